@@ -1,0 +1,139 @@
+/* config.h: every setting of a run, its default, and the INI reader.
+ *
+ * A run is described by an INI file ([section], key = value, ';' or '#' comments, CRLF and a
+ * UTF-8 byte-order mark accepted) plus any number of --set section.key=value overrides, applied
+ * after the file. Every key has a default, so an empty file is a valid run. */
+#ifndef SCALEDOT_CONFIG_H
+#define SCALEDOT_CONFIG_H
+
+#include <stdio.h>
+
+#define CONFIG_STR 256
+#define CONFIG_MAX_KEYS 64
+
+typedef enum { SCALE_SQRT_DK, SCALE_NONE, SCALE_INV_DK, SCALE_VALUE } ScaleMode;
+typedef enum { INIT_FAN_IN, INIT_GPT2 } InitScheme;
+typedef enum { OPT_ADAMW, OPT_SGD } OptimKind;
+typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
+typedef enum { GUARD_WARN, GUARD_STOP } GuardAction;
+typedef enum { TASK_SORT, TASK_REVERSE, TASK_COPY, TASK_RECALL, TASK_FILE } TaskKind;
+
+typedef struct {
+    /* [run] */
+    char run_name[CONFIG_STR];  /* run.name: folder name under run.dir */
+    char run_dir[CONFIG_STR];   /* run.dir: parent folder of run folders */
+    long seed;                  /* run.seed: seeds init, data and validation set */
+    int threads;                /* run.threads: OpenMP threads, 0 = OpenMP's default */
+    /* [task] */
+    TaskKind task;              /* task.name: sort | reverse | copy | recall | file */
+    int task_length;            /* task.length: symbols in the input of sort/reverse/copy */
+    int task_pairs;             /* task.pairs: key-value pairs of recall */
+    int task_symbols;           /* task.symbols: alphabet size of generated tasks */
+    char task_file[CONFIG_STR]; /* task.file: path of a 'prompt | answer' file (task.name = file) */
+    int val_size;               /* task.val_size: held-out validation examples */
+    /* [model] */
+    int d_model, n_heads, n_layers;
+    int d_ff;                   /* model.d_ff: 0 = 4 * d_model */
+    int max_seq_len;            /* model.max_seq_len: 0 = the task's sequence length */
+    double ln_eps;              /* model.ln_eps */
+    /* [attention] */
+    ScaleMode scale_mode;       /* attention.scale: sqrt_dk | none | inv_dk | positive number */
+    double scale_value;         /* the number when scale_mode == SCALE_VALUE */
+    /* [init] */
+    InitScheme init;            /* init.scheme: fan_in | gpt2 */
+    double init_std;            /* init.std: std of gpt2 init */
+    /* [optim] */
+    OptimKind optim;            /* optim.name: adamw | sgd */
+    double lr, beta1, beta2, eps, weight_decay, momentum;
+    double grad_clip;           /* optim.grad_clip: max global norm, 0 = off */
+    int warmup_steps;           /* optim.warmup_steps: linear warm-up from 0 */
+    SchedKind schedule;         /* optim.schedule: constant | cosine */
+    double min_lr;              /* optim.min_lr: floor of the cosine schedule */
+    /* [train] */
+    int steps, batch_size;
+    int eval_every;             /* train.eval_every: steps between validation passes */
+    /* [log] */
+    int log_every;              /* log.every: steps between loss.csv / grad_norms.csv rows */
+    int progress;               /* log.progress: 1 = progress lines on stderr */
+    /* [guard]: forward-pass and gradient guards, 0 = off */
+    double guard_logit_std_max, guard_max_weight_max, guard_grad_norm_min, guard_grad_norm_max;
+    GuardAction guard_action;
+    /* Where each key got its value ("FILE:LINE", "--set argument N"); indexed by the key's
+     * position in the key table of config.c; empty = default. */
+    char origin[CONFIG_MAX_KEYS][CONFIG_STR + 32];
+} Config;
+
+/* Exit status for the caller when any of the functions below reports a configuration error: the
+ * message has been printed, the run must not start, and 2 tells scripts "bad input" apart from a
+ * crash (1) or success (0). */
+#define CONFIG_EXIT_CODE 2
+
+/* Fills every field with its default. The defaults are the texts of the key table run through the
+ * same parser as the file, so what config_write_reference_table documents is what you get. */
+void config_defaults(Config *c);
+
+/* Reads an INI file into c, which should hold defaults (and may already hold an earlier file's
+ * values). Stops at the first error: prints "FILE:LINE: 'section.key': message" to stderr (or
+ * "FILE:LINE: message" when no valid key is involved, e.g. an unknown section or a malformed
+ * line; "cannot open 'FILE': reason" when the file is missing or unreadable) and returns -1,
+ * leaving c unchanged. The caller should then exit with CONFIG_EXIT_CODE. Rejects keys outside a
+ * section, unknown sections and keys (suggesting the nearest valid one), a key given twice in the
+ * file, empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
+ * non-finite or longer than CONFIG_STR - 1. Returns 0 on success. */
+int config_load_file(Config *c, const char *path);
+
+/* Applies one "section.key=value" override (from --set, the argn-th command-line argument) with
+ * the same value checks as the file; a later --set of the same key wins. The value is taken
+ * literally (no comments), optionally in double quotes. On error prints
+ * "--set (argument N): 'section.key': message" (or "--set (argument N): message" when the text is
+ * not section.key=value or names no valid key) and returns -1 with c unchanged; 0 on success. */
+int config_set(Config *c, const char *assignment, int argn);
+
+/* Cross-key checks once everything is read: model.d_model divisible by model.n_heads, a non-empty
+ * task.file when task.name = file, optim.min_lr <= optim.lr under the cosine schedule. Each
+ * message starts with where the offending key was set ("FILE:LINE: ...") and names where the
+ * other key came from. Task-dependent checks (sequence length vs max_seq_len, file readable) are
+ * done by the task module. Prints every violation; returns -1 if there was any, else 0. */
+int config_validate(const Config *c);
+
+/* Writes every section and key, defaults included, each key preceded by a "; help" line, as an
+ * INI file that config_load_file reads back into an identical Config (doubles use %.17g, strings
+ * are quoted). Write errors are left for the caller to detect with ferror(f). */
+void config_write(const Config *c, FILE *f);
+
+/* Where a key got its value, for error messages from later checks: "FILE:LINE",
+ * "--set argument N" or "default". The string lives in c (or is a literal) and stays valid while
+ * c is unchanged. Returns "(unknown key)" for a name that is not in the key table, so a typo in a
+ * caller shows up in its message instead of crashing. */
+const char *config_origin(const Config *c, const char *section_key);
+
+/* The number multiplying q·k for head size d_k (> 0) under this config: 1/sqrt(d_k) for sqrt_dk,
+ * 1 for none, 1/d_k for inv_dk, the configured number otherwise. */
+double config_attention_scale(const Config *c, int d_k);
+
+/* ---- The key table, for documentation and tools ---- */
+
+/* One key as the table describes it. All strings are literals owned by config.c. */
+typedef struct {
+    const char *section;      /* "model" */
+    const char *key;          /* "d_model" */
+    const char *default_text; /* the default as it would be written in the file: "64", "" */
+    const char *help;         /* one-line meaning */
+} ConfigKeyInfo;
+
+/* Number of keys; valid indices are 0 .. count-1, the same indices as Config.origin[]. */
+int config_key_count(void);
+
+/* Fills *info for key number index (table order: grouped by section, as config_write prints
+ * them). Returns 0, or -1 when index is out of range (info untouched). */
+int config_key_info(int index, ConfigKeyInfo *info);
+
+/* Index of "section.key" in the table, or -1 if there is no such key. */
+int config_key_index(const char *section_key);
+
+/* Prints the Markdown reference table "| key | default | meaning |" with one row per key in table
+ * order; the meaning includes the allowed values, derived from the same table the parser uses so
+ * README and behaviour cannot drift apart. */
+void config_write_reference_table(FILE *f);
+
+#endif

@@ -1,0 +1,71 @@
+/* main.c: the command line of ./train. It only wires the parts together. */
+#include <stdio.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "report/report.h"
+#include "train/train.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: ./train [CONFIG.ini] [--set section.key=value ...]\n"
+            "       ./train --print-config [CONFIG.ini] [--set ...]   print the resolved config\n"
+            "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale]\n"
+            "       ./train --softmax-table [--seed N] [--samples N]\n"
+            "       ./train --help\n"
+            "\n"
+            "Trains the tiny Transformer described by CONFIG (every key has a default; see the\n"
+            "README's reference table) and writes runs/<run.name>/{config.ini,loss.csv,grad_norms.csv}.\n"
+            "--set overrides a key of the file; it may be repeated.\n"
+            "Exit codes: 0 done, 1 I/O or memory error, 2 bad command line or config, 3 diverged.\n");
+}
+
+int main(int argc, char **argv) {
+    Config c;
+    config_defaults(&c);
+    if (argc > 1 && strcmp(argv[1], "--compare") == 0) return report_compare(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "--softmax-table") == 0)
+        return report_softmax_table(argc - 2, argv + 2);
+    const char *config_path = NULL;
+    int print_config = 0;
+    /* The file first, so --set overrides it wherever it stands on the line. */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--print-config") == 0) {
+            print_config = 1;
+        } else if (strcmp(argv[i], "--set") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "error: --set needs section.key=value\n");
+                usage(stderr);
+                return EXIT_CONFIG;
+            }
+            i++;
+        } else if (strncmp(argv[i], "--set=", 6) == 0) {
+            continue;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "error: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_CONFIG;
+        } else if (config_path) {
+            fprintf(stderr, "error: more than one config file ('%s' and '%s')\n", config_path, argv[i]);
+            return EXIT_CONFIG;
+        } else {
+            config_path = argv[i];
+        }
+    }
+    if (config_path && config_load_file(&c, config_path) != 0) return EXIT_CONFIG;
+    for (int i = 1; i < argc; i++) {
+        const char *a = NULL;
+        if (strcmp(argv[i], "--set") == 0) a = argv[++i];
+        else if (strncmp(argv[i], "--set=", 6) == 0) a = argv[i] + 6;
+        if (a && config_set(&c, a, i) != 0) return EXIT_CONFIG;
+    }
+    if (config_validate(&c) != 0) return EXIT_CONFIG;
+    if (print_config) {
+        config_write(&c, stdout);
+        return EXIT_OK;
+    }
+    return train_run(&c);
+}

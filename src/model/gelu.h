@@ -1,0 +1,14 @@
+/* gelu.h: GELU activation in its tanh form,
+ * GELU(u) = 0.5·u·(1 + tanh(√(2/π)·(u + 0.044715·u³)))  (Hendrycks and Gimpel 2016, sec. 2). */
+#ifndef SCALEDOT_GELU_H
+#define SCALEDOT_GELU_H
+
+#include "model/real.h"
+
+/* out[i] = GELU(inp[i]) over N values. */
+void gelu_forward(real *out, const real *inp, long N);
+
+/* dinp[i] += GELU'(inp[i]) · dout[i], the exact derivative of the tanh form. */
+void gelu_backward(real *dinp, const real *inp, const real *dout, long N);
+
+#endif

@@ -1,0 +1,349 @@
+#include "model/model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/attention.h"
+#include "model/embedding.h"
+#include "model/gelu.h"
+#include "model/layernorm.h"
+#include "model/loss.h"
+#include "model/matmul.h"
+#include "model/residual.h"
+
+/* ---- tensor table ---------------------------------------------------------------------- */
+
+static void add_tensor(Model *m, const char *name, int d0, int d1) {
+    TensorInfo *t = &m->tensors[m->n_tensors++];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->ndim = d1 > 0 ? 2 : 1;
+    t->shape[0] = d0;
+    t->shape[1] = d1 > 0 ? d1 : 1;
+    t->numel = (size_t)d0 * (size_t)t->shape[1];
+    t->offset = m->n_params;
+    m->n_params += t->numel;
+}
+
+static void add_block_tensor(Model *m, int l, const char *suffix, int d0, int d1) {
+    char name[MODEL_NAME_LEN];
+    snprintf(name, sizeof name, "blocks.%d.%s", l, suffix);
+    add_tensor(m, name, d0, d1);
+}
+
+/* The order here is the memory layout and the init order. */
+static void build_table(Model *m) {
+    const ModelConfig *c = &m->cfg;
+    int C = c->d_model, F = c->d_ff;
+    add_tensor(m, "tok_emb", c->vocab_size, C);
+    add_tensor(m, "pos_emb", c->max_seq_len, C);
+    for (int l = 0; l < c->n_layers; l++) {
+        add_block_tensor(m, l, "ln1.weight", C, 0);
+        add_block_tensor(m, l, "ln1.bias", C, 0);
+        add_block_tensor(m, l, "attn.qkv.weight", 3 * C, C);
+        add_block_tensor(m, l, "attn.qkv.bias", 3 * C, 0);
+        add_block_tensor(m, l, "attn.proj.weight", C, C);
+        add_block_tensor(m, l, "attn.proj.bias", C, 0);
+        add_block_tensor(m, l, "ln2.weight", C, 0);
+        add_block_tensor(m, l, "ln2.bias", C, 0);
+        add_block_tensor(m, l, "mlp.fc.weight", F, C);
+        add_block_tensor(m, l, "mlp.fc.bias", F, 0);
+        add_block_tensor(m, l, "mlp.proj.weight", C, F);
+        add_block_tensor(m, l, "mlp.proj.bias", C, 0);
+    }
+    add_tensor(m, "ln_f.weight", C, 0);
+    add_tensor(m, "ln_f.bias", C, 0);
+    add_tensor(m, "head.weight", c->vocab_size, C);
+}
+
+/* Points the named views at a flat buffer laid out by build_table. */
+static void bind_views(const Model *m, real *base, Tensors *v) {
+    const TensorInfo *t = m->tensors;
+    int i = 0;
+    v->tok_emb = base + t[i++].offset;
+    v->pos_emb = base + t[i++].offset;
+    for (int l = 0; l < m->cfg.n_layers; l++) {
+        BlockTensors *b = &v->block[l];
+        real **slots[] = {&b->ln1_w, &b->ln1_b, &b->qkv_w,  &b->qkv_b,    &b->proj_w,   &b->proj_b,
+                          &b->ln2_w, &b->ln2_b, &b->fc_w,   &b->fc_b,     &b->fcproj_w, &b->fcproj_b};
+        for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++) *slots[s] = base + t[i++].offset;
+    }
+    v->lnf_w = base + t[i++].offset;
+    v->lnf_b = base + t[i++].offset;
+    v->head_w = base + t[i++].offset;
+}
+
+int model_find_tensor(const Model *m, const char *name) {
+    for (int i = 0; i < m->n_tensors; i++)
+        if (strcmp(m->tensors[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* ---- memory ---------------------------------------------------------------------------- */
+
+/* Carves consecutive arrays out of one allocation. */
+typedef struct {
+    char *base;
+    size_t used;
+} Arena;
+
+static void *carve(Arena *a, size_t bytes) {
+    void *p = a->base ? a->base + a->used : NULL;
+    a->used += (bytes + 63) & ~(size_t)63;
+    return p;
+}
+
+/* Lays out (or, with a->base == NULL, only measures) the activations. */
+static void layout_acts(Model *m, Arena *a) {
+    const ModelConfig *c = &m->cfg;
+    size_t BT = (size_t)m->max_batch * c->max_seq_len;
+    size_t C = c->d_model, F = c->d_ff, V = c->vocab_size;
+    size_t att = (size_t)m->max_batch * c->n_heads * c->max_seq_len * c->max_seq_len;
+    size_t r = sizeof(real);
+    for (int l = 0; l < c->n_layers; l++) {
+        BlockActs *b = &m->acts[l];
+        b->resid = carve(a, BT * C * r);
+        b->ln1 = carve(a, BT * C * r);
+        b->ln1_mean = carve(a, BT * r);
+        b->ln1_rstd = carve(a, BT * r);
+        b->qkv = carve(a, BT * 3 * C * r);
+        b->preatt = carve(a, att * r);
+        b->att = carve(a, att * r);
+        b->atty = carve(a, BT * C * r);
+        b->attproj = carve(a, BT * C * r);
+        b->resid2 = carve(a, BT * C * r);
+        b->ln2 = carve(a, BT * C * r);
+        b->ln2_mean = carve(a, BT * r);
+        b->ln2_rstd = carve(a, BT * r);
+        b->fch = carve(a, BT * F * r);
+        b->fch_gelu = carve(a, BT * F * r);
+        b->fcproj = carve(a, BT * C * r);
+    }
+    m->resid_final = carve(a, BT * C * r);
+    m->lnf = carve(a, BT * C * r);
+    m->lnf_mean = carve(a, BT * r);
+    m->lnf_rstd = carve(a, BT * r);
+    m->logits = carve(a, BT * V * r);
+    m->probs = carve(a, BT * V * r);
+    m->losses = carve(a, BT * r);
+    m->tokens = carve(a, BT * sizeof(int));
+    m->targets = carve(a, BT * sizeof(int));
+    m->mask = carve(a, BT * sizeof(float));
+    m->act_bytes = a->used;
+    /* backward scratch: one block's worth, reused from the last block down to the first */
+    m->dlogits = carve(a, BT * V * r);
+    m->dlnf = carve(a, BT * C * r);
+    m->dx = carve(a, BT * C * r);
+    m->dx_prev = carve(a, BT * C * r);
+    m->dresid2 = carve(a, BT * C * r);
+    m->dbranch = carve(a, BT * C * r);
+    m->dln = carve(a, BT * C * r);
+    m->dfch_gelu = carve(a, BT * F * r);
+    m->dfch = carve(a, BT * F * r);
+    m->datty = carve(a, BT * C * r);
+    m->dqkv = carve(a, BT * 3 * C * r);
+    m->dpreatt = carve(a, att * r);
+    m->dpreatt_norm = carve(a, (size_t)c->n_layers * c->n_heads * sizeof(double));
+    m->scratch_bytes = a->used - m->act_bytes;
+}
+
+int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
+    memset(m, 0, sizeof *m);
+    m->cfg = *cfg;
+    const ModelConfig *c = &m->cfg;
+    if (c->n_layers < 1 || c->n_layers > MODEL_MAX_LAYERS || c->d_model < 1 || c->n_heads < 1 ||
+        c->d_model % c->n_heads != 0 || c->vocab_size < 1 || c->d_ff < 1 || c->max_seq_len < 1 ||
+        max_batch < 1) {
+        fprintf(stderr, "model: invalid shape (d_model %d, n_heads %d, n_layers %d, d_ff %d)\n",
+                c->d_model, c->n_heads, c->n_layers, c->d_ff);
+        return -1;
+    }
+    m->max_batch = max_batch;
+    m->tensors = calloc((size_t)(5 + 12 * c->n_layers), sizeof *m->tensors);
+    if (!m->tensors) goto oom;
+    build_table(m);
+    m->params = calloc(m->n_params, sizeof(real));
+    m->grads = calloc(m->n_params, sizeof(real));
+    if (!m->params || !m->grads) goto oom;
+    bind_views(m, m->params, &m->p);
+    bind_views(m, m->grads, &m->g);
+    Arena a = {NULL, 0};
+    layout_acts(m, &a);
+    a.base = m->arena = calloc(1, a.used);
+    if (!a.base) goto oom;
+    a.used = 0;
+    layout_acts(m, &a);
+    return 0;
+oom:
+    fprintf(stderr, "model: out of memory\n");
+    model_free(m);
+    return -1;
+}
+
+void model_free(Model *m) {
+    free(m->tensors);
+    free(m->params);
+    free(m->grads);
+    free(m->arena);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- initialisation -------------------------------------------------------------------- */
+
+static void fill_normal(real *x, size_t n, Rng *rng, double std) {
+    for (size_t i = 0; i < n; i++) x[i] = (real)(std * rng_normal(rng));
+}
+
+static void fill_const(real *x, size_t n, real v) {
+    for (size_t i = 0; i < n; i++) x[i] = v;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Shared walk over the table: std_of returns the std of a 2-D tensor. */
+static void init_walk(Model *m, Rng *rng, double (*std_of)(const Model *, const TensorInfo *, double),
+                      double arg) {
+    for (int i = 0; i < m->n_tensors; i++) {
+        const TensorInfo *t = &m->tensors[i];
+        real *x = m->params + t->offset;
+        if (t->ndim == 2)
+            fill_normal(x, t->numel, rng, std_of(m, t, arg));
+        else if (ends_with(t->name, "ln1.weight") || ends_with(t->name, "ln2.weight") ||
+                 strcmp(t->name, "ln_f.weight") == 0)
+            fill_const(x, t->numel, R(1.0));
+        else
+            fill_const(x, t->numel, R(0.0));
+    }
+}
+
+static int is_embedding(const TensorInfo *t) {
+    return strcmp(t->name, "tok_emb") == 0 || strcmp(t->name, "pos_emb") == 0;
+}
+
+static double fan_in_std(const Model *m, const TensorInfo *t, double unused) {
+    (void)m;
+    (void)unused;
+    return is_embedding(t) ? 1.0 : 1.0 / sqrt((double)t->shape[1]);
+}
+
+static double gpt2_std(const Model *m, const TensorInfo *t, double std) {
+    if (ends_with(t->name, "attn.proj.weight") || ends_with(t->name, "mlp.proj.weight"))
+        return std / sqrt(2.0 * m->cfg.n_layers);
+    return std;
+}
+
+void model_init_fan_in(Model *m, Rng *rng) { init_walk(m, rng, fan_in_std, 0); }
+
+void model_init_gpt2(Model *m, Rng *rng, double std) { init_walk(m, rng, gpt2_std, std); }
+
+/* ---- forward / backward ---------------------------------------------------------------- */
+
+real model_forward(Model *m, const int *tokens, const int *targets, const float *mask, int B,
+                   int T) {
+    const ModelConfig *c = &m->cfg;
+    int C = c->d_model, F = c->d_ff, V = c->vocab_size, NH = c->n_heads, N = B * T;
+    m->B = B;
+    m->T = T;
+    memcpy(m->tokens, tokens, (size_t)N * sizeof(int));
+    memcpy(m->targets, targets, (size_t)N * sizeof(int));
+    memcpy(m->mask, mask, (size_t)N * sizeof(float));
+
+    embedding_forward(m->acts[0].resid, tokens, m->p.tok_emb, m->p.pos_emb, B, T, C);
+    for (int l = 0; l < c->n_layers; l++) {
+        BlockActs *a = &m->acts[l];
+        BlockTensors *w = &m->p.block[l];
+        real *out = l + 1 < c->n_layers ? m->acts[l + 1].resid : m->resid_final;
+        layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->resid, w->ln1_w, w->ln1_b, N, C,
+                          c->ln_eps);
+        matmul_forward(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C);
+        attention_forward(a->atty, a->preatt, a->att, a->qkv, B, T, C, NH, c->scale);
+        matmul_forward(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C);
+        residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
+        layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->resid2, w->ln2_w, w->ln2_b, N, C,
+                          c->ln_eps);
+        matmul_forward(a->fch, a->ln2, w->fc_w, w->fc_b, N, C, F);
+        gelu_forward(a->fch_gelu, a->fch, (long)N * F);
+        matmul_forward(a->fcproj, a->fch_gelu, w->fcproj_w, w->fcproj_b, N, F, C);
+        residual_forward(out, a->resid2, a->fcproj, (long)N * C);
+    }
+    layernorm_forward(m->lnf, m->lnf_mean, m->lnf_rstd, m->resid_final, m->p.lnf_w, m->p.lnf_b,
+                      N, C, c->ln_eps);
+    matmul_forward(m->logits, m->lnf, m->p.head_w, NULL, N, C, V);
+    m->loss = crossentropy_forward(m->losses, m->probs, m->logits, targets, mask, N, V);
+    return m->loss;
+}
+
+void model_zero_grad(Model *m) { memset(m->grads, 0, m->n_params * sizeof(real)); }
+
+static void zero(real *x, size_t n) { memset(x, 0, n * sizeof(real)); }
+
+void model_backward(Model *m) {
+    const ModelConfig *c = &m->cfg;
+    int B = m->B, T = m->T;
+    int C = c->d_model, F = c->d_ff, V = c->vocab_size, NH = c->n_heads, N = B * T;
+    size_t NC = (size_t)N * C;
+
+    zero(m->dlogits, (size_t)N * V);
+    crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
+    zero(m->dlnf, NC);
+    matmul_backward(m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V);
+    zero(m->dx, NC);
+    layernorm_backward(m->dx, m->g.lnf_w, m->g.lnf_b, m->dlnf, m->resid_final, m->p.lnf_w,
+                       m->lnf_mean, m->lnf_rstd, N, C);
+
+    /* m->dx holds d loss / d (output of block l); each block turns it into d / d (its input). */
+    for (int l = c->n_layers - 1; l >= 0; l--) {
+        BlockActs *a = &m->acts[l];
+        BlockTensors *w = &m->p.block[l];
+        BlockTensors *g = &m->g.block[l];
+
+        /* out = resid2 + fcproj */
+        zero(m->dresid2, NC);
+        zero(m->dbranch, NC);
+        residual_backward(m->dresid2, m->dbranch, m->dx, (long)NC);
+        zero(m->dfch_gelu, (size_t)N * F);
+        matmul_backward(m->dfch_gelu, g->fcproj_w, g->fcproj_b, m->dbranch, a->fch_gelu,
+                        w->fcproj_w, N, F, C);
+        zero(m->dfch, (size_t)N * F);
+        gelu_backward(m->dfch, a->fch, m->dfch_gelu, (long)N * F);
+        zero(m->dln, NC);
+        matmul_backward(m->dln, g->fc_w, g->fc_b, m->dfch, a->ln2, w->fc_w, N, C, F);
+        layernorm_backward(m->dresid2, g->ln2_w, g->ln2_b, m->dln, a->resid2, w->ln2_w,
+                           a->ln2_mean, a->ln2_rstd, N, C);
+
+        /* resid2 = resid + attproj */
+        zero(m->dx_prev, NC);
+        zero(m->dbranch, NC);
+        residual_backward(m->dx_prev, m->dbranch, m->dresid2, (long)NC);
+        zero(m->datty, NC);
+        matmul_backward(m->datty, g->proj_w, g->proj_b, m->dbranch, a->atty, w->proj_w, N, C, C);
+        zero(m->dqkv, 3 * NC);
+        attention_backward(m->dqkv, m->dpreatt, m->datty, a->qkv, a->att, B, T, C, NH, c->scale);
+        for (int h = 0; h < NH; h++) {
+            double s = 0;
+            for (int b = 0; b < B; b++) {
+                const real *d = m->dpreatt + ((size_t)b * NH + h) * T * T;
+                for (size_t i = 0; i < (size_t)T * T; i++) s += (double)d[i] * d[i];
+            }
+            m->dpreatt_norm[l * NH + h] = sqrt(s);
+        }
+        zero(m->dln, NC);
+        matmul_backward(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C, 3 * C);
+        layernorm_backward(m->dx_prev, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w,
+                           a->ln1_mean, a->ln1_rstd, N, C);
+
+        real *tmp = m->dx;
+        m->dx = m->dx_prev;
+        m->dx_prev = tmp;
+    }
+    embedding_backward(m->g.tok_emb, m->g.pos_emb, m->dx, m->tokens, B, T, C);
+}
+
+double model_norm(const real *x, size_t n) {
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += (double)x[i] * x[i];
+    return sqrt(s);
+}

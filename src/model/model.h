@@ -1,0 +1,121 @@
+/* model.h: the decoder-only Transformer of ../shared/reference/README.md (GPT-2 style,
+ * pre-LayerNorm; Radford et al. 2019), its parameters, activations and gradients.
+ *
+ *   x = tok_emb[token] + pos_emb[position]
+ *   for each block: x = x + proj(attention(LayerNorm1(x)));  x = x + mlp(LayerNorm2(x))
+ *   logits = LayerNorm_f(x) · head.weightᵀ;  loss = masked mean cross-entropy
+ *
+ * Memory: one contiguous buffer for the parameters and one for their gradients, with the
+ * tensors in the order of the tensor table (tok_emb, pos_emb, blocks.0.*, ..., ln_f.*,
+ * head.weight) and a struct of named views into each. Activations are sized once for a
+ * maximum batch; nothing is allocated inside a step. */
+#ifndef SCALEDOT_MODEL_H
+#define SCALEDOT_MODEL_H
+
+#include <stddef.h>
+
+#include "model/real.h"
+#include "util/rng.h"
+
+#define MODEL_MAX_LAYERS 64
+#define MODEL_NAME_LEN 48
+
+typedef struct {
+    int vocab_size;   /* V */
+    int d_model;      /* C */
+    int n_heads;      /* NH; d_k = C / NH */
+    int n_layers;     /* L */
+    int d_ff;         /* F, hidden width of the MLP */
+    int max_seq_len;  /* rows of pos_emb */
+    real ln_eps;
+    real scale;       /* the number multiplying q·k, resolved (1/√d_k, 1, ...) */
+} ModelConfig;
+
+/* One parameter tensor: its reference name, shape and place in the flat buffer. */
+typedef struct {
+    char name[MODEL_NAME_LEN];
+    int ndim;
+    int shape[2];
+    size_t offset, numel;
+} TensorInfo;
+
+typedef struct {
+    real *ln1_w, *ln1_b, *qkv_w, *qkv_b, *proj_w, *proj_b;
+    real *ln2_w, *ln2_b, *fc_w, *fc_b, *fcproj_w, *fcproj_b;
+} BlockTensors;
+
+/* Named views into a flat buffer (used for the parameters and, over a second buffer, the
+ * gradients). */
+typedef struct {
+    real *tok_emb, *pos_emb;
+    BlockTensors block[MODEL_MAX_LAYERS];
+    real *lnf_w, *lnf_b, *head_w;
+} Tensors;
+
+typedef struct {
+    real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *preatt, *att, *atty, *attproj;
+    real *resid2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *fcproj;
+} BlockActs;
+
+typedef struct {
+    ModelConfig cfg;
+    int n_tensors;
+    TensorInfo *tensors;          /* [n_tensors] */
+    size_t n_params;
+    real *params, *grads;         /* flat buffers, n_params each */
+    Tensors p, g;                 /* named views into params and grads */
+    /* activations, sized for max_batch x max_seq_len */
+    int max_batch;
+    int B, T;                     /* shape of the last forward pass */
+    BlockActs acts[MODEL_MAX_LAYERS];
+    real *resid_final, *lnf, *lnf_mean, *lnf_rstd, *logits, *probs, *losses;
+    int *targets;                 /* copy of the last forward's targets (B,T) */
+    float *mask;                  /* copy of the last forward's mask (B,T) */
+    int *tokens;                  /* copy of the last forward's tokens (B,T) */
+    real loss;
+    /* backward scratch, reused by every block */
+    real *dlogits, *dlnf, *dx, *dx_prev, *dresid2, *dbranch, *dln, *dfch_gelu, *dfch, *datty,
+        *dqkv, *dpreatt;
+    /* L2 norm of the gradient reaching the pre-softmax logits, per layer and head, from the
+     * last backward pass: [n_layers * n_heads] */
+    double *dpreatt_norm;
+    size_t act_bytes, scratch_bytes;
+    void *arena;                  /* the one allocation behind activations and scratch */
+} Model;
+
+/* Builds the tensor table and allocates parameters, gradients, activations and scratch for
+ * batches of up to max_batch sequences of up to cfg.max_seq_len tokens. Parameters are zero
+ * until model_init_* or model_set_tensor. Returns 0, or -1 (message on stderr) when cfg is
+ * invalid (d_model not divisible by n_heads, too many layers) or memory runs out. */
+int model_build(Model *m, const ModelConfig *cfg, int max_batch);
+void model_free(Model *m);
+
+/* 'fan_in': every weight matrix N(0, 1/fan_in) (fan_in = its input width), so that after
+ * LayerNorm the q and k entries have variance ≈ 1 — the assumption of the 1/√d_k argument
+ * (Vaswani et al. 2017, footnote 4); embeddings N(0, 1) (PyTorch's nn.Embedding default);
+ * biases 0; LayerNorm weight 1, bias 0.
+ * 'gpt2': weights and embeddings N(0, std²), the attention and MLP output projections
+ * N(0, (std/√(2·n_layers))²) as in GPT-2; biases 0; LayerNorm 1 and 0.
+ * Draws in tensor-table order, row-major, from rng. */
+void model_init_fan_in(Model *m, Rng *rng);
+void model_init_gpt2(Model *m, Rng *rng, double std);
+
+/* Index of the tensor with this reference name, or -1. */
+int model_find_tensor(const Model *m, const char *name);
+
+/* Forward pass over tokens, targets, mask (B,T), B <= max_batch, T <= max_seq_len. Fills every
+ * activation and returns the masked mean cross-entropy (also in m->loss). */
+real model_forward(Model *m, const int *tokens, const int *targets, const float *mask, int B,
+                   int T);
+
+/* Sets every gradient to 0. */
+void model_zero_grad(Model *m);
+
+/* Backward pass of the last model_forward: accumulates (+=) d loss / d params into m->grads and
+ * fills m->dpreatt_norm. */
+void model_backward(Model *m);
+
+/* L2 norm of a slice of a flat buffer, summed in double in a fixed order. */
+double model_norm(const real *x, size_t n);
+
+#endif

@@ -1,0 +1,85 @@
+#include "optim/optim.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int optim_init(Optimizer *o, OptimKind kind, double beta1, double beta2, double eps,
+               double weight_decay, double momentum, size_t n) {
+    o->kind = kind;
+    o->beta1 = beta1;
+    o->beta2 = beta2;
+    o->eps = eps;
+    o->weight_decay = weight_decay;
+    o->momentum = momentum;
+    o->t = 0;
+    o->n = n;
+    o->m = calloc(n, sizeof(real));
+    o->v = kind == OPT_ADAMW ? calloc(n, sizeof(real)) : NULL;
+    if (!o->m || (kind == OPT_ADAMW && !o->v)) {
+        optim_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+void optim_free(Optimizer *o) {
+    free(o->m);
+    free(o->v);
+    o->m = o->v = NULL;
+}
+
+static void adamw_tensor(const Optimizer *o, real *p, const real *g, real *m, real *v, size_t n,
+                         double lr, double wd) {
+    real b1 = (real)o->beta1, b2 = (real)o->beta2;
+    real c1 = (real)(1.0 - pow(o->beta1, (double)(o->t + 1)));
+    real c2 = (real)(1.0 - pow(o->beta2, (double)(o->t + 1)));
+    real decay = (real)(1.0 - lr * wd), rlr = (real)lr, eps = (real)o->eps;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        m[i] = b1 * m[i] + (R(1.0) - b1) * g[i];
+        v[i] = b2 * v[i] + (R(1.0) - b2) * g[i] * g[i];
+        real mhat = m[i] / c1, vhat = v[i] / c2;
+        p[i] = p[i] * decay - rlr * mhat / (rsqrt(vhat) + eps);
+    }
+}
+
+static void sgd_tensor(const Optimizer *o, real *p, const real *g, real *m, size_t n, double lr,
+                       double wd) {
+    real mu = (real)o->momentum, decay = (real)(1.0 - lr * wd), rlr = (real)lr;
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        m[i] = mu * m[i] + g[i];
+        p[i] = p[i] * decay - rlr * m[i];
+    }
+}
+
+void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo *tensors,
+                int n_tensors, double lr) {
+    for (int i = 0; i < n_tensors; i++) {
+        const TensorInfo *t = &tensors[i];
+        double wd = t->ndim >= 2 ? o->weight_decay : 0.0;
+        size_t off = t->offset;
+        if (o->kind == OPT_ADAMW)
+            adamw_tensor(o, params + off, grads + off, o->m + off, o->v + off, t->numel, lr, wd);
+        else
+            sgd_tensor(o, params + off, grads + off, o->m + off, t->numel, lr, wd);
+    }
+    o->t++;
+}
+
+double optim_lr_at(const Config *c, int step) {
+    if (step < c->warmup_steps) return c->lr * (double)(step + 1) / (double)c->warmup_steps;
+    if (c->schedule == SCHED_CONSTANT) return c->lr;
+    int span = c->steps - c->warmup_steps;
+    if (span <= 1) return c->lr;
+    double progress = (double)(step - c->warmup_steps) / (double)(span - 1);
+    if (progress > 1) progress = 1;
+    return c->min_lr + 0.5 * (c->lr - c->min_lr) * (1.0 + cos(3.141592653589793 * progress));
+}
+
+void optim_clip_grads(real *grads, size_t n, double max_norm, double norm) {
+    if (max_norm > 0 && norm > max_norm) {
+        real s = (real)(max_norm / norm);
+        for (size_t i = 0; i < n; i++) grads[i] *= s;
+    }
+}

@@ -1,0 +1,44 @@
+/* optim.h: AdamW and SGD with momentum over the flat parameter buffer, global gradient-norm
+ * clipping, and the learning-rate schedule. */
+#ifndef SCALEDOT_OPTIM_H
+#define SCALEDOT_OPTIM_H
+
+#include <stddef.h>
+
+#include "config/config.h"
+#include "model/model.h"
+
+typedef struct {
+    OptimKind kind;
+    double beta1, beta2, eps, weight_decay, momentum;
+    long t;        /* steps taken so far (AdamW bias correction uses t + 1) */
+    size_t n;
+    real *m, *v;   /* AdamW first and second moments, or SGD momentum buffer (m), [n] each */
+} Optimizer;
+
+/* Allocates zeroed state for n parameters. Returns 0, or -1 on out-of-memory. */
+int optim_init(Optimizer *o, OptimKind kind, double beta1, double beta2, double eps,
+               double weight_decay, double momentum, size_t n);
+void optim_free(Optimizer *o);
+
+/* One update of params (n) from grads (n) at learning rate lr.
+ * AdamW (Loshchilov and Hutter 2019, Algorithm 2; PyTorch semantics):
+ *   m = β1·m + (1−β1)·g;  v = β2·v + (1−β2)·g²;  m̂ = m/(1−β1ᵗ);  v̂ = v/(1−β2ᵗ)
+ *   p = p·(1 − lr·wd) − lr·m̂/(√v̂ + eps)
+ * SGD with momentum (PyTorch semantics): m = μ·m + g;  p = p·(1 − lr·wd) − lr·m.
+ * Weight decay is decoupled and applies only to tensors of 2 or more dimensions (embeddings and
+ * weight matrices), never to biases or LayerNorm parameters, as in the reference README.
+ * Elementwise, so the result does not depend on the thread count. */
+void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo *tensors,
+                int n_tensors, double lr);
+
+/* Learning rate at step (0-based): linear warm-up from lr/warmup to lr over warmup_steps, then
+ * constant, or cosine from lr down to min_lr at the last step (Loshchilov and Hutter 2017). */
+double optim_lr_at(const Config *c, int step);
+
+/* Global-norm clipping (Pascanu et al. 2013): given the global L2 norm of the gradients (from
+ * model_norm, so the caller can log it first), scales every gradient by max_norm / norm when
+ * max_norm > 0 and norm > max_norm. */
+void optim_clip_grads(real *grads, size_t n, double max_norm, double norm);
+
+#endif

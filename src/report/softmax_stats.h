@@ -1,0 +1,70 @@
+/* softmax_stats.h: the measurements behind the 1/√d_k scale of attention (Vaswani et al. 2017,
+ * sec. 3.2.1 and footnote 4). For q, k with independent zero-mean unit-variance entries, q·k has
+ * mean 0 and variance d_k; large logits push the softmax towards a one-hot row, where its
+ * Jacobian, and so the gradient reaching the logits, is close to zero.
+ *
+ * Everything here is double precision, independent of the model's `real`: these are reference
+ * numbers for a table and its tests, not a kernel of the trainer. */
+#ifndef SCALEDOT_SOFTMAX_STATS_H
+#define SCALEDOT_SOFTMAX_STATS_H
+
+#include "util/rng.h"
+
+/* A row is "saturated" when its largest softmax weight exceeds this. */
+#define SOFTMAX_SATURATED 0.99
+
+/* p (n) = softmax(x (n)): p_i = exp(x_i − m) / Σ_j exp(x_j − m) with m the true row maximum, so
+ * no exp overflows and the largest term is exactly 1 (n ≥ 1; p may alias x). Returns the index
+ * of the maximum (the first one on ties). */
+int softmax_row(double *p, const double *x, int n);
+
+/* Shannon entropy of a probability row p (n), in nats: H = −Σ_i p_i·ln p_i, with 0·ln 0 = 0.
+ * 0 for a one-hot row, ln n for the uniform row. */
+double softmax_entropy(const double *p, int n);
+
+/* Frobenius norm of the softmax Jacobian J = ∂p/∂x = diag(p) − p·pᵀ (n×n) at the row p (n):
+ * ‖J‖_F² = Σ_i p_i²(1 − p_i)² + Σ_i p_i²·Σ_{j≠i} p_j². O(n), no matrix is formed.
+ * 0 for a one-hot row, √(n−1)/n for the uniform row. J is symmetric positive semi-definite, so
+ * for any upstream gradient g, ‖J·g‖ ≤ ‖J‖_F·‖g‖: near 0 means little gradient reaches x.
+ * The sums 1 − p_i and Σ_{j≠i} p_j² of the largest p_i are summed from the other entries rather
+ * than subtracted, so a nearly one-hot row (p_max = 1 − 1e-12) keeps full relative accuracy. */
+double softmax_jacobian_frobenius(const double *p, int n);
+
+/* Largest diagonal entry of that Jacobian, max_i p_i(1 − p_i) (≤ 1/4): the largest
+ * ∂p_i/∂x_i, with 1 − p_max summed from the other entries as above. */
+double softmax_jacobian_max_diag(const double *p, int n);
+
+/* Running mean and variance by Welford's update (Welford 1962; Knuth TAOCP vol. 2, 4.2.2), in
+ * double, without the cancellation of Σx² − (Σx)²/N. */
+typedef struct {
+    long n;
+    double mean;
+    double m2; /* Σ (x − mean)² */
+} Welford;
+
+void welford_add(Welford *w, double x);
+/* Unbiased sample variance m2 / (n − 1); 0 when n < 2. */
+double welford_variance(const Welford *w);
+
+/* The statistics of softmax(scale · q·K) for one scale, over `samples` rows. */
+typedef struct {
+    double scale;
+    double logit_mean;    /* mean of the logits scale·q·k_j over all samples·n_keys of them */
+    double logit_var;     /* their sample variance (predicted scale²·d_k) */
+    double max_weight;    /* mean over rows of max_j p_j */
+    double entropy;       /* mean over rows of the entropy, nats */
+    double jacobian_frob; /* mean over rows of ‖diag(p) − p·pᵀ‖_F */
+    double saturated;     /* fraction of rows with max_j p_j > SOFTMAX_SATURATED */
+} SoftmaxStats;
+
+/* Draws `samples` rows, each one query q (d_k) and n_keys keys k_j (d_k), every entry i.i.d.
+ * N(0,1) from rng (q's entries first, then each key's in turn); logits x_j = scale·q·k_j
+ * (n_keys); p = softmax(x). Fills out[s] for each of the n_scales scales from the SAME draws,
+ * so the scaled and unscaled rows differ only by the scale. d_k ≥ 1, n_keys ≥ 1, samples ≥ 1,
+ * n_scales ≤ SOFTMAX_MAX_SCALES. Cost: samples·(n_keys + 1)·d_k normal draws. Returns 0, or −1
+ * if the arguments are out of range or memory runs out (out is then untouched). */
+#define SOFTMAX_MAX_SCALES 8
+int softmax_measure(SoftmaxStats *out, const double *scales, int n_scales, int d_k, int n_keys,
+                    int samples, Rng *rng);
+
+#endif

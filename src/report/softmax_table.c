@@ -1,0 +1,241 @@
+/* softmax_table.c: ./train --softmax-table, the worked numbers behind the 1/√d_k scale.
+ *
+ * Part 1 shows two hand-sized rows: a wider spread of logits makes the softmax peakier and its
+ * Jacobian smaller. Part 2 measures, for growing d_k, the variance of q·k with and without the
+ * scale and what it does to the softmax over a row of keys (Vaswani et al. 2017, sec. 3.2.1 and
+ * footnote 4). Nothing is trained; every number is computed here (see report/softmax_stats.h). */
+#include "report/report.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/softmax_stats.h"
+#include "util/rng.h"
+
+/* Exit codes, as in main: 0 done, 1 out of memory, 2 bad command line. */
+enum { TABLE_OK = 0, TABLE_NO_MEMORY = 1, TABLE_BAD_ARGS = 2 };
+
+#define DEFAULT_SEED 1
+#define DEFAULT_SAMPLES 2000
+#define DEFAULT_KEYS 16
+#define MAX_SAMPLES 1000000
+#define MAX_KEYS 4096
+
+static const int DKS[] = {16, 32, 64, 128, 256, 512, 1024};
+#define N_DK ((int)(sizeof DKS / sizeof DKS[0]))
+
+typedef struct {
+    uint64_t seed;
+    int samples;
+    int keys;
+} TableArgs;
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: ./train --softmax-table [--seed N] [--samples N] [--keys N]\n"
+            "  --seed N     generator seed, 0 .. 2^64-1 (default %d)\n"
+            "  --samples N  rows (one query, N keys) per d_k, 1 .. %d (default %d)\n"
+            "  --keys N     keys per row, i.e. softmax width, 2 .. %d (default %d)\n",
+            DEFAULT_SEED, MAX_SAMPLES, DEFAULT_SAMPLES, MAX_KEYS, DEFAULT_KEYS);
+}
+
+/* Parses a decimal integer in [lo, hi] with nothing around it. Returns 0 or −1. */
+static int parse_int(const char *s, long lo, long hi, long *out) {
+    if (!s || !*s || !(*s == '-' || *s == '+' || (*s >= '0' && *s <= '9'))) return -1;
+    errno = 0;
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_seed(const char *s, uint64_t *out) {
+    if (!s || !*s || *s < '0' || *s > '9') return -1; /* strtoull would accept "-1" and " 1" */
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > UINT64_MAX) return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Returns −1 on success, else the exit code (0 after --help). */
+static int parse_args(int argc, char **argv, TableArgs *a) {
+    *a = (TableArgs){.seed = DEFAULT_SEED, .samples = DEFAULT_SAMPLES, .keys = DEFAULT_KEYS};
+    for (int i = 0; i < argc; i++) {
+        const char *flag = argv[i];
+        if (strcmp(flag, "--help") == 0 || strcmp(flag, "-h") == 0) {
+            usage(stdout);
+            return TABLE_OK;
+        }
+        int is_seed = strcmp(flag, "--seed") == 0, is_samples = strcmp(flag, "--samples") == 0;
+        int is_keys = strcmp(flag, "--keys") == 0;
+        if (!is_seed && !is_samples && !is_keys) {
+            fprintf(stderr, "error: --softmax-table: unknown option '%s'\n", flag);
+            usage(stderr);
+            return TABLE_BAD_ARGS;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "error: --softmax-table: %s needs a value\n", flag);
+            usage(stderr);
+            return TABLE_BAD_ARGS;
+        }
+        const char *val = argv[++i];
+        long v = 0;
+        if (is_seed && parse_seed(val, &a->seed) != 0) {
+            fprintf(stderr, "error: --softmax-table: --seed needs an integer in [0, 2^64-1], got '%s'\n",
+                    val);
+            return TABLE_BAD_ARGS;
+        }
+        if (is_samples) {
+            if (parse_int(val, 1, MAX_SAMPLES, &v) != 0) {
+                fprintf(stderr,
+                        "error: --softmax-table: --samples needs an integer in [1, %d], got '%s'\n",
+                        MAX_SAMPLES, val);
+                return TABLE_BAD_ARGS;
+            }
+            a->samples = (int)v;
+        }
+        if (is_keys) {
+            if (parse_int(val, 2, MAX_KEYS, &v) != 0) {
+                fprintf(stderr,
+                        "error: --softmax-table: --keys needs an integer in [2, %d], got '%s'\n",
+                        MAX_KEYS, val);
+                return TABLE_BAD_ARGS;
+            }
+            a->keys = (int)v;
+        }
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ part 1: two example rows */
+
+static void print_examples(void) {
+    enum { N = 3 };
+    static const double rows[2][N] = {{1.0, 0.5, 0.8}, {14.0, 10.0, 12.0}};
+    double pmax[2], frob[2];
+    printf("1. Softmax of two rows of 3 logits (stable form: p_i = exp(x_i - max x) / sum_j "
+           "exp(x_j - max x))\n"
+           "   range = max x - min x; H = -sum p ln p in nats (uniform row: ln 3 = %.4f);\n"
+           "   ||J||_F = Frobenius norm of the Jacobian dp/dx = diag(p) - p p^T (uniform row: "
+           "sqrt(2)/3 = %.4f);\n"
+           "   max p(1-p) = its largest diagonal entry, the largest dp_i/dx_i (at most 0.25)\n\n",
+           log(3.0), sqrt(2.0) / 3.0);
+    printf("   %-20s %6s  %-26s %6s %7s %7s %8s %11s\n", "logits x", "range", "softmax p",
+           "max p", "H nats", "H/ln 3", "||J||_F", "max p(1-p)");
+    for (int r = 0; r < 2; r++) {
+        const double *x = rows[r];
+        double p[N], lo = x[0], hi = x[0];
+        for (int i = 1; i < N; i++) {
+            if (x[i] < lo) lo = x[i];
+            if (x[i] > hi) hi = x[i];
+        }
+        int imax = softmax_row(p, x, N);
+        double h = softmax_entropy(p, N);
+        pmax[r] = p[imax];
+        frob[r] = softmax_jacobian_frobenius(p, N);
+        char xs[64], ps[64];
+        snprintf(xs, sizeof xs, "[%4.1f, %4.1f, %4.1f]", x[0], x[1], x[2]);
+        snprintf(ps, sizeof ps, "[%.4f, %.4f, %.4f]", p[0], p[1], p[2]);
+        printf("   %-20s %6.2f  %-26s %6.4f %7.4f %7.4f %8.4f %11.4f\n", xs, hi - lo, ps, p[imax], h,
+               h / log(3.0), frob[r], softmax_jacobian_max_diag(p, N));
+    }
+    printf("\n   The wider row moves the largest weight from %.2f to %.2f and shrinks ||J||_F "
+           "from %.3f to %.3f (x%.2f).\n\n",
+           pmax[0], pmax[1], frob[0], frob[1], frob[1] / frob[0]);
+}
+
+/* ------------------------------------------------------------- part 2: the d_k sweep */
+
+static void print_row(int d_k, const char *label, double pred, const SoftmaxStats *s, int n) {
+    printf("   %5d  %-8s %9.3f %6.0f %7.4f %7.3f %7.3f %8.4f %6.1f\n", d_k, label, s->logit_var,
+           pred, s->max_weight, s->entropy, s->entropy / log((double)n), s->jacobian_frob,
+           100.0 * s->saturated);
+}
+
+/* The closing lines: only ratios, ranges and end points read off the measured table. */
+static void print_summary(const SoftmaxStats (*st)[2], int n) {
+    double ratio_lo = INFINITY, ratio_hi = -INFINITY, svar_lo = INFINITY, svar_hi = -INFINITY;
+    double smax_lo = INFINITY, smax_hi = -INFINITY, ssat_hi = 0.0;
+    int first_half = -1; /* first d_k where more than half the unscaled rows are saturated */
+    for (int d = 0; d < N_DK; d++) {
+        double r = st[d][0].logit_var / DKS[d];
+        ratio_lo = fmin(ratio_lo, r);
+        ratio_hi = fmax(ratio_hi, r);
+        svar_lo = fmin(svar_lo, st[d][1].logit_var);
+        svar_hi = fmax(svar_hi, st[d][1].logit_var);
+        smax_lo = fmin(smax_lo, st[d][1].max_weight);
+        smax_hi = fmax(smax_hi, st[d][1].max_weight);
+        ssat_hi = fmax(ssat_hi, st[d][1].saturated);
+        if (first_half < 0 && st[d][0].saturated > 0.5) first_half = d;
+    }
+    const SoftmaxStats *u0 = &st[0][0], *uN = &st[N_DK - 1][0], *sN = &st[N_DK - 1][1];
+    int dN = DKS[N_DK - 1];
+    printf("\n   Summary (n = %d keys):\n", n);
+    printf("   - Unscaled, var(q.k)/d_k lies in [%.3f, %.3f] for d_k = %d..%d (predicted 1); "
+           "scaled by 1/sqrt(d_k), var lies in [%.3f, %.3f] (predicted 1).\n",
+           ratio_lo, ratio_hi, DKS[0], dN, svar_lo, svar_hi);
+    printf("   - At d_k = %d unscaled, %.0f%% of rows are saturated (max p > %.2f) and the mean "
+           "||J||_F is %.3f of its scaled value (%.4f vs %.4f); scaled, at most %.1f%% of rows "
+           "are saturated at any d_k.\n",
+           dN, 100.0 * uN->saturated, SOFTMAX_SATURATED, uN->jacobian_frob / sN->jacobian_frob,
+           uN->jacobian_frob, sN->jacobian_frob, 100.0 * ssat_hi);
+    printf("   - The mean largest weight goes from %.3f (d_k = %d) to %.3f (d_k = %d) unscaled and "
+           "stays in [%.3f, %.3f] scaled",
+           u0->max_weight, DKS[0], uN->max_weight, dN, smax_lo, smax_hi);
+    if (first_half >= 0)
+        printf("; more than half the unscaled rows are saturated from d_k = %d on.\n",
+               DKS[first_half]);
+    else
+        printf("; at no d_k are more than half the unscaled rows saturated.\n");
+}
+
+static int print_sweep(const TableArgs *a) {
+    int n = a->keys;
+    printf("2. softmax(scale * q.k) over rows of n = %d keys; q, k with i.i.d. N(0,1) entries; "
+           "%d rows per d_k; seed %" PRIu64 ".\n"
+           "   The unscaled (scale 1) and scaled (scale 1/sqrt(d_k)) lines use the same draws.\n"
+           "   var     sample variance of the %ld logits scale*q.k per d_k (Welford, double); pred = "
+           "predicted: d_k unscaled, 1 scaled\n"
+           "   max p   mean over rows of the largest softmax weight (uniform row: 1/n = %.4f)\n"
+           "   H       mean entropy of a row, nats (uniform row: ln n = %.3f); H/ln n = that as a "
+           "fraction of its maximum\n"
+           "   ||J||_F mean Frobenius norm of the softmax Jacobian diag(p) - p p^T (uniform row: "
+           "sqrt(n-1)/n = %.4f;\n"
+           "           near 0 = saturated: little gradient passes back to the logits)\n"
+           "   sat %%   percent of rows whose largest weight exceeds %.2f\n\n",
+           n, a->samples, a->seed, (long)a->samples * n, 1.0 / n, log((double)n), sqrt(n - 1.0) / n,
+           SOFTMAX_SATURATED);
+    printf("   %5s  %-8s %9s %6s %7s %7s %7s %8s %6s\n", "d_k", "scale", "var", "pred", "max p",
+           "H nats", "H/ln n", "||J||_F", "sat %");
+    SoftmaxStats st[N_DK][2];
+    Rng rng;
+    rng_seed(&rng, a->seed);
+    for (int d = 0; d < N_DK; d++) {
+        double scales[2] = {1.0, 1.0 / sqrt((double)DKS[d])};
+        if (softmax_measure(st[d], scales, 2, DKS[d], n, a->samples, &rng) != 0) {
+            fprintf(stderr, "error: --softmax-table: out of memory\n");
+            return TABLE_NO_MEMORY;
+        }
+        print_row(DKS[d], "1", (double)DKS[d], &st[d][0], n);
+        print_row(DKS[d], "1/sqrt", 1.0, &st[d][1], n);
+    }
+    print_summary((const SoftmaxStats(*)[2])st, n);
+    return TABLE_OK;
+}
+
+int report_softmax_table(int argc, char **argv) {
+    TableArgs a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc >= 0) return rc;
+    print_examples();
+    rc = print_sweep(&a);
+    fflush(stdout);
+    return rc;
+}

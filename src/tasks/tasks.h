@@ -1,0 +1,108 @@
+/* tasks.h: toy sequence tasks, a training stream and a held-out validation set.
+ *
+ * Every example is a prompt and an answer over an alphabet of symbols 0..n_symbols-1. The model
+ * sees the sequence  prompt SEP answer  and predicts each next token; only the positions whose
+ * target is an answer token count in the loss and the accuracies. Sequences shorter than the
+ * task's longest are padded at the end with PAD (mask 0), which causal attention never lets
+ * earlier positions see.
+ *
+ * Token ids: symbols 0..n_symbols-1, then SEP = n_symbols, PAD = n_symbols + 1;
+ * vocab_size = n_symbols + 2.
+ *
+ * Tasks (task.name): sort (the input sorted ascending), reverse, copy, recall (task.pairs
+ * key-value pairs with distinct keys, then one of the keys; the answer is its value), file
+ * (lines 'prompt | answer' of whitespace-separated symbols read from task.file).
+ *
+ * Layout of one example: with seq = prompt SEP answer of length L, tokens[i] = seq[i] and
+ * targets[i] = seq[i + 1] for i < L - 1, mask[i] = 1 exactly where targets[i] is an answer token;
+ * positions L - 1 .. T - 1 hold PAD with mask 0. T = the longest L - 1 of the task.
+ *
+ * The task file is UTF-8 (a byte-order mark and CRLF line ends are accepted), one example per
+ * line; blank lines and lines whose first non-blank character is '#' are ignored. A symbol is
+ * any run of non-whitespace bytes other than '|'; the alphabet is every symbol of the file,
+ * sorted by strcmp so ids do not depend on line order. At most TASK_MAX_FILE_SYMBOLS symbols. */
+#ifndef SCALEDOT_TASKS_H
+#define SCALEDOT_TASKS_H
+
+#include <stdint.h>
+
+#include "config/config.h"
+#include "util/rng.h"
+
+#define TASK_MAX_FILE_SYMBOLS 4096
+/* Longest accepted prompt + answer of one file line, in symbols; keeps T * examples sane. */
+#define TASK_MAX_FILE_LINE_SYMBOLS 65536
+
+typedef struct {
+    TaskKind kind;
+    int n_symbols;   /* alphabet size */
+    int vocab_size;  /* n_symbols + 2 (SEP, PAD) */
+    int sep, pad;    /* token ids */
+    int seq_len;     /* T: tokens fed to the model per example (longest prompt+SEP+answer - 1) */
+    int max_answer;  /* longest answer, in tokens */
+    int length, pairs;  /* generated tasks: task.length (sort/reverse/copy), task.pairs (recall) */
+    Rng rng;         /* the training stream's generator */
+    /* validation set, n_val examples, each T tokens/targets/mask, row-major [n_val, T] */
+    int n_val;
+    int *val_tokens, *val_targets;
+    float *val_mask;
+    /* Open-addressing hash set of the validation rows (capacity a power of two): slot i holds
+     * the hash of a row and its index in the validation set, or -1 when empty. A hit is
+     * confirmed by comparing the rows exactly, so a hash collision can never drop a training
+     * example wrongly or let a validation example through. */
+    uint64_t *val_hashes;
+    int *val_slots;
+    int n_val_hashes_cap;
+    /* task = file: the training examples (those not held out) and the symbol names */
+    int n_train_file;
+    int *file_tokens, *file_targets;  /* [n_train_file, T] */
+    float *file_mask;
+    char **symbol_names;              /* [n_symbols], sorted by strcmp; NULL for generated tasks */
+    int n_duplicates;                 /* task = file: duplicate lines removed */
+    int *scratch;                     /* workspace: T + 1 (+ n_symbols for generated tasks) ints */
+    long skipped;                     /* training examples skipped because they were in val */
+} Task;
+
+/* Builds the task from the config. Generated tasks: checks the parameters, that the example
+ * space holds at least 2 * task.val_size distinct examples (so a disjoint training stream is
+ * not starved) and that T fits model.max_seq_len (when it is not 0), all before allocating;
+ * then draws task.val_size distinct validation examples from a generator seeded by
+ * (run.seed, validation stream) and seeds the training generator from (run.seed, train stream),
+ * so the validation set depends on the seed and the task only, not on how much is trained.
+ * task = file: reads task.file (see the file comment above), removes duplicate examples and
+ * holds out max(1, min(task.val_size, n / 5)) of them, chosen by the validation generator;
+ * errors (with "FILE:LINE:") for a line without '|' or with several, an empty prompt or
+ * answer, invalid UTF-8, more than TASK_MAX_FILE_SYMBOLS symbols, an unreadable file, no or
+ * only one distinct example. On error prints a message naming the file, line and key (via
+ * config_origin) to stderr, leaves *t empty (task_free is harmless) and returns -1; 0 on
+ * success. */
+int task_init(Task *t, const Config *c);
+
+/* Fills one training batch: tokens and targets [B, T] (int, row-major), mask [B, T] (1 = the
+ * target is an answer token, 0 otherwise, PAD included). Generated tasks draw fresh examples
+ * from the training generator and skip (counting them in t->skipped) any equal to a
+ * validation example; the file task draws its training examples uniformly with replacement. */
+void task_train_batch(Task *t, int B, int *tokens, int *targets, float *mask);
+
+/* 1 if the example (tokens and targets of one row, T each) is exactly one of the validation
+ * examples, else 0. */
+int task_in_val(const Task *t, const int *tokens, const int *targets);
+
+/* Writes "prompt | answer" for one example (tokens, targets, mask of one row, T each) into buf,
+ * always NUL-terminated and truncated to bufsize: symbols are their names for the file task and
+ * decimal ids otherwise. The prompt is the tokens before the first SEP, the answer the targets
+ * where mask is 1. */
+void task_format(const Task *t, const int *tokens, const int *targets, const float *mask,
+                 char *buf, int bufsize);
+
+/* The task.name spelling of a task kind ("sort", ..., "file"). */
+const char *task_kind_name(TaskKind k);
+
+/* Writes the text of one token into buf: the symbol's name (file task) or number, "<sep>",
+ * "<pad>", or "?" for an id outside the vocabulary. Used to label attention heatmaps. */
+void task_token_name(const Task *t, int token, char *buf, int bufsize);
+
+/* Frees everything task_init allocated and zeroes *t; safe on a zeroed or failed Task. */
+void task_free(Task *t);
+
+#endif

@@ -1,0 +1,112 @@
+#include "train/diagnostics.h"
+
+#include <math.h>
+
+HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int NH, int h) {
+    HeadStats s = {0};
+    double sum = 0, sumsq = 0, n_logits = 0, n_rows = 0;
+    for (int b = 0; b < B; b++) {
+        const real *z = preatt + ((size_t)b * NH + h) * T * T;
+        const real *p = att + ((size_t)b * NH + h) * T * T;
+        for (int i = 0; i < T; i++) {
+            const real *zr = z + (size_t)i * T, *pr = p + (size_t)i * T;
+            double maxp = 0, ent = 0;
+            for (int j = 0; j <= i; j++) {
+                double v = zr[j];
+                sum += v;
+                sumsq += v * v;
+                if (fabs(v) > s.logit_absmax) s.logit_absmax = fabs(v);
+                if (pr[j] > maxp) maxp = pr[j];
+                if (pr[j] > 0) ent -= pr[j] * log((double)pr[j]);
+            }
+            n_logits += i + 1;
+            if (i == 0) continue;
+            s.entropy += ent;
+            s.entropy_norm += ent / log((double)(i + 1));
+            s.max_weight += maxp;
+            s.saturated_frac += maxp > 0.99;
+            n_rows++;
+        }
+    }
+    if (n_logits > 0) {
+        s.logit_mean = sum / n_logits;
+        double var = sumsq / n_logits - s.logit_mean * s.logit_mean;
+        s.logit_std = sqrt(var > 0 ? var : 0);
+    }
+    if (n_rows > 0) {
+        s.entropy /= n_rows;
+        s.entropy_norm /= n_rows;
+        s.max_weight /= n_rows;
+        s.saturated_frac /= n_rows;
+    }
+    return s;
+}
+
+/* Variance of channels [off, off + C) of the (N, 3C) qkv activations. */
+static double qkv_part_variance(const real *qkv, int N, int C, int off) {
+    double sum = 0, sumsq = 0;
+    for (int n = 0; n < N; n++)
+        for (int c = 0; c < C; c++) {
+            double v = qkv[(size_t)n * 3 * C + off + c];
+            sum += v;
+            sumsq += v * v;
+        }
+    double cnt = (double)N * C, mean = sum / cnt;
+    return sumsq / cnt - mean * mean;
+}
+
+InitCheck diag_init_check(const Model *m, int layer) {
+    const BlockActs *a = &m->acts[layer];
+    int B = m->B, T = m->T, C = m->cfg.d_model, NH = m->cfg.n_heads, hs = C / NH;
+    InitCheck r = {.d_k = hs, .scale = m->cfg.scale};
+    r.var_q = qkv_part_variance(a->qkv, B * T, C, 0);
+    r.var_k = qkv_part_variance(a->qkv, B * T, C, C);
+    double s1 = 0, s2 = 0, l1 = 0, l2 = 0, n = 0;
+    for (int b = 0; b < B; b++)
+        for (int h = 0; h < NH; h++)
+            for (int i = 0; i < T; i++) {
+                const real *q = a->qkv + ((size_t)b * T + i) * 3 * C + h * hs;
+                const real *z = a->preatt + (((size_t)b * NH + h) * T + i) * T;
+                for (int j = 0; j <= i; j++) {
+                    const real *k = a->qkv + ((size_t)b * T + j) * 3 * C + C + h * hs;
+                    double dot = 0;
+                    for (int d = 0; d < hs; d++) dot += (double)q[d] * k[d];
+                    s1 += dot;
+                    s2 += dot * dot;
+                    l1 += z[j];
+                    l2 += (double)z[j] * z[j];
+                    n++;
+                }
+            }
+    r.var_qk = s2 / n - (s1 / n) * (s1 / n);
+    r.var_logits = l2 / n - (l1 / n) * (l1 / n);
+    return r;
+}
+
+void diag_init_report(FILE *f, const Model *m, const InitCheck *checks) {
+    fprintf(f, "init check (step 0, one validation batch): the 1/sqrt(d_k) argument assumes q and k\n"
+               "entries of variance 1, so that q.k has variance d_k and the scaled logits variance 1.\n");
+    fprintf(f, "%-6s %10s %10s %12s %12s %14s %14s\n", "layer", "var q", "var k", "var q.k",
+            "predicted", "var logits", "predicted");
+    int assumption_holds = 1;
+    double min_qk = INFINITY;
+    for (int l = 0; l < m->cfg.n_layers; l++) {
+        const InitCheck *c = &checks[l];
+        double pred_logits = c->d_k * c->scale * c->scale;
+        fprintf(f, "%-6d %10.4f %10.4f %12.4f %12d %14.4f %14.4f\n", l, c->var_q, c->var_k, c->var_qk,
+                c->d_k, c->var_logits, pred_logits);
+        if (c->var_q < 0.5 || c->var_q > 2 || c->var_k < 0.5 || c->var_k > 2) assumption_holds = 0;
+        if (c->var_qk < min_qk) min_qk = c->var_qk;
+    }
+    const InitCheck *c0 = &checks[0];
+    if (assumption_holds)
+        fprintf(f, "verdict: the assumption holds (q and k variance within 0.5..2 of 1): unscaled, the "
+                   "logits would have variance about d_k = %d; with scale %.4g they have %.3g.\n",
+                c0->d_k, c0->scale, c0->var_logits);
+    else
+        fprintf(f, "verdict: the assumption does NOT hold: q and k entries have variance far from 1 "
+                   "(layer 0: %.3g and %.3g), so q.k has variance %.3g instead of d_k = %d. With q and k "
+                   "this %s, the scale changes %s at step 0.\n",
+                c0->var_q, c0->var_k, c0->var_qk, c0->d_k, c0->var_q < 0.5 ? "small" : "large",
+                min_qk < 1 ? "little: the logits are small either way" : "a lot");
+}

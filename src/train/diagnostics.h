@@ -1,0 +1,41 @@
+/* diagnostics.h: the links of the √d_k chain as numbers: logit spread, softmax saturation and
+ * the gradient that reaches the logits, per layer and head; and the step-0 check of the
+ * argument's assumption (unit-variance q and k entries). */
+#ifndef SCALEDOT_DIAGNOSTICS_H
+#define SCALEDOT_DIAGNOSTICS_H
+
+#include <stdio.h>
+
+#include "model/model.h"
+
+typedef struct {
+    double logit_mean, logit_std, logit_absmax; /* over visible (j ≤ i) scaled logits */
+    double entropy;        /* mean over rows of −Σ p log p, nats */
+    double entropy_norm;   /* mean over rows of entropy / log(visible keys): 1 = uniform */
+    double max_weight;     /* mean over rows of max_j p_ij */
+    double saturated_frac; /* fraction of rows with max_j p_ij > 0.99 */
+    double dlogit_norm;    /* L2 norm of d loss / d logits of this head (0 if not computed) */
+} HeadStats;
+
+/* Statistics of head h from preatt and att (B,NH,T,T) as written by attention_forward. Rows
+ * with one visible key (query 0) are left out of the row statistics (their entropy is 0 and
+ * their maximum 1 by construction, whatever the scale); their single logit counts in the
+ * logit statistics. dlogit_norm is left 0. */
+HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int NH, int h);
+
+/* Step-0 check of one layer, from the activations of the last model_forward. */
+typedef struct {
+    int d_k;
+    double scale;
+    double var_q, var_k;    /* variance of the q and k entries (all heads, positions) */
+    double var_qk;          /* variance of the raw q·k over visible (i, j ≤ i) pairs */
+    double var_logits;      /* variance of scale·q·k, from the stored logits */
+} InitCheck;
+
+InitCheck diag_init_check(const Model *m, int layer);
+
+/* Writes the check of every layer, the predictions of the √d_k argument (var q = var k = 1,
+ * var q·k = d_k, var logits = d_k·scale²) and a plain-language verdict to f. */
+void diag_init_report(FILE *f, const Model *m, const InitCheck *checks);
+
+#endif

@@ -1,0 +1,199 @@
+#include "train/runlog.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int make_dirs(const char *path) {
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
+    struct stat st;
+    if (stat(buf, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+static FILE *open_in(const RunLog *r, const char *name) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    return f;
+}
+
+/* Writes a whole line and flushes it, reporting the file on failure. */
+static int put_line(const RunLog *r, FILE *f, const char *name, const char *line) {
+    if (fputs(line, f) == EOF || fflush(f) != 0) {
+        fprintf(stderr, "error: cannot write '%s/%s': %s\n", r->dir, name, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text) {
+    memset(r, 0, sizeof *r);
+    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    r->n_layers = m->cfg.n_layers;
+    r->d_model = m->cfg.d_model;
+    if (make_dirs(dir) != 0) {
+        fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
+        return -1;
+    }
+    FILE *cf = open_in(r, "config.ini");
+    if (!cf) return -1;
+    int bad = fputs(config_text, cf) == EOF;
+    bad |= fclose(cf) != 0;
+    if (bad) {
+        fprintf(stderr, "error: cannot write '%s/config.ini': %s\n", dir, strerror(errno));
+        return -1;
+    }
+    r->loss = open_in(r, "loss.csv");
+    r->grad_norms = open_in(r, "grad_norms.csv");
+    r->attention = open_in(r, "attention.csv");
+    if (!r->loss || !r->grad_norms || !r->attention) {
+        runlog_close(r);
+        return -1;
+    }
+    if (put_line(r, r->loss, "loss.csv",
+                 "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"
+                 "tokens_per_s\n") != 0 ||
+        put_line(r, r->attention, "attention.csv",
+                 "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,max_weight,"
+                 "saturated_frac,dlogit_norm\n") != 0)
+        return -1;
+    /* header: step, tensor names, q/k/v thirds, global */
+    size_t cap = 64 + (size_t)(m->n_tensors + 3 * m->cfg.n_layers + 1) * (MODEL_NAME_LEN + 16);
+    char *line = r->line = malloc(cap);
+    r->line_cap = cap;
+    if (!line) return -1;
+    size_t len = (size_t)snprintf(line, cap, "step");
+    for (int i = 0; i < m->n_tensors; i++)
+        len += (size_t)snprintf(line + len, cap - len, ",%s", m->tensors[i].name);
+    for (int l = 0; l < m->cfg.n_layers; l++)
+        len += (size_t)snprintf(line + len, cap - len,
+                                ",blocks.%d.attn.qkv.weight.q,blocks.%d.attn.qkv.weight.k,"
+                                "blocks.%d.attn.qkv.weight.v", l, l, l);
+    snprintf(line + len, cap - len, ",global\n");
+    return put_line(r, r->grad_norms, "grad_norms.csv", line);
+}
+
+/* Appends ",value" or "," for a missing value. */
+static size_t field(char *buf, size_t cap, size_t len, double v, const char *fmt) {
+    if (len >= cap) return len;
+    if (isnan(v)) return len + (size_t)snprintf(buf + len, cap - len, ",");
+    int n = snprintf(buf + len, cap - len, ",");
+    return len + (size_t)n + (size_t)snprintf(buf + len + n, cap - len - (size_t)n, fmt, v);
+}
+
+int runlog_loss_row(RunLog *r, int step, double train_loss, double val_loss, double val_token_acc,
+                    double val_answer_acc, double lr, double grad_norm, double elapsed_s,
+                    double tokens_per_s) {
+    char line[512];
+    size_t len = (size_t)snprintf(line, sizeof line, "%d", step);
+    len = field(line, sizeof line, len, train_loss, "%.6g");
+    len = field(line, sizeof line, len, val_loss, "%.6g");
+    len = field(line, sizeof line, len, val_token_acc, "%.6g");
+    len = field(line, sizeof line, len, val_answer_acc, "%.6g");
+    len = field(line, sizeof line, len, lr, "%.6g");
+    len = field(line, sizeof line, len, grad_norm, "%.6g");
+    len = field(line, sizeof line, len, elapsed_s, "%.3f");
+    len = field(line, sizeof line, len, tokens_per_s, "%.0f");
+    snprintf(line + len, sizeof line - len, "\n");
+    return put_line(r, r->loss, "loss.csv", line);
+}
+
+int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm) {
+    size_t cap = r->line_cap;
+    char *line = r->line;
+    size_t len = (size_t)snprintf(line, cap, "%d", step);
+    for (int i = 0; i < m->n_tensors; i++)
+        len = field(line, cap, len, model_norm(m->grads + m->tensors[i].offset, m->tensors[i].numel),
+                    "%.6g");
+    size_t third = (size_t)m->cfg.d_model * m->cfg.d_model;
+    for (int l = 0; l < m->cfg.n_layers; l++) {
+        const real *g = m->g.block[l].qkv_w;
+        for (int part = 0; part < 3; part++)
+            len = field(line, cap, len, model_norm(g + part * third, third), "%.6g");
+    }
+    len = field(line, cap, len, global_norm, "%.6g");
+    snprintf(line + len, cap - len, "\n");
+    return put_line(r, r->grad_norms, "grad_norms.csv", line);
+}
+
+int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s) {
+    char line[512];
+    snprintf(line, sizeof line, "%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", step, layer,
+             head, s->logit_mean, s->logit_std, s->logit_absmax, s->entropy, s->entropy_norm,
+             s->max_weight, s->saturated_frac, s->dlogit_norm);
+    return put_line(r, r->attention, "attention.csv", line);
+}
+
+int runlog_write_file(RunLog *r, const char *name, const char *text) {
+    FILE *f = open_in(r, name);
+    if (!f) return -1;
+    int bad = fputs(text, f) == EOF;
+    bad |= fclose(f) != 0;
+    if (bad) fprintf(stderr, "error: cannot write '%s/%s': %s\n", r->dir, name, strerror(errno));
+    return bad ? -1 : 0;
+}
+
+int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
+    int T = m->T, NH = m->cfg.n_heads;
+    FILE *f = open_in(r, "attn_map.csv");
+    if (!f) return -1;
+    fprintf(f, "layer,head,query");
+    for (int j = 0; j < T; j++) fprintf(f, ",k%d", j);
+    fputc('\n', f);
+    for (int l = 0; l < m->cfg.n_layers; l++)
+        for (int h = 0; h < NH; h++)
+            for (int i = 0; i < T; i++) {
+                const real *p = m->acts[l].att + (((size_t)b * NH + h) * T + i) * T;
+                fprintf(f, "%d,%d,%d", l, h, i);
+                for (int j = 0; j < T; j++) fprintf(f, ",%.5g", (double)p[j]);
+                fputc('\n', f);
+            }
+    int bad = fclose(f) != 0;
+    FILE *g = open_in(r, "attn_map_tokens.csv");
+    if (!g) return -1;
+    fprintf(g, "position,token\n");
+    char name[128];
+    for (int i = 0; i < T; i++) {
+        task_token_name(t, m->tokens[(size_t)b * T + i], name, sizeof name);
+        /* a symbol from a task file may hold a comma or quote: quote it the CSV way */
+        fprintf(g, "%d,\"", i);
+        for (const char *c = name; *c; c++) {
+            if (*c == '"') fputc('"', g);
+            fputc(*c, g);
+        }
+        fprintf(g, "\"\n");
+    }
+    bad |= fclose(g) != 0;
+    if (bad) fprintf(stderr, "error: cannot write the attention map in '%s': %s\n", r->dir, strerror(errno));
+    return bad ? -1 : 0;
+}
+
+int runlog_close(RunLog *r) {
+    int rc = 0;
+    if (r->loss && fclose(r->loss) != 0) rc = -1;
+    if (r->grad_norms && fclose(r->grad_norms) != 0) rc = -1;
+    if (r->attention && fclose(r->attention) != 0) rc = -1;
+    r->loss = r->grad_norms = r->attention = NULL;
+    free(r->line);
+    r->line = NULL;
+    return rc;
+}

@@ -1,0 +1,53 @@
+/* runlog.h: the CSV logs of a run, written one whole line at a time and flushed, so a run that
+ * is killed keeps every finished row. */
+#ifndef SCALEDOT_RUNLOG_H
+#define SCALEDOT_RUNLOG_H
+
+#include <stdio.h>
+
+#include "model/model.h"
+#include "tasks/tasks.h"
+#include "train/diagnostics.h"
+
+typedef struct {
+    char dir[1024];
+    FILE *loss;        /* loss.csv */
+    FILE *grad_norms;  /* grad_norms.csv */
+    FILE *attention;   /* attention.csv */
+    int n_layers, d_model;
+    char *line;        /* grad_norms.csv row buffer, sized once so logging allocates nothing */
+    size_t line_cap;
+} RunLog;
+
+/* Creates the run folder (and its parents) and opens loss.csv and grad_norms.csv with their
+ * header rows; writes config.ini from the text given. Returns 0, or -1 after printing which
+ * path could not be created or written and why (strerror). */
+int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text);
+
+/* One row of loss.csv. Pass NAN for a field that was not measured at this step; it is left
+ * empty. Returns 0, or -1 when the write failed (message printed). */
+int runlog_loss_row(RunLog *r, int step, double train_loss, double val_loss, double val_token_acc,
+                    double val_answer_acc, double lr, double grad_norm, double elapsed_s,
+                    double tokens_per_s);
+
+/* One row of grad_norms.csv: the L2 norm of every parameter tensor's gradient (table order),
+ * then the q, k and v thirds of each attn.qkv.weight, then the global norm. */
+int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm);
+
+/* One row of attention.csv: the statistics of one head of one layer at this step. */
+int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s);
+
+/* Writes attn_map.csv (layer, head, query, then the weights over keys k0..k{T-1}) and
+ * attn_map_tokens.csv (position, token) for example b of the last model_forward. */
+int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b);
+
+/* Writes text into a new file of the run folder (init_check.txt, ...). */
+int runlog_write_file(RunLog *r, const char *name, const char *text);
+
+/* Closes the files; returns -1 if a final flush failed. */
+int runlog_close(RunLog *r);
+
+/* mkdir -p; returns 0 or -1 with errno set. */
+int make_dirs(const char *path);
+
+#endif

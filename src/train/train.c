@@ -1,0 +1,332 @@
+#include "train/train.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "optim/optim.h"
+#include "train/diagnostics.h"
+#include "train/runlog.h"
+
+int is_nonfinite(double x) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return ((bits >> 52) & 0x7ff) == 0x7ff;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+ModelConfig train_model_config(const Config *c, const Task *t) {
+    ModelConfig mc = {
+        .vocab_size = t->vocab_size,
+        .d_model = c->d_model,
+        .n_heads = c->n_heads,
+        .n_layers = c->n_layers,
+        .d_ff = c->d_ff > 0 ? c->d_ff : 4 * c->d_model,
+        .max_seq_len = c->max_seq_len > 0 ? c->max_seq_len : t->seq_len,
+        .ln_eps = (real)c->ln_eps,
+        .scale = (real)config_attention_scale(c, c->d_model / c->n_heads),
+    };
+    return mc;
+}
+
+EvalResult train_evaluate(Model *m, const Task *t) {
+    int T = t->seq_len, V = m->cfg.vocab_size;
+    double loss_sum = 0, mask_sum = 0, tok_right = 0, tok_total = 0, ans_right = 0;
+    for (int start = 0; start < t->n_val; start += m->max_batch) {
+        int B = t->n_val - start < m->max_batch ? t->n_val - start : m->max_batch;
+        const int *targets = t->val_targets + (size_t)start * T;
+        const float *mask = t->val_mask + (size_t)start * T;
+        model_forward(m, t->val_tokens + (size_t)start * T, targets, mask, B, T);
+        for (int b = 0; b < B; b++) {
+            int all_right = 1;
+            for (int i = 0; i < T; i++) {
+                size_t n = (size_t)b * T + i;
+                if (mask[n] == 0) continue;
+                const real *z = m->logits + n * V;
+                int best = 0;
+                for (int v = 1; v < V; v++)
+                    if (z[v] > z[best]) best = v;
+                int right = best == targets[n];
+                tok_right += right;
+                tok_total += 1;
+                all_right &= right;
+                loss_sum += mask[n] * (double)m->losses[n];
+                mask_sum += mask[n];
+            }
+            ans_right += all_right;
+        }
+    }
+    EvalResult r = {
+        .loss = mask_sum > 0 ? loss_sum / mask_sum : 0,
+        .token_acc = tok_total > 0 ? tok_right / tok_total : 0,
+        .answer_acc = t->n_val > 0 ? ans_right / t->n_val : 0,
+    };
+    return r;
+}
+
+/* Everything one run owns; built once, so the step itself allocates nothing. */
+typedef struct {
+    const Config *c;
+    Task task;
+    Model m;
+    Optimizer opt;
+    RunLog log;
+    int *tokens, *targets;
+    float *mask;
+    int diag_B;  /* the fixed validation batch of the diagnostics: its first diag_B examples */
+    char dir[1024];
+} Run;
+
+/* Name of the first parameter tensor (table order) whose gradient has a NaN or Inf. */
+static const char *first_nonfinite_grad(const Model *m) {
+    for (int i = 0; i < m->n_tensors; i++) {
+        const real *g = m->grads + m->tensors[i].offset;
+        for (size_t k = 0; k < m->tensors[i].numel; k++)
+            if (is_nonfinite(g[k])) return m->tensors[i].name;
+    }
+    return NULL;
+}
+
+static char *config_text(const Config *c) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    config_write(c, f);
+    fclose(f);
+    return buf;
+}
+
+static void format_eta(char *buf, size_t n, double s) {
+    if (s < 60)
+        snprintf(buf, n, "%.0fs", s);
+    else
+        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+/* Reports a tripped guard; returns 1 when the run must stop. */
+static int guard_trip(const Run *r, int step, const char *what) {
+    int stop = r->c->guard_action == GUARD_STOP;
+    fprintf(stderr, "guard: step %d: %s%s\n", step, what, stop ? " (guard.action = stop)" : "");
+    return stop;
+}
+
+static void forward_diag_batch(Run *r) {
+    const Task *t = &r->task;
+    model_forward(&r->m, t->val_tokens, t->val_targets, t->val_mask, r->diag_B, t->seq_len);
+}
+
+/* The step-0 check of the √d_k assumption: printed and kept as init_check.txt. */
+static int init_check(Run *r) {
+    InitCheck checks[MODEL_MAX_LAYERS];
+    for (int l = 0; l < r->m.cfg.n_layers; l++) checks[l] = diag_init_check(&r->m, l);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return -1;
+    diag_init_report(f, &r->m, checks);
+    fclose(f);
+    if (r->c->progress) fputs(text, stderr);
+    int rc = runlog_write_file(&r->log, "init_check.txt", text);
+    free(text);
+    return rc;
+}
+
+/* Attention statistics on the fixed validation batch, one attention.csv row per layer and
+ * head, and the attention guards. Runs its own forward and backward (for the gradient that
+ * reaches the logits); the training step that follows recomputes its own. Returns 0, or an
+ * exit code. */
+static int diagnostics(Run *r, int step) {
+    Model *m = &r->m;
+    int NH = m->cfg.n_heads;
+    forward_diag_batch(r);
+    if (step == 0 && init_check(r) != 0) return EXIT_RUNTIME;
+    model_zero_grad(m);
+    model_backward(m);
+    int stop = 0;
+    for (int l = 0; l < m->cfg.n_layers; l++)
+        for (int h = 0; h < NH; h++) {
+            HeadStats s = diag_head_stats(m->acts[l].preatt, m->acts[l].att, m->B, m->T, NH, h);
+            s.dlogit_norm = m->dpreatt_norm[l * NH + h];
+            if (runlog_attention_row(&r->log, step, l, h, &s) != 0) return EXIT_RUNTIME;
+            char what[160];
+            if (r->c->guard_logit_std_max > 0 && s.logit_std > r->c->guard_logit_std_max) {
+                snprintf(what, sizeof what, "layer %d head %d: attention-logit std %.3g > guard.logit_std_max %g",
+                         l, h, s.logit_std, r->c->guard_logit_std_max);
+                stop |= guard_trip(r, step, what);
+            }
+            if (r->c->guard_max_weight_max > 0 && s.max_weight > r->c->guard_max_weight_max) {
+                snprintf(what, sizeof what, "layer %d head %d: mean row-max attention weight %.3g > guard.max_weight_max %g",
+                         l, h, s.max_weight, r->c->guard_max_weight_max);
+                stop |= guard_trip(r, step, what);
+            }
+        }
+    return stop ? EXIT_GUARD : 0;
+}
+
+static int grad_guard(const Run *r, int step, double norm) {
+    char what[160];
+    const Config *c = r->c;
+    if (c->guard_grad_norm_min > 0 && norm < c->guard_grad_norm_min) {
+        snprintf(what, sizeof what, "global gradient norm %.3g < guard.grad_norm_min %g", norm, c->guard_grad_norm_min);
+        return guard_trip(r, step, what) ? EXIT_GUARD : 0;
+    }
+    if (c->guard_grad_norm_max > 0 && norm > c->guard_grad_norm_max) {
+        snprintf(what, sizeof what, "global gradient norm %.3g > guard.grad_norm_max %g", norm, c->guard_grad_norm_max);
+        return guard_trip(r, step, what) ? EXIT_GUARD : 0;
+    }
+    return 0;
+}
+
+/* Builds everything the run needs; returns 0 or an exit code. */
+static int run_build(Run *r, const Config *c) {
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    if (task_init(&r->task, c) != 0) return EXIT_CONFIG;
+    ModelConfig mc = train_model_config(c, &r->task);
+    if (mc.max_seq_len < r->task.seq_len) {
+        fprintf(stderr, "error: model.max_seq_len = %d (%s) is shorter than the task's sequences (T = %d)\n",
+                mc.max_seq_len, config_origin(c, "model.max_seq_len"), r->task.seq_len);
+        return EXIT_CONFIG;
+    }
+    int B = c->batch_size, T = r->task.seq_len;
+    if (model_build(&r->m, &mc, B) != 0) return EXIT_RUNTIME;
+    Rng init_rng;
+    rng_seed(&init_rng, (uint64_t)c->seed ^ 0x696e6974ull); /* "init": a stream of its own */
+    if (c->init == INIT_FAN_IN)
+        model_init_fan_in(&r->m, &init_rng);
+    else
+        model_init_gpt2(&r->m, &init_rng, c->init_std);
+    r->diag_B = r->task.n_val < B ? r->task.n_val : B;
+    r->tokens = malloc(sizeof(int) * (size_t)B * T);
+    r->targets = malloc(sizeof(int) * (size_t)B * T);
+    r->mask = malloc(sizeof(float) * (size_t)B * T);
+    char *cfg_text = config_text(c);
+    if (!r->tokens || !r->targets || !r->mask || !cfg_text ||
+        optim_init(&r->opt, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum,
+                   r->m.n_params) != 0) {
+        fprintf(stderr, "error: out of memory\n");
+        free(cfg_text);
+        return EXIT_RUNTIME;
+    }
+    snprintf(r->dir, sizeof r->dir, "%s/%s", c->run_dir, c->run_name);
+    int rc = runlog_open(&r->log, r->dir, &r->m, cfg_text);
+    free(cfg_text);
+    return rc == 0 ? 0 : EXIT_RUNTIME;
+}
+
+static void run_free(Run *r) {
+    free(r->tokens);
+    free(r->targets);
+    free(r->mask);
+    optim_free(&r->opt);
+    model_free(&r->m);
+    task_free(&r->task);
+}
+
+int train_run(const Config *c) {
+#ifdef _OPENMP
+    if (c->threads > 0) omp_set_num_threads(c->threads);
+#endif
+    Run run;
+    int rc = run_build(&run, c);
+    if (rc != 0) {
+        runlog_close(&run.log);
+        run_free(&run);
+        return rc;
+    }
+    Model *m = &run.m;
+    Task *task = &run.task;
+    int B = c->batch_size, T = task->seq_len;
+    fprintf(stderr,
+            "run '%s': task %s, T=%d tokens, vocab %d; d_model %d, n_heads %d (d_k %d), n_layers %d, "
+            "d_ff %d; %zu parameters; attention scale %.6g; %d steps of batch %d\n",
+            c->run_name, task_kind_name(task->kind), T, m->cfg.vocab_size, m->cfg.d_model,
+            m->cfg.n_heads, m->cfg.d_model / m->cfg.n_heads, m->cfg.n_layers, m->cfg.d_ff,
+            m->n_params, (double)m->cfg.scale, c->steps, B);
+
+    double t0 = now_s(), t_last = t0;
+    long tokens_since = 0;
+    for (int step = 0; step <= c->steps && rc == 0; step++) {
+        int last = step == c->steps;
+        int do_eval = last || step % c->eval_every == 0;
+        int do_log = do_eval || step % c->log_every == 0;
+        if (do_log && (rc = diagnostics(&run, step)) != 0) break;
+        EvalResult ev = {NAN, NAN, NAN};
+        if (do_eval) ev = train_evaluate(m, task);
+
+        double loss = NAN, norm = NAN, lr = NAN;
+        if (!last) {
+            task_train_batch(task, B, run.tokens, run.targets, run.mask);
+            loss = model_forward(m, run.tokens, run.targets, run.mask, B, T);
+            model_zero_grad(m);
+            model_backward(m);
+            lr = optim_lr_at(c, step);
+            norm = model_norm(m->grads, m->n_params); /* logged before clipping */
+            if (do_log && runlog_grad_row(&run.log, step, m, norm) != 0) {
+                rc = EXIT_RUNTIME;
+                break;
+            }
+            tokens_since += (long)B * T;
+        }
+        double t = now_s();
+        double tps = (do_log && t > t_last && tokens_since > 0) ? tokens_since / (t - t_last) : NAN;
+        int diverged = !last && (is_nonfinite(loss) || is_nonfinite(norm));
+        if (do_log || diverged) {
+            if (runlog_loss_row(&run.log, step, loss, ev.loss, ev.token_acc, ev.answer_acc, lr, norm,
+                                t - t0, tps) != 0) {
+                rc = EXIT_RUNTIME;
+                break;
+            }
+            if (!is_nonfinite(tps)) {
+                t_last = t;
+                tokens_since = 0;
+            }
+        }
+        if (do_eval && c->progress) {
+            char eta[32], lbuf[32];
+            format_eta(eta, sizeof eta, step > 0 ? (t - t0) / step * (c->steps - step) : 0);
+            snprintf(lbuf, sizeof lbuf, last ? "-" : "%.4f", loss);
+            fprintf(stderr, "step %5d/%d  train loss %-8s val loss %-8.4f answer acc %5.1f%%  "
+                            "token acc %5.1f%%  %7.0f tok/s  ETA %s\n",
+                    step, c->steps, lbuf, ev.loss, 100 * ev.answer_acc, 100 * ev.token_acc,
+                    is_nonfinite(tps) ? 0.0 : tps, eta);
+        }
+        if (diverged) {
+            const char *where = first_nonfinite_grad(m);
+            fprintf(stderr,
+                    "error: run '%s' diverged at step %d: loss %g, gradient norm %g; first "
+                    "non-finite gradient in %s. Logs up to this step are in %s/\n",
+                    c->run_name, step, loss, norm, where ? where : "(none: the loss itself)", run.dir);
+            rc = EXIT_DIVERGED;
+            break;
+        }
+        if (last) break;
+        if ((rc = grad_guard(&run, step, norm)) != 0) break;
+        optim_clip_grads(m->grads, m->n_params, c->grad_clip, norm);
+        optim_step(&run.opt, m->params, m->grads, m->tensors, m->n_tensors, lr);
+    }
+    if (rc == 0) {
+        /* the attention of one validation example at the end, for the heatmaps */
+        forward_diag_batch(&run);
+        if (runlog_attn_map(&run.log, m, task, 0) != 0) rc = EXIT_RUNTIME;
+    }
+    if (rc == 0) fprintf(stderr, "run '%s' finished in %.1f s; logs in %s/\n", c->run_name, now_s() - t0, run.dir);
+    if (runlog_close(&run.log) != 0 && rc == 0) {
+        fprintf(stderr, "error: cannot finish writing the logs in %s\n", run.dir);
+        rc = EXIT_RUNTIME;
+    }
+    run_free(&run);
+    return rc;
+}

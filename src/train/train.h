@@ -1,0 +1,38 @@
+/* train.h: the training run: build the task and model from a config, train, evaluate, log. */
+#ifndef SCALEDOT_TRAIN_H
+#define SCALEDOT_TRAIN_H
+
+#include "config/config.h"
+#include "model/model.h"
+#include "tasks/tasks.h"
+
+/* Exit codes of ./train (also in the README). */
+enum {
+    EXIT_OK = 0,
+    EXIT_RUNTIME = 1,   /* I/O error, out of memory */
+    EXIT_CONFIG = 2,    /* bad command line, config or task file; nothing was run */
+    EXIT_DIVERGED = 3,  /* non-finite loss or gradient; logs kept up to that step */
+    EXIT_GUARD = 4,     /* a [guard] tripped with guard.action = stop; logs kept */
+};
+
+typedef struct {
+    double loss;        /* masked mean cross-entropy over the answer tokens */
+    double token_acc;   /* fraction of answer tokens whose argmax is right */
+    double answer_acc;  /* fraction of examples whose every answer token is right; with teacher
+                           forcing this equals greedy exact-match accuracy, since a fully right
+                           answer is reproduced token by token by greedy decoding */
+} EvalResult;
+
+/* Evaluates the model on the whole validation set in batches of up to m->max_batch. */
+EvalResult train_evaluate(Model *m, const Task *t);
+
+/* Builds the model config (V, T and the attention scale resolved) for a config and a task. */
+ModelConfig train_model_config(const Config *c, const Task *t);
+
+/* The whole run of ./train CONFIG: returns one of the exit codes above. */
+int train_run(const Config *c);
+
+/* True when x is NaN or ±Inf, by its bit pattern, so no compiler flag can remove the test. */
+int is_nonfinite(double x);
+
+#endif
