@@ -1,6 +1,8 @@
 # scaledot: build ./train, run the tests, run the benchmark.
 #   make            build ./train (gcc; `make CC=clang` works too)
 #   make test       build and run every test (installs Check with apt-get if missing and allowed)
+#   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
+#   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make clean
 ifeq ($(origin CC),default)
 CC = gcc
@@ -21,6 +23,8 @@ ifeq ($(OMP_OK),yes)
 CFLAGS  += -fopenmp
 LDFLAGS += -fopenmp
 else
+# The pragmas stay in the source; without OpenMP they are ignored on purpose.
+CFLAGS  += -Wno-unknown-pragmas
 $(info note: $(CC) has no usable OpenMP; building single-threaded (for clang: apt-get install libomp-dev))
 endif
 
@@ -41,7 +45,7 @@ TEST_SUPPORT = $(filter-out tests/test_%.c,$(wildcard tests/*.c))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
-.PHONY: all test test-run check-deps clean
+.PHONY: all test test-run check-deps clean bench bench-sgemm
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ)
@@ -88,5 +92,81 @@ test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
 	done; \
 	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; echo "make test: all test programs passed"
 
+# The benchmark links the product's objects unchanged; -Wl,--wrap routes model.c's kernel calls
+# through timing wrappers in bench/bench.c (per-kernel shares at no cost to the product).
+BENCH_ARGS   ?=
+BENCH_KERNELS = matmul_forward matmul_backward matmul_forward_scratch matmul_backward_scratch \
+	attention_forward attention_backward \
+	layernorm_forward layernorm_backward gelu_forward gelu_backward \
+	crossentropy_forward crossentropy_backward
+BENCH_WRAP    = $(foreach k,$(BENCH_KERNELS),-Wl,--wrap=$(k))
+
+$(BUILD)/bench/bench: bench/bench.c $(LIB_OBJ) $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(BENCH_WRAP) $(LDLIBS)
+
+bench: $(BUILD)/bench/bench
+	./$(BUILD)/bench/bench $(BENCH_ARGS)
+
+# Yardstick only: OpenBLAS is never linked into the product, the tests or `make bench`.
+# OpenBLAS 0.3.21 does not recognise this CPU model and falls back to its generic Prescott
+# kernels (~20 GFLOP/s); OPENBLAS_CORETYPE picks its AVX-512 SkylakeX kernels instead.
+SGEMM_ARGS        ?=
+OPENBLAS_CORETYPE ?= SkylakeX
+$(BUILD)/bench/sgemm_yardstick: bench/sgemm_yardstick.c $(BUILD)/float/model/matmul.o src/model/matmul.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags openblas 2>/dev/null) -o $@ $< \
+		$(BUILD)/float/model/matmul.o $(LDFLAGS) $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas) $(LDLIBS)
+
+bench-sgemm: $(BUILD)/bench/sgemm_yardstick
+	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=$(OPENBLAS_CORETYPE) ./$(BUILD)/bench/sgemm_yardstick $(SGEMM_ARGS)
+
 clean:
 	rm -rf build train
+
+# ---- Reliability (issue #5): fuzzing and sanitizer builds (.ci/fuzz.sh, .ci/valgrind.sh).
+#   make fuzz            libFuzzer harnesses fuzz/fuzz_*.c into build/fuzz/ (clang); run: .ci/fuzz.sh
+#   make test-sanitize   every test and the program under ASan + UBSan (gcc) in build/asan/;
+#                        ./train is left alone: test_train runs build/asan/train instead
+FUZZ_CC      ?= clang
+FUZZ_DIR      = build/fuzz
+FUZZ_CFLAGS   = -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+# The parsers the harnesses drive and what they call; no model, no OpenMP.
+FUZZ_LIB_SRC  = src/config/config.c src/tasks/tasks.c src/util/rng.c
+FUZZ_LIB_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
+FUZZ_BINS     = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))
+
+$(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BINS): $(FUZZ_DIR)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(wildcard fuzz/*.h) $(wildcard src/*/*.h)
+	$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(LDLIBS)
+
+SAN_BUILD = build/asan
+SAN_OPT   = -O1 -g -march=native -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+# Check kills a test after 4 s by default; sanitized code runs several times slower.
+SAN_ENV   = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	CK_TIMEOUT_MULTIPLIER=10
+
+# The program from this build's objects, beside them (the sanitizer and valgrind builds).
+$(BUILD)/train: $(BUILD)/float/main.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: fuzz test-sanitize test-sanitize-run
+fuzz: $(FUZZ_BINS)
+
+# CFLAGS is unset so that the child's CFLAGS comes from OPT.
+test-sanitize: check-deps
+	@unset CFLAGS; $(MAKE) --no-print-directory CC=gcc BUILD=$(SAN_BUILD) OPT='$(SAN_OPT)' \
+		test-sanitize-run
+
+test-sanitize-run: $(BUILD)/train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
+	@fail=0; for t in $(ALL_TESTS); do \
+	  echo "== $$t (ASan+UBSan)"; \
+	  CK_FORK=yes SCALEDOT_TRAIN_BIN=$(CURDIR)/$(BUILD)/train $(SAN_ENV) ./$(BUILD)/tests/$$t || fail=1; \
+	done; \
+	if [ $$fail -ne 0 ]; then echo "make test-sanitize: FAILED"; exit 1; fi; \
+	echo "make test-sanitize: all test programs passed"

@@ -1,32 +1,44 @@
 /* main.c: the command line of ./train. It only wires the parts together. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config/config.h"
 #include "report/report.h"
+#include "train/checkpoint.h"
 #include "train/train.h"
 
 static void usage(FILE *f) {
     fprintf(f,
             "usage: ./train [CONFIG.ini] [--set section.key=value ...]\n"
             "       ./train --print-config [CONFIG.ini] [--set ...]   print the resolved config\n"
+            "       ./train --resume RUN_DIR [--set train.steps=N]   continue from RUN_DIR/checkpoint.bin\n"
+            "       ./train --eval RUN_DIR        validation accuracy and examples of the checkpoint\n"
             "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale]\n"
-            "       ./train --softmax-table [--seed N] [--samples N]\n"
+            "       ./train --softmax-table [--seed N] [--samples N] [--keys N]\n"
+            "       ./train --sweep [CONFIG.ini] [--dk LIST] [--scales LIST] [--seeds N] [--steps N] ...\n"
+            "       ./train --reference-table   print every setting as the README's Markdown table\n"
             "       ./train --help\n"
             "\n"
             "Trains the tiny Transformer described by CONFIG (every key has a default; see the\n"
             "README's reference table) and writes runs/<run.name>/{config.ini,loss.csv,grad_norms.csv}.\n"
             "--set overrides a key of the file; it may be repeated.\n"
-            "Exit codes: 0 done, 1 I/O or memory error, 2 bad command line or config, 3 diverged.\n");
+            "Exit codes: 0 done, 1 I/O or memory error, 2 bad command line or config, 3 diverged,\n"
+            "4 a guard stopped the run (guard.action = stop).\n");
 }
 
 int main(int argc, char **argv) {
     Config c;
     config_defaults(&c);
     if (argc > 1 && strcmp(argv[1], "--compare") == 0) return report_compare(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "--sweep") == 0) return report_sweep(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "--reference-table") == 0) {
+        config_write_reference_table(stdout);
+        return EXIT_OK;
+    }
     if (argc > 1 && strcmp(argv[1], "--softmax-table") == 0)
         return report_softmax_table(argc - 2, argv + 2);
-    const char *config_path = NULL;
+    const char *config_path = NULL, *resume_dir = NULL, *eval_dir = NULL;
     int print_config = 0;
     /* The file first, so --set overrides it wherever it stands on the line. */
     for (int i = 1; i < argc; i++) {
@@ -35,6 +47,13 @@ int main(int argc, char **argv) {
             return EXIT_OK;
         } else if (strcmp(argv[i], "--print-config") == 0) {
             print_config = 1;
+        } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "error: %s needs a run folder\n", argv[i]);
+                return EXIT_CONFIG;
+            }
+            if (argv[i][2] == 'r') resume_dir = argv[++i];
+            else eval_dir = argv[++i];
         } else if (strcmp(argv[i], "--set") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "error: --set needs section.key=value\n");
@@ -55,6 +74,21 @@ int main(int argc, char **argv) {
             config_path = argv[i];
         }
     }
+    const char *run_dir = resume_dir ? resume_dir : eval_dir;
+    char checkpoint[1100];
+    if (run_dir) {
+        /* the checkpoint carries its own configuration; a config file would contradict it */
+        if (config_path || (resume_dir && eval_dir)) {
+            fprintf(stderr, "error: --resume and --eval take a run folder only (no config file)\n");
+            return EXIT_CONFIG;
+        }
+        snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.bin", run_dir);
+        char *text = NULL;
+        if (checkpoint_read_config(checkpoint, &text) != 0) return EXIT_CONFIG;
+        int bad = config_load_text(&c, checkpoint, text, strlen(text)) != 0;
+        free(text);
+        if (bad) return EXIT_CONFIG;
+    }
     if (config_path && config_load_file(&c, config_path) != 0) return EXIT_CONFIG;
     for (int i = 1; i < argc; i++) {
         const char *a = NULL;
@@ -67,5 +101,6 @@ int main(int argc, char **argv) {
         config_write(&c, stdout);
         return EXIT_OK;
     }
-    return train_run(&c);
+    if (eval_dir) return train_eval_checkpoint(&c, checkpoint, 8);
+    return train_run_from(&c, resume_dir ? checkpoint : NULL);
 }

@@ -817,11 +817,38 @@ START_TEST(test_attention_scale) {
 }
 END_TEST
 
+/* ---------------------------------------------------------------- README */
+
+#ifndef SCALEDOT_SOURCE_DIR
+#define SCALEDOT_SOURCE_DIR "."
+#endif
+
+/* Every key has its line in the README's reference table, with the default the code uses. */
+START_TEST(test_readme_lists_every_key) {
+    FILE *f = fopen(SCALEDOT_SOURCE_DIR "/README.md", "r");
+    ck_assert_msg(f != NULL, "cannot open README.md");
+    static char text[1 << 18];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    for (int i = 0; i < config_key_count(); i++) {
+        ConfigKeyInfo k;
+        ck_assert_int_eq(config_key_info(i, &k), 0);
+        char want[256];
+        snprintf(want, sizeof want, "| `%s.%s` | `%s` |", k.section, k.key,
+                 *k.default_text ? k.default_text : "\"\"");
+        ck_assert_msg(strstr(text, want) != NULL,
+                      "README.md has no reference-table line starting '%s' (regenerate it with "
+                      "./train --reference-table)", want);
+    }
+}
+END_TEST
+
 /* ---------------------------------------------------------------- key table */
 
 START_TEST(test_key_table) {
     int n = config_key_count();
-    ck_assert_int_eq(n, 40);
+    ck_assert_int_eq(n, 42);
     ck_assert_int_le(n, CONFIG_MAX_KEYS);
     ConfigKeyInfo info = {0};
     ck_assert_int_eq(config_key_info(-1, &info), -1);
@@ -872,6 +899,23 @@ END_TEST
 
 /* ---------------------------------------------------------------- suite */
 
+/* ---------------------------------------------------------------- found by fuzzing
+ * Inputs from fuzz/ (.ci/fuzz.sh) that broke a promise of config.h, kept as regressions. */
+
+/* fuzz_config_set: a --set text value holding a line break was accepted, so config_write (the
+ * run's config.ini) wrote a line that config_load_file rejects. */
+START_TEST(test_fuzz_set_line_break) {
+    expect_set_error("task.file=data/w.txt\ntask.vao_size=8", 2, "'task.file'", "line break");
+    expect_set_error("run.dir=\"runs\r\"", 3, "'run.dir'", "line break");
+    expect_load_error("[task]\nfile = a\rb\n", 2, "'task.file'", "line break");
+    /* Other odd bytes stay allowed and survive the round trip. */
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "task.file=\"\ta b ;#c\t\"", 1), 0);
+    round_trip(&c);
+}
+END_TEST
+
 static Suite *config_suite(void) {
     Suite *s = suite_create("config");
     TCase *good = tcase_create("reading");
@@ -921,7 +965,12 @@ static Suite *config_suite(void) {
     tcase_add_test(out, test_attention_scale);
     tcase_add_test(out, test_key_table);
     tcase_add_test(out, test_reference_table);
+    tcase_add_test(out, test_readme_lists_every_key);
     suite_add_tcase(s, out);
+
+    TCase *fz = tcase_create("found by fuzzing");
+    tcase_add_test(fz, test_fuzz_set_line_break);
+    suite_add_tcase(s, fz);
     return s;
 }
 

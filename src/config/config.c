@@ -55,6 +55,7 @@ static const char *const INIT_NAMES[] = {"fan_in", "gpt2", NULL};
 static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
 static const char *const SCHED_NAMES[] = {"constant", "cosine", NULL};
 static const char *const GUARD_NAMES[] = {"warn", "stop", NULL};
+static const char *const DIVERGENCE_NAMES[] = {"stop", "skip", NULL};
 /* Indexed by ScaleMode; SCALE_VALUE has no name, it is written as the number. */
 static const char *const SCALE_NAMES[] = {"sqrt_dk", "none", "inv_dk", NULL};
 
@@ -120,6 +121,10 @@ static const KeySpec KEYS[] = {
     KEY_INT("train", "batch_size", batch_size, "64", 1, 65536, "Examples per step"),
     KEY_INT("train", "eval_every", eval_every, "100", 1, INT_MAX,
             "Steps between validation passes"),
+    KEY_INT("train", "checkpoint_every", checkpoint_every, "500", 0, INT_MAX,
+            "Steps between checkpoints (runs/<name>/checkpoint.bin); 0 = only at the end"),
+    KEY_ENUM("train", "on_divergence", on_divergence, "stop", DIVERGENCE_NAMES,
+             "Non-finite loss or gradient: stop (exit code 3) or skip the update and go on"),
 
     KEY_INT("log", "every", log_every, "10", 1, INT_MAX,
             "Steps between rows of loss.csv and grad_norms.csv"),
@@ -407,6 +412,12 @@ static int parse_string(const KeySpec *k, const char *s, Value *v, char *msg, si
                  CONFIG_STR - 1);
         return -1;
     }
+    /* Only --set can carry one (a file line cannot hold '\n'); config_write could not write it
+     * back as one line, so the run's config.ini would not load. */
+    if (strpbrk(s, "\r\n")) {
+        snprintf(msg, n, "contains a line break; a text value must fit on one line");
+        return -1;
+    }
     const char *why = k->check ? k->check(s) : NULL;
     if (why) {
         snprintf(msg, n, "'%s' %s", s, why);
@@ -594,19 +605,35 @@ static int read_line(Reader *r, Config *c, char *s) {
     return line_error(r, msg);
 }
 
-static int read_stream(Reader *r, Config *c, FILE *f) {
-    char *buf = NULL;
+int config_load_text(Config *c, const char *name, const char *text, size_t len) {
+    Reader r = {.path = name};
+    Config work = *c; /* so that a failed load leaves c as it was */
+    char *line = NULL;
     size_t cap = 0;
     int rc = 0;
-    while (rc == 0 && getline(&buf, &cap, f) >= 0) {
-        r->line++;
-        rc = read_line(r, c, buf);
+    /* One line at a time into a NUL-terminated copy, since the line parser edits in place. */
+    for (size_t pos = 0; rc == 0 && pos < len;) {
+        const char *nl = memchr(text + pos, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
+        if (n + 1 > cap) {
+            size_t want = n + 1 > 2 * cap ? n + 1 : 2 * cap;
+            char *p = realloc(line, want);
+            if (!p) {
+                fprintf(stderr, "%s:%ld: out of memory\n", name, r.line + 1);
+                rc = -1;
+                break;
+            }
+            line = p;
+            cap = want;
+        }
+        memcpy(line, text + pos, n);
+        line[n] = '\0';
+        pos += n;
+        r.line++;
+        rc = read_line(&r, &work, line);
     }
-    if (rc == 0 && ferror(f)) {
-        fprintf(stderr, "cannot read '%s': %s\n", r->path, strerror(errno));
-        rc = -1;
-    }
-    free(buf);
+    free(line);
+    if (rc == 0) *c = work;
     return rc;
 }
 
@@ -617,11 +644,32 @@ int config_load_file(Config *c, const char *path) {
         fprintf(stderr, "cannot open '%s': %s\n", path, strerror(errno));
         return -1;
     }
-    Reader r = {.path = path};
-    Config work = *c; /* so that a failed load leaves c as it was */
-    int rc = read_stream(&r, &work, f);
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc = 0;
+    for (;;) {
+        if (len == cap) {
+            size_t want = cap ? 2 * cap : 4096;
+            char *p = want > cap ? realloc(buf, want) : NULL;
+            if (!p) {
+                fprintf(stderr, "cannot read '%s': out of memory\n", path);
+                rc = -1;
+                break;
+            }
+            buf = p;
+            cap = want;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    if (rc == 0 && ferror(f)) {
+        fprintf(stderr, "cannot read '%s': %s\n", path, strerror(errno));
+        rc = -1;
+    }
     fclose(f);
-    if (rc == 0) *c = work;
+    if (rc == 0) rc = config_load_text(c, path, buf, len);
+    free(buf);
     return rc;
 }
 

@@ -16,6 +16,7 @@ typedef enum { INIT_FAN_IN, INIT_GPT2 } InitScheme;
 typedef enum { OPT_ADAMW, OPT_SGD } OptimKind;
 typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
 typedef enum { GUARD_WARN, GUARD_STOP } GuardAction;
+typedef enum { DIVERGENCE_STOP, DIVERGENCE_SKIP } DivergenceAction;
 typedef enum { TASK_SORT, TASK_REVERSE, TASK_COPY, TASK_RECALL, TASK_FILE } TaskKind;
 
 typedef struct {
@@ -52,6 +53,8 @@ typedef struct {
     /* [train] */
     int steps, batch_size;
     int eval_every;             /* train.eval_every: steps between validation passes */
+    int checkpoint_every;       /* train.checkpoint_every: 0 = only at the end */
+    DivergenceAction on_divergence; /* train.on_divergence: stop | skip */
     /* [log] */
     int log_every;              /* log.every: steps between loss.csv / grad_norms.csv rows */
     int progress;               /* log.progress: 1 = progress lines on stderr */
@@ -81,6 +84,12 @@ void config_defaults(Config *c);
  * file, empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
  * non-finite or longer than CONFIG_STR - 1. Returns 0 on success. */
 int config_load_file(Config *c, const char *path);
+
+/* config_load_file on text already in memory: text[0..len) is the file's content (need not be
+ * NUL-terminated; a NUL byte ends its line, as it does in a file) and name stands for the path in
+ * messages and origins ("NAME:LINE"). Same rules, messages and return value; c is unchanged on
+ * error. config_load_file reads the file and calls this; the fuzz harnesses call it directly. */
+int config_load_text(Config *c, const char *name, const char *text, size_t len);
 
 /* Applies one "section.key=value" override (from --set, the argn-th command-line argument) with
  * the same value checks as the file; a later --set of the same key wins. The value is taken

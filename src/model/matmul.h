@@ -2,6 +2,8 @@
 #ifndef SCALEDOT_MATMUL_H
 #define SCALEDOT_MATMUL_H
 
+#include <stddef.h>
+
 #include "model/real.h"
 
 /* out (N,OC) = inp (N,C) · weight (OC,C)ᵀ + bias (OC); bias may be NULL. N = B·T rows. */
@@ -14,5 +16,19 @@ void matmul_forward(real *out, const real *inp, const real *weight, const real *
  * order, so results are bitwise the same on any thread count. */
 void matmul_backward(real *dinp, real *dweight, real *dbias, const real *dout, const real *inp,
                      const real *weight, int N, int C, int OC);
+
+/* Reals of packing scratch that lets the _scratch variants below run at full speed on layers
+ * whose widths (C and OC) are at most max_width. Fixed by the blocking, at most a few MB. */
+size_t matmul_scratch_len(int max_width);
+
+/* The same products with the caller's packing scratch (scratch_len reals, e.g.
+ * matmul_scratch_len(widest layer)), so nothing is allocated per call. The plain variants above
+ * pack through a small stack buffer instead: slower on wide layers, bitwise the same results.
+ * Not reentrant on one scratch buffer. */
+void matmul_forward_scratch(real *out, const real *inp, const real *weight, const real *bias,
+                            int N, int C, int OC, real *scratch, size_t scratch_len);
+void matmul_backward_scratch(real *dinp, real *dweight, real *dbias, const real *dout,
+                             const real *inp, const real *weight, int N, int C, int OC,
+                             real *scratch, size_t scratch_len);
 
 #endif

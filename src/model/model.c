@@ -144,6 +144,9 @@ static void layout_acts(Model *m, Arena *a) {
     m->dqkv = carve(a, BT * 3 * C * r);
     m->dpreatt = carve(a, att * r);
     m->dpreatt_norm = carve(a, (size_t)c->n_layers * c->n_heads * sizeof(double));
+    int widest = 3 * c->d_model > c->d_ff ? 3 * c->d_model : c->d_ff;
+    m->mm_scratch_len = matmul_scratch_len(widest > c->vocab_size ? widest : c->vocab_size);
+    m->mm_scratch = carve(a, m->mm_scratch_len * r);
     m->scratch_bytes = a->used - m->act_bytes;
 }
 
@@ -258,20 +261,25 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
         real *out = l + 1 < c->n_layers ? m->acts[l + 1].resid : m->resid_final;
         layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->resid, w->ln1_w, w->ln1_b, N, C,
                           c->ln_eps);
-        matmul_forward(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C);
+        matmul_forward_scratch(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C, m->mm_scratch,
+                               m->mm_scratch_len);
         attention_forward(a->atty, a->preatt, a->att, a->qkv, B, T, C, NH, c->scale);
-        matmul_forward(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C);
+        matmul_forward_scratch(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C,
+                               m->mm_scratch, m->mm_scratch_len);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
         layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->resid2, w->ln2_w, w->ln2_b, N, C,
                           c->ln_eps);
-        matmul_forward(a->fch, a->ln2, w->fc_w, w->fc_b, N, C, F);
+        matmul_forward_scratch(a->fch, a->ln2, w->fc_w, w->fc_b, N, C, F, m->mm_scratch,
+                               m->mm_scratch_len);
         gelu_forward(a->fch_gelu, a->fch, (long)N * F);
-        matmul_forward(a->fcproj, a->fch_gelu, w->fcproj_w, w->fcproj_b, N, F, C);
+        matmul_forward_scratch(a->fcproj, a->fch_gelu, w->fcproj_w, w->fcproj_b, N, F, C,
+                               m->mm_scratch, m->mm_scratch_len);
         residual_forward(out, a->resid2, a->fcproj, (long)N * C);
     }
     layernorm_forward(m->lnf, m->lnf_mean, m->lnf_rstd, m->resid_final, m->p.lnf_w, m->p.lnf_b,
                       N, C, c->ln_eps);
-    matmul_forward(m->logits, m->lnf, m->p.head_w, NULL, N, C, V);
+    matmul_forward_scratch(m->logits, m->lnf, m->p.head_w, NULL, N, C, V, m->mm_scratch,
+                           m->mm_scratch_len);
     m->loss = crossentropy_forward(m->losses, m->probs, m->logits, targets, mask, N, V);
     return m->loss;
 }
@@ -289,7 +297,8 @@ void model_backward(Model *m) {
     zero(m->dlogits, (size_t)N * V);
     crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
     zero(m->dlnf, NC);
-    matmul_backward(m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V);
+    matmul_backward_scratch(m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V,
+                            m->mm_scratch, m->mm_scratch_len);
     zero(m->dx, NC);
     layernorm_backward(m->dx, m->g.lnf_w, m->g.lnf_b, m->dlnf, m->resid_final, m->p.lnf_w,
                        m->lnf_mean, m->lnf_rstd, N, C);
@@ -305,12 +314,13 @@ void model_backward(Model *m) {
         zero(m->dbranch, NC);
         residual_backward(m->dresid2, m->dbranch, m->dx, (long)NC);
         zero(m->dfch_gelu, (size_t)N * F);
-        matmul_backward(m->dfch_gelu, g->fcproj_w, g->fcproj_b, m->dbranch, a->fch_gelu,
-                        w->fcproj_w, N, F, C);
+        matmul_backward_scratch(m->dfch_gelu, g->fcproj_w, g->fcproj_b, m->dbranch, a->fch_gelu,
+                                w->fcproj_w, N, F, C, m->mm_scratch, m->mm_scratch_len);
         zero(m->dfch, (size_t)N * F);
         gelu_backward(m->dfch, a->fch, m->dfch_gelu, (long)N * F);
         zero(m->dln, NC);
-        matmul_backward(m->dln, g->fc_w, g->fc_b, m->dfch, a->ln2, w->fc_w, N, C, F);
+        matmul_backward_scratch(m->dln, g->fc_w, g->fc_b, m->dfch, a->ln2, w->fc_w, N, C, F,
+                                m->mm_scratch, m->mm_scratch_len);
         layernorm_backward(m->dresid2, g->ln2_w, g->ln2_b, m->dln, a->resid2, w->ln2_w,
                            a->ln2_mean, a->ln2_rstd, N, C);
 
@@ -319,7 +329,8 @@ void model_backward(Model *m) {
         zero(m->dbranch, NC);
         residual_backward(m->dx_prev, m->dbranch, m->dresid2, (long)NC);
         zero(m->datty, NC);
-        matmul_backward(m->datty, g->proj_w, g->proj_b, m->dbranch, a->atty, w->proj_w, N, C, C);
+        matmul_backward_scratch(m->datty, g->proj_w, g->proj_b, m->dbranch, a->atty, w->proj_w,
+                                N, C, C, m->mm_scratch, m->mm_scratch_len);
         zero(m->dqkv, 3 * NC);
         attention_backward(m->dqkv, m->dpreatt, m->datty, a->qkv, a->att, B, T, C, NH, c->scale);
         for (int h = 0; h < NH; h++) {
@@ -331,7 +342,8 @@ void model_backward(Model *m) {
             m->dpreatt_norm[l * NH + h] = sqrt(s);
         }
         zero(m->dln, NC);
-        matmul_backward(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C, 3 * C);
+        matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
+                                3 * C, m->mm_scratch, m->mm_scratch_len);
         layernorm_backward(m->dx_prev, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w,
                            a->ln1_mean, a->ln1_rstd, N, C);
 

@@ -79,6 +79,9 @@ typedef struct {
     /* L2 norm of the gradient reaching the pre-softmax logits, per layer and head, from the
      * last backward pass: [n_layers * n_heads] */
     double *dpreatt_norm;
+    /* packing scratch of the matmul kernels, sized for the widest layer: [mm_scratch_len] */
+    real *mm_scratch;
+    size_t mm_scratch_len;
     size_t act_bytes, scratch_bytes;
     void *arena;                  /* the one allocation behind activations and scratch */
 } Model;

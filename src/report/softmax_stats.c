@@ -77,43 +77,87 @@ void welford_add(Welford *w, double x) {
 
 double welford_variance(const Welford *w) { return w->n < 2 ? 0.0 : w->m2 / (double)(w->n - 1); }
 
+void welford_merge(Welford *a, const Welford *b) {
+    if (b->n == 0) return;
+    long n = a->n + b->n;
+    double delta = b->mean - a->mean;
+    a->mean += delta * ((double)b->n / (double)n);
+    a->m2 += b->m2 + delta * delta * ((double)a->n * (double)b->n / (double)n);
+    a->n = n;
+}
+
+/* What one row contributes, for one scale. */
+typedef struct {
+    Welford logits; /* over the row's n_keys logits */
+    double max_p, entropy, jac;
+} RowStats;
+
+/* Rows per parallel block: bounds the scratch memory whatever `samples` is. */
+enum { BLOCK_ROWS = 256 };
+
+/* One row from its own generator: q (d_k) then each key, logits into x (n_keys) per scale. */
+static void measure_row(RowStats *rs, const double *scales, int n_scales, int d_k, int n_keys,
+                        uint64_t seed, double *scratch) {
+    double *q = scratch, *dots = q + d_k, *x = dots + n_keys;
+    Rng r;
+    rng_seed(&r, seed);
+    for (int i = 0; i < d_k; i++) q[i] = rng_normal(&r);
+    for (int j = 0; j < n_keys; j++) {
+        double dot = 0.0;
+        for (int i = 0; i < d_k; i++) dot += q[i] * rng_normal(&r);
+        dots[j] = dot;
+    }
+    for (int c = 0; c < n_scales; c++) {
+        RowStats *o = &rs[c];
+        o->logits = (Welford){0};
+        for (int j = 0; j < n_keys; j++) {
+            x[j] = scales[c] * dots[j];
+            welford_add(&o->logits, x[j]);
+        }
+        int imax = softmax_row(x, x, n_keys);
+        o->max_p = x[imax];
+        o->entropy = softmax_entropy(x, n_keys);
+        o->jac = softmax_jacobian_frobenius(x, n_keys);
+    }
+}
+
 int softmax_measure(SoftmaxStats *out, const double *scales, int n_scales, int d_k, int n_keys,
                     int samples, Rng *rng) {
     if (d_k < 1 || n_keys < 1 || samples < 1 || n_scales < 1 || n_scales > SOFTMAX_MAX_SCALES)
         return -1;
-    double *q = malloc((size_t)d_k * sizeof *q);
-    double *dots = malloc((size_t)n_keys * sizeof *dots);
-    double *x = malloc((size_t)n_keys * sizeof *x);
-    if (!q || !dots || !x) {
-        free(q);
-        free(dots);
-        free(x);
+    size_t per_row = (size_t)d_k + 2 * (size_t)n_keys;
+    double *scratch = malloc(BLOCK_ROWS * per_row * sizeof *scratch);
+    RowStats *rows = malloc((size_t)BLOCK_ROWS * n_scales * sizeof *rows);
+    uint64_t *seeds = malloc(BLOCK_ROWS * sizeof *seeds);
+    if (!scratch || !rows || !seeds) {
+        free(scratch);
+        free(rows);
+        free(seeds);
         return -1;
     }
     Welford var[SOFTMAX_MAX_SCALES] = {{0}};
-    /* Row means are accumulated as sums of per-row values, then divided once. */
     double sum_max[SOFTMAX_MAX_SCALES] = {0}, sum_h[SOFTMAX_MAX_SCALES] = {0};
     double sum_jac[SOFTMAX_MAX_SCALES] = {0};
     long n_sat[SOFTMAX_MAX_SCALES] = {0};
 
-    for (int s = 0; s < samples; s++) {
-        for (int i = 0; i < d_k; i++) q[i] = rng_normal(rng);
-        for (int j = 0; j < n_keys; j++) {
-            double dot = 0.0;
-            for (int i = 0; i < d_k; i++) dot += q[i] * rng_normal(rng);
-            dots[j] = dot;
-        }
-        for (int c = 0; c < n_scales; c++) {
-            for (int j = 0; j < n_keys; j++) {
-                x[j] = scales[c] * dots[j];
-                welford_add(&var[c], x[j]);
+    for (int r0 = 0; r0 < samples; r0 += BLOCK_ROWS) {
+        int nb = samples - r0 < BLOCK_ROWS ? samples - r0 : BLOCK_ROWS;
+        for (int b = 0; b < nb; b++) seeds[b] = rng_u64(rng);
+        /* Each row has its own generator, scratch and output slot: one writer per element. */
+#pragma omp parallel for schedule(static)
+        for (int b = 0; b < nb; b++)
+            measure_row(rows + (size_t)b * n_scales, scales, n_scales, d_k, n_keys, seeds[b],
+                        scratch + (size_t)b * per_row);
+        /* Reduced serially in row order, so the result does not depend on the thread count. */
+        for (int b = 0; b < nb; b++)
+            for (int c = 0; c < n_scales; c++) {
+                const RowStats *o = &rows[(size_t)b * n_scales + c];
+                welford_merge(&var[c], &o->logits);
+                sum_max[c] += o->max_p;
+                sum_h[c] += o->entropy;
+                sum_jac[c] += o->jac;
+                if (o->max_p > SOFTMAX_SATURATED) n_sat[c]++;
             }
-            int imax = softmax_row(x, x, n_keys);
-            sum_max[c] += x[imax];
-            sum_h[c] += softmax_entropy(x, n_keys);
-            sum_jac[c] += softmax_jacobian_frobenius(x, n_keys);
-            if (x[imax] > SOFTMAX_SATURATED) n_sat[c]++;
-        }
     }
     for (int c = 0; c < n_scales; c++) {
         out[c] = (SoftmaxStats){
@@ -126,8 +170,8 @@ int softmax_measure(SoftmaxStats *out, const double *scales, int n_scales, int d
             .saturated = (double)n_sat[c] / samples,
         };
     }
-    free(q);
-    free(dots);
-    free(x);
+    free(scratch);
+    free(rows);
+    free(seeds);
     return 0;
 }

@@ -43,6 +43,9 @@ typedef struct {
 } Welford;
 
 void welford_add(Welford *w, double x);
+/* Folds the accumulator b into a (Chan, Golub and LeVeque 1979, the pairwise update):
+ * the same mean and m2 as adding b's values one by one, up to rounding. */
+void welford_merge(Welford *a, const Welford *b);
 /* Unbiased sample variance m2 / (n − 1); 0 when n < 2. */
 double welford_variance(const Welford *w);
 
@@ -58,11 +61,14 @@ typedef struct {
 } SoftmaxStats;
 
 /* Draws `samples` rows, each one query q (d_k) and n_keys keys k_j (d_k), every entry i.i.d.
- * N(0,1) from rng (q's entries first, then each key's in turn); logits x_j = scale·q·k_j
- * (n_keys); p = softmax(x). Fills out[s] for each of the n_scales scales from the SAME draws,
- * so the scaled and unscaled rows differ only by the scale. d_k ≥ 1, n_keys ≥ 1, samples ≥ 1,
- * n_scales ≤ SOFTMAX_MAX_SCALES. Cost: samples·(n_keys + 1)·d_k normal draws. Returns 0, or −1
- * if the arguments are out of range or memory runs out (out is then untouched). */
+ * N(0,1); logits x_j = scale·q·k_j (n_keys); p = softmax(x). Fills out[s] for each of the
+ * n_scales scales from the SAME draws, so the scaled and unscaled rows differ only by the scale.
+ * Row r takes the r-th 64-bit output of rng as the seed of its own generator (q's entries first,
+ * then each key's in turn), so rows run in parallel (OpenMP) and the result is the same for any
+ * thread count. The logit variance merges per-row Welford accumulators in row order.
+ * d_k ≥ 1, n_keys ≥ 1, samples ≥ 1, 1 ≤ n_scales ≤ SOFTMAX_MAX_SCALES. Cost: samples·(n_keys +
+ * 1)·d_k normal draws. Returns 0, or −1 if the arguments are out of range or memory runs out
+ * (out is then untouched). */
 #define SOFTMAX_MAX_SCALES 8
 int softmax_measure(SoftmaxStats *out, const double *scales, int n_scales, int d_k, int n_keys,
                     int samples, Rng *rng);

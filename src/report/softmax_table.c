@@ -88,7 +88,8 @@ static int parse_args(int argc, char **argv, TableArgs *a) {
         const char *val = argv[++i];
         long v = 0;
         if (is_seed && parse_seed(val, &a->seed) != 0) {
-            fprintf(stderr, "error: --softmax-table: --seed needs an integer in [0, 2^64-1], got '%s'\n",
+            fprintf(stderr,
+                    "error: --softmax-table: --seed needs an integer in [0, 2^64-1], got '%s'\n",
                     val);
             return TABLE_BAD_ARGS;
         }
@@ -127,8 +128,8 @@ static void print_examples(void) {
            "sqrt(2)/3 = %.4f);\n"
            "   max p(1-p) = its largest diagonal entry, the largest dp_i/dx_i (at most 0.25)\n\n",
            log(3.0), sqrt(2.0) / 3.0);
-    printf("   %-20s %6s  %-26s %6s %7s %7s %8s %11s\n", "logits x", "range", "softmax p",
-           "max p", "H nats", "H/ln 3", "||J||_F", "max p(1-p)");
+    printf("   %-20s %6s  %-26s %6s %7s %7s %8s %11s\n", "logits x", "range", "softmax p", "max p",
+           "H nats", "H/ln 3", "||J||_F", "max p(1-p)");
     for (int r = 0; r < 2; r++) {
         const double *x = rows[r];
         double p[N], lo = x[0], hi = x[0];
@@ -143,8 +144,8 @@ static void print_examples(void) {
         char xs[64], ps[64];
         snprintf(xs, sizeof xs, "[%4.1f, %4.1f, %4.1f]", x[0], x[1], x[2]);
         snprintf(ps, sizeof ps, "[%.4f, %.4f, %.4f]", p[0], p[1], p[2]);
-        printf("   %-20s %6.2f  %-26s %6.4f %7.4f %7.4f %8.4f %11.4f\n", xs, hi - lo, ps, p[imax], h,
-               h / log(3.0), frob[r], softmax_jacobian_max_diag(p, N));
+        printf("   %-20s %6.2f  %-26s %6.4f %7.4f %7.4f %8.4f %11.4f\n", xs, hi - lo, ps, p[imax],
+               h, h / log(3.0), frob[r], softmax_jacobian_max_diag(p, N));
     }
     printf("\n   The wider row moves the largest weight from %.2f to %.2f and shrinks ||J||_F "
            "from %.3f to %.3f (x%.2f).\n\n",
@@ -178,14 +179,18 @@ static void print_summary(const SoftmaxStats (*st)[2], int n) {
     const SoftmaxStats *u0 = &st[0][0], *uN = &st[N_DK - 1][0], *sN = &st[N_DK - 1][1];
     int dN = DKS[N_DK - 1];
     printf("\n   Summary (n = %d keys):\n", n);
-    printf("   - Unscaled, var(q.k)/d_k lies in [%.3f, %.3f] for d_k = %d..%d (predicted 1); "
-           "scaled by 1/sqrt(d_k), var lies in [%.3f, %.3f] (predicted 1).\n",
+    printf("   - Unscaled, var(q.k) follows d_k: measured/predicted lies in [%.3f, %.3f] for "
+           "d_k = %d..%d. Scaled by 1/sqrt(d_k) (same draws), var lies in [%.3f, %.3f] "
+           "(predicted 1).\n",
            ratio_lo, ratio_hi, DKS[0], dN, svar_lo, svar_hi);
     printf("   - At d_k = %d unscaled, %.0f%% of rows are saturated (max p > %.2f) and the mean "
-           "||J||_F is %.3f of its scaled value (%.4f vs %.4f); scaled, at most %.1f%% of rows "
-           "are saturated at any d_k.\n",
+           "||J||_F is %.3f of its scaled value (%.4f vs %.4f); ",
            dN, 100.0 * uN->saturated, SOFTMAX_SATURATED, uN->jacobian_frob / sN->jacobian_frob,
-           uN->jacobian_frob, sN->jacobian_frob, 100.0 * ssat_hi);
+           uN->jacobian_frob, sN->jacobian_frob);
+    if (ssat_hi == 0.0)
+        printf("scaled, no row is saturated at any d_k.\n");
+    else
+        printf("scaled, at most %.1f%% of rows are saturated at any d_k.\n", 100.0 * ssat_hi);
     printf("   - The mean largest weight goes from %.3f (d_k = %d) to %.3f (d_k = %d) unscaled and "
            "stays in [%.3f, %.3f] scaled",
            u0->max_weight, DKS[0], uN->max_weight, dN, smax_lo, smax_hi);
@@ -198,20 +203,22 @@ static void print_summary(const SoftmaxStats (*st)[2], int n) {
 
 static int print_sweep(const TableArgs *a) {
     int n = a->keys;
-    printf("2. softmax(scale * q.k) over rows of n = %d keys; q, k with i.i.d. N(0,1) entries; "
-           "%d rows per d_k; seed %" PRIu64 ".\n"
-           "   The unscaled (scale 1) and scaled (scale 1/sqrt(d_k)) lines use the same draws.\n"
-           "   var     sample variance of the %ld logits scale*q.k per d_k (Welford, double); pred = "
-           "predicted: d_k unscaled, 1 scaled\n"
-           "   max p   mean over rows of the largest softmax weight (uniform row: 1/n = %.4f)\n"
-           "   H       mean entropy of a row, nats (uniform row: ln n = %.3f); H/ln n = that as a "
-           "fraction of its maximum\n"
-           "   ||J||_F mean Frobenius norm of the softmax Jacobian diag(p) - p p^T (uniform row: "
-           "sqrt(n-1)/n = %.4f;\n"
-           "           near 0 = saturated: little gradient passes back to the logits)\n"
-           "   sat %%   percent of rows whose largest weight exceeds %.2f\n\n",
-           n, a->samples, a->seed, (long)a->samples * n, 1.0 / n, log((double)n), sqrt(n - 1.0) / n,
-           SOFTMAX_SATURATED);
+    printf(
+        "2. softmax(scale * q.k) over rows of n = %d keys; q, k with i.i.d. N(0,1) entries; "
+        "%d rows per d_k; seed %" PRIu64 ".\n"
+        "   The unscaled (scale 1) and scaled (scale 1/sqrt(d_k)) lines use the same draws.\n"
+        "   var     sample variance of the %ld logits scale*q.k per d_k (Welford, double); pred = "
+        "predicted: d_k unscaled, 1 scaled\n"
+        "   max p   mean over rows of the largest softmax weight (uniform row: 1/n = %.4f)\n"
+        "   H       mean entropy of a row, nats (uniform row: ln n = %.3f); H/ln n = that as a "
+        "fraction of its maximum\n"
+        "   ||J||_F mean Frobenius norm of the softmax Jacobian diag(p) - p p^T (uniform row: "
+        "sqrt(n-1)/n = %.4f;\n"
+        "           not its maximum: two weights of 1/2 give 0.5); near 0 = saturated: little "
+        "gradient passes back to the logits\n"
+        "   sat %%   percent of rows whose largest weight exceeds %.2f\n\n",
+        n, a->samples, a->seed, (long)a->samples * n, 1.0 / n, log((double)n), sqrt(n - 1.0) / n,
+        SOFTMAX_SATURATED);
     printf("   %5s  %-8s %9s %6s %7s %7s %7s %8s %6s\n", "d_k", "scale", "var", "pred", "max p",
            "H nats", "H/ln n", "||J||_F", "sat %");
     SoftmaxStats st[N_DK][2];

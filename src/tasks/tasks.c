@@ -568,9 +568,21 @@ static void file_row(const Task *t, const FileParse *fp, int k, int *seq, int *t
     put_row(t, seq, p, p + a + 1, tok, tgt, m);
 }
 
-static int init_file(Task *t, const Config *c) {
-    const char *path = c->task_file;
-    if (path[0] == '\0')
+/* The task file's content given in memory, copied as read_all would have read it. */
+static int copy_text(FileParse *fp, const Config *c, const char *path, const char *text,
+                     size_t len) {
+    char *buf = len < SIZE_MAX ? malloc(len + 1) : NULL;
+    if (!buf) return file_error(c, path, 0, "out of memory reading the task file");
+    if (len) memcpy(buf, text, len);
+    buf[len] = '\0';
+    fp->text = buf;
+    fp->size = len;
+    return 0;
+}
+
+/* The file task from path; text = NULL reads the file, else text[0..len) is its content. */
+static int init_file(Task *t, const Config *c, const char *path, const char *text, size_t len) {
+    if (!text && path[0] == '\0')
         return key_error(c, "task.file", "is empty, but task.name = file needs a task file");
     if (c->val_size < 0 || c->val_size > MAX_VAL)
         return key_error(c, "task.val_size", "%d is out of range (0 .. %d)", c->val_size,
@@ -587,7 +599,9 @@ static int init_file(Task *t, const Config *c) {
         fprintf(stderr, "task: out of memory\n");
         goto done;
     }
-    if (read_all(fp, c, path) != 0 || parse_lines(fp, c, path) != 0) goto done;
+    if ((text ? copy_text(fp, c, path, text, len) : read_all(fp, c, path)) != 0 ||
+        parse_lines(fp, c, path) != 0)
+        goto done;
 
     /* Ids by strcmp order, so the same set of lines gives the same ids in any order. */
     int S = fp->n_names;
@@ -707,9 +721,17 @@ int task_init(Task *t, const Config *c) {
     case TASK_REVERSE:
     case TASK_COPY:
     case TASK_RECALL: rc = init_generated(t, c); break;
-    case TASK_FILE: rc = init_file(t, c); break;
+    case TASK_FILE: rc = init_file(t, c, c->task_file, NULL, 0); break;
     default: rc = key_error(c, "task.name", "unknown task kind %d", (int)c->task); break;
     }
+    if (rc != 0) task_free(t);
+    return rc;
+}
+
+int task_init_text(Task *t, const Config *c, const char *name, const char *text, size_t len) {
+    memset(t, 0, sizeof *t);
+    t->kind = TASK_FILE;
+    int rc = init_file(t, c, name, text, len);
     if (rc != 0) task_free(t);
     return rc;
 }

@@ -78,6 +78,12 @@ typedef struct {
  * success. */
 int task_init(Task *t, const Config *c);
 
+/* task_init for task.name = file with the file's content already in memory: text[0..len) (need
+ * not be NUL-terminated) is parsed exactly as the file would be, and name stands for its path in
+ * messages ("NAME:LINE: ..."). c->task and c->task_file are ignored; every other key is used as
+ * task_init uses it. Same results, errors and return value. The fuzz harness calls this. */
+int task_init_text(Task *t, const Config *c, const char *name, const char *text, size_t len);
+
 /* Fills one training batch: tokens and targets [B, T] (int, row-major), mask [B, T] (1 = the
  * target is an answer token, 0 otherwise, PAD included). Generated tasks draw fresh examples
  * from the training generator and skip (counting them in t->skipped) any equal to a

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 int make_dirs(const char *path) {
     char buf[1024];
@@ -45,7 +46,47 @@ static int put_line(const RunLog *r, FILE *f, const char *name, const char *line
     return 0;
 }
 
-int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text) {
+/* Keeps the header and the rows whose step (first field) is below resume_step, then reopens the
+ * file for appending. Lines that are not whole (no newline: the run was killed mid-write, which
+ * put_line makes unlikely) are dropped too. */
+static FILE *reopen_truncated(const RunLog *r, const char *name, long resume_step) {
+    char path[1200], tmp[1210];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "error: cannot resume: '%s': %s\n", path, strerror(errno));
+        return NULL;
+    }
+    FILE *out = fopen(tmp, "w");
+    if (!out) {
+        fprintf(stderr, "error: cannot write '%s': %s\n", tmp, strerror(errno));
+        fclose(in);
+        return NULL;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int first = 1, bad = 0;
+    while ((n = getline(&line, &cap, in)) > 0) {
+        if (line[n - 1] != '\n') break;
+        if (first || strtol(line, NULL, 10) < resume_step) bad |= fputs(line, out) == EOF;
+        first = 0;
+    }
+    free(line);
+    fclose(in);
+    bad |= fclose(out) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
+        return NULL;
+    }
+    FILE *f = fopen(path, "a");
+    if (!f) fprintf(stderr, "error: cannot append to '%s': %s\n", path, strerror(errno));
+    return f;
+}
+
+int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
+                long resume_step) {
     memset(r, 0, sizeof *r);
     snprintf(r->dir, sizeof r->dir, "%s", dir);
     r->n_layers = m->cfg.n_layers;
@@ -62,25 +103,29 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
         fprintf(stderr, "error: cannot write '%s/config.ini': %s\n", dir, strerror(errno));
         return -1;
     }
+    size_t cap = 64 + (size_t)(m->n_tensors + 3 * m->cfg.n_layers + 1) * (MODEL_NAME_LEN + 16);
+    r->line = malloc(cap);
+    r->line_cap = cap;
+    if (!r->line) return -1;
+    if (resume_step >= 0) {
+        r->loss = reopen_truncated(r, "loss.csv", resume_step);
+        r->grad_norms = reopen_truncated(r, "grad_norms.csv", resume_step);
+        r->attention = reopen_truncated(r, "attention.csv", resume_step);
+        return r->loss && r->grad_norms && r->attention ? 0 : -1;
+    }
     r->loss = open_in(r, "loss.csv");
     r->grad_norms = open_in(r, "grad_norms.csv");
     r->attention = open_in(r, "attention.csv");
-    if (!r->loss || !r->grad_norms || !r->attention) {
-        runlog_close(r);
-        return -1;
-    }
+    if (!r->loss || !r->grad_norms || !r->attention) return -1;
     if (put_line(r, r->loss, "loss.csv",
                  "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"
-                 "tokens_per_s\n") != 0 ||
+                 "tokens_per_s,skipped_steps\n") != 0 ||
         put_line(r, r->attention, "attention.csv",
                  "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,max_weight,"
                  "saturated_frac,dlogit_norm\n") != 0)
         return -1;
     /* header: step, tensor names, q/k/v thirds, global */
-    size_t cap = 64 + (size_t)(m->n_tensors + 3 * m->cfg.n_layers + 1) * (MODEL_NAME_LEN + 16);
-    char *line = r->line = malloc(cap);
-    r->line_cap = cap;
-    if (!line) return -1;
+    char *line = r->line;
     size_t len = (size_t)snprintf(line, cap, "step");
     for (int i = 0; i < m->n_tensors; i++)
         len += (size_t)snprintf(line + len, cap - len, ",%s", m->tensors[i].name);
@@ -92,27 +137,28 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
     return put_line(r, r->grad_norms, "grad_norms.csv", line);
 }
 
-/* Appends ",value" or "," for a missing value. */
-static size_t field(char *buf, size_t cap, size_t len, double v, const char *fmt) {
+/* Appends ",value", or "," when the value was not measured (present = 0). */
+static size_t field(char *buf, size_t cap, size_t len, int present, double v, const char *fmt) {
     if (len >= cap) return len;
-    if (isnan(v)) return len + (size_t)snprintf(buf + len, cap - len, ",");
+    if (!present) return len + (size_t)snprintf(buf + len, cap - len, ",");
+    if (isnan(v)) return len + (size_t)snprintf(buf + len, cap - len, ",nan");
+    if (isinf(v)) return len + (size_t)snprintf(buf + len, cap - len, v > 0 ? ",inf" : ",-inf");
     int n = snprintf(buf + len, cap - len, ",");
     return len + (size_t)n + (size_t)snprintf(buf + len + n, cap - len - (size_t)n, fmt, v);
 }
 
-int runlog_loss_row(RunLog *r, int step, double train_loss, double val_loss, double val_token_acc,
-                    double val_answer_acc, double lr, double grad_norm, double elapsed_s,
-                    double tokens_per_s) {
+int runlog_loss_row(RunLog *r, const LossRow *w) {
     char line[512];
-    size_t len = (size_t)snprintf(line, sizeof line, "%d", step);
-    len = field(line, sizeof line, len, train_loss, "%.6g");
-    len = field(line, sizeof line, len, val_loss, "%.6g");
-    len = field(line, sizeof line, len, val_token_acc, "%.6g");
-    len = field(line, sizeof line, len, val_answer_acc, "%.6g");
-    len = field(line, sizeof line, len, lr, "%.6g");
-    len = field(line, sizeof line, len, grad_norm, "%.6g");
-    len = field(line, sizeof line, len, elapsed_s, "%.3f");
-    len = field(line, sizeof line, len, tokens_per_s, "%.0f");
+    size_t len = (size_t)snprintf(line, sizeof line, "%d", w->step);
+    len = field(line, sizeof line, len, w->has_train, w->train_loss, "%.6g");
+    len = field(line, sizeof line, len, w->has_val, w->val_loss, "%.6g");
+    len = field(line, sizeof line, len, w->has_val, w->val_token_acc, "%.6g");
+    len = field(line, sizeof line, len, w->has_val, w->val_answer_acc, "%.6g");
+    len = field(line, sizeof line, len, w->has_train, w->lr, "%.6g");
+    len = field(line, sizeof line, len, w->has_train, w->grad_norm, "%.6g");
+    len = field(line, sizeof line, len, 1, w->elapsed_s, "%.3f");
+    len = field(line, sizeof line, len, !isnan(w->tokens_per_s), w->tokens_per_s, "%.0f");
+    len = field(line, sizeof line, len, 1, (double)w->skipped_steps, "%.0f");
     snprintf(line + len, sizeof line - len, "\n");
     return put_line(r, r->loss, "loss.csv", line);
 }
@@ -122,15 +168,15 @@ int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm) {
     char *line = r->line;
     size_t len = (size_t)snprintf(line, cap, "%d", step);
     for (int i = 0; i < m->n_tensors; i++)
-        len = field(line, cap, len, model_norm(m->grads + m->tensors[i].offset, m->tensors[i].numel),
+        len = field(line, cap, len, 1, model_norm(m->grads + m->tensors[i].offset, m->tensors[i].numel),
                     "%.6g");
     size_t third = (size_t)m->cfg.d_model * m->cfg.d_model;
     for (int l = 0; l < m->cfg.n_layers; l++) {
         const real *g = m->g.block[l].qkv_w;
         for (int part = 0; part < 3; part++)
-            len = field(line, cap, len, model_norm(g + part * third, third), "%.6g");
+            len = field(line, cap, len, 1, model_norm(g + part * third, third), "%.6g");
     }
-    len = field(line, cap, len, global_norm, "%.6g");
+    len = field(line, cap, len, 1, global_norm, "%.6g");
     snprintf(line + len, cap - len, "\n");
     return put_line(r, r->grad_norms, "grad_norms.csv", line);
 }

@@ -19,16 +19,27 @@ typedef struct {
     size_t line_cap;
 } RunLog;
 
-/* Creates the run folder (and its parents) and opens loss.csv and grad_norms.csv with their
- * header rows; writes config.ini from the text given. Returns 0, or -1 after printing which
- * path could not be created or written and why (strerror). */
-int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text);
+/* Creates the run folder (and its parents), writes config.ini from the text given, and opens
+ * loss.csv, grad_norms.csv and attention.csv with their header rows. With resume_step >= 0 the
+ * logs are kept instead: rows of steps >= resume_step (written after the checkpoint, before the
+ * run stopped) are dropped and new rows are appended. Returns 0, or -1 after printing which path
+ * could not be created or written and why (strerror). */
+int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
+                long resume_step);
 
-/* One row of loss.csv. Pass NAN for a field that was not measured at this step; it is left
- * empty. Returns 0, or -1 when the write failed (message printed). */
-int runlog_loss_row(RunLog *r, int step, double train_loss, double val_loss, double val_token_acc,
-                    double val_answer_acc, double lr, double grad_norm, double elapsed_s,
-                    double tokens_per_s);
+/* One row of loss.csv. has_train / has_val say which groups were measured at this step; the
+ * others are left empty. A measured NaN or Inf is written as nan / inf, never hidden. */
+typedef struct {
+    int step;
+    int has_train;  /* train_loss, lr, grad_norm */
+    int has_val;    /* val_loss, val_token_acc, val_answer_acc */
+    double train_loss, val_loss, val_token_acc, val_answer_acc, lr, grad_norm;
+    double elapsed_s, tokens_per_s;  /* tokens_per_s: NaN when no step ran since the last row */
+    long skipped_steps;              /* updates skipped so far (train.on_divergence = skip) */
+} LossRow;
+
+/* Returns 0, or -1 when the write failed (message printed). */
+int runlog_loss_row(RunLog *r, const LossRow *row);
 
 /* One row of grad_norms.csv: the L2 norm of every parameter tensor's gradient (table order),
  * then the q, k and v thirds of each attn.qkv.weight, then the global norm. */

@@ -1,6 +1,7 @@
 #include "train/train.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #endif
 
 #include "optim/optim.h"
+#include "train/checkpoint.h"
 #include "train/diagnostics.h"
 #include "train/runlog.h"
 
@@ -86,12 +88,16 @@ typedef struct {
     float *mask;
     int diag_B;  /* the fixed validation batch of the diagnostics: its first diag_B examples */
     char dir[1024];
+    char *cfg_text;         /* the resolved configuration, as written to config.ini */
+    long start_step;        /* updates done before this process (resume) */
+    double resumed_elapsed; /* seconds spent before this process (resume) */
+    long skipped;           /* updates skipped after a non-finite loss or gradient */
 } Run;
 
-/* Name of the first parameter tensor (table order) whose gradient has a NaN or Inf. */
-static const char *first_nonfinite_grad(const Model *m) {
+/* Name of the first tensor (table order) of buf (params or grads) holding a NaN or Inf. */
+static const char *first_nonfinite(const Model *m, const real *buf) {
     for (int i = 0; i < m->n_tensors; i++) {
-        const real *g = m->grads + m->tensors[i].offset;
+        const real *g = buf + m->tensors[i].offset;
         for (size_t k = 0; k < m->tensors[i].numel; k++)
             if (is_nonfinite(g[k])) return m->tensors[i].name;
     }
@@ -189,8 +195,9 @@ static int grad_guard(const Run *r, int step, double norm) {
     return 0;
 }
 
-/* Builds everything the run needs; returns 0 or an exit code. */
-static int run_build(Run *r, const Config *c) {
+/* Builds everything the run needs; returns 0 or an exit code. With a checkpoint path, the
+ * parameters, optimizer state, data generator and step come from it, and the logs are kept. */
+static int run_build(Run *r, const Config *c, const char *checkpoint) {
     memset(r, 0, sizeof *r);
     r->c = c;
     if (task_init(&r->task, c) != 0) return EXIT_CONFIG;
@@ -212,21 +219,35 @@ static int run_build(Run *r, const Config *c) {
     r->tokens = malloc(sizeof(int) * (size_t)B * T);
     r->targets = malloc(sizeof(int) * (size_t)B * T);
     r->mask = malloc(sizeof(float) * (size_t)B * T);
-    char *cfg_text = config_text(c);
-    if (!r->tokens || !r->targets || !r->mask || !cfg_text ||
+    r->cfg_text = config_text(c);
+    if (!r->tokens || !r->targets || !r->mask || !r->cfg_text ||
         optim_init(&r->opt, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum,
                    r->m.n_params) != 0) {
         fprintf(stderr, "error: out of memory\n");
-        free(cfg_text);
         return EXIT_RUNTIME;
     }
+    long resume_step = -1;
+    if (checkpoint) {
+        CheckpointState st;
+        if (checkpoint_load(checkpoint, &r->m, &r->opt, &st) != 0) return EXIT_CONFIG;
+        if (st.step > c->steps) {
+            fprintf(stderr, "error: checkpoint '%s' is at step %ld, beyond train.steps = %d\n",
+                    checkpoint, st.step, c->steps);
+            return EXIT_CONFIG;
+        }
+        r->task.rng = st.data_rng;
+        r->skipped = st.skipped;
+        r->start_step = st.step;
+        r->resumed_elapsed = st.elapsed_s;
+        resume_step = st.step;
+    }
     snprintf(r->dir, sizeof r->dir, "%s/%s", c->run_dir, c->run_name);
-    int rc = runlog_open(&r->log, r->dir, &r->m, cfg_text);
-    free(cfg_text);
-    return rc == 0 ? 0 : EXIT_RUNTIME;
+    return runlog_open(&r->log, r->dir, &r->m, r->cfg_text, resume_step) == 0 ? 0 : EXIT_RUNTIME;
 }
 
 static void run_free(Run *r) {
+    runlog_close(&r->log);
+    free(r->cfg_text);
     free(r->tokens);
     free(r->targets);
     free(r->mask);
@@ -235,14 +256,40 @@ static void run_free(Run *r) {
     task_free(&r->task);
 }
 
-int train_run(const Config *c) {
+static int save_checkpoint(Run *r, long updates_done, double elapsed_s) {
+    char path[1100];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", r->dir);
+    CheckpointState st = {updates_done, elapsed_s, r->skipped, r->task.rng};
+    return checkpoint_save(path, r->cfg_text, &r->m, &r->opt, &st) == 0 ? 0 : EXIT_RUNTIME;
+}
+
+/* SIGINT / SIGTERM ask the loop to stop after the current step; the handler only sets a flag. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+/* Reports a non-finite loss or gradient at this step: names the first parameter (a non-finite
+ * one explains everything after it) or gradient tensor affected. */
+static void report_divergence(const Run *r, int step, double loss, double norm) {
+    const Model *m = &r->m;
+    const char *param = first_nonfinite(m, m->params), *grad = first_nonfinite(m, m->grads);
+    int skip = r->c->on_divergence == DIVERGENCE_SKIP;
+    fprintf(stderr, "%s: run '%s' diverged at step %d: loss %g, gradient norm %g; %s %s. %s\n",
+            skip ? "warning" : "error", r->c->run_name, step, loss, norm,
+            param ? "first non-finite parameter:" : grad ? "first non-finite gradient:" : "",
+            param ? param : grad ? grad : "the loss alone is non-finite",
+            skip ? "Update skipped (train.on_divergence = skip)." : "Logs up to this step are kept.");
+}
+
+int train_run(const Config *c) { return train_run_from(c, NULL); }
+
+int train_run_from(const Config *c, const char *checkpoint) {
 #ifdef _OPENMP
     if (c->threads > 0) omp_set_num_threads(c->threads);
 #endif
     Run run;
-    int rc = run_build(&run, c);
+    int rc = run_build(&run, c, checkpoint);
     if (rc != 0) {
-        runlog_close(&run.log);
         run_free(&run);
         return rc;
     }
@@ -251,14 +298,22 @@ int train_run(const Config *c) {
     int B = c->batch_size, T = task->seq_len;
     fprintf(stderr,
             "run '%s': task %s, T=%d tokens, vocab %d; d_model %d, n_heads %d (d_k %d), n_layers %d, "
-            "d_ff %d; %zu parameters; attention scale %.6g; %d steps of batch %d\n",
+            "d_ff %d; %zu parameters; attention scale %.6g; %d steps of batch %d%s\n",
             c->run_name, task_kind_name(task->kind), T, m->cfg.vocab_size, m->cfg.d_model,
             m->cfg.n_heads, m->cfg.d_model / m->cfg.n_heads, m->cfg.n_layers, m->cfg.d_ff,
-            m->n_params, (double)m->cfg.scale, c->steps, B);
+            m->n_params, (double)m->cfg.scale, c->steps, B, checkpoint ? " (resumed)" : "");
+    if (checkpoint) fprintf(stderr, "resuming from %s at step %ld\n", checkpoint, run.start_step);
 
-    double t0 = now_s(), t_last = t0;
+    struct sigaction sa = {0}, old_int, old_term;
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    stop_signal = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    double t0 = now_s() - run.resumed_elapsed, t_last = now_s();
     long tokens_since = 0;
-    for (int step = 0; step <= c->steps && rc == 0; step++) {
+    for (int step = (int)run.start_step; step <= c->steps && rc == 0; step++) {
         int last = step == c->steps;
         int do_eval = last || step % c->eval_every == 0;
         int do_log = do_eval || step % c->log_every == 0;
@@ -283,9 +338,11 @@ int train_run(const Config *c) {
         double t = now_s();
         double tps = (do_log && t > t_last && tokens_since > 0) ? tokens_since / (t - t_last) : NAN;
         int diverged = !last && (is_nonfinite(loss) || is_nonfinite(norm));
+        if (diverged) run.skipped += c->on_divergence == DIVERGENCE_SKIP;
         if (do_log || diverged) {
-            if (runlog_loss_row(&run.log, step, loss, ev.loss, ev.token_acc, ev.answer_acc, lr, norm,
-                                t - t0, tps) != 0) {
+            LossRow row = {step, !last, do_eval, loss, ev.loss, ev.token_acc, ev.answer_acc,
+                           lr, norm, t - t0, tps, run.skipped};
+            if (runlog_loss_row(&run.log, &row) != 0) {
                 rc = EXIT_RUNTIME;
                 break;
             }
@@ -296,27 +353,41 @@ int train_run(const Config *c) {
         }
         if (do_eval && c->progress) {
             char eta[32], lbuf[32];
-            format_eta(eta, sizeof eta, step > 0 ? (t - t0) / step * (c->steps - step) : 0);
+            long done = step - run.start_step;
+            format_eta(eta, sizeof eta, done > 0 ? (t - t0 - run.resumed_elapsed) / done * (c->steps - step) : 0);
             snprintf(lbuf, sizeof lbuf, last ? "-" : "%.4f", loss);
             fprintf(stderr, "step %5d/%d  train loss %-8s val loss %-8.4f answer acc %5.1f%%  "
                             "token acc %5.1f%%  %7.0f tok/s  ETA %s\n",
                     step, c->steps, lbuf, ev.loss, 100 * ev.answer_acc, 100 * ev.token_acc,
                     is_nonfinite(tps) ? 0.0 : tps, eta);
         }
+        if (last) break;
         if (diverged) {
-            const char *where = first_nonfinite_grad(m);
-            fprintf(stderr,
-                    "error: run '%s' diverged at step %d: loss %g, gradient norm %g; first "
-                    "non-finite gradient in %s. Logs up to this step are in %s/\n",
-                    c->run_name, step, loss, norm, where ? where : "(none: the loss itself)", run.dir);
-            rc = EXIT_DIVERGED;
+            report_divergence(&run, step, loss, norm);
+            if (c->on_divergence == DIVERGENCE_STOP) {
+                rc = EXIT_DIVERGED;
+                break;
+            }
+        } else {
+            if ((rc = grad_guard(&run, step, norm)) != 0) break;
+            optim_clip_grads(m->grads, m->n_params, c->grad_clip, norm);
+            optim_step(&run.opt, m->params, m->grads, m->tensors, m->n_tensors, lr);
+        }
+        long done = step + 1;
+        if (c->checkpoint_every > 0 && done % c->checkpoint_every == 0 && done < c->steps &&
+            (rc = save_checkpoint(&run, done, now_s() - t0)) != 0)
+            break;
+        if (stop_signal) {
+            int sig = stop_signal;
+            if ((rc = save_checkpoint(&run, done, now_s() - t0)) != 0) break;
+            fprintf(stderr, "\n%s after step %ld: checkpoint and logs written to %s/; continue with "
+                            "./train --resume %s\n",
+                    sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", done, run.dir, run.dir);
+            rc = 128 + sig;
             break;
         }
-        if (last) break;
-        if ((rc = grad_guard(&run, step, norm)) != 0) break;
-        optim_clip_grads(m->grads, m->n_params, c->grad_clip, norm);
-        optim_step(&run.opt, m->params, m->grads, m->tensors, m->n_tensors, lr);
     }
+    if (rc == 0) rc = save_checkpoint(&run, c->steps, now_s() - t0);
     if (rc == 0) {
         /* the attention of one validation example at the end, for the heatmaps */
         forward_diag_batch(&run);
@@ -327,6 +398,77 @@ int train_run(const Config *c) {
         fprintf(stderr, "error: cannot finish writing the logs in %s\n", run.dir);
         rc = EXIT_RUNTIME;
     }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    run_free(&run);
+    return rc;
+}
+
+/* Greedy decoding of example b of the validation set: each answer token is predicted from the
+ * prompt and the model's own previous answer tokens. Writes the model's answer into out
+ * (answer positions only, in order) and returns its length. */
+static int greedy_answer(Model *m, const Task *t, int b, int *tokens, int *out) {
+    int T = t->seq_len, V = m->cfg.vocab_size, n = 0;
+    const int *targets = t->val_targets + (size_t)b * T;
+    const float *mask = t->val_mask + (size_t)b * T;
+    memcpy(tokens, t->val_tokens + (size_t)b * T, sizeof(int) * (size_t)T);
+    for (int i = 0; i < T; i++) {
+        if (mask[i] == 0) continue;
+        model_forward(m, tokens, targets, mask, 1, T);
+        const real *z = m->logits + (size_t)i * V;
+        int best = 0;
+        for (int v = 1; v < V; v++)
+            if (z[v] > z[best]) best = v;
+        out[n++] = best;
+        if (i + 1 < T) tokens[i + 1] = best; /* the next input is the model's own answer */
+    }
+    return n;
+}
+
+int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples) {
+#ifdef _OPENMP
+    if (c->threads > 0) omp_set_num_threads(c->threads);
+#endif
+    Run run;
+    memset(&run, 0, sizeof run);
+    int rc = EXIT_CONFIG;
+    CheckpointState st;
+    if (task_init(&run.task, c) != 0) goto done;
+    ModelConfig mc = train_model_config(c, &run.task);
+    rc = EXIT_RUNTIME;
+    if (model_build(&run.m, &mc, c->batch_size) != 0 ||
+        optim_init(&run.opt, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum,
+                   run.m.n_params) != 0)
+        goto done;
+    rc = EXIT_CONFIG;
+    if (checkpoint_load(checkpoint, &run.m, &run.opt, &st) != 0) goto done;
+    EvalResult ev = train_evaluate(&run.m, &run.task);
+    printf("checkpoint %s: step %ld, task %s, %d validation examples\n", checkpoint, st.step,
+           task_kind_name(run.task.kind), run.task.n_val);
+    printf("validation loss %.4f, answer accuracy %.2f%%, token accuracy %.2f%%\n", ev.loss,
+           100 * ev.answer_acc, 100 * ev.token_acc);
+    int T = run.task.seq_len;
+    int *tokens = malloc(sizeof(int) * (size_t)T), *answer = malloc(sizeof(int) * (size_t)T);
+    char prompt[4096], name[128];
+    rc = tokens && answer ? EXIT_OK : EXIT_RUNTIME;
+    for (int b = 0; rc == EXIT_OK && b < n_examples && b < run.task.n_val; b++) {
+        const int *vt = run.task.val_tokens + (size_t)b * T;
+        task_format(&run.task, vt, run.task.val_targets + (size_t)b * T,
+                    run.task.val_mask + (size_t)b * T, prompt, sizeof prompt);
+        int n = greedy_answer(&run.m, &run.task, b, tokens, answer);
+        printf("  %s   model:", prompt);
+        for (int i = 0; i < n; i++) {
+            task_token_name(&run.task, answer[i], name, sizeof name);
+            printf(" %s", name);
+        }
+        int right = 1;
+        for (int i = 0, k = 0; i < T; i++)
+            if (run.task.val_mask[(size_t)b * T + i] != 0) right &= answer[k++] == run.task.val_targets[(size_t)b * T + i];
+        printf("   %s\n", right ? "right" : "WRONG");
+    }
+    free(tokens);
+    free(answer);
+done:
     run_free(&run);
     return rc;
 }

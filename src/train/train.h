@@ -29,8 +29,20 @@ EvalResult train_evaluate(Model *m, const Task *t);
 /* Builds the model config (V, T and the attention scale resolved) for a config and a task. */
 ModelConfig train_model_config(const Config *c, const Task *t);
 
-/* The whole run of ./train CONFIG: returns one of the exit codes above. */
+/* The whole run of ./train CONFIG: returns one of the exit codes above, or 128 + the signal
+ * number after SIGINT or SIGTERM (a checkpoint is written first: 130, 143). */
 int train_run(const Config *c);
+
+/* Same, continuing from the checkpoint file at path (NULL: a fresh run). c must be the
+ * checkpoint's own configuration (checkpoint_read_config), possibly with a larger train.steps.
+ * The rows logged after resuming are bitwise identical to those of the uninterrupted run, but
+ * for the timing columns. */
+int train_run_from(const Config *c, const char *checkpoint);
+
+/* ./train --eval: loads the checkpoint (built from its own configuration c), prints the
+ * validation loss and accuracies and n_examples validation examples with the model's greedy
+ * answer. Returns an exit code. */
+int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples);
 
 /* True when x is NaN or ±Inf, by its bit pattern, so no compiler flag can remove the test. */
 int is_nonfinite(double x);

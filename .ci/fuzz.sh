@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# CI: fuzz the input parsers (INI file, --set, task file) with libFuzzer + ASan + UBSan.
+#   .ci/fuzz.sh [SECONDS]    build (make fuzz) and run every harness fuzz/fuzz_*.c for SECONDS each
+#                            (default 60); exit 1 on any crash, leak, undefined behaviour, timeout
+#                            or out-of-memory.
+# Inputs: fuzz/corpus/NAME/ (seeds, read only) plus build/fuzz/corpus/fuzz_NAME/ (what earlier
+# runs found, kept between runs). A failing input is copied to fuzz/crashes/fuzz_NAME-KIND-HASH;
+# replay it with   FUZZ_VERBOSE=1 build/fuzz/fuzz_NAME fuzz/crashes/FILE   and turn it into a
+# regression test in tests/test_config.c or tests/test_tasks.c.
+# (d) The checkpoint reader has no harness yet: a new fuzz/fuzz_checkpoint.c with seeds in
+# fuzz/corpus/checkpoint/ is built and run here without changes to this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+secs=${1:-60}
+case "$secs" in '' | *[!0-9]*) echo "usage: .ci/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
+
+# libFuzzer ships with clang's runtime libraries; install them when we may, else say what to run.
+fuzz_cc=${FUZZ_CC:-clang}
+probe=$(mktemp -d)
+trap 'rm -rf "$probe"' EXIT
+printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$probe/p.c"
+if ! "$fuzz_cc" -fsanitize=fuzzer,address,undefined "$probe/p.c" -o "$probe/p" 2>/dev/null; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+        echo "fuzz.sh: installing clang and its fuzzer runtime (apt-get install clang libclang-rt-N-dev)"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null
+        v=$("$fuzz_cc" --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "libclang-rt-$v-dev" >/dev/null 2>&1 || true
+    fi
+    if ! "$fuzz_cc" -fsanitize=fuzzer,address,undefined "$probe/p.c" -o "$probe/p" 2>/dev/null; then
+        echo "fuzz.sh needs clang with libFuzzer. Install with:" \
+             "sudo apt-get install clang libclang-rt-14-dev (your clang's version)" >&2
+        exit 1
+    fi
+fi
+
+make -s fuzz FUZZ_CC="$fuzz_cc"
+
+mkdir -p fuzz/crashes
+fail=0
+for src in fuzz/fuzz_*.c; do
+    name=$(basename "$src" .c)
+    bin=build/fuzz/$name
+    seeds=fuzz/corpus/${name#fuzz_}
+    work=build/fuzz/corpus/$name
+    artifacts=build/fuzz/artifacts/$name
+    log=build/fuzz/$name.log
+    rm -rf "$artifacts"
+    mkdir -p "$work" "$artifacts"
+    args=(-max_total_time="$secs" -max_len=4096 -rss_limit_mb=2048 -timeout=10
+          -print_final_stats=1 -artifact_prefix="$artifacts/")
+    # Both config harnesses share one dictionary of sections, keys and values.
+    case "$name" in fuzz_config_*) args+=(-dict=fuzz/config.dict) ;; esac
+    dirs=("$work")
+    [ -d "$seeds" ] && dirs+=("$seeds")
+    echo "== $name: ${secs}s"
+    start=$(date +%s)
+    rc=0
+    "$bin" "${args[@]}" "${dirs[@]}" >"$log" 2>&1 || rc=$?
+    found=$(find "$artifacts" -type f | wc -l)
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
+    echo "   $(( $(date +%s) - start ))s, ${runs:-?} inputs, ${cov:-cov: ?}, exit code $rc"
+    if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
+        fail=1
+        echo "   FAILED; the end of $log:"
+        # The sanitizer report and libFuzzer's summary; the full log stays in build/fuzz/.
+        grep -v '^#[0-9]' "$log" | tail -60 | sed 's/^/   | /'
+        for f in "$artifacts"/*; do
+            [ -f "$f" ] || continue
+            cp "$f" "fuzz/crashes/$name-$(basename "$f")"
+            echo "   input saved: fuzz/crashes/$name-$(basename "$f")"
+        done
+    fi
+done
+
+if [ "$fail" -ne 0 ]; then echo "fuzz.sh: FAILED"; exit 1; fi
+echo "fuzz.sh: no crash, leak or undefined behaviour in ${secs}s per harness"

@@ -1,0 +1,190 @@
+#include "report/csv.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Growable list of field pointers plus the number of fields on each line. */
+typedef struct {
+    char **field;
+    size_t n_field, cap_field;
+    int *row_len;
+    size_t n_row, cap_row;
+} Fields;
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap * 2 : 64;
+    while (n < need) n *= 2;
+    void *q = realloc(*p, n * elem);
+    if (!q) return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+/* Splits one line starting at *pos into NUL-terminated fields, unquoting in place (the write
+ * pointer never passes the read pointer, so one buffer suffices). Advances *pos past the line. */
+static int split_line(char **pos, char *end, Fields *f) {
+    char *r = *pos;
+    int n = 0;
+    for (;;) {
+        char *field = r, *w = r;
+        if (r < end && *r == '"') {
+            r++;
+            while (r < end) {
+                if (*r == '"') {
+                    if (r + 1 < end && r[1] == '"') {
+                        *w++ = '"';
+                        r += 2;
+                        continue;
+                    }
+                    r++;
+                    break;
+                }
+                *w++ = *r++;
+            }
+        }
+        /* Anything after a closing quote is kept: a reader of logs should be lenient. */
+        while (r < end && *r != ',' && *r != '\n') *w++ = *r++;
+        char term = r < end ? *r : '\n';
+        /* A CRLF line end, but not a \r inside quotes. */
+        if (term == '\n' && w > field && w[-1] == '\r' && r[-1] == '\r') w--;
+        *w = '\0';
+        if (grow((void **)&f->field, &f->cap_field, f->n_field + 1, sizeof *f->field)) return -1;
+        f->field[f->n_field++] = field;
+        n++;
+        if (r < end) r++;
+        if (term == '\n') break;
+    }
+    *pos = r;
+    if (grow((void **)&f->row_len, &f->cap_row, f->n_row + 1, sizeof *f->row_len)) return -1;
+    f->row_len[f->n_row++] = n;
+    return 0;
+}
+
+int csv_parse(Csv *t, const char *text, size_t len) {
+    memset(t, 0, sizeof *t);
+    Fields f = {0};
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    char *r = buf, *end = buf + len;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) r += 3;
+    while (r < end) {
+        if (*r == '\n') {
+            r++;
+            continue;
+        }
+        if (*r == '\r' && r + 1 < end && r[1] == '\n') {
+            r += 2;
+            continue;
+        }
+        if (split_line(&r, end, &f)) goto oom;
+    }
+    if (f.n_row == 0) {
+        free(buf);
+        errno = EINVAL;
+        return -1;
+    }
+    int cols = f.row_len[0];
+    size_t rows = f.n_row;
+    t->cell = malloc(rows * (size_t)cols * sizeof *t->cell);
+    if (!t->cell) goto oom;
+    /* Short rows are padded with the empty string at the end of the buffer. */
+    size_t k = 0;
+    for (size_t i = 0; i < rows; i++) {
+        for (int c = 0; c < f.row_len[i]; c++, k++)
+            if (c < cols) t->cell[i * (size_t)cols + (size_t)c] = f.field[k];
+        for (int c = f.row_len[i]; c < cols; c++) t->cell[i * (size_t)cols + (size_t)c] = end;
+    }
+    t->text = buf;
+    t->n_cols = cols;
+    t->n_rows = (int)rows - 1;
+    free(f.field);
+    free(f.row_len);
+    return 0;
+oom:
+    free(f.field);
+    free(f.row_len);
+    free(buf);
+    free(t->cell);
+    t->cell = NULL;
+    errno = ENOMEM;
+    return -1;
+}
+
+int csv_load(Csv *t, const char *path) {
+    memset(t, 0, sizeof *t);
+    FILE *fp = fopen(path, "rb");
+    if (!fp) return -1;
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (grow((void **)&data, &cap, len + 65536, 1)) {
+            free(data);
+            fclose(fp);
+            errno = ENOMEM;
+            return -1;
+        }
+        size_t got = fread(data + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0) break;
+    }
+    int err = ferror(fp);
+    fclose(fp);
+    if (err) {
+        free(data);
+        errno = EIO;
+        return -1;
+    }
+    int rc = csv_parse(t, data ? data : "", len);
+    int saved = errno;
+    free(data);
+    errno = saved;
+    return rc;
+}
+
+void csv_free(Csv *t) {
+    free(t->text);
+    free(t->cell);
+    memset(t, 0, sizeof *t);
+}
+
+int csv_col(const Csv *t, const char *name) {
+    for (int c = 0; c < t->n_cols; c++)
+        if (strcmp(t->cell[c], name) == 0) return c;
+    return -1;
+}
+
+const char *csv_str(const Csv *t, int row, int col) {
+    if (row < 0 || row >= t->n_rows || col < 0 || col >= t->n_cols) return "";
+    return t->cell[(size_t)(row + 1) * (size_t)t->n_cols + (size_t)col];
+}
+
+int csv_empty(const Csv *t, int row, int col) {
+    const char *s = csv_str(t, row, col);
+    while (*s == ' ' || *s == '\t') s++;
+    return *s == '\0';
+}
+
+double csv_num(const Csv *t, int row, int col) {
+    const char *s = csv_str(t, row, col);
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s) return NAN;
+    while (*end == ' ' || *end == '\t') end++;
+    return *end ? NAN : v;
+}
+
+int csv_int(const Csv *t, int row, int col, int fallback) {
+    double v = csv_num(t, row, col);
+    return isfinite(v) && v > INT_MIN - 1.0 && v < INT_MAX + 1.0 ? (int)v : fallback;
+}

@@ -1,0 +1,47 @@
+/* csv.h: a small reader for the CSV logs of a run (loss.csv, grad_norms.csv, attention.csv, ...).
+ *
+ * The whole file is read into memory and split in place. The first line is the header; every
+ * later row is padded with empty fields (or cut) to the header's width, so cell access never
+ * needs a bounds check by the caller. Fields may be double-quoted ("a,b", "say ""hi"""); CRLF
+ * line ends, a missing final newline and blank lines are accepted. An empty field means "not
+ * measured at this step", which callers must tell apart from a logged NaN. */
+#ifndef SCALEDOT_CSV_H
+#define SCALEDOT_CSV_H
+
+#include <stddef.h>
+
+typedef struct {
+    char *text;   /* the file's bytes, split into NUL-terminated fields */
+    char **cell;  /* (n_rows + 1) x n_cols field pointers; row 0 is the header */
+    int n_cols;   /* fields in the header */
+    int n_rows;   /* data rows, header excluded */
+} Csv;
+
+/* Reads and splits the file at path. Returns 0, or -1 with errno set (ENOENT for a missing file,
+ * ENOMEM, EINVAL for a file without a header line); t is then empty and safe to csv_free. */
+int csv_load(Csv *t, const char *path);
+
+/* Splits len bytes of text (a copy is made, text is not changed). Same result as csv_load. */
+int csv_parse(Csv *t, const char *text, size_t len);
+
+/* Frees what csv_load / csv_parse allocated; leaves t empty. Safe on an empty or zeroed t. */
+void csv_free(Csv *t);
+
+/* Index of the header field named name, or -1 when there is none. */
+int csv_col(const Csv *t, const char *name);
+
+/* The text of data row `row` (0-based), column col; "" when either index is out of range. */
+const char *csv_str(const Csv *t, int row, int col);
+
+/* True when the field is empty (not measured) or out of range. */
+int csv_empty(const Csv *t, int row, int col);
+
+/* The field as a number: NAN when it is empty, out of range or not a number; "nan", "inf" and
+ * "-inf" are read as such, so a diverged value stays non-finite. */
+double csv_num(const Csv *t, int row, int col);
+
+/* The field as an int: fallback when it is empty, not a number, not finite or out of int range
+ * (a cast of such a double would be undefined behaviour); fractions are truncated. */
+int csv_int(const Csv *t, int row, int col, int fallback);
+
+#endif

@@ -1,0 +1,105 @@
+/* plot.h: line charts, legends and heatmaps drawn with the SVG writer.
+ *
+ * A figure is a grid of panels that the caller lays out; each panel is drawn into a rectangle of
+ * the document. Runs keep one style (colour plus dash pattern) across every panel and figure, so
+ * a single legend per figure names them. Non-finite values (and values <= 0 on a log axis) are
+ * not drawn: the line is broken there, and a series that ends in NaN/inf gets a cross at its last
+ * finite point. */
+#ifndef SCALEDOT_PLOT_H
+#define SCALEDOT_PLOT_H
+
+#include "report/svg.h"
+
+/* Colour ("#rrggbb") and SVG stroke-dasharray ("" = solid) of style number i >= 0; the first 8
+ * styles differ in both colour and dash, later ones cycle. */
+const char *plot_color(int style);
+const char *plot_dash(int style);
+
+typedef struct {
+    double value;
+    int major;        /* a decade on a log axis, every tick on a linear one: stronger grid line */
+    char label[24];   /* "" = a minor tick without a label */
+} PlotTick;
+
+#define PLOT_MAX_TICKS 96
+
+/* Linear ticks at "nice" steps (1, 2 or 5 times a power of ten), at most max_ticks of them.
+ * Widens [*lo, *hi] to whole steps and writes the widened range back (0..0.97 becomes 0..1 with
+ * ticks 0, 0.2, ..., 1). A non-finite or empty range becomes 0..1 or value +-10%. Labels carry
+ * just enough decimals for the step. Returns the number of ticks written (<= cap). */
+int plot_nice_ticks(double *lo, double *hi, int max_ticks, PlotTick *ticks, int cap);
+
+/* Log-axis ticks at 1, 2 and 5 times each power of ten. A range wider than 1.5 decades is widened
+ * to whole decades, a narrower one to the nearest 1-2-5 values; the range is written back.
+ * Decades are labelled (every other one, or sparser, beyond 8 decades); 2 and 5 are labelled too
+ * when the axis spans at most 2.5 decades. Labels read 0.001, 20, 5000, or 1e-05 style beyond
+ * 1e-4..1e4. Non-positive bounds fall back to a sensible range. Returns the tick count. */
+int plot_log_ticks(double *lo, double *hi, PlotTick *ticks, int cap);
+
+/* One line of a chart: n points (x[i], y[i]). */
+typedef struct {
+    const char *run;    /* the run it belongs to: data-run attribute, tooltip */
+    const char *name;   /* what it measures ("train loss"): data-series attribute */
+    const double *x, *y;
+    int n;
+    int style;          /* plot_color / plot_dash index: the run's index */
+} PlotSeries;
+
+typedef struct {
+    const char *title, *x_label, *y_label;
+    int log_y;
+    double x_lo, x_hi;  /* fixed x range, or NAN for the data's */
+    double y_lo, y_hi;  /* fixed y range, or NAN for the data's */
+    int y_from_zero;    /* linear y: let the automatic range start at 0 */
+} PlotAxes;
+
+/* Finite y range of the series (only y > 0 when log_y); returns 0 when there is no such value. */
+int plot_y_range(const PlotSeries *series, int n_series, int log_y, double *lo, double *hi);
+
+/* Finite x range of the series; returns 0 when there is no such value. */
+int plot_x_range(const PlotSeries *series, int n_series, double *lo, double *hi);
+
+/* Draws a line chart inside the rectangle (x, y, w, h): title, frame, grid, ticks, axis labels and
+ * one <path class="series" data-run=.. data-series=.. data-points=N> per series, N being the number
+ * of points drawn. Returns the number of points drawn over all series. */
+int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
+               const PlotSeries *series, int n_series);
+
+typedef struct {
+    const char *label;
+    int style;
+} PlotLegendItem;
+
+/* A legend of line samples and labels, flowing left to right from (x, y) and wrapping within
+ * width w. Returns the height it uses; with s == NULL it only measures. */
+double plot_legend(Svg *s, double x, double y, double w, const PlotLegendItem *items, int n);
+
+/* A matrix of values shown as coloured cells (white = vmin, dark blue = vmax, grey = NaN). */
+typedef struct {
+    const char *title;
+    const double *v;                /* rows x cols, row-major */
+    int rows, cols;
+    const char *const *row_labels;  /* rows strings, or NULL */
+    const char *const *col_labels;  /* cols strings, or NULL */
+    const char *row_axis, *col_axis; /* axis names, e.g. "query", "key" (may be NULL) */
+    double vmin, vmax;
+} PlotHeatmap;
+
+/* Width and height plot_heatmap will use with square cells of side cell. */
+void plot_heatmap_size(const PlotHeatmap *hm, double cell, double *w, double *h);
+
+/* Draws the heatmap with its top-left corner at (x, y), as <g class="heatmap" data-rows
+ * data-cols>, labels on the left (rows) and below (columns, rotated) when given. */
+void plot_heatmap(Svg *s, double x, double y, double cell, const PlotHeatmap *hm);
+
+/* A vertical colour bar of the heatmap ramp, (x, y, w, h), ticked from vmin to vmax, with label. */
+void plot_colorbar(Svg *s, double x, double y, double w, double h, double vmin, double vmax,
+                   const char *label);
+
+/* The heatmap colour of t in [0, 1] (clamped; NaN gives grey) as "#rrggbb". */
+void plot_ramp(double t, char out[8]);
+
+/* Rough width in user units of text at font size px (0.6 em per character), for layout. */
+double plot_text_width(const char *text, double px);
+
+#endif

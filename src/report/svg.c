@@ -1,0 +1,149 @@
+#include "report/svg.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int reserve(Svg *s, size_t extra) {
+    if (s->failed) return -1;
+    if (s->len + extra + 1 <= s->cap) return 0;
+    size_t n = s->cap ? s->cap : 4096;
+    while (n < s->len + extra + 1) n *= 2;
+    char *p = realloc(s->buf, n);
+    if (!p) {
+        s->failed = 1;
+        return -1;
+    }
+    s->buf = p;
+    s->cap = n;
+    return 0;
+}
+
+static void append(Svg *s, const char *text, size_t n) {
+    if (reserve(s, n)) return;
+    memcpy(s->buf + s->len, text, n);
+    s->len += n;
+    s->buf[s->len] = '\0';
+}
+
+void svg_raw(Svg *s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char small[256];
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        s->failed = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        append(s, small, (size_t)n);
+        return;
+    }
+    if (reserve(s, (size_t)n)) return;
+    va_start(ap, fmt);
+    vsnprintf(s->buf + s->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    s->len += (size_t)n;
+}
+
+/* The entity for c, or NULL when c can be written as is. */
+static const char *entity(unsigned char c) {
+    switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&#39;";
+    case '\t': case '\n': case '\r': return NULL;
+    default: return c < 0x20 || c == 0x7f ? "?" : NULL;
+    }
+}
+
+void svg_escaped(Svg *s, const char *text) {
+    if (!text) return;
+    const char *run = text;
+    for (const char *p = text; *p; p++) {
+        const char *e = entity((unsigned char)*p);
+        if (!e) continue;
+        append(s, run, (size_t)(p - run));
+        append(s, e, strlen(e));
+        run = p + 1;
+    }
+    append(s, run, strlen(run));
+}
+
+void xml_escape_file(FILE *f, const char *text) {
+    if (!text) return;
+    for (const char *p = text; *p; p++) {
+        const char *e = entity((unsigned char)*p);
+        if (e)
+            fputs(e, f);
+        else
+            fputc(*p, f);
+    }
+}
+
+void svg_begin(Svg *s, double width, double height, const char *title) {
+    memset(s, 0, sizeof *s);
+    svg_raw(s,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+            "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+            "font-size=\"12\">\n",
+            width, height, width, height);
+    if (title) {
+        svg_raw(s, "<title>");
+        svg_escaped(s, title);
+        svg_raw(s, "</title>\n");
+    }
+    svg_raw(s, "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width,
+            height);
+}
+
+void svg_text(Svg *s, double x, double y, const char *attrs, const char *text) {
+    svg_raw(s, "<text x=\"%.1f\" y=\"%.1f\"%s%s>", x, y, attrs ? " " : "", attrs ? attrs : "");
+    svg_escaped(s, text);
+    svg_raw(s, "</text>\n");
+}
+
+void svg_line(Svg *s, double x1, double y1, double x2, double y2, const char *attrs) {
+    svg_raw(s, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"%s%s/>\n", x1, y1, x2, y2,
+            attrs ? " " : "", attrs ? attrs : "");
+}
+
+void svg_rect(Svg *s, double x, double y, double w, double h, const char *attrs) {
+    svg_raw(s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"%s%s/>\n", x, y, w, h,
+            attrs ? " " : "", attrs ? attrs : "");
+}
+
+int svg_new_id(Svg *s) { return ++s->next_id; }
+
+int svg_end(Svg *s) {
+    svg_raw(s, "</svg>\n");
+    return s->failed ? -1 : 0;
+}
+
+int svg_save(const Svg *s, const char *path) {
+    if (s->failed || !s->buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t put = fwrite(s->buf, 1, s->len, f);
+    int err = put != s->len || ferror(f);
+    int saved = errno;
+    if (fclose(f) != 0 && !err) return -1;
+    if (err) {
+        errno = saved ? saved : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+void svg_free(Svg *s) {
+    free(s->buf);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,276 @@
+#include "train/checkpoint.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAGIC "SCALEDOT"
+#define VERSION 1u
+#define BYTE_ORDER_MARK 0x01020304u
+
+/* ---- writing: every byte goes through the hash --------------------------------------- */
+
+typedef struct {
+    FILE *f;
+    uint64_t hash;
+    int failed;
+} Writer;
+
+static void fnv1a(uint64_t *h, const void *data, size_t n) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        *h ^= p[i];
+        *h *= 0x100000001b3ull;
+    }
+}
+
+static void put(Writer *w, const void *data, size_t n) {
+    if (w->failed || n == 0) return;
+    fnv1a(&w->hash, data, n);
+    if (fwrite(data, 1, n, w->f) != n) w->failed = 1;
+}
+
+static void put_u32(Writer *w, uint32_t v) { put(w, &v, sizeof v); }
+static void put_u64(Writer *w, uint64_t v) { put(w, &v, sizeof v); }
+static void put_i64(Writer *w, int64_t v) { put(w, &v, sizeof v); }
+static void put_f64(Writer *w, double v) { put(w, &v, sizeof v); }
+
+static uint32_t n_state_buffers(const Optimizer *o) { return o->kind == OPT_ADAMW ? 2u : 1u; }
+
+int checkpoint_save(const char *path, const char *config_text, const Model *m,
+                    const Optimizer *o, const CheckpointState *s) {
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    Writer w = {fopen(tmp, "wb"), 0xcbf29ce484222325ull, 0};
+    if (!w.f) {
+        fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    put(&w, MAGIC, 8);
+    put_u32(&w, VERSION);
+    put_u32(&w, BYTE_ORDER_MARK);
+    size_t clen = strlen(config_text);
+    put_u64(&w, clen);
+    put(&w, config_text, clen);
+    put_i64(&w, s->step);
+    put_f64(&w, s->elapsed_s);
+    put_i64(&w, s->skipped);
+    for (int i = 0; i < 4; i++) put_u64(&w, s->data_rng.s[i]);
+    put_i64(&w, o->t);
+    put_u32(&w, (uint32_t)o->kind);
+    put_u32(&w, n_state_buffers(o));
+    put_u32(&w, (uint32_t)m->n_tensors);
+    for (int i = 0; i < m->n_tensors; i++) {
+        const TensorInfo *t = &m->tensors[i];
+        uint32_t len = (uint32_t)strlen(t->name);
+        put_u32(&w, len);
+        put(&w, t->name, len);
+        put_u32(&w, (uint32_t)t->ndim);
+        put_u32(&w, (uint32_t)t->shape[0]);
+        put_u32(&w, (uint32_t)t->shape[1]);
+        put_u64(&w, t->numel);
+    }
+    put(&w, m->params, m->n_params * sizeof(real));
+    put(&w, o->m, m->n_params * sizeof(real));
+    if (n_state_buffers(o) == 2) put(&w, o->v, m->n_params * sizeof(real));
+    uint64_t h = w.hash;
+    if (!w.failed && fwrite(&h, sizeof h, 1, w.f) != 1) w.failed = 1;
+    if (!w.failed && (fflush(w.f) != 0 || fsync(fileno(w.f)) != 0)) w.failed = 1;
+    int err = errno;
+    if (fclose(w.f) != 0 && !w.failed) {
+        w.failed = 1;
+        err = errno;
+    }
+    if (w.failed || rename(tmp, path) != 0) {
+        if (!w.failed) err = errno;
+        fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", path, strerror(err));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- reading: the whole file is checked before anything is used ----------------------- */
+
+typedef struct {
+    const char *path;
+    unsigned char *data;
+    size_t size, pos;
+    int failed;
+} Reader;
+
+static int bad(Reader *r, const char *what) {
+    if (!r->failed) fprintf(stderr, "error: checkpoint '%s': %s\n", r->path, what);
+    r->failed = 1;
+    return -1;
+}
+
+static void get(Reader *r, void *out, size_t n) {
+    if (r->failed) {
+        memset(out, 0, n);
+        return;
+    }
+    if (n > r->size - r->pos) {
+        memset(out, 0, n);
+        bad(r, "file is truncated");
+        return;
+    }
+    memcpy(out, r->data + r->pos, n);
+    r->pos += n;
+}
+
+static uint32_t get_u32(Reader *r) {
+    uint32_t v;
+    get(r, &v, sizeof v);
+    return v;
+}
+static uint64_t get_u64(Reader *r) {
+    uint64_t v;
+    get(r, &v, sizeof v);
+    return v;
+}
+static int64_t get_i64(Reader *r) {
+    int64_t v;
+    get(r, &v, sizeof v);
+    return v;
+}
+static double get_f64(Reader *r) {
+    double v;
+    get(r, &v, sizeof v);
+    return v;
+}
+
+/* Reads the file and checks magic, version, byte order and the hash. */
+static int open_checked(Reader *r, const char *path) {
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "error: cannot open checkpoint '%s': %s\n", path, strerror(errno));
+        r->failed = 1;
+        return -1;
+    }
+    size_t cap = 1 << 16;
+    r->data = malloc(cap);
+    size_t n;
+    while (r->data && (n = fread(r->data + r->size, 1, cap - r->size, f)) > 0) {
+        r->size += n;
+        if (r->size == cap) {
+            unsigned char *grown = realloc(r->data, cap *= 2);
+            if (!grown) {
+                free(r->data);
+                r->data = NULL;
+            }
+            r->data = grown;
+        }
+    }
+    int read_error = ferror(f);
+    fclose(f);
+    if (!r->data) return bad(r, "out of memory");
+    if (read_error) return bad(r, "read error");
+    char magic[8];
+    if (r->size < 8 + 4 + 4 + 8) return bad(r, "file is too short to be a checkpoint");
+    get(r, magic, 8);
+    if (memcmp(magic, MAGIC, 8) != 0) return bad(r, "not a scaledot checkpoint (wrong magic)");
+    uint32_t version = get_u32(r);
+    if (version != VERSION) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "version %u, this program reads version %u", version, VERSION);
+        return bad(r, msg);
+    }
+    if (get_u32(r) != BYTE_ORDER_MARK) return bad(r, "written on a machine of another byte order");
+    uint64_t h = 0xcbf29ce484222325ull, stored;
+    fnv1a(&h, r->data, r->size - sizeof stored);
+    memcpy(&stored, r->data + r->size - sizeof stored, sizeof stored);
+    if (h != stored) return bad(r, "hash mismatch: the file is corrupt or incomplete");
+    r->size -= sizeof stored; /* the hash is not content */
+    return 0;
+}
+
+static char *get_config(Reader *r) {
+    uint64_t len = get_u64(r);
+    if (r->failed) return NULL;
+    if (len > r->size - r->pos) {
+        bad(r, "configuration length exceeds the file");
+        return NULL;
+    }
+    char *text = malloc(len + 1);
+    if (!text) {
+        bad(r, "out of memory");
+        return NULL;
+    }
+    get(r, text, len);
+    text[len] = 0;
+    if (strlen(text) != len) {
+        free(text);
+        bad(r, "configuration text holds a NUL byte");
+        return NULL;
+    }
+    return text;
+}
+
+int checkpoint_read_config(const char *path, char **config_text) {
+    Reader r;
+    *config_text = NULL;
+    if (open_checked(&r, path) == 0) *config_text = get_config(&r);
+    free(r.data);
+    return *config_text ? 0 : -1;
+}
+
+int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s) {
+    Reader r;
+    if (open_checked(&r, path) != 0) {
+        free(r.data);
+        return -1;
+    }
+    free(get_config(&r));
+    s->step = (long)get_i64(&r);
+    s->elapsed_s = get_f64(&r);
+    s->skipped = (long)get_i64(&r);
+    for (int i = 0; i < 4; i++) s->data_rng.s[i] = get_u64(&r);
+    int64_t t = get_i64(&r);
+    uint32_t kind = get_u32(&r), buffers = get_u32(&r), n_tensors = get_u32(&r);
+    char msg[256];
+    if (!r.failed && (kind != (uint32_t)o->kind || buffers != n_state_buffers(o)))
+        bad(&r, "optimizer kind differs from the configuration's optim.name");
+    if (!r.failed && n_tensors != (uint32_t)m->n_tensors) {
+        snprintf(msg, sizeof msg, "%u tensors, the model has %d", n_tensors, m->n_tensors);
+        bad(&r, msg);
+    }
+    for (int i = 0; i < m->n_tensors && !r.failed; i++) {
+        const TensorInfo *ti = &m->tensors[i];
+        char name[MODEL_NAME_LEN + 1] = {0};
+        uint32_t len = get_u32(&r);
+        if (len > MODEL_NAME_LEN) {
+            bad(&r, "tensor name too long");
+            break;
+        }
+        get(&r, name, len);
+        uint32_t ndim = get_u32(&r), d0 = get_u32(&r), d1 = get_u32(&r);
+        uint64_t numel = get_u64(&r);
+        if (!r.failed && (strcmp(name, ti->name) != 0 || ndim != (uint32_t)ti->ndim ||
+                          d0 != (uint32_t)ti->shape[0] || d1 != (uint32_t)ti->shape[1] ||
+                          numel != ti->numel)) {
+            snprintf(msg, sizeof msg, "tensor %d is '%s' [%u, %u], the model expects '%s' [%d, %d]",
+                     i, name, d0, d1, ti->name, ti->shape[0], ti->shape[1]);
+            bad(&r, msg);
+        }
+    }
+    size_t bytes = m->n_params * sizeof(real);
+    if (!r.failed && r.size - r.pos != bytes * (1 + buffers)) {
+        snprintf(msg, sizeof msg, "%zu bytes of tensor data, the model needs %zu", r.size - r.pos,
+                 bytes * (1 + buffers));
+        bad(&r, msg);
+    }
+    if (!r.failed) {
+        get(&r, m->params, bytes);
+        get(&r, o->m, bytes);
+        if (buffers == 2) get(&r, o->v, bytes);
+        o->t = t;
+    }
+    free(r.data);
+    return r.failed ? -1 : 0;
+}

@@ -1,0 +1,347 @@
+/* test_checkpoint.c: checkpoints round-trip exactly, bad files are rejected with a clear error,
+ * and a run killed (kill -9) or interrupted (SIGINT) and then resumed logs rows bitwise identical
+ * to the run never interrupted (the timing columns aside). */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "train/checkpoint.h"
+#include "train/train.h"
+
+#ifndef SCALEDOT_SOURCE_DIR
+#define SCALEDOT_SOURCE_DIR "."
+#endif
+
+static char tmpdir[256];
+
+static void make_tmpdir(void) {
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_ckpt_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static const char *train_bin(void) {
+    const char *b = getenv("SCALEDOT_TRAIN_BIN");
+    return b && *b ? b : SCALEDOT_SOURCE_DIR "/train";
+}
+
+static void build_small(Model *m, Optimizer *o, int d_model) {
+    ModelConfig mc = {.vocab_size = 7, .d_model = d_model, .n_heads = 2, .n_layers = 2, .d_ff = 12,
+                      .max_seq_len = 5, .ln_eps = 1e-5f, .scale = 0.5f};
+    ck_assert_int_eq(model_build(m, &mc, 2), 0);
+    Rng rng;
+    rng_seed(&rng, 5);
+    model_init_fan_in(m, &rng);
+    ck_assert_int_eq(optim_init(o, OPT_ADAMW, 0.9, 0.999, 1e-8, 0.1, 0, m->n_params), 0);
+    for (size_t i = 0; i < m->n_params; i++) {
+        o->m[i] = (real)rng_normal(&rng);
+        o->v[i] = (real)rng_uniform(&rng);
+    }
+    o->t = 17;
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    fseek(f, 0, SEEK_END);
+    *len = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc(*len + 1);
+    ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
+    buf[*len] = 0;
+    fclose(f);
+    return buf;
+}
+
+static void spit(const char *path, const char *buf, size_t len) {
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+    fclose(f);
+}
+
+/* Runs checkpoint_load with stderr captured; returns its result and leaves the message in msg. */
+static int load_capture(const char *path, Model *m, Optimizer *o, char *msg, size_t cap) {
+    char errpath[300];
+    snprintf(errpath, sizeof errpath, "%s/stderr.txt", tmpdir);
+    fflush(stderr);
+    int saved = dup(fileno(stderr));
+    ck_assert_ptr_nonnull(freopen(errpath, "w", stderr));
+    CheckpointState st;
+    int rc = checkpoint_load(path, m, o, &st);
+    fflush(stderr);
+    dup2(saved, fileno(stderr));
+    close(saved);
+    size_t len;
+    char *text = slurp(errpath, &len);
+    snprintf(msg, cap, "%s", text);
+    free(text);
+    return rc;
+}
+
+START_TEST(test_round_trip_is_exact) {
+    make_tmpdir();
+    Model a, b;
+    Optimizer oa, ob;
+    build_small(&a, &oa, 8);
+    build_small(&b, &ob, 8);
+    memset(b.params, 0, b.n_params * sizeof(real));
+    memset(ob.m, 0, b.n_params * sizeof(real));
+    memset(ob.v, 0, b.n_params * sizeof(real));
+    ob.t = 0;
+    CheckpointState st = {123, 4.5, 2, {{1, 2, 3, 4}}}, back;
+    char path[300];
+    snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
+    ck_assert_int_eq(checkpoint_save(path, "[run]\nname = x\n", &a, &oa, &st), 0);
+    ck_assert_int_eq(checkpoint_load(path, &b, &ob, &back), 0);
+    ck_assert_int_eq(memcmp(a.params, b.params, a.n_params * sizeof(real)), 0);
+    ck_assert_int_eq(memcmp(oa.m, ob.m, a.n_params * sizeof(real)), 0);
+    ck_assert_int_eq(memcmp(oa.v, ob.v, a.n_params * sizeof(real)), 0);
+    ck_assert_int_eq(ob.t, 17);
+    ck_assert_int_eq(back.step, 123);
+    ck_assert_int_eq(back.skipped, 2);
+    ck_assert(back.elapsed_s == 4.5);
+    ck_assert(back.data_rng.s[3] == 4);
+    char *cfg = NULL;
+    ck_assert_int_eq(checkpoint_read_config(path, &cfg), 0);
+    ck_assert_str_eq(cfg, "[run]\nname = x\n");
+    free(cfg);
+    /* no temporary file is left behind */
+    char tmp[320];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    struct stat sb;
+    ck_assert_int_ne(stat(tmp, &sb), 0);
+    optim_free(&oa);
+    optim_free(&ob);
+    model_free(&a);
+    model_free(&b);
+}
+END_TEST
+
+START_TEST(test_bad_files_are_rejected) {
+    make_tmpdir();
+    Model a, other;
+    Optimizer oa, oo;
+    build_small(&a, &oa, 8);
+    CheckpointState st = {1, 0, 0, {{0}}};
+    char path[300], badpath[300], msg[1024];
+    snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
+    snprintf(badpath, sizeof badpath, "%s/bad.bin", tmpdir);
+    ck_assert_int_eq(checkpoint_save(path, "cfg", &a, &oa, &st), 0);
+    size_t len;
+    char *good = slurp(path, &len);
+    char *buf = malloc(len);
+
+    memcpy(buf, good, len);
+    buf[len / 2] ^= 0x40; /* one flipped bit in the tensor data */
+    spit(badpath, buf, len);
+    ck_assert_int_eq(load_capture(badpath, &a, &oa, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "hash mismatch") && strstr(msg, "bad.bin"), "%s", msg);
+
+    spit(badpath, good, len - 100); /* torn write */
+    ck_assert_int_eq(load_capture(badpath, &a, &oa, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "bad.bin") != NULL, "%s", msg);
+
+    memcpy(buf, good, len);
+    memcpy(buf, "NOTSCALE", 8);
+    spit(badpath, buf, len);
+    ck_assert_int_eq(load_capture(badpath, &a, &oa, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "magic") != NULL, "%s", msg);
+
+    memcpy(buf, good, len);
+    buf[8] = 9; /* version 9 */
+    spit(badpath, buf, len);
+    ck_assert_int_eq(load_capture(badpath, &a, &oa, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "version 9") != NULL, "%s", msg);
+
+    spit(badpath, good, 10);
+    ck_assert_int_eq(load_capture(badpath, &a, &oa, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "too short") != NULL, "%s", msg);
+
+    /* a model of another shape */
+    build_small(&other, &oo, 12);
+    ck_assert_int_eq(load_capture(path, &other, &oo, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "tok_emb") != NULL, "names the first mismatching tensor: %s", msg);
+
+    snprintf(badpath, sizeof badpath, "%s/missing.bin", tmpdir);
+    ck_assert_int_eq(load_capture(badpath, &a, &oa, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "missing.bin") != NULL, "%s", msg);
+
+    free(buf);
+    free(good);
+    optim_free(&oa);
+    optim_free(&oo);
+    model_free(&a);
+    model_free(&other);
+}
+END_TEST
+
+static const char *RUN_ARGS =
+    "--set task.name=copy --set task.length=3 --set task.symbols=6 --set task.val_size=64 "
+    "--set model.d_model=16 --set model.n_heads=2 --set model.n_layers=1 --set train.batch_size=16 "
+    "--set train.steps=400 --set train.eval_every=50 --set log.every=5 --set log.progress=0 "
+    "--set train.checkpoint_every=25 --set optim.schedule=cosine --set optim.warmup_steps=20 "
+    "--set run.threads=1";
+
+static int sh(const char *fmt, const char *a, const char *b) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, fmt, a, b);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* The logs minus the timing columns (elapsed_s, tokens_per_s) of loss.csv. */
+static void strip_timing(const char *dir, const char *out) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cut -d, -f1-7,10 %s/loss.csv > %s && cat %s/grad_norms.csv %s/attention.csv >> %s",
+             dir, out, dir, dir, out);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static int wait_for_file(const char *path, double seconds) {
+    struct stat sb;
+    struct timespec ts = {0, 2000000};
+    for (double t = 0; t < seconds; t += 0.002) {
+        if (stat(path, &sb) == 0) return 1;
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+/* Starts ./train in the background, sends sig once the first checkpoint exists, waits. Returns
+ * the exit status word. */
+static int run_and_signal(const char *name, int sig) {
+    char cmd[4096], ck[600];
+    snprintf(cmd, sizeof cmd, "exec %s %s --set run.dir=%s --set run.name=%s", train_bin(), RUN_ARGS, tmpdir, name);
+    snprintf(ck, sizeof ck, "%s/%s/checkpoint.bin", tmpdir, name);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        freopen("/dev/null", "w", stderr);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    /* "exec" makes pid ./train itself, so the signal reaches it and not the shell */
+    ck_assert_msg(wait_for_file(ck, 60), "no checkpoint appeared");
+    kill(pid, sig);
+    int st;
+    waitpid(pid, &st, 0);
+    return st;
+}
+
+START_TEST(test_resume_after_kill_is_bitwise_identical) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s --set run.dir=%s --set run.name=full 2>/dev/null", train_bin(), RUN_ARGS, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+
+    int st = run_and_signal("killed", SIGKILL);
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the run was killed");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
+    /* it was killed part-way: its log is shorter than the full run's, and every line is whole */
+    ck_assert_int_ne(sh("cmp -s %s/full/loss.csv %s/loss.csv", tmpdir, dir), 0);
+    ck_assert_int_eq(sh("test \"$(tail -c1 %s/loss.csv | od -An -c | tr -d ' ')\" = '\\n'%s", dir, ""), 0);
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", train_bin(), dir), 0);
+
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/full.txt", tmpdir);
+    snprintf(b, sizeof b, "%s/killed.txt", tmpdir);
+    snprintf(dir, sizeof dir, "%s/full", tmpdir);
+    strip_timing(dir, a);
+    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
+    strip_timing(dir, b);
+    ck_assert_msg(sh("cmp -s %s %s", a, b) == 0, "resumed logs differ from the uninterrupted run's");
+}
+END_TEST
+
+START_TEST(test_sigint_writes_checkpoint_and_resumes) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s --set run.dir=%s --set run.name=full 2>/dev/null", train_bin(), RUN_ARGS, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+
+    int st = run_and_signal("int", SIGINT);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "SIGINT exits with 130 (status %d)", st);
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/int", tmpdir);
+    ck_assert_int_eq(sh("%s --eval %s > /dev/null 2>&1", train_bin(), dir), 0);
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", train_bin(), dir), 0);
+    char a[600], b[600];
+    snprintf(a, sizeof a, "%s/full.txt", tmpdir);
+    snprintf(b, sizeof b, "%s/int.txt", tmpdir);
+    snprintf(dir, sizeof dir, "%s/full", tmpdir);
+    strip_timing(dir, a);
+    snprintf(dir, sizeof dir, "%s/int", tmpdir);
+    strip_timing(dir, b);
+    ck_assert_msg(sh("cmp -s %s %s", a, b) == 0, "resumed logs differ from the uninterrupted run's");
+}
+END_TEST
+
+START_TEST(test_eval_prints_accuracy_and_examples) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set train.steps=30 --set run.dir=%s --set run.name=e 2>/dev/null && %s --eval %s/e > %s/eval.txt",
+             train_bin(), RUN_ARGS, tmpdir, train_bin(), tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/eval.txt", tmpdir);
+    size_t len;
+    char *out = slurp(path, &len);
+    ck_assert_msg(strstr(out, "answer accuracy") && strstr(out, "model:") && strstr(out, " | "), "%s", out);
+    free(out);
+    ck_assert_int_eq(sh("%s --eval %s/nothing-here 2>/dev/null", train_bin(), tmpdir), EXIT_CONFIG);
+}
+END_TEST
+
+/* train.on_divergence = skip: the run goes on, the bad steps are counted, parameters stay finite. */
+START_TEST(test_divergence_skip_counts_steps) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s --set task.name=copy --set task.length=3 --set task.symbols=6 --set task.val_size=64 "
+             "--set model.d_model=16 --set optim.name=sgd --set optim.lr=10 --set optim.momentum=0.99 "
+             "--set init.scheme=gpt2 --set init.std=10 --set train.steps=40 --set log.every=1 "
+             "--set log.progress=0 --set train.on_divergence=skip --set run.dir=%s 2>/dev/null",
+             train_bin(), tmpdir);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/run/loss.csv", tmpdir);
+    size_t len;
+    char *csv = slurp(path, &len);
+    /* the last row's skipped_steps (last field) counts the skipped updates */
+    char *lastrow = csv + len - 1;
+    while (lastrow > csv && lastrow[-1] != '\n') lastrow--;
+    char *lastfield = strrchr(lastrow, ',');
+    ck_assert_ptr_nonnull(lastfield);
+    ck_assert_msg(atoi(lastfield + 1) > 0, "some updates were skipped: %s", lastrow);
+    free(csv);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("checkpoint");
+    TCase *tc = tcase_create("checkpoint");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_round_trip_is_exact);
+    tcase_add_test(tc, test_bad_files_are_rejected);
+    tcase_add_test(tc, test_resume_after_kill_is_bitwise_identical);
+    tcase_add_test(tc, test_sigint_writes_checkpoint_and_resumes);
+    tcase_add_test(tc, test_eval_prints_accuracy_and_examples);
+    tcase_add_test(tc, test_divergence_skip_counts_steps);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,540 @@
+/* test_compare.c: ./train --compare (src/report/compare.c) on the hand-written fixture runs in
+ * tests/fixtures/runs: scaled and unscaled (complete), diverged (NaN/inf at step 30, then stops)
+ * and no_attention (no attention.csv, stopped at step 50 of 100).
+ *
+ * Each test calls report_compare with stdout and stderr captured into temporary files and the
+ * report written into a fresh mkdtemp folder, then checks the table, the files, the number of
+ * series per figure and that every SVG and the index page are well-formed XML. */
+#include "report/report.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xmlcheck.h"
+
+#define FIX SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"
+
+static char g_tmp[64];
+
+static void make_tmp(void) {
+    snprintf(g_tmp, sizeof g_tmp, "/tmp/test_compare.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(g_tmp));
+}
+
+static void remove_tree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        char child[PATH_MAX];
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+                remove_tree(child);
+            }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+static void remove_tmp(void) { remove_tree(g_tmp); }
+
+typedef struct {
+    int rc;
+    char *out, *err;  /* what report_compare printed on stdout and stderr */
+} Result;
+
+static char *slurp(FILE *f) {
+    long n = ftell(f);
+    char *s = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(s);
+    rewind(f);
+    size_t got = fread(s, 1, (size_t)n, f);
+    s[got] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Runs report_compare on a NULL-terminated argument list with stdout and stderr captured. */
+static Result compare(const char *first, ...) {
+    char *argv[32];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *)) argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    FILE *fo = tmpfile(), *fe = tmpfile();
+    ck_assert(fo && fe);
+    int so = dup(1), se = dup(2);
+    dup2(fileno(fo), 1);
+    dup2(fileno(fe), 2);
+    Result r;
+    r.rc = report_compare(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(so, 1);
+    dup2(se, 2);
+    close(so);
+    close(se);
+    fseek(fo, 0, SEEK_END);
+    fseek(fe, 0, SEEK_END);
+    r.out = slurp(fo);
+    r.err = slurp(fe);
+    return r;
+}
+
+static void result_free(Result *r) {
+    free(r->out);
+    free(r->err);
+}
+
+/* The line of the table whose label starts with label (after the indent), copied into buf. */
+static const char *table_line(const char *out, const char *label, char *buf, size_t n) {
+    char key[128];
+    snprintf(key, sizeof key, "\n  %s", label);
+    const char *p = strstr(out, key);
+    ck_assert_msg(p != NULL, "no table row '%s' in:\n%s", label, out);
+    p += 1;
+    snprintf(buf, n, "%.*s", (int)strcspn(p, "\n"), p);
+    return buf;
+}
+
+static char *out_path(char *buf, size_t n, const char *file) {
+    snprintf(buf, n, "%s/rep/%s", g_tmp, file);
+    return buf;
+}
+
+/* Reads a report file, checks that it is well-formed XML and returns its text (caller frees). */
+static char *read_well_formed(const char *file) {
+    char path[PATH_MAX];
+    char *doc = xmlcheck_read_file(out_path(path, sizeof path, file));
+    ck_assert_msg(doc != NULL, "missing %s", path);
+    size_t at = 0;
+    const char *msg = xml_check(doc, &at);
+    ck_assert_msg(msg == NULL, "%s is not well-formed: %s at offset %zu: ...%.60s", file,
+                  msg ? msg : "", at, doc + (at > 20 ? at - 20 : 0));
+    return doc;
+}
+
+static int series_count(const char *doc) { return xmlcheck_count(doc, "<path class=\"series\""); }
+
+/* data-points of the series of run `run` named `name`, -1 when absent. */
+static int series_points(const char *doc, const char *run, const char *name) {
+    char key[256];
+    snprintf(key, sizeof key, "<path class=\"series\" data-run=\"%s\" data-series=\"%s\" data-points=\"",
+             run, name);
+    const char *p = strstr(doc, key);
+    return p ? atoi(p + strlen(key)) : -1;
+}
+
+/* Number of separate pieces ("M" commands) of that series' line. */
+static int series_pieces(const char *doc, const char *run, const char *name) {
+    char key[256];
+    snprintf(key, sizeof key, "<path class=\"series\" data-run=\"%s\" data-series=\"%s\"", run, name);
+    const char *p = strstr(doc, key);
+    if (!p || !(p = strstr(p, " d=\""))) return -1;
+    int n = 0;
+    for (p += 4; *p && *p != '"'; p++) n += *p == 'M';
+    return n;
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+static const char *const FIGURES[] = {"loss.svg", "accuracy.svg", "grad_norms.svg", "attention.svg",
+                                      "attn_maps.svg"};
+
+/* ------------------------------------------------------------------ tests */
+
+START_TEST(test_two_runs_table) {
+    char out[256], line[512];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    Result r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "scaled"));
+    ck_assert_ptr_nonnull(strstr(r.out, "unscaled"));
+    table_line(r.out, "answer acc, final", line, sizeof line);
+    ck_assert_msg(strstr(line, "100.0%") && strstr(line, "43.8%"), "line: %s", line);
+    ck_assert(strstr(line, "100.0%") < strstr(line, "43.8%")); /* run order kept */
+    table_line(r.out, "token acc, final", line, sizeof line);
+    ck_assert_msg(strstr(line, "100.0%") && strstr(line, "62.5%"), "line: %s", line);
+    table_line(r.out, "answer acc >= 99% first at step", line, sizeof line);
+    ck_assert_msg(strstr(line, "75") && strstr(line, "never"), "line: %s", line);
+    table_line(r.out, "attention.scale", line, sizeof line);
+    ck_assert_msg(strstr(line, "sqrt_dk") && strstr(line, "none"), "line: %s", line);
+    table_line(r.out, "init.scheme", line, sizeof line);
+    ck_assert_ptr_nonnull(strstr(line, "fan_in"));
+    table_line(r.out, "task.name", line, sizeof line);
+    ck_assert_ptr_nonnull(strstr(line, "sort"));
+    table_line(r.out, "val loss @ step 50", line, sizeof line);
+    ck_assert_msg(strstr(line, "0.2982") && strstr(line, "1.2400"), "line: %s", line);
+    table_line(r.out, "layer 1 W_k", line, sizeof line);
+    ck_assert_msg(strstr(line, "0.111") && strstr(line, "5.68e-05"), "line: %s", line);
+    table_line(r.out, "layer 0 logit std @ step 0", line, sizeof line);
+    ck_assert_msg(strstr(line, "1.02") && strstr(line, "4.10"), "line: %s", line);
+    table_line(r.out, "status", line, sizeof line);
+    ck_assert_ptr_nonnull(strstr(line, "finished @100"));
+    char want[PATH_MAX + 16];
+    snprintf(want, sizeof want, "report: %s/index.html\n", out);
+    ck_assert_msg(strstr(r.out, want) != NULL, "no '%s' in output", want);
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(test_two_runs_files) {
+    char out[256];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    Result r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 0);
+    /* runs x series per figure: loss (train, val), accuracy (answer, token), gradient norms
+     * (global + q and k of 2 layers), attention (entropy and logit std of 2 layers) */
+    static const int SERIES[] = {2 * 2, 2 * 2, 2 * 5, 2 * 4};
+    for (int i = 0; i < 5; i++) {
+        char *doc = read_well_formed(FIGURES[i]);
+        if (i < 4)
+            ck_assert_msg(series_count(doc) == SERIES[i], "%s: %d series, want %d", FIGURES[i],
+                          series_count(doc), SERIES[i]);
+        else /* 2 runs x 2 layers x 2 heads */
+            ck_assert_int_eq(xmlcheck_count(doc, "<g class=\"heatmap\""), 8);
+        free(doc);
+    }
+    char *doc = read_well_formed("loss.svg");
+    ck_assert_int_eq(series_points(doc, "scaled", "train loss"), 12);
+    ck_assert_int_eq(series_points(doc, "scaled", "val loss"), 5);
+    ck_assert_ptr_nonnull(strstr(doc, "loss (nats/token)"));
+    free(doc);
+    doc = read_well_formed("attn_maps.svg");
+    ck_assert_ptr_nonnull(strstr(doc, "&lt;sep&gt;"));       /* tokens on the axes, escaped */
+    free(doc);
+    doc = read_well_formed("index.html");
+    for (int i = 0; i < 5; i++) {
+        char img[64];
+        snprintf(img, sizeof img, "<img src=\"%s\"", FIGURES[i]);
+        ck_assert_msg(strstr(doc, img) != NULL, "index.html lacks %s", img);
+    }
+    ck_assert_int_eq(xmlcheck_count(doc, "<figcaption>"), 5);
+    ck_assert_ptr_nonnull(strstr(doc, "<tr class=\"diff\"><td><code>attention.scale</code>"));
+    ck_assert_ptr_nonnull(strstr(doc, "<td>100.0%</td><td>43.8%</td>"));
+    free(doc);
+    result_free(&r);
+}
+END_TEST
+
+/* All four fixtures at once: every figure well-formed, series only for runs that have the data. */
+START_TEST(test_all_fixtures) {
+    char out[256];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    Result r = compare(FIX "/scaled", FIX "/unscaled", FIX "/diverged", FIX "/no_attention",
+                       "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    static const int SERIES[] = {4 * 2, 4 * 2, 4 * 5, 3 * 4};
+    for (int i = 0; i < 5; i++) {
+        char *doc = read_well_formed(FIGURES[i]);
+        if (i < 4)
+            ck_assert_msg(series_count(doc) == SERIES[i], "%s: %d series, want %d", FIGURES[i],
+                          series_count(doc), SERIES[i]);
+        else
+            ck_assert_int_eq(xmlcheck_count(doc, "<g class=\"heatmap\""), 8);
+        free(doc);
+    }
+    char *doc = read_well_formed("index.html");
+    free(doc);
+    result_free(&r);
+}
+END_TEST
+
+/* The diverged run is drawn up to its last finite point: steps 0, 10, 20, 25 of train loss and
+ * gradient norms (step 30 is NaN/inf), steps 0 and 25 of validation loss. */
+START_TEST(test_diverged_run) {
+    char out[256], line[512];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    Result r = compare(FIX "/scaled", FIX "/diverged", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    char *doc = read_well_formed("loss.svg");
+    ck_assert_int_eq(series_points(doc, "diverged", "train loss"), 4);
+    ck_assert_int_eq(series_points(doc, "diverged", "val loss"), 2);
+    ck_assert_int_ge(xmlcheck_count(doc, "<path class=\"diverged\" data-run=\"diverged\""), 1);
+    ck_assert_int_eq(xmlcheck_count(doc, "<path class=\"diverged\" data-run=\"scaled\""), 0);
+    free(doc);
+    doc = read_well_formed("grad_norms.svg");
+    ck_assert_int_eq(series_points(doc, "diverged", "global"), 4);
+    ck_assert_int_eq(series_points(doc, "diverged", "blocks.0.attn.qkv.weight.q"), 4);
+    ck_assert_int_eq(series_points(doc, "scaled", "global"), 12);
+    free(doc);
+    table_line(r.out, "status", line, sizeof line);
+    ck_assert_msg(strstr(line, "diverged @30"), "line: %s", line);
+    table_line(r.out, "train loss, final", line, sizeof line);
+    ck_assert_msg(strstr(line, "nan (@30)"), "line: %s", line);
+    table_line(r.out, "global", line, sizeof line);
+    ck_assert_msg(strstr(line, "inf (@30)"), "line: %s", line);
+    table_line(r.out, "val loss @ step 50", line, sizeof line);
+    ck_assert_msg(strstr(line, " -"), "a step the run never reached shows '-': %s", line);
+    result_free(&r);
+}
+END_TEST
+
+/* A run that skipped a non-finite update and went on (train.on_divergence = skip): its line
+ * breaks at the NaN and goes on, it is not called diverged, and without grad_norms.csv it is
+ * left out of the gradient figure only. */
+START_TEST(test_skipped_nan_breaks_line) {
+    char out[256], run[256], line[512];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    snprintf(run, sizeof run, "%s/skipper", g_tmp);
+    ck_assert_int_eq(mkdir(run, 0777), 0);
+    write_file(run, "config.ini", "[attention]\nscale = none ; unscaled\n[train]\nsteps = 40\n");
+    write_file(run, "loss.csv",
+               "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"
+               "tokens_per_s,skipped_steps\n"
+               "0,2.0,2.1,0.1,0.0,0.001,1.0,0.0,,0\n"
+               "10,1.5,,,,0.001,0.9,0.5,100,0\n"
+               "20,nan,,,,0.001,nan,1.0,100,1\n"
+               "30,1.2,,,,0.001,0.8,1.5,100,1\n"
+               "40,,1.1,0.5,0.25,,,2.0,100,1\n");
+    Result r = compare(FIX "/scaled", run, "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    ck_assert_ptr_nonnull(strstr(r.err, "grad_norms.csv"));
+    table_line(r.out, "status", line, sizeof line);
+    ck_assert_msg(strstr(line, "finished @40, 1 skipped"), "line: %s", line);
+    table_line(r.out, "attention.scale", line, sizeof line);
+    ck_assert_msg(strstr(line, " none"), "inline comment not stripped: %s", line);
+    char *doc = read_well_formed("loss.svg");
+    ck_assert_int_eq(series_points(doc, "skipper", "train loss"), 3);
+    ck_assert_int_eq(series_pieces(doc, "skipper", "train loss"), 2);
+    ck_assert_int_eq(series_pieces(doc, "scaled", "train loss"), 1);
+    ck_assert_int_eq(xmlcheck_count(doc, "<path class=\"diverged\" data-run=\"skipper\""), 0);
+    free(doc);
+    doc = read_well_formed("grad_norms.svg");
+    ck_assert_int_eq(series_count(doc), 5);
+    ck_assert_ptr_null(strstr(doc, "data-run=\"skipper\""));
+    free(doc);
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(test_missing_attention_csv) {
+    char out[256], line[512];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    Result r = compare(FIX "/scaled", FIX "/no_attention", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    char *doc = read_well_formed("attention.svg");
+    ck_assert_int_eq(series_count(doc), 4);
+    ck_assert_ptr_null(strstr(doc, "data-run=\"no_attention\""));
+    free(doc);
+    doc = read_well_formed("attn_maps.svg");
+    ck_assert_int_eq(xmlcheck_count(doc, "<g class=\"heatmap\""), 4);
+    free(doc);
+    table_line(r.out, "layer 0 logit std, final", line, sizeof line);
+    ck_assert_msg(strstr(line, "n/a"), "line: %s", line);
+    table_line(r.out, "status", line, sizeof line);
+    ck_assert_msg(strstr(line, "stopped @50"), "line: %s", line);
+    table_line(r.out, "answer acc, final", line, sizeof line);
+    ck_assert_msg(strstr(line, "81.2% (@50)"), "line: %s", line);
+    result_free(&r);
+}
+END_TEST
+
+/* Without attention.csv anywhere there is no attention figure, and the page does not link one. */
+START_TEST(test_no_attention_figures) {
+    char out[256], path[PATH_MAX];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    Result r = compare(FIX "/no_attention", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    ck_assert_int_ne(access(out_path(path, sizeof path, "attention.svg"), F_OK), 0);
+    ck_assert_int_ne(access(out_path(path, sizeof path, "attn_maps.svg"), F_OK), 0);
+    char *doc = read_well_formed("index.html");
+    ck_assert_ptr_null(strstr(doc, "attention.svg"));
+    free(doc);
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(test_missing_run_folder) {
+    char out[256], missing[256], path[PATH_MAX];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    snprintf(missing, sizeof missing, "%s/no_such_run", g_tmp);
+    Result r = compare(FIX "/scaled", missing, "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(strstr(r.err, missing) != NULL, "stderr does not name the path: %s", r.err);
+    ck_assert_str_eq(r.out, "");
+    ck_assert_int_ne(access(out_path(path, sizeof path, "index.html"), F_OK), 0);
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(test_folder_without_loss_csv) {
+    char out[256], empty[256], want[PATH_MAX];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    snprintf(empty, sizeof empty, "%s/empty_run", g_tmp);
+    ck_assert_int_eq(mkdir(empty, 0777), 0);
+    Result r = compare(empty, FIX "/scaled", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    snprintf(want, sizeof want, "%s/loss.csv", empty);
+    ck_assert_msg(strstr(r.err, want) != NULL, "stderr does not name %s: %s", want, r.err);
+    result_free(&r);
+}
+END_TEST
+
+/* A run folder named a<&>b: every file stays well-formed and shows the name escaped. */
+START_TEST(test_run_name_escaped) {
+    char out[256], link[256];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    snprintf(link, sizeof link, "%s/a<&>b", g_tmp);
+    ck_assert_int_eq(symlink(FIX "/scaled", link), 0);
+    Result r = compare(link, FIX "/unscaled", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "a<&>b")); /* the terminal shows it as it is */
+    for (int i = 0; i < 5; i++) {
+        char *doc = read_well_formed(FIGURES[i]);
+        ck_assert_msg(strstr(doc, "a<&>b") == NULL, "%s has the raw name", FIGURES[i]);
+        ck_assert_msg(strstr(doc, "a&lt;&amp;&gt;b") != NULL, "%s lacks the escaped name", FIGURES[i]);
+        free(doc);
+    }
+    char *doc = read_well_formed("loss.svg");
+    ck_assert_int_eq(series_points(doc, "a&lt;&amp;&gt;b", "train loss"), 12);
+    free(doc);
+    doc = read_well_formed("index.html");
+    ck_assert_ptr_null(strstr(doc, "a<&>b"));
+    ck_assert_ptr_nonnull(strstr(doc, "a&lt;&amp;&gt;b"));
+    free(doc);
+    result_free(&r);
+}
+END_TEST
+
+/* Two folders with the same name get distinct labels, so the legend tells them apart. */
+START_TEST(test_duplicate_names) {
+    char out[256], dir[256], link[256], line[512];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    snprintf(dir, sizeof dir, "%s/other", g_tmp);
+    snprintf(link, sizeof link, "%s/other/scaled", g_tmp);
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    ck_assert_int_eq(symlink(FIX "/unscaled", link), 0);
+    Result r = compare(FIX "/scaled", link, "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "scaled (2)"));
+    table_line(r.out, "answer acc, final", line, sizeof line);
+    ck_assert_msg(strstr(line, "100.0%") && strstr(line, "43.8%"), "line: %s", line);
+    char *doc = read_well_formed("loss.svg");
+    ck_assert_int_eq(series_points(doc, "scaled (2)", "val loss"), 5);
+    free(doc);
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(test_log_scale) {
+    char out[256];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    Result r = compare("--log-scale", FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 0);
+    char *doc = read_well_formed("loss.svg");
+    ck_assert_ptr_nonnull(strstr(doc, "loss (nats/token, log scale)"));
+    ck_assert_int_eq(series_count(doc), 4);
+    ck_assert_ptr_nonnull(strstr(doc, ">0.1</text>")); /* the losses span 0.08 .. 1.45 */
+    ck_assert_ptr_nonnull(strstr(doc, ">1</text>"));
+    free(doc);
+    result_free(&r);
+}
+END_TEST
+
+/* Without --out the report goes to reports/<run1>_vs_<run2> under the current folder. */
+START_TEST(test_default_out_dir) {
+    char cwd[PATH_MAX], want[PATH_MAX];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(g_tmp), 0);
+    Result r = compare(FIX "/scaled/", FIX "/unscaled", NULL);
+    ck_assert_int_eq(chdir(cwd), 0);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    snprintf(want, sizeof want, "%s/reports/scaled_vs_unscaled/index.html", g_tmp);
+    ck_assert_int_eq(access(want, F_OK), 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "report: reports/scaled_vs_unscaled/index.html"));
+    result_free(&r);
+}
+END_TEST
+
+START_TEST(test_bad_arguments) {
+    Result r = compare(NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "usage"));
+    result_free(&r);
+    r = compare(FIX "/scaled", "--bogus", NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--bogus"));
+    result_free(&r);
+    r = compare(FIX "/scaled", "--out", NULL);
+    ck_assert_int_eq(r.rc, 2);
+    result_free(&r);
+    r = compare("--help", NULL);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "--log-scale"));
+    result_free(&r);
+}
+END_TEST
+
+/* The report folder cannot be created (a file is in the way): exit code 1, path named. */
+START_TEST(test_unwritable_out_dir) {
+    char out[256];
+    snprintf(out, sizeof out, "%s/file", g_tmp);
+    FILE *f = fopen(out, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    Result r = compare(FIX "/scaled", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_ptr_nonnull(strstr(r.err, out));
+    result_free(&r);
+}
+END_TEST
+
+static Suite *compare_suite(void) {
+    Suite *s = suite_create("compare");
+    TCase *tc = tcase_create("fixtures");
+    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_two_runs_table);
+    tcase_add_test(tc, test_two_runs_files);
+    tcase_add_test(tc, test_all_fixtures);
+    tcase_add_test(tc, test_diverged_run);
+    tcase_add_test(tc, test_skipped_nan_breaks_line);
+    tcase_add_test(tc, test_missing_attention_csv);
+    tcase_add_test(tc, test_no_attention_figures);
+    tcase_add_test(tc, test_run_name_escaped);
+    tcase_add_test(tc, test_duplicate_names);
+    tcase_add_test(tc, test_log_scale);
+    tcase_add_test(tc, test_default_out_dir);
+    suite_add_tcase(s, tc);
+    TCase *err = tcase_create("errors");
+    tcase_add_checked_fixture(err, make_tmp, remove_tmp);
+    tcase_add_test(err, test_missing_run_folder);
+    tcase_add_test(err, test_folder_without_loss_csv);
+    tcase_add_test(err, test_bad_arguments);
+    tcase_add_test(err, test_unwritable_out_dir);
+    suite_add_tcase(s, err);
+    return s;
+}
+
+int main(void) {
+    SRunner *sr = srunner_create(compare_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,387 @@
+/* test_plot.c: the plot layer (src/report/plot.c): nice linear and log ticks, line charts (one
+ * series element per series, non-finite values skipped with the line broken, escaping), legends
+ * and heatmaps. Every document drawn is run through the XML well-formedness checker. */
+#include "report/plot.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xmlcheck.h"
+
+static void assert_well_formed(const char *doc) {
+    size_t at = 0;
+    const char *msg = xml_check(doc, &at);
+    ck_assert_msg(msg == NULL, "not well-formed: %s at offset %zu: ...%.60s", msg ? msg : "", at,
+                  doc + (at > 20 ? at - 20 : 0));
+}
+
+/* ------------------------------------------------------------------ ticks */
+
+START_TEST(test_nice_ticks_fraction_range) {
+    PlotTick t[PLOT_MAX_TICKS];
+    double lo = 0, hi = 0.97;
+    int n = plot_nice_ticks(&lo, &hi, 6, t, PLOT_MAX_TICKS);
+    ck_assert_int_eq(n, 6);
+    static const char *const WANT[] = {"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"};
+    for (int i = 0; i < n; i++) {
+        ck_assert_double_eq_tol(t[i].value, 0.2 * i, 1e-12);
+        ck_assert_str_eq(t[i].label, WANT[i]);
+    }
+    ck_assert_double_eq(lo, 0);
+    ck_assert_double_eq_tol(hi, 1.0, 1e-12);
+}
+END_TEST
+
+START_TEST(test_nice_ticks_other_ranges) {
+    PlotTick t[PLOT_MAX_TICKS];
+    double lo = 0, hi = 100;
+    int n = plot_nice_ticks(&lo, &hi, 6, t, PLOT_MAX_TICKS);
+    ck_assert_int_eq(n, 6);
+    ck_assert_str_eq(t[5].label, "100");
+    ck_assert_double_eq(t[1].value, 20);
+
+    lo = 3, hi = 1997; /* steps of a 2000-step run: 0, 500, ..., 2000 */
+    n = plot_nice_ticks(&lo, &hi, 6, t, PLOT_MAX_TICKS);
+    ck_assert_int_eq(n, 5);
+    ck_assert_double_eq(lo, 0);
+    ck_assert_double_eq(hi, 2000);
+    ck_assert_str_eq(t[1].label, "500");
+
+    lo = -0.3, hi = 0.7; /* crosses zero without printing "-0.0" */
+    n = plot_nice_ticks(&lo, &hi, 6, t, PLOT_MAX_TICKS);
+    for (int i = 0; i < n; i++) ck_assert_str_ne(t[i].label, "-0.0");
+    /* step 0.2 would need 7 ticks (-0.4..0.8), so 0.5 it is */
+    ck_assert_int_eq(n, 4);
+    ck_assert_double_eq_tol(lo, -0.5, 1e-12);
+    ck_assert_double_eq_tol(hi, 1.0, 1e-12);
+    ck_assert_str_eq(t[1].label, "0.0");
+
+    lo = 0.0123, hi = 0.0187;
+    n = plot_nice_ticks(&lo, &hi, 5, t, PLOT_MAX_TICKS);
+    ck_assert_int_le(n, 5);
+    ck_assert_int_ge(n, 2);
+    ck_assert_str_eq(t[0].label, "0.012");
+}
+END_TEST
+
+START_TEST(test_nice_ticks_degenerate) {
+    PlotTick t[PLOT_MAX_TICKS];
+    double lo = 5, hi = 5;
+    int n = plot_nice_ticks(&lo, &hi, 6, t, PLOT_MAX_TICKS);
+    ck_assert_int_ge(n, 2);
+    ck_assert(lo < 5 && hi > 5);
+    lo = NAN, hi = INFINITY;
+    n = plot_nice_ticks(&lo, &hi, 6, t, PLOT_MAX_TICKS);
+    ck_assert_double_eq(lo, 0);
+    ck_assert_double_eq(hi, 1);
+    lo = 1e7, hi = 3e7;
+    n = plot_nice_ticks(&lo, &hi, 6, t, PLOT_MAX_TICKS);
+    ck_assert_str_eq(t[n - 1].label, "3e+07");
+    lo = 0, hi = 1;
+    ck_assert_int_eq(plot_nice_ticks(&lo, &hi, 6, t, 3), 3); /* never more than cap */
+}
+END_TEST
+
+/* Decades only are labelled over 0.003..40; 2 and 5 are minor ticks. */
+START_TEST(test_log_ticks_decades) {
+    PlotTick t[PLOT_MAX_TICKS];
+    double lo = 0.003, hi = 40;
+    int n = plot_log_ticks(&lo, &hi, t, PLOT_MAX_TICKS);
+    ck_assert_double_eq_tol(lo, 0.001, 1e-15);
+    ck_assert_double_eq_tol(hi, 100, 1e-9);
+    static const char *const WANT[] = {"0.001", "0.01", "0.1", "1", "10", "100"};
+    int labelled = 0, minor = 0;
+    for (int i = 0; i < n; i++) {
+        if (t[i].label[0]) {
+            ck_assert_int_lt(labelled, 6);
+            ck_assert_str_eq(t[i].label, WANT[labelled]);
+            ck_assert(t[i].major);
+            labelled++;
+        } else {
+            double m = t[i].value / pow(10, floor(log10(t[i].value) + 1e-9));
+            ck_assert_msg(fabs(m - 2) < 1e-9 || fabs(m - 5) < 1e-9, "minor tick %g", t[i].value);
+            minor++;
+        }
+    }
+    ck_assert_int_eq(labelled, 6);
+    ck_assert_int_eq(minor, 10); /* 2 and 5 in each of the 5 decades */
+}
+END_TEST
+
+/* Within a couple of decades the 2 and 5 ticks carry labels too. */
+START_TEST(test_log_ticks_narrow_range) {
+    PlotTick t[PLOT_MAX_TICKS];
+    double lo = 0.3, hi = 3;
+    int n = plot_log_ticks(&lo, &hi, t, PLOT_MAX_TICKS);
+    ck_assert_double_eq_tol(lo, 0.2, 1e-12);
+    ck_assert_double_eq_tol(hi, 5, 1e-12);
+    static const char *const WANT[] = {"0.2", "0.5", "1", "2", "5"};
+    ck_assert_int_eq(n, 5);
+    for (int i = 0; i < n; i++) ck_assert_str_eq(t[i].label, WANT[i]);
+}
+END_TEST
+
+START_TEST(test_log_ticks_wide_and_degenerate) {
+    PlotTick t[PLOT_MAX_TICKS];
+    double lo = 2e-9, hi = 500;
+    int n = plot_log_ticks(&lo, &hi, t, PLOT_MAX_TICKS);
+    int labelled = 0;
+    for (int i = 0; i < n; i++) labelled += t[i].label[0] != 0;
+    ck_assert_int_le(labelled, 9); /* 12 decades: every other one labelled */
+    ck_assert_int_ge(labelled, 5);
+    for (int i = 0; i < n; i++)
+        if (fabs(t[i].value - 1e-8) < 1e-20) ck_assert_str_eq(t[i].label, "1e-08");
+    lo = -1, hi = 0;
+    n = plot_log_ticks(&lo, &hi, t, PLOT_MAX_TICKS);
+    ck_assert(lo > 0 && hi > lo && n > 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ line charts */
+
+static const PlotAxes AXES = {.title = "loss", .x_label = "step", .y_label = "loss (nats/token)",
+                              .x_lo = NAN, .x_hi = NAN, .y_lo = NAN, .y_hi = NAN};
+
+/* The data-points value of the series named run/name, or -1 when there is no such element. */
+static int series_points(const char *doc, const char *run, const char *name) {
+    char key[256];
+    snprintf(key, sizeof key, "<path class=\"series\" data-run=\"%s\" data-series=\"%s\" data-points=\"",
+             run, name);
+    const char *p = strstr(doc, key);
+    return p ? atoi(p + strlen(key)) : -1;
+}
+
+/* The d attribute of the first series element of run. */
+static const char *series_path(const char *doc, const char *run) {
+    char key[128];
+    snprintf(key, sizeof key, "data-run=\"%s\"", run);
+    const char *p = strstr(doc, key);
+    return p ? strstr(p, " d=\"") : NULL;
+}
+
+static int moves_in(const char *d) {
+    int n = 0;
+    for (const char *p = d + 4; *p && *p != '"'; p++) n += *p == 'M';
+    return n;
+}
+
+START_TEST(test_one_element_per_series) {
+    double x[] = {0, 10, 20, 30}, a[] = {3, 2, 1.5, 1.2}, b[] = {3.1, 2.5, 2.2, 2.0};
+    PlotSeries s[] = {{"scaled", "train loss", x, a, 4, 0}, {"unscaled", "train loss", x, b, 4, 1}};
+    Svg svg;
+    svg_begin(&svg, 600, 400, "t");
+    ck_assert_int_eq(plot_lines(&svg, 0, 0, 600, 400, &AXES, s, 2), 8);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"series\""), 2);
+    ck_assert_int_eq(series_points(svg.buf, "scaled", "train loss"), 4);
+    ck_assert_int_eq(series_points(svg.buf, "unscaled", "train loss"), 4);
+    ck_assert_ptr_nonnull(strstr(svg.buf, plot_color(1)));
+    ck_assert_ptr_nonnull(strstr(svg.buf, plot_dash(1)));
+    ck_assert_ptr_nonnull(strstr(svg.buf, ">loss (nats/token)</text>"));
+    ck_assert_ptr_nonnull(strstr(svg.buf, ">step</text>"));
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"diverged\""), 0);
+    svg_free(&svg);
+}
+END_TEST
+
+/* NaN and inf are skipped and break the line; a series that ends non-finite gets a cross. */
+START_TEST(test_non_finite_values_skipped) {
+    double x[] = {0, 1, 2, 3, 4, 5, 6, 7};
+    double y[] = {1, 2, NAN, 3, 4, INFINITY, 5, NAN};
+    PlotSeries s = {"diverged", "train loss", x, y, 8, 2};
+    Svg svg;
+    svg_begin(&svg, 600, 400, NULL);
+    ck_assert_int_eq(plot_lines(&svg, 0, 0, 600, 400, &AXES, &s, 1), 5);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_int_eq(series_points(svg.buf, "diverged", "train loss"), 5);
+    const char *d = series_path(svg.buf, "diverged");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(moves_in(d), 3);        /* three pieces: {1,2}, {3,4}, {5} */
+    char path[512];
+    snprintf(path, sizeof path, "%.*s", (int)strcspn(d + 4, "\""), d + 4);
+    ck_assert_ptr_null(strstr(path, "nan"));
+    ck_assert_ptr_null(strstr(path, "inf"));
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"marker\""), 1); /* the lone point 5 */
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"diverged\""), 1);
+    svg_free(&svg);
+}
+END_TEST
+
+START_TEST(test_log_axis_skips_non_positive) {
+    double x[] = {0, 1, 2, 3}, y[] = {1e-3, 0, -1, 10};
+    PlotSeries s = {"r", "global", x, y, 4, 0};
+    PlotAxes ax = AXES;
+    ax.log_y = 1;
+    Svg svg;
+    svg_begin(&svg, 600, 400, NULL);
+    ck_assert_int_eq(plot_lines(&svg, 0, 0, 600, 400, &ax, &s, 1), 2);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_int_eq(series_points(svg.buf, "r", "global"), 2);
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"diverged\""), 0); /* 0 is finite */
+    ck_assert_ptr_nonnull(strstr(svg.buf, ">0.001</text>"));
+    ck_assert_ptr_nonnull(strstr(svg.buf, ">10</text>"));
+    svg_free(&svg);
+}
+END_TEST
+
+START_TEST(test_empty_and_all_nan_series) {
+    double x[] = {0, 1}, y[] = {NAN, NAN};
+    PlotSeries s[] = {{"a", "v", x, y, 2, 0}, {"b", "v", NULL, NULL, 0, 1}};
+    Svg svg;
+    svg_begin(&svg, 300, 200, NULL);
+    ck_assert_int_eq(plot_lines(&svg, 0, 0, 300, 200, &AXES, s, 2), 0);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"series\""), 2);
+    ck_assert_int_eq(series_points(svg.buf, "b", "v"), 0);
+    svg_free(&svg);
+}
+END_TEST
+
+START_TEST(test_names_escaped) {
+    double x[] = {0, 1}, y[] = {1, 2};
+    PlotSeries s = {"a<&>b", "val \"loss\"", x, y, 2, 0};
+    PlotAxes ax = AXES;
+    ax.title = "<title & more>";
+    PlotLegendItem item = {"a<&>b", 0};
+    Svg svg;
+    svg_begin(&svg, 600, 400, "a<&>b");
+    plot_legend(&svg, 0, 0, 600, &item, 1);
+    plot_lines(&svg, 0, 30, 600, 370, &ax, &s, 1);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_ptr_null(strstr(svg.buf, "a<&>b"));
+    ck_assert_int_ge(xmlcheck_count(svg.buf, "a&lt;&amp;&gt;b"), 3);
+    ck_assert_int_eq(series_points(svg.buf, "a&lt;&amp;&gt;b", "val &quot;loss&quot;"), 2);
+    svg_free(&svg);
+}
+END_TEST
+
+/* Fixed ranges win over the data; data outside is clipped, not dropped from the count. */
+START_TEST(test_fixed_range_and_clip) {
+    double x[] = {0, 50, 100}, y[] = {10, 150, 90};
+    PlotSeries s = {"r", "acc", x, y, 3, 0};
+    PlotAxes ax = AXES;
+    ax.y_lo = 0, ax.y_hi = 100;
+    Svg svg;
+    svg_begin(&svg, 600, 400, NULL);
+    plot_lines(&svg, 0, 0, 600, 400, &ax, &s, 1);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_ptr_nonnull(strstr(svg.buf, ">100</text>"));
+    ck_assert_ptr_null(strstr(svg.buf, ">150</text>"));
+    ck_assert_ptr_nonnull(strstr(svg.buf, "clip-path=\"url(#clip1)\""));
+    svg_free(&svg);
+}
+END_TEST
+
+START_TEST(test_legend_measure_matches_draw) {
+    PlotLegendItem items[12];
+    char names[12][40];
+    for (int i = 0; i < 12; i++) {
+        snprintf(names[i], sizeof names[i], "a_rather_long_run_name_%d", i);
+        items[i] = (PlotLegendItem){names[i], i};
+    }
+    Svg svg;
+    svg_begin(&svg, 600, 400, NULL);
+    double h = plot_legend(NULL, 10, 10, 500, items, 12);
+    ck_assert_double_eq(plot_legend(&svg, 10, 10, 500, items, 12), h);
+    ck_assert(h >= 3 * 20); /* it wrapped */
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "<line "), 12);
+    svg_free(&svg);
+}
+END_TEST
+
+START_TEST(test_styles_distinct) {
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < i; j++) {
+            ck_assert_str_ne(plot_color(i), plot_color(j));
+            ck_assert_str_ne(plot_dash(i), plot_dash(j));
+        }
+    ck_assert_str_ne(plot_dash(8), plot_dash(0)); /* the next cycle shifts the dashes */
+}
+END_TEST
+
+/* --------------------------------------------------------------- heatmaps */
+
+START_TEST(test_heatmap) {
+    double v[] = {1, 0, 0, 0.4, 0.6, 0, NAN, 0.5, 0.5};
+    const char *tokens[] = {"<sep>", "a&b", "2"};
+    PlotHeatmap hm = {.title = "run <1>: layer 0, head 0", .v = v, .rows = 3, .cols = 3,
+                      .row_labels = tokens, .col_labels = tokens, .row_axis = "query",
+                      .col_axis = "key", .vmin = 0, .vmax = 1};
+    double w, h;
+    plot_heatmap_size(&hm, 16, &w, &h);
+    ck_assert(w > 3 * 16 && h > 3 * 16);
+    Svg svg;
+    svg_begin(&svg, w + 100, h, NULL);
+    plot_heatmap(&svg, 0, 0, 16, &hm);
+    plot_colorbar(&svg, w + 20, 20, 14, 100, 0, 1, "weight");
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "<g class=\"heatmap\" data-rows=\"3\" data-cols=\"3\">"), 1);
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "&lt;sep&gt;"), 2);   /* row and column label */
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "a&amp;b"), 2);
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "fill=\"#c8c8c8\""), 1); /* the NaN cell */
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "fill=\"#08306b\""), 1); /* the 1 */
+    svg_free(&svg);
+}
+END_TEST
+
+START_TEST(test_ramp) {
+    char c[8];
+    plot_ramp(0, c);
+    ck_assert_str_eq(c, "#ffffff");
+    plot_ramp(1, c);
+    ck_assert_str_eq(c, "#08306b");
+    plot_ramp(7, c);
+    ck_assert_str_eq(c, "#08306b");
+    plot_ramp(-1, c);
+    ck_assert_str_eq(c, "#ffffff");
+    plot_ramp(NAN, c);
+    ck_assert_str_eq(c, "#c8c8c8");
+}
+END_TEST
+
+static Suite *plot_suite(void) {
+    Suite *s = suite_create("plot");
+    TCase *ticks = tcase_create("ticks");
+    tcase_add_test(ticks, test_nice_ticks_fraction_range);
+    tcase_add_test(ticks, test_nice_ticks_other_ranges);
+    tcase_add_test(ticks, test_nice_ticks_degenerate);
+    tcase_add_test(ticks, test_log_ticks_decades);
+    tcase_add_test(ticks, test_log_ticks_narrow_range);
+    tcase_add_test(ticks, test_log_ticks_wide_and_degenerate);
+    suite_add_tcase(s, ticks);
+    TCase *lines = tcase_create("line charts");
+    tcase_add_test(lines, test_one_element_per_series);
+    tcase_add_test(lines, test_non_finite_values_skipped);
+    tcase_add_test(lines, test_log_axis_skips_non_positive);
+    tcase_add_test(lines, test_empty_and_all_nan_series);
+    tcase_add_test(lines, test_names_escaped);
+    tcase_add_test(lines, test_fixed_range_and_clip);
+    tcase_add_test(lines, test_legend_measure_matches_draw);
+    tcase_add_test(lines, test_styles_distinct);
+    suite_add_tcase(s, lines);
+    TCase *heat = tcase_create("heatmaps");
+    tcase_add_test(heat, test_heatmap);
+    tcase_add_test(heat, test_ramp);
+    suite_add_tcase(s, heat);
+    return s;
+}
+
+int main(void) {
+    SRunner *sr = srunner_create(plot_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

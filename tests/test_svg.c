@@ -1,0 +1,194 @@
+/* test_svg.c: the SVG writer (src/report/svg.c) and the XML checker the report tests rely on.
+ *
+ * The checker is tested first on hand-written good and bad documents, so that "well-formed" in
+ * the other tests means something; then the writer's output is run through it, with data that
+ * needs escaping. */
+#include "report/svg.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xmlcheck.h"
+
+/* Fails the test with the checker's message and the text around the offending spot. */
+static void assert_well_formed(const char *doc) {
+    size_t at = 0;
+    const char *msg = xml_check(doc, &at);
+    ck_assert_msg(msg == NULL, "not well-formed: %s at offset %zu: ...%.60s", msg ? msg : "", at,
+                  doc + (at > 20 ? at - 20 : 0));
+}
+
+static void assert_rejected(const char *doc) {
+    ck_assert_msg(xml_check(doc, NULL) != NULL, "checker accepted a bad document: %s", doc);
+}
+
+/* ------------------------------------------------------------- the checker */
+
+START_TEST(test_checker_accepts_good_documents) {
+    assert_well_formed("<a/>");
+    assert_well_formed("<?xml version=\"1.0\"?>\n<svg x='1' y=\"2\"><g><t>a &amp; b &lt;c&gt;</t></g>"
+                       "<!-- note --></svg>\n");
+    assert_well_formed("<!DOCTYPE html>\n<html><body><p>&#8730;d &#x221A; &quot;q&apos;</p>"
+                       "<img src=\"x.svg\" alt=\"a &amp; b\"/></body></html>");
+    assert_well_formed("<a   b = \"1\"\n c='2' ></a >");
+}
+END_TEST
+
+START_TEST(test_checker_rejects_bad_documents) {
+    assert_rejected("");
+    assert_rejected("<a>");                         /* unclosed */
+    assert_rejected("<a></b>");                     /* mismatched */
+    assert_rejected("<a><b></a></b>");              /* misnested */
+    assert_rejected("</a>");                        /* end without start */
+    assert_rejected("<a/><b/>");                    /* two roots */
+    assert_rejected("text<a/>");                    /* text outside the root */
+    assert_rejected("<a x=1/>");                    /* unquoted attribute */
+    assert_rejected("<a x=\"1/>");                  /* unterminated value */
+    assert_rejected("<a x=\"1\" x=\"2\"/>");        /* attribute twice */
+    assert_rejected("<a x=\"1\"y=\"2\"/>");         /* no space between attributes */
+    assert_rejected("<a>R&D</a>");                  /* raw & in text */
+    assert_rejected("<a>&nbsp;</a>");               /* not an XML entity */
+    assert_rejected("<a>&#;</a>");                  /* empty character reference */
+    assert_rejected("<a x=\"a<b\"/>");              /* raw < in attribute */
+    assert_rejected("<a x=\"a&b\"/>");              /* raw & in attribute */
+    assert_rejected("<a x=\"a>b\"/>");              /* raw > in attribute (our rule) */
+    assert_rejected("<a>a > b</a>");                /* raw > in text (our rule) */
+    assert_rejected("<a><!-- x -- y --></a>");      /* -- inside a comment */
+    assert_rejected("<1a/>");                       /* bad name */
+}
+END_TEST
+
+/* -------------------------------------------------------------- the writer */
+
+START_TEST(test_escaped_text_and_attributes) {
+    Svg s;
+    svg_begin(&s, 100, 50, "title <&> \"q\" 'a'");
+    svg_text(&s, 1, 2, "class=\"label\"", "run <&> name");
+    svg_raw(&s, "<g data-run=\"");
+    svg_escaped(&s, "a\"b<c>&d'e");
+    svg_raw(&s, "\"/>\n");
+    ck_assert_int_eq(svg_end(&s), 0);
+    assert_well_formed(s.buf);
+    ck_assert_ptr_nonnull(strstr(s.buf, "<title>title &lt;&amp;&gt; &quot;q&quot; &#39;a&#39;</title>"));
+    ck_assert_ptr_nonnull(strstr(s.buf, ">run &lt;&amp;&gt; name</text>"));
+    ck_assert_ptr_nonnull(strstr(s.buf, "data-run=\"a&quot;b&lt;c&gt;&amp;d&#39;e\""));
+    ck_assert_ptr_null(strstr(s.buf, "<&>"));
+    svg_free(&s);
+    ck_assert_ptr_null(s.buf);
+}
+END_TEST
+
+START_TEST(test_control_characters_replaced) {
+    Svg s;
+    svg_begin(&s, 10, 10, NULL);
+    svg_text(&s, 0, 0, NULL, "a\x01" "b\x1f" "c\td\xc3\xa9");
+    svg_end(&s);
+    assert_well_formed(s.buf);
+    ck_assert_ptr_nonnull(strstr(s.buf, ">a?b?c\td\xc3\xa9</text>"));
+    svg_free(&s);
+}
+END_TEST
+
+START_TEST(test_shapes_are_well_formed) {
+    Svg s;
+    svg_begin(&s, 640, 480, "shapes");
+    svg_line(&s, 0, 0, 10, 10, "stroke=\"#000000\"");
+    svg_line(&s, 0, 0, 10, 10, NULL);
+    svg_rect(&s, 1, 2, 3, 4, NULL);
+    svg_rect(&s, 1, 2, 3, 4, "fill=\"none\"");
+    svg_text(&s, 5, 5, NULL, "");
+    ck_assert_int_eq(svg_new_id(&s), 1);
+    ck_assert_int_eq(svg_new_id(&s), 2);
+    ck_assert_int_eq(svg_end(&s), 0);
+    assert_well_formed(s.buf);
+    ck_assert_int_eq(xmlcheck_count(s.buf, "<line "), 2);
+    ck_assert_int_eq(xmlcheck_count(s.buf, "<rect "), 3); /* + the background */
+    ck_assert_ptr_nonnull(strstr(s.buf, "viewBox=\"0 0 640 480\""));
+    ck_assert_uint_eq(strlen(s.buf), s.len);
+    svg_free(&s);
+}
+END_TEST
+
+/* Enough output to make the buffer grow many times, including one piece larger than the
+ * formatting scratch buffer. */
+START_TEST(test_large_document) {
+    Svg s;
+    svg_begin(&s, 10, 10, NULL);
+    for (int i = 0; i < 20000; i++) svg_text(&s, i, i, "font-size=\"9\"", "x & y");
+    char big[3000];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    svg_raw(&s, "<desc>%s</desc>\n", big);
+    ck_assert_int_eq(svg_end(&s), 0);
+    assert_well_formed(s.buf);
+    ck_assert_int_eq(xmlcheck_count(s.buf, "x &amp; y"), 20000);
+    ck_assert_uint_eq(strlen(s.buf), s.len);
+    svg_free(&s);
+}
+END_TEST
+
+START_TEST(test_save_and_errors) {
+    char dir[] = "/tmp/test_svg.XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/a.svg", dir);
+    Svg s;
+    svg_begin(&s, 10, 10, "t");
+    svg_end(&s);
+    ck_assert_int_eq(svg_save(&s, path), 0);
+    char *back = xmlcheck_read_file(path);
+    ck_assert_ptr_nonnull(back);
+    ck_assert_str_eq(back, s.buf);
+    free(back);
+    snprintf(path, sizeof path, "%s/missing/a.svg", dir);
+    errno = 0;
+    ck_assert_int_eq(svg_save(&s, path), -1);
+    ck_assert_int_eq(errno, ENOENT);
+    svg_free(&s);
+    snprintf(path, sizeof path, "%s/a.svg", dir);
+    unlink(path);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_escape_to_file) {
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    xml_escape_file(f, "<b>R&D</b> \"x\"");
+    xml_escape_file(f, NULL);
+    rewind(f);
+    char buf[128] = {0};
+    ck_assert_uint_gt(fread(buf, 1, sizeof buf - 1, f), 0);
+    fclose(f);
+    ck_assert_str_eq(buf, "&lt;b&gt;R&amp;D&lt;/b&gt; &quot;x&quot;");
+}
+END_TEST
+
+static Suite *svg_suite(void) {
+    Suite *s = suite_create("svg");
+    TCase *checker = tcase_create("xml checker");
+    tcase_add_test(checker, test_checker_accepts_good_documents);
+    tcase_add_test(checker, test_checker_rejects_bad_documents);
+    suite_add_tcase(s, checker);
+    TCase *writer = tcase_create("writer");
+    tcase_add_test(writer, test_escaped_text_and_attributes);
+    tcase_add_test(writer, test_control_characters_replaced);
+    tcase_add_test(writer, test_shapes_are_well_formed);
+    tcase_add_test(writer, test_large_document);
+    tcase_add_test(writer, test_save_and_errors);
+    tcase_add_test(writer, test_escape_to_file);
+    suite_add_tcase(s, writer);
+    return s;
+}
+
+int main(void) {
+    SRunner *sr = srunner_create(svg_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

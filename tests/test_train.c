@@ -1,0 +1,242 @@
+/* test_train.c: short end-to-end runs of the training program: the loss falls, the logs hold
+ * what the README says, a diverging run stops with exit code 3 and keeps its rows, and bad
+ * input stops ./train with exit code 2 before any work (no run folder is created). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "train/train.h"
+
+#ifndef SCALEDOT_SOURCE_DIR
+#define SCALEDOT_SOURCE_DIR "."
+#endif
+
+static char tmpdir[256];
+
+static void make_tmpdir(void) {
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_train_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void tiny_config(Config *c, const char *name) {
+    config_defaults(c);
+    snprintf(c->run_name, sizeof c->run_name, "%s", name);
+    snprintf(c->run_dir, sizeof c->run_dir, "%s", tmpdir);
+    c->task = TASK_COPY;
+    c->task_length = 3;
+    c->task_symbols = 6;
+    c->val_size = 64;
+    c->d_model = 16;
+    c->n_heads = 2;
+    c->n_layers = 1;
+    c->steps = 150;
+    c->batch_size = 16;
+    c->lr = 3e-3;
+    c->eval_every = 50;
+    c->log_every = 10;
+    c->progress = 0;
+    c->threads = 1;
+}
+
+/* Reads column col of every data row of a CSV; empty fields give NaN. Returns the row count. */
+static int read_column(const char *path, int col, double *out, int max) {
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char line[8192];
+    int n = 0;
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f)); /* header */
+    while (fgets(line, sizeof line, f) && n < max) {
+        ck_assert_msg(strchr(line, '\n') != NULL, "%s: a row is not a whole line", path);
+        char *p = line;
+        for (int i = 0; i < col && p; i++) {
+            p = strchr(p, ',');
+            if (p) p++;
+        }
+        out[n++] = (p && *p != ',' && *p != '\n') ? strtod(p, NULL) : NAN;
+    }
+    fclose(f);
+    return n;
+}
+
+static int count_lines(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    int n = 0, ch;
+    while ((ch = fgetc(f)) != EOF) n += ch == '\n';
+    fclose(f);
+    return n;
+}
+
+START_TEST(test_loss_falls_and_logs_are_complete) {
+    make_tmpdir();
+    Config c;
+    tiny_config(&c, "tiny");
+    ck_assert_int_eq(train_run(&c), EXIT_OK);
+    char path[512];
+    double loss[64];
+    snprintf(path, sizeof path, "%s/tiny/loss.csv", tmpdir);
+    int rows = read_column(path, 1, loss, 64);
+    /* steps 0, 10, ..., 140 with a train loss, and the final row 150 without */
+    ck_assert_int_eq(rows, 16);
+    ck_assert_msg(isnan(loss[15]), "the final row has no training step");
+    double first = (loss[0] + loss[1]) / 2, last = (loss[13] + loss[14]) / 2;
+    ck_assert_msg(last < 0.7 * first, "loss did not fall: %.4f -> %.4f", first, last);
+    double acc[64];
+    read_column(path, 4, acc, 64);
+    ck_assert_msg(acc[15] > acc[0], "validation answer accuracy did not rise: %.3f -> %.3f", acc[0], acc[15]);
+
+    /* grad_norms.csv: a row per logged training step; attention.csv: a row per logged step,
+     * layer and head (1 layer, 2 heads), at every log step including the final one */
+    snprintf(path, sizeof path, "%s/tiny/grad_norms.csv", tmpdir);
+    ck_assert_int_eq(count_lines(path), 1 + 15);
+    snprintf(path, sizeof path, "%s/tiny/attention.csv", tmpdir);
+    ck_assert_int_eq(count_lines(path), 1 + 16 * 2);
+    snprintf(path, sizeof path, "%s/tiny/attn_map.csv", tmpdir);
+    ck_assert_int_eq(count_lines(path), 1 + 2 * 6); /* 2 heads x T = 6 queries (3 + SEP + 3 - 1) */
+    snprintf(path, sizeof path, "%s/tiny/init_check.txt", tmpdir);
+    ck_assert_int_gt(count_lines(path), 3);
+
+    /* the resolved config reloads into the same settings */
+    snprintf(path, sizeof path, "%s/tiny/config.ini", tmpdir);
+    Config back;
+    config_defaults(&back);
+    ck_assert_int_eq(config_load_file(&back, path), 0);
+    ck_assert_int_eq(back.d_model, 16);
+    ck_assert_int_eq(back.task, TASK_COPY);
+    ck_assert_int_eq(back.steps, 150);
+    ck_assert_str_eq(back.run_name, "tiny");
+}
+END_TEST
+
+START_TEST(test_divergence_stops_with_code_3) {
+    make_tmpdir();
+    Config c;
+    tiny_config(&c, "boom");
+    c.optim = OPT_SGD;
+    c.lr = 10;
+    c.momentum = 0.99;
+    c.init = INIT_GPT2;
+    c.init_std = 10;
+    c.steps = 100;
+    c.log_every = 1000;
+    ck_assert_int_eq(train_run(&c), EXIT_DIVERGED);
+    char path[512];
+    snprintf(path, sizeof path, "%s/boom/loss.csv", tmpdir);
+    double loss[64];
+    int rows = read_column(path, 1, loss, 64);
+    /* the step-0 row, then the row of the step that diverged, with its nan written out */
+    ck_assert_int_eq(rows, 2);
+    double norm[64];
+    read_column(path, 6, norm, 64);
+    ck_assert_msg(isfinite(loss[0]) && isfinite(norm[0]), "step 0 is finite");
+    ck_assert_msg(!isfinite(loss[1]) || !isfinite(norm[1]),
+                  "the diverged step's loss or gradient norm is logged as non-finite: %g, %g",
+                  loss[1], norm[1]);
+}
+END_TEST
+
+START_TEST(test_is_nonfinite) {
+    volatile double zero = 0;
+    ck_assert(is_nonfinite(zero / zero));
+    ck_assert(is_nonfinite(1 / zero));
+    ck_assert(is_nonfinite(-1 / zero));
+    ck_assert(!is_nonfinite(1e308));
+    ck_assert(!is_nonfinite(-0.0));
+}
+END_TEST
+
+/* Runs the ./train binary (or $SCALEDOT_TRAIN_BIN, e.g. the sanitizer build of
+ * `make test-sanitize`) with a shell command line; returns its exit code. */
+static int run_train(const char *args) {
+    char cmd[2048];
+    const char *bin = getenv("SCALEDOT_TRAIN_BIN");
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s >%s/out.txt 2>&1", tmpdir,
+             bin && *bin ? bin : SCALEDOT_SOURCE_DIR "/train", args, tmpdir);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static int exists(const char *rel) {
+    char path[512];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", tmpdir, rel);
+    return stat(path, &st) == 0;
+}
+
+static int output_contains(const char *needle) {
+    char path[512], buf[8192] = {0};
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return strstr(buf, needle) != NULL;
+}
+
+START_TEST(test_bad_input_exits_2_before_work) {
+    make_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/bad.ini", tmpdir);
+    FILE *f = fopen(path, "w");
+    fputs("[run]\nname = bad\n[model]\nd_model = 64\nn_heads = 3\n", f);
+    fclose(f);
+    ck_assert_int_eq(run_train("bad.ini"), EXIT_CONFIG);
+    ck_assert(output_contains("bad.ini:4"));
+    ck_assert(output_contains("model.d_model"));
+    ck_assert(!exists("runs/bad"));
+
+    f = fopen(path, "w");
+    fputs("[run]\nname = bad\n[optim]\nlr = 1e-3x\n", f);
+    fclose(f);
+    ck_assert_int_eq(run_train("bad.ini"), EXIT_CONFIG);
+    ck_assert(output_contains("bad.ini:4"));
+    ck_assert(output_contains("optim.lr"));
+    ck_assert(!exists("runs/bad"));
+
+    ck_assert_int_eq(run_train("missing.ini"), EXIT_CONFIG);
+    ck_assert(output_contains("missing.ini"));
+    ck_assert_int_eq(run_train("--set task.lenght=3"), EXIT_CONFIG);
+    ck_assert(output_contains("task.length"));
+    ck_assert_int_eq(run_train("--set task.name=sort --set task.length=40 --set model.max_seq_len=20"),
+                     EXIT_CONFIG);
+    ck_assert(output_contains("model.max_seq_len"));
+    ck_assert(!exists("runs"));
+    ck_assert_int_eq(run_train("--bogus"), EXIT_CONFIG);
+}
+END_TEST
+
+START_TEST(test_guard_stop_exits_4) {
+    make_tmpdir();
+    /* unscaled attention with d_k 64: the step-0 logit std is far above 3 */
+    ck_assert_int_eq(run_train("--set attention.scale=none --set model.d_model=64 --set train.steps=5 "
+                               "--set guard.logit_std_max=3 --set guard.action=stop --set log.progress=0"),
+                     EXIT_GUARD);
+    ck_assert(output_contains("guard.logit_std_max"));
+    ck_assert(exists("runs/run/attention.csv"));
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("train");
+    TCase *tc = tcase_create("end to end");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_loss_falls_and_logs_are_complete);
+    tcase_add_test(tc, test_divergence_stops_with_code_3);
+    tcase_add_test(tc, test_is_nonfinite);
+    tcase_add_test(tc, test_bad_input_exits_2_before_work);
+    tcase_add_test(tc, test_guard_stop_exits_4);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
