@@ -1,0 +1,158 @@
+/* test_runlog.c: the logs survive what a user's disk does to them: a run folder that cannot be
+ * created or a full disk gives one clear error and exit code 1, never a crash or a silent
+ * partial file; rows are whole lines; a resumed log drops the rows after the checkpoint. */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "train/runlog.h"
+#include "train/train.h"
+
+#ifndef SCALEDOT_SOURCE_DIR
+#define SCALEDOT_SOURCE_DIR "."
+#endif
+
+static char tmpdir[256];
+
+static void make_tmpdir(void) {
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_runlog_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static const char *train_bin(void) {
+    const char *b = getenv("SCALEDOT_TRAIN_BIN");
+    return b && *b ? b : SCALEDOT_SOURCE_DIR "/train";
+}
+
+/* Runs ./train with args inside tmpdir; returns the exit code, output in tmpdir/out.txt. */
+static int run_train(const char *args) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && %s --set task.name=copy --set task.length=3 --set task.symbols=6 "
+             "--set task.val_size=32 --set model.d_model=16 --set train.steps=20 "
+             "--set log.progress=0 %s > out.txt 2>&1",
+             tmpdir, train_bin(), args);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static int output_contains(const char *needle) {
+    char path[512], buf[8192] = {0};
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return strstr(buf, needle) != NULL;
+}
+
+START_TEST(test_run_folder_under_a_file) {
+    make_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/plainfile", tmpdir);
+    FILE *f = fopen(path, "w");
+    fclose(f);
+    ck_assert_int_eq(run_train("--set run.dir=plainfile/sub"), EXIT_RUNTIME);
+    ck_assert(output_contains("cannot create run folder 'plainfile/sub/run'"));
+    ck_assert(output_contains("Not a directory"));
+}
+END_TEST
+
+/* loss.csv is a link to /dev/full: every write fails with ENOSPC, as on a full disk. */
+START_TEST(test_full_disk) {
+    make_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/runs/run", tmpdir);
+    ck_assert_int_eq(make_dirs(path), 0);
+    snprintf(path, sizeof path, "%s/runs/run/loss.csv", tmpdir);
+    ck_assert_int_eq(symlink("/dev/full", path), 0);
+    ck_assert_int_eq(run_train(""), EXIT_RUNTIME);
+    ck_assert(output_contains("cannot write"));
+    ck_assert(output_contains("loss.csv"));
+    ck_assert(output_contains("No space left on device"));
+}
+END_TEST
+
+START_TEST(test_make_dirs) {
+    make_tmpdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/a/b/c", tmpdir);
+    ck_assert_int_eq(make_dirs(path), 0);
+    ck_assert_int_eq(make_dirs(path), 0); /* already there */
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert(S_ISDIR(st.st_mode));
+    snprintf(path, sizeof path, "%s/a/b/c/f", tmpdir);
+    FILE *f = fopen(path, "w");
+    fclose(f);
+    ck_assert_int_eq(make_dirs(path), -1);
+    ck_assert_int_eq(errno, ENOTDIR);
+}
+END_TEST
+
+static int count_rows(const char *path) {
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    int n = 0, ch, last = '\n';
+    while ((ch = fgetc(f)) != EOF) {
+        n += ch == '\n';
+        last = ch;
+    }
+    fclose(f);
+    ck_assert_msg(last == '\n', "%s ends in a partial line", path);
+    return n;
+}
+
+/* A resumed log keeps the header and the rows before the resume step, whatever follows. */
+START_TEST(test_resume_truncates_later_rows) {
+    make_tmpdir();
+    ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
+                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f};
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/run", tmpdir);
+    RunLog r;
+    ck_assert_int_eq(runlog_open(&r, dir, &m, "[run]\n", -1), 0);
+    for (int step = 0; step < 50; step += 10) {
+        LossRow row = {.step = step, .has_train = 1, .train_loss = 1.0 / (step + 1), .tokens_per_s = 1};
+        ck_assert_int_eq(runlog_loss_row(&r, &row), 0);
+        ck_assert_int_eq(runlog_grad_row(&r, step, &m, 0.5), 0);
+    }
+    ck_assert_int_eq(runlog_close(&r), 0);
+    /* a torn last line, as a kill -9 in the middle of a write could leave */
+    snprintf(path, sizeof path, "%s/loss.csv", dir);
+    FILE *f = fopen(path, "a");
+    fputs("50,0.1", f);
+    fclose(f);
+    ck_assert_int_eq(runlog_open(&r, dir, &m, "[run]\n", 30), 0);
+    ck_assert_int_eq(runlog_close(&r), 0);
+    ck_assert_int_eq(count_rows(path), 1 + 3); /* header, steps 0, 10, 20 */
+    snprintf(path, sizeof path, "%s/grad_norms.csv", dir);
+    ck_assert_int_eq(count_rows(path), 1 + 3);
+    model_free(&m);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("runlog");
+    TCase *tc = tcase_create("runlog");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_run_folder_under_a_file);
+    tcase_add_test(tc, test_full_disk);
+    tcase_add_test(tc, test_make_dirs);
+    tcase_add_test(tc, test_resume_truncates_later_rows);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
