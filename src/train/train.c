@@ -42,41 +42,6 @@ ModelConfig train_model_config(const Config *c, const Task *t) {
     return mc;
 }
 
-EvalResult train_evaluate(Model *m, const Task *t) {
-    int T = t->seq_len, V = m->cfg.vocab_size;
-    double loss_sum = 0, mask_sum = 0, tok_right = 0, tok_total = 0, ans_right = 0;
-    for (int start = 0; start < t->n_val; start += m->max_batch) {
-        int B = t->n_val - start < m->max_batch ? t->n_val - start : m->max_batch;
-        const int *targets = t->val_targets + (size_t)start * T;
-        const float *mask = t->val_mask + (size_t)start * T;
-        model_forward(m, t->val_tokens + (size_t)start * T, targets, mask, B, T);
-        for (int b = 0; b < B; b++) {
-            int all_right = 1;
-            for (int i = 0; i < T; i++) {
-                size_t n = (size_t)b * T + i;
-                if (mask[n] == 0) continue;
-                const real *z = m->logits + n * V;
-                int best = 0;
-                for (int v = 1; v < V; v++)
-                    if (z[v] > z[best]) best = v;
-                int right = best == targets[n];
-                tok_right += right;
-                tok_total += 1;
-                all_right &= right;
-                loss_sum += mask[n] * (double)m->losses[n];
-                mask_sum += mask[n];
-            }
-            ans_right += all_right;
-        }
-    }
-    EvalResult r = {
-        .loss = mask_sum > 0 ? loss_sum / mask_sum : 0,
-        .token_acc = tok_total > 0 ? tok_right / tok_total : 0,
-        .answer_acc = t->n_val > 0 ? ans_right / t->n_val : 0,
-    };
-    return r;
-}
-
 /* Everything one run owns; built once, so the step itself allocates nothing. */
 typedef struct {
     const Config *c;
@@ -319,7 +284,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
         int do_log = do_eval || step % c->log_every == 0;
         if (do_log && (rc = diagnostics(&run, step)) != 0) break;
         EvalResult ev = {NAN, NAN, NAN};
-        if (do_eval) ev = train_evaluate(m, task);
+        if (do_eval) ev = evaluate_validation(m, task);
 
         double loss = NAN, norm = NAN, lr = NAN;
         if (!last) {
@@ -404,27 +369,6 @@ int train_run_from(const Config *c, const char *checkpoint) {
     return rc;
 }
 
-/* Greedy decoding of example b of the validation set: each answer token is predicted from the
- * prompt and the model's own previous answer tokens. Writes the model's answer into out
- * (answer positions only, in order) and returns its length. */
-static int greedy_answer(Model *m, const Task *t, int b, int *tokens, int *out) {
-    int T = t->seq_len, V = m->cfg.vocab_size, n = 0;
-    const int *targets = t->val_targets + (size_t)b * T;
-    const float *mask = t->val_mask + (size_t)b * T;
-    memcpy(tokens, t->val_tokens + (size_t)b * T, sizeof(int) * (size_t)T);
-    for (int i = 0; i < T; i++) {
-        if (mask[i] == 0) continue;
-        model_forward(m, tokens, targets, mask, 1, T);
-        const real *z = m->logits + (size_t)i * V;
-        int best = 0;
-        for (int v = 1; v < V; v++)
-            if (z[v] > z[best]) best = v;
-        out[n++] = best;
-        if (i + 1 < T) tokens[i + 1] = best; /* the next input is the model's own answer */
-    }
-    return n;
-}
-
 int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples) {
 #ifdef _OPENMP
     if (c->threads > 0) omp_set_num_threads(c->threads);
@@ -442,32 +386,12 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
         goto done;
     rc = EXIT_CONFIG;
     if (checkpoint_load(checkpoint, &run.m, &run.opt, &st) != 0) goto done;
-    EvalResult ev = train_evaluate(&run.m, &run.task);
+    EvalResult ev = evaluate_validation(&run.m, &run.task);
     printf("checkpoint %s: step %ld, task %s, %d validation examples\n", checkpoint, st.step,
            task_kind_name(run.task.kind), run.task.n_val);
     printf("validation loss %.4f, answer accuracy %.2f%%, token accuracy %.2f%%\n", ev.loss,
            100 * ev.answer_acc, 100 * ev.token_acc);
-    int T = run.task.seq_len;
-    int *tokens = malloc(sizeof(int) * (size_t)T), *answer = malloc(sizeof(int) * (size_t)T);
-    char prompt[4096], name[128];
-    rc = tokens && answer ? EXIT_OK : EXIT_RUNTIME;
-    for (int b = 0; rc == EXIT_OK && b < n_examples && b < run.task.n_val; b++) {
-        const int *vt = run.task.val_tokens + (size_t)b * T;
-        task_format(&run.task, vt, run.task.val_targets + (size_t)b * T,
-                    run.task.val_mask + (size_t)b * T, prompt, sizeof prompt);
-        int n = greedy_answer(&run.m, &run.task, b, tokens, answer);
-        printf("  %s   model:", prompt);
-        for (int i = 0; i < n; i++) {
-            task_token_name(&run.task, answer[i], name, sizeof name);
-            printf(" %s", name);
-        }
-        int right = 1;
-        for (int i = 0, k = 0; i < T; i++)
-            if (run.task.val_mask[(size_t)b * T + i] != 0) right &= answer[k++] == run.task.val_targets[(size_t)b * T + i];
-        printf("   %s\n", right ? "right" : "WRONG");
-    }
-    free(tokens);
-    free(answer);
+    rc = evaluate_print_examples(&run.m, &run.task, n_examples, stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
 done:
     run_free(&run);
     return rc;

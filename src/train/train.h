@@ -5,6 +5,7 @@
 #include "config/config.h"
 #include "model/model.h"
 #include "tasks/tasks.h"
+#include "train/evaluate.h"
 
 /* Exit codes of ./train (also in the README). */
 enum {
@@ -14,17 +15,6 @@ enum {
     EXIT_DIVERGED = 3,  /* non-finite loss or gradient; logs kept up to that step */
     EXIT_GUARD = 4,     /* a [guard] tripped with guard.action = stop; logs kept */
 };
-
-typedef struct {
-    double loss;        /* masked mean cross-entropy over the answer tokens */
-    double token_acc;   /* fraction of answer tokens whose argmax is right */
-    double answer_acc;  /* fraction of examples whose every answer token is right; with teacher
-                           forcing this equals greedy exact-match accuracy, since a fully right
-                           answer is reproduced token by token by greedy decoding */
-} EvalResult;
-
-/* Evaluates the model on the whole validation set in batches of up to m->max_batch. */
-EvalResult train_evaluate(Model *m, const Task *t);
 
 /* Builds the model config (V, T and the attention scale resolved) for a config and a task. */
 ModelConfig train_model_config(const Config *c, const Task *t);

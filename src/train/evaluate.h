@@ -1,0 +1,31 @@
+/* evaluate.h: accuracy of the model on the held-out validation set. */
+#ifndef SCALEDOT_EVALUATE_H
+#define SCALEDOT_EVALUATE_H
+
+#include <stdio.h>
+
+#include "model/model.h"
+#include "tasks/tasks.h"
+
+typedef struct {
+    double loss;        /* masked mean cross-entropy over the answer tokens, nats */
+    double token_acc;   /* fraction of answer tokens whose argmax is right */
+    double answer_acc;  /* fraction of examples whose every answer token is right; with teacher
+                           forcing this equals greedy exact-match accuracy, since a fully right
+                           answer is reproduced token by token by greedy decoding */
+} EvalResult;
+
+/* Evaluates the model on the whole validation set, in batches of up to m->max_batch, with the
+ * correct previous answer tokens as input (teacher forcing). */
+EvalResult evaluate_validation(Model *m, const Task *t);
+
+/* Greedy decoding of validation example b: each answer token is predicted from the prompt and
+ * the model's own previous answer tokens. tokens is scratch of t->seq_len ints; the answer is
+ * written to out (answer positions in order) and its length returned. */
+int evaluate_greedy(Model *m, const Task *t, int b, int *tokens, int *out);
+
+/* Prints the first n_examples validation examples as "prompt | answer   model: ...   right" or
+ * "WRONG". Returns 0, or -1 when out of memory. */
+int evaluate_print_examples(Model *m, const Task *t, int n_examples, FILE *f);
+
+#endif
