@@ -82,11 +82,3 @@ void *gc_alloc(size_t n, size_t size) {
     ck_assert_msg(p != NULL, "out of memory (%zu x %zu bytes)", n, size);
     return p;
 }
-
-int gc_run(Suite *s) {
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}

@@ -60,7 +60,4 @@ double gc_dot(const real *w, const real *y, size_t n);
 /* calloc that aborts the test on failure. */
 void *gc_alloc(size_t n, size_t size);
 
-/* Runs every test of s (srunner_run_all) and returns EXIT_SUCCESS, or EXIT_FAILURE if any failed. */
-int gc_run(Suite *s);
-
 #endif

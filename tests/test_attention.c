@@ -13,6 +13,7 @@
 
 #include "gradcheck.h"
 #include "model/attention.h"
+#include "testutil.h"
 
 enum { B = 2, C = 8, MAXT = 5, MAXNH = 2 };
 enum { NQKV = B * MAXT * 3 * C, NOUT = B * MAXT * C, NATT = B * MAXNH * MAXT * MAXT };
@@ -113,5 +114,5 @@ int main(void) {
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_attention_grads, 0, 2 * 4 * 4);
     suite_add_tcase(s, tc);
-    return gc_run(s);
+    return tu_run(s);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "testutil.h"
 #include "train/checkpoint.h"
 #include "train/train.h"
 
@@ -21,8 +22,7 @@
 static char tmpdir[256];
 
 static void make_tmpdir(void) {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_ckpt_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_ckpt_XXXXXX");
 }
 
 static const char *train_bin(void) {
@@ -45,16 +45,10 @@ static void build_small(Model *m, Optimizer *o, int d_model) {
     o->t = 17;
 }
 
+/* The whole file; fails the test when it cannot be read. */
 static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    ck_assert_ptr_nonnull(f);
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc(*len + 1);
-    ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
-    buf[*len] = 0;
-    fclose(f);
+    char *buf = tu_read_file(path, len);
+    ck_assert_msg(buf != NULL, "cannot read %s", path);
     return buf;
 }
 
@@ -67,18 +61,11 @@ static void spit(const char *path, const char *buf, size_t len) {
 
 /* Runs checkpoint_load with stderr captured; returns its result and leaves the message in msg. */
 static int load_capture(const char *path, Model *m, Optimizer *o, char *msg, size_t cap) {
-    char errpath[300];
-    snprintf(errpath, sizeof errpath, "%s/stderr.txt", tmpdir);
-    fflush(stderr);
-    int saved = dup(fileno(stderr));
-    ck_assert_ptr_nonnull(freopen(errpath, "w", stderr));
+    TuCapture c;
+    tu_capture_begin(&c, 2);
     CheckpointState st;
     int rc = checkpoint_load(path, m, o, &st);
-    fflush(stderr);
-    dup2(saved, fileno(stderr));
-    close(saved);
-    size_t len;
-    char *text = slurp(errpath, &len);
+    char *text = tu_capture_end(&c);
     snprintf(msg, cap, "%s", text);
     free(text);
     return rc;
@@ -235,11 +222,28 @@ static int run_and_signal(const char *name, int sig) {
     return st;
 }
 
-START_TEST(test_resume_after_kill_is_bitwise_identical) {
-    make_tmpdir();
+/* The run never interrupted, into tmpdir/full. */
+static void run_full(void) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s %s --set run.dir=%s --set run.name=full 2>/dev/null", train_bin(), RUN_ARGS, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
+}
+
+/* The logs of run tmpdir/name, resumed, equal those of tmpdir/full (the timing columns aside). */
+static void assert_logs_match_full(const char *name) {
+    char a[600], b[600], dir[600];
+    snprintf(a, sizeof a, "%s/full.txt", tmpdir);
+    snprintf(b, sizeof b, "%s/%s.txt", tmpdir, name);
+    snprintf(dir, sizeof dir, "%s/full", tmpdir);
+    strip_timing(dir, a);
+    snprintf(dir, sizeof dir, "%s/%s", tmpdir, name);
+    strip_timing(dir, b);
+    ck_assert_msg(sh("cmp -s %s %s", a, b) == 0, "resumed logs differ from the uninterrupted run's");
+}
+
+START_TEST(test_resume_after_kill_is_bitwise_identical) {
+    make_tmpdir();
+    run_full();
 
     int st = run_and_signal("killed", SIGKILL);
     ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the run was killed");
@@ -249,23 +253,13 @@ START_TEST(test_resume_after_kill_is_bitwise_identical) {
     ck_assert_int_ne(sh("cmp -s %s/full/loss.csv %s/loss.csv", tmpdir, dir), 0);
     ck_assert_int_eq(sh("test \"$(tail -c1 %s/loss.csv | od -An -c | tr -d ' ')\" = '\\n'%s", dir, ""), 0);
     ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", train_bin(), dir), 0);
-
-    char a[600], b[600];
-    snprintf(a, sizeof a, "%s/full.txt", tmpdir);
-    snprintf(b, sizeof b, "%s/killed.txt", tmpdir);
-    snprintf(dir, sizeof dir, "%s/full", tmpdir);
-    strip_timing(dir, a);
-    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
-    strip_timing(dir, b);
-    ck_assert_msg(sh("cmp -s %s %s", a, b) == 0, "resumed logs differ from the uninterrupted run's");
+    assert_logs_match_full("killed");
 }
 END_TEST
 
 START_TEST(test_sigint_writes_checkpoint_and_resumes) {
     make_tmpdir();
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s --set run.dir=%s --set run.name=full 2>/dev/null", train_bin(), RUN_ARGS, tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
+    run_full();
 
     int st = run_and_signal("int", SIGINT);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "SIGINT exits with 130 (status %d)", st);
@@ -273,14 +267,7 @@ START_TEST(test_sigint_writes_checkpoint_and_resumes) {
     snprintf(dir, sizeof dir, "%s/int", tmpdir);
     ck_assert_int_eq(sh("%s --eval %s > /dev/null 2>&1", train_bin(), dir), 0);
     ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", train_bin(), dir), 0);
-    char a[600], b[600];
-    snprintf(a, sizeof a, "%s/full.txt", tmpdir);
-    snprintf(b, sizeof b, "%s/int.txt", tmpdir);
-    snprintf(dir, sizeof dir, "%s/full", tmpdir);
-    strip_timing(dir, a);
-    snprintf(dir, sizeof dir, "%s/int", tmpdir);
-    strip_timing(dir, b);
-    ck_assert_msg(sh("cmp -s %s %s", a, b) == 0, "resumed logs differ from the uninterrupted run's");
+    assert_logs_match_full("int");
 }
 END_TEST
 
@@ -339,9 +326,5 @@ int main(void) {
     tcase_add_test(tc, test_eval_prints_accuracy_and_examples);
     tcase_add_test(tc, test_divergence_skip_counts_steps);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }

@@ -8,7 +8,6 @@
 #include "report/report.h"
 
 #include <check.h>
-#include <dirent.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,90 +16,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "testutil.h"
 #include "xmlcheck.h"
 
 #define FIX SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"
 
 static char g_tmp[64];
 
-static void make_tmp(void) {
-    snprintf(g_tmp, sizeof g_tmp, "/tmp/test_compare.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(g_tmp));
-}
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_compare.XXXXXX"); }
 
-static void remove_tree(const char *path) {
-    struct stat st;
-    if (lstat(path, &st) != 0) return;
-    if (!S_ISDIR(st.st_mode)) {
-        unlink(path);
-        return;
-    }
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        char child[PATH_MAX];
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-                remove_tree(child);
-            }
-        closedir(d);
-    }
-    rmdir(path);
-}
-
-static void remove_tmp(void) { remove_tree(g_tmp); }
-
-typedef struct {
-    int rc;
-    char *out, *err;  /* what report_compare printed on stdout and stderr */
-} Result;
-
-static char *slurp(FILE *f) {
-    long n = ftell(f);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_ptr_nonnull(s);
-    rewind(f);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
 /* Runs report_compare on a NULL-terminated argument list with stdout and stderr captured. */
-static Result compare(const char *first, ...) {
-    char *argv[32];
-    int argc = 0;
+static TuResult compare(const char *first, ...) {
     va_list ap;
     va_start(ap, first);
-    for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *)) argv[argc++] = (char *)a;
+    TuResult r = tu_vcall(report_compare, first, ap);
     va_end(ap);
-    argv[argc] = NULL;
-    fflush(stdout);
-    fflush(stderr);
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    ck_assert(fo && fe);
-    int so = dup(1), se = dup(2);
-    dup2(fileno(fo), 1);
-    dup2(fileno(fe), 2);
-    Result r;
-    r.rc = report_compare(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(so, 1);
-    dup2(se, 2);
-    close(so);
-    close(se);
-    fseek(fo, 0, SEEK_END);
-    fseek(fe, 0, SEEK_END);
-    r.out = slurp(fo);
-    r.err = slurp(fe);
     return r;
-}
-
-static void result_free(Result *r) {
-    free(r->out);
-    free(r->err);
 }
 
 /* The line of the table whose label starts with label (after the indent), copied into buf. */
@@ -122,25 +55,10 @@ static char *out_path(char *buf, size_t n, const char *file) {
 /* Reads a report file, checks that it is well-formed XML and returns its text (caller frees). */
 static char *read_well_formed(const char *file) {
     char path[PATH_MAX];
-    char *doc = xmlcheck_read_file(out_path(path, sizeof path, file));
-    ck_assert_msg(doc != NULL, "missing %s", path);
-    size_t at = 0;
-    const char *msg = xml_check(doc, &at);
-    ck_assert_msg(msg == NULL, "%s is not well-formed: %s at offset %zu: ...%.60s", file,
-                  msg ? msg : "", at, doc + (at > 20 ? at - 20 : 0));
-    return doc;
+    return tu_read_xml(out_path(path, sizeof path, file));
 }
 
 static int series_count(const char *doc) { return xmlcheck_count(doc, "<path class=\"series\""); }
-
-/* data-points of the series of run `run` named `name`, -1 when absent. */
-static int series_points(const char *doc, const char *run, const char *name) {
-    char key[256];
-    snprintf(key, sizeof key, "<path class=\"series\" data-run=\"%s\" data-series=\"%s\" data-points=\"",
-             run, name);
-    const char *p = strstr(doc, key);
-    return p ? atoi(p + strlen(key)) : -1;
-}
 
 /* Number of separate pieces ("M" commands) of that series' line. */
 static int series_pieces(const char *doc, const char *run, const char *name) {
@@ -156,10 +74,7 @@ static int series_pieces(const char *doc, const char *run, const char *name) {
 static void write_file(const char *dir, const char *name, const char *text) {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
+    tu_write_file(path, text);
 }
 
 static const char *const FIGURES[] = {"loss.svg", "accuracy.svg", "grad_norms.svg", "attention.svg",
@@ -170,7 +85,7 @@ static const char *const FIGURES[] = {"loss.svg", "accuracy.svg", "grad_norms.sv
 START_TEST(test_two_runs_table) {
     char out[256], line[512];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
-    Result r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "scaled"));
     ck_assert_ptr_nonnull(strstr(r.out, "unscaled"));
@@ -198,14 +113,14 @@ START_TEST(test_two_runs_table) {
     char want[PATH_MAX + 16];
     snprintf(want, sizeof want, "report: %s/index.html\n", out);
     ck_assert_msg(strstr(r.out, want) != NULL, "no '%s' in output", want);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
 START_TEST(test_two_runs_files) {
     char out[256];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
-    Result r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
     ck_assert_int_eq(r.rc, 0);
     /* runs x series per figure: loss (train, val), accuracy (answer, token), gradient norms
      * (global + q and k of 2 layers), attention (entropy and logit std of 2 layers) */
@@ -220,8 +135,8 @@ START_TEST(test_two_runs_files) {
         free(doc);
     }
     char *doc = read_well_formed("loss.svg");
-    ck_assert_int_eq(series_points(doc, "scaled", "train loss"), 12);
-    ck_assert_int_eq(series_points(doc, "scaled", "val loss"), 5);
+    ck_assert_int_eq(tu_series_points(doc, "scaled", "train loss"), 12);
+    ck_assert_int_eq(tu_series_points(doc, "scaled", "val loss"), 5);
     ck_assert_ptr_nonnull(strstr(doc, "loss (nats/token)"));
     free(doc);
     doc = read_well_formed("attn_maps.svg");
@@ -237,7 +152,7 @@ START_TEST(test_two_runs_files) {
     ck_assert_ptr_nonnull(strstr(doc, "<tr class=\"diff\"><td><code>attention.scale</code>"));
     ck_assert_ptr_nonnull(strstr(doc, "<td>100.0%</td><td>43.8%</td>"));
     free(doc);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -245,8 +160,8 @@ END_TEST
 START_TEST(test_all_fixtures) {
     char out[256];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
-    Result r = compare(FIX "/scaled", FIX "/unscaled", FIX "/diverged", FIX "/no_attention",
-                       "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", FIX "/unscaled", FIX "/diverged", FIX "/no_attention",
+                         "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     static const int SERIES[] = {4 * 2, 4 * 2, 4 * 5, 3 * 4};
     for (int i = 0; i < 5; i++) {
@@ -260,7 +175,7 @@ START_TEST(test_all_fixtures) {
     }
     char *doc = read_well_formed("index.html");
     free(doc);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -269,18 +184,18 @@ END_TEST
 START_TEST(test_diverged_run) {
     char out[256], line[512];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
-    Result r = compare(FIX "/scaled", FIX "/diverged", "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", FIX "/diverged", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     char *doc = read_well_formed("loss.svg");
-    ck_assert_int_eq(series_points(doc, "diverged", "train loss"), 4);
-    ck_assert_int_eq(series_points(doc, "diverged", "val loss"), 2);
+    ck_assert_int_eq(tu_series_points(doc, "diverged", "train loss"), 4);
+    ck_assert_int_eq(tu_series_points(doc, "diverged", "val loss"), 2);
     ck_assert_int_ge(xmlcheck_count(doc, "<path class=\"diverged\" data-run=\"diverged\""), 1);
     ck_assert_int_eq(xmlcheck_count(doc, "<path class=\"diverged\" data-run=\"scaled\""), 0);
     free(doc);
     doc = read_well_formed("grad_norms.svg");
-    ck_assert_int_eq(series_points(doc, "diverged", "global"), 4);
-    ck_assert_int_eq(series_points(doc, "diverged", "blocks.0.attn.qkv.weight.q"), 4);
-    ck_assert_int_eq(series_points(doc, "scaled", "global"), 12);
+    ck_assert_int_eq(tu_series_points(doc, "diverged", "global"), 4);
+    ck_assert_int_eq(tu_series_points(doc, "diverged", "blocks.0.attn.qkv.weight.q"), 4);
+    ck_assert_int_eq(tu_series_points(doc, "scaled", "global"), 12);
     free(doc);
     table_line(r.out, "status", line, sizeof line);
     ck_assert_msg(strstr(line, "diverged @30"), "line: %s", line);
@@ -290,7 +205,7 @@ START_TEST(test_diverged_run) {
     ck_assert_msg(strstr(line, "inf (@30)"), "line: %s", line);
     table_line(r.out, "val loss @ step 50", line, sizeof line);
     ck_assert_msg(strstr(line, " -"), "a step the run never reached shows '-': %s", line);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -311,7 +226,7 @@ START_TEST(test_skipped_nan_breaks_line) {
                "20,nan,,,,0.001,nan,1.0,100,1\n"
                "30,1.2,,,,0.001,0.8,1.5,100,1\n"
                "40,,1.1,0.5,0.25,,,2.0,100,1\n");
-    Result r = compare(FIX "/scaled", run, "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", run, "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.err, "grad_norms.csv"));
     table_line(r.out, "status", line, sizeof line);
@@ -319,7 +234,7 @@ START_TEST(test_skipped_nan_breaks_line) {
     table_line(r.out, "attention.scale", line, sizeof line);
     ck_assert_msg(strstr(line, " none"), "inline comment not stripped: %s", line);
     char *doc = read_well_formed("loss.svg");
-    ck_assert_int_eq(series_points(doc, "skipper", "train loss"), 3);
+    ck_assert_int_eq(tu_series_points(doc, "skipper", "train loss"), 3);
     ck_assert_int_eq(series_pieces(doc, "skipper", "train loss"), 2);
     ck_assert_int_eq(series_pieces(doc, "scaled", "train loss"), 1);
     ck_assert_int_eq(xmlcheck_count(doc, "<path class=\"diverged\" data-run=\"skipper\""), 0);
@@ -328,14 +243,14 @@ START_TEST(test_skipped_nan_breaks_line) {
     ck_assert_int_eq(series_count(doc), 5);
     ck_assert_ptr_null(strstr(doc, "data-run=\"skipper\""));
     free(doc);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
 START_TEST(test_missing_attention_csv) {
     char out[256], line[512];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
-    Result r = compare(FIX "/scaled", FIX "/no_attention", "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", FIX "/no_attention", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     char *doc = read_well_formed("attention.svg");
     ck_assert_int_eq(series_count(doc), 4);
@@ -350,7 +265,7 @@ START_TEST(test_missing_attention_csv) {
     ck_assert_msg(strstr(line, "stopped @50"), "line: %s", line);
     table_line(r.out, "answer acc, final", line, sizeof line);
     ck_assert_msg(strstr(line, "81.2% (@50)"), "line: %s", line);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -358,14 +273,14 @@ END_TEST
 START_TEST(test_no_attention_figures) {
     char out[256], path[PATH_MAX];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
-    Result r = compare(FIX "/no_attention", "--out", out, NULL);
+    TuResult r = compare(FIX "/no_attention", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_int_ne(access(out_path(path, sizeof path, "attention.svg"), F_OK), 0);
     ck_assert_int_ne(access(out_path(path, sizeof path, "attn_maps.svg"), F_OK), 0);
     char *doc = read_well_formed("index.html");
     ck_assert_ptr_null(strstr(doc, "attention.svg"));
     free(doc);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -373,12 +288,12 @@ START_TEST(test_missing_run_folder) {
     char out[256], missing[256], path[PATH_MAX];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     snprintf(missing, sizeof missing, "%s/no_such_run", g_tmp);
-    Result r = compare(FIX "/scaled", missing, "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", missing, "--out", out, NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_msg(strstr(r.err, missing) != NULL, "stderr does not name the path: %s", r.err);
     ck_assert_str_eq(r.out, "");
     ck_assert_int_ne(access(out_path(path, sizeof path, "index.html"), F_OK), 0);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -387,11 +302,11 @@ START_TEST(test_folder_without_loss_csv) {
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     snprintf(empty, sizeof empty, "%s/empty_run", g_tmp);
     ck_assert_int_eq(mkdir(empty, 0777), 0);
-    Result r = compare(empty, FIX "/scaled", "--out", out, NULL);
+    TuResult r = compare(empty, FIX "/scaled", "--out", out, NULL);
     ck_assert_int_eq(r.rc, 2);
     snprintf(want, sizeof want, "%s/loss.csv", empty);
     ck_assert_msg(strstr(r.err, want) != NULL, "stderr does not name %s: %s", want, r.err);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -401,7 +316,7 @@ START_TEST(test_run_name_escaped) {
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     snprintf(link, sizeof link, "%s/a<&>b", g_tmp);
     ck_assert_int_eq(symlink(FIX "/scaled", link), 0);
-    Result r = compare(link, FIX "/unscaled", "--out", out, NULL);
+    TuResult r = compare(link, FIX "/unscaled", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "a<&>b")); /* the terminal shows it as it is */
     for (int i = 0; i < 5; i++) {
@@ -411,13 +326,13 @@ START_TEST(test_run_name_escaped) {
         free(doc);
     }
     char *doc = read_well_formed("loss.svg");
-    ck_assert_int_eq(series_points(doc, "a&lt;&amp;&gt;b", "train loss"), 12);
+    ck_assert_int_eq(tu_series_points(doc, "a&lt;&amp;&gt;b", "train loss"), 12);
     free(doc);
     doc = read_well_formed("index.html");
     ck_assert_ptr_null(strstr(doc, "a<&>b"));
     ck_assert_ptr_nonnull(strstr(doc, "a&lt;&amp;&gt;b"));
     free(doc);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -429,22 +344,22 @@ START_TEST(test_duplicate_names) {
     snprintf(link, sizeof link, "%s/other/scaled", g_tmp);
     ck_assert_int_eq(mkdir(dir, 0777), 0);
     ck_assert_int_eq(symlink(FIX "/unscaled", link), 0);
-    Result r = compare(FIX "/scaled", link, "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", link, "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "scaled (2)"));
     table_line(r.out, "answer acc, final", line, sizeof line);
     ck_assert_msg(strstr(line, "100.0%") && strstr(line, "43.8%"), "line: %s", line);
     char *doc = read_well_formed("loss.svg");
-    ck_assert_int_eq(series_points(doc, "scaled (2)", "val loss"), 5);
+    ck_assert_int_eq(tu_series_points(doc, "scaled (2)", "val loss"), 5);
     free(doc);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
 START_TEST(test_log_scale) {
     char out[256];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
-    Result r = compare("--log-scale", FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
+    TuResult r = compare("--log-scale", FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
     ck_assert_int_eq(r.rc, 0);
     char *doc = read_well_formed("loss.svg");
     ck_assert_ptr_nonnull(strstr(doc, "loss (nats/token, log scale)"));
@@ -452,7 +367,7 @@ START_TEST(test_log_scale) {
     ck_assert_ptr_nonnull(strstr(doc, ">0.1</text>")); /* the losses span 0.08 .. 1.45 */
     ck_assert_ptr_nonnull(strstr(doc, ">1</text>"));
     free(doc);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -461,32 +376,32 @@ START_TEST(test_default_out_dir) {
     char cwd[PATH_MAX], want[PATH_MAX];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     ck_assert_int_eq(chdir(g_tmp), 0);
-    Result r = compare(FIX "/scaled/", FIX "/unscaled", NULL);
+    TuResult r = compare(FIX "/scaled/", FIX "/unscaled", NULL);
     ck_assert_int_eq(chdir(cwd), 0);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     snprintf(want, sizeof want, "%s/reports/scaled_vs_unscaled/index.html", g_tmp);
     ck_assert_int_eq(access(want, F_OK), 0);
     ck_assert_ptr_nonnull(strstr(r.out, "report: reports/scaled_vs_unscaled/index.html"));
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
 START_TEST(test_bad_arguments) {
-    Result r = compare(NULL);
+    TuResult r = compare(NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_ptr_nonnull(strstr(r.err, "usage"));
-    result_free(&r);
+    tu_result_free(&r);
     r = compare(FIX "/scaled", "--bogus", NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_ptr_nonnull(strstr(r.err, "--bogus"));
-    result_free(&r);
+    tu_result_free(&r);
     r = compare(FIX "/scaled", "--out", NULL);
     ck_assert_int_eq(r.rc, 2);
-    result_free(&r);
+    tu_result_free(&r);
     r = compare("--help", NULL);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "--log-scale"));
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -497,10 +412,10 @@ START_TEST(test_unwritable_out_dir) {
     FILE *f = fopen(out, "w");
     ck_assert_ptr_nonnull(f);
     fclose(f);
-    Result r = compare(FIX "/scaled", "--out", out, NULL);
+    TuResult r = compare(FIX "/scaled", "--out", out, NULL);
     ck_assert_int_eq(r.rc, 1);
     ck_assert_ptr_nonnull(strstr(r.err, out));
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -531,10 +446,4 @@ static Suite *compare_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner *sr = srunner_create(compare_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run(compare_suite()); }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
+
 #define FIXTURES SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"
 
 static void parse(Csv *t, const char *text) { ck_assert_int_eq(csv_parse(t, text, strlen(text)), 0); }
@@ -173,10 +175,4 @@ static Suite *csv_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner *sr = srunner_create(csv_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run(csv_suite()); }

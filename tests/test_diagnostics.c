@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
 #include "train/diagnostics.h"
 
 /* One head, one batch, T = 3: row 0 sees one key, row 1 two, row 2 three. */
@@ -127,9 +128,5 @@ int main(void) {
     tcase_add_test(tc, test_init_check_known_model);
     tcase_add_test(tc, test_init_check_fan_in_near_prediction);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }

@@ -10,6 +10,7 @@
 
 #include "gradcheck.h"
 #include "model/embedding.h"
+#include "testutil.h"
 
 enum { B = 2, T = 4, C = 5, V = 6, MAXT = 6 };
 
@@ -50,5 +51,5 @@ int main(void) {
     TCase *tc = tcase_create("gradcheck");
     tcase_add_loop_test(tc, test_embedding_grads, 0, 2);
     suite_add_tcase(s, tc);
-    return gc_run(s);
+    return tu_run(s);
 }

@@ -10,6 +10,7 @@
 
 #include "gradcheck.h"
 #include "model/gelu.h"
+#include "testutil.h"
 
 enum { NR = 20, NS = 13, N = NR + NS, NL = 8 };
 
@@ -59,5 +60,5 @@ int main(void) {
     TCase *tc = tcase_create("gradcheck");
     tcase_add_loop_test(tc, test_gelu_grads, 0, 2);
     suite_add_tcase(s, tc);
-    return gc_run(s);
+    return tu_run(s);
 }

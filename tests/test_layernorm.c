@@ -10,6 +10,7 @@
 
 #include "gradcheck.h"
 #include "model/layernorm.h"
+#include "testutil.h"
 
 enum { N = 4, C = 7 };
 #define EPS 1e-5
@@ -51,5 +52,5 @@ int main(void) {
     TCase *tc = tcase_create("gradcheck");
     tcase_add_loop_test(tc, test_layernorm_grads, 0, 2);
     suite_add_tcase(s, tc);
-    return gc_run(s);
+    return tu_run(s);
 }

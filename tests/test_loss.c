@@ -11,6 +11,7 @@
 
 #include "gradcheck.h"
 #include "model/loss.h"
+#include "testutil.h"
 
 enum { N = 6, V = 5 };
 
@@ -98,5 +99,5 @@ int main(void) {
     tcase_add_loop_test(tc, test_loss_large_logits, 0, 2);
     tcase_add_test(tc, test_loss_zero_mask);
     suite_add_tcase(s, tc);
-    return gc_run(s);
+    return tu_run(s);
 }

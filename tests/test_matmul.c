@@ -9,6 +9,7 @@
 
 #include "gradcheck.h"
 #include "model/matmul.h"
+#include "testutil.h"
 
 enum { N = 5, C = 4, OC = 3 };
 
@@ -48,5 +49,5 @@ int main(void) {
     TCase *tc = tcase_create("gradcheck");
     tcase_add_loop_test(tc, test_matmul_grads, 0, 4);
     suite_add_tcase(s, tc);
-    return gc_run(s);
+    return tu_run(s);
 }

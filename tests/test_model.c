@@ -14,6 +14,7 @@
 
 #include "gradcheck.h"
 #include "model/model.h"
+#include "testutil.h"
 
 enum { B = 2, T = 5 };
 
@@ -112,5 +113,5 @@ int main(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_model_grads, 0, 4);
     suite_add_tcase(s, tc);
-    return gc_run(s);
+    return tu_run(s);
 }

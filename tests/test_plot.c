@@ -9,14 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testutil.h"
 #include "xmlcheck.h"
 
-static void assert_well_formed(const char *doc) {
-    size_t at = 0;
-    const char *msg = xml_check(doc, &at);
-    ck_assert_msg(msg == NULL, "not well-formed: %s at offset %zu: ...%.60s", msg ? msg : "", at,
-                  doc + (at > 20 ? at - 20 : 0));
-}
+static void assert_well_formed(const char *doc) { tu_assert_well_formed(doc, "the chart"); }
 
 /* ------------------------------------------------------------------ ticks */
 
@@ -145,15 +141,6 @@ END_TEST
 static const PlotAxes AXES = {.title = "loss", .x_label = "step", .y_label = "loss (nats/token)",
                               .x_lo = NAN, .x_hi = NAN, .y_lo = NAN, .y_hi = NAN};
 
-/* The data-points value of the series named run/name, or -1 when there is no such element. */
-static int series_points(const char *doc, const char *run, const char *name) {
-    char key[256];
-    snprintf(key, sizeof key, "<path class=\"series\" data-run=\"%s\" data-series=\"%s\" data-points=\"",
-             run, name);
-    const char *p = strstr(doc, key);
-    return p ? atoi(p + strlen(key)) : -1;
-}
-
 /* The d attribute of the first series element of run. */
 static const char *series_path(const char *doc, const char *run) {
     char key[128];
@@ -177,8 +164,8 @@ START_TEST(test_one_element_per_series) {
     svg_end(&svg);
     assert_well_formed(svg.buf);
     ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"series\""), 2);
-    ck_assert_int_eq(series_points(svg.buf, "scaled", "train loss"), 4);
-    ck_assert_int_eq(series_points(svg.buf, "unscaled", "train loss"), 4);
+    ck_assert_int_eq(tu_series_points(svg.buf, "scaled", "train loss"), 4);
+    ck_assert_int_eq(tu_series_points(svg.buf, "unscaled", "train loss"), 4);
     ck_assert_ptr_nonnull(strstr(svg.buf, plot_color(1)));
     ck_assert_ptr_nonnull(strstr(svg.buf, plot_dash(1)));
     ck_assert_ptr_nonnull(strstr(svg.buf, ">loss (nats/token)</text>"));
@@ -198,7 +185,7 @@ START_TEST(test_non_finite_values_skipped) {
     ck_assert_int_eq(plot_lines(&svg, 0, 0, 600, 400, &AXES, &s, 1), 5);
     svg_end(&svg);
     assert_well_formed(svg.buf);
-    ck_assert_int_eq(series_points(svg.buf, "diverged", "train loss"), 5);
+    ck_assert_int_eq(tu_series_points(svg.buf, "diverged", "train loss"), 5);
     const char *d = series_path(svg.buf, "diverged");
     ck_assert_ptr_nonnull(d);
     ck_assert_int_eq(moves_in(d), 3);        /* three pieces: {1,2}, {3,4}, {5} */
@@ -222,7 +209,7 @@ START_TEST(test_log_axis_skips_non_positive) {
     ck_assert_int_eq(plot_lines(&svg, 0, 0, 600, 400, &ax, &s, 1), 2);
     svg_end(&svg);
     assert_well_formed(svg.buf);
-    ck_assert_int_eq(series_points(svg.buf, "r", "global"), 2);
+    ck_assert_int_eq(tu_series_points(svg.buf, "r", "global"), 2);
     ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"diverged\""), 0); /* 0 is finite */
     ck_assert_ptr_nonnull(strstr(svg.buf, ">0.001</text>"));
     ck_assert_ptr_nonnull(strstr(svg.buf, ">10</text>"));
@@ -239,7 +226,7 @@ START_TEST(test_empty_and_all_nan_series) {
     svg_end(&svg);
     assert_well_formed(svg.buf);
     ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"series\""), 2);
-    ck_assert_int_eq(series_points(svg.buf, "b", "v"), 0);
+    ck_assert_int_eq(tu_series_points(svg.buf, "b", "v"), 0);
     svg_free(&svg);
 }
 END_TEST
@@ -258,7 +245,7 @@ START_TEST(test_names_escaped) {
     assert_well_formed(svg.buf);
     ck_assert_ptr_null(strstr(svg.buf, "a<&>b"));
     ck_assert_int_ge(xmlcheck_count(svg.buf, "a&lt;&amp;&gt;b"), 3);
-    ck_assert_int_eq(series_points(svg.buf, "a&lt;&amp;&gt;b", "val &quot;loss&quot;"), 2);
+    ck_assert_int_eq(tu_series_points(svg.buf, "a&lt;&amp;&gt;b", "val &quot;loss&quot;"), 2);
     svg_free(&svg);
 }
 END_TEST
@@ -378,10 +365,4 @@ static Suite *plot_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner *sr = srunner_create(plot_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run(plot_suite()); }

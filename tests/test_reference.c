@@ -13,6 +13,7 @@
 #include "model/model.h"
 #include "optim/optim.h"
 #include "refcase.h"
+#include "testutil.h"
 
 #ifndef SCALEDOT_SOURCE_DIR
 #define SCALEDOT_SOURCE_DIR "."
@@ -179,9 +180,5 @@ int main(void) {
     /* At least one iteration, so an empty folder fails instead of passing vacuously. */
     tcase_add_loop_test(tc, test_case_matches_reference, 0, n_cases > 0 ? n_cases : 1);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }

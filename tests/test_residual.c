@@ -9,6 +9,7 @@
 
 #include "gradcheck.h"
 #include "model/residual.h"
+#include "testutil.h"
 
 enum { N = 23 };
 
@@ -43,5 +44,5 @@ int main(void) {
     TCase *tc = tcase_create("gradcheck");
     tcase_add_loop_test(tc, test_residual_grads, 0, 2);
     suite_add_tcase(s, tc);
-    return gc_run(s);
+    return tu_run(s);
 }

@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "testutil.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -295,20 +296,12 @@ END_TEST
 
 /* Runs report_softmax_table on the arguments with stderr captured; returns its exit code. */
 static int run_table(char *err, size_t n, int argc, char **argv) {
-    fflush(stderr);
-    FILE *tmp = tmpfile();
-    ck_assert_ptr_nonnull(tmp);
-    int saved = dup(2);
-    ck_assert_int_ge(saved, 0);
-    ck_assert_int_ge(dup2(fileno(tmp), 2), 0);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
     int rc = report_softmax_table(argc, argv);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t k = fread(err, 1, n - 1, tmp);
-    err[k] = '\0';
-    fclose(tmp);
+    char *text = tu_capture_end(&c);
+    snprintf(err, n, "%s", text);
+    free(text);
     return rc;
 }
 
@@ -376,10 +369,4 @@ static Suite *softmax_stats_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner *sr = srunner_create(softmax_stats_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run(softmax_stats_suite()); }

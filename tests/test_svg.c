@@ -10,17 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "testutil.h"
 #include "xmlcheck.h"
 
 /* Fails the test with the checker's message and the text around the offending spot. */
-static void assert_well_formed(const char *doc) {
-    size_t at = 0;
-    const char *msg = xml_check(doc, &at);
-    ck_assert_msg(msg == NULL, "not well-formed: %s at offset %zu: ...%.60s", msg ? msg : "", at,
-                  doc + (at > 20 ? at - 20 : 0));
-}
+static void assert_well_formed(const char *doc) { tu_assert_well_formed(doc, "the document"); }
 
 static void assert_rejected(const char *doc) {
     ck_assert_msg(xml_check(doc, NULL) != NULL, "checker accepted a bad document: %s", doc);
@@ -132,15 +127,15 @@ START_TEST(test_large_document) {
 END_TEST
 
 START_TEST(test_save_and_errors) {
-    char dir[] = "/tmp/test_svg.XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char dir[64];
+    tu_make_tmp(dir, sizeof dir, "/tmp/test_svg.XXXXXX");
     char path[256];
     snprintf(path, sizeof path, "%s/a.svg", dir);
     Svg s;
     svg_begin(&s, 10, 10, "t");
     svg_end(&s);
     ck_assert_int_eq(svg_save(&s, path), 0);
-    char *back = xmlcheck_read_file(path);
+    char *back = tu_read_file(path, NULL);
     ck_assert_ptr_nonnull(back);
     ck_assert_str_eq(back, s.buf);
     free(back);
@@ -149,9 +144,7 @@ START_TEST(test_save_and_errors) {
     ck_assert_int_eq(svg_save(&s, path), -1);
     ck_assert_int_eq(errno, ENOENT);
     svg_free(&s);
-    snprintf(path, sizeof path, "%s/a.svg", dir);
-    unlink(path);
-    rmdir(dir);
+    tu_remove_tree(dir);
 }
 END_TEST
 
@@ -185,10 +178,4 @@ static Suite *svg_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner *sr = srunner_create(svg_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run(svg_suite()); }

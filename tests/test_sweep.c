@@ -9,7 +9,6 @@
 #include "report/report.h"
 
 #include <check.h>
-#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -20,37 +19,14 @@
 #include <unistd.h>
 
 #include "report/csv.h"
+#include "testutil.h"
 #include "xmlcheck.h"
 
 static char g_tmp[64];
 
-static void make_tmp(void) {
-    snprintf(g_tmp, sizeof g_tmp, "/tmp/test_sweep.XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(g_tmp));
-}
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_sweep.XXXXXX"); }
 
-static void remove_tree(const char *path) {
-    struct stat st;
-    if (lstat(path, &st) != 0) return;
-    if (!S_ISDIR(st.st_mode)) {
-        unlink(path);
-        return;
-    }
-    DIR *d = opendir(path);
-    if (d) {
-        struct dirent *e;
-        char child[PATH_MAX];
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-                remove_tree(child);
-            }
-        closedir(d);
-    }
-    rmdir(path);
-}
-
-static void remove_tmp(void) { remove_tree(g_tmp); }
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
 static int exists(const char *path) {
     struct stat st;
@@ -63,13 +39,6 @@ static char *tmp_path(char *buf, size_t n, const char *name) {
     return buf;
 }
 
-static void write_file(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs(text, f);
-    ck_assert_int_eq(fclose(f), 0);
-}
-
 /* The tiny task: 216 possible inputs, so 32 validation examples leave plenty to train on.
  * One thread: the runs are far too small for OpenMP to pay, and the machine is shared. */
 static const char TINY_INI[] = "[run]\nthreads = 1\n"
@@ -77,69 +46,20 @@ static const char TINY_INI[] = "[run]\nthreads = 1\n"
                                "[model]\nn_layers = 1\n"
                                "[train]\nbatch_size = 8\n";
 
-typedef struct {
-    int rc;
-    char *out, *err;  /* what report_sweep printed on stdout and stderr */
-} Result;
-
-static char *slurp(FILE *f) {
-    long n = ftell(f);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_ptr_nonnull(s);
-    rewind(f);
-    size_t got = fread(s, 1, (size_t)n, f);
-    s[got] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* Runs report_sweep on a NULL-terminated argument list with stdout and stderr captured. */
-static Result sweep(const char *first, ...) {
-    char *argv[48];
-    int argc = 0;
+static TuResult sweep(const char *first, ...) {
     va_list ap;
     va_start(ap, first);
-    for (const char *a = first; a && argc < 47; a = va_arg(ap, const char *))
-        argv[argc++] = (char *)a;
+    TuResult r = tu_vcall(report_sweep, first, ap);
     va_end(ap);
-    argv[argc] = NULL;
-    fflush(stdout);
-    fflush(stderr);
-    FILE *fo = tmpfile(), *fe = tmpfile();
-    ck_assert(fo && fe);
-    int so = dup(1), se = dup(2);
-    dup2(fileno(fo), 1);
-    dup2(fileno(fe), 2);
-    Result r;
-    r.rc = report_sweep(argc, argv);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(so, 1);
-    dup2(se, 2);
-    close(so);
-    close(se);
-    fseek(fo, 0, SEEK_END);
-    fseek(fe, 0, SEEK_END);
-    r.out = slurp(fo);
-    r.err = slurp(fe);
     return r;
-}
-
-static void result_free(Result *r) {
-    free(r->out);
-    free(r->err);
 }
 
 /* Reads a figure, checks that it is well-formed XML and returns its text (caller frees). */
 static char *read_figure(const char *dir, const char *file) {
     char path[PATH_MAX + 64];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    char *doc = xmlcheck_read_file(path);
-    ck_assert_msg(doc != NULL, "missing %s", path);
-    size_t at = 0;
-    const char *msg = xml_check(doc, &at);
-    ck_assert_msg(msg == NULL, "%s is not well-formed: %s at offset %zu", file, msg ? msg : "", at);
-    return doc;
+    return tu_read_xml(path);
 }
 
 /* ------------------------------------------------------------------ the tiny sweep */
@@ -189,10 +109,10 @@ static void check_figures(const char *dir) {
 
 START_TEST(test_tiny_sweep) {
     char ini[PATH_MAX], out[PATH_MAX], path[PATH_MAX + 64];
-    write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
+    tu_write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
     tmp_path(out, sizeof out, "sw");
-    Result r = sweep(ini, "--dk", "8,4", "--scales", "sqrt_dk,none", "--seeds", "1", "--steps",
-                     "20", "--out", out, NULL);
+    TuResult r = sweep(ini, "--dk", "8,4", "--scales", "sqrt_dk,none", "--seeds", "1", "--steps",
+                       "20", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr:\n%s", r.rc, r.err);
     Csv t = {0};
     snprintf(path, sizeof path, "%s/sweep.csv", out);
@@ -209,7 +129,7 @@ START_TEST(test_tiny_sweep) {
     ck_assert_ptr_nonnull(strstr(r.out, "std0"));
     snprintf(path, sizeof path, "%s/sweep_logit_std.svg", out);
     ck_assert_ptr_nonnull(strstr(r.out, path));
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -217,10 +137,10 @@ END_TEST
  * d_k 16 have a std of about 4 at step 0, the scaled ones about 1. */
 START_TEST(test_guard_recorded) {
     char ini[PATH_MAX], out[PATH_MAX], path[PATH_MAX + 64];
-    write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
+    tu_write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
     tmp_path(out, sizeof out, "sw");
-    Result r = sweep(ini, "--dk", "16", "--scales", "none,sqrt_dk", "--steps", "5", "--out", out,
-                     "--set", "guard.logit_std_max=2", "--set", "guard.action=stop", NULL);
+    TuResult r = sweep(ini, "--dk", "16", "--scales", "none,sqrt_dk", "--steps", "5", "--out", out,
+                       "--set", "guard.logit_std_max=2", "--set", "guard.action=stop", NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr:\n%s", r.rc, r.err);
     Csv t = {0};
     snprintf(path, sizeof path, "%s/sweep.csv", out);
@@ -236,38 +156,38 @@ START_TEST(test_guard_recorded) {
     char *doc = read_figure(out, "sweep_logit_std.svg");
     ck_assert_int_eq(xmlcheck_count(doc, "<path class=\"series\""), 2);
     free(doc);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
 /* Without --out the folder is sweeps/<config name>; --set overrides the file. */
 START_TEST(test_default_out_dir) {
     char ini[PATH_MAX], path[PATH_MAX];
-    write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
+    tu_write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
     char cwd[PATH_MAX];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     ck_assert_int_eq(chdir(g_tmp), 0);
-    Result r = sweep("tiny.ini", "--dk", "4", "--scales", "none", "--steps", "2", "--set",
-                     "task.val_size=16", NULL);
+    TuResult r = sweep("tiny.ini", "--dk", "4", "--scales", "none", "--steps", "2", "--set",
+                       "task.val_size=16", NULL);
     ck_assert_int_eq(chdir(cwd), 0);
     ck_assert_msg(r.rc == 0, "rc %d, stderr:\n%s", r.rc, r.err);
     ck_assert(exists(tmp_path(path, sizeof path, "sweeps/tiny/sweep.csv")));
     ck_assert(exists(tmp_path(path, sizeof path, "sweeps/tiny/runs/dk4_none_s1/config.ini")));
-    char *cfg = xmlcheck_read_file(path);
+    char *cfg = tu_read_file(path, NULL);
     ck_assert_ptr_nonnull(cfg);
     ck_assert_ptr_nonnull(strstr(cfg, "val_size = 16"));
     ck_assert_ptr_nonnull(strstr(cfg, "d_model = 4"));
     ck_assert_ptr_nonnull(strstr(cfg, "scale = none"));
     free(cfg);
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
 START_TEST(test_help) {
-    Result r = sweep("--help", NULL);
+    TuResult r = sweep("--help", NULL);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "--scales"));
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -276,14 +196,14 @@ END_TEST
 /* Runs a sweep that must be refused: exit code 2, `needle` in the message, no sweep folder. */
 static void expect_refused(const char *needle, const char *a1, const char *a2, const char *a3) {
     char ini[PATH_MAX], out[PATH_MAX];
-    write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
+    tu_write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
     tmp_path(out, sizeof out, "sw");
-    Result r = sweep(ini, "--out", out, a1, a2, a3, NULL);
+    TuResult r = sweep(ini, "--out", out, a1, a2, a3, NULL);
     ck_assert_msg(r.rc == 2, "%s %s: rc %d, stderr:\n%s", a1, a2 ? a2 : "", r.rc, r.err);
     ck_assert_msg(strstr(r.err, needle) != NULL, "'%s' not in:\n%s", needle, r.err);
     ck_assert_msg(!exists(out), "%s %s created the sweep folder", a1, a2 ? a2 : "");
     ck_assert_ptr_null(strstr(r.err, "run '"));
-    result_free(&r);
+    tu_result_free(&r);
 }
 
 START_TEST(test_bad_arguments) {
@@ -320,18 +240,18 @@ END_TEST
 /* A config file with an unknown key, and a missing one: refused before any run, file named. */
 START_TEST(test_bad_config_file) {
     char ini[PATH_MAX], out[PATH_MAX];
-    write_file(tmp_path(ini, sizeof ini, "bad.ini"), "[model]\nd_modle = 8\n");
+    tu_write_file(tmp_path(ini, sizeof ini, "bad.ini"), "[model]\nd_modle = 8\n");
     tmp_path(out, sizeof out, "sw");
-    Result r = sweep(ini, "--out", out, NULL);
+    TuResult r = sweep(ini, "--out", out, NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_ptr_nonnull(strstr(r.err, "bad.ini:2"));
     ck_assert(!exists(out));
-    result_free(&r);
+    tu_result_free(&r);
     r = sweep(tmp_path(ini, sizeof ini, "missing.ini"), "--out", out, NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_ptr_nonnull(strstr(r.err, "missing.ini"));
     ck_assert(!exists(out));
-    result_free(&r);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -354,10 +274,4 @@ static Suite *sweep_suite(void) {
     return s;
 }
 
-int main(void) {
-    SRunner *sr = srunner_create(sweep_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+int main(void) { return tu_run(sweep_suite()); }

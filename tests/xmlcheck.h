@@ -207,27 +207,6 @@ static inline const char *xml_check(const char *doc, size_t *offset) {
     return msg;
 }
 
-/* Reads a whole file into a malloc'd, NUL-terminated string (NULL on failure). */
-static inline char *xmlcheck_read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) break;
-        if (len + 1 == cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) free(buf);
-            buf = nb;
-        }
-    }
-    fclose(f);
-    if (buf) buf[len] = '\0';
-    return buf;
-}
-
 /* Counts the non-overlapping occurrences of needle in hay. */
 static inline int xmlcheck_count(const char *hay, const char *needle) {
     int n = 0;

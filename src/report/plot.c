@@ -142,7 +142,7 @@ int plot_log_ticks(double *lo, double *hi, PlotTick *ticks, int cap) {
 
 /* ------------------------------------------------------------ line charts */
 
-static int usable(double x, double y, int log_y) {
+int plot_drawn(double x, double y, int log_y) {
     return isfinite(x) && isfinite(y) && (!log_y || y > 0);
 }
 
@@ -151,7 +151,7 @@ int plot_y_range(const PlotSeries *series, int n_series, int log_y, double *lo, 
     for (int s = 0; s < n_series; s++)
         for (int i = 0; i < series[s].n; i++) {
             double y = series[s].y[i];
-            if (!usable(series[s].x[i], y, log_y)) continue;
+            if (!plot_drawn(series[s].x[i], y, log_y)) continue;
             if (!any || y < *lo) *lo = y;
             if (!any || y > *hi) *hi = y;
             any = 1;
@@ -202,7 +202,7 @@ static void series_data_attrs(Svg *s, const PlotSeries *p) {
 static int draw_series(Svg *s, const Frame *f, const PlotSeries *p) {
     const char *color = plot_color(p->style), *dash = plot_dash(p->style);
     int drawn = 0;
-    for (int i = 0; i < p->n; i++) drawn += usable(p->x[i], p->y[i], f->log_y);
+    for (int i = 0; i < p->n; i++) drawn += plot_drawn(p->x[i], p->y[i], f->log_y);
     svg_raw(s, "<path class=\"series\"");
     series_data_attrs(s, p);
     svg_raw(s, " data-points=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
@@ -211,7 +211,7 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p) {
     svg_raw(s, " d=\"");
     int pen_down = 0;
     for (int i = 0; i < p->n; i++) {
-        if (!usable(p->x[i], p->y[i], f->log_y)) {
+        if (!plot_drawn(p->x[i], p->y[i], f->log_y)) {
             pen_down = 0;
             continue;
         }
@@ -226,14 +226,14 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p) {
     /* A point with no usable neighbour would be invisible as a path. */
     int last_usable = -1, bad_after = 0;
     for (int i = 0; i < p->n; i++) {
-        if (!usable(p->x[i], p->y[i], f->log_y)) {
+        if (!plot_drawn(p->x[i], p->y[i], f->log_y)) {
             if (last_usable >= 0 && isfinite(p->x[i]) && !isfinite(p->y[i])) bad_after = 1;
             continue;
         }
         last_usable = i;
         bad_after = 0;
-        int prev = i > 0 && usable(p->x[i - 1], p->y[i - 1], f->log_y);
-        int next = i + 1 < p->n && usable(p->x[i + 1], p->y[i + 1], f->log_y);
+        int prev = i > 0 && plot_drawn(p->x[i - 1], p->y[i - 1], f->log_y);
+        int next = i + 1 < p->n && plot_drawn(p->x[i + 1], p->y[i + 1], f->log_y);
         if (!prev && !next)
             svg_raw(s, "<circle class=\"marker\" cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\"/>\n",
                     frame_x(f, p->x[i]), frame_y(f, p->y[i]), color);

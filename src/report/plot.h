@@ -53,6 +53,9 @@ typedef struct {
     int y_from_zero;    /* linear y: let the automatic range start at 0 */
 } PlotAxes;
 
+/* True when plot_lines draws the point (x, y): both finite, and y > 0 on a log axis. */
+int plot_drawn(double x, double y, int log_y);
+
 /* Finite y range of the series (only y > 0 when log_y); returns 0 when there is no such value. */
 int plot_y_range(const PlotSeries *series, int n_series, int log_y, double *lo, double *hi);
 

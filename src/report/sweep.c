@@ -29,6 +29,7 @@
 
 #include "config/config.h"
 #include "report/csv.h"
+#include "report/logs.h"
 #include "report/plot.h"
 #include "report/svg.h"
 #include "tasks/tasks.h"
@@ -333,17 +334,15 @@ typedef struct {
 
 static int load_log(Csv *t, const char *run_dir, const char *file) {
     char path[PATH_LEN + 32];
-    snprintf(path, sizeof path, "%s/%s", run_dir, file);
-    return csv_load(t, path);
+    return log_load(t, run_dir, file, path, sizeof path);
 }
 
 /* The last row with validation numbers: a diverged run's are from before it stopped. */
 static void read_loss(const char *dir, RunResult *r) {
     Csv t = {0};
-    if (load_log(&t, dir, "loss.csv") == 0 && t.n_rows > 0) {
-        int acc = csv_col(&t, "val_answer_acc"), row = t.n_rows - 1;
-        while (row >= 0 && csv_empty(&t, row, acc)) row--;
-        if (row >= 0 && acc >= 0) {
+    if (load_log(&t, dir, "loss.csv") == 0) {
+        int acc = csv_col(&t, "val_answer_acc"), row = log_last_row(&t, acc);
+        if (row >= 0) {
             r->has_val = 1;
             r->answer_acc = csv_num(&t, row, acc);
             r->val_loss = csv_num(&t, row, csv_col(&t, "val_loss"));
@@ -356,16 +355,9 @@ static void read_loss(const char *dir, RunResult *r) {
 static void read_attention(const char *dir, RunResult *r) {
     Csv t = {0};
     if (load_log(&t, dir, "attention.csv") == 0) {
-        int step = csv_col(&t, "step"), layer = csv_col(&t, "layer");
-        int std = csv_col(&t, "logit_std"), n = 0;
-        double sum = 0;
-        for (int i = 0; i < t.n_rows; i++)
-            if (csv_num(&t, i, step) == 0 && csv_num(&t, i, layer) == 0) {
-                sum += csv_num(&t, i, std);
-                n++;
-            }
-        r->has_std = n > 0 && std >= 0;
-        r->logit_std0 = n > 0 ? sum / n : NAN;
+        int n;
+        r->logit_std0 = log_head_mean(&t, 0, 0, "logit_std", &n);
+        r->has_std = n > 0;
     }
     csv_free(&t);
 }
@@ -390,10 +382,9 @@ static const char *status_name(int status) {
 
 /* ",value"; "," when not measured; a measured NaN or Inf stays visible as nan / inf. */
 static void put_num(FILE *f, int present, double v) {
-    if (!present) fputs(",", f);
-    else if (isnan(v)) fputs(",nan", f);
-    else if (isinf(v)) fputs(v > 0 ? ",inf" : ",-inf", f);
-    else fprintf(f, ",%.6g", v);
+    char text[32] = "";
+    if (present) log_format_value(text, sizeof text, v, "%.6g", 1);
+    fprintf(f, ",%s", text);
 }
 
 static FILE *csv_open(const char *path) {
@@ -587,11 +578,6 @@ typedef struct {
 #define CHART_H 420.0
 #define MARGIN 16.0
 
-/* Mirrors plot.h's rule for which points are drawn. */
-static int usable(double x, double y, int log_y) {
-    return isfinite(x) && isfinite(y) && (!log_y || y > 0);
-}
-
 /* Scale s: the means over seeds against log2(d_k), then each seed's value as a point of its own
  * (NaN on both sides: plot_lines draws a point without drawn neighbours as a dot). Returns the
  * number of points written to x, y (n_dk * (1 + 2 * seeds) at most). */
@@ -630,7 +616,7 @@ static int next_pair(const char **d, double *px, double *py) {
 static int fit_x(const char *d, const PlotSeries *ps, int log_y, double *a, double *b) {
     double x0 = NAN, px0 = NAN, px, py;
     for (int i = 0; i < ps->n; i++) {
-        if (!usable(ps->x[i], ps->y[i], log_y)) continue;
+        if (!plot_drawn(ps->x[i], ps->y[i], log_y)) continue;
         if (next_pair(&d, &px, &py) != 0) return -1;
         if (isnan(x0)) {
             x0 = ps->x[i], px0 = px;

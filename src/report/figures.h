@@ -1,0 +1,22 @@
+/* figures.h: the SVG figures of ./train --compare, one line per run in every panel (plot.h), all
+ * panels of a figure over the same steps so they line up, plus the attention heatmaps. */
+#ifndef SCALEDOT_FIGURES_H
+#define SCALEDOT_FIGURES_H
+
+#include "report/runs.h"
+
+/* A figure as the HTML page shows it: its file, title and what to look for (HTML). */
+typedef struct {
+    const char *file, *title, *caption;
+} FigureInfo;
+
+#define FIGURES_MAX 5
+
+/* Writes into dir every figure the runs have data for: loss.svg (log_scale: log loss axis),
+ * accuracy.svg, grad_norms.svg, attention.svg and attn_maps.svg, and lists those written in
+ * figs[0..*n_figs) (room for FIGURES_MAX). Returns 0, or -1 when any could not be written (after
+ * printing why; the others are still written). */
+int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,
+                  int *n_figs);
+
+#endif

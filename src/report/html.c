@@ -1,0 +1,176 @@
+/* html.c: index.html of ./train --compare. Every text that comes from the runs (names, paths,
+ * settings, table cells) goes through xml_escape_file. */
+#include "report/html.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/plot.h"
+#include "report/svg.h"
+
+static const char CSS[] =
+    "body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;color:#222;margin:24px auto;"
+    "max-width:1120px;padding:0 16px;line-height:1.45}\n"
+    "h1{font-size:24px;margin-bottom:4px}h2{font-size:19px;margin-top:32px;"
+    "border-bottom:1px solid #ddd;padding-bottom:4px}\n"
+    "table{border-collapse:collapse;font-size:13px;margin:8px 0 12px}\n"
+    "th,td{border:1px solid #ddd;padding:3px 10px;text-align:right;white-space:nowrap}\n"
+    "th{background:#f4f6f8}th:first-child,td:first-child{text-align:left}\n"
+    "td.text{text-align:left}\n"
+    "tr.section td{background:#eef2f6;font-weight:bold;text-align:left}\n"
+    "tr.diff td{background:#fff3c4}\n"
+    "figure{margin:20px 0 32px}figure img{max-width:100%;border:1px solid #e4e4e4}\n"
+    "figcaption{font-size:14px;color:#444;margin-top:6px;max-width:960px}\n"
+    "code{background:#f4f4f4;padding:0 3px}.swatch{vertical-align:middle;margin-right:6px}\n"
+    ".note{color:#666;font-size:13px}td.bad{color:#b00020;font-weight:bold}\n";
+
+static void html_runs_header(FILE *f, const Run *runs, int n) {
+    fprintf(f, "<tr><th>run</th>");
+    for (int i = 0; i < n; i++) {
+        /* The run's line sample, drawn exactly as in the figures. */
+        fprintf(f, "<th><svg class=\"swatch\" width=\"30\" height=\"8\"><line x1=\"0\" y1=\"4\" "
+                   "x2=\"30\" y2=\"4\" stroke=\"%s\" stroke-width=\"2.5\" stroke-dasharray=\"%s\"/>"
+                   "</svg>", plot_color(i), *plot_dash(i) ? plot_dash(i) : "none");
+        xml_escape_file(f, runs[i].name);
+        fprintf(f, "</th>");
+    }
+    fprintf(f, "</tr>\n");
+}
+
+static void html_summary(FILE *f, const Table *t, const Run *runs) {
+    fprintf(f, "<table class=\"summary\">\n");
+    html_runs_header(f, runs, t->n_runs);
+    for (int r = 0; r < t->n; r++) {
+        const Row *row = &t->row[r];
+        if (row->section) {
+            fprintf(f, "<tr class=\"section\"><td colspan=\"%d\">", t->n_runs + 1);
+            xml_escape_file(f, row->label);
+            fprintf(f, "</td></tr>\n");
+            continue;
+        }
+        fprintf(f, "<tr><td>");
+        xml_escape_file(f, row->label);
+        fprintf(f, "</td>");
+        for (int i = 0; i < t->n_runs; i++) {
+            const char *c = row->cell[i];
+            int bad = strncmp(c, "diverged", 8) == 0 || strncmp(c, "nan", 3) == 0 ||
+                      strncmp(c, "inf", 3) == 0 || strncmp(c, "-inf", 4) == 0;
+            fprintf(f, bad ? "<td class=\"bad\">" : "<td>");
+            xml_escape_file(f, c);
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n<p class=\"note\">(@N): logged at step N, the nearest to the row's step; "
+               "-: not logged near that step; n/a: not in this run's logs.</p>\n");
+}
+
+/* Every key of any run's config.ini, in order of first appearance. */
+static const char **config_keys(const Run *runs, int n, int *n_keys) {
+    int cap = 0;
+    for (int i = 0; i < n; i++) cap += runs[i].config.n;
+    const char **keys = malloc((size_t)(cap ? cap : 1) * sizeof *keys);
+    *n_keys = 0;
+    if (!keys) return NULL;
+    for (int i = 0; i < n; i++)
+        for (int e = 0; e < runs[i].config.n; e++) {
+            const char *k = runs[i].config.e[e].key;
+            int seen = 0;
+            for (int j = 0; j < *n_keys && !seen; j++) seen = strcmp(keys[j], k) == 0;
+            if (!seen) keys[(*n_keys)++] = k;
+        }
+    return keys;
+}
+
+static int key_differs(const Run *runs, int n, const char *key) {
+    const char *first = ini_get(&runs[0].config, key);
+    for (int i = 1; i < n; i++) {
+        const char *v = ini_get(&runs[i].config, key);
+        if (!first != !v || (v && strcmp(first, v) != 0)) return 1;
+    }
+    return 0;
+}
+
+/* run.name and run.dir always differ and say nothing about the experiment. */
+static int is_bookkeeping(const char *key) {
+    return strcmp(key, "run.name") == 0 || strcmp(key, "run.dir") == 0;
+}
+
+static void html_config_table(FILE *f, const Run *runs, int n, const char **keys, int n_keys,
+                              int only_diff) {
+    fprintf(f, "<table class=\"config\">\n");
+    html_runs_header(f, runs, n);
+    for (int k = 0; k < n_keys; k++) {
+        int diff = key_differs(runs, n, keys[k]);
+        if (only_diff && (!diff || is_bookkeeping(keys[k]))) continue;
+        fprintf(f, "<tr%s><td><code>", diff ? " class=\"diff\"" : "");
+        xml_escape_file(f, keys[k]);
+        fprintf(f, "</code></td>");
+        for (int i = 0; i < n; i++) {
+            const char *v = ini_get(&runs[i].config, keys[k]);
+            fprintf(f, "<td class=\"text\">");
+            xml_escape_file(f, v ? v : "(not set)");
+            fprintf(f, "</td>");
+        }
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</table>\n");
+}
+
+int html_write(const char *path, const Run *runs, int n, const Table *summary,
+               const FigureInfo *figs, int n_figs) {
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    int n_keys = 0, n_diff = 0;
+    const char **keys = config_keys(runs, n, &n_keys);
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>");
+    for (int i = 0; i < n; i++) {
+        fputs(i ? " vs " : "scaledot: ", f);
+        xml_escape_file(f, runs[i].name);
+    }
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", CSS);
+    for (int i = 0; i < n; i++) {
+        if (i) fputs(" <span class=\"note\">vs</span> ", f);
+        xml_escape_file(f, runs[i].name);
+    }
+    fprintf(f, "</h1>\n<p class=\"note\">Report of <code>./train --compare</code>: why attention "
+               "divides q&#183;k by &#8730;d<sub>k</sub>, measured. Run folders: ");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s<code>", i ? ", " : "");
+        xml_escape_file(f, runs[i].path);
+        fprintf(f, "</code>");
+    }
+    fprintf(f, ".</p>\n<h2>Settings that differ</h2>\n");
+    for (int k = 0; keys && k < n_keys; k++)
+        n_diff += key_differs(runs, n, keys[k]) && !is_bookkeeping(keys[k]);
+    if (!keys || n_diff == 0)
+        fprintf(f, "<p>No setting differs between the runs (apart from run.name and "
+                   "run.dir).</p>\n");
+    else
+        html_config_table(f, runs, n, keys, n_keys, 1);
+    fprintf(f, "<h2>Summary</h2>\n");
+    html_summary(f, summary, runs);
+    fprintf(f, "<h2>Figures</h2>\n");
+    for (int i = 0; i < n_figs; i++) {
+        fprintf(f, "<figure id=\"%.*s\">\n<img src=\"%s\" alt=\"", (int)strcspn(figs[i].file, "."),
+                figs[i].file, figs[i].file);
+        xml_escape_file(f, figs[i].title);
+        fprintf(f, "\"/>\n<figcaption>%s</figcaption>\n</figure>\n", figs[i].caption);
+    }
+    fprintf(f, "<h2>All settings</h2>\n<p class=\"note\">Highlighted: the value differs between "
+               "runs.</p>\n");
+    if (keys) html_config_table(f, runs, n, keys, n_keys, 0);
+    fprintf(f, "</body>\n</html>\n");
+    free(keys);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}

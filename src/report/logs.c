@@ -1,0 +1,66 @@
+#include "report/logs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int log_path(char *out, size_t n, const char *dir, const char *file) {
+    size_t len = strlen(dir);
+    int w = snprintf(out, n, "%s%s%s", dir, len && dir[len - 1] == '/' ? "" : "/", file);
+    if (w < 0 || (size_t)w >= n) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+int log_load(Csv *t, const char *dir, const char *file, char *path, size_t n) {
+    if (log_path(path, n, dir, file) != 0) return -1;
+    return csv_load(t, path);
+}
+
+int log_step(const Csv *t, int row) { return csv_int(t, row, csv_col(t, "step"), -1); }
+
+int log_last_row(const Csv *t, int col) {
+    if (col < 0) return -1;
+    for (int r = t->n_rows - 1; r >= 0; r--)
+        if (!csv_empty(t, r, col)) return r;
+    return -1;
+}
+
+int log_nearest_row(const Csv *t, int col, double target) {
+    int best = -1;
+    double best_d = INFINITY;
+    if (col < 0) return -1;
+    for (int r = 0; r < t->n_rows; r++) {
+        if (csv_empty(t, r, col)) continue;
+        double d = fabs(log_step(t, r) - target);
+        if (d < best_d) best_d = d, best = r;
+    }
+    return best;
+}
+
+double log_head_mean(const Csv *attn, int step, int layer, const char *name, int *n) {
+    int cs = csv_col(attn, "step"), cl = csv_col(attn, "layer"), cv = csv_col(attn, name);
+    double sum = 0;
+    int count = 0;
+    if (cs >= 0 && cl >= 0 && cv >= 0)
+        for (int i = 0; i < attn->n_rows; i++)
+            if (csv_num(attn, i, cs) == step && csv_num(attn, i, cl) == layer &&
+                !csv_empty(attn, i, cv)) {
+                sum += csv_num(attn, i, cv);
+                count++;
+            }
+    if (n) *n = count;
+    return count ? sum / count : NAN;
+}
+
+void log_format_value(char *out, size_t n, double v, const char *fmt, double scale) {
+    if (isnan(v))
+        snprintf(out, n, "nan");
+    else if (isinf(v))
+        snprintf(out, n, "%s", v > 0 ? "inf" : "-inf");
+    else
+        snprintf(out, n, fmt, v * scale);
+}

@@ -1,0 +1,39 @@
+/* logs.h: queries on the CSV logs of one run (loss.csv, grad_norms.csv, attention.csv), shared by
+ * ./train --compare and ./train --sweep.
+ *
+ * Every log has a "step" column. An empty field was not measured at that step and is skipped; a
+ * logged NaN or Inf is a value and stays visible (log_format_value writes nan / inf / -inf). */
+#ifndef SCALEDOT_LOGS_H
+#define SCALEDOT_LOGS_H
+
+#include <stddef.h>
+
+#include "report/csv.h"
+
+/* dir/file into out (n bytes; no '/' is doubled when dir ends in one). Returns 0, or -1 with errno
+ * ENAMETOOLONG when it does not fit (out then holds the cut path, for the message). */
+int log_path(char *out, size_t n, const char *dir, const char *file);
+
+/* csv_load of dir/file; the path it tried is left in path (n bytes) for the caller's message.
+ * Returns 0, or -1 with errno set (ENOENT: no such file; ENAMETOOLONG; see csv_load). */
+int log_load(Csv *t, const char *dir, const char *file, char *path, size_t n);
+
+/* The step of a row; -1 when the field is not a number. */
+int log_step(const Csv *t, int row);
+
+/* The last row where column col is not empty; -1 when there is none or col < 0. */
+int log_last_row(const Csv *t, int col);
+
+/* The row where col is not empty whose step is nearest to target (the earlier one on a tie);
+ * -1 when there is none or col < 0. */
+int log_nearest_row(const Csv *t, int col, double target);
+
+/* Mean over heads of column `name` of attention.csv (rows: step, layer, head, ...) at one step
+ * and layer, over the rows where it is not empty; *n (may be NULL) gets their number. NAN when
+ * there is none or a column is missing. */
+double log_head_mean(const Csv *attn, int step, int layer, const char *name, int *n);
+
+/* v times scale in printf format fmt (one double conversion), or "nan" / "inf" / "-inf". */
+void log_format_value(char *out, size_t n, double v, const char *fmt, double scale);
+
+#endif

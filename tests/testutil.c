@@ -1,0 +1,163 @@
+#include "testutil.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xmlcheck.h"
+
+int tu_run(Suite *s) {
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+/* ------------------------------------------------------------- files and folders */
+
+char *tu_make_tmp(char *dir, size_t n, const char *template_path) {
+    snprintf(dir, n, "%s", template_path);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    return dir;
+}
+
+void tu_remove_tree(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    if (!S_ISDIR(st.st_mode)) {
+        unlink(path);
+        return;
+    }
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        char child[PATH_MAX];
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+                tu_remove_tree(child);
+            }
+        closedir(d);
+    }
+    rmdir(path);
+}
+
+/* Everything left in f, as a malloc'd string; NULL on a read error or without memory. */
+static char *read_rest(FILE *f, size_t *len) {
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (ferror(f)) {
+            free(buf);
+            return NULL;
+        }
+        if (n + 1 < cap) break; /* a short read without an error: the end of the file */
+        char *bigger = realloc(buf, cap *= 2);
+        if (!bigger) free(buf);
+        buf = bigger;
+    }
+    if (!buf) return NULL;
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+char *tu_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = read_rest(f, len);
+    fclose(f);
+    return text;
+}
+
+void tu_write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    ck_assert_msg(f != NULL, "cannot create %s", path);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+int tu_count_lines(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    int n = 0, ch;
+    while ((ch = fgetc(f)) != EOF) n += ch == '\n';
+    fclose(f);
+    return n;
+}
+
+/* ------------------------------------------------------------- XML */
+
+void tu_assert_well_formed(const char *doc, const char *what) {
+    size_t at = 0;
+    const char *msg = xml_check(doc, &at);
+    ck_assert_msg(msg == NULL, "%s is not well-formed: %s at offset %zu: ...%.60s", what,
+                  msg ? msg : "", at, doc + (at > 20 ? at - 20 : 0));
+}
+
+char *tu_read_xml(const char *path) {
+    char *doc = tu_read_file(path, NULL);
+    ck_assert_msg(doc != NULL, "missing %s", path);
+    const char *name = strrchr(path, '/');
+    tu_assert_well_formed(doc, name ? name + 1 : path);
+    return doc;
+}
+
+int tu_series_points(const char *doc, const char *run, const char *name) {
+    char key[256];
+    snprintf(key, sizeof key,
+             "<path class=\"series\" data-run=\"%s\" data-series=\"%s\" data-points=\"", run, name);
+    const char *p = strstr(doc, key);
+    return p ? atoi(p + strlen(key)) : -1;
+}
+
+/* ------------------------------------------------------------- captured output */
+
+void tu_capture_begin(TuCapture *c, int fd) {
+    fflush(stdout);
+    fflush(stderr);
+    c->fd = fd;
+    c->tmp = tmpfile();
+    ck_assert_ptr_nonnull(c->tmp);
+    c->saved = dup(fd);
+    ck_assert_int_ge(c->saved, 0);
+    ck_assert_int_ge(dup2(fileno(c->tmp), fd), 0);
+}
+
+char *tu_capture_end(TuCapture *c) {
+    fflush(stdout);
+    fflush(stderr);
+    ck_assert_int_ge(dup2(c->saved, c->fd), 0);
+    close(c->saved);
+    rewind(c->tmp);
+    char *text = read_rest(c->tmp, NULL);
+    fclose(c->tmp);
+    ck_assert_ptr_nonnull(text);
+    return text;
+}
+
+TuResult tu_vcall(int (*cmd)(int argc, char **argv), const char *first, va_list more) {
+    char *argv[TU_MAX_ARGS + 1];
+    int argc = 0;
+    for (const char *a = first; a && argc < TU_MAX_ARGS; a = va_arg(more, const char *))
+        argv[argc++] = (char *)a;
+    argv[argc] = NULL;
+    TuCapture out, err;
+    tu_capture_begin(&out, 1);
+    tu_capture_begin(&err, 2);
+    TuResult r;
+    r.rc = cmd(argc, argv);
+    r.out = tu_capture_end(&out);
+    r.err = tu_capture_end(&err);
+    return r;
+}
+
+void tu_result_free(TuResult *r) {
+    free(r->out);
+    free(r->err);
+}

@@ -1,0 +1,83 @@
+/* testutil.h: helpers shared by the test programs: the Check runner, scratch folders, whole
+ * files, and capturing what code under test prints. Compiled into every test program (float and
+ * double builds); it needs libc and Check only, no object of the product.
+ *
+ * Helpers that end in a ck_assert fail the current test when something outside the code under
+ * test (a temporary file, a dup2, memory) goes wrong; the others return NULL or -1. */
+#ifndef SCALEDOT_TESTUTIL_H
+#define SCALEDOT_TESTUTIL_H
+
+#include <check.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Runs every test of s (srunner_run_all, CK_NORMAL output) and returns EXIT_SUCCESS, or
+ * EXIT_FAILURE when any test failed: a test program's main ends with `return tu_run(suite);`. */
+int tu_run(Suite *s);
+
+/* ------------------------------------------------------------- files and folders */
+
+/* Creates a fresh folder from template (mkdtemp: it must end in XXXXXX, e.g.
+ * "/tmp/test_compare.XXXXXX"), copied into dir (n bytes). Fails the test when it cannot.
+ * Returns dir. */
+char *tu_make_tmp(char *dir, size_t n, const char *template_path);
+
+/* Removes path and, for a folder, everything below it (symbolic links are removed, never
+ * followed). Quiet when path does not exist; asserts nothing. */
+void tu_remove_tree(const char *path);
+
+/* The whole file as a malloc'd, NUL-terminated string (the caller frees); *len (when len is not
+ * NULL) gets its size in bytes. NULL when it cannot be opened or read, or memory runs out. */
+char *tu_read_file(const char *path, size_t *len);
+
+/* Writes text to path (created or truncated). Fails the test when it cannot. */
+void tu_write_file(const char *path, const char *text);
+
+/* Number of '\n' in the file at path; -1 when it cannot be opened. */
+int tu_count_lines(const char *path);
+
+/* ------------------------------------------------------------- XML (xmlcheck.h) */
+
+/* Fails the test unless doc is well-formed XML, naming `what` (a file name, say), the problem
+ * and the text around it. */
+void tu_assert_well_formed(const char *doc, const char *what);
+
+/* tu_read_file of path, then tu_assert_well_formed; fails the test when the file is missing.
+ * Returns the text (the caller frees). */
+char *tu_read_xml(const char *path);
+
+/* The data-points value of the <path class="series"> element of run `run` measuring `name` in a
+ * chart drawn by plot_lines (report/plot.h), or -1 when there is no such element. */
+int tu_series_points(const char *doc, const char *run, const char *name);
+
+/* ------------------------------------------------------------- captured output */
+
+/* Redirects file descriptor fd (1: stdout, 2: stderr) into a temporary file, at the level of
+ * the descriptor, so output of printf, fprintf(stderr) and child processes is caught alike. */
+typedef struct {
+    int fd, saved;
+    FILE *tmp;
+} TuCapture;
+
+/* Flushes stdout and stderr and starts capturing fd. Fails the test when it cannot. */
+void tu_capture_begin(TuCapture *c, int fd);
+
+/* Flushes, puts fd back and returns what was written to it meanwhile (malloc'd, NUL-terminated;
+ * the caller frees). Fails the test when it cannot. */
+char *tu_capture_end(TuCapture *c);
+
+/* What a command printed: its exit code and its stdout and stderr text. */
+typedef struct {
+    int rc;
+    char *out, *err;
+} TuResult;
+
+/* Calls cmd(argc, argv) with stdout and stderr captured. The arguments are first and then those
+ * in more, up to a NULL (at most TU_MAX_ARGS in all; first NULL: none). For a test's own variadic
+ * wrapper, e.g. compare("runs/a", "runs/b", NULL). */
+#define TU_MAX_ARGS 47
+TuResult tu_vcall(int (*cmd)(int argc, char **argv), const char *first, va_list more);
+void tu_result_free(TuResult *r);
+
+#endif
