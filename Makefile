@@ -132,17 +132,21 @@ FUZZ_CC      ?= clang
 FUZZ_DIR      = build/fuzz
 FUZZ_CFLAGS   = -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
-# The parsers the harnesses drive and what they call; no model, no OpenMP.
+# The parsers the harnesses drive and what they call; no OpenMP (the pragmas are ignored).
+# fuzz_checkpoint builds models from the checkpoint's config, so it links the whole library.
 FUZZ_LIB_SRC  = src/config/config.c src/tasks/tasks.c src/util/rng.c
 FUZZ_LIB_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
+FUZZ_ALL_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRC))
 FUZZ_BINS     = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))
 
 $(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
+$(FUZZ_DIR)/fuzz_checkpoint: $(FUZZ_ALL_OBJ)
 $(FUZZ_BINS): $(FUZZ_DIR)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(wildcard fuzz/*.h) $(wildcard src/*/*.h)
-	$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) $(LDLIBS)
+	$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(sort $(filter %.o,$^)) $(LDLIBS)
 
 SAN_BUILD = build/asan
 SAN_OPT   = -O1 -g -march=native -fno-omit-frame-pointer -fsanitize=address,undefined \

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CI: fuzz the input parsers (INI file, --set, task file) with libFuzzer + ASan + UBSan.
+# CI: fuzz the input parsers (INI file, --set, task file, checkpoint) with libFuzzer + ASan +
+# UBSan.
 #   .ci/fuzz.sh [SECONDS]    build (make fuzz) and run every harness fuzz/fuzz_*.c for SECONDS each
 #                            (default 60); exit 1 on any crash, leak, undefined behaviour, timeout
 #                            or out-of-memory.
@@ -7,8 +8,8 @@
 # runs found, kept between runs). A failing input is copied to fuzz/crashes/fuzz_NAME-KIND-HASH;
 # replay it with   FUZZ_VERBOSE=1 build/fuzz/fuzz_NAME fuzz/crashes/FILE   and turn it into a
 # regression test in tests/test_config.c or tests/test_tasks.c.
-# (d) The checkpoint reader has no harness yet: a new fuzz/fuzz_checkpoint.c with seeds in
-# fuzz/corpus/checkpoint/ is built and run here without changes to this script.
+# A new harness fuzz/fuzz_NAME.c with seeds in fuzz/corpus/NAME/ is built and run here without
+# changes to this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,7 +49,10 @@ for src in fuzz/fuzz_*.c; do
     log=build/fuzz/$name.log
     rm -rf "$artifacts"
     mkdir -p "$work" "$artifacts"
-    args=(-max_total_time="$secs" -max_len=4096 -rss_limit_mb=2048 -timeout=10
+    # Checkpoints hold the configuration text and every tensor: the smallest seeds are 2-7 KB.
+    max_len=4096
+    [ "$name" = fuzz_checkpoint ] && max_len=16384
+    args=(-max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=2048 -timeout=10
           -print_final_stats=1 -artifact_prefix="$artifacts/")
     # Both config harnesses share one dictionary of sections, keys and values.
     case "$name" in fuzz_config_*) args+=(-dict=fuzz/config.dict) ;; esac

@@ -50,12 +50,17 @@ memcheck() {
     fi
 }
 
-common=(--set run.dir="$work/runs" --set train.steps=20 --set model.d_model=16 --set run.threads=1
-        --set task.val_size=64 --set train.eval_every=10 --set log.every=5 --set log.progress=0)
+# Small enough for memcheck's ~50x slowdown, and every periodic step (log, validation) happens.
+common=(--set run.dir="$work/runs" --set run.threads=1 --set train.steps=20
+        --set train.batch_size=16 --set model.d_model=16 --set task.val_size=64
+        --set train.eval_every=10 --set log.every=5 --set log.progress=0)
 # A generated task with the default attention scale, then the file task with no scaling.
 memcheck recall 0 "${common[@]}" --set run.name=a
 memcheck file 0 "${common[@]}" --set run.name=b --set task.name=file --set task.file=data/words.txt \
     --set attention.scale=none
+# The checkpoint reader: resume run a for 5 more steps, evaluate run b.
+memcheck resume 0 --resume "$work/runs/a" --set train.steps=25
+memcheck eval 0 --eval "$work/runs/b"
 # The report over both runs, and a configuration error (exit code 2 is expected there).
 memcheck compare 0 --compare "$work/runs/a" "$work/runs/b" --out "$work/compare"
 memcheck bad_config 2 --set model.n_heads=3

@@ -10,11 +10,16 @@
  * layernorm_forward lands in __wrap_layernorm_forward below, which times the real kernel
  * (__real_layernorm_forward). The product's objects are linked unchanged and pay nothing.
  *
- * Each (shape, threads) configuration runs in its own child process, so that its peak RSS
- * (getrusage ru_maxrss) is its own and not the largest of all configurations so far; the child
- * sends its result to the parent through a pipe.
+ * The machine may be shared, so the thread counts are interleaved: step on 1 thread, step on 2,
+ * step on 1, ..., and each gets the median of its own steps; slow drifts in the load then hit
+ * both alike. Each shape runs in its own child process, so that its peak RSS (getrusage
+ * ru_maxrss) is its own and not the largest of all shapes so far; the child sends its results
+ * to the parent through a pipe.
  *
- * Usage: bench [--quick]   (--quick: fewer steps, for a smoke test) */
+ * Usage: bench [--quick] [--shape I] [--threads N]
+ *   --quick      fewer steps, for a smoke test
+ *   --shape I    only the I-th shape (0, 1, 2), e.g. under a profiler
+ *   --threads N  only N threads */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,11 +47,13 @@ static const char *kernel_names[K_COUNT] = {"mm fwd", "mm bwd", "att fwd", "att 
                                             "gelu",   "loss",   "optim",   "other"};
 static double kernel_s[K_COUNT];
 
-static double now_s(void) {
+static double clock_s(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+static double now_s(void) { return clock_s(CLOCK_MONOTONIC); }
 
 /* Defines __wrap_NAME(PARAMS), which calls __real_NAME(ARGS) and adds its time to kernel_s[K]. */
 #define TIMED(K, NAME, PARAMS, ARGS)                                                              \
@@ -126,12 +133,20 @@ static const int thread_counts[] = {1, 2};
 enum { N_THREADS = sizeof thread_counts / sizeof thread_counts[0] };
 enum { MAX_STEPS = 64 };
 
+/* The measurements of one thread count. */
 typedef struct {
     int ok, threads, steps;
     double median_ms, min_ms, max_ms;
-    double share[K_COUNT];  /* fraction of the timed steps' total time */
-    double peak_rss_mb;     /* ru_maxrss of the child process */
-    double need_mb;         /* params + grads + AdamW state + activations + scratch */
+    double cpu_ms;         /* median process CPU time per step / threads */
+    double share[K_COUNT]; /* fraction of the timed steps' total time */
+} Timing;
+
+/* The measurements of one shape. */
+typedef struct {
+    int ok;
+    Timing t[N_THREADS];
+    double peak_rss_mb; /* ru_maxrss of the child process */
+    double need_mb;     /* params + grads + AdamW state + activations + scratch */
     size_t n_params;
 } Result;
 
@@ -158,60 +173,103 @@ static void train_step(Model *m, Optimizer *opt, const int *tokens, const int *t
     kernel_s[K_OPT] += now_s() - t0;
 }
 
-/* Runs one configuration in the calling process; fills r. quick: fewer steps. */
-static void run_config(const Shape *s, int threads, int quick, Result *r) {
-    memset(r, 0, sizeof *r);
-    r->threads = threads;
+static double median(double *x, int n) {
+    qsort(x, (size_t)n, sizeof x[0], cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+static void set_threads(int n) {
 #ifdef _OPENMP
-    omp_set_num_threads(threads);
+    omp_set_num_threads(n);
+#else
+    (void)n;
 #endif
+}
+
+/* Per thread count: step times (wall, CPU / threads) and kernel seconds of the timed steps. */
+typedef struct {
+    double ms[MAX_STEPS], cpu_ms[MAX_STEPS], kernel_s[K_COUNT], total_s;
+} Samples;
+
+/* One timed training step on `threads` threads, added to sm. */
+static void timed_step(Model *m, Optimizer *opt, const int *tokens, const int *targets,
+                       const float *mask, int B, int T, int threads, Samples *sm, int i) {
+    set_threads(threads);
+    memset(kernel_s, 0, sizeof kernel_s);
+    double t0 = now_s(), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    train_step(m, opt, tokens, targets, mask, B, T);
+    double dt = now_s() - t0;
+    sm->cpu_ms[i] = 1e3 * (clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0) / threads;
+    sm->ms[i] = 1e3 * dt;
+    sm->total_s += dt;
+    for (int k = 0; k < K_COUNT; k++) sm->kernel_s[k] += kernel_s[k];
+}
+
+static void summarise(Samples *sm, int steps, int threads, Timing *t) {
+    t->ok = 1;
+    t->threads = threads;
+    t->steps = steps;
+    t->median_ms = median(sm->ms, steps);
+    t->min_ms = sm->ms[0]; /* sorted by median() */
+    t->max_ms = sm->ms[steps - 1];
+    t->cpu_ms = median(sm->cpu_ms, steps);
+    double known = 0;
+    for (int k = 0; k < K_OTHER; k++) {
+        t->share[k] = sm->kernel_s[k] / sm->total_s;
+        known += sm->kernel_s[k];
+    }
+    t->share[K_OTHER] = (sm->total_s - known) / sm->total_s;
+}
+
+/* Runs one shape in the calling process for the thread counts with use[j] set, their steps
+ * interleaved; fills r. quick: fewer steps. */
+static void run_shape(const Shape *s, const int use[N_THREADS], int quick, Result *r) {
+    memset(r, 0, sizeof *r);
+    int max_threads = 1;
+    for (int j = 0; j < N_THREADS; j++)
+        if (use[j] && thread_counts[j] > max_threads) max_threads = thread_counts[j];
+    set_threads(max_threads); /* the matmul scratch is sized for this many */
     ModelConfig mc = {.vocab_size = s->V, .d_model = s->C, .n_heads = s->NH, .n_layers = s->L,
                       .d_ff = 4 * s->C, .max_seq_len = s->T, .ln_eps = R(1e-5),
                       .scale = (real)(1.0 / sqrt((double)(s->C / s->NH)))};
     Model m;
     Optimizer opt = {0};
     if (model_build(&m, &mc, s->B) != 0) return;
-    if (optim_init(&opt, OPT_ADAMW, 0.9, 0.999, 1e-8, 0.01, 0, m.n_params) != 0) {
-        model_free(&m);
-        return;
-    }
-    Rng rng;
-    rng_seed(&rng, 1234);
-    model_init_fan_in(&m, &rng);
     int n = s->B * s->T;
     int *tokens = malloc(sizeof(int) * (size_t)n), *targets = malloc(sizeof(int) * (size_t)n);
     float *mask = malloc(sizeof(float) * (size_t)n);
-    if (!tokens || !targets || !mask) goto done;
+    static Samples sm[N_THREADS];
+    memset(sm, 0, sizeof sm);
+    if (!tokens || !targets || !mask ||
+        optim_init(&opt, OPT_ADAMW, 0.9, 0.999, 1e-8, 0.01, 0, m.n_params) != 0)
+        goto done;
+    Rng rng;
+    rng_seed(&rng, 1234);
+    model_init_fan_in(&m, &rng);
     for (int i = 0; i < n; i++) {
         tokens[i] = (int)rng_below(&rng, (uint32_t)s->V);
         targets[i] = (int)rng_below(&rng, (uint32_t)s->V);
         mask[i] = 1;
     }
-
-    int warmup = quick ? 1 : 2, min_steps = quick ? 3 : 7;
-    double budget_s = quick ? 1.0 : 6.0;
-    for (int i = 0; i < warmup; i++) train_step(&m, &opt, tokens, targets, mask, s->B, s->T);
-    memset(kernel_s, 0, sizeof kernel_s);
-    double ms[MAX_STEPS], total = 0;
-    int steps = 0;
-    while (steps < MAX_STEPS && (steps < min_steps || total < budget_s)) {
-        double t0 = now_s();
-        train_step(&m, &opt, tokens, targets, mask, s->B, s->T);
-        double dt = now_s() - t0;
-        ms[steps++] = 1e3 * dt;
-        total += dt;
+    /* warm-up: one step per thread count (first touch of every buffer, thread start-up) */
+    for (int j = 0; j < N_THREADS; j++)
+        if (use[j]) {
+            set_threads(thread_counts[j]);
+            train_step(&m, &opt, tokens, targets, mask, s->B, s->T);
+        }
+    int min_rounds = quick ? 3 : 5, rounds = 0;
+    double budget_s = quick ? 1.0 : 8.0, spent = 0;
+    while (rounds < MAX_STEPS && (rounds < min_rounds || spent < budget_s)) {
+        for (int j = 0; j < N_THREADS; j++)
+            if (use[j])
+                timed_step(&m, &opt, tokens, targets, mask, s->B, s->T, thread_counts[j], &sm[j],
+                           rounds);
+        rounds++;
+        spent = 0;
+        for (int j = 0; j < N_THREADS; j++) spent += sm[j].total_s;
     }
-    qsort(ms, (size_t)steps, sizeof ms[0], cmp_double);
-    r->steps = steps;
-    r->median_ms = steps % 2 ? ms[steps / 2] : 0.5 * (ms[steps / 2 - 1] + ms[steps / 2]);
-    r->min_ms = ms[0];
-    r->max_ms = ms[steps - 1];
-    double known = 0;
-    for (int k = 0; k < K_OTHER; k++) {
-        r->share[k] = kernel_s[k] / total;
-        known += kernel_s[k];
-    }
-    r->share[K_OTHER] = (total - known) / total;
+    for (int j = 0; j < N_THREADS; j++)
+        if (use[j]) summarise(&sm[j], rounds, thread_counts[j], &r->t[j]);
     r->n_params = m.n_params;
     double p = (double)m.n_params * sizeof(real);
     r->need_mb = (p /* params */ + p /* grads */ + 2 * p /* AdamW m, v */ +
@@ -228,8 +286,8 @@ done:
     model_free(&m);
 }
 
-/* Runs one configuration in a child process and collects its Result through a pipe. */
-static int run_in_child(const Shape *s, int threads, int quick, Result *r) {
+/* Runs one shape in a child process and collects its Result through a pipe. */
+static int run_in_child(const Shape *s, const int use[N_THREADS], int quick, Result *r) {
     int fd[2];
     memset(r, 0, sizeof *r);
     if (pipe(fd) != 0) return -1;
@@ -239,7 +297,7 @@ static int run_in_child(const Shape *s, int threads, int quick, Result *r) {
     if (pid == 0) {
         close(fd[0]);
         Result mine;
-        run_config(s, threads, quick, &mine);
+        run_shape(s, use, quick, &mine);
         ssize_t w = write(fd[1], &mine, sizeof mine);
         _exit(w == (ssize_t)sizeof mine && mine.ok ? 0 : 1);
     }
@@ -255,19 +313,22 @@ static void shape_label(const Shape *s, char *buf, size_t n) {
     snprintf(buf, n, "(%d,%d,%d,%d,%d,%d)", s->B, s->T, s->C, s->L, s->NH, s->V);
 }
 
-static void print_tables(const Result res[N_SHAPES][N_THREADS]) {
+static void print_tables(const Result res[N_SHAPES]) {
     char label[64];
-    printf("\n%-22s %3s %5s %9s %17s %10s %8s\n", "shape (B,T,C,L,NH,V)", "thr", "steps",
-           "ms/step", "[min .. max] ms", "tokens/s", "GFLOP/s");
+    printf("\n%-22s %3s %5s %9s %17s %10s %8s %9s\n", "shape (B,T,C,L,NH,V)", "thr", "steps",
+           "ms/step", "[min .. max] ms", "tokens/s", "GFLOP/s", "CPU ms");
     for (int i = 0; i < N_SHAPES; i++)
         for (int j = 0; j < N_THREADS; j++) {
-            const Result *r = &res[i][j];
+            const Timing *t = &res[i].t[j];
+            if (!t->ok) continue;
             shape_label(&shapes[i], label, sizeof label);
-            printf("%-22s %3d %5d %9.1f %8.1f .. %6.1f %10.0f %8.1f\n", label, r->threads,
-                   r->steps, r->median_ms, r->min_ms, r->max_ms,
-                   shapes[i].B * shapes[i].T / (r->median_ms * 1e-3),
-                   step_flops(&shapes[i]) / (r->median_ms * 1e-3) / 1e9);
+            printf("%-22s %3d %5d %9.1f %8.1f .. %6.1f %10.0f %8.1f %9.1f\n", label, t->threads,
+                   t->steps, t->median_ms, t->min_ms, t->max_ms,
+                   shapes[i].B * shapes[i].T / (t->median_ms * 1e-3),
+                   step_flops(&shapes[i]) / (t->median_ms * 1e-3) / 1e9, t->cpu_ms);
         }
+    printf("(ms/step: wall clock, median. CPU ms: median process CPU time per step / threads;\n"
+           " on a busy machine it leaves out time spent descheduled but counts spin-waiting)\n");
 
     printf("\nShare of step time per kernel (%%), timed around each call:\n%-22s %3s", "shape",
            "thr");
@@ -275,72 +336,82 @@ static void print_tables(const Result res[N_SHAPES][N_THREADS]) {
     printf("\n");
     for (int i = 0; i < N_SHAPES; i++)
         for (int j = 0; j < N_THREADS; j++) {
+            const Timing *t = &res[i].t[j];
+            if (!t->ok) continue;
             shape_label(&shapes[i], label, sizeof label);
-            printf("%-22s %3d", label, res[i][j].threads);
-            for (int k = 0; k < K_COUNT; k++) printf(" %7.1f", 100 * res[i][j].share[k]);
+            printf("%-22s %3d", label, t->threads);
+            for (int k = 0; k < K_COUNT; k++) printf(" %7.1f", 100 * t->share[k]);
             printf("\n");
         }
     printf("(other: embedding, residual adds, gradient zeroing, buffer clears, dpreatt norms)\n");
 
     printf("\nMemory: peak RSS of the process vs bytes the model needs (params + grads + AdamW m,v "
            "+ activations + backward scratch):\n");
-    printf("%-22s %3s %10s %12s %12s %7s\n", "shape", "thr", "params", "needed MB", "peak RSS MB",
-           "ratio");
-    for (int i = 0; i < N_SHAPES; i++)
-        for (int j = 0; j < N_THREADS; j++) {
-            const Result *r = &res[i][j];
-            shape_label(&shapes[i], label, sizeof label);
-            printf("%-22s %3d %10zu %12.1f %12.1f %7.2f\n", label, r->threads, r->n_params,
-                   r->need_mb, r->peak_rss_mb, r->peak_rss_mb / r->need_mb);
-        }
+    printf("%-22s %10s %12s %12s %7s\n", "shape", "params", "needed MB", "peak RSS MB", "ratio");
+    for (int i = 0; i < N_SHAPES; i++) {
+        const Result *r = &res[i];
+        if (!r->ok) continue;
+        shape_label(&shapes[i], label, sizeof label);
+        printf("%-22s %10zu %12.1f %12.1f %7.2f\n", label, r->n_params, r->need_mb,
+               r->peak_rss_mb, r->peak_rss_mb / r->need_mb);
+    }
 
     printf("\nAgainst llm.c train_gpt2.c (llm.c figures quoted from the issue, measured on this "
            "machine by the issue's author):\n");
     printf("%-22s %3s %12s %12s %14s\n", "shape", "thr", "llm.c ms", "ours ms", "llm.c / ours");
     for (int i = 0; i < N_SHAPES; i++)
         for (int j = 0; j < N_THREADS; j++) {
+            const Timing *t = &res[i].t[j];
             double l = shapes[i].llmc_ms[j];
-            if (l <= 0) continue;
+            if (l <= 0 || !t->ok) continue;
             shape_label(&shapes[i], label, sizeof label);
-            printf("%-22s %3d %12.0f %12.1f %13.1fx\n", label, res[i][j].threads, l,
-                   res[i][j].median_ms, l / res[i][j].median_ms);
+            printf("%-22s %3d %12.0f %12.1f %13.1fx\n", label, t->threads, l, t->median_ms,
+                   l / t->median_ms);
         }
-    printf("\nThread scaling (ms at 1 thread / ms at 2 threads):\n");
+    printf("\nThread scaling (median ms at 1 thread / median ms at 2 threads):\n");
     for (int i = 0; i < N_SHAPES; i++) {
+        if (!res[i].t[0].ok || !res[i].t[1].ok) continue;
         shape_label(&shapes[i], label, sizeof label);
-        printf("%-22s %6.2fx\n", label, res[i][0].median_ms / res[i][1].median_ms);
+        printf("%-22s %6.2fx\n", label, res[i].t[0].median_ms / res[i].t[1].median_ms);
     }
 }
 
 int main(int argc, char **argv) {
-    int quick = 0;
+    int quick = 0, only_shape = -1, only_threads = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
+            only_shape = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            only_threads = atoi(argv[++i]);
         } else {
-            fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--shape 0|1|2] [--threads N]\n", argv[0]);
             return 2;
         }
     }
     printf("scaledot bench: median time of whole training steps (model_forward, model_zero_grad,\n"
-           "model_backward, optim_step AdamW) after warm-up; d_ff = 4C, real = %s.\n"
+           "model_backward, optim_step AdamW) after warm-up, 1- and 2-thread steps interleaved;\n"
+           "d_ff = 4C, real = %s.\n"
            "GFLOP/s = model FLOPs per step / time, FLOPs per step = 3 x forward,\n"
            "forward = 2*B*T*12*L*C^2 + 2*B*T*C*V + 2*L*B*C*T*(T+1)  (matmuls, head, causal "
            "attention).\n",
            sizeof(real) == 4 ? "float" : "double");
-    Result res[N_SHAPES][N_THREADS];
-    for (int i = 0; i < N_SHAPES; i++)
-        for (int j = 0; j < N_THREADS; j++) {
-            char label[64];
-            shape_label(&shapes[i], label, sizeof label);
-            fprintf(stderr, "bench: %s, %d thread%s ...\n", label, thread_counts[j],
-                    thread_counts[j] > 1 ? "s" : "");
-            if (run_in_child(&shapes[i], thread_counts[j], quick, &res[i][j]) != 0) {
-                fprintf(stderr, "bench: configuration %s at %d threads failed\n", label,
-                        thread_counts[j]);
-                return 1;
-            }
+    int use[N_THREADS];
+    for (int j = 0; j < N_THREADS; j++)
+        use[j] = only_threads <= 0 || thread_counts[j] == only_threads;
+    Result res[N_SHAPES];
+    memset(res, 0, sizeof res);
+    for (int i = 0; i < N_SHAPES; i++) {
+        if (only_shape >= 0 && i != only_shape) continue;
+        char label[64];
+        shape_label(&shapes[i], label, sizeof label);
+        fprintf(stderr, "bench: %s ...\n", label);
+        if (run_in_child(&shapes[i], use, quick, &res[i]) != 0) {
+            fprintf(stderr, "bench: shape %s failed\n", label);
+            return 1;
         }
-    print_tables((const Result(*)[N_THREADS])res);
+    }
+    print_tables(res);
     return 0;
 }

@@ -79,11 +79,4 @@ static inline void fuzz_check_round_trip(const Config *c) {
     free(t2);
 }
 
-/* ---- (d) checkpoint reader: reserved ----
- * The checkpoint reader does not exist yet. When it lands, add fuzz/fuzz_checkpoint.c (the
- * Makefile's `make fuzz` and .ci/fuzz.sh pick up every fuzz/fuzz_*.c), give it an in-memory
- * entry point like config_load_text / task_init_text, seed fuzz/corpus/checkpoint/ with a few
- * checkpoints written by the product (and truncated / bit-flipped copies), and add its sources
- * to FUZZ_LIB_SRC in the Makefile. */
-
 #endif

@@ -82,7 +82,8 @@ void config_defaults(Config *c);
  * leaving c unchanged. The caller should then exit with CONFIG_EXIT_CODE. Rejects keys outside a
  * section, unknown sections and keys (suggesting the nearest valid one), a key given twice in the
  * file, empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
- * non-finite or longer than CONFIG_STR - 1. Returns 0 on success. */
+ * non-finite or longer than CONFIG_STR - 1, and text values holding a line break (CR or LF:
+ * config_write could not write them back). Returns 0 on success. */
 int config_load_file(Config *c, const char *path);
 
 /* config_load_file on text already in memory: text[0..len) is the file's content (need not be

@@ -1,4 +1,87 @@
+/* attention.c: causal attention of one (batch, head) pair as small GEMMs around a row softmax.
+ *
+ * With Q, K, V the head's (T × hs) slices of qkv (row stride 3C) and dO its slice of dout:
+ *   forward:  S = scale·Q·Kᵀ (lower triangle) → preatt;  P = softmax of S's rows → att;
+ *             O = P·V
+ *   backward: dP = dO·Vᵀ;  dV += Pᵀ·dO;  dZ = P ⊙ (dP − rowsum(P ⊙ dP)) → dpreatt;
+ *             dQ += scale·dZ·K;  dK += scale·dZᵀ·Q
+ * Every product goes through matmul_gemm (matmul.h): register tiles vectorised along the output
+ * row, k innermost as a chain of FMAs, so the q·k and p·v dot products vectorise without
+ * reassociating a float sum; it skips the tiles above the diagonal of S and dP and the zero
+ * triangles of P and dZ, so the causal half is never computed.
+ *
+ * Threads share out the (b, h) pairs; a pair writes only its own slices (rows of batch b, the
+ * columns of head h), and each element's summation order is fixed by the GEMM, so results do
+ * not depend on the thread count. */
 #include "model/attention.h"
+
+#include "model/matmul.h"
+
+/* The row loops below work in chunks of LANES values with a constant-length inner loop, which
+ * gcc -O2 vectorises; sums keep LANES interleaved partial sums (lane l takes j ≡ l mod LANES)
+ * added in a fixed order at the end, so they vectorise without reassociation and their order
+ * depends on the row length only. */
+enum { LANES = 16 };
+
+static real row_max(const real *x, int n) {
+    real m[LANES];
+    for (int l = 0; l < LANES; l++) m[l] = -INFINITY;
+    int j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int l = 0; l < LANES; l++) m[l] = x[j + l] > m[l] ? x[j + l] : m[l];
+    for (; j < n; j++) m[j % LANES] = x[j] > m[j % LANES] ? x[j] : m[j % LANES];
+    real r = m[0];
+    for (int l = 1; l < LANES; l++) r = m[l] > r ? m[l] : r;
+    return r;
+}
+
+/* Σ_j x_j, and Σ_j x_j·y_j. */
+static real row_sum(const real *x, int n) {
+    real acc[LANES] = {0};
+    int j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int l = 0; l < LANES; l++) acc[l] += x[j + l];
+    for (; j < n; j++) acc[j % LANES] += x[j];
+    real s = 0;
+    for (int l = 0; l < LANES; l++) s += acc[l];
+    return s;
+}
+
+static real row_dot(const real *x, const real *y, int n) {
+    real acc[LANES] = {0};
+    int j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int l = 0; l < LANES; l++) acc[l] += x[j + l] * y[j + l];
+    for (; j < n; j++) acc[j % LANES] += x[j] * y[j];
+    real s = 0;
+    for (int l = 0; l < LANES; l++) s += acc[l];
+    return s;
+}
+
+/* Row i of S and P: p_j = exp(z_j − max z) / Σ exp(...) over the n = i + 1 visible keys, with
+ * the true row maximum; z and p are set to 0 for the T − n keys above the diagonal. */
+static void softmax_row(real *restrict z, real *restrict p, int n, int T) {
+    real maxv = row_max(z, n);
+    for (int j = 0; j < n; j++) p[j] = rexp(z[j] - maxv);
+    real inv = R(1.0) / row_sum(p, n);
+    int j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int l = 0; l < LANES; l++) p[j + l] *= inv;
+    for (; j < n; j++) p[j] *= inv;
+    for (j = n; j < T; j++) z[j] = p[j] = 0;
+}
+
+/* Softmax backward on row i: d holds dp_j on entry and dz_j = p_j·(dp_j − Σ_k p_k·dp_k) on
+ * return for the n visible keys, 0 above the diagonal. O(T) per row: the Jacobian is never
+ * formed. */
+static void softmax_row_backward(real *restrict d, const real *restrict p, int n, int T) {
+    real pdp = row_dot(p, d, n);
+    int j = 0;
+    for (; j + LANES <= n; j += LANES)
+        for (int l = 0; l < LANES; l++) d[j + l] = p[j + l] * (d[j + l] - pdp);
+    for (; j < n; j++) d[j] = p[j] * (d[j] - pdp);
+    for (j = n; j < T; j++) d[j] = 0;
+}
 
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
                        int NH, real scale) {
@@ -7,37 +90,16 @@ void attention_forward(real *out, real *preatt, real *att, const real *qkv, int 
 #pragma omp parallel for collapse(2) schedule(static)
     for (int b = 0; b < B; b++)
         for (int h = 0; h < NH; h++) {
-            const real *base = qkv + (long)b * T * C3;
-            real *pre = preatt + ((long)b * NH + h) * T * T;
+            const real *q = qkv + (long)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
+            real *s = preatt + ((long)b * NH + h) * T * T;
             real *p = att + ((long)b * NH + h) * T * T;
-            for (int i = 0; i < T; i++) {
-                const real *q = base + i * C3 + h * hs;
-                real *zrow = pre + (long)i * T;
-                real *prow = p + (long)i * T;
-                real maxv = -INFINITY;
-                for (int j = 0; j <= i; j++) {
-                    const real *k = base + j * C3 + C + h * hs;
-                    real dot = 0;
-                    for (int d = 0; d < hs; d++) dot += q[d] * k[d];
-                    zrow[j] = dot * scale;
-                    if (zrow[j] > maxv) maxv = zrow[j];
-                }
-                real sum = 0;
-                for (int j = 0; j <= i; j++) {
-                    prow[j] = rexp(zrow[j] - maxv);
-                    sum += prow[j];
-                }
-                real inv = R(1.0) / sum;
-                for (int j = 0; j <= i; j++) prow[j] *= inv;
-                for (int j = i + 1; j < T; j++) zrow[j] = prow[j] = 0;
-                real *o = out + ((long)b * T + i) * C + h * hs;
-                for (int d = 0; d < hs; d++) o[d] = 0;
-                for (int j = 0; j <= i; j++) {
-                    const real *v = base + j * C3 + 2 * C + h * hs;
-                    real w = prow[j];
-                    for (int d = 0; d < hs; d++) o[d] += w * v[d];
-                }
-            }
+            MatView Q = {q, C3, 1}, Kt = {k, 1, C3}, V = {v, C3, 1}, P = {p, T, 1};
+            /* S = scale·Q·Kᵀ: (T × hs)·(hs × T), lower triangle */
+            matmul_gemm(T, T, hs, scale, Q, Kt, s, T, 1, MAT_C_LOWER);
+            for (int i = 0; i < T; i++) softmax_row(s + (long)i * T, p + (long)i * T, i + 1, T);
+            /* O = P·V: (T × T, zero above the diagonal)·(T × hs) */
+            matmul_gemm(T, hs, T, R(1.0), P, V, out + (long)b * T * C + h * hs, C, 1,
+                        MAT_A_LOWER);
         }
 }
 
@@ -48,41 +110,20 @@ void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real 
 #pragma omp parallel for collapse(2) schedule(static)
     for (int b = 0; b < B; b++)
         for (int h = 0; h < NH; h++) {
-            const real *base = qkv + (long)b * T * C3;
-            real *dbase = dqkv + (long)b * T * C3;
+            const real *q = qkv + (long)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
+            real *dq = dqkv + (long)b * T * C3 + h * hs, *dk = dq + C, *dv = dq + 2 * C;
             const real *p = att + ((long)b * NH + h) * T * T;
             real *dz = dpreatt + ((long)b * NH + h) * T * T;
-            for (int i = 0; i < T; i++) {
-                const real *prow = p + (long)i * T;
-                real *dzrow = dz + (long)i * T;
-                const real *dy = dout + ((long)b * T + i) * C + h * hs;
-                /* dp_j = dy·v_j; dv_j += p_ij·dy */
-                real pdp = 0;
-                for (int j = 0; j <= i; j++) {
-                    const real *v = base + j * C3 + 2 * C + h * hs;
-                    real *dv = dbase + j * C3 + 2 * C + h * hs;
-                    real dp = 0;
-                    for (int d = 0; d < hs; d++) {
-                        dp += dy[d] * v[d];
-                        dv[d] += prow[j] * dy[d];
-                    }
-                    dzrow[j] = dp;
-                    pdp += prow[j] * dp;
-                }
-                /* softmax backward, then through z = scale·q·k */
-                const real *q = base + i * C3 + h * hs;
-                real *dq = dbase + i * C3 + h * hs;
-                for (int j = 0; j <= i; j++) {
-                    dzrow[j] = prow[j] * (dzrow[j] - pdp);
-                    real g = dzrow[j] * scale;
-                    const real *k = base + j * C3 + C + h * hs;
-                    real *dk = dbase + j * C3 + C + h * hs;
-                    for (int d = 0; d < hs; d++) {
-                        dq[d] += g * k[d];
-                        dk[d] += g * q[d];
-                    }
-                }
-                for (int j = i + 1; j < T; j++) dzrow[j] = 0;
-            }
+            MatView dO = {dout + (long)b * T * C + h * hs, C, 1};
+            MatView Q = {q, C3, 1}, K = {k, C3, 1}, Vt = {v, 1, C3};
+            MatView Pt = {p, 1, T}, dZ = {dz, T, 1}, dZt = {dz, 1, T};
+            /* dP = dO·Vᵀ (lower triangle, into dz), dV += Pᵀ·dO */
+            matmul_gemm(T, T, hs, R(1.0), dO, Vt, dz, T, 1, MAT_C_LOWER);
+            matmul_gemm(T, hs, T, R(1.0), Pt, dO, dv, C3, 0, MAT_A_UPPER);
+            for (int i = 0; i < T; i++)
+                softmax_row_backward(dz + (long)i * T, p + (long)i * T, i + 1, T);
+            /* through S = scale·Q·Kᵀ: dQ += scale·dZ·K, dK += scale·dZᵀ·Q */
+            matmul_gemm(T, hs, T, scale, dZ, K, dq, C3, 0, MAT_A_LOWER);
+            matmul_gemm(T, hs, T, scale, dZt, Q, dk, C3, 0, MAT_A_UPPER);
         }
 }

@@ -3,19 +3,61 @@
 #define GELU_K R(0.7978845608028654) /* sqrt(2/pi) */
 #define GELU_A R(0.044715)
 
+#ifdef SCALEDOT_DOUBLE
+static inline real tanh_inline(real x) { return tanh(x); }
+#else
+/* exp(x) for x <= 0, branch-free so that `omp simd` vectorises it: glibc's tanhf and expf are
+ * scalar calls that gcc cannot vectorise without -ffast-math, and they took a third to a half
+ * of a training step. x = n·ln2 + r with |r| <= ln2/2, exp(r) by its Taylor polynomial of
+ * degree 7 (truncation error < 5e-9 relative), 2^n put into the exponent bits. */
+static inline float exp_nonpositive(float x) {
+    x = x < -87.0f ? -87.0f : x; /* exp(-87) is near the smallest normal float */
+    const float magic = 12582912.0f; /* 1.5·2^23: adding it rounds to an integer */
+    float n = (x * 1.44269504f + magic) - magic;
+    float r = (x - n * 0.693145752f) - n * 1.42860677e-6f; /* ln2 split for an exact n·ln2_hi */
+    float p = 1.0f / 5040.0f;
+    p = p * r + 1.0f / 720.0f;
+    p = p * r + 1.0f / 120.0f;
+    p = p * r + 1.0f / 24.0f;
+    p = p * r + 1.0f / 6.0f;
+    p = p * r + 0.5f;
+    p = p * r + 1.0f;
+    p = p * r + 1.0f;
+    int bits = ((int)n + 127) << 23;
+    float scale;
+    __builtin_memcpy(&scale, &bits, sizeof scale);
+    return p * scale;
+}
+
+/* tanh(x) = sign(x)·(1 − e)/(1 + e) with e = exp(−2|x|); below |x| = 0.1 that difference
+ * cancels, so the Taylor series x − x³/3 + 2x⁵/15 − 17x⁷/315 is used (error < 3e-11). Measured
+ * against libm's tanhf over [−20, 20]: tests/test_gelu_tanh.c. Inline, so the loops vectorise. */
+static inline real tanh_inline(real x) {
+    float a = x < 0 ? -x : x;
+    float e = exp_nonpositive(-2.0f * a);
+    float big = (1.0f - e) / (1.0f + e);
+    float a2 = a * a;
+    float small = a * (1.0f + a2 * (-1.0f / 3.0f + a2 * (2.0f / 15.0f + a2 * (-17.0f / 315.0f))));
+    float t = a < 0.1f ? small : big;
+    return x < 0 ? -t : t;
+}
+#endif
+
+real gelu_tanh(real x) { return tanh_inline(x); }
+
 void gelu_forward(real *out, const real *inp, long N) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for simd schedule(static)
     for (long i = 0; i < N; i++) {
         real u = inp[i];
-        out[i] = R(0.5) * u * (R(1.0) + rtanh(GELU_K * (u + GELU_A * u * u * u)));
+        out[i] = R(0.5) * u * (R(1.0) + tanh_inline(GELU_K * (u + GELU_A * u * u * u)));
     }
 }
 
 void gelu_backward(real *dinp, const real *inp, const real *dout, long N) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for simd schedule(static)
     for (long i = 0; i < N; i++) {
         real u = inp[i];
-        real th = rtanh(GELU_K * (u + GELU_A * u * u * u));
+        real th = tanh_inline(GELU_K * (u + GELU_A * u * u * u));
         /* d/du tanh(g(u)) = (1 - tanh²) g'(u); 1 - tanh² avoids cosh overflow for large |u|. */
         real dth = (R(1.0) - th * th) * GELU_K * (R(1.0) + R(3.0) * GELU_A * u * u);
         dinp[i] += (R(0.5) * (R(1.0) + th) + R(0.5) * u * dth) * dout[i];

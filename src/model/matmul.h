@@ -18,17 +18,43 @@ void matmul_backward(real *dinp, real *dweight, real *dbias, const real *dout, c
                      const real *weight, int N, int C, int OC);
 
 /* Reals of packing scratch that lets the _scratch variants below run at full speed on layers
- * whose widths (C and OC) are at most max_width. Fixed by the blocking, at most a few MB. */
+ * whose widths (C and OC) are at most max_width, with up to omp_get_max_threads() threads
+ * (each packs into its own part). About 1 MB per thread at most. */
 size_t matmul_scratch_len(int max_width);
 
-/* The same products with the caller's packing scratch (scratch_len reals, e.g.
- * matmul_scratch_len(widest layer)), so nothing is allocated per call. The plain variants above
- * pack through a small stack buffer instead: slower on wide layers, bitwise the same results.
+/* The same products with the caller's packing scratch (scratch_len reals, e.g. from
+ * matmul_scratch_len), so nothing is allocated per call. With less scratch, or more threads than
+ * it was sized for, each thread packs into a smaller part or a small buffer on its stack (the
+ * plain variants above always do): slower, bitwise the same results, since neither the blocking
+ * of N nor the split among threads changes any element's summation order.
  * Not reentrant on one scratch buffer. */
 void matmul_forward_scratch(real *out, const real *inp, const real *weight, const real *bias,
                             int N, int C, int OC, real *scratch, size_t scratch_len);
 void matmul_backward_scratch(real *dinp, real *dweight, real *dbias, const real *dout,
                              const real *inp, const real *weight, int N, int C, int OC,
                              real *scratch, size_t scratch_len);
+
+/* ---- the GEMM underneath, for other kernels (attention) ---- */
+
+/* A strided matrix view: element (r, c) is at p[r·rs + c·cs]. */
+typedef struct {
+    const real *p;
+    long rs, cs;
+} MatView;
+
+/* Known zeros that let matmul_gemm skip work (with finite B the numbers are those of MAT_FULL,
+ * up to the sign of a zero result):
+ * MAT_C_LOWER: only C's lower triangle (j <= i) is wanted; tiles wholly above it are not
+ *   computed and hold whatever they held (tiles crossing the diagonal are computed whole);
+ * MAT_A_LOWER: A(i, k) = 0 for k > i, those terms are skipped;
+ * MAT_A_UPPER: A(i, k) = 0 for k < i, those terms are skipped (not with overwrite). */
+typedef enum { MAT_FULL, MAT_C_LOWER, MAT_A_LOWER, MAT_A_UPPER } MatTri;
+
+/* C (M×N, row stride ldc) = alpha·A·B (overwrite) or += alpha·A·B, A (M×K), B (K×N), on the
+ * calling thread only (no OpenMP inside, for use within a parallel loop), packing on the stack.
+ * Each element is an FMA chain over k in blocks of a fixed length, added to C block by block,
+ * so its value depends on nothing but the operands. */
+void matmul_gemm(int M, int N, int K, real alpha, MatView A, MatView B, real *C, long ldc,
+                 int overwrite, MatTri tri);
 
 #endif

@@ -28,13 +28,15 @@ void optim_free(Optimizer *o) {
     o->m = o->v = NULL;
 }
 
+/* Called inside the one parallel region of optim_step: `omp for nowait`, as tensors are
+ * disjoint, so a step has one barrier instead of one per tensor. */
 static void adamw_tensor(const Optimizer *o, real *p, const real *g, real *m, real *v, size_t n,
                          double lr, double wd) {
     real b1 = (real)o->beta1, b2 = (real)o->beta2;
     real c1 = (real)(1.0 - pow(o->beta1, (double)(o->t + 1)));
     real c2 = (real)(1.0 - pow(o->beta2, (double)(o->t + 1)));
     real decay = (real)(1.0 - lr * wd), rlr = (real)lr, eps = (real)o->eps;
-#pragma omp parallel for schedule(static)
+#pragma omp for schedule(static) nowait
     for (size_t i = 0; i < n; i++) {
         m[i] = b1 * m[i] + (R(1.0) - b1) * g[i];
         v[i] = b2 * v[i] + (R(1.0) - b2) * g[i] * g[i];
@@ -46,7 +48,7 @@ static void adamw_tensor(const Optimizer *o, real *p, const real *g, real *m, re
 static void sgd_tensor(const Optimizer *o, real *p, const real *g, real *m, size_t n, double lr,
                        double wd) {
     real mu = (real)o->momentum, decay = (real)(1.0 - lr * wd), rlr = (real)lr;
-#pragma omp parallel for schedule(static)
+#pragma omp for schedule(static) nowait
     for (size_t i = 0; i < n; i++) {
         m[i] = mu * m[i] + g[i];
         p[i] = p[i] * decay - rlr * m[i];
@@ -55,6 +57,7 @@ static void sgd_tensor(const Optimizer *o, real *p, const real *g, real *m, size
 
 void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo *tensors,
                 int n_tensors, double lr) {
+#pragma omp parallel
     for (int i = 0; i < n_tensors; i++) {
         const TensorInfo *t = &tensors[i];
         double wd = t->ndim >= 2 ? o->weight_decay : 0.0;

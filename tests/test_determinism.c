@@ -1,0 +1,298 @@
+/* test_determinism.c: the numbers do not depend on the thread count.
+ *
+ * Every kernel gives each output element one writer thread and a summation order fixed by the
+ * shapes alone (matmul.c, attention.c), so a run must be bitwise the same on 1, 2, 3 or 4
+ * threads. Checked three ways, each at shapes where OpenMP really splits the work into several
+ * chunks per thread (with 12-row tiles, N = B·T rows give N/12 strips to share out):
+ *   - kernels: matmul forward/backward and attention forward/backward outputs, bitwise, on
+ *     1..4 threads, with and without the caller's packing scratch;
+ *   - model: 5 AdamW steps of a 2-layer model (N = 288 rows: 24 strips; 48 (batch, head)
+ *     pairs): the loss and every parameter gradient at every step, and the final parameters;
+ *   - train_run: 30 logged steps of the recall task on 1, 2 and 4 threads (run.threads):
+ *     loss.csv without its elapsed_s and tokens_per_s columns, and grad_norms.csv, byte for
+ *     byte, so exactly the logged numbers are proven equal.
+ * Without OpenMP the thread count is ignored and the test passes trivially. */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "config/config.h"
+#include "model/attention.h"
+#include "model/matmul.h"
+#include "model/model.h"
+#include "optim/optim.h"
+#include "train/train.h"
+#include "util/rng.h"
+
+static const int thread_counts[] = {1, 2, 3, 4};
+enum { N_COUNTS = sizeof thread_counts / sizeof thread_counts[0] };
+
+static void set_threads(int n) {
+#ifdef _OPENMP
+    omp_set_num_threads(n);
+#else
+    (void)n;
+#endif
+}
+
+static real *normal_array(size_t n, Rng *rng) {
+    real *x = malloc(n * sizeof(real));
+    ck_assert_ptr_nonnull(x);
+    for (size_t i = 0; i < n; i++) x[i] = (real)rng_normal(rng);
+    return x;
+}
+
+static void assert_same(const real *a, const real *b, size_t n, const char *what, int threads) {
+    for (size_t i = 0; i < n; i++)
+        ck_assert_msg(memcmp(&a[i], &b[i], sizeof(real)) == 0,
+                      "%s[%zu] differs on %d threads: %.9g vs %.9g on 1 thread", what, i, threads,
+                      (double)b[i], (double)a[i]);
+}
+
+/* ---- kernels ----------------------------------------------------------------------------- */
+
+START_TEST(test_matmul_is_thread_count_independent) {
+    /* 300 rows = 25 strips of 12; 200 columns = 7 panels (one partial); K = 300 > one K block */
+    enum { N = 300, C = 300, OC = 200 };
+    Rng rng;
+    rng_seed(&rng, 7);
+    real *x = normal_array((size_t)N * C, &rng), *w = normal_array((size_t)OC * C, &rng);
+    real *b = normal_array(OC, &rng), *dy = normal_array((size_t)N * OC, &rng);
+    size_t len = matmul_scratch_len(C);
+    real *scratch = malloc(len * sizeof(real));
+    real *ref[4] = {NULL}, *got[4];
+    size_t sizes[4] = {(size_t)N * OC, (size_t)N * C, (size_t)OC * C, OC};
+    const char *names[4] = {"out", "dinp", "dweight", "dbias"};
+    for (int t = 0; t < N_COUNTS; t++)
+        for (int with_scratch = 0; with_scratch < 2; with_scratch++) {
+            set_threads(thread_counts[t]);
+            for (int k = 0; k < 4; k++) got[k] = calloc(sizes[k], sizeof(real));
+            matmul_forward_scratch(got[0], x, w, b, N, C, OC, with_scratch ? scratch : NULL, len);
+            matmul_backward_scratch(got[1], got[2], got[3], dy, x, w, N, C, OC,
+                                    with_scratch ? scratch : NULL, len);
+            for (int k = 0; k < 4; k++) {
+                if (!ref[k]) {
+                    ref[k] = got[k];
+                    continue;
+                }
+                assert_same(ref[k], got[k], sizes[k], names[k], thread_counts[t]);
+                free(got[k]);
+            }
+        }
+    for (int k = 0; k < 4; k++) free(ref[k]);
+    free(x), free(w), free(b), free(dy), free(scratch);
+}
+END_TEST
+
+START_TEST(test_attention_is_thread_count_independent) {
+    /* B·NH = 12 (batch, head) pairs; T = 40 crosses tile edges (12-row strips, 32 columns) */
+    enum { B = 4, T = 40, C = 48, NH = 3 };
+    size_t nqkv = (size_t)B * T * 3 * C, nout = (size_t)B * T * C, natt = (size_t)B * NH * T * T;
+    Rng rng;
+    rng_seed(&rng, 11);
+    real *qkv = normal_array(nqkv, &rng), *dout = normal_array(nout, &rng);
+    real *ref[5] = {NULL}, *got[5];
+    size_t sizes[5] = {nout, natt, natt, nqkv, natt};
+    const char *names[5] = {"out", "preatt", "att", "dqkv", "dpreatt"};
+    for (int t = 0; t < N_COUNTS; t++) {
+        set_threads(thread_counts[t]);
+        for (int k = 0; k < 5; k++) got[k] = calloc(sizes[k], sizeof(real));
+        attention_forward(got[0], got[1], got[2], qkv, B, T, C, NH, R(0.3));
+        attention_backward(got[3], got[4], dout, qkv, got[2], B, T, C, NH, R(0.3));
+        for (int k = 0; k < 5; k++) {
+            if (!ref[k]) {
+                ref[k] = got[k];
+                continue;
+            }
+            assert_same(ref[k], got[k], sizes[k], names[k], thread_counts[t]);
+            free(got[k]);
+        }
+    }
+    for (int k = 0; k < 5; k++) free(ref[k]);
+    free(qkv), free(dout);
+}
+END_TEST
+
+/* ---- the model --------------------------------------------------------------------------- */
+
+enum { MB = 12, MT = 24, MSTEPS = 5 };
+
+/* Trains a fresh model for MSTEPS AdamW steps on `threads` threads; returns the losses, every
+ * step's gradients (concatenated) and the final parameters, all malloc'd. */
+static void train_model(int threads, real *losses, real **grads, real **params, size_t *n) {
+    ModelConfig mc = {.vocab_size = 20, .d_model = 64, .n_heads = 4, .n_layers = 2, .d_ff = 256,
+                      .max_seq_len = MT, .ln_eps = R(1e-5), .scale = R(0.25)};
+    set_threads(4); /* scratch sized for the most threads used */
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, MB), 0);
+    set_threads(threads);
+    Rng rng;
+    rng_seed(&rng, 2024);
+    model_init_fan_in(&m, &rng);
+    Optimizer opt;
+    ck_assert_int_eq(optim_init(&opt, OPT_ADAMW, 0.9, 0.999, 1e-8, 0.1, 0, m.n_params), 0);
+    int tokens[MB * MT], targets[MB * MT];
+    float mask[MB * MT];
+    *n = m.n_params;
+    *grads = malloc(MSTEPS * m.n_params * sizeof(real));
+    *params = malloc(m.n_params * sizeof(real));
+    for (int s = 0; s < MSTEPS; s++) {
+        for (int i = 0; i < MB * MT; i++) {
+            tokens[i] = (int)rng_below(&rng, 20);
+            targets[i] = (int)rng_below(&rng, 20);
+            mask[i] = (float)(i % 3 != 0);
+        }
+        losses[s] = model_forward(&m, tokens, targets, mask, MB, MT);
+        model_zero_grad(&m);
+        model_backward(&m);
+        memcpy(*grads + s * m.n_params, m.grads, m.n_params * sizeof(real));
+        optim_step(&opt, m.params, m.grads, m.tensors, m.n_tensors, 1e-2);
+    }
+    memcpy(*params, m.params, m.n_params * sizeof(real));
+    optim_free(&opt);
+    model_free(&m);
+}
+
+START_TEST(test_model_steps_are_thread_count_independent) {
+    real ref_loss[MSTEPS], loss[MSTEPS], *ref_g, *ref_p, *g, *p;
+    size_t n;
+    train_model(1, ref_loss, &ref_g, &ref_p, &n);
+    for (int t = 1; t < N_COUNTS; t++) {
+        train_model(thread_counts[t], loss, &g, &p, &n);
+        assert_same(ref_loss, loss, MSTEPS, "loss at step", thread_counts[t]);
+        assert_same(ref_g, g, MSTEPS * n, "gradient (step-major, table order)", thread_counts[t]);
+        assert_same(ref_p, p, n, "final parameter", thread_counts[t]);
+        free(g), free(p);
+    }
+    free(ref_g), free(ref_p);
+}
+END_TEST
+
+/* ---- train_run's logs -------------------------------------------------------------------- */
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)len + 1);
+    ck_assert_int_eq(fread(s, 1, (size_t)len, f), (size_t)len);
+    s[len] = 0;
+    fclose(f);
+    return s;
+}
+
+/* A CSV text with the columns named in drop (found in the header) removed from every row. */
+static char *drop_columns(const char *csv, const char *const *drop, int n_drop) {
+    char *out = malloc(strlen(csv) + 1), *o = out;
+    int skip[64] = {0}, col = 0;
+    const char *p = csv;
+    for (const char *q = p; *q && *q != '\n'; col++) { /* header: which columns to drop */
+        size_t w = strcspn(q, ",\n");
+        for (int d = 0; d < n_drop; d++)
+            if (strlen(drop[d]) == w && strncmp(q, drop[d], w) == 0 && col < 64) skip[col] = 1;
+        q += w + (q[w] == ',');
+    }
+    while (*p) {
+        int first = 1;
+        for (col = 0;; col++) {
+            size_t w = strcspn(p, ",\n");
+            if (!(col < 64 && skip[col])) {
+                if (!first) *o++ = ',';
+                memcpy(o, p, w);
+                o += w;
+                first = 0;
+            }
+            p += w;
+            if (*p != ',') break;
+            p++;
+        }
+        if (*p == '\n') *o++ = *p++;
+    }
+    *o = 0;
+    return out;
+}
+
+/* Removes a folder of run folders (two levels of plain files), as train_run left it. */
+static void remove_runs(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0) remove_runs(path); /* a run folder */
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+START_TEST(test_train_run_logs_are_thread_count_independent) {
+    char dir[] = "/tmp/scaledot_test_determinism_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    static const int runs[] = {1, 2, 4};
+    static const char *const timing[] = {"elapsed_s", "tokens_per_s"};
+    char *ref_loss = NULL, *ref_grad = NULL;
+    for (int r = 0; r < 3; r++) {
+        Config c;
+        config_defaults(&c);
+        snprintf(c.run_dir, sizeof c.run_dir, "%s", dir);
+        snprintf(c.run_name, sizeof c.run_name, "threads%d", runs[r]);
+        c.threads = runs[r];
+        c.task = TASK_RECALL;
+        c.task_pairs = 4;
+        c.task_symbols = 8;
+        c.d_model = 32;
+        c.n_heads = 2;
+        c.n_layers = 2;
+        c.steps = 30;
+        c.batch_size = 16;
+        c.eval_every = 10;
+        c.log_every = 1;
+        c.progress = 0;
+        ck_assert_int_eq(train_run(&c), EXIT_OK);
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s/loss.csv", dir, c.run_name);
+        char *raw = read_file(path), *loss = drop_columns(raw, timing, 2);
+        free(raw);
+        snprintf(path, sizeof path, "%s/%s/grad_norms.csv", dir, c.run_name);
+        char *grad = read_file(path);
+        if (r == 0) {
+            ref_loss = loss;
+            ref_grad = grad;
+            ck_assert_msg(strstr(loss, "elapsed_s") == NULL, "timing columns were dropped");
+            continue;
+        }
+        ck_assert_msg(strcmp(ref_loss, loss) == 0, "loss.csv differs on %d threads:\n%s\nvs\n%s",
+                      runs[r], loss, ref_loss);
+        ck_assert_msg(strcmp(ref_grad, grad) == 0, "grad_norms.csv differs on %d threads", runs[r]);
+        free(loss), free(grad);
+    }
+    free(ref_loss), free(ref_grad);
+    remove_runs(dir);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("determinism");
+    TCase *tc = tcase_create("threads");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_matmul_is_thread_count_independent);
+    tcase_add_test(tc, test_attention_is_thread_count_independent);
+    tcase_add_test(tc, test_model_steps_are_thread_count_independent);
+    tcase_add_test(tc, test_train_run_logs_are_thread_count_independent);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
