@@ -210,6 +210,11 @@ START_TEST(test_bad_input_exits_2_before_work) {
     ck_assert(output_contains("model.max_seq_len"));
     ck_assert(!exists("runs"));
     ck_assert_int_eq(run_train("--bogus"), EXIT_CONFIG);
+    /* far more memory than any machine has: refused before anything is allocated or written */
+    ck_assert_int_eq(run_train("--set train.batch_size=65536 --set model.d_model=8192"), EXIT_RUNTIME);
+    ck_assert(output_contains("GiB"));
+    ck_assert(output_contains("train.batch_size"));
+    ck_assert(!exists("runs"));
 }
 END_TEST
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/attention.h"
 #include "model/embedding.h"
@@ -150,6 +151,30 @@ static void layout_acts(Model *m, Arena *a) {
     m->scratch_bytes = a->used - m->act_bytes;
 }
 
+/* calloc of a huge arena succeeds on Linux (overcommit) and the machine then swaps or the
+ * process is killed once the pages are touched; refusing up front gives a clear message. */
+static int too_large_for_memory(const Model *m, size_t arena_bytes) {
+#ifdef _SC_PHYS_PAGES
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    double have = (double)pages * (double)page;
+    /* parameters, gradients, two optimizer moments, activations and scratch */
+    double need = 4.0 * (double)m->n_params * sizeof(real) + (double)arena_bytes;
+    if (need <= 0.9 * have) return 0;
+    fprintf(stderr,
+            "model: this configuration needs %.1f GiB (%.1f GiB of activations for batches of %d "
+            "sequences of up to %d tokens) but the machine has %.1f GiB; lower train.batch_size, "
+            "model.d_model, model.d_ff, model.n_layers or model.max_seq_len\n",
+            need / 1073741824.0, (double)arena_bytes / 1073741824.0, m->max_batch,
+            m->cfg.max_seq_len, have / 1073741824.0);
+    return 1;
+#else
+    (void)m;
+    (void)arena_bytes;
+    return 0;
+#endif
+}
+
 int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     memset(m, 0, sizeof *m);
     m->cfg = *cfg;
@@ -172,6 +197,10 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     bind_views(m, m->grads, &m->g);
     Arena a = {NULL, 0};
     layout_acts(m, &a);
+    if (too_large_for_memory(m, a.used)) {
+        model_free(m);
+        return -1;
+    }
     a.base = m->arena = calloc(1, a.used);
     if (!a.base) goto oom;
     a.used = 0;

@@ -99,10 +99,14 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks) {
         if (c->var_qk < min_qk) min_qk = c->var_qk;
     }
     const InitCheck *c0 = &checks[0];
+    double pred0 = c0->d_k * c0->scale * c0->scale;
     if (assumption_holds)
-        fprintf(f, "verdict: the assumption holds (q and k variance within 0.5..2 of 1): unscaled, the "
-                   "logits would have variance about d_k = %d; with scale %.4g they have %.3g.\n",
-                c0->d_k, c0->scale, c0->var_logits);
+        fprintf(f, "verdict: the assumption holds: q and k entries have variance near 1 (layer 0: %.3g "
+                   "and %.3g), so q.k has variance near d_k = %d (measured %.3g). With scale %.4g the "
+                   "logits have variance %.3g (predicted d_k*scale^2 = %.3g): %s\n",
+                c0->var_q, c0->var_k, c0->d_k, c0->var_qk, c0->scale, c0->var_logits, pred0,
+                c0->var_logits > 4 ? "large enough to saturate many softmax rows from the start."
+                                   : "the softmax starts soft.");
     else
         fprintf(f, "verdict: the assumption does NOT hold: q and k entries have variance far from 1 "
                    "(layer 0: %.3g and %.3g), so q.k has variance %.3g instead of d_k = %d. With q and k "

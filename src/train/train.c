@@ -380,7 +380,8 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     if (task_init(&run.task, c) != 0) goto done;
     ModelConfig mc = train_model_config(c, &run.task);
     rc = EXIT_RUNTIME;
-    if (model_build(&run.m, &mc, c->batch_size) != 0 ||
+    /* evaluation needs no large batch; the training one may not even fit this machine */
+    if (model_build(&run.m, &mc, c->batch_size < 64 ? c->batch_size : 64) != 0 ||
         optim_init(&run.opt, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum,
                    run.m.n_params) != 0)
         goto done;
