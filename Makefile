@@ -45,11 +45,15 @@ TEST_SUPPORT = $(filter-out tests/test_%.c,$(wildcard tests/*.c))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
+# ./train is relinked when the compiler changes (make CC=clang, then make): a stamp per compiler.
+CC_STAMP := build/cc-$(notdir $(CC)).stamp
+$(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
+
 .PHONY: all test test-run check-deps clean bench bench-sgemm
 all: train
 
-train: $(BUILD)/float/main.o $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
+	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(BUILD)/float/%.o: src/%.c $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)

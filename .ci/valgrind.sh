@@ -10,6 +10,9 @@
 # "still reachable"; those are the runtime's, not ours, and are neither shown nor counted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ./train restarts itself once to set OMP_WAIT_POLICY when it is unset (src/main.c); the
+# restarted process would run outside valgrind, so set it here.
+export OMP_WAIT_POLICY=passive
 
 if ! command -v valgrind >/dev/null 2>&1; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config/config.h"
 #include "report/report.h"
@@ -27,7 +28,32 @@ static void usage(FILE *f) {
             "4 a guard stopped the run (guard.action = stop).\n");
 }
 
+/* On --resume the checkpoint's configuration is the run's: only keys that cannot change the
+ * numbers already logged may be overridden. */
+static int resumable_override(const char *assignment) {
+    static const char *const keys[] = {"train.steps", "run.threads", "log.progress"};
+    size_t n = strcspn(assignment, "=");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strlen(keys[i]) == n && strncmp(assignment, keys[i], n) == 0) return 1;
+    return 0;
+}
+
+/* libgomp reads OMP_WAIT_POLICY once, before main. Its default lets waiting threads spin,
+ * which made two-thread runs 4-10x slower whenever another process shared the cores (measured
+ * on this project's 2-core machines); sleeping threads cost little at these step sizes. So,
+ * unless the user chose a policy, restart once with it set to passive. */
+static void prefer_passive_openmp(char **argv) {
+#ifdef _OPENMP
+    if (getenv("OMP_WAIT_POLICY")) return;
+    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0) return;
+    execv("/proc/self/exe", argv); /* returns only on failure: then carry on as we are */
+#else
+    (void)argv;
+#endif
+}
+
 int main(int argc, char **argv) {
+    prefer_passive_openmp(argv);
     Config c;
     config_defaults(&c);
     if (argc > 1 && strcmp(argv[1], "--compare") == 0) return report_compare(argc - 2, argv + 2);
@@ -94,6 +120,15 @@ int main(int argc, char **argv) {
         const char *a = NULL;
         if (strcmp(argv[i], "--set") == 0) a = argv[++i];
         else if (strncmp(argv[i], "--set=", 6) == 0) a = argv[i] + 6;
+        if (a && run_dir && !resumable_override(a)) {
+            fprintf(stderr,
+                    "error: --set (argument %d): '%.*s' cannot change when a run is resumed or "
+                    "evaluated: it continues with the configuration stored in its checkpoint. Only "
+                    "train.steps, run.threads and log.progress may be set; start a new run "
+                    "(another run.name) to change anything else\n",
+                    i, (int)strcspn(a, "="), a);
+            return EXIT_CONFIG;
+        }
         if (a && config_set(&c, a, i) != 0) return EXIT_CONFIG;
     }
     if (config_validate(&c) != 0) return EXIT_CONFIG;

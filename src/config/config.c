@@ -776,16 +776,27 @@ int config_validate(const Config *c) {
 
 /* ---------------------------------------------------------------- public: writer */
 
+/* The shortest %g form that reads back to the same double (1e-05, not
+ * 1.0000000000000001e-05), so the written file round-trips exactly and stays readable. */
+static void write_double(FILE *f, double v) {
+    char buf[40];
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) break;
+    }
+    fputs(buf, f);
+}
+
 static void write_value(const Config *c, const KeySpec *k, FILE *f) {
     const void *p = cfield(c, k);
     switch (k->type) {
     case T_INT: fprintf(f, "%d", *(const int *)p); break;
     case T_LONG: fprintf(f, "%ld", *(const long *)p); break;
-    case T_DOUBLE: fprintf(f, "%.17g", *(const double *)p); break;
+    case T_DOUBLE: write_double(f, *(const double *)p); break;
     case T_STR: fprintf(f, "\"%s\"", (const char *)p); break;
     case T_ENUM: fprintf(f, "%s", k->names[*(const int *)p]); break;
     case T_SCALE:
-        if (c->scale_mode == SCALE_VALUE) fprintf(f, "%.17g", c->scale_value);
+        if (c->scale_mode == SCALE_VALUE) write_double(f, c->scale_value);
         else fprintf(f, "%s", k->names[c->scale_mode]);
         break;
     }

@@ -480,14 +480,15 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "gives the step)."}},
     {figure_gradients,
      {"grad_norms.svg", "Gradient norms against step",
-      "Gradient L2 norms before clipping, log scale: without the 1/&#8730;d<sub>k</sub> "
-      "scale the softmax saturates and the gradients reaching W_q and W_k collapse by "
-      "orders of magnitude, while the global norm barely shows it."}},
+      "Gradient L2 norms before clipping, log scale. Two effects pull the W_q and W_k norms "
+      "apart when the 1/&#8730;d<sub>k</sub> scale is removed: saturated softmax rows pass "
+      "less gradient, and the missing factor multiplies it by &#8730;d<sub>k</sub>. Which wins "
+      "is measured here, not assumed: in the shipped sort runs the unscaled norms are larger."}},
     {figure_attention,
      {"attention.svg", "Attention entropy and logit spread against step",
       "With the scale removed, the logit std at step 0 is about &#8730;d<sub>k</sub> times "
-      "larger, the softmax saturates (normalized entropy falls towards 0) and the q/k "
-      "gradients collapse."}},
+      "larger and the softmax saturates: normalized entropy falls towards 0 and the share of "
+      "rows with one weight above 0.99 rises."}},
     {figure_maps,
      {"attn_maps.svg", "Attention maps at the end of training",
       "Attention weights of one validation example after training (row = query position, "

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -207,6 +208,11 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
         resume_step = st.step;
     }
     snprintf(r->dir, sizeof r->dir, "%s/%s", c->run_dir, c->run_name);
+    char previous[1100];
+    snprintf(previous, sizeof previous, "%s/loss.csv", r->dir);
+    if (!checkpoint && access(previous, F_OK) == 0)
+        fprintf(stderr, "note: %s/ holds an earlier run; its logs and checkpoint are replaced "
+                        "(set run.name to keep both)\n", r->dir);
     return runlog_open(&r->log, r->dir, &r->m, r->cfg_text, resume_step) == 0 ? 0 : EXIT_RUNTIME;
 }
 
