@@ -38,6 +38,29 @@ static int resumable_override(const char *assignment) {
     return 0;
 }
 
+/* Sets run.dir and run.name from a run folder path ("runs/scaled/" -> "runs", "scaled"). */
+static int split_run_dir(const char *path, Config *c) {
+    char buf[CONFIG_STR * 2];
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    if (n == 0 || n >= sizeof buf) {
+        fprintf(stderr, "error: run folder path '%s' is empty or too long\n", path);
+        return -1;
+    }
+    memcpy(buf, path, n);
+    buf[n] = 0;
+    char *slash = strrchr(buf, '/');
+    const char *name = slash ? slash + 1 : buf;
+    const char *dir = slash ? (slash == buf ? "/" : (*slash = 0, buf)) : ".";
+    if (strlen(name) >= CONFIG_STR || strlen(dir) >= CONFIG_STR || !*name) {
+        fprintf(stderr, "error: run folder path '%s' is too long\n", path);
+        return -1;
+    }
+    snprintf(c->run_name, sizeof c->run_name, "%s", name);
+    snprintf(c->run_dir, sizeof c->run_dir, "%s", dir);
+    return 0;
+}
+
 /* libgomp reads OMP_WAIT_POLICY once, before main. Its default lets waiting threads spin,
  * which made two-thread runs 4-10x slower whenever another process shared the cores (measured
  * on this project's 2-core machines); sleeping threads cost little at these step sizes. So,
@@ -114,6 +137,9 @@ int main(int argc, char **argv) {
         int bad = config_load_text(&c, checkpoint, text, strlen(text)) != 0;
         free(text);
         if (bad) return EXIT_CONFIG;
+        /* The run lives where the user points, not where it was first written: a copied or moved
+         * run folder is resumed in place, never in its original. */
+        if (split_run_dir(run_dir, &c) != 0) return EXIT_CONFIG;
     }
     if (config_path && config_load_file(&c, config_path) != 0) return EXIT_CONFIG;
     for (int i = 1; i < argc; i++) {

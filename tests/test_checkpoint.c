@@ -288,6 +288,30 @@ START_TEST(test_eval_prints_accuracy_and_examples) {
 }
 END_TEST
 
+/* A copied run folder is resumed in the copy; the original is not touched. A fresh run in an
+ * old folder removes the old checkpoint, so it can never be resumed against the new logs. */
+START_TEST(test_resume_writes_into_the_given_folder) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set train.steps=30 --set run.dir=%s --set run.name=orig 2>/dev/null && "
+             "cp -r %s/orig %s/copy && cp %s/orig/loss.csv %s/orig.before && "
+             "%s --resume %s/copy/ --set train.steps=50 2>/dev/null && "
+             "cmp -s %s/orig/loss.csv %s/orig.before && ! cmp -s %s/copy/loss.csv %s/orig.before",
+             train_bin(), RUN_ARGS, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, train_bin(), tmpdir,
+             tmpdir, tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    /* a new run stopped by a guard at step 0, before it writes any checkpoint of its own */
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set run.dir=%s --set run.name=orig --set guard.logit_std_max=1e-9 "
+             "--set guard.action=stop 2>/dev/null",
+             train_bin(), RUN_ARGS, tmpdir);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_GUARD);
+    ck_assert_int_eq(sh("%s --eval %s/orig > /dev/null 2>&1", train_bin(), tmpdir), EXIT_CONFIG);
+}
+END_TEST
+
 /* train.on_divergence = skip: the run goes on, the bad steps are counted, parameters stay finite. */
 START_TEST(test_divergence_skip_counts_steps) {
     make_tmpdir();
@@ -325,6 +349,7 @@ int main(void) {
     tcase_add_test(tc, test_sigint_writes_checkpoint_and_resumes);
     tcase_add_test(tc, test_eval_prints_accuracy_and_examples);
     tcase_add_test(tc, test_divergence_skip_counts_steps);
+    tcase_add_test(tc, test_resume_writes_into_the_given_folder);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

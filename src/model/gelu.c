@@ -11,7 +11,10 @@ static inline real tanh_inline(real x) { return tanh(x); }
  * of a training step. x = n·ln2 + r with |r| <= ln2/2, exp(r) by its Taylor polynomial of
  * degree 7 (truncation error < 5e-9 relative), 2^n put into the exponent bits. */
 static inline float exp_nonpositive(float x) {
-    x = x < -87.0f ? -87.0f : x; /* exp(-87) is near the smallest normal float */
+    /* exp(-87) is near the smallest normal float. Written so that NaN also lands on -87: a NaN
+     * reaching the int conversion below would be undefined behaviour; GELU's result stays NaN
+     * through its factor u. */
+    x = x >= -87.0f ? x : -87.0f;
     const float magic = 12582912.0f; /* 1.5·2^23: adding it rounds to an integer */
     float n = (x * 1.44269504f + magic) - magic;
     float r = (x - n * 0.693145752f) - n * 1.42860677e-6f; /* ln2 split for an exact n·ln2_hi */

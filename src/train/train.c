@@ -213,6 +213,16 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
     if (!checkpoint && access(previous, F_OK) == 0)
         fprintf(stderr, "note: %s/ holds an earlier run; its logs and checkpoint are replaced "
                         "(set run.name to keep both)\n", r->dir);
+    if (!checkpoint) {
+        /* nothing of an earlier run may outlive it: a stale checkpoint would later be resumed
+         * as if it belonged to this run's logs */
+        static const char *const stale[] = {"checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv",
+                                            "attn_map_tokens.csv", "init_check.txt"};
+        for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+            snprintf(previous, sizeof previous, "%s/%s", r->dir, stale[i]);
+            remove(previous);
+        }
+    }
     return runlog_open(&r->log, r->dir, &r->m, r->cfg_text, resume_step) == 0 ? 0 : EXIT_RUNTIME;
 }
 
