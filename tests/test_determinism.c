@@ -28,6 +28,7 @@
 #include "model/model.h"
 #include "optim/optim.h"
 #include "train/train.h"
+#include "testutil.h"
 #include "util/rng.h"
 
 static const int thread_counts[] = {1, 2, 3, 4};
@@ -290,9 +291,5 @@ int main(void) {
     tcase_add_test(tc, test_model_steps_are_thread_count_independent);
     tcase_add_test(tc, test_train_run_logs_are_thread_count_independent);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }

@@ -12,6 +12,7 @@
 
 #include "train/runlog.h"
 #include "train/train.h"
+#include "testutil.h"
 
 #ifndef SCALEDOT_SOURCE_DIR
 #define SCALEDOT_SOURCE_DIR "."
@@ -150,9 +151,5 @@ int main(void) {
     tcase_add_test(tc, test_make_dirs);
     tcase_add_test(tc, test_resume_truncates_later_rows);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }

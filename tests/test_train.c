@@ -12,6 +12,7 @@
 
 #include "config/config.h"
 #include "train/train.h"
+#include "testutil.h"
 
 #ifndef SCALEDOT_SOURCE_DIR
 #define SCALEDOT_SOURCE_DIR "."
@@ -64,14 +65,6 @@ static int read_column(const char *path, int col, double *out, int max) {
     return n;
 }
 
-static int count_lines(const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    int n = 0, ch;
-    while ((ch = fgetc(f)) != EOF) n += ch == '\n';
-    fclose(f);
-    return n;
-}
 
 START_TEST(test_loss_falls_and_logs_are_complete) {
     make_tmpdir();
@@ -94,13 +87,13 @@ START_TEST(test_loss_falls_and_logs_are_complete) {
     /* grad_norms.csv: a row per logged training step; attention.csv: a row per logged step,
      * layer and head (1 layer, 2 heads), at every log step including the final one */
     snprintf(path, sizeof path, "%s/tiny/grad_norms.csv", tmpdir);
-    ck_assert_int_eq(count_lines(path), 1 + 15);
+    ck_assert_int_eq(tu_count_lines(path), 1 + 15);
     snprintf(path, sizeof path, "%s/tiny/attention.csv", tmpdir);
-    ck_assert_int_eq(count_lines(path), 1 + 16 * 2);
+    ck_assert_int_eq(tu_count_lines(path), 1 + 16 * 2);
     snprintf(path, sizeof path, "%s/tiny/attn_map.csv", tmpdir);
-    ck_assert_int_eq(count_lines(path), 1 + 2 * 6); /* 2 heads x T = 6 queries (3 + SEP + 3 - 1) */
+    ck_assert_int_eq(tu_count_lines(path), 1 + 2 * 6); /* 2 heads x T = 6 queries (3 + SEP + 3 - 1) */
     snprintf(path, sizeof path, "%s/tiny/init_check.txt", tmpdir);
-    ck_assert_int_gt(count_lines(path), 3);
+    ck_assert_int_gt(tu_count_lines(path), 3);
 
     /* the resolved config reloads into the same settings */
     snprintf(path, sizeof path, "%s/tiny/config.ini", tmpdir);
@@ -239,9 +232,5 @@ int main(void) {
     tcase_add_test(tc, test_bad_input_exits_2_before_work);
     tcase_add_test(tc, test_guard_stop_exits_4);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tu_run(s);
 }
