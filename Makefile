@@ -87,8 +87,11 @@ check-deps:
 	  fi; \
 	fi
 
+# make test: every test program, then all of them again under ASan + UBSan (make test-sanitize,
+# gcc). `make test-run` is the first half alone (used for the clang run in .ci/run).
 test: check-deps
 	@$(MAKE) --no-print-directory test-run
+	@$(MAKE) --no-print-directory test-sanitize
 
 # Check's per-test time limits only catch hangs; a shared, busy machine gets five times more.
 test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
