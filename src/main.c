@@ -56,8 +56,8 @@ static int split_run_dir(const char *path, Config *c) {
         fprintf(stderr, "error: run folder path '%s' is too long\n", path);
         return -1;
     }
-    snprintf(c->run_name, sizeof c->run_name, "%s", name);
-    snprintf(c->run_dir, sizeof c->run_dir, "%s", dir);
+    memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
+    memcpy(c->run_dir, dir, strlen(dir) + 1);
     return 0;
 }
 
