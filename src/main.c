@@ -63,8 +63,8 @@ static int split_run_dir(const char *path, Config *c) {
 
 /* libgomp reads OMP_WAIT_POLICY once, before main. Its default lets waiting threads spin,
  * which made two-thread runs 4-10x slower whenever another process shared the cores (measured
- * on this project's 2-core machines); sleeping threads cost little at these step sizes. So,
- * unless the user chose a policy, restart once with it set to passive. */
+ * on this project's 2-core machines). So, unless the user chose a policy, restart once with it
+ * set to passive; OMP_WAIT_POLICY=active brings the spinning back. */
 static void prefer_passive_openmp(char **argv) {
 #ifdef _OPENMP
     if (getenv("OMP_WAIT_POLICY")) return;
