@@ -8,7 +8,7 @@ ifeq ($(origin CC),default)
 CC = gcc
 endif
 
-# Optimised but IEEE-strict: never -ffast-math / -Ofast, they remove NaN checks.
+# Optimised but IEEE-strict: no fast-math style flags (they remove NaN checks).
 OPT      ?= -O2 -march=native
 WARN     = -Wall -Wextra -Werror
 CPPFLAGS += -Isrc -D_POSIX_C_SOURCE=200809L
