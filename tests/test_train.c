@@ -163,15 +163,11 @@ static int exists(const char *rel) {
     return stat(path, &st) == 0;
 }
 
+/* What ./train printed (run_train sends it to tmpdir/out.txt) contains needle. */
 static int output_contains(const char *needle) {
-    char path[512], buf[8192] = {0};
+    char path[512];
     snprintf(path, sizeof path, "%s/out.txt", tmpdir);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return strstr(buf, needle) != NULL;
+    return tu_file_contains(path, needle);
 }
 
 START_TEST(test_bad_input_exits_2_before_work) {

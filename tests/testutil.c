@@ -75,6 +75,13 @@ char *tu_read_file(const char *path, size_t *len) {
     return text;
 }
 
+int tu_file_contains(const char *path, const char *needle) {
+    char *text = tu_read_file(path, NULL);
+    int found = text && strstr(text, needle) != NULL;
+    free(text);
+    return found;
+}
+
 void tu_write_file(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     ck_assert_msg(f != NULL, "cannot create %s", path);

@@ -31,6 +31,9 @@ void tu_remove_tree(const char *path);
  * NULL) gets its size in bytes. NULL when it cannot be opened or read, or memory runs out. */
 char *tu_read_file(const char *path, size_t *len);
 
+/* True when the file at path contains needle; false when it does not or cannot be read. */
+int tu_file_contains(const char *path, const char *needle);
+
 /* Writes text to path (created or truncated). Fails the test when it cannot. */
 void tu_write_file(const char *path, const char *text);
 

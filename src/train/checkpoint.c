@@ -160,10 +160,7 @@ static int open_checked(Reader *r, const char *path) {
         r->size += n;
         if (r->size == cap) {
             unsigned char *grown = realloc(r->data, cap *= 2);
-            if (!grown) {
-                free(r->data);
-                r->data = NULL;
-            }
+            if (!grown) free(r->data);
             r->data = grown;
         }
     }

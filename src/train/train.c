@@ -161,20 +161,29 @@ static int grad_guard(const Run *r, int step, double norm) {
     return 0;
 }
 
-/* Builds everything the run needs; returns 0 or an exit code. With a checkpoint path, the
- * parameters, optimizer state, data generator and step come from it, and the logs are kept. */
-static int run_build(Run *r, const Config *c, const char *checkpoint) {
+/* The part of a run that training and --eval share: the task (validation set included), the
+ * model sized for batches of max_batch, and a zeroed optimizer. Returns 0 or an exit code.
+ * task_init has already checked that the sequences fit model.max_seq_len. */
+static int build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
     memset(r, 0, sizeof *r);
     r->c = c;
     if (task_init(&r->task, c) != 0) return EXIT_CONFIG;
     ModelConfig mc = train_model_config(c, &r->task);
-    if (mc.max_seq_len < r->task.seq_len) {
-        fprintf(stderr, "error: model.max_seq_len = %d (%s) is shorter than the task's sequences (T = %d)\n",
-                mc.max_seq_len, config_origin(c, "model.max_seq_len"), r->task.seq_len);
-        return EXIT_CONFIG;
+    if (model_build(&r->m, &mc, max_batch) != 0) return EXIT_RUNTIME;
+    if (optim_init(&r->opt, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum,
+                   r->m.n_params) != 0) {
+        fprintf(stderr, "error: out of memory\n");
+        return EXIT_RUNTIME;
     }
+    return 0;
+}
+
+/* Builds everything the run needs; returns 0 or an exit code. With a checkpoint path, the
+ * parameters, optimizer state, data generator and step come from it, and the logs are kept. */
+static int run_build(Run *r, const Config *c, const char *checkpoint) {
+    int rc = build_task_model_optimizer(r, c, c->batch_size);
+    if (rc != 0) return rc;
     int B = c->batch_size, T = r->task.seq_len;
-    if (model_build(&r->m, &mc, B) != 0) return EXIT_RUNTIME;
     Rng init_rng;
     rng_seed(&init_rng, (uint64_t)c->seed ^ 0x696e6974ull); /* "init": a stream of its own */
     if (c->init == INIT_FAN_IN)
@@ -186,9 +195,7 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
     r->targets = malloc(sizeof(int) * (size_t)B * T);
     r->mask = malloc(sizeof(float) * (size_t)B * T);
     r->cfg_text = config_text(c);
-    if (!r->tokens || !r->targets || !r->mask || !r->cfg_text ||
-        optim_init(&r->opt, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum,
-                   r->m.n_params) != 0) {
+    if (!r->tokens || !r->targets || !r->mask || !r->cfg_text) {
         fprintf(stderr, "error: out of memory\n");
         return EXIT_RUNTIME;
     }
@@ -390,17 +397,10 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     if (c->threads > 0) omp_set_num_threads(c->threads);
 #endif
     Run run;
-    memset(&run, 0, sizeof run);
-    int rc = EXIT_CONFIG;
     CheckpointState st;
-    if (task_init(&run.task, c) != 0) goto done;
-    ModelConfig mc = train_model_config(c, &run.task);
-    rc = EXIT_RUNTIME;
     /* evaluation needs no large batch; the training one may not even fit this machine */
-    if (model_build(&run.m, &mc, c->batch_size < 64 ? c->batch_size : 64) != 0 ||
-        optim_init(&run.opt, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum,
-                   run.m.n_params) != 0)
-        goto done;
+    int rc = build_task_model_optimizer(&run, c, c->batch_size < 64 ? c->batch_size : 64);
+    if (rc != 0) goto done;
     rc = EXIT_CONFIG;
     if (checkpoint_load(checkpoint, &run.m, &run.opt, &st) != 0) goto done;
     EvalResult ev = evaluate_validation(&run.m, &run.task);
