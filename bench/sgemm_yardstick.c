@@ -3,7 +3,7 @@
  * For every linear layer of the `make bench` shapes (M = B·T = 2048 rows; in/out widths C→3C,
  * C→C, C→4C, 4C→C and the head C→V), times
  *   forward:  matmul_forward_scratch (no bias)  vs  cblas_sgemm(NoTrans, Trans)  (out = x·Wᵀ)
- *   backward: matmul_backward_scratch (no bias) vs  cblas_sgemm(NoTrans, NoTrans) (dx += dy·W)
+ *   backward: matmul_backward_scratch (no bias) vs  cblas_sgemm(NoTrans, NoTrans) (dx = dy·W)
  *                                                 + cblas_sgemm(Trans, NoTrans)   (dW += dyᵀ·x)
  * on one thread each (run it with OPENBLAS_NUM_THREADS=1; the Makefile target does), alternating
  * ours and OpenBLAS call by call so that machine noise hits both alike, and prints the median
@@ -88,7 +88,7 @@ static Cmp compare(int C, int OC, int bwd, float *scratch, size_t scratch_len) {
         double t1 = now_s();
         if (bwd) {
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, C, OC, 1.0f, dy, OC, w, C,
-                        1.0f, dx2, C);
+                        0.0f, dx2, C);
             cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, OC, C, M, 1.0f, dy, OC, x, C,
                         1.0f, dw2, C);
         } else {

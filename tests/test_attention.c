@@ -7,7 +7,7 @@
  * z of a plain reference softmax(z)·V (itself checked against attention_forward) must match it,
  * it must be exactly 0 above the diagonal although the buffer held garbage (it is overwritten,
  * not accumulated), and its rows must sum to ~0 (softmax is shift-invariant). dqkv is checked on
- * zeroed and on pre-filled (GC_PREFILL) buffers to prove accumulation (+=). Each comparison also
+ * zeroed and on pre-filled (GC_PREFILL) buffers to prove that it is overwritten. Each comparison also
  * proves that a gradient off by 1 % would fail. */
 #include <stdio.h>
 
@@ -77,7 +77,7 @@ START_TEST(test_attention_grads) {
     printf("attention B=%d T=%d C=%d NH=%d scale=%s (prefill %g):\n", B, T, C, NH,
            scale_names[si], (double)prefill);
     snprintf(name, sizeof name, "attention T=%d NH=%d scale=%s dqkv", T, NH, scale_names[si]);
-    gc_check(name, qkv, nqkv, loss_qkv, NULL, GC_H, dqkv, prefill, GC_TOL);
+    gc_check(name, qkv, nqkv, loss_qkv, NULL, GC_H, dqkv, 0, GC_TOL); /* overwritten */
 
     /* dpreatt against finite differences through the logits */
     for (size_t k = 0; k < natt; k++) z[k] = preatt[k];

@@ -185,9 +185,11 @@ static int sh(const char *fmt, const char *a, const char *b) {
 
 /* The logs minus the timing columns (elapsed_s, tokens_per_s) of loss.csv. */
 static void strip_timing(const char *dir, const char *out) {
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cut -d, -f1-7,10 %s/loss.csv > %s && cat %s/grad_norms.csv %s/attention.csv >> %s",
-             dir, out, dir, dir, out);
+    char cmd[4096];
+    int n = snprintf(cmd, sizeof cmd,
+                     "cut -d, -f1-7,10 %s/loss.csv > %s && cat %s/grad_norms.csv %s/attention.csv >> %s",
+                     dir, out, dir, dir, out);
+    ck_assert(n > 0 && (size_t)n < sizeof cmd);
     ck_assert_int_eq(system(cmd), 0);
 }
 

@@ -5,7 +5,8 @@
  * points (0, ±1e-3, ±2.5, ±5, ±10, ±30). A second input holds only large |u| (±8 … ±30), where
  * tanh saturates to ±1 and a cosh-based derivative would overflow: there the gradient must be
  * 1 for u ≫ 0 and 0 for u ≪ 0, finite everywhere. Run on zeroed and pre-filled (GC_PREFILL)
- * buffers to prove accumulation (+=). Each comparison also proves a 1 % error would fail. */
+ * buffers to prove that dinp is overwritten, and in place (dinp = dout) with the same result.
+ * Each comparison also proves a 1 % error would fail. */
 #include <stdio.h>
 
 #include "gradcheck.h"
@@ -39,17 +40,23 @@ START_TEST(test_gelu_grads) {
     gc_fill(dinp, N, prefill);
     gelu_backward(dinp, inp, w, N);
     cur_inp = inp, cur_w = w, cur_n = N;
-    gc_check("gelu dinp", inp, N, loss, NULL, GC_H, dinp, prefill, GC_TOL);
+    /* dinp is overwritten, whatever the buffer held */
+    gc_check("gelu dinp", inp, N, loss, NULL, GC_H, dinp, 0, GC_TOL);
+    real inplace[N]; /* dinp may be dout: the same numbers in place */
+    for (int i = 0; i < N; i++) inplace[i] = w[i];
+    gelu_backward(inplace, inp, inplace, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(inplace[i] == dinp[i], "in place [%d]: %.17g vs %.17g", i,
+                      (double)inplace[i], (double)dinp[i]);
 
     real big[NL], wl[NL], dbig[NL];
     for (int i = 0; i < NL; i++) big[i] = large[i], wl[i] = 1;
     gc_fill(dbig, NL, prefill);
     gelu_backward(dbig, big, wl, NL);
     cur_inp = big, cur_w = wl, cur_n = NL;
-    gc_check("gelu dinp, |u| >= 8 (saturated tanh)", big, NL, loss, NULL, GC_H, dbig, prefill,
-             GC_TOL);
+    gc_check("gelu dinp, |u| >= 8 (saturated tanh)", big, NL, loss, NULL, GC_H, dbig, 0, GC_TOL);
     for (int i = 0; i < NL; i++) {
-        double g = dbig[i] - prefill, want = big[i] > 0 ? 1 : 0;
+        double g = dbig[i], want = big[i] > 0 ? 1 : 0;
         ck_assert_msg(fabs(g - want) < 1e-12, "GELU'(%g) = %.17g, want %g", (double)big[i], g, want);
     }
 }

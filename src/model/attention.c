@@ -117,13 +117,13 @@ void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real 
             MatView dO = {dout + (long)b * T * C + h * hs, C, 1};
             MatView Q = {q, C3, 1}, K = {k, C3, 1}, Vt = {v, 1, C3};
             MatView Pt = {p, 1, T}, dZ = {dz, T, 1}, dZt = {dz, 1, T};
-            /* dP = dO·Vᵀ (lower triangle, into dz), dV += Pᵀ·dO */
+            /* dP = dO·Vᵀ (lower triangle, into dz), dV = Pᵀ·dO */
             matmul_gemm(T, T, hs, R(1.0), dO, Vt, dz, T, 1, MAT_C_LOWER);
-            matmul_gemm(T, hs, T, R(1.0), Pt, dO, dv, C3, 0, MAT_A_UPPER);
+            matmul_gemm(T, hs, T, R(1.0), Pt, dO, dv, C3, 1, MAT_A_UPPER);
             for (int i = 0; i < T; i++)
                 softmax_row_backward(dz + (long)i * T, p + (long)i * T, i + 1, T);
-            /* through S = scale·Q·Kᵀ: dQ += scale·dZ·K, dK += scale·dZᵀ·Q */
-            matmul_gemm(T, hs, T, scale, dZ, K, dq, C3, 0, MAT_A_LOWER);
-            matmul_gemm(T, hs, T, scale, dZt, Q, dk, C3, 0, MAT_A_UPPER);
+            /* through S = scale·Q·Kᵀ: dQ = scale·dZ·K, dK = scale·dZᵀ·Q */
+            matmul_gemm(T, hs, T, scale, dZ, K, dq, C3, 1, MAT_A_LOWER);
+            matmul_gemm(T, hs, T, scale, dZt, Q, dk, C3, 1, MAT_A_UPPER);
         }
 }

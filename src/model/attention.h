@@ -16,7 +16,7 @@
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
                        int NH, real scale);
 
-/* Accumulates (+=) dqkv (B,T,3C) from dout (B,T,C), using qkv and att from the forward pass.
+/* Writes dqkv (B,T,3C) (overwritten) from dout (B,T,C), using qkv and att from the forward pass.
  * dpreatt (B,NH,T,T) is overwritten with the gradient reaching the pre-softmax logits (0 above
  * the diagonal). Softmax backward uses dz = p ⊙ (dp − Σ_j p_j·dp_j), O(T²) per head, not the
  * O(T³) Jacobian product. Parallel over (b, head): each writes its own slice of dqkv, so the

@@ -70,6 +70,6 @@ void gelu_backward(real *dinp, const real *inp, const real *dout, long N) {
         real th = tanh_inline(GELU_K * (u + GELU_A * u * u * u));
         /* d/du tanh(g(u)) = (1 - tanh²) g'(u); 1 - tanh² avoids cosh overflow for large |u|. */
         real dth = (R(1.0) - th * th) * GELU_K * (R(1.0) + R(3.0) * GELU_A * u * u);
-        dinp[i] += (R(0.5) * (R(1.0) + th) + R(0.5) * u * dth) * dout[i];
+        dinp[i] = (R(0.5) * (R(1.0) + th) + R(0.5) * u * dth) * dout[i];
     }
 }

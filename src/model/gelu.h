@@ -12,7 +12,8 @@ real gelu_tanh(real x);
 /* out[i] = GELU(inp[i]) over N values. */
 void gelu_forward(real *out, const real *inp, long N);
 
-/* dinp[i] += GELU'(inp[i]) · dout[i], the exact derivative of the tanh form. */
+/* dinp[i] = GELU'(inp[i]) · dout[i] (overwritten; dinp may be dout), the exact derivative of
+ * the tanh form. */
 void gelu_backward(real *dinp, const real *inp, const real *dout, long N);
 
 #endif

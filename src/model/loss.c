@@ -34,15 +34,14 @@ real crossentropy_forward(real *losses, real *probs, const real *logits, const i
 void crossentropy_backward(real *dlogits, const real *probs, const int *targets,
                            const float *mask, int N, int V) {
     double total = mask_total(mask, N);
-    if (total == 0) return;
-    real inv = (real)(1.0 / total);
+    real inv = total == 0 ? 0 : (real)(1.0 / total);
 #pragma omp parallel for schedule(static)
     for (int n = 0; n < N; n++) {
-        if (mask[n] == 0) continue;
+        /* masked rows get exact zeros (w·p would turn a NaN p into NaN) */
         real w = (real)mask[n] * inv;
         const real *p = probs + (long)n * V;
         real *d = dlogits + (long)n * V;
-        for (int v = 0; v < V; v++) d[v] += w * p[v];
-        d[targets[n]] -= w;
+        for (int v = 0; v < V; v++) d[v] = w == 0 ? 0 : w * p[v];
+        if (w != 0) d[targets[n]] -= w;
     }
 }

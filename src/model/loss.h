@@ -11,7 +11,8 @@
 real crossentropy_forward(real *losses, real *probs, const real *logits, const int *targets,
                           const float *mask, int N, int V);
 
-/* Accumulates (+=) dlogits (N,V) of the returned mean: (probs − onehot(target)) · mask / Σ mask. */
+/* Writes dlogits (N,V) (overwritten) of the returned mean: (probs − onehot(target)) · mask / Σ mask;
+ * rows with mask 0 (and all rows when Σ mask = 0) get zeros. */
 void crossentropy_backward(real *dlogits, const real *probs, const int *targets,
                            const float *mask, int N, int V);
 

@@ -173,8 +173,14 @@ static void pack_b_panel(real *bp, MatView B, int k0, int kc, int j0, int nr) {
     if (B.cs == 1) { /* rows of B are contiguous: copy nr values per k */
         for (int k = 0; k < kc; k++) {
             real *dst = bp + (long)k * NR;
-            memcpy(dst, B.p + (long)(k0 + k) * B.rs + j0, (size_t)nr * sizeof(real));
-            for (int jj = nr; jj < NR; jj++) dst[jj] = 0;
+            const real *src = B.p + (long)(k0 + k) * B.rs + j0;
+            if (nr == NR) /* a constant size: two vector moves (a variable one became rep movs,
+                             whose start-up cost made packing 10% of a step) */
+                memcpy(dst, src, NR * sizeof(real));
+            else {
+                memcpy(dst, src, (size_t)nr * sizeof(real));
+                for (int jj = nr; jj < NR; jj++) dst[jj] = 0;
+            }
         }
         return;
     }
@@ -221,10 +227,14 @@ static void gemm_strip(const Gemm *g, int s, int jc, int nc, int pc, int kc, con
     int i0 = s * MR, mr = min_int(MR, g->M - i0), lo, hi;
     strip_k_range(g, i0, mr, &lo, &hi);
     int ks = max_int(pc, lo), ke = min_int(pc + kc, hi);
+    if (lo >= hi && g->overwrite && pc == 0) /* A's rows are all zero here (MAT_A_UPPER, i >= K) */
+        for (int i = 0; i < mr; i++)
+            for (int j = jc; j < jc + nc; j++)
+                g->C[(long)(i0 + i) * g->ldc + j] = g->bias ? g->bias[j] : 0;
     if (ks >= ke) return;
-    /* the first block of a strip stores (overwrite) instead of adding; MAT_A_UPPER never
-     * overwrites (matmul.h), so for the others the first block is pc = 0 */
-    int first = g->overwrite && pc == 0;
+    /* the first K block a strip touches (the one holding its first nonzero column, lo) stores
+     * instead of adding when overwriting */
+    int first = g->overwrite && ks == lo;
     /* rows of a row-major A are read in place; an edge strip is packed so that its missing rows
      * are zeros and not reads past A, and so is a transposed A (i contiguous) */
     int in_place = g->A.cs == 1 && mr == MR;
@@ -380,7 +390,7 @@ void matmul_backward_scratch(real *dinp, real *dweight, real *dbias, const real 
     MatView dyT = {dout, 1, OC}; /* doutᵀ (OC, N) */
     MatView w = {weight, C, 1};  /* weight (OC, C) */
     MatView x = {inp, C, 1};     /* inp (N, C) */
-    Gemm gx = {N, C, OC, dy, w, dinp, C, R(1.0), NULL, 0, MAT_FULL};
+    Gemm gx = {N, C, OC, dy, w, dinp, C, R(1.0), NULL, 1, MAT_FULL};
     Gemm gw = {OC, C, N, dyT, x, dweight, C, R(1.0), NULL, 0, MAT_FULL};
 #pragma omp parallel
     {

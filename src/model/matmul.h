@@ -10,8 +10,9 @@
 void matmul_forward(real *out, const real *inp, const real *weight, const real *bias, int N,
                     int C, int OC);
 
-/* Accumulates (+=) the three gradients of the linear layer from dout (N,OC):
- * dinp (N,C) += dout · weight;  dweight (OC,C) += doutᵀ · inp;  dbias (OC) += Σ_rows dout.
+/* The three gradients of the linear layer from dout (N,OC): dinp (N,C) = dout · weight is
+ * overwritten (no clearing needed before); dweight (OC,C) += doutᵀ · inp and
+ * dbias (OC) += Σ_rows dout are accumulated, as parameter gradients are.
  * dbias may be NULL (no bias). Each output element has one writer and a fixed summation
  * order, so results are bitwise the same on any thread count. */
 void matmul_backward(real *dinp, real *dweight, real *dbias, const real *dout, const real *inp,
@@ -47,7 +48,7 @@ typedef struct {
  * MAT_C_LOWER: only C's lower triangle (j <= i) is wanted; tiles wholly above it are not
  *   computed and hold whatever they held (tiles crossing the diagonal are computed whole);
  * MAT_A_LOWER: A(i, k) = 0 for k > i, those terms are skipped;
- * MAT_A_UPPER: A(i, k) = 0 for k < i, those terms are skipped (not with overwrite). */
+ * MAT_A_UPPER: A(i, k) = 0 for k < i, those terms are skipped. */
 typedef enum { MAT_FULL, MAT_C_LOWER, MAT_A_LOWER, MAT_A_UPPER } MatTri;
 
 /* C (M×N, row stride ldc) = alpha·A·B (overwrite) or += alpha·A·B, A (M×K), B (K×N), on the

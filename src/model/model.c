@@ -135,11 +135,7 @@ static void layout_acts(Model *m, Arena *a) {
     m->dlogits = carve(a, BT * V * r);
     m->dlnf = carve(a, BT * C * r);
     m->dx = carve(a, BT * C * r);
-    m->dx_prev = carve(a, BT * C * r);
-    m->dresid2 = carve(a, BT * C * r);
-    m->dbranch = carve(a, BT * C * r);
     m->dln = carve(a, BT * C * r);
-    m->dfch_gelu = carve(a, BT * F * r);
     m->dfch = carve(a, BT * F * r);
     m->datty = carve(a, BT * C * r);
     m->dqkv = carve(a, BT * 3 * C * r);
@@ -323,44 +319,36 @@ void model_backward(Model *m) {
     int C = c->d_model, F = c->d_ff, V = c->vocab_size, NH = c->n_heads, N = B * T;
     size_t NC = (size_t)N * C;
 
-    zero(m->dlogits, (size_t)N * V);
+    /* The kernels overwrite the activation gradients they produce (dlogits, dinp of a linear
+     * layer, GELU's and attention's dinp) and accumulate only where two paths meet: LayerNorm's
+     * dinp adds into the residual stream's gradient. */
     crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
-    zero(m->dlnf, NC);
     matmul_backward_scratch(m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V,
                             m->mm_scratch, m->mm_scratch_len);
     zero(m->dx, NC);
     layernorm_backward(m->dx, m->g.lnf_w, m->g.lnf_b, m->dlnf, m->resid_final, m->p.lnf_w,
                        m->lnf_mean, m->lnf_rstd, N, C);
 
-    /* m->dx holds d loss / d (output of block l); each block turns it into d / d (its input). */
+    /* m->dx holds d loss / d (output of block l); each block turns it into d / d (its input) in
+     * place. A residual add passes its gradient unchanged to both inputs, so the branch reads
+     * m->dx as its dout, and the branch's LayerNorm then adds its dinp into m->dx. */
     for (int l = c->n_layers - 1; l >= 0; l--) {
         BlockActs *a = &m->acts[l];
         BlockTensors *w = &m->p.block[l];
         BlockTensors *g = &m->g.block[l];
 
-        /* out = resid2 + fcproj */
-        zero(m->dresid2, NC);
-        zero(m->dbranch, NC);
-        residual_backward(m->dresid2, m->dbranch, m->dx, (long)NC);
-        zero(m->dfch_gelu, (size_t)N * F);
-        matmul_backward_scratch(m->dfch_gelu, g->fcproj_w, g->fcproj_b, m->dbranch, a->fch_gelu,
+        /* out = resid2 + fcproj(gelu(fc(ln2(resid2)))) */
+        matmul_backward_scratch(m->dfch, g->fcproj_w, g->fcproj_b, m->dx, a->fch_gelu,
                                 w->fcproj_w, N, F, C, m->mm_scratch, m->mm_scratch_len);
-        zero(m->dfch, (size_t)N * F);
-        gelu_backward(m->dfch, a->fch, m->dfch_gelu, (long)N * F);
-        zero(m->dln, NC);
+        gelu_backward(m->dfch, a->fch, m->dfch, (long)N * F); /* in place */
         matmul_backward_scratch(m->dln, g->fc_w, g->fc_b, m->dfch, a->ln2, w->fc_w, N, C, F,
                                 m->mm_scratch, m->mm_scratch_len);
-        layernorm_backward(m->dresid2, g->ln2_w, g->ln2_b, m->dln, a->resid2, w->ln2_w,
-                           a->ln2_mean, a->ln2_rstd, N, C);
+        layernorm_backward(m->dx, g->ln2_w, g->ln2_b, m->dln, a->resid2, w->ln2_w, a->ln2_mean,
+                           a->ln2_rstd, N, C);
 
-        /* resid2 = resid + attproj */
-        zero(m->dx_prev, NC);
-        zero(m->dbranch, NC);
-        residual_backward(m->dx_prev, m->dbranch, m->dresid2, (long)NC);
-        zero(m->datty, NC);
-        matmul_backward_scratch(m->datty, g->proj_w, g->proj_b, m->dbranch, a->atty, w->proj_w,
-                                N, C, C, m->mm_scratch, m->mm_scratch_len);
-        zero(m->dqkv, 3 * NC);
+        /* resid2 = resid + attproj(attention(qkv(ln1(resid)))) */
+        matmul_backward_scratch(m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
+                                C, m->mm_scratch, m->mm_scratch_len);
         attention_backward(m->dqkv, m->dpreatt, m->datty, a->qkv, a->att, B, T, C, NH, c->scale);
         for (int h = 0; h < NH; h++) {
             double s = 0;
@@ -370,15 +358,10 @@ void model_backward(Model *m) {
             }
             m->dpreatt_norm[l * NH + h] = sqrt(s);
         }
-        zero(m->dln, NC);
         matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
                                 3 * C, m->mm_scratch, m->mm_scratch_len);
-        layernorm_backward(m->dx_prev, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w,
-                           a->ln1_mean, a->ln1_rstd, N, C);
-
-        real *tmp = m->dx;
-        m->dx = m->dx_prev;
-        m->dx_prev = tmp;
+        layernorm_backward(m->dx, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w, a->ln1_mean,
+                           a->ln1_rstd, N, C);
     }
     embedding_backward(m->g.tok_emb, m->g.pos_emb, m->dx, m->tokens, B, T, C);
 }

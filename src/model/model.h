@@ -74,8 +74,7 @@ typedef struct {
     int *tokens;                  /* copy of the last forward's tokens (B,T) */
     real loss;
     /* backward scratch, reused by every block */
-    real *dlogits, *dlnf, *dx, *dx_prev, *dresid2, *dbranch, *dln, *dfch_gelu, *dfch, *datty,
-        *dqkv, *dpreatt;
+    real *dlogits, *dlnf, *dx, *dln, *dfch, *datty, *dqkv, *dpreatt;
     /* L2 norm of the gradient reaching the pre-softmax logits, per layer and head, from the
      * last backward pass: [n_layers * n_heads] */
     double *dpreatt_norm;

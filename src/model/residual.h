@@ -7,7 +7,8 @@
 /* out = a + b, elementwise over N values. */
 void residual_forward(real *out, const real *a, const real *b, long N);
 
-/* da += dout, db += dout: the sum passes its gradient unchanged to both branches. */
-void residual_backward(real *da, real *db, const real *dout, long N);
+/* There is no residual_backward: the sum passes its gradient unchanged to both inputs, so
+ * model_backward hands the same buffer to both (tests/test_residual.c checks that identity by
+ * finite differences). */
 
 #endif
