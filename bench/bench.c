@@ -96,9 +96,10 @@ TIMED(K_LN, layernorm_backward,
       (real * dinp, real *dweight, real *dbias, const real *dout, const real *inp,
        const real *weight, const real *mean, const real *rstd, int N, int C),
       (dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C))
-TIMED(K_GELU, gelu_forward, (real * out, const real *inp, long N), (out, inp, N))
-TIMED(K_GELU, gelu_backward, (real * dinp, const real *inp, const real *dout, long N),
-      (dinp, inp, dout, N))
+TIMED(K_GELU, gelu_forward, (real * out, real *dgelu, const real *inp, long N),
+      (out, dgelu, inp, N))
+TIMED(K_GELU, gelu_backward, (real * dinp, const real *dgelu, const real *dout, long N),
+      (dinp, dgelu, dout, N))
 
 /* crossentropy_forward returns a value, so it is written out. */
 real __real_crossentropy_forward(real *losses, real *probs, const real *logits, const int *targets,

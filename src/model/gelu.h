@@ -9,11 +9,11 @@
  * compiler vectorises (absolute error below 1e-6 of libm's tanhf; see gelu.c). */
 real gelu_tanh(real x);
 
-/* out[i] = GELU(inp[i]) over N values. */
-void gelu_forward(real *out, const real *inp, long N);
+/* out[i] = GELU(inp[i]) and dgelu[i] = GELU'(inp[i]), the exact derivative of the tanh form,
+ * over N values. dgelu may be inp (backward needs only the derivative, not the input). */
+void gelu_forward(real *out, real *dgelu, const real *inp, long N);
 
-/* dinp[i] = GELU'(inp[i]) · dout[i] (overwritten; dinp may be dout), the exact derivative of
- * the tanh form. */
-void gelu_backward(real *dinp, const real *inp, const real *dout, long N);
+/* dinp[i] = dgelu[i] · dout[i] (overwritten; dinp may be dout), dgelu from gelu_forward. */
+void gelu_backward(real *dinp, const real *dgelu, const real *dout, long N);
 
 #endif

@@ -296,7 +296,8 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
                           c->ln_eps);
         matmul_forward_scratch(a->fch, a->ln2, w->fc_w, w->fc_b, N, C, F, m->mm_scratch,
                                m->mm_scratch_len);
-        gelu_forward(a->fch_gelu, a->fch, (long)N * F);
+        /* a->fch is overwritten by GELU' at fch: backward needs only that */
+        gelu_forward(a->fch_gelu, a->fch, a->fch, (long)N * F);
         matmul_forward_scratch(a->fcproj, a->fch_gelu, w->fcproj_w, w->fcproj_b, N, F, C,
                                m->mm_scratch, m->mm_scratch_len);
         residual_forward(out, a->resid2, a->fcproj, (long)N * C);
@@ -340,7 +341,7 @@ void model_backward(Model *m) {
         /* out = resid2 + fcproj(gelu(fc(ln2(resid2)))) */
         matmul_backward_scratch(m->dfch, g->fcproj_w, g->fcproj_b, m->dx, a->fch_gelu,
                                 w->fcproj_w, N, F, C, m->mm_scratch, m->mm_scratch_len);
-        gelu_backward(m->dfch, a->fch, m->dfch, (long)N * F); /* in place */
+        gelu_backward(m->dfch, a->fch, m->dfch, (long)N * F); /* a->fch holds GELU' */
         matmul_backward_scratch(m->dln, g->fc_w, g->fc_b, m->dfch, a->ln2, w->fc_w, N, C, F,
                                 m->mm_scratch, m->mm_scratch_len);
         layernorm_backward(m->dx, g->ln2_w, g->ln2_b, m->dln, a->resid2, w->ln2_w, a->ln2_mean,

@@ -52,6 +52,8 @@ typedef struct {
     real *lnf_w, *lnf_b, *head_w;
 } Tensors;
 
+/* One block's activations, (B·T, width) each. fch holds the fc output until GELU reads it, then
+ * GELU's derivative there (all that backward needs of it). */
 typedef struct {
     real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *preatt, *att, *atty, *attproj;
     real *resid2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *fcproj;
