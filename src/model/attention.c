@@ -16,71 +16,38 @@
 #include "model/attention.h"
 
 #include "model/matmul.h"
+#include "model/vecmath.h"
 
-/* The row loops below work in chunks of LANES values with a constant-length inner loop, which
- * gcc -O2 vectorises; sums keep LANES interleaved partial sums (lane l takes j ≡ l mod LANES)
- * added in a fixed order at the end, so they vectorise without reassociation and their order
- * depends on the row length only. */
-enum { LANES = 16 };
-
+/* The row max, in LANES interleaved running maxima (see vecmath.h). */
 static real row_max(const real *x, int n) {
     real m[LANES];
     for (int l = 0; l < LANES; l++) m[l] = -INFINITY;
     int j = 0;
     for (; j + LANES <= n; j += LANES)
-        for (int l = 0; l < LANES; l++) m[l] = x[j + l] > m[l] ? x[j + l] : m[l];
+        LANE_LOOP for (int l = 0; l < LANES; l++) m[l] = x[j + l] > m[l] ? x[j + l] : m[l];
     for (; j < n; j++) m[j % LANES] = x[j] > m[j % LANES] ? x[j] : m[j % LANES];
     real r = m[0];
     for (int l = 1; l < LANES; l++) r = m[l] > r ? m[l] : r;
     return r;
 }
 
-/* Σ_j x_j, and Σ_j x_j·y_j. */
-static real row_sum(const real *x, int n) {
-    real acc[LANES] = {0};
-    int j = 0;
-    for (; j + LANES <= n; j += LANES)
-        for (int l = 0; l < LANES; l++) acc[l] += x[j + l];
-    for (; j < n; j++) acc[j % LANES] += x[j];
-    real s = 0;
-    for (int l = 0; l < LANES; l++) s += acc[l];
-    return s;
-}
-
-static real row_dot(const real *x, const real *y, int n) {
-    real acc[LANES] = {0};
-    int j = 0;
-    for (; j + LANES <= n; j += LANES)
-        for (int l = 0; l < LANES; l++) acc[l] += x[j + l] * y[j + l];
-    for (; j < n; j++) acc[j % LANES] += x[j] * y[j];
-    real s = 0;
-    for (int l = 0; l < LANES; l++) s += acc[l];
-    return s;
-}
-
 /* Row i of S and P: p_j = exp(z_j − max z) / Σ exp(...) over the n = i + 1 visible keys, with
  * the true row maximum; z and p are set to 0 for the T − n keys above the diagonal. */
 static void softmax_row(real *restrict z, real *restrict p, int n, int T) {
     real maxv = row_max(z, n);
-    for (int j = 0; j < n; j++) p[j] = rexp(z[j] - maxv);
-    real inv = R(1.0) / row_sum(p, n);
-    int j = 0;
-    for (; j + LANES <= n; j += LANES)
-        for (int l = 0; l < LANES; l++) p[j + l] *= inv;
-    for (; j < n; j++) p[j] *= inv;
-    for (j = n; j < T; j++) z[j] = p[j] = 0;
+    LANE_LOOP for (int j = 0; j < n; j++) p[j] = exp_nonpositive(z[j] - maxv);
+    real inv = R(1.0) / lane_sum(p, n);
+    LANE_LOOP for (int j = 0; j < n; j++) p[j] *= inv;
+    for (int j = n; j < T; j++) z[j] = p[j] = 0;
 }
 
 /* Softmax backward on row i: d holds dp_j on entry and dz_j = p_j·(dp_j − Σ_k p_k·dp_k) on
  * return for the n visible keys, 0 above the diagonal. O(T) per row: the Jacobian is never
  * formed. */
 static void softmax_row_backward(real *restrict d, const real *restrict p, int n, int T) {
-    real pdp = row_dot(p, d, n);
-    int j = 0;
-    for (; j + LANES <= n; j += LANES)
-        for (int l = 0; l < LANES; l++) d[j + l] = p[j + l] * (d[j + l] - pdp);
-    for (; j < n; j++) d[j] = p[j] * (d[j] - pdp);
-    for (j = n; j < T; j++) d[j] = 0;
+    real pdp = lane_dot(p, d, n);
+    LANE_LOOP for (int j = 0; j < n; j++) d[j] = p[j] * (d[j] - pdp);
+    for (int j = n; j < T; j++) d[j] = 0;
 }
 
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,

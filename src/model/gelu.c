@@ -1,37 +1,13 @@
 #include "model/gelu.h"
 
+#include "model/vecmath.h"
+
 #define GELU_K R(0.7978845608028654) /* sqrt(2/pi) */
 #define GELU_A R(0.044715)
 
 #ifdef SCALEDOT_DOUBLE
 static inline real tanh_inline(real x) { return tanh(x); }
 #else
-/* exp(x) for x <= 0, branch-free so that `omp simd` vectorises it: glibc's tanhf and expf are
- * scalar calls that gcc cannot vectorise without -ffast-math, and they took a third to a half
- * of a training step. x = n·ln2 + r with |r| <= ln2/2, exp(r) by its Taylor polynomial of
- * degree 7 (truncation error < 5e-9 relative), 2^n put into the exponent bits. */
-static inline float exp_nonpositive(float x) {
-    /* exp(-87) is near the smallest normal float. Written so that NaN also lands on -87: a NaN
-     * reaching the int conversion below would be undefined behaviour; GELU's result stays NaN
-     * through its factor u. */
-    x = x >= -87.0f ? x : -87.0f;
-    const float magic = 12582912.0f; /* 1.5·2^23: adding it rounds to an integer */
-    float n = (x * 1.44269504f + magic) - magic;
-    float r = (x - n * 0.693145752f) - n * 1.42860677e-6f; /* ln2 split for an exact n·ln2_hi */
-    float p = 1.0f / 5040.0f;
-    p = p * r + 1.0f / 720.0f;
-    p = p * r + 1.0f / 120.0f;
-    p = p * r + 1.0f / 24.0f;
-    p = p * r + 1.0f / 6.0f;
-    p = p * r + 0.5f;
-    p = p * r + 1.0f;
-    p = p * r + 1.0f;
-    int bits = ((int)n + 127) << 23;
-    float scale;
-    __builtin_memcpy(&scale, &bits, sizeof scale);
-    return p * scale;
-}
-
 /* tanh(x) = sign(x)·(1 − e)/(1 + e) with e = exp(−2|x|); below |x| = 0.1 that difference
  * cancels, so the Taylor series x − x³/3 + 2x⁵/15 − 17x⁷/315 is used (error < 3e-11). Measured
  * against libm's tanhf over [−20, 20]: tests/test_gelu_tanh.c. Inline, so the loops vectorise. */

@@ -1,27 +1,6 @@
 #include "model/layernorm.h"
 
-/* Row sums are taken in LANES interleaved running sums (lane l adds x[l], x[l + LANES], ...),
- * which are then added pairwise in a fixed tree. The order depends on C alone, so results are
- * the same on any thread count; and the lanes are independent, so they vectorise (one running
- * sum is a dependency chain that may not be reordered without -ffast-math: it made LayerNorm
- * several times slower). `omp simd` asks for the vectorisation only; it changes no order. */
-enum { LANES = 16 };
-#define LANE_LOOP _Pragma("omp simd")
-
-static inline real lanes_total(real acc[LANES]) {
-    for (int w = LANES / 2; w > 0; w /= 2)
-        for (int l = 0; l < w; l++) acc[l] += acc[l + w];
-    return acc[0];
-}
-
-/* Σ_c x[c]. */
-static inline real row_sum(const real *x, int C) {
-    real acc[LANES] = {0}, tail = 0;
-    int c = 0;
-    for (; c + LANES <= C; c += LANES) LANE_LOOP for (int l = 0; l < LANES; l++) acc[l] += x[c + l];
-    for (; c < C; c++) tail += x[c];
-    return lanes_total(acc) + tail;
-}
+#include "model/vecmath.h"
 
 /* Σ_c (x[c] − m)². */
 static inline real row_sq_dev(const real *x, real m, int C) {
@@ -40,7 +19,7 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *inp, const
 #pragma omp parallel for schedule(static)
     for (int n = 0; n < N; n++) {
         const real *x = inp + (long)n * C;
-        real m = row_sum(x, C) / (real)C;
+        real m = lane_sum(x, C) / (real)C;
         /* Two passes: the variance of the centred values, not E[x²] − m², which cancels badly
          * when |mean| ≫ std. */
         real v = row_sq_dev(x, m, C) / (real)C;

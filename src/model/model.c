@@ -12,6 +12,7 @@
 #include "model/loss.h"
 #include "model/matmul.h"
 #include "model/residual.h"
+#include "model/vecmath.h"
 
 /* ---- tensor table ---------------------------------------------------------------------- */
 
@@ -353,10 +354,8 @@ void model_backward(Model *m) {
         attention_backward(m->dqkv, m->dpreatt, m->datty, a->qkv, a->att, B, T, C, NH, c->scale);
         for (int h = 0; h < NH; h++) {
             double s = 0;
-            for (int b = 0; b < B; b++) {
-                const real *d = m->dpreatt + ((size_t)b * NH + h) * T * T;
-                for (size_t i = 0; i < (size_t)T * T; i++) s += (double)d[i] * d[i];
-            }
+            for (int b = 0; b < B; b++)
+                s += lane_sumsq_double(m->dpreatt + ((size_t)b * NH + h) * T * T, (size_t)T * T);
             m->dpreatt_norm[l * NH + h] = sqrt(s);
         }
         matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
@@ -367,8 +366,4 @@ void model_backward(Model *m) {
     embedding_backward(m->g.tok_emb, m->g.pos_emb, m->dx, m->tokens, B, T, C);
 }
 
-double model_norm(const real *x, size_t n) {
-    double s = 0;
-    for (size_t i = 0; i < n; i++) s += (double)x[i] * x[i];
-    return sqrt(s);
-}
+double model_norm(const real *x, size_t n) { return sqrt(lane_sumsq_double(x, n)); }
