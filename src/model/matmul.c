@@ -101,11 +101,13 @@ enum {
 
 /* ---- micro-kernel ------------------------------------------------------------------------ */
 
-/* acc (MR×NR) = Σ_k A(i, k) · bp[k·NR + j] over kc steps in k order, one FMA chain per element.
- * A(i, k) is at a[i·ars + k·acs]; the callers fix ars and acs to constants (rows of a row-major
- * A, or a packed strip), so after inlining the broadcasts use constant offsets. */
+/* acc (MR×NR) = Σ_k A(i, k) · bp[k·NR + j] over kc steps in k order, one FMA chain per element,
+ * for the first `rows` rows of the tile (the others are left 0). A(i, k) is at a[i·ars + k·acs];
+ * the callers fix ars, acs and rows to constants (rows of a row-major A, or a packed strip; a
+ * full or an edge strip), so after inlining the broadcasts use constant offsets and an edge
+ * strip of few rows does not pay for MR. */
 static ALWAYS_INLINE void tile_fma(vec acc[MR][NV], const real *a, long ars, long acs,
-                                   const real *bp, int kc) {
+                                   const real *bp, int kc, int rows) {
     UNROLL
     for (int i = 0; i < MR; i++)
         UNROLL
@@ -115,7 +117,7 @@ static ALWAYS_INLINE void tile_fma(vec acc[MR][NV], const real *a, long ars, lon
         UNROLL
         for (int v = 0; v < NV; v++) b[v] = vload(bp + v * VL);
         UNROLL
-        for (int i = 0; i < MR; i++) {
+        for (int i = 0; i < rows; i++) {
             vec x = vbcast(a[i * ars]);
             UNROLL
             for (int v = 0; v < NV; v++) acc[i][v] = vfma(x, b[v], acc[i][v]);
@@ -246,10 +248,16 @@ static void gemm_strip(const Gemm *g, int s, int jc, int nc, int pc, int kc, con
         real *c = g->C + (long)i0 * g->ldc + j0;
         const real *bias = g->bias ? g->bias + j0 : NULL;
         vec acc[MR][NV];
+        /* edge strips (attention's T is often not a multiple of MR) take a kernel of a third or
+         * two thirds of the rows: the rows past mr are zeros of the packed strip */
         if (in_place)
-            tile_fma(acc, g->A.p + (long)i0 * g->A.rs + ks, g->A.rs, 1, bp, ke - ks);
+            tile_fma(acc, g->A.p + (long)i0 * g->A.rs + ks, g->A.rs, 1, bp, ke - ks, MR);
+        else if (mr > 2 * MR / 3)
+            tile_fma(acc, ap, 1, MR, bp, ke - ks, MR);
+        else if (mr > MR / 3)
+            tile_fma(acc, ap, 1, MR, bp, ke - ks, 2 * MR / 3);
         else
-            tile_fma(acc, ap, 1, MR, bp, ke - ks);
+            tile_fma(acc, ap, 1, MR, bp, ke - ks, MR / 3 > 0 ? MR / 3 : 1);
         if (mr == MR && nr == NR)
             tile_store(acc, c, g->ldc, g->alpha, bias, first);
         else
