@@ -35,7 +35,7 @@ static real row_max(const real *x, int n) {
  * the true row maximum; z and p are set to 0 for the T − n keys above the diagonal. */
 static void softmax_row(real *restrict z, real *restrict p, int n, int T) {
     real maxv = row_max(z, n);
-    LANE_LOOP for (int j = 0; j < n; j++) p[j] = exp_nonpositive(z[j] - maxv);
+    EXP_LOOP for (int j = 0; j < n; j++) p[j] = exp_nonpositive(z[j] - maxv);
     real inv = R(1.0) / lane_sum(p, n);
     LANE_LOOP for (int j = 0; j < n; j++) p[j] *= inv;
     for (int j = n; j < T; j++) z[j] = p[j] = 0;

@@ -54,9 +54,13 @@ static inline double lane_sumsq_double(const real *x, size_t n) {
     return acc[0] + tail;
 }
 
+/* For a loop that calls exp_nonpositive: vector code in float; none in the double build, which
+ * calls libm (clang warns when asked to vectorise what it cannot). */
 #ifdef SCALEDOT_DOUBLE
+#define EXP_LOOP
 static inline real exp_nonpositive(real x) { return exp(x); }
 #else
+#define EXP_LOOP LANE_LOOP
 /* exp(x) for x <= 0, branch-free so that `omp simd` loops vectorise it (glibc's expf is a scalar
  * call gcc cannot vectorise without -ffast-math). x = n·ln2 + r with |r| <= ln2/2, exp(r) by its
  * Taylor polynomial of degree 7 (truncation error < 5e-9 relative), 2^n put into the exponent
