@@ -3,7 +3,7 @@
 #   ./train.sh                     the shipped configs/scaled.ini and configs/unscaled.ini
 #   ./train.sh --set run.seed=2    any --set is passed to both runs (same override, one key differs)
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$(readlink -f "$0")")"
 
 # A fresh Debian machine may lack the compiler: install it when we may, else say what to run.
 if ! command -v make >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
@@ -21,30 +21,60 @@ make -s train
 # ten times slower; sleeping costs little here. An explicit setting is kept.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
+# A bad --set is reported once, before anything runs (both runs would print the same error).
+./train --print-config configs/scaled.ini "$@" >/dev/null
+
+# Two train.sh at once would write into the same runs/ folders.
+mkdir -p runs
+exec 9>runs/.train.sh.lock
+if ! flock -n 9; then
+    echo "train.sh: another ./train.sh is writing runs/ (wait for it to finish)" >&2
+    exit 1
+fi
+
 # The two runs are independent, and at the shipped size one thread per run is faster than two
 # (a step is too short to share out), so with two or more cores they run side by side, each on
 # half of the cores. Their logs are bitwise the same on any thread count. The unscaled run's
-# terminal output is held back and shown when the scaled run is done, so the two don't mix.
-# A --set run.threads=N given here still wins (it comes later on the command line).
-cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+# terminal output is held back and shown after the scaled run's, so the two don't mix.
+# A --set run.threads=N given here wins. (nproc counts the cores this process may use, but it
+# also obeys OMP_NUM_THREADS, which is not meant for it.)
+cores=$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc 2>/dev/null || echo 1)
 if [ "$cores" -lt 2 ]; then
     ./train configs/scaled.ini "$@"
     ./train configs/unscaled.ini "$@"
 else
-    threads=$((cores / 2))
-    held=$(mktemp "${TMPDIR:-/tmp}/scaledot-unscaled.XXXXXX")
-    ./train configs/unscaled.ini --set run.threads="$threads" "$@" >"$held" 2>&1 &
-    bg=$!
-    # a background job of a script ignores Ctrl-C: pass it on, so it saves its checkpoint too
-    trap 'kill -INT "$bg" 2>/dev/null; wait "$bg"; cat "$held"; rm -f "$held"; exit 130' INT
-    trap 'kill -TERM "$bg" 2>/dev/null; wait "$bg"; rm -f "$held"; exit 143' TERM
+    threads=()
+    case " $* " in
+    *run.threads=*) ;;
+    *) threads=(--set run.threads=$((cores / 2))) ;;
+    esac
+    held=$(mktemp "${TMPDIR:-/tmp}/scaledot-unscaled.XXXXXX" 2>/dev/null ||
+        mktemp /tmp/scaledot-unscaled.XXXXXX)
+    trap 'rm -f "$held"' EXIT
+    ./train configs/unscaled.ini "$@" "${threads[@]}" >"$held" 2>&1 &
+    unscaled=$!
+    ./train configs/scaled.ini "$@" "${threads[@]}" &
+    scaled=$!
+    # Both run in the background and are waited for, so that a signal to this script runs its
+    # trap at once; the trap passes the signal on (each run then saves its checkpoint) and
+    # shows what the unscaled run printed.
+    stop() {
+        trap - INT TERM
+        kill -"$1" "$scaled" "$unscaled" 2>/dev/null || true
+        wait "$scaled" 2>/dev/null || true
+        wait "$unscaled" 2>/dev/null || true
+        echo
+        cat "$held"
+        exit "$2"
+    }
+    trap 'stop INT 130' INT
+    trap 'stop TERM 143' TERM
     rc_scaled=0 rc_unscaled=0
-    ./train configs/scaled.ini --set run.threads="$threads" "$@" || rc_scaled=$?
-    wait "$bg" || rc_unscaled=$?
+    wait "$scaled" || rc_scaled=$?
+    wait "$unscaled" || rc_unscaled=$?
     trap - INT TERM
     echo
     cat "$held"
-    rm -f "$held"
     if [ "$rc_scaled" != 0 ] || [ "$rc_unscaled" != 0 ]; then
         echo "train.sh: scaled run exited with $rc_scaled, unscaled run with $rc_unscaled" >&2
         exit $((rc_scaled != 0 ? rc_scaled : rc_unscaled))

@@ -64,12 +64,14 @@ static inline real exp_nonpositive(real x) { return exp(x); }
 /* exp(x) for x <= 0, branch-free so that `omp simd` loops vectorise it (glibc's expf is a scalar
  * call gcc cannot vectorise without -ffast-math). x = n·ln2 + r with |r| <= ln2/2, exp(r) by its
  * Taylor polynomial of degree 7 (truncation error < 5e-9 relative), 2^n put into the exponent
- * bits. Below −87 (exp near the smallest normal float) it returns exp(−87) ≈ 1.6e-38 instead of
- * a subnormal or 0. NaN stays NaN. */
+ * bits. Below EXP_CUTOFF it returns 0: a saturated softmax row is full of such values, and
+ * they and their products with gradients would be subnormal floats, each operation on which
+ * costs ~100 times more on x86 (it made unscaled runs 40 % slower). NaN stays NaN. */
+#define EXP_CUTOFF (-69.0f) /* exp(−69) ≈ 1e-30 */
 static inline float exp_nonpositive(float x) {
-    /* a NaN reaching the int conversion below would be undefined behaviour: it computes on −87
-     * and is put back at the end */
-    float xc = x >= -87.0f ? x : -87.0f;
+    /* a NaN reaching the int conversion below would be undefined behaviour: it computes on the
+     * cutoff and is put back at the end */
+    float xc = x >= EXP_CUTOFF ? x : EXP_CUTOFF;
     const float magic = 12582912.0f; /* 1.5·2^23: adding it rounds to an integer */
     float n = (xc * 1.44269504f + magic) - magic;
     float r = (xc - n * 0.693145752f) - n * 1.42860677e-6f; /* ln2 split for an exact n·ln2_hi */
@@ -84,7 +86,7 @@ static inline float exp_nonpositive(float x) {
     int bits = ((int)n + 127) << 23;
     float scale;
     __builtin_memcpy(&scale, &bits, sizeof scale);
-    return x == x ? p * scale : x;
+    return x >= EXP_CUTOFF ? p * scale : x == x ? 0.0f : x;
 }
 #endif
 
