@@ -1,12 +1,15 @@
-/* test_gelu_tanh.c: the float build's vectorisable tanh against libm's tanh (in double), over a
- * dense grid and at the edges: absolute error below 1e-6 everywhere, relative error below 1e-5
- * where |tanh| >= 1e-3, exact oddness, and saturation to ±1 without NaN for huge inputs. */
+/* test_gelu_tanh.c: the float build's vectorisable tanh and exp against libm (in double).
+ * tanh, over a dense grid and at the edges: absolute error below 1e-6 everywhere, relative error
+ * below 1e-5 where |tanh| >= 1e-3, exact oddness, and saturation to ±1 without NaN for huge
+ * inputs. exp_nonpositive (vecmath.h, the softmax's exp): relative error below 1e-6 down to its
+ * cutoff, exactly 0 below it, never a subnormal float, NaN kept, exp(0) = 1 and exp(−inf) = 0. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "model/gelu.h"
+#include "model/vecmath.h"
 #include "testutil.h"
 
 START_TEST(test_tanh_matches_libm) {
@@ -45,11 +48,36 @@ START_TEST(test_tanh_edges) {
 }
 END_TEST
 
+START_TEST(test_exp_nonpositive) {
+    double worst = 0, at = 0;
+    int subnormal = 0;
+    for (int i = 0; i <= 2000000; i++) {
+        float x = (float)i * -1e-4f; /* [-200, 0] */
+        float got = exp_nonpositive(x);
+        if (fpclassify(got) == FP_SUBNORMAL) subnormal++;
+        if (x >= EXP_CUTOFF) {
+            double rel = fabs(got - exp((double)x)) / exp((double)x);
+            if (rel > worst) worst = rel, at = x;
+        } else {
+            ck_assert_msg(got == 0.0f, "exp_nonpositive(%g) = %g below the cutoff", x, got);
+        }
+    }
+    printf("exp_nonpositive vs libm exp on [%g, 0]: worst relative error %.3g at %g\n",
+           (double)EXP_CUTOFF, worst, at);
+    ck_assert_msg(worst < 1e-6, "relative error %.3g at %g", worst, at);
+    ck_assert_msg(subnormal == 0, "%d subnormal results", subnormal);
+    ck_assert(exp_nonpositive(0.0f) == 1.0f);
+    ck_assert(exp_nonpositive(-INFINITY) == 0.0f);
+    ck_assert(isnan(exp_nonpositive(NAN)));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("gelu_tanh");
     TCase *tc = tcase_create("tanh");
     tcase_add_test(tc, test_tanh_matches_libm);
     tcase_add_test(tc, test_tanh_edges);
+    tcase_add_test(tc, test_exp_nonpositive);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
