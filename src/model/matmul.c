@@ -31,6 +31,7 @@
  * the double-precision gradient tests use. The three share the driver and the kernel source. */
 #include "model/matmul.h"
 
+#include <limits.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -51,6 +52,11 @@ static inline vec vload(const real *p) { return _mm512_loadu_ps(p); }
 static inline void vstore(real *p, vec x) { _mm512_storeu_ps(p, x); }
 static inline vec vbcast(real x) { return _mm512_set1_ps(x); }
 static inline vec vfma(vec a, vec b, vec c) { return _mm512_fmadd_ps(a, b, c); }
+/* x[l] = p[l·stride] for l < VL, stride·(VL − 1) < 2^31 */
+static inline vec vgather(const real *p, int stride) {
+    __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    return _mm512_i32gather_ps(_mm512_mullo_epi32(lane, _mm512_set1_epi32(stride)), p, 4);
+}
 #elif !defined(SCALEDOT_DOUBLE) && defined(__AVX2__) && defined(__FMA__)
 /* 16 ymm registers: 12 accumulators (6×16 tile), 2 for B, 1 broadcast. */
 typedef __m256 vec;
@@ -60,6 +66,10 @@ static inline vec vload(const real *p) { return _mm256_loadu_ps(p); }
 static inline void vstore(real *p, vec x) { _mm256_storeu_ps(p, x); }
 static inline vec vbcast(real x) { return _mm256_set1_ps(x); }
 static inline vec vfma(vec a, vec b, vec c) { return _mm256_fmadd_ps(a, b, c); }
+static inline vec vgather(const real *p, int stride) {
+    __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_i32gather_ps(p, _mm256_mullo_epi32(lane, _mm256_set1_epi32(stride)), 4);
+}
 #else
 /* Portable: a small array the compiler may vectorise; a·b + c rounds twice (no FMA). */
 typedef struct {
@@ -81,6 +91,11 @@ static inline vec vbcast(real s) {
 static inline vec vfma(vec a, vec b, vec c) {
     for (int l = 0; l < VL; l++) c.x[l] += a.x[l] * b.x[l];
     return c;
+}
+static inline vec vgather(const real *p, int stride) {
+    vec r;
+    for (int l = 0; l < VL; l++) r.x[l] = p[(long)l * stride];
+    return r;
 }
 #endif
 
@@ -184,6 +199,13 @@ static void pack_b_panel(real *bp, MatView B, int k0, int kc, int j0, int nr) {
                 for (int jj = nr; jj < NR; jj++) dst[jj] = 0;
             }
         }
+        return;
+    }
+    if (nr == NR && B.cs < INT_MAX / NR) { /* a transposition: VL columns per gather */
+        for (int k = 0; k < kc; k++)
+            for (int v = 0; v < NV; v++)
+                vstore(bp + (long)k * NR + v * VL,
+                       vgather(B.p + (long)(j0 + v * VL) * B.cs + (long)(k0 + k) * B.rs, (int)B.cs));
         return;
     }
     for (int jj = 0; jj < nr; jj++) { /* columns of B are contiguous (B = Wᵀ): read along k */
