@@ -22,10 +22,12 @@ static void usage(FILE *f) {
             "       ./train --help\n"
             "\n"
             "Trains the tiny Transformer described by CONFIG (every key has a default; see the\n"
-            "README's reference table) and writes runs/<run.name>/{config.ini,loss.csv,grad_norms.csv}.\n"
+            "README's reference table) and writes runs/<run.name>/ (config.ini, loss.csv,\n"
+            "grad_norms.csv, attention.csv, init_check.txt, attention maps, checkpoint.bin).\n"
             "--set overrides a key of the file; it may be repeated.\n"
             "Exit codes: 0 done, 1 I/O or memory error, 2 bad command line or config, 3 diverged,\n"
-            "4 a guard stopped the run (guard.action = stop).\n");
+            "4 a guard stopped the run (guard.action = stop), 130 / 143 stopped by SIGINT / SIGTERM\n"
+            "(checkpoint written: continue with --resume).\n");
 }
 
 /* On --resume the checkpoint's configuration is the run's: only keys that cannot change the

@@ -381,7 +381,11 @@ int train_run_from(const Config *c, const char *checkpoint) {
         forward_diag_batch(&run);
         if (runlog_attn_map(&run.log, m, task, 0) != 0) rc = EXIT_RUNTIME;
     }
-    if (rc == 0) fprintf(stderr, "run '%s' finished in %.1f s; logs in %s/\n", c->run_name, now_s() - t0, run.dir);
+    if (rc == 0 && run.resumed_elapsed > 0)
+        fprintf(stderr, "run '%s' finished in %.1f s (%.1f s in this process); logs in %s/\n",
+                c->run_name, now_s() - t0, now_s() - t0 - run.resumed_elapsed, run.dir);
+    else if (rc == 0)
+        fprintf(stderr, "run '%s' finished in %.1f s; logs in %s/\n", c->run_name, now_s() - t0, run.dir);
     if (runlog_close(&run.log) != 0 && rc == 0) {
         fprintf(stderr, "error: cannot finish writing the logs in %s\n", run.dir);
         rc = EXIT_RUNTIME;
