@@ -552,12 +552,22 @@ START_TEST(test_error_unknown_enum) {
 END_TEST
 
 START_TEST(test_error_attention_scale) {
-    const char *accepted = "sqrt_dk, none, inv_dk or a positive finite number";
+    const char *accepted = "sqrt_dk, none, inv_dk or a number in [1e-6, 1e6]";
     expect_load_error("[attention]\nscale = 0\n", 2, "'attention.scale'", accepted);
     expect_load_error("[attention]\nscale = -0.5\n", 2, "'attention.scale'", accepted);
     expect_load_error("[attention]\nscale = sqrt\n", 2, "'attention.scale'", "got 'sqrt'");
     expect_load_error("[attention]\nscale = nan\n", 2, "'attention.scale'", accepted);
     expect_load_error("[attention]\nscale = 0.5x\n", 2, "'attention.scale'", accepted);
+    expect_load_error("[attention]\nscale = 1e38\n", 2, "'attention.scale'", accepted);
+    expect_load_error("[attention]\nscale = 1e-300\n", 2, "'attention.scale'", accepted);
+    expect_load_error("[attention]\nscale = 1.0000001e6\n", 2, "'attention.scale'", accepted);
+    const char *bounds[] = {"[attention]\nscale = 1e6\n", "[attention]\nscale = 1e-6\n"};
+    for (int i = 0; i < 2; i++) { /* the bounds themselves are accepted */
+        Config c;
+        config_defaults(&c);
+        ck_assert_int_eq(config_load_text(&c, "t.ini", bounds[i], strlen(bounds[i])), 0);
+        ck_assert(c.scale_value == (i ? 1e-6 : 1e6));
+    }
 }
 END_TEST
 
@@ -629,7 +639,7 @@ START_TEST(test_set_errors) {
     expect_set_error("atention.scale=none", 3, "did you mean [attention]?", NULL);
     expect_set_error("model.dmodel=3", 3, "did you mean 'model.d_model'?", NULL);
     expect_set_error("optim.name=adam", 8, "'optim.name'", "adamw, sgd");
-    expect_set_error("attention.scale=-1", 1, "'attention.scale'", "positive finite number");
+    expect_set_error("attention.scale=-1", 1, "'attention.scale'", "a number in [1e-6, 1e6]");
 }
 END_TEST
 

@@ -91,8 +91,8 @@ static const KeySpec KEYS[] = {
 
     {.section = "attention", .key = "scale", .type = T_SCALE,
      .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,
-     .help = "Factor on q.k: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, or a positive "
-             "number"},
+     .help = "Factor on q.k: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, or a number in "
+             "[1e-6, 1e6]"},
 
     KEY_ENUM("init", "scheme", init, "fan_in", INIT_NAMES,
              "Weight initialisation: fan_in = N(0, 1/fan_in), gpt2 = N(0, init.std^2) with scaled "
@@ -295,7 +295,7 @@ static void describe_allowed(const KeySpec *k, char *buf, size_t n) {
         size_t len = (size_t)snprintf(buf, n, "one of");
         for (int i = 0; k->names[i] && len < n; i++)
             len += (size_t)snprintf(buf + len, n - len, "%s %s", i ? "," : "", k->names[i]);
-        if (k->type == T_SCALE && len < n) snprintf(buf + len, n - len, ", or a positive number");
+        if (k->type == T_SCALE && len < n) snprintf(buf + len, n - len, ", or a number in [1e-6, 1e6]");
         break;
     }
     }
@@ -396,8 +396,9 @@ static int parse_scale(const KeySpec *k, const char *s, Value *v, char *msg, siz
         }
     char ignored[MSG];
     double x;
-    if (parse_number(s, &x, ignored, sizeof ignored) || !(x > 0.0)) {
-        snprintf(msg, n, "expected sqrt_dk, none, inv_dk or a positive finite number, got '%s'", s);
+    /* beyond these bounds float logits overflow at once, or the factor rounds to 0 in float */
+    if (parse_number(s, &x, ignored, sizeof ignored) || !(x >= 1e-6 && x <= 1e6)) {
+        snprintf(msg, n, "expected sqrt_dk, none, inv_dk or a number in [1e-6, 1e6], got '%s'", s);
         return -1;
     }
     v->i = SCALE_VALUE;
