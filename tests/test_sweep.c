@@ -234,6 +234,13 @@ START_TEST(test_bad_base_config) {
     expect_refused("optim.lr", "--set", "optim.lr=fast", NULL);
     /* a task that cannot be built: 2^3 inputs cannot hold 2 x 32 validation examples */
     expect_refused("task", "--set", "task.symbols=2", NULL);
+    /* keys the sweep sets itself would be overwritten silently: refused, naming the option */
+    expect_refused("use --dk", "--set", "model.d_model=32", NULL);
+    expect_refused("'model.n_heads' is set by the sweep", "--set", "model.n_heads=2", NULL);
+    expect_refused("use --scales", "--set", "attention.scale=none", NULL);
+    expect_refused("use --seeds", "--set", "run.seed=3", NULL);
+    expect_refused("'run.name'", "--set", "run.name=mine", NULL);
+    expect_refused("use --steps", "--steps", "5", "--set=train.steps=7");
 }
 END_TEST
 

@@ -69,7 +69,8 @@ static void usage(FILE *f) {
             "Trains one single-head model (model.d_model = d_k, model.n_heads = 1) per d_k,\n"
             "attention scale and seed 1..N (default 1), each for the same number of steps\n"
             "(--steps, default the config's train.steps), starting from CONFIG and the --set\n"
-            "overrides. Writes DIR/runs/, DIR/sweep.csv and the figures\n"
+            "overrides (not of the keys the sweep sets: d_model, n_heads, attention.scale,\n"
+            "run.seed, run.dir, run.name). Writes DIR/runs/, DIR/sweep.csv and the figures\n"
             "DIR/sweep_{accuracy,loss,logit_std}.svg (default DIR: sweeps/<CONFIG name>, or\n"
             "sweeps/default) and prints a summary table.\n"
             "A run that diverges or trips a guard is recorded and the sweep goes on.\n"
@@ -262,12 +263,39 @@ static int sweep_set(Config *c, int argn, const char *flag, const char *fmt, ...
     return -1;
 }
 
+/* The keys the sweep sets for every run, with the option that does it instead: a --set of one
+ * of them would be overwritten without a word, so it is refused. */
+static const char *const sweep_keys[][2] = {
+    {"model.d_model", "--dk"},     {"model.n_heads", "--dk (one head per run)"},
+    {"attention.scale", "--scales"}, {"run.seed", "--seeds"},
+    {"run.dir", "--out"},          {"run.name", "--out (runs are named dk<d_k>_<scale>_s<seed>)"},
+};
+
+/* The sweep option that owns the key of `set` ("section.key=value"), or NULL. */
+static const char *owned_by_sweep(const SweepArgs *a, const char *set) {
+    for (size_t i = 0; i < sizeof sweep_keys / sizeof sweep_keys[0]; i++) {
+        size_t n = strlen(sweep_keys[i][0]);
+        if (!strncmp(set, sweep_keys[i][0], n) && (set[n] == '=' || set[n] == ' '))
+            return sweep_keys[i][1];
+    }
+    if (a->steps >= 0 && !strncmp(set, "train.steps", 11) && (set[11] == '=' || set[11] == ' '))
+        return "--steps";
+    return NULL;
+}
+
 /* Defaults, then CONFIG, then the --set overrides, as ./train itself reads them. */
 static int base_config(const SweepArgs *a, Config *c) {
     config_defaults(c);
     if (a->config_path && config_load_file(c, a->config_path) != 0) return -1;
-    for (int i = 0; i < a->n_sets; i++)
+    for (int i = 0; i < a->n_sets; i++) {
+        const char *owner = owned_by_sweep(a, a->sets[i]);
+        if (owner) {
+            fprintf(stderr, "--set (argument %d): '%.*s' is set by the sweep for each run; use %s\n",
+                    a->set_argn[i], (int)strcspn(a->sets[i], "= "), a->sets[i], owner);
+            return -1;
+        }
         if (config_set(c, a->sets[i], a->set_argn[i]) != 0) return -1;
+    }
     return 0;
 }
 
