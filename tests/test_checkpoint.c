@@ -159,6 +159,12 @@ START_TEST(test_bad_files_are_rejected) {
     ck_assert_int_eq(load_capture(badpath, &a, &oa, msg, sizeof msg), -1);
     ck_assert_msg(strstr(msg, "missing.bin") != NULL, "%s", msg);
 
+    /* a device would be read until memory runs out; a folder is not a checkpoint either */
+    ck_assert_int_eq(load_capture("/dev/zero", &a, &oa, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "not a regular file") != NULL, "%s", msg);
+    ck_assert_int_eq(load_capture(tmpdir, &a, &oa, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "not a regular file") != NULL, "%s", msg);
+
     free(buf);
     free(good);
     optim_free(&oa);

@@ -92,6 +92,15 @@ static int load_text(Config *c, const char *text, char *path, size_t pn, char *e
     return rc;
 }
 
+/* config_load_text on len bytes (which may hold NUL), stderr captured. */
+static int load_bytes(Config *c, const char *text, size_t len, char *err, size_t en) {
+    Capture cap;
+    capture_begin(&cap);
+    int rc = config_load_text(c, "bytes.ini", text, len);
+    capture_end(&cap, err, en);
+    return rc;
+}
+
 static int set_captured(Config *c, const char *assignment, int argn, char *err, size_t en) {
     Capture cap;
     capture_begin(&cap);
@@ -551,6 +560,19 @@ START_TEST(test_error_unknown_enum) {
 }
 END_TEST
 
+/* A NUL byte would end the line for the parser: "d_model = 1" then silently nothing. */
+START_TEST(test_error_nul_byte) {
+    static const char text[] = "[model]\nd_model = 1\0" "28\nn_heads = 2\n";
+    Config c;
+    config_defaults(&c);
+    int before = c.d_model;
+    char err[512];
+    ck_assert_int_eq(load_bytes(&c, text, sizeof text - 1, err, sizeof err), -1);
+    assert_contains(err, "bytes.ini:2: a NUL byte");
+    ck_assert_int_eq(c.d_model, before); /* unchanged on error */
+}
+END_TEST
+
 START_TEST(test_error_attention_scale) {
     const char *accepted = "sqrt_dk, none, inv_dk or a number in [1e-6, 1e6]";
     expect_load_error("[attention]\nscale = 0\n", 2, "'attention.scale'", accepted);
@@ -955,6 +977,7 @@ static Suite *config_suite(void) {
     tcase_add_test(bad, test_error_bad_strings);
     tcase_add_test(bad, test_error_unknown_enum);
     tcase_add_test(bad, test_error_attention_scale);
+    tcase_add_test(bad, test_error_nul_byte);
     tcase_add_test(bad, test_error_missing_file);
     tcase_add_test(bad, test_error_unreadable_file);
     suite_add_tcase(s, bad);

@@ -631,7 +631,9 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len) 
         line[n] = '\0';
         pos += n;
         r.line++;
-        rc = read_line(&r, &work, line);
+        /* a NUL byte would silently end the line for the parser below */
+        rc = memchr(line, '\0', n) ? line_error(&r, "a NUL byte in the line (not a text file?)")
+                                   : read_line(&r, &work, line);
     }
     free(line);
     if (rc == 0) *c = work;

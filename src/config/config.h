@@ -87,7 +87,7 @@ void config_defaults(Config *c);
 int config_load_file(Config *c, const char *path);
 
 /* config_load_file on text already in memory: text[0..len) is the file's content (need not be
- * NUL-terminated; a NUL byte ends its line, as it does in a file) and name stands for the path in
+ * NUL-terminated; a NUL byte in it is an error naming its line) and name stands for the path in
  * messages and origins ("NAME:LINE"). Same rules, messages and return value; c is unchanged on
  * error. config_load_file reads the file and calls this; the fuzz harnesses call it directly. */
 int config_load_text(Config *c, const char *name, const char *text, size_t len);

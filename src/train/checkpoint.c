@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAGIC "SCALEDOT"
@@ -152,6 +153,12 @@ static int open_checked(Reader *r, const char *path) {
         fprintf(stderr, "error: cannot open checkpoint '%s': %s\n", path, strerror(errno));
         r->failed = 1;
         return -1;
+    }
+    /* a device or a pipe (/dev/zero) would be read until memory runs out */
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fclose(f);
+        return bad(r, "not a regular file");
     }
     size_t cap = 1 << 16;
     r->data = malloc(cap);

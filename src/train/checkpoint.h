@@ -37,8 +37,8 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
                     const Optimizer *o, const CheckpointState *s);
 
 /* Reads the configuration text stored in the checkpoint at path (malloc'd, NUL-terminated, the
- * caller frees it). Checks magic, version, byte order, length and hash first. Returns 0, or -1
- * with a message naming the file and what is wrong. */
+ * caller frees it). Checks that it is a regular file, then magic, version, byte order, length and
+ * hash. Returns 0, or -1 with a message naming the file and what is wrong. */
 int checkpoint_read_config(const char *path, char **config_text);
 
 /* Restores parameters, optimizer state and run state into a model and optimizer built from the
