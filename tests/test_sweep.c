@@ -5,7 +5,8 @@
  * keys and sane numbers, the unscaled logits are wider at step 0, and the three figures are
  * well-formed with one series per scale mode. A run stopped by a guard is recorded and the sweep
  * goes on; without --out the folder is sweeps/<config name>. Then the error paths: bad arguments
- * and a bad base config must exit with 2 before any run, leaving no sweep folder behind. */
+ * and a bad base config must exit with 2 before any run, leaving no sweep folder behind; and
+ * SIGINT during a run stops the sweep with exit code 130, as it stops ./train. */
 #include "report/report.h"
 
 #include <check.h>
@@ -15,7 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "report/csv.h"
@@ -244,6 +248,42 @@ START_TEST(test_bad_base_config) {
 }
 END_TEST
 
+/* SIGINT while the first run trains: that run saves its checkpoint and the sweep exits 130 (it
+ * used to report an I/O error, exit 1). The sweep runs in a child process; the signal is sent
+ * once the first run's loss.csv has a row (the header is written before the run installs its
+ * signal handler). */
+START_TEST(test_interrupted) {
+    char ini[PATH_MAX], out[PATH_MAX], err[PATH_MAX], loss[PATH_MAX + 64];
+    tu_write_file(tmp_path(ini, sizeof ini, "tiny.ini"), TINY_INI);
+    tmp_path(out, sizeof out, "sw");
+    tmp_path(err, sizeof err, "stderr.txt");
+    snprintf(loss, sizeof loss, "%s/runs/dk4_sqrt_dk_s1/loss.csv", out);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        if (!freopen(err, "w", stderr) || !freopen("/dev/null", "w", stdout)) _exit(99);
+        char *argv[] = {ini, "--out", out, "--dk", "4", "--steps", "1000000", NULL};
+        int rc = report_sweep(7, argv);
+        fflush(NULL); /* _exit does not flush */
+        _exit(rc);
+    }
+    struct timespec nap = {0, 20000000};
+    for (int i = 0; i < 3000 && !(exists(loss) && tu_count_lines(loss) >= 2); i++)
+        nanosleep(&nap, NULL);
+    ck_assert_msg(exists(loss) && tu_count_lines(loss) >= 2, "the first run never logged a row");
+    kill(pid, SIGINT);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    char *msg = tu_read_file(err, NULL);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d, stderr:\n%s", st, msg);
+    ck_assert_msg(strstr(msg, "sweep: stopped during run 1/3"), "stderr:\n%s", msg);
+    ck_assert_msg(strstr(msg, "interrupted (SIGINT)"), "stderr:\n%s", msg);
+    free(msg);
+    snprintf(loss, sizeof loss, "%s/runs/dk4_sqrt_dk_s1/checkpoint.bin", out);
+    ck_assert_msg(exists(loss), "the interrupted run left no checkpoint");
+}
+END_TEST
+
 /* A config file with an unknown key, and a missing one: refused before any run, file named. */
 START_TEST(test_bad_config_file) {
     char ini[PATH_MAX], out[PATH_MAX];
@@ -271,6 +311,7 @@ static Suite *sweep_suite(void) {
     tcase_add_test(tc, test_guard_recorded);
     tcase_add_test(tc, test_default_out_dir);
     tcase_add_test(tc, test_help);
+    tcase_add_test(tc, test_interrupted);
     suite_add_tcase(s, tc);
     TCase *err = tcase_create("errors");
     tcase_add_checked_fixture(err, make_tmp, remove_tmp);

@@ -24,6 +24,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <time.h>
 
@@ -75,7 +76,7 @@ static void usage(FILE *f) {
             "sweeps/default) and prints a summary table.\n"
             "A run that diverges or trips a guard is recorded and the sweep goes on.\n"
             "Exit codes: 0 done, 1 I/O or memory error, 2 bad arguments or config (nothing\n"
-            "was run).\n");
+            "was run), 130 / 143 stopped by SIGINT / SIGTERM (sweep.csv keeps finished runs).\n");
 }
 
 /* True when a is flag, alone or as flag=value. */
@@ -464,11 +465,17 @@ static double now_s(void) {
 }
 
 /* Trains run i of n and reads back its logs. Returns 0 when the sweep may go on (the run
- * finished, diverged or tripped a guard), else train_run's exit code. */
+ * finished, diverged or tripped a guard); 130 / 143 when SIGINT / SIGTERM stopped the run (it
+ * saved a checkpoint; the sweep stops with the same exit code as ./train); else 1 or 2. */
 static int run_one(const Config *c, int i, int n, RunResult *r) {
     double t0 = now_s();
     int rc = train_run(c);
     r->seconds = now_s() - t0;
+    if (rc == 128 + SIGINT || rc == 128 + SIGTERM) {
+        fprintf(stderr, "sweep: stopped during run %d/%d (%s); sweep.csv holds the runs finished "
+                        "before it (%d)\n", i, n, c->run_name, i - 1);
+        return rc;
+    }
     if (rc != EXIT_OK && rc != EXIT_DIVERGED && rc != EXIT_GUARD) {
         fprintf(stderr, "sweep: run %d/%d %s failed (exit code %d); stopping the sweep\n", i, n,
                 c->run_name, rc);
