@@ -12,8 +12,9 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *inp, const
 
 /* Accumulates (+=) dinp (N,C), dweight (C), dbias (C) from dout (N,C), using the inputs and the
  * mean and rstd saved by the forward pass. With n = (x − mean)·rstd and g = dout·weight:
- * dinp = rstd · (g − mean(g) − n · mean(g·n)). dweight and dbias are summed serially in row order,
- * so results do not depend on the thread count. */
+ * dinp = rstd · (g − mean(g) − n · mean(g·n)). Each channel of dweight and dbias is summed over
+ * the rows in row order by one thread, and row sums use fixed lanes (vecmath.h), so results do
+ * not depend on the thread count. */
 void layernorm_backward(real *dinp, real *dweight, real *dbias, const real *dout,
                         const real *inp, const real *weight, const real *mean, const real *rstd,
                         int N, int C);
