@@ -67,6 +67,13 @@ void gc_fill_normal(real *x, size_t n, Rng *rng, double mean, double std) {
     for (size_t i = 0; i < n; i++) x[i] = (real)(mean + std * rng_normal(rng));
 }
 
+real *gc_normal_array(size_t n, Rng *rng) {
+    real *x = malloc(n * sizeof(real));
+    ck_assert_ptr_nonnull(x);
+    gc_fill_normal(x, n, rng, 0, 1);
+    return x;
+}
+
 void gc_fill(real *x, size_t n, real v) {
     for (size_t i = 0; i < n; i++) x[i] = v;
 }

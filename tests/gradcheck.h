@@ -53,6 +53,10 @@ double gc_check(const char *name, real *x, size_t n, GcLossFn loss, void *ctx, d
 
 /* x[i] = mean + std·N(0,1) from rng, i < n. */
 void gc_fill_normal(real *x, size_t n, Rng *rng, double mean, double std);
+
+/* A malloc'd array of n N(0,1) draws from rng (the caller frees); fails the test when memory
+ * runs out. */
+real *gc_normal_array(size_t n, Rng *rng);
 /* x[i] = v, i < n. */
 void gc_fill(real *x, size_t n, real v);
 /* Σ w_i·y_i summed in double. */

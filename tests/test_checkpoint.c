@@ -15,19 +15,10 @@
 #include "train/checkpoint.h"
 #include "train/train.h"
 
-#ifndef SCALEDOT_SOURCE_DIR
-#define SCALEDOT_SOURCE_DIR "."
-#endif
-
 static char tmpdir[256];
 
 static void make_tmpdir(void) {
     tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_ckpt_XXXXXX");
-}
-
-static const char *train_bin(void) {
-    const char *b = getenv("SCALEDOT_TRAIN_BIN");
-    return b && *b ? b : SCALEDOT_SOURCE_DIR "/train";
 }
 
 static void build_small(Model *m, Optimizer *o, int d_model) {
@@ -213,7 +204,7 @@ static int wait_for_file(const char *path, double seconds) {
  * the exit status word. */
 static int run_and_signal(const char *name, int sig) {
     char cmd[4096], ck[600];
-    snprintf(cmd, sizeof cmd, "exec %s %s --set run.dir=%s --set run.name=%s", train_bin(), RUN_ARGS, tmpdir, name);
+    snprintf(cmd, sizeof cmd, "exec %s %s --set run.dir=%s --set run.name=%s", tu_train_bin(), RUN_ARGS, tmpdir, name);
     snprintf(ck, sizeof ck, "%s/%s/checkpoint.bin", tmpdir, name);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
@@ -233,7 +224,7 @@ static int run_and_signal(const char *name, int sig) {
 /* The run never interrupted, into tmpdir/full. */
 static void run_full(void) {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s --set run.dir=%s --set run.name=full 2>/dev/null", train_bin(), RUN_ARGS, tmpdir);
+    snprintf(cmd, sizeof cmd, "%s %s --set run.dir=%s --set run.name=full 2>/dev/null", tu_train_bin(), RUN_ARGS, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
 }
 
@@ -260,7 +251,7 @@ START_TEST(test_resume_after_kill_is_bitwise_identical) {
     /* it was killed part-way: its log is shorter than the full run's, and every line is whole */
     ck_assert_int_ne(sh("cmp -s %s/full/loss.csv %s/loss.csv", tmpdir, dir), 0);
     ck_assert_int_eq(sh("test \"$(tail -c1 %s/loss.csv | od -An -c | tr -d ' ')\" = '\\n'%s", dir, ""), 0);
-    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", train_bin(), dir), 0);
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
     assert_logs_match_full("killed");
 }
 END_TEST
@@ -273,8 +264,8 @@ START_TEST(test_sigint_writes_checkpoint_and_resumes) {
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "SIGINT exits with 130 (status %d)", st);
     char dir[600];
     snprintf(dir, sizeof dir, "%s/int", tmpdir);
-    ck_assert_int_eq(sh("%s --eval %s > /dev/null 2>&1", train_bin(), dir), 0);
-    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", train_bin(), dir), 0);
+    ck_assert_int_eq(sh("%s --eval %s > /dev/null 2>&1", tu_train_bin(), dir), 0);
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
     assert_logs_match_full("int");
 }
 END_TEST
@@ -284,7 +275,7 @@ START_TEST(test_eval_prints_accuracy_and_examples) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "%s %s --set train.steps=30 --set run.dir=%s --set run.name=e 2>/dev/null && %s --eval %s/e > %s/eval.txt",
-             train_bin(), RUN_ARGS, tmpdir, train_bin(), tmpdir, tmpdir);
+             tu_train_bin(), RUN_ARGS, tmpdir, tu_train_bin(), tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     char path[400];
     snprintf(path, sizeof path, "%s/eval.txt", tmpdir);
@@ -292,7 +283,7 @@ START_TEST(test_eval_prints_accuracy_and_examples) {
     char *out = slurp(path, &len);
     ck_assert_msg(strstr(out, "answer accuracy") && strstr(out, "model:") && strstr(out, " | "), "%s", out);
     free(out);
-    ck_assert_int_eq(sh("%s --eval %s/nothing-here 2>/dev/null", train_bin(), tmpdir), EXIT_CONFIG);
+    ck_assert_int_eq(sh("%s --eval %s/nothing-here 2>/dev/null", tu_train_bin(), tmpdir), EXIT_CONFIG);
 }
 END_TEST
 
@@ -306,17 +297,17 @@ START_TEST(test_resume_writes_into_the_given_folder) {
              "cp -r %s/orig %s/copy && cp %s/orig/loss.csv %s/orig.before && "
              "%s --resume %s/copy/ --set train.steps=50 2>/dev/null && "
              "cmp -s %s/orig/loss.csv %s/orig.before && ! cmp -s %s/copy/loss.csv %s/orig.before",
-             train_bin(), RUN_ARGS, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, train_bin(), tmpdir,
+             tu_train_bin(), RUN_ARGS, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tu_train_bin(), tmpdir,
              tmpdir, tmpdir, tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     /* a new run stopped by a guard at step 0, before it writes any checkpoint of its own */
     snprintf(cmd, sizeof cmd,
              "%s %s --set run.dir=%s --set run.name=orig --set guard.logit_std_max=1e-9 "
              "--set guard.action=stop 2>/dev/null",
-             train_bin(), RUN_ARGS, tmpdir);
+             tu_train_bin(), RUN_ARGS, tmpdir);
     int st = system(cmd);
     ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_GUARD);
-    ck_assert_int_eq(sh("%s --eval %s/orig > /dev/null 2>&1", train_bin(), tmpdir), EXIT_CONFIG);
+    ck_assert_int_eq(sh("%s --eval %s/orig > /dev/null 2>&1", tu_train_bin(), tmpdir), EXIT_CONFIG);
 }
 END_TEST
 
@@ -329,7 +320,7 @@ START_TEST(test_divergence_skip_counts_steps) {
              "--set model.d_model=16 --set optim.name=sgd --set optim.lr=10 --set optim.momentum=0.99 "
              "--set init.scheme=gpt2 --set init.std=10 --set train.steps=40 --set log.every=1 "
              "--set log.progress=0 --set train.on_divergence=skip --set run.dir=%s 2>/dev/null",
-             train_bin(), tmpdir);
+             tu_train_bin(), tmpdir);
     int st = system(cmd);
     ck_assert(WIFEXITED(st));
     ck_assert_int_eq(WEXITSTATUS(st), 0);

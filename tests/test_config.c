@@ -6,7 +6,6 @@
 #include "config/config.h"
 
 #include <check.h>
-#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "testutil.h"
 
 static char g_dir[] = "/tmp/test_config.XXXXXX";
 static int g_dir_made;
@@ -27,47 +28,20 @@ static void make_dir(void) {
 }
 
 static void remove_dir(void) {
-    if (!g_dir_made) return;
-    DIR *d = opendir(g_dir);
-    if (d) {
-        struct dirent *e;
-        char p[PATH_MAX];
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(p, sizeof p, "%s/%s", g_dir, e->d_name);
-                if (remove(p)) { /* a left-over subdirectory of the unreadable-file test */
-                    perror(p);
-                }
-            }
-        closedir(d);
-    }
-    rmdir(g_dir);
+    if (g_dir_made) tu_remove_tree(g_dir);
 }
 
 /* ---------------------------------------------------------------- helpers */
 
-typedef struct {
-    int saved;
-    FILE *tmp;
-} Capture;
+/* stderr into a caller's buffer (truncated to n - 1 bytes), on top of tu_capture. */
+typedef TuCapture Capture;
 
-static void capture_begin(Capture *cap) {
-    fflush(stderr);
-    cap->tmp = tmpfile();
-    ck_assert_ptr_nonnull(cap->tmp);
-    cap->saved = dup(2);
-    ck_assert_int_ge(cap->saved, 0);
-    ck_assert_int_ge(dup2(fileno(cap->tmp), 2), 0);
-}
+static void capture_begin(Capture *cap) { tu_capture_begin(cap, 2); }
 
 static void capture_end(Capture *cap, char *out, size_t n) {
-    fflush(stderr);
-    dup2(cap->saved, 2);
-    close(cap->saved);
-    rewind(cap->tmp);
-    size_t k = fread(out, 1, n - 1, cap->tmp);
-    out[k] = '\0';
-    fclose(cap->tmp);
+    char *text = tu_capture_end(cap);
+    snprintf(out, n, "%s", text);
+    free(text);
 }
 
 static void fixture_path(const char *name, char *path, size_t n) {
@@ -1009,10 +983,7 @@ static Suite *config_suite(void) {
 
 int main(void) {
     make_dir();
-    SRunner *sr = srunner_create(config_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
+    int rc = tu_run(config_suite());
     remove_dir();
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return rc;
 }

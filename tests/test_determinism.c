@@ -13,7 +13,6 @@
  *     byte, so exactly the logged numbers are proven equal.
  * Without OpenMP the thread count is ignored and the test passes trivially. */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "model/model.h"
 #include "optim/optim.h"
 #include "train/train.h"
+#include "gradcheck.h"
 #include "testutil.h"
 #include "util/rng.h"
 
@@ -40,13 +40,6 @@ static void set_threads(int n) {
 #else
     (void)n;
 #endif
-}
-
-static real *normal_array(size_t n, Rng *rng) {
-    real *x = malloc(n * sizeof(real));
-    ck_assert_ptr_nonnull(x);
-    for (size_t i = 0; i < n; i++) x[i] = (real)rng_normal(rng);
-    return x;
 }
 
 static void assert_same(const real *a, const real *b, size_t n, const char *what, int threads) {
@@ -63,8 +56,8 @@ START_TEST(test_matmul_is_thread_count_independent) {
     enum { N = 300, C = 300, OC = 200 };
     Rng rng;
     rng_seed(&rng, 7);
-    real *x = normal_array((size_t)N * C, &rng), *w = normal_array((size_t)OC * C, &rng);
-    real *b = normal_array(OC, &rng), *dy = normal_array((size_t)N * OC, &rng);
+    real *x = gc_normal_array((size_t)N * C, &rng), *w = gc_normal_array((size_t)OC * C, &rng);
+    real *b = gc_normal_array(OC, &rng), *dy = gc_normal_array((size_t)N * OC, &rng);
     size_t len = matmul_scratch_len(C);
     real *scratch = malloc(len * sizeof(real));
     real *ref[4] = {NULL}, *got[4];
@@ -97,7 +90,7 @@ START_TEST(test_attention_is_thread_count_independent) {
     size_t nqkv = (size_t)B * T * 3 * C, nout = (size_t)B * T * C, natt = (size_t)B * NH * T * T;
     Rng rng;
     rng_seed(&rng, 11);
-    real *qkv = normal_array(nqkv, &rng), *dout = normal_array(nout, &rng);
+    real *qkv = gc_normal_array(nqkv, &rng), *dout = gc_normal_array(nout, &rng);
     real *ref[5] = {NULL}, *got[5];
     size_t sizes[5] = {nout, natt, natt, nqkv, natt};
     const char *names[5] = {"out", "preatt", "att", "dqkv", "dpreatt"};
@@ -177,16 +170,10 @@ END_TEST
 
 /* ---- train_run's logs -------------------------------------------------------------------- */
 
+/* The whole file; fails the test when it cannot be read. */
 static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)len + 1);
-    ck_assert_int_eq(fread(s, 1, (size_t)len, f), (size_t)len);
-    s[len] = 0;
-    fclose(f);
+    char *s = tu_read_file(path, NULL);
+    ck_assert_msg(s != NULL, "cannot read %s", path);
     return s;
 }
 
@@ -221,24 +208,9 @@ static char *drop_columns(const char *csv, const char *const *drop, int n_drop) 
     return out;
 }
 
-/* Removes a folder of run folders (two levels of plain files), as train_run left it. */
-static void remove_runs(const char *dir) {
-    DIR *d = opendir(dir);
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (unlink(path) != 0) remove_runs(path); /* a run folder */
-    }
-    closedir(d);
-    rmdir(dir);
-}
-
 START_TEST(test_train_run_logs_are_thread_count_independent) {
-    char dir[] = "/tmp/scaledot_test_determinism_XXXXXX";
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char dir[64];
+    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_determinism_XXXXXX");
     static const int runs[] = {1, 2, 4};
     static const char *const timing[] = {"elapsed_s", "tokens_per_s"};
     char *ref_loss = NULL, *ref_grad = NULL;
@@ -278,7 +250,7 @@ START_TEST(test_train_run_logs_are_thread_count_independent) {
         free(loss), free(grad);
     }
     free(ref_loss), free(ref_grad);
-    remove_runs(dir);
+    tu_remove_tree(dir);
 }
 END_TEST
 

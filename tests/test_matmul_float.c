@@ -12,15 +12,9 @@
 #include <stdlib.h>
 
 #include "model/matmul.h"
+#include "gradcheck.h"
 #include "testutil.h"
 #include "util/rng.h"
-
-static real *normal_array(size_t n, Rng *rng) {
-    real *x = malloc(n * sizeof(real));
-    ck_assert_ptr_nonnull(x);
-    for (size_t i = 0; i < n; i++) x[i] = (real)rng_normal(rng);
-    return x;
-}
 
 /* max |got − want| / max |want| over n values; asserts it is below 1e-5. */
 static void assert_close(const real *got, const double *want, size_t n, const char *what) {
@@ -41,8 +35,8 @@ START_TEST(test_linear_layer) {
     int N = shapes[_i][0], C = shapes[_i][1], OC = shapes[_i][2];
     Rng rng;
     rng_seed(&rng, 3 + (unsigned)_i);
-    real *x = normal_array((size_t)N * C, &rng), *w = normal_array((size_t)OC * C, &rng);
-    real *b = normal_array(OC, &rng), *dy = normal_array((size_t)N * OC, &rng);
+    real *x = gc_normal_array((size_t)N * C, &rng), *w = gc_normal_array((size_t)OC * C, &rng);
+    real *b = gc_normal_array(OC, &rng), *dy = gc_normal_array((size_t)N * OC, &rng);
     real *out = malloc(sizeof(real) * N * OC), *dx = malloc(sizeof(real) * N * C);
     real *dw = calloc((size_t)OC * C, sizeof(real)), *db = calloc(OC, sizeof(real));
     double *want = calloc((size_t)(N > OC ? N : OC) * (C > OC ? C : OC), sizeof(double));
@@ -86,8 +80,8 @@ START_TEST(test_gemm_triangles) {
     int T = _i, hs = 40;
     Rng rng;
     rng_seed(&rng, 17 + (unsigned)T);
-    real *q = normal_array((size_t)T * hs, &rng), *k = normal_array((size_t)T * hs, &rng);
-    real *p = normal_array((size_t)T * T, &rng), *c = malloc(sizeof(real) * T * T);
+    real *q = gc_normal_array((size_t)T * hs, &rng), *k = gc_normal_array((size_t)T * hs, &rng);
+    real *p = gc_normal_array((size_t)T * T, &rng), *c = malloc(sizeof(real) * T * T);
     double *want = calloc((size_t)T * T, sizeof(double));
     for (int i = 0; i < T; i++) /* P lower triangular (as attention's probabilities) */
         for (int j = i + 1; j < T; j++) p[i * T + j] = 0;

@@ -14,41 +14,21 @@
 #include "train/train.h"
 #include "testutil.h"
 
-#ifndef SCALEDOT_SOURCE_DIR
-#define SCALEDOT_SOURCE_DIR "."
-#endif
-
 static char tmpdir[256];
 
-static void make_tmpdir(void) {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_runlog_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
+static void make_tmpdir(void) { tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_runlog_XXXXXX"); }
 
-static const char *train_bin(void) {
-    const char *b = getenv("SCALEDOT_TRAIN_BIN");
-    return b && *b ? b : SCALEDOT_SOURCE_DIR "/train";
-}
-
-/* Runs ./train with args inside tmpdir; returns the exit code, output in tmpdir/out.txt. */
+/* A tiny ./train run with args inside tmpdir; returns the exit code, output in tmpdir/out.txt. */
 static int run_train(const char *args) {
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd,
-             "cd %s && %s --set task.name=copy --set task.length=3 --set task.symbols=6 "
-             "--set task.val_size=32 --set model.d_model=16 --set train.steps=20 "
-             "--set log.progress=0 %s > out.txt 2>&1",
-             tmpdir, train_bin(), args);
-    int st = system(cmd);
-    ck_assert(WIFEXITED(st));
-    return WEXITSTATUS(st);
+    char all[1024];
+    snprintf(all, sizeof all,
+             "--set task.name=copy --set task.length=3 --set task.symbols=6 --set task.val_size=32 "
+             "--set model.d_model=16 --set train.steps=20 --set log.progress=0 %s",
+             args);
+    return tu_run_train(tmpdir, all);
 }
 
-/* What ./train printed (run_train sends it to tmpdir/out.txt) contains needle. */
-static int output_contains(const char *needle) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
-    return tu_file_contains(path, needle);
-}
+static int output_contains(const char *needle) { return tu_train_output_contains(tmpdir, needle); }
 
 START_TEST(test_run_folder_under_a_file) {
     make_tmpdir();

@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "tasks/tasks.h"
+#include "testutil.h"
 
 #define MAXT 1024
 
@@ -35,19 +36,12 @@ static Config base_config(TaskKind kind) {
 
 /* Runs task_init with stderr captured into msg. */
 static int init_capture(Task *t, const Config *c, char *msg, size_t n) {
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *tmp = tmpfile();
-    ck_assert_ptr_nonnull(tmp);
-    dup2(fileno(tmp), 2);
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
     int rc = task_init(t, c);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    rewind(tmp);
-    size_t k = fread(msg, 1, n - 1, tmp);
-    msg[k] = '\0';
-    fclose(tmp);
+    char *text = tu_capture_end(&cap);
+    snprintf(msg, n, "%s", text);
+    free(text);
     return rc;
 }
 
@@ -823,9 +817,5 @@ static Suite *tasks_suite(void) {
 }
 
 int main(void) {
-    SRunner *sr = srunner_create(tasks_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return tu_run(tasks_suite());
 }

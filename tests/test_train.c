@@ -14,16 +14,9 @@
 #include "train/train.h"
 #include "testutil.h"
 
-#ifndef SCALEDOT_SOURCE_DIR
-#define SCALEDOT_SOURCE_DIR "."
-#endif
-
 static char tmpdir[256];
 
-static void make_tmpdir(void) {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_train_XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-}
+static void make_tmpdir(void) { tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_train_XXXXXX"); }
 
 static void tiny_config(Config *c, const char *name) {
     config_defaults(c);
@@ -144,17 +137,8 @@ START_TEST(test_is_nonfinite) {
 }
 END_TEST
 
-/* Runs the ./train binary (or $SCALEDOT_TRAIN_BIN, e.g. the sanitizer build of
- * `make test-sanitize`) with a shell command line; returns its exit code. */
-static int run_train(const char *args) {
-    char cmd[2048];
-    const char *bin = getenv("SCALEDOT_TRAIN_BIN");
-    snprintf(cmd, sizeof cmd, "cd %s && %s %s >%s/out.txt 2>&1", tmpdir,
-             bin && *bin ? bin : SCALEDOT_SOURCE_DIR "/train", args, tmpdir);
-    int st = system(cmd);
-    ck_assert(WIFEXITED(st));
-    return WEXITSTATUS(st);
-}
+/* ./train with args inside tmpdir; returns the exit code, output in tmpdir/out.txt. */
+static int run_train(const char *args) { return tu_run_train(tmpdir, args); }
 
 static int exists(const char *rel) {
     char path[512];
@@ -163,12 +147,7 @@ static int exists(const char *rel) {
     return stat(path, &st) == 0;
 }
 
-/* What ./train printed (run_train sends it to tmpdir/out.txt) contains needle. */
-static int output_contains(const char *needle) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
-    return tu_file_contains(path, needle);
-}
+static int output_contains(const char *needle) { return tu_train_output_contains(tmpdir, needle); }
 
 START_TEST(test_bad_input_exits_2_before_work) {
     make_tmpdir();

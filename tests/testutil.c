@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "xmlcheck.h"
@@ -99,6 +100,31 @@ int tu_count_lines(const char *path) {
 }
 
 /* ------------------------------------------------------------- XML */
+
+#ifndef SCALEDOT_SOURCE_DIR
+#define SCALEDOT_SOURCE_DIR "."
+#endif
+
+const char *tu_train_bin(void) {
+    const char *b = getenv("SCALEDOT_TRAIN_BIN");
+    return b && *b ? b : SCALEDOT_SOURCE_DIR "/train";
+}
+
+int tu_run_train(const char *dir, const char *args) {
+    char cmd[4096];
+    int n = snprintf(cmd, sizeof cmd, "cd %s && %s %s >%s/out.txt 2>&1", dir, tu_train_bin(), args,
+                     dir);
+    ck_assert(n > 0 && (size_t)n < sizeof cmd);
+    int st = system(cmd);
+    ck_assert_msg(WIFEXITED(st), "'%s' did not exit normally", cmd);
+    return WEXITSTATUS(st);
+}
+
+int tu_train_output_contains(const char *dir, const char *needle) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    return tu_file_contains(path, needle);
+}
 
 void tu_assert_well_formed(const char *doc, const char *what) {
     size_t at = 0;

@@ -40,6 +40,19 @@ void tu_write_file(const char *path, const char *text);
 /* Number of '\n' in the file at path; -1 when it cannot be opened. */
 int tu_count_lines(const char *path);
 
+/* ------------------------------------------------------------- the ./train program */
+
+/* The program end-to-end tests run: $SCALEDOT_TRAIN_BIN when set (`make test-sanitize` points it
+ * at the sanitizer build), else ./train of the source tree (SCALEDOT_SOURCE_DIR). */
+const char *tu_train_bin(void);
+
+/* Runs `tu_train_bin() args` through the shell with dir as its working folder and its stdout and
+ * stderr in dir/out.txt; returns its exit code. Fails the test when it did not exit normally. */
+int tu_run_train(const char *dir, const char *args);
+
+/* True when what tu_run_train(dir, ...) printed last contains needle. */
+int tu_train_output_contains(const char *dir, const char *needle);
+
 /* ------------------------------------------------------------- XML (xmlcheck.h) */
 
 /* Fails the test unless doc is well-formed XML, naming `what` (a file name, say), the problem
