@@ -34,9 +34,8 @@ static void usage(FILE *f) {
  * numbers already logged may be overridden. */
 static int resumable_override(const char *assignment) {
     static const char *const keys[] = {"train.steps", "run.threads", "log.progress"};
-    size_t n = strcspn(assignment, "=");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (strlen(keys[i]) == n && strncmp(assignment, keys[i], n) == 0) return 1;
+        if (config_assignment_sets(assignment, keys[i])) return 1;
     return 0;
 }
 

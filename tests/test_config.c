@@ -535,6 +535,22 @@ START_TEST(test_error_unknown_enum) {
 END_TEST
 
 /* A NUL byte would end the line for the parser: "d_model = 1" then silently nothing. */
+/* config_assignment_sets reads the key as config_set does. */
+START_TEST(test_assignment_sets) {
+    ck_assert(config_assignment_sets("train.steps=5", "train.steps"));
+    ck_assert(config_assignment_sets("  train . steps = 5", "train.steps"));
+    ck_assert(!config_assignment_sets("train.steps_x=5", "train.steps"));
+    ck_assert(!config_assignment_sets("train.step=5", "train.steps"));
+    ck_assert(!config_assignment_sets("tra.steps=5", "train.steps"));
+    ck_assert(!config_assignment_sets("train.steps", "train.steps")); /* no '=' */
+    ck_assert(!config_assignment_sets("trainsteps=5", "train.steps"));
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "  train . steps = 5", 1), 0); /* what config_set accepts */
+    ck_assert_int_eq(c.steps, 5);
+}
+END_TEST
+
 START_TEST(test_error_nul_byte) {
     static const char text[] = "[model]\nd_model = 1\0" "28\nn_heads = 2\n";
     Config c;
@@ -952,6 +968,7 @@ static Suite *config_suite(void) {
     tcase_add_test(bad, test_error_unknown_enum);
     tcase_add_test(bad, test_error_attention_scale);
     tcase_add_test(bad, test_error_nul_byte);
+    tcase_add_test(bad, test_assignment_sets);
     tcase_add_test(bad, test_error_missing_file);
     tcase_add_test(bad, test_error_unreadable_file);
     suite_add_tcase(s, bad);

@@ -243,6 +243,7 @@ START_TEST(test_bad_base_config) {
     expect_refused("'model.n_heads' is set by the sweep", "--set", "model.n_heads=2", NULL);
     expect_refused("use --scales", "--set", "attention.scale=none", NULL);
     expect_refused("use --seeds", "--set", "run.seed=3", NULL);
+    expect_refused("'run.seed' is set by the sweep", "--set", " run . seed = 3", NULL);
     expect_refused("'run.name'", "--set", "run.name=mine", NULL);
     expect_refused("use --steps", "--steps", "5", "--set=train.steps=7");
 }

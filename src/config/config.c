@@ -678,6 +678,37 @@ int config_load_file(Config *c, const char *path) {
 
 /* ---------------------------------------------------------------- public: --set */
 
+/* Splits "section . key = value" text (buf is edited) into its trimmed section and key; the
+ * value is what follows the first '='. Returns -1, naming the problem in *why, when the text has
+ * no '=' or no '.' in its name. */
+static int split_assignment(char *buf, char **section, char **key, char **value, const char **why) {
+    char *eq = strchr(buf, '=');
+    if (!eq) {
+        *why = "missing '='";
+        return -1;
+    }
+    *eq = '\0';
+    char *name = trim(buf), *dot = strchr(name, '.');
+    if (!dot) {
+        *why = "missing '.' between section and key";
+        return -1;
+    }
+    *dot = '\0';
+    *section = trim(name);
+    *key = trim(dot + 1);
+    *value = trim(eq + 1);
+    return 0;
+}
+
+int config_assignment_sets(const char *assignment, const char *key) {
+    char buf[4096], *s, *k, *v;
+    const char *why, *dot = strchr(key, '.');
+    if (!dot || strlen(assignment) >= sizeof buf) return 0;
+    memcpy(buf, assignment, strlen(assignment) + 1);
+    return split_assignment(buf, &s, &k, &v, &why) == 0 && strlen(s) == (size_t)(dot - key) &&
+           strncmp(s, key, (size_t)(dot - key)) == 0 && strcmp(k, dot + 1) == 0;
+}
+
 int config_set(Config *c, const char *assignment, int argn) {
     char buf[4096], msg[MSG], where[64];
     snprintf(where, sizeof where, "--set (argument %d)", argn);
@@ -686,22 +717,12 @@ int config_set(Config *c, const char *assignment, int argn) {
         return -1;
     }
     memcpy(buf, assignment, strlen(assignment) + 1);
-    char *eq = strchr(buf, '=');
-    if (!eq) {
-        fprintf(stderr, "%s: expected section.key=value, got '%s' (missing '=')\n", where,
-                assignment);
+    char *section, *key, *value;
+    const char *why;
+    if (split_assignment(buf, &section, &key, &value, &why) != 0) {
+        fprintf(stderr, "%s: expected section.key=value, got '%s' (%s)\n", where, assignment, why);
         return -1;
     }
-    *eq = '\0';
-    char *name = trim(buf);
-    char *dot = strchr(name, '.');
-    if (!dot) {
-        fprintf(stderr, "%s: expected section.key=value, got '%s' (missing '.' between section "
-                        "and key)\n", where, assignment);
-        return -1;
-    }
-    *dot = '\0';
-    char *section = trim(name), *key = trim(dot + 1);
     if (!section_exists(section)) {
         unknown_section_msg(section, msg, sizeof msg);
         fprintf(stderr, "%s: %s\n", where, msg);
@@ -715,7 +736,7 @@ int config_set(Config *c, const char *assignment, int argn) {
     }
     char origin[64];
     snprintf(origin, sizeof origin, "--set argument %d", argn);
-    if (assign(c, i, trim(eq + 1), origin, msg, sizeof msg)) {
+    if (assign(c, i, value, origin, msg, sizeof msg)) {
         fprintf(stderr, "%s: '%s.%s': %s\n", where, KEYS[i].section, KEYS[i].key, msg);
         return -1;
     }

@@ -99,6 +99,11 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len);
  * not section.key=value or names no valid key) and returns -1 with c unchanged; 0 on success. */
 int config_set(Config *c, const char *assignment, int argn);
 
+/* True when assignment, read as config_set reads it ("section.key=value", spaces around the names
+ * allowed), names key ("section.key"); false for any other key or text that is not an
+ * assignment. For callers that must refuse some keys before config_set applies them. */
+int config_assignment_sets(const char *assignment, const char *key);
+
 /* Cross-key checks once everything is read: model.d_model divisible by model.n_heads, a non-empty
  * task.file when task.name = file, optim.min_lr <= optim.lr under the cosine schedule. Each
  * message starts with where the offending key was set ("FILE:LINE: ...") and names where the

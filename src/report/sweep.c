@@ -272,15 +272,12 @@ static const char *const sweep_keys[][2] = {
     {"run.dir", "--out"},          {"run.name", "--out (runs are named dk<d_k>_<scale>_s<seed>)"},
 };
 
-/* The sweep option that owns the key of `set` ("section.key=value"), or NULL. */
-static const char *owned_by_sweep(const SweepArgs *a, const char *set) {
-    for (size_t i = 0; i < sizeof sweep_keys / sizeof sweep_keys[0]; i++) {
-        size_t n = strlen(sweep_keys[i][0]);
-        if (!strncmp(set, sweep_keys[i][0], n) && (set[n] == '=' || set[n] == ' '))
-            return sweep_keys[i][1];
-    }
-    if (a->steps >= 0 && !strncmp(set, "train.steps", 11) && (set[11] == '=' || set[11] == ' '))
-        return "--steps";
+/* The sweep option that owns the key `set` ("section.key=value") names, or NULL; *key gets the
+ * key's name. */
+static const char *owned_by_sweep(const SweepArgs *a, const char *set, const char **key) {
+    for (size_t i = 0; i < sizeof sweep_keys / sizeof sweep_keys[0]; i++)
+        if (config_assignment_sets(set, *key = sweep_keys[i][0])) return sweep_keys[i][1];
+    if (a->steps >= 0 && config_assignment_sets(set, *key = "train.steps")) return "--steps";
     return NULL;
 }
 
@@ -289,10 +286,10 @@ static int base_config(const SweepArgs *a, Config *c) {
     config_defaults(c);
     if (a->config_path && config_load_file(c, a->config_path) != 0) return -1;
     for (int i = 0; i < a->n_sets; i++) {
-        const char *owner = owned_by_sweep(a, a->sets[i]);
+        const char *key, *owner = owned_by_sweep(a, a->sets[i], &key);
         if (owner) {
-            fprintf(stderr, "--set (argument %d): '%.*s' is set by the sweep for each run; use %s\n",
-                    a->set_argn[i], (int)strcspn(a->sets[i], "= "), a->sets[i], owner);
+            fprintf(stderr, "--set (argument %d): '%s' is set by the sweep for each run; use %s\n",
+                    a->set_argn[i], key, owner);
             return -1;
         }
         if (config_set(c, a->sets[i], a->set_argn[i]) != 0) return -1;

@@ -215,12 +215,12 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
         resume_step = st.step;
     }
     snprintf(r->dir, sizeof r->dir, "%s/%s", c->run_dir, c->run_name);
-    char previous[1100];
-    snprintf(previous, sizeof previous, "%s/loss.csv", r->dir);
-    if (!checkpoint && access(previous, F_OK) == 0)
-        fprintf(stderr, "note: %s/ holds an earlier run; its logs and checkpoint are replaced "
-                        "(set run.name to keep both)\n", r->dir);
     if (!checkpoint) {
+        char previous[1100];
+        snprintf(previous, sizeof previous, "%s/loss.csv", r->dir);
+        if (access(previous, F_OK) == 0)
+            fprintf(stderr, "note: %s/ holds an earlier run; its logs and checkpoint are replaced "
+                            "(set run.name to keep both)\n", r->dir);
         /* nothing of an earlier run may outlive it: a stale checkpoint would later be resumed
          * as if it belonged to this run's logs */
         static const char *const stale[] = {"checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv",
@@ -381,11 +381,14 @@ int train_run_from(const Config *c, const char *checkpoint) {
         forward_diag_batch(&run);
         if (runlog_attn_map(&run.log, m, task, 0) != 0) rc = EXIT_RUNTIME;
     }
-    if (rc == 0 && run.resumed_elapsed > 0)
-        fprintf(stderr, "run '%s' finished in %.1f s (%.1f s in this process); logs in %s/\n",
-                c->run_name, now_s() - t0, now_s() - t0 - run.resumed_elapsed, run.dir);
-    else if (rc == 0)
-        fprintf(stderr, "run '%s' finished in %.1f s; logs in %s/\n", c->run_name, now_s() - t0, run.dir);
+    if (rc == 0) {
+        double total = now_s() - t0;
+        char here[64] = ""; /* a resumed run: t0 was moved back by the time before the resume */
+        if (run.resumed_elapsed > 0)
+            snprintf(here, sizeof here, " (%.1f s in this process)", total - run.resumed_elapsed);
+        fprintf(stderr, "run '%s' finished in %.1f s%s; logs in %s/\n", c->run_name, total, here,
+                run.dir);
+    }
     if (runlog_close(&run.log) != 0 && rc == 0) {
         fprintf(stderr, "error: cannot finish writing the logs in %s\n", run.dir);
         rc = EXIT_RUNTIME;
