@@ -30,10 +30,12 @@ static void exercise(Task *t) {
                    t->pad == t->n_symbols + 1,
                "token ids");
     for (int k = 0; k < t->n_val; k++)
-        FUZZ_CHECK(task_in_val(t, t->val_tokens + k * T, t->val_targets + k * T),
+        FUZZ_CHECK(task_in_val(t, t->val_tokens + k * T, t->val_targets + k * T,
+                               t->val_mask + k * T),
                    "a validation row is not found by task_in_val");
     for (int k = 0; k < t->n_train_file; k++)
-        FUZZ_CHECK(!task_in_val(t, t->file_tokens + k * T, t->file_targets + k * T),
+        FUZZ_CHECK(!task_in_val(t, t->file_tokens + k * T, t->file_targets + k * T,
+                                t->file_mask + k * T),
                    "a training example is also in the validation set");
 
     enum { B = 3 };

@@ -133,11 +133,7 @@ int main(int argc, char **argv) {
             return EXIT_CONFIG;
         }
         snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.bin", run_dir);
-        char *text = NULL;
-        if (checkpoint_read_config(checkpoint, &text) != 0) return EXIT_CONFIG;
-        int bad = config_load_text(&c, checkpoint, text, strlen(text)) != 0;
-        free(text);
-        if (bad) return EXIT_CONFIG;
+        if (checkpoint_load_config(checkpoint, &c) != 0) return EXIT_CONFIG;
         /* The run lives where the user points, not where it was first written: a copied or moved
          * run folder is resumed in place, never in its original. */
         if (split_run_dir(run_dir, &c) != 0) return EXIT_CONFIG;

@@ -1,8 +1,10 @@
 /* test_checkpoint.c: checkpoints round-trip exactly, bad files are rejected with a clear error,
- * and a run killed (kill -9) or interrupted (SIGINT) and then resumed logs rows bitwise identical
- * to the run never interrupted (the timing columns aside). */
+ * a run killed (kill -9) or interrupted (SIGINT) and then resumed logs rows bitwise identical
+ * to the run never interrupted (the timing columns aside), and a checkpoint written before
+ * task.separator existed keeps the separator it was trained with. */
 #include <check.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,6 +340,142 @@ START_TEST(test_divergence_skip_counts_steps) {
 }
 END_TEST
 
+/* ---- checkpoints written before task.separator existed ------------------------------------ */
+
+typedef struct {
+    const char *text;    /* the configuration stored in the checkpoint */
+    SeparatorMode mode;  /* what checkpoint_load_config must make of it */
+} StoredConfigCase;
+
+static const StoredConfigCase STORED[] = {
+    {"[task]\nname = recall\n", SEPARATOR_TRUE},  /* old: recall had a separator then */
+    {"[task]\nname = sort\n", SEPARATOR_TRUE},
+    {"[task]\nname = recall\nseparator = false\n", SEPARATOR_FALSE},
+    {"[task]\nname = recall\nseparator = auto\n", SEPARATOR_AUTO},
+};
+
+START_TEST(test_old_checkpoint_config_keeps_its_separator) {
+    const StoredConfigCase *sc = &STORED[_i];
+    make_tmpdir();
+    Model a;
+    Optimizer oa;
+    build_small(&a, &oa, 8);
+    CheckpointState st = {1, 0, 0, {{0}}};
+    char path[300];
+    snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
+    ck_assert_int_eq(checkpoint_save(path, sc->text, &a, &oa, &st), 0);
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(checkpoint_load_config(path, &c), 0);
+    ck_assert_int_eq(c.task_separator, sc->mode);
+    if (c.task == TASK_RECALL && sc->mode == SEPARATOR_TRUE) {
+        Task t;
+        ck_assert_int_eq(task_init(&t, &c), 0);
+        ck_assert_int_eq(t.separator, 1);
+        ck_assert_int_eq(t.seq_len, 2 * 8 + 2);  /* k1 v1 .. k8 v8 q SEP a, less the last */
+        task_free(&t);
+    }
+    optim_free(&oa);
+    model_free(&a);
+}
+END_TEST
+
+/* FNV-1a 64 as checkpoint.h specifies it, for rewriting a checkpoint's configuration. */
+static uint64_t fnv1a64(const unsigned char *p, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Rewrites the checkpoint at path without the task.separator lines (the key and its help
+ * comment) in its configuration, as a checkpoint written before the key existed. */
+static void drop_separator_key(const char *path) {
+    size_t len;
+    unsigned char *old = (unsigned char *)slurp(path, &len);
+    uint64_t clen;
+    memcpy(&clen, old + 16, 8);
+    char *text = malloc(clen + 1);
+    memcpy(text, old + 24, clen);
+    text[clen] = '\0';
+    char *key = strstr(text, "\nseparator = true\n");
+    ck_assert_msg(key != NULL, "the stored config has 'separator = true'");
+    char *comment = key;
+    while (comment > text && comment[-1] != '\n') comment--;  /* start of "; A separator ..." */
+    comment--;
+    ck_assert(strncmp(comment, "\n; A separator", 14) == 0);
+    memmove(comment + 1, key + strlen("\nseparator = true\n"),
+            strlen(key + strlen("\nseparator = true\n")) + 1);
+    ck_assert_ptr_null(strstr(text, "separator"));
+    size_t nlen = strlen(text), rest = len - 24 - clen - 8;
+    size_t total = 24 + nlen + rest + 8;
+    unsigned char *out = malloc(total);
+    uint64_t n64 = nlen;
+    memcpy(out, old, 16);
+    memcpy(out + 16, &n64, 8);
+    memcpy(out + 24, text, nlen);
+    memcpy(out + 24 + nlen, old + 24 + clen, rest);
+    uint64_t h = fnv1a64(out, total - 8);
+    memcpy(out + total - 8, &h, 8);
+    spit(path, (const char *)out, total);
+    free(out);
+    free(text);
+    free(old);
+}
+
+static const char *RECALL_ARGS =
+    "--set task.name=recall --set task.pairs=3 --set task.symbols=6 --set task.val_size=64 "
+    "--set task.separator=true --set model.d_model=16 --set model.n_heads=2 "
+    "--set model.n_layers=1 --set train.batch_size=16 --set train.eval_every=10 --set log.every=5 "
+    "--set log.progress=0 --set run.threads=1";
+
+/* An old recall checkpoint (a separator before the answer, no task.separator key) resumes with
+ * its separator and logs what the uninterrupted run logs. */
+START_TEST(test_old_recall_checkpoint_resumes_as_before) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set train.steps=40 --set run.dir=%s --set run.name=full 2>/dev/null && "
+             "%s %s --set train.steps=20 --set run.dir=%s --set run.name=old 2>/dev/null",
+             tu_train_bin(), RECALL_ARGS, tmpdir, tu_train_bin(), RECALL_ARGS, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    char ck[400], ini[400];
+    snprintf(ck, sizeof ck, "%s/old/checkpoint.bin", tmpdir);
+    drop_separator_key(ck);
+    snprintf(cmd, sizeof cmd, "%s --resume %s/old --set train.steps=40 >/dev/null 2>&1",
+             tu_train_bin(), tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    assert_logs_match_full("old");
+    snprintf(ini, sizeof ini, "%s/old/config.ini", tmpdir);
+    ck_assert(tu_file_contains(ini, "\nseparator = true\n"));
+}
+END_TEST
+
+/* --eval of a recall run without separator: the prompt is the pairs and the query, the answer
+ * one token. */
+START_TEST(test_eval_recall_without_separator) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set task.separator=auto --set train.steps=10 --set run.dir=%s --set "
+             "run.name=r 2>/dev/null && %s --eval %s/r > %s/eval.txt",
+             tu_train_bin(), RECALL_ARGS, tmpdir, tu_train_bin(), tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/eval.txt", tmpdir);
+    size_t len;
+    char *out = slurp(path, &len);
+    char *line = strstr(out, "model:");
+    ck_assert_msg(line != NULL, "%s", out);
+    while (line > out && line[-1] != '\n') line--;
+    int syms[6] = {0}, v[4], n = sscanf(line, " %d %d %d %d %d %d %d | %d   model: %d", &syms[0],
+                                        &syms[1], &syms[2], &syms[3], &syms[4], &syms[5], &v[0],
+                                        &v[1], &v[2]);
+    ck_assert_msg(n == 9, "'k v k v k v q | a   model: b' expected, got: %.80s", line);
+    ck_assert_msg(strstr(line, "<sep>") == NULL, "%.80s", line);
+    free(out);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("checkpoint");
     TCase *tc = tcase_create("checkpoint");
@@ -349,6 +487,10 @@ int main(void) {
     tcase_add_test(tc, test_eval_prints_accuracy_and_examples);
     tcase_add_test(tc, test_divergence_skip_counts_steps);
     tcase_add_test(tc, test_resume_writes_into_the_given_folder);
+    tcase_add_loop_test(tc, test_old_checkpoint_config_keeps_its_separator, 0,
+                        (int)(sizeof STORED / sizeof STORED[0]));
+    tcase_add_test(tc, test_old_recall_checkpoint_resumes_as_before);
+    tcase_add_test(tc, test_eval_recall_without_separator);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

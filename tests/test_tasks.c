@@ -67,15 +67,13 @@ typedef struct {
 } Decoded;
 
 /* Decodes one row and checks its layout: the shift between tokens and targets, SEP after the
- * prompt, padding at the end, and a mask that is 1 exactly at the answer targets. */
+ * prompt (or, in a task without a separator, the prompt ending where the first answer target
+ * is), padding at the end, and a mask that is 1 exactly at the answer targets. */
 static void decode_row(const Task *t, const int *tok, const int *tgt, const float *m, Decoded *d) {
-    int T = t->seq_len;
+    int T = t->seq_len, s = t->separator;
     int p = -1;
-    for (int i = 0; i < T; i++)
-        if (tok[i] == t->sep) {
-            p = i;
-            break;
-        }
+    for (int i = 0; i < T && p < 0; i++)
+        if (s ? tok[i] == t->sep : m[i] != 0.0f) p = s ? i : i + 1;
     ck_assert_int_ge(p, 1);
     int last = T;  /* first padded input position, = L - 1 */
     for (int i = 0; i < T; i++)
@@ -83,7 +81,7 @@ static void decode_row(const Task *t, const int *tok, const int *tgt, const floa
             last = i;
             break;
         }
-    ck_assert_int_gt(last, p);
+    ck_assert_int_gt(last, p - 1 + s);
     d->p = p;
     d->L = last + 1;
     for (int i = 0; i < p; i++) {
@@ -93,7 +91,7 @@ static void decode_row(const Task *t, const int *tok, const int *tgt, const floa
     }
     d->na = 0;
     for (int i = 0; i < T; i++) {
-        int answer_pos = i >= p && i < last;
+        int answer_pos = i >= p - 1 + s && i < last;
         ck_assert_msg((m[i] == 1.0f) == answer_pos && (m[i] == 0.0f) == !answer_pos,
                       "mask[%d] = %g, prompt %d, L %d", i, (double)m[i], p, d->L);
         if (i < last - 1) ck_assert_int_eq(tgt[i], tok[i + 1]);
@@ -101,7 +99,7 @@ static void decode_row(const Task *t, const int *tok, const int *tgt, const floa
             ck_assert_int_eq(tok[i], t->pad);
             ck_assert_int_eq(tgt[i], t->pad);
         }
-        if (i > p && i < last) {
+        if (i >= p + s && i < last) {
             ck_assert_int_ge(tok[i], 0);
             ck_assert_int_lt(tok[i], t->n_symbols);
         }
@@ -141,7 +139,7 @@ static void check_answer(const Task *t, const Decoded *d) {
         if (t->kind == TASK_SORT) qsort(expect, (size_t)n, sizeof(int), cmp_int);
     }
     ck_assert_int_eq(d->na, n);
-    ck_assert_int_eq(d->L, d->p + 1 + n);
+    ck_assert_int_eq(d->L, d->p + t->separator + n);
     for (int i = 0; i < n; i++) ck_assert_int_eq(d->answer[i], expect[i]);
 }
 
@@ -200,7 +198,8 @@ START_TEST(test_generated_answers_and_masks) {
     ck_assert_int_eq(t.sep, 10);
     ck_assert_int_eq(t.pad, 11);
     ck_assert_int_eq(t.vocab_size, 12);
-    ck_assert_int_eq(t.seq_len, kind == TASK_RECALL ? 2 * 4 + 2 : 2 * 6);
+    /* recall has no separator by default: k1 v1 .. k4 v4 q a, less the last token */
+    ck_assert_int_eq(t.seq_len, kind == TASK_RECALL ? 2 * 4 + 1 : 2 * 6);
     ck_assert_int_eq(t.max_answer, kind == TASK_RECALL ? 1 : 6);
     ck_assert_int_eq(t.n_val, 64);
     Batch b = batch_new(&t, 300);
@@ -214,7 +213,7 @@ START_TEST(test_generated_answers_and_masks) {
     for (int k = 0; k < t.n_val; k++) {
         decode_row(&t, t.val_tokens + k * T, t.val_targets + k * T, t.val_mask + k * T, &d);
         check_answer(&t, &d);
-        ck_assert(task_in_val(&t, t.val_tokens + k * T, t.val_targets + k * T));
+        ck_assert(task_in_val(&t, t.val_tokens + k * T, t.val_targets + k * T, t.val_mask + k * T));
     }
     batch_free(&b);
     task_free(&t);
@@ -227,7 +226,7 @@ START_TEST(test_sizes_of_default_like_tasks) {
     c.task_symbols = 16;
     Task t;
     ck_assert_int_eq(task_init(&t, &c), 0);
-    ck_assert_int_eq(t.seq_len, 18);
+    ck_assert_int_eq(t.seq_len, 17);
     ck_assert_int_eq(t.vocab_size, 18);
     task_free(&t);
     c = base_config(TASK_SORT);
@@ -279,7 +278,7 @@ START_TEST(test_val_never_in_training_stream) {
         task_train_batch(&t, b.B, b.tok, b.tgt, b.m);
         for (int i = 0; i < b.B; i++) {
             ck_assert_int_eq(val_index_of(&t, b.tok + i * T, b.tgt + i * T), -1);
-            ck_assert(!task_in_val(&t, b.tok + i * T, b.tgt + i * T));
+            ck_assert(!task_in_val(&t, b.tok + i * T, b.tgt + i * T, b.m + i * T));
         }
     }
     ck_assert_int_gt(t.skipped, 1000);  /* 20000 * 20/64 expected for copy */
@@ -402,7 +401,7 @@ START_TEST(test_space_saturates) {
     c.val_size = 4;
     Task t;
     ck_assert_int_eq(task_init(&t, &c), 0);
-    ck_assert_int_eq(t.seq_len, 258);
+    ck_assert_int_eq(t.seq_len, 257);
     task_free(&t);
     c = base_config(TASK_SORT);
     c.task_length = 256;
@@ -435,9 +434,9 @@ START_TEST(test_max_seq_len) {
     task_free(&t);
 
     c = base_config(TASK_RECALL);
-    c.max_seq_len = 9;  /* recall with 4 pairs needs 10 */
+    c.max_seq_len = 8;  /* recall with 4 pairs needs 9 */
     ck_assert_int_eq(init_capture(&t, &c, msg, sizeof msg), -1);
-    ck_assert_msg(strstr(msg, "task 'recall'") && strstr(msg, "T = 10") &&
+    ck_assert_msg(strstr(msg, "task 'recall'") && strstr(msg, "T = 9") &&
                       strstr(msg, "task.pairs"),
                   "message: %s", msg);
 }

@@ -56,6 +56,8 @@ static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
 static const char *const SCHED_NAMES[] = {"constant", "cosine", NULL};
 static const char *const GUARD_NAMES[] = {"warn", "stop", NULL};
 static const char *const DIVERGENCE_NAMES[] = {"stop", "skip", NULL};
+/* Indexed by SeparatorMode. */
+static const char *const SEPARATOR_NAMES[] = {"auto", "true", "false", NULL};
 /* Indexed by ScaleMode; SCALE_VALUE has no name, it is written as the number. */
 static const char *const SCALE_NAMES[] = {"sqrt_dk", "none", "inv_dk", NULL};
 
@@ -78,6 +80,10 @@ static const KeySpec KEYS[] = {
     KEY_STR("task", "file", task_file, "", NULL,
             "Path of a 'prompt | answer' file, used when task.name = file"),
     KEY_INT("task", "val_size", val_size, "512", 1, 1000000, "Held-out validation examples"),
+    KEY_ENUM("task", "separator", task_separator, "auto", SEPARATOR_NAMES,
+             "A separator token between prompt and answer: auto = the task's own (sort, reverse, "
+             "copy, file: true; recall: false, the answer is predicted at the query key), true, "
+             "false"),
 
     KEY_INT("model", "d_model", d_model, "64", 1, 8192, "Width of the residual stream"),
     KEY_INT("model", "n_heads", n_heads, "1", 1, 1024,

@@ -18,6 +18,9 @@ typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
 typedef enum { GUARD_WARN, GUARD_STOP } GuardAction;
 typedef enum { DIVERGENCE_STOP, DIVERGENCE_SKIP } DivergenceAction;
 typedef enum { TASK_SORT, TASK_REVERSE, TASK_COPY, TASK_RECALL, TASK_FILE } TaskKind;
+/* task.separator: AUTO = the task's own format (a separator for sort, reverse, copy and file, none
+ * for recall); TRUE and FALSE force it either way for any task. */
+typedef enum { SEPARATOR_AUTO, SEPARATOR_TRUE, SEPARATOR_FALSE } SeparatorMode;
 
 typedef struct {
     /* [run] */
@@ -32,6 +35,7 @@ typedef struct {
     int task_symbols;           /* task.symbols: alphabet size of generated tasks */
     char task_file[CONFIG_STR]; /* task.file: path of a 'prompt | answer' file (task.name = file) */
     int val_size;               /* task.val_size: held-out validation examples */
+    SeparatorMode task_separator; /* task.separator: auto | true | false */
     /* [model] */
     int d_model, n_heads, n_layers;
     int d_ff;                   /* model.d_ff: 0 = 4 * d_model */

@@ -1,4 +1,5 @@
-/* tasks.c: generated and file tasks, the validation set and the training stream. */
+/* tasks.c: generated and file tasks, the validation set and the training stream (their text
+ * form is in format.c). */
 #include "tasks/tasks.h"
 
 #include <errno.h>
@@ -115,39 +116,47 @@ static uint64_t pow_sat(uint64_t base, int e) {
 
 /* ---- rows and the validation hash set ------------------------------------------------------ */
 
-/* Lays out seq = prompt SEP answer (prompt length p, total L) as one [T] row. */
-static void put_row(const Task *t, const int *seq, int p, int L, int *tok, int *tgt, float *m) {
+/* Lays out seq (the prompt, SEP when the task has one, the answer; total length L; the answer
+ * starts at seq[a]) as one [T] row: targets[i] = seq[i + 1] is an answer token from i = a - 1 on,
+ * that is at SEP with a separator and at the prompt's last token without. */
+static void put_row(const Task *t, const int *seq, int a, int L, int *tok, int *tgt, float *m) {
     int T = t->seq_len;
     for (int i = 0; i < T; i++) {
         int real = i < L - 1;
         tok[i] = real ? seq[i] : t->pad;
         tgt[i] = real ? seq[i + 1] : t->pad;
-        m[i] = (real && i >= p) ? 1.0f : 0.0f;
+        m[i] = (real && i >= a - 1) ? 1.0f : 0.0f;
     }
 }
 
-/* tokens and targets together hold the whole sequence and its padding, so they identify the
- * example (the mask follows from where SEP is). */
-static uint64_t row_hash(const int *tok, const int *tgt, int T) {
+/* tokens and targets hold the whole sequence and its padding; the mask is part of the example
+ * too: without a separator the file lines 'a b | c' and 'a | b c' differ only in it. */
+static uint64_t row_hash(const int *tok, const int *tgt, const float *m, int T) {
     uint64_t h = 0x243F6A8885A308D3ull;
     for (int i = 0; i < T; i++) h = mix64(h + (uint32_t)tok[i]);
     for (int i = 0; i < T; i++) h = mix64(h + (uint32_t)tgt[i]);
+    for (int i = 0; i < T; i++) h = mix64(h + (m[i] != 0.0f));
     return h;
 }
 
-static int rows_equal(const Task *t, int k, const int *tok, const int *tgt) {
+static int rows_equal(const Task *t, int k, const int *tok, const int *tgt, const float *m) {
     size_t T = (size_t)t->seq_len;
-    return memcmp(t->val_tokens + (size_t)k * T, tok, T * sizeof(int)) == 0 &&
-           memcmp(t->val_targets + (size_t)k * T, tgt, T * sizeof(int)) == 0;
+    if (memcmp(t->val_tokens + (size_t)k * T, tok, T * sizeof(int)) != 0 ||
+        memcmp(t->val_targets + (size_t)k * T, tgt, T * sizeof(int)) != 0)
+        return 0;
+    const float *vm = t->val_mask + (size_t)k * T;
+    for (size_t i = 0; i < T; i++)
+        if ((vm[i] != 0.0f) != (m[i] != 0.0f)) return 0;
+    return 1;
 }
 
-static int val_find(const Task *t, const int *tok, const int *tgt, uint64_t h) {
+static int val_find(const Task *t, const int *tok, const int *tgt, const float *m, uint64_t h) {
     if (t->n_val_hashes_cap == 0) return -1;
     size_t mask = (size_t)t->n_val_hashes_cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         int k = t->val_slots[i];
         if (k < 0) return -1;
-        if (t->val_hashes[i] == h && rows_equal(t, k, tok, tgt)) return k;
+        if (t->val_hashes[i] == h && rows_equal(t, k, tok, tgt, m)) return k;
     }
 }
 
@@ -159,9 +168,9 @@ static void val_insert(Task *t, uint64_t h, int k) {
     t->val_hashes[i] = h;
 }
 
-int task_in_val(const Task *t, const int *tokens, const int *targets) {
+int task_in_val(const Task *t, const int *tokens, const int *targets, const float *mask) {
     if (t->n_val == 0) return 0;
-    return val_find(t, tokens, targets, row_hash(tokens, targets, t->seq_len)) >= 0;
+    return val_find(t, tokens, targets, mask, row_hash(tokens, targets, mask, t->seq_len)) >= 0;
 }
 
 /* Allocates the validation rows and an empty hash set with load factor <= 1/2. */
@@ -192,9 +201,10 @@ static int cmp_int(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Draws one example into seq (prompt SEP answer); returns the prompt length, sets *L. */
+/* Draws one example into seq (prompt, SEP if the task has one, answer); returns where the answer
+ * starts, sets *L. */
 static int gen_example(Task *t, Rng *r, int *seq, int *L) {
-    int S = t->n_symbols;
+    int S = t->n_symbols, s = t->separator;
     if (t->kind == TASK_RECALL) {
         int n = t->pairs;
         int *perm = t->scratch + t->seq_len + 1;
@@ -211,19 +221,19 @@ static int gen_example(Task *t, Rng *r, int *seq, int *L) {
         }
         int q = (int)rng_below(r, (uint32_t)n);
         seq[2 * n] = seq[2 * q];
-        seq[2 * n + 1] = t->sep;
-        seq[2 * n + 2] = seq[2 * q + 1];
-        *L = 2 * n + 3;
-        return 2 * n + 1;
+        if (s) seq[2 * n + 1] = t->sep;
+        seq[2 * n + 1 + s] = seq[2 * q + 1];
+        *L = 2 * n + 2 + s;
+        return 2 * n + 1 + s;
     }
     int n = t->length;
     for (int i = 0; i < n; i++) seq[i] = (int)rng_below(r, (uint32_t)S);
-    seq[n] = t->sep;
-    int *ans = seq + n + 1;
+    if (s) seq[n] = t->sep;
+    int *ans = seq + n + s;
     for (int i = 0; i < n; i++) ans[i] = t->kind == TASK_REVERSE ? seq[n - 1 - i] : seq[i];
     if (t->kind == TASK_SORT) qsort(ans, (size_t)n, sizeof(int), cmp_int);
-    *L = 2 * n + 1;
-    return n;
+    *L = 2 * n + s;
+    return n + s;
 }
 
 static int init_generated(Task *t, const Config *c) {
@@ -256,7 +266,7 @@ static int init_generated(Task *t, const Config *c) {
         for (int i = 0; i < n && keys != UINT64_MAX; i++) keys = mul_sat(keys, (uint64_t)(S - i));
         space = mul_sat(mul_sat(keys, pow_sat((uint64_t)S, n)), (uint64_t)n);
         t->pairs = n;
-        t->seq_len = 2 * n + 2;
+        t->seq_len = 2 * n + 1 + t->separator;
         t->max_answer = 1;
     } else {
         int n = c->task_length;
@@ -266,7 +276,7 @@ static int init_generated(Task *t, const Config *c) {
             return key_error(c, "task.length", "%d is out of range (1 .. %d)", n, MAX_SEQ / 2);
         space = pow_sat((uint64_t)S, n);
         t->length = n;
-        t->seq_len = 2 * n;
+        t->seq_len = 2 * n - 1 + t->separator;
         t->max_answer = n;
     }
     /* A training stream that must avoid the validation set needs room left over; half the
@@ -308,12 +318,13 @@ static int init_generated(Task *t, const Config *c) {
     int *seq = t->scratch;
     for (int k = 0; k < t->n_val;) {
         int *tok = t->val_tokens + (size_t)k * T, *tgt = t->val_targets + (size_t)k * T;
-        int L, p = gen_example(t, &vr, seq, &L);
-        put_row(t, seq, p, L, tok, tgt, t->val_mask + (size_t)k * T);
-        uint64_t h = row_hash(tok, tgt, t->seq_len);
+        float *m = t->val_mask + (size_t)k * T;
+        int L, a = gen_example(t, &vr, seq, &L);
+        put_row(t, seq, a, L, tok, tgt, m);
+        uint64_t h = row_hash(tok, tgt, m, t->seq_len);
         /* Examples are uniform over a space >= 2 * n_val, so each draw is new with
          * probability >= 1/2 and this loop ends after < 2 * n_val draws on average. */
-        if (val_find(t, tok, tgt, h) >= 0) continue;
+        if (val_find(t, tok, tgt, m, h) >= 0) continue;
         val_insert(t, h, k);
         k++;
     }
@@ -561,11 +572,11 @@ static int examples_equal(const FileParse *fp, int a, int b) {
 static void file_row(const Task *t, const FileParse *fp, int k, int *seq, int *tok, int *tgt,
                      float *m) {
     const int *ids = fp->ids + fp->start[k];
-    int p = fp->plen[k], a = fp->alen[k];
+    int p = fp->plen[k], a = fp->alen[k], s = t->separator;
     memcpy(seq, ids, (size_t)p * sizeof(int));
-    seq[p] = t->sep;
-    memcpy(seq + p + 1, ids + p, (size_t)a * sizeof(int));
-    put_row(t, seq, p, p + a + 1, tok, tgt, m);
+    if (s) seq[p] = t->sep;
+    memcpy(seq + p + s, ids + p, (size_t)a * sizeof(int));
+    put_row(t, seq, p + s, p + a + s, tok, tgt, m);
 }
 
 /* The task file's content given in memory, copied as read_all would have read it. */
@@ -657,6 +668,7 @@ static int init_file(Task *t, const Config *c, const char *path, const char *tex
         if (fp->alen[k] > max_answer) max_answer = fp->alen[k];
     }
     t->n_duplicates = fp->n_ex - n;
+    T += t->separator - 1;  /* the longest prompt + SEP + answer, less the last token */
     t->seq_len = T;
     t->max_answer = max_answer;
     if (n < 2) {
@@ -698,8 +710,9 @@ static int init_file(Task *t, const Config *c, const char *path, const char *tex
     }
     for (int k = 0; k < n_val; k++) {
         int *tok = t->val_tokens + (size_t)k * Tz, *tgt = t->val_targets + (size_t)k * Tz;
-        file_row(t, fp, fp->order[k], t->scratch, tok, tgt, t->val_mask + (size_t)k * Tz);
-        val_insert(t, row_hash(tok, tgt, T), k);
+        float *m = t->val_mask + (size_t)k * Tz;
+        file_row(t, fp, fp->order[k], t->scratch, tok, tgt, m);
+        val_insert(t, row_hash(tok, tgt, m, T), k);
     }
     for (int k = 0; k < t->n_train_file; k++)
         file_row(t, fp, fp->order[n_val + k], t->scratch, t->file_tokens + (size_t)k * Tz,
@@ -712,9 +725,17 @@ done:
 
 /* ---- public --------------------------------------------------------------------------------- */
 
+/* Whether the task's sequences hold SEP between prompt and answer (see SeparatorMode). */
+static int has_separator(const Config *c, TaskKind kind) {
+    if (c->task_separator == SEPARATOR_TRUE) return 1;
+    if (c->task_separator == SEPARATOR_FALSE) return 0;
+    return kind != TASK_RECALL;
+}
+
 int task_init(Task *t, const Config *c) {
     memset(t, 0, sizeof *t);
     t->kind = c->task;
+    t->separator = has_separator(c, c->task);
     int rc;
     switch (c->task) {
     case TASK_SORT:
@@ -731,6 +752,7 @@ int task_init(Task *t, const Config *c) {
 int task_init_text(Task *t, const Config *c, const char *name, const char *text, size_t len) {
     memset(t, 0, sizeof *t);
     t->kind = TASK_FILE;
+    t->separator = has_separator(c, TASK_FILE);
     int rc = init_file(t, c, name, text, len);
     if (rc != 0) task_free(t);
     return rc;
@@ -749,65 +771,12 @@ void task_train_batch(Task *t, int B, int *tokens, int *targets, float *mask) {
             continue;
         }
         for (;;) {
-            int L, p = gen_example(t, &t->rng, t->scratch, &L);
-            put_row(t, t->scratch, p, L, tok, tgt, m);
-            if (!task_in_val(t, tok, tgt)) break;
+            int L, a = gen_example(t, &t->rng, t->scratch, &L);
+            put_row(t, t->scratch, a, L, tok, tgt, m);
+            if (!task_in_val(t, tok, tgt, m)) break;
             t->skipped++;
         }
     }
-}
-
-typedef struct {
-    char *buf;
-    int size, len;
-} Out;
-
-static void out_str(Out *o, const char *s) {
-    while (*s && o->len < o->size - 1) o->buf[o->len++] = *s++;
-    o->buf[o->len] = '\0';
-}
-
-static void out_sym(Out *o, const Task *t, int id) {
-    char num[16];
-    if (id >= 0 && id < t->n_symbols) {
-        if (t->symbol_names) {
-            out_str(o, t->symbol_names[id]);
-            return;
-        }
-        snprintf(num, sizeof num, "%d", id);
-        out_str(o, num);
-    } else if (id == t->sep) {
-        out_str(o, "<sep>");
-    } else if (id == t->pad) {
-        out_str(o, "<pad>");
-    } else {
-        out_str(o, "?");
-    }
-}
-
-void task_format(const Task *t, const int *tokens, const int *targets, const float *mask,
-                 char *buf, int bufsize) {
-    if (!buf || bufsize <= 0) return;
-    Out o = {buf, bufsize, 0};
-    buf[0] = '\0';
-    int T = t->seq_len;
-    for (int i = 0; i < T && tokens[i] != t->sep && tokens[i] != t->pad; i++) {
-        if (i > 0) out_str(&o, " ");
-        out_sym(&o, t, tokens[i]);
-    }
-    out_str(&o, " |");
-    for (int i = 0; i < T; i++)
-        if (mask[i] > 0.5f) {
-            out_str(&o, " ");
-            out_sym(&o, t, targets[i]);
-        }
-}
-
-void task_token_name(const Task *t, int token, char *buf, int bufsize) {
-    if (!buf || bufsize <= 0) return;
-    Out o = {buf, bufsize, 0};
-    buf[0] = '\0';
-    out_sym(&o, t, token);
 }
 
 void task_free(Task *t) {

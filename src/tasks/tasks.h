@@ -1,21 +1,26 @@
 /* tasks.h: toy sequence tasks, a training stream and a held-out validation set.
  *
  * Every example is a prompt and an answer over an alphabet of symbols 0..n_symbols-1. The model
- * sees the sequence  prompt SEP answer  and predicts each next token; only the positions whose
- * target is an answer token count in the loss and the accuracies. Sequences shorter than the
- * task's longest are padded at the end with PAD (mask 0), which causal attention never lets
+ * sees the sequence  prompt SEP answer  (with a separator) or  prompt answer  (without) and
+ * predicts each next token; only the positions whose target is an answer token count in the loss
+ * and the accuracies, so without a separator the first answer token is predicted at the prompt's
+ * last token (for recall: at the query key, the standard format). task.separator chooses
+ * (SeparatorMode: recall has none by default, every other task has one). Sequences shorter than
+ * the task's longest are padded at the end with PAD (mask 0), which causal attention never lets
  * earlier positions see.
  *
  * Token ids: symbols 0..n_symbols-1, then SEP = n_symbols, PAD = n_symbols + 1;
- * vocab_size = n_symbols + 2.
+ * vocab_size = n_symbols + 2 (SEP keeps its id, unused, in a task without a separator).
  *
  * Tasks (task.name): sort (the input sorted ascending), reverse, copy, recall (task.pairs
  * key-value pairs with distinct keys, then one of the keys; the answer is its value), file
  * (lines 'prompt | answer' of whitespace-separated symbols read from task.file).
  *
- * Layout of one example: with seq = prompt SEP answer of length L, tokens[i] = seq[i] and
+ * Layout of one example: with seq = prompt [SEP] answer of length L, tokens[i] = seq[i] and
  * targets[i] = seq[i + 1] for i < L - 1, mask[i] = 1 exactly where targets[i] is an answer token;
- * positions L - 1 .. T - 1 hold PAD with mask 0. T = the longest L - 1 of the task.
+ * positions L - 1 .. T - 1 hold PAD with mask 0. T = the longest L - 1 of the task: sort,
+ * reverse, copy 2 * length - 1 + s, recall 2 * pairs + 1 + s, file the longest prompt + answer
+ * - 1 + s, where s = 1 with a separator and 0 without.
  *
  * The task file is UTF-8 (a byte-order mark and CRLF line ends are accepted), one example per
  * line; blank lines and lines whose first non-blank character is '#' are ignored. A symbol is
@@ -38,6 +43,7 @@ typedef struct {
     int n_symbols;   /* alphabet size */
     int vocab_size;  /* n_symbols + 2 (SEP, PAD) */
     int sep, pad;    /* token ids */
+    int separator;   /* 1: sequences are prompt SEP answer; 0: prompt answer (no SEP in them) */
     int seq_len;     /* T: tokens fed to the model per example (longest prompt+SEP+answer - 1) */
     int max_answer;  /* longest answer, in tokens */
     int length, pairs;  /* generated tasks: task.length (sort/reverse/copy), task.pairs (recall) */
@@ -90,14 +96,16 @@ int task_init_text(Task *t, const Config *c, const char *name, const char *text,
  * validation example; the file task draws its training examples uniformly with replacement. */
 void task_train_batch(Task *t, int B, int *tokens, int *targets, float *mask);
 
-/* 1 if the example (tokens and targets of one row, T each) is exactly one of the validation
- * examples, else 0. */
-int task_in_val(const Task *t, const int *tokens, const int *targets);
+/* 1 if the example (tokens, targets and mask of one row, T each) is exactly one of the
+ * validation examples, else 0. The mask counts (as answer or not) because without a separator
+ * the file lines 'a b | c' and 'a | b c' have the same tokens and targets. */
+int task_in_val(const Task *t, const int *tokens, const int *targets, const float *mask);
 
 /* Writes "prompt | answer" for one example (tokens, targets, mask of one row, T each) into buf,
  * always NUL-terminated and truncated to bufsize: symbols are their names for the file task and
- * decimal ids otherwise. The prompt is the tokens before the first SEP, the answer the targets
- * where mask is 1. */
+ * decimal ids otherwise. The prompt is the tokens before the first answer target (with a
+ * separator: before SEP) or up to and including it (without one), and before any SEP or PAD; the
+ * answer is the targets where mask is 1. */
 void task_format(const Task *t, const int *tokens, const int *targets, const float *mask,
                  char *buf, int bufsize);
 

@@ -224,6 +224,20 @@ int checkpoint_read_config(const char *path, char **config_text) {
     return *config_text ? 0 : -1;
 }
 
+int checkpoint_load_config(const char *path, Config *c) {
+    char *text = NULL;
+    if (checkpoint_read_config(path, &text) != 0) return -1;
+    Config work = *c;
+    int bad = config_load_text(&work, path, text, strlen(text)) != 0;
+    free(text);
+    if (bad) return -1;
+    /* config_load_text leaves the origin of a key the text does not set empty ("default") */
+    if (strcmp(config_origin(&work, "task.separator"), "default") == 0)
+        work.task_separator = SEPARATOR_TRUE;
+    *c = work;
+    return 0;
+}
+
 int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s) {
     Reader r;
     if (open_checked(&r, path) != 0) {

@@ -20,6 +20,7 @@
 #ifndef SCALEDOT_CHECKPOINT_H
 #define SCALEDOT_CHECKPOINT_H
 
+#include "config/config.h"
 #include "model/model.h"
 #include "optim/optim.h"
 #include "util/rng.h"
@@ -40,6 +41,13 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
  * caller frees it). Checks that it is a regular file, then magic, version, byte order, length and
  * hash. Returns 0, or -1 with a message naming the file and what is wrong. */
 int checkpoint_read_config(const char *path, char **config_text);
+
+/* Reads the configuration stored in the checkpoint at path into c (which should hold defaults):
+ * checkpoint_read_config, then config_load_text with the checkpoint's path in messages, then what
+ * an older checkpoint meant by a key it lacks: one without task.separator was written when every
+ * task, recall included, put a separator before the answer, so it gets task.separator = true.
+ * Returns 0, or -1 after printing what is wrong (c is then unchanged). */
+int checkpoint_load_config(const char *path, Config *c);
 
 /* Restores parameters, optimizer state and run state into a model and optimizer built from the
  * checkpoint's own configuration. Returns 0, or -1 with a message naming the file and the first

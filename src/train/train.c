@@ -194,7 +194,11 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
     r->tokens = malloc(sizeof(int) * (size_t)B * T);
     r->targets = malloc(sizeof(int) * (size_t)B * T);
     r->mask = malloc(sizeof(float) * (size_t)B * T);
-    r->cfg_text = config_text(c);
+    /* config.ini and the checkpoint say which format the run used (true or false, never auto),
+     * so a later change of a task's own default cannot change what a resume does. */
+    Config stored = *c;
+    stored.task_separator = r->task.separator ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+    r->cfg_text = config_text(&stored);
     if (!r->tokens || !r->targets || !r->mask || !r->cfg_text) {
         fprintf(stderr, "error: out of memory\n");
         return EXIT_RUNTIME;
