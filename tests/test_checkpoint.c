@@ -451,7 +451,7 @@ START_TEST(test_old_recall_checkpoint_resumes_as_before) {
 END_TEST
 
 /* --eval of a recall run without separator: the prompt is the pairs and the query, the answer
- * one token. */
+ * one token; config.ini stores the format auto resolved to. */
 START_TEST(test_eval_recall_without_separator) {
     make_tmpdir();
     char cmd[4096];
@@ -473,6 +473,9 @@ START_TEST(test_eval_recall_without_separator) {
     ck_assert_msg(n == 9, "'k v k v k v q | a   model: b' expected, got: %.80s", line);
     ck_assert_msg(strstr(line, "<sep>") == NULL, "%.80s", line);
     free(out);
+    /* the run's config.ini says which format auto chose, so no later default can change it */
+    snprintf(path, sizeof path, "%s/r/config.ini", tmpdir);
+    ck_assert(tu_file_contains(path, "\nseparator = false\n"));
 }
 END_TEST
 
