@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
 # The main job: build scaledot, train the scaled and the unscaled run, and compare them.
-#   ./train.sh                     the shipped configs/scaled.ini and configs/unscaled.ini
-#   ./train.sh --set run.seed=2    any --set is passed to both runs (same override, one key differs)
+#   ./train.sh                     the shipped sort pair: configs/scaled.ini and configs/unscaled.ini
+#                                  (runs/scaled, runs/unscaled, reports/scaled_vs_unscaled)
+#   ./train.sh recall              the recall pair instead: configs/recall_scaled.ini and
+#                                  configs/recall_unscaled.ini (runs/recall_scaled,
+#                                  runs/recall_unscaled, reports/recall_scaled_vs_recall_unscaled)
+#   ./train.sh --set run.seed=2    any --set is passed to both runs (same override, one key differs);
+#   ./train.sh recall --set ...    'recall' is recognised only as the first argument
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
+
+# Which pair: the two configs differ only in attention.scale and run.name.
+pair=""
+if [ "${1:-}" = recall ]; then
+    pair="recall_"
+    shift
+fi
+scaled_cfg=configs/${pair}scaled.ini
+unscaled_cfg=configs/${pair}unscaled.ini
 
 # A fresh Debian machine may lack the compiler: install it when we may, else say what to run.
 if ! command -v make >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
@@ -22,7 +36,7 @@ make -s train
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 # A bad --set is reported once, before anything runs (both runs would print the same error).
-./train --print-config configs/scaled.ini "$@" >/dev/null
+./train --print-config "$scaled_cfg" "$@" >/dev/null
 
 # Two train.sh at once would write into the same runs/ folders.
 mkdir -p runs
@@ -40,8 +54,8 @@ fi
 # also obeys OMP_NUM_THREADS, which is not meant for it.)
 cores=$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc 2>/dev/null || echo 1)
 if [ "$cores" -lt 2 ]; then
-    ./train configs/scaled.ini "$@"
-    ./train configs/unscaled.ini "$@"
+    ./train "$scaled_cfg" "$@"
+    ./train "$unscaled_cfg" "$@"
 else
     threads=()
     case " $* " in
@@ -51,9 +65,9 @@ else
     held=$(mktemp "${TMPDIR:-/tmp}/scaledot-unscaled.XXXXXX" 2>/dev/null ||
         mktemp /tmp/scaledot-unscaled.XXXXXX)
     trap 'rm -f "$held"' EXIT
-    ./train configs/unscaled.ini "$@" "${threads[@]}" >"$held" 2>&1 &
+    ./train "$unscaled_cfg" "$@" "${threads[@]}" >"$held" 2>&1 &
     unscaled=$!
-    ./train configs/scaled.ini "$@" "${threads[@]}" &
+    ./train "$scaled_cfg" "$@" "${threads[@]}" &
     scaled=$!
     # Both run in the background and are waited for, so that a signal to this script runs its
     # trap at once; the trap passes the signal on (each run then saves its checkpoint) and
@@ -80,4 +94,4 @@ else
         exit $((rc_scaled != 0 ? rc_scaled : rc_unscaled))
     fi
 fi
-./train --compare runs/scaled runs/unscaled
+./train --compare "runs/${pair}scaled" "runs/${pair}unscaled"
