@@ -3,7 +3,7 @@
  * of a task file ('prompt | answer' lines). When the file is accepted, the harness also draws
  * training batches, formats rows and names every token, and checks what tasks.h promises: each
  * validation row is found by task_in_val, no training example is (duplicates are removed before
- * the split), and both sets are non-empty.
+ * the split), and both sets are non-empty; with and without the separator token.
  * Build: make fuzz. Run: .ci/fuzz.sh, or
  *   build/fuzz/fuzz_task_file build/fuzz/corpus/fuzz_task_file fuzz/corpus/task_file */
 #include <stddef.h>
@@ -65,8 +65,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     c.task = TASK_FILE;
     strcpy(c.task_file, "fuzz.txt");
     c.seed = 7;
-    Task t;
-    if (task_init_text(&t, &c, c.task_file, (const char *)data, size) == 0) exercise(&t);
-    task_free(&t);
+    /* both layouts: prompt SEP answer, and prompt answer (where only the mask tells 'a b | c'
+     * from 'a | b c') */
+    for (int sep = 0; sep < 2; sep++) {
+        c.task_separator = sep ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+        Task t;
+        if (task_init_text(&t, &c, c.task_file, (const char *)data, size) == 0) exercise(&t);
+        task_free(&t);
+    }
     return 0;
 }
