@@ -174,6 +174,9 @@ static const char *RUN_ARGS =
     "--set train.checkpoint_every=25 --set optim.schedule=cosine --set optim.warmup_steps=20 "
     "--set run.threads=1";
 
+/* More --set arguments for run_full and run_and_signal (the qk-norm tests). */
+static const char *extra_args = "";
+
 static int sh(const char *fmt, const char *a, const char *b) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd, fmt, a, b);
@@ -206,7 +209,8 @@ static int wait_for_file(const char *path, double seconds) {
  * the exit status word. */
 static int run_and_signal(const char *name, int sig) {
     char cmd[4096], ck[600];
-    snprintf(cmd, sizeof cmd, "exec %s %s --set run.dir=%s --set run.name=%s", tu_train_bin(), RUN_ARGS, tmpdir, name);
+    snprintf(cmd, sizeof cmd, "exec %s %s %s --set run.dir=%s --set run.name=%s", tu_train_bin(), RUN_ARGS,
+             extra_args, tmpdir, name);
     snprintf(ck, sizeof ck, "%s/%s/checkpoint.bin", tmpdir, name);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
@@ -226,7 +230,8 @@ static int run_and_signal(const char *name, int sig) {
 /* The run never interrupted, into tmpdir/full. */
 static void run_full(void) {
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s %s --set run.dir=%s --set run.name=full 2>/dev/null", tu_train_bin(), RUN_ARGS, tmpdir);
+    snprintf(cmd, sizeof cmd, "%s %s %s --set run.dir=%s --set run.name=full 2>/dev/null", tu_train_bin(),
+             RUN_ARGS, extra_args, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
 }
 
@@ -286,6 +291,76 @@ START_TEST(test_eval_prints_accuracy_and_examples) {
     ck_assert_msg(strstr(out, "answer accuracy") && strstr(out, "model:") && strstr(out, " | "), "%s", out);
     free(out);
     ck_assert_int_eq(sh("%s --eval %s/nothing-here 2>/dev/null", tu_train_bin(), tmpdir), EXIT_CONFIG);
+}
+END_TEST
+
+/* qk-norm survives config.ini and the checkpoint: a run with attention.qk_norm = layernorm,
+ * killed and resumed, logs what the run never interrupted logs. */
+START_TEST(test_qk_norm_resume_is_bitwise_identical) {
+    make_tmpdir();
+    extra_args = "--set attention.qk_norm=layernorm";
+    run_full();
+    int st = run_and_signal("killed", SIGKILL);
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the run was killed");
+    char dir[600], path[700];
+    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
+    snprintf(path, sizeof path, "%s/config.ini", dir);
+    ck_assert_msg(tu_file_contains(path, "\nqk_norm = layernorm\n"), "config.ini keeps qk_norm");
+    /* the tensors exist (in the table of grad_norms.csv) */
+    snprintf(path, sizeof path, "%s/grad_norms.csv", dir);
+    ck_assert(tu_file_contains(path, ",blocks.0.attn.qkv.bias,blocks.0.attn.q_norm.weight,"
+                                     "blocks.0.attn.q_norm.bias,blocks.0.attn.k_norm.weight,"
+                                     "blocks.0.attn.k_norm.bias,blocks.0.attn.proj.weight,"));
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
+    assert_logs_match_full("killed");
+    extra_args = "";
+}
+END_TEST
+
+static uint64_t fnv1a(const unsigned char *p, size_t n) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* Rewrites the checkpoint at path as a program from before attention.qk_norm would have: its
+ * configuration text without the key and its help line, length and hash fixed up (the format
+ * of checkpoint.h: magic, version, byte order, u64 length, text, ..., u64 hash). */
+static void strip_qk_norm_key(const char *path) {
+    size_t len;
+    char *buf = slurp(path, &len);
+    uint64_t clen;
+    memcpy(&clen, buf + 16, 8);
+    char *text = buf + 24, *key = strstr(text, "\nqk_norm = none\n");
+    ck_assert_msg(key && key < text + clen, "the checkpoint's configuration has qk_norm = none");
+    char *from = key; /* back to the start of the help comment line above the key */
+    while (from > text && from[-1] != '\n') from--;
+    ck_assert(*from == ';');
+    size_t cut = (size_t)(key + strlen("\nqk_norm = none") - from) + 1;
+    memmove(from, from + cut, len - (size_t)(from + cut - buf));
+    len -= cut;
+    clen -= cut;
+    memcpy(buf + 16, &clen, 8);
+    uint64_t h = fnv1a((unsigned char *)buf, len - 8);
+    memcpy(buf + len - 8, &h, 8);
+    ck_assert_ptr_null(strstr(buf + 24, "qk_norm"));
+    spit(path, buf, len);
+    free(buf);
+}
+
+/* A checkpoint whose configuration has no attention.qk_norm (written before the key existed)
+ * resumes as the plain model, bitwise as if never interrupted. */
+START_TEST(test_checkpoint_without_qk_norm_key_resumes) {
+    make_tmpdir();
+    run_full();
+    int st = run_and_signal("old", SIGINT);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "SIGINT exits with 130 (status %d)", st);
+    char dir[600], path[700];
+    snprintf(dir, sizeof dir, "%s/old", tmpdir);
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    strip_qk_norm_key(path);
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
+    assert_logs_match_full("old");
 }
 END_TEST
 
@@ -494,6 +569,8 @@ int main(void) {
                         (int)(sizeof STORED / sizeof STORED[0]));
     tcase_add_test(tc, test_old_recall_checkpoint_resumes_as_before);
     tcase_add_test(tc, test_eval_recall_without_separator);
+    tcase_add_test(tc, test_qk_norm_resume_is_bitwise_identical);
+    tcase_add_test(tc, test_checkpoint_without_qk_norm_key_resumes);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

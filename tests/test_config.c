@@ -143,6 +143,7 @@ static void assert_config_eq(const Config *a, const Config *b) {
     ck_assert_int_eq(a->max_seq_len, b->max_seq_len);
     ck_assert_msg(a->ln_eps == b->ln_eps, "ln_eps %.17g != %.17g", a->ln_eps, b->ln_eps);
     ck_assert_int_eq(a->scale_mode, b->scale_mode);
+    ck_assert_int_eq(a->qk_norm, b->qk_norm);
     ck_assert_msg(a->scale_value == b->scale_value, "scale_value %.17g != %.17g", a->scale_value,
                   b->scale_value);
     ck_assert_int_eq(a->init, b->init);
@@ -209,7 +210,9 @@ static const char *const FULL =
     "eval_every = 9\n"                          /* 40 */
     "[log]\n"                                   /* 41 */
     "every = 3\n"                               /* 42 */
-    "progress = 0\n";                           /* 43 */
+    "progress = 0\n"                            /* 43 */
+    "[attention]\n"                             /* 44: a section may be opened again */
+    "qk_norm = layernorm\n";                    /* 45 */
 
 static void load_ok(Config *c, const char *text, char *path, size_t pn) {
     char err[4096];
@@ -244,6 +247,7 @@ START_TEST(test_defaults_empty_file) {
     ck_assert_int_eq(c.max_seq_len, 0);
     ck_assert(c.ln_eps == 1e-5);
     ck_assert_int_eq(c.scale_mode, SCALE_SQRT_DK);
+    ck_assert_int_eq(c.qk_norm, QK_NORM_NONE);
     ck_assert_int_eq(c.init, INIT_FAN_IN);
     ck_assert(c.init_std == 0.02);
     ck_assert_int_eq(c.optim, OPT_ADAMW);
@@ -292,6 +296,9 @@ START_TEST(test_full_file_values_and_origins) {
     ck_assert_str_eq(config_origin(&c, "log.progress"), want);
     snprintf(want, sizeof want, "%s:21", path);
     ck_assert_str_eq(config_origin(&c, "attention.scale"), want);
+    ck_assert_int_eq(c.qk_norm, QK_NORM_LAYERNORM);
+    snprintf(want, sizeof want, "%s:45", path);
+    ck_assert_str_eq(config_origin(&c, "attention.qk_norm"), want);
     ck_assert_int_eq(config_validate(&c), 0);
 }
 END_TEST
@@ -531,6 +538,10 @@ START_TEST(test_error_unknown_enum) {
                       "sort, reverse, copy, recall, file");
     expect_load_error("[optim]\nschedule = linear\n", 2, "'optim.schedule'", "constant, cosine");
     expect_load_error("[init]\nscheme = xavier\n", 2, "'init.scheme'", "fan_in, gpt2");
+    expect_load_error("[model]\nd_model = 32\n[attention]\nqk_norm = bogus\n", 4,
+                      "'attention.qk_norm'", "unknown value 'bogus'; expected one of none, layernorm");
+    expect_load_error("[attention]\nqk_norm = 1\n", 2, "'attention.qk_norm'", "none, layernorm");
+    expect_set_error("attention.qk_norm=LayerNorm", 3, "'attention.qk_norm'", "none, layernorm");
 }
 END_TEST
 
@@ -870,7 +881,7 @@ END_TEST
 
 START_TEST(test_key_table) {
     int n = config_key_count();
-    ck_assert_int_eq(n, 43);
+    ck_assert_int_eq(n, 44);
     ck_assert_int_le(n, CONFIG_MAX_KEYS);
     ConfigKeyInfo info = {0};
     ck_assert_int_eq(config_key_info(-1, &info), -1);

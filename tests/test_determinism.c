@@ -8,6 +8,7 @@
  *     1..4 threads, with and without the caller's packing scratch;
  *   - model: 5 AdamW steps of a 2-layer model (N = 288 rows: 24 strips; 48 (batch, head)
  *     pairs): the loss and every parameter gradient at every step, and the final parameters;
+ *     the same for the model with qk-norm;
  *   - train_run: 30 logged steps of the recall task on 1, 2 and 4 threads (run.threads):
  *     loss.csv without its elapsed_s and tokens_per_s columns, and grad_norms.csv, byte for
  *     byte, so exactly the logged numbers are proven equal.
@@ -119,9 +120,10 @@ enum { MB = 12, MT = 24, MSTEPS = 5 };
 
 /* Trains a fresh model for MSTEPS AdamW steps on `threads` threads; returns the losses, every
  * step's gradients (concatenated) and the final parameters, all malloc'd. */
-static void train_model(int threads, real *losses, real **grads, real **params, size_t *n) {
+static void train_model(int threads, int qk_norm, real *losses, real **grads, real **params,
+                        size_t *n) {
     ModelConfig mc = {.vocab_size = 20, .d_model = 64, .n_heads = 4, .n_layers = 2, .d_ff = 256,
-                      .max_seq_len = MT, .ln_eps = R(1e-5), .scale = R(0.25)};
+                      .max_seq_len = MT, .ln_eps = R(1e-5), .scale = R(0.25), .qk_norm = qk_norm};
     set_threads(4); /* scratch sized for the most threads used */
     Model m;
     ck_assert_int_eq(model_build(&m, &mc, MB), 0);
@@ -153,12 +155,13 @@ static void train_model(int threads, real *losses, real **grads, real **params, 
     model_free(&m);
 }
 
+/* _i = 1: the qk-norm model (its per-head LayerNorms: 1152 (row, head) vectors, 16 channels) */
 START_TEST(test_model_steps_are_thread_count_independent) {
     real ref_loss[MSTEPS], loss[MSTEPS], *ref_g, *ref_p, *g, *p;
     size_t n;
-    train_model(1, ref_loss, &ref_g, &ref_p, &n);
+    train_model(1, _i, ref_loss, &ref_g, &ref_p, &n);
     for (int t = 1; t < N_COUNTS; t++) {
-        train_model(thread_counts[t], loss, &g, &p, &n);
+        train_model(thread_counts[t], _i, loss, &g, &p, &n);
         assert_same(ref_loss, loss, MSTEPS, "loss at step", thread_counts[t]);
         assert_same(ref_g, g, MSTEPS * n, "gradient (step-major, table order)", thread_counts[t]);
         assert_same(ref_p, p, n, "final parameter", thread_counts[t]);
@@ -260,7 +263,7 @@ int main(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_matmul_is_thread_count_independent);
     tcase_add_test(tc, test_attention_is_thread_count_independent);
-    tcase_add_test(tc, test_model_steps_are_thread_count_independent);
+    tcase_add_loop_test(tc, test_model_steps_are_thread_count_independent, 0, 2);
     tcase_add_test(tc, test_train_run_logs_are_thread_count_independent);
     suite_add_tcase(s, tc);
     return tu_run(s);

@@ -1,5 +1,6 @@
 /* test_diagnostics.c: attention statistics on hand-made rows with known entropy, maximum and
- * saturation, and the init check on a model whose q and k are known. */
+ * saturation, and the init check on a model whose q and k are known, with and without qk-norm
+ * (then of the normalised q and k, with its own verdict). */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -120,6 +121,74 @@ START_TEST(test_init_check_fan_in_near_prediction) {
 }
 END_TEST
 
+/* With qk-norm the check measures the normalised q and k (what the softmax sees). The known
+ * model above, with qk-norm on (weight 1, bias 0): q̂ = (q0 − 0)/sqrt(2.5 + eps) and
+ * k̂ = k0/sqrt(9 + eps), so var q = 2.5/(2.5 + eps), var k = 9/(9 + eps), q̂·k̂ = 0. */
+START_TEST(test_init_check_qk_norm_known_model) {
+    ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
+                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f, .qk_norm = 1};
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, 2), 0);
+    Rng rng;
+    rng_seed(&rng, 3);
+    model_init_fan_in(&m, &rng);
+    BlockTensors *w = &m.p.block[0];
+    memset(w->qkv_w, 0, sizeof(real) * 12 * 4);
+    real q0[4] = {1, -1, 2, -2}, k0[4] = {3, 3, -3, -3};
+    for (int c = 0; c < 4; c++) {
+        w->qkv_b[c] = q0[c];
+        w->qkv_b[4 + c] = k0[c];
+    }
+    int tokens[6] = {0, 1, 2, 3, 4, 0}, targets[6] = {1, 2, 3, 4, 0, 1};
+    float mask[6] = {1, 1, 1, 1, 1, 1};
+    model_forward(&m, tokens, targets, mask, 2, 3);
+    InitCheck c = diag_init_check(&m, 0);
+    ck_assert_double_eq_tol(c.var_q, 2.5 / (2.5 + 1e-5), 1e-6);
+    ck_assert_double_eq_tol(c.var_k, 9.0 / (9.0 + 1e-5), 1e-6);
+    ck_assert_double_eq_tol(c.var_qk, 0.0, 1e-4);
+    model_free(&m);
+}
+END_TEST
+
+/* The init report with qk-norm: q and k variance ≈ 1 even under gpt2 init (raw q entries of
+ * variance ~0.01); scale 1 leaves q̂·k̂ at variance ≈ d_k = 32 and the verdict says the model
+ * starts saturated; scale 1/√d_k starts soft. _i: 0 = scale 1, 1 = scale 1/√d_k. */
+START_TEST(test_init_report_qk_norm) {
+    ModelConfig mc = {.vocab_size = 50, .d_model = 64, .n_heads = 2, .n_layers = 1, .d_ff = 16,
+                      .max_seq_len = 32, .ln_eps = 1e-5f, .scale = _i ? (real)(1 / sqrt(32.0)) : 1,
+                      .qk_norm = 1};
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, 8), 0);
+    Rng rng;
+    rng_seed(&rng, 11);
+    model_init_gpt2(&m, &rng, 0.02);
+    int tokens[8 * 32], targets[8 * 32];
+    float mask[8 * 32];
+    for (int i = 0; i < 8 * 32; i++) {
+        tokens[i] = (int)rng_below(&rng, 50);
+        targets[i] = 0;
+        mask[i] = 1;
+    }
+    model_forward(&m, tokens, targets, mask, 8, 32);
+    InitCheck c = diag_init_check(&m, 0);
+    ck_assert_msg(c.var_q > 0.99 && c.var_q < 1.01, "var q %g", c.var_q);
+    ck_assert_msg(c.var_k > 0.99 && c.var_k < 1.01, "var k %g", c.var_k);
+    ck_assert_msg(c.var_qk > 0.5 * 32 && c.var_qk < 2.0 * 32, "var q.k %g, d_k 32", c.var_qk);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    diag_init_report(f, &m, &c);
+    fclose(f);
+    ck_assert_msg(strstr(text, "verdict: qk-norm is on") != NULL, "%s", text);
+    if (_i == 0)
+        ck_assert_msg(strstr(text, "saturate") && strstr(text, "starts saturated"), "%s", text);
+    else
+        ck_assert_msg(strstr(text, "the softmax starts soft.") && !strstr(text, "saturate"), "%s", text);
+    free(text);
+    model_free(&m);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("diagnostics");
     TCase *tc = tcase_create("diagnostics");
@@ -127,6 +196,8 @@ int main(void) {
     tcase_add_test(tc, test_head_stats_picks_head);
     tcase_add_test(tc, test_init_check_known_model);
     tcase_add_test(tc, test_init_check_fan_in_near_prediction);
+    tcase_add_test(tc, test_init_check_qk_norm_known_model);
+    tcase_add_loop_test(tc, test_init_report_qk_norm, 0, 2);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -51,6 +51,7 @@ typedef struct {
       .names = nm, .help = h }
 
 static const char *const TASK_NAMES[] = {"sort", "reverse", "copy", "recall", "file", NULL};
+static const char *const QK_NORM_NAMES[] = {"none", "layernorm", NULL};
 static const char *const INIT_NAMES[] = {"fan_in", "gpt2", NULL};
 static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
 static const char *const SCHED_NAMES[] = {"constant", "cosine", NULL};
@@ -99,6 +100,9 @@ static const KeySpec KEYS[] = {
      .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,
      .help = "Factor on q.k: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, or a number in "
              "[1e-6, 1e6]"},
+    KEY_ENUM("attention", "qk_norm", qk_norm, "none", QK_NORM_NAMES,
+             "LayerNorm on each head's q and k before q.k, with learned weight and bias [d_k] "
+             "shared by the heads (Dehghani et al. 2023); the scale still multiplies q.k"),
 
     KEY_ENUM("init", "scheme", init, "fan_in", INIT_NAMES,
              "Weight initialisation: fan_in = N(0, 1/fan_in), gpt2 = N(0, init.std^2) with scaled "

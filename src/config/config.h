@@ -12,6 +12,7 @@
 #define CONFIG_MAX_KEYS 64
 
 typedef enum { SCALE_SQRT_DK, SCALE_NONE, SCALE_INV_DK, SCALE_VALUE } ScaleMode;
+typedef enum { QK_NORM_NONE, QK_NORM_LAYERNORM } QkNormKind;
 typedef enum { INIT_FAN_IN, INIT_GPT2 } InitScheme;
 typedef enum { OPT_ADAMW, OPT_SGD } OptimKind;
 typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
@@ -44,6 +45,7 @@ typedef struct {
     /* [attention] */
     ScaleMode scale_mode;       /* attention.scale: sqrt_dk | none | inv_dk | positive number */
     double scale_value;         /* the number when scale_mode == SCALE_VALUE */
+    QkNormKind qk_norm;         /* attention.qk_norm: none | layernorm (each head's q and k) */
     /* [init] */
     InitScheme init;            /* init.scheme: fan_in | gpt2 */
     double init_std;            /* init.std: std of gpt2 init */

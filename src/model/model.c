@@ -1,5 +1,6 @@
 #include "model/model.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "model/layernorm.h"
 #include "model/loss.h"
 #include "model/matmul.h"
+#include "model/qknorm.h"
 #include "model/residual.h"
 #include "model/vecmath.h"
 
@@ -27,49 +29,75 @@ static void add_tensor(Model *m, const char *name, int d0, int d1) {
     m->n_params += t->numel;
 }
 
-static void add_block_tensor(Model *m, int l, const char *suffix, int d0, int d1) {
-    char name[MODEL_NAME_LEN];
-    snprintf(name, sizeof name, "blocks.%d.%s", l, suffix);
-    add_tensor(m, name, d0, d1);
+/* The tensors of one block in table order, with their shapes in units of the model's widths
+ * (W_C = d_model, W_3C = 3·d_model, W_F = d_ff, W_DK = d_k; W_NONE: a 1-D tensor) and the
+ * view that points at them. The qk_only rows exist only with qk-norm. */
+enum { W_NONE, W_C, W_3C, W_F, W_DK };
+static const struct {
+    const char *suffix;
+    int d0, d1;
+    size_t view;
+    int qk_only;
+} BLOCK_TENSORS[] = {
+    {"ln1.weight", W_C, W_NONE, offsetof(BlockTensors, ln1_w), 0},
+    {"ln1.bias", W_C, W_NONE, offsetof(BlockTensors, ln1_b), 0},
+    {"attn.qkv.weight", W_3C, W_C, offsetof(BlockTensors, qkv_w), 0},
+    {"attn.qkv.bias", W_3C, W_NONE, offsetof(BlockTensors, qkv_b), 0},
+    {"attn.q_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, qn_w), 1},
+    {"attn.q_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, qn_b), 1},
+    {"attn.k_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, kn_w), 1},
+    {"attn.k_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, kn_b), 1},
+    {"attn.proj.weight", W_C, W_C, offsetof(BlockTensors, proj_w), 0},
+    {"attn.proj.bias", W_C, W_NONE, offsetof(BlockTensors, proj_b), 0},
+    {"ln2.weight", W_C, W_NONE, offsetof(BlockTensors, ln2_w), 0},
+    {"ln2.bias", W_C, W_NONE, offsetof(BlockTensors, ln2_b), 0},
+    {"mlp.fc.weight", W_F, W_C, offsetof(BlockTensors, fc_w), 0},
+    {"mlp.fc.bias", W_F, W_NONE, offsetof(BlockTensors, fc_b), 0},
+    {"mlp.proj.weight", W_C, W_F, offsetof(BlockTensors, fcproj_w), 0},
+    {"mlp.proj.bias", W_C, W_NONE, offsetof(BlockTensors, fcproj_b), 0},
+};
+enum { N_BLOCK_TENSORS = sizeof BLOCK_TENSORS / sizeof BLOCK_TENSORS[0] };
+
+static int width(const ModelConfig *c, int w) {
+    switch (w) {
+    case W_C: return c->d_model;
+    case W_3C: return 3 * c->d_model;
+    case W_F: return c->d_ff;
+    case W_DK: return c->d_model / c->n_heads;
+    default: return 0;
+    }
 }
+
+static int block_has(const ModelConfig *c, int k) { return !BLOCK_TENSORS[k].qk_only || c->qk_norm; }
 
 /* The order here is the memory layout and the init order. */
 static void build_table(Model *m) {
     const ModelConfig *c = &m->cfg;
-    int C = c->d_model, F = c->d_ff;
-    add_tensor(m, "tok_emb", c->vocab_size, C);
-    add_tensor(m, "pos_emb", c->max_seq_len, C);
-    for (int l = 0; l < c->n_layers; l++) {
-        add_block_tensor(m, l, "ln1.weight", C, 0);
-        add_block_tensor(m, l, "ln1.bias", C, 0);
-        add_block_tensor(m, l, "attn.qkv.weight", 3 * C, C);
-        add_block_tensor(m, l, "attn.qkv.bias", 3 * C, 0);
-        add_block_tensor(m, l, "attn.proj.weight", C, C);
-        add_block_tensor(m, l, "attn.proj.bias", C, 0);
-        add_block_tensor(m, l, "ln2.weight", C, 0);
-        add_block_tensor(m, l, "ln2.bias", C, 0);
-        add_block_tensor(m, l, "mlp.fc.weight", F, C);
-        add_block_tensor(m, l, "mlp.fc.bias", F, 0);
-        add_block_tensor(m, l, "mlp.proj.weight", C, F);
-        add_block_tensor(m, l, "mlp.proj.bias", C, 0);
-    }
-    add_tensor(m, "ln_f.weight", C, 0);
-    add_tensor(m, "ln_f.bias", C, 0);
-    add_tensor(m, "head.weight", c->vocab_size, C);
+    add_tensor(m, "tok_emb", c->vocab_size, c->d_model);
+    add_tensor(m, "pos_emb", c->max_seq_len, c->d_model);
+    for (int l = 0; l < c->n_layers; l++)
+        for (int k = 0; k < N_BLOCK_TENSORS; k++) {
+            if (!block_has(c, k)) continue;
+            char name[MODEL_NAME_LEN];
+            snprintf(name, sizeof name, "blocks.%d.%s", l, BLOCK_TENSORS[k].suffix);
+            add_tensor(m, name, width(c, BLOCK_TENSORS[k].d0), width(c, BLOCK_TENSORS[k].d1));
+        }
+    add_tensor(m, "ln_f.weight", c->d_model, 0);
+    add_tensor(m, "ln_f.bias", c->d_model, 0);
+    add_tensor(m, "head.weight", c->vocab_size, c->d_model);
 }
 
-/* Points the named views at a flat buffer laid out by build_table. */
+/* Points the named views at a flat buffer laid out by build_table (absent tensors: NULL). */
 static void bind_views(const Model *m, real *base, Tensors *v) {
     const TensorInfo *t = m->tensors;
     int i = 0;
     v->tok_emb = base + t[i++].offset;
     v->pos_emb = base + t[i++].offset;
-    for (int l = 0; l < m->cfg.n_layers; l++) {
-        BlockTensors *b = &v->block[l];
-        real **slots[] = {&b->ln1_w, &b->ln1_b, &b->qkv_w,  &b->qkv_b,    &b->proj_w,   &b->proj_b,
-                          &b->ln2_w, &b->ln2_b, &b->fc_w,   &b->fc_b,     &b->fcproj_w, &b->fcproj_b};
-        for (size_t s = 0; s < sizeof slots / sizeof slots[0]; s++) *slots[s] = base + t[i++].offset;
-    }
+    for (int l = 0; l < m->cfg.n_layers; l++)
+        for (int k = 0; k < N_BLOCK_TENSORS; k++) {
+            real **view = (real **)((char *)&v->block[l] + BLOCK_TENSORS[k].view);
+            *view = block_has(&m->cfg, k) ? base + t[i++].offset : NULL;
+        }
     v->lnf_w = base + t[i++].offset;
     v->lnf_b = base + t[i++].offset;
     v->head_w = base + t[i++].offset;
@@ -109,6 +137,14 @@ static void layout_acts(Model *m, Arena *a) {
         b->ln1_mean = carve(a, BT * r);
         b->ln1_rstd = carve(a, BT * r);
         b->qkv = carve(a, BT * 3 * C * r);
+        b->attn_qkv = b->qkv;
+        if (c->qk_norm) {
+            b->attn_qkv = carve(a, BT * 3 * C * r);
+            b->q_mean = carve(a, BT * c->n_heads * r);
+            b->q_rstd = carve(a, BT * c->n_heads * r);
+            b->k_mean = carve(a, BT * c->n_heads * r);
+            b->k_rstd = carve(a, BT * c->n_heads * r);
+        }
         b->preatt = carve(a, att * r);
         b->att = carve(a, att * r);
         b->atty = carve(a, BT * C * r);
@@ -141,6 +177,7 @@ static void layout_acts(Model *m, Arena *a) {
     m->datty = carve(a, BT * C * r);
     m->dqkv = carve(a, BT * 3 * C * r);
     m->dpreatt = carve(a, att * r);
+    if (c->qk_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
     m->dpreatt_norm = carve(a, (size_t)c->n_layers * c->n_heads * sizeof(double));
     int widest = 3 * c->d_model > c->d_ff ? 3 * c->d_model : c->d_ff;
     m->mm_scratch_len = matmul_scratch_len(widest > c->vocab_size ? widest : c->vocab_size);
@@ -184,7 +221,7 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
         return -1;
     }
     m->max_batch = max_batch;
-    m->tensors = calloc((size_t)(5 + 12 * c->n_layers), sizeof *m->tensors);
+    m->tensors = calloc((size_t)(5 + N_BLOCK_TENSORS * c->n_layers), sizeof *m->tensors);
     if (!m->tensors) goto oom;
     build_table(m);
     m->params = calloc(m->n_params, sizeof(real));
@@ -241,6 +278,7 @@ static void init_walk(Model *m, Rng *rng, double (*std_of)(const Model *, const 
         if (t->ndim == 2)
             fill_normal(x, t->numel, rng, std_of(m, t, arg));
         else if (ends_with(t->name, "ln1.weight") || ends_with(t->name, "ln2.weight") ||
+                 ends_with(t->name, "q_norm.weight") || ends_with(t->name, "k_norm.weight") ||
                  strcmp(t->name, "ln_f.weight") == 0)
             fill_const(x, t->numel, R(1.0));
         else
@@ -270,6 +308,35 @@ void model_init_gpt2(Model *m, Rng *rng, double std) { init_walk(m, rng, gpt2_st
 
 /* ---- forward / backward ---------------------------------------------------------------- */
 
+/* qk-norm of block l, forward and backward: attn_qkv = [LayerNorm(q), LayerNorm(k), v] per
+ * head (qknorm.h), and back from d attn_qkv (m->dattn_qkv) to d qkv (m->dqkv, overwritten). */
+static void qknorm_qkv_forward(Model *m, int l, int N) {
+    BlockActs *a = &m->acts[l];
+    const BlockTensors *w = &m->p.block[l];
+    int C = m->cfg.d_model, NH = m->cfg.n_heads;
+    long C3 = 3L * C;
+    qknorm_forward(a->attn_qkv, a->q_mean, a->q_rstd, a->qkv, w->qn_w, w->qn_b, N, NH, C / NH,
+                   C3, m->cfg.ln_eps);
+    qknorm_forward(a->attn_qkv + C, a->k_mean, a->k_rstd, a->qkv + C, w->kn_w, w->kn_b, N, NH,
+                   C / NH, C3, m->cfg.ln_eps);
+    for (int n = 0; n < N; n++)
+        memcpy(a->attn_qkv + n * C3 + 2 * C, a->qkv + n * C3 + 2 * C, (size_t)C * sizeof(real));
+}
+
+static void qknorm_qkv_backward(Model *m, int l, int N) {
+    const BlockActs *a = &m->acts[l];
+    const BlockTensors *w = &m->p.block[l];
+    BlockTensors *g = &m->g.block[l];
+    int C = m->cfg.d_model, NH = m->cfg.n_heads;
+    long C3 = 3L * C;
+    qknorm_backward(m->dqkv, g->qn_w, g->qn_b, m->dattn_qkv, a->qkv, w->qn_w, a->q_mean,
+                    a->q_rstd, N, NH, C / NH, C3);
+    qknorm_backward(m->dqkv + C, g->kn_w, g->kn_b, m->dattn_qkv + C, a->qkv + C, w->kn_w,
+                    a->k_mean, a->k_rstd, N, NH, C / NH, C3);
+    for (int n = 0; n < N; n++) /* v passes through unchanged */
+        memcpy(m->dqkv + n * C3 + 2 * C, m->dattn_qkv + n * C3 + 2 * C, (size_t)C * sizeof(real));
+}
+
 real model_forward(Model *m, const int *tokens, const int *targets, const float *mask, int B,
                    int T) {
     const ModelConfig *c = &m->cfg;
@@ -289,7 +356,8 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
                           c->ln_eps);
         matmul_forward_scratch(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C, m->mm_scratch,
                                m->mm_scratch_len);
-        attention_forward(a->atty, a->preatt, a->att, a->qkv, B, T, C, NH, c->scale);
+        if (c->qk_norm) qknorm_qkv_forward(m, l, N);
+        attention_forward(a->atty, a->preatt, a->att, a->attn_qkv, B, T, C, NH, c->scale);
         matmul_forward_scratch(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C,
                                m->mm_scratch, m->mm_scratch_len);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
@@ -351,13 +419,15 @@ void model_backward(Model *m) {
         /* resid2 = resid + attproj(attention(qkv(ln1(resid)))) */
         matmul_backward_scratch(m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
                                 C, m->mm_scratch, m->mm_scratch_len);
-        attention_backward(m->dqkv, m->dpreatt, m->datty, a->qkv, a->att, B, T, C, NH, c->scale);
+        attention_backward(c->qk_norm ? m->dattn_qkv : m->dqkv, m->dpreatt, m->datty,
+                           a->attn_qkv, a->att, B, T, C, NH, c->scale);
         for (int h = 0; h < NH; h++) {
             double s = 0;
             for (int b = 0; b < B; b++)
                 s += lane_sumsq_double(m->dpreatt + ((size_t)b * NH + h) * T * T, (size_t)T * T);
             m->dpreatt_norm[l * NH + h] = sqrt(s);
         }
+        if (c->qk_norm) qknorm_qkv_backward(m, l, N);
         matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
                                 3 * C, m->mm_scratch, m->mm_scratch_len);
         layernorm_backward(m->dx, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w, a->ln1_mean,

@@ -5,6 +5,10 @@
  *   for each block: x = x + proj(attention(LayerNorm1(x)));  x = x + mlp(LayerNorm2(x))
  *   logits = LayerNorm_f(x) · head.weightᵀ;  loss = masked mean cross-entropy
  *
+ * With cfg.qk_norm, each head's q and k go through their own LayerNorm before q·k (qknorm.h),
+ * and each block has four more tensors, attn.q_norm.weight/.bias and attn.k_norm.weight/.bias
+ * [d_k], right after attn.qkv.bias; without it the table is exactly the plain model's.
+ *
  * Memory: one contiguous buffer for the parameters and one for their gradients, with the
  * tensors in the order of the tensor table (tok_emb, pos_emb, blocks.0.*, ..., ln_f.*,
  * head.weight) and a struct of named views into each. Activations are sized once for a
@@ -29,6 +33,7 @@ typedef struct {
     int max_seq_len;  /* rows of pos_emb */
     real ln_eps;
     real scale;       /* the number multiplying q·k, resolved (1/√d_k, 1, ...) */
+    int qk_norm;      /* 1 = LayerNorm on each head's q and k before q·k (qknorm.h) */
 } ModelConfig;
 
 /* One parameter tensor: its reference name, shape and place in the flat buffer. */
@@ -39,8 +44,10 @@ typedef struct {
     size_t offset, numel;
 } TensorInfo;
 
+/* One block's tensors; qn_* and kn_* (attn.q_norm, attn.k_norm, [d_k]) are NULL without
+ * qk-norm. */
 typedef struct {
-    real *ln1_w, *ln1_b, *qkv_w, *qkv_b, *proj_w, *proj_b;
+    real *ln1_w, *ln1_b, *qkv_w, *qkv_b, *qn_w, *qn_b, *kn_w, *kn_b, *proj_w, *proj_b;
     real *ln2_w, *ln2_b, *fc_w, *fc_b, *fcproj_w, *fcproj_b;
 } BlockTensors;
 
@@ -53,9 +60,12 @@ typedef struct {
 } Tensors;
 
 /* One block's activations, (B·T, width) each. fch holds the fc output until GELU reads it, then
- * GELU's derivative there (all that backward needs of it). */
+ * GELU's derivative there (all that backward needs of it). attn_qkv is the (B·T, 3C) q, k, v
+ * that attention reads: qkv itself, or with qk-norm a copy with each head's q and k normalised
+ * (then q_mean, q_rstd, k_mean, k_rstd are (B·T·NH) each; else NULL). */
 typedef struct {
-    real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *preatt, *att, *atty, *attproj;
+    real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *attn_qkv, *preatt, *att, *atty, *attproj;
+    real *q_mean, *q_rstd, *k_mean, *k_rstd;
     real *resid2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *fcproj;
 } BlockActs;
 
@@ -77,6 +87,7 @@ typedef struct {
     real loss;
     /* backward scratch, reused by every block */
     real *dlogits, *dlnf, *dx, *dln, *dfch, *datty, *dqkv, *dpreatt;
+    real *dattn_qkv;              /* d loss / d attn_qkv with qk-norm (B·T, 3C); else NULL */
     /* L2 norm of the gradient reaching the pre-softmax logits, per layer and head, from the
      * last backward pass: [n_layers * n_heads] */
     double *dpreatt_norm;
@@ -97,7 +108,7 @@ void model_free(Model *m);
 /* 'fan_in': every weight matrix N(0, 1/fan_in) (fan_in = its input width), so that after
  * LayerNorm the q and k entries have variance ≈ 1 — the assumption of the 1/√d_k argument
  * (Vaswani et al. 2017, footnote 4); embeddings N(0, 1) (PyTorch's nn.Embedding default);
- * biases 0; LayerNorm weight 1, bias 0.
+ * biases 0; LayerNorm weight 1, bias 0 (q_norm and k_norm too).
  * 'gpt2': weights and embeddings N(0, std²), the attention and MLP output projections
  * N(0, (std/√(2·n_layers))²) as in GPT-2; biases 0; LayerNorm 1 and 0.
  * Draws in tensor-table order, row-major, from rng. */

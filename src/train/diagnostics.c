@@ -59,16 +59,18 @@ InitCheck diag_init_check(const Model *m, int layer) {
     const BlockActs *a = &m->acts[layer];
     int B = m->B, T = m->T, C = m->cfg.d_model, NH = m->cfg.n_heads, hs = C / NH;
     InitCheck r = {.d_k = hs, .scale = m->cfg.scale};
-    r.var_q = qkv_part_variance(a->qkv, B * T, C, 0);
-    r.var_k = qkv_part_variance(a->qkv, B * T, C, C);
+    /* the q and k the dot product sees: after the normalisation when qk-norm is on */
+    const real *qkv = a->attn_qkv;
+    r.var_q = qkv_part_variance(qkv, B * T, C, 0);
+    r.var_k = qkv_part_variance(qkv, B * T, C, C);
     double s1 = 0, s2 = 0, l1 = 0, l2 = 0, n = 0;
     for (int b = 0; b < B; b++)
         for (int h = 0; h < NH; h++)
             for (int i = 0; i < T; i++) {
-                const real *q = a->qkv + ((size_t)b * T + i) * 3 * C + h * hs;
+                const real *q = qkv + ((size_t)b * T + i) * 3 * C + h * hs;
                 const real *z = a->preatt + (((size_t)b * NH + h) * T + i) * T;
                 for (int j = 0; j <= i; j++) {
-                    const real *k = a->qkv + ((size_t)b * T + j) * 3 * C + C + h * hs;
+                    const real *k = qkv + ((size_t)b * T + j) * 3 * C + C + h * hs;
                     double dot = 0;
                     for (int d = 0; d < hs; d++) dot += (double)q[d] * k[d];
                     s1 += dot;
@@ -86,6 +88,9 @@ InitCheck diag_init_check(const Model *m, int layer) {
 void diag_init_report(FILE *f, const Model *m, const InitCheck *checks) {
     fprintf(f, "init check (step 0, one validation batch): the 1/sqrt(d_k) argument assumes q and k\n"
                "entries of variance 1, so that q.k has variance d_k and the scaled logits variance 1.\n");
+    if (m->cfg.qk_norm)
+        fprintf(f, "qk-norm is on: var q, var k and q.k are of the normalised q and k (what the "
+                   "softmax sees).\n");
     fprintf(f, "%-6s %10s %10s %12s %12s %14s %14s\n", "layer", "var q", "var k", "var q.k",
             "predicted", "var logits", "predicted");
     int assumption_holds = 1;
@@ -100,13 +105,28 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks) {
     }
     const InitCheck *c0 = &checks[0];
     double pred0 = c0->d_k * c0->scale * c0->scale;
-    if (assumption_holds)
+    const char *softmax_start = c0->var_logits > 4
+                                    ? "large enough to saturate many softmax rows from the start."
+                                    : "the softmax starts soft.";
+    if (m->cfg.qk_norm)
+        /* LayerNorm makes var q = var k ≈ 1 by construction, so the measured variances say
+         * nothing about the initialisation, and only the scale decides the logits' spread. */
+        fprintf(f, "verdict: qk-norm is on: each head's q and k pass through a LayerNorm before q.k, "
+                   "so their entries have variance near 1 whatever the initialisation (layer 0: %.3g "
+                   "and %.3g, as the softmax sees them) and q.k has variance near d_k = %d (measured "
+                   "%.3g). With scale %.4g the logits have variance %.3g (predicted d_k*scale^2 = "
+                   "%.3g): %s%s\n",
+                c0->var_q, c0->var_k, c0->d_k, c0->var_qk, c0->scale, c0->var_logits, pred0,
+                softmax_start,
+                c0->var_logits > 4 ? " qk-norm bounds the logits but does not replace the "
+                                     "1/sqrt(d_k) scale: without it the model starts saturated."
+                                   : "");
+    else if (assumption_holds)
         fprintf(f, "verdict: the assumption holds: q and k entries have variance near 1 (layer 0: %.3g "
                    "and %.3g), so q.k has variance near d_k = %d (measured %.3g). With scale %.4g the "
                    "logits have variance %.3g (predicted d_k*scale^2 = %.3g): %s\n",
                 c0->var_q, c0->var_k, c0->d_k, c0->var_qk, c0->scale, c0->var_logits, pred0,
-                c0->var_logits > 4 ? "large enough to saturate many softmax rows from the start."
-                                   : "the softmax starts soft.");
+                softmax_start);
     else
         fprintf(f, "verdict: the assumption does NOT hold: q and k entries have variance far from 1 "
                    "(layer 0: %.3g and %.3g), so q.k has variance %.3g instead of d_k = %d. With q and k "

@@ -27,15 +27,18 @@ HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int
 typedef struct {
     int d_k;
     double scale;
-    double var_q, var_k;    /* variance of the q and k entries (all heads, positions) */
-    double var_qk;          /* variance of the raw q·k over visible (i, j ≤ i) pairs */
+    double var_q, var_k;    /* variance of the q and k entries (all heads, positions), as the
+                             * dot product sees them: after the LayerNorm with qk-norm */
+    double var_qk;          /* variance of the unscaled q·k over visible (i, j ≤ i) pairs */
     double var_logits;      /* variance of scale·q·k, from the stored logits */
 } InitCheck;
 
 InitCheck diag_init_check(const Model *m, int layer);
 
 /* Writes the check of every layer, the predictions of the √d_k argument (var q = var k = 1,
- * var q·k = d_k, var logits = d_k·scale²) and a plain-language verdict to f. */
+ * var q·k = d_k, var logits = d_k·scale²) and a plain-language verdict to f. With qk-norm the
+ * variance-1 premise holds by construction (unit LayerNorm weights at init), so the verdict says
+ * so, and says when the scale leaves the logits large enough to saturate the softmax. */
 void diag_init_report(FILE *f, const Model *m, const InitCheck *checks);
 
 #endif

@@ -39,6 +39,7 @@ ModelConfig train_model_config(const Config *c, const Task *t) {
         .max_seq_len = c->max_seq_len > 0 ? c->max_seq_len : t->seq_len,
         .ln_eps = (real)c->ln_eps,
         .scale = (real)config_attention_scale(c, c->d_model / c->n_heads),
+        .qk_norm = c->qk_norm == QK_NORM_LAYERNORM,
     };
     return mc;
 }
@@ -290,10 +291,11 @@ int train_run_from(const Config *c, const char *checkpoint) {
     int B = c->batch_size, T = task->seq_len;
     fprintf(stderr,
             "run '%s': task %s, T=%d tokens, vocab %d; d_model %d, n_heads %d (d_k %d), n_layers %d, "
-            "d_ff %d; %zu parameters; attention scale %.6g; %d steps of batch %d%s\n",
+            "d_ff %d; %zu parameters; attention scale %.6g%s; %d steps of batch %d%s\n",
             c->run_name, task_kind_name(task->kind), T, m->cfg.vocab_size, m->cfg.d_model,
             m->cfg.n_heads, m->cfg.d_model / m->cfg.n_heads, m->cfg.n_layers, m->cfg.d_ff,
-            m->n_params, (double)m->cfg.scale, c->steps, B, checkpoint ? " (resumed)" : "");
+            m->n_params, (double)m->cfg.scale, m->cfg.qk_norm ? " with qk-LayerNorm" : "",
+            c->steps, B, checkpoint ? " (resumed)" : "");
     if (checkpoint) fprintf(stderr, "resuming from %s at step %ld\n", checkpoint, run.start_step);
 
     struct sigaction sa = {0}, old_int, old_term;
