@@ -126,6 +126,8 @@ START_TEST(test_softmax_pass_ratio) {
     ck_assert_double_eq(diag_softmax_pass(0.5, 2.0), 0.25);
     ck_assert_double_eq(diag_softmax_pass(0.0, 2.0), 0.0);
     ck_assert_double_eq(diag_softmax_pass(0.0, 0.0), 0.0); /* nothing arrives: defined as 0 */
+    ck_assert(isnan(diag_softmax_pass(1.0, NAN)));          /* a diverged run stays visible */
+    ck_assert(isnan(diag_softmax_pass(NAN, 2.0)));
 }
 END_TEST
 

@@ -43,7 +43,7 @@ HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int
 }
 
 double diag_softmax_pass(double dlogit_norm, double dprob_norm) {
-    return dprob_norm > 0 ? dlogit_norm / dprob_norm : 0;
+    return dprob_norm == 0 ? 0 : dlogit_norm / dprob_norm;
 }
 
 /* Variance of channels [off, off + C) of the (N, 3C) qkv activations. */

@@ -29,7 +29,8 @@ HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int
 
 /* The fraction of the gradient reaching the attention probabilities that the softmax passes to
  * the logits: dlogit_norm / dprob_norm, and 0 when dprob_norm is 0 (no gradient arrives, so none
- * passes; also keeps NaN out of the logs of a head the loss does not reach). */
+ * passes; this keeps a 0/0 NaN out of the logs of a head the loss does not reach). A NaN or Inf
+ * norm of a diverged run still gives NaN: it is not hidden. */
 double diag_softmax_pass(double dlogit_norm, double dprob_norm);
 
 /* Step-0 check of one layer, from the activations of the last model_forward. */
