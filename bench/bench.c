@@ -86,8 +86,8 @@ TIMED(K_ATT_FWD, attention_forward,
       (out, preatt, att, qkv, B, T, C, NH, scale))
 TIMED(K_ATT_BWD, attention_backward,
       (real * dqkv, real *dpreatt, const real *dout, const real *qkv, const real *att, int B,
-       int T, int C, int NH, real scale),
-      (dqkv, dpreatt, dout, qkv, att, B, T, C, NH, scale))
+       int T, int C, int NH, real scale, AttnGradStats *stats),
+      (dqkv, dpreatt, dout, qkv, att, B, T, C, NH, scale, stats))
 TIMED(K_LN, layernorm_forward,
       (real * out, real *mean, real *rstd, const real *inp, const real *weight, const real *bias,
        int N, int C, real eps),

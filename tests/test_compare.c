@@ -77,8 +77,10 @@ static void write_file(const char *dir, const char *name, const char *text) {
     tu_write_file(path, text);
 }
 
-static const char *const FIGURES[] = {"loss.svg", "accuracy.svg", "grad_norms.svg", "attention.svg",
-                                      "attn_maps.svg"};
+/* The line-chart figures, then the heatmaps (attn_maps.svg) last. */
+static const char *const FIGURES[] = {"loss.svg",      "accuracy.svg", "grad_norms.svg",
+                                      "attention.svg", "passthru.svg", "attn_maps.svg"};
+enum { N_FIGURES = sizeof FIGURES / sizeof FIGURES[0], N_CHARTS = N_FIGURES - 1 };
 
 /* ------------------------------------------------------------------ tests */
 
@@ -123,11 +125,12 @@ START_TEST(test_two_runs_files) {
     TuResult r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
     ck_assert_int_eq(r.rc, 0);
     /* runs x series per figure: loss (train, val), accuracy (answer, token), gradient norms
-     * (global + q and k of 2 layers), attention (entropy and logit std of 2 layers) */
-    static const int SERIES[] = {2 * 2, 2 * 2, 2 * 5, 2 * 4};
-    for (int i = 0; i < 5; i++) {
+     * (global + q and k of 2 layers), attention (entropy and logit std of 2 layers), passthru
+     * (softmax_pass, empty in these logs from before it, and saturated fraction of 2 layers) */
+    static const int SERIES[N_CHARTS] = {2 * 2, 2 * 2, 2 * 5, 2 * 4, 2 * 4};
+    for (int i = 0; i < N_FIGURES; i++) {
         char *doc = read_well_formed(FIGURES[i]);
-        if (i < 4)
+        if (i < N_CHARTS)
             ck_assert_msg(series_count(doc) == SERIES[i], "%s: %d series, want %d", FIGURES[i],
                           series_count(doc), SERIES[i]);
         else /* 2 runs x 2 layers x 2 heads */
@@ -143,12 +146,12 @@ START_TEST(test_two_runs_files) {
     ck_assert_ptr_nonnull(strstr(doc, "&lt;sep&gt;"));       /* tokens on the axes, escaped */
     free(doc);
     doc = read_well_formed("index.html");
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < N_FIGURES; i++) {
         char img[64];
         snprintf(img, sizeof img, "<img src=\"%s\"", FIGURES[i]);
         ck_assert_msg(strstr(doc, img) != NULL, "index.html lacks %s", img);
     }
-    ck_assert_int_eq(xmlcheck_count(doc, "<figcaption>"), 5);
+    ck_assert_int_eq(xmlcheck_count(doc, "<figcaption>"), N_FIGURES);
     ck_assert_ptr_nonnull(strstr(doc, "<tr class=\"diff\"><td><code>attention.scale</code>"));
     ck_assert_ptr_nonnull(strstr(doc, "<td>100.0%</td><td>43.8%</td>"));
     free(doc);
@@ -163,10 +166,10 @@ START_TEST(test_all_fixtures) {
     TuResult r = compare(FIX "/scaled", FIX "/unscaled", FIX "/diverged", FIX "/no_attention",
                          "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
-    static const int SERIES[] = {4 * 2, 4 * 2, 4 * 5, 3 * 4};
-    for (int i = 0; i < 5; i++) {
+    static const int SERIES[N_CHARTS] = {4 * 2, 4 * 2, 4 * 5, 3 * 4, 3 * 4};
+    for (int i = 0; i < N_FIGURES; i++) {
         char *doc = read_well_formed(FIGURES[i]);
-        if (i < 4)
+        if (i < N_CHARTS)
             ck_assert_msg(series_count(doc) == SERIES[i], "%s: %d series, want %d", FIGURES[i],
                           series_count(doc), SERIES[i]);
         else
@@ -276,9 +279,11 @@ START_TEST(test_no_attention_figures) {
     TuResult r = compare(FIX "/no_attention", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_int_ne(access(out_path(path, sizeof path, "attention.svg"), F_OK), 0);
+    ck_assert_int_ne(access(out_path(path, sizeof path, "passthru.svg"), F_OK), 0);
     ck_assert_int_ne(access(out_path(path, sizeof path, "attn_maps.svg"), F_OK), 0);
     char *doc = read_well_formed("index.html");
     ck_assert_ptr_null(strstr(doc, "attention.svg"));
+    ck_assert_ptr_null(strstr(doc, "passthru.svg"));
     free(doc);
     tu_result_free(&r);
 }
@@ -319,7 +324,7 @@ START_TEST(test_run_name_escaped) {
     TuResult r = compare(link, FIX "/unscaled", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "a<&>b")); /* the terminal shows it as it is */
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < N_FIGURES; i++) {
         char *doc = read_well_formed(FIGURES[i]);
         ck_assert_msg(strstr(doc, "a<&>b") == NULL, "%s has the raw name", FIGURES[i]);
         ck_assert_msg(strstr(doc, "a&lt;&amp;&gt;b") != NULL, "%s lacks the escaped name", FIGURES[i]);

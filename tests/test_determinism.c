@@ -5,13 +5,16 @@
  * threads. Checked three ways, each at shapes where OpenMP really splits the work into several
  * chunks per thread (with 12-row tiles, N = B·T rows give N/12 strips to share out):
  *   - kernels: matmul forward/backward and attention forward/backward outputs, bitwise, on
- *     1..4 threads, with and without the caller's packing scratch;
+ *     1..4 threads, with and without the caller's packing scratch; attention_backward's
+ *     softmax pass-through sums (AttnGradStats) too;
  *   - model: 5 AdamW steps of a 2-layer model (N = 288 rows: 24 strips; 48 (batch, head)
- *     pairs): the loss and every parameter gradient at every step, and the final parameters;
- *     the same for the model with qk-norm;
+ *     pairs): the loss and every parameter gradient at every step, the final parameters, and
+ *     the pass-through statistics of a model_backward_diag after the last step; the same for
+ *     the model with qk-norm;
  *   - train_run: 30 logged steps of the recall task on 1, 2 and 4 threads (run.threads):
- *     loss.csv without its elapsed_s and tokens_per_s columns, and grad_norms.csv, byte for
- *     byte, so exactly the logged numbers are proven equal.
+ *     loss.csv without its elapsed_s and tokens_per_s columns, grad_norms.csv and attention.csv
+ *     (softmax_pass, blocked_rows, ...), byte for byte, so exactly the logged numbers are
+ *     proven equal.
  * Without OpenMP the thread count is ignored and the test passes trivially. */
 #include <check.h>
 #include <stdio.h>
@@ -95,11 +98,30 @@ START_TEST(test_attention_is_thread_count_independent) {
     real *ref[5] = {NULL}, *got[5];
     size_t sizes[5] = {nout, natt, natt, nqkv, natt};
     const char *names[5] = {"out", "preatt", "att", "dqkv", "dpreatt"};
+    double ref_dprob[B * NH];
+    int ref_rows[B * NH], ref_blocked[B * NH];
     for (int t = 0; t < N_COUNTS; t++) {
         set_threads(thread_counts[t]);
         for (int k = 0; k < 5; k++) got[k] = calloc(sizes[k], sizeof(real));
-        attention_forward(got[0], got[1], got[2], qkv, B, T, C, NH, R(0.3));
-        attention_backward(got[3], got[4], dout, qkv, got[2], B, T, C, NH, R(0.3));
+        double dprob[B * NH];
+        int rows[B * NH], blocked[B * NH];
+        AttnGradStats st = {dprob, rows, blocked};
+        /* scale 2: saturated rows, so some are blocked and the counts are not all 0 */
+        attention_forward(got[0], got[1], got[2], qkv, B, T, C, NH, R(2.0));
+        attention_backward(got[3], got[4], dout, qkv, got[2], B, T, C, NH, R(2.0), &st);
+        if (t == 0) {
+            memcpy(ref_dprob, dprob, sizeof dprob);
+            memcpy(ref_rows, rows, sizeof rows);
+            memcpy(ref_blocked, blocked, sizeof blocked);
+            int any = 0;
+            for (int i = 0; i < B * NH; i++) any += blocked[i];
+            ck_assert_msg(any > 0, "no blocked row: the counts would compare zeros");
+        } else {
+            ck_assert_msg(memcmp(ref_dprob, dprob, sizeof dprob) == 0 &&
+                              memcmp(ref_rows, rows, sizeof rows) == 0 &&
+                              memcmp(ref_blocked, blocked, sizeof blocked) == 0,
+                          "attention pass-through sums differ on %d threads", thread_counts[t]);
+        }
         for (int k = 0; k < 5; k++) {
             if (!ref[k]) {
                 ref[k] = got[k];
@@ -119,9 +141,11 @@ END_TEST
 enum { MB = 12, MT = 24, MSTEPS = 5 };
 
 /* Trains a fresh model for MSTEPS AdamW steps on `threads` threads; returns the losses, every
- * step's gradients (concatenated) and the final parameters, all malloc'd. */
+ * step's gradients (concatenated) and the final parameters, all malloc'd, and in pass the
+ * dprob_norm and blocked_rows of a model_backward_diag on the last batch ([2·L·NH]). */
+enum { MPASS = 2 * 2 * 4 };
 static void train_model(int threads, int qk_norm, real *losses, real **grads, real **params,
-                        size_t *n) {
+                        size_t *n, double *pass) {
     ModelConfig mc = {.vocab_size = 20, .d_model = 64, .n_heads = 4, .n_layers = 2, .d_ff = 256,
                       .max_seq_len = MT, .ln_eps = R(1e-5), .scale = R(0.25), .qk_norm = qk_norm};
     set_threads(4); /* scratch sized for the most threads used */
@@ -151,6 +175,12 @@ static void train_model(int threads, int qk_norm, real *losses, real **grads, re
         optim_step(&opt, m.params, m.grads, m.tensors, m.n_tensors, 1e-2);
     }
     memcpy(*params, m.params, m.n_params * sizeof(real));
+    model_forward(&m, tokens, targets, mask, MB, MT);
+    model_backward_diag(&m);
+    int LH = mc.n_layers * mc.n_heads;
+    ck_assert_int_eq(2 * LH, MPASS);
+    memcpy(pass, m.dprob_norm, LH * sizeof(double));
+    memcpy(pass + LH, m.blocked_rows, LH * sizeof(double));
     optim_free(&opt);
     model_free(&m);
 }
@@ -158,10 +188,16 @@ static void train_model(int threads, int qk_norm, real *losses, real **grads, re
 /* _i = 1: the qk-norm model (its per-head LayerNorms: 1152 (row, head) vectors, 16 channels) */
 START_TEST(test_model_steps_are_thread_count_independent) {
     real ref_loss[MSTEPS], loss[MSTEPS], *ref_g, *ref_p, *g, *p;
+    double ref_pass[MPASS], pass[MPASS];
     size_t n;
-    train_model(1, _i, ref_loss, &ref_g, &ref_p, &n);
+    train_model(1, _i, ref_loss, &ref_g, &ref_p, &n, ref_pass);
     for (int t = 1; t < N_COUNTS; t++) {
-        train_model(thread_counts[t], _i, loss, &g, &p, &n);
+        train_model(thread_counts[t], _i, loss, &g, &p, &n, pass);
+        for (int i = 0; i < MPASS; i++)
+            ck_assert_msg(memcmp(&ref_pass[i], &pass[i], sizeof(double)) == 0,
+                          "%s of (layer, head) %d differs on %d threads: %.17g vs %.17g",
+                          i < MPASS / 2 ? "dprob_norm" : "blocked_rows", i % (MPASS / 2),
+                          thread_counts[t], pass[i], ref_pass[i]);
         assert_same(ref_loss, loss, MSTEPS, "loss at step", thread_counts[t]);
         assert_same(ref_g, g, MSTEPS * n, "gradient (step-major, table order)", thread_counts[t]);
         assert_same(ref_p, p, n, "final parameter", thread_counts[t]);
@@ -216,7 +252,7 @@ START_TEST(test_train_run_logs_are_thread_count_independent) {
     tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_determinism_XXXXXX");
     static const int runs[] = {1, 2, 4};
     static const char *const timing[] = {"elapsed_s", "tokens_per_s"};
-    char *ref_loss = NULL, *ref_grad = NULL;
+    char *ref_loss = NULL, *ref_grad = NULL, *ref_attn = NULL;
     for (int r = 0; r < 3; r++) {
         Config c;
         config_defaults(&c);
@@ -241,18 +277,24 @@ START_TEST(test_train_run_logs_are_thread_count_independent) {
         free(raw);
         snprintf(path, sizeof path, "%s/%s/grad_norms.csv", dir, c.run_name);
         char *grad = read_file(path);
+        snprintf(path, sizeof path, "%s/%s/attention.csv", dir, c.run_name);
+        char *attn = read_file(path);
         if (r == 0) {
             ref_loss = loss;
             ref_grad = grad;
+            ref_attn = attn;
+            ck_assert_msg(strstr(attn, ",softmax_pass,blocked_rows") != NULL,
+                          "attention.csv has the pass-through columns");
             ck_assert_msg(strstr(loss, "elapsed_s") == NULL, "timing columns were dropped");
             continue;
         }
         ck_assert_msg(strcmp(ref_loss, loss) == 0, "loss.csv differs on %d threads:\n%s\nvs\n%s",
                       runs[r], loss, ref_loss);
         ck_assert_msg(strcmp(ref_grad, grad) == 0, "grad_norms.csv differs on %d threads", runs[r]);
-        free(loss), free(grad);
+        ck_assert_msg(strcmp(ref_attn, attn) == 0, "attention.csv differs on %d threads", runs[r]);
+        free(loss), free(grad), free(attn);
     }
-    free(ref_loss), free(ref_grad);
+    free(ref_loss), free(ref_grad), free(ref_attn);
     tu_remove_tree(dir);
 }
 END_TEST

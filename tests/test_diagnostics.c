@@ -1,6 +1,8 @@
 /* test_diagnostics.c: attention statistics on hand-made rows with known entropy, maximum and
- * saturation, and the init check on a model whose q and k are known, with and without qk-norm
- * (then of the normalised q and k, with its own verdict). */
+ * saturation, the init check on a model whose q and k are known, with and without qk-norm
+ * (then of the normalised q and k, with its own verdict), and the softmax pass-through the
+ * model reports (dprob_norm, dlogit_norm, blocked_rows, softmax_pass) against a recomputation
+ * in double from its q, k, v and the gradient reaching the attention output. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -189,6 +191,90 @@ START_TEST(test_init_report_qk_norm) {
 }
 END_TEST
 
+START_TEST(test_softmax_pass_ratio) {
+    ck_assert_double_eq(diag_softmax_pass(0.5, 2.0), 0.25);
+    ck_assert_double_eq(diag_softmax_pass(0.0, 2.0), 0.0);
+    ck_assert_double_eq(diag_softmax_pass(0.0, 0.0), 0.0); /* nothing arrives: defined as 0 */
+    ck_assert(isnan(diag_softmax_pass(1.0, NAN)));          /* a diverged run stays visible */
+    ck_assert(isnan(diag_softmax_pass(NAN, 2.0)));
+}
+END_TEST
+
+/* One layer (so after backward m.datty still holds its attention's dout), two heads, scale 3
+ * (saturated rows), a mask without the first two positions (their query rows get dp = 0). By the
+ * book in double: P = softmax(scale·q·k), dP = dO·Vᵀ, dZ = P ⊙ (dP − rowsum(P ⊙ dP)). */
+START_TEST(test_model_pass_stats_by_the_book) {
+    enum { B = 3, T = 6, C = 8, NH = 2, HS = C / NH };
+    ModelConfig mc = {.vocab_size = 7, .d_model = C, .n_heads = NH, .n_layers = 1, .d_ff = 16,
+                      .max_seq_len = T, .ln_eps = 1e-5f, .scale = 3.0f};
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, B), 0);
+    Rng rng;
+    rng_seed(&rng, 29);
+    model_init_fan_in(&m, &rng);
+    int tokens[B * T], targets[B * T];
+    float mask[B * T];
+    for (int i = 0; i < B * T; i++) {
+        tokens[i] = (int)rng_below(&rng, 7);
+        targets[i] = (int)rng_below(&rng, 7);
+        mask[i] = i % T >= 2;
+    }
+    model_forward(&m, tokens, targets, mask, B, T);
+    model_zero_grad(&m);
+    model_backward(&m);
+    real *plain = malloc(m.n_params * sizeof(real));
+    memcpy(plain, m.grads, m.n_params * sizeof(real));
+    model_zero_grad(&m);
+    model_backward_diag(&m);
+    ck_assert_msg(memcmp(plain, m.grads, m.n_params * sizeof(real)) == 0,
+                  "model_backward_diag changed the gradients");
+    free(plain);
+    const real *qkv = m.acts[0].qkv, *att = m.acts[0].att;
+    int total_blocked = 0, total_rows = 0;
+    for (int h = 0; h < NH; h++) {
+        double dp2 = 0, dz2 = 0;
+        int rows = 0, blocked = 0;
+        for (int b = 0; b < B; b++)
+            for (int i = 0; i < T; i++) {
+                const real *p = att + (((size_t)b * NH + h) * T + i) * T;
+                const real *dout = m.datty + ((size_t)b * T + i) * C + h * HS;
+                double dp[T], pdp = 0, r_dp2 = 0, r_dz2 = 0;
+                for (int j = 0; j <= i; j++) {
+                    const real *v = qkv + ((size_t)b * T + j) * 3 * C + 2 * C + h * HS;
+                    dp[j] = 0;
+                    for (int d = 0; d < HS; d++) dp[j] += (double)dout[d] * v[d];
+                    pdp += p[j] * dp[j];
+                }
+                for (int j = 0; j <= i; j++) {
+                    double dz = p[j] * (dp[j] - pdp);
+                    r_dp2 += dp[j] * dp[j];
+                    r_dz2 += dz * dz;
+                }
+                dp2 += r_dp2;
+                dz2 += r_dz2;
+                if (i > 0 && r_dp2 > 0) {
+                    rows++;
+                    blocked += sqrt(r_dz2 / r_dp2) < 0.01;
+                }
+            }
+        double want_pass = sqrt(dz2) / sqrt(dp2), want_blocked = (double)blocked / rows;
+        ck_assert_double_eq_tol(m.dprob_norm[h], sqrt(dp2), 1e-5 * sqrt(dp2));
+        ck_assert_double_eq_tol(m.dpreatt_norm[h], sqrt(dz2), 1e-4 * sqrt(dz2));
+        ck_assert_double_eq_tol(diag_softmax_pass(m.dpreatt_norm[h], m.dprob_norm[h]), want_pass,
+                                1e-4 * want_pass);
+        ck_assert_msg(m.blocked_rows[h] == want_blocked, "head %d: blocked_rows %g, by the book "
+                      "%d of %d rows", h, m.blocked_rows[h], blocked, rows);
+        total_blocked += blocked;
+        total_rows += rows;
+    }
+    /* rows at masked positions get no gradient in the last layer and are not counted */
+    ck_assert_int_eq(total_rows, NH * B * (T - 2));
+    ck_assert_msg(total_blocked > 0 && total_blocked < total_rows, "%d of %d rows blocked: "
+                  "choose data where both kinds occur", total_blocked, total_rows);
+    model_free(&m);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("diagnostics");
     TCase *tc = tcase_create("diagnostics");
@@ -198,6 +284,8 @@ int main(void) {
     tcase_add_test(tc, test_init_check_fan_in_near_prediction);
     tcase_add_test(tc, test_init_check_qk_norm_known_model);
     tcase_add_loop_test(tc, test_init_report_qk_norm, 0, 2);
+    tcase_add_test(tc, test_softmax_pass_ratio);
+    tcase_add_test(tc, test_model_pass_stats_by_the_book);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -118,6 +118,54 @@ START_TEST(test_resume_truncates_later_rows) {
 }
 END_TEST
 
+/* Fields in a line of text (commas + 1). */
+static int fields(const char *line) {
+    int n = 1;
+    for (; *line && *line != '\n'; line++) n += *line == ',';
+    return n;
+}
+
+/* A run logged before attention.csv had dprob_norm, softmax_pass and blocked_rows, resumed:
+ * its rows keep the 11 columns of its header, so the file stays one table; a new log has 14. */
+START_TEST(test_resume_keeps_old_attention_columns) {
+    make_tmpdir();
+    ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
+                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f};
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
+    char dir[512], path[600];
+    snprintf(dir, sizeof dir, "%s/run", tmpdir);
+    RunLog r;
+    HeadStats s = {.logit_std = 1, .dlogit_norm = 0.5, .dprob_norm = 2, .softmax_pass = 0.25,
+                   .blocked_rows = 0.125};
+    ck_assert_int_eq(runlog_open(&r, dir, &m, "[run]\n", -1), 0);
+    ck_assert_int_eq(runlog_attention_row(&r, 0, 0, 0, &s), 0);
+    ck_assert_int_eq(runlog_close(&r), 0);
+    snprintf(path, sizeof path, "%s/attention.csv", dir);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, ",dlogit_norm,dprob_norm,softmax_pass,blocked_rows\n") != NULL &&
+                      strstr(text, ",0.5,2,0.25,0.125\n") != NULL, "new log:\n%s", text);
+    free(text);
+    tu_write_file(path, "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,"
+                        "max_weight,saturated_frac,dlogit_norm\n"
+                        "0,0,0,0,1,0,0,0,0,0,0.5\n"
+                        "20,0,0,0,1,0,0,0,0,0,0.5\n");
+    ck_assert_int_eq(runlog_open(&r, dir, &m, "[run]\n", 10), 0);
+    ck_assert_int_eq(runlog_attention_row(&r, 10, 0, 0, &s), 0);
+    ck_assert_int_eq(runlog_close(&r), 0);
+    text = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    int lines = 0;
+    for (char *line = text; *line; line = strchr(line, '\n') + 1, lines++)
+        ck_assert_msg(fields(line) == 11, "resumed old log, line %d: %d fields:\n%s", lines,
+                      fields(line), text);
+    ck_assert_int_eq(lines, 3); /* header, step 0, the new step 10 */
+    free(text);
+    model_free(&m);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("runlog");
     TCase *tc = tcase_create("runlog");
@@ -126,6 +174,7 @@ int main(void) {
     tcase_add_test(tc, test_full_disk);
     tcase_add_test(tc, test_make_dirs);
     tcase_add_test(tc, test_resume_truncates_later_rows);
+    tcase_add_test(tc, test_resume_keeps_old_attention_columns);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -58,6 +58,40 @@ static int read_column(const char *path, int col, double *out, int max) {
     return n;
 }
 
+/* attention.csv ends in the softmax pass-through columns, and in every row they are finite and
+ * consistent: dprob_norm > 0 (the loss reaches every head here), softmax_pass =
+ * dlogit_norm / dprob_norm (to the 6 printed digits) and within [0, 1] (the softmax Jacobian
+ * diag(p) − p·pᵀ has eigenvalues in [0, max p], so |dz| <= |dp|), blocked_rows within [0, 1]. */
+static void assert_pass_columns(const char *path, int want_rows) {
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    char line[4096];
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+    ck_assert_str_eq(line, "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,"
+                           "max_weight,saturated_frac,dlogit_norm,dprob_norm,softmax_pass,"
+                           "blocked_rows\n");
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        double v[16];
+        int n = 0;
+        for (char *p = line; n < 16; n++) {
+            v[n] = strtod(p, NULL);
+            p = strchr(p, ',');
+            if (!p) break;
+            p++;
+        }
+        ck_assert_msg(n + 1 == 14, "row %d has %d fields: %s", rows, n + 1, line);
+        double dlogit = v[10], dprob = v[11], pass = v[12], blocked = v[13];
+        ck_assert_msg(isfinite(dprob) && isfinite(pass) && isfinite(blocked), "row %s", line);
+        ck_assert_msg(dprob > 0, "dprob_norm %g in %s", dprob, line);
+        ck_assert_msg(fabs(pass - dlogit / dprob) <= 2e-5 * pass, "softmax_pass %g, dlogit_norm / "
+                      "dprob_norm %g in %s", pass, dlogit / dprob, line);
+        ck_assert_msg(pass >= 0 && pass <= 1 && blocked >= 0 && blocked <= 1, "row %s", line);
+        rows++;
+    }
+    fclose(f);
+    ck_assert_int_eq(rows, want_rows);
+}
 
 START_TEST(test_loss_falls_and_logs_are_complete) {
     make_tmpdir();
@@ -83,6 +117,7 @@ START_TEST(test_loss_falls_and_logs_are_complete) {
     ck_assert_int_eq(tu_count_lines(path), 1 + 15);
     snprintf(path, sizeof path, "%s/tiny/attention.csv", tmpdir);
     ck_assert_int_eq(tu_count_lines(path), 1 + 16 * 2);
+    assert_pass_columns(path, 16 * 2);
     snprintf(path, sizeof path, "%s/tiny/attn_map.csv", tmpdir);
     ck_assert_int_eq(tu_count_lines(path), 1 + 2 * 6); /* 2 heads x T = 6 queries (3 + SEP + 3 - 1) */
     snprintf(path, sizeof path, "%s/tiny/init_check.txt", tmpdir);

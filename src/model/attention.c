@@ -5,6 +5,8 @@
  *             O = P·V
  *   backward: dP = dO·Vᵀ;  dV += Pᵀ·dO;  dZ = P ⊙ (dP − rowsum(P ⊙ dP)) → dpreatt;
  *             dQ += scale·dZ·K;  dK += scale·dZᵀ·Q
+ * and, for the diagnostics only, how much of dP each softmax row passes on to dZ
+ * (softmax_row_pass), measured before dZ overwrites dP.
  * Every product goes through matmul_gemm (matmul.h): register tiles vectorised along the output
  * row, k innermost as a chain of FMAs, so the q·k and p·v dot products vectorise without
  * reassociating a float sum; it skips the tiles above the diagonal of S and dP and the zero
@@ -50,6 +52,36 @@ static void softmax_row_backward(real *restrict d, const real *restrict p, int n
     for (int j = n; j < T; j++) d[j] = 0;
 }
 
+SoftmaxRowPass softmax_row_pass(const real *p, const real *dp, int n) {
+    SoftmaxRowPass r = {0};
+    double pdp = 0;
+    for (int j = 0; j < n; j++) pdp += (double)p[j] * dp[j];
+    for (int j = 0; j < n; j++) {
+        double dz = p[j] * (dp[j] - pdp);
+        r.dp_sumsq += (double)dp[j] * dp[j];
+        r.dz_sumsq += dz * dz;
+    }
+    r.pass = r.dp_sumsq > 0 ? sqrt(r.dz_sumsq / r.dp_sumsq) : 0;
+    r.counted = n >= 2 && r.dp_sumsq > 0;
+    r.blocked = r.counted && r.pass < ATTN_BLOCKED_PASS;
+    return r;
+}
+
+/* The pass-through sums of one (b, h) pair's rows while dz still holds dP (see AttnGradStats). */
+static void pass_stats(AttnGradStats *st, long slot, const real *dp, const real *p, int T) {
+    double ss = 0;
+    int rows = 0, blocked = 0;
+    for (int i = 0; i < T; i++) {
+        SoftmaxRowPass r = softmax_row_pass(p + (long)i * T, dp + (long)i * T, i + 1);
+        ss += r.dp_sumsq;
+        rows += r.counted;
+        blocked += r.blocked;
+    }
+    st->dprob_sumsq[slot] = ss;
+    st->rows[slot] = rows;
+    st->blocked[slot] = blocked;
+}
+
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
                        int NH, real scale) {
     int hs = C / NH;
@@ -71,7 +103,8 @@ void attention_forward(real *out, real *preatt, real *att, const real *qkv, int 
 }
 
 void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real *qkv,
-                        const real *att, int B, int T, int C, int NH, real scale) {
+                        const real *att, int B, int T, int C, int NH, real scale,
+                        AttnGradStats *stats) {
     int hs = C / NH;
     long C3 = 3L * C;
 #pragma omp parallel for collapse(2) schedule(static)
@@ -87,6 +120,7 @@ void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real 
             /* dP = dO·Vᵀ (lower triangle, into dz), dV = Pᵀ·dO */
             matmul_gemm(T, T, hs, R(1.0), dO, Vt, dz, T, 1, MAT_C_LOWER);
             matmul_gemm(T, hs, T, R(1.0), Pt, dO, dv, C3, 1, MAT_A_UPPER);
+            if (stats) pass_stats(stats, (long)b * NH + h, dz, p, T);
             for (int i = 0; i < T; i++)
                 softmax_row_backward(dz + (long)i * T, p + (long)i * T, i + 1, T);
             /* through S = scale·Q·Kᵀ: dQ = scale·dZ·K, dK = scale·dZᵀ·Q */

@@ -16,12 +16,46 @@
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
                        int NH, real scale);
 
+/* How much of the gradient reaching one softmax row p (n visible keys) it passes on to the
+ * logits: with dp = dL/dp, dz = dL/dz = p ⊙ (dp − Σ_j p_j·dp_j) (the softmax Jacobian, which is
+ * symmetric), pass = |dz| / |dp| (L2 norms over the n keys). A uniform row passes
+ * |dp − mean dp| / (n·|dp|); a one-hot row passes exactly 0 whatever dp is: it can no longer
+ * move its attention. */
+typedef struct {
+    double dp_sumsq, dz_sumsq; /* Σ_j dp_j², Σ_j dz_j², in double */
+    double pass;               /* sqrt(dz_sumsq / dp_sumsq); 0 when dp_sumsq = 0 */
+    int counted;               /* n >= 2 and dp != 0: a row the blocked fraction counts */
+    int blocked;               /* counted and pass < ATTN_BLOCKED_PASS */
+} SoftmaxRowPass;
+
+/* Below this pass-through a row counts as blocked. */
+#define ATTN_BLOCKED_PASS 0.01
+
+/* The pass-through of one row, computed in double from p and dp (n entries each; neither is
+ * changed). A row with one key (n = 1: p ≡ 1, dz ≡ 0) or with dp = 0 (no gradient reaches it,
+ * e.g. the last layer's query rows at positions the loss does not read) is not counted: the
+ * softmax cannot be said to block a gradient that never arrives. */
+SoftmaxRowPass softmax_row_pass(const real *p, const real *dp, int n);
+
+/* Per-(b, head) sums of the softmax pass-through, slot b·NH + h, from one attention_backward:
+ *   dprob_sumsq  Σ over rows i and visible keys j ≤ i of (dL/dP_ij)², before the softmax backward
+ *   rows         rows softmax_row_pass counts (≥ 2 visible keys, dp ≠ 0)
+ *   blocked      those of them that are blocked (pass < ATTN_BLOCKED_PASS)
+ * Each slot has one writer, so the sums do not depend on the thread count. */
+typedef struct {
+    double *dprob_sumsq; /* [B·NH] */
+    int *rows, *blocked; /* [B·NH] each */
+} AttnGradStats;
+
 /* Writes dqkv (B,T,3C) (overwritten) from dout (B,T,C), using qkv and att from the forward pass.
  * dpreatt (B,NH,T,T) is overwritten with the gradient reaching the pre-softmax logits (0 above
  * the diagonal). Softmax backward uses dz = p ⊙ (dp − Σ_j p_j·dp_j), O(T²) per head, not the
  * O(T³) Jacobian product. Parallel over (b, head): each writes its own slice of dqkv, so the
- * result does not depend on the thread count. */
+ * result does not depend on the thread count. stats (NULL in training steps, which then do no
+ * extra work) gets the pass-through sums of every (b, head); the gradients are the same with or
+ * without it. */
 void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real *qkv,
-                        const real *att, int B, int T, int C, int NH, real scale);
+                        const real *att, int B, int T, int C, int NH, real scale,
+                        AttnGradStats *stats);
 
 #endif

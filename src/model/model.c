@@ -178,7 +178,13 @@ static void layout_acts(Model *m, Arena *a) {
     m->dqkv = carve(a, BT * 3 * C * r);
     m->dpreatt = carve(a, att * r);
     if (c->qk_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
-    m->dpreatt_norm = carve(a, (size_t)c->n_layers * c->n_heads * sizeof(double));
+    size_t LH = (size_t)c->n_layers * c->n_heads, BH = (size_t)m->max_batch * c->n_heads;
+    m->dpreatt_norm = carve(a, LH * sizeof(double));
+    m->dprob_norm = carve(a, LH * sizeof(double));
+    m->blocked_rows = carve(a, LH * sizeof(double));
+    m->attn_stats.dprob_sumsq = carve(a, BH * sizeof(double));
+    m->attn_stats.rows = carve(a, BH * sizeof(int));
+    m->attn_stats.blocked = carve(a, BH * sizeof(int));
     int widest = 3 * c->d_model > c->d_ff ? 3 * c->d_model : c->d_ff;
     m->mm_scratch_len = matmul_scratch_len(widest > c->vocab_size ? widest : c->vocab_size);
     m->mm_scratch = carve(a, m->mm_scratch_len * r);
@@ -383,7 +389,25 @@ void model_zero_grad(Model *m) { memset(m->grads, 0, m->n_params * sizeof(real))
 
 static void zero(real *x, size_t n) { memset(x, 0, n * sizeof(real)); }
 
-void model_backward(Model *m) {
+/* The per-(b, head) pass-through sums of layer l's attention_backward, added over the batch in
+ * order b = 0, 1, ... (the same on every thread count). */
+static void collect_pass_stats(Model *m, int l) {
+    int NH = m->cfg.n_heads;
+    const AttnGradStats *st = &m->attn_stats;
+    for (int h = 0; h < NH; h++) {
+        double ss = 0;
+        long rows = 0, blocked = 0;
+        for (int b = 0; b < m->B; b++) {
+            ss += st->dprob_sumsq[b * NH + h];
+            rows += st->rows[b * NH + h];
+            blocked += st->blocked[b * NH + h];
+        }
+        m->dprob_norm[l * NH + h] = sqrt(ss);
+        m->blocked_rows[l * NH + h] = rows > 0 ? (double)blocked / (double)rows : 0;
+    }
+}
+
+static void backward(Model *m, int with_pass_stats) {
     const ModelConfig *c = &m->cfg;
     int B = m->B, T = m->T;
     int C = c->d_model, F = c->d_ff, V = c->vocab_size, NH = c->n_heads, N = B * T;
@@ -420,7 +444,9 @@ void model_backward(Model *m) {
         matmul_backward_scratch(m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
                                 C, m->mm_scratch, m->mm_scratch_len);
         attention_backward(c->qk_norm ? m->dattn_qkv : m->dqkv, m->dpreatt, m->datty,
-                           a->attn_qkv, a->att, B, T, C, NH, c->scale);
+                           a->attn_qkv, a->att, B, T, C, NH, c->scale,
+                           with_pass_stats ? &m->attn_stats : NULL);
+        if (with_pass_stats) collect_pass_stats(m, l);
         for (int h = 0; h < NH; h++) {
             double s = 0;
             for (int b = 0; b < B; b++)
@@ -435,5 +461,9 @@ void model_backward(Model *m) {
     }
     embedding_backward(m->g.tok_emb, m->g.pos_emb, m->dx, m->tokens, B, T, C);
 }
+
+void model_backward(Model *m) { backward(m, 0); }
+
+void model_backward_diag(Model *m) { backward(m, 1); }
 
 double model_norm(const real *x, size_t n) { return sqrt(lane_sumsq_double(x, n)); }

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 
+#include "model/attention.h"
 #include "model/real.h"
 #include "util/rng.h"
 
@@ -91,6 +92,13 @@ typedef struct {
     /* L2 norm of the gradient reaching the pre-softmax logits, per layer and head, from the
      * last backward pass: [n_layers * n_heads] */
     double *dpreatt_norm;
+    /* From the last model_backward_diag only, per layer and head, [n_layers * n_heads]:
+     * dprob_norm, the L2 norm of the gradient reaching the attention probabilities P (over the
+     * batch and the visible j <= i entries, before the softmax backward); blocked_rows, the
+     * fraction of the query rows softmax_row_pass counts whose pass-through is below
+     * ATTN_BLOCKED_PASS (0 when it counts none). See attention.h. */
+    double *dprob_norm, *blocked_rows;
+    AttnGradStats attn_stats;     /* their per-(b, head) sums: [max_batch * n_heads] slots */
     /* packing scratch of the matmul kernels, sized for the widest layer: [mm_scratch_len] */
     real *mm_scratch;
     size_t mm_scratch_len;
@@ -129,6 +137,10 @@ void model_zero_grad(Model *m);
 /* Backward pass of the last model_forward: accumulates (+=) d loss / d params into m->grads and
  * fills m->dpreatt_norm. */
 void model_backward(Model *m);
+
+/* model_backward, and also fills m->dprob_norm and m->blocked_rows (extra work per attention
+ * row: for the diagnostics batch, not the training step). The gradients are the same. */
+void model_backward_diag(Model *m);
 
 /* L2 norm of a slice of a flat buffer, summed in double in a fixed order. */
 double model_norm(const real *x, size_t n);

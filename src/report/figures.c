@@ -1,7 +1,6 @@
-/* figures.c: the figures of ./train --compare. A Figure is a grid of panels, two per row (or one
- * panel across the row); each panel holds one XY line per run, read from a log column. Reading
- * order: figures and panels, the series, writing a figure, then one function per figure and
- * figures_write, which draws them all and gives the page its captions. */
+/* figures.c: the figures of ./train --compare, one function each (made of the panel grid of
+ * panels.h; the pass-through figure is in figure_passthru.c), and figures_write, which draws them
+ * all and gives the page its captions. */
 #include "report/figures.h"
 
 #include <errno.h>
@@ -11,200 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/figure_passthru.h"
 #include "report/logs.h"
+#include "report/panels.h"
 #include "report/plot.h"
 #include "report/svg.h"
-
-#define PANEL_W 520.0
-#define PANEL_H 320.0
-#define MARGIN 20.0
-
-/* Points of one line: steps and values. */
-typedef struct {
-    double *x, *y;
-    int n;
-    int present;   /* the run has the file this series comes from */
-} XY;
-
-typedef struct {
-    PlotAxes ax;
-    const char *series;  /* what each line measures, for data-series */
-    XY *xy;              /* one per run */
-    int span;            /* grid columns the panel takes */
-} Panel;
-
-typedef struct {
-    Panel *p;
-    int n, cap, n_runs;
-    double x_max;  /* every panel spans steps 0..x_max, so figures line up */
-    int failed;
-} Figure;
-
-static Figure figure_init(const Run *runs, int n) {
-    return (Figure){.n_runs = n, .x_max = max_last_step(runs, n, "step")};
-}
-
-static Panel *figure_panel(Figure *f, const char *title, const char *series, const char *y_label,
-                           int log_y, int span) {
-    if (f->n == f->cap) {
-        int cap = f->cap ? 2 * f->cap : 8;
-        Panel *p = realloc(f->p, (size_t)cap * sizeof *p);
-        if (!p) {
-            f->failed = 1;
-            return NULL;
-        }
-        f->p = p;
-        f->cap = cap;
-    }
-    Panel *p = &f->p[f->n];
-    p->xy = calloc((size_t)f->n_runs, sizeof *p->xy);
-    if (!p->xy) {
-        f->failed = 1;
-        return NULL;
-    }
-    f->n++;
-    p->ax = (PlotAxes){.title = title, .x_label = "step", .y_label = y_label, .log_y = log_y,
-                       .x_lo = 0, .x_hi = f->x_max, .y_lo = NAN, .y_hi = NAN, .y_from_zero = 1};
-    p->series = series;
-    p->span = span;
-    return p;
-}
-
-static void figure_free(Figure *f) {
-    for (int i = 0; i < f->n; i++) {
-        for (int r = 0; r < f->n_runs; r++) {
-            free(f->p[i].xy[r].x);
-            free(f->p[i].xy[r].y);
-        }
-        free(f->p[i].xy);
-    }
-    free(f->p);
-    memset(f, 0, sizeof *f);
-}
-
-static int xy_alloc(XY *xy, int n) {
-    xy->present = 1;
-    xy->n = 0;
-    if (n == 0) return 0;
-    xy->x = malloc((size_t)n * sizeof *xy->x);
-    xy->y = malloc((size_t)n * sizeof *xy->y);
-    return xy->x && xy->y ? 0 : -1;
-}
-
-/* Steps and values (times scale) of the rows where column `name` is not empty: a value that was
- * not measured at a step is left out, while a logged NaN/inf is kept so the line breaks there. */
-static int xy_column(XY *xy, const Csv *t, const char *name, double scale) {
-    if (xy_alloc(xy, t->n_rows)) return -1;
-    int cs = csv_col(t, "step"), c = csv_col(t, name);
-    if (c < 0) return 0;
-    for (int r = 0; r < t->n_rows; r++) {
-        if (csv_empty(t, r, c)) continue;
-        xy->x[xy->n] = csv_num(t, r, cs);
-        xy->y[xy->n++] = csv_num(t, r, c) * scale;
-    }
-    return 0;
-}
-
-/* Mean over heads of an attention.csv column for one layer, one point per step. */
-static int xy_attention(XY *xy, const Csv *t, int layer, const char *name) {
-    if (xy_alloc(xy, t->n_rows)) return -1;
-    int cs = csv_col(t, "step"), cl = csv_col(t, "layer"), c = csv_col(t, name);
-    if (cs < 0 || cl < 0 || c < 0) return 0;
-    double sum = 0;
-    int count = 0;
-    /* Rows come grouped by step (the trainer writes all layers and heads of a step together). */
-    for (int r = 0; r <= t->n_rows; r++) {
-        int boundary = r == t->n_rows || (r > 0 && csv_num(t, r, cs) != csv_num(t, r - 1, cs));
-        if (boundary && count > 0) {
-            xy->x[xy->n] = csv_num(t, r - 1, cs);
-            xy->y[xy->n++] = sum / count;
-            sum = 0;
-            count = 0;
-        }
-        if (r == t->n_rows) break;
-        if (csv_num(t, r, cl) != layer || csv_empty(t, r, c)) continue;
-        sum += csv_num(t, r, c);
-        count++;
-    }
-    return 0;
-}
-
-/* Gives the panels first, first + stride, ... below last the union of their y ranges, so
- * magnitudes compare. Returns 0 (ranges left as they were) when they have nothing to draw. */
-static int share_y_range(Figure *f, int first, int last, int stride, const Run *runs) {
-    double lo = INFINITY, hi = -INFINITY;
-    for (int i = first; i < last; i += stride)
-        for (int r = 0; r < f->n_runs; r++) {
-            PlotSeries s = {runs[r].name, "", f->p[i].xy[r].x, f->p[i].xy[r].y, f->p[i].xy[r].n, r};
-            double a, b;
-            if (plot_y_range(&s, 1, f->p[i].ax.log_y, &a, &b)) lo = fmin(lo, a), hi = fmax(hi, b);
-        }
-    if (lo > hi) return 0;
-    for (int i = first; i < last; i += stride) f->p[i].ax.y_lo = lo, f->p[i].ax.y_hi = hi;
-    return 1;
-}
-
-/* Ends s and writes it to dir/file, then frees it. Returns 0, or -1 after printing the error. */
-static int save_figure(Svg *s, const char *dir, const char *file) {
-    char path[PATH_MAX];
-    int rc = 0;
-    if (log_path(path, sizeof path, dir, file) != 0 || svg_end(s) != 0 ||
-        svg_save(s, path) != 0) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
-        rc = -1;
-    }
-    svg_free(s);
-    return rc;
-}
-
-/* Writes file: the title, a legend of the runs that appear, and the panels in a grid of two
- * columns (a panel with span 2 takes a whole row). Returns 0, or -1 after printing the error. */
-static int figure_write(const Figure *f, const Run *runs, const char *title, const char *dir,
-                        const char *file) {
-    const int cols = 2;
-    double width = cols * PANEL_W + 2 * MARGIN;
-    PlotLegendItem *items = calloc((size_t)f->n_runs, sizeof *items);
-    PlotSeries *series = calloc((size_t)f->n_runs, sizeof *series);
-    int n_items = 0, rows = 0, col = cols;
-    if (!items || !series) goto oom;
-    for (int r = 0; r < f->n_runs; r++) {
-        int present = 0;
-        for (int i = 0; i < f->n; i++) present |= f->p[i].xy[r].present;
-        if (present) items[n_items++] = (PlotLegendItem){runs[r].name, r};
-    }
-    for (int i = 0; i < f->n; i++) {
-        if (col + f->p[i].span > cols) rows++, col = 0;
-        col += f->p[i].span;
-    }
-    double legend_h = plot_legend(NULL, MARGIN, 0, width - 2 * MARGIN, items, n_items);
-    double top = 44 + legend_h + 8;
-    Svg s;
-    svg_begin(&s, width, top + rows * PANEL_H + MARGIN, title);
-    svg_text(&s, MARGIN, 28, "font-size=\"17\" font-weight=\"bold\"", title);
-    plot_legend(&s, MARGIN, 40, width - 2 * MARGIN, items, n_items);
-    double y = top - PANEL_H;
-    col = cols;
-    for (int i = 0; i < f->n; i++) {
-        const Panel *p = &f->p[i];
-        if (col + p->span > cols) y += PANEL_H, col = 0;
-        int n = 0;
-        for (int r = 0; r < f->n_runs; r++)
-            if (p->xy[r].present)
-                series[n++] = (PlotSeries){runs[r].name, p->series, p->xy[r].x, p->xy[r].y,
-                                           p->xy[r].n, r};
-        plot_lines(&s, MARGIN + col * PANEL_W, y, p->span * PANEL_W, PANEL_H - 8, &p->ax, series,
-                   n);
-        col += p->span;
-    }
-    free(items);
-    free(series);
-    return save_figure(&s, dir, file);
-oom:
-    free(items);
-    free(series);
-    fprintf(stderr, "error: out of memory drawing %s\n", file);
-    return -1;
-}
 
 /* The figures, one function each: returns 1 when written, 0 when there was nothing to draw, -1 on
  * error (printed). log_scale: a log loss axis (the other figures ignore it). */
@@ -307,7 +117,7 @@ static int figure_attention(const Run *runs, int n, const char *dir, int log_sca
             for (int r = 0; r < n && rc == 0; r++)
                 if (runs[r].has_attn)
                     rc = xy_attention(&p->xy[r], &runs[r].attn, l,
-                                      k ? "logit_std" : "entropy_norm");
+                                      k ? "logit_std" : "entropy_norm", 1);
         }
     if (rc == 0) {
         /* Shared logit-std axis across layers (the odd panels), from 0 unless it dips below. */
@@ -489,6 +299,7 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "With the scale removed, the logit std at step 0 is about &#8730;d<sub>k</sub> times "
       "larger and the softmax saturates: normalized entropy falls towards 0 and the share of "
       "rows with one weight above 0.99 rises."}},
+    {figure_passthru, {"passthru.svg", FIGURE_PASSTHRU_TITLE, FIGURE_PASSTHRU_CAPTION}},
     {figure_maps,
      {"attn_maps.svg", "Attention maps at the end of training",
       "Attention weights of one validation example after training (row = query position, "

@@ -10,12 +10,12 @@ typedef struct {
     const char *file, *title, *caption;
 } FigureInfo;
 
-#define FIGURES_MAX 5
+#define FIGURES_MAX 6
 
 /* Writes into dir every figure the runs have data for: loss.svg (log_scale: log loss axis),
- * accuracy.svg, grad_norms.svg, attention.svg and attn_maps.svg, and lists those written in
- * figs[0..*n_figs) (room for FIGURES_MAX). Returns 0, or -1 when any could not be written (after
- * printing why; the others are still written). */
+ * accuracy.svg, grad_norms.svg, attention.svg, passthru.svg (figure_passthru.h) and
+ * attn_maps.svg, and lists those written in figs[0..*n_figs) (room for FIGURES_MAX). Returns 0,
+ * or -1 when any could not be written (after printing why; the others are still written). */
 int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,
                   int *n_figs);
 

@@ -216,6 +216,60 @@ static void summary_attention_rows(Table *t, const Run *runs, int n) {
             }
 }
 
+/* Mean over heads and logged steps of attention.csv column `name` at one layer (rows where it
+ * is not empty); NAN when there is none. */
+static double attn_mean_over_steps(const Csv *attn, int layer, const char *name) {
+    int cl = csv_col(attn, "layer"), cv = csv_col(attn, name), count = 0;
+    double sum = 0;
+    for (int i = 0; cl >= 0 && cv >= 0 && i < attn->n_rows; i++)
+        if (csv_num(attn, i, cl) == layer && !csv_empty(attn, i, cv)) {
+            sum += csv_num(attn, i, cv);
+            count++;
+        }
+    return count ? sum / count : NAN;
+}
+
+/* The softmax pass-through: softmax_pass at step 0 and at the end, and the share of blocked rows
+ * over the whole run; "n/a" for a run whose attention.csv predates these columns, and no section
+ * at all when no run has them. */
+static void summary_passthru_rows(Table *t, const Run *runs, int n) {
+    int layers = 0, total = 0, any = 0;
+    for (int i = 0; i < n; i++) {
+        int has = runs[i].has_attn && csv_col(&runs[i].attn, "softmax_pass") >= 0;
+        any |= has;
+        if (has && attn_layers(&runs[i]) > layers) layers = attn_layers(&runs[i]);
+        if (has && attn_step(&runs[i], 1) > total) total = attn_step(&runs[i], 1);
+    }
+    if (!any || layers == 0) return;
+    table_add(t, 1, "softmax pass-through |dL/dZ| / |dL/dP| (mean over heads)");
+    for (int l = 0; l < layers; l++)
+        for (int k = 0; k < 3; k++) {
+            int row = k == 0 ? table_add(t, 0, "layer %d softmax_pass @ step 0", l)
+                    : k == 1 ? table_add(t, 0, "layer %d softmax_pass, final", l)
+                             : table_add(t, 0, "layer %d blocked rows (pass < 1%%), mean over "
+                                               "steps", l);
+            for (int i = 0; i < n; i++) {
+                const Csv *a = &runs[i].attn;
+                int step = attn_step(&runs[i], k == 1);
+                if (step < 0 || l >= attn_layers(&runs[i]) ||
+                    csv_col(a, k < 2 ? "softmax_pass" : "blocked_rows") < 0) {
+                    cell(t, row, i, "n/a");
+                    continue;
+                }
+                char v[32];
+                if (k < 2) {
+                    log_format_value(v, sizeof v, log_head_mean(a, step, l, "softmax_pass", NULL),
+                                     "%#.3g", 1);
+                    logged_cell(t, row, i, v, step, k ? total : 0);
+                } else {
+                    log_format_value(v, sizeof v, attn_mean_over_steps(a, l, "blocked_rows"),
+                                     "%.1f%%", 100);
+                    cell(t, row, i, "%s", v);
+                }
+            }
+        }
+}
+
 int summary_build(Table *t, const Run *runs, int n) {
     memset(t, 0, sizeof *t);
     t->n_runs = n;
@@ -227,6 +281,7 @@ int summary_build(Table *t, const Run *runs, int n) {
     summary_accuracy_rows(t, runs, n);
     summary_gradient_rows(t, runs, n);
     summary_attention_rows(t, runs, n);
+    summary_passthru_rows(t, runs, n);
     return t->failed ? -1 : 0;
 }
 

@@ -21,7 +21,8 @@ typedef struct {
     int failed;                 /* out of memory: the table is incomplete */
 } Table;
 
-/* Builds the table of runs[0..n): setup, loss, accuracy, gradient norms, attention logits. A value
+/* Builds the table of runs[0..n): setup, loss, accuracy, gradient norms, attention logits, the
+ * softmax pass-through (when a run's attention.csv has it). A value
  * logged at a step other than the row's carries "(@step)", "-" is not logged near that step, "n/a"
  * not in the run's logs. Returns 0, or -1 when out of memory; summary_free frees t either way. */
 int summary_build(Table *t, const Run *runs, int n);

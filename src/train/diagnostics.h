@@ -15,6 +15,10 @@ typedef struct {
     double max_weight;     /* mean over rows of max_j p_ij */
     double saturated_frac; /* fraction of rows with max_j p_ij > 0.99 */
     double dlogit_norm;    /* L2 norm of d loss / d logits of this head (0 if not computed) */
+    /* The softmax pass-through (0 if not computed; see model_backward_diag, attention.h): */
+    double dprob_norm;     /* L2 norm of d loss / d attention probabilities, before the softmax */
+    double softmax_pass;   /* dlogit_norm / dprob_norm (diag_softmax_pass) */
+    double blocked_rows;   /* fraction of counted rows with pass-through < ATTN_BLOCKED_PASS */
 } HeadStats;
 
 /* Statistics of head h from preatt and att (B,NH,T,T) as written by attention_forward. Rows
@@ -22,6 +26,12 @@ typedef struct {
  * their maximum 1 by construction, whatever the scale); their single logit counts in the
  * logit statistics. dlogit_norm is left 0. */
 HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int NH, int h);
+
+/* The fraction of the gradient reaching the attention probabilities that the softmax passes to
+ * the logits: dlogit_norm / dprob_norm, and 0 when dprob_norm is 0 (no gradient arrives, so none
+ * passes; this keeps a 0/0 NaN out of the logs of a head the loss does not reach). A NaN or Inf
+ * norm of a diverged run still gives NaN: it is not hidden. */
+double diag_softmax_pass(double dlogit_norm, double dprob_norm);
 
 /* Step-0 check of one layer, from the activations of the last model_forward. */
 typedef struct {

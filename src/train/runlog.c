@@ -85,6 +85,26 @@ static FILE *reopen_truncated(const RunLog *r, const char *name, long resume_ste
     return f;
 }
 
+/* True when the header (first line) of dir/name has the column `col`. */
+static int header_has(const RunLog *r, const char *name, const char *col) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int found = 0;
+    if (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\r\n")] = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(line, ",", &save); t && !found; t = strtok_r(NULL, ",", &save))
+            found = strcmp(t, col) == 0;
+    }
+    free(line);
+    fclose(f);
+    return found;
+}
+
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
                 long resume_step) {
     memset(r, 0, sizeof *r);
@@ -111,6 +131,7 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
         r->loss = reopen_truncated(r, "loss.csv", resume_step);
         r->grad_norms = reopen_truncated(r, "grad_norms.csv", resume_step);
         r->attention = reopen_truncated(r, "attention.csv", resume_step);
+        r->attention_old = r->attention && !header_has(r, "attention.csv", "dprob_norm");
         return r->loss && r->grad_norms && r->attention ? 0 : -1;
     }
     r->loss = open_in(r, "loss.csv");
@@ -122,7 +143,7 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
                  "tokens_per_s,skipped_steps\n") != 0 ||
         put_line(r, r->attention, "attention.csv",
                  "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,max_weight,"
-                 "saturated_frac,dlogit_norm\n") != 0)
+                 "saturated_frac,dlogit_norm,dprob_norm,softmax_pass,blocked_rows\n") != 0)
         return -1;
     /* header: step, tensor names, q/k/v thirds, global */
     char *line = r->line;
@@ -183,9 +204,13 @@ int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm) {
 
 int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s) {
     char line[512];
-    snprintf(line, sizeof line, "%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", step, layer,
-             head, s->logit_mean, s->logit_std, s->logit_absmax, s->entropy, s->entropy_norm,
-             s->max_weight, s->saturated_frac, s->dlogit_norm);
+    int n = snprintf(line, sizeof line, "%d,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", step,
+                     layer, head, s->logit_mean, s->logit_std, s->logit_absmax, s->entropy,
+                     s->entropy_norm, s->max_weight, s->saturated_frac, s->dlogit_norm);
+    if (!r->attention_old)
+        n += snprintf(line + n, sizeof line - (size_t)n, ",%.6g,%.6g,%.6g", s->dprob_norm,
+                      s->softmax_pass, s->blocked_rows);
+    snprintf(line + n, sizeof line - (size_t)n, "\n");
     return put_line(r, r->attention, "attention.csv", line);
 }
 

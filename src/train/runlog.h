@@ -15,6 +15,8 @@ typedef struct {
     FILE *grad_norms;  /* grad_norms.csv */
     FILE *attention;   /* attention.csv */
     int n_layers, d_model;
+    int attention_old;  /* resumed attention.csv from before the pass-through columns: its rows
+                           keep the old 11 columns, so the file stays one table */
     char *line;        /* grad_norms.csv row buffer, sized once so logging allocates nothing */
     size_t line_cap;
 } RunLog;
@@ -45,7 +47,8 @@ int runlog_loss_row(RunLog *r, const LossRow *row);
  * then the q, k and v thirds of each attn.qkv.weight, then the global norm. */
 int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm);
 
-/* One row of attention.csv: the statistics of one head of one layer at this step. */
+/* One row of attention.csv: the statistics of one head of one layer at this step (the columns
+ * of HeadStats, in its order, dprob_norm, softmax_pass and blocked_rows last). */
 int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s);
 
 /* Writes attn_map.csv (layer, head, query, then the weights over keys k0..k{T-1}) and

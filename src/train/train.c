@@ -117,21 +117,24 @@ static int init_check(Run *r) {
 }
 
 /* Attention statistics on the fixed validation batch, one attention.csv row per layer and
- * head, and the attention guards. Runs its own forward and backward (for the gradient that
- * reaches the logits); the training step that follows recomputes its own. Returns 0, or an
- * exit code. */
+ * head, and the attention guards. Runs its own forward and backward (for the gradients that
+ * reach the attention probabilities and the logits); the training step that follows recomputes
+ * its own. Returns 0, or an exit code. */
 static int diagnostics(Run *r, int step) {
     Model *m = &r->m;
     int NH = m->cfg.n_heads;
     forward_diag_batch(r);
     if (step == 0 && init_check(r) != 0) return EXIT_RUNTIME;
     model_zero_grad(m);
-    model_backward(m);
+    model_backward_diag(m);
     int stop = 0;
     for (int l = 0; l < m->cfg.n_layers; l++)
         for (int h = 0; h < NH; h++) {
             HeadStats s = diag_head_stats(m->acts[l].preatt, m->acts[l].att, m->B, m->T, NH, h);
             s.dlogit_norm = m->dpreatt_norm[l * NH + h];
+            s.dprob_norm = m->dprob_norm[l * NH + h];
+            s.softmax_pass = diag_softmax_pass(s.dlogit_norm, s.dprob_norm);
+            s.blocked_rows = m->blocked_rows[l * NH + h];
             if (runlog_attention_row(&r->log, step, l, h, &s) != 0) return EXIT_RUNTIME;
             char what[160];
             if (r->c->guard_logit_std_max > 0 && s.logit_std > r->c->guard_logit_std_max) {
