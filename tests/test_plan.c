@@ -211,7 +211,7 @@ static const RefusedCase REFUSED[] = {
     {"'run.name'", {"--set", "run.name=mine"}},
     {"--d-model", {"--d-model", "64", "--grid", "optim.lr=1e-3"}},
     {"exclude each other", {"--dk", "8", "--d-model", "8", "--one-head"}},
-    {"--collect reads", {"--collect", "--dk", "8"}},
+    {"exclude each other", {"--collect"}}, /* with the --plan every case gets */
     {"--jobs", {"--jobs", "0"}},
     {"--seeds", {"--seeds", "two"}},
     {"--seeds", {"--seeds", "0"}},
@@ -233,7 +233,8 @@ START_TEST(test_refused) {
     tu_write_file(ini, TINY_INI);
     for (size_t k = 0; k < sizeof REFUSED / sizeof *REFUSED; k++) {
         const char *const *v = REFUSED[k].args;
-        TuResult r = sweep(ini, "--out", out, v[0], v[1], v[2], v[3], v[4], v[5], NULL);
+        /* --plan: even if a check were missed, nothing would train inside this test program */
+        TuResult r = sweep(ini, "--plan", "--out", out, v[0], v[1], v[2], v[3], v[4], v[5], NULL);
         ck_assert_msg(r.rc == 2, "case %zu (%s %s): rc %d, stderr:\n%s", k, v[0], v[1] ? v[1] : "",
                       r.rc, r.err);
         ck_assert_msg(strstr(r.err, REFUSED[k].needle), "case %zu: '%s' not in:\n%s", k,
@@ -251,16 +252,32 @@ START_TEST(test_bad_config_file) {
     snprintf(ini, sizeof ini, "%s/bad.ini", g_tmp);
     snprintf(out, sizeof out, "%s/sw", g_tmp);
     tu_write_file(ini, "[model]\nd_modle = 8\n");
-    TuResult r = sweep(ini, "--out", out, NULL);
+    TuResult r = sweep(ini, "--plan", "--out", out, NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_ptr_nonnull(strstr(r.err, "bad.ini:2"));
     tu_result_free(&r);
     snprintf(ini, sizeof ini, "%s/missing.ini", g_tmp);
-    r = sweep(ini, "--out", out, NULL);
+    r = sweep(ini, "--plan", "--out", out, NULL);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_ptr_nonnull(strstr(r.err, "missing.ini"));
     struct stat st;
     ck_assert(stat(out, &st) != 0);
+    tu_result_free(&r);
+}
+END_TEST
+
+/* --collect takes its plan from OUT/plan.txt: plan options are refused, and so is a folder
+ * without a plan (nothing runs either way). */
+START_TEST(test_collect_refused) {
+    char out[128];
+    snprintf(out, sizeof out, "%s/none", g_tmp);
+    TuResult r = sweep("--collect", "--dk", "8", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--collect reads"));
+    tu_result_free(&r);
+    r = sweep("--collect", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "plan.txt"));
     tu_result_free(&r);
 }
 END_TEST
@@ -284,6 +301,7 @@ static Suite *plan_suite(void) {
     tcase_add_test(tc, test_parse_and_compare);
     tcase_add_test(tc, test_refused);
     tcase_add_test(tc, test_bad_config_file);
+    tcase_add_test(tc, test_collect_refused);
     tcase_add_test(tc, test_help);
     suite_add_tcase(s, tc);
     return s;

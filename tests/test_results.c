@@ -31,8 +31,8 @@ static void write_in(const char *dir, const char *file, const char *text) {
 }
 
 /* Validation at steps 0, 20, 30, 40 (step 10 trained only): the last pass is step 40 (loss 1.3,
- * answer 0.99, token 0.9); the best loss 1.2 and best answer accuracy 0.995 are step 20's, which
- * is also the first with accuracy >= 0.99; the step-0 loss is 2.4. attention.csv: layer 0's two
+ * answer 0.995, token 0.9, also the best accuracy); the best loss 1.2 is step 20's, whose
+ * accuracy is exactly 0.99, so it is the first step with accuracy >= 0.99; the step-0 loss 2.4. attention.csv: layer 0's two
  * heads at step 0 have logit std 1 and 3 (mean 2; layer 1's 9 does not count); at the last
  * step, 40, saturated_frac 0.2, 0.4, 0.6 (mean 0.4) and softmax_pass 0.1, 0.2, 0.6 (mean 0.3)
  * over both layers. grad_norms.csv: the last row's W_q, W_k norms 0.25, 0.5. */
@@ -43,9 +43,9 @@ static void write_logs(const char *dir) {
              "tokens_per_s,skipped_steps\n"
              "0,2.5,2.4,0.1,0,0.001,1,0,1,0\n"
              "10,2.0,,,,0.001,1,0,1,0\n"
-             "20,1.5,1.2,0.8,0.995,0.001,1,0,1,0\n"
+             "20,1.5,1.2,0.8,0.99,0.001,1,0,1,0\n"
              "30,1.0,1.5,0.7,0.5,0.001,1,0,1,0\n"
-             "40,,1.3,0.9,0.99,,,0,1,0\n");
+             "40,,1.3,0.9,0.995,,,0,1,0\n");
     write_in(dir, "attention.csv",
              "step,layer,head,logit_std,saturated_frac,softmax_pass\n"
              "0,0,0,1.0,0.1,0.5\n0,0,1,3.0,0.3,0.7\n0,1,0,9.0,0.0,0.0\n"
@@ -62,10 +62,10 @@ START_TEST(test_row_from_logs) {
     Plan p = one_run_plan();
     RowInfo info;
     char *row = results_row(&p, 0, dir, &info);
-    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.99,0.9,1.2,0.995,20,2.4,2,0.4,0.3,"
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.995,0.9,1.2,0.995,20,2.4,2,0.4,0.3,"
                           "0.25,0.5,1.500,v9");
     ck_assert_str_eq(info.status, "guard");
-    ck_assert(info.has_acc && info.answer_acc == 0.99);
+    ck_assert(info.has_acc && info.answer_acc == 0.995);
     free(row);
     char *head = results_header(&p);
     ck_assert_str_eq(head, "run,d_k,d_model,n_heads,scale,seed,steps,status,exit_code,steps_done,"

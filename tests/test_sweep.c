@@ -134,6 +134,15 @@ START_TEST(test_plan_xargs_collect) {
     char cmd[512];
     snprintf(cmd, sizeof cmd, "cd / && xargs -P 2 -I{} sh -c '{}' < %s/planned/jobs.txt", g_tmp);
     ck_assert_int_eq(system(cmd), 0);
+    /* jobs.txt again: each line finds its run finished and trains nothing */
+    char loss[256];
+    snprintf(loss, sizeof loss, "%s/planned/runs/dk4_none_lr-3e-3_s2/loss.csv", g_tmp);
+    struct stat before, after;
+    ck_assert_int_eq(stat(loss, &before), 0);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(stat(loss, &after), 0);
+    ck_assert(after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+              after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
     /* the same rows as the in-process sweep */
     ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out planned"), 0);
     char *a = csv_without_wall("inproc"), *b = csv_without_wall("planned");
