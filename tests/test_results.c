@@ -138,7 +138,9 @@ END_TEST
 START_TEST(test_write_csv) {
     char path[128];
     snprintf(path, sizeof path, "%s/sweep.csv", g_tmp);
-    tu_write_file(path, "a much longer earlier file\nwith\nmany\nlines\nand\nmore\n");
+    char old[2048] = "";
+    for (int i = 0; i < 40; i++) strcat(old, "an earlier, longer sweep.csv line\n"); /* 1400 bytes */
+    tu_write_file(path, old);
     Plan p = one_run_plan();
     char *rows[1] = {"r1,x"};
     ck_assert_int_eq(results_write_csv(path, &p, rows), 0);
