@@ -225,17 +225,18 @@ static void wait_for(const char *path, const char *needle) {
     ck_assert_msg(tu_file_contains(path, needle), "'%s' never appeared in %s", needle, path);
 }
 
-static int stop_with_sigint(pid_t pid) {
-    kill(pid, SIGINT);
+static int stop_with(pid_t pid, int sig) {
+    kill(pid, sig);
     int st;
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
     ck_assert(WIFEXITED(st));
     return WEXITSTATUS(st);
 }
 
-/* Run 1 (20 steps) finishes, run 2 (a million steps) is stopped by SIGINT: exit 130, sweep.csv
- * keeps run 1's row. Started again: run 1 is not trained again (its train.log has one start
- * and its loss.csv the same mtime), run 2 resumes from its checkpoint. */
+/* Run 1 (20 steps) finishes, run 2 (a million steps) is stopped by SIGINT to the sweep alone
+ * (not its process group: the sweep must pass it on): exit 130, sweep.csv keeps run 1's row.
+ * Started again: run 1 is not trained again (its train.log has one start and its loss.csv the
+ * same mtime), run 2 resumes from its checkpoint; SIGTERM then stops it with 143. */
 START_TEST(test_resume_after_sigint) {
     write_ini();
     char tiny[128], log1[256], log2[256], loss1[256], csv[256];
@@ -248,7 +249,7 @@ START_TEST(test_resume_after_sigint) {
     snprintf(csv, sizeof csv, "%s/r/sweep.csv", g_tmp);
     pid_t pid = start_sweep(args);
     wait_for(log2, "\n10,"); /* run 2 has logged a row: its signal handler is in place */
-    ck_assert_int_eq(stop_with_sigint(pid), 130);
+    ck_assert_int_eq(stop_with(pid, SIGINT), 130);
     ck_assert(tu_file_contains(csv, "\nsteps-20,64,64,1,sqrt_dk,1,20,ok,0,20,"));
     ck_assert(tu_file_contains(csv, "\nsteps-1000000,64,64,1,sqrt_dk,1,1000000,running,,"));
     snprintf(log2, sizeof log2, "%s/r/runs/steps-1000000/train.log", g_tmp);
@@ -258,7 +259,8 @@ START_TEST(test_resume_after_sigint) {
     pid = start_sweep(args);
     wait_for(log2, "resuming from checkpoint.bin");
     wait_for(log2, "resumed");
-    ck_assert_int_eq(stop_with_sigint(pid), 130);
+    ck_assert_int_eq(stop_with(pid, SIGTERM), 143); /* passed on to the run, which saves */
+    ck_assert(tu_file_contains(log2, "terminated (SIGTERM)"));
     struct stat after;
     ck_assert_int_eq(stat(loss1, &after), 0);
     ck_assert(after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
@@ -274,6 +276,31 @@ START_TEST(test_resume_after_sigint) {
     snprintf(bg, sizeof bg, "%s/bg.txt", g_tmp);
     ck_assert(tu_file_contains(bg, "1 finished before, skipped; 1 to run"));
     ck_assert(exists(loss1));
+}
+END_TEST
+
+/* A run folder whose checkpoint is of another configuration is not resumed with this one: the
+ * per-run command refuses it (exit code 2, recorded as failed) and keeps the folder. */
+START_TEST(test_foreign_checkpoint) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "f"), 0);
+    char cmd[512], path[256], cfg[256];
+    snprintf(cmd, sizeof cmd, "sh %s/f/jobs.txt", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/f/runs/lr-1e-3/%s", g_tmp, "sweep_result.txt");
+    ck_assert_int_eq(remove(path), 0); /* as if it had been interrupted */
+    snprintf(cfg, sizeof cfg, "%s/f/configs/lr-1e-3.ini", g_tmp);
+    char *text = tu_read_file(cfg, NULL), *at = strstr(text, "lr = 0.001");
+    ck_assert_ptr_nonnull(at);
+    at[strlen("lr = 0.00")] = '2';
+    tu_write_file(cfg, text);
+    free(text);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    snprintf(path, sizeof path, "%s/f/runs/lr-1e-3/train.log", g_tmp);
+    ck_assert(tu_file_contains(path, "holds a run of another configuration"));
+    snprintf(path, sizeof path, "%s/f/runs/lr-1e-3/checkpoint.bin", g_tmp);
+    ck_assert(exists(path));
 }
 END_TEST
 
@@ -304,6 +331,7 @@ static Suite *sweep_suite(void) {
     tcase_add_test(tc, test_collect_missing);
     tcase_add_test(tc, test_guard_recorded);
     tcase_add_test(tc, test_resume_after_sigint);
+    tcase_add_test(tc, test_foreign_checkpoint);
     tcase_add_test(tc, test_default_out_dir);
     suite_add_tcase(s, tc);
     return s;
