@@ -282,6 +282,23 @@ START_TEST(test_collect_refused) {
 }
 END_TEST
 
+/* A folder with a sweep.csv but no plan.txt (an older version's sweep) is left alone. */
+START_TEST(test_old_sweep_folder) {
+    char ini[128], out[128], csv[160];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    snprintf(out, sizeof out, "%s/old", g_tmp);
+    mkdir(out, 0755);
+    snprintf(csv, sizeof csv, "%s/sweep.csv", out);
+    tu_write_file(csv, "d_k,scale,seed\n8,none,1\n");
+    TuResult r = sweep(ini, "--plan", "--dk", "8", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "no plan.txt"));
+    ck_assert(tu_file_contains(csv, "8,none,1\n"));
+    tu_result_free(&r);
+}
+END_TEST
+
 START_TEST(test_help) {
     TuResult r = sweep("--help", NULL);
     ck_assert_int_eq(r.rc, 0);
@@ -302,6 +319,7 @@ static Suite *plan_suite(void) {
     tcase_add_test(tc, test_refused);
     tcase_add_test(tc, test_bad_config_file);
     tcase_add_test(tc, test_collect_refused);
+    tcase_add_test(tc, test_old_sweep_folder);
     tcase_add_test(tc, test_help);
     suite_add_tcase(s, tc);
     return s;
