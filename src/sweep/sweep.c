@@ -229,6 +229,12 @@ static int sweep_command(Sweep *sw, int argc, char **argv) {
     if (base_config(sw) != 0 || plan_build(&sw->a, &sw->base, runs, &sw->plan) != 0 ||
         plan_check_same(plan_path, sw->plan.text) != 0)
         return RC_USAGE;
+    /* a sweep.csv without a plan is an older program's sweep: rebuilding it would lose rows */
+    if (access(plan_path, F_OK) != 0 && access(sw->csv, F_OK) == 0) {
+        fprintf(stderr, "error: %s holds a sweep.csv but no plan.txt (a sweep of an older "
+                        "version); use another --out, or move that folder away\n", sw->out);
+        return RC_USAGE;
+    }
     if (self_exe(exe, sizeof exe) != 0) return RC_IO;
     if (make_dirs(sw->out) != 0) {
         fprintf(stderr, "error: cannot create sweep folder '%s': %s\n", sw->out, strerror(errno));
