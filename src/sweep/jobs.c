@@ -46,6 +46,20 @@ static pid_t start(const JobList *jl, int i) {
     return pid;
 }
 
+/* Starts runs into the free slots, unless a signal came or a start failed (*rc = 1). */
+static void fill(const JobList *jl, pid_t *pid, int *which, int *next, int *running, int *rc) {
+    for (int s = 0; s < jl->jobs && !stop_signal && !*rc && *next < jl->n; s++)
+        if (pid[s] == 0) {
+            if ((pid[s] = start(jl, *next)) < 0) {
+                pid[s] = 0;
+                *rc = 1;
+            } else {
+                which[s] = (*next)++;
+                ++*running;
+            }
+        }
+}
+
 int jobs_run(const JobList *jl, int *failed) {
     pid_t *pid = calloc((size_t)(jl->jobs), sizeof *pid);
     int *which = calloc((size_t)(jl->jobs), sizeof *which);
@@ -64,16 +78,7 @@ int jobs_run(const JobList *jl, int *failed) {
     int next = 0, running = 0, done = 0, n_failed = 0, rc = 0, forwarded = 0;
     double t0 = now_s();
     while (next < jl->n || running > 0) {
-        for (int s = 0; s < jl->jobs && !stop_signal && !rc && next < jl->n; s++)
-            if (pid[s] == 0) {
-                if ((pid[s] = start(jl, next)) < 0) {
-                    pid[s] = 0;
-                    rc = 1;
-                } else {
-                    which[s] = next++;
-                    running++;
-                }
-            }
+        fill(jl, pid, which, &next, &running, &rc);
         if (rc && running == 0) break;
         if (stop_signal && !forwarded) {
             for (int s = 0; s < jl->jobs; s++)
@@ -101,6 +106,7 @@ int jobs_run(const JobList *jl, int *failed) {
         }
         if (jl->done(jl->ctx, which[s], code) != 0) rc = 1;
         if (stopped) continue;
+        fill(jl, pid, which, &next, &running, &rc); /* the next run first: "running" is true */
         char eta[32] = "-";
         int left = jl->n - done;
         if (done > 0 && left > 0) format_eta(eta, sizeof eta, (now_s() - t0) / done * left);
