@@ -6,8 +6,10 @@
 
 #include "config/config.h"
 #include "report/report.h"
+#include "sweep/sweep.h"
 #include "train/checkpoint.h"
 #include "train/train.h"
+#include "util/version.h"
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -17,7 +19,10 @@ static void usage(FILE *f) {
             "       ./train --eval RUN_DIR        validation accuracy and examples of the checkpoint\n"
             "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale]\n"
             "       ./train --softmax-table [--seed N] [--samples N] [--keys N]\n"
-            "       ./train --sweep [CONFIG.ini] [--dk LIST] [--scales LIST] [--seeds N] [--steps N] ...\n"
+            "       ./train --sweep [CONFIG.ini] [--dk LIST] [--grid section.key=v1,v2 ...] [--jobs N]\n"
+            "                       [--plan | --collect] ...   (see ./train --sweep --help)\n"
+            "       ./train --sweep-run OUT/configs/RUN.ini   one run of a sweep (its jobs.txt lines)\n"
+            "       ./train --version\n"
             "       ./train --reference-table   print every setting as the README's Markdown table\n"
             "       ./train --help\n"
             "\n"
@@ -83,7 +88,12 @@ int main(int argc, char **argv) {
     Config c;
     config_defaults(&c);
     if (argc > 1 && strcmp(argv[1], "--compare") == 0) return report_compare(argc - 2, argv + 2);
-    if (argc > 1 && strcmp(argv[1], "--sweep") == 0) return report_sweep(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "--sweep") == 0) return sweep_main(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "--sweep-run") == 0) return sweep_job_main(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+        printf("scaledot %s\n", SCALEDOT_VERSION);
+        return EXIT_OK;
+    }
     if (argc > 1 && strcmp(argv[1], "--reference-table") == 0) {
         config_write_reference_table(stdout);
         return EXIT_OK;

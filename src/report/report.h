@@ -12,11 +12,4 @@ int report_compare(int argc, char **argv);
  * Prints the worked numbers behind the 1/√d_k argument. Returns an exit code. */
 int report_softmax_table(int argc, char **argv);
 
-/* ./train --sweep [CONFIG.ini] [--dk LIST] [--scales LIST] [--seeds N] [--steps N] [--out DIR]
- * [--set section.key=value ...]; argv holds only the arguments after --sweep. Trains one
- * single-head model per (d_k, scale, seed), writes DIR/sweep.csv and the sweep figures, prints a
- * summary table. Returns an exit code (0; 1 on I/O error; 2 on bad arguments or config, before
- * any run). */
-int report_sweep(int argc, char **argv);
-
 #endif

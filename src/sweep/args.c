@@ -1,0 +1,448 @@
+/* args.c: the command line of ./train --sweep read into axes (plan.h), with every check that
+ * needs no config: list syntax, duplicates, a key set twice (by a shorthand and by --grid, or by
+ * --set and by an axis), options that need another. */
+#include "sweep/plan.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* argv starts after --sweep; config_set numbers arguments on the whole command line. */
+#define ARGN(i) ((i) + 2)
+
+void sweep_usage(FILE *f) {
+    fprintf(f,
+        "usage: ./train --sweep [CONFIG.ini] [--dk LIST] [--d-model N | --one-head]\n"
+        "                       [--scales LIST] [--seeds N|LIST] [--grid section.key=v1,v2,...]\n"
+        "                       [--steps N] [--set section.key=value ...] [--out DIR]\n"
+        "                       [--jobs N] [--plan | --collect]\n"
+        "Trains one run per combination of the listed values, each from CONFIG, the --set\n"
+        "overrides and --steps (the step budget), and writes DIR/runs/<run>/ (each run's logs\n"
+        "and train.log), DIR/sweep.csv (one row per planned run), DIR/plan.txt and the summary\n"
+        "(default DIR: sweeps/<CONFIG name>, or sweeps/default).\n"
+        "Axes:\n"
+        "  --dk LIST       d_k values; model.d_model stays fixed (--d-model, default 128) and\n"
+        "                  model.n_heads = d_model / d_k; --one-head: n_heads = 1, d_model = d_k\n"
+        "  --scales LIST   attention.scale values (sqrt_dk, none, inv_dk or a positive number)\n"
+        "  --seeds N|LIST  run.seed 1..N, or the listed seeds (3,7,11)\n"
+        "  --grid section.key=v1,v2,...   any config key (repeatable); values without blanks\n"
+        "                  or commas, each checked by the config reader before any run\n"
+        "Without --grid, the d_k preset: --dk 8,16,32,64,128, --scales sqrt_dk,none,inv_dk,\n"
+        "--seeds 1 unless given. With any --grid, only the axes named on the command line vary;\n"
+        "the rest comes from the config (no d_k or scale variation unless --dk / --scales).\n"
+        "Runs are named after every varied key (dk8_none_s1, lr-0.001_s2, ...).\n"
+        "Running:\n"
+        "  --jobs N        N runs at once, each a child process with run.threads = 1 unless set\n"
+        "  --plan          write DIR/plan.txt, DIR/configs/RUN.ini and DIR/jobs.txt (one shell\n"
+        "                  command per run: trains, resumes or does nothing) and stop\n"
+        "  --collect       rebuild DIR/sweep.csv and the summary from the run folders of the\n"
+        "                  plan in DIR/plan.txt; lists the runs still missing (give only --out)\n"
+        "Started again into the same DIR with the same plan, a sweep skips the finished runs and\n"
+        "resumes interrupted ones from their checkpoint; a different plan is refused.\n"
+        "A run that diverges (3), trips a guard (4) or fails is recorded and the others go on.\n"
+        "Exit codes: 0 every run ended (ok, diverged or guard), 1 I/O error or a run failed,\n"
+        "2 bad arguments or config (nothing was run), 130 / 143 stopped by SIGINT / SIGTERM\n"
+        "(every running run saved its checkpoint; start the same command again to go on).\n");
+}
+
+static int is_flag(const char *a, const char *flag) {
+    size_t n = strlen(flag);
+    return strncmp(a, flag, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+/* The value of the flag at argv[*i] ("--dk 8,16" or "--dk=8,16"); NULL after a message. */
+static const char *flag_value(int argc, char **argv, int *i, const char *flag) {
+    const char *a = argv[*i], *v = NULL;
+    size_t n = strlen(flag);
+    if (a[n] == '=') v = a + n + 1;
+    else if (*i + 1 < argc) v = argv[++*i];
+    if (!v || !*v) fprintf(stderr, "error: %s (argument %d) needs a value\n", flag, ARGN(*i));
+    return v && *v ? v : NULL;
+}
+
+/* A decimal integer in [lo, hi], digits only. */
+static int parse_int(const char *s, size_t len, long lo, long hi, long *out) {
+    if (len == 0 || len > 12) return -1;
+    long v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return -1;
+        v = 10 * v + (s[i] - '0');
+    }
+    if (v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+/* Splits a comma-separated list into ax->values: entries non-empty, without blanks, distinct
+ * (a duplicate would reuse a run folder). Returns 0, or -1 after a message naming flag and argn. */
+static int split_values(Axis *ax, const char *list, const char *flag, int argn) {
+    for (int i = 0; i < ax->n; i++) free(ax->values[i]);
+    free(ax->values);
+    ax->values = NULL;
+    ax->n = 0;
+    size_t cap = 1;
+    for (const char *p = list; *p; p++) cap += *p == ',';
+    if (cap > SWEEP_MAX_VALUES) {
+        fprintf(stderr, "error: %s (argument %d): more than %d values\n", flag, argn,
+                SWEEP_MAX_VALUES);
+        return -1;
+    }
+    ax->values = calloc(cap, sizeof *ax->values);
+    if (!ax->values) {
+        fprintf(stderr, "error: out of memory\n");
+        return -1;
+    }
+    for (const char *p = list;; p++) {
+        size_t len = strcspn(p, ",");
+        int blank = 0;
+        for (size_t k = 0; k < len; k++) blank |= isspace((unsigned char)p[k]) != 0;
+        if (len == 0 || len >= PLAN_CELL || blank) {
+            fprintf(stderr, "error: %s (argument %d): bad entry '%.*s' in '%s' (entries are "
+                            "non-empty, without blanks, separated by single commas)\n",
+                    flag, argn, (int)len, p, list);
+            return -1;
+        }
+        for (int k = 0; k < ax->n; k++)
+            if (strlen(ax->values[k]) == len && strncmp(ax->values[k], p, len) == 0) {
+                fprintf(stderr, "error: %s (argument %d): '%.*s' is listed twice in '%s'\n", flag,
+                        argn, (int)len, p, list);
+                return -1;
+            }
+        if (!(ax->values[ax->n] = strndup(p, len))) {
+            fprintf(stderr, "error: out of memory\n");
+            return -1;
+        }
+        ax->n++;
+        p += len;
+        if (!*p) return 0;
+    }
+}
+
+/* d_k values: positive integers, sorted ascending (the figures' x axis). */
+static int check_dk(Axis *ax, int argn) {
+    for (int i = 0; i < ax->n; i++) {
+        long v;
+        if (parse_int(ax->values[i], strlen(ax->values[i]), 1, 1000000, &v) != 0) {
+            fprintf(stderr, "error: --dk (argument %d): '%s' is not a positive integer (at most "
+                            "1000000)\n", argn, ax->values[i]);
+            return -1;
+        }
+    }
+    for (int i = 1; i < ax->n; i++)
+        for (int j = i; j > 0 && atol(ax->values[j - 1]) > atol(ax->values[j]); j--) {
+            char *t = ax->values[j];
+            ax->values[j] = ax->values[j - 1];
+            ax->values[j - 1] = t;
+        }
+    return 0;
+}
+
+/* --seeds N (1..N) or a list of seeds. */
+static int set_seeds(Axis *ax, const char *v, int argn) {
+    long n;
+    if (!strchr(v, ',')) {
+        if (parse_int(v, strlen(v), 1, SWEEP_MAX_VALUES, &n) != 0) {
+            fprintf(stderr, "error: --seeds (argument %d): '%s' is not a count from 1 to %d (or "
+                            "a list of seeds: 3,7)\n", argn, v, SWEEP_MAX_VALUES);
+            return -1;
+        }
+        char *list = malloc((size_t)n * 8 + 1), *p = list;
+        if (!list) return -1;
+        for (long s = 1; s <= n; s++) p += sprintf(p, s > 1 ? ",%ld" : "%ld", s);
+        int rc = split_values(ax, list, "--seeds", argn);
+        free(list);
+        return rc;
+    }
+    if (split_values(ax, v, "--seeds", argn) != 0) return -1;
+    for (int i = 0; i < ax->n; i++)
+        if (parse_int(ax->values[i], strlen(ax->values[i]), 0, 1000000000000L, &n) != 0) {
+            fprintf(stderr, "error: --seeds (argument %d): '%s' is not a seed (0 or more)\n",
+                    argn, ax->values[i]);
+            return -1;
+        }
+    return 0;
+}
+
+/* The parts of the command line collected before the axes are put in plan order. */
+typedef struct {
+    Axis dk, scale, seed, grid[SWEEP_MAX_AXES];
+    int n_grid, has_dk, has_scale, has_seed;
+} Parts;
+
+static void axis_init(Axis *ax, AxisKind kind, const char *key, const char *label,
+                      const char *flag, int argn) {
+    ax->kind = kind;
+    snprintf(ax->key, sizeof ax->key, "%s", key);
+    snprintf(ax->label, sizeof ax->label, "%s", label);
+    ax->flag = flag;
+    ax->argn = argn;
+}
+
+/* --grid section.key=v1,v2,... */
+static int parse_grid(Parts *p, const char *v, int argn) {
+    size_t klen = strcspn(v, "=");
+    char key[64];
+    if (!v[klen] || klen == 0 || klen >= sizeof key) {
+        fprintf(stderr, "error: --grid (argument %d): '%s' is not section.key=v1,v2,...\n", argn, v);
+        return -1;
+    }
+    memcpy(key, v, klen);
+    key[klen] = '\0';
+    if (config_key_index(key) < 0) {
+        fprintf(stderr, "error: --grid (argument %d): '%s' is not a config key (see ./train "
+                        "--reference-table)\n", argn, key);
+        return -1;
+    }
+    if (strcmp(key, "run.name") == 0 || strcmp(key, "run.dir") == 0) {
+        fprintf(stderr, "error: --grid (argument %d): '%s' is set by the sweep (each run's folder "
+                        "is OUT/runs/<name>)\n", argn, key);
+        return -1;
+    }
+    for (int i = 0; i < p->n_grid; i++)
+        if (strcmp(p->grid[i].key, key) == 0) {
+            fprintf(stderr, "error: --grid (argument %d): '%s' is already varied by --grid "
+                            "(argument %d); give all its values in one list\n",
+                    argn, key, p->grid[i].argn);
+            return -1;
+        }
+    if (p->n_grid == SWEEP_MAX_AXES - 3) {
+        fprintf(stderr, "error: --grid (argument %d): at most %d --grid options\n", argn,
+                SWEEP_MAX_AXES - 3);
+        return -1;
+    }
+    Axis *ax = &p->grid[p->n_grid++];
+    axis_init(ax, AXIS_KEY, key, "", "--grid", argn);
+    return split_values(ax, v + klen + 1, "--grid", argn);
+}
+
+static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
+    const char *arg = argv[*i], *v;
+    if (strcmp(arg, "--one-head") == 0) {
+        a->one_head = 1, a->one_head_argn = ARGN(*i);
+        return 0;
+    }
+    if (strcmp(arg, "--plan") == 0 || strcmp(arg, "--collect") == 0) {
+        SweepMode m = arg[2] == 'p' ? MODE_PLAN : MODE_COLLECT;
+        if (a->mode != MODE_RUN && a->mode != m) {
+            fprintf(stderr, "error: --plan and --collect exclude each other\n");
+            return -1;
+        }
+        a->mode = m;
+        return 0;
+    }
+    static const char *const valued[] = {"--dk", "--scales", "--seeds", "--grid", "--steps",
+                                         "--out", "--set", "--jobs", "--d-model"};
+    const char *flag = NULL;
+    for (size_t k = 0; k < sizeof valued / sizeof *valued && !flag; k++)
+        if (is_flag(arg, valued[k])) flag = valued[k];
+    if (!flag) {
+        fprintf(stderr, "error: unknown option '%s' for --sweep (argument %d; see ./train --sweep "
+                        "--help)\n", arg, ARGN(*i));
+        return -1;
+    }
+    if (!(v = flag_value(argc, argv, i, flag))) return -1;
+    int argn = ARGN(*i);
+    long n;
+    if (strcmp(flag, "--dk") == 0) {
+        axis_init(&p->dk, AXIS_DK, "d_k", "dk", "--dk", argn);
+        p->has_dk = 1;
+        return split_values(&p->dk, v, flag, argn) || check_dk(&p->dk, argn) ? -1 : 0;
+    }
+    if (strcmp(flag, "--scales") == 0) {
+        axis_init(&p->scale, AXIS_KEY, "attention.scale", "", "--scales", argn);
+        p->has_scale = 1;
+        return split_values(&p->scale, v, flag, argn);
+    }
+    if (strcmp(flag, "--seeds") == 0) {
+        axis_init(&p->seed, AXIS_KEY, "run.seed", "s", "--seeds", argn);
+        p->has_seed = 1;
+        return set_seeds(&p->seed, v, argn);
+    }
+    if (strcmp(flag, "--grid") == 0) {
+        a->any_grid = 1;
+        return parse_grid(p, v, argn);
+    }
+    if (strcmp(flag, "--out") == 0) {
+        a->out = v, a->out_argn = argn;
+        return 0;
+    }
+    if (strcmp(flag, "--set") == 0) {
+        a->sets[a->n_sets] = v;
+        a->set_argn[a->n_sets++] = argn;
+        return 0;
+    }
+    static const struct { const char *flag; long lo, hi; const char *what; } INTS[] = {
+        {"--steps", 0, 100000000, "a number of steps (0 or more)"},
+        {"--jobs", 1, 256, "a number of parallel runs from 1 to 256"},
+        {"--d-model", 1, 1000000, "a model width (a positive integer)"},
+    };
+    for (size_t k = 0; k < sizeof INTS / sizeof *INTS; k++) {
+        if (strcmp(flag, INTS[k].flag) != 0) continue;
+        if (parse_int(v, strlen(v), INTS[k].lo, INTS[k].hi, &n) != 0) {
+            fprintf(stderr, "error: %s (argument %d): '%s' is not %s\n", flag, argn, v,
+                    INTS[k].what);
+            return -1;
+        }
+        if (k == 0) a->steps = (int)n, a->steps_argn = argn;
+        else if (k == 1) a->jobs = (int)n;
+        else a->d_model = (int)n, a->d_model_argn = argn;
+    }
+    return 0;
+}
+
+/* The keys each shorthand owns; a --grid or --set of one of them is refused, naming both. */
+static int check_conflicts(const SweepArgs *a, const Parts *p) {
+    static const struct { const char *key, *flag; } OWNED[] = {
+        {"model.d_model", "--dk"}, {"model.n_heads", "--dk"}, {"attention.scale", "--scales"},
+        {"run.seed", "--seeds"}, {"train.steps", "--steps"}};
+    int has[] = {p->has_dk, p->has_dk, p->has_scale, p->has_seed, a->steps >= 0};
+    for (int g = 0; g < p->n_grid; g++)
+        for (size_t k = 0; k < sizeof OWNED / sizeof *OWNED; k++)
+            if (has[k] && strcmp(p->grid[g].key, OWNED[k].key) == 0) {
+                fprintf(stderr, "error: --grid (argument %d): '%s' is also set by %s; give it "
+                                "once\n", p->grid[g].argn, OWNED[k].key, OWNED[k].flag);
+                return -1;
+            }
+    if ((a->d_model_argn || a->one_head) && !p->has_dk) {
+        fprintf(stderr, "error: --%s (argument %d) shapes the d_k axis, which is off with "
+                        "--grid unless --dk is given\n", a->one_head ? "one-head" : "d-model",
+                a->one_head ? a->one_head_argn : a->d_model_argn);
+        return -1;
+    }
+    if (a->d_model_argn && a->one_head) {
+        fprintf(stderr, "error: --d-model and --one-head exclude each other (with --one-head, "
+                        "d_model = d_k)\n");
+        return -1;
+    }
+    for (int s = 0; s < a->n_sets; s++) {
+        const char *owner = NULL, *key = NULL;
+        if (config_assignment_sets(a->sets[s], "run.name")) owner = "the sweep", key = "run.name";
+        if (config_assignment_sets(a->sets[s], "run.dir")) owner = "the sweep (--out)", key = "run.dir";
+        for (size_t k = 0; k < sizeof OWNED / sizeof *OWNED && !owner; k++)
+            if (has[k] && config_assignment_sets(a->sets[s], OWNED[k].key))
+                owner = OWNED[k].flag, key = OWNED[k].key;
+        for (int g = 0; g < p->n_grid && !owner; g++)
+            if (config_assignment_sets(a->sets[s], p->grid[g].key))
+                owner = "--grid", key = p->grid[g].key;
+        if (owner) {
+            fprintf(stderr, "error: --set (argument %d): '%s' is set by the sweep for every run; "
+                            "use %s (or drop the --set)\n", a->set_argn[s], key, owner);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Orders the axes (d_k, scale, --grid in order, seed), filling in the preset's defaults. */
+static int assemble(SweepArgs *a, Parts *p) {
+    if (!a->any_grid) {
+        if (!p->has_dk) {
+            axis_init(&p->dk, AXIS_DK, "d_k", "dk", "--dk", 0);
+            if (split_values(&p->dk, "8,16,32,64,128", "--dk", 0) != 0) return -1;
+            p->has_dk = 1;
+        }
+        if (!p->has_scale) {
+            axis_init(&p->scale, AXIS_KEY, "attention.scale", "", "--scales", 0);
+            if (split_values(&p->scale, "sqrt_dk,none,inv_dk", "--scales", 0) != 0) return -1;
+            p->has_scale = 1;
+        }
+        if (!p->has_seed) {
+            axis_init(&p->seed, AXIS_KEY, "run.seed", "s", "--seeds", 0);
+            if (split_values(&p->seed, "1", "--seeds", 0) != 0) return -1;
+            p->has_seed = 1;
+        }
+    }
+    if (check_conflicts(a, p) != 0) return -1;
+    if (p->has_dk) a->axes[a->n_axes++] = p->dk, p->dk.values = NULL;
+    if (p->has_scale) a->axes[a->n_axes++] = p->scale, p->scale.values = NULL;
+    static const char *const FIXED[] = {"model.d_model", "model.n_heads", "attention.scale",
+                                        "run.seed", "train.steps"};
+    for (int g = 0; g < p->n_grid; g++) {
+        Axis *ax = &a->axes[a->n_axes++];
+        *ax = p->grid[g];
+        p->grid[g].values = NULL;
+        ax->column = 1;
+        for (size_t k = 0; k < sizeof FIXED / sizeof *FIXED; k++)
+            if (strcmp(ax->key, FIXED[k]) == 0) ax->column = 0;
+        /* the run-name prefix: the key without its section, unless two --grid keys share it */
+        const char *base = strchr(ax->key, '.') + 1;
+        int shared = 0;
+        for (int h = 0; h < p->n_grid; h++)
+            shared |= h != g && strcmp(strchr(p->grid[h].key, '.') + 1, base) == 0;
+        snprintf(ax->label, sizeof ax->label, "%s-", shared ? ax->key : base);
+    }
+    if (p->has_seed) a->axes[a->n_axes++] = p->seed, p->seed.values = NULL;
+    return 0;
+}
+
+static void axis_free(Axis *ax) {
+    for (int i = 0; ax->values && i < ax->n; i++) free(ax->values[i]);
+    free(ax->values);
+    ax->values = NULL;
+    ax->n = 0;
+}
+
+/* --collect reads the plan from OUT/plan.txt: anything that would make a plan is refused. */
+static int check_collect(const SweepArgs *a, const Parts *p) {
+    if (a->config_path || p->has_dk || p->has_scale || p->has_seed || a->any_grid || a->n_sets ||
+        a->steps >= 0 || a->d_model_argn || a->one_head) {
+        fprintf(stderr, "error: --collect reads the plan stored in OUT/plan.txt; give only "
+                        "--out DIR (and no config, axes, --set or --steps)\n");
+        return -1;
+    }
+    return 0;
+}
+
+int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
+    memset(a, 0, sizeof *a);
+    a->steps = -1;
+    a->d_model = 128;
+    a->jobs = 1;
+    a->sets = malloc(sizeof *a->sets * (size_t)(argc + 1));
+    a->set_argn = malloc(sizeof *a->set_argn * (size_t)(argc + 1));
+    Parts *p = calloc(1, sizeof *p);
+    int rc = a->sets && a->set_argn && p ? 0 : -1;
+    if (rc) fprintf(stderr, "error: out of memory\n");
+    for (int i = 0; i < argc && !rc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            sweep_usage(stdout);
+            rc = 1;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            rc = parse_option(a, p, argc, argv, &i);
+        } else if (a->config_path) {
+            fprintf(stderr, "error: --sweep takes one config file ('%s' and '%s' given)\n",
+                    a->config_path, argv[i]);
+            rc = -1;
+        } else {
+            a->config_path = argv[i];
+        }
+    }
+    if (!rc && a->mode == MODE_COLLECT) rc = check_collect(a, p);
+    else if (!rc) rc = assemble(a, p);
+    if (p) {
+        axis_free(&p->dk);
+        axis_free(&p->scale);
+        axis_free(&p->seed);
+        for (int g = 0; g < p->n_grid; g++) axis_free(&p->grid[g]);
+    }
+    free(p);
+    return rc;
+}
+
+void sweep_args_free(SweepArgs *a) {
+    for (int i = 0; i < a->n_axes; i++) axis_free(&a->axes[i]);
+    a->n_axes = 0;
+    free(a->sets);
+    free(a->set_argn);
+    a->sets = NULL;
+    a->set_argn = NULL;
+}
+
+const Axis *sweep_axis_for(const SweepArgs *a, const char *key) {
+    int dk = strcmp(key, "model.d_model") == 0 || strcmp(key, "model.n_heads") == 0;
+    for (int i = 0; i < a->n_axes; i++)
+        if ((dk && a->axes[i].kind == AXIS_DK) || strcmp(a->axes[i].key, key) == 0)
+            return &a->axes[i];
+    return NULL;
+}

@@ -1,0 +1,151 @@
+/* job.c: ./train --sweep-run CONFIG: the one per-run command behind every sweep path (the
+ * in-process sweep's children, jobs.txt under xargs, GNU parallel or Slurm): train if absent,
+ * resume if interrupted, nothing if finished; the outcome recorded in the run's marker. */
+#include "sweep/sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "sweep/results.h"
+#include "train/checkpoint.h"
+#include "train/runlog.h"
+#include "train/train.h"
+#include "util/version.h"
+
+#define WALL_FILE "sweep_wall.txt" /* seconds of earlier, interrupted attempts */
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static char *config_text(const Config *c) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    config_write(c, f);
+    return fclose(f) == 0 ? buf : (free(buf), NULL);
+}
+
+/* The checkpoint must be of this very run: same config but for where it lives and how many
+ * threads train it. Returns 0, or -1 after a message. */
+static int checkpoint_matches(const Config *c, const char *checkpoint, const char *cfg_path) {
+    char *text = NULL;
+    if (checkpoint_read_config(checkpoint, &text) != 0) return -1;
+    Config *k = malloc(sizeof *k);
+    int rc = -1;
+    if (k) {
+        config_defaults(k);
+        if (config_load_text(k, checkpoint, text, strlen(text)) == 0) {
+            memcpy(k->run_dir, c->run_dir, sizeof k->run_dir);
+            memcpy(k->run_name, c->run_name, sizeof k->run_name);
+            k->threads = c->threads;
+            k->progress = c->progress;
+            char *a = config_text(k), *b = config_text(c);
+            rc = a && b && strcmp(a, b) == 0 ? 0 : -1;
+            if (rc && a && b)
+                fprintf(stderr, "error: %s holds a run of another configuration than %s; remove "
+                                "the run folder to train it again\n", checkpoint, cfg_path);
+            free(a);
+            free(b);
+        }
+    }
+    free(k);
+    free(text);
+    return rc;
+}
+
+static double read_wall(const char *dir) {
+    char path[SWEEP_PATH + 32];
+    snprintf(path, sizeof path, "%s/%s", dir, WALL_FILE);
+    FILE *f = fopen(path, "r");
+    double s = 0;
+    if (f) {
+        if (fscanf(f, "%lf", &s) != 1 || !isfinite(s) || s < 0) s = 0;
+        fclose(f);
+    }
+    return s;
+}
+
+/* Appends this process's stdout and stderr to dir/train.log. */
+static int redirect_output(const char *dir) {
+    char path[SWEEP_PATH + 32];
+    snprintf(path, sizeof path, "%s/train.log", dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "error: cannot open '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    int rc = dup2(fd, 1) < 0 || dup2(fd, 2) < 0 ? -1 : 0;
+    close(fd);
+    return rc;
+}
+
+int sweep_job_main(int argc, char **argv) {
+    if (argc != 1) {
+        fprintf(stderr, "usage: ./train --sweep-run OUT/configs/RUN.ini (one run of a sweep; "
+                        "see ./train --sweep --help)\n");
+        return EXIT_CONFIG;
+    }
+    const char *cfg_path = argv[0];
+    Config *c = malloc(sizeof *c);
+    if (!c) return EXIT_RUNTIME;
+    config_defaults(c);
+    if (config_load_file(c, cfg_path) != 0 || config_validate(c) != 0) {
+        free(c);
+        return EXIT_CONFIG;
+    }
+    char dir[SWEEP_PATH], path[SWEEP_PATH + 32];
+    snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
+    RunMarker mk;
+    if (results_marker_read(dir, &mk) == 0 && results_final(mk.exit_code)) {
+        free(c);
+        return mk.exit_code; /* finished before: nothing to do */
+    }
+    if (make_dirs(dir) != 0) {
+        fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
+        free(c);
+        return EXIT_RUNTIME;
+    }
+    if (redirect_output(dir) != 0) {
+        free(c);
+        return EXIT_RUNTIME;
+    }
+    /* a failed attempt's marker goes: stopped now, the run must read as interrupted */
+    snprintf(path, sizeof path, "%s/%s", dir, SWEEP_MARKER);
+    remove(path);
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    int resume = access(path, F_OK) == 0;
+    double before = resume ? read_wall(dir) : 0, t0 = now_s();
+    fprintf(stderr, "sweep-run %s: %s (%s)\n", cfg_path, resume ? "resuming from checkpoint.bin"
+                                                                 : "training", SCALEDOT_VERSION);
+    int rc;
+    if (resume) rc = checkpoint_matches(c, path, cfg_path) == 0 ? train_run_from(c, path) : EXIT_CONFIG;
+    else rc = train_run(c);
+    double wall = before + now_s() - t0;
+    char text[64];
+    snprintf(path, sizeof path, "%s/%s", dir, WALL_FILE);
+    if (rc == 128 + SIGINT || rc == 128 + SIGTERM) {
+        int n = snprintf(text, sizeof text, "%.3f\n", wall);
+        sweep_write_atomic(path, text, (size_t)n);
+    } else {
+        mk = (RunMarker){rc, wall, SCALEDOT_VERSION};
+        if (results_marker_write(dir, &mk) != 0 && rc == 0) rc = EXIT_RUNTIME;
+        remove(path);
+    }
+    fflush(NULL);
+    free(c);
+    return rc;
+}

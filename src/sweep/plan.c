@@ -1,0 +1,423 @@
+/* plan.c: the sweep's grid expanded into runs: each run's config (base + one value per axis),
+ * its name, its sweep.csv cells; every run checked before the first one trains; the plan stored
+ * in OUT/plan.txt (and compared with the one already there), OUT/configs/ and OUT/jobs.txt.
+ *
+ * plan.txt is line-based text: "axis KEY VALUES [shape]", "base section.key = value" for every
+ * key of the base config but run.name / run.dir, "columns ...", and "run NAME CELLS..." per run
+ * in plan order; --collect reads the columns and runs back. */
+#include "sweep/plan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tasks/tasks.h"
+#include "train/runlog.h"
+#include "train/train.h"
+
+/* config_set on "key=value"; on error names the sweep option behind the value too. */
+static int set_value(Config *c, const Axis *ax, const char *key, const char *value) {
+    char buf[2 * PLAN_CELL];
+    snprintf(buf, sizeof buf, "%s=%s", key, value);
+    if (config_set(c, buf, ax->argn) == 0) return 0;
+    if (ax->argn > 0)
+        fprintf(stderr, "error: %s (argument %d): value '%s' of '%s' is refused (see above)\n",
+                ax->flag, ax->argn, value, key);
+    else
+        fprintf(stderr, "error: %s (default): value '%s' of '%s' is refused (see above)\n",
+                ax->flag, value, key);
+    return -1;
+}
+
+/* The d_k axis: fixed width (n_heads = d_model / d_k) or one head (d_model = d_k). */
+static int set_dk(Config *c, const SweepArgs *a, const Axis *ax, const char *value) {
+    int dk = atoi(value), dm = a->one_head ? dk : a->d_model;
+    if (dk > dm || dm % dk != 0) {
+        fprintf(stderr, "error: --dk%s: d_k = %d does not divide d_model = %d (%s): n_heads = "
+                        "d_model / d_k must be a whole number; nothing was run\n",
+                ax->argn ? "" : " (default)", dk, dm,
+                a->d_model_argn ? "--d-model" : "the default of --d-model");
+        return -1;
+    }
+    char v[32];
+    snprintf(v, sizeof v, "%d", dm);
+    if (set_value(c, ax, "model.d_model", v) != 0) return -1;
+    snprintf(v, sizeof v, "%d", dm / dk);
+    return set_value(c, ax, "model.n_heads", v);
+}
+
+/* A name part: only [A-Za-z0-9._+-] survive, anything else becomes '-'. */
+static void name_part(char *dst, size_t n, const char *label, const char *value) {
+    size_t len = strlen(dst);
+    int k = snprintf(dst + len, n - len, "%s%s%s", len ? "_" : "", label, value);
+    if (k < 0) return;
+    for (char *p = dst + len; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '.' || *p == '+' || *p == '-' || *p == '_'))
+            *p = '-';
+}
+
+/* Value index of each axis for run `index`, the last axis fastest. */
+static void digits(const SweepArgs *a, long index, int *d) {
+    for (int i = a->n_axes - 1; i >= 0; i--) {
+        d[i] = (int)(index % a->axes[i].n);
+        index /= a->axes[i].n;
+    }
+}
+
+int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir, long index,
+                    Config *out) {
+    int d[SWEEP_MAX_AXES];
+    digits(a, index, d);
+    *out = *base;
+    char name[4 * PLAN_CELL] = "";
+    for (int i = 0; i < a->n_axes; i++) {
+        const Axis *ax = &a->axes[i];
+        const char *v = ax->values[d[i]];
+        if (ax->kind == AXIS_DK ? set_dk(out, a, ax, v) : set_value(out, ax, ax->key, v)) return -1;
+        name_part(name, sizeof name, ax->label, v);
+    }
+    if (!*name) snprintf(name, sizeof name, "run");
+    if (strlen(name) >= CONFIG_STR || strlen(runs_dir) >= CONFIG_STR) {
+        fprintf(stderr, "error: run name '%s' or folder '%s' is too long (at most %d characters)\n",
+                name, runs_dir, CONFIG_STR - 1);
+        return -1;
+    }
+    memcpy(out->run_name, name, strlen(name) + 1);
+    memcpy(out->run_dir, runs_dir, strlen(runs_dir) + 1);
+    /* one thread per run: at these sizes runs side by side beat threads within a run */
+    if (strcmp(config_origin(base, "run.threads"), "default") == 0) out->threads = 1;
+    return 0;
+}
+
+/* The text of attention.scale in this config: the axis value as given, else the mode's name. */
+static void scale_text(const SweepArgs *a, const Config *c, const int *d, char *out, size_t n) {
+    const Axis *ax = sweep_axis_for(a, "attention.scale");
+    if (ax) snprintf(out, n, "%s", ax->values[d[ax - a->axes]]);
+    else if (c->scale_mode == SCALE_SQRT_DK) snprintf(out, n, "sqrt_dk");
+    else if (c->scale_mode == SCALE_NONE) snprintf(out, n, "none");
+    else if (c->scale_mode == SCALE_INV_DK) snprintf(out, n, "inv_dk");
+    else snprintf(out, n, "%.15g", c->scale_value);
+}
+
+/* The sweep.csv cells of one run (columns 2-8 of the schema). */
+static void run_cells(const SweepArgs *a, const Config *c, long index, char (*cell)[PLAN_CELL]) {
+    int d[SWEEP_MAX_AXES], k = 0;
+    digits(a, index, d);
+    snprintf(cell[k++], PLAN_CELL, "%d", c->d_model / c->n_heads);
+    snprintf(cell[k++], PLAN_CELL, "%d", c->d_model);
+    snprintf(cell[k++], PLAN_CELL, "%d", c->n_heads);
+    scale_text(a, c, d, cell[k++], PLAN_CELL);
+    snprintf(cell[k++], PLAN_CELL, "%ld", c->seed);
+    for (int i = 0; i < a->n_axes; i++)
+        if (a->axes[i].column) snprintf(cell[k++], PLAN_CELL, "%s", a->axes[i].values[d[i]]);
+    snprintf(cell[k++], PLAN_CELL, "%d", c->steps);
+}
+
+/* The checks only a built task can do: the sequences must fit model.max_seq_len. */
+static int check_task(const Config *c) {
+    Task t;
+    int rc = task_init(&t, c);
+    if (rc == 0) {
+        ModelConfig mc = train_model_config(c, &t);
+        if (mc.max_seq_len < t.seq_len) {
+            fprintf(stderr, "error: model.max_seq_len = %d (%s) is shorter than the task's "
+                            "sequences (T = %d)\n",
+                    mc.max_seq_len, config_origin(c, "model.max_seq_len"), t.seq_len);
+            rc = -1;
+        }
+    }
+    task_free(&t);
+    return rc;
+}
+
+static int cmp_names(const void *x, const void *y) {
+    return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Two runs with one name would share a folder: refused, naming both values' run. */
+static int check_unique(const Plan *p) {
+    char **s = malloc(sizeof *s * (size_t)p->n_runs);
+    if (!s) return -1;
+    for (int i = 0; i < p->n_runs; i++) s[i] = p->names[i];
+    qsort(s, (size_t)p->n_runs, sizeof *s, cmp_names);
+    int rc = 0;
+    for (int i = 1; i < p->n_runs && !rc; i++)
+        if (strcmp(s[i - 1], s[i]) == 0) {
+            fprintf(stderr, "error: two runs of the plan get the same name '%s' (values that "
+                            "differ only in characters a folder name cannot hold, which become "
+                            "'-'); rename a value\n", s[i]);
+            rc = -1;
+        }
+    free(s);
+    return rc;
+}
+
+/* "base section.key = value" lines from config_write (comments dropped). */
+static void write_base(FILE *f, const Config *base) {
+    char *buf = NULL, section[64] = "";
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return;
+    config_write(base, m);
+    fclose(m);
+    for (char *line = buf ? strtok(buf, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        if (line[0] == '[') {
+            snprintf(section, sizeof section, "%.*s", (int)strcspn(line + 1, "]"), line + 1);
+        } else if (line[0] != ';' && line[0] != '#' && line[0] != '\0') {
+            int klen = (int)strcspn(line, " =");
+            char key[128];
+            snprintf(key, sizeof key, "%s.%.*s", section, klen, line);
+            if (strcmp(key, "run.name") != 0 && strcmp(key, "run.dir") != 0)
+                fprintf(f, "base %s%s\n", key, line + klen);
+        }
+    }
+    free(buf);
+}
+
+static char *plan_text(const SweepArgs *a, const Config *base, const Plan *p) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fprintf(f, "# sweep plan (./train --sweep); a sweep into this folder must have this plan\n");
+    for (int i = 0; i < a->n_axes; i++) {
+        const Axis *ax = &a->axes[i];
+        fprintf(f, "axis %s ", ax->key);
+        for (int k = 0; k < ax->n; k++) fprintf(f, "%s%s", k ? "," : "", ax->values[k]);
+        if (ax->kind == AXIS_DK && a->one_head) fprintf(f, " (one head, d_model = d_k)");
+        else if (ax->kind == AXIS_DK) fprintf(f, " (d_model %d, n_heads = d_model / d_k)", a->d_model);
+        fputc('\n', f);
+    }
+    write_base(f, base);
+    fprintf(f, "columns");
+    for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->col_names[c]);
+    fputc('\n', f);
+    for (int r = 0; r < p->n_runs; r++) {
+        fprintf(f, "run %s", p->names[r]);
+        for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->cells[r * p->n_cols + c]);
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static int plan_alloc(Plan *p, int n_cols, long n_runs) {
+    p->n_cols = n_cols;
+    p->n_runs = (int)n_runs;
+    p->col_names = calloc((size_t)n_cols, sizeof *p->col_names);
+    p->names = calloc((size_t)n_runs, sizeof *p->names);
+    p->cells = calloc((size_t)n_runs * (size_t)n_cols, sizeof *p->cells);
+    if (p->col_names && p->names && p->cells) return 0;
+    fprintf(stderr, "error: out of memory for a plan of %ld runs\n", n_runs);
+    return -1;
+}
+
+int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Plan *p) {
+    memset(p, 0, sizeof *p);
+    long n_runs = 1;
+    int n_cols = 6;
+    for (int i = 0; i < a->n_axes; i++) {
+        n_runs *= a->axes[i].n;
+        n_cols += a->axes[i].column;
+        if (n_runs > SWEEP_MAX_RUNS) {
+            fprintf(stderr, "error: the plan has more than %d runs\n", SWEEP_MAX_RUNS);
+            return -1;
+        }
+    }
+    if (plan_alloc(p, n_cols, n_runs) != 0) return -1;
+    static const char *const FIXED[] = {"d_k", "d_model", "n_heads", "scale", "seed"};
+    int k = 0;
+    for (; k < 5; k++) snprintf(p->col_names[k], PLAN_CELL, "%s", FIXED[k]);
+    for (int i = 0; i < a->n_axes; i++)
+        if (a->axes[i].column) snprintf(p->col_names[k++], PLAN_CELL, "%s", a->axes[i].key);
+    snprintf(p->col_names[k], PLAN_CELL, "steps");
+    Config *c = malloc(sizeof *c);
+    int rc = c ? 0 : -1;
+    for (long r = 0; r < n_runs && !rc; r++) {
+        rc = plan_run_config(a, base, runs_dir, r, c) || config_validate(c) || check_task(c);
+        if (rc) {
+            fprintf(stderr, "error: run %ld of %ld of the plan cannot be built; nothing was run\n",
+                    r + 1, n_runs);
+            break;
+        }
+        memcpy(p->names[r], c->run_name, sizeof p->names[r]);
+        run_cells(a, c, r, &p->cells[r * n_cols]);
+    }
+    free(c);
+    if (!rc) rc = check_unique(p);
+    if (!rc && !(p->text = plan_text(a, base, p))) {
+        fprintf(stderr, "error: out of memory\n");
+        rc = -1;
+    }
+    return rc ? -1 : 0;
+}
+
+void plan_free(Plan *p) {
+    free(p->col_names);
+    free(p->names);
+    free(p->cells);
+    free(p->text);
+    memset(p, 0, sizeof *p);
+}
+
+/* Splits line at spaces into up to max words (NUL-terminating them in place). */
+static int split_words(char *line, char **w, int max) {
+    int n = 0;
+    for (char *t = strtok(line, " "); t; t = strtok(NULL, " ")) {
+        if (n == max) return -1;
+        w[n++] = t;
+    }
+    return n;
+}
+
+int plan_parse(Plan *p, const char *text, const char *path) {
+    memset(p, 0, sizeof *p);
+    char *copy = strdup(text);
+    if (!copy) return -1;
+    long n_runs = 0;
+    for (const char *q = text; (q = strstr(q, "\nrun ")); q++) n_runs++;
+    char *w[SWEEP_MAX_AXES + 8], *save = NULL;
+    int rc = -1, line_no = 0, n_cols = -1;
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        line_no++;
+        if (strncmp(line, "columns ", 8) == 0 && n_cols < 0) {
+            n_cols = split_words(line + 8, w, SWEEP_MAX_AXES + 8);
+            if (n_cols < 1 || plan_alloc(p, n_cols, n_runs) != 0) break;
+            for (int c = 0; c < n_cols; c++) snprintf(p->col_names[c], PLAN_CELL, "%s", w[c]);
+            p->n_runs = 0;
+            rc = 0;
+        } else if (strncmp(line, "run ", 4) == 0) {
+            int r = p->n_runs;
+            if (n_cols < 0 || r >= n_runs || split_words(line + 4, w, SWEEP_MAX_AXES + 8) != n_cols + 1) {
+                rc = -1;
+                break;
+            }
+            snprintf(p->names[r], PLAN_CELL, "%s", w[0]);
+            for (int c = 0; c < n_cols; c++) snprintf(p->cells[r * n_cols + c], PLAN_CELL, "%s", w[c + 1]);
+            p->n_runs++;
+        }
+    }
+    free(copy);
+    if (rc == 0 && p->n_runs > 0 && (p->text = strdup(text))) return 0;
+    fprintf(stderr, "error: %s:%d: not a sweep plan written by ./train --sweep\n", path, line_no);
+    plan_free(p);
+    return -1;
+}
+
+int plan_check_same(const char *path, const char *text) {
+    FILE *f = fopen(path, "r");
+    if (!f) return errno == ENOENT ? 0 : (fprintf(stderr, "error: cannot read '%s': %s\n", path,
+                                                  strerror(errno)), -1);
+    char *old = NULL;
+    size_t cap = 0, len = 0;
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        char *grown = realloc(old, len + got + 1);
+        if (!grown) break;
+        old = grown;
+        memcpy(old + len, chunk, got);
+        len += got;
+        cap = len + 1;
+    }
+    fclose(f);
+    if (!old || cap == 0) {
+        fprintf(stderr, "error: cannot read '%s'\n", path);
+        free(old);
+        return -1;
+    }
+    old[len] = '\0';
+    if (strcmp(old, text) == 0) {
+        free(old);
+        return 0;
+    }
+    const char *a = old, *b = text;
+    int line = 1;
+    for (;;) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (la != lb || strncmp(a, b, la) != 0 || !a[la] || !b[lb]) {
+            fprintf(stderr, "error: %s holds a different sweep plan; line %d was '%.*s', this "
+                            "command's is '%.*s'. Use another --out, or remove that folder to "
+                            "start over\n",
+                    path, line, (int)la, *a ? a : "(end of file)", (int)lb, *b ? b : "(end of plan)");
+            break;
+        }
+        a += la + 1, b += lb + 1, line++;
+    }
+    free(old);
+    return -1;
+}
+
+int sweep_write_atomic(const char *path, const char *text, size_t len) {
+    char tmp[SWEEP_PATH + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    int ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = 0;
+    if (ok && rename(tmp, path) == 0) return 0;
+    fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    remove(tmp);
+    return -1;
+}
+
+void plan_config_path(char *buf, size_t n, const char *out, const char *name) {
+    snprintf(buf, n, "%s/configs/%s.ini", out, name);
+}
+
+/* 'text' for the shell: single quotes, each ' as '\''. */
+static void shell_quote(FILE *f, const char *s) {
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'') fputs("'\\''", f);
+        else fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, const char *out_abs,
+                     const char *exe_abs) {
+    char path[SWEEP_PATH + 64], runs[SWEEP_PATH + 8];
+    snprintf(path, sizeof path, "%s/configs", out_abs);
+    snprintf(runs, sizeof runs, "%s/runs", out_abs);
+    if (make_dirs(path) != 0) {
+        fprintf(stderr, "error: cannot create '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    snprintf(path, sizeof path, "%s/plan.txt", out_abs);
+    if (sweep_write_atomic(path, p->text, strlen(p->text)) != 0) return -1;
+    char *jobs = NULL, *cfg = NULL;
+    size_t jobs_len = 0, cfg_len = 0;
+    FILE *jf = open_memstream(&jobs, &jobs_len);
+    Config *c = malloc(sizeof *c);
+    int rc = jf && c ? 0 : -1;
+    for (int r = 0; r < p->n_runs && !rc; r++) {
+        FILE *cf = open_memstream(&cfg, &cfg_len);
+        if (!cf || plan_run_config(a, base, runs, r, c) != 0) {
+            if (cf) fclose(cf);
+            rc = -1;
+            break;
+        }
+        config_write(c, cf);
+        fclose(cf);
+        plan_config_path(path, sizeof path, out_abs, p->names[r]);
+        rc = sweep_write_atomic(path, cfg, cfg_len);
+        free(cfg);
+        cfg = NULL;
+        shell_quote(jf, exe_abs);
+        fputs(" --sweep-run ", jf);
+        shell_quote(jf, path);
+        fputc('\n', jf);
+    }
+    if (jf && fclose(jf) != 0) rc = -1;
+    snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
+    if (!rc) rc = sweep_write_atomic(path, jobs, jobs_len);
+    free(jobs);
+    free(c);
+    return rc;
+}

@@ -1,0 +1,106 @@
+/* plan.h: what a sweep will run: its command line read into axes (args.c), the grid expanded
+ * into named, checked runs, and the plan stored in OUT/plan.txt (plan.c).
+ *
+ * An axis is one thing the sweep varies: d_k (--dk: model.d_model and model.n_heads together),
+ * a config key (--scales = attention.scale, --seeds = run.seed, --grid section.key=v1,v2,...).
+ * Runs are every combination, the last axis fastest; the axes are in the order d_k, scale, the
+ * --grid keys as given, seed. */
+#ifndef SCALEDOT_SWEEP_PLAN_H
+#define SCALEDOT_SWEEP_PLAN_H
+
+#include <stddef.h>
+
+#include "config/config.h"
+
+#define SWEEP_MAX_AXES 16
+#define SWEEP_MAX_VALUES 1000
+#define SWEEP_MAX_RUNS 100000
+#define SWEEP_PATH 1024
+
+typedef enum { AXIS_DK, AXIS_KEY } AxisKind;
+
+typedef struct {
+    AxisKind kind;
+    char key[64];        /* "section.key"; "d_k" for AXIS_DK */
+    char label[72];      /* run-name prefix: "dk", "" (scale), "s" (seed), "lr-" (a --grid key) */
+    const char *flag;    /* the option that made it, for messages: "--dk", "--grid", ... */
+    int argn;            /* its position on the whole command line (for config origins) */
+    int column;          /* 1: a sweep.csv column of its own (a --grid key not among the fixed) */
+    char **values;       /* n values, as given (malloc'd) */
+    int n;
+} Axis;
+
+typedef enum { MODE_RUN, MODE_PLAN, MODE_COLLECT } SweepMode;
+
+typedef struct {
+    const char *config_path;       /* NULL: defaults only */
+    Axis axes[SWEEP_MAX_AXES];     /* plan order */
+    int n_axes;
+    int any_grid;                  /* a --grid was given: no default d_k / scale axes */
+    int d_model, d_model_argn;     /* the d_k axis' fixed width (--d-model, default 128) */
+    int one_head, one_head_argn;   /* --one-head: d_model = d_k, n_heads = 1 */
+    int steps, steps_argn;         /* --steps; steps < 0: the config's train.steps */
+    const char *out;               /* --out; NULL: sweeps/<config name> */
+    int out_argn;
+    const char **sets;             /* --set assignments, in command-line order */
+    int *set_argn, n_sets;
+    int jobs;                      /* --jobs, default 1 */
+    SweepMode mode;
+} SweepArgs;
+
+/* Reads the arguments after --sweep (argv[0] is the first of them; argn of argv[i] is i + 2).
+ * Returns 0, 1 when --help was asked for (usage printed to stdout), -1 after a message naming
+ * the argument. a must be freed with sweep_args_free in every case. */
+int sweep_args_parse(SweepArgs *a, int argc, char **argv);
+void sweep_args_free(SweepArgs *a);
+void sweep_usage(FILE *f);
+
+/* The axis that sets config key `key` ("model.d_model" is set by the d_k axis), or NULL. */
+const Axis *sweep_axis_for(const SweepArgs *a, const char *key);
+
+/* The expanded plan. Cells of run r: cell[r * n_cols + c]; the columns are d_k, d_model,
+ * n_heads, scale, seed, the --grid columns, steps (sweep_schema.md, columns 2 to 8). */
+#define PLAN_CELL CONFIG_STR
+typedef struct {
+    int n_cols, n_runs;
+    char (*col_names)[PLAN_CELL];
+    char (*names)[PLAN_CELL];   /* run folder names under OUT/runs/ */
+    char (*cells)[PLAN_CELL];
+    char *text;                 /* the plan as stored in OUT/plan.txt */
+} Plan;
+
+/* Config of run `index` (0-based, plan order): base, then each axis' value, run.dir = runs_dir,
+ * run.name = the run's name, run.threads = 1 unless base set it. Returns 0, or -1 after a
+ * message naming the option and key that could not be set. Does not validate. */
+int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir, long index,
+                    Config *out);
+
+/* Expands and checks every run before anything runs: each value through config_set, every
+ * run's config through config_validate and task_init (sequence length vs max_seq_len), d_k
+ * dividing d_model, names filesystem-safe and unique. base is the config file + --set + --steps.
+ * Returns 0 with p filled (free with plan_free), or -1 after a message. */
+int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Plan *p);
+void plan_free(Plan *p);
+
+/* Reads the run list back from the text of a plan.txt (for --collect). Returns 0, or -1 after a
+ * message naming path and line. */
+int plan_parse(Plan *p, const char *text, const char *path);
+
+/* Refuses a different plan in the same folder: returns 0 when path does not exist or holds
+ * exactly text; else -1 after a message naming the first line that differs, old and new. */
+int plan_check_same(const char *path, const char *text);
+
+/* Writes OUT/plan.txt, OUT/configs/RUN.ini for every run and OUT/jobs.txt (one shell command
+ * per run: `'EXE' --sweep-run 'OUT/configs/RUN.ini'`, paths absolute). out_abs is absolute.
+ * Each file is written to a temporary name and renamed. Returns 0, or -1 after a message. */
+int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, const char *out_abs,
+                     const char *exe_abs);
+
+/* OUT/configs/<name>.ini into buf. */
+void plan_config_path(char *buf, size_t n, const char *out, const char *name);
+
+/* Writes text to path via path.tmp and rename, so a reader sees the old or the new file whole.
+ * Returns 0, or -1 after a message naming the file. */
+int sweep_write_atomic(const char *path, const char *text, size_t len);
+
+#endif

@@ -1,0 +1,208 @@
+/* results.c: a run folder read into one sweep.csv row (the marker for status, exit code, wall
+ * time and version; loss.csv, attention.csv and grad_norms.csv for the numbers), and sweep.csv
+ * written whole from the rows. Column meanings: sweep_schema.md. */
+#include "sweep/results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/csv.h"
+#include "report/logs.h"
+
+int results_final(int exit_code) { return exit_code == 0 || exit_code == 3 || exit_code == 4; }
+
+int results_marker_read(const char *run_dir, RunMarker *m) {
+    char path[SWEEP_PATH + 32];
+    snprintf(path, sizeof path, "%s/%s", run_dir, SWEEP_MARKER);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    memset(m, 0, sizeof *m);
+    m->wall_s = NAN;
+    int got = 0;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, "exit_code ", 10) == 0) got = sscanf(line + 10, "%d", &m->exit_code) == 1;
+        else if (strncmp(line, "wall_s ", 7) == 0) m->wall_s = strtod(line + 7, NULL);
+        else if (strncmp(line, "version ", 8) == 0)
+            snprintf(m->version, sizeof m->version, "%.63s", line + 8);
+    }
+    fclose(f);
+    return got ? 0 : -1;
+}
+
+int results_marker_write(const char *run_dir, const RunMarker *m) {
+    char path[SWEEP_PATH + 32], text[256];
+    snprintf(path, sizeof path, "%s/%s", run_dir, SWEEP_MARKER);
+    int n = snprintf(text, sizeof text, "exit_code %d\nwall_s %.3f\nversion %s\n", m->exit_code,
+                     m->wall_s, m->version);
+    return sweep_write_atomic(path, text, (size_t)n);
+}
+
+const char *results_status(int has_folder, const RunMarker *m) {
+    if (!m) return has_folder ? "running" : "missing";
+    switch (m->exit_code) {
+    case 0: return "ok";
+    case 3: return "diverged";
+    case 4: return "guard";
+    default: return "failed";
+    }
+}
+
+/* The numbers of a row; has_* say which were measured. */
+typedef struct {
+    int has_steps, has_val, has_best, has_99, has_loss0, has_std0, has_sat, has_pass, has_grad;
+    double steps_done, val_loss, val_acc, val_tok, best_loss, best_acc, first_99, loss0, std0,
+        sat, pass, gq, gk;
+} Measured;
+
+static int load(Csv *t, const char *dir, const char *file) {
+    char path[SWEEP_PATH + 32];
+    return log_load(t, dir, file, path, sizeof path);
+}
+
+static void read_loss(const char *dir, Measured *m) {
+    Csv t = {0};
+    if (load(&t, dir, "loss.csv") == 0 && t.n_rows > 0) {
+        int acc = csv_col(&t, "val_answer_acc"), loss = csv_col(&t, "val_loss");
+        int tok = csv_col(&t, "val_token_acc"), last = log_last_row(&t, acc);
+        m->has_steps = log_step(&t, t.n_rows - 1) >= 0;
+        m->steps_done = log_step(&t, t.n_rows - 1);
+        if (last >= 0) {
+            m->has_val = 1;
+            m->val_loss = csv_num(&t, last, loss);
+            m->val_acc = csv_num(&t, last, acc);
+            m->val_tok = csv_num(&t, last, tok);
+        }
+        for (int i = 0; i < t.n_rows; i++) {
+            if (csv_empty(&t, i, acc)) continue;
+            double a = csv_num(&t, i, acc), l = csv_num(&t, i, loss);
+            if (!m->has_best) m->best_loss = l, m->best_acc = a, m->has_best = 1;
+            if (l < m->best_loss || (isnan(m->best_loss) && !isnan(l))) m->best_loss = l;
+            if (a > m->best_acc || (isnan(m->best_acc) && !isnan(a))) m->best_acc = a;
+            if (!m->has_99 && a >= 0.99) m->has_99 = 1, m->first_99 = log_step(&t, i);
+            if (log_step(&t, i) == 0 && !csv_empty(&t, i, loss)) m->has_loss0 = 1, m->loss0 = l;
+        }
+    }
+    csv_free(&t);
+}
+
+/* Mean of column name over every row (layers and heads) of the last step in attention.csv. */
+static int last_step_mean(const Csv *t, const char *name, double *out) {
+    int cs = csv_col(t, "step"), cv = csv_col(t, name);
+    if (cs < 0 || cv < 0 || t->n_rows == 0) return 0;
+    double last = csv_num(t, t->n_rows - 1, cs), sum = 0;
+    int n = 0;
+    for (int i = 0; i < t->n_rows; i++)
+        if (csv_num(t, i, cs) == last && !csv_empty(t, i, cv)) sum += csv_num(t, i, cv), n++;
+    if (n) *out = sum / n;
+    return n > 0;
+}
+
+static void read_attention(const char *dir, Measured *m) {
+    Csv t = {0};
+    if (load(&t, dir, "attention.csv") == 0) {
+        int n;
+        m->std0 = log_head_mean(&t, 0, 0, "logit_std", &n);
+        m->has_std0 = n > 0;
+        m->has_sat = last_step_mean(&t, "saturated_frac", &m->sat);
+        m->has_pass = last_step_mean(&t, "softmax_pass", &m->pass);
+    }
+    csv_free(&t);
+}
+
+static void read_grads(const char *dir, Measured *m) {
+    Csv t = {0};
+    if (load(&t, dir, "grad_norms.csv") == 0 && t.n_rows > 0) {
+        int q = csv_col(&t, "blocks.0.attn.qkv.weight.q"), k = csv_col(&t, "blocks.0.attn.qkv.weight.k");
+        m->has_grad = q >= 0 && k >= 0;
+        m->gq = csv_num(&t, t.n_rows - 1, q);
+        m->gk = csv_num(&t, t.n_rows - 1, k);
+    }
+    csv_free(&t);
+}
+
+/* ",value"; "," when not measured; NaN / Inf stay visible as nan / inf. */
+static void put_num(FILE *f, int present, double v, const char *fmt) {
+    char text[32] = "";
+    if (present) log_format_value(text, sizeof text, v, fmt, 1);
+    fprintf(f, ",%s", text);
+}
+
+char *results_header(const Plan *p) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fputs("run", f);
+    for (int c = 0; c < p->n_cols; c++) fprintf(f, ",%s", p->col_names[c]);
+    fputs(",status,exit_code,steps_done,val_loss,val_answer_acc,val_token_acc,best_val_loss,"
+          "best_val_answer_acc,first_step_99,loss0,logit_std0,saturated_final,softmax_pass_final,"
+          "gq_norm,gk_norm,wall_s,version", f);
+    return fclose(f) == 0 ? buf : (free(buf), NULL);
+}
+
+char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
+    struct stat st;
+    int has_folder = stat(run_dir, &st) == 0 && S_ISDIR(st.st_mode);
+    RunMarker mk;
+    int has_marker = has_folder && results_marker_read(run_dir, &mk) == 0;
+    Measured m = {0};
+    if (has_folder) {
+        read_loss(run_dir, &m);
+        read_attention(run_dir, &m);
+        read_grads(run_dir, &m);
+    }
+    const char *status = results_status(has_folder, has_marker ? &mk : NULL);
+    if (info) *info = (RowInfo){status, m.has_val, m.val_acc, has_marker ? mk.wall_s : NAN,
+                                has_marker ? mk.exit_code : -1};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fputs(p->names[r], f);
+    for (int c = 0; c < p->n_cols; c++) fprintf(f, ",%s", p->cells[r * p->n_cols + c]);
+    fprintf(f, ",%s,", status);
+    if (has_marker) fprintf(f, "%d", mk.exit_code);
+    put_num(f, m.has_steps, m.steps_done, "%.0f");
+    put_num(f, m.has_val, m.val_loss, "%.6g");
+    put_num(f, m.has_val, m.val_acc, "%.6g");
+    put_num(f, m.has_val, m.val_tok, "%.6g");
+    put_num(f, m.has_best, m.best_loss, "%.6g");
+    put_num(f, m.has_best, m.best_acc, "%.6g");
+    put_num(f, m.has_99, m.first_99, "%.0f");
+    put_num(f, m.has_loss0, m.loss0, "%.6g");
+    put_num(f, m.has_std0, m.std0, "%.6g");
+    put_num(f, m.has_sat, m.sat, "%.6g");
+    put_num(f, m.has_pass, m.pass, "%.6g");
+    put_num(f, m.has_grad, m.gq, "%.6g");
+    put_num(f, m.has_grad, m.gk, "%.6g");
+    put_num(f, has_marker && !isnan(mk.wall_s), has_marker ? mk.wall_s : 0, "%.3f");
+    fprintf(f, ",%s", has_marker ? mk.version : "");
+    return fclose(f) == 0 ? buf : (free(buf), NULL);
+}
+
+int results_write_csv(const char *path, const Plan *p, char *const *rows) {
+    char *head = results_header(p), *buf = NULL;
+    size_t len = 0;
+    FILE *f = head ? open_memstream(&buf, &len) : NULL;
+    if (!f) {
+        free(head);
+        fprintf(stderr, "error: out of memory writing '%s'\n", path);
+        return -1;
+    }
+    fprintf(f, "%s\n", head);
+    for (int r = 0; r < p->n_runs; r++) fprintf(f, "%s\n", rows[r] ? rows[r] : "");
+    free(head);
+    if (fclose(f) != 0) {
+        free(buf);
+        return -1;
+    }
+    int rc = sweep_write_atomic(path, buf, len);
+    free(buf);
+    return rc;
+}

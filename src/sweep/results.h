@@ -1,0 +1,56 @@
+/* results.h: what a sweep knows about one run, read from its folder: the marker the per-run
+ * command writes when the run ends (sweep_result.txt), and the sweep.csv row built from the
+ * run's logs (schema: sweep_schema.md). */
+#ifndef SCALEDOT_SWEEP_RESULTS_H
+#define SCALEDOT_SWEEP_RESULTS_H
+
+#include <stddef.h>
+
+#include "sweep/plan.h"
+
+/* RUN/sweep_result.txt: "exit_code N", "wall_s S", "version V", one per line. Written (via a
+ * temporary file and rename) when a run ends with an exit code; never after SIGINT / SIGTERM,
+ * which leave the run to be resumed. */
+#define SWEEP_MARKER "sweep_result.txt"
+
+typedef struct {
+    int exit_code;
+    double wall_s;      /* wall time of every attempt of the run, seconds */
+    char version[64];   /* the program that ran it */
+} RunMarker;
+
+/* Reads run_dir's marker. Returns 0, or -1 when there is none (or it cannot be read). */
+int results_marker_read(const char *run_dir, RunMarker *m);
+
+/* Writes run_dir's marker atomically. Returns 0, or -1 after a message. */
+int results_marker_write(const char *run_dir, const RunMarker *m);
+
+/* True for the exit codes of a run that ended for good: done (0), diverged (3), guard stop
+ * (4). Any other (1 I/O, 2 config, a crash) is tried again when the sweep is started again. */
+int results_final(int exit_code);
+
+/* The status column for a run: ok | diverged | guard | failed | missing | running. */
+const char *results_status(int has_folder, const RunMarker *m);
+
+/* What the sweep prints about a finished run. */
+typedef struct {
+    const char *status;
+    int has_acc;
+    double answer_acc;  /* last validation pass, fraction */
+    double wall_s;      /* NaN when not recorded */
+    int exit_code;      /* -1 when none recorded */
+} RowInfo;
+
+/* The header line of sweep.csv for plan p (no newline; malloc'd). NULL when out of memory. */
+char *results_header(const Plan *p);
+
+/* The sweep.csv row of plan run r, read from run_dir (its folder; it may not exist); no
+ * newline, malloc'd; info (may be NULL) gets the status and final accuracy. NULL when out of
+ * memory. */
+char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info);
+
+/* Writes path (sweep.csv): the header and rows[0..p->n_runs), via a temporary file and rename,
+ * so a reader never sees it cut short. Returns 0, or -1 after a message. */
+int results_write_csv(const char *path, const Plan *p, char *const *rows);
+
+#endif

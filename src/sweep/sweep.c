@@ -1,0 +1,267 @@
+/* sweep.c: ./train --sweep: the command that ties the engine together: arguments and plan
+ * (args.c, plan.c), the stored plan, the runs as child processes (jobs.c), sweep.csv rebuilt
+ * from the run folders (results.c) and the report (report/sweep_report.h). Also --plan (stop
+ * after writing the plan, the configs and jobs.txt) and --collect (rebuild from the folders). */
+#include "sweep/sweep.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/sweep_report.h"
+#include "sweep/jobs.h"
+#include "sweep/plan.h"
+#include "sweep/results.h"
+#include "train/runlog.h"
+#include "train/train.h"
+
+enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
+
+typedef struct {
+    SweepArgs a;
+    Config base;
+    Plan plan;
+    char out[SWEEP_PATH];       /* the sweep folder as given (relative or absolute) */
+    char out_abs[SWEEP_PATH];
+    char csv[SWEEP_PATH + 16];
+    char **rows;                /* sweep.csv rows, one per planned run */
+    int *todo;                  /* plan indices of the runs this start runs */
+    int n_todo;
+} Sweep;
+
+/* The sweep folder: --out, else sweeps/<config file name without .ini>, else sweeps/default. */
+static int out_dir(Sweep *sw) {
+    const SweepArgs *a = &sw->a;
+    if (a->out) {
+        snprintf(sw->out, sizeof sw->out, "%s", a->out);
+    } else {
+        const char *p = a->config_path, *base = p ? strrchr(p, '/') : NULL;
+        base = base ? base + 1 : p;
+        size_t len = base ? strlen(base) : 0;
+        if (len > 4 && strcmp(base + len - 4, ".ini") == 0) len -= 4;
+        if (len == 0) snprintf(sw->out, sizeof sw->out, "sweeps/default");
+        else snprintf(sw->out, sizeof sw->out, "sweeps/%.*s", (int)len, base);
+    }
+    char cwd[PATH_MAX];
+    if (sw->out[0] != '/' && !getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "error: cannot read the current folder: %s\n", strerror(errno));
+        return -1;
+    }
+    int n = sw->out[0] == '/' ? snprintf(sw->out_abs, sizeof sw->out_abs, "%s", sw->out)
+                              : snprintf(sw->out_abs, sizeof sw->out_abs, "%s/%s", cwd, sw->out);
+    /* room for runs/<name> in run.dir (CONFIG_STR) and for the files below the folder */
+    if (n < 0 || (size_t)n + 6 >= CONFIG_STR) {
+        fprintf(stderr, "error: --out: folder name '%s' is too long\n", sw->out_abs);
+        return -1;
+    }
+    snprintf(sw->csv, sizeof sw->csv, "%s/sweep.csv", sw->out);
+    return 0;
+}
+
+/* The config file, the --set overrides in order, then --steps. */
+static int base_config(Sweep *sw) {
+    const SweepArgs *a = &sw->a;
+    config_defaults(&sw->base);
+    if (a->config_path && config_load_file(&sw->base, a->config_path) != 0) return -1;
+    for (int i = 0; i < a->n_sets; i++)
+        if (config_set(&sw->base, a->sets[i], a->set_argn[i]) != 0) return -1;
+    if (a->steps >= 0) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "train.steps=%d", a->steps);
+        if (config_set(&sw->base, buf, a->steps_argn) != 0) return -1;
+    }
+    return 0;
+}
+
+static void run_dir(const Sweep *sw, int r, char *buf, size_t n) {
+    snprintf(buf, n, "%s/runs/%s", sw->out, sw->plan.names[r]);
+}
+
+/* Rebuilds row r from its folder. */
+static int refresh_row(Sweep *sw, int r, RowInfo *info) {
+    char dir[SWEEP_PATH + PLAN_CELL];
+    run_dir(sw, r, dir, sizeof dir);
+    free(sw->rows[r]);
+    sw->rows[r] = results_row(&sw->plan, r, dir, info);
+    if (sw->rows[r]) return 0;
+    fprintf(stderr, "error: out of memory\n");
+    return -1;
+}
+
+static int refresh_all(Sweep *sw) {
+    for (int r = 0; r < sw->plan.n_runs; r++)
+        if (refresh_row(sw, r, NULL) != 0) return -1;
+    return results_write_csv(sw->csv, &sw->plan, sw->rows);
+}
+
+/* jobs_run's callback: the run's row is read again and sweep.csv rewritten whole. */
+static int run_done(void *ctx, int i, int rc) {
+    Sweep *sw = ctx;
+    int r = sw->todo[i];
+    RowInfo info;
+    if (refresh_row(sw, r, &info) != 0) return -1;
+    if (rc == 128 + 2 || rc == 128 + 15) {
+        fprintf(stderr, "sweep: run %s stopped (exit code %d); started again, the sweep resumes "
+                        "it from its checkpoint\n", sw->plan.names[r], rc);
+    } else {
+        char acc[32] = "not measured", wall[32] = "";
+        if (info.has_acc) snprintf(acc, sizeof acc, "%.1f%%", 100 * info.answer_acc);
+        if (!isnan(info.wall_s)) snprintf(wall, sizeof wall, ", %.1f s", info.wall_s);
+        fprintf(stderr, "sweep: run %d/%d %s: %s (exit code %d), final val answer acc %s%s%s\n",
+                r + 1, sw->plan.n_runs, sw->plan.names[r], info.status, rc, acc, wall,
+                results_final(rc) ? "" : "; see its train.log");
+    }
+    return results_write_csv(sw->csv, &sw->plan, sw->rows);
+}
+
+/* Names the runs without a final outcome (missing, running, failed). */
+static void list_unfinished(const Sweep *sw) {
+    int n = 0;
+    for (int r = 0; r < sw->plan.n_runs; r++) {
+        const char *row = sw->rows[r];
+        int ok = row && (strstr(row, ",ok,") || strstr(row, ",diverged,") || strstr(row, ",guard,"));
+        if (ok) continue;
+        if (n++ < 20) fprintf(stderr, "  not finished: %s\n", sw->plan.names[r]);
+    }
+    if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
+    fprintf(stderr, "sweep: %d of %d planned runs %s\n", n, sw->plan.n_runs,
+            n ? "are missing, running or failed (run their jobs.txt lines, then --collect again)"
+              : "missing: every run has finished");
+}
+
+static int collect(Sweep *sw) {
+    char path[SWEEP_PATH + 16];
+    snprintf(path, sizeof path, "%s/plan.txt", sw->out);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "error: cannot read '%s': %s (--collect needs the folder of a sweep "
+                        "made with --plan or run before)\n", path, strerror(errno));
+        return RC_USAGE;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    int ch;
+    while (m && (ch = fgetc(f)) != EOF) fputc(ch, m);
+    fclose(f);
+    if (!m || fclose(m) != 0) return RC_IO;
+    int rc = plan_parse(&sw->plan, text, path);
+    free(text);
+    if (rc != 0) return RC_USAGE;
+    sw->rows = calloc((size_t)sw->plan.n_runs, sizeof *sw->rows);
+    if (!sw->rows || refresh_all(sw) != 0) return RC_IO;
+    list_unfinished(sw);
+    fprintf(stderr, "sweep: wrote %s\n", sw->csv);
+    return sweep_report(sw->out, stdout) == 0 ? RC_OK : RC_IO;
+}
+
+/* The program's own path, for the children and jobs.txt. */
+static int self_exe(char *buf, size_t n) {
+    ssize_t k = readlink("/proc/self/exe", buf, n - 1);
+    if (k <= 0 || (size_t)k >= n - 1) {
+        fprintf(stderr, "error: cannot find the program's own path (/proc/self/exe)\n");
+        return -1;
+    }
+    buf[k] = '\0';
+    return 0;
+}
+
+static int run_sweep(Sweep *sw, const char *exe) {
+    Plan *p = &sw->plan;
+    sw->rows = calloc((size_t)p->n_runs, sizeof *sw->rows);
+    sw->todo = calloc((size_t)p->n_runs, sizeof *sw->todo);
+    char **cfg = calloc((size_t)p->n_runs, sizeof *cfg);
+    int rc = sw->rows && sw->todo && cfg ? RC_OK : RC_IO, before = 0;
+    for (int r = 0; r < p->n_runs && !rc; r++) {
+        char dir[SWEEP_PATH + PLAN_CELL];
+        RunMarker mk;
+        run_dir(sw, r, dir, sizeof dir);
+        if (results_marker_read(dir, &mk) == 0 && results_final(mk.exit_code)) {
+            before++;
+            continue;
+        }
+        cfg[sw->n_todo] = malloc(SWEEP_PATH + PLAN_CELL + 16);
+        if (!cfg[sw->n_todo]) rc = RC_IO;
+        else plan_config_path(cfg[sw->n_todo], SWEEP_PATH + PLAN_CELL + 16, sw->out_abs, p->names[r]);
+        sw->todo[sw->n_todo++] = r;
+    }
+    if (!rc && refresh_all(sw) != 0) rc = RC_IO;
+    int failed = 0;
+    if (!rc) {
+        fprintf(stderr, "sweep: %d runs into %s/ (%d finished before, skipped; %d to run, %d at "
+                        "a time; each run's output in its train.log)\n",
+                p->n_runs, sw->out, before, sw->n_todo, sw->a.jobs);
+        JobList jl = {exe, sw->a.jobs, sw->n_todo, cfg, p->n_runs, before, run_done, sw};
+        rc = jobs_run(&jl, &failed);
+        if (refresh_all(sw) != 0 && rc == RC_OK) rc = RC_IO;
+    }
+    for (int i = 0; i < sw->n_todo; i++) free(cfg[i]);
+    free(cfg);
+    if (rc > 128) {
+        fprintf(stderr, "sweep: stopped by a signal; %s keeps every finished run; the same "
+                        "command resumes the sweep\n", sw->csv);
+        return rc;
+    }
+    if (rc) return rc;
+    if (sweep_report(sw->out, stdout) != 0) rc = RC_IO;
+    printf("\nwrote %s\n", sw->csv);
+    if (failed) {
+        fprintf(stderr, "sweep: %d run%s failed (status failed in sweep.csv; see their "
+                        "train.log); started again, the sweep tries them again\n",
+                failed, failed > 1 ? "s" : "");
+        rc = RC_IO;
+    }
+    return rc;
+}
+
+static int sweep_command(Sweep *sw, int argc, char **argv) {
+    int rc = sweep_args_parse(&sw->a, argc, argv);
+    if (rc != 0) return rc > 0 ? RC_OK : RC_USAGE;
+    if (out_dir(sw) != 0) return RC_USAGE;
+    if (sw->a.mode == MODE_COLLECT) return collect(sw);
+    char runs[SWEEP_PATH + 8], plan_path[SWEEP_PATH + 16], exe[PATH_MAX];
+    snprintf(runs, sizeof runs, "%s/runs", sw->out_abs);
+    snprintf(plan_path, sizeof plan_path, "%s/plan.txt", sw->out);
+    if (base_config(sw) != 0 || plan_build(&sw->a, &sw->base, runs, &sw->plan) != 0 ||
+        plan_check_same(plan_path, sw->plan.text) != 0)
+        return RC_USAGE;
+    /* a sweep.csv without a plan is an older program's sweep: rebuilding it would lose rows */
+    if (access(plan_path, F_OK) != 0 && access(sw->csv, F_OK) == 0) {
+        fprintf(stderr, "error: %s holds a sweep.csv but no plan.txt (a sweep of an older "
+                        "version); use another --out, or move that folder away\n", sw->out);
+        return RC_USAGE;
+    }
+    if (self_exe(exe, sizeof exe) != 0) return RC_IO;
+    if (make_dirs(sw->out) != 0) {
+        fprintf(stderr, "error: cannot create sweep folder '%s': %s\n", sw->out, strerror(errno));
+        return RC_IO;
+    }
+    if (plan_write_files(&sw->a, &sw->base, &sw->plan, sw->out_abs, exe) != 0) return RC_IO;
+    if (sw->a.mode == MODE_PLAN) {
+        printf("wrote %s, %s/configs/ (%d runs) and %s/jobs.txt (one command per run: trains, "
+               "resumes or does nothing)\n"
+               "run them, e.g.:  xargs -P 2 -I{} sh -c '{}' < %s/jobs.txt\n"
+               "then:            ./train --sweep --collect --out %s\n",
+               plan_path, sw->out, sw->plan.n_runs, sw->out, sw->out_abs, sw->out);
+        return RC_OK;
+    }
+    return run_sweep(sw, exe);
+}
+
+int sweep_main(int argc, char **argv) {
+    Sweep *sw = calloc(1, sizeof *sw);
+    if (!sw) return RC_IO;
+    int rc = sweep_command(sw, argc, argv);
+    fflush(stdout);
+    for (int r = 0; sw->rows && r < sw->plan.n_runs; r++) free(sw->rows[r]);
+    free(sw->rows);
+    free(sw->todo);
+    plan_free(&sw->plan);
+    sweep_args_free(&sw->a);
+    free(sw);
+    return rc;
+}

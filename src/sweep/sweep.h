@@ -1,0 +1,25 @@
+/* sweep.h: the commands of the sweep engine (src/sweep/): ./train --sweep and the per-run
+ * command ./train --sweep-run that the sweep's child processes and OUT/jobs.txt run. */
+#ifndef SCALEDOT_SWEEP_H
+#define SCALEDOT_SWEEP_H
+
+/* ./train --sweep ...; argv holds the arguments after --sweep (see sweep_usage in plan.h, or
+ * ./train --sweep --help). Plans every run and checks each one's config before anything runs,
+ * stores the plan in OUT, then runs the runs not yet finished as child processes of the program
+ * (/proc/self/exe --sweep-run), --jobs at a time, rebuilding OUT/sweep.csv (sweep_schema.md)
+ * as each ends, and calls sweep_report. --plan stops after writing the plan, the configs and
+ * jobs.txt; --collect only rebuilds sweep.csv and the report. Returns an exit code: 0; 1 I/O
+ * error or a failed run; 2 bad arguments or config, nothing run or written; 128 + signal after
+ * SIGINT / SIGTERM (the running children were signalled and each saved its checkpoint). */
+int sweep_main(int argc, char **argv);
+
+/* ./train --sweep-run OUT/configs/RUN.ini: one run of a sweep, idempotent. Does nothing when
+ * the run's marker (results.h) records that it ended for good (exit code 0, 3 or 4), resumes it
+ * from RUN/checkpoint.bin when there is one (refusing a checkpoint of another configuration),
+ * else trains it; its output goes to RUN/train.log (appended). When the run ends with an exit
+ * code the marker is written (exit code, wall time summed over attempts, version); after
+ * SIGINT / SIGTERM it is not, and the next call resumes. Returns the run's exit code (the
+ * recorded one when nothing was done), 2 for a bad config file. */
+int sweep_job_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,328 @@
+/* test_plan.c: the sweep's plan (src/sweep/plan.c and the argument reader src/sweep/args.c):
+ * grid expansion and run naming, table-driven, with the expected names, widths and heads worked
+ * out by hand; plan.txt read back; a different plan refused naming the line; and arguments or
+ * values refused before anything runs (exit code 2, no sweep folder), through sweep_main. */
+#include "sweep/plan.h"
+
+#include <check.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "sweep/sweep.h"
+#include "testutil.h"
+
+static char g_tmp[64];
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_plan.XXXXXX"); }
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
+
+static const char TINY_INI[] = "[task]\nname = copy\nlength = 3\nsymbols = 6\nval_size = 32\n"
+                               "[model]\nn_layers = 1\n";
+
+/* Parses a NULL-terminated argument list (after --sweep) and builds the plan on the tiny
+ * config. Returns plan_build's result (or -1 when the arguments are refused). */
+static int build(Plan *p, SweepArgs *a, const char *first, ...) {
+    char *argv[32];
+    int argc = 0;
+    va_list ap;
+    va_start(ap, first);
+    for (const char *s = first; s && argc < 31; s = va_arg(ap, const char *)) argv[argc++] = (char *)s;
+    va_end(ap);
+    memset(p, 0, sizeof *p);
+    if (sweep_args_parse(a, argc, argv) != 0) return -1;
+    Config *base = malloc(sizeof *base);
+    ck_assert_ptr_nonnull(base);
+    config_defaults(base);
+    char ini[128];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    ck_assert_int_eq(config_load_file(base, ini), 0);
+    int rc = plan_build(a, base, "/x/runs", p);
+    free(base);
+    return rc;
+}
+
+static const char *cell(const Plan *p, int r, const char *col) {
+    for (int c = 0; c < p->n_cols; c++)
+        if (strcmp(p->col_names[c], col) == 0) return p->cells[r * p->n_cols + c];
+    ck_abort_msg("no column %s", col);
+    return NULL;
+}
+
+/* One expansion case: arguments, the runs expected (in plan order) with d_model and n_heads,
+ * and the extra (--grid) columns. */
+typedef struct {
+    const char *args[12];
+    int n_runs;
+    const char *names[16];
+    int d_model[16], n_heads[16];
+    const char *extra_cols;  /* the columns between seed and steps, comma-joined ("" none) */
+} ExpandCase;
+
+static const ExpandCase EXPAND[] = {
+    /* fixed width: n_heads = d_model / d_k, d_k ascending whatever the order given */
+    {{"--dk", "16,8", "--d-model", "32", "--scales", "none"}, 2,
+     {"dk8_none_s1", "dk16_none_s1"}, {32, 32}, {4, 2}, ""},
+    /* the old mode: one head, d_model = d_k; seeds 1..N innermost */
+    {{"--dk", "8", "--one-head", "--scales", "sqrt_dk", "--seeds", "2"}, 2,
+     {"dk8_sqrt_dk_s1", "dk8_sqrt_dk_s2"}, {8, 8}, {1, 1}, ""},
+    /* two grid keys, in the order given; d_model, n_heads from the config (64, 1) */
+    {{"--grid", "optim.lr=1e-3,3e-3", "--grid", "init.scheme=fan_in,gpt2"}, 4,
+     {"lr-1e-3_scheme-fan_in", "lr-1e-3_scheme-gpt2", "lr-3e-3_scheme-fan_in",
+      "lr-3e-3_scheme-gpt2"}, {64, 64, 64, 64}, {1, 1, 1, 1}, "optim.lr,init.scheme"},
+    /* a seed list, and a grid over a fixed column (model.n_heads): no column of its own */
+    {{"--grid", "model.n_heads=2,4", "--seeds", "3,7"}, 4,
+     {"n_heads-2_s3", "n_heads-2_s7", "n_heads-4_s3", "n_heads-4_s7"}, {64, 64, 64, 64},
+     {2, 2, 4, 4}, ""},
+    /* characters a folder name cannot hold become '-' */
+    {{"--grid", "task.file=x(1)/y"}, 1, {"file-x-1--y"}, {64}, {1}, "task.file"},
+    /* no options at all: the d_k preset at width 128, three scales, seed 1 */
+    {{NULL}, 15, {"dk8_sqrt_dk_s1", "dk8_none_s1", "dk8_inv_dk_s1", "dk16_sqrt_dk_s1"},
+     {128, 128, 128, 128}, {16, 16, 16, 8}, ""},
+};
+
+START_TEST(test_expand) {
+    for (size_t k = 0; k < sizeof EXPAND / sizeof *EXPAND; k++) {
+        const ExpandCase *e = &EXPAND[k];
+        Plan p;
+        SweepArgs a;
+        const char *const *v = e->args;
+        int rc = build(&p, &a, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], NULL);
+        ck_assert_msg(rc == 0, "case %zu refused", k);
+        ck_assert_int_eq(p.n_runs, e->n_runs);
+        char extra[256] = "";
+        for (int c = 5; c < p.n_cols - 1; c++)
+            snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "%s%s", c > 5 ? "," : "",
+                     p.col_names[c]);
+        ck_assert_msg(strcmp(extra, e->extra_cols) == 0, "case %zu columns '%s'", k, extra);
+        ck_assert_str_eq(p.col_names[0], "d_k");
+        ck_assert_str_eq(p.col_names[p.n_cols - 1], "steps");
+        for (int r = 0; r < 16 && e->names[r]; r++) {
+            ck_assert_msg(strcmp(p.names[r], e->names[r]) == 0, "case %zu run %d: %s", k, r,
+                          p.names[r]);
+            ck_assert_int_eq(atoi(cell(&p, r, "d_model")), e->d_model[r]);
+            ck_assert_int_eq(atoi(cell(&p, r, "n_heads")), e->n_heads[r]);
+            ck_assert_int_eq(atoi(cell(&p, r, "d_k")), e->d_model[r] / e->n_heads[r]);
+        }
+        plan_free(&p);
+        sweep_args_free(&a);
+    }
+}
+END_TEST
+
+/* The grid values and the config's own values reach each run's config. */
+START_TEST(test_run_config) {
+    Plan p;
+    SweepArgs a;
+    ck_assert_int_eq(build(&p, &a, "--grid", "optim.lr=0.003", "--seeds", "2", NULL), 0);
+    Config *base = malloc(sizeof *base), *c = malloc(sizeof *c);
+    config_defaults(base);
+    ck_assert_int_eq(config_set(base, "train.steps=7", 1), 0); /* base values reach the run */
+    ck_assert_int_eq(plan_run_config(&a, base, "/x/runs", 1, c), 0);
+    ck_assert_str_eq(c->run_name, "lr-0.003_s2");
+    ck_assert_str_eq(c->run_dir, "/x/runs");
+    ck_assert(c->lr == 0.003);
+    ck_assert_int_eq((int)c->seed, 2);
+    ck_assert_int_eq(c->threads, 1); /* one thread per run unless set */
+    ck_assert_int_eq(c->steps, 7);
+    ck_assert_str_eq(cell(&p, 1, "optim.lr"), "0.003");
+    free(base);
+    free(c);
+    plan_free(&p);
+    sweep_args_free(&a);
+}
+END_TEST
+
+/* plan.txt read back gives the same runs and cells; a changed line is named. */
+START_TEST(test_parse_and_compare) {
+    Plan p, q;
+    SweepArgs a;
+    ck_assert_int_eq(build(&p, &a, "--dk", "4,8", "--d-model", "8", "--scales", "none,sqrt_dk",
+                           NULL), 0);
+    ck_assert_int_eq(plan_parse(&q, p.text, "plan.txt"), 0);
+    ck_assert_int_eq(q.n_runs, 4);
+    ck_assert_int_eq(q.n_cols, p.n_cols);
+    for (int r = 0; r < 4; r++) {
+        ck_assert_str_eq(q.names[r], p.names[r]);
+        for (int c = 0; c < p.n_cols; c++)
+            ck_assert_str_eq(q.cells[r * q.n_cols + c], p.cells[r * p.n_cols + c]);
+    }
+    char path[128];
+    snprintf(path, sizeof path, "%s/plan.txt", g_tmp);
+    ck_assert_int_eq(plan_check_same(path, p.text), 0); /* no file yet */
+    tu_write_file(path, p.text);
+    ck_assert_int_eq(plan_check_same(path, p.text), 0);
+    char *other = strdup(p.text), *at = strstr(other, "base optim.lr = ");
+    ck_assert_ptr_nonnull(at);
+    at[strlen("base optim.lr = ")] = '7';
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    int rc = plan_check_same(path, other);
+    char *err = tu_capture_end(&cap);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err, "different sweep plan") && strstr(err, "base optim.lr = 7"), "%s", err);
+    free(err);
+    free(other);
+    plan_free(&q);
+    plan_free(&p);
+    sweep_args_free(&a);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ refused */
+
+static TuResult sweep(const char *first, ...) {
+    va_list ap;
+    va_start(ap, first);
+    TuResult r = tu_vcall(sweep_main, first, ap);
+    va_end(ap);
+    return r;
+}
+
+typedef struct {
+    const char *needle;
+    const char *args[6];
+} RefusedCase;
+
+static const RefusedCase REFUSED[] = {
+    {"does not divide", {"--dk", "3", "--d-model", "16"}},
+    {"does not divide", {"--dk", "256"}}, /* larger than the default width 128 */
+    {"does not divide", {"--dk", "8", "--d-model", "12"}},
+    {"value 'fast' of 'optim.lr'", {"--grid", "optim.lr=1e-3,fast"}},
+    {"value '0' of 'model.n_layers'", {"--grid", "model.n_layers=1,0"}},
+    {"also set by --scales", {"--scales", "none", "--grid", "attention.scale=none"}},
+    {"also set by --seeds", {"--seeds", "2", "--grid", "run.seed=1,2"}},
+    {"also set by --steps", {"--steps", "5", "--grid", "train.steps=1,2"}},
+    {"also set by --dk", {"--dk", "8", "--grid", "model.d_model=8"}},
+    {"not a config key", {"--grid", "optim.lrr=1"}},
+    {"set by the sweep", {"--grid", "run.name=a,b"}},
+    {"listed twice", {"--grid", "optim.lr=1e-3,1e-3"}},
+    {"bad entry", {"--grid", "optim.lr=1e-3, 2e-3"}},
+    {"bad entry", {"--grid", "optim.lr=1e-3,,2e-3"}},
+    {"already varied by --grid", {"--grid", "optim.lr=1", "--grid", "optim.lr=2"}},
+    {"same name", {"--grid", "task.file=a/b,a-b"}},
+    {"use --grid", {"--set", "optim.lr=1", "--grid", "optim.lr=1e-3"}},
+    {"use --dk", {"--set", "model.d_model=32"}},
+    {"use --scales", {"--set", "attention.scale=none"}},
+    {"use --seeds", {"--set", " run . seed = 3"}},
+    {"'run.name'", {"--set", "run.name=mine"}},
+    {"--d-model", {"--d-model", "64", "--grid", "optim.lr=1e-3"}},
+    {"exclude each other", {"--dk", "8", "--d-model", "8", "--one-head"}},
+    {"exclude each other", {"--collect"}}, /* with the --plan every case gets */
+    {"--jobs", {"--jobs", "0"}},
+    {"--seeds", {"--seeds", "two"}},
+    {"--seeds", {"--seeds", "0"}},
+    {"--steps", {"--steps", "-1"}},
+    {"--dk", {"--dk", "8,x"}},
+    {"--dk", {"--dk", "0"}},
+    {"--dk", {"--dk", "8,16,8"}},
+    {"--dk", {"--dk="}},
+    {"--bogus", {"--bogus"}},
+    {"min_lr", {"--set", "optim.schedule=cosine", "--set=optim.min_lr=0.5"}},
+    {"task", {"--set", "task.symbols=2"}}, /* 2^3 inputs cannot hold 2 x 32 validation examples */
+    {"one config file", {"other.ini"}},
+};
+
+START_TEST(test_refused) {
+    char ini[128], out[128];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    snprintf(out, sizeof out, "%s/sw", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    for (size_t k = 0; k < sizeof REFUSED / sizeof *REFUSED; k++) {
+        const char *const *v = REFUSED[k].args;
+        /* --plan: even if a check were missed, nothing would train inside this test program */
+        TuResult r = sweep(ini, "--plan", "--out", out, v[0], v[1], v[2], v[3], v[4], v[5], NULL);
+        ck_assert_msg(r.rc == 2, "case %zu (%s %s): rc %d, stderr:\n%s", k, v[0], v[1] ? v[1] : "",
+                      r.rc, r.err);
+        ck_assert_msg(strstr(r.err, REFUSED[k].needle), "case %zu: '%s' not in:\n%s", k,
+                      REFUSED[k].needle, r.err);
+        struct stat st;
+        ck_assert_msg(stat(out, &st) != 0, "case %zu created the sweep folder", k);
+        tu_result_free(&r);
+    }
+}
+END_TEST
+
+/* A config file with an unknown key, and a missing one: refused before any run, file named. */
+START_TEST(test_bad_config_file) {
+    char ini[128], out[128];
+    snprintf(ini, sizeof ini, "%s/bad.ini", g_tmp);
+    snprintf(out, sizeof out, "%s/sw", g_tmp);
+    tu_write_file(ini, "[model]\nd_modle = 8\n");
+    TuResult r = sweep(ini, "--plan", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "bad.ini:2"));
+    tu_result_free(&r);
+    snprintf(ini, sizeof ini, "%s/missing.ini", g_tmp);
+    r = sweep(ini, "--plan", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "missing.ini"));
+    struct stat st;
+    ck_assert(stat(out, &st) != 0);
+    tu_result_free(&r);
+}
+END_TEST
+
+/* --collect takes its plan from OUT/plan.txt: plan options are refused, and so is a folder
+ * without a plan (nothing runs either way). */
+START_TEST(test_collect_refused) {
+    char out[128];
+    snprintf(out, sizeof out, "%s/none", g_tmp);
+    TuResult r = sweep("--collect", "--dk", "8", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--collect reads"));
+    tu_result_free(&r);
+    r = sweep("--collect", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "plan.txt"));
+    tu_result_free(&r);
+}
+END_TEST
+
+/* A folder with a sweep.csv but no plan.txt (an older version's sweep) is left alone. */
+START_TEST(test_old_sweep_folder) {
+    char ini[128], out[128], csv[160];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    snprintf(out, sizeof out, "%s/old", g_tmp);
+    mkdir(out, 0755);
+    snprintf(csv, sizeof csv, "%s/sweep.csv", out);
+    tu_write_file(csv, "d_k,scale,seed\n8,none,1\n");
+    TuResult r = sweep(ini, "--plan", "--dk", "8", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "no plan.txt"));
+    ck_assert(tu_file_contains(csv, "8,none,1\n"));
+    tu_result_free(&r);
+}
+END_TEST
+
+START_TEST(test_help) {
+    TuResult r = sweep("--help", NULL);
+    ck_assert_int_eq(r.rc, 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "--grid"));
+    ck_assert_ptr_nonnull(strstr(r.out, "Without --grid, the d_k preset"));
+    tu_result_free(&r);
+}
+END_TEST
+
+static Suite *plan_suite(void) {
+    Suite *s = suite_create("plan");
+    TCase *tc = tcase_create("plan");
+    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_expand);
+    tcase_add_test(tc, test_run_config);
+    tcase_add_test(tc, test_parse_and_compare);
+    tcase_add_test(tc, test_refused);
+    tcase_add_test(tc, test_bad_config_file);
+    tcase_add_test(tc, test_collect_refused);
+    tcase_add_test(tc, test_old_sweep_folder);
+    tcase_add_test(tc, test_help);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(plan_suite()); }

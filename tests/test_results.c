@@ -1,0 +1,165 @@
+/* test_results.c: a run folder read into a sweep.csv row (src/sweep/results.c): hand-made logs
+ * whose expected fields are worked out by hand below, the status from the marker (table), and
+ * the marker written and read back. */
+#include "sweep/results.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "testutil.h"
+
+static char g_tmp[64];
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_results.XXXXXX"); }
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
+
+/* One run's plan: d_k 8 of d_model 16 (2 heads), unscaled, seed 1, 40 steps. */
+static Plan one_run_plan(void) {
+    static char cols[6][PLAN_CELL] = {"d_k", "d_model", "n_heads", "scale", "seed", "steps"};
+    static char names[1][PLAN_CELL] = {"r1"};
+    static char cells[6][PLAN_CELL] = {"8", "16", "2", "none", "1", "40"};
+    return (Plan){6, 1, cols, names, cells, NULL};
+}
+
+static void write_in(const char *dir, const char *file, const char *text) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    tu_write_file(path, text);
+}
+
+/* Validation at steps 0, 20, 30, 40 (step 10 trained only): the last pass is step 40 (loss 1.3,
+ * answer 0.995, token 0.9, also the best accuracy); the best loss 1.2 is step 20's, whose
+ * accuracy is exactly 0.99, so it is the first step with accuracy >= 0.99; the step-0 loss 2.4. attention.csv: layer 0's two
+ * heads at step 0 have logit std 1 and 3 (mean 2; layer 1's 9 does not count); at the last
+ * step, 40, saturated_frac 0.2, 0.4, 0.6 (mean 0.4) and softmax_pass 0.1, 0.2, 0.6 (mean 0.3)
+ * over both layers. grad_norms.csv: the last row's W_q, W_k norms 0.25, 0.5. */
+static void write_logs(const char *dir) {
+    mkdir(dir, 0755);
+    write_in(dir, "loss.csv",
+             "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"
+             "tokens_per_s,skipped_steps\n"
+             "0,2.5,2.4,0.1,0,0.001,1,0,1,0\n"
+             "10,2.0,,,,0.001,1,0,1,0\n"
+             "20,1.5,1.2,0.8,0.99,0.001,1,0,1,0\n"
+             "30,1.0,1.5,0.7,0.5,0.001,1,0,1,0\n"
+             "40,,1.3,0.9,0.995,,,0,1,0\n");
+    write_in(dir, "attention.csv",
+             "step,layer,head,logit_std,saturated_frac,softmax_pass\n"
+             "0,0,0,1.0,0.1,0.5\n0,0,1,3.0,0.3,0.7\n0,1,0,9.0,0.0,0.0\n"
+             "40,0,0,2.0,0.2,0.1\n40,0,1,2.0,0.4,0.2\n40,1,0,2.0,0.6,0.6\n");
+    write_in(dir, "grad_norms.csv",
+             "step,blocks.0.attn.qkv.weight.q,blocks.0.attn.qkv.weight.k\n0,1,2\n30,0.25,0.5\n");
+}
+
+START_TEST(test_row_from_logs) {
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/r1", g_tmp);
+    write_logs(dir);
+    write_in(dir, SWEEP_MARKER, "exit_code 4\nwall_s 1.5\nversion v9\n");
+    Plan p = one_run_plan();
+    RowInfo info;
+    char *row = results_row(&p, 0, dir, &info);
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.995,0.9,1.2,0.995,20,2.4,2,0.4,0.3,"
+                          "0.25,0.5,1.500,v9");
+    ck_assert_str_eq(info.status, "guard");
+    ck_assert(info.has_acc && info.answer_acc == 0.995);
+    free(row);
+    char *head = results_header(&p);
+    ck_assert_str_eq(head, "run,d_k,d_model,n_heads,scale,seed,steps,status,exit_code,steps_done,"
+                           "val_loss,val_answer_acc,val_token_acc,best_val_loss,"
+                           "best_val_answer_acc,first_step_99,loss0,logit_std0,saturated_final,"
+                           "softmax_pass_final,gq_norm,gk_norm,wall_s,version");
+    free(head);
+}
+END_TEST
+
+/* No softmax_pass column: that field is empty; a logged NaN stays visible; never 99 %: empty. */
+START_TEST(test_row_missing_fields) {
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/r1", g_tmp);
+    mkdir(dir, 0755);
+    write_in(dir, "loss.csv", "step,val_loss,val_token_acc,val_answer_acc\n0,nan,0.1,0.2\n");
+    write_in(dir, "attention.csv", "step,layer,head,logit_std,saturated_frac\n0,0,0,4,0.5\n");
+    write_in(dir, SWEEP_MARKER, "exit_code 3\nwall_s 2\nversion v9\n");
+    Plan p = one_run_plan();
+    char *row = results_row(&p, 0, dir, NULL);
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,nan,4,0.5,,,,"
+                          "2.000,v9");
+    free(row);
+}
+END_TEST
+
+/* The status column: from the folder and the marker. */
+START_TEST(test_status) {
+    static const struct {
+        int folder;
+        const char *marker; /* NULL: none */
+        const char *status, *exit_code;
+    } CASES[] = {
+        {0, NULL, "missing", ""},         {1, NULL, "running", ""},
+        {1, "exit_code 0\n", "ok", "0"},  {1, "exit_code 3\n", "diverged", "3"},
+        {1, "exit_code 4\n", "guard", "4"}, {1, "exit_code 1\n", "failed", "1"},
+        {1, "exit_code 2\n", "failed", "2"}, {1, "garbage\n", "running", ""},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        char dir[128], want[64];
+        snprintf(dir, sizeof dir, "%s/c%zu", g_tmp, k);
+        if (CASES[k].folder) mkdir(dir, 0755);
+        if (CASES[k].marker) write_in(dir, SWEEP_MARKER, CASES[k].marker);
+        Plan p = one_run_plan();
+        char *row = results_row(&p, 0, dir, NULL);
+        snprintf(want, sizeof want, "r1,8,16,2,none,1,40,%s,%s,", CASES[k].status, CASES[k].exit_code);
+        ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "case %zu: %s", k, row);
+        free(row);
+    }
+    ck_assert(results_final(0) && results_final(3) && results_final(4));
+    ck_assert(!results_final(1) && !results_final(2) && !results_final(130));
+}
+END_TEST
+
+START_TEST(test_marker_round_trip) {
+    RunMarker m = {3, 12.25, "1.2.3"}, back;
+    ck_assert_int_eq(results_marker_write(g_tmp, &m), 0);
+    ck_assert_int_eq(results_marker_read(g_tmp, &back), 0);
+    ck_assert_int_eq(back.exit_code, 3);
+    ck_assert(back.wall_s == 12.25);
+    ck_assert_str_eq(back.version, "1.2.3");
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/none", g_tmp);
+    ck_assert_int_eq(results_marker_read(dir, &back), -1);
+}
+END_TEST
+
+/* sweep.csv is the header and every row, rewritten whole (an earlier longer file does not
+ * leave a tail). */
+START_TEST(test_write_csv) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/sweep.csv", g_tmp);
+    char old[2048] = "";
+    for (int i = 0; i < 40; i++) strcat(old, "an earlier, longer sweep.csv line\n"); /* 1400 bytes */
+    tu_write_file(path, old);
+    Plan p = one_run_plan();
+    char *rows[1] = {"r1,x"};
+    ck_assert_int_eq(results_write_csv(path, &p, rows), 0);
+    ck_assert_int_eq(tu_count_lines(path), 2);
+    ck_assert(tu_file_contains(path, "\nr1,x\n"));
+}
+END_TEST
+
+static Suite *results_suite(void) {
+    Suite *s = suite_create("results");
+    TCase *tc = tcase_create("results");
+    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
+    tcase_add_test(tc, test_row_from_logs);
+    tcase_add_test(tc, test_row_missing_fields);
+    tcase_add_test(tc, test_status);
+    tcase_add_test(tc, test_marker_round_trip);
+    tcase_add_test(tc, test_write_csv);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(results_suite()); }
