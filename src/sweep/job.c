@@ -15,6 +15,7 @@
 
 #include "config/config.h"
 #include "sweep/results.h"
+#include "tasks/tasks.h"
 #include "train/checkpoint.h"
 #include "train/runlog.h"
 #include "train/train.h"
@@ -107,6 +108,8 @@ int sweep_job_main(int argc, char **argv) {
         free(c);
         return EXIT_CONFIG;
     }
+    /* resolved as the run stores it (train.c), so that the checkpoint's copy compares equal */
+    c->task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
     char dir[SWEEP_PATH], path[SWEEP_PATH + 32];
     snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
     RunMarker mk;

@@ -732,6 +732,8 @@ static int has_separator(const Config *c, TaskKind kind) {
     return kind != TASK_RECALL;
 }
 
+int task_has_separator(const Config *c) { return has_separator(c, c->task); }
+
 int task_init(Task *t, const Config *c) {
     memset(t, 0, sizeof *t);
     t->kind = c->task;

@@ -69,6 +69,11 @@ typedef struct {
     long skipped;                     /* training examples skipped because they were in val */
 } Task;
 
+/* 1 when c's task puts SEP between prompt and answer: task.separator = true or false, or with
+ * auto the task's own format (every task but recall). What a run stores in its config.ini and
+ * checkpoint, resolved, so that a resume never depends on a task's default. */
+int task_has_separator(const Config *c);
+
 /* Builds the task from the config. Generated tasks: checks the parameters, that the example
  * space holds at least 2 * task.val_size distinct examples (so a disjoint training stream is
  * not starved) and that T fits model.max_seq_len (when it is not 0), all before allocating;

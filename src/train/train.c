@@ -201,7 +201,7 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
     /* config.ini and the checkpoint say which format the run used (true or false, never auto),
      * so a later change of a task's own default cannot change what a resume does. */
     Config stored = *c;
-    stored.task_separator = r->task.separator ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+    stored.task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
     r->cfg_text = config_text(&stored);
     if (!r->tokens || !r->targets || !r->mask || !r->cfg_text) {
         fprintf(stderr, "error: out of memory\n");
