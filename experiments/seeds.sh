@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The README's headline results over seeds 1-5: the shipped sort pair (configs/scaled.ini vs
+# unscaled.ini) and recall pair (configs/recall_scaled.ini vs recall_unscaled.ini), each run as
+# shipped (2000 steps). Writes docs/seeds/{sort,recall}/; runs in sweeps/seeds_{sort,recall}/.
+# Started again, it skips the runs that finished and resumes interrupted ones.
+. "$(dirname "$(readlink -f "$0")")/common.sh"
+for task in sort recall; do
+    cfg=configs/scaled.ini
+    [ "$task" = recall ] && cfg=configs/recall_scaled.ini
+    ./train --sweep "$cfg" --grid attention.scale=sqrt_dk,none --seeds 5 --jobs "$JOBS" \
+        --out "sweeps/seeds_$task"
+    publish "sweeps/seeds_$task" "docs/seeds/$task"
+done
