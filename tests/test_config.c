@@ -436,8 +436,11 @@ START_TEST(test_error_unknown_key) {
 END_TEST
 
 START_TEST(test_error_duplicate_key) {
-    expect_load_error("[model]\nd_model = 32\n[run]\nseed = 3\n[model]\nd_model = 32\n", 6,
+    expect_load_error("[model]\nd_model = 32\nn_layers = 3\nd_model = 32\n", 4,
                       "'model.d_model'", "first at line 2");
+    /* a section opened again is an error of its own, naming both headers */
+    expect_load_error("[model]\nd_model = 32\n[run]\nseed = 3\n[model]\nd_model = 32\n", 5,
+                      "[model] appears twice", "first at line 1");
 }
 END_TEST
 
