@@ -205,7 +205,7 @@ static const LrCase LR_CASES[] = {
     {SCHED_COSINE, 4, 15, 3, 1.0},    /* last warm-up step reaches lr */
     {SCHED_COSINE, 4, 15, 4, 1.0},    /* first cosine step: still lr */
     {SCHED_COSINE, 4, 15, 9, 0.55},   /* halfway: (lr + min_lr)/2 */
-    {SCHED_COSINE, 4, 15, 13, 0.1 + 0.45 * (1 + cos(3.141592653589793 * 0.9))},
+    {SCHED_COSINE, 4, 15, 13, 0.12202456766718092}, /* 0.1 + 0.45·(1 + cos(0.9π)) */
     {SCHED_COSINE, 4, 15, 14, 0.1},   /* the last step reaches min_lr */
     {SCHED_COSINE, 0, 11, 0, 1.0},    /* no warm-up: the first step is at lr */
     {SCHED_COSINE, 0, 11, 5, 0.55},
