@@ -3,6 +3,8 @@
 #   make test       build and run every test (installs Check with apt-get if missing and allowed)
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
+#   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
+#                   suite misses one (.ci/mutation.sh)
 #   make clean
 ifeq ($(origin CC),default)
 CC = gcc
@@ -53,7 +55,7 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 CC_STAMP := build/cc-$(notdir $(CC)).stamp
 $(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
 
-.PHONY: all test test-run check-deps clean bench bench-sgemm
+.PHONY: all test test-run check-deps clean bench bench-sgemm mutation
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -134,6 +136,10 @@ $(BUILD)/bench/sgemm_yardstick: bench/sgemm_yardstick.c $(BUILD)/float/model/mat
 bench-sgemm: $(BUILD)/bench/sgemm_yardstick
 	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=$(OPENBLAS_CORETYPE) ./$(BUILD)/bench/sgemm_yardstick $(SGEMM_ARGS)
 
+# Reuses this tree's objects (built first), so only each mutated file recompiles.
+mutation: check-deps $(LIB_OBJ) $(DBL_OBJ) $(BUILD)/float/main.o
+	CC=$(CC) .ci/mutation.sh
+
 clean:
 	rm -rf build train
 
@@ -147,7 +153,8 @@ FUZZ_CFLAGS   = -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 # The parsers the harnesses drive and what they call; no OpenMP (the pragmas are ignored).
 # fuzz_checkpoint builds models from the checkpoint's config, so it links the whole library.
-FUZZ_LIB_SRC  = src/config/config.c src/tasks/tasks.c src/tasks/format.c src/util/rng.c
+FUZZ_LIB_SRC  = src/config/config.c src/tasks/tasks.c src/tasks/format.c src/util/rng.c \
+	src/util/file_check.c src/tasks/file_conflict.c
 FUZZ_LIB_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
 FUZZ_ALL_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRC))
 FUZZ_BINS     = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))

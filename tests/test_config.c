@@ -189,30 +189,29 @@ static const char *const FULL =
     "ln_eps = 1.2345678901234567e-7\n"          /* 19 */
     "[attention]\n"                             /* 20 */
     "scale = 0.1\n"                             /* 21 */
-    "[init]\n"                                  /* 22 */
-    "scheme = gpt2\n"                           /* 23 */
-    "std = 0.1\n"                               /* 24 */
-    "[optim]\n"                                 /* 25 */
-    "name = sgd\n"                              /* 26 */
-    "lr = 0.3\n"                                /* 27 */
-    "beta1 = 0.1\n"                             /* 28 */
-    "beta2 = 0.7\n"                             /* 29 */
-    "eps = 3e-9\n"                              /* 30 */
-    "weight_decay = 0.01\n"                     /* 31 */
-    "momentum = 0.95\n"                         /* 32 */
-    "grad_clip = 1.5\n"                         /* 33 */
-    "warmup_steps = 11\n"                       /* 34 */
-    "schedule = cosine\n"                       /* 35 */
-    "min_lr = 1e-5\n"                           /* 36 */
-    "[train]\n"                                 /* 37 */
-    "steps = 5\n"                               /* 38 */
-    "batch_size = 7\n"                          /* 39 */
-    "eval_every = 9\n"                          /* 40 */
-    "[log]\n"                                   /* 41 */
-    "every = 3\n"                               /* 42 */
-    "progress = 0\n"                            /* 43 */
-    "[attention]\n"                             /* 44: a section may be opened again */
-    "qk_norm = layernorm\n";                    /* 45 */
+    "qk_norm = layernorm\n"                     /* 22 */
+    "[init]\n"                                  /* 23 */
+    "scheme = gpt2\n"                           /* 24 */
+    "std = 0.1\n"                               /* 25 */
+    "[optim]\n"                                 /* 26 */
+    "name = sgd\n"                              /* 27 */
+    "lr = 0.3\n"                                /* 28 */
+    "beta1 = 0.1\n"                             /* 29 */
+    "beta2 = 0.7\n"                             /* 30 */
+    "eps = 3e-9\n"                              /* 31 */
+    "weight_decay = 0.01\n"                     /* 32 */
+    "momentum = 0.95\n"                         /* 33 */
+    "grad_clip = 1.5\n"                         /* 34 */
+    "warmup_steps = 11\n"                       /* 35 */
+    "schedule = cosine\n"                       /* 36 */
+    "min_lr = 1e-5\n"                           /* 37 */
+    "[train]\n"                                 /* 38 */
+    "steps = 5\n"                               /* 39 */
+    "batch_size = 7\n"                          /* 40 */
+    "eval_every = 9\n"                          /* 41 */
+    "[log]\n"                                   /* 42 */
+    "every = 3\n"                               /* 43 */
+    "progress = 0\n";                           /* 44 */
 
 static void load_ok(Config *c, const char *text, char *path, size_t pn) {
     char err[4096];
@@ -292,12 +291,12 @@ START_TEST(test_full_file_values_and_origins) {
     ck_assert_int_eq(c.progress, 0);
     snprintf(want, sizeof want, "%s:14", path);
     ck_assert_str_eq(config_origin(&c, "model.d_model"), want);
-    snprintf(want, sizeof want, "%s:43", path);
+    snprintf(want, sizeof want, "%s:44", path);
     ck_assert_str_eq(config_origin(&c, "log.progress"), want);
     snprintf(want, sizeof want, "%s:21", path);
     ck_assert_str_eq(config_origin(&c, "attention.scale"), want);
     ck_assert_int_eq(c.qk_norm, QK_NORM_LAYERNORM);
-    snprintf(want, sizeof want, "%s:45", path);
+    snprintf(want, sizeof want, "%s:22", path);
     ck_assert_str_eq(config_origin(&c, "attention.qk_norm"), want);
     ck_assert_int_eq(config_validate(&c), 0);
 }
@@ -443,8 +442,11 @@ START_TEST(test_error_unknown_key) {
 END_TEST
 
 START_TEST(test_error_duplicate_key) {
-    expect_load_error("[model]\nd_model = 32\n[run]\nseed = 3\n[model]\nd_model = 32\n", 6,
+    expect_load_error("[model]\nd_model = 32\nn_layers = 3\nd_model = 32\n", 4,
                       "'model.d_model'", "first at line 2");
+    /* a section opened again is an error of its own, naming both headers */
+    expect_load_error("[model]\nd_model = 32\n[run]\nseed = 3\n[model]\nd_model = 32\n", 5,
+                      "[model] appears twice", "first at line 1");
 }
 END_TEST
 

@@ -275,6 +275,22 @@ START_TEST(test_model_pass_stats_by_the_book) {
 }
 END_TEST
 
+/* The saturation threshold is max p > 0.99: rows at 0.9895 and 0.95 are not saturated, rows at
+ * 0.9905 and 0.999 are (a threshold of 0.9 or 0.995 would count 3 or 1 of the 4). */
+START_TEST(test_saturation_threshold) {
+    enum { T = 5 };
+    static const double maxp[T - 1] = {0.9895, 0.9905, 0.95, 0.999};
+    real pre[T * T] = {0}, att[T * T] = {0};
+    att[0] = 1;
+    for (int i = 1; i < T; i++) {
+        att[i * T] = (real)maxp[i - 1];
+        for (int j = 1; j <= i; j++) att[i * T + j] = (real)((1 - maxp[i - 1]) / i);
+    }
+    HeadStats s = diag_head_stats(pre, att, 1, T, 1, 0);
+    ck_assert_double_eq_tol(s.saturated_frac, 2.0 / 4, 1e-12);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("diagnostics");
     TCase *tc = tcase_create("diagnostics");
@@ -286,6 +302,7 @@ int main(void) {
     tcase_add_loop_test(tc, test_init_report_qk_norm, 0, 2);
     tcase_add_test(tc, test_softmax_pass_ratio);
     tcase_add_test(tc, test_model_pass_stats_by_the_book);
+    tcase_add_test(tc, test_saturation_threshold);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -545,8 +545,9 @@ START_TEST(test_file_ids_do_not_depend_on_line_order) {
 END_TEST
 
 START_TEST(test_file_dedup_split_and_padding) {
-    /* 50 distinct examples of varying length, each written twice or three times, plus one
-     * whose symbols are the same but split differently (a distinct example). */
+    /* 50 distinct examples of varying length, each written twice or three times, plus two
+     * lines of the same symbols split differently (distinct examples; the same prompt with
+     * another answer would be an error). */
     char *text = malloc(1 << 16);
     size_t len = 0;
     for (int rep = 0; rep < 3; rep++)
@@ -558,7 +559,7 @@ START_TEST(test_file_dedup_split_and_padding) {
             for (int k = 0; k < i % 3; k++) len += (size_t)sprintf(text + len, " q");
             len += (size_t)sprintf(text + len, "\n");
         }
-    len += (size_t)sprintf(text + len, "n0 | p0 a0\nn0 p0 | a0\n");
+    len += (size_t)sprintf(text + len, "p0 | n0 a0\np0 n0 | a0\n");
     char path[256];
     write_temp(path, sizeof path, text, len);
     free(text);
@@ -576,8 +577,8 @@ START_TEST(test_file_dedup_split_and_padding) {
     ck_assert_int_eq(n, 52);
     for (int a = 0; a < n; a++)
         for (int b = a + 1; b < n; b++) ck_assert_str_ne(lines[a], lines[b]);
-    ck_assert(contains_line(lines, n, "n0 | p0 a0"));
-    ck_assert(contains_line(lines, n, "n0 p0 | a0"));
+    ck_assert(contains_line(lines, n, "p0 | n0 a0"));
+    ck_assert(contains_line(lines, n, "p0 n0 | a0"));
     ck_assert(contains_line(lines, n, "n0 | a0"));
     /* every row is well formed; short ones are padded with PAD and mask 0 */
     size_t T = (size_t)t.seq_len;

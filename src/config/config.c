@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "util/file_check.h"
+
 typedef enum { T_INT, T_LONG, T_DOUBLE, T_STR, T_ENUM, T_SCALE } KeyType;
 
 typedef struct {
@@ -528,6 +530,7 @@ typedef struct {
     long line;
     char section[CONFIG_STR];
     long first_line[N_KEYS]; /* 0 = not yet seen in this file */
+    long section_line[N_KEYS]; /* line of a section's header, at its first key's index; 0 = none */
 } Reader;
 
 static int line_error(const Reader *r, const char *msg) {
@@ -571,6 +574,17 @@ static int read_header(Reader *r, char *s) {
         unknown_section_msg(name, msg, sizeof msg);
         return line_error(r, msg);
     }
+    /* A second [model] far below the first reads as a fresh start but would silently mix
+     * with the first (or hit "set twice" on a key): name both headers instead. */
+    int first_key = 0;
+    while (strcmp(KEYS[first_key].section, name)) first_key++;
+    if (r->section_line[first_key]) {
+        char msg[MSG];
+        snprintf(msg, sizeof msg, "section [%s] appears twice (first at line %ld); put its keys "
+                 "under one header", name, r->section_line[first_key]);
+        return line_error(r, msg);
+    }
+    r->section_line[first_key] = r->line;
     snprintf(r->section, sizeof r->section, "%s", name);
     return 0;
 }
@@ -651,37 +665,15 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len) 
 }
 
 int config_load_file(Config *c, const char *path) {
-    errno = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "cannot open '%s': %s\n", path, strerror(errno));
+    /* a config of every key with long comments is a few kB; 1 MiB bounds a wrong path */
+    char why[256];
+    size_t len;
+    char *buf = file_read_regular(path, (size_t)1 << 20, &len, why, sizeof why);
+    if (!buf) {
+        fprintf(stderr, "cannot open '%s': %s\n", path, why);
         return -1;
     }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc = 0;
-    for (;;) {
-        if (len == cap) {
-            size_t want = cap ? 2 * cap : 4096;
-            char *p = want > cap ? realloc(buf, want) : NULL;
-            if (!p) {
-                fprintf(stderr, "cannot read '%s': out of memory\n", path);
-                rc = -1;
-                break;
-            }
-            buf = p;
-            cap = want;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    if (rc == 0 && ferror(f)) {
-        fprintf(stderr, "cannot read '%s': %s\n", path, strerror(errno));
-        rc = -1;
-    }
-    fclose(f);
-    if (rc == 0) rc = config_load_text(c, path, buf, len);
+    int rc = config_load_text(c, path, buf, len);
     free(buf);
     return rc;
 }
@@ -711,26 +703,23 @@ static int split_assignment(char *buf, char **section, char **key, char **value,
 }
 
 int config_assignment_sets(const char *assignment, const char *key) {
-    char buf[4096], *s, *k, *v;
+    char *buf, *s, *k, *v;
     const char *why, *dot = strchr(key, '.');
-    if (!dot || strlen(assignment) >= sizeof buf) return 0;
-    memcpy(buf, assignment, strlen(assignment) + 1);
-    return split_assignment(buf, &s, &k, &v, &why) == 0 && strlen(s) == (size_t)(dot - key) &&
-           strncmp(s, key, (size_t)(dot - key)) == 0 && strcmp(k, dot + 1) == 0;
+    if (!dot || !(buf = strdup(assignment))) return 0;
+    int sets = split_assignment(buf, &s, &k, &v, &why) == 0 && strlen(s) == (size_t)(dot - key) &&
+               strncmp(s, key, (size_t)(dot - key)) == 0 && strcmp(k, dot + 1) == 0;
+    free(buf);
+    return sets;
 }
 
-int config_set(Config *c, const char *assignment, int argn) {
-    char buf[4096], msg[MSG], where[64];
-    snprintf(where, sizeof where, "--set (argument %d)", argn);
-    if (strlen(assignment) >= sizeof buf) {
-        fprintf(stderr, "%s: argument too long\n", where);
-        return -1;
-    }
-    memcpy(buf, assignment, strlen(assignment) + 1);
+/* config_set on buf, a writable copy of assignment. */
+static int set_from(Config *c, char *buf, const char *assignment, const char *where, int argn) {
+    char msg[MSG];
     char *section, *key, *value;
     const char *why;
     if (split_assignment(buf, &section, &key, &value, &why) != 0) {
-        fprintf(stderr, "%s: expected section.key=value, got '%s' (%s)\n", where, assignment, why);
+        fprintf(stderr, "%s: expected section.key=value, got '%.200s%s' (%s)\n", where, assignment,
+                strlen(assignment) > 200 ? "..." : "", why);
         return -1;
     }
     if (!section_exists(section)) {
@@ -751,6 +740,20 @@ int config_set(Config *c, const char *assignment, int argn) {
         return -1;
     }
     return 0;
+}
+
+int config_set(Config *c, const char *assignment, int argn) {
+    char where[64];
+    snprintf(where, sizeof where, "--set (argument %d)", argn);
+    /* any length: a value over the limit is refused by the key's own check, which names it */
+    char *buf = strdup(assignment);
+    if (!buf) {
+        fprintf(stderr, "%s: out of memory\n", where);
+        return -1;
+    }
+    int rc = set_from(c, buf, assignment, where, argn);
+    free(buf);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- public: cross-key checks */

@@ -87,7 +87,7 @@ void config_defaults(Config *c);
  * line; "cannot open 'FILE': reason" when the file is missing or unreadable) and returns -1,
  * leaving c unchanged. The caller should then exit with CONFIG_EXIT_CODE. Rejects keys outside a
  * section, unknown sections and keys (suggesting the nearest valid one), a key given twice in the
- * file, empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
+ * file, a section header given twice (naming both lines), empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
  * non-finite or longer than CONFIG_STR - 1, and text values holding a line break (CR or LF:
  * config_write could not write them back). Returns 0 on success. */
 int config_load_file(Config *c, const char *path);

@@ -32,17 +32,18 @@ void optim_free(Optimizer *o) {
  * disjoint, so a step has one barrier instead of one per tensor. */
 static void adamw_tensor(const Optimizer *o, real *p, const real *g, real *m, real *v, size_t n,
                          double lr, double wd) {
-    /* 1 − β in double, then rounded once: from a float β2 = 0.999, (1 − β2) comes out 1.3e-5
-     * (relative) too small, and the first updates 6.4e-6 too large (v̂ is off by that much). */
+    /* 1 − β in double: from a float β2 = 0.999 (0.99900001) it would be 1.3e-5 relative too
+     * small against the bias correction computed in double, making the first updates 6.4e-6
+     * too large; rounded once from double, (1 − β)/(1 − βᵗ) is exactly 1 at t = 1. */
     real b1 = (real)o->beta1, b2 = (real)o->beta2;
-    real omb1 = (real)(1.0 - o->beta1), omb2 = (real)(1.0 - o->beta2);
+    real a1 = (real)(1.0 - o->beta1), a2 = (real)(1.0 - o->beta2);
     real c1 = (real)(1.0 - pow(o->beta1, (double)(o->t + 1)));
     real c2 = (real)(1.0 - pow(o->beta2, (double)(o->t + 1)));
     real decay = (real)(1.0 - lr * wd), rlr = (real)lr, eps = (real)o->eps;
 #pragma omp for schedule(static) nowait
     for (size_t i = 0; i < n; i++) {
-        m[i] = b1 * m[i] + omb1 * g[i];
-        v[i] = b2 * v[i] + omb2 * g[i] * g[i];
+        m[i] = b1 * m[i] + a1 * g[i];
+        v[i] = b2 * v[i] + a2 * g[i] * g[i];
         real mhat = m[i] / c1, vhat = v[i] / c2;
         p[i] = p[i] * decay - rlr * mhat / (rsqrt(vhat) + eps);
     }
@@ -84,7 +85,9 @@ double optim_lr_at(const Config *c, int step) {
 }
 
 void optim_clip_grads(real *grads, size_t n, double max_norm, double norm) {
-    if (max_norm > 0 && norm > max_norm) {
+    /* isfinite: a NaN norm compares false anyway; an infinite one would scale by 0 and hide
+     * which gradient overflowed (the caller reports a non-finite norm and skips the update) */
+    if (max_norm > 0 && isfinite(norm) && norm > max_norm) {
         real s = (real)(max_norm / norm);
         for (size_t i = 0; i < n; i++) grads[i] *= s;
     }

@@ -25,6 +25,7 @@ void optim_free(Optimizer *o);
  * AdamW (Loshchilov and Hutter 2019, Algorithm 2; PyTorch semantics):
  *   m = β1·m + (1−β1)·g;  v = β2·v + (1−β2)·g²;  m̂ = m/(1−β1ᵗ);  v̂ = v/(1−β2ᵗ)
  *   p = p·(1 − lr·wd) − lr·m̂/(√v̂ + eps)
+ * (1 − β1), (1 − β2) and the bias corrections are computed in double, then rounded to real.
  * SGD with momentum (PyTorch semantics): m = μ·m + g;  p = p·(1 − lr·wd) − lr·m.
  * Weight decay is decoupled and applies only to tensors of 2 or more dimensions (embeddings and
  * weight matrices), never to biases or LayerNorm parameters, as in the reference README.
@@ -38,7 +39,8 @@ double optim_lr_at(const Config *c, int step);
 
 /* Global-norm clipping (Pascanu et al. 2013): given the global L2 norm of the gradients (from
  * model_norm, so the caller can log it first), scales every gradient by max_norm / norm when
- * max_norm > 0 and norm > max_norm. */
+ * max_norm > 0 and norm > max_norm. A non-finite norm leaves the gradients as they are (the
+ * training loop skips or stops on it and names the tensor that overflowed). */
 void optim_clip_grads(real *grads, size_t n, double max_norm, double norm);
 
 #endif

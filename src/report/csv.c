@@ -12,6 +12,7 @@ typedef struct {
     char **field;
     size_t n_field, cap_field;
     int *row_len;
+    int *row_line;   /* the file line each row starts on (1-based) */
     size_t n_row, cap_row;
 } Fields;
 
@@ -28,7 +29,8 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem) {
 
 /* Splits one line starting at *pos into NUL-terminated fields, unquoting in place (the write
  * pointer never passes the read pointer, so one buffer suffices). Advances *pos past the line. */
-static int split_line(char **pos, char *end, Fields *f) {
+static int split_line(char **pos, char *end, Fields *f, int *line) {
+    int start_line = *line;
     char *r = *pos;
     int n = 0;
     for (;;) {
@@ -45,6 +47,7 @@ static int split_line(char **pos, char *end, Fields *f) {
                     r++;
                     break;
                 }
+                *line += *r == '\n';
                 *w++ = *r++;
             }
         }
@@ -61,7 +64,15 @@ static int split_line(char **pos, char *end, Fields *f) {
         if (term == '\n') break;
     }
     *pos = r;
+    (*line)++;
+    size_t cap = f->cap_row;
     if (grow((void **)&f->row_len, &f->cap_row, f->n_row + 1, sizeof *f->row_len)) return -1;
+    if (f->cap_row != cap) {
+        int *p = realloc(f->row_line, f->cap_row * sizeof *f->row_line);
+        if (!p) return -1;
+        f->row_line = p;
+    }
+    f->row_line[f->n_row] = start_line;
     f->row_len[f->n_row++] = n;
     return 0;
 }
@@ -77,17 +88,20 @@ int csv_parse(Csv *t, const char *text, size_t len) {
     memcpy(buf, text, len);
     buf[len] = '\0';
     char *r = buf, *end = buf + len;
+    int line = 1;
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) r += 3;
     while (r < end) {
         if (*r == '\n') {
             r++;
+            line++;
             continue;
         }
         if (*r == '\r' && r + 1 < end && r[1] == '\n') {
             r += 2;
+            line++;
             continue;
         }
-        if (split_line(&r, end, &f)) goto oom;
+        if (split_line(&r, end, &f, &line)) goto oom;
     }
     if (f.n_row == 0) {
         free(buf);
@@ -97,7 +111,11 @@ int csv_parse(Csv *t, const char *text, size_t len) {
     int cols = f.row_len[0];
     size_t rows = f.n_row;
     t->cell = malloc(rows * (size_t)cols * sizeof *t->cell);
-    if (!t->cell) goto oom;
+    t->line = malloc(rows * sizeof *t->line);
+    t->width = malloc(rows * sizeof *t->width);
+    if (!t->cell || !t->line || !t->width) goto oom;
+    memcpy(t->line, f.row_line, rows * sizeof *t->line);
+    memcpy(t->width, f.row_len, rows * sizeof *t->width);
     /* Short rows are padded with the empty string at the end of the buffer. */
     size_t k = 0;
     for (size_t i = 0; i < rows; i++) {
@@ -110,13 +128,18 @@ int csv_parse(Csv *t, const char *text, size_t len) {
     t->n_rows = (int)rows - 1;
     free(f.field);
     free(f.row_len);
+    free(f.row_line);
     return 0;
 oom:
     free(f.field);
     free(f.row_len);
+    free(f.row_line);
     free(buf);
     free(t->cell);
+    free(t->line);
+    free(t->width);
     t->cell = NULL;
+    t->line = t->width = NULL;
     errno = ENOMEM;
     return -1;
 }
@@ -155,7 +178,18 @@ int csv_load(Csv *t, const char *path) {
 void csv_free(Csv *t) {
     free(t->text);
     free(t->cell);
+    free(t->line);
+    free(t->width);
     memset(t, 0, sizeof *t);
+}
+
+void csv_remove_row(Csv *t, int row) {
+    if (row < 0 || row >= t->n_rows) return;
+    size_t cols = (size_t)t->n_cols, k = (size_t)row + 1, rest = (size_t)t->n_rows - (size_t)row - 1;
+    memmove(t->cell + k * cols, t->cell + (k + 1) * cols, rest * cols * sizeof *t->cell);
+    memmove(t->line + k, t->line + k + 1, rest * sizeof *t->line);
+    memmove(t->width + k, t->width + k + 1, rest * sizeof *t->width);
+    t->n_rows--;
 }
 
 int csv_col(const Csv *t, const char *name) {

@@ -15,6 +15,8 @@ typedef struct {
     char **cell;  /* (n_rows + 1) x n_cols field pointers; row 0 is the header */
     int n_cols;   /* fields in the header */
     int n_rows;   /* data rows, header excluded */
+    int *line;    /* (n_rows + 1): the file line (1-based) each row, header first, starts on */
+    int *width;   /* (n_rows + 1): the fields that line had before padding or cutting */
 } Csv;
 
 /* Reads and splits the file at path. Returns 0, or -1 with errno set (ENOENT for a missing file,
@@ -26,6 +28,10 @@ int csv_parse(Csv *t, const char *text, size_t len);
 
 /* Frees what csv_load / csv_parse allocated; leaves t empty. Safe on an empty or zeroed t. */
 void csv_free(Csv *t);
+
+/* Removes data row `row` (0-based; later rows move up, keeping their line and width). Does
+ * nothing when row is out of range. */
+void csv_remove_row(Csv *t, int row);
 
 /* Index of the header field named name, or -1 when there is none. */
 int csv_col(const Csv *t, const char *name);

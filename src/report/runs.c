@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/log_check.h"
 #include "report/logs.h"
 
 /* ------------------------------------------------------------- config.ini */
@@ -141,7 +142,11 @@ static void run_name(char *out, size_t n, const char *path) {
 /* Loads an optional CSV; a missing file is silent, any other failure is reported. */
 static int load_optional(Csv *t, const char *dir, const char *file, int note_missing) {
     char p[PATH_MAX];
-    if (log_load(t, dir, file, p, sizeof p) == 0) return 1;
+    if (log_load(t, dir, file, p, sizeof p) == 0) {
+        /* attn_map_tokens.csv holds symbol names; the other logs are all numbers */
+        if (strcmp(file, "attn_map_tokens.csv") != 0) log_check_rows(t, p);
+        return 1;
+    }
     if (errno != ENOENT || note_missing)
         fprintf(stderr, "note: %s: %s; left out of the report\n", p, strerror(errno));
     return 0;
@@ -165,6 +170,7 @@ int load_run(Run *r, const char *path) {
         fprintf(stderr, "error: cannot read '%s': %s\n", p, strerror(errno));
         return -1;
     }
+    log_check_rows(&r->loss, p);
     if (csv_col(&r->loss, "step") < 0) {
         fprintf(stderr, "error: '%s' has no 'step' column; is this a scaledot run folder?\n", p);
         return -1;

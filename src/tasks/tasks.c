@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tasks/file_conflict.h"
+#include "util/file_check.h"
+
 #if defined(__GNUC__) || defined(__clang__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #else
@@ -343,6 +346,7 @@ typedef struct {
     size_t n_ids, cap_ids;
     size_t *start;   /* per example: offset into ids, prompt length, answer length */
     int *plen, *alen;
+    int *line;       /* per example: its line in the file, for messages */
     int n_ex, cap_ex;
     int *order;      /* distinct examples, then shuffled */
     int *ex_slots;   /* hash table of examples for deduplication */
@@ -357,6 +361,7 @@ static void parse_free(FileParse *fp) {
     free(fp->start);
     free(fp->plen);
     free(fp->alen);
+    free(fp->line);
     free(fp->order);
     free(fp->ex_slots);
     free(fp);
@@ -434,7 +439,7 @@ static int push_id(FileParse *fp, int id) {
     return 0;
 }
 
-static int push_example(FileParse *fp, size_t start, int plen, int alen) {
+static int push_example(FileParse *fp, size_t start, int plen, int alen, int line) {
     if (fp->n_ex == fp->cap_ex) {
         if (fp->cap_ex > INT_MAX / 2) return -1;
         int cap = fp->cap_ex ? 2 * fp->cap_ex : 256;
@@ -447,42 +452,26 @@ static int push_example(FileParse *fp, size_t start, int plen, int alen) {
         int *a = realloc(fp->alen, (size_t)cap * sizeof(int));
         if (!a) return -1;
         fp->alen = a;
+        int *l = realloc(fp->line, (size_t)cap * sizeof(int));
+        if (!l) return -1;
+        fp->line = l;
         fp->cap_ex = cap;
     }
     fp->start[fp->n_ex] = start;
     fp->plen[fp->n_ex] = plen;
     fp->alen[fp->n_ex] = alen;
+    fp->line[fp->n_ex] = line;
     fp->n_ex++;
     return 0;
 }
 
+/* A task file of a million lines of a few symbols is tens of MB; 1 GiB bounds a wrong path. */
+#define MAX_TASK_FILE_BYTES ((size_t)1 << 30)
+
 static int read_all(FileParse *fp, const Config *c, const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return file_error(c, path, 0, "cannot read the task file: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            return file_error(c, path, 0, "out of memory reading the task file");
-        }
-        n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1) break;
-        char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!nb) free(buf);
-        buf = nb;
-        cap *= 2;
-    }
-    if (ferror(f)) {
-        int e = errno;
-        free(buf);
-        fclose(f);
-        return file_error(c, path, 0, "cannot read the task file: %s", strerror(e));
-    }
-    fclose(f);
-    buf[n] = '\0';
-    fp->text = buf;
-    fp->size = n;
+    char why[256];
+    fp->text = file_read_regular(path, MAX_TASK_FILE_BYTES, &fp->size, why, sizeof why);
+    if (!fp->text) return file_error(c, path, 0, "cannot read the task file: %s", why);
     return 0;
 }
 
@@ -504,8 +493,15 @@ static int parse_lines(FileParse *fp, const Config *c, const char *path) {
             s = e + 1;
             continue;
         }
+        /* '#' after whitespace starts a comment, as in the INI files; "a#b" stays a symbol */
+        const char *stop = e;
+        for (const char *q = p + 1; q < e; q++)
+            if (*q == '#' && is_space((unsigned char)q[-1])) {
+                stop = q;
+                break;
+            }
         int bars = 0;
-        for (const char *q = p; q < e; q++) bars += *q == '|';
+        for (const char *q = p; q < stop; q++) bars += *q == '|';
         if (bars == 0)
             return file_error(c, path, line, "missing '|' (expected 'prompt | answer')");
         if (bars > 1)
@@ -514,7 +510,7 @@ static int parse_lines(FileParse *fp, const Config *c, const char *path) {
                               "symbol)");
         size_t start = fp->n_ids;
         int count[2] = {0, 0}, side = 0;
-        for (const char *q = p; q < e;) {
+        for (const char *q = p; q < stop;) {
             if (is_space((unsigned char)*q)) {
                 q++;
                 continue;
@@ -525,7 +521,7 @@ static int parse_lines(FileParse *fp, const Config *c, const char *path) {
                 continue;
             }
             const char *w = q;
-            while (q < e && !is_space((unsigned char)*q) && *q != '|') q++;
+            while (q < stop && !is_space((unsigned char)*q) && *q != '|') q++;
             if (count[0] + count[1] >= TASK_MAX_FILE_LINE_SYMBOLS)
                 return file_error(c, path, line, "more than %d symbols on one line",
                                   TASK_MAX_FILE_LINE_SYMBOLS);
@@ -542,7 +538,7 @@ static int parse_lines(FileParse *fp, const Config *c, const char *path) {
         }
         if (count[0] == 0) return file_error(c, path, line, "empty prompt (nothing before '|')");
         if (count[1] == 0) return file_error(c, path, line, "empty answer (nothing after '|')");
-        if (push_example(fp, start, count[0], count[1]) != 0)
+        if (push_example(fp, start, count[0], count[1], line) != 0)
             return file_error(c, path, line, "out of memory");
         s = e + 1;
     }
@@ -613,6 +609,18 @@ static int init_file(Task *t, const Config *c, const char *path, const char *tex
     if ((text ? copy_text(fp, c, path, text, len) : read_all(fp, c, path)) != 0 ||
         parse_lines(fp, c, path) != 0)
         goto done;
+    int first, second;
+    int conflict = task_file_conflict(fp->ids, fp->start, fp->plen, fp->alen, fp->n_ex, &first,
+                                      &second);
+    if (conflict != 0) {
+        if (conflict < 0)
+            fprintf(stderr, "task: out of memory\n");
+        else
+            file_error(c, path, fp->line[second],
+                       "the same prompt as line %d with a different answer (each prompt needs one "
+                       "answer)", fp->line[first]);
+        goto done;
+    }
 
     /* Ids by strcmp order, so the same set of lines gives the same ids in any order. */
     int S = fp->n_names;

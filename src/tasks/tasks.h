@@ -23,7 +23,8 @@
  * - 1 + s, where s = 1 with a separator and 0 without.
  *
  * The task file is UTF-8 (a byte-order mark and CRLF line ends are accepted), one example per
- * line; blank lines and lines whose first non-blank character is '#' are ignored. A symbol is
+ * line; blank lines and lines whose first non-blank character is '#' are ignored, and a '#'
+ * after whitespace starts a comment to the end of the line (as in the INI files). A symbol is
  * any run of non-whitespace bytes other than '|'; the alphabet is every symbol of the file,
  * sorted by strcmp so ids do not depend on line order. At most TASK_MAX_FILE_SYMBOLS symbols. */
 #ifndef SCALEDOT_TASKS_H
@@ -83,7 +84,8 @@ int task_has_separator(const Config *c);
  * task = file: reads task.file (see the file comment above), removes duplicate examples and
  * holds out max(1, min(task.val_size, n / 5)) of them, chosen by the validation generator;
  * errors (with "FILE:LINE:") for a line without '|' or with several, an empty prompt or
- * answer, invalid UTF-8, more than TASK_MAX_FILE_SYMBOLS symbols, an unreadable file, no or
+ * answer, the same prompt with two different answers (naming both lines), invalid UTF-8,
+ * more than TASK_MAX_FILE_SYMBOLS symbols, an unreadable file (or a FIFO or device), no or
  * only one distinct example. On error prints a message naming the file, line and key (via
  * config_origin) to stderr, leaves *t empty (task_free is harmless) and returns -1; 0 on
  * success. */

@@ -1,5 +1,7 @@
 #include "train/checkpoint.h"
 
+#include "util/file_check.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -148,33 +150,15 @@ static double get_f64(Reader *r) {
 static int open_checked(Reader *r, const char *path) {
     memset(r, 0, sizeof *r);
     r->path = path;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "error: cannot open checkpoint '%s': %s\n", path, strerror(errno));
+    /* a device or a pipe (/dev/zero, a FIFO) is refused before a byte is read: it would be read
+     * until memory runs out, or block */
+    char why[256];
+    r->data = (unsigned char *)file_read_regular(path, SIZE_MAX / 2, &r->size, why, sizeof why);
+    if (!r->data) {
+        fprintf(stderr, "error: cannot open checkpoint '%s': %s\n", path, why);
         r->failed = 1;
         return -1;
     }
-    /* a device or a pipe (/dev/zero) would be read until memory runs out */
-    struct stat sb;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fclose(f);
-        return bad(r, "not a regular file");
-    }
-    size_t cap = 1 << 16;
-    r->data = malloc(cap);
-    size_t n;
-    while (r->data && (n = fread(r->data + r->size, 1, cap - r->size, f)) > 0) {
-        r->size += n;
-        if (r->size == cap) {
-            unsigned char *grown = realloc(r->data, cap *= 2);
-            if (!grown) free(r->data);
-            r->data = grown;
-        }
-    }
-    int read_error = ferror(f);
-    fclose(f);
-    if (!r->data) return bad(r, "out of memory");
-    if (read_error) return bad(r, "read error");
     char magic[8];
     if (r->size < 8 + 4 + 4 + 8) return bad(r, "file is too short to be a checkpoint");
     get(r, magic, 8);
@@ -252,6 +236,13 @@ int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s
     int64_t t = get_i64(&r);
     uint32_t kind = get_u32(&r), buffers = get_u32(&r), n_tensors = get_u32(&r);
     char msg[256];
+    /* the hash only says the bytes are as written: a negative step (from a file built by hand,
+     * or a bug) would make the training loop start before step 0 */
+    if (!r.failed && (s->step < 0 || s->skipped < 0 || s->skipped > s->step || t < 0)) {
+        snprintf(msg, sizeof msg, "impossible run state: step %ld, %ld skipped, %lld optimizer steps",
+                 s->step, s->skipped, (long long)t);
+        bad(&r, msg);
+    }
     if (!r.failed && (kind != (uint32_t)o->kind || buffers != n_state_buffers(o)))
         bad(&r, "optimizer kind differs from the configuration's optim.name");
     if (!r.failed && n_tensors != (uint32_t)m->n_tensors) {

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
+
+#include "util/whole_write.h"
 
 int make_dirs(const char *path) {
     char buf[1024];
@@ -37,9 +40,10 @@ static FILE *open_in(const RunLog *r, const char *name) {
     return f;
 }
 
-/* Writes a whole line and flushes it, reporting the file on failure. */
+/* Writes a whole line (unbuffered: the FILE is only a holder of the descriptor), reporting the
+ * file on failure; a write cut short by a full disk is cut back so no torn row stays. */
 static int put_line(const RunLog *r, FILE *f, const char *name, const char *line) {
-    if (fputs(line, f) == EOF || fflush(f) != 0) {
+    if (whole_write(fileno(f), line, strlen(line)) != 0) {
         fprintf(stderr, "error: cannot write '%s/%s': %s\n", r->dir, name, strerror(errno));
         return -1;
     }
@@ -223,9 +227,24 @@ int runlog_write_file(RunLog *r, const char *name, const char *text) {
     return bad ? -1 : 0;
 }
 
+/* Writes the text of f (an open_memstream) to the file name of the run folder, whole rows only. */
+static int put_text(const RunLog *r, const char *name, FILE *f, char **text, size_t *len) {
+    int bad = fclose(f) != 0 || !*text;
+    FILE *out = bad ? NULL : open_in(r, name);
+    if (!out) bad = 1;
+    if (out && put_line(r, out, name, *text) != 0) bad = 1;
+    if (out && fclose(out) != 0) bad = 1;
+    free(*text);
+    *text = NULL;
+    *len = 0;
+    return bad;
+}
+
 int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
     int T = m->T, NH = m->cfg.n_heads;
-    FILE *f = open_in(r, "attn_map.csv");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
     if (!f) return -1;
     fprintf(f, "layer,head,query");
     for (int j = 0; j < T; j++) fprintf(f, ",k%d", j);
@@ -238,8 +257,8 @@ int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
                 for (int j = 0; j < T; j++) fprintf(f, ",%.5g", (double)p[j]);
                 fputc('\n', f);
             }
-    int bad = fclose(f) != 0;
-    FILE *g = open_in(r, "attn_map_tokens.csv");
+    int bad = put_text(r, "attn_map.csv", f, &text, &len);
+    FILE *g = open_memstream(&text, &len);
     if (!g) return -1;
     fprintf(g, "position,token\n");
     char name[128];
@@ -253,7 +272,7 @@ int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
         }
         fprintf(g, "\"\n");
     }
-    bad |= fclose(g) != 0;
+    bad |= put_text(r, "attn_map_tokens.csv", g, &text, &len);
     if (bad) fprintf(stderr, "error: cannot write the attention map in '%s': %s\n", r->dir, strerror(errno));
     return bad ? -1 : 0;
 }

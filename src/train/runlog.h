@@ -1,5 +1,6 @@
-/* runlog.h: the CSV logs of a run, written one whole line at a time and flushed, so a run that
- * is killed keeps every finished row. */
+/* runlog.h: the CSV logs of a run, each row written whole with one write(2) (util/whole_write.h),
+ * so a run that is killed keeps every finished row, and a write that a full disk cuts short is
+ * cut back to the last whole row: no CSV ever ends in a torn line. */
 #ifndef SCALEDOT_RUNLOG_H
 #define SCALEDOT_RUNLOG_H
 

@@ -419,6 +419,11 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     if (rc != 0) goto done;
     rc = EXIT_CONFIG;
     if (checkpoint_load(checkpoint, &run.m, &run.opt, &st) != 0) goto done;
+    if (c->steps < st.step) {
+        fprintf(stderr, "error: checkpoint '%s' is at step %ld, beyond its train.steps = %d\n",
+                checkpoint, st.step, c->steps);
+        goto done;
+    }
     EvalResult ev = evaluate_validation(&run.m, &run.task);
     printf("checkpoint %s: step %ld, task %s, %d validation examples\n", checkpoint, st.step,
            task_kind_name(run.task.kind), run.task.n_val);

@@ -1,0 +1,88 @@
+/* test_config_ranges.c: every optimizer setting at and just past each bound of its range.
+ *
+ * The ranges are the documented ones (README's configuration reference): optim.lr in (0, 10],
+ * beta1 and beta2 in [0, 1) (β = 1 never forgets, and 1 − β2ᵗ = 0 divides by zero), eps > 0,
+ * weight_decay in [0, 10], momentum in [0, 1), grad_clip >= 0, warmup_steps >= 0, min_lr >= 0.
+ * A refused value must leave the setting unchanged and name its key. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "testutil.h"
+
+typedef struct {
+    const char *assignment;
+    int accepted;
+} RangeCase;
+
+static const RangeCase CASES[] = {
+    {"optim.lr=0", 0},
+    {"optim.lr=-1e-9", 0},
+    {"optim.lr=1e-300", 1},
+    {"optim.lr=10", 1},
+    {"optim.lr=10.000001", 0},
+    {"optim.beta1=0", 1},
+    {"optim.beta1=-1e-12", 0},
+    {"optim.beta1=0.999999", 1},
+    {"optim.beta1=1", 0},
+    {"optim.beta2=0", 1},
+    {"optim.beta2=-0.1", 0},
+    {"optim.beta2=0.99999999", 1},
+    {"optim.beta2=1", 0},
+    {"optim.beta2=1.5", 0},
+    {"optim.eps=0", 0},
+    {"optim.eps=-1e-8", 0},
+    {"optim.eps=1e-300", 1},
+    {"optim.eps=1e300", 1},
+    {"optim.weight_decay=0", 1},
+    {"optim.weight_decay=-1e-9", 0},
+    {"optim.weight_decay=10", 1},
+    {"optim.weight_decay=10.5", 0},
+    {"optim.momentum=0", 1},
+    {"optim.momentum=-0.5", 0},
+    {"optim.momentum=0.999", 1},
+    {"optim.momentum=1", 0},
+    {"optim.grad_clip=0", 1},
+    {"optim.grad_clip=-1e-9", 0},
+    {"optim.grad_clip=1e300", 1},
+    {"optim.warmup_steps=0", 1},
+    {"optim.warmup_steps=-1", 0},
+    {"optim.warmup_steps=2147483647", 1},
+    {"optim.warmup_steps=2147483648", 0},
+    {"optim.min_lr=0", 1},
+    {"optim.min_lr=-1e-9", 0},
+    {"optim.min_lr=5", 1},
+};
+
+START_TEST(test_optim_range) {
+    const RangeCase *c = &CASES[_i];
+    Config cfg, before;
+    config_defaults(&cfg);
+    before = cfg;
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    int rc = config_set(&cfg, c->assignment, 3);
+    char *err = tu_capture_end(&cap);
+    char key[64];
+    snprintf(key, sizeof key, "'%.*s'", (int)(strchr(c->assignment, '=') - c->assignment),
+             c->assignment);
+    if (c->accepted) {
+        ck_assert_msg(rc == 0, "%s refused: %s", c->assignment, err);
+    } else {
+        ck_assert_msg(rc != 0, "%s accepted", c->assignment);
+        ck_assert_msg(strstr(err, key) && strstr(err, "argument 3"), "%s: message '%s' names no %s",
+                      c->assignment, err, key);
+        ck_assert_msg(memcmp(&cfg, &before, sizeof cfg) == 0, "%s changed the config", c->assignment);
+    }
+    free(err);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("config_ranges");
+    TCase *tc = tcase_create("config_ranges");
+    tcase_add_loop_test(tc, test_optim_range, 0, (int)(sizeof CASES / sizeof CASES[0]));
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}

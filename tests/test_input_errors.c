@@ -1,0 +1,193 @@
+/* test_input_errors.c: the last bad inputs that got through (issue 13), each refused with a
+ * message naming where: a section repeated in an INI file (both lines), a --set value over the
+ * length limit (its key), a task file's '#' comment after whitespace (a comment, as in the INI
+ * files), the same prompt with two answers (both lines), and a checkpoint whose run state is
+ * impossible (a negative step) or beyond the run's train.steps. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "tasks/tasks.h"
+#include "testutil.h"
+#include "train/checkpoint.h"
+
+static char tmpdir[200];
+
+static void setup(void) { tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_input_XXXXXX"); }
+static void teardown(void) { tu_remove_tree(tmpdir); }
+
+/* Loads text as an INI file; returns the result, stderr in *err (the caller frees). */
+static int load_ini(Config *c, const char *text, char *path, size_t n, char **err) {
+    snprintf(path, n, "%s/c.ini", tmpdir);
+    tu_write_file(path, text);
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    int rc = config_load_file(c, path);
+    *err = tu_capture_end(&cap);
+    return rc;
+}
+
+START_TEST(test_repeated_section) {
+    Config c;
+    config_defaults(&c);
+    char path[300], want[340], *err;
+    ck_assert_int_eq(load_ini(&c, "[model]\nd_model = 32\n[optim]\nlr = 0.01\n\n[model]\nn_layers = 3\n",
+                              path, sizeof path, &err), -1);
+    snprintf(want, sizeof want, "%s:6: ", path);
+    ck_assert_msg(strstr(err, want) == err && strstr(err, "[model]") && strstr(err, "line 1"), "%s", err);
+    free(err);
+    /* each section once, in any order, is fine */
+    ck_assert_int_eq(load_ini(&c, "[optim]\nlr = 0.01\n[model]\nd_model = 32\n", path, sizeof path, &err), 0);
+    free(err);
+}
+END_TEST
+
+/* A --set far over the length limit names its key (it used to say only "argument too long"). */
+START_TEST(test_long_set_names_key) {
+    static const char *const KEYS[] = {"run.name", "task.file", "optim.lr"};
+    size_t n = 5000;
+    char *arg = malloc(n + 32);
+    snprintf(arg, n + 32, "%s=", KEYS[_i]);
+    size_t len = strlen(arg);
+    memset(arg + len, _i == 2 ? '1' : 'a', n);
+    arg[len + n] = '\0';
+    Config c, before;
+    config_defaults(&c);
+    before = c;
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    int rc = config_set(&c, arg, 4);
+    char *err = tu_capture_end(&cap);
+    char want[64];
+    snprintf(want, sizeof want, "'%s'", KEYS[_i]);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err, want) && strstr(err, "argument 4"), "%.300s", err);
+    ck_assert_msg(strlen(err) < 1200, "message of %zu characters", strlen(err));
+    ck_assert(memcmp(&c, &before, sizeof c) == 0);
+    free(err);
+    free(arg);
+}
+END_TEST
+
+/* Builds the file task from text; returns task_init's result, stderr in *err. */
+static int file_task(Task *t, const char *text, char *path, size_t n, char **err) {
+    snprintf(path, n, "%s/task.txt", tmpdir);
+    tu_write_file(path, text);
+    Config c;
+    config_defaults(&c);
+    c.task = TASK_FILE;
+    snprintf(c.task_file, sizeof c.task_file, "%s", path);
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    int rc = task_init(t, &c);
+    *err = tu_capture_end(&cap);
+    return rc;
+}
+
+START_TEST(test_task_comment_after_whitespace) {
+    Task t;
+    char path[300], *err;
+    /* "#x" after a space is a comment; "a#b" is one symbol */
+    ck_assert_int_eq(file_task(&t, "a b | c   # a comment | with a bar\n"
+                                   "a#b c | d\t#another\n"
+                                   "# a whole-line comment\n"
+                                   "c | a b #\n",
+                               path, sizeof path, &err), 0);
+    free(err);
+    ck_assert_int_eq(t.n_symbols, 5); /* a, a#b, b, c, d: nothing of the comments */
+    static const char *const NAMES[] = {"a", "a#b", "b", "c", "d"};
+    for (int i = 0; i < 5; i++) ck_assert_str_eq(t.symbol_names[i], NAMES[i]);
+    task_free(&t);
+}
+END_TEST
+
+START_TEST(test_task_conflicting_answers) {
+    Task t;
+    char path[300], want[340], *err;
+    ck_assert_int_eq(file_task(&t, "a b | c\nb | a\n\na b | c\nb a | c\na  b | d\n", path,
+                               sizeof path, &err), -1);
+    snprintf(want, sizeof want, "%s:6: ", path);
+    ck_assert_msg(strstr(err, want) == err && strstr(err, "line 1") && strstr(err, "task.file"),
+                  "%s", err);
+    free(err);
+    task_free(&t);
+    /* the same line twice is a duplicate, not a conflict */
+    ck_assert_int_eq(file_task(&t, "a b | c\nb | a\na b | c\nc | b\n", path, sizeof path, &err), 0);
+    free(err);
+    ck_assert_int_eq(t.n_duplicates, 1);
+    task_free(&t);
+}
+END_TEST
+
+/* A checkpoint written with an impossible state (the hash is valid: the bytes are as written). */
+START_TEST(test_checkpoint_impossible_state) {
+    static const CheckpointState BAD[] = {
+        {-1, 0, 0, {{1, 2, 3, 4}}},
+        {-1000000, 0, 0, {{1, 2, 3, 4}}},
+        {5, 0, -1, {{1, 2, 3, 4}}},
+        {5, 0, 6, {{1, 2, 3, 4}}},
+    };
+    ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
+                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f};
+    Model m;
+    Optimizer o;
+    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
+    ck_assert_int_eq(optim_init(&o, OPT_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
+    char path[300];
+    snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
+    ck_assert_int_eq(checkpoint_save(path, "[run]\n", &m, &o, &BAD[_i]), 0);
+    CheckpointState st;
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    int rc = checkpoint_load(path, &m, &o, &st);
+    char *err = tu_capture_end(&cap);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err, path) && strstr(err, "impossible run state"), "%s", err);
+    free(err);
+    /* the same checkpoint at a possible state loads */
+    CheckpointState good = {5, 0, 1, {{1, 2, 3, 4}}};
+    ck_assert_int_eq(checkpoint_save(path, "[run]\n", &m, &o, &good), 0);
+    ck_assert_int_eq(checkpoint_load(path, &m, &o, &st), 0);
+    ck_assert_int_eq(st.step, 5);
+    optim_free(&o);
+    model_free(&m);
+}
+END_TEST
+
+/* --resume and --eval of a checkpoint beyond the run's train.steps: refused with exit code 2. */
+START_TEST(test_checkpoint_beyond_steps) {
+    char args[600];
+    snprintf(args, sizeof args,
+             "--set task.name=copy --set task.length=2 --set task.symbols=4 --set task.val_size=8 "
+             "--set model.d_model=8 --set train.steps=6 --set train.batch_size=2 "
+             "--set train.checkpoint_every=3 --set run.threads=1 --set log.progress=0 "
+             "--set run.dir=%s --set run.name=r",
+             tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    /* the finished run's checkpoint is at step 6; a config.ini that says 4 steps puts it beyond */
+    char ini[300], text_path[300];
+    snprintf(ini, sizeof ini, "%s/r/config.ini", tmpdir);
+    snprintf(text_path, sizeof text_path, "%s/r/checkpoint.bin", tmpdir);
+    ck_assert(tu_file_contains(ini, "steps = 6"));
+    snprintf(args, sizeof args, "--resume %s/r --set train.steps=4", tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);
+    ck_assert(tu_train_output_contains(tmpdir, "beyond train.steps"));
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("input_errors");
+    TCase *tc = tcase_create("input_errors");
+    tcase_set_timeout(tc, 60);
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_repeated_section);
+    tcase_add_loop_test(tc, test_long_set_names_key, 0, 3);
+    tcase_add_test(tc, test_task_comment_after_whitespace);
+    tcase_add_test(tc, test_task_conflicting_answers);
+    tcase_add_loop_test(tc, test_checkpoint_impossible_state, 0, 4);
+    tcase_add_test(tc, test_checkpoint_beyond_steps);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
