@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "report/report.h"
+#include "report/sweep_report.h"
 #include "train/checkpoint.h"
 #include "train/train.h"
 
@@ -18,6 +19,7 @@ static void usage(FILE *f) {
             "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale]\n"
             "       ./train --softmax-table [--seed N] [--samples N] [--keys N]\n"
             "       ./train --sweep [CONFIG.ini] [--dk LIST] [--scales LIST] [--seeds N] [--steps N] ...\n"
+            "       ./train --sweep-report SWEEP_DIR   summary, LR sensitivity, figures of SWEEP_DIR/sweep.csv\n"
             "       ./train --reference-table   print every setting as the README's Markdown table\n"
             "       ./train --help\n"
             "\n"
@@ -82,6 +84,9 @@ int main(int argc, char **argv) {
     config_defaults(&c);
     if (argc > 1 && strcmp(argv[1], "--compare") == 0) return report_compare(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "--sweep") == 0) return report_sweep(argc - 2, argv + 2);
+    if (argc > 1 && strcmp(argv[1], "--sweep-report") == 0)
+        return argc == 3 ? sweep_report(argv[2], stdout)
+                         : (fprintf(stderr, "usage: ./train --sweep-report SWEEP_DIR\n"), EXIT_CONFIG);
     if (argc > 1 && strcmp(argv[1], "--reference-table") == 0) {
         config_write_reference_table(stdout);
         return EXIT_OK;

@@ -244,6 +244,7 @@ START_TEST(test_old_style_files) {
     ck_assert_str_eq(t.rows[0].run, "");
     ck_assert(!t.rows[0].has[SW_PASS] && !t.rows[0].has[SW_LOSS0] && !t.rows[0].has[SW_FIRST99]);
     ck_assert_double_eq(t.rows[0].v[SW_VAL_ACC], 0.9);
+    ck_assert_double_eq(t.rows[1].v[SW_STD0], 3.0); /* from logit_std_step0 */
     ck_assert_int_eq(sweep_key(&t, "scale"), 0);
     ck_assert_int_eq(t.rows[1].stopped, 1);
     sweep_table_free(&t);

@@ -23,6 +23,7 @@ static const char *const NUMERIC[] = {
     "d_k", "d_model", "n_heads", "seed", "steps", "exit_code", "steps_done", "val_loss",
     "val_answer_acc", "val_token_acc", "best_val_loss", "best_val_answer_acc", "first_step_99",
     "loss0", "logit_std0", "saturated_final", "softmax_pass_final", "gq_norm", "gk_norm", "wall_s",
+    "logit_std_step0", "grad_q_final", "grad_k_final", /* the names of older files */
 };
 #define N_NUMERIC ((int)(sizeof NUMERIC / sizeof *NUMERIC))
 
@@ -135,6 +136,7 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
             return -1;
         }
     for (int m = 0; m < SW_N_METRIC; m++) t->col[m] = csv_col(&t->csv, METRIC_NAMES[m]);
+    if (t->col[SW_STD0] < 0) t->col[SW_STD0] = csv_col(&t->csv, "logit_std_step0"); /* older */
     if (read_rows(t, text) != 0) {
         fprintf(stderr, "error: %s: out of memory\n", path);
         sweep_table_free(t);
