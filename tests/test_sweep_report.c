@@ -167,6 +167,25 @@ START_TEST(test_malformed_row) {
 }
 END_TEST
 
+/* A sweep not yet run: every row missing; the first 20 are named, the rest counted. */
+START_TEST(test_many_missing_rows) {
+    char rows[25][64];
+    const char *p[25];
+    for (int i = 0; i < 25; i++) {
+        snprintf(rows[i], sizeof rows[i], "r%d,8,8,1,none,%d,,missing,,,,,,,", i + 1, i + 1);
+        p[i] = rows[i];
+    }
+    sc_write(g_tmp, 0, p, 25);
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    assert_has(r.out, "left out of the statistics: 25");
+    assert_has(r.out, "line 21: r20: missing\n  ... and 5 more (status in sweep.csv)\n");
+    ck_assert_ptr_null(strstr(r.out, "r21:"));
+    assert_has(r.out, "no run in ");
+    report_free(&r);
+}
+END_TEST
+
 START_TEST(test_no_sweep_csv) {
     Report r = report();
     ck_assert_int_eq(r.rc, 1);
@@ -200,6 +219,7 @@ static Suite *sweep_report_suite(void) {
     tcase_add_test(tc, test_lr_and_dk_sweep);
     tcase_add_test(tc, test_old_style_file);
     tcase_add_test(tc, test_malformed_row);
+    tcase_add_test(tc, test_many_missing_rows);
     tcase_add_test(tc, test_no_sweep_csv);
     tcase_add_test(tc, test_train_sweep_report);
     suite_add_tcase(s, tc);

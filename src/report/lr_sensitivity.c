@@ -50,7 +50,8 @@ static void analyse_group(const SweepTable *t, const SweepGroup *sg, int lr_key,
         g->sensitivity = g->l_star = NAN;
         return;
     }
-    for (int i = 0; i < sg->n; i++) grid_index(g, sweep_key_value(t, &t->rows[sg->rows[i]], lr_key));
+    for (int i = 0; i < sg->n; i++)
+        grid_index(g, sweep_key_value(t, &t->rows[sg->rows[i]], lr_key));
     for (int p = 0; p < g->n; p++) {
         LrPoint *pt = &g->pt[p];
         double sum = 0;
@@ -59,7 +60,8 @@ static void analyse_group(const SweepTable *t, const SweepGroup *sg, int lr_key,
             const SweepRow *r = &t->rows[sg->rows[i]];
             if (strcmp(sweep_key_value(t, r, lr_key), pt->text) != 0) continue;
             double v = r->v[SW_VAL_LOSS];
-            int diverged = strcmp(r->status, "diverged") == 0 || (r->has[SW_VAL_LOSS] && !isfinite(v));
+            int diverged =
+                strcmp(r->status, "diverged") == 0 || (r->has[SW_VAL_LOSS] && !isfinite(v));
             if (r->has[SW_VAL_ACC] && !isnan(r->v[SW_VAL_ACC])) acc[na++] = 100 * r->v[SW_VAL_ACC];
             if (!diverged && !r->has[SW_VAL_LOSS]) continue; /* counted in lr_analyse */
             if (!diverged || isfinite(g->l0)) loss[nl++] = diverged ? g->l0 : v;

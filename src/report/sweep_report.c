@@ -15,6 +15,8 @@
 
 /* A seed this many accuracy points (of 100) from its group's median is named. */
 #define OUTLIER_POINTS 20.0
+/* Rows that did not train named one by one; a sweep not yet run has hundreds. */
+#define MAX_LISTED 20
 
 /* ------------------------------------------------------------------ which rows count */
 
@@ -35,9 +37,13 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
             n_ok, n_div, n_guard);
     if (left) {
         fprintf(f, "left out of the statistics: %d (did not train to the end):\n", left);
-        for (int i = 0; i < t->n_rows; i++) {
+        for (int i = 0, shown = 0; i < t->n_rows; i++) {
             const SweepRow *r = &t->rows[i];
             if (r->in_stats) continue;
+            if (shown++ == MAX_LISTED) {
+                fprintf(f, "  ... and %d more (status in sweep.csv)\n", left - MAX_LISTED);
+                break;
+            }
             fprintf(f, "  line %d: %s: %s", r->line, *r->run ? r->run : "(no run name)", r->status);
             if (r->has[SW_EXIT]) fprintf(f, " (exit code %.0f)", r->v[SW_EXIT]);
             fputc('\n', f);

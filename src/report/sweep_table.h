@@ -7,7 +7,8 @@
  * val_token_acc, best_val_loss, best_val_answer_acc, first_step_99, loss0, logit_std0,
  * saturated_final, softmax_pass_final, gq_norm, gk_norm, wall_s, version. Only status, val_loss and
  * val_answer_acc are required; any other column may be missing (an older file) and then reads as
- * "not measured"; an older file's logit_std_step0 is read as logit_std0. An empty field is not measured; nan / inf are measured non-finite values. */
+ * "not measured"; an older file's logit_std_step0 is read as logit_std0. An empty field is not
+ * measured; nan / inf are measured non-finite values. */
 #ifndef SCALEDOT_SWEEP_TABLE_H
 #define SCALEDOT_SWEEP_TABLE_H
 
