@@ -32,8 +32,9 @@ static int grid_index(LrGroup *g, const char *text) {
     return i;
 }
 
-/* Fills one group: l0 first (it stands in for diverged runs), then each lr's mean and medians. */
-static void analyse_group(const SweepTable *t, const SweepGroup *sg, int lr_key, LrGroup *g) {
+/* Fills one group: l0 first (it stands in for diverged runs), then each lr's mean and medians.
+ * Returns 0, or -1 when memory runs out. */
+static int analyse_group(const SweepTable *t, const SweepGroup *sg, int lr_key, LrGroup *g) {
     snprintf(g->label, sizeof g->label, "%s", sg->label);
     double sum0 = 0;
     int n0 = 0;
@@ -47,8 +48,7 @@ static void analyse_group(const SweepTable *t, const SweepGroup *sg, int lr_key,
     if (!loss || !acc) {
         free(loss);
         free(acc);
-        g->sensitivity = g->l_star = NAN;
-        return;
+        return -1;
     }
     for (int i = 0; i < sg->n; i++)
         grid_index(g, sweep_key_value(t, &t->rows[sg->rows[i]], lr_key));
@@ -90,6 +90,7 @@ static void analyse_group(const SweepTable *t, const SweepGroup *sg, int lr_key,
     g->l_star = n ? l[g->best] : NAN;
     free(loss);
     free(acc);
+    return 0;
 }
 
 int lr_analyse(const SweepTable *t, LrGroup **out) {
@@ -100,12 +101,14 @@ int lr_analyse(const SweepTable *t, LrGroup **out) {
     SweepGroup *sg;
     int n = sweep_groups(t, ignore, &sg);
     LrGroup *g = n >= 0 ? calloc((size_t)(n > 0 ? n : 1), sizeof *g) : NULL;
-    if (!g) {
+    int failed = !g;
+    for (int k = 0; k < n && !failed; k++) failed = analyse_group(t, &sg[k], lr_key, &g[k]) != 0;
+    if (failed) {
         fprintf(stderr, "error: out of memory computing the LR sensitivity\n");
         if (n >= 0) sweep_groups_free(sg, n);
+        free(g);
         return -1;
     }
-    for (int k = 0; k < n; k++) analyse_group(t, &sg[k], lr_key, &g[k]);
     /* The rows of an lr beyond LR_MAX_GRID were never counted. */
     for (int k = 0; k < n; k++) {
         int counted = 0;

@@ -50,7 +50,8 @@ typedef struct {
 } LrGroup;
 
 /* The LR sensitivity of every group of t. Returns the number of groups (*out malloc'd, the
- * caller frees it), 0 when optim.lr did not vary, -1 when memory runs out (after a message). */
+ * caller frees it; its lr texts point into t, valid while t is), 0 when optim.lr did not vary,
+ * -1 when memory runs out (after a message). */
 int lr_analyse(const SweepTable *t, LrGroup **out);
 
 /* Prints the LR-sensitivity table of the groups and one line per lr of each. */
