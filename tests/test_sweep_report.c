@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sweepcsv.h"
@@ -198,6 +199,30 @@ START_TEST(test_no_sweep_csv) {
 }
 END_TEST
 
+/* A figure or summary.txt that cannot be written (here: a folder is in the way) is an I/O error,
+ * but what was computed is still shown. */
+START_TEST(test_unwritable_outputs) {
+    static const char *const files[] = {"sweep_accuracy.svg", "summary.txt"};
+    for (int i = 0; i < N(files); i++) {
+        static const char *const rows[] = {
+            "a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,", "b,16,16,1,none,1,,ok,0.7,0.8,,2,1,0.1,"};
+        sc_write(g_tmp, 0, rows, N(rows));
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", g_tmp, files[i]);
+        tu_remove_tree(path);
+        ck_assert_int_eq(mkdir(path, 0755), 0);
+        Report r = report();
+        ck_assert_int_eq(r.rc, 1);
+        assert_has(r.err, "cannot write '");
+        assert_has(r.err, files[i]);
+        assert_has(r.out, "  d_k=8 d_model=8       1  90.0");
+        if (i == 1) ck_assert_ptr_null(strstr(r.out, "\nwrote ")); /* summary.txt was not */
+        report_free(&r);
+        tu_remove_tree(path);
+    }
+}
+END_TEST
+
 /* ./train --sweep-report DIR runs the same report; without DIR it is a usage error. */
 START_TEST(test_train_sweep_report) {
     sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
@@ -221,6 +246,7 @@ static Suite *sweep_report_suite(void) {
     tcase_add_test(tc, test_malformed_row);
     tcase_add_test(tc, test_many_missing_rows);
     tcase_add_test(tc, test_no_sweep_csv);
+    tcase_add_test(tc, test_unwritable_outputs);
     tcase_add_test(tc, test_train_sweep_report);
     suite_add_tcase(s, tc);
     return s;

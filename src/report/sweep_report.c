@@ -190,20 +190,24 @@ int sweep_report(const char *out_dir, FILE *out) {
         sweep_table_free(&t);
         return 1;
     }
+    /* What was computed is shown even when a figure could not be written. */
     int rc = report_text(mem, &t, csv_path, out_dir);
-    if (fclose(mem) != 0) rc = -1;
-    if (rc == 0 && text) {
-        FILE *fp = fopen(txt_path, "w");
-        rc = write_all(txt_path, text, len, fp);
-        if (fp && fclose(fp) != 0 && rc == 0) {
-            fprintf(stderr, "error: cannot write '%s': %s\n", txt_path, strerror(errno));
-            rc = -1;
-        }
-        if (rc == 0 && (fwrite(text, 1, len, out) != len || fflush(out) != 0)) {
+    if (fclose(mem) != 0 || !text) {
+        fprintf(stderr, "error: out of memory writing the sweep report\n");
+        rc = -1;
+    } else {
+        if (fwrite(text, 1, len, out) != len || fflush(out) != 0) {
             fprintf(stderr, "error: cannot print the sweep report: %s\n", strerror(errno));
             rc = -1;
         }
-        if (rc == 0) fprintf(out, "\nwrote %s\n", txt_path);
+        FILE *fp = fopen(txt_path, "w");
+        int bad = write_all(txt_path, text, len, fp);
+        if (fp && fclose(fp) != 0 && !bad) {
+            fprintf(stderr, "error: cannot write '%s': %s\n", txt_path, strerror(errno));
+            bad = 1;
+        }
+        if (bad) rc = -1;
+        else fprintf(out, "\nwrote %s\n", txt_path);
     }
     free(text);
     sweep_table_free(&t);
