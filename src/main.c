@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "report/report.h"
+#include "report/sweep_report.h"
 #include "sweep/sweep.h"
 #include "train/checkpoint.h"
 #include "train/train.h"
@@ -23,6 +24,7 @@ static void usage(FILE *f) {
             "                       [--plan | --collect] ...   (see ./train --sweep --help)\n"
             "       ./train --sweep-run OUT/configs/RUN.ini   one run of a sweep (its jobs.txt lines)\n"
             "       ./train --version\n"
+            "       ./train --sweep-report SWEEP_DIR   summary, LR sensitivity, figures of SWEEP_DIR/sweep.csv\n"
             "       ./train --reference-table   print every setting as the README's Markdown table\n"
             "       ./train --help\n"
             "\n"
@@ -94,6 +96,9 @@ int main(int argc, char **argv) {
         printf("scaledot %s\n", SCALEDOT_VERSION);
         return EXIT_OK;
     }
+    if (argc > 1 && strcmp(argv[1], "--sweep-report") == 0)
+        return argc == 3 ? sweep_report(argv[2], stdout)
+                         : (fprintf(stderr, "usage: ./train --sweep-report SWEEP_DIR\n"), EXIT_CONFIG);
     if (argc > 1 && strcmp(argv[1], "--reference-table") == 0) {
         config_write_reference_table(stdout);
         return EXIT_OK;

@@ -1,6 +1,6 @@
 /* test_plot.c: the plot layer (src/report/plot.c): nice linear and log ticks, line charts (one
- * series element per series, non-finite values skipped with the line broken, escaping), legends
- * and heatmaps. Every document drawn is run through the XML well-formedness checker. */
+ * series element per series, non-finite values skipped with the line broken, escaping, log x
+ * axis, error bars, and linear charts byte-identical to a stored reference), legends and heatmaps. Every document drawn is run through the XML well-formedness checker. */
 #include "report/plot.h"
 
 #include <check.h>
@@ -338,6 +338,103 @@ START_TEST(test_ramp) {
 }
 END_TEST
 
+/* ------------------------------------------------------------ log x axis, error bars */
+
+/* The chart of tests/fixtures/plot_reference.svg, which the plot code wrote before it had a log x
+ * axis and error bars (linear and log-y panels, a NaN gap, a series that ends in inf). */
+static void reference_chart(Svg *svg) {
+    double x[] = {0, 10, 20, 30, 40}, a[] = {3, 2, NAN, 1.2, 1.1}, b[] = {3.1, 2.5, 2.2, 2.0, INFINITY};
+    PlotSeries s[] = {{"scaled", "val loss", x, a, 5, 0}, {"unscaled", "val loss", x, b, 5, 1}};
+    PlotAxes lin = {.title = "linear", .x_label = "step", .y_label = "loss", .x_lo = NAN,
+                    .x_hi = NAN, .y_lo = NAN, .y_hi = NAN, .y_from_zero = 1};
+    PlotAxes logy = lin;
+    logy.title = "log y";
+    logy.log_y = 1;
+    logy.y_from_zero = 0;
+    svg_begin(svg, 600, 700, "reference");
+    plot_lines(svg, 0, 0, 600, 350, &lin, s, 2);
+    plot_lines(svg, 0, 350, 600, 350, &logy, s, 2);
+    svg_end(svg);
+}
+
+/* Charts without log x or bars are byte for byte what they were: figures of earlier reports do
+ * not change when they are drawn again. */
+START_TEST(test_linear_charts_unchanged) {
+    char *want = tu_read_file(SCALEDOT_SOURCE_DIR "/tests/fixtures/plot_reference.svg", NULL);
+    ck_assert_ptr_nonnull(want);
+    Svg svg;
+    reference_chart(&svg);
+    size_t i = 0;
+    while (want[i] && want[i] == svg.buf[i]) i++;
+    ck_assert_msg(want[i] == svg.buf[i], "differs from the reference at byte %zu: '%.60s' instead of "
+                  "'%.60s'", i, svg.buf + i, want + i);
+    svg_free(&svg);
+    free(want);
+}
+END_TEST
+
+/* The x coordinates of the first n points of the path d (after ' d="'). */
+static void path_xs(const char *d, double *x, int n) {
+    const char *p = d + 4;
+    for (int i = 0; i < n; i++) {
+        while (*p == 'M' || *p == 'L' || *p == ' ') p++;
+        char *end;
+        x[i] = strtod(p, &end);
+        ck_assert_ptr_ne(end, p);
+        p = end;
+        strtod(p, &end); /* y */
+        p = end;
+    }
+}
+
+/* On a log x axis equal ratios are equal distances, and x <= 0 is not drawn. */
+START_TEST(test_log_x_axis) {
+    double x[] = {1e-4, 1e-3, 1e-2, 0, -1}, y[] = {1, 2, 3, 4, 5};
+    PlotSeries s = {"lr", "loss", x, y, 5, 0};
+    PlotAxes ax = AXES;
+    ax.log_x = 1;
+    Svg svg;
+    svg_begin(&svg, 600, 400, NULL);
+    ck_assert_int_eq(plot_lines(&svg, 0, 0, 600, 400, &ax, &s, 1), 3);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_int_eq(tu_series_points(svg.buf, "lr", "loss"), 3);
+    double px[3];
+    path_xs(series_path(svg.buf, "lr"), px, 3);
+    ck_assert(px[1] > px[0] && px[2] > px[1]);
+    ck_assert_double_eq_tol(px[1] - px[0], px[2] - px[1], 0.02);
+    ck_assert_ptr_nonnull(strstr(svg.buf, ">0.0001</text>"));
+    ck_assert_ptr_nonnull(strstr(svg.buf, ">0.01</text>"));
+    svg_free(&svg);
+}
+END_TEST
+
+/* A bar per point with drawable ends; the y range grows to hold them; none without bars. */
+START_TEST(test_error_bars) {
+    double x[] = {1, 2, 3, 4}, y[] = {1, 2, 3, NAN};
+    double lo[] = {0.5, NAN, 2, 3}, hi[] = {1.5, 2.5, 9, 5};
+    PlotSeries s = {"r", "acc", x, y, 4, 1};
+    PlotBars b = {lo, hi};
+    Svg svg;
+    svg_begin(&svg, 600, 400, NULL);
+    ck_assert_int_eq(plot_lines_bars(&svg, 0, 0, 600, 400, &AXES, &s, &b, 1), 3);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    /* points 1 and 3: point 2 has no lower end, point 4 no value */
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"errorbar\""), 2);
+    ck_assert_ptr_nonnull(strstr(svg.buf, ">9</text>") ? strstr(svg.buf, ">9</text>")
+                                                        : strstr(svg.buf, ">10</text>"));
+    ck_assert_ptr_nonnull(strstr(svg.buf, plot_color(1)));
+    svg_free(&svg);
+    PlotBars none = {NULL, NULL};
+    svg_begin(&svg, 600, 400, NULL);
+    plot_lines_bars(&svg, 0, 0, 600, 400, &AXES, &s, &none, 1);
+    svg_end(&svg);
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"errorbar\""), 0);
+    svg_free(&svg);
+}
+END_TEST
+
 static Suite *plot_suite(void) {
     Suite *s = suite_create("plot");
     TCase *ticks = tcase_create("ticks");
@@ -357,6 +454,9 @@ static Suite *plot_suite(void) {
     tcase_add_test(lines, test_fixed_range_and_clip);
     tcase_add_test(lines, test_legend_measure_matches_draw);
     tcase_add_test(lines, test_styles_distinct);
+    tcase_add_test(lines, test_linear_charts_unchanged);
+    tcase_add_test(lines, test_log_x_axis);
+    tcase_add_test(lines, test_error_bars);
     suite_add_tcase(s, lines);
     TCase *heat = tcase_create("heatmaps");
     tcase_add_test(heat, test_heatmap);

@@ -146,25 +146,34 @@ int plot_drawn(double x, double y, int log_y) {
     return isfinite(x) && isfinite(y) && (!log_y || y > 0);
 }
 
-int plot_y_range(const PlotSeries *series, int n_series, int log_y, double *lo, double *hi) {
+/* plot_y_range, including the error bars when bars is not NULL. */
+static int y_range(const PlotSeries *series, const PlotBars *bars, int n_series, int log_y,
+                   double *lo, double *hi) {
     int any = 0;
     for (int s = 0; s < n_series; s++)
-        for (int i = 0; i < series[s].n; i++) {
-            double y = series[s].y[i];
-            if (!plot_drawn(series[s].x[i], y, log_y)) continue;
-            if (!any || y < *lo) *lo = y;
-            if (!any || y > *hi) *hi = y;
-            any = 1;
-        }
+        for (int i = 0; i < series[s].n; i++)
+            for (int k = 0; k < 3; k++) {
+                const double *v = k == 0 ? series[s].y : !bars || !bars[s].lo ? NULL
+                                  : k == 1 ? bars[s].lo : bars[s].hi;
+                if (!v || !plot_drawn(series[s].x[i], v[i], log_y)) continue;
+                if (!any || v[i] < *lo) *lo = v[i];
+                if (!any || v[i] > *hi) *hi = v[i];
+                any = 1;
+            }
     return any;
 }
 
-int plot_x_range(const PlotSeries *series, int n_series, double *lo, double *hi) {
+int plot_y_range(const PlotSeries *series, int n_series, int log_y, double *lo, double *hi) {
+    return y_range(series, NULL, n_series, log_y, lo, hi);
+}
+
+/* plot_x_range, counting only x > 0 when log_x. */
+static int x_range(const PlotSeries *series, int n_series, int log_x, double *lo, double *hi) {
     int any = 0;
     for (int s = 0; s < n_series; s++)
         for (int i = 0; i < series[s].n; i++) {
             double x = series[s].x[i];
-            if (!isfinite(x)) continue;
+            if (!isfinite(x) || (log_x && !(x > 0))) continue;
             if (!any || x < *lo) *lo = x;
             if (!any || x > *hi) *hi = x;
             any = 1;
@@ -172,14 +181,25 @@ int plot_x_range(const PlotSeries *series, int n_series, double *lo, double *hi)
     return any;
 }
 
+int plot_x_range(const PlotSeries *series, int n_series, double *lo, double *hi) {
+    return x_range(series, n_series, 0, lo, hi);
+}
+
 typedef struct {
     double left, top, width, height;  /* plot area */
     double x_lo, x_hi, y_lo, y_hi;
-    int log_y;
+    int log_y, log_x;
 } Frame;
 
+/* plot_drawn, and x > 0 on a log x axis. */
+static int frame_drawn(const Frame *f, double x, double y) {
+    return plot_drawn(x, y, f->log_y) && (!f->log_x || x > 0);
+}
+
 static double frame_x(const Frame *f, double v) {
-    return f->left + (v - f->x_lo) / (f->x_hi - f->x_lo) * f->width;
+    double t = f->log_x ? (log10(v) - log10(f->x_lo)) / (log10(f->x_hi) - log10(f->x_lo))
+                        : (v - f->x_lo) / (f->x_hi - f->x_lo);
+    return f->left + t * f->width;
 }
 
 static double frame_y(const Frame *f, double v) {
@@ -199,10 +219,10 @@ static void series_data_attrs(Svg *s, const PlotSeries *p) {
 
 /* One series as a path broken at unusable values; isolated points get a dot, a series that ends in
  * NaN/inf a cross at its last drawn point. Returns the number of points drawn. */
-static int draw_series(Svg *s, const Frame *f, const PlotSeries *p) {
+static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBars *b) {
     const char *color = plot_color(p->style), *dash = plot_dash(p->style);
     int drawn = 0;
-    for (int i = 0; i < p->n; i++) drawn += plot_drawn(p->x[i], p->y[i], f->log_y);
+    for (int i = 0; i < p->n; i++) drawn += frame_drawn(f, p->x[i], p->y[i]);
     svg_raw(s, "<path class=\"series\"");
     series_data_attrs(s, p);
     svg_raw(s, " data-points=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
@@ -211,7 +231,7 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p) {
     svg_raw(s, " d=\"");
     int pen_down = 0;
     for (int i = 0; i < p->n; i++) {
-        if (!plot_drawn(p->x[i], p->y[i], f->log_y)) {
+        if (!frame_drawn(f, p->x[i], p->y[i])) {
             pen_down = 0;
             continue;
         }
@@ -226,14 +246,14 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p) {
     /* A point with no usable neighbour would be invisible as a path. */
     int last_usable = -1, bad_after = 0;
     for (int i = 0; i < p->n; i++) {
-        if (!plot_drawn(p->x[i], p->y[i], f->log_y)) {
+        if (!frame_drawn(f, p->x[i], p->y[i])) {
             if (last_usable >= 0 && isfinite(p->x[i]) && !isfinite(p->y[i])) bad_after = 1;
             continue;
         }
         last_usable = i;
         bad_after = 0;
-        int prev = i > 0 && plot_drawn(p->x[i - 1], p->y[i - 1], f->log_y);
-        int next = i + 1 < p->n && plot_drawn(p->x[i + 1], p->y[i + 1], f->log_y);
+        int prev = i > 0 && frame_drawn(f, p->x[i - 1], p->y[i - 1]);
+        int next = i + 1 < p->n && frame_drawn(f, p->x[i + 1], p->y[i + 1]);
         if (!prev && !next)
             svg_raw(s, "<circle class=\"marker\" cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\"/>\n",
                     frame_x(f, p->x[i]), frame_y(f, p->y[i]), color);
@@ -248,17 +268,34 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p) {
         svg_escaped(s, p->run);
         svg_raw(s, ": last finite value; the next is NaN or infinite</title></path>\n");
     }
+    for (int i = 0; b && b->lo && i < p->n; i++) {
+        if (!frame_drawn(f, p->x[i], p->y[i]) || !frame_drawn(f, p->x[i], b->lo[i]) ||
+            !frame_drawn(f, p->x[i], b->hi[i]))
+            continue;
+        double cx = frame_x(f, p->x[i]), lo = frame_y(f, b->lo[i]), hi = frame_y(f, b->hi[i]);
+        svg_raw(s, "<path class=\"errorbar\"");
+        series_data_attrs(s, p);
+        svg_raw(s, " d=\"M%.2f %.2f L%.2f %.2f M%.2f %.2f L%.2f %.2f M%.2f %.2f L%.2f %.2f\" "
+                   "stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\"/>\n",
+                cx, lo, cx, hi, cx - 4, lo, cx + 4, lo, cx - 4, hi, cx + 4, hi, color);
+    }
     return drawn;
 }
 
 int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
                const PlotSeries *series, int n_series) {
-    Frame f = {.log_y = ax->log_y};
+    return plot_lines_bars(s, x, y, w, h, ax, series, NULL, n_series);
+}
+
+int plot_lines_bars(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
+                    const PlotSeries *series, const PlotBars *bars, int n_series) {
+    Frame f = {.log_y = ax->log_y, .log_x = ax->log_x};
     double lo = 0, hi = 1;
-    if (!plot_x_range(series, n_series, &lo, &hi)) lo = 0, hi = 1;
+    if (!x_range(series, n_series, ax->log_x, &lo, &hi))
+        lo = ax->log_x ? 0.1 : 0, hi = ax->log_x ? 10 : 1;
     f.x_lo = isnan(ax->x_lo) ? lo : ax->x_lo;
     f.x_hi = isnan(ax->x_hi) ? hi : ax->x_hi;
-    int any = plot_y_range(series, n_series, ax->log_y, &lo, &hi);
+    int any = y_range(series, bars, n_series, ax->log_y, &lo, &hi);
     if (!any) lo = ax->log_y ? 0.1 : 0, hi = ax->log_y ? 10 : 1;
     if (!ax->log_y && ax->y_from_zero) {
         if (lo > 0) lo = 0;
@@ -278,7 +315,9 @@ int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *a
     for (int i = 0; i < nyt; i++) label_w = fmax(label_w, plot_text_width(yt[i].label, 11));
     f.left = x + 22 + label_w + 8;
     f.width = x + w - right_pad - f.left;
-    int nxt = plot_nice_ticks(&f.x_lo, &f.x_hi, (int)(f.width / 80) + 1, xt, PLOT_MAX_TICKS);
+    int nxt = ax->log_x ? plot_log_ticks(&f.x_lo, &f.x_hi, xt, PLOT_MAX_TICKS)
+                        : plot_nice_ticks(&f.x_lo, &f.x_hi, (int)(f.width / 80) + 1, xt,
+                                          PLOT_MAX_TICKS);
     double right = f.left + f.width, bottom = f.top + f.height;
 
     svg_raw(s, "<g class=\"chart\">\n");
@@ -297,10 +336,13 @@ int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *a
     }
     for (int i = 0; i < nxt; i++) {
         double px = frame_x(&f, xt[i].value);
-        svg_line(s, px, f.top, px, bottom, "stroke=\"#e6e6e6\" stroke-width=\"1\"");
+        svg_line(s, px, f.top, px, bottom,
+                 xt[i].major ? "stroke=\"#e6e6e6\" stroke-width=\"1\""
+                             : "stroke=\"#f3f3f3\" stroke-width=\"1\"");
         svg_line(s, px, bottom, px, bottom + 4, "stroke=\"#555555\"");
-        svg_text(s, px, bottom + 16, "text-anchor=\"middle\" font-size=\"11\" fill=\"#333333\"",
-                 xt[i].label);
+        if (xt[i].label[0])
+            svg_text(s, px, bottom + 16,
+                     "text-anchor=\"middle\" font-size=\"11\" fill=\"#333333\"", xt[i].label);
     }
     svg_rect(s, f.left, f.top, f.width, f.height, "fill=\"none\" stroke=\"#888888\"");
     svg_text(s, f.left + f.width / 2, bottom + 34, "text-anchor=\"middle\" font-size=\"12\"",
@@ -317,7 +359,8 @@ int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *a
                "height=\"%.2f\"/></clipPath></defs>\n<g clip-path=\"url(#clip%d)\">\n",
             id, f.left - 3, f.top - 3, f.width + 6, f.height + 6, id);
     int points = 0;
-    for (int i = 0; i < n_series; i++) points += draw_series(s, &f, &series[i]);
+    for (int i = 0; i < n_series; i++)
+        points += draw_series(s, &f, &series[i], bars ? &bars[i] : NULL);
     svg_raw(s, "</g>\n</g>\n");
     return points;
 }

@@ -45,12 +45,19 @@ typedef struct {
     int style;          /* plot_color / plot_dash index: the run's index */
 } PlotSeries;
 
+/* Error bars of one series: a capped vertical bar from lo[i] to hi[i] at each drawn point i
+ * where both are drawable (e.g. min and max over seeds around a median); lo == NULL: none. */
+typedef struct {
+    const double *lo, *hi;
+} PlotBars;
+
 typedef struct {
     const char *title, *x_label, *y_label;
     int log_y;
     double x_lo, x_hi;  /* fixed x range, or NAN for the data's */
     double y_lo, y_hi;  /* fixed y range, or NAN for the data's */
     int y_from_zero;    /* linear y: let the automatic range start at 0 */
+    int log_x;          /* log10 x axis (1-2-5 ticks as plot_log_ticks); x <= 0 is not drawn */
 } PlotAxes;
 
 /* True when plot_lines draws the point (x, y): both finite, and y > 0 on a log axis. */
@@ -67,6 +74,12 @@ int plot_x_range(const PlotSeries *series, int n_series, double *lo, double *hi)
  * of points drawn. Returns the number of points drawn over all series. */
 int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
                const PlotSeries *series, int n_series);
+
+/* plot_lines with error bars: bars[i] (bars may be NULL) belongs to series[i]; each bar drawn is a
+ * <path class="errorbar" data-run data-series> in the series' colour, and the automatic y range
+ * includes the bars. */
+int plot_lines_bars(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
+                    const PlotSeries *series, const PlotBars *bars, int n_series);
 
 typedef struct {
     const char *label;

@@ -1,36 +1,215 @@
-/* sweep_report.c: a minimal stand-in, replaced by the sweep-report branch: it prints the number
- * of rows of OUT/sweep.csv and the count of each status, writes the same to OUT/summary.txt and
- * draws no figures. */
+/* sweep_report.c: the sweep report (see sweep_report.h). Reading order: which rows count, the
+ * summary over seeds, the outlying seeds, sweep_report (LR sensitivity and figures come from
+ * lr_sensitivity.c and sweep_figures.c). The text is built once in memory and then written both
+ * to the terminal and to summary.txt, so the two never differ. */
 #include "report/sweep_report.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
+#include "report/lr_sensitivity.h"
+#include "report/sweep_figures.h"
+#include "report/sweep_table.h"
+
+/* A seed this many accuracy points (of 100) from its group's median is named. */
+#define OUTLIER_POINTS 20.0
+/* Rows that did not train named one by one; a sweep not yet run has hundreds. */
+#define MAX_LISTED 20
+
+/* ------------------------------------------------------------------ which rows count */
+
+static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
+    int n_ok = 0, n_div = 0, n_guard = 0, left = 0;
+    for (int i = 0; i < t->n_rows; i++) {
+        const char *s = t->rows[i].status;
+        n_ok += strcmp(s, "ok") == 0;
+        n_div += strcmp(s, "diverged") == 0;
+        n_guard += strcmp(s, "guard") == 0;
+        left += !t->rows[i].in_stats;
+    }
+    fprintf(f, "sweep report of %s: %d run%s", path, t->n_rows, t->n_rows == 1 ? "" : "s");
+    fprintf(f, "; varied: ");
+    for (int k = 0; k < t->n_keys; k++) fprintf(f, "%s%s", k ? ", " : "", sweep_key_name(t, k));
+    fprintf(f, "%s\n", t->n_keys ? "" : "nothing");
+    fprintf(f, "in the statistics: %d (ok %d, diverged %d, guard %d)\n", n_ok + n_div + n_guard,
+            n_ok, n_div, n_guard);
+    if (left) {
+        fprintf(f, "left out of the statistics: %d (did not train to the end):\n", left);
+        for (int i = 0, shown = 0; i < t->n_rows; i++) {
+            const SweepRow *r = &t->rows[i];
+            if (r->in_stats) continue;
+            if (shown++ == MAX_LISTED) {
+                fprintf(f, "  ... and %d more (status in sweep.csv)\n", left - MAX_LISTED);
+                break;
+            }
+            fprintf(f, "  line %d: %s: %s", r->line, *r->run ? r->run : "(no run name)", r->status);
+            if (r->has[SW_EXIT]) fprintf(f, " (exit code %.0f)", r->v[SW_EXIT]);
+            fputc('\n', f);
+        }
+    }
+    if (t->n_malformed)
+        fprintf(f, "malformed rows skipped: %d (see the warnings)\n", t->n_malformed);
+}
+
+/* ------------------------------------------------------------------ summary over seeds */
+
+/* "median [min-max]" of s, or "-" when nothing was measured; fmt formats one number. */
+static void range_cell(char *out, size_t n, SweepStat s, const char *fmt) {
+    if (s.n == 0) {
+        snprintf(out, n, "-");
+        return;
+    }
+    char a[24], b[24], c[24];
+    snprintf(a, sizeof a, fmt, s.median);
+    snprintf(b, sizeof b, fmt, s.lo);
+    snprintf(c, sizeof c, fmt, s.hi);
+    if (s.n == 1) snprintf(out, n, "%s", a);
+    else snprintf(out, n, "%s [%s-%s]", a, b, c);
+}
+
+static void median_cell(char *out, size_t n, SweepStat s, const char *fmt) {
+    if (s.n == 0) snprintf(out, n, "-");
+    else snprintf(out, n, fmt, s.median);
+}
+
+static int has_column(const SweepTable *t, SweepMetric m) {
+    for (int i = 0; i < t->n_rows; i++)
+        if (t->rows[i].has[m]) return 1;
+    return 0;
+}
+
+static void print_summary(FILE *f, const SweepTable *t, const SweepGroup *g, int n) {
+    int w = 5, with_99 = t->col[SW_FIRST99] >= 0, with_pass = has_column(t, SW_PASS), any_stop = 0;
+    for (int k = 0; k < n; k++)
+        if ((int)strlen(g[k].label) > w) w = (int)strlen(g[k].label);
+    fprintf(f, "\nsummary over seeds: acc = final val_answer_acc (%%), median [min-max]; >=99%% = "
+               "seeds that reached 99 %% at some validation pass;\nstep99 = median first_step_99 "
+               "of those seeds; val_loss, std0 (logit_std0), sat (saturated_final)%s = medians\n\n",
+            with_pass ? ", pass (softmax_pass_final)" : "");
+    fprintf(f, "  %-*s  %4s  %-22s  %6s  %6s  %9s  %8s  %6s", w, "group", "n", "acc", ">=99%",
+            "step99", "val_loss", "std0", "sat");
+    if (with_pass) fprintf(f, "  %6s", "pass");
+    fputc('\n', f);
+    for (int k = 0; k < n; k++) {
+        char acc[96], s99[16] = "-", step[16], loss[16], std[16], sat[16], pass[16], nn[16];
+        int stopped = 0, reached = 0;
+        for (int i = 0; i < g[k].n; i++) {
+            const SweepRow *r = &t->rows[g[k].rows[i]];
+            stopped |= r->stopped;
+            reached += r->has[SW_FIRST99] && isfinite(r->v[SW_FIRST99]);
+        }
+        any_stop |= stopped;
+        snprintf(nn, sizeof nn, "%d%s", g[k].n, stopped ? "*" : "");
+        if (with_99) snprintf(s99, sizeof s99, "%d/%d", reached, g[k].n);
+        range_cell(acc, sizeof acc, sweep_stat(t, &g[k], SW_VAL_ACC, 100), "%.1f");
+        median_cell(step, sizeof step, sweep_stat(t, &g[k], SW_FIRST99, 1), "%.0f");
+        median_cell(loss, sizeof loss, sweep_stat(t, &g[k], SW_VAL_LOSS, 1), "%.4g");
+        median_cell(std, sizeof std, sweep_stat(t, &g[k], SW_STD0, 1), "%.3g");
+        median_cell(sat, sizeof sat, sweep_stat(t, &g[k], SW_SAT, 1), "%.3f");
+        median_cell(pass, sizeof pass, sweep_stat(t, &g[k], SW_PASS, 1), "%.3f");
+        fprintf(f, "  %-*s  %4s  %-22s  %6s  %6s  %9s  %8s  %6s", w, g[k].label, nn, acc, s99,
+                step, loss, std, sat);
+        if (with_pass) fprintf(f, "  %6s", pass);
+        fputc('\n', f);
+    }
+    if (any_stop)
+        fprintf(f, "  * the group has runs that diverged or tripped a guard; their numbers are "
+                   "from the last validation pass before they stopped\n");
+}
+
+/* Seeds whose final accuracy is more than OUTLIER_POINTS from their group's median. */
+static void print_outliers(FILE *f, const SweepTable *t, const SweepGroup *g, int n) {
+    int seed = sweep_key(t, "seed"), any = 0;
+    for (int k = 0; k < n; k++) {
+        SweepStat s = sweep_stat(t, &g[k], SW_VAL_ACC, 100);
+        for (int i = 0; s.n > 1 && i < g[k].n; i++) {
+            const SweepRow *r = &t->rows[g[k].rows[i]];
+            double acc = 100 * r->v[SW_VAL_ACC];
+            if (!r->has[SW_VAL_ACC] || isnan(acc) || !(fabs(acc - s.median) > OUTLIER_POINTS))
+                continue;
+            if (!any++)
+                fprintf(f, "\noutlying seeds (final accuracy more than %.0f points from the "
+                           "group's median):\n", OUTLIER_POINTS);
+            if (seed >= 0) fprintf(f, "  %s: seed %s: %.1f %%", g[k].label,
+                                   sweep_key_value(t, r, seed), acc);
+            else fprintf(f, "  %s: run %s: %.1f %%", g[k].label, r->run, acc);
+            fprintf(f, " (median %.1f %%, %s)\n", s.median, r->status);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ the report */
+
+/* The whole text of the report; figures are written on the way. Returns 0 or -1. */
+static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const char *dir) {
+    print_rows_used(f, t, csv_path);
+    int seed = sweep_key(t, "seed");
+    SweepGroup *g;
+    int n = sweep_groups(t, seed >= 0 ? 1u << seed : 0u, &g);
+    if (n < 0) {
+        fprintf(stderr, "error: out of memory grouping %s\n", csv_path);
+        return -1;
+    }
+    if (n > 0) {
+        print_summary(f, t, g, n);
+        print_outliers(f, t, g, n);
+    } else {
+        fprintf(f, "\nno run in %s trained: nothing to summarise\n", csv_path);
+    }
+    sweep_groups_free(g, n);
+    LrGroup *lr;
+    int n_lr = lr_analyse(t, &lr);
+    if (n_lr < 0) return -1;
+    if (n_lr > 0) lr_print(f, lr, n_lr);
+    fprintf(f, "\nfigures in %s/:\n", dir);
+    int rc = sweep_figures_write(t, lr, n_lr, dir, f);
+    if (rc == 0) fprintf(f, "(none: neither d_k nor optim.lr varied)\n");
+    free(lr);
+    return rc < 0 ? -1 : 0;
+}
+
+static int write_all(const char *path, const char *text, size_t len, FILE *fp) {
+    if (fp && fwrite(text, 1, len, fp) == len && fflush(fp) == 0) return 0;
+    fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    return -1;
+}
 
 int sweep_report(const char *out_dir, FILE *out) {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/sweep.csv", out_dir);
-    Csv t = {0};
-    if (csv_load(&t, path) != 0) {
-        fprintf(stderr, "error: cannot read '%s': %s\n", path, strerror(errno));
+    char csv_path[2048], txt_path[2048];
+    snprintf(csv_path, sizeof csv_path, "%s/sweep.csv", out_dir);
+    snprintf(txt_path, sizeof txt_path, "%s/summary.txt", out_dir);
+    SweepTable t;
+    if (sweep_table_load(&t, csv_path) != 0) return 1;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        fprintf(stderr, "error: out of memory writing the sweep report\n");
+        sweep_table_free(&t);
         return 1;
     }
-    static const char *const STATUS[] = {"ok", "diverged", "guard", "failed", "missing", "running"};
-    int count[6] = {0}, col = csv_col(&t, "status");
-    for (int r = 0; r < t.n_rows; r++)
-        for (int s = 0; s < 6; s++) count[s] += strcmp(csv_str(&t, r, col), STATUS[s]) == 0;
-    char text[256];
-    int n = snprintf(text, sizeof text, "sweep: %d runs:", t.n_rows);
-    for (int s = 0; s < 6; s++)
-        n += snprintf(text + n, sizeof text - (size_t)n, " %d %s", count[s], STATUS[s]);
-    snprintf(text + n, sizeof text - (size_t)n, "\n");
-    csv_free(&t);
-    fputs(text, out);
-    snprintf(path, sizeof path, "%s/summary.txt", out_dir);
-    FILE *f = fopen(path, "w");
-    int bad = !f || fputs(text, f) == EOF;
-    if (f && fclose(f) != 0) bad = 1;
-    if (bad) fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
-    return bad ? 1 : 0;
+    /* What was computed is shown even when a figure could not be written. */
+    int rc = report_text(mem, &t, csv_path, out_dir);
+    if (fclose(mem) != 0 || !text) {
+        fprintf(stderr, "error: out of memory writing the sweep report\n");
+        rc = -1;
+    } else {
+        if (fwrite(text, 1, len, out) != len || fflush(out) != 0) {
+            fprintf(stderr, "error: cannot print the sweep report: %s\n", strerror(errno));
+            rc = -1;
+        }
+        FILE *fp = fopen(txt_path, "w");
+        int bad = write_all(txt_path, text, len, fp);
+        if (fp && fclose(fp) != 0 && !bad) {
+            fprintf(stderr, "error: cannot write '%s': %s\n", txt_path, strerror(errno));
+            bad = 1;
+        }
+        if (bad) rc = -1;
+        else fprintf(out, "\nwrote %s\n", txt_path);
+    }
+    free(text);
+    sweep_table_free(&t);
+    return rc ? 1 : 0;
 }

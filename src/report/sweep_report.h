@@ -1,11 +1,17 @@
-/* sweep_report.h: the summary of a sweep, from its sweep.csv alone. */
+/* sweep_report.h: the report of a finished (or partly finished) sweep, from its sweep.csv alone:
+ * the summary over seeds, the outlying seeds, the LR sensitivity when optim.lr varied, and the
+ * figures. It reads no run folder and includes nothing of training or of the sweep engine, so the
+ * same report comes from an in-process sweep, a --collect of runs trained elsewhere, or by hand
+ * (./train --sweep-report OUT). */
 #ifndef SCALEDOT_SWEEP_REPORT_H
 #define SCALEDOT_SWEEP_REPORT_H
 
 #include <stdio.h>
 
-/* Reads OUT/sweep.csv (schema: sweep_schema.md); prints the summary table to `out`, writes
-   OUT/summary.txt and the SVG figures into OUT. Returns 0, or 1 after an I/O message. */
+/* Reads OUT/sweep.csv (columns: see sweep_table.h); prints the summary table to `out`, writes the
+ * same text to OUT/summary.txt and the SVG figures into OUT. Malformed rows are skipped after a
+ * warning on stderr. Returns 0, or 1 after an I/O message (no sweep.csv, not a sweep.csv, cannot
+ * write into OUT, out of memory). */
 int sweep_report(const char *out_dir, FILE *out);
 
 #endif

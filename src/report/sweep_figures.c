@@ -1,0 +1,232 @@
+/* sweep_figures.c: the figures of a sweep report (see sweep_figures.h). Reading order: one figure
+ * onto disk, the lines against d_k, the three d_k figures, the lr figure, sweep_figures_write. */
+#include "report/sweep_figures.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/plot.h"
+#include "report/svg.h"
+
+#define FIG_W 760.0
+#define CHART_H 440.0
+#define MARGIN 16.0
+#define MAX_LINES 64
+/* The log x axis reaches this factor beyond the first and last point, so none sits on the frame
+ * (plot_log_ticks then widens it to 1-2-5 values, or to whole decades past 1.5 decades). */
+#define X_PAD 1.25
+
+/* Legend, a note line and the chart; saved as dir/file. Returns 0, or -1 after a message. */
+static int save_chart(const char *dir, const char *file, const PlotAxes *ax,
+                      const PlotSeries *s, const PlotBars *bars, int ns,
+                      const char *const *labels, const char *note) {
+    PlotLegendItem items[MAX_LINES + 1];
+    for (int i = 0; i < ns; i++) items[i] = (PlotLegendItem){labels[i], s[i].style};
+    double legend_h = plot_legend(NULL, MARGIN, 0, FIG_W - 2 * MARGIN, items, ns);
+    double top = MARGIN + legend_h + 22;
+    Svg svg;
+    svg_begin(&svg, FIG_W, top + CHART_H, ax->title);
+    plot_legend(&svg, MARGIN, MARGIN, FIG_W - 2 * MARGIN, items, ns);
+    svg_text(&svg, MARGIN, MARGIN + legend_h + 10, "font-size=\"11\" fill=\"#555555\"", note);
+    plot_lines_bars(&svg, 0, top, FIG_W, CHART_H, ax, s, bars, ns);
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    int rc = svg_end(&svg) == 0 && svg_save(&svg, path) == 0 ? 0 : -1;
+    if (rc) fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    svg_free(&svg);
+    return rc;
+}
+
+/* ------------------------------------------------------------ lines against d_k */
+
+typedef struct {
+    double x[MAX_LINES], y[MAX_LINES], lo[MAX_LINES], hi[MAX_LINES];
+    int n;
+} Points;
+
+/* True when rows that agree on the varied columns in mask also agree on column k: k then moves
+ * with them (d_model = d_k in a one-head d_k sweep) instead of making lines of its own. */
+static int follows(const SweepTable *t, int k, unsigned mask) {
+    for (int i = 0; i < t->n_rows; i++)
+        for (int j = 0; j < i; j++) {
+            int same = 1;
+            for (int c = 0; c < t->n_keys && same; c++)
+                same = !(mask >> c & 1u) || strcmp(sweep_key_value(t, &t->rows[i], c),
+                                                   sweep_key_value(t, &t->rows[j], c)) == 0;
+            if (same && strcmp(sweep_key_value(t, &t->rows[i], k),
+                               sweep_key_value(t, &t->rows[j], k)) != 0)
+                return 0;
+        }
+    return 1;
+}
+
+/* Metric m (times scale) of line g: its median, min and max over the rows at each d_k, ascending
+ * d_k; at most MAX_LINES d_k values. */
+static void dk_points(const SweepTable *t, const SweepGroup *g, int dk, SweepMetric m,
+                      double scale, Points *p) {
+    p->n = 0;
+    for (int i = 0; i < g->n; i++) {
+        double x = strtod(sweep_key_value(t, &t->rows[g->rows[i]], dk), NULL);
+        int j = 0;
+        while (j < p->n && p->x[j] < x) j++;
+        if ((j < p->n && p->x[j] == x) || p->n == MAX_LINES) continue;
+        memmove(p->x + j + 1, p->x + j, sizeof *p->x * (size_t)(p->n - j));
+        p->x[j] = x;
+        p->n++;
+    }
+    int *rows = malloc(sizeof *rows * (size_t)(g->n > 0 ? g->n : 1));
+    for (int j = 0; j < p->n; j++) {
+        SweepGroup at = {.rows = rows, .n = 0};
+        for (int i = 0; rows && i < g->n; i++)
+            if (strtod(sweep_key_value(t, &t->rows[g->rows[i]], dk), NULL) == p->x[j])
+                rows[at.n++] = g->rows[i];
+        SweepStat s = sweep_stat(t, &at, m, scale);
+        p->y[j] = s.median, p->lo[j] = s.lo, p->hi[j] = s.hi;
+    }
+    free(rows);
+}
+
+typedef struct {
+    const char *file, *title, *y_label, *what;
+    SweepMetric m;
+    double scale;
+    int log_y;
+} DkChart;
+
+static const DkChart DK_CHARTS[] = {
+    {"sweep_accuracy.svg", "Final validation answer accuracy against d_k", "answer accuracy (%)",
+     "the final validation answer accuracy (%)", SW_VAL_ACC, 100, 0},
+    {"sweep_loss.svg", "Final validation loss against d_k", "validation loss (nats/answer token)",
+     "the final validation loss", SW_VAL_LOSS, 1, 0},
+    {"sweep_logit_std.svg", "Attention-logit std at step 0 against d_k",
+     "logit std at step 0, layer 0 (log scale)",
+     "the attention-logit std at step 0 (layer 0, mean over heads)", SW_STD0, 1, 1},
+};
+#define N_DK_CHARTS ((int)(sizeof DK_CHARTS / sizeof *DK_CHARTS))
+
+/* The three d_k figures. Returns the number written, or -1. */
+static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
+    int dk = sweep_key(t, "d_k"), seed = sweep_key(t, "seed");
+    unsigned ignore = 1u << dk | (seed >= 0 ? 1u << seed : 0u);
+    /* d_k = d_model / n_heads: a width that moves with d_k is no line of its own, and neither are
+     * heads that d_k and the width fix (lines then compare widths). */
+    int width = sweep_key(t, "d_model"), heads = sweep_key(t, "n_heads");
+    unsigned shape = 1u << dk;
+    if (width >= 0 && follows(t, width, shape)) ignore |= 1u << width;
+    if (width >= 0) shape |= 1u << width;
+    if (heads >= 0 && follows(t, heads, shape)) ignore |= 1u << heads;
+    SweepGroup *g;
+    int n_groups = sweep_groups(t, ignore, &g);
+    Points *pts = n_groups >= 0 ? calloc((size_t)(n_groups > 0 ? n_groups : 1), sizeof *pts) : NULL;
+    if (!pts) {
+        fprintf(stderr, "error: out of memory drawing the d_k figures\n");
+        if (n_groups >= 0) sweep_groups_free(g, n_groups);
+        return -1;
+    }
+    int ng = n_groups < MAX_LINES ? n_groups : MAX_LINES; /* lines drawn */
+    int rc = 0, written = 0;
+    for (int c = 0; c < N_DK_CHARTS && !rc; c++) {
+        const DkChart *ch = &DK_CHARTS[c];
+        PlotSeries s[MAX_LINES];
+        PlotBars bars[MAX_LINES];
+        const char *labels[MAX_LINES];
+        for (int i = 0; i < ng; i++) {
+            dk_points(t, &g[i], dk, ch->m, ch->scale, &pts[i]);
+            s[i] = (PlotSeries){g[i].label, "median over seeds", pts[i].x, pts[i].y, pts[i].n, i};
+            bars[i] = (PlotBars){pts[i].lo, pts[i].hi};
+            labels[i] = g[i].label;
+        }
+        PlotAxes ax = {.title = ch->title, .x_label = "d_k (log scale)", .y_label = ch->y_label,
+                       .log_y = ch->log_y, .log_x = 1, .x_lo = NAN, .x_hi = NAN, .y_lo = NAN,
+                       .y_hi = NAN, .y_from_zero = !ch->log_y};
+        if (ch->m == SW_VAL_ACC) ax.y_lo = 0, ax.y_hi = 100;
+        double lo = NAN, hi = NAN;
+        for (int i = 0; i < ng; i++)
+            for (int j = 0; j < pts[i].n; j++) {
+                if (!(pts[i].x[j] >= lo)) lo = pts[i].x[j];
+                if (!(pts[i].x[j] <= hi)) hi = pts[i].x[j];
+            }
+        if (lo > 0) ax.x_lo = lo / X_PAD, ax.x_hi = hi * X_PAD;
+        const char *note = "lines: median over seeds; bars: min to max over seeds; "
+                           "one line per setting of the other varied columns";
+        rc = save_chart(dir, ch->file, &ax, s, bars, ng, labels, note);
+        if (!rc) {
+            written++;
+            fprintf(cap, "%s: %s against d_k (log x axis), one line per setting of the varied "
+                         "columns other than d_k and seed; each point is the median over the "
+                         "seeds that measured it, the bar spans their minimum to maximum.\n",
+                    ch->file, ch->what);
+        }
+    }
+    free(pts);
+    sweep_groups_free(g, n_groups);
+    return rc ? -1 : written;
+}
+
+/* ------------------------------------------------------------ loss against lr */
+
+static int lr_figure(const LrGroup *lr, int n, const char *dir, FILE *cap) {
+    if (n > MAX_LINES) n = MAX_LINES;
+    PlotSeries s[MAX_LINES + 1];
+    PlotBars bars[MAX_LINES + 1];
+    const char *labels[MAX_LINES + 1];
+    memset(s, 0, sizeof s);
+    memset(bars, 0, sizeof bars);
+    memset(labels, 0, sizeof labels);
+    double x[MAX_LINES][LR_MAX_GRID], y[MAX_LINES][LR_MAX_GRID];
+    double lo[MAX_LINES][LR_MAX_GRID], hi[MAX_LINES][LR_MAX_GRID];
+    double l0 = 0, x_min = NAN, x_max = NAN;
+    int n0 = 0;
+    for (int k = 0; k < n; k++) {
+        for (int p = 0; p < lr[k].n; p++) {
+            x[k][p] = lr[k].pt[p].lr;
+            y[k][p] = lr[k].pt[p].loss_median;
+            lo[k][p] = lr[k].pt[p].loss_lo;
+            hi[k][p] = lr[k].pt[p].loss_hi;
+            if (!(x[k][p] >= x_min)) x_min = x[k][p];
+            if (!(x[k][p] <= x_max)) x_max = x[k][p];
+        }
+        s[k] = (PlotSeries){lr[k].label, "final val_loss, median over seeds", x[k], y[k], lr[k].n,
+                            k};
+        bars[k] = (PlotBars){lo[k], hi[k]};
+        labels[k] = lr[k].label;
+        if (isfinite(lr[k].l0)) l0 += lr[k].l0, n0++;
+    }
+    int ns = n;
+    double lx[2] = {x_min / X_PAD, x_max * X_PAD}, ly[2]; /* across the padded axis */
+    if (n0) {
+        ly[0] = ly[1] = l0 / n0;
+        s[ns] = (PlotSeries){"l0", "loss at initialisation", lx, ly, 2, n < 6 ? 6 : n};
+        labels[ns++] = "\xE2\x84\x93\xE2\x82\x80: loss at initialisation (mean loss0)";
+    }
+    PlotAxes ax = {.title = "Final validation loss against the learning rate", .x_label =
+                   "optim.lr (log scale)", .y_label = "final validation loss (log scale)",
+                   .log_y = 1, .log_x = 1, .x_lo = NAN, .x_hi = NAN, .y_lo = NAN, .y_hi = NAN};
+    if (isfinite(x_min)) ax.x_lo = x_min / X_PAD, ax.x_hi = x_max * X_PAD;
+    const char *note = "lines: median over seeds (a diverged seed counts as \xE2\x84\x93\xE2\x82\x80, "
+                       "as in the LR sensitivity); bars: min to max over seeds";
+    if (save_chart(dir, "sweep_lr.svg", &ax, s, bars, ns, labels, note) != 0) return -1;
+    fprintf(cap, "sweep_lr.svg: the final validation loss (val_loss) against optim.lr, both axes "
+                 "log scale, one line per LR-sensitivity group; each point is the median over the "
+                 "seeds, a seed that diverged counted as l0 (as in the LR sensitivity), and the bar "
+                 "spans their minimum to maximum%s.\n",
+            n0 ? "; the dashed line labelled l0 is the loss at initialisation (mean loss0 over "
+                 "all groups)" : "");
+    return 1;
+}
+
+int sweep_figures_write(const SweepTable *t, const LrGroup *lr, int n_lr, const char *dir,
+                        FILE *captions) {
+    int written = 0, w;
+    if (sweep_key(t, "d_k") >= 0) {
+        if ((w = dk_figures(t, dir, captions)) < 0) return -1;
+        written += w;
+    }
+    if (n_lr > 0) {
+        if ((w = lr_figure(lr, n_lr, dir, captions)) < 0) return -1;
+        written += w;
+    }
+    return written;
+}

@@ -1,0 +1,23 @@
+/* sweep_figures.h: the SVG figures of a sweep, drawn from its sweep.csv.
+ *
+ * When d_k varies: sweep_accuracy.svg, sweep_loss.svg and sweep_logit_std.svg, the final
+ * validation answer accuracy, the final validation loss and the step-0 attention-logit std against
+ * d_k (log x), one line per group of the other varied columns (the scale modes of a d_k sweep),
+ * median over seeds with min-max bars. When optim.lr varies: sweep_lr.svg, the final validation
+ * loss against lr (log x, log y), one line per LR-sensitivity group, median over seeds with
+ * min-max bars, and a dashed line at l0, the loss at initialisation. */
+#ifndef SCALEDOT_SWEEP_FIGURES_H
+#define SCALEDOT_SWEEP_FIGURES_H
+
+#include <stdio.h>
+
+#include "report/lr_sensitivity.h"
+#include "report/sweep_table.h"
+
+/* Writes the figures that apply into dir and a caption per figure (its file name, then exactly
+ * what is drawn) to captions. lr holds lr_analyse's n_lr groups (n_lr == 0: no lr figure).
+ * Returns the number of figures written, or -1 after a message naming the file that failed. */
+int sweep_figures_write(const SweepTable *t, const LrGroup *lr, int n_lr, const char *dir,
+                        FILE *captions);
+
+#endif

@@ -1,0 +1,284 @@
+/* sweep_table.c: reads sweep.csv into checked rows, finds the varied columns, groups rows and
+ * computes medians and ranges over a group. Reading order: columns of the schema, reading and
+ * checking rows, varied columns, groups, statistics. */
+#include "report/sweep_table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ the schema's columns */
+
+static const char *const METRIC_NAMES[SW_N_METRIC] = {
+    "val_loss", "val_answer_acc", "first_step_99", "loss0", "logit_std0", "saturated_final",
+    "softmax_pass_final", "exit_code",
+};
+
+const char *sweep_metric_name(SweepMetric m) { return METRIC_NAMES[m]; }
+
+/* Columns whose non-empty fields must be numbers (nan / inf included). */
+static const char *const NUMERIC[] = {
+    "d_k", "d_model", "n_heads", "seed", "steps", "exit_code", "steps_done", "val_loss",
+    "val_answer_acc", "val_token_acc", "best_val_loss", "best_val_answer_acc", "first_step_99",
+    "loss0", "logit_std0", "saturated_final", "softmax_pass_final", "gq_norm", "gk_norm", "wall_s",
+    "logit_std_step0", "grad_q_final", "grad_k_final", /* the names of older files */
+};
+#define N_NUMERIC ((int)(sizeof NUMERIC / sizeof *NUMERIC))
+
+static const char *const REQUIRED[] = {"status", "val_loss", "val_answer_acc"};
+
+/* Columns that can be varied: the model shape, the scale and the seed, and any section.key. */
+static int can_vary(const char *name) {
+    static const char *const fixed[] = {"d_k", "d_model", "n_heads", "scale", "seed"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        if (strcmp(name, fixed[i]) == 0) return 1;
+    return strchr(name, '.') != NULL;
+}
+
+/* ------------------------------------------------------------------ rows */
+
+/* The whole field as a number (strtod: also nan, inf); surrounding blanks allowed. */
+static int parse_number(const char *s, double *v) {
+    char *end;
+    while (*s == ' ' || *s == '\t') s++;
+    *v = strtod(s, &end);
+    if (end == s) return -1;
+    while (*end == ' ' || *end == '\t') end++;
+    return *end ? -1 : 0;
+}
+
+static int known_status(const char *s, int *in_stats, int *stopped) {
+    static const char *const names[] = {"ok", "diverged", "guard", "failed", "missing", "running"};
+    for (int i = 0; i < 6; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *in_stats = i < 3;
+            *stopped = i == 1 || i == 2;
+            return 1;
+        }
+    return 0;
+}
+
+/* Checks data row r (on line `line`) and fills *row. Returns 0, or -1 after a warning. */
+static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
+    const Csv *c = &t->csv;
+    for (int i = 0; i < N_NUMERIC; i++) {
+        int col = csv_col(c, NUMERIC[i]);
+        double v;
+        if (col < 0 || csv_empty(c, r, col) || parse_number(csv_str(c, r, col), &v) == 0) continue;
+        fprintf(stderr, "warning: %s:%d: column %s: '%s' is not a number; row skipped\n", t->path,
+                line, NUMERIC[i], csv_str(c, r, col));
+        return -1;
+    }
+    memset(row, 0, sizeof *row);
+    row->line = line;
+    row->csv_row = r;
+    row->run = csv_str(c, r, csv_col(c, "run"));
+    row->status = csv_str(c, r, csv_col(c, "status"));
+    if (!known_status(row->status, &row->in_stats, &row->stopped)) {
+        fprintf(stderr, "warning: %s:%d: column status: unknown status '%s' (ok, diverged, guard, "
+                        "failed, missing or running); row skipped\n", t->path, line, row->status);
+        return -1;
+    }
+    for (int m = 0; m < SW_N_METRIC; m++) {
+        int col = t->col[m];
+        row->has[m] = col >= 0 && !csv_empty(c, r, col);
+        row->v[m] = NAN;
+        if (row->has[m]) parse_number(csv_str(c, r, col), &row->v[m]);
+    }
+    return 0;
+}
+
+/* Every data row, its line number counted in the original text (csv.c skips blank lines). */
+static int read_rows(SweepTable *t, const char *text) {
+    const Csv *c = &t->csv;
+    t->rows = calloc((size_t)(c->n_rows > 0 ? c->n_rows : 1), sizeof *t->rows);
+    if (!t->rows) return -1;
+    size_t pos = 0;
+    int line = 1;
+    for (int r = 0; r < c->n_rows; r++) {
+        size_t start = (size_t)(c->cell[(size_t)(r + 1) * (size_t)c->n_cols] - c->text);
+        for (; pos < start; pos++) line += text[pos] == '\n';
+        if (read_row(t, r, line, &t->rows[t->n_rows]) == 0) t->n_rows++;
+        else t->n_malformed++;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ varied columns */
+
+static void find_keys(SweepTable *t) {
+    for (int col = 0; col < t->csv.n_cols && t->n_keys < SW_MAX_KEYS; col++) {
+        if (!can_vary(t->csv.cell[col])) continue;
+        for (int i = 1; i < t->n_rows; i++)
+            if (strcmp(csv_str(&t->csv, t->rows[i].csv_row, col),
+                       csv_str(&t->csv, t->rows[0].csv_row, col)) != 0) {
+                t->key_col[t->n_keys++] = col;
+                break;
+            }
+    }
+}
+
+int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t len) {
+    memset(t, 0, sizeof *t);
+    t->path = path;
+    if (csv_parse(&t->csv, text, len) != 0) {
+        fprintf(stderr, "error: %s: %s\n", path,
+                errno == ENOMEM ? "out of memory" : "no header line (is it a sweep.csv?)");
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof REQUIRED / sizeof *REQUIRED; i++)
+        if (csv_col(&t->csv, REQUIRED[i]) < 0) {
+            fprintf(stderr, "error: %s: line 1: no column '%s' (is it a sweep.csv?)\n", path,
+                    REQUIRED[i]);
+            sweep_table_free(t);
+            return -1;
+        }
+    for (int m = 0; m < SW_N_METRIC; m++) t->col[m] = csv_col(&t->csv, METRIC_NAMES[m]);
+    if (t->col[SW_STD0] < 0) t->col[SW_STD0] = csv_col(&t->csv, "logit_std_step0"); /* older */
+    if (read_rows(t, text) != 0) {
+        fprintf(stderr, "error: %s: out of memory\n", path);
+        sweep_table_free(t);
+        return -1;
+    }
+    find_keys(t);
+    return 0;
+}
+
+int sweep_table_load(SweepTable *t, const char *path) {
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    int err = !f;
+    while (!err) {
+        if (len + 65536 > cap) {
+            char *p = realloc(text, cap = 2 * cap + 65536);
+            if (!p) {
+                errno = ENOMEM;
+                err = 1;
+                break;
+            }
+            text = p;
+        }
+        size_t got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) err = ferror(f) ? (errno = EIO, 1) : 0;
+        if (got == 0) break;
+    }
+    if (f) fclose(f);
+    int rc = -1;
+    if (err) fprintf(stderr, "error: cannot read '%s': %s\n", path, strerror(errno));
+    else rc = sweep_table_parse(t, path, text ? text : "", len);
+    free(text);
+    return rc;
+}
+
+void sweep_table_free(SweepTable *t) {
+    csv_free(&t->csv);
+    free(t->rows);
+    memset(t, 0, sizeof *t);
+}
+
+int sweep_key(const SweepTable *t, const char *name) {
+    for (int k = 0; k < t->n_keys; k++)
+        if (strcmp(t->csv.cell[t->key_col[k]], name) == 0) return k;
+    return -1;
+}
+
+const char *sweep_key_name(const SweepTable *t, int k) { return t->csv.cell[t->key_col[k]]; }
+
+const char *sweep_key_value(const SweepTable *t, const SweepRow *r, int k) {
+    return csv_str(&t->csv, r->csv_row, t->key_col[k]);
+}
+
+/* ------------------------------------------------------------------ groups */
+
+static int same_group(const SweepTable *t, const SweepRow *a, const SweepRow *b, unsigned ignore) {
+    for (int k = 0; k < t->n_keys; k++)
+        if (!(ignore >> k & 1u) && strcmp(sweep_key_value(t, a, k), sweep_key_value(t, b, k)) != 0)
+            return 0;
+    return 1;
+}
+
+static void group_label(const SweepTable *t, const SweepRow *r, unsigned ignore, char *out,
+                        size_t n) {
+    size_t len = 0;
+    out[0] = '\0';
+    for (int k = 0; k < t->n_keys && len < n; k++) {
+        if (ignore >> k & 1u) continue;
+        int w = snprintf(out + len, n - len, "%s%s=%s", len ? " " : "", sweep_key_name(t, k),
+                         sweep_key_value(t, r, k));
+        if (w > 0) len += (size_t)w;
+    }
+    if (!out[0]) snprintf(out, n, "all runs");
+}
+
+int sweep_groups(const SweepTable *t, unsigned ignore, SweepGroup **out) {
+    SweepGroup *g = calloc((size_t)(t->n_rows > 0 ? t->n_rows : 1), sizeof *g);
+    int *idx = malloc(sizeof *idx * (size_t)(t->n_rows > 0 ? t->n_rows : 1));
+    int n = 0;
+    if (!g || !idx) goto oom;
+    /* Each group's rows are filled in one pass; idx gives every row its group first. */
+    for (int i = 0; i < t->n_rows; i++) {
+        idx[i] = -1;
+        if (!t->rows[i].in_stats) continue;
+        for (int k = 0; k < n && idx[i] < 0; k++)
+            if (same_group(t, &t->rows[g[k].first], &t->rows[i], ignore)) idx[i] = k;
+        if (idx[i] < 0) {
+            g[n].first = i;
+            group_label(t, &t->rows[i], ignore, g[n].label, sizeof g[n].label);
+            idx[i] = n++;
+        }
+        g[idx[i]].n++;
+    }
+    for (int k = 0; k < n; k++) {
+        if (!(g[k].rows = malloc(sizeof *g[k].rows * (size_t)g[k].n))) goto oom;
+        g[k].n = 0;
+    }
+    for (int i = 0; i < t->n_rows; i++)
+        if (idx[i] >= 0) g[idx[i]].rows[g[idx[i]].n++] = i;
+    free(idx);
+    *out = g;
+    return n;
+oom:
+    free(idx);
+    sweep_groups_free(g, n);
+    return -1;
+}
+
+void sweep_groups_free(SweepGroup *g, int n) {
+    for (int k = 0; g && k < n; k++) free(g[k].rows);
+    free(g);
+}
+
+/* ------------------------------------------------------------------ statistics */
+
+double sweep_median(double *v, int n) {
+    if (n <= 0) return NAN;
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+SweepStat sweep_stat(const SweepTable *t, const SweepGroup *g, SweepMetric m, double scale) {
+    SweepStat s = {NAN, NAN, NAN, 0};
+    double *v = malloc(sizeof *v * (size_t)(g->n > 0 ? g->n : 1));
+    if (!v) return s;
+    for (int i = 0; i < g->n; i++) {
+        const SweepRow *r = &t->rows[g->rows[i]];
+        if (r->has[m] && !isnan(r->v[m])) v[s.n++] = scale * r->v[m];
+    }
+    if (s.n > 0) {
+        s.median = sweep_median(v, s.n);
+        s.lo = v[0];
+        s.hi = v[s.n - 1];
+    }
+    free(v);
+    return s;
+}

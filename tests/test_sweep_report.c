@@ -1,0 +1,255 @@
+/* test_sweep_report.c: the sweep report (src/report/sweep_report.c) on hand-made sweep folders:
+ * the summary over seeds (odd and even seed counts), outlying seeds named, rows that did not
+ * train listed and counted, summary.txt the same text as the terminal, the LR-sensitivity table,
+ * an older sweep.csv, a malformed row, a folder without sweep.csv, and ./train --sweep-report. */
+#include "report/sweep_report.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sweepcsv.h"
+#include "testutil.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof *(a)))
+
+static char g_tmp[256];
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_sweep_report.XXXXXX"); }
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
+
+typedef struct {
+    int rc;
+    char *out, *err;
+} Report;
+
+/* sweep_report(g_tmp) with stdout (the `out` stream) and stderr captured. */
+static Report report(void) {
+    Report r;
+    TuCapture o, e;
+    tu_capture_begin(&o, 1);
+    tu_capture_begin(&e, 2);
+    r.rc = sweep_report(g_tmp, stdout);
+    r.err = tu_capture_end(&e);
+    r.out = tu_capture_end(&o);
+    return r;
+}
+
+static void report_free(Report *r) {
+    free(r->out);
+    free(r->err);
+}
+
+static void assert_has(const char *text, const char *needle) {
+    ck_assert_msg(strstr(text, needle) != NULL, "'%s' not in:\n%s", needle, text);
+}
+
+/* d_k 8 x two scales. sqrt_dk: 5 seeds, accuracy 99.0 98.0 99.5 97.0 51.4 (sorted 51.4 97.0
+ * 98.0 99.0 99.5: median 98.0; seed 5 is 46.6 points below); none: 4 seeds, 20 30 40 50 (median 35: no seed 20 points off) plus a
+ * failed and a missing run; first_step_99 for sqrt_dk seeds 1 and 3: 120 and 80 (median 100). */
+static const char *const DK_ROWS[] = {
+    "s1,8,8,1,sqrt_dk,1,,ok,0.05,0.990,120,2.3,1.0,0.10,0.8",
+    "s2,8,8,1,sqrt_dk,2,,ok,0.07,0.980,,2.3,1.1,0.20,0.8",
+    "s3,8,8,1,sqrt_dk,3,,ok,0.04,0.995,80,2.3,1.2,0.30,0.8",
+    "s4,8,8,1,sqrt_dk,4,,ok,0.09,0.970,,2.3,1.3,0.40,0.8",
+    "s5,8,8,1,sqrt_dk,5,,ok,0.90,0.514,,2.3,1.4,0.50,0.8",
+    "n1,8,8,1,none,1,,ok,1.0,0.20,,2.3,2.0,0.6,0.5",
+    "n2,8,8,1,none,2,,ok,0.8,0.30,,2.3,2.2,0.7,0.5",
+    "n3,8,8,1,none,3,,guard,0.6,0.40,,2.3,2.4,0.8,0.5",
+    "n4,8,8,1,none,4,,ok,0.4,0.50,,2.3,2.6,0.9,0.5",
+    "n5,8,8,1,none,5,,failed,,,,,,,",
+    "n6,8,8,1,none,6,,missing,,,,,,,",
+};
+
+START_TEST(test_summary_over_seeds) {
+    sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    assert_has(r.out, "11 runs; varied: scale, seed");
+    assert_has(r.out, "in the statistics: 9 (ok 8, diverged 0, guard 1)");
+    assert_has(r.out, "left out of the statistics: 2");
+    assert_has(r.out, "line 11: n5: failed (exit code 1)");
+    assert_has(r.out, "line 12: n6: missing\n");
+    /* group, n, acc median [min-max], >=99%, step99, val_loss, std0, sat, pass (by hand) */
+    assert_has(r.out, "  scale=sqrt_dk     5  98.0 [51.4-99.5]           2/5     100       0.07       "
+                      "1.2   0.300   0.800\n");
+    assert_has(r.out, "  scale=none       4*  35.0 [20.0-50.0]           0/4       -        0.7       "
+                      "2.3   0.750   0.500\n");
+    assert_has(r.out, "* the group has runs that diverged or tripped a guard");
+    assert_has(r.out, "  scale=sqrt_dk: seed 5: 51.4 % (median 98.0 %, ok)\n");
+    ck_assert_ptr_null(strstr(r.out, "seed 4:")); /* 97.0: one point from the median */
+    ck_assert_ptr_null(strstr(r.out, "scale=none: seed")); /* 15 points at most */
+    ck_assert_ptr_null(strstr(r.out, "LR sensitivity")); /* optim.lr not varied */
+    /* summary.txt: the same text, without the line that names it */
+    char path[512];
+    snprintf(path, sizeof path, "%s/summary.txt", g_tmp);
+    char *txt = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(txt);
+    char wrote[600];
+    snprintf(wrote, sizeof wrote, "\nwrote %s\n", path);
+    size_t n = strlen(txt);
+    ck_assert_int_eq(strncmp(r.out, txt, n), 0);
+    ck_assert_str_eq(r.out + n, wrote);
+    free(txt);
+    /* d_k did not vary: no figure against it */
+    assert_has(r.out, "(none: neither d_k nor optim.lr varied)");
+    report_free(&r);
+}
+END_TEST
+
+/* Three lrs x two scale modes x two seeds (the table test_lr_sensitivity works out by hand) and
+ * two d_k: the LR table and all four figures. */
+START_TEST(test_lr_and_dk_sweep) {
+    static const char *const rows[] = {
+        "s1,16,16,1,sqrt_dk,1,0.01,ok,0.2,0.99,50,2.0,1,0.1,",
+        "s2,16,16,1,sqrt_dk,2,0.01,ok,0.4,0.97,,2.2,1,0.1,",
+        "s3,16,16,1,sqrt_dk,1,0.001,ok,1.0,0.50,,2.0,1,0.1,",
+        "s4,16,16,1,sqrt_dk,2,0.001,ok,1.2,0.60,,2.2,1,0.1,",
+        "s5,16,16,1,sqrt_dk,1,0.1,diverged,nan,0.10,,2.0,1,0.1,",
+        "s6,16,16,1,sqrt_dk,2,0.1,ok,1.8,0.20,,2.2,1,0.1,",
+        "n1,8,8,1,sqrt_dk,1,0.01,ok,0.2,0.99,50,2.0,1,0.1,",
+        "n2,8,8,1,sqrt_dk,2,0.01,ok,0.4,0.97,,2.2,1,0.1,",
+    };
+    sc_write(g_tmp, 1, rows, N(rows));
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    assert_has(r.out, "LR sensitivity (Wortsman et al. 2023");
+    /* per d_k: d_k 16 as in test_lr_sensitivity; d_k 8 has one lr, so nothing to be sensitive to */
+    assert_has(r.out, "  d_k=16 d_model=16     0.8167       0.01        0.3        2.1\n");
+    assert_has(r.out, "  d_k=8 d_model=8       0.0000       0.01        0.3        2.1\n");
+    static const char *const figs[] = {"sweep_accuracy.svg", "sweep_loss.svg",
+                                       "sweep_logit_std.svg", "sweep_lr.svg"};
+    for (int i = 0; i < N(figs); i++) {
+        char path[512], caption[64];
+        snprintf(path, sizeof path, "%s/%s", g_tmp, figs[i]);
+        free(tu_read_xml(path));
+        snprintf(caption, sizeof caption, "\n%s: ", figs[i]);
+        assert_has(r.out, caption);
+    }
+    report_free(&r);
+}
+END_TEST
+
+/* An older sweep.csv (no run, loss0, first_step_99 or softmax_pass_final columns; the step-0
+ * logit std under its old name). */
+START_TEST(test_old_style_file) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweep.csv", g_tmp);
+    tu_write_file(path, "d_k,scale,seed,steps,status,val_loss,val_answer_acc,val_token_acc,"
+                        "logit_std_step0,grad_q_final,grad_k_final\n"
+                        "8,sqrt_dk,1,100,ok,0.5,0.9,0.9,1.0,0.1,0.1\n"
+                        "8,sqrt_dk,2,100,ok,0.7,0.8,0.8,1.0,0.1,0.1\n"
+                        "16,sqrt_dk,1,100,diverged,nan,0.2,0.2,1.0,0.1,0.1\n");
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    assert_has(r.out, "  d_k=8      2  85.0 [80.0-90.0]             -       -        0.6         1");
+    ck_assert_ptr_null(strstr(r.out, "softmax_pass_final")); /* no pass column */
+    snprintf(path, sizeof path, "%s/sweep_accuracy.svg", g_tmp);
+    free(tu_read_xml(path));
+    report_free(&r);
+}
+END_TEST
+
+START_TEST(test_malformed_row) {
+    static const char *const rows[] = {
+        "a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,",
+        "b,8,8,1,none,2,,ok,oops,0.9,,2,1,0.1,",
+        "c,8,8,1,none,3,,ok,0.7,0.8,,2,1,0.1,",
+    };
+    sc_write(g_tmp, 0, rows, N(rows));
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    assert_has(r.err, "sweep.csv:3: column val_loss: 'oops' is not a number; row skipped");
+    assert_has(r.out, "malformed rows skipped: 1");
+    assert_has(r.out, "  all runs     2  85.0 [80.0-90.0]");
+    report_free(&r);
+}
+END_TEST
+
+/* A sweep not yet run: every row missing; the first 20 are named, the rest counted. */
+START_TEST(test_many_missing_rows) {
+    char rows[25][64];
+    const char *p[25];
+    for (int i = 0; i < 25; i++) {
+        snprintf(rows[i], sizeof rows[i], "r%d,8,8,1,none,%d,,missing,,,,,,,", i + 1, i + 1);
+        p[i] = rows[i];
+    }
+    sc_write(g_tmp, 0, p, 25);
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    assert_has(r.out, "left out of the statistics: 25");
+    assert_has(r.out, "line 21: r20: missing\n  ... and 5 more (status in sweep.csv)\n");
+    ck_assert_ptr_null(strstr(r.out, "r21:"));
+    assert_has(r.out, "no run in ");
+    report_free(&r);
+}
+END_TEST
+
+START_TEST(test_no_sweep_csv) {
+    Report r = report();
+    ck_assert_int_eq(r.rc, 1);
+    assert_has(r.err, "cannot read '");
+    assert_has(r.err, "/sweep.csv': No such file or directory");
+    char path[512];
+    snprintf(path, sizeof path, "%s/summary.txt", g_tmp);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    report_free(&r);
+}
+END_TEST
+
+/* A figure or summary.txt that cannot be written (here: a folder is in the way) is an I/O error,
+ * but what was computed is still shown. */
+START_TEST(test_unwritable_outputs) {
+    static const char *const files[] = {"sweep_accuracy.svg", "summary.txt"};
+    for (int i = 0; i < N(files); i++) {
+        static const char *const rows[] = {
+            "a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,", "b,16,16,1,none,1,,ok,0.7,0.8,,2,1,0.1,"};
+        sc_write(g_tmp, 0, rows, N(rows));
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", g_tmp, files[i]);
+        tu_remove_tree(path);
+        ck_assert_int_eq(mkdir(path, 0755), 0);
+        Report r = report();
+        ck_assert_int_eq(r.rc, 1);
+        assert_has(r.err, "cannot write '");
+        assert_has(r.err, files[i]);
+        assert_has(r.out, "  d_k=8 d_model=8       1  90.0");
+        if (i == 1) ck_assert_ptr_null(strstr(r.out, "\nwrote ")); /* summary.txt was not */
+        report_free(&r);
+        tu_remove_tree(path);
+    }
+}
+END_TEST
+
+/* ./train --sweep-report DIR runs the same report; without DIR it is a usage error. */
+START_TEST(test_train_sweep_report) {
+    sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
+    char args[512];
+    snprintf(args, sizeof args, "--sweep-report %s", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    ck_assert(tu_train_output_contains(g_tmp, "scale=sqrt_dk: seed 5: 51.4 %"));
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report"), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "usage: ./train --sweep-report SWEEP_DIR"));
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report /nonexistent/sweep"), 1);
+}
+END_TEST
+
+static Suite *sweep_report_suite(void) {
+    Suite *s = suite_create("sweep_report");
+    TCase *tc = tcase_create("report");
+    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
+    tcase_add_test(tc, test_summary_over_seeds);
+    tcase_add_test(tc, test_lr_and_dk_sweep);
+    tcase_add_test(tc, test_old_style_file);
+    tcase_add_test(tc, test_malformed_row);
+    tcase_add_test(tc, test_many_missing_rows);
+    tcase_add_test(tc, test_no_sweep_csv);
+    tcase_add_test(tc, test_unwritable_outputs);
+    tcase_add_test(tc, test_train_sweep_report);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(sweep_report_suite()); }

@@ -1,0 +1,301 @@
+/* test_sweep_table.c: reading sweep.csv (src/report/sweep_table.c): medians of odd and even
+ * counts, the varied columns, groups over seeds with median and min-max, rows that did not train
+ * left out, malformed rows skipped with a warning naming file, line and column, older files
+ * without the optional columns, and a file that is not a sweep.csv. */
+#include "report/sweep_table.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweepcsv.h"
+#include "testutil.h"
+
+#define N(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* Parses text as "t/sweep.csv"; what it printed on stderr goes to *err (freed by the caller). */
+static int parse(SweepTable *t, const char *text, char **err) {
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = sweep_table_parse(t, "t/sweep.csv", text, strlen(text));
+    char *e = tu_capture_end(&c);
+    if (err) *err = e;
+    else free(e);
+    return rc;
+}
+
+static void parse_rows(SweepTable *t, int with_lr, const char *const *rows, int n) {
+    char *text = sc_csv(with_lr, rows, n);
+    ck_assert_int_eq(parse(t, text, NULL), 0);
+    free(text);
+}
+
+/* ------------------------------------------------------------------ medians */
+
+START_TEST(test_median) {
+    static const struct {
+        double v[5];
+        int n;
+        double want;  /* worked out by hand */
+    } cases[] = {
+        {{3, 1, 2}, 3, 2},              /* odd: the middle one */
+        {{4, 1, 3, 2}, 4, 2.5},         /* even: mean of 2 and 3 */
+        {{5}, 1, 5},
+        {{2, 2, 9, 1}, 4, 2},           /* 1 2 2 9: mean of 2 and 2 */
+        {{10, -1, 7, 3, 0}, 5, 3},      /* -1 0 3 7 10 */
+        {{1, INFINITY}, 2, INFINITY},   /* a measured inf is ordered, not dropped */
+    };
+    for (int i = 0; i < N(cases); i++) {
+        double v[5];
+        memcpy(v, cases[i].v, sizeof v);
+        ck_assert_msg(sweep_median(v, cases[i].n) == cases[i].want, "case %d: %g, want %g", i,
+                      sweep_median(v, cases[i].n), cases[i].want);
+    }
+    ck_assert(isnan(sweep_median(NULL, 0)));
+}
+END_TEST
+
+/* ------------------------------------------------------------------ groups */
+
+/* Two d_k, two scales; sqrt_dk at d_k 8 has 3 seeds (odd), none at d_k 8 has 4 (even), rows
+ * interleaved so groups must be found, not assumed contiguous. */
+static const char *const GROUP_ROWS[] = {
+    "r1,8,8,1,sqrt_dk,1,,ok,0.5,0.90,,2.0,1.0,0.1,",
+    "r2,8,8,1,none,1,,ok,0.9,0.10,,2.0,3.0,0.5,",
+    "r3,8,8,1,sqrt_dk,2,,ok,0.7,0.50,,2.0,1.1,0.1,",
+    "r4,8,8,1,none,2,,ok,0.8,0.40,,2.0,3.1,0.5,",
+    "r5,16,16,1,sqrt_dk,1,,ok,0.4,0.99,40,2.0,1.0,0.1,",
+    "r6,8,8,1,sqrt_dk,3,,ok,0.6,0.70,,2.0,1.2,0.1,",
+    "r7,8,8,1,none,3,,ok,0.7,0.20,,2.0,3.2,0.5,",
+    "r8,8,8,1,none,4,,ok,0.6,0.30,,2.0,3.3,0.5,",
+};
+
+START_TEST(test_varied_columns) {
+    SweepTable t;
+    parse_rows(&t, 0, GROUP_ROWS, N(GROUP_ROWS));
+    ck_assert_int_eq(t.n_rows, 8);
+    ck_assert_int_eq(t.n_keys, 4); /* d_k, d_model, scale, seed; n_heads is always 1 */
+    ck_assert_int_eq(sweep_key(&t, "d_k"), 0);
+    ck_assert_int_eq(sweep_key(&t, "d_model"), 1);
+    ck_assert_int_eq(sweep_key(&t, "n_heads"), -1);
+    ck_assert_int_eq(sweep_key(&t, "scale"), 2);
+    ck_assert_int_eq(sweep_key(&t, "seed"), 3);
+    ck_assert_int_eq(sweep_key(&t, "steps"), -1); /* not a key column even if it varied */
+    sweep_table_free(&t);
+    /* A section.key column is a key when it varies, not when it is constant. */
+    static const char *const lr_rows[] = {
+        "a,8,8,1,none,1,0.01,ok,1,0.5,,2,1,0.1,", "b,8,8,1,none,1,0.1,ok,1,0.5,,2,1,0.1,"};
+    parse_rows(&t, 1, lr_rows, 2);
+    ck_assert_int_eq(t.n_keys, 1);
+    ck_assert_str_eq(sweep_key_name(&t, 0), "optim.lr");
+    ck_assert_str_eq(sweep_key_value(&t, &t.rows[1], 0), "0.1");
+    sweep_table_free(&t);
+    static const char *const same_lr[] = {
+        "a,8,8,1,none,1,0.01,ok,1,0.5,,2,1,0.1,", "b,8,8,1,none,2,0.01,ok,1,0.5,,2,1,0.1,"};
+    parse_rows(&t, 1, same_lr, 2);
+    ck_assert_int_eq(sweep_key(&t, "optim.lr"), -1);
+    ck_assert_int_eq(sweep_key(&t, "seed"), 0);
+    sweep_table_free(&t);
+}
+END_TEST
+
+START_TEST(test_groups_median_and_range) {
+    SweepTable t;
+    parse_rows(&t, 0, GROUP_ROWS, N(GROUP_ROWS));
+    SweepGroup *g;
+    int n = sweep_groups(&t, 1u << sweep_key(&t, "seed"), &g);
+    ck_assert_int_eq(n, 3);
+    /* In order of first appearance; the label names every compared column. */
+    ck_assert_str_eq(g[0].label, "d_k=8 d_model=8 scale=sqrt_dk");
+    ck_assert_str_eq(g[1].label, "d_k=8 d_model=8 scale=none");
+    ck_assert_str_eq(g[2].label, "d_k=16 d_model=16 scale=sqrt_dk");
+    ck_assert_int_eq(g[0].n, 3);
+    ck_assert_int_eq(g[1].n, 4);
+    ck_assert_int_eq(g[2].n, 1);
+    ck_assert_int_eq(g[1].rows[0], 1); /* r2, r4, r7, r8 */
+    ck_assert_int_eq(g[1].rows[3], 7);
+    static const struct {
+        int group;
+        SweepMetric m;
+        double scale, median, lo, hi;  /* by hand from GROUP_ROWS */
+    } want[] = {
+        {0, SW_VAL_ACC, 100, 70, 50, 90},      /* 50 70 90 */
+        {1, SW_VAL_ACC, 100, 25, 10, 40},      /* 10 20 30 40: (20 + 30) / 2 */
+        {0, SW_VAL_LOSS, 1, 0.6, 0.5, 0.7},
+        {1, SW_VAL_LOSS, 1, 0.75, 0.6, 0.9},   /* 0.6 0.7 0.8 0.9 */
+        {1, SW_STD0, 1, 3.15, 3.0, 3.3},
+        {2, SW_FIRST99, 1, 40, 40, 40},
+    };
+    for (int i = 0; i < N(want); i++) {
+        SweepStat s = sweep_stat(&t, &g[want[i].group], want[i].m, want[i].scale);
+        ck_assert_msg(fabs(s.median - want[i].median) < 1e-9 && fabs(s.lo - want[i].lo) < 1e-9 &&
+                          fabs(s.hi - want[i].hi) < 1e-9,
+                      "case %d: %g [%g, %g], want %g [%g, %g]", i, s.median, s.lo, s.hi,
+                      want[i].median, want[i].lo, want[i].hi);
+    }
+    /* Not measured: no statistics (first_step_99 of group 0 is empty in every row). */
+    SweepStat s = sweep_stat(&t, &g[0], SW_FIRST99, 1);
+    ck_assert_int_eq(s.n, 0);
+    ck_assert(isnan(s.median));
+    sweep_groups_free(g, n);
+    /* Nothing ignored: every row its own group. */
+    n = sweep_groups(&t, 0, &g);
+    ck_assert_int_eq(n, 8);
+    sweep_groups_free(g, n);
+    sweep_table_free(&t);
+}
+END_TEST
+
+/* failed, missing and running rows are kept (the report lists them) but never grouped. */
+START_TEST(test_rows_that_did_not_train) {
+    static const char *const rows[] = {
+        "a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,",
+        "b,8,8,1,none,2,,failed,,,,,,,",
+        "c,8,8,1,none,3,,missing,,,,,,,",
+        "d,8,8,1,none,4,,running,,,,,,,",
+        "e,8,8,1,none,5,,diverged,nan,0.1,,2,1,0.9,",
+        "f,8,8,1,none,6,,guard,0.7,0.3,,2,1,0.9,",
+    };
+    SweepTable t;
+    parse_rows(&t, 0, rows, N(rows));
+    ck_assert_int_eq(t.n_rows, 6);
+    static const int in_stats[] = {1, 0, 0, 0, 1, 1}, stopped[] = {0, 0, 0, 0, 1, 1};
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(t.rows[i].in_stats, in_stats[i]);
+        ck_assert_int_eq(t.rows[i].stopped, stopped[i]);
+    }
+    ck_assert_str_eq(t.rows[1].status, "failed");
+    ck_assert_double_eq(t.rows[1].v[SW_EXIT], 1);
+    ck_assert(!t.rows[2].has[SW_EXIT]);
+    SweepGroup *g;
+    int n = sweep_groups(&t, 1u << sweep_key(&t, "seed"), &g);
+    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(g[0].n, 3);
+    /* The diverged run's nan loss is measured, not empty, and stays out of the median. */
+    ck_assert(t.rows[4].has[SW_VAL_LOSS] && isnan(t.rows[4].v[SW_VAL_LOSS]));
+    SweepStat s = sweep_stat(&t, &g[0], SW_VAL_LOSS, 1);
+    ck_assert_int_eq(s.n, 2);
+    ck_assert_double_eq_tol(s.median, 0.6, 1e-12);
+    sweep_groups_free(g, n);
+    sweep_table_free(&t);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ bad input */
+
+/* One bad field per case: the row is skipped with a warning naming file, line and column, and
+ * never read as a made-up number; the rows around it stay. A blank line before it checks that
+ * lines of the file are counted, not data rows. */
+START_TEST(test_malformed_rows_skipped) {
+    static const struct {
+        const char *row, *warning;
+    } cases[] = {
+        {"b,8,8,1,none,2,,ok,abc,0.5,,2,1,0.1,", "t/sweep.csv:4: column val_loss: 'abc' is not"},
+        {"b,8,8,1,none,2,,ok,0.5,0.5x,,2,1,0.1,", "t/sweep.csv:4: column val_answer_acc: '0.5x'"},
+        {"b,8,8,1,none,2,,ok,0.5,0.5,,2,1,0.1,--", "t/sweep.csv:4: column softmax_pass_final:"},
+        {"b,x8,8,1,none,2,,ok,0.5,0.5,,2,1,0.1,", "t/sweep.csv:4: column d_k: 'x8'"},
+        {"b,8,8,1,none,2,,weird,0.5,0.5,,2,1,0.1,", "t/sweep.csv:4: column status: unknown status"},
+    };
+    for (int i = 0; i < N(cases); i++) {
+        const char *rows[] = {"a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,", cases[i].row,
+                              "c,8,8,1,none,3,,ok,0.25,0.8,,2,1,0.1,"};
+        char *text = sc_csv(0, rows, 3);
+        /* a blank line after the first data row: the bad row is on line 4 */
+        char *nl = strchr(strchr(text, '\n') + 1, '\n');
+        size_t at = (size_t)(nl - text) + 1, len = strlen(text);
+        char *with_blank = malloc(len + 2);
+        memcpy(with_blank, text, at);
+        with_blank[at] = '\n';
+        memcpy(with_blank + at + 1, text + at, len - at + 1);
+        SweepTable t;
+        char *err;
+        ck_assert_int_eq(parse(&t, with_blank, &err), 0);
+        ck_assert_msg(strstr(err, cases[i].warning) != NULL, "case %d: warning '%s'", i, err);
+        ck_assert_msg(strstr(err, "row skipped") != NULL, "case %d: '%s'", i, err);
+        ck_assert_int_eq(t.n_malformed, 1);
+        ck_assert_int_eq(t.n_rows, 2);
+        ck_assert_str_eq(t.rows[0].run, "a");
+        ck_assert_str_eq(t.rows[1].run, "c");
+        ck_assert_int_eq(t.rows[1].line, 5);
+        ck_assert_double_eq(t.rows[1].v[SW_VAL_LOSS], 0.25);
+        free(err);
+        free(with_blank);
+        free(text);
+        sweep_table_free(&t);
+    }
+}
+END_TEST
+
+/* An older sweep.csv: other names, no run, loss0, first_step_99 or softmax_pass_final. And a new
+ * one whose softmax_pass_final is empty (attention.csv had no such column). Both read. */
+START_TEST(test_old_style_files) {
+    static const char old[] =
+        "d_k,scale,seed,steps,status,val_loss,val_answer_acc,val_token_acc,logit_std_step0,"
+        "grad_q_final,grad_k_final\n"
+        "8,sqrt_dk,1,100,ok,0.5,0.9,0.9,1.0,0.1,0.1\n"
+        "8,none,1,100,diverged,nan,0.2,0.2,3.0,0.1,0.1\n";
+    SweepTable t;
+    ck_assert_int_eq(parse(&t, old, NULL), 0);
+    ck_assert_int_eq(t.n_rows, 2);
+    ck_assert_int_eq(t.col[SW_LOSS0], -1);
+    ck_assert_int_eq(t.col[SW_PASS], -1);
+    ck_assert_str_eq(t.rows[0].run, "");
+    ck_assert(!t.rows[0].has[SW_PASS] && !t.rows[0].has[SW_LOSS0] && !t.rows[0].has[SW_FIRST99]);
+    ck_assert_double_eq(t.rows[0].v[SW_VAL_ACC], 0.9);
+    ck_assert_double_eq(t.rows[1].v[SW_STD0], 3.0); /* from logit_std_step0 */
+    ck_assert_int_eq(sweep_key(&t, "scale"), 0);
+    ck_assert_int_eq(t.rows[1].stopped, 1);
+    sweep_table_free(&t);
+    static const char *const rows[] = {"a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,"};
+    parse_rows(&t, 0, rows, 1);
+    ck_assert_int_ge(t.col[SW_PASS], 0);
+    ck_assert(!t.rows[0].has[SW_PASS]);
+    ck_assert(isnan(t.rows[0].v[SW_PASS]));
+    sweep_table_free(&t);
+}
+END_TEST
+
+START_TEST(test_not_a_sweep_csv) {
+    static const struct {
+        const char *text, *error;
+    } cases[] = {
+        {"step,train_loss\n0,1\n", "t/sweep.csv: line 1: no column 'status'"},
+        {"status,val_loss\nok,1\n", "t/sweep.csv: line 1: no column 'val_answer_acc'"},
+        {"", "t/sweep.csv: no header line"},
+    };
+    for (int i = 0; i < N(cases); i++) {
+        SweepTable t;
+        char *err;
+        ck_assert_int_eq(parse(&t, cases[i].text, &err), -1);
+        ck_assert_msg(strstr(err, cases[i].error) != NULL, "case %d: '%s'", i, err);
+        ck_assert_ptr_null(t.rows);
+        sweep_table_free(&t);
+        free(err);
+    }
+    SweepTable t;
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    ck_assert_int_eq(sweep_table_load(&t, "/nonexistent/sweep.csv"), -1);
+    char *err = tu_capture_end(&c);
+    ck_assert_ptr_nonnull(strstr(err, "cannot read '/nonexistent/sweep.csv'"));
+    free(err);
+}
+END_TEST
+
+static Suite *sweep_table_suite(void) {
+    Suite *s = suite_create("sweep_table");
+    TCase *tc = tcase_create("sweep.csv");
+    tcase_add_test(tc, test_median);
+    tcase_add_test(tc, test_varied_columns);
+    tcase_add_test(tc, test_groups_median_and_range);
+    tcase_add_test(tc, test_rows_that_did_not_train);
+    tcase_add_test(tc, test_malformed_rows_skipped);
+    tcase_add_test(tc, test_old_style_files);
+    tcase_add_test(tc, test_not_a_sweep_csv);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(sweep_table_suite()); }
