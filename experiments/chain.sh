@@ -3,7 +3,7 @@
 # sweeps/seeds_sort, made by experiments/seeds.sh), from its own logs (attention.csv,
 # grad_norms.csv):
 #   step 0:   attention-logit std, saturated rows, |dL/dZ| (dlogit_norm), |dL/dP| (dprob_norm),
-#             softmax_pass, blocked_rows, layer 0's W_q gradient norm
+#             softmax_pass, blocked_rows, the layer's W_q gradient norm (q third of qkv.weight)
 #   learning: the median over the logged steps FROM..TO (default 20..1000) of softmax_pass,
 #             blocked_rows, dlogit_norm, dprob_norm and the W_q gradient norm
 # per layer (mean over heads), one line per run and layer. Then, per scale mode and layer, the
@@ -39,7 +39,7 @@ while read -r run scale seed; do
               dp[s] += $c["dprob_norm"]; ps[s] += $c["softmax_pass"]; bl[s] += $c["blocked_rows"] }
             END { for (j = 1; j <= k; j++) { s = ord[j]; printf "%d %g %g %g %g %g %g\n", s,
               std[s]/n[s], sat[s]/n[s], dz[s]/n[s], dp[s]/n[s], ps[s]/n[s], bl[s]/n[s] } }' "$a")
-        gq=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "blocks.0.attn.qkv.weight.q") c = i; next }
+        gq=$(awk -F, -v t="blocks.$l.attn.qkv.weight.q" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == t) c = i; next }
                       { print $1, $c }' "$g")
         s0=$(echo "$per_step" | awk '$1 == 0')
         gq0=$(echo "$gq" | awk '$1 == 0 { print $2 }')
@@ -58,7 +58,7 @@ while read -r run scale seed; do
 done <"$dir/.chain_runs"
 
 echo
-echo "per scale mode and layer: median [min-max] over the runs (W_q columns: layer 0's W_q)"
+echo "per scale mode and layer: median [min-max] over the runs"
 names=(std0 sat0 dlogit0 dprob0 pass0 blocked0 gWq0 pass_med blk_med dlogit_med dprob_med gWq_med)
 for key in $(awk '{ print $2 "/" $4 }' "$rows" | sort -u); do
     sc=${key%/*} l=${key#*/}

@@ -839,6 +839,15 @@ static void write_value(const Config *c, const KeySpec *k, FILE *f) {
     }
 }
 
+char *config_text(const Config *c) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    config_write(c, f);
+    return fclose(f) == 0 ? buf : (free(buf), NULL);
+}
+
 void config_write(const Config *c, FILE *f) {
     fprintf(f, "; scaledot configuration: every key, defaults included\n");
     for (int i = 0; i < N_KEYS; i++) {

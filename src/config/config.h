@@ -122,6 +122,9 @@ int config_validate(const Config *c);
  * are quoted). Write errors are left for the caller to detect with ferror(f). */
 void config_write(const Config *c, FILE *f);
 
+/* config_write into a malloc'd string (the caller frees it), or NULL when memory runs out. */
+char *config_text(const Config *c);
+
 /* Where a key got its value, for error messages from later checks: "FILE:LINE",
  * "--set argument N" or "default". The string lives in c (or is a literal) and stays valid while
  * c is unchanged. Returns "(unknown key)" for a name that is not in the key table, so a typo in a

@@ -29,15 +29,6 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static char *config_text(const Config *c) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    config_write(c, f);
-    return fclose(f) == 0 ? buf : (free(buf), NULL);
-}
-
 /* The checkpoint must be of this very run: same config but for where it lives and how many
  * threads train it. Returns 0, or -1 after a message. */
 static int checkpoint_matches(const Config *c, const char *checkpoint, const char *cfg_path) {

@@ -71,16 +71,6 @@ static const char *first_nonfinite(const Model *m, const real *buf) {
     return NULL;
 }
 
-static char *config_text(const Config *c) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    config_write(c, f);
-    fclose(f);
-    return buf;
-}
-
 static void format_eta(char *buf, size_t n, double s) {
     if (s < 60)
         snprintf(buf, n, "%.0fs", s);
