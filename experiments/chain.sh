@@ -6,6 +6,7 @@
 #             softmax_pass, blocked_rows, the layer's W_q gradient norm (q third of qkv.weight)
 #   learning: the median over the logged steps FROM..TO (default 20..1000) of softmax_pass,
 #             blocked_rows, dlogit_norm, dprob_norm and the W_q gradient norm
+#   end:      saturated rows at the last logged step
 # per layer (mean over heads), one line per run and layer. Then, per scale mode and layer, the
 # median and min-max over the runs. Needs only bash, awk and sort.
 #   experiments/chain.sh [SWEEP_DIR] [FROM] [TO]   > docs/seeds/chain.txt
@@ -22,8 +23,8 @@ awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) { print "nan"; exit }
     m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.4g\n", m }'; }
 
-printf '%-24s %-8s %4s %5s | %8s %8s %9s %9s %8s %8s %8s | %8s %8s %9s %9s %8s\n' run scale seed layer \
-    std0 sat0 dlogit0 dprob0 pass0 blocked0 gWq0 pass_med blk_med dlogit_med dprob_med gWq_med
+printf '%-24s %-8s %4s %5s | %8s %8s %9s %9s %8s %8s %8s | %8s %8s %9s %9s %8s | %8s\n' run scale seed layer \
+    std0 sat0 dlogit0 dprob0 pass0 blocked0 gWq0 pass_med blk_med dlogit_med dprob_med gWq_med sat_end
 rows=$(mktemp)
 trap 'rm -f "$rows" "$dir/.chain_runs"' EXIT
 while read -r run scale seed; do
@@ -46,25 +47,26 @@ while read -r run scale seed; do
         win=$(echo "$per_step" | awk -v f="$from" -v t="$to" '$1 >= f && $1 <= t')
         gwin=$(echo "$gq" | awk -v f="$from" -v t="$to" '$1 >= f && $1 <= t { print $2 }')
         read -r _ std0 sat0 dz0 dp0 ps0 bl0 <<<"$s0"
+        sat_end=$(echo "$per_step" | tail -n 1 | awk '{ print $3 }')
         pmed=$(echo "$win" | awk '{ print $6 }' | median)
         bmed=$(echo "$win" | awk '{ print $7 }' | median)
         zmed=$(echo "$win" | awk '{ print $4 }' | median)
         dmed=$(echo "$win" | awk '{ print $5 }' | median)
         gmed=$(echo "$gwin" | median)
-        printf '%-24s %-8s %4s %5s | %8.4g %8.4g %9.4g %9.4g %8.4g %8.4g %8.4g | %8.4g %8.4g %9.4g %9.4g %8.4g\n' \
+        printf '%-24s %-8s %4s %5s | %8.4g %8.4g %9.4g %9.4g %8.4g %8.4g %8.4g | %8.4g %8.4g %9.4g %9.4g %8.4g | %8.4g\n' \
             "$run" "$scale" "$seed" "$l" "$std0" "$sat0" "$dz0" "$dp0" "$ps0" "$bl0" "$gq0" \
-            "$pmed" "$bmed" "$zmed" "$dmed" "$gmed" | tee -a "$rows"
+            "$pmed" "$bmed" "$zmed" "$dmed" "$gmed" "$sat_end" | tee -a "$rows"
     done
 done <"$dir/.chain_runs"
 
 echo
 echo "per scale mode and layer: median [min-max] over the runs"
-names=(std0 sat0 dlogit0 dprob0 pass0 blocked0 gWq0 pass_med blk_med dlogit_med dprob_med gWq_med)
+names=(std0 sat0 dlogit0 dprob0 pass0 blocked0 gWq0 pass_med blk_med dlogit_med dprob_med gWq_med sat_end)
 for key in $(awk '{ print $2 "/" $4 }' "$rows" | sort -u); do
     sc=${key%/*} l=${key#*/}
     line="$sc layer $l:"
     for i in "${!names[@]}"; do
-        col=$((i < 7 ? i + 6 : i + 7)) # fields 5 and 13 are the '|' separators
+        col=$((i < 7 ? i + 6 : i < 12 ? i + 7 : i + 8)) # fields 5, 13 and 19 are '|'
         vals=$(awk -v s="$sc" -v L="$l" -v c="$col" '$2 == s && $4 == L { print $c }' "$rows")
         med=$(echo "$vals" | median)
         lo=$(echo "$vals" | sort -g | head -1) hi=$(echo "$vals" | sort -g | tail -1)
