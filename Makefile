@@ -3,6 +3,7 @@
 #   make test       build and run every test (installs Check with apt-get if missing and allowed)
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
+#   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
 #                   suite misses one (.ci/mutation.sh)
 #   make clean
@@ -55,7 +56,7 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 CC_STAMP := build/cc-$(notdir $(CC)).stamp
 $(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
 
-.PHONY: all test test-run check-deps clean bench bench-sgemm mutation
+.PHONY: all test test-run check-deps clean bench bench-sgemm bench-sweep mutation
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -135,6 +136,10 @@ $(BUILD)/bench/sgemm_yardstick: bench/sgemm_yardstick.c $(BUILD)/float/model/mat
 
 bench-sgemm: $(BUILD)/bench/sgemm_yardstick
 	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=$(OPENBLAS_CORETYPE) ./$(BUILD)/bench/sgemm_yardstick $(SGEMM_ARGS)
+
+# Whole sweeps, --jobs 2 against --jobs 1 (8 short sort runs), alternated: bench/sweep_jobs.sh.
+bench-sweep: train
+	bench/sweep_jobs.sh $(SWEEP_PAIRS)
 
 # Reuses this tree's objects (built first), so only each mutated file recompiles.
 mutation: check-deps $(LIB_OBJ) $(DBL_OBJ) $(BUILD)/float/main.o
