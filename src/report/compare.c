@@ -17,7 +17,7 @@
 #include "report/logs.h"
 #include "report/runs.h"
 #include "report/summary.h"
-#include "train/runlog.h"
+#include "util/dirs.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
 

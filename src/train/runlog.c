@@ -10,28 +10,6 @@
 
 #include "util/whole_write.h"
 
-int make_dirs(const char *path) {
-    char buf[1024];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST) return -1;
-    struct stat st;
-    if (stat(buf, &st) != 0) return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
 static FILE *open_in(const RunLog *r, const char *name) {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);

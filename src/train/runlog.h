@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "tasks/tasks.h"
 #include "train/diagnostics.h"
+#include "util/dirs.h"
 
 typedef struct {
     char dir[1024];
@@ -62,7 +63,5 @@ int runlog_write_file(RunLog *r, const char *name, const char *text);
 /* Closes the files; returns -1 if a final flush failed. */
 int runlog_close(RunLog *r);
 
-/* mkdir -p; returns 0 or -1 with errno set. */
-int make_dirs(const char *path);
 
 #endif
