@@ -1,4 +1,5 @@
 /* main.c: the command line of ./train. It only wires the parts together. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "sweep/sweep.h"
 #include "train/checkpoint.h"
 #include "train/train.h"
+#include "util/provenance.h"
 #include "util/version.h"
 
 static void usage(FILE *f) {
@@ -85,13 +87,25 @@ static void prefer_passive_openmp(char **argv) {
 
 int main(int argc, char **argv) {
     prefer_passive_openmp(argv);
+    provenance_set_command(argc, argv);
+    /* A closed pipe (./train ... | head) must not kill a run before its checkpoint: writes to
+     * it then fail with EPIPE instead, and the run goes on (the logs are files, not the pipe). */
+    signal(SIGPIPE, SIG_IGN);
+    if (argc < 2) {
+        /* a bare ./train used to start a 2000-step run of the defaults: say how instead */
+        fprintf(stderr, "error: no arguments; to train the defaults say ./train --set run.name=NAME "
+                        "(or give a config file)\n");
+        usage(stderr);
+        return EXIT_CONFIG;
+    }
     Config c;
     config_defaults(&c);
     if (argc > 1 && strcmp(argv[1], "--compare") == 0) return report_compare(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "--sweep") == 0) return sweep_main(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "--sweep-run") == 0) return sweep_job_main(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-        printf("scaledot %s\n", SCALEDOT_VERSION);
+        printf("scaledot %s\n", provenance_build());
+        printf("built with %s, flags %s\n", provenance_compiler(), provenance_flags());
         return EXIT_OK;
     }
     if (argc > 1 && strcmp(argv[1], "--reference-table") == 0) {
@@ -123,6 +137,13 @@ int main(int argc, char **argv) {
                 return EXIT_CONFIG;
             }
             i++;
+            /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file */
+            if (!strchr(argv[i], '=')) {
+                fprintf(stderr, "error: --set (argument %d): '%s' is not section.key=value; --set needs "
+                                "one argument section.key=value, with '=' and no spaces (e.g. --set optim.lr=1e-3)\n",
+                        i, argv[i]);
+                return EXIT_CONFIG;
+            }
         } else if (strncmp(argv[i], "--set=", 6) == 0) {
             continue;
         } else if (argv[i][0] == '-') {

@@ -16,6 +16,7 @@
 #include "train/checkpoint.h"
 #include "train/diagnostics.h"
 #include "train/runlog.h"
+#include "util/provenance.h"
 
 int is_nonfinite(double x) {
     uint64_t bits;
@@ -71,11 +72,17 @@ static const char *first_nonfinite(const Model *m, const real *buf) {
     return NULL;
 }
 
+/* The configuration as config.ini and the checkpoint store it: provenance comments first. */
 static char *config_text(const Config *c) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
+#ifdef _OPENMP
+    provenance_write(f, omp_get_max_threads());
+#else
+    provenance_write(f, 1);
+#endif
     config_write(c, f);
     fclose(f);
     return buf;
@@ -422,6 +429,11 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     EvalResult ev = evaluate_validation(&run.m, &run.task);
     printf("checkpoint %s: step %ld, task %s, %d validation examples\n", checkpoint, st.step,
            task_kind_name(run.task.kind), run.task.n_val);
+    char *stored = NULL;
+    if (checkpoint_read_config(checkpoint, &stored) == 0 &&
+        provenance_print_lines(stored, "  ", stdout) == 0)
+        printf("  (no provenance: written by a version before 0.11)\n");
+    free(stored);
     printf("validation loss %.4f, answer accuracy %.2f%%, token accuracy %.2f%%\n", ev.loss,
            100 * ev.answer_acc, 100 * ev.token_acc);
     rc = evaluate_print_examples(&run.m, &run.task, n_examples, stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
