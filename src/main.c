@@ -19,7 +19,7 @@ static void usage(FILE *f) {
             "       ./train --print-config [CONFIG.ini] [--set ...]   print the resolved config\n"
             "       ./train --resume RUN_DIR [--set train.steps=N]   continue from RUN_DIR/checkpoint.bin\n"
             "       ./train --eval RUN_DIR        validation accuracy and examples of the checkpoint\n"
-            "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale]\n"
+            "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale|--linear]\n"
             "       ./train --softmax-table [--seed N] [--samples N] [--keys N]\n"
             "       ./train --sweep [CONFIG.ini] [--dk LIST] [--grid section.key=v1,v2 ...] [--jobs N]\n"
             "                       [--plan | --collect] ...   (see ./train --sweep --help)\n"

@@ -17,20 +17,41 @@
 #include "report/svg.h"
 
 /* The figures, one function each: returns 1 when written, 0 when there was nothing to draw, -1 on
- * error (printed). log_scale: a log loss axis (the other figures ignore it). */
+ * error (printed). log_scale (the loss axis; the other figures ignore it): 1 log, 0 linear,
+ * FIGURES_LOG_AUTO log when the plotted losses span more than LOSS_LOG_SPAN. */
+#define LOSS_LOG_SPAN 30.0
+
 static int figure_loss(const Run *runs, int n, const char *dir, int log_scale) {
     Figure f = figure_init(runs, n);
-    const char *y = log_scale ? "loss (nats/token, log scale)" : "loss (nats/token)";
-    Panel *train = figure_panel(&f, "training loss (one batch per step)", "train loss", y,
-                                log_scale, 1);
-    Panel *val = figure_panel(&f, "validation loss", "val loss", y, log_scale, 1);
+    Panel *train = figure_panel(&f, "training loss (one batch per step)", "train loss",
+                                "loss (nats/token)", 0, 1);
+    Panel *val = figure_panel(&f, "validation loss", "val loss", "loss (nats/token)", 0, 1);
     int rc = f.failed ? -1 : 0;
     for (int r = 0; r < n && rc == 0; r++)
         rc = xy_column(&train->xy[r], &runs[r].loss, "train_loss", 1) |
              xy_column(&val->xy[r], &runs[r].loss, "val_loss", 1);
-    if (rc == 0) share_y_range(&f, 0, 2, 1, runs);
-    if (rc == 0) rc = figure_write(&f, runs, "Loss against step", dir, "loss.svg");
-    else fprintf(stderr, "error: out of memory drawing loss.svg\n");
+    if (rc == 0) {
+        /* A loss that falls from 2 to 0.003 is a flat line on the x axis of a linear plot: the
+         * default axis is logarithmic once the values (> 0) span more than LOSS_LOG_SPAN. */
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < f.n; i++)
+            for (int r = 0; r < n; r++) {
+                const XY *xy = &f.p[i].xy[r];
+                PlotSeries ps = {runs[r].name, "", xy->x, xy->y, xy->n, r};
+                double a, b;
+                if (plot_y_range(&ps, 1, 1, &a, &b)) lo = fmin(lo, a), hi = fmax(hi, b);
+            }
+        int log_y = log_scale == FIGURES_LOG_AUTO ? lo <= hi && hi > LOSS_LOG_SPAN * lo : log_scale;
+        for (int i = 0; i < f.n; i++) {
+            f.p[i].ax.log_y = log_y;
+            f.p[i].ax.y_from_zero = !log_y;
+            f.p[i].ax.y_label = log_y ? "loss (nats/token, log scale)" : "loss (nats/token)";
+        }
+        share_y_range(&f, 0, 2, 1, runs);
+        rc = figure_write(&f, runs, "Loss against step", dir, "loss.svg");
+    } else {
+        fprintf(stderr, "error: out of memory drawing loss.svg\n");
+    }
     figure_free(&f);
     return rc ? -1 : 1;
 }
@@ -279,10 +300,12 @@ typedef struct {
 static const FigureSpec FIGURES[FIGURES_MAX] = {
     {figure_loss,
      {"loss.svg", "Loss against step",
-      "Training loss (one batch per step) and validation loss per answer token. Look for "
-      "how long each run sits on the initial plateau before its loss drops; a run that "
-      "diverged ends with a cross at its last finite value (use --log-scale when one run "
-      "dwarfs the others)."}},
+      "Training loss (one batch per step, left) and validation loss per answer token (right), "
+      "both in nats per answer token. The y axis is logarithmic when the plotted losses span "
+      "more than 30&#215; (its label then says \"log scale\"; --linear or --log-scale "
+      "chooses), so a loss near 0.003 stays readable beside one near 0.3. Compare when each "
+      "run's loss starts to fall and where it levels off; a run that diverged ends with a "
+      "cross at its last finite value."}},
     {figure_accuracy,
      {"accuracy.svg", "Validation accuracy against step",
       "Exact-match answer accuracy and per-token accuracy on the held-out examples: compare "
@@ -290,15 +313,18 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "gives the step)."}},
     {figure_gradients,
      {"grad_norms.svg", "Gradient norms against step",
-      "Gradient L2 norms before clipping, log scale. Two effects pull the W_q and W_k norms "
-      "apart when the 1/&#8730;d<sub>k</sub> scale is removed: saturated softmax rows pass "
-      "less gradient, and the missing factor multiplies it by &#8730;d<sub>k</sub>. Which wins "
-      "is measured here, not assumed: in the shipped sort runs the unscaled norms are larger."}},
+      "Gradient L2 norms before clipping, log scale: all parameters (top), then the query and "
+      "key weights W<sub>q</sub>, W<sub>k</sub> of each layer. Two effects pull these apart "
+      "when the 1/&#8730;d<sub>k</sub> scale is removed: saturated softmax rows pass less "
+      "gradient, and the missing factor multiplies it by &#8730;d<sub>k</sub>. Which one wins "
+      "in these runs is what the lines show: a higher line is the larger gradient."}},
     {figure_attention,
      {"attention.svg", "Attention entropy and logit spread against step",
-      "With the scale removed, the logit std at step 0 is about &#8730;d<sub>k</sub> times "
-      "larger and the softmax saturates: normalized entropy falls towards 0 and the share of "
-      "rows with one weight above 0.99 rises."}},
+      "Per layer, averaged over heads: the normalized attention entropy (left; 1 = uniform "
+      "weights, 0 = all weight on one key) and the standard deviation of the scaled logits "
+      "(right). Without the scale the logit std at step 0 is about &#8730;d<sub>k</sub> times "
+      "larger, and a low entropy then means a saturated softmax; the share of saturated rows "
+      "is in the next figure."}},
     {figure_passthru, {"passthru.svg", FIGURE_PASSTHRU_TITLE, FIGURE_PASSTHRU_CAPTION}},
     {figure_maps,
      {"attn_maps.svg", "Attention maps at the end of training",
