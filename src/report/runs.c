@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "report/logs.h"
+#include "train/run_lock.h"
 
 /* ------------------------------------------------------------- config.ini */
 
@@ -271,7 +272,10 @@ void run_status(const Run *r, char *out, size_t n) {
     long skipped = c_skip >= 0 ? csv_int(t, t->n_rows - 1, c_skip, 0) : 0;
     if (skipped <= 0) skipped = bad_rows;
     const char *steps = ini_get(&r->config, "train.steps");
-    const char *what = steps && atoi(steps) > last ? "stopped" : "finished";
+    /* a run folder whose ./train is still at work: not stopped, only not done yet */
+    const char *what = run_lock_holder(r->path) ? "running"
+                       : steps && atoi(steps) > last ? "stopped"
+                                                     : "finished";
     if (skipped > 0)
         snprintf(out, n, "%s @%d, %ld skipped", what, last, skipped);
     else

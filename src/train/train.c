@@ -1,5 +1,6 @@
 #include "train/train.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -15,6 +16,7 @@
 #include "optim/optim.h"
 #include "train/checkpoint.h"
 #include "train/diagnostics.h"
+#include "train/run_lock.h"
 #include "train/runlog.h"
 #include "util/provenance.h"
 
@@ -60,6 +62,7 @@ typedef struct {
     long start_step;        /* updates done before this process (resume) */
     double resumed_elapsed; /* seconds spent before this process (resume) */
     long skipped;           /* updates skipped after a non-finite loss or gradient */
+    int lock_fd;            /* run_lock.h: held while this process trains in dir; -1 none */
 } Run;
 
 /* Name of the first tensor (table order) of buf (params or grads) holding a NaN or Inf. */
@@ -177,6 +180,7 @@ static int grad_guard(const Run *r, int step, double norm) {
  * task_init has already checked that the sequences fit model.max_seq_len. */
 static int build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
     memset(r, 0, sizeof *r);
+    r->lock_fd = -1;
     r->c = c;
     if (task_init(&r->task, c) != 0) return EXIT_CONFIG;
     ModelConfig mc = train_model_config(c, &r->task);
@@ -230,6 +234,17 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
         resume_step = st.step;
     }
     snprintf(r->dir, sizeof r->dir, "%s/%s", c->run_dir, c->run_name);
+    /* before anything in the folder is touched: a second ./train there would mix two runs */
+    pid_t holder = 0;
+    if (make_dirs(r->dir) != 0 || (r->lock_fd = run_lock_take(r->dir, &holder)) == -1) {
+        fprintf(stderr, "error: cannot create run folder '%s': %s\n", r->dir, strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    if (r->lock_fd == -2) {
+        fprintf(stderr, "error: %s/ is being trained by another process (pid %ld); wait for it, or "
+                        "set run.name for a run of its own\n", r->dir, (long)holder);
+        return EXIT_CONFIG;
+    }
     if (!checkpoint) {
         char previous[1100];
         snprintf(previous, sizeof previous, "%s/loss.csv", r->dir);
@@ -250,6 +265,7 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
 
 static void run_free(Run *r) {
     runlog_close(&r->log);
+    if (r->lock_fd >= 0) close(r->lock_fd);
     free(r->cfg_text);
     free(r->tokens);
     free(r->targets);
