@@ -16,6 +16,7 @@
 #include "optim/optim.h"
 #include "train/checkpoint.h"
 #include "train/diagnostics.h"
+#include "train/guards.h"
 #include "train/run_lock.h"
 #include "train/runlog.h"
 #include "util/provenance.h"
@@ -63,6 +64,7 @@ typedef struct {
     double resumed_elapsed; /* seconds spent before this process (resume) */
     long skipped;           /* updates skipped after a non-finite loss or gradient */
     int lock_fd;            /* run_lock.h: held while this process trains in dir; -1 none */
+    GuardLog guards;        /* tripped guards: reported once each, counted (guards.h) */
 } Run;
 
 /* Name of the first tensor (table order) of buf (params or grads) holding a NaN or Inf. */
@@ -98,11 +100,10 @@ static void format_eta(char *buf, size_t n, double s) {
         snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
 }
 
-/* Reports a tripped guard; returns 1 when the run must stop. */
-static int guard_trip(const Run *r, int step, const char *what) {
-    int stop = r->c->guard_action == GUARD_STOP;
-    fprintf(stderr, "guard: step %d: %s%s\n", step, what, stop ? " (guard.action = stop)" : "");
-    return stop;
+/* Counts a tripped guard, reported the first time per slot; returns 1 when the run must stop. */
+static int guard_trip(Run *r, GuardKind kind, int layer, int head, int step, const char *what) {
+    return guards_trip(&r->guards, kind, layer, head, step, what, r->c->guard_action == GUARD_STOP,
+                       stderr);
 }
 
 static void forward_diag_batch(Run *r) {
@@ -150,27 +151,27 @@ static int diagnostics(Run *r, int step) {
             if (r->c->guard_logit_std_max > 0 && s.logit_std > r->c->guard_logit_std_max) {
                 snprintf(what, sizeof what, "layer %d head %d: attention-logit std %.3g > guard.logit_std_max %g",
                          l, h, s.logit_std, r->c->guard_logit_std_max);
-                stop |= guard_trip(r, step, what);
+                stop |= guard_trip(r, GUARD_LOGIT_STD, l, h, step, what);
             }
             if (r->c->guard_max_weight_max > 0 && s.max_weight > r->c->guard_max_weight_max) {
                 snprintf(what, sizeof what, "layer %d head %d: mean row-max attention weight %.3g > guard.max_weight_max %g",
                          l, h, s.max_weight, r->c->guard_max_weight_max);
-                stop |= guard_trip(r, step, what);
+                stop |= guard_trip(r, GUARD_MAX_WEIGHT, l, h, step, what);
             }
         }
     return stop ? EXIT_GUARD : 0;
 }
 
-static int grad_guard(const Run *r, int step, double norm) {
+static int grad_guard(Run *r, int step, double norm) {
     char what[160];
     const Config *c = r->c;
     if (c->guard_grad_norm_min > 0 && norm < c->guard_grad_norm_min) {
         snprintf(what, sizeof what, "global gradient norm %.3g < guard.grad_norm_min %g", norm, c->guard_grad_norm_min);
-        return guard_trip(r, step, what) ? EXIT_GUARD : 0;
+        return guard_trip(r, GUARD_GRAD_MIN, 0, 0, step, what) ? EXIT_GUARD : 0;
     }
     if (c->guard_grad_norm_max > 0 && norm > c->guard_grad_norm_max) {
         snprintf(what, sizeof what, "global gradient norm %.3g > guard.grad_norm_max %g", norm, c->guard_grad_norm_max);
-        return guard_trip(r, step, what) ? EXIT_GUARD : 0;
+        return guard_trip(r, GUARD_GRAD_MAX, 0, 0, step, what) ? EXIT_GUARD : 0;
     }
     return 0;
 }
@@ -206,6 +207,10 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
     else
         model_init_gpt2(&r->m, &init_rng, c->init_std);
     r->diag_B = r->task.n_val < B ? r->task.n_val : B;
+    if (guards_init(&r->guards, r->m.cfg.n_layers, r->m.cfg.n_heads) != 0) {
+        fprintf(stderr, "error: out of memory\n");
+        return EXIT_RUNTIME;
+    }
     r->tokens = malloc(sizeof(int) * (size_t)B * T);
     r->targets = malloc(sizeof(int) * (size_t)B * T);
     r->mask = malloc(sizeof(float) * (size_t)B * T);
@@ -266,6 +271,7 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
 static void run_free(Run *r) {
     runlog_close(&r->log);
     if (r->lock_fd >= 0) close(r->lock_fd);
+    guards_free(&r->guards);
     free(r->cfg_text);
     free(r->tokens);
     free(r->targets);
@@ -421,6 +427,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
         fprintf(stderr, "run '%s' finished in %.1f s%s; logs in %s/\n", c->run_name, total, here,
                 run.dir);
     }
+    guards_summary(&run.guards, stderr); /* however the run ended */
     if (runlog_close(&run.log) != 0 && rc == 0) {
         fprintf(stderr, "error: cannot finish writing the logs in %s\n", run.dir);
         rc = EXIT_RUNTIME;
