@@ -1,6 +1,7 @@
 /* test_figures.c: the figures of --compare (src/report/figures.c): the loss axis is logarithmic
  * by default when the plotted losses span more than 30x, linear otherwise, and --log-scale /
- * --linear choose it. */
+ * --linear choose it; the attention maps show step 0 and the end, masked cells hatched and the
+ * prompt/answer boundary marked. */
 #include "report/report.h"
 
 #include <check.h>
@@ -76,11 +77,52 @@ START_TEST(test_loss_axis_choice) {
 }
 END_TEST
 
+static int count_substr(const char *text, const char *needle) {
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+/* A real run: ./train writes the step-0 and the final map, the report draws both, with the
+ * masked triangle hatched and the prompt/answer boundary marked. Copy task of length 3: the
+ * inputs are 3 symbols, a separator and the first 2 answer symbols (the last is a target only):
+ * T = 6, the answer tokens start at position 4. */
+START_TEST(test_maps_at_step0_and_end) {
+    tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figures.XXXXXX");
+    ck_assert_int_eq(tu_run_train(g_tmp, "--set task.name=copy --set task.length=3 "
+                                         "--set task.symbols=6 --set task.val_size=32 --set model.d_model=16 "
+                                         "--set model.n_heads=2 --set model.n_layers=1 --set train.steps=10 "
+                                         "--set train.batch_size=8 --set log.every=5 --set train.eval_every=5 "
+                                         "--set log.progress=0 --set run.threads=1 --set run.name=m"),
+                     0);
+    char run[PATH_MAX], out[PATH_MAX], svg[PATH_MAX + 32];
+    snprintf(run, sizeof run, "%s/runs/m", g_tmp);
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    snprintf(svg, sizeof svg, "%s/attn_map_tokens.csv", run);
+    ck_assert(tu_file_contains(svg, "position,token,answer\n"));
+    ck_assert(tu_file_contains(svg, "\n3,\"<sep>\",0\n4,"));
+    TuResult r = compare(run, "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    snprintf(svg, sizeof svg, "%s/attn_maps.svg", out);
+    char *doc = tu_read_xml(svg);
+    int T = 6, maps = 2 /* heads */ * 2 /* step 0, end */;
+    ck_assert_int_eq(count_substr(doc, "<g class=\"heatmap\""), maps);
+    ck_assert_int_eq(count_substr(doc, "m: layer 0, head 1, step 0"), 1);
+    ck_assert_int_eq(count_substr(doc, "m: layer 0, head 1, end"), 1);
+    ck_assert_int_eq(count_substr(doc, "class=\"masked\""), maps * T * (T - 1) / 2);
+    ck_assert_int_eq(count_substr(doc, "class=\"boundary\""), maps);
+    free(doc);
+    tu_result_free(&r);
+    tu_remove_tree(g_tmp);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("figures");
     TCase *tc = tcase_create("loss axis");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_loss_axis_choice);
+    tcase_add_test(tc, test_maps_at_step0_and_end);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -156,7 +156,9 @@ static int figure_attention(const Run *runs, int n, const char *dir, int log_sca
 /* One heatmap of the attention-map figure. */
 typedef struct {
     int run, first_row, rows, layer, head;
-    char title[RUN_NAME_LEN + 48];
+    int step0;       /* from attn_map_step0.csv (before training), else attn_map.csv (the end) */
+    const Csv *csv;  /* the one it comes from */
+    char title[RUN_NAME_LEN + 64];
     double x, y, w, h;
 } MapSlot;
 
@@ -175,35 +177,54 @@ static void token_labels(const Run *r, int T, const char **labels, char (*num)[1
     }
 }
 
-/* Splits attn_map.csv into its (layer, head) blocks of query rows, appending them to slots. */
+/* Splits each run's attn_map_step0.csv, then attn_map.csv, into their (layer, head) blocks of
+ * query rows, appending them to slots. */
 static int map_slots(const Run *runs, int n, MapSlot **slots, int *n_slots) {
     int cap = 0;
     *slots = NULL;
     *n_slots = 0;
-    for (int r = 0; r < n; r++) {
-        const Csv *m = &runs[r].map;
-        if (!runs[r].has_map) continue;
-        int cl = csv_col(m, "layer"), ch = csv_col(m, "head");
-        if (cl < 0 || ch < 0 || csv_col(m, "k0") < 0) continue;
-        for (int i = 0; i < m->n_rows; i++) {
-            int layer = csv_int(m, i, cl, -1), head = csv_int(m, i, ch, -1);
-            MapSlot *last = *n_slots ? &(*slots)[*n_slots - 1] : NULL;
-            if (last && last->run == r && last->layer == layer && last->head == head) {
-                last->rows++;
-                continue;
+    for (int r = 0; r < n; r++)
+        for (int which = 0; which < 2; which++) {
+            const Csv *m = which ? &runs[r].map : &runs[r].map0;
+            if (!(which ? runs[r].has_map : runs[r].has_map0)) continue;
+            int cl = csv_col(m, "layer"), ch = csv_col(m, "head");
+            if (cl < 0 || ch < 0 || csv_col(m, "k0") < 0) continue;
+            for (int i = 0; i < m->n_rows; i++) {
+                int layer = csv_int(m, i, cl, -1), head = csv_int(m, i, ch, -1);
+                MapSlot *last = *n_slots ? &(*slots)[*n_slots - 1] : NULL;
+                if (last && last->csv == m && last->layer == layer && last->head == head) {
+                    last->rows++;
+                    continue;
+                }
+                if (*n_slots == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    MapSlot *s = realloc(*slots, (size_t)cap * sizeof *s);
+                    if (!s) return -1;
+                    *slots = s;
+                }
+                MapSlot *s = &(*slots)[(*n_slots)++];
+                *s = (MapSlot){.run = r, .first_row = i, .rows = 1, .layer = layer, .head = head,
+                               .step0 = !which, .csv = m};
+                snprintf(s->title, sizeof s->title, "%s: layer %d, head %d, %s", runs[r].name,
+                         layer, head, which ? "end" : "step 0");
             }
-            if (*n_slots == cap) {
-                cap = cap ? 2 * cap : 16;
-                MapSlot *s = realloc(*slots, (size_t)cap * sizeof *s);
-                if (!s) return -1;
-                *slots = s;
-            }
-            MapSlot *s = &(*slots)[(*n_slots)++];
-            *s = (MapSlot){.run = r, .first_row = i, .rows = 1, .layer = layer, .head = head};
-            snprintf(s->title, sizeof s->title, "%s: layer %d, head %d", runs[r].name, layer, head);
         }
-    }
     return 0;
+}
+
+/* The first position whose input token is part of the answer (attn_map_tokens.csv's answer
+ * column), or 0 when the tokens file does not say. */
+static int answer_start(const Run *r, int T) {
+    if (!r->has_tokens) return 0;
+    int cp = csv_col(&r->tokens, "position"), ca = csv_col(&r->tokens, "answer");
+    if (cp < 0 || ca < 0) return 0;
+    int first = 0;
+    for (int i = 0; i < r->tokens.n_rows; i++) {
+        int p = csv_int(&r->tokens, i, cp, -1);
+        if (csv_int(&r->tokens, i, ca, 0) == 1 && p > 0 && p < T && (first == 0 || p < first))
+            first = p;
+    }
+    return first;
 }
 
 /* Fills the heatmap description of a slot; v, labels and row labels are caller-provided buffers
@@ -211,17 +232,20 @@ static int map_slots(const Run *runs, int n, MapSlot **slots, int *n_slots) {
 static PlotHeatmap slot_heatmap(const Run *runs, const MapSlot *s, int T, double *v,
                                 const char **labels, const char **row_labels, char (*num)[12]) {
     const Run *r = &runs[s->run];
-    const Csv *m = &r->map;
+    const Csv *m = s->csv;
     int k0 = csv_col(m, "k0"), cq = csv_col(m, "query");
     token_labels(r, T, labels, num);
     for (int i = 0; i < s->rows; i++) {
         int q = cq >= 0 ? csv_int(m, s->first_row + i, cq, -1) : i;
         row_labels[i] = q >= 0 && q < T ? labels[q] : "?";
-        for (int j = 0; j < T; j++) v[(size_t)i * T + j] = csv_num(m, s->first_row + i, k0 + j);
+        /* causal attention: keys after the query are masked, not weights of 0 (NaN: hatched) */
+        for (int j = 0; j < T; j++)
+            v[(size_t)i * T + j] = q >= 0 && j > q ? NAN : csv_num(m, s->first_row + i, k0 + j);
     }
     return (PlotHeatmap){.title = s->title, .v = v, .rows = s->rows, .cols = T,
                          .row_labels = row_labels, .col_labels = labels, .row_axis = "query",
-                         .col_axis = "key", .vmin = 0, .vmax = 1};
+                         .col_axis = "key", .vmin = 0, .vmax = 1,
+                         .boundary = s->rows == T ? answer_start(r, T) : 0};
 }
 
 static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
@@ -238,7 +262,7 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
         return 0;
     }
     for (int i = 0; i < n_slots; i++) {
-        const Csv *m = &runs[slots[i].run].map;
+        const Csv *m = slots[i].csv;
         if (m->n_cols - csv_col(m, "k0") > T) T = m->n_cols - csv_col(m, "k0");
         if (slots[i].rows > max_rows) max_rows = slots[i].rows;
     }
@@ -255,11 +279,12 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     const double max_w = 2 * PANEL_W - 90, gap = 26;
     double x = MARGIN, y = 48, row_h = 0, used_w = 0;
     for (int i = 0; i < n_slots; i++) {
-        const Csv *m = &runs[slots[i].run].map;
+        const Csv *m = slots[i].csv;
         PlotHeatmap hm = slot_heatmap(runs, &slots[i], m->n_cols - csv_col(m, "k0"), v, labels,
                                       row_labels, num);
         plot_heatmap_size(&hm, cell, &slots[i].w, &slots[i].h);
-        int new_run = i > 0 && slots[i].run != slots[i - 1].run;
+        /* a row of its own per run and moment (step 0, end) */
+        int new_run = i > 0 && slots[i].csv != slots[i - 1].csv;
         if (i > 0 && (new_run || x + slots[i].w > MARGIN + max_w)) {
             x = MARGIN;
             y += row_h + gap;
@@ -274,9 +299,9 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     Svg s;
     svg_begin(&s, used_w + 110, fmax(y + row_h + MARGIN, 320), "Attention maps");
     svg_text(&s, MARGIN, 28, "font-size=\"17\" font-weight=\"bold\"",
-             "Attention weights of one validation example at the end of training");
+             "Attention weights of one validation example, before training (step 0) and at the end");
     for (int i = 0; i < n_slots; i++) {
-        const Csv *m = &runs[slots[i].run].map;
+        const Csv *m = slots[i].csv;
         PlotHeatmap hm = slot_heatmap(runs, &slots[i], m->n_cols - csv_col(m, "k0"), v, labels,
                                       row_labels, num);
         plot_heatmap(&s, slots[i].x, slots[i].y, cell, &hm);
@@ -327,10 +352,13 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "is in the next figure."}},
     {figure_passthru, {"passthru.svg", FIGURE_PASSTHRU_TITLE, FIGURE_PASSTHRU_CAPTION}},
     {figure_maps,
-     {"attn_maps.svg", "Attention maps at the end of training",
-      "Attention weights of one validation example after training (row = query position, "
-      "column = key; white = 0, dark blue = 1; above the diagonal is masked): a saturated "
-      "head puts almost all its weight on a single key in every row."}},
+     {"attn_maps.svg", "Attention maps at step 0 and at the end of training",
+      "Attention weights of one validation example, for each run before the first update "
+      "(step 0) and after the last (row = query position, column = key; white = 0, dark blue "
+      "= 1; hatched grey = masked: a query never sees later keys). The red dashed lines mark "
+      "where the prompt ends and the answer tokens begin, on both axes. A saturated head puts "
+      "almost all its weight on a single key in every row; without the scale that can be "
+      "seen at step 0 already."}},
 };
 
 int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,

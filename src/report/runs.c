@@ -176,6 +176,7 @@ int load_run(Run *r, const char *path) {
     r->has_grads = load_optional(&r->grads, path, "grad_norms.csv", 1);
     r->has_attn = load_optional(&r->attn, path, "attention.csv", 0);
     r->has_map = load_optional(&r->map, path, "attn_map.csv", 0);
+    r->has_map0 = load_optional(&r->map0, path, "attn_map_step0.csv", 0);
     r->has_tokens = load_optional(&r->tokens, path, "attn_map_tokens.csv", 0);
     return 0;
 }
@@ -186,6 +187,7 @@ void free_run(Run *r) {
     csv_free(&r->grads);
     csv_free(&r->attn);
     csv_free(&r->map);
+    csv_free(&r->map0);
     csv_free(&r->tokens);
 }
 

@@ -30,7 +30,8 @@ typedef struct {
     char name[RUN_NAME_LEN];   /* the folder's name, made unique among the runs */
     Ini config;                /* empty without config.ini */
     Csv loss, grads, attn, map, tokens;
-    int has_config, has_grads, has_attn, has_map, has_tokens;
+    Csv map0;                  /* attn_map_step0.csv: the map before the first update */
+    int has_config, has_grads, has_attn, has_map, has_tokens, has_map0;
 } Run;
 
 /* Reads the run folder at path into r (zeroed by the caller). Only loss.csv (with a step column)

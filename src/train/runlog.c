@@ -224,8 +224,13 @@ int runlog_write_file(RunLog *r, const char *name, const char *text) {
 }
 
 int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
+    return runlog_attn_map_as(r, m, t, b, "attn_map.csv", "attn_map_tokens.csv");
+}
+
+int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const char *file,
+                       const char *tokens_file) {
     int T = m->T, NH = m->cfg.n_heads;
-    FILE *f = open_in(r, "attn_map.csv");
+    FILE *f = open_in(r, file);
     if (!f) return -1;
     fprintf(f, "layer,head,query");
     for (int j = 0; j < T; j++) fprintf(f, ",k%d", j);
@@ -239,9 +244,13 @@ int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
                 fputc('\n', f);
             }
     int bad = fclose(f) != 0;
-    FILE *g = open_in(r, "attn_map_tokens.csv");
+    if (!tokens_file) {
+        if (bad) fprintf(stderr, "error: cannot write '%s/%s': %s\n", r->dir, file, strerror(errno));
+        return bad ? -1 : 0;
+    }
+    FILE *g = open_in(r, tokens_file);
     if (!g) return -1;
-    fprintf(g, "position,token\n");
+    fprintf(g, "position,token,answer\n");
     char name[128];
     for (int i = 0; i < T; i++) {
         task_token_name(t, m->tokens[(size_t)b * T + i], name, sizeof name);
@@ -251,7 +260,10 @@ int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
             if (*c == '"') fputc('"', g);
             fputc(*c, g);
         }
-        fprintf(g, "\"\n");
+        /* answer: this input token belongs to the answer (the previous position's target is
+         * scored); the figure marks where the prompt ends */
+        int answer = i > 0 && t->val_mask && t->val_mask[(size_t)b * T + i - 1] > 0;
+        fprintf(g, "\",%d\n", answer);
     }
     bad |= fclose(g) != 0;
     if (bad) fprintf(stderr, "error: cannot write the attention map in '%s': %s\n", r->dir, strerror(errno));

@@ -135,7 +135,11 @@ static int diagnostics(Run *r, int step) {
     Model *m = &r->m;
     int NH = m->cfg.n_heads;
     forward_diag_batch(r);
-    if (step == 0 && init_check(r) != 0) return EXIT_RUNTIME;
+    /* step 0: the init check, and the attention map before any update (saturation, when the
+     * scale is missing, is there from the start) */
+    if (step == 0 && (init_check(r) != 0 ||
+                      runlog_attn_map_as(&r->log, m, &r->task, 0, "attn_map_step0.csv", NULL) != 0))
+        return EXIT_RUNTIME;
     model_zero_grad(m);
     model_backward_diag(m);
     int stop = 0;
@@ -259,7 +263,8 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
         /* nothing of an earlier run may outlive it: a stale checkpoint would later be resumed
          * as if it belonged to this run's logs */
         static const char *const stale[] = {"checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv",
-                                            "attn_map_tokens.csv", "init_check.txt"};
+                                            "attn_map_tokens.csv", "attn_map_step0.csv",
+                                            "init_check.txt"};
         for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
             snprintf(previous, sizeof previous, "%s/%s", r->dir, stale[i]);
             remove(previous);
