@@ -17,6 +17,7 @@
 #include "train/checkpoint.h"
 #include "train/diagnostics.h"
 #include "train/guards.h"
+#include "train/progress.h"
 #include "train/run_lock.h"
 #include "train/runlog.h"
 #include "util/provenance.h"
@@ -91,13 +92,6 @@ static char *config_text(const Config *c) {
     config_write(c, f);
     fclose(f);
     return buf;
-}
-
-static void format_eta(char *buf, size_t n, double s) {
-    if (s < 60)
-        snprintf(buf, n, "%.0fs", s);
-    else
-        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
 }
 
 /* Counts a tripped guard, reported the first time per slot; returns 1 when the run must stop. */
@@ -368,6 +362,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
         }
         double t = now_s();
         double tps = (do_log && t > t_last && tokens_since > 0) ? tokens_since / (t - t_last) : NAN;
+        double ms = is_nonfinite(tps) ? NAN : 1e3 * (t - t_last) / ((double)tokens_since / ((double)B * T));
         int diverged = !last && (is_nonfinite(loss) || is_nonfinite(norm));
         if (diverged) run.skipped += c->on_divergence == DIVERGENCE_SKIP;
         if (do_log || diverged) {
@@ -382,15 +377,14 @@ int train_run_from(const Config *c, const char *checkpoint) {
                 tokens_since = 0;
             }
         }
-        if (do_eval && c->progress) {
-            char eta[32], lbuf[32];
+        if (do_log && c->progress) {
+            /* the pace of this process's updates; none timed yet: no ETA rather than "0s" */
             long done = step - run.start_step;
-            format_eta(eta, sizeof eta, done > 0 ? (t - t0 - run.resumed_elapsed) / done * (c->steps - step) : 0);
-            snprintf(lbuf, sizeof lbuf, last ? "-" : "%.4f", loss);
-            fprintf(stderr, "step %5d/%d  train loss %-8s val loss %-8.4f answer acc %5.1f%%  "
-                            "token acc %5.1f%%  %7.0f tok/s  ETA %s\n",
-                    step, c->steps, lbuf, ev.loss, 100 * ev.answer_acc, 100 * ev.token_acc,
-                    is_nonfinite(tps) ? 0.0 : tps, eta);
+            double spent = t - t0 - run.resumed_elapsed;
+            ProgressRow p = {step, c->steps, loss, ms, tps,
+                             done > 0 ? spent / done * (c->steps - step) : NAN,
+                             do_eval, ev.loss, ev.answer_acc, ev.token_acc};
+            progress_line(stderr, &p);
         }
         if (last) break;
         if (diverged) {
