@@ -1,6 +1,6 @@
 /* test_main.c: the command line of ./train (src/main.c) end to end: a bare ./train prints the
  * usage and trains nothing, `--set key value` (a space for '=') is named as such, a run's
- * config.ini and --eval carry the provenance, and a closed stdout/stderr pipe does not kill a
+ * config.ini, --eval and the --compare report carry the provenance, and a closed stdout/stderr pipe does not kill a
  * run before its checkpoint. */
 #include <check.h>
 #include <fcntl.h>
@@ -79,6 +79,11 @@ START_TEST(test_provenance_in_config_ini_and_eval) {
     snprintf(want, sizeof want, "scaledot %s", SCALEDOT_VERSION);
     ck_assert(tu_train_output_contains(tmpdir, want));
     ck_assert(tu_train_output_contains(tmpdir, "run.name=p"));
+    /* and the report shows them */
+    ck_assert_int_eq(tu_run_train(tmpdir, "--compare runs/p --out rep"), 0);
+    snprintf(path, sizeof path, "%s/rep/index.html", tmpdir);
+    ck_assert(tu_file_contains(path, "<h2>Provenance</h2>"));
+    ck_assert_msg(tu_file_contains(path, want), "index.html lacks '%s'", want);
     ck_assert_int_eq(tu_run_train(tmpdir, "--version"), 0);
     ck_assert(tu_train_output_contains(tmpdir, want));
     ck_assert(tu_train_output_contains(tmpdir, "-march="));
