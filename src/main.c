@@ -18,7 +18,8 @@ static void usage(FILE *f) {
             "usage: ./train [CONFIG.ini] [--set section.key=value ...]\n"
             "       ./train --print-config [CONFIG.ini] [--set ...]   print the resolved config\n"
             "       ./train --resume RUN_DIR [--set train.steps=N]   continue from RUN_DIR/checkpoint.bin\n"
-            "       ./train --eval RUN_DIR        validation accuracy and examples of the checkpoint\n"
+            "       ./train --eval RUN_DIR [--prompt \"3 1 2 ...\"]   validation accuracy, wrong answers\n"
+            "                                     first; --prompt: the model's answer to your prompt\n"
             "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale|--linear]\n"
             "       ./train --softmax-table [--seed N] [--samples N] [--keys N]\n"
             "       ./train --sweep [CONFIG.ini] [--dk LIST] [--grid section.key=v1,v2 ...] [--jobs N]\n"
@@ -114,7 +115,7 @@ int main(int argc, char **argv) {
     }
     if (argc > 1 && strcmp(argv[1], "--softmax-table") == 0)
         return report_softmax_table(argc - 2, argv + 2);
-    const char *config_path = NULL, *resume_dir = NULL, *eval_dir = NULL;
+    const char *config_path = NULL, *resume_dir = NULL, *eval_dir = NULL, *prompt = NULL;
     int print_config = 0;
     /* The file first, so --set overrides it wherever it stands on the line. */
     for (int i = 1; i < argc; i++) {
@@ -130,6 +131,12 @@ int main(int argc, char **argv) {
             }
             if (argv[i][2] == 'r') resume_dir = argv[++i];
             else eval_dir = argv[++i];
+        } else if (strcmp(argv[i], "--prompt") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "error: --prompt needs the prompt's symbols, e.g. --prompt \"3 1 2\"\n");
+                return EXIT_CONFIG;
+            }
+            prompt = argv[++i];
         } else if (strcmp(argv[i], "--set") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "error: --set needs section.key=value\n");
@@ -156,6 +163,10 @@ int main(int argc, char **argv) {
         } else {
             config_path = argv[i];
         }
+    }
+    if (prompt && !eval_dir) {
+        fprintf(stderr, "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n");
+        return EXIT_CONFIG;
     }
     const char *run_dir = resume_dir ? resume_dir : eval_dir;
     char checkpoint[1100];
@@ -192,6 +203,6 @@ int main(int argc, char **argv) {
         config_write(&c, stdout);
         return EXIT_OK;
     }
-    if (eval_dir) return train_eval_checkpoint(&c, checkpoint, 8);
+    if (eval_dir) return train_eval_checkpoint(&c, checkpoint, 8, prompt);
     return train_run_from(&c, resume_dir ? checkpoint : NULL);
 }

@@ -18,6 +18,7 @@
 #include "train/diagnostics.h"
 #include "train/guards.h"
 #include "train/progress.h"
+#include "train/prompt.h"
 #include "train/run_lock.h"
 #include "train/runlog.h"
 #include "util/provenance.h"
@@ -437,7 +438,8 @@ int train_run_from(const Config *c, const char *checkpoint) {
     return rc;
 }
 
-int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples) {
+int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
+                          const char *prompt) {
 #ifdef _OPENMP
     if (c->threads > 0) omp_set_num_threads(c->threads);
 #endif
@@ -448,6 +450,10 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     if (rc != 0) goto done;
     rc = EXIT_CONFIG;
     if (checkpoint_load(checkpoint, &run.m, &run.opt, &st) != 0) goto done;
+    if (prompt) { /* the answer alone: one line a script can read */
+        rc = prompt_answer(&run.m, &run.task, prompt, stdout);
+        goto done;
+    }
     EvalResult ev = evaluate_validation(&run.m, &run.task);
     printf("checkpoint %s: step %ld, task %s, %d validation examples\n", checkpoint, st.step,
            task_kind_name(run.task.kind), run.task.n_val);
