@@ -1,4 +1,5 @@
 /* main.c: the command line of ./train. It only wires the parts together. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "report/report.h"
 #include "sweep/sweep.h"
 #include "train/checkpoint.h"
+#include "train/task_source.h"
 #include "train/train.h"
 #include "util/provenance.h"
 #include "util/version.h"
@@ -199,6 +201,19 @@ int main(int argc, char **argv) {
         if (a && config_set(&c, a, i) != 0) return EXIT_CONFIG;
     }
     if (config_validate(&c) != 0) return EXIT_CONFIG;
+    if (run_dir) {
+        /* the task file the run was trained on, unchanged (train/task_source.h) */
+        char *stored = NULL;
+        if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
+        int bad = task_source_check(stored, &c, resume_dir ? "--resume" : "--eval");
+        free(stored);
+        if (bad) return EXIT_CONFIG;
+    } else if (c.task == TASK_FILE && access(c.task_file, R_OK) != 0) {
+        /* --print-config too: a config that cannot run is not a config to print */
+        fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s\n", c.task_file,
+                config_origin(&c, "task.file"), strerror(errno));
+        return EXIT_CONFIG;
+    }
     if (print_config) {
         config_write(&c, stdout);
         return EXIT_OK;

@@ -21,6 +21,7 @@
 #include "train/prompt.h"
 #include "train/run_lock.h"
 #include "train/runlog.h"
+#include "train/task_source.h"
 #include "util/provenance.h"
 
 int is_nonfinite(double x) {
@@ -90,6 +91,11 @@ static char *config_text(const Config *c) {
 #else
     provenance_write(f, 1);
 #endif
+    if (task_source_write(f, c) != 0) {
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
     config_write(c, f);
     fclose(f);
     return buf;
