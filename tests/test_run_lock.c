@@ -1,7 +1,7 @@
-/* test_run_lock.c: the "being trained" lock of a run folder (src/train/run_lock.c): seen by
+/* test_run_lock.c: the "being trained" lock of a run folder (src/util/run_lock.c): seen by
  * other processes while held, gone when its process ends; a second ./train on a held folder is
  * refused, and the report labels such a run "running", not "stopped". */
-#include "train/run_lock.h"
+#include "util/run_lock.h"
 
 #include <check.h>
 #include <limits.h>

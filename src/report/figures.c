@@ -299,7 +299,7 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     Svg s;
     svg_begin(&s, used_w + 110, fmax(y + row_h + MARGIN, 320), "Attention maps");
     svg_text(&s, MARGIN, 28, "font-size=\"17\" font-weight=\"bold\"",
-             "Attention weights of one validation example, before training (step 0) and at the end");
+             "Attention of one validation example: step 0 and end");
     for (int i = 0; i < n_slots; i++) {
         const Csv *m = slots[i].csv;
         PlotHeatmap hm = slot_heatmap(runs, &slots[i], m->n_cols - csv_col(m, "k0"), v, labels,

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "report/logs.h"
-#include "train/run_lock.h"
+#include "util/run_lock.h"
 
 /* ------------------------------------------------------------- config.ini */
 

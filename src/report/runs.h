@@ -58,7 +58,7 @@ int attn_layers(const Run *r);
 int attn_step(const Run *r, int last);
 
 /* "diverged @N" when the run ended on NaN/inf (N: the first bad step after its last good one),
- * else "finished @N", "running @N" (a ./train still trains in the folder: train/run_lock.h) or
+ * else "finished @N", "running @N" (a ./train still trains in the folder: util/run_lock.h) or
  * "stopped @N" (fewer steps than its config asked for), plus ", K skipped"
  * when it skipped non-finite updates and went on (train.on_divergence = skip). */
 void run_status(const Run *r, char *out, size_t n);

@@ -19,7 +19,7 @@
 #include "train/guards.h"
 #include "train/progress.h"
 #include "train/prompt.h"
-#include "train/run_lock.h"
+#include "util/run_lock.h"
 #include "train/runlog.h"
 #include "train/task_source.h"
 #include "util/provenance.h"

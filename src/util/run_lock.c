@@ -1,5 +1,5 @@
 /* run_lock.c: the lock that marks a run folder as being trained (see run_lock.h). */
-#include "train/run_lock.h"
+#include "util/run_lock.h"
 
 #include <errno.h>
 #include <fcntl.h>
