@@ -6,6 +6,7 @@
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
 #                   suite misses one (.ci/mutation.sh)
+#   make portable  ./train for any x86-64-v3 CPU instead of this one (-march=native); ARCH=... too
 #   make clean
 ifeq ($(origin CC),default)
 CC = gcc
@@ -16,7 +17,12 @@ endif
 # GELU loops scalar. -ffp-contract=fast: a·b + c becomes one fused multiply-add where the
 # compiler sees it (ISO C mode turns that off); a fixed compile-time choice, the same on every
 # thread count, and it halves GELU's dependent operations.
-OPT      ?= -O3 -march=native
+# -march=ARCH: native (the default) uses every instruction this CPU has, so the binary may not
+# run on another model (a cluster's compute nodes that differ from the login node: "Illegal
+# instruction"). `make portable` (or ARCH=x86-64-v3, ARCH=x86-64-v2 ...) builds for a family
+# instead; `./train --version` and the bench say which one a binary is.
+ARCH     ?= native
+OPT      ?= -O3 -march=$(ARCH)
 WARN     = -Wall -Wextra -Werror
 CPPFLAGS += -Isrc -D_POSIX_C_SOURCE=200809L
 CFLAGS   ?= $(OPT)
@@ -35,7 +41,7 @@ CFLAGS  += -Wno-unknown-pragmas
 $(info note: $(CC) has no usable OpenMP; building single-threaded (for clang: apt-get install libomp-dev))
 endif
 
-BUILD     = build/$(notdir $(CC))
+BUILD     = build/$(notdir $(CC))$(if $(filter-out native,$(ARCH)),-$(ARCH))
 LIB_SRC   = $(filter-out src/main.c,$(wildcard src/*/*.c))
 LIB_OBJ   = $(patsubst src/%.c,$(BUILD)/float/%.o,$(LIB_SRC))
 # The model's kernels again in double precision, for the finite-difference gradient tests.
@@ -53,10 +59,20 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
 # ./train is relinked when the compiler changes (make CC=clang, then make): a stamp per compiler.
-CC_STAMP := build/cc-$(notdir $(CC)).stamp
+CC_STAMP := build/cc-$(notdir $(CC))-$(ARCH).stamp
 $(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
 
-.PHONY: all test test-run check-deps clean bench bench-sgemm bench-sweep mutation
+# Provenance (src/util/provenance.c): the git commit and whether the tree was modified, and the
+# flags, compiled into that one file. Its stamp changes only when they do, so a commit rebuilds
+# one object. Outside a git checkout the commit is left empty.
+comma := ,
+GIT_DESC := $(shell git -C $(CURDIR) rev-parse --short=12 HEAD 2>/dev/null)
+GIT_DESC := $(if $(GIT_DESC),$(GIT_DESC)$(if $(shell git -C $(CURDIR) status --porcelain --untracked-files=no 2>/dev/null),$(comma) modified))
+PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS))"'
+PROV_STAMP := build/provenance-$(notdir $(CC))-$(ARCH).stamp
+$(shell mkdir -p build; echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
+
+.PHONY: all test test-run check-deps clean bench bench-sgemm bench-sweep mutation portable
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -65,6 +81,15 @@ train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
 $(BUILD)/float/%.o: src/%.c $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/float/util/provenance.o: src/util/provenance.c $(wildcard src/*/*.h) $(PROV_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(PROV_DEFS) $(CFLAGS) -c -o $@ $<
+
+# make portable: ./train for any x86-64 CPU with AVX2 and FMA (Haswell and later, Zen), built in
+# build/<cc>-x86-64-v3/; `make portable ARCH=x86-64-v2` for older machines.
+portable:
+	@$(MAKE) --no-print-directory train ARCH=$(if $(filter-out native,$(ARCH)),$(ARCH),x86-64-v3)
 
 $(BUILD)/double/%.o: src/%.c $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)

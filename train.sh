@@ -6,18 +6,28 @@
 #                                  configs/recall_unscaled.ini (runs/recall_scaled,
 #                                  runs/recall_unscaled, reports/recall_scaled_vs_recall_unscaled)
 #   ./train.sh --set run.seed=2    any --set is passed to both runs (same override, one key differs);
-#   ./train.sh recall --set ...    'recall' is recognised only as the first argument
+#   ./train.sh recall --set ...    'recall' and --replace are recognised only before any --set
+#   ./train.sh --replace           replace an earlier pair's runs and report instead of keeping them
+# It always writes into the repository (beside this script), wherever it is started from, and
+# says so first. An earlier pair's run folders and report are kept: moved aside to
+# NAME.<date of its loss.csv>, e.g. runs/scaled.2026-12-01T083012 (--replace: overwritten).
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
 
 # Which pair: the two configs differ only in attention.scale and run.name.
 pair=""
-if [ "${1:-}" = recall ]; then
-    pair="recall_"
+replace=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    recall) pair="recall_" ;;
+    --replace) replace=1 ;;
+    *) break ;;
+    esac
     shift
-fi
+done
 scaled_cfg=configs/${pair}scaled.ini
 unscaled_cfg=configs/${pair}unscaled.ini
+outputs=("runs/${pair}scaled" "runs/${pair}unscaled" "reports/${pair}scaled_vs_${pair}unscaled")
 
 # A fresh Debian machine may lack the compiler: install it when we may, else say what to run.
 if ! command -v make >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
@@ -45,6 +55,26 @@ if ! flock -n 9; then
     echo "train.sh: another ./train.sh is writing runs/ (wait for it to finish)" >&2
     exit 1
 fi
+
+# Where this writes, before anything is written; an earlier pair is moved aside, not lost.
+echo "train.sh: writing ${outputs[*]} in $PWD"
+for out in "${outputs[@]}"; do
+    [ -e "$out" ] || continue
+    if [ "$replace" = 1 ]; then
+        echo "train.sh: replacing the earlier $out (--replace)"
+        continue
+    fi
+    stamp_of=$out/loss.csv
+    [ -e "$stamp_of" ] || stamp_of=$out
+    aside=$out.$(date -r "$stamp_of" +%Y-%m-%dT%H%M%S)
+    k=2
+    while [ -e "$aside" ]; do
+        aside=$out.$(date -r "$stamp_of" +%Y-%m-%dT%H%M%S)-$k
+        k=$((k + 1))
+    done
+    mv -- "$out" "$aside"
+    echo "train.sh: kept the earlier $out as $aside"
+done
 
 # The two runs are independent, and at the shipped size one thread per run is faster than two
 # (a step is too short to share out), so with two or more cores they run side by side, each on

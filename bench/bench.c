@@ -39,6 +39,7 @@
 #include "model/matmul.h"
 #include "model/model.h"
 #include "optim/optim.h"
+#include "util/provenance.h"
 
 /* ---- kernel timing through -Wl,--wrap ------------------------------------------------ */
 
@@ -391,6 +392,10 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    /* which binary this is: a -march=native build times this CPU's instructions, a portable one
+     * (make portable) the family's */
+    printf("build: scaledot %s; %s; flags %s\n", provenance_build(), provenance_compiler(),
+           provenance_flags());
     printf("scaledot bench: median time of whole training steps (model_forward, model_zero_grad,\n"
            "model_backward, optim_step AdamW) after warm-up, 1- and 2-thread steps interleaved;\n"
            "d_ff = 4C, real = %s.\n"

@@ -1,4 +1,6 @@
 /* main.c: the command line of ./train. It only wires the parts together. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +11,9 @@
 #include "report/sweep_report.h"
 #include "sweep/sweep.h"
 #include "train/checkpoint.h"
+#include "train/task_source.h"
 #include "train/train.h"
+#include "util/provenance.h"
 #include "util/version.h"
 
 static void usage(FILE *f) {
@@ -17,8 +21,9 @@ static void usage(FILE *f) {
             "usage: ./train [CONFIG.ini] [--set section.key=value ...]\n"
             "       ./train --print-config [CONFIG.ini] [--set ...]   print the resolved config\n"
             "       ./train --resume RUN_DIR [--set train.steps=N]   continue from RUN_DIR/checkpoint.bin\n"
-            "       ./train --eval RUN_DIR        validation accuracy and examples of the checkpoint\n"
-            "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale]\n"
+            "       ./train --eval RUN_DIR [--prompt \"3 1 2 ...\"]   validation accuracy, wrong answers\n"
+            "                                     first; --prompt: the model's answer to your prompt\n"
+            "       ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale|--linear]\n"
             "       ./train --softmax-table [--seed N] [--samples N] [--keys N]\n"
             "       ./train --sweep [CONFIG.ini] [--dk LIST] [--grid section.key=v1,v2 ...] [--jobs N]\n"
             "                       [--plan | --collect] ...   (see ./train --sweep --help)\n"
@@ -87,13 +92,25 @@ static void prefer_passive_openmp(char **argv) {
 
 int main(int argc, char **argv) {
     prefer_passive_openmp(argv);
+    provenance_set_command(argc, argv);
+    /* A closed pipe (./train ... | head) must not kill a run before its checkpoint: writes to
+     * it then fail with EPIPE instead, and the run goes on (the logs are files, not the pipe). */
+    signal(SIGPIPE, SIG_IGN);
+    if (argc < 2) {
+        /* a bare ./train used to start a 2000-step run of the defaults: say how instead */
+        fprintf(stderr, "error: no arguments; to train the defaults say ./train --set run.name=NAME "
+                        "(or give a config file)\n");
+        usage(stderr);
+        return EXIT_CONFIG;
+    }
     Config c;
     config_defaults(&c);
     if (argc > 1 && strcmp(argv[1], "--compare") == 0) return report_compare(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "--sweep") == 0) return sweep_main(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "--sweep-run") == 0) return sweep_job_main(argc - 2, argv + 2);
     if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-        printf("scaledot %s\n", SCALEDOT_VERSION);
+        printf("scaledot %s\n", provenance_build());
+        printf("built with %s, flags %s\n", provenance_compiler(), provenance_flags());
         return EXIT_OK;
     }
     if (argc > 1 && strcmp(argv[1], "--sweep-report") == 0)
@@ -105,7 +122,7 @@ int main(int argc, char **argv) {
     }
     if (argc > 1 && strcmp(argv[1], "--softmax-table") == 0)
         return report_softmax_table(argc - 2, argv + 2);
-    const char *config_path = NULL, *resume_dir = NULL, *eval_dir = NULL;
+    const char *config_path = NULL, *resume_dir = NULL, *eval_dir = NULL, *prompt = NULL;
     int print_config = 0;
     /* The file first, so --set overrides it wherever it stands on the line. */
     for (int i = 1; i < argc; i++) {
@@ -121,6 +138,12 @@ int main(int argc, char **argv) {
             }
             if (argv[i][2] == 'r') resume_dir = argv[++i];
             else eval_dir = argv[++i];
+        } else if (strcmp(argv[i], "--prompt") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "error: --prompt needs the prompt's symbols, e.g. --prompt \"3 1 2\"\n");
+                return EXIT_CONFIG;
+            }
+            prompt = argv[++i];
         } else if (strcmp(argv[i], "--set") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "error: --set needs section.key=value\n");
@@ -128,6 +151,13 @@ int main(int argc, char **argv) {
                 return EXIT_CONFIG;
             }
             i++;
+            /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file */
+            if (!strchr(argv[i], '=')) {
+                fprintf(stderr, "error: --set (argument %d): '%s' is not section.key=value; --set needs "
+                                "one argument section.key=value, with '=' and no spaces (e.g. --set optim.lr=1e-3)\n",
+                        i, argv[i]);
+                return EXIT_CONFIG;
+            }
         } else if (strncmp(argv[i], "--set=", 6) == 0) {
             continue;
         } else if (argv[i][0] == '-') {
@@ -140,6 +170,10 @@ int main(int argc, char **argv) {
         } else {
             config_path = argv[i];
         }
+    }
+    if (prompt && !eval_dir) {
+        fprintf(stderr, "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n");
+        return EXIT_CONFIG;
     }
     const char *run_dir = resume_dir ? resume_dir : eval_dir;
     char checkpoint[1100];
@@ -172,10 +206,23 @@ int main(int argc, char **argv) {
         if (a && config_set(&c, a, i) != 0) return EXIT_CONFIG;
     }
     if (config_validate(&c) != 0) return EXIT_CONFIG;
+    if (run_dir) {
+        /* the task file the run was trained on, unchanged (train/task_source.h) */
+        char *stored = NULL;
+        if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
+        int bad = task_source_check(stored, &c, resume_dir ? "--resume" : "--eval");
+        free(stored);
+        if (bad) return EXIT_CONFIG;
+    } else if (c.task == TASK_FILE && access(c.task_file, R_OK) != 0) {
+        /* --print-config too: a config that cannot run is not a config to print */
+        fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s\n", c.task_file,
+                config_origin(&c, "task.file"), strerror(errno));
+        return EXIT_CONFIG;
+    }
     if (print_config) {
         config_write(&c, stdout);
         return EXIT_OK;
     }
-    if (eval_dir) return train_eval_checkpoint(&c, checkpoint, 8);
+    if (eval_dir) return train_eval_checkpoint(&c, checkpoint, 8, prompt);
     return train_run_from(&c, resume_dir ? checkpoint : NULL);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "sweep/sweep.h"
 #include "testutil.h"
@@ -18,6 +19,23 @@
 static char g_tmp[64];
 static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_plan.XXXXXX"); }
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
+
+/* The task files the task.file grids name (relative paths: the test works inside g_tmp, see
+ * in_tmp), so that task.name = file can read them; returns the folder to go back to. */
+static char *in_tmp(char *cwd, size_t n) {
+    static const char *const files[] = {"x(1)/y", "a/b", "a-b"};
+    ck_assert_ptr_nonnull(getcwd(cwd, n));
+    ck_assert_int_eq(chdir(g_tmp), 0);
+    ck_assert_int_eq(mkdir("x(1)", 0777), 0);
+    ck_assert_int_eq(mkdir("a", 0777), 0);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        FILE *f = fopen(files[i], "w");
+        ck_assert_ptr_nonnull(f);
+        for (int k = 0; k < 40; k++) fprintf(f, "s%d s%d | s%d\n", k % 7, k / 7, k);
+        fclose(f);
+    }
+    return cwd;
+}
 
 static const char TINY_INI[] = "[task]\nname = copy\nlength = 3\nsymbols = 6\nval_size = 32\n"
                                "[model]\nn_layers = 1\n";
@@ -78,13 +96,16 @@ static const ExpandCase EXPAND[] = {
      {"n_heads-2_s3", "n_heads-2_s7", "n_heads-4_s3", "n_heads-4_s7"}, {64, 64, 64, 64},
      {2, 2, 4, 4}, ""},
     /* characters a folder name cannot hold become '-' */
-    {{"--grid", "task.file=x(1)/y"}, 1, {"file-x-1--y"}, {64}, {1}, "task.file"},
+    {{"--grid", "task.file=x(1)/y", "--grid", "task.name=file"}, 1, {"file-x-1--y_name-file"},
+     {64}, {1}, "task.file,task.name"},
     /* no options at all: the d_k preset at width 128, three scales, seed 1 */
     {{NULL}, 15, {"dk8_sqrt_dk_s1", "dk8_none_s1", "dk8_inv_dk_s1", "dk16_sqrt_dk_s1"},
      {128, 128, 128, 128}, {16, 16, 16, 8}, ""},
 };
 
 START_TEST(test_expand) {
+    char cwd[4096];
+    in_tmp(cwd, sizeof cwd);
     for (size_t k = 0; k < sizeof EXPAND / sizeof *EXPAND; k++) {
         const ExpandCase *e = &EXPAND[k];
         Plan p;
@@ -110,6 +131,7 @@ START_TEST(test_expand) {
         plan_free(&p);
         sweep_args_free(&a);
     }
+    ck_assert_int_eq(chdir(cwd), 0);
 }
 END_TEST
 
@@ -203,7 +225,7 @@ static const RefusedCase REFUSED[] = {
     {"bad entry", {"--grid", "optim.lr=1e-3, 2e-3"}},
     {"bad entry", {"--grid", "optim.lr=1e-3,,2e-3"}},
     {"already varied by --grid", {"--grid", "optim.lr=1", "--grid", "optim.lr=2"}},
-    {"same name", {"--grid", "task.file=a/b,a-b"}},
+    {"same name", {"--grid", "task.file=a/b,a-b", "--set", "task.name=file"}},
     {"use --grid", {"--set", "optim.lr=1", "--grid", "optim.lr=1e-3"}},
     {"use --dk", {"--set", "model.d_model=32"}},
     {"use --scales", {"--set", "attention.scale=none"}},
@@ -231,6 +253,8 @@ START_TEST(test_refused) {
     snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
     snprintf(out, sizeof out, "%s/sw", g_tmp);
     tu_write_file(ini, TINY_INI);
+    char cwd[4096];
+    in_tmp(cwd, sizeof cwd);
     for (size_t k = 0; k < sizeof REFUSED / sizeof *REFUSED; k++) {
         const char *const *v = REFUSED[k].args;
         /* --plan: even if a check were missed, nothing would train inside this test program */
@@ -243,6 +267,7 @@ START_TEST(test_refused) {
         ck_assert_msg(stat(out, &st) != 0, "case %zu created the sweep folder", k);
         tu_result_free(&r);
     }
+    ck_assert_int_eq(chdir(cwd), 0);
 }
 END_TEST
 

@@ -317,8 +317,24 @@ START_TEST(test_heatmap) {
     ck_assert_int_eq(xmlcheck_count(svg.buf, "<g class=\"heatmap\" data-rows=\"3\" data-cols=\"3\">"), 1);
     ck_assert_int_eq(xmlcheck_count(svg.buf, "&lt;sep&gt;"), 2);   /* row and column label */
     ck_assert_int_eq(xmlcheck_count(svg.buf, "a&amp;b"), 2);
-    ck_assert_int_eq(xmlcheck_count(svg.buf, "fill=\"#c8c8c8\""), 1); /* the NaN cell */
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"masked\""), 1); /* the NaN cell, hatched */
     ck_assert_int_eq(xmlcheck_count(svg.buf, "fill=\"#08306b\""), 1); /* the 1 */
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "class=\"boundary\""), 0); /* none asked for */
+    svg_free(&svg);
+    /* the prompt/answer boundary before position 2: one line on each axis, at 2 cells */
+    hm.boundary = 2;
+    svg_begin(&svg, w + 100, h, NULL);
+    plot_heatmap(&svg, 0, 0, 16, &hm);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    const char *b = strstr(svg.buf, "class=\"boundary\" d=\"M");
+    ck_assert_ptr_nonnull(b);
+    double bx, by0, by1, bx0, byy, bx1;
+    ck_assert_int_eq(sscanf(b, "class=\"boundary\" d=\"M%lf %lfV%lfM%lf %lfH%lf", &bx, &by0, &by1,
+                            &bx0, &byy, &bx1), 6);
+    ck_assert_double_eq_tol(bx - bx0, 2 * 16, 1e-6); /* 2 cells right of the grid's left edge */
+    ck_assert_double_eq_tol(byy - by0, 2 * 16, 1e-6); /* 2 cells below its top */
+    ck_assert_double_eq_tol(by1 - by0, 3 * 16, 1e-6);
     svg_free(&svg);
 }
 END_TEST

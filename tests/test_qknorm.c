@@ -157,7 +157,7 @@ START_TEST(test_with_attention) {
     /* the model's backward: attention into d qkvn, then each LayerNorm into d qkv, v copied */
     real dqkvn[NQKV], dqkv[NQKV], dpreatt[NATT], dqw[C] = {0}, dqb[C] = {0}, dkw[C] = {0},
          dkb[C] = {0};
-    attention_backward(dqkvn, dpreatt, w, qkvn, att, B, T, C, NH, scale);
+    attention_backward(dqkvn, dpreatt, w, qkvn, att, B, T, C, NH, scale, NULL);
     qknorm_backward(dqkv, dqw, dqb, dqkvn, qkv, qw, q_mean, q_rstd, N, NH, hs, S);
     qknorm_backward(dqkv + C, dkw, dkb, dqkvn + C, qkv + C, kw, k_mean, k_rstd, N, NH, hs, S);
     for (int n = 0; n < N; n++) memcpy(dqkv + n * S + 2 * C, dqkvn + n * S + 2 * C, C * sizeof(real));

@@ -1,4 +1,4 @@
-/* compare.c: ./train --compare RUN_DIR ... [--out DIR] [--log-scale]
+/* compare.c: ./train --compare RUN_DIR ... [--out DIR] [--log-scale | --linear]
  *
  * Reads the logs of several run folders and shows, side by side, what the attention scale does:
  * a summary table on stdout, SVG figures and an index.html that ties them together. This file is
@@ -15,6 +15,7 @@
 #include "report/figures.h"
 #include "report/html.h"
 #include "report/logs.h"
+#include "report/out_dir.h"
 #include "report/runs.h"
 #include "report/summary.h"
 #include "util/dirs.h"
@@ -23,23 +24,25 @@ enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
 
 static void usage(FILE *f) {
     fprintf(f,
-            "usage: ./train --compare RUN_DIR [RUN_DIR ...] [--out DIR] [--log-scale]\n"
+            "usage: ./train --compare RUN_DIR [RUN_DIR ...] [--out DIR] [--log-scale | --linear]\n"
             "Prints a summary table of the runs and writes SVG figures and index.html into DIR\n"
             "(default reports/<run1>_vs_<run2>...).\n"
-            "--log-scale puts the loss axis on a log scale.\n"
+            "The loss axis is logarithmic when the losses span more than 30x, else linear;\n"
+            "--log-scale or --linear chooses it.\n"
             "Exit codes: 0 done, 1 cannot write the report, 2 bad arguments or unreadable run.\n");
 }
 
-/* The report folder: --out, else reports/<name1>_vs_<name2>..., else reports/compare when that
- * name would be unwieldy. */
+/* The report folder when there is no --out (out_dir.h). */
 static void default_out(char *out, size_t n, const Run *runs, int n_runs) {
-    char buf[PATH_MAX] = "reports/";
-    size_t len = strlen(buf);
-    for (int i = 0; i < n_runs && len < sizeof buf; i++)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", i ? "_vs_" : "", runs[i].name);
-    int bad = len > 96;
-    for (const char *p = buf + 8; *p; p++) bad |= *p == '/' || (unsigned char)*p < 0x20;
-    snprintf(out, n, "%s", bad ? "reports/compare" : buf);
+    const char **names = malloc((size_t)(n_runs > 0 ? n_runs : 1) * sizeof *names);
+    if (!names) { /* a name of the first run alone still keeps spaces out */
+        const char *first = n_runs > 0 ? runs[0].name : "compare";
+        out_dir_default(out, n, &first, 1);
+        return;
+    }
+    for (int i = 0; i < n_runs; i++) names[i] = runs[i].name;
+    out_dir_default(out, n, names, n_runs);
+    free(names);
 }
 
 typedef struct {
@@ -52,7 +55,7 @@ typedef struct {
 /* Fills a (a->dirs is allocated; the caller frees it). Returns -1 when the report is to be made,
  * else the exit code: RC_OK after --help, RC_USAGE after an error message, RC_IO out of memory. */
 static int parse_args(CompareArgs *a, int argc, char **argv) {
-    *a = (CompareArgs){0};
+    *a = (CompareArgs){.log_scale = FIGURES_LOG_AUTO};
     a->dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a->dirs);
     if (!a->dirs) return RC_IO;
     for (int i = 0; i < argc; i++) {
@@ -61,6 +64,8 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
             return RC_OK;
         } else if (strcmp(argv[i], "--log-scale") == 0) {
             a->log_scale = 1;
+        } else if (strcmp(argv[i], "--linear") == 0) {
+            a->log_scale = 0;
         } else if (strcmp(argv[i], "--out") == 0 || strncmp(argv[i], "--out=", 6) == 0) {
             a->out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
             if (!a->out || !*a->out) {

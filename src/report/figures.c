@@ -17,20 +17,41 @@
 #include "report/svg.h"
 
 /* The figures, one function each: returns 1 when written, 0 when there was nothing to draw, -1 on
- * error (printed). log_scale: a log loss axis (the other figures ignore it). */
+ * error (printed). log_scale (the loss axis; the other figures ignore it): 1 log, 0 linear,
+ * FIGURES_LOG_AUTO log when the plotted losses span more than LOSS_LOG_SPAN. */
+#define LOSS_LOG_SPAN 30.0
+
 static int figure_loss(const Run *runs, int n, const char *dir, int log_scale) {
     Figure f = figure_init(runs, n);
-    const char *y = log_scale ? "loss (nats/token, log scale)" : "loss (nats/token)";
-    Panel *train = figure_panel(&f, "training loss (one batch per step)", "train loss", y,
-                                log_scale, 1);
-    Panel *val = figure_panel(&f, "validation loss", "val loss", y, log_scale, 1);
+    Panel *train = figure_panel(&f, "training loss (one batch per step)", "train loss",
+                                "loss (nats/token)", 0, 1);
+    Panel *val = figure_panel(&f, "validation loss", "val loss", "loss (nats/token)", 0, 1);
     int rc = f.failed ? -1 : 0;
     for (int r = 0; r < n && rc == 0; r++)
         rc = xy_column(&train->xy[r], &runs[r].loss, "train_loss", 1) |
              xy_column(&val->xy[r], &runs[r].loss, "val_loss", 1);
-    if (rc == 0) share_y_range(&f, 0, 2, 1, runs);
-    if (rc == 0) rc = figure_write(&f, runs, "Loss against step", dir, "loss.svg");
-    else fprintf(stderr, "error: out of memory drawing loss.svg\n");
+    if (rc == 0) {
+        /* A loss that falls from 2 to 0.003 is a flat line on the x axis of a linear plot: the
+         * default axis is logarithmic once the values (> 0) span more than LOSS_LOG_SPAN. */
+        double lo = INFINITY, hi = -INFINITY;
+        for (int i = 0; i < f.n; i++)
+            for (int r = 0; r < n; r++) {
+                const XY *xy = &f.p[i].xy[r];
+                PlotSeries ps = {runs[r].name, "", xy->x, xy->y, xy->n, r};
+                double a, b;
+                if (plot_y_range(&ps, 1, 1, &a, &b)) lo = fmin(lo, a), hi = fmax(hi, b);
+            }
+        int log_y = log_scale == FIGURES_LOG_AUTO ? lo <= hi && hi > LOSS_LOG_SPAN * lo : log_scale;
+        for (int i = 0; i < f.n; i++) {
+            f.p[i].ax.log_y = log_y;
+            f.p[i].ax.y_from_zero = !log_y;
+            f.p[i].ax.y_label = log_y ? "loss (nats/token, log scale)" : "loss (nats/token)";
+        }
+        share_y_range(&f, 0, 2, 1, runs);
+        rc = figure_write(&f, runs, "Loss against step", dir, "loss.svg");
+    } else {
+        fprintf(stderr, "error: out of memory drawing loss.svg\n");
+    }
     figure_free(&f);
     return rc ? -1 : 1;
 }
@@ -135,7 +156,9 @@ static int figure_attention(const Run *runs, int n, const char *dir, int log_sca
 /* One heatmap of the attention-map figure. */
 typedef struct {
     int run, first_row, rows, layer, head;
-    char title[RUN_NAME_LEN + 48];
+    int step0;       /* from attn_map_step0.csv (before training), else attn_map.csv (the end) */
+    const Csv *csv;  /* the one it comes from */
+    char title[RUN_NAME_LEN + 64];
     double x, y, w, h;
 } MapSlot;
 
@@ -154,35 +177,54 @@ static void token_labels(const Run *r, int T, const char **labels, char (*num)[1
     }
 }
 
-/* Splits attn_map.csv into its (layer, head) blocks of query rows, appending them to slots. */
+/* Splits each run's attn_map_step0.csv, then attn_map.csv, into their (layer, head) blocks of
+ * query rows, appending them to slots. */
 static int map_slots(const Run *runs, int n, MapSlot **slots, int *n_slots) {
     int cap = 0;
     *slots = NULL;
     *n_slots = 0;
-    for (int r = 0; r < n; r++) {
-        const Csv *m = &runs[r].map;
-        if (!runs[r].has_map) continue;
-        int cl = csv_col(m, "layer"), ch = csv_col(m, "head");
-        if (cl < 0 || ch < 0 || csv_col(m, "k0") < 0) continue;
-        for (int i = 0; i < m->n_rows; i++) {
-            int layer = csv_int(m, i, cl, -1), head = csv_int(m, i, ch, -1);
-            MapSlot *last = *n_slots ? &(*slots)[*n_slots - 1] : NULL;
-            if (last && last->run == r && last->layer == layer && last->head == head) {
-                last->rows++;
-                continue;
+    for (int r = 0; r < n; r++)
+        for (int which = 0; which < 2; which++) {
+            const Csv *m = which ? &runs[r].map : &runs[r].map0;
+            if (!(which ? runs[r].has_map : runs[r].has_map0)) continue;
+            int cl = csv_col(m, "layer"), ch = csv_col(m, "head");
+            if (cl < 0 || ch < 0 || csv_col(m, "k0") < 0) continue;
+            for (int i = 0; i < m->n_rows; i++) {
+                int layer = csv_int(m, i, cl, -1), head = csv_int(m, i, ch, -1);
+                MapSlot *last = *n_slots ? &(*slots)[*n_slots - 1] : NULL;
+                if (last && last->csv == m && last->layer == layer && last->head == head) {
+                    last->rows++;
+                    continue;
+                }
+                if (*n_slots == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    MapSlot *s = realloc(*slots, (size_t)cap * sizeof *s);
+                    if (!s) return -1;
+                    *slots = s;
+                }
+                MapSlot *s = &(*slots)[(*n_slots)++];
+                *s = (MapSlot){.run = r, .first_row = i, .rows = 1, .layer = layer, .head = head,
+                               .step0 = !which, .csv = m};
+                snprintf(s->title, sizeof s->title, "%s: layer %d, head %d, %s", runs[r].name,
+                         layer, head, which ? "end" : "step 0");
             }
-            if (*n_slots == cap) {
-                cap = cap ? 2 * cap : 16;
-                MapSlot *s = realloc(*slots, (size_t)cap * sizeof *s);
-                if (!s) return -1;
-                *slots = s;
-            }
-            MapSlot *s = &(*slots)[(*n_slots)++];
-            *s = (MapSlot){.run = r, .first_row = i, .rows = 1, .layer = layer, .head = head};
-            snprintf(s->title, sizeof s->title, "%s: layer %d, head %d", runs[r].name, layer, head);
         }
-    }
     return 0;
+}
+
+/* The first position whose input token is part of the answer (attn_map_tokens.csv's answer
+ * column), or 0 when the tokens file does not say. */
+static int answer_start(const Run *r, int T) {
+    if (!r->has_tokens) return 0;
+    int cp = csv_col(&r->tokens, "position"), ca = csv_col(&r->tokens, "answer");
+    if (cp < 0 || ca < 0) return 0;
+    int first = 0;
+    for (int i = 0; i < r->tokens.n_rows; i++) {
+        int p = csv_int(&r->tokens, i, cp, -1);
+        if (csv_int(&r->tokens, i, ca, 0) == 1 && p > 0 && p < T && (first == 0 || p < first))
+            first = p;
+    }
+    return first;
 }
 
 /* Fills the heatmap description of a slot; v, labels and row labels are caller-provided buffers
@@ -190,17 +232,20 @@ static int map_slots(const Run *runs, int n, MapSlot **slots, int *n_slots) {
 static PlotHeatmap slot_heatmap(const Run *runs, const MapSlot *s, int T, double *v,
                                 const char **labels, const char **row_labels, char (*num)[12]) {
     const Run *r = &runs[s->run];
-    const Csv *m = &r->map;
+    const Csv *m = s->csv;
     int k0 = csv_col(m, "k0"), cq = csv_col(m, "query");
     token_labels(r, T, labels, num);
     for (int i = 0; i < s->rows; i++) {
         int q = cq >= 0 ? csv_int(m, s->first_row + i, cq, -1) : i;
         row_labels[i] = q >= 0 && q < T ? labels[q] : "?";
-        for (int j = 0; j < T; j++) v[(size_t)i * T + j] = csv_num(m, s->first_row + i, k0 + j);
+        /* causal attention: keys after the query are masked, not weights of 0 (NaN: hatched) */
+        for (int j = 0; j < T; j++)
+            v[(size_t)i * T + j] = q >= 0 && j > q ? NAN : csv_num(m, s->first_row + i, k0 + j);
     }
     return (PlotHeatmap){.title = s->title, .v = v, .rows = s->rows, .cols = T,
                          .row_labels = row_labels, .col_labels = labels, .row_axis = "query",
-                         .col_axis = "key", .vmin = 0, .vmax = 1};
+                         .col_axis = "key", .vmin = 0, .vmax = 1,
+                         .boundary = s->rows == T ? answer_start(r, T) : 0};
 }
 
 static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
@@ -217,7 +262,7 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
         return 0;
     }
     for (int i = 0; i < n_slots; i++) {
-        const Csv *m = &runs[slots[i].run].map;
+        const Csv *m = slots[i].csv;
         if (m->n_cols - csv_col(m, "k0") > T) T = m->n_cols - csv_col(m, "k0");
         if (slots[i].rows > max_rows) max_rows = slots[i].rows;
     }
@@ -234,11 +279,12 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     const double max_w = 2 * PANEL_W - 90, gap = 26;
     double x = MARGIN, y = 48, row_h = 0, used_w = 0;
     for (int i = 0; i < n_slots; i++) {
-        const Csv *m = &runs[slots[i].run].map;
+        const Csv *m = slots[i].csv;
         PlotHeatmap hm = slot_heatmap(runs, &slots[i], m->n_cols - csv_col(m, "k0"), v, labels,
                                       row_labels, num);
         plot_heatmap_size(&hm, cell, &slots[i].w, &slots[i].h);
-        int new_run = i > 0 && slots[i].run != slots[i - 1].run;
+        /* a row of its own per run and moment (step 0, end) */
+        int new_run = i > 0 && slots[i].csv != slots[i - 1].csv;
         if (i > 0 && (new_run || x + slots[i].w > MARGIN + max_w)) {
             x = MARGIN;
             y += row_h + gap;
@@ -253,9 +299,9 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     Svg s;
     svg_begin(&s, used_w + 110, fmax(y + row_h + MARGIN, 320), "Attention maps");
     svg_text(&s, MARGIN, 28, "font-size=\"17\" font-weight=\"bold\"",
-             "Attention weights of one validation example at the end of training");
+             "Attention of one validation example: step 0 and end");
     for (int i = 0; i < n_slots; i++) {
-        const Csv *m = &runs[slots[i].run].map;
+        const Csv *m = slots[i].csv;
         PlotHeatmap hm = slot_heatmap(runs, &slots[i], m->n_cols - csv_col(m, "k0"), v, labels,
                                       row_labels, num);
         plot_heatmap(&s, slots[i].x, slots[i].y, cell, &hm);
@@ -279,10 +325,12 @@ typedef struct {
 static const FigureSpec FIGURES[FIGURES_MAX] = {
     {figure_loss,
      {"loss.svg", "Loss against step",
-      "Training loss (one batch per step) and validation loss per answer token. Look for "
-      "how long each run sits on the initial plateau before its loss drops; a run that "
-      "diverged ends with a cross at its last finite value (use --log-scale when one run "
-      "dwarfs the others)."}},
+      "Training loss (one batch per step, left) and validation loss per answer token (right), "
+      "both in nats per answer token. The y axis is logarithmic when the plotted losses span "
+      "more than 30&#215; (its label then says \"log scale\"; --linear or --log-scale "
+      "chooses), so a loss near 0.003 stays readable beside one near 0.3. Compare when each "
+      "run's loss starts to fall and where it levels off; a run that diverged ends with a "
+      "cross at its last finite value."}},
     {figure_accuracy,
      {"accuracy.svg", "Validation accuracy against step",
       "Exact-match answer accuracy and per-token accuracy on the held-out examples: compare "
@@ -290,21 +338,27 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "gives the step)."}},
     {figure_gradients,
      {"grad_norms.svg", "Gradient norms against step",
-      "Gradient L2 norms before clipping, log scale. Two effects pull the W_q and W_k norms "
-      "apart when the 1/&#8730;d<sub>k</sub> scale is removed: saturated softmax rows pass "
-      "less gradient, and the missing factor multiplies it by &#8730;d<sub>k</sub>. Which wins "
-      "is measured here, not assumed: in the shipped sort runs the unscaled norms are larger."}},
+      "Gradient L2 norms before clipping, log scale: all parameters (top), then the query and "
+      "key weights W<sub>q</sub>, W<sub>k</sub> of each layer. Two effects pull these apart "
+      "when the 1/&#8730;d<sub>k</sub> scale is removed: saturated softmax rows pass less "
+      "gradient, and the missing factor multiplies it by &#8730;d<sub>k</sub>. Which one wins "
+      "in these runs is what the lines show: a higher line is the larger gradient."}},
     {figure_attention,
      {"attention.svg", "Attention entropy and logit spread against step",
-      "With the scale removed, the logit std at step 0 is about &#8730;d<sub>k</sub> times "
-      "larger and the softmax saturates: normalized entropy falls towards 0 and the share of "
-      "rows with one weight above 0.99 rises."}},
+      "Per layer, averaged over heads: the normalized attention entropy (left; 1 = uniform "
+      "weights, 0 = all weight on one key) and the standard deviation of the scaled logits "
+      "(right). Without the scale the logit std at step 0 is about &#8730;d<sub>k</sub> times "
+      "larger, and a low entropy then means a saturated softmax; the share of saturated rows "
+      "is in the next figure."}},
     {figure_passthru, {"passthru.svg", FIGURE_PASSTHRU_TITLE, FIGURE_PASSTHRU_CAPTION}},
     {figure_maps,
-     {"attn_maps.svg", "Attention maps at the end of training",
-      "Attention weights of one validation example after training (row = query position, "
-      "column = key; white = 0, dark blue = 1; above the diagonal is masked): a saturated "
-      "head puts almost all its weight on a single key in every row."}},
+     {"attn_maps.svg", "Attention maps at step 0 and at the end of training",
+      "Attention weights of one validation example, for each run before the first update "
+      "(step 0) and after the last (row = query position, column = key; white = 0, dark blue "
+      "= 1; hatched grey = masked: a query never sees later keys). The red dashed lines mark "
+      "where the prompt ends and the answer tokens begin, on both axes. A saturated head puts "
+      "almost all its weight on a single key in every row; without the scale that can be "
+      "seen at step 0 already."}},
 };
 
 int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,

@@ -12,7 +12,11 @@ typedef struct {
 
 #define FIGURES_MAX 6
 
-/* Writes into dir every figure the runs have data for: loss.svg (log_scale: log loss axis),
+/* log_scale of figures_write: choose the loss axis from the data (log when it spans > 30x). */
+#define FIGURES_LOG_AUTO (-1)
+
+/* Writes into dir every figure the runs have data for: loss.svg (log_scale: 1 a log loss axis,
+ * 0 a linear one, FIGURES_LOG_AUTO log when the losses span more than 30x),
  * accuracy.svg, grad_norms.svg, attention.svg, passthru.svg (figure_passthru.h) and
  * attn_maps.svg, and lists those written in figs[0..*n_figs) (room for FIGURES_MAX). Returns 0,
  * or -1 when any could not be written (after printing why; the others are still written). */

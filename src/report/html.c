@@ -3,12 +3,14 @@
 #include "report/html.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/plot.h"
 #include "report/svg.h"
+#include "util/provenance.h"
 
 static const char CSS[] =
     "body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;color:#222;margin:24px auto;"
@@ -119,6 +121,39 @@ static void html_config_table(FILE *f, const Run *runs, int n, const char **keys
     fprintf(f, "</table>\n");
 }
 
+/* Where each run came from: the provenance comments of its config.ini (util/provenance.h). */
+static void html_provenance(FILE *f, const Run *runs, int n) {
+    fprintf(f, "<h2>Provenance</h2>\n<p class=\"note\">Program version and commit, compiler and "
+               "flags, command line, start time, threads and CPU of each run, from the comments "
+               "at the top of its <code>config.ini</code>.</p>\n<table class=\"config\">\n");
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX], *text = NULL, *lines = NULL;
+        size_t len = 0, text_len = 0;
+        snprintf(path, sizeof path, "%s/config.ini", runs[i].path);
+        FILE *in = fopen(path, "r");
+        FILE *mem = open_memstream(&lines, &len);
+        int found = 0;
+        if (in && mem) {
+            char buf[4096];
+            size_t got;
+            FILE *all = open_memstream(&text, &text_len);
+            while (all && (got = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, got, all);
+            if (all) fclose(all);
+            found = text ? provenance_print_lines(text, "", mem) : 0;
+        }
+        if (mem) fclose(mem);
+        if (in) fclose(in);
+        fprintf(f, "<tr><td class=\"text\">");
+        xml_escape_file(f, runs[i].name);
+        fprintf(f, "</td><td class=\"text\"><pre>");
+        xml_escape_file(f, found && lines ? lines : "not recorded (a run of a version before 0.11)");
+        fprintf(f, "</pre></td></tr>\n");
+        free(text);
+        free(lines);
+    }
+    fprintf(f, "</table>\n");
+}
+
 int html_write(const char *path, const Run *runs, int n, const Table *summary,
                const FigureInfo *figs, int n_figs) {
     FILE *f = fopen(path, "w");
@@ -165,6 +200,7 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
     fprintf(f, "<h2>All settings</h2>\n<p class=\"note\">Highlighted: the value differs between "
                "runs.</p>\n");
     if (keys) html_config_table(f, runs, n, keys, n_keys, 0);
+    html_provenance(f, runs, n);
     fprintf(f, "</body>\n</html>\n");
     free(keys);
     int bad = ferror(f);

@@ -456,12 +456,26 @@ void plot_heatmap(Svg *s, double x, double y, double cell, const PlotHeatmap *hm
             double v = hm->v[(size_t)i * (size_t)hm->cols + (size_t)j];
             double t = (v - hm->vmin) / span;
             if (!isnan(t) && t < 0.004) continue; /* white: already the background */
+            if (isnan(t)) { /* hatched, so a masked cell never reads as a weight near 0 */
+                svg_raw(s, "<rect class=\"masked\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+                           "height=\"%.2f\" fill=\"#ececec\"/><path d=\"M%.2f %.2fL%.2f %.2f\" "
+                           "stroke=\"#b4b4b4\" stroke-width=\"0.8\"/>\n",
+                        gx + j * cell, gy + i * cell, cell, cell, gx + j * cell, gy + (i + 1) * cell,
+                        gx + (j + 1) * cell, gy + i * cell);
+                continue;
+            }
             char col[8];
             plot_ramp(t, col);
             svg_raw(s, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"%s\"/>\n",
                     gx + j * cell, gy + i * cell, cell, cell, col);
         }
     svg_raw(s, "</g>\n");
+    if (hm->boundary > 0 && hm->boundary < hm->cols && hm->boundary < hm->rows) {
+        double bx = gx + hm->boundary * cell, by = gy + hm->boundary * cell;
+        svg_raw(s, "<path class=\"boundary\" d=\"M%.2f %.2fV%.2fM%.2f %.2fH%.2f\" stroke=\"#d62728\" "
+                   "stroke-width=\"1.5\" stroke-dasharray=\"4 2\" fill=\"none\"/>\n",
+                bx, gy, gy + gh, gx, by, gx + gw);
+    }
     svg_rect(s, gx, gy, gw, gh, "fill=\"none\" stroke=\"#888888\"");
     char attrs[96];
     if (L.label_w > 0) {

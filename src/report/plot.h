@@ -90,7 +90,8 @@ typedef struct {
  * width w. Returns the height it uses; with s == NULL it only measures. */
 double plot_legend(Svg *s, double x, double y, double w, const PlotLegendItem *items, int n);
 
-/* A matrix of values shown as coloured cells (white = vmin, dark blue = vmax, grey = NaN). */
+/* A matrix of values shown as coloured cells (white = vmin, dark blue = vmax; NaN = not a value,
+ * e.g. a masked position: light grey with a diagonal stroke, unlike any colour of the ramp). */
 typedef struct {
     const char *title;
     const double *v;                /* rows x cols, row-major */
@@ -99,6 +100,8 @@ typedef struct {
     const char *const *col_labels;  /* cols strings, or NULL */
     const char *row_axis, *col_axis; /* axis names, e.g. "query", "key" (may be NULL) */
     double vmin, vmax;
+    int boundary;                   /* > 0: a dashed line before row and column boundary (where
+                                       the prompt ends); 0: none */
 } PlotHeatmap;
 
 /* Width and height plot_heatmap will use with square cells of side cell. */

@@ -14,6 +14,7 @@
 
 #include "report/log_check.h"
 #include "report/logs.h"
+#include "util/run_lock.h"
 
 /* ------------------------------------------------------------- config.ini */
 
@@ -181,6 +182,7 @@ int load_run(Run *r, const char *path) {
     r->has_grads = load_optional(&r->grads, path, "grad_norms.csv", 1);
     r->has_attn = load_optional(&r->attn, path, "attention.csv", 0);
     r->has_map = load_optional(&r->map, path, "attn_map.csv", 0);
+    r->has_map0 = load_optional(&r->map0, path, "attn_map_step0.csv", 0);
     r->has_tokens = load_optional(&r->tokens, path, "attn_map_tokens.csv", 0);
     return 0;
 }
@@ -191,6 +193,7 @@ void free_run(Run *r) {
     csv_free(&r->grads);
     csv_free(&r->attn);
     csv_free(&r->map);
+    csv_free(&r->map0);
     csv_free(&r->tokens);
 }
 
@@ -277,7 +280,10 @@ void run_status(const Run *r, char *out, size_t n) {
     long skipped = c_skip >= 0 ? csv_int(t, t->n_rows - 1, c_skip, 0) : 0;
     if (skipped <= 0) skipped = bad_rows;
     const char *steps = ini_get(&r->config, "train.steps");
-    const char *what = steps && atoi(steps) > last ? "stopped" : "finished";
+    /* a run folder whose ./train is still at work: not stopped, only not done yet */
+    const char *what = run_lock_holder(r->path) ? "running"
+                       : steps && atoi(steps) > last ? "stopped"
+                                                     : "finished";
     if (skipped > 0)
         snprintf(out, n, "%s @%d, %ld skipped", what, last, skipped);
     else

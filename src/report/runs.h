@@ -30,7 +30,8 @@ typedef struct {
     char name[RUN_NAME_LEN];   /* the folder's name, made unique among the runs */
     Ini config;                /* empty without config.ini */
     Csv loss, grads, attn, map, tokens;
-    int has_config, has_grads, has_attn, has_map, has_tokens;
+    Csv map0;                  /* attn_map_step0.csv: the map before the first update */
+    int has_config, has_grads, has_attn, has_map, has_tokens, has_map0;
 } Run;
 
 /* Reads the run folder at path into r (zeroed by the caller). Only loss.csv (with a step column)
@@ -57,7 +58,8 @@ int attn_layers(const Run *r);
 int attn_step(const Run *r, int last);
 
 /* "diverged @N" when the run ended on NaN/inf (N: the first bad step after its last good one),
- * else "finished @N" or "stopped @N" (fewer steps than its config asked for), plus ", K skipped"
+ * else "finished @N", "running @N" (a ./train still trains in the folder: util/run_lock.h) or
+ * "stopped @N" (fewer steps than its config asked for), plus ", K skipped"
  * when it skipped non-finite updates and went on (train.on_divergence = skip). */
 void run_status(const Run *r, char *out, size_t n);
 

@@ -43,10 +43,14 @@ EvalResult evaluate_validation(Model *m, const Task *t) {
 }
 
 int evaluate_greedy(Model *m, const Task *t, int b, int *tokens, int *out) {
+    memcpy(tokens, t->val_tokens + (size_t)b * t->seq_len, sizeof(int) * (size_t)t->seq_len);
+    return evaluate_greedy_tokens(m, t, b, tokens, out);
+}
+
+int evaluate_greedy_tokens(Model *m, const Task *t, int b, int *tokens, int *out) {
     int T = t->seq_len, V = m->cfg.vocab_size, n = 0;
     const int *targets = t->val_targets + (size_t)b * T;
     const float *mask = t->val_mask + (size_t)b * T;
-    memcpy(tokens, t->val_tokens + (size_t)b * T, sizeof(int) * (size_t)T);
     for (int i = 0; i < T; i++) {
         if (mask[i] == 0) continue;
         model_forward(m, tokens, targets, mask, 1, T);
@@ -58,27 +62,71 @@ int evaluate_greedy(Model *m, const Task *t, int b, int *tokens, int *out) {
 }
 
 
+/* Per validation example: 1 when its whole answer is right (teacher forcing, which for a
+ * whole right answer is what greedy decoding gives too), in batches like evaluate_validation. */
+static void examples_right(Model *m, const Task *t, unsigned char *right) {
+    int T = t->seq_len, V = m->cfg.vocab_size;
+    for (int start = 0; start < t->n_val; start += m->max_batch) {
+        int B = t->n_val - start < m->max_batch ? t->n_val - start : m->max_batch;
+        const int *targets = t->val_targets + (size_t)start * T;
+        const float *mask = t->val_mask + (size_t)start * T;
+        model_forward(m, t->val_tokens + (size_t)start * T, targets, mask, B, T);
+        for (int b = 0; b < B; b++) {
+            int all = 1;
+            for (int i = 0; i < T; i++) {
+                size_t n = (size_t)b * T + i;
+                if (mask[n] != 0) all &= argmax(m->logits + n * V, V) == targets[n];
+            }
+            right[start + b] = (unsigned char)all;
+        }
+    }
+}
+
+/* One example's line: "prompt | answer   model: ...   right" or "WRONG". */
+static void print_example(Model *m, const Task *t, int b, int *tokens, int *answer, FILE *f) {
+    int T = t->seq_len;
+    char prompt[4096], name[128];
+    const int *targets = t->val_targets + (size_t)b * T;
+    const float *mask = t->val_mask + (size_t)b * T;
+    task_format(t, t->val_tokens + (size_t)b * T, targets, mask, prompt, sizeof prompt);
+    int n = evaluate_greedy(m, t, b, tokens, answer);
+    fprintf(f, "  %s   model:", prompt);
+    int right = 1;
+    for (int i = 0, k = 0; i < T; i++)
+        if (mask[i] != 0) right &= answer[k++] == targets[i];
+    for (int i = 0; i < n; i++) {
+        task_token_name(t, answer[i], name, sizeof name);
+        fprintf(f, " %s", name);
+    }
+    fprintf(f, "   %s\n", right ? "right" : "WRONG");
+}
+
 int evaluate_print_examples(Model *m, const Task *t, int n_examples, FILE *f) {
     int T = t->seq_len;
     int *tokens = malloc(sizeof(int) * (size_t)T), *answer = malloc(sizeof(int) * (size_t)T);
-    char prompt[4096], name[128];
-    int rc = tokens && answer ? 0 : -1;
-    for (int b = 0; rc == 0 && b < n_examples && b < t->n_val; b++) {
-        const int *targets = t->val_targets + (size_t)b * T;
-        const float *mask = t->val_mask + (size_t)b * T;
-        task_format(t, t->val_tokens + (size_t)b * T, targets, mask, prompt, sizeof prompt);
-        int n = evaluate_greedy(m, t, b, tokens, answer);
-        fprintf(f, "  %s   model:", prompt);
-        int right = 1;
-        for (int i = 0, k = 0; i < T; i++)
-            if (mask[i] != 0) right &= answer[k++] == targets[i];
-        for (int i = 0; i < n; i++) {
-            task_token_name(t, answer[i], name, sizeof name);
-            fprintf(f, " %s", name);
-        }
-        fprintf(f, "   %s\n", right ? "right" : "WRONG");
+    unsigned char *right = malloc((size_t)(t->n_val > 0 ? t->n_val : 1));
+    int rc = tokens && answer && right ? 0 : -1;
+    if (rc == 0) {
+        examples_right(m, t, right);
+        int wrong = 0;
+        for (int b = 0; b < t->n_val; b++) wrong += !right[b];
+        int shown_wrong = wrong < n_examples ? wrong : n_examples;
+        fprintf(f, "%d of %d validation answers wrong", wrong, t->n_val);
+        if (shown_wrong > 0)
+            fprintf(f, "; the first %d of them%s:\n", shown_wrong,
+                    shown_wrong < n_examples ? ", then right ones" : "");
+        else
+            fprintf(f, "; the first right ones:\n");
+        /* the mistakes first: they say what the model has not learned */
+        for (int pass = 0, shown = 0; pass < 2; pass++)
+            for (int b = 0; b < t->n_val && shown < n_examples; b++)
+                if (right[b] == pass) {
+                    print_example(m, t, b, tokens, answer, f);
+                    shown++;
+                }
     }
     free(tokens);
     free(answer);
+    free(right);
     return rc;
 }

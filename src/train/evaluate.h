@@ -24,8 +24,14 @@ EvalResult evaluate_validation(Model *m, const Task *t);
  * written to out (answer positions in order) and its length returned. */
 int evaluate_greedy(Model *m, const Task *t, int b, int *tokens, int *out);
 
-/* Prints the first n_examples validation examples as "prompt | answer   model: ...   right" or
- * "WRONG". Returns 0, or -1 when out of memory. */
+/* evaluate_greedy on tokens given by the caller (T of them, laid out like validation example
+ * b, whose mask says which positions are answered): the prompt positions are read, the answer
+ * positions overwritten. For a prompt of the user's (--prompt). */
+int evaluate_greedy_tokens(Model *m, const Task *t, int b, int *tokens, int *out);
+
+/* Prints how many validation answers are wrong, then n_examples examples as "prompt | answer
+ * model: ...   right" or "WRONG": the wrong ones first (in validation order), then right ones.
+ * Returns 0, or -1 when out of memory. */
 int evaluate_print_examples(Model *m, const Task *t, int n_examples, FILE *f);
 
 #endif

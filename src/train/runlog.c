@@ -219,6 +219,11 @@ static int put_text(const RunLog *r, const char *name, FILE *f, char **text, siz
 }
 
 int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
+    return runlog_attn_map_as(r, m, t, b, "attn_map.csv", "attn_map_tokens.csv");
+}
+
+int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const char *file,
+                       const char *tokens_file) {
     int T = m->T, NH = m->cfg.n_heads;
     char *text = NULL;
     size_t len = 0;
@@ -235,10 +240,14 @@ int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
                 for (int j = 0; j < T; j++) fprintf(f, ",%.5g", (double)p[j]);
                 fputc('\n', f);
             }
-    int bad = put_text(r, "attn_map.csv", f, &text, &len);
+    int bad = put_text(r, file, f, &text, &len);
+    if (!tokens_file) {
+        if (bad) fprintf(stderr, "error: cannot write '%s/%s': %s\n", r->dir, file, strerror(errno));
+        return bad ? -1 : 0;
+    }
     FILE *g = open_memstream(&text, &len);
     if (!g) return -1;
-    fprintf(g, "position,token\n");
+    fprintf(g, "position,token,answer\n");
     char name[128];
     for (int i = 0; i < T; i++) {
         task_token_name(t, m->tokens[(size_t)b * T + i], name, sizeof name);
@@ -248,9 +257,12 @@ int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
             if (*c == '"') fputc('"', g);
             fputc(*c, g);
         }
-        fprintf(g, "\"\n");
+        /* answer: this input token belongs to the answer (the previous position's target is
+         * scored); the figure marks where the prompt ends */
+        int answer = i > 0 && t->val_mask && t->val_mask[(size_t)b * T + i - 1] > 0;
+        fprintf(g, "\",%d\n", answer);
     }
-    bad |= put_text(r, "attn_map_tokens.csv", g, &text, &len);
+    bad |= put_text(r, tokens_file, g, &text, &len);
     if (bad) fprintf(stderr, "error: cannot write the attention map in '%s': %s\n", r->dir, strerror(errno));
     return bad ? -1 : 0;
 }

@@ -32,7 +32,9 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
                 long resume_step);
 
 /* One row of loss.csv. has_train / has_val say which groups were measured at this step; the
- * others are left empty. A measured NaN or Inf is written as nan / inf, never hidden. */
+ * others are left empty. A measured NaN or Inf is written as nan / inf, never hidden. Units:
+ * losses in nats per answer token; val_token_acc and val_answer_acc are fractions in [0, 1]
+ * (0.973), while everything ./train prints shows them in percent (97.3%). */
 typedef struct {
     int step;
     int has_train;  /* train_loss, lr, grad_norm */
@@ -54,8 +56,13 @@ int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm);
 int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s);
 
 /* Writes attn_map.csv (layer, head, query, then the weights over keys k0..k{T-1}) and
- * attn_map_tokens.csv (position, token) for example b of the last model_forward. */
+ * attn_map_tokens.csv (position, token, answer: 1 when that input token is part of the answer)
+ * for example b of the last model_forward, which must be validation example b (its mask marks
+ * the answer). runlog_attn_map_as writes the same into other files (tokens_file NULL: none);
+ * the run writes attn_map_step0.csv at step 0 and attn_map.csv at the end. */
 int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b);
+int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const char *file,
+                       const char *tokens_file);
 
 /* Writes text into a new file of the run folder (init_check.txt, ...). */
 int runlog_write_file(RunLog *r, const char *name, const char *text);

@@ -1,5 +1,6 @@
 #include "train/train.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -15,7 +16,13 @@
 #include "optim/optim.h"
 #include "train/checkpoint.h"
 #include "train/diagnostics.h"
+#include "train/guards.h"
+#include "train/progress.h"
+#include "train/prompt.h"
+#include "util/run_lock.h"
 #include "train/runlog.h"
+#include "train/task_source.h"
+#include "util/provenance.h"
 
 int is_nonfinite(double x) {
     uint64_t bits;
@@ -59,6 +66,8 @@ typedef struct {
     long start_step;        /* updates done before this process (resume) */
     double resumed_elapsed; /* seconds spent before this process (resume) */
     long skipped;           /* updates skipped after a non-finite loss or gradient */
+    int lock_fd;            /* run_lock.h: held while this process trains in dir; -1 none */
+    GuardLog guards;        /* tripped guards: reported once each, counted (guards.h) */
 } Run;
 
 /* Name of the first tensor (table order) of buf (params or grads) holding a NaN or Inf. */
@@ -71,18 +80,31 @@ static const char *first_nonfinite(const Model *m, const real *buf) {
     return NULL;
 }
 
-static void format_eta(char *buf, size_t n, double s) {
-    if (s < 60)
-        snprintf(buf, n, "%.0fs", s);
-    else
-        snprintf(buf, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+/* The configuration as config.ini and the checkpoint store it: provenance comments first. */
+static char *run_config_text(const Config *c) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+#ifdef _OPENMP
+    provenance_write(f, omp_get_max_threads());
+#else
+    provenance_write(f, 1);
+#endif
+    if (task_source_write(f, c) != 0) {
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    config_write(c, f);
+    fclose(f);
+    return buf;
 }
 
-/* Reports a tripped guard; returns 1 when the run must stop. */
-static int guard_trip(const Run *r, int step, const char *what) {
-    int stop = r->c->guard_action == GUARD_STOP;
-    fprintf(stderr, "guard: step %d: %s%s\n", step, what, stop ? " (guard.action = stop)" : "");
-    return stop;
+/* Counts a tripped guard, reported the first time per slot; returns 1 when the run must stop. */
+static int guard_trip(Run *r, GuardKind kind, int layer, int head, int step, const char *what) {
+    return guards_trip(&r->guards, kind, layer, head, step, what, r->c->guard_action == GUARD_STOP,
+                       stderr);
 }
 
 static void forward_diag_batch(Run *r) {
@@ -114,7 +136,11 @@ static int diagnostics(Run *r, int step) {
     Model *m = &r->m;
     int NH = m->cfg.n_heads;
     forward_diag_batch(r);
-    if (step == 0 && init_check(r) != 0) return EXIT_RUNTIME;
+    /* step 0: the init check, and the attention map before any update (saturation, when the
+     * scale is missing, is there from the start) */
+    if (step == 0 && (init_check(r) != 0 ||
+                      runlog_attn_map_as(&r->log, m, &r->task, 0, "attn_map_step0.csv", NULL) != 0))
+        return EXIT_RUNTIME;
     model_zero_grad(m);
     model_backward_diag(m);
     int stop = 0;
@@ -130,27 +156,27 @@ static int diagnostics(Run *r, int step) {
             if (r->c->guard_logit_std_max > 0 && s.logit_std > r->c->guard_logit_std_max) {
                 snprintf(what, sizeof what, "layer %d head %d: attention-logit std %.3g > guard.logit_std_max %g",
                          l, h, s.logit_std, r->c->guard_logit_std_max);
-                stop |= guard_trip(r, step, what);
+                stop |= guard_trip(r, GUARD_LOGIT_STD, l, h, step, what);
             }
             if (r->c->guard_max_weight_max > 0 && s.max_weight > r->c->guard_max_weight_max) {
                 snprintf(what, sizeof what, "layer %d head %d: mean row-max attention weight %.3g > guard.max_weight_max %g",
                          l, h, s.max_weight, r->c->guard_max_weight_max);
-                stop |= guard_trip(r, step, what);
+                stop |= guard_trip(r, GUARD_MAX_WEIGHT, l, h, step, what);
             }
         }
     return stop ? EXIT_GUARD : 0;
 }
 
-static int grad_guard(const Run *r, int step, double norm) {
+static int grad_guard(Run *r, int step, double norm) {
     char what[160];
     const Config *c = r->c;
     if (c->guard_grad_norm_min > 0 && norm < c->guard_grad_norm_min) {
         snprintf(what, sizeof what, "global gradient norm %.3g < guard.grad_norm_min %g", norm, c->guard_grad_norm_min);
-        return guard_trip(r, step, what) ? EXIT_GUARD : 0;
+        return guard_trip(r, GUARD_GRAD_MIN, 0, 0, step, what) ? EXIT_GUARD : 0;
     }
     if (c->guard_grad_norm_max > 0 && norm > c->guard_grad_norm_max) {
         snprintf(what, sizeof what, "global gradient norm %.3g > guard.grad_norm_max %g", norm, c->guard_grad_norm_max);
-        return guard_trip(r, step, what) ? EXIT_GUARD : 0;
+        return guard_trip(r, GUARD_GRAD_MAX, 0, 0, step, what) ? EXIT_GUARD : 0;
     }
     return 0;
 }
@@ -160,6 +186,7 @@ static int grad_guard(const Run *r, int step, double norm) {
  * task_init has already checked that the sequences fit model.max_seq_len. */
 static int build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
     memset(r, 0, sizeof *r);
+    r->lock_fd = -1;
     r->c = c;
     if (task_init(&r->task, c) != 0) return EXIT_CONFIG;
     ModelConfig mc = train_model_config(c, &r->task);
@@ -185,6 +212,10 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
     else
         model_init_gpt2(&r->m, &init_rng, c->init_std);
     r->diag_B = r->task.n_val < B ? r->task.n_val : B;
+    if (guards_init(&r->guards, r->m.cfg.n_layers, r->m.cfg.n_heads) != 0) {
+        fprintf(stderr, "error: out of memory\n");
+        return EXIT_RUNTIME;
+    }
     r->tokens = malloc(sizeof(int) * (size_t)B * T);
     r->targets = malloc(sizeof(int) * (size_t)B * T);
     r->mask = malloc(sizeof(float) * (size_t)B * T);
@@ -192,7 +223,7 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
      * so a later change of a task's own default cannot change what a resume does. */
     Config stored = *c;
     stored.task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
-    r->cfg_text = config_text(&stored);
+    r->cfg_text = run_config_text(&stored);
     if (!r->tokens || !r->targets || !r->mask || !r->cfg_text) {
         fprintf(stderr, "error: out of memory\n");
         return EXIT_RUNTIME;
@@ -213,6 +244,17 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
         resume_step = st.step;
     }
     snprintf(r->dir, sizeof r->dir, "%s/%s", c->run_dir, c->run_name);
+    /* before anything in the folder is touched: a second ./train there would mix two runs */
+    pid_t holder = 0;
+    if (make_dirs(r->dir) != 0 || (r->lock_fd = run_lock_take(r->dir, &holder)) == -1) {
+        fprintf(stderr, "error: cannot create run folder '%s': %s\n", r->dir, strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    if (r->lock_fd == -2) {
+        fprintf(stderr, "error: %s/ is being trained by another process (pid %ld); wait for it, or "
+                        "set run.name for a run of its own\n", r->dir, (long)holder);
+        return EXIT_CONFIG;
+    }
     if (!checkpoint) {
         char previous[1100];
         snprintf(previous, sizeof previous, "%s/loss.csv", r->dir);
@@ -222,7 +264,8 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
         /* nothing of an earlier run may outlive it: a stale checkpoint would later be resumed
          * as if it belonged to this run's logs */
         static const char *const stale[] = {"checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv",
-                                            "attn_map_tokens.csv", "init_check.txt"};
+                                            "attn_map_tokens.csv", "attn_map_step0.csv",
+                                            "init_check.txt"};
         for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
             snprintf(previous, sizeof previous, "%s/%s", r->dir, stale[i]);
             remove(previous);
@@ -233,6 +276,8 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
 
 static void run_free(Run *r) {
     runlog_close(&r->log);
+    if (r->lock_fd >= 0) close(r->lock_fd);
+    guards_free(&r->guards);
     free(r->cfg_text);
     free(r->tokens);
     free(r->targets);
@@ -324,6 +369,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
         }
         double t = now_s();
         double tps = (do_log && t > t_last && tokens_since > 0) ? tokens_since / (t - t_last) : NAN;
+        double ms = is_nonfinite(tps) ? NAN : 1e3 * (t - t_last) / ((double)tokens_since / ((double)B * T));
         int diverged = !last && (is_nonfinite(loss) || is_nonfinite(norm));
         if (diverged) run.skipped += c->on_divergence == DIVERGENCE_SKIP;
         if (do_log || diverged) {
@@ -338,15 +384,14 @@ int train_run_from(const Config *c, const char *checkpoint) {
                 tokens_since = 0;
             }
         }
-        if (do_eval && c->progress) {
-            char eta[32], lbuf[32];
+        if (do_log && c->progress) {
+            /* the pace of this process's updates; none timed yet: no ETA rather than "0s" */
             long done = step - run.start_step;
-            format_eta(eta, sizeof eta, done > 0 ? (t - t0 - run.resumed_elapsed) / done * (c->steps - step) : 0);
-            snprintf(lbuf, sizeof lbuf, last ? "-" : "%.4f", loss);
-            fprintf(stderr, "step %5d/%d  train loss %-8s val loss %-8.4f answer acc %5.1f%%  "
-                            "token acc %5.1f%%  %7.0f tok/s  ETA %s\n",
-                    step, c->steps, lbuf, ev.loss, 100 * ev.answer_acc, 100 * ev.token_acc,
-                    is_nonfinite(tps) ? 0.0 : tps, eta);
+            double spent = t - t0 - run.resumed_elapsed;
+            ProgressRow p = {step, c->steps, loss, ms, tps,
+                             done > 0 ? spent / done * (c->steps - step) : NAN,
+                             do_eval, ev.loss, ev.answer_acc, ev.token_acc};
+            progress_line(stderr, &p);
         }
         if (last) break;
         if (diverged) {
@@ -388,6 +433,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
         fprintf(stderr, "run '%s' finished in %.1f s%s; logs in %s/\n", c->run_name, total, here,
                 run.dir);
     }
+    guards_summary(&run.guards, stderr); /* however the run ended */
     if (runlog_close(&run.log) != 0 && rc == 0) {
         fprintf(stderr, "error: cannot finish writing the logs in %s\n", run.dir);
         rc = EXIT_RUNTIME;
@@ -398,7 +444,8 @@ int train_run_from(const Config *c, const char *checkpoint) {
     return rc;
 }
 
-int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples) {
+int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
+                          const char *prompt) {
 #ifdef _OPENMP
     if (c->threads > 0) omp_set_num_threads(c->threads);
 #endif
@@ -414,9 +461,18 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
                 checkpoint, st.step, c->steps);
         goto done;
     }
+    if (prompt) { /* the answer alone: one line a script can read */
+        rc = prompt_answer(&run.m, &run.task, prompt, stdout);
+        goto done;
+    }
     EvalResult ev = evaluate_validation(&run.m, &run.task);
     printf("checkpoint %s: step %ld, task %s, %d validation examples\n", checkpoint, st.step,
            task_kind_name(run.task.kind), run.task.n_val);
+    char *stored = NULL;
+    if (checkpoint_read_config(checkpoint, &stored) == 0 &&
+        provenance_print_lines(stored, "  ", stdout) == 0)
+        printf("  (no provenance: written by a version before 0.11)\n");
+    free(stored);
     printf("validation loss %.4f, answer accuracy %.2f%%, token accuracy %.2f%%\n", ev.loss,
            100 * ev.answer_acc, 100 * ev.token_acc);
     rc = evaluate_print_examples(&run.m, &run.task, n_examples, stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;

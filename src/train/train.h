@@ -30,9 +30,11 @@ int train_run(const Config *c);
 int train_run_from(const Config *c, const char *checkpoint);
 
 /* ./train --eval: loads the checkpoint (built from its own configuration c), prints the
- * validation loss and accuracies and n_examples validation examples with the model's greedy
- * answer. Returns an exit code. */
-int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples);
+ * validation loss and accuracies, the run's provenance and n_examples validation examples with
+ * the model's greedy answer, wrong ones first (evaluate_print_examples); with prompt (not NULL)
+ * the answer to that prompt instead of the examples (prompt.h). Returns an exit code. */
+int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
+                          const char *prompt);
 
 /* True when x is NaN or ±Inf, by its bit pattern, so no compiler flag can remove the test. */
 int is_nonfinite(double x);

@@ -1,0 +1,115 @@
+/* prompt.c: the model's answer to a prompt of the user's (see prompt.h). */
+#include "train/prompt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "train/evaluate.h"
+
+int prompt_length(const Task *t, int b) {
+    int T = t->seq_len;
+    const float *mask = t->val_mask + (size_t)b * T;
+    int p0 = 0;
+    while (p0 < T && mask[p0] == 0) p0++;
+    /* position p0 predicts the first answer token: it is SEP, or the prompt's last symbol */
+    return t->separator ? p0 : p0 + 1;
+}
+
+/* The id of symbol name, or -1 when it is not in the alphabet. */
+static int symbol_id(const Task *t, const char *name) {
+    char buf[128];
+    for (int v = 0; v < t->n_symbols; v++) {
+        task_token_name(t, v, buf, sizeof buf);
+        if (strcmp(buf, name) == 0) return v;
+    }
+    return -1;
+}
+
+static void print_alphabet(const Task *t, FILE *f) {
+    char buf[128];
+    if (!t->symbol_names) {
+        fprintf(f, "0 .. %d", t->n_symbols - 1);
+        return;
+    }
+    for (int v = 0; v < t->n_symbols && v < 24; v++) {
+        task_token_name(t, v, buf, sizeof buf);
+        fprintf(f, "%s%s", v ? " " : "", buf);
+    }
+    if (t->n_symbols > 24) fprintf(f, " ... (%d symbols)", t->n_symbols);
+}
+
+int prompt_answer(Model *m, const Task *t, const char *prompt, FILE *out) {
+    int T = t->seq_len;
+    int *sym = malloc(sizeof(int) * (size_t)(T + 1)), *tokens = malloc(sizeof(int) * (size_t)T);
+    int *answer = malloc(sizeof(int) * (size_t)T);
+    char *copy = strdup(prompt);
+    int rc = sym && tokens && answer && copy ? 0 : 1, n = 0;
+    /* the words first, so a trailing "|" or "<sep>" can be told from one inside */
+    char **words = rc == 0 ? malloc(sizeof(char *) * (size_t)(T + 2)) : NULL;
+    int n_words = 0;
+    if (rc == 0 && !words) rc = 1;
+    for (char *save = NULL, *w = rc == 0 ? strtok_r(copy, " \t\r\n", &save) : NULL; rc == 0 && w;
+         w = strtok_r(NULL, " \t\r\n", &save)) {
+        if (n_words == T + 2) {
+            fprintf(stderr, "error: --prompt: more than %d symbols; this model reads %d tokens\n", T, T);
+            rc = 2;
+        } else {
+            words[n_words++] = w;
+        }
+    }
+    if (rc == 0 && n_words > 0 &&
+        (strcmp(words[n_words - 1], "|") == 0 || strcmp(words[n_words - 1], "<sep>") == 0))
+        n_words--;
+    for (int i = 0; rc == 0 && i < n_words; i++) {
+        int id = symbol_id(t, words[i]);
+        if (id < 0) {
+            fprintf(stderr, "error: --prompt: '%s' (symbol %d) is not in the task's alphabet (",
+                    words[i], i + 1);
+            print_alphabet(t, stderr);
+            fprintf(stderr, ")\n");
+            rc = 2;
+        } else if (n >= T) {
+            fprintf(stderr, "error: --prompt: more than %d symbols; this model reads %d tokens\n", T, T);
+            rc = 2;
+        } else {
+            sym[n++] = id;
+        }
+    }
+    free(words);
+    int b = -1;
+    if (rc == 0 && n == 0) {
+        fprintf(stderr, "error: --prompt: no symbols given\n");
+        rc = 2;
+    }
+    for (int i = 0; rc == 0 && i < t->n_val && b < 0; i++)
+        if (prompt_length(t, i) == n) b = i;
+    if (rc == 1) fprintf(stderr, "error: out of memory\n");
+    if (rc == 0 && b < 0) {
+        fprintf(stderr, "error: --prompt: %d symbols, but the prompts of this task have %d "
+                        "(validation example 1)\n", n, t->n_val > 0 ? prompt_length(t, 0) : 0);
+        rc = 2;
+    }
+    if (rc == 0) {
+        /* validation example b's layout (SEP, answer positions, padding) with the user's prompt */
+        memcpy(tokens, t->val_tokens + (size_t)b * T, sizeof(int) * (size_t)T);
+        memcpy(tokens, sym, sizeof(int) * (size_t)n);
+        int k = evaluate_greedy_tokens(m, t, b, tokens, answer);
+        char name[128];
+        fprintf(out, "prompt:");
+        for (int i = 0; i < n; i++) {
+            task_token_name(t, sym[i], name, sizeof name);
+            fprintf(out, " %s", name);
+        }
+        fprintf(out, "   model:");
+        for (int i = 0; i < k; i++) {
+            task_token_name(t, answer[i], name, sizeof name);
+            fprintf(out, " %s", name);
+        }
+        fprintf(out, "\n");
+    }
+    free(sym);
+    free(tokens);
+    free(answer);
+    free(copy);
+    return rc;
+}

@@ -1,0 +1,89 @@
+/* task_source.c: the task file's path and content hash, written and checked (task_source.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "train/task_source.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+int task_source_hash(const char *path, uint64_t *hash) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    uint64_t h = 14695981039346656037ull; /* FNV-1a offset basis and prime (64 bits) */
+    unsigned char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211ull;
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        errno = EIO;
+        return -1;
+    }
+    *hash = h;
+    return 0;
+}
+
+/* The absolute path of c's task file (realpath), or the path as given when that fails. */
+static void absolute(const Config *c, char *out, size_t n) {
+    char buf[PATH_MAX];
+    snprintf(out, n, "%s", realpath(c->task_file, buf) ? buf : c->task_file);
+}
+
+int task_source_write(FILE *f, const Config *c) {
+    if (c->task != TASK_FILE) return 0;
+    uint64_t h;
+    if (task_source_hash(c->task_file, &h) != 0) {
+        fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
+        return -1;
+    }
+    char abs[PATH_MAX];
+    absolute(c, abs, sizeof abs);
+    /* one line: a newline in the path would end the comment */
+    fputs(TASK_SOURCE_PREFIX, f);
+    for (const char *p = abs; *p; p++) fputc(*p == '\n' || *p == '\r' ? '?' : *p, f);
+    fprintf(f, " fnv1a64 %016llx\n", (unsigned long long)h);
+    return 0;
+}
+
+int task_source_check(const char *stored, const Config *c, const char *what) {
+    if (c->task != TASK_FILE || !stored) return 0;
+    const char *line = NULL;
+    size_t plen = strlen(TASK_SOURCE_PREFIX);
+    for (const char *p = stored; *p;) {
+        if (strncmp(p, TASK_SOURCE_PREFIX, plen) == 0) {
+            line = p + plen;
+            break;
+        }
+        p += strcspn(p, "\n");
+        if (*p) p++;
+    }
+    if (!line) return 0; /* a checkpoint from before the line existed */
+    size_t len = strcspn(line, "\n");
+    const char *tag = NULL;
+    for (const char *q = line; q + 8 <= line + len; q++)
+        if (strncmp(q, " fnv1a64 ", 9) == 0) tag = q; /* the last one: the path may hold spaces */
+    if (!tag) return 0;
+    char then_path[PATH_MAX], now_path[PATH_MAX];
+    snprintf(then_path, sizeof then_path, "%.*s", (int)(tag - line), line);
+    unsigned long long then_hash = strtoull(tag + 9, NULL, 16);
+    uint64_t now_hash;
+    if (task_source_hash(c->task_file, &now_hash) != 0) {
+        fprintf(stderr, "error: %s: the run was trained on task.file '%s' (%s), which cannot be "
+                        "read now: %s\n", what, c->task_file, then_path, strerror(errno));
+        return -1;
+    }
+    absolute(c, now_path, sizeof now_path);
+    if (now_hash != then_hash) {
+        fprintf(stderr, "error: %s: task.file '%s' changed since the run was trained on it (hash "
+                        "%016llx then, %016llx now; trained on %s); its numbers would belong to "
+                        "another task. Restore the file, or train a new run on it\n",
+                what, now_path, then_hash, (unsigned long long)now_hash, then_path);
+        return -1;
+    }
+    if (strcmp(now_path, then_path) != 0)
+        fprintf(stderr, "note: %s: task.file is now %s (trained on %s); same content\n", what,
+                now_path, then_path);
+    return 0;
+}

@@ -1,0 +1,96 @@
+/* test_guards.c: tripped guards (src/train/guards.c) are reported once per layer and head (or
+ * per gradient bound), counted, and summed up at the end; end to end, a guard tripping at every
+ * logged step of ./train prints one line per head, not one per step. */
+#include "train/guards.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static int count_substr(const char *text, const char *needle) {
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+START_TEST(test_once_per_slot_and_counts) {
+    GuardLog g;
+    ck_assert_int_eq(guards_init(&g, 2, 3), 0);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    /* (kind, layer, head, step) trips; expected counts worked out by hand below */
+    static const struct {
+        GuardKind kind;
+        int layer, head, step;
+    } trips[] = {
+        {GUARD_LOGIT_STD, 1, 2, 0},  {GUARD_LOGIT_STD, 1, 2, 10}, {GUARD_LOGIT_STD, 1, 2, 20},
+        {GUARD_LOGIT_STD, 0, 2, 10}, {GUARD_MAX_WEIGHT, 1, 2, 20}, {GUARD_GRAD_MAX, 0, 0, 5},
+        {GUARD_GRAD_MAX, 0, 0, 6},   {GUARD_GRAD_MIN, 0, 0, 7},
+    };
+    for (size_t i = 0; i < sizeof trips / sizeof trips[0]; i++)
+        ck_assert_int_eq(guards_trip(&g, trips[i].kind, trips[i].layer, trips[i].head,
+                                     trips[i].step, "x", 0, f), 0);
+    ck_assert_int_eq(guards_count(&g, GUARD_LOGIT_STD, 1, 2), 3);
+    ck_assert_int_eq(guards_count(&g, GUARD_LOGIT_STD, 0, 2), 1);
+    ck_assert_int_eq(guards_count(&g, GUARD_LOGIT_STD, 2 - 1, 1), 0);
+    ck_assert_int_eq(guards_count(&g, GUARD_MAX_WEIGHT, 1, 2), 1);
+    ck_assert_int_eq(guards_count(&g, GUARD_GRAD_MAX, 0, 0), 2);
+    ck_assert_int_eq(guards_count(&g, GUARD_GRAD_MIN, 0, 0), 1);
+    ck_assert_int_eq(guards_summary(&g, f), 5); /* five slots tripped */
+    rewind(f);
+    char text[4096];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ck_assert_int_eq(count_substr(text, "guard: step "), 5); /* one per slot, at its first trip */
+    /* step 10: the first trip of layer 0 head 2 only (layer 1 head 2 was reported at step 0);
+     * step 6: the gradient bound's second trip */
+    ck_assert_msg(count_substr(text, "guard: step 10: x") == 1 && !strstr(text, "guard: step 6:"),
+                  "%s", text);
+    ck_assert_msg(strstr(text, "layer 1 head 2: attention-logit std above guard.logit_std_max at 3 "
+                               "checks, first at step 0"), "%s", text);
+    ck_assert_msg(strstr(text, "layer 0 head 2: attention-logit std above guard.logit_std_max at 1 "
+                               "check, first at step 10"), "%s", text);
+    ck_assert_msg(strstr(text, "guard.grad_norm_max at 2 steps, first at step 5"), "%s", text);
+    ck_assert_msg(strstr(text, "guard.grad_norm_min at 1 step, first at step 7"), "%s", text);
+    /* stop is passed through */
+    f = tmpfile();
+    ck_assert_int_eq(guards_trip(&g, GUARD_LOGIT_STD, 0, 0, 3, "y", 1, f), 1);
+    fclose(f);
+    guards_free(&g);
+}
+END_TEST
+
+START_TEST(test_train_reports_once_per_head) {
+    char dir[256];
+    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_guards_XXXXXX");
+    /* unscaled, d_k 32: every logged step is far above std 2; 2 layers x 2 heads, 5 logged steps */
+    ck_assert_int_eq(tu_run_train(dir, "--set attention.scale=none --set model.d_model=64 "
+                                       "--set model.n_heads=2 --set model.n_layers=2 "
+                                       "--set train.steps=20 --set log.every=5 --set train.eval_every=10 "
+                                       "--set train.batch_size=8 --set task.val_size=32 "
+                                       "--set guard.logit_std_max=2 --set log.progress=0 --set run.threads=1"),
+                     0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    char *out = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(count_substr(out, "guard: step ") == 4, "want one line per layer and head:\n%s", out);
+    ck_assert_msg(count_substr(out, "checks, first at step 0") == 4, "no summary:\n%s", out);
+    free(out);
+    tu_remove_tree(dir);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("guards");
+    TCase *tc = tcase_create("guards");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_once_per_slot_and_counts);
+    tcase_add_test(tc, test_train_reports_once_per_head);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}

@@ -1,0 +1,147 @@
+/* test_prompt.c: ./train --eval RUN --prompt (src/train/prompt.c) and the wrong-first examples of
+ * --eval (src/train/evaluate.c), on a tiny trained copy run: the answer to a prompt equals a
+ * greedy decoding done here, independently, from the checkpoint; symbols outside the alphabet
+ * and prompts of the wrong length are refused with exit code 2; --eval counts the wrong answers
+ * and lists them before any right one. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "model/model.h"
+#include "optim/optim.h"
+#include "tasks/tasks.h"
+#include "train/checkpoint.h"
+#include "train/train.h"
+#include "testutil.h"
+
+static char tmpdir[256];
+
+static void train_tiny(void) {
+    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_prompt_XXXXXX");
+    ck_assert_int_eq(tu_run_train(tmpdir, "--set task.name=copy --set task.length=3 --set task.symbols=6 "
+                                          "--set task.val_size=64 --set model.d_model=16 --set model.n_heads=2 "
+                                          "--set model.n_layers=1 --set train.batch_size=16 --set train.steps=60 "
+                                          "--set optim.lr=3e-3 --set log.every=20 --set train.eval_every=20 "
+                                          "--set log.progress=0 --set run.threads=1 --set run.name=t"),
+                     0);
+}
+
+/* Greedy answer of the checkpoint to the copy prompt p[0..2], done here: the sequence is
+ * p0 p1 p2 SEP a0 a1, position 3 + i predicts answer token i. */
+static void greedy_here(const int *p, int *ans) {
+    char ck[300];
+    snprintf(ck, sizeof ck, "%s/runs/t/checkpoint.bin", tmpdir);
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(checkpoint_load_config(ck, &c), 0);
+    Task t;
+    ck_assert_int_eq(task_init(&t, &c), 0);
+    ck_assert_int_eq(t.seq_len, 6);
+    ModelConfig mc = train_model_config(&c, &t);
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
+    Optimizer o;
+    ck_assert_int_eq(optim_init(&o, c.optim, c.beta1, c.beta2, c.eps, c.weight_decay, c.momentum,
+                                m.n_params), 0);
+    CheckpointState st;
+    ck_assert_int_eq(checkpoint_load(ck, &m, &o, &st), 0);
+    int tokens[6] = {p[0], p[1], p[2], t.n_symbols /* SEP */, 0, 0}, targets[6] = {0};
+    float mask[6] = {0, 0, 0, 1, 1, 1};
+    int V = m.cfg.vocab_size;
+    for (int i = 0; i < 3; i++) {
+        model_forward(&m, tokens, targets, mask, 1, 6);
+        const real *z = m.logits + (size_t)(3 + i) * V;
+        int best = 0;
+        for (int v = 1; v < V; v++)
+            if (z[v] > z[best]) best = v;
+        ans[i] = best;
+        if (4 + i < 6) tokens[4 + i] = best;
+    }
+    optim_free(&o);
+    model_free(&m);
+    task_free(&t);
+}
+
+START_TEST(test_prompt_answer_and_errors) {
+    train_tiny();
+    static const int prompts[][3] = {{5, 0, 3}, {1, 1, 1}, {2, 4, 0}};
+    for (size_t k = 0; k < sizeof prompts / sizeof prompts[0]; k++) {
+        char args[128], want[128];
+        const int *p = prompts[k];
+        snprintf(args, sizeof args, "--eval runs/t --prompt \"%d %d %d\"", p[0], p[1], p[2]);
+        ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+        int ans[3];
+        greedy_here(p, ans);
+        snprintf(want, sizeof want, "prompt: %d %d %d   model: %d %d %d\n", p[0], p[1], p[2], ans[0],
+                 ans[1], ans[2]);
+        ck_assert_msg(tu_train_output_contains(tmpdir, want), "case %zu: want '%s'", k, want);
+    }
+    /* a trailing separator is the user's way of saying "answer now" */
+    ck_assert_int_eq(tu_run_train(tmpdir, "--eval runs/t --prompt \"5 0 3 |\""), 0);
+    ck_assert(tu_train_output_contains(tmpdir, "prompt: 5 0 3   model:"));
+    static const struct {
+        const char *args, *says;
+    } bad[] = {
+        {"--eval runs/t --prompt \"5 0 6\"", "'6' (symbol 3) is not in the task's alphabet (0 .. 5)"},
+        {"--eval runs/t --prompt \"5 x 1\"", "'x' (symbol 2)"},
+        {"--eval runs/t --prompt \"5 0\"", "2 symbols, but the prompts of this task have 3"},
+        {"--eval runs/t --prompt \"\"", "no symbols"},
+        {"--eval runs/t --prompt", "--prompt needs"},
+        {"--prompt \"1 2 3\"", "--prompt goes with --eval"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        ck_assert_msg(tu_run_train(tmpdir, bad[k].args) == 2, "case %zu: exit code", k);
+        ck_assert_msg(tu_train_output_contains(tmpdir, bad[k].says), "case %zu: no '%s'", k, bad[k].says);
+    }
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
+START_TEST(test_eval_lists_wrong_answers_first) {
+    train_tiny();
+    ck_assert_int_eq(tu_run_train(tmpdir, "--eval runs/t"), 0);
+    char path[300];
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    char *out = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(out);
+    int wrong = -1, n_val = -1;
+    const char *p = strstr(out, " validation answers wrong");
+    ck_assert_msg(p != NULL, "%s", out);
+    while (p > out && p[-1] != '\n') p--;
+    ck_assert_int_eq(sscanf(p, "%d of %d", &wrong, &n_val), 2);
+    ck_assert_int_eq(n_val, 64);
+    /* the listed lines: WRONG ones, then right ones, 8 in all */
+    int n_wrong = 0, n_right = 0, right_seen = 0, order_ok = 1;
+    for (const char *q = strchr(p, '\n'); q && q[1]; q = strchr(q + 1, '\n')) {
+        const char *e = strchr(q + 1, '\n');
+        int len = e ? (int)(e - q - 1) : (int)strlen(q + 1);
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", len, q + 1);
+        if (strstr(line, "   WRONG")) {
+            n_wrong++;
+            order_ok &= !right_seen;
+        } else if (strstr(line, "   right")) {
+            n_right++;
+            right_seen = 1;
+        }
+    }
+    ck_assert_msg(order_ok, "a right answer listed before a wrong one:\n%s", out);
+    ck_assert_int_eq(n_wrong + n_right, 8);
+    ck_assert_int_eq(n_wrong, wrong < 8 ? wrong : 8);
+    free(out);
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("prompt");
+    TCase *tc = tcase_create("prompt");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_prompt_answer_and_errors);
+    tcase_add_test(tc, test_eval_lists_wrong_answers_first);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}

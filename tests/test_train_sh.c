@@ -1,0 +1,95 @@
+/* test_train_sh.c: ./train.sh (the main job) in a scratch copy of the repository: it says where
+ * it writes before it starts, and a second ./train.sh keeps the first one's runs and report
+ * (moved aside with their date) unless --replace is given; in both modes (sort and recall). */
+#include <check.h>
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char tmpdir[256];
+
+/* The scratch repository: train.sh and configs/ copied, ./train the program under test, and a
+ * Makefile whose `make train` has nothing to do. */
+static void make_repo(void) {
+    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_train_sh_XXXXXX");
+    char cmd[PATH_MAX * 3];
+    snprintf(cmd, sizeof cmd, "cp %s/train.sh %s/ && cp -r %s/configs %s/ && ln -s %s %s/train",
+             SCALEDOT_SOURCE_DIR, tmpdir, SCALEDOT_SOURCE_DIR, tmpdir, tu_train_bin(), tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/Makefile", tmpdir);
+    tu_write_file(path, "train:\n\t@:\n");
+}
+
+/* Runs train.sh from another folder (/), short runs; returns the exit code. */
+static int train_sh(const char *args) {
+    char cmd[PATH_MAX * 2];
+    snprintf(cmd, sizeof cmd, "cd / && %s/train.sh %s --set train.steps=4 --set train.eval_every=2 "
+                              "--set log.every=2 --set task.val_size=32 --set log.progress=0 "
+                              ">%s/out.txt 2>&1",
+             tmpdir, args, tmpdir);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* How many entries of folder sub of the scratch repository start with prefix. */
+static int count_entries(const char *sub, const char *prefix) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, sub);
+    DIR *d = opendir(path);
+    if (!d) return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
+}
+
+START_TEST(test_second_run_keeps_the_first) {
+    static const struct {
+        const char *mode, *scaled, *report;
+    } cases[] = {{"", "scaled", "scaled_vs_unscaled"},
+                 {"recall", "recall_scaled", "recall_scaled_vs_recall_unscaled"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        make_repo();
+        ck_assert_int_eq(train_sh(cases[i].mode), 0);
+        char want[PATH_MAX];
+        snprintf(want, sizeof want, "train.sh: writing runs/%s ", cases[i].scaled);
+        ck_assert_msg(tu_train_output_contains(tmpdir, want), "case %zu: not said where", i);
+        ck_assert(tu_train_output_contains(tmpdir, tmpdir));
+        ck_assert_int_eq(count_entries("runs", cases[i].scaled), 1);
+        /* the second: the first pair moved aside, with its date */
+        ck_assert_int_eq(train_sh(cases[i].mode), 0);
+        ck_assert_msg(tu_train_output_contains(tmpdir, "kept the earlier"), "case %zu", i);
+        ck_assert_int_eq(count_entries("runs", cases[i].scaled), 2);
+        ck_assert_int_eq(count_entries("reports", cases[i].report), 2);
+        char prefix[128];
+        snprintf(prefix, sizeof prefix, "%s.20", cases[i].scaled); /* NAME.<year>... */
+        ck_assert_int_eq(count_entries("runs", prefix), 1);
+        /* --replace: as before, nothing kept */
+        char args[64];
+        snprintf(args, sizeof args, "%s --replace", cases[i].mode);
+        ck_assert_int_eq(train_sh(args), 0);
+        ck_assert_int_eq(count_entries("runs", cases[i].scaled), 2);
+        ck_assert_int_eq(count_entries("reports", cases[i].report), 2);
+        tu_remove_tree(tmpdir);
+    }
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("train_sh");
+    TCase *tc = tcase_create("train.sh");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_second_run_keeps_the_first);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
