@@ -11,7 +11,9 @@ static int argmax(const real *z, int n) {
     return best;
 }
 
-EvalResult evaluate_validation(Model *m, const Task *t) {
+/* The validation pass; with right non-NULL also, per example, 1 when its whole answer is right
+ * (teacher forcing, which for a whole right answer is what greedy decoding gives too). */
+static EvalResult validation_pass(Model *m, const Task *t, unsigned char *right) {
     int T = t->seq_len, V = m->cfg.vocab_size;
     double loss_sum = 0, mask_sum = 0, tok_right = 0, tok_total = 0, ans_right = 0;
     for (int start = 0; start < t->n_val; start += m->max_batch) {
@@ -32,6 +34,7 @@ EvalResult evaluate_validation(Model *m, const Task *t) {
                 mask_sum += mask[n];
             }
             ans_right += all_right;
+            if (right) right[start + b] = (unsigned char)all_right;
         }
     }
     EvalResult r = {
@@ -41,6 +44,8 @@ EvalResult evaluate_validation(Model *m, const Task *t) {
     };
     return r;
 }
+
+EvalResult evaluate_validation(Model *m, const Task *t) { return validation_pass(m, t, NULL); }
 
 int evaluate_greedy(Model *m, const Task *t, int b, int *tokens, int *out) {
     memcpy(tokens, t->val_tokens + (size_t)b * t->seq_len, sizeof(int) * (size_t)t->seq_len);
@@ -62,25 +67,6 @@ int evaluate_greedy_tokens(Model *m, const Task *t, int b, int *tokens, int *out
 }
 
 
-/* Per validation example: 1 when its whole answer is right (teacher forcing, which for a
- * whole right answer is what greedy decoding gives too), in batches like evaluate_validation. */
-static void examples_right(Model *m, const Task *t, unsigned char *right) {
-    int T = t->seq_len, V = m->cfg.vocab_size;
-    for (int start = 0; start < t->n_val; start += m->max_batch) {
-        int B = t->n_val - start < m->max_batch ? t->n_val - start : m->max_batch;
-        const int *targets = t->val_targets + (size_t)start * T;
-        const float *mask = t->val_mask + (size_t)start * T;
-        model_forward(m, t->val_tokens + (size_t)start * T, targets, mask, B, T);
-        for (int b = 0; b < B; b++) {
-            int all = 1;
-            for (int i = 0; i < T; i++) {
-                size_t n = (size_t)b * T + i;
-                if (mask[n] != 0) all &= argmax(m->logits + n * V, V) == targets[n];
-            }
-            right[start + b] = (unsigned char)all;
-        }
-    }
-}
 
 /* One example's line: "prompt | answer   model: ...   right" or "WRONG". */
 static void print_example(Model *m, const Task *t, int b, int *tokens, int *answer, FILE *f) {
@@ -107,7 +93,7 @@ int evaluate_print_examples(Model *m, const Task *t, int n_examples, FILE *f) {
     unsigned char *right = malloc((size_t)(t->n_val > 0 ? t->n_val : 1));
     int rc = tokens && answer && right ? 0 : -1;
     if (rc == 0) {
-        examples_right(m, t, right);
+        validation_pass(m, t, right);
         int wrong = 0;
         for (int b = 0; b < t->n_val; b++) wrong += !right[b];
         int shown_wrong = wrong < n_examples ? wrong : n_examples;
