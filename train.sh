@@ -25,6 +25,27 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
+# What is left must be --set assignments, passed to both runs; anything else (--help, a config
+# file, an option of ./train's) is refused before anything is moved or trained. The pair's run
+# names and folder are this script's: a --set of run.name or run.dir would send both runs into
+# one folder.
+usage="usage: ./train.sh [recall] [--replace] [--set section.key=value ...]"
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+    a=${args[i]}
+    case "$a" in
+    --set) ((i + 1 < ${#args[@]})) || { echo "train.sh: --set needs section.key=value" >&2; echo "$usage" >&2; exit 2; }
+        i=$((i + 1)); v=${args[i]} ;;
+    --set=*) v=${a#--set=} ;;
+    *) echo "train.sh: unexpected argument '$a' ('recall' and --replace go first)" >&2
+        echo "$usage" >&2; exit 2 ;;
+    esac
+    case "$(printf '%s' "$v" | tr -d ' \t')" in
+    run.name=* | run.dir=*)
+        echo "train.sh: --set '$v': the pair's run names and folder are fixed (runs/${pair}scaled, runs/${pair}unscaled); train the runs with ./train to choose them" >&2
+        exit 2 ;;
+    esac
+done
 scaled_cfg=configs/${pair}scaled.ini
 unscaled_cfg=configs/${pair}unscaled.ini
 outputs=("runs/${pair}scaled" "runs/${pair}unscaled" "reports/${pair}scaled_vs_${pair}unscaled")

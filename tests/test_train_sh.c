@@ -1,6 +1,8 @@
 /* test_train_sh.c: ./train.sh (the main job) in a scratch copy of the repository: it says where
  * it writes before it starts, and a second ./train.sh keeps the first one's runs and report
- * (moved aside with their date) unless --replace is given; in both modes (sort and recall). */
+ * (moved aside with their date) unless --replace is given; in both modes (sort and recall).
+ * Arguments it cannot pass on (an option of ./train's, a misplaced 'recall', a --set of the
+ * pair's run names or folder) are refused with exit code 2 before anything is moved or run. */
 #include <check.h>
 #include <dirent.h>
 #include <limits.h>
@@ -85,11 +87,41 @@ START_TEST(test_second_run_keeps_the_first) {
 }
 END_TEST
 
+/* After one pair exists: each bad argument list exits 2, says why, and leaves runs/ as it was
+ * (one scaled folder, nothing moved aside, no run folder x). */
+START_TEST(test_bad_arguments_refused_before_anything) {
+    static const struct {
+        const char *args, *says;
+    } cases[] = {{"--help", "unexpected argument '--help'"},
+                 {"--print-config", "unexpected argument '--print-config'"},
+                 {"configs/scaled.ini", "unexpected argument 'configs/scaled.ini'"},
+                 {"--set train.steps=3 recall", "unexpected argument 'recall'"},
+                 {"--set run.name=x", "run names and folder are fixed"},
+                 {"--set ' run.dir = /tmp'", "run names and folder are fixed"},
+                 {"--set=run.name=x", "run names and folder are fixed"}};
+    make_repo();
+    ck_assert_int_eq(train_sh(""), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char cmd[PATH_MAX * 2];
+        snprintf(cmd, sizeof cmd, "cd / && %s/train.sh %s >%s/out.txt 2>&1", tmpdir,
+                 cases[i].args, tmpdir);
+        int st = system(cmd);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "case %zu: exit %d", i,
+                      WEXITSTATUS(st));
+        ck_assert_msg(tu_train_output_contains(tmpdir, cases[i].says), "case %zu", i);
+        ck_assert_int_eq(count_entries("runs", "scaled"), 1);
+        ck_assert_int_eq(count_entries("runs", "x"), 0);
+    }
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("train_sh");
     TCase *tc = tcase_create("train.sh");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_second_run_keeps_the_first);
+    tcase_add_test(tc, test_bad_arguments_refused_before_anything);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

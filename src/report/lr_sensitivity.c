@@ -80,7 +80,7 @@ static int analyse_group(const SweepTable *t, const SweepGroup *sg, int lr_key, 
     for (int p = 0; p < g->n; p++)
         if (g->pt[p].runs > 0) g->pt[n++] = g->pt[p];
     g->n = n;
-    double l[LR_MAX_GRID];
+    double l[LR_MAX_GRID] = {0}; /* zeroed: gcc -O1 cannot see that only l[0..n) is read */
     for (int p = 0; p < n; p++) l[p] = g->pt[p].loss;
     g->best = 0;
     g->sensitivity = lr_sensitivity(l, n, g->l0, &g->best);
