@@ -355,8 +355,10 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
      {"attn_maps.svg", "Attention maps at step 0 and at the end of training",
       "Attention weights of one validation example, for each run before the first update "
       "(step 0) and after the last (row = query position, column = key; white = 0, dark blue "
-      "= 1; hatched grey = masked: a query never sees later keys). The red dashed lines mark "
-      "where the prompt ends and the answer tokens begin, on both axes. A saturated head puts "
+      "= 1; hatched grey = masked: a query never sees later keys). Where answer tokens are "
+      "among the inputs (a task with a separator), red dashed lines mark where they begin, on "
+      "both axes; without a separator (recall) the single answer is predicted at the last "
+      "position and no line is drawn. A saturated head puts "
       "almost all its weight on a single key in every row; without the scale that can be "
       "seen at step 0 already."}},
 };

@@ -212,7 +212,7 @@ static int lr_figure(const LrGroup *lr, int n, const char *dir, FILE *cap) {
                  "log scale, one line per LR-sensitivity group; each point is the median over the "
                  "seeds, a seed that diverged counted as l0 (as in the LR sensitivity), and the bar "
                  "spans their minimum to maximum%s.\n",
-            n0 ? "; the dashed line labelled l0 is the loss at initialisation (mean loss0 over "
+            n0 ? "; the dash-dot line labelled l0 is the loss at initialisation (mean loss0 over "
                  "all groups)" : "");
     return 1;
 }

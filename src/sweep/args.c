@@ -31,7 +31,7 @@ void sweep_usage(FILE *f) {
         "Without --grid, the d_k preset: --dk 8,16,32,64,128, --scales sqrt_dk,none,inv_dk,\n"
         "--seeds 1 unless given. With any --grid, only the axes named on the command line vary;\n"
         "the rest comes from the config (no d_k or scale variation unless --dk / --scales).\n"
-        "Runs are named after every varied key (dk8_none_s1, lr-0.001_s2, ...).\n"
+        "Runs are named after every varied key, values as typed (dk8_none_s1, lr-1e-3_s2, ...).\n"
         "Running:\n"
         "  --jobs N        N runs at once, each a child process with run.threads = 1 unless set\n"
         "  --plan          write DIR/plan.txt, DIR/configs/RUN.ini and DIR/jobs.txt (one shell\n"

@@ -113,7 +113,11 @@ int sweep_job_main(int argc, char **argv) {
         free(c);
         return EXIT_RUNTIME;
     }
+    /* the terminal (or the scheduler's log) still hears of a failure: the run's own messages go
+     * to its train.log, which a user running jobs.txt by hand would not think to read */
+    int terminal = dup(2);
     if (redirect_output(dir) != 0) {
+        if (terminal >= 0) close(terminal);
         free(c);
         return EXIT_RUNTIME;
     }
@@ -140,6 +144,17 @@ int sweep_job_main(int argc, char **argv) {
         remove(path);
     }
     fflush(NULL);
+    if (terminal >= 0) {
+        if (rc != 0) {
+            char line[SWEEP_PATH + 128];
+            int n = snprintf(line, sizeof line, "sweep-run %s: exit code %d; see %s/train.log\n",
+                             cfg_path, rc, dir);
+            if (n > 0 && write(terminal, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0) {
+                /* nothing more to say: the terminal is gone, the marker and train.log have it */
+            }
+        }
+        close(terminal);
+    }
     free(c);
     return rc;
 }
