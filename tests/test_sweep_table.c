@@ -188,6 +188,39 @@ END_TEST
 /* One bad field per case: the row is skipped with a warning naming file, line and column, and
  * never read as a made-up number; the rows around it stay. A blank line before it checks that
  * lines of the file are counted, not data rows. */
+/* A row with fewer (or more) fields than the header, as a copy cut short leaves it: skipped with a
+ * warning naming its line and both counts, never read as a run with empty metrics. */
+START_TEST(test_short_or_long_row_skipped) {
+    const char *rows[] = {"a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,", "b,8,8,1,none,2,,ok,0.5,0.5,,2,1,0.1,",
+                          "c,8,8,1,none,3,,ok,0.25,0.8,,2,1,0.1,"};
+    for (int longer = 0; longer < 2; longer++) {
+        char *text = sc_csv(0, rows, 3);
+        char *row_b = strchr(strchr(text, '\n') + 1, '\n') + 1; /* line 3 */
+        char *end = strchr(row_b, '\n');
+        size_t tail = strlen(end);
+        char *out = malloc(strlen(text) + 8);
+        size_t keep = (size_t)(row_b - text);
+        if (longer) keep = (size_t)(end - text); /* the whole row, then one field more */
+        else for (int commas = 0; commas < 10; keep++) commas += text[keep] == ','; /* 10 fields */
+        memcpy(out, text, keep);
+        strcpy(out + keep, longer ? ",x" : "");
+        strcat(out, end);
+        ck_assert_uint_eq(strlen(out), keep + (longer ? 2 : 0) + tail);
+        SweepTable t;
+        char *err;
+        ck_assert_int_eq(parse(&t, out, &err), 0);
+        ck_assert_msg(strstr(err, "t/sweep.csv:3: ") && strstr(err, "fields, the header has") &&
+                          strstr(err, "row skipped"), "longer %d: '%s'", longer, err);
+        ck_assert_int_eq(t.n_rows, 2);
+        ck_assert_str_eq(t.rows[1].run, "c");
+        sweep_table_free(&t);
+        free(err);
+        free(out);
+        free(text);
+    }
+}
+END_TEST
+
 START_TEST(test_malformed_rows_skipped) {
     static const struct {
         const char *row, *warning;
@@ -292,6 +325,7 @@ static Suite *sweep_table_suite(void) {
     tcase_add_test(tc, test_groups_median_and_range);
     tcase_add_test(tc, test_rows_that_did_not_train);
     tcase_add_test(tc, test_malformed_rows_skipped);
+    tcase_add_test(tc, test_short_or_long_row_skipped);
     tcase_add_test(tc, test_old_style_files);
     tcase_add_test(tc, test_not_a_sweep_csv);
     suite_add_tcase(s, tc);

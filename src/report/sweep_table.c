@@ -63,6 +63,12 @@ static int known_status(const char *s, int *in_stats, int *stopped) {
 /* Checks data row r (on line `line`) and fills *row. Returns 0, or -1 after a warning. */
 static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
     const Csv *c = &t->csv;
+    /* a row cut short (a copy interrupted, a hand edit) would read as a run with empty metrics */
+    if (c->width[r + 1] != c->n_cols) {
+        fprintf(stderr, "warning: %s:%d: %d fields, the header has %d; row skipped\n", t->path,
+                line, c->width[r + 1], c->n_cols);
+        return -1;
+    }
     for (int i = 0; i < N_NUMERIC; i++) {
         int col = csv_col(c, NUMERIC[i]);
         double v;
