@@ -305,6 +305,43 @@ START_TEST(test_foreign_checkpoint) {
 END_TEST
 
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
+/* A finished sweep whose plan.txt and sweep.csv were deleted, started again with another plan
+ * (another d_model) into the same folder: refused with exit code 2 before anything runs, naming
+ * the run; no plan.txt is left claiming the folder for the new plan and the runs are untouched.
+ * The same per-run refusal from the jobs.txt command. The original plan then goes on as before
+ * (every run finished, skipped). */
+START_TEST(test_finished_runs_of_another_plan_refused) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3,2e-3 --steps 5 --out %s", "o"), 0);
+    char path[256], loss[256];
+    snprintf(loss, sizeof loss, "%s/o/runs/lr-1e-3/loss.csv", g_tmp);
+    struct stat before;
+    ck_assert_int_eq(stat(loss, &before), 0);
+    snprintf(path, sizeof path, "%s/o/plan.txt", g_tmp);
+    ck_assert_int_eq(remove(path), 0);
+    snprintf(path, sizeof path, "%s/o/sweep.csv", g_tmp);
+    ck_assert_int_eq(remove(path), 0);
+    int rc = sweep_cmd("tiny.ini --grid optim.lr=1e-3,2e-3 --steps 5 --set model.d_model=32 "
+                       "--out %s", "o");
+    char *msg = out_text();
+    ck_assert_msg(rc == 2, "rc %d:\n%s", rc, msg);
+    ck_assert_msg(strstr(msg, "holds a finished run of another configuration"), "%s", msg);
+    free(msg);
+    snprintf(path, sizeof path, "%s/o/plan.txt", g_tmp);
+    ck_assert_msg(access(path, F_OK) != 0, "plan.txt of the refused plan left behind");
+    struct stat after;
+    ck_assert_int_eq(stat(loss, &after), 0);
+    ck_assert(after.st_mtim.tv_sec == before.st_mtim.tv_sec &&
+              after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+    /* the per-run command refuses it too (the refused sweep left this plan's configs) */
+    char args[512];
+    snprintf(args, sizeof args, "--sweep-run %s/o/configs/lr-1e-3.ini", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3,2e-3 --steps 5 --out %s", "o"), 0);
+    ck_assert(tu_train_output_contains(g_tmp, "2 finished before, skipped; 0 to run"));
+}
+END_TEST
+
 START_TEST(test_default_out_dir) {
     write_ini();
     ck_assert_int_eq(tu_run_train(g_tmp, "--sweep tiny.ini --dk 4 --d-model 8 --scales none "
@@ -333,6 +370,7 @@ static Suite *sweep_suite(void) {
     tcase_add_test(tc, test_resume_after_sigint);
     tcase_add_test(tc, test_foreign_checkpoint);
     tcase_add_test(tc, test_default_out_dir);
+    tcase_add_test(tc, test_finished_runs_of_another_plan_refused);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -19,6 +19,7 @@
 #include "train/checkpoint.h"
 #include "train/runlog.h"
 #include "train/train.h"
+#include "util/file_check.h"
 #include "util/version.h"
 
 #define WALL_FILE "sweep_wall.txt" /* seconds of earlier, interrupted attempts */
@@ -29,32 +30,57 @@ static double now_s(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The checkpoint must be of this very run: same config but for where it lives and how many
- * threads train it. Returns 0, or -1 after a message. */
-static int checkpoint_matches(const Config *c, const char *checkpoint, const char *cfg_path) {
-    char *text = NULL;
-    if (checkpoint_read_config(checkpoint, &text) != 0) return -1;
+/* 1 when text (a stored configuration: a checkpoint's or a config.ini) is the configuration c,
+ * but for where the run lives and how many threads train it; 0 when it differs or does not
+ * parse. */
+static int same_configuration(const Config *c, const char *origin, const char *text) {
     Config *k = malloc(sizeof *k);
-    int rc = -1;
+    int same = 0;
     if (k) {
         config_defaults(k);
-        if (config_load_text(k, checkpoint, text, strlen(text)) == 0) {
+        if (config_load_text(k, origin, text, strlen(text)) == 0) {
             memcpy(k->run_dir, c->run_dir, sizeof k->run_dir);
             memcpy(k->run_name, c->run_name, sizeof k->run_name);
             k->threads = c->threads;
             k->progress = c->progress;
             char *a = config_text(k), *b = config_text(c);
-            rc = a && b && strcmp(a, b) == 0 ? 0 : -1;
-            if (rc && a && b)
-                fprintf(stderr, "error: %s holds a run of another configuration than %s; remove "
-                                "the run folder to train it again\n", checkpoint, cfg_path);
+            same = a && b && strcmp(a, b) == 0;
             free(a);
             free(b);
         }
     }
     free(k);
+    return same;
+}
+
+/* The checkpoint must be of this very run. Returns 0, or -1 after a message. */
+static int checkpoint_matches(const Config *c, const char *checkpoint, const char *cfg_path) {
+    char *text = NULL;
+    if (checkpoint_read_config(checkpoint, &text) != 0) return -1;
+    int same = same_configuration(c, checkpoint, text);
+    if (!same)
+        fprintf(stderr, "error: %s holds a run of another configuration than %s; remove "
+                        "the run folder to train it again\n", checkpoint, cfg_path);
     free(text);
-    return rc;
+    return same ? 0 : -1;
+}
+
+int sweep_load_run_config(const char *cfg_path, Config *c) {
+    config_defaults(c);
+    if (config_load_file(c, cfg_path) != 0 || config_validate(c) != 0) return -1;
+    /* resolved as the run stores it (train.c), so that its stored copies compare equal */
+    c->task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+    return 0;
+}
+
+int sweep_finished_run_matches(const Config *c, const char *run_dir) {
+    char path[SWEEP_PATH + 32], why[128];
+    snprintf(path, sizeof path, "%s/config.ini", run_dir);
+    size_t len;
+    char *text = file_read_regular(path, 1 << 20, &len, why, sizeof why);
+    int same = text && same_configuration(c, path, text);
+    free(text);
+    return same;
 }
 
 static double read_wall(const char *dir) {
@@ -94,19 +120,20 @@ int sweep_job_main(int argc, char **argv) {
     const char *cfg_path = argv[0];
     Config *c = malloc(sizeof *c);
     if (!c) return EXIT_RUNTIME;
-    config_defaults(c);
-    if (config_load_file(c, cfg_path) != 0 || config_validate(c) != 0) {
+    if (sweep_load_run_config(cfg_path, c) != 0) {
         free(c);
         return EXIT_CONFIG;
     }
-    /* resolved as the run stores it (train.c), so that the checkpoint's copy compares equal */
-    c->task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
     char dir[SWEEP_PATH], path[SWEEP_PATH + 32];
     snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
     RunMarker mk;
     if (results_marker_read(dir, &mk) == 0 && results_final(mk.exit_code)) {
+        int same = sweep_finished_run_matches(c, dir);
+        if (!same)
+            fprintf(stderr, "error: %s holds a finished run of another configuration than %s; "
+                            "remove the run folder to train it again\n", dir, cfg_path);
         free(c);
-        return mk.exit_code; /* finished before: nothing to do */
+        return same ? mk.exit_code : EXIT_CONFIG; /* finished before: nothing to do */
     }
     if (make_dirs(dir) != 0) {
         fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));

@@ -180,13 +180,28 @@ static int run_sweep(Sweep *sw, const char *exe) {
         char dir[SWEEP_PATH + PLAN_CELL];
         RunMarker mk;
         run_dir(sw, r, dir, sizeof dir);
+        char path[SWEEP_PATH + PLAN_CELL + 16];
+        plan_config_path(path, sizeof path, sw->out_abs, p->names[r]);
         if (results_marker_read(dir, &mk) == 0 && results_final(mk.exit_code)) {
+            /* skipped only when it is this plan's run: with plan.txt and sweep.csv gone, a
+             * folder of another plan's runs must not be reported as this one's */
+            Config *c = malloc(sizeof *c);
+            int same = c && sweep_load_run_config(path, c) == 0 &&
+                       sweep_finished_run_matches(c, dir);
+            free(c);
+            if (!same) {
+                fprintf(stderr, "error: %s holds a finished run of another configuration than "
+                                "this plan's (%s); use another --out, or remove that run folder "
+                                "to train it again\n", dir, path);
+                rc = RC_USAGE;
+                break;
+            }
             before++;
             continue;
         }
-        cfg[sw->n_todo] = malloc(SWEEP_PATH + PLAN_CELL + 16);
+        cfg[sw->n_todo] = malloc(sizeof path);
         if (!cfg[sw->n_todo]) rc = RC_IO;
-        else plan_config_path(cfg[sw->n_todo], SWEEP_PATH + PLAN_CELL + 16, sw->out_abs, p->names[r]);
+        else memcpy(cfg[sw->n_todo], path, sizeof path);
         sw->todo[sw->n_todo++] = r;
     }
     if (!rc && refresh_all(sw) != 0) rc = RC_IO;
@@ -240,6 +255,7 @@ static int sweep_command(Sweep *sw, int argc, char **argv) {
         fprintf(stderr, "error: cannot create sweep folder '%s': %s\n", sw->out, strerror(errno));
         return RC_IO;
     }
+    int had_plan = access(plan_path, F_OK) == 0;
     if (plan_write_files(&sw->a, &sw->base, &sw->plan, sw->out_abs, exe) != 0) return RC_IO;
     if (sw->a.mode == MODE_PLAN) {
         printf("wrote %s, %s/configs/ (%d runs) and %s/jobs.txt (one command per run: trains, "
@@ -249,7 +265,11 @@ static int sweep_command(Sweep *sw, int argc, char **argv) {
                plan_path, sw->out, sw->plan.n_runs, sw->out, sw->out_abs, sw->out);
         return RC_OK;
     }
-    return run_sweep(sw, exe);
+    rc = run_sweep(sw, exe);
+    /* refused (the folder holds another plan's finished runs): a plan.txt written just now
+     * would make it look like this plan's folder */
+    if (rc == RC_USAGE && !had_plan) remove(plan_path);
+    return rc;
 }
 
 int sweep_main(int argc, char **argv) {

@@ -3,6 +3,8 @@
 #ifndef SCALEDOT_SWEEP_H
 #define SCALEDOT_SWEEP_H
 
+#include "config/config.h"
+
 /* ./train --sweep ...; argv holds the arguments after --sweep (see sweep_usage in plan.h, or
  * ./train --sweep --help). Plans every run and checks each one's config before anything runs,
  * stores the plan in OUT, then runs the runs not yet finished as child processes of the program
@@ -21,5 +23,14 @@ int sweep_main(int argc, char **argv);
  * SIGINT / SIGTERM it is not, and the next call resumes. Returns the run's exit code (the
  * recorded one when nothing was done), 2 for a bad config file. */
 int sweep_job_main(int argc, char **argv);
+
+/* Reads a run's config file (OUT/configs/RUN.ini) into c as the run stores it (task.separator
+ * resolved). Returns 0, or -1 after a message naming the file, line and key. */
+int sweep_load_run_config(const char *cfg_path, Config *c);
+
+/* 1 when run_dir/config.ini, the configuration a finished run was trained with, is c (but for
+ * its folder and thread count); 0 when it differs or cannot be read. A finished run is skipped
+ * only when it is the run the plan asks for. */
+int sweep_finished_run_matches(const Config *c, const char *run_dir);
 
 #endif
