@@ -36,17 +36,6 @@ static TuResult compare(const char *first, ...) {
     return r;
 }
 
-/* The line of the table whose label starts with label (after the indent), copied into buf. */
-static const char *table_line(const char *out, const char *label, char *buf, size_t n) {
-    char key[128];
-    snprintf(key, sizeof key, "\n  %s", label);
-    const char *p = strstr(out, key);
-    ck_assert_msg(p != NULL, "no table row '%s' in:\n%s", label, out);
-    p += 1;
-    snprintf(buf, n, "%.*s", (int)strcspn(p, "\n"), p);
-    return buf;
-}
-
 static char *out_path(char *buf, size_t n, const char *file) {
     snprintf(buf, n, "%s/rep/%s", g_tmp, file);
     return buf;
@@ -91,26 +80,26 @@ START_TEST(test_two_runs_table) {
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "scaled"));
     ck_assert_ptr_nonnull(strstr(r.out, "unscaled"));
-    table_line(r.out, "answer acc, final", line, sizeof line);
+    tu_table_line(r.out, "answer acc, final", line, sizeof line);
     ck_assert_msg(strstr(line, "100.0%") && strstr(line, "43.8%"), "line: %s", line);
     ck_assert(strstr(line, "100.0%") < strstr(line, "43.8%")); /* run order kept */
-    table_line(r.out, "token acc, final", line, sizeof line);
+    tu_table_line(r.out, "token acc, final", line, sizeof line);
     ck_assert_msg(strstr(line, "100.0%") && strstr(line, "62.5%"), "line: %s", line);
-    table_line(r.out, "answer acc >= 99% first at step", line, sizeof line);
+    tu_table_line(r.out, "answer acc >= 99% first at step", line, sizeof line);
     ck_assert_msg(strstr(line, "75") && strstr(line, "never"), "line: %s", line);
-    table_line(r.out, "attention.scale", line, sizeof line);
+    tu_table_line(r.out, "attention.scale", line, sizeof line);
     ck_assert_msg(strstr(line, "sqrt_dk") && strstr(line, "none"), "line: %s", line);
-    table_line(r.out, "init.scheme", line, sizeof line);
+    tu_table_line(r.out, "init.scheme", line, sizeof line);
     ck_assert_ptr_nonnull(strstr(line, "fan_in"));
-    table_line(r.out, "task.name", line, sizeof line);
+    tu_table_line(r.out, "task.name", line, sizeof line);
     ck_assert_ptr_nonnull(strstr(line, "sort"));
-    table_line(r.out, "val loss @ step 50", line, sizeof line);
+    tu_table_line(r.out, "val loss @ step 50", line, sizeof line);
     ck_assert_msg(strstr(line, "0.2982") && strstr(line, "1.2400"), "line: %s", line);
-    table_line(r.out, "layer 1 W_k", line, sizeof line);
+    tu_table_line(r.out, "layer 1 W_k", line, sizeof line);
     ck_assert_msg(strstr(line, "0.111") && strstr(line, "5.68e-05"), "line: %s", line);
-    table_line(r.out, "layer 0 logit std @ step 0", line, sizeof line);
+    tu_table_line(r.out, "layer 0 logit std @ step 0", line, sizeof line);
     ck_assert_msg(strstr(line, "1.02") && strstr(line, "4.10"), "line: %s", line);
-    table_line(r.out, "status", line, sizeof line);
+    tu_table_line(r.out, "status", line, sizeof line);
     ck_assert_ptr_nonnull(strstr(line, "finished @100"));
     char want[PATH_MAX + 16];
     snprintf(want, sizeof want, "report: %s/index.html\n", out);
@@ -200,13 +189,13 @@ START_TEST(test_diverged_run) {
     ck_assert_int_eq(tu_series_points(doc, "diverged", "blocks.0.attn.qkv.weight.q"), 4);
     ck_assert_int_eq(tu_series_points(doc, "scaled", "global"), 12);
     free(doc);
-    table_line(r.out, "status", line, sizeof line);
+    tu_table_line(r.out, "status", line, sizeof line);
     ck_assert_msg(strstr(line, "diverged @30"), "line: %s", line);
-    table_line(r.out, "train loss, final", line, sizeof line);
+    tu_table_line(r.out, "train loss, final", line, sizeof line);
     ck_assert_msg(strstr(line, "nan (@30)"), "line: %s", line);
-    table_line(r.out, "global", line, sizeof line);
+    tu_table_line(r.out, "global", line, sizeof line);
     ck_assert_msg(strstr(line, "inf (@30)"), "line: %s", line);
-    table_line(r.out, "val loss @ step 50", line, sizeof line);
+    tu_table_line(r.out, "val loss @ step 50", line, sizeof line);
     ck_assert_msg(strstr(line, " -"), "a step the run never reached shows '-': %s", line);
     tu_result_free(&r);
 }
@@ -232,9 +221,9 @@ START_TEST(test_skipped_nan_breaks_line) {
     TuResult r = compare(FIX "/scaled", run, "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.err, "grad_norms.csv"));
-    table_line(r.out, "status", line, sizeof line);
+    tu_table_line(r.out, "status", line, sizeof line);
     ck_assert_msg(strstr(line, "finished @40, 1 skipped"), "line: %s", line);
-    table_line(r.out, "attention.scale", line, sizeof line);
+    tu_table_line(r.out, "attention.scale", line, sizeof line);
     ck_assert_msg(strstr(line, " none"), "inline comment not stripped: %s", line);
     char *doc = read_well_formed("loss.svg");
     ck_assert_int_eq(tu_series_points(doc, "skipper", "train loss"), 3);
@@ -262,11 +251,11 @@ START_TEST(test_missing_attention_csv) {
     doc = read_well_formed("attn_maps.svg");
     ck_assert_int_eq(xmlcheck_count(doc, "<g class=\"heatmap\""), 4);
     free(doc);
-    table_line(r.out, "layer 0 logit std, final", line, sizeof line);
+    tu_table_line(r.out, "layer 0 logit std, final", line, sizeof line);
     ck_assert_msg(strstr(line, "n/a"), "line: %s", line);
-    table_line(r.out, "status", line, sizeof line);
+    tu_table_line(r.out, "status", line, sizeof line);
     ck_assert_msg(strstr(line, "stopped @50"), "line: %s", line);
-    table_line(r.out, "answer acc, final", line, sizeof line);
+    tu_table_line(r.out, "answer acc, final", line, sizeof line);
     ck_assert_msg(strstr(line, "81.2% (@50)"), "line: %s", line);
     tu_result_free(&r);
 }
@@ -352,7 +341,7 @@ START_TEST(test_duplicate_names) {
     TuResult r = compare(FIX "/scaled", link, "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "scaled (2)"));
-    table_line(r.out, "answer acc, final", line, sizeof line);
+    tu_table_line(r.out, "answer acc, final", line, sizeof line);
     ck_assert_msg(strstr(line, "100.0%") && strstr(line, "43.8%"), "line: %s", line);
     char *doc = read_well_formed("loss.svg");
     ck_assert_int_eq(tu_series_points(doc, "scaled (2)", "val loss"), 5);

@@ -65,18 +65,16 @@ START_TEST(test_head_stats_picks_head) {
 }
 END_TEST
 
-/* A model whose q and k are known exactly: qkv.weight = 0 and qkv.bias = (q0, k0, 0) make
- * q = q0 and k = k0 at every position whatever LayerNorm gives, so var q = var(q0 entries),
- * var k = var(k0 entries), and q·k = q0·k0 for every pair (variance 0). */
-START_TEST(test_init_check_known_model) {
+/* The known model of the two init-check tests: W_qkv = 0, so every position's q is the bias q0
+ * and its k the bias k0; built in m (the caller frees it) and run forward on two sequences. */
+static InitCheck known_model_check(Model *m, int qk_norm) {
     ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
-                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f};
-    Model m;
-    ck_assert_int_eq(model_build(&m, &mc, 2), 0);
+                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f, .qk_norm = qk_norm};
+    ck_assert_int_eq(model_build(m, &mc, 2), 0);
     Rng rng;
     rng_seed(&rng, 3);
-    model_init_fan_in(&m, &rng);
-    BlockTensors *w = &m.p.block[0];
+    model_init_fan_in(m, &rng);
+    BlockTensors *w = &m->p.block[0];
     memset(w->qkv_w, 0, sizeof(real) * 12 * 4);
     real q0[4] = {1, -1, 2, -2}, k0[4] = {3, 3, -3, -3};
     for (int c = 0; c < 4; c++) {
@@ -85,8 +83,16 @@ START_TEST(test_init_check_known_model) {
     }
     int tokens[6] = {0, 1, 2, 3, 4, 0}, targets[6] = {1, 2, 3, 4, 0, 1};
     float mask[6] = {1, 1, 1, 1, 1, 1};
-    model_forward(&m, tokens, targets, mask, 2, 3);
-    InitCheck c = diag_init_check(&m, 0);
+    model_forward(m, tokens, targets, mask, 2, 3);
+    return diag_init_check(m, 0);
+}
+
+/* A model whose q and k are known exactly: qkv.weight = 0 and qkv.bias = (q0, k0, 0) make
+ * q = q0 and k = k0 at every position whatever LayerNorm gives, so var q = var(q0 entries),
+ * var k = var(k0 entries), and q·k = q0·k0 for every pair (variance 0). */
+START_TEST(test_init_check_known_model) {
+    Model m;
+    InitCheck c = known_model_check(&m, 0);
     ck_assert_int_eq(c.d_k, 4);
     ck_assert_double_eq_tol(c.var_q, 2.5, 1e-5);  /* mean 0, mean square (1+1+4+4)/4 */
     ck_assert_double_eq_tol(c.var_k, 9.0, 1e-5);
@@ -127,24 +133,8 @@ END_TEST
  * model above, with qk-norm on (weight 1, bias 0): q̂ = (q0 − 0)/sqrt(2.5 + eps) and
  * k̂ = k0/sqrt(9 + eps), so var q = 2.5/(2.5 + eps), var k = 9/(9 + eps), q̂·k̂ = 0. */
 START_TEST(test_init_check_qk_norm_known_model) {
-    ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
-                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f, .qk_norm = 1};
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, 2), 0);
-    Rng rng;
-    rng_seed(&rng, 3);
-    model_init_fan_in(&m, &rng);
-    BlockTensors *w = &m.p.block[0];
-    memset(w->qkv_w, 0, sizeof(real) * 12 * 4);
-    real q0[4] = {1, -1, 2, -2}, k0[4] = {3, 3, -3, -3};
-    for (int c = 0; c < 4; c++) {
-        w->qkv_b[c] = q0[c];
-        w->qkv_b[4 + c] = k0[c];
-    }
-    int tokens[6] = {0, 1, 2, 3, 4, 0}, targets[6] = {1, 2, 3, 4, 0, 1};
-    float mask[6] = {1, 1, 1, 1, 1, 1};
-    model_forward(&m, tokens, targets, mask, 2, 3);
-    InitCheck c = diag_init_check(&m, 0);
+    InitCheck c = known_model_check(&m, 1);
     ck_assert_double_eq_tol(c.var_q, 2.5 / (2.5 + 1e-5), 1e-6);
     ck_assert_double_eq_tol(c.var_k, 9.0 / (9.0 + 1e-5), 1e-6);
     ck_assert_double_eq_tol(c.var_qk, 0.0, 1e-4);

@@ -32,17 +32,6 @@ static TuResult compare(const char *first, ...) {
     return r;
 }
 
-/* The table row whose label starts with label, copied into buf. */
-static const char *table_line(const char *out, const char *label, char *buf, size_t n) {
-    char key[160];
-    snprintf(key, sizeof key, "\n  %s", label);
-    const char *p = strstr(out, key);
-    ck_assert_msg(p != NULL, "no table row '%s' in:\n%s", label, out);
-    p += 1;
-    snprintf(buf, n, "%.*s", (int)strcspn(p, "\n"), p);
-    return buf;
-}
-
 enum { STEPS = 3, LAYERS = 2, HEADS = 2 };
 static const int STEP[STEPS] = {0, 50, 100};
 
@@ -105,7 +94,7 @@ START_TEST(test_summary_rows) {
         {"layer 1 blocked rows (pass < 1%), mean over steps", {"0.0%", "90.0%", "n/a"}},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        table_line(r.out, rows[k].label, line, sizeof line);
+        tu_table_line(r.out, rows[k].label, line, sizeof line);
         /* the cells in run order, each a whole space-separated word ("5.0%" is not "25.0%") */
         char *save = NULL, *cells = strstr(line, rows[k].label) + strlen(rows[k].label);
         char *cell = strtok_r(cells, " ", &save);

@@ -194,3 +194,13 @@ void tu_result_free(TuResult *r) {
     free(r->out);
     free(r->err);
 }
+
+const char *tu_table_line(const char *out, const char *label, char *buf, size_t n) {
+    char key[160];
+    snprintf(key, sizeof key, "\n  %s", label);
+    const char *p = strstr(out, key);
+    ck_assert_msg(p != NULL, "no table row '%s' in:\n%s", label, out);
+    p += 1;
+    snprintf(buf, n, "%.*s", (int)strcspn(p, "\n"), p);
+    return buf;
+}

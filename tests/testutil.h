@@ -67,6 +67,10 @@ char *tu_read_xml(const char *path);
  * chart drawn by plot_lines (report/plot.h), or -1 when there is no such element. */
 int tu_series_points(const char *doc, const char *run, const char *name);
 
+/* The line of a printed table whose label (after the two-space indent) starts with label,
+ * copied into buf (n bytes) and returned; fails the test when there is none. */
+const char *tu_table_line(const char *out, const char *label, char *buf, size_t n);
+
 /* ------------------------------------------------------------- captured output */
 
 /* Redirects file descriptor fd (1: stdout, 2: stderr) into a temporary file, at the level of
