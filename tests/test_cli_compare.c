@@ -6,7 +6,6 @@
 
 #include <check.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,16 +18,8 @@ static char g_tmp[64];
 static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cli_compare.XXXXXX"); }
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
-static TuResult compare(const char *first, ...) {
-    va_list ap;
-    va_start(ap, first);
-    TuResult r = tu_vcall(cli_compare, first, ap);
-    va_end(ap);
-    return r;
-}
-
 typedef struct {
-    const char *args[4];
+    const char *args[5];   /* NULL-terminated */
     int rc;
     int on_stdout;      /* the needle is looked for on stdout (else stderr) */
     const char *needle;
@@ -48,7 +39,7 @@ static const LineCase LINES[] = {
 START_TEST(test_lines) {
     for (size_t k = 0; k < sizeof LINES / sizeof *LINES; k++) {
         const LineCase *c = &LINES[k];
-        TuResult r = compare(c->args[0], c->args[1], c->args[2], c->args[3], NULL);
+        TuResult r = tu_call(cli_compare, c->args);
         const char *text = c->on_stdout ? r.out : r.err;
         ck_assert_msg(r.rc == c->rc, "case %zu (%s): rc %d, want %d; stderr:\n%s", k,
                       c->args[0] ? c->args[0] : "", r.rc, c->rc, r.err);
@@ -63,12 +54,13 @@ START_TEST(test_out_spellings) {
     char out[2][128], index[160];
     snprintf(out[0], sizeof out[0], "--out=%s/a", g_tmp);
     snprintf(out[1], sizeof out[1], "%s/b", g_tmp);
-    TuResult r = compare(out[0], FIX "/scaled", "--linear", NULL);
-    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
-    tu_result_free(&r);
-    r = compare(FIX "/scaled", "--out", out[1], "--log-scale", NULL);
-    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
-    tu_result_free(&r);
+    const char *const lines[2][5] = {{out[0], FIX "/scaled", "--linear"},
+                                     {FIX "/scaled", "--out", out[1], "--log-scale"}};
+    for (int k = 0; k < 2; k++) {
+        TuResult r = tu_call(cli_compare, lines[k]);
+        ck_assert_msg(r.rc == 0, "line %d: rc %d: %s", k, r.rc, r.err);
+        tu_result_free(&r);
+    }
     snprintf(index, sizeof index, "%s/a/index.html", g_tmp);
     ck_assert_int_eq(access(index, F_OK), 0);
     snprintf(index, sizeof index, "%s/b/index.html", g_tmp);

@@ -4,24 +4,15 @@
 #include "cli/cli.h"
 
 #include <check.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
 
-static TuResult table(const char *first, ...) {
-    va_list ap;
-    va_start(ap, first);
-    TuResult r = tu_vcall(cli_softmax_table, first, ap);
-    va_end(ap);
-    return r;
-}
-
 START_TEST(test_bad_arguments_exit_2) {
     static const struct {
-        const char *args[3];
+        const char *args[4]; /* NULL-terminated */
         const char *names; /* the flag or value the message must mention */
     } cases[] = {
         {{"--bogus"}, "unknown option '--bogus'"},
@@ -43,9 +34,8 @@ START_TEST(test_bad_arguments_exit_2) {
         {{"--keys", "8", "--samples"}, "--samples needs a value"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        const char *const *v = cases[c].args;
-        TuResult r = table(v[0], v[1], v[2], NULL);
-        ck_assert_msg(r.rc == 2, "case %zu (%s): exit %d, want 2", c, v[0], r.rc);
+        TuResult r = tu_call(cli_softmax_table, cases[c].args);
+        ck_assert_msg(r.rc == 2, "case %zu (%s): exit %d, want 2", c, cases[c].args[0], r.rc);
         ck_assert_msg(strstr(r.err, cases[c].names) != NULL, "case %zu: message '%s' lacks '%s'", c,
                       r.err, cases[c].names);
         ck_assert_msg(strncmp(r.err, "error: --softmax-table: ", 24) == 0, "case %zu: '%s'", c,
@@ -58,7 +48,8 @@ END_TEST
 
 /* --help prints the usage on stdout and nothing else; the limits in it are the ones enforced. */
 START_TEST(test_help) {
-    TuResult r = table("--samples", "5", "-h", NULL);
+    static const char *const line[] = {"--samples", "5", "-h", NULL};
+    TuResult r = tu_call(cli_softmax_table, line);
     ck_assert_int_eq(r.rc, 0);
     ck_assert_ptr_nonnull(strstr(r.out, "usage: ./train --softmax-table"));
     ck_assert_ptr_nonnull(strstr(r.out, "1 .. 1000000 (default 2000)"));
@@ -70,7 +61,9 @@ END_TEST
 
 /* The values reach the table: its part 2 header names them ("+3": a sign is allowed). */
 START_TEST(test_values_reach_the_table) {
-    TuResult r = table("--keys", "+3", "--seed", "18446744073709551615", "--samples", "2", NULL);
+    static const char *const line[] = {"--keys", "+3", "--seed", "18446744073709551615",
+                                       "--samples", "2", NULL};
+    TuResult r = tu_call(cli_softmax_table, line);
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "over rows of n = 3 keys"));
     ck_assert_ptr_nonnull(strstr(r.out, "2 rows per d_k; seed 18446744073709551615."));

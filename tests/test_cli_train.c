@@ -13,62 +13,53 @@
 
 static void fake_usage(FILE *f) { fputs("usage: fake\n", f); }
 
-/* cli_train_parse on a NULL-terminated list after the program name, output captured. */
-static int parse(TrainArgs *a, char **out, char **err, const char *const *args) {
-    char *argv[12] = {"./train"};
-    int argc = 1;
-    while (argc < 12 && args[argc - 1]) argv[argc] = (char *)args[argc - 1], argc++;
-    TuCapture co, ce;
-    tu_capture_begin(&co, 1);
-    tu_capture_begin(&ce, 2);
-    int rc = cli_train_parse(a, argc, argv, fake_usage);
-    *err = tu_capture_end(&ce);
-    *out = tu_capture_end(&co);
-    return rc;
+/* cli_train_parse as a command (for tu_call); what it read is left in g_args. */
+static TrainArgs g_args;
+static int parse_cmd(int argc, char **argv) {
+    return cli_train_parse(&g_args, argc, argv, fake_usage);
 }
 
 typedef struct {
-    const char *args[6];
+    const char *args[7];  /* argv: the program, then the arguments, NULL-terminated */
     int rc;
-    const char *err;  /* the whole of stderr */
+    const char *err;      /* the whole of stderr */
 } BadLine;
 
 static const BadLine BAD[] = {
-    {{"--resume"}, 2, "error: --resume needs a run folder\n"},
-    {{"a.ini", "--eval"}, 2, "error: --eval needs a run folder\n"},
-    {{"--eval", "r", "--prompt"}, 2,
+    {{"./train", "--resume"}, 2, "error: --resume needs a run folder\n"},
+    {{"./train", "a.ini", "--eval"}, 2, "error: --eval needs a run folder\n"},
+    {{"./train", "--eval", "r", "--prompt"}, 2,
      "error: --prompt needs the prompt's symbols, e.g. --prompt \"3 1 2\"\n"},
-    {{"--set"}, 2, "error: --set needs section.key=value\nusage: fake\n"},
-    {{"a.ini", "--set", "optim.lr", "1e-3"}, 2,
+    {{"./train", "--set"}, 2, "error: --set needs section.key=value\nusage: fake\n"},
+    {{"./train", "a.ini", "--set", "optim.lr", "1e-3"}, 2,
      "error: --set (argument 3): 'optim.lr' is not section.key=value; --set needs one argument "
      "section.key=value, with '=' and no spaces (e.g. --set optim.lr=1e-3)\n"},
-    {{"--bogus"}, 2, "error: unknown option '--bogus'\nusage: fake\n"},
-    {{"-"}, 2, "error: unknown option '-'\nusage: fake\n"},
-    {{"a.ini", "b.ini"}, 2, "error: more than one config file ('a.ini' and 'b.ini')\n"},
-    {{"--prompt", "1 2"}, 2, "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
-    {{"--resume", "r", "--prompt", "1 2"}, 2,
+    {{"./train", "--bogus"}, 2, "error: unknown option '--bogus'\nusage: fake\n"},
+    {{"./train", "-"}, 2, "error: unknown option '-'\nusage: fake\n"},
+    {{"./train", "a.ini", "b.ini"}, 2, "error: more than one config file ('a.ini' and 'b.ini')\n"},
+    {{"./train", "--prompt", "1 2"}, 2,
      "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
-    {{"--resume", "r", "a.ini"}, 2, "error: --resume and --eval take a run folder only (no config file)\n"},
-    {{"--resume", "r", "--eval", "s"}, 2,
+    {{"./train", "--resume", "r", "--prompt", "1 2"}, 2,
+     "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
+    {{"./train", "--resume", "r", "a.ini"}, 2,
      "error: --resume and --eval take a run folder only (no config file)\n"},
-    {{"--bogus", "--help"}, 2, "error: unknown option '--bogus'\nusage: fake\n"}, /* in order */
-    {{"a.ini", "--help", "--bogus"}, 0, ""}, /* --help first: usage on stdout */
-    {{"-h"}, 0, ""},
+    {{"./train", "--resume", "r", "--eval", "s"}, 2,
+     "error: --resume and --eval take a run folder only (no config file)\n"},
+    {{"./train", "--bogus", "--help"}, 2, "error: unknown option '--bogus'\nusage: fake\n"}, /* in order */
+    {{"./train", "a.ini", "--help", "--bogus"}, 0, ""}, /* --help first: usage on stdout */
+    {{"./train", "-h"}, 0, ""},
 };
 
 START_TEST(test_bad_lines) {
     for (size_t k = 0; k < sizeof BAD / sizeof *BAD; k++) {
-        TrainArgs a;
-        char *out, *err;
-        int rc = parse(&a, &out, &err, BAD[k].args);
-        ck_assert_msg(rc == BAD[k].rc, "case %zu (%s): rc %d, want %d", k, BAD[k].args[0], rc,
+        TuResult r = tu_call(parse_cmd, BAD[k].args);
+        ck_assert_msg(r.rc == BAD[k].rc, "case %zu (%s): rc %d, want %d", k, BAD[k].args[1], r.rc,
                       BAD[k].rc);
-        ck_assert_msg(strcmp(err, BAD[k].err) == 0, "case %zu: stderr '%s', want '%s'", k, err,
+        ck_assert_msg(strcmp(r.err, BAD[k].err) == 0, "case %zu: stderr '%s', want '%s'", k, r.err,
                       BAD[k].err);
-        ck_assert_msg(strcmp(out, rc == 0 ? "usage: fake\n" : "") == 0, "case %zu: stdout '%s'", k,
-                      out);
-        free(out);
-        free(err);
+        ck_assert_msg(strcmp(r.out, r.rc == 0 ? "usage: fake\n" : "") == 0, "case %zu: stdout '%s'",
+                      k, r.out);
+        tu_result_free(&r);
     }
 }
 END_TEST
@@ -77,23 +68,23 @@ END_TEST
  * for later (they are not config files). */
 START_TEST(test_good_lines) {
     static const struct {
-        const char *args[8];
+        const char *args[9]; /* as in BAD */
         const char *config, *resume, *eval, *prompt;
         int print;
     } GOOD[] = {
-        {{"a.ini", "--set", "x.y=1", "--set=p.q=2", "--print-config"}, "a.ini", NULL, NULL, NULL, 1},
-        {{"--set", "x.y=1", "a.ini"}, "a.ini", NULL, NULL, NULL, 0},
-        {{"--eval", "runs/s", "--prompt", "3 1 2"}, NULL, NULL, "runs/s", "3 1 2", 0},
-        {{"--resume", "runs/s", "--set", "train.steps=9"}, NULL, "runs/s", NULL, NULL, 0},
-        {{"--resume", "runs/s", "--resume", "runs/t"}, NULL, "runs/t", NULL, NULL, 0},
-        {{"--set=a"}, NULL, NULL, NULL, NULL, 0}, /* '=' form: config_set judges it later */
+        {{"./train", "a.ini", "--set", "x.y=1", "--set=p.q=2", "--print-config"}, "a.ini", NULL, NULL,
+         NULL, 1},
+        {{"./train", "--set", "x.y=1", "a.ini"}, "a.ini", NULL, NULL, NULL, 0},
+        {{"./train", "--eval", "runs/s", "--prompt", "3 1 2"}, NULL, NULL, "runs/s", "3 1 2", 0},
+        {{"./train", "--resume", "runs/s", "--set", "train.steps=9"}, NULL, "runs/s", NULL, NULL, 0},
+        {{"./train", "--resume", "runs/s", "--resume", "runs/t"}, NULL, "runs/t", NULL, NULL, 0},
+        {{"./train", "--set=a"}, NULL, NULL, NULL, NULL, 0}, /* '=' form: config_set judges it later */
     };
     for (size_t k = 0; k < sizeof GOOD / sizeof *GOOD; k++) {
-        TrainArgs a;
-        char *out, *err;
-        int rc = parse(&a, &out, &err, GOOD[k].args);
-        ck_assert_msg(rc == -1, "case %zu: rc %d, stderr %s", k, rc, err);
-        ck_assert_msg(!*out && !*err, "case %zu printed '%s%s'", k, out, err);
+        TuResult r = tu_call(parse_cmd, GOOD[k].args);
+        const TrainArgs a = g_args;
+        ck_assert_msg(r.rc == -1, "case %zu: rc %d, stderr %s", k, r.rc, r.err);
+        ck_assert_msg(!*r.out && !*r.err, "case %zu printed '%s%s'", k, r.out, r.err);
 #define SAME(field, want) ((want) ? (field) && strcmp((field), (want)) == 0 : (field) == NULL)
         ck_assert_msg(SAME(a.config_path, GOOD[k].config), "case %zu: config", k);
         ck_assert_msg(SAME(a.resume_dir, GOOD[k].resume), "case %zu: resume", k);
@@ -101,8 +92,7 @@ START_TEST(test_good_lines) {
         ck_assert_msg(SAME(a.prompt, GOOD[k].prompt), "case %zu: prompt", k);
 #undef SAME
         ck_assert_msg(a.print_config == GOOD[k].print, "case %zu: print_config", k);
-        free(out);
-        free(err);
+        tu_result_free(&r);
     }
 }
 END_TEST

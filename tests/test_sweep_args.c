@@ -12,25 +12,17 @@
 
 #include "testutil.h"
 
-/* sweep_args_parse on a NULL-terminated list with stdout and stderr captured; a is freed. */
-static int parse(char **out, char **err, const char *const *args) {
-    char *argv[16];
-    int argc = 0;
-    while (argc < 16 && args[argc]) argv[argc] = (char *)args[argc], argc++;
+/* sweep_args_parse as a command (for tu_call): its return value, a freed. */
+static int parse_cmd(int argc, char **argv) {
     SweepArgs a;
-    TuCapture co, ce;
-    tu_capture_begin(&co, 1);
-    tu_capture_begin(&ce, 2);
     int rc = sweep_args_parse(&a, argc, argv);
-    *err = tu_capture_end(&ce);
-    *out = tu_capture_end(&co);
     sweep_args_free(&a);
     return rc;
 }
 
 typedef struct {
     const char *needle;
-    const char *args[9];
+    const char *args[9]; /* NULL-terminated */
 } RefusedCase;
 
 static const RefusedCase REFUSED[] = {
@@ -46,8 +38,10 @@ static const RefusedCase REFUSED[] = {
     {"bad entry ' 2e-3'", {"--grid", "optim.lr=1e-3, 2e-3"}},
     {"bad entry ''", {"--grid", "optim.lr=1e-3,,2e-3"}},
     {"bad entry ''", {"--scales", "none,"}},
-    {"(argument 5): 'optim.lr' is already varied by --grid (argument 3)", {"--grid", "optim.lr=1", "--grid", "optim.lr=2"}},
-    {"--set (argument 3): 'optim.lr' is set by the sweep for every run; use --grid", {"--set", "optim.lr=1", "--grid", "optim.lr=1e-3"}},
+    {"(argument 5): 'optim.lr' is already varied by --grid (argument 3)",
+     {"--grid", "optim.lr=1", "--grid", "optim.lr=2"}},
+    {"--set (argument 3): 'optim.lr' is set by the sweep for every run; use --grid",
+     {"--set", "optim.lr=1", "--grid", "optim.lr=1e-3"}},
     {"use --dk", {"--set", "model.d_model=32"}},
     {"use --dk", {"--set=model.n_heads=2"}},
     {"use --scales", {"--set", "attention.scale=none"}},
@@ -81,14 +75,13 @@ static const RefusedCase REFUSED[] = {
 
 START_TEST(test_refused) {
     for (size_t k = 0; k < sizeof REFUSED / sizeof *REFUSED; k++) {
-        char *out, *err;
-        int rc = parse(&out, &err, REFUSED[k].args);
-        ck_assert_msg(rc == -1, "case %zu (%s): rc %d, stderr:\n%s", k, REFUSED[k].args[0], rc, err);
-        ck_assert_msg(strstr(err, REFUSED[k].needle), "case %zu: '%s' not in:\n%s", k,
-                      REFUSED[k].needle, err);
-        ck_assert_msg(strncmp(err, "error: ", 7) == 0, "case %zu: '%s'", k, err);
-        free(out);
-        free(err);
+        TuResult r = tu_call(parse_cmd, REFUSED[k].args);
+        ck_assert_msg(r.rc == -1, "case %zu (%s): rc %d, stderr:\n%s", k, REFUSED[k].args[0], r.rc,
+                      r.err);
+        ck_assert_msg(strstr(r.err, REFUSED[k].needle), "case %zu: '%s' not in:\n%s", k,
+                      REFUSED[k].needle, r.err);
+        ck_assert_msg(strncmp(r.err, "error: ", 7) == 0, "case %zu: '%s'", k, r.err);
+        tu_result_free(&r);
     }
 }
 END_TEST
@@ -157,15 +150,14 @@ END_TEST
 
 /* --help: usage on stdout, return 1 (the command then exits 0), whatever else is on the line. */
 START_TEST(test_help) {
-    static const char *const lines[][3] = {{"--help"}, {"--dk", "8", "-h"}};
+    static const char *const lines[][4] = {{"--help"}, {"--dk", "8", "-h"}};
     for (size_t k = 0; k < 2; k++) {
-        char *out, *err;
-        ck_assert_int_eq(parse(&out, &err, lines[k]), 1);
-        ck_assert_msg(strstr(out, "usage: ./train --sweep") && strstr(out, "--grid") &&
-                          strstr(out, "Without --grid, the d_k preset"), "case %zu: %s", k, out);
-        ck_assert_str_eq(err, "");
-        free(out);
-        free(err);
+        TuResult r = tu_call(parse_cmd, lines[k]);
+        ck_assert_int_eq(r.rc, 1);
+        ck_assert_msg(strstr(r.out, "usage: ./train --sweep") && strstr(r.out, "--grid") &&
+                          strstr(r.out, "Without --grid, the d_k preset"), "case %zu: %s", k, r.out);
+        ck_assert_str_eq(r.err, "");
+        tu_result_free(&r);
     }
 }
 END_TEST
