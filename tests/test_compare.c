@@ -2,10 +2,11 @@
  * tests/fixtures/runs: scaled and unscaled (complete), diverged (NaN/inf at step 30, then stops)
  * and no_attention (no attention.csv, stopped at step 50 of 100).
  *
- * Each test calls report_compare with stdout and stderr captured into temporary files and the
- * report written into a fresh mkdtemp folder, then checks the table, the files, the number of
+ * Each test calls the command (cli_compare, which reads the arguments and calls report_compare)
+ * with stdout and stderr captured into temporary files and the report written into a fresh
+ * mkdtemp folder, then checks the table, the files, the number of
  * series per figure and that every SVG and the index page are well-formed XML. */
-#include "report/report.h"
+#include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
 #include <limits.h>
@@ -27,11 +28,11 @@ static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_compare
 
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
-/* Runs report_compare on a NULL-terminated argument list with stdout and stderr captured. */
+/* Runs ./train --compare (cli_compare) on a NULL-terminated argument list with stdout and stderr captured. */
 static TuResult compare(const char *first, ...) {
     va_list ap;
     va_start(ap, first);
-    TuResult r = tu_vcall(report_compare, first, ap);
+    TuResult r = tu_vcall(cli_compare, first, ap);
     va_end(ap);
     return r;
 }
@@ -380,25 +381,6 @@ START_TEST(test_default_out_dir) {
 }
 END_TEST
 
-START_TEST(test_bad_arguments) {
-    TuResult r = compare(NULL);
-    ck_assert_int_eq(r.rc, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "usage"));
-    tu_result_free(&r);
-    r = compare(FIX "/scaled", "--bogus", NULL);
-    ck_assert_int_eq(r.rc, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "--bogus"));
-    tu_result_free(&r);
-    r = compare(FIX "/scaled", "--out", NULL);
-    ck_assert_int_eq(r.rc, 2);
-    tu_result_free(&r);
-    r = compare("--help", NULL);
-    ck_assert_int_eq(r.rc, 0);
-    ck_assert_ptr_nonnull(strstr(r.out, "--log-scale"));
-    tu_result_free(&r);
-}
-END_TEST
-
 /* The report folder cannot be created (a file is in the way): exit code 1, path named. */
 START_TEST(test_unwritable_out_dir) {
     char out[256];
@@ -434,7 +416,6 @@ static Suite *compare_suite(void) {
     tcase_add_checked_fixture(err, make_tmp, remove_tmp);
     tcase_add_test(err, test_missing_run_folder);
     tcase_add_test(err, test_folder_without_loss_csv);
-    tcase_add_test(err, test_bad_arguments);
     tcase_add_test(err, test_unwritable_out_dir);
     suite_add_tcase(s, err);
     return s;
