@@ -1,3 +1,5 @@
+/* embedding.c: the model's first layer, token + position embedding, forward and backward side
+ * by side (embedding.h). */
 #include "model/embedding.h"
 
 void embedding_forward(real *out, const int *tokens, const real *tok_emb, const real *pos_emb,

@@ -1,3 +1,5 @@
+/* gelu.c: the MLP's GELU (tanh form), forward and backward side by side (gelu.h); the forward
+ * saves GELU' for the backward. */
 #include "model/gelu.h"
 
 #include "model/vecmath.h"

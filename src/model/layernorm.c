@@ -1,3 +1,5 @@
+/* layernorm.c: LayerNorm over d_model, forward and backward side by side (layernorm.h), with
+ * fixed-order lane sums so that results do not depend on the thread count. */
 #include "model/layernorm.h"
 
 #include "model/vecmath.h"

@@ -1,3 +1,5 @@
+/* loss.c: the last layer of the model: softmax cross-entropy over the vocabulary, masked mean,
+ * forward and backward side by side (loss.h). */
 #include "model/loss.h"
 
 static double mask_total(const float *mask, int N) {

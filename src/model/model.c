@@ -1,3 +1,6 @@
+/* model.c: the model stage: the tensor table, the one parameter buffer and the one gradient
+ * buffer with their named views, the activation arena, and the whole model's forward and backward
+ * (model.h), calling the layers of src/model/ in order. */
 #include "model/model.h"
 
 #include <stddef.h>

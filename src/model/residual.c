@@ -1,3 +1,5 @@
+/* residual.c: the residual add x + f(x) of each block (forward only: its gradient passes
+ * unchanged to both inputs, see model.c's backward). */
 #include "model/residual.h"
 
 void residual_forward(real *out, const real *a, const real *b, long N) {

@@ -1,3 +1,6 @@
+/* optim.c: the optimizer stage: AdamW and SGD updates of the flat parameter buffer, clipping,
+ * the learning-rate schedule (formulas and sources in optim.h). Called by the training loop after
+ * model_backward. */
 #include "optim/optim.h"
 
 #include <math.h>

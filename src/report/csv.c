@@ -1,3 +1,5 @@
+/* csv.c: the report stage's reader of a run's CSV logs (csv.h): one file in memory, split in
+ * place, cells by column name. */
 #include "report/csv.h"
 
 #include <errno.h>

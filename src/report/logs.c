@@ -1,3 +1,5 @@
+/* logs.c: report-stage queries on one run's CSV logs (logs.h), shared by --compare and the sweep
+ * report. */
 #include "report/logs.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* softmax_stats.c: the measurements behind the 1/sqrt(d_k) scale for --softmax-table
+ * (softmax_stats.h): q.k variance and softmax saturation on random vectors; trains nothing. */
 #include "report/softmax_stats.h"
 
 #include <math.h>

@@ -1,3 +1,5 @@
+/* svg.c: the report stage's SVG writer (svg.h): a document built in memory, escaped text, well-formed
+ * XML. */
 #include "report/svg.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* checkpoint.c: save and restore a run's whole state (checkpoint.h), so that --resume
+ * continues bitwise as if never interrupted. */
 #include "train/checkpoint.h"
 
 #include "util/file_check.h"

@@ -1,3 +1,6 @@
+/* diagnostics.c: the training loop's attention diagnostics (diagnostics.h): logit spread,
+ * saturation and softmax pass-through per layer and head, and the step-0 init check, computed
+ * from the model's activations and gradients for attention.csv and init_check.txt. */
 #include "train/diagnostics.h"
 
 #include <math.h>

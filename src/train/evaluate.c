@@ -1,3 +1,5 @@
+/* evaluate.c: the training loop's evaluation (evaluate.h): validation loss and accuracy on the
+ * held-out set, per token and per answer. */
 #include "train/evaluate.h"
 
 #include <stdlib.h>

@@ -1,3 +1,5 @@
+/* runlog.c: the logs stage: the CSV rows of a run (loss.csv, grad_norms.csv, attention.csv,
+ * attention maps), each written whole (runlog.h). */
 #include "train/runlog.h"
 
 #include <errno.h>

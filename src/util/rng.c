@@ -1,3 +1,5 @@
+/* rng.c: xoshiro256** and the draws built on it (rng.h), used by the tasks and the
+ * initialisation: the same seed gives the same run on every machine. */
 #include "util/rng.h"
 
 #include <math.h>
