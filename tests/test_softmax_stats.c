@@ -1,10 +1,10 @@
 /* test_softmax_stats.c: src/report/softmax_stats.c (softmax, entropy, Jacobian norm, Welford,
- * the q·k measurement) and the command line of src/report/softmax_table.c.
+ * the q·k measurement). The command that prints them, src/report/softmax_table.c, has
+ * test_softmax_table.c.
  *
  * Expected values are derived in the comments, not copied from a run. The statistical tests use a
  * fixed seed, so they are deterministic; their tolerances are several standard errors derived
  * from the distribution of q·k, so they would also pass for almost every other seed. */
-#include "report/report.h"
 #include "report/softmax_stats.h"
 
 #include <check.h>
@@ -292,56 +292,6 @@ START_TEST(test_measure_deterministic_and_checked) {
 }
 END_TEST
 
-/* ---------------------------------------------------------------- command line */
-
-/* Runs report_softmax_table on the arguments with stderr captured; returns its exit code. */
-static int run_table(char *err, size_t n, int argc, char **argv) {
-    TuCapture c;
-    tu_capture_begin(&c, 2);
-    int rc = report_softmax_table(argc, argv);
-    char *text = tu_capture_end(&c);
-    snprintf(err, n, "%s", text);
-    free(text);
-    return rc;
-}
-
-START_TEST(test_bad_arguments_exit_2) {
-    static const struct {
-        const char *args[3];
-        const char *names; /* the flag or value the message must mention */
-    } cases[] = {
-        {{"--bogus"}, "--bogus"},
-        {{"--samples", "0"}, "--samples"},
-        {{"--samples", "-5"}, "--samples"},
-        {{"--samples", "abc"}, "--samples"},
-        {{"--samples", "12x"}, "--samples"},
-        {{"--samples", ""}, "--samples"},
-        {{"--samples", "99999999999999999999"}, "--samples"},
-        {{"--keys", "1"}, "--keys"},
-        {{"--keys", "100000"}, "--keys"},
-        {{"--keys", "2.5"}, "--keys"},
-        {{"--seed", "-1"}, "--seed"},
-        {{"--seed", "18446744073709551616"}, "--seed"}, /* 2^64 */
-        {{"--seed", " 7"}, "--seed"},
-        {{"--seed"}, "--seed"},
-        {{"--keys", "8", "--samples"}, "--samples"},
-    };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        char *argv[3];
-        int argc = 0;
-        while (argc < 3 && cases[c].args[argc]) {
-            argv[argc] = (char *)cases[c].args[argc];
-            argc++;
-        }
-        char err[2048];
-        int rc = run_table(err, sizeof err, argc, argv);
-        ck_assert_msg(rc == 2, "case %zu (%s): exit %d, want 2", c, cases[c].args[0], rc);
-        ck_assert_msg(strstr(err, cases[c].names) != NULL, "case %zu: message '%s' lacks '%s'", c,
-                      err, cases[c].names);
-    }
-}
-END_TEST
-
 static Suite *softmax_stats_suite(void) {
     Suite *s = suite_create("softmax_stats");
     TCase *row = tcase_create("one row");
@@ -362,10 +312,6 @@ static Suite *softmax_stats_suite(void) {
     tcase_add_test(stats, test_saturation_grows_unscaled_not_scaled);
     tcase_add_test(stats, test_measure_deterministic_and_checked);
     suite_add_tcase(s, stats);
-
-    TCase *cli = tcase_create("command line");
-    tcase_add_test(cli, test_bad_arguments_exit_2);
-    suite_add_tcase(s, cli);
     return s;
 }
 
