@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -18,14 +17,6 @@ static char tmp[200];
 static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_html_XXXXXX"); }
 static void teardown(void) { tu_remove_tree(tmp); }
 
-static void put(const char *run, const char *file, const char *text) {
-    char path[400];
-    snprintf(path, sizeof path, "%s/%s", tmp, run);
-    mkdir(path, 0777);
-    snprintf(path, sizeof path, "%s/%s/%s", tmp, run, file);
-    tu_write_file(path, text);
-}
-
 static char paths[2][300];
 
 /* Two runs; configs NULL: no config.ini. */
@@ -33,8 +24,8 @@ static void load_two(Run runs[2], const char *name0, const char *config0, const 
                      const char *config1) {
     const char *names[2] = {name0, name1}, *configs[2] = {config0, config1};
     for (int i = 0; i < 2; i++) {
-        put(names[i], "loss.csv", "step,train_loss\n0,1\n");
-        if (configs[i]) put(names[i], "config.ini", configs[i]);
+        tu_put_file(NULL, 0, tmp, names[i], "loss.csv", "step,train_loss\n0,1\n");
+        if (configs[i]) tu_put_file(NULL, 0, tmp, names[i], "config.ini", configs[i]);
         snprintf(paths[i], sizeof paths[i], "%s/%s", tmp, names[i]);
         memset(&runs[i], 0, sizeof runs[i]);
         TuCapture c;

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -17,16 +16,6 @@ static char tmp[200];
 
 static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_runs_XXXXXX"); }
 static void teardown(void) { tu_remove_tree(tmp); }
-
-/* Writes tmp/rel/file (the folder is made first) and returns tmp/rel in out. */
-static const char *put(char *out, size_t n, const char *rel, const char *file, const char *text) {
-    snprintf(out, n, "%s/%s", tmp, rel);
-    mkdir(out, 0777);
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", out, file);
-    tu_write_file(path, text);
-    return out;
-}
 
 /* load_run with stderr captured into *err (the caller frees). */
 static int load(Run *r, const char *path, char **err) {
@@ -40,8 +29,8 @@ static int load(Run *r, const char *path, char **err) {
 
 START_TEST(test_config_ini) {
     char dir[300], *err;
-    put(dir, sizeof dir, "a", "loss.csv", "step,train_loss\n0,1\n");
-    put(dir, sizeof dir, "a", "config.ini",
+    tu_put_file(dir, sizeof dir, tmp, "a", "loss.csv", "step,train_loss\n0,1\n");
+    tu_put_file(dir, sizeof dir, tmp, "a", "config.ini",
         "\xEF\xBB\xBF; provenance: scaledot x\n"
         "top = 1\n"
         "[ model ]\n"
@@ -92,12 +81,12 @@ END_TEST
 
 START_TEST(test_folders_and_names) {
     char dir[300], path[400], *err;
-    put(dir, sizeof dir, "plain", "loss.csv", "step,train_loss\n0,1\n");
-    put(dir, sizeof dir, "plain", "grad_norms.csv", "step,global\n0,1\n");
-    put(dir, sizeof dir, "nostep", "loss.csv", "iter,train_loss\n0,1\n");
-    put(dir, sizeof dir, "nostep", "x", "");
-    put(dir, sizeof dir, "noloss", "config.ini", "[run]\n");
-    put(dir, sizeof dir, ".", "file", "not a folder\n");
+    tu_put_file(dir, sizeof dir, tmp, "plain", "loss.csv", "step,train_loss\n0,1\n");
+    tu_put_file(dir, sizeof dir, tmp, "plain", "grad_norms.csv", "step,global\n0,1\n");
+    tu_put_file(dir, sizeof dir, tmp, "nostep", "loss.csv", "iter,train_loss\n0,1\n");
+    tu_put_file(dir, sizeof dir, tmp, "nostep", "x", "");
+    tu_put_file(dir, sizeof dir, tmp, "noloss", "config.ini", "[run]\n");
+    tu_put_file(dir, sizeof dir, tmp, ".", "file", "not a folder\n");
     /* rel: the path given, below tmp; name: the run's name; says: in stderr */
     static const struct {
         const char *rel, *name, *says;
@@ -154,15 +143,17 @@ END_TEST
 
 START_TEST(test_log_queries) {
     char a[300], b[300], *err;
-    put(a, sizeof a, "a", "loss.csv", "step,train_loss,val_loss\n0,2,2\n50,1,\n100,0.5,\n");
-    put(a, sizeof a, "a", "grad_norms.csv",
+    tu_put_file(a, sizeof a, tmp, "a", "loss.csv",
+                "step,train_loss,val_loss\n0,2,2\n50,1,\n100,0.5,\n");
+    tu_put_file(a, sizeof a, tmp, "a", "grad_norms.csv",
         "step,global,blocks.0.attn.qkv.weight.q,blocks.0.attn.qkv.weight.k,"
         "blocks.1.attn.qkv.weight.q,blocks.1.attn.qkv.weight.k,blocks.3.attn.qkv.weight.q\n"
         "0,1,1,1,1,1,1\n");
-    put(a, sizeof a, "a", "attention.csv",
+    tu_put_file(a, sizeof a, tmp, "a", "attention.csv",
         "step,layer,head,logit_std\n10,0,0,1\n10,2,0,1\n10,1,0,1\n90,0,0,1\n90,2,0,1\n");
-    put(b, sizeof b, "b", "loss.csv", "step,train_loss,val_loss\n0,2,2\n60,1,1\n80,,1.5\n");
-    put(b, sizeof b, "b", "attention.csv", "step,layer,head,logit_std\n");
+    tu_put_file(b, sizeof b, tmp, "b", "loss.csv",
+                "step,train_loss,val_loss\n0,2,2\n60,1,1\n80,,1.5\n");
+    tu_put_file(b, sizeof b, tmp, "b", "attention.csv", "step,layer,head,logit_std\n");
     Run runs[2];
     ck_assert_int_eq(load(&runs[0], a, &err), 0);
     free(err);
@@ -206,10 +197,10 @@ START_TEST(test_status) {
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char rel[32], dir[300], ini[64], *err;
         snprintf(rel, sizeof rel, "s%zu", c);
-        put(dir, sizeof dir, rel, "loss.csv", cases[c].loss);
+        tu_put_file(dir, sizeof dir, tmp, rel, "loss.csv", cases[c].loss);
         if (cases[c].steps) {
             snprintf(ini, sizeof ini, "[train]\nsteps = %s\n", cases[c].steps);
-            put(dir, sizeof dir, rel, "config.ini", ini);
+            tu_put_file(dir, sizeof dir, tmp, rel, "config.ini", ini);
         }
         Run r;
         ck_assert_msg(load(&r, dir, &err) == 0, "case %zu: %s", c, err);

@@ -10,36 +10,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "testutil.h"
 
 static char tmp[200];
 
-static void put(const char *run, const char *file, const char *text) {
-    char path[400];
-    snprintf(path, sizeof path, "%s/%s", tmp, run);
-    mkdir(path, 0777);
-    snprintf(path, sizeof path, "%s/%s/%s", tmp, run, file);
-    tu_write_file(path, text);
-}
-
 /* Run a: 100 steps, val at 0, 50, 100; gradient norms; attention of one layer, two heads.
  * Run b: stopped at 48 of 100, val at 0, 20, 48; nothing else. */
 static void write_runs(void) {
-    put("a", "loss.csv", "step,train_loss,val_loss,val_answer_acc\n"
-                         "0,3.0,3.1,0\n10,2.5,,\n20,2.0,,\n30,1.8,,\n40,1.6,,\n50,1.5,1.55,0.996\n"
-                         "60,1.4,,\n70,1.3,,\n80,1.2,,\n90,1.1,,\n100,1.0,1.05,1\n");
-    put("a", "config.ini", "[model]\nd_model = 64\nn_heads = 4\n[attention]\nscale = sqrt_dk\n"
-                           "[task]\nname = copy\n[train]\nsteps = 100\n");
-    put("a", "grad_norms.csv", "step,global,blocks.0.attn.qkv.weight.q,blocks.0.attn.qkv.weight.k\n"
-                               "0,4,1,1\n50,1,2,0.5\n100,0.5,,0.25\n");
-    put("a", "attention.csv", "step,layer,head,logit_std,saturated_frac\n"
-                              "0,0,0,1,0.1\n0,0,1,3,0.3\n100,0,0,4,0.5\n100,0,1,6,0.5\n");
-    put("b", "loss.csv", "step,train_loss,val_loss,val_answer_acc\n"
-                         "0,3.5,3.6,0\n10,3.0,,\n20,2.8,2.9,0.5\n30,2.6,,\n40,2.4,,\n"
-                         "48,2.3,2.35,0.9\n");
-    put("b", "config.ini", "[train]\nsteps = 100\n");
+    static const char *const FILES[][3] = {
+        {"a", "loss.csv",
+         "step,train_loss,val_loss,val_answer_acc\n"
+         "0,3.0,3.1,0\n10,2.5,,\n20,2.0,,\n30,1.8,,\n40,1.6,,\n50,1.5,1.55,0.996\n"
+         "60,1.4,,\n70,1.3,,\n80,1.2,,\n90,1.1,,\n100,1.0,1.05,1\n"},
+        {"a", "config.ini",
+         "[model]\nd_model = 64\nn_heads = 4\n[attention]\nscale = sqrt_dk\n"
+         "[task]\nname = copy\n[train]\nsteps = 100\n"},
+        {"a", "grad_norms.csv",
+         "step,global,blocks.0.attn.qkv.weight.q,blocks.0.attn.qkv.weight.k\n"
+         "0,4,1,1\n50,1,2,0.5\n100,0.5,,0.25\n"},
+        {"a", "attention.csv",
+         "step,layer,head,logit_std,saturated_frac\n"
+         "0,0,0,1,0.1\n0,0,1,3,0.3\n100,0,0,4,0.5\n100,0,1,6,0.5\n"},
+        {"b", "loss.csv",
+         "step,train_loss,val_loss,val_answer_acc\n"
+         "0,3.5,3.6,0\n10,3.0,,\n20,2.8,2.9,0.5\n30,2.6,,\n40,2.4,,\n48,2.3,2.35,0.9\n"},
+        {"b", "config.ini", "[train]\nsteps = 100\n"},
+    };
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++)
+        tu_put_file(NULL, 0, tmp, FILES[i][0], FILES[i][1], FILES[i][2]);
 }
 
 /* Every row in order: a section heading (cells NULL) or a label and the cells of a and b. */
@@ -140,8 +139,8 @@ START_TEST(test_print_layout) {
     snprintf(want, sizeof want, "\nloss (nats/token)\n  %-35s   %13s   %12s\n", "train loss @ step 0",
              "3.0000", "3.5000");
     ck_assert_msg(strstr(buf, want), "no '%s' in\n%s", want, buf);
-    snprintf(want, sizeof want, "  %-35s   %13s   %12s\n%s\n(@N): logged at step N", "layer 0 saturated fraction, final",
-             "50.0%", "n/a", rule);
+    snprintf(want, sizeof want, "  %-35s   %13s   %12s\n%s\n(@N): logged at step N",
+             "layer 0 saturated fraction, final", "50.0%", "n/a", rule);
     ck_assert_msg(strstr(buf, want), "no '%s' in\n%s", want, buf);
     free(buf);
     summary_free(&t);
