@@ -22,7 +22,7 @@ static uint64_t ref_splitmix64(uint64_t *x) {
 
 static uint64_t ref_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-/* xoshiro256** (the paper's Figure / reference code xoshiro256starstar.c). */
+/* xoshiro256** as in the authors' reference code (xoshiro256starstar.c, prng.di.unimi.it). */
 static uint64_t ref_next(uint64_t s[4]) {
     const uint64_t result = ref_rotl(s[1] * 5, 7) * 9;
     const uint64_t t = s[1] << 17;
