@@ -3,6 +3,7 @@
 #   make test       build and run every test (installs Check with apt-get if missing and allowed)
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
+#   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
 #                   suite misses one (.ci/mutation.sh)
@@ -72,7 +73,7 @@ PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS)
 PROV_STAMP := build/provenance-$(notdir $(CC))-$(ARCH).stamp
 $(shell mkdir -p build; echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
-.PHONY: all test test-run check-deps clean bench bench-sgemm bench-sweep mutation portable
+.PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-sweep mutation portable
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -136,14 +137,14 @@ test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
 # through timing wrappers in bench/bench.c (per-kernel shares at no cost to the product).
 BENCH_ARGS   ?=
 BENCH_KERNELS = matmul_forward matmul_backward matmul_forward_scratch matmul_backward_scratch \
-	attention_forward attention_backward \
+	attention_forward attention_backward attention_backward_scratch \
 	layernorm_forward layernorm_backward gelu_forward gelu_backward \
 	crossentropy_forward crossentropy_backward
 BENCH_WRAP    = $(foreach k,$(BENCH_KERNELS),-Wl,--wrap=$(k))
 
-$(BUILD)/bench/bench: bench/bench.c $(LIB_OBJ) $(wildcard src/*/*.h)
+$(BUILD)/bench/bench: bench/bench.c bench/fma_peak.c bench/fma_peak.h $(LIB_OBJ) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LDFLAGS) $(BENCH_WRAP) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ bench/bench.c bench/fma_peak.c $(LIB_OBJ) $(LDFLAGS) $(BENCH_WRAP) $(LDLIBS)
 
 # Idle OpenMP threads sleep, as in ./train (src/main.c), unless OMP_WAIT_POLICY is set.
 bench: $(BUILD)/bench/bench
@@ -161,6 +162,14 @@ $(BUILD)/bench/sgemm_yardstick: bench/sgemm_yardstick.c $(BUILD)/float/model/mat
 
 bench-sgemm: $(BUILD)/bench/sgemm_yardstick
 	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=$(OPENBLAS_CORETYPE) ./$(BUILD)/bench/sgemm_yardstick $(SGEMM_ARGS)
+
+# Yardstick only: the same model's training step in PyTorch (Debian's python3-torch), alternated
+# with ours at the bench shapes on 1 and 2 threads (bench/torch_compare.sh; TORCH_ROUNDS rounds of
+# TORCH_SECONDS per program).
+TORCH_ROUNDS  ?= 3
+TORCH_SECONDS ?= 4
+bench-torch: $(BUILD)/bench/bench
+	bench/torch_compare.sh ./$(BUILD)/bench/bench $(TORCH_ROUNDS) $(TORCH_SECONDS)
 
 # Whole sweeps, --jobs 2 against --jobs 1 (8 short sort runs), alternated: bench/sweep_jobs.sh.
 bench-sweep: train
@@ -183,8 +192,8 @@ FUZZ_CFLAGS   = -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 # The parsers the harnesses drive and what they call; no OpenMP (the pragmas are ignored).
 # fuzz_checkpoint builds models from the checkpoint's config, so it links the whole library.
-FUZZ_LIB_SRC  = src/config/config.c src/tasks/tasks.c src/tasks/format.c src/util/rng.c \
-	src/util/file_check.c src/tasks/file_conflict.c
+FUZZ_LIB_SRC  = $(wildcard src/config/*.c) $(wildcard src/tasks/*.c) src/util/rng.c \
+	src/util/file_check.c
 FUZZ_LIB_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
 FUZZ_ALL_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRC))
 FUZZ_BINS     = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))

@@ -7,7 +7,7 @@
 # Inputs: fuzz/corpus/NAME/ (seeds, read only) plus build/fuzz/corpus/fuzz_NAME/ (what earlier
 # runs found, kept between runs). A failing input is copied to fuzz/crashes/fuzz_NAME-KIND-HASH;
 # replay it with   FUZZ_VERBOSE=1 build/fuzz/fuzz_NAME fuzz/crashes/FILE   and turn it into a
-# regression test in tests/test_config.c or tests/test_tasks.c.
+# regression test in tests/test_config.c or tests/test_file_parse.c.
 # A new harness fuzz/fuzz_NAME.c with seeds in fuzz/corpus/NAME/ is built and run here without
 # changes to this script.
 set -euo pipefail

@@ -16,10 +16,17 @@
  * ru_maxrss) is its own and not the largest of all shapes so far; the child sends its results
  * to the parent through a pipe.
  *
- * Usage: bench [--quick] [--shape I] [--threads N]
+ * The ceiling: before the shapes, one core's FMA throughput is measured (fma_peak.c) and each
+ * shape's GFLOP/s is printed as a share of it (per thread: a 2-thread step against 2 cores).
+ *
+ * Usage: bench [--quick] [--seconds S] [--shape I] [--threads N] [--seq]
  *   --quick      fewer steps, for a smoke test
+ *   --seconds S  time budget per shape (default 8 s, 1 with --quick); at least 5 (3) steps
  *   --shape I    only the I-th shape (0, 1, 2), e.g. under a profiler
- *   --threads N  only N threads */
+ *   --threads N  only N threads
+ *   --seq        the cost against sequence length instead: B=16, C=256, L=4, NH=4, V=64 at
+ *                T = 64, 128, 256, 512 on one thread; time and memory per token, against T=128
+ *                (with --shape I: only the I-th of those) */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +47,8 @@
 #include "model/model.h"
 #include "optim/optim.h"
 #include "util/provenance.h"
+
+#include "fma_peak.h"
 
 /* ---- kernel timing through -Wl,--wrap ------------------------------------------------ */
 
@@ -89,6 +98,10 @@ TIMED(K_ATT_BWD, attention_backward,
       (real * dqkv, real *dpreatt, const real *dout, const real *qkv, const real *att, int B,
        int T, int C, int NH, real scale, AttnGradStats *stats),
       (dqkv, dpreatt, dout, qkv, att, B, T, C, NH, scale, stats))
+TIMED(K_ATT_BWD, attention_backward_scratch,
+      (real * dqkv, real *scratch, int slots, const real *dout, const real *qkv, const real *att,
+       int B, int T, int C, int NH, real scale, AttnGradStats *stats),
+      (dqkv, scratch, slots, dout, qkv, att, B, T, C, NH, scale, stats))
 TIMED(K_LN, layernorm_forward,
       (real * out, real *mean, real *rstd, const real *inp, const real *weight, const real *bias,
        int N, int C, real eps),
@@ -122,15 +135,25 @@ TIMED(K_LOSS, crossentropy_backward,
 
 typedef struct {
     int B, T, C, L, NH, V;
-    double llmc_ms[2]; /* llm.c train_gpt2.c at 1 and 2 threads, from the issue; 0 = not given */
 } Shape;
 
-static const Shape shapes[] = {
-    {64, 32, 128, 2, 2, 16, {260, 160}},
-    {16, 128, 256, 4, 4, 64, {2100, 1350}},
-    {8, 256, 512, 6, 8, 256, {0, 0}},
+static const Shape bench_shapes[] = {
+    {64, 32, 128, 2, 2, 16},
+    {16, 128, 256, 4, 4, 64},
+    {8, 256, 512, 6, 8, 256},
 };
-enum { N_SHAPES = sizeof shapes / sizeof shapes[0] };
+/* --seq: one model, the sequence length varied; SEQ_BASE is the row the others are held to */
+static const Shape seq_shapes[] = {
+    {16, 64, 256, 4, 4, 64},
+    {16, 128, 256, 4, 4, 64},
+    {16, 256, 256, 4, 4, 64},
+    {16, 512, 256, 4, 4, 64},
+};
+enum { SEQ_BASE = 1 };
+enum { N_SHAPES = sizeof seq_shapes / sizeof seq_shapes[0] }; /* the longer of the two lists */
+static const Shape *shapes = bench_shapes;
+static int n_shapes = sizeof bench_shapes / sizeof bench_shapes[0];
+static double budget_seconds = -1; /* --seconds; < 0: the default */
 static const int thread_counts[] = {1, 2};
 enum { N_THREADS = sizeof thread_counts / sizeof thread_counts[0] };
 enum { MAX_STEPS = 64 };
@@ -260,7 +283,7 @@ static void run_shape(const Shape *s, const int use[N_THREADS], int quick, Resul
             train_step(&m, &opt, tokens, targets, mask, s->B, s->T);
         }
     int min_rounds = quick ? 3 : 5, rounds = 0;
-    double budget_s = quick ? 1.0 : 8.0, spent = 0;
+    double budget_s = budget_seconds >= 0 ? budget_seconds : quick ? 1.0 : 8.0, spent = 0;
     while (rounds < MAX_STEPS && (rounds < min_rounds || spent < budget_s)) {
         for (int j = 0; j < N_THREADS; j++)
             if (use[j])
@@ -315,28 +338,49 @@ static void shape_label(const Shape *s, char *buf, size_t n) {
     snprintf(buf, n, "(%d,%d,%d,%d,%d,%d)", s->B, s->T, s->C, s->L, s->NH, s->V);
 }
 
+/* Peak of one core in GFLOP/s, measured before the shapes (0 when not measured). */
+static double peak_gflops;
+
+/* CPU model name from /proc/cpuinfo: figures are comparable only on the same machine. */
+static void print_cpu(void) {
+    char line[256], name[200] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *c = strchr(line, ':');
+            if (c) snprintf(name, sizeof name, "%s", c + 2);
+            name[strcspn(name, "\n")] = 0;
+            break;
+        }
+    if (f) fclose(f);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("cpu: %s, %ld online\n", name, ncpu);
+}
+
 static void print_tables(const Result res[N_SHAPES]) {
     char label[64];
-    printf("\n%-22s %3s %5s %9s %17s %10s %8s %9s\n", "shape (B,T,C,L,NH,V)", "thr", "steps",
-           "ms/step", "[min .. max] ms", "tokens/s", "GFLOP/s", "CPU ms");
-    for (int i = 0; i < N_SHAPES; i++)
+    printf("\n%-22s %3s %5s %9s %17s %10s %8s %6s %9s\n", "shape (B,T,C,L,NH,V)", "thr", "steps",
+           "ms/step", "[min .. max] ms", "tokens/s", "GFLOP/s", "%peak", "CPU ms");
+    for (int i = 0; i < n_shapes; i++)
         for (int j = 0; j < N_THREADS; j++) {
             const Timing *t = &res[i].t[j];
             if (!t->ok) continue;
             shape_label(&shapes[i], label, sizeof label);
-            printf("%-22s %3d %5d %9.1f %8.1f .. %6.1f %10.0f %8.1f %9.1f\n", label, t->threads,
-                   t->steps, t->median_ms, t->min_ms, t->max_ms,
-                   shapes[i].B * shapes[i].T / (t->median_ms * 1e-3),
-                   step_flops(&shapes[i]) / (t->median_ms * 1e-3) / 1e9, t->cpu_ms);
+            double g = step_flops(&shapes[i]) / (t->median_ms * 1e-3) / 1e9;
+            printf("%-22s %3d %5d %9.1f %8.1f .. %6.1f %10.0f %8.1f %6.1f %9.1f\n", label,
+                   t->threads, t->steps, t->median_ms, t->min_ms, t->max_ms,
+                   shapes[i].B * shapes[i].T / (t->median_ms * 1e-3), g,
+                   peak_gflops > 0 ? 100 * g / (peak_gflops * t->threads) : 0, t->cpu_ms);
         }
-    printf("(ms/step: wall clock, median. CPU ms: median process CPU time per step / threads;\n"
-           " on a busy machine it leaves out time spent descheduled but counts spin-waiting)\n");
+    printf("(ms/step: wall clock, median. %%peak: GFLOP/s against threads x the one-core FMA "
+           "peak above.\n CPU ms: median process CPU time per step / threads; on a busy machine "
+           "it leaves out\n time spent descheduled but counts spin-waiting)\n");
 
     printf("\nShare of step time per kernel (%%), timed around each call:\n%-22s %3s", "shape",
            "thr");
     for (int k = 0; k < K_COUNT; k++) printf(" %7s", kernel_names[k]);
     printf("\n");
-    for (int i = 0; i < N_SHAPES; i++)
+    for (int i = 0; i < n_shapes; i++)
         for (int j = 0; j < N_THREADS; j++) {
             const Timing *t = &res[i].t[j];
             if (!t->ok) continue;
@@ -345,57 +389,87 @@ static void print_tables(const Result res[N_SHAPES]) {
             for (int k = 0; k < K_COUNT; k++) printf(" %7.1f", 100 * t->share[k]);
             printf("\n");
         }
-    printf("(other: embedding, residual adds, gradient zeroing, buffer clears, dpreatt norms)\n");
+    printf("(other: embedding, residual adds, gradient zeroing, buffer clears)\n");
 
     printf("\nMemory: peak RSS of the process vs bytes the model needs (params + grads + AdamW m,v "
            "+ activations + backward scratch):\n");
-    printf("%-22s %10s %12s %12s %7s\n", "shape", "params", "needed MB", "peak RSS MB", "ratio");
-    for (int i = 0; i < N_SHAPES; i++) {
+    printf("%-22s %10s %12s %12s %7s %12s\n", "shape", "params", "needed MB", "peak RSS MB",
+           "ratio", "RSS KB/token");
+    for (int i = 0; i < n_shapes; i++) {
         const Result *r = &res[i];
         if (!r->ok) continue;
         shape_label(&shapes[i], label, sizeof label);
-        printf("%-22s %10zu %12.1f %12.1f %7.2f\n", label, r->n_params, r->need_mb,
-               r->peak_rss_mb, r->peak_rss_mb / r->need_mb);
+        printf("%-22s %10zu %12.1f %12.1f %7.2f %12.1f\n", label, r->n_params, r->need_mb,
+               r->peak_rss_mb, r->peak_rss_mb / r->need_mb,
+               1024 * r->peak_rss_mb / (shapes[i].B * shapes[i].T));
     }
-
-    printf("\nAgainst llm.c train_gpt2.c (llm.c figures quoted from the issue, measured on this "
-           "machine by the issue's author):\n");
-    printf("%-22s %3s %12s %12s %14s\n", "shape", "thr", "llm.c ms", "ours ms", "llm.c / ours");
-    for (int i = 0; i < N_SHAPES; i++)
-        for (int j = 0; j < N_THREADS; j++) {
-            const Timing *t = &res[i].t[j];
-            double l = shapes[i].llmc_ms[j];
-            if (l <= 0 || !t->ok) continue;
-            shape_label(&shapes[i], label, sizeof label);
-            printf("%-22s %3d %12.0f %12.1f %13.1fx\n", label, t->threads, l, t->median_ms,
-                   l / t->median_ms);
+    if (shapes == seq_shapes) {
+        const Timing *base = &res[SEQ_BASE].t[0];
+        printf("\nCost against sequence length (one thread; per token, against T = %d):\n",
+               seq_shapes[SEQ_BASE].T);
+        printf("%-22s %12s %10s %16s\n", "shape", "us/token", "vs base", "attention FLOPs");
+        for (int i = 0; i < n_shapes; i++) {
+            const Timing *t = &res[i].t[0];
+            if (!t->ok) continue;
+            const Shape *sh = &shapes[i];
+            double per_tok = 1e3 * t->median_ms / (sh->B * sh->T);
+            double att = 3.0 * 2 * sh->L * sh->B * sh->C * sh->T * (sh->T + 1.0);
+            shape_label(sh, label, sizeof label);
+            printf("%-22s %12.2f", label, per_tok);
+            if (base->ok)
+                printf(" %9.3fx", per_tok / (1e3 * base->median_ms /
+                                            (seq_shapes[SEQ_BASE].B * seq_shapes[SEQ_BASE].T)));
+            else
+                printf(" %10s", "-");
+            printf(" %15.1f%%\n", 100 * att / step_flops(sh));
         }
+        return;
+    }
     printf("\nThread scaling (median ms at 1 thread / median ms at 2 threads):\n");
-    for (int i = 0; i < N_SHAPES; i++) {
+    for (int i = 0; i < n_shapes; i++) {
         if (!res[i].t[0].ok || !res[i].t[1].ok) continue;
         shape_label(&shapes[i], label, sizeof label);
         printf("%-22s %6.2fx\n", label, res[i].t[0].median_ms / res[i].t[1].median_ms);
     }
 }
 
+static int usage(const char *prog) {
+    fprintf(stderr, "usage: %s [--quick] [--seconds S] [--shape I] [--threads N] [--seq]\n", prog);
+    return 2;
+}
+
 int main(int argc, char **argv) {
     int quick = 0, only_shape = -1, only_threads = 0;
     for (int i = 1; i < argc; i++) {
+        char *end = NULL;
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--seq") == 0) {
+            shapes = seq_shapes;
+            n_shapes = sizeof seq_shapes / sizeof seq_shapes[0];
+        } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
+            budget_seconds = strtod(argv[++i], &end);
+            if (*end || !(budget_seconds >= 0)) return usage(argv[0]);
         } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
-            only_shape = atoi(argv[++i]);
+            only_shape = (int)strtol(argv[++i], &end, 10);
+            if (*end || only_shape < 0) return usage(argv[0]);
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            only_threads = atoi(argv[++i]);
+            only_threads = (int)strtol(argv[++i], &end, 10);
+            if (*end || only_threads < 1) return usage(argv[0]);
         } else {
-            fprintf(stderr, "usage: %s [--quick] [--shape 0|1|2] [--threads N]\n", argv[0]);
-            return 2;
+            return usage(argv[0]);
         }
     }
+    if (only_shape >= n_shapes) return usage(argv[0]);
+    if (shapes == seq_shapes && !only_threads) only_threads = 1;
     /* which binary this is: a -march=native build times this CPU's instructions, a portable one
      * (make portable) the family's */
     printf("build: scaledot %s; %s; flags %s\n", provenance_build(), provenance_compiler(),
            provenance_flags());
+    print_cpu();
+    peak_gflops = fma_peak_gflops(quick ? 0.3 : 1.0);
+    printf("one-core FMA peak (16 chains of 64-byte vector FMAs, best probe): %.1f GFLOP/s\n",
+           peak_gflops);
     printf("scaledot bench: median time of whole training steps (model_forward, model_zero_grad,\n"
            "model_backward, optim_step AdamW) after warm-up, 1- and 2-thread steps interleaved;\n"
            "d_ff = 4C, real = %s.\n"
@@ -408,7 +482,7 @@ int main(int argc, char **argv) {
         use[j] = only_threads <= 0 || thread_counts[j] == only_threads;
     Result res[N_SHAPES];
     memset(res, 0, sizeof res);
-    for (int i = 0; i < N_SHAPES; i++) {
+    for (int i = 0; i < n_shapes; i++) {
         if (only_shape >= 0 && i != only_shape) continue;
         char label[64];
         shape_label(&shapes[i], label, sizeof label);

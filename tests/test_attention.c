@@ -194,9 +194,9 @@ START_TEST(test_attention_pass_stats) {
     /* query row 3 of example 1 gets no gradient (as a position the loss does not read) */
     for (int c = 0; c < PC; c++) p_w[((size_t)1 * PT + 3) * PC + c] = 0;
     real out[POUT], pre[PATT], att[PATT], dqkv[PQKV], dz[PATT], dqkv0[PQKV], dz0[PATT];
-    double dprob[PB * 2];
+    double dprob[PB * 2], dlogit[PB * 2];
     int rows[PB * 2], blocked[PB * 2];
-    AttnGradStats st = {dprob, rows, blocked};
+    AttnGradStats st = {dprob, dlogit, rows, blocked};
     attention_forward(out, pre, att, p_qkv, PB, PT, PC, NH, sc);
     attention_backward(dqkv, dz, p_w, p_qkv, att, PB, PT, PC, NH, sc, &st);
     attention_backward(dqkv0, dz0, p_w, p_qkv, att, PB, PT, PC, NH, sc, NULL);
@@ -208,7 +208,7 @@ START_TEST(test_attention_pass_stats) {
     int all_blocked = 0, all_counted = 0;
     for (int b = 0; b < PB; b++)
         for (int h = 0; h < NH; h++) {
-            double ss = 0;
+            double ss = 0, zz = 0;
             int n_rows = 0, n_blocked = 0;
             for (int i = 0; i < PT; i++) {
                 const real *q = p_qkv + ((size_t)b * PT + i) * 3 * PC + h * hs;
@@ -229,6 +229,7 @@ START_TEST(test_attention_pass_stats) {
                     dz2 += pow(p[j] * (dp[j] - pdp), 2);
                 }
                 ss += dp2;
+                zz += dz2;
                 if (i > 0 && dp2 > 0) {
                     n_rows++;
                     n_blocked += sqrt(dz2 / dp2) < 0.01;
@@ -237,6 +238,9 @@ START_TEST(test_attention_pass_stats) {
             int slot = b * NH + h;
             ck_assert_msg(fabs(dprob[slot] - ss) <= 1e-10 * ss, "b %d h %d: Σ dP² %.12g, by the "
                           "book %.12g", b, h, dprob[slot], ss);
+            /* float dZ against the double one: relative 1e-4 (zz is 0 only with one key) */
+            ck_assert_msg(fabs(dlogit[slot] - zz) <= 1e-4 * zz + 1e-30, "b %d h %d: Σ dZ² %.12g, "
+                          "by the book %.12g", b, h, dlogit[slot], zz);
             ck_assert_msg(rows[slot] == n_rows && blocked[slot] == n_blocked,
                           "b %d h %d: %d rows, %d blocked; by the book %d and %d", b, h,
                           rows[slot], blocked[slot], n_rows, n_blocked);

@@ -2,10 +2,13 @@
  * tests/fixtures/runs: scaled and unscaled (complete), diverged (NaN/inf at step 30, then stops)
  * and no_attention (no attention.csv, stopped at step 50 of 100).
  *
- * Each test calls report_compare with stdout and stderr captured into temporary files and the
- * report written into a fresh mkdtemp folder, then checks the table, the files, the number of
- * series per figure and that every SVG and the index page are well-formed XML. */
-#include "report/report.h"
+ * Each test calls the command (cli_compare, which reads the arguments and calls report_compare)
+ * with stdout and stderr captured into temporary files and the report written into a fresh
+ * mkdtemp folder, then checks the table, the files, the number of series per figure and that
+ * every SVG and the index page are well-formed XML. What repeats is written as tables: lines of
+ * the printed table (expect_lines), points of a series (expect_points) and series per figure
+ * (expect_figures); the argument errors are in test_cli_compare.c. */
+#include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
 #include <limits.h>
@@ -27,11 +30,11 @@ static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_compare
 
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
-/* Runs report_compare on a NULL-terminated argument list with stdout and stderr captured. */
+/* Runs ./train --compare (cli_compare) on a NULL-terminated argument list with stdout and stderr captured. */
 static TuResult compare(const char *first, ...) {
     va_list ap;
     va_start(ap, first);
-    TuResult r = tu_vcall(report_compare, first, ap);
+    TuResult r = tu_vcall(cli_compare, first, ap);
     va_end(ap);
     return r;
 }
@@ -71,36 +74,78 @@ static const char *const FIGURES[] = {"loss.svg",      "accuracy.svg", "grad_nor
                                       "attention.svg", "passthru.svg", "attn_maps.svg"};
 enum { N_FIGURES = sizeof FIGURES / sizeof FIGURES[0], N_CHARTS = N_FIGURES - 1 };
 
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* A line of the printed table: its label, and one or two texts it holds (b may be NULL); with
+ * ordered, a stands before b (the runs' order). */
+typedef struct {
+    const char *label, *a, *b;
+    int ordered;
+} LineWant;
+
+static void expect_lines(const char *out, const LineWant *w, int n) {
+    char line[512];
+    for (int i = 0; i < n; i++) {
+        tu_table_line(out, w[i].label, line, sizeof line);
+        const char *a = strstr(line, w[i].a), *b = w[i].b ? strstr(line, w[i].b) : NULL;
+        ck_assert_msg(a && (!w[i].b || b) && (!w[i].ordered || a < b),
+                      "'%s': want '%s'%s%s%s, line: %s", w[i].label, w[i].a,
+                      w[i].b ? (w[i].ordered ? " before '" : " and '") : "", w[i].b ? w[i].b : "",
+                      w[i].b ? "'" : "", line);
+    }
+}
+
+/* The points drawn of one series of a figure of the report. */
+typedef struct {
+    const char *figure, *run, *series;
+    int points;
+} PointsWant;
+
+static void expect_points(const PointsWant *w, int n) {
+    for (int i = 0; i < n; i++) {
+        char *doc = read_well_formed(w[i].figure);
+        int got = tu_series_points(doc, w[i].run, w[i].series);
+        ck_assert_msg(got == w[i].points, "%s: %s '%s': %d points, want %d", w[i].figure, w[i].run,
+                      w[i].series, got, w[i].points);
+        free(doc);
+    }
+}
+
+/* Every figure of the report well-formed, with series[i] series in line chart i and heatmaps
+ * heatmaps in attn_maps.svg. */
+static void expect_figures(const int series[N_CHARTS], int heatmaps) {
+    for (int i = 0; i < N_FIGURES; i++) {
+        char *doc = read_well_formed(FIGURES[i]);
+        int got = i < N_CHARTS ? series_count(doc) : xmlcheck_count(doc, "<g class=\"heatmap\"");
+        int want = i < N_CHARTS ? series[i] : heatmaps;
+        ck_assert_msg(got == want, "%s: %d %s, want %d", FIGURES[i], got,
+                      i < N_CHARTS ? "series" : "heatmaps", want);
+        free(doc);
+    }
+}
+
 /* ------------------------------------------------------------------ tests */
 
 START_TEST(test_two_runs_table) {
-    char out[256], line[512];
+    char out[256];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     TuResult r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "scaled"));
     ck_assert_ptr_nonnull(strstr(r.out, "unscaled"));
-    tu_table_line(r.out, "answer acc, final", line, sizeof line);
-    ck_assert_msg(strstr(line, "100.0%") && strstr(line, "43.8%"), "line: %s", line);
-    ck_assert(strstr(line, "100.0%") < strstr(line, "43.8%")); /* run order kept */
-    tu_table_line(r.out, "token acc, final", line, sizeof line);
-    ck_assert_msg(strstr(line, "100.0%") && strstr(line, "62.5%"), "line: %s", line);
-    tu_table_line(r.out, "answer acc >= 99% first at step", line, sizeof line);
-    ck_assert_msg(strstr(line, "75") && strstr(line, "never"), "line: %s", line);
-    tu_table_line(r.out, "attention.scale", line, sizeof line);
-    ck_assert_msg(strstr(line, "sqrt_dk") && strstr(line, "none"), "line: %s", line);
-    tu_table_line(r.out, "init.scheme", line, sizeof line);
-    ck_assert_ptr_nonnull(strstr(line, "fan_in"));
-    tu_table_line(r.out, "task.name", line, sizeof line);
-    ck_assert_ptr_nonnull(strstr(line, "sort"));
-    tu_table_line(r.out, "val loss @ step 50", line, sizeof line);
-    ck_assert_msg(strstr(line, "0.2982") && strstr(line, "1.2400"), "line: %s", line);
-    tu_table_line(r.out, "layer 1 W_k", line, sizeof line);
-    ck_assert_msg(strstr(line, "0.111") && strstr(line, "5.68e-05"), "line: %s", line);
-    tu_table_line(r.out, "layer 0 logit std @ step 0", line, sizeof line);
-    ck_assert_msg(strstr(line, "1.02") && strstr(line, "4.10"), "line: %s", line);
-    tu_table_line(r.out, "status", line, sizeof line);
-    ck_assert_ptr_nonnull(strstr(line, "finished @100"));
+    static const LineWant LINES[] = {
+        {"answer acc, final", "100.0%", "43.8%", 1},  /* run order kept */
+        {"token acc, final", "100.0%", "62.5%", 1},
+        {"answer acc >= 99% first at step", "75", "never", 1},
+        {"attention.scale", "sqrt_dk", "none", 1},
+        {"init.scheme", "fan_in", NULL, 0},
+        {"task.name", "sort", NULL, 0},
+        {"val loss @ step 50", "0.2982", "1.2400", 1},
+        {"layer 1 W_k", "0.111", "5.68e-05", 1},
+        {"layer 0 logit std @ step 0", "1.02", "4.10", 1},
+        {"status", "finished @100", NULL, 0},
+    };
+    expect_lines(r.out, LINES, N_OF(LINES));
     char want[PATH_MAX + 16];
     snprintf(want, sizeof want, "report: %s/index.html\n", out);
     ck_assert_msg(strstr(r.out, want) != NULL, "no '%s' in output", want);
@@ -115,20 +160,16 @@ START_TEST(test_two_runs_files) {
     ck_assert_int_eq(r.rc, 0);
     /* runs x series per figure: loss (train, val), accuracy (answer, token), gradient norms
      * (global + q and k of 2 layers), attention (entropy and logit std of 2 layers), passthru
-     * (softmax_pass, empty in these logs from before it, and saturated fraction of 2 layers) */
+     * (softmax_pass, empty in these logs from before it, and saturated fraction of 2 layers);
+     * heatmaps: 2 runs x 2 layers x 2 heads */
     static const int SERIES[N_CHARTS] = {2 * 2, 2 * 2, 2 * 5, 2 * 4, 2 * 4};
-    for (int i = 0; i < N_FIGURES; i++) {
-        char *doc = read_well_formed(FIGURES[i]);
-        if (i < N_CHARTS)
-            ck_assert_msg(series_count(doc) == SERIES[i], "%s: %d series, want %d", FIGURES[i],
-                          series_count(doc), SERIES[i]);
-        else /* 2 runs x 2 layers x 2 heads */
-            ck_assert_int_eq(xmlcheck_count(doc, "<g class=\"heatmap\""), 8);
-        free(doc);
-    }
+    expect_figures(SERIES, 8);
+    static const PointsWant POINTS[] = {
+        {"loss.svg", "scaled", "train loss", 12},
+        {"loss.svg", "scaled", "val loss", 5},
+    };
+    expect_points(POINTS, N_OF(POINTS));
     char *doc = read_well_formed("loss.svg");
-    ck_assert_int_eq(tu_series_points(doc, "scaled", "train loss"), 12);
-    ck_assert_int_eq(tu_series_points(doc, "scaled", "val loss"), 5);
     ck_assert_ptr_nonnull(strstr(doc, "loss (nats/token)"));
     free(doc);
     doc = read_well_formed("attn_maps.svg");
@@ -155,16 +196,9 @@ START_TEST(test_all_fixtures) {
     TuResult r = compare(FIX "/scaled", FIX "/unscaled", FIX "/diverged", FIX "/no_attention",
                          "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    /* no_attention has no attention.csv (and no attention maps) */
     static const int SERIES[N_CHARTS] = {4 * 2, 4 * 2, 4 * 5, 3 * 4, 3 * 4};
-    for (int i = 0; i < N_FIGURES; i++) {
-        char *doc = read_well_formed(FIGURES[i]);
-        if (i < N_CHARTS)
-            ck_assert_msg(series_count(doc) == SERIES[i], "%s: %d series, want %d", FIGURES[i],
-                          series_count(doc), SERIES[i]);
-        else
-            ck_assert_int_eq(xmlcheck_count(doc, "<g class=\"heatmap\""), 8);
-        free(doc);
-    }
+    expect_figures(SERIES, 8);
     char *doc = read_well_formed("index.html");
     free(doc);
     tu_result_free(&r);
@@ -174,29 +208,29 @@ END_TEST
 /* The diverged run is drawn up to its last finite point: steps 0, 10, 20, 25 of train loss and
  * gradient norms (step 30 is NaN/inf), steps 0 and 25 of validation loss. */
 START_TEST(test_diverged_run) {
-    char out[256], line[512];
+    char out[256];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     TuResult r = compare(FIX "/scaled", FIX "/diverged", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    static const PointsWant POINTS[] = {
+        {"loss.svg", "diverged", "train loss", 4},
+        {"loss.svg", "diverged", "val loss", 2},
+        {"grad_norms.svg", "diverged", "global", 4},
+        {"grad_norms.svg", "diverged", "blocks.0.attn.qkv.weight.q", 4},
+        {"grad_norms.svg", "scaled", "global", 12},
+    };
+    expect_points(POINTS, N_OF(POINTS));
     char *doc = read_well_formed("loss.svg");
-    ck_assert_int_eq(tu_series_points(doc, "diverged", "train loss"), 4);
-    ck_assert_int_eq(tu_series_points(doc, "diverged", "val loss"), 2);
     ck_assert_int_ge(xmlcheck_count(doc, "<path class=\"diverged\" data-run=\"diverged\""), 1);
     ck_assert_int_eq(xmlcheck_count(doc, "<path class=\"diverged\" data-run=\"scaled\""), 0);
     free(doc);
-    doc = read_well_formed("grad_norms.svg");
-    ck_assert_int_eq(tu_series_points(doc, "diverged", "global"), 4);
-    ck_assert_int_eq(tu_series_points(doc, "diverged", "blocks.0.attn.qkv.weight.q"), 4);
-    ck_assert_int_eq(tu_series_points(doc, "scaled", "global"), 12);
-    free(doc);
-    tu_table_line(r.out, "status", line, sizeof line);
-    ck_assert_msg(strstr(line, "diverged @30"), "line: %s", line);
-    tu_table_line(r.out, "train loss, final", line, sizeof line);
-    ck_assert_msg(strstr(line, "nan (@30)"), "line: %s", line);
-    tu_table_line(r.out, "global", line, sizeof line);
-    ck_assert_msg(strstr(line, "inf (@30)"), "line: %s", line);
-    tu_table_line(r.out, "val loss @ step 50", line, sizeof line);
-    ck_assert_msg(strstr(line, " -"), "a step the run never reached shows '-': %s", line);
+    static const LineWant LINES[] = {
+        {"status", "diverged @30", NULL, 0},
+        {"train loss, final", "nan (@30)", NULL, 0},
+        {"global", "inf (@30)", NULL, 0},
+        {"val loss @ step 50", " -", NULL, 0},  /* a step the run never reached */
+    };
+    expect_lines(r.out, LINES, N_OF(LINES));
     tu_result_free(&r);
 }
 END_TEST
@@ -205,7 +239,7 @@ END_TEST
  * breaks at the NaN and goes on, it is not called diverged, and without grad_norms.csv it is
  * left out of the gradient figure only. */
 START_TEST(test_skipped_nan_breaks_line) {
-    char out[256], run[256], line[512];
+    char out[256], run[256];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     snprintf(run, sizeof run, "%s/skipper", g_tmp);
     ck_assert_int_eq(mkdir(run, 0777), 0);
@@ -221,10 +255,11 @@ START_TEST(test_skipped_nan_breaks_line) {
     TuResult r = compare(FIX "/scaled", run, "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.err, "grad_norms.csv"));
-    tu_table_line(r.out, "status", line, sizeof line);
-    ck_assert_msg(strstr(line, "finished @40, 1 skipped"), "line: %s", line);
-    tu_table_line(r.out, "attention.scale", line, sizeof line);
-    ck_assert_msg(strstr(line, " none"), "inline comment not stripped: %s", line);
+    static const LineWant LINES[] = {
+        {"status", "finished @40, 1 skipped", NULL, 0},
+        {"attention.scale", " none", NULL, 0},  /* the inline comment stripped */
+    };
+    expect_lines(r.out, LINES, N_OF(LINES));
     char *doc = read_well_formed("loss.svg");
     ck_assert_int_eq(tu_series_points(doc, "skipper", "train loss"), 3);
     ck_assert_int_eq(series_pieces(doc, "skipper", "train loss"), 2);
@@ -240,7 +275,7 @@ START_TEST(test_skipped_nan_breaks_line) {
 END_TEST
 
 START_TEST(test_missing_attention_csv) {
-    char out[256], line[512];
+    char out[256];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     TuResult r = compare(FIX "/scaled", FIX "/no_attention", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
@@ -251,12 +286,12 @@ START_TEST(test_missing_attention_csv) {
     doc = read_well_formed("attn_maps.svg");
     ck_assert_int_eq(xmlcheck_count(doc, "<g class=\"heatmap\""), 4);
     free(doc);
-    tu_table_line(r.out, "layer 0 logit std, final", line, sizeof line);
-    ck_assert_msg(strstr(line, "n/a"), "line: %s", line);
-    tu_table_line(r.out, "status", line, sizeof line);
-    ck_assert_msg(strstr(line, "stopped @50"), "line: %s", line);
-    tu_table_line(r.out, "answer acc, final", line, sizeof line);
-    ck_assert_msg(strstr(line, "81.2% (@50)"), "line: %s", line);
+    static const LineWant LINES[] = {
+        {"layer 0 logit std, final", "n/a", NULL, 0},
+        {"status", "stopped @50", NULL, 0},
+        {"answer acc, final", "81.2% (@50)", NULL, 0},
+    };
+    expect_lines(r.out, LINES, N_OF(LINES));
     tu_result_free(&r);
 }
 END_TEST
@@ -332,7 +367,7 @@ END_TEST
 
 /* Two folders with the same name get distinct labels, so the legend tells them apart. */
 START_TEST(test_duplicate_names) {
-    char out[256], dir[256], link[256], line[512];
+    char out[256], dir[256], link[256];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     snprintf(dir, sizeof dir, "%s/other", g_tmp);
     snprintf(link, sizeof link, "%s/other/scaled", g_tmp);
@@ -341,11 +376,10 @@ START_TEST(test_duplicate_names) {
     TuResult r = compare(FIX "/scaled", link, "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     ck_assert_ptr_nonnull(strstr(r.out, "scaled (2)"));
-    tu_table_line(r.out, "answer acc, final", line, sizeof line);
-    ck_assert_msg(strstr(line, "100.0%") && strstr(line, "43.8%"), "line: %s", line);
-    char *doc = read_well_formed("loss.svg");
-    ck_assert_int_eq(tu_series_points(doc, "scaled (2)", "val loss"), 5);
-    free(doc);
+    static const LineWant LINES[] = {{"answer acc, final", "100.0%", "43.8%", 1}};
+    expect_lines(r.out, LINES, N_OF(LINES));
+    static const PointsWant POINTS[] = {{"loss.svg", "scaled (2)", "val loss", 5}};
+    expect_points(POINTS, N_OF(POINTS));
     tu_result_free(&r);
 }
 END_TEST
@@ -376,25 +410,6 @@ START_TEST(test_default_out_dir) {
     snprintf(want, sizeof want, "%s/reports/scaled_vs_unscaled/index.html", g_tmp);
     ck_assert_int_eq(access(want, F_OK), 0);
     ck_assert_ptr_nonnull(strstr(r.out, "report: reports/scaled_vs_unscaled/index.html"));
-    tu_result_free(&r);
-}
-END_TEST
-
-START_TEST(test_bad_arguments) {
-    TuResult r = compare(NULL);
-    ck_assert_int_eq(r.rc, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "usage"));
-    tu_result_free(&r);
-    r = compare(FIX "/scaled", "--bogus", NULL);
-    ck_assert_int_eq(r.rc, 2);
-    ck_assert_ptr_nonnull(strstr(r.err, "--bogus"));
-    tu_result_free(&r);
-    r = compare(FIX "/scaled", "--out", NULL);
-    ck_assert_int_eq(r.rc, 2);
-    tu_result_free(&r);
-    r = compare("--help", NULL);
-    ck_assert_int_eq(r.rc, 0);
-    ck_assert_ptr_nonnull(strstr(r.out, "--log-scale"));
     tu_result_free(&r);
 }
 END_TEST
@@ -434,7 +449,6 @@ static Suite *compare_suite(void) {
     tcase_add_checked_fixture(err, make_tmp, remove_tmp);
     tcase_add_test(err, test_missing_run_folder);
     tcase_add_test(err, test_folder_without_loss_csv);
-    tcase_add_test(err, test_bad_arguments);
     tcase_add_test(err, test_unwritable_out_dir);
     suite_add_tcase(s, err);
     return s;

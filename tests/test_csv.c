@@ -1,5 +1,7 @@
 /* test_csv.c: the CSV reader of the report (src/report/csv.c): fields, empty versus NaN, quoting,
- * line ends, ragged rows, errors, and the fixture logs. */
+ * line ends, ragged rows, errors, and the fixture logs. The same-shape checks are tables: cells of
+ * small documents as text (empty exactly when the text is ""), fields as numbers and as ints, and
+ * texts without a header line. */
 #include "report/csv.h"
 
 #include <check.h>
@@ -12,6 +14,7 @@
 #include "testutil.h"
 
 #define FIXTURES SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static void parse(Csv *t, const char *text) { ck_assert_int_eq(csv_parse(t, text, strlen(text)), 0); }
 
@@ -34,88 +37,142 @@ START_TEST(test_header_and_fields) {
 }
 END_TEST
 
-/* An empty field is "not measured"; "nan"/"inf" are measured and non-finite. */
-START_TEST(test_empty_versus_non_finite) {
+/* ---- cells as text ------------------------------------------------------------------------- */
+
+typedef struct {
+    int row, col;
+    const char *want;  /* csv_str; csv_empty is true exactly when this is "" */
+} CellWant;
+
+typedef struct {
+    const char *name, *text;
+    int n_rows;
+    const char *col0;  /* the header's first field (csv_col finds it at 0) */
+    CellWant cells[8];
+    int n_cells;
+} DocCase;
+
+static const DocCase DOCS[] = {
+    {"quoted fields",
+     "position,token\n0,\"<sep>\"\n1,\"a,b\"\n2,\"say \"\"hi\"\"\"\n3,\"\"\n4,\"two\nlines\"\n", 5,
+     "position",
+     {{0, 1, "<sep>"}, {1, 1, "a,b"}, {2, 1, "say \"hi\""}, {3, 1, ""}, {4, 1, "two\nlines"},
+      {4, 0, "4"}},
+     6},
+    /* CRLF, blank lines skipped, a quoted number, no final newline, the BOM not in the name */
+    {"line ends, blank lines and BOM", "\xEF\xBB\xBFstep,x\r\n0,1\r\n\r\n\n1,\"2\"\r\n2,3", 3, "step",
+     {{0, 0, "0"}, {0, 1, "1"}, {1, 1, "2"}, {2, 1, "3"}},
+     4},
+    /* short rows padded with empty fields, long ones cut to the header; out of range is "" */
+    {"ragged rows and out of range", "a,b,c\n1\n1,2,3,4,5\n", 2, "a",
+     {{0, 0, "1"}, {0, 1, ""}, {0, 2, ""}, {1, 2, "3"}, {1, 3, ""}, {-1, 0, ""}, {2, 0, ""},
+      {0, -1, ""}},
+     8},
+};
+
+START_TEST(test_cells) {
+    const DocCase *d = &DOCS[_i];
     Csv t;
-    parse(&t, "a,b,c,d,e,f\n,nan,inf,-inf,abc, 1.5 \n");
-    ck_assert(csv_empty(&t, 0, 0));
-    ck_assert(isnan(csv_num(&t, 0, 0)));
-    ck_assert(!csv_empty(&t, 0, 1));
-    ck_assert(isnan(csv_num(&t, 0, 1)));
-    ck_assert(isinf(csv_num(&t, 0, 2)) && csv_num(&t, 0, 2) > 0);
-    ck_assert(isinf(csv_num(&t, 0, 3)) && csv_num(&t, 0, 3) < 0);
-    ck_assert(isnan(csv_num(&t, 0, 4)));
-    ck_assert_double_eq(csv_num(&t, 0, 5), 1.5);
+    parse(&t, d->text);
+    ck_assert_msg(t.n_rows == d->n_rows, "%s: %d rows, want %d", d->name, t.n_rows, d->n_rows);
+    ck_assert_msg(csv_col(&t, d->col0) == 0, "%s: column '%s' not first", d->name, d->col0);
+    for (int i = 0; i < d->n_cells; i++) {
+        const CellWant *c = &d->cells[i];
+        const char *got = csv_str(&t, c->row, c->col);
+        ck_assert_msg(strcmp(got, c->want) == 0, "%s: cell (%d, %d) is '%s', want '%s'", d->name,
+                      c->row, c->col, got, c->want);
+        ck_assert_msg(csv_empty(&t, c->row, c->col) == (c->want[0] == '\0'),
+                      "%s: cell (%d, %d): csv_empty %d", d->name, c->row, c->col,
+                      csv_empty(&t, c->row, c->col));
+    }
+    csv_free(&t);
+}
+END_TEST
+
+/* ---- fields as numbers ---------------------------------------------------------------------- */
+
+/* An empty field is "not measured"; "nan"/"inf" are measured and non-finite. */
+static const char NUM_DOC[] = "a,b,c,d,e,f,g\n,nan,inf,-inf,abc, 1.5 ,-2e-3\n";
+
+typedef struct {
+    int row, col;
+    int empty;
+    double want;  /* NAN, +-INFINITY or the value */
+} NumCase;
+
+static const NumCase NUMS[] = {
+    {0, 0, 1, NAN},      {0, 1, 0, NAN},  {0, 2, 0, INFINITY}, {0, 3, 0, -INFINITY},
+    {0, 4, 0, NAN},      {0, 5, 0, 1.5},  {0, 6, 0, -0.002},
+    {0, 7, 1, NAN},      /* beyond the header */
+    {5, 5, 1, NAN},      /* beyond the last row */
+};
+
+START_TEST(test_numbers) {
+    const NumCase *e = &NUMS[_i];
+    Csv t;
+    parse(&t, NUM_DOC);
+    double got = csv_num(&t, e->row, e->col);
+    ck_assert_msg(csv_empty(&t, e->row, e->col) == e->empty, "(%d, %d): csv_empty", e->row,
+                  e->col);
+    ck_assert_msg(isnan(e->want) ? isnan(got) : got == e->want, "(%d, %d): %g, want %g", e->row,
+                  e->col, got, e->want);
     csv_free(&t);
 }
 END_TEST
 
 /* Integers for steps, layers and heads: never a cast of NaN or of an out-of-range double. */
-START_TEST(test_int_fields) {
+static const char INT_DOC[] = "a,b,c,d,e,f\n12,,nan,1e300,-3.7,x\n";
+
+typedef struct {
+    int row, col, fallback, want;
+} IntCase;
+
+static const IntCase INTS[] = {
+    {0, 0, -1, 12}, {0, 1, -1, -1}, /* empty */  {0, 2, -1, -1}, /* nan */
+    {0, 3, -1, -1}, /* out of int range */      {0, 4, 0, -3},  /* truncated */
+    {0, 5, 7, 7},   /* not a number */          {3, 0, 9, 9},   /* no such row */
+};
+
+START_TEST(test_ints) {
+    const IntCase *e = &INTS[_i];
     Csv t;
-    parse(&t, "a,b,c,d,e,f\n12,,nan,1e300,-3.7,x\n");
-    ck_assert_int_eq(csv_int(&t, 0, 0, -1), 12);
-    ck_assert_int_eq(csv_int(&t, 0, 1, -1), -1);
-    ck_assert_int_eq(csv_int(&t, 0, 2, -1), -1);
-    ck_assert_int_eq(csv_int(&t, 0, 3, -1), -1);
-    ck_assert_int_eq(csv_int(&t, 0, 4, 0), -3);
-    ck_assert_int_eq(csv_int(&t, 0, 5, 7), 7);
-    ck_assert_int_eq(csv_int(&t, 3, 0, 9), 9);
+    parse(&t, INT_DOC);
+    int got = csv_int(&t, e->row, e->col, e->fallback);
+    ck_assert_msg(got == e->want, "(%d, %d) fallback %d: %d, want %d", e->row, e->col, e->fallback,
+                  got, e->want);
     csv_free(&t);
 }
 END_TEST
 
-START_TEST(test_quoted_fields) {
-    Csv t;
-    parse(&t, "position,token\n0,\"<sep>\"\n1,\"a,b\"\n2,\"say \"\"hi\"\"\"\n3,\"\"\n4,\"two\nlines\"\n");
-    ck_assert_int_eq(t.n_rows, 5);
-    ck_assert_str_eq(csv_str(&t, 0, 1), "<sep>");
-    ck_assert_str_eq(csv_str(&t, 1, 1), "a,b");
-    ck_assert_str_eq(csv_str(&t, 2, 1), "say \"hi\"");
-    ck_assert_str_eq(csv_str(&t, 3, 1), "");
-    ck_assert_str_eq(csv_str(&t, 4, 1), "two\nlines");
-    csv_free(&t);
-}
-END_TEST
+/* ---- texts without a header ---------------------------------------------------------------- */
 
-START_TEST(test_line_ends_blank_lines_and_bom) {
-    Csv t;
-    parse(&t, "\xEF\xBB\xBFstep,x\r\n0,1\r\n\r\n\n1,\"2\"\r\n2,3");
-    ck_assert_int_eq(t.n_rows, 3);
-    ck_assert_int_eq(csv_col(&t, "step"), 0);
-    ck_assert_str_eq(csv_str(&t, 0, 1), "1");
-    ck_assert_str_eq(csv_str(&t, 1, 1), "2");
-    ck_assert_str_eq(csv_str(&t, 2, 1), "3");
-    csv_free(&t);
-}
-END_TEST
-
-START_TEST(test_ragged_rows_and_out_of_range) {
-    Csv t;
-    parse(&t, "a,b,c\n1\n1,2,3,4,5\n");
-    ck_assert_int_eq(t.n_rows, 2);
-    ck_assert_str_eq(csv_str(&t, 0, 0), "1");
-    ck_assert(csv_empty(&t, 0, 1));
-    ck_assert(csv_empty(&t, 0, 2));
-    ck_assert_str_eq(csv_str(&t, 1, 2), "3");
-    ck_assert_str_eq(csv_str(&t, 1, 3), ""); /* beyond the header: cut */
-    ck_assert_str_eq(csv_str(&t, -1, 0), "");
-    ck_assert_str_eq(csv_str(&t, 2, 0), "");
-    ck_assert(isnan(csv_num(&t, 5, 5)));
-    csv_free(&t);
-}
-END_TEST
-
-START_TEST(test_header_only_and_empty) {
+START_TEST(test_header_only) {
     Csv t;
     parse(&t, "step,x\n");
     ck_assert_int_eq(t.n_rows, 0);
     ck_assert_int_eq(t.n_cols, 2);
     csv_free(&t);
+}
+END_TEST
+
+typedef struct {
+    const char *name, *text;
+    size_t len;
+} NoHeaderCase;
+
+static const NoHeaderCase NO_HEADER[] = {
+    {"empty", "", 0},
+    {"blank lines only", "\n\r\n", 3},
+    {"a byte-order mark only", "\xEF\xBB\xBF", 3},
+};
+
+START_TEST(test_no_header) {
+    const NoHeaderCase *e = &NO_HEADER[_i];
+    Csv t;
     errno = 0;
-    ck_assert_int_eq(csv_parse(&t, "", 0), -1);
-    ck_assert_int_eq(errno, EINVAL);
-    ck_assert_int_eq(csv_parse(&t, "\n\r\n", 3), -1);
+    ck_assert_msg(csv_parse(&t, e->text, e->len) == -1, "%s: accepted", e->name);
+    ck_assert_msg(errno == EINVAL, "%s: errno %d", e->name, errno);
+    ck_assert_ptr_null(t.cell);
     csv_free(&t);
 }
 END_TEST
@@ -163,12 +220,11 @@ static Suite *csv_suite(void) {
     Suite *s = suite_create("csv");
     TCase *tc = tcase_create("reader");
     tcase_add_test(tc, test_header_and_fields);
-    tcase_add_test(tc, test_empty_versus_non_finite);
-    tcase_add_test(tc, test_int_fields);
-    tcase_add_test(tc, test_quoted_fields);
-    tcase_add_test(tc, test_line_ends_blank_lines_and_bom);
-    tcase_add_test(tc, test_ragged_rows_and_out_of_range);
-    tcase_add_test(tc, test_header_only_and_empty);
+    tcase_add_loop_test(tc, test_cells, 0, N_OF(DOCS));
+    tcase_add_loop_test(tc, test_numbers, 0, N_OF(NUMS));
+    tcase_add_loop_test(tc, test_ints, 0, N_OF(INTS));
+    tcase_add_test(tc, test_header_only);
+    tcase_add_loop_test(tc, test_no_header, 0, N_OF(NO_HEADER));
     tcase_add_test(tc, test_load_missing_file);
     tcase_add_test(tc, test_load_fixture_logs);
     suite_add_tcase(s, tc);

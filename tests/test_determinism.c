@@ -100,15 +100,38 @@ START_TEST(test_attention_is_thread_count_independent) {
     const char *names[5] = {"out", "preatt", "att", "dqkv", "dpreatt"};
     double ref_dprob[B * NH];
     int ref_rows[B * NH], ref_blocked[B * NH];
+    /* the training path: no preatt, per-thread T × T slots (4: one per thread at most) */
+    real *out2 = malloc(nout * sizeof(real)), *att2 = malloc(natt * sizeof(real));
+    real *dqkv2 = malloc(nqkv * sizeof(real)), *slots = malloc(4 * (size_t)T * T * sizeof(real));
     for (int t = 0; t < N_COUNTS; t++) {
         set_threads(thread_counts[t]);
         for (int k = 0; k < 5; k++) got[k] = calloc(sizes[k], sizeof(real));
-        double dprob[B * NH];
-        int rows[B * NH], blocked[B * NH];
-        AttnGradStats st = {dprob, rows, blocked};
+        double dprob[B * NH], dlogit[B * NH], dprob2[B * NH], dlogit2[B * NH];
+        int rows[B * NH], blocked[B * NH], rows2[B * NH], blocked2[B * NH];
+        AttnGradStats st = {dprob, dlogit, rows, blocked}, st2 = {dprob2, dlogit2, rows2, blocked2};
         /* scale 2: saturated rows, so some are blocked and the counts are not all 0 */
         attention_forward(got[0], got[1], got[2], qkv, B, T, C, NH, R(2.0));
         attention_backward(got[3], got[4], dout, qkv, got[2], B, T, C, NH, R(2.0), &st);
+        attention_forward(out2, NULL, att2, qkv, B, T, C, NH, R(2.0));
+        assert_same(got[0], out2, nout, "out without preatt", thread_counts[t]);
+        assert_same(got[2], att2, natt, "att without preatt", thread_counts[t]);
+        /* as many slots as threads, and (on the last count) fewer: 1 slot for 4 threads */
+        int n_slots = t == N_COUNTS - 1 ? 1 : thread_counts[t];
+        attention_backward_scratch(dqkv2, slots, n_slots, dout, qkv, att2, B, T, C, NH, R(2.0),
+                                   &st2);
+        assert_same(got[3], dqkv2, nqkv, "dqkv of attention_backward_scratch", thread_counts[t]);
+        ck_assert_msg(memcmp(dprob, dprob2, sizeof dprob) == 0 &&
+                          memcmp(dlogit, dlogit2, sizeof dlogit) == 0 &&
+                          memcmp(rows, rows2, sizeof rows) == 0 &&
+                          memcmp(blocked, blocked2, sizeof blocked) == 0,
+                      "attention_backward_scratch (%d slots) sums differ on %d threads", n_slots,
+                      thread_counts[t]);
+        for (int i = 0; i < B * NH; i++) { /* Σ dZ² of each pair, in double here */
+            double zz = 0;
+            for (long j = 0; j < (long)T * T; j++) zz += (double)got[4][i * T * T + j] * got[4][i * T * T + j];
+            ck_assert_msg(fabs(dlogit[i] - zz) <= 1e-12 * zz, "pair %d: dlogit_sumsq %.17g, "
+                          "summed here %.17g", i, dlogit[i], zz);
+        }
         if (t == 0) {
             memcpy(ref_dprob, dprob, sizeof dprob);
             memcpy(ref_rows, rows, sizeof rows);
@@ -132,7 +155,7 @@ START_TEST(test_attention_is_thread_count_independent) {
         }
     }
     for (int k = 0; k < 5; k++) free(ref[k]);
-    free(qkv), free(dout);
+    free(qkv), free(dout), free(out2), free(att2), free(dqkv2), free(slots);
 }
 END_TEST
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/attention.h"
 #include "testutil.h"
 #include "train/diagnostics.h"
 
@@ -281,6 +282,52 @@ START_TEST(test_saturation_threshold) {
 }
 END_TEST
 
+/* The training forward keeps only P; the diagnostics recompute each pair's logits
+ * (attention_logits). Their statistics must be those of the whole logits that
+ * attention_forward writes when asked, bit for bit, on a 2-layer model with 2 heads and the
+ * logit sums over several (b, h) pairs, so a slot or batch-offset mistake shows. */
+START_TEST(test_model_head_stats_recomputed) {
+    enum { B = 3, T = 7, C = 16, NH = 2 };
+    ModelConfig mc = {.vocab_size = 9, .d_model = C, .n_heads = NH, .n_layers = 2, .d_ff = 32,
+                      .max_seq_len = T, .ln_eps = 1e-5f, .scale = 1.5f};
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, B), 0);
+    Rng rng;
+    rng_seed(&rng, 41);
+    model_init_fan_in(&m, &rng);
+    int tokens[B * T], targets[B * T];
+    float mask[B * T];
+    for (int i = 0; i < B * T; i++) {
+        tokens[i] = (int)rng_below(&rng, 9);
+        targets[i] = (int)rng_below(&rng, 9);
+        mask[i] = 1;
+    }
+    model_forward(&m, tokens, targets, mask, B, T);
+    static real out[B * T * C], pre[B * NH * T * T], att[B * NH * T * T];
+    for (int l = 0; l < 2; l++) {
+        attention_forward(out, pre, att, m.acts[l].attn_qkv, B, T, C, NH, mc.scale);
+        ck_assert_msg(memcmp(att, m.acts[l].att, sizeof att) == 0,
+                      "layer %d: att with preatt differs from the model's", l);
+        for (int h = 0; h < NH; h++) {
+            HeadStats whole = diag_head_stats(pre, att, B, T, NH, h);
+            HeadStats again = diag_model_head_stats(&m, l, h);
+            ck_assert_msg(memcmp(&whole, &again, sizeof whole) == 0,
+                          "layer %d head %d: recomputed logit std %.17g, whole %.17g", l, h,
+                          again.logit_std, whole.logit_std);
+        }
+        for (int b = 0; b < B; b++)
+            for (int h = 0; h < NH; h++) {
+                attention_logits(m.attn_scratch, m.acts[l].attn_qkv, b, h, T, C, NH, mc.scale);
+                ck_assert_msg(memcmp(m.attn_scratch, pre + ((size_t)b * NH + h) * T * T,
+                                     sizeof(real) * T * T) == 0,
+                              "layer %d pair (%d, %d): attention_logits differs from preatt", l,
+                              b, h);
+            }
+    }
+    model_free(&m);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("diagnostics");
     TCase *tc = tcase_create("diagnostics");
@@ -293,6 +340,7 @@ int main(void) {
     tcase_add_test(tc, test_softmax_pass_ratio);
     tcase_add_test(tc, test_model_pass_stats_by_the_book);
     tcase_add_test(tc, test_saturation_threshold);
+    tcase_add_test(tc, test_model_head_stats_recomputed);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -3,7 +3,7 @@
  * hand-written runs whose attention.csv has dprob_norm, softmax_pass and blocked_rows, next to a
  * fixture logged before those columns existed (tests/fixtures/runs/scaled). Expected values are
  * the means over heads (and steps) of the numbers written here, worked out by hand. */
-#include "report/report.h"
+#include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
 #include <limits.h>
@@ -27,7 +27,7 @@ static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 static TuResult compare(const char *first, ...) {
     va_list ap;
     va_start(ap, first);
-    TuResult r = tu_vcall(report_compare, first, ap);
+    TuResult r = tu_vcall(cli_compare, first, ap);
     va_end(ap);
     return r;
 }

@@ -2,7 +2,7 @@
  * by default when the plotted losses span more than 30x, linear otherwise, and --log-scale /
  * --linear choose it; the attention maps show step 0 and the end, masked cells hatched and the
  * prompt/answer boundary marked. */
-#include "report/report.h"
+#include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
 #include <limits.h>
@@ -19,7 +19,7 @@ static char g_tmp[64];
 static TuResult compare(const char *first, ...) {
     va_list ap;
     va_start(ap, first);
-    TuResult r = tu_vcall(report_compare, first, ap);
+    TuResult r = tu_vcall(cli_compare, first, ap);
     va_end(ap);
     return r;
 }

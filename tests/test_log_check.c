@@ -9,7 +9,7 @@
 
 #include "report/csv.h"
 #include "report/log_check.h"
-#include "report/report.h"
+#include "cli/cli.h" /* the report through its command line: cli_compare */
 #include "testutil.h"
 
 static char tmp[200];
@@ -89,7 +89,7 @@ END_TEST
 static TuResult compare(const char *first, ...) {
     va_list ap;
     va_start(ap, first);
-    TuResult r = tu_vcall(report_compare, first, ap);
+    TuResult r = tu_vcall(cli_compare, first, ap);
     va_end(ap);
     return r;
 }

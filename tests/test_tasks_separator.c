@@ -1,9 +1,10 @@
-/* test_tasks_separator.c: task.separator. Every task's rows with and without the separator token
- * (recall without one by default: k1 v1 .. kn vn q a, the answer predicted at the query), each
- * row checked against a layout rebuilt here from its prompt; the file task both ways, including
- * two lines that differ only in where the answer starts; the text form of such rows; and the
- * config errors for a bad value. The checkpoint side (old checkpoints keep their separator) is in
- * test_checkpoint.c. */
+/* test_tasks_separator.c: task.separator across the task files. Every generated task's rows with
+ * and without the separator token (recall without one by default: k1 v1 .. kn vn q a, the answer
+ * predicted at the query), each row checked against a layout rebuilt here from its prompt; the
+ * file task both ways, with the text form of its rows; and the config errors for a bad value.
+ * Two lines that differ only in where the answer starts are in test_valset.c, the text form of
+ * hand-made rows in test_format.c, and the checkpoint side (old checkpoints keep their
+ * separator) in test_checkpoint.c. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,59 +191,6 @@ START_TEST(test_file_rows) {
 }
 END_TEST
 
-/* Without a separator 'a b | c' and 'a | b c' are the same tokens and targets (a b -> b c); only
- * the mask tells them apart, so the held-out one must not be found for the other. */
-START_TEST(test_file_rows_differing_only_in_mask) {
-    char path[64];
-    temp_file(path, sizeof path, "a b | c\na | b c\n");
-    Config c = base_config(TASK_FILE, SEPARATOR_FALSE);
-    snprintf(c.task_file, sizeof c.task_file, "%s", path);
-    Task t;
-    ck_assert_int_eq(task_init(&t, &c), 0);
-    ck_assert_int_eq(t.n_val, 1);
-    ck_assert_int_eq(t.n_train_file, 1);
-    ck_assert_int_eq(t.seq_len, 2);
-    ck_assert(memcmp(t.val_tokens, t.file_tokens, 2 * sizeof(int)) == 0);
-    ck_assert(memcmp(t.val_targets, t.file_targets, 2 * sizeof(int)) == 0);
-    ck_assert(task_in_val(&t, t.val_tokens, t.val_targets, t.val_mask));
-    ck_assert(!task_in_val(&t, t.file_tokens, t.file_targets, t.file_mask));
-    char v[32], tr[32];
-    task_format(&t, t.val_tokens, t.val_targets, t.val_mask, v, sizeof v);
-    task_format(&t, t.file_tokens, t.file_targets, t.file_mask, tr, sizeof tr);
-    ck_assert(strcmp(v, "a b | c") == 0 ? strcmp(tr, "a | b c") == 0
-                                        : strcmp(v, "a | b c") == 0 && strcmp(tr, "a b | c") == 0);
-    task_free(&t);
-    unlink(path);
-}
-END_TEST
-
-/* ---- text form of hand-made rows ---------------------------------------------------------- */
-
-START_TEST(test_format_recall_rows) {
-    Config c = base_config(TASK_RECALL, SEPARATOR_FALSE);
-    c.task_pairs = 2;
-    Task t;
-    ck_assert_int_eq(task_init(&t, &c), 0);
-    ck_assert_int_eq(t.seq_len, 5);
-    /* 3 1 5 2 5 -> 2: the value of key 5 is predicted at the query token */
-    int tok[5] = {3, 1, 5, 2, 5}, tgt[5] = {1, 5, 2, 5, 2};
-    float m[5] = {0, 0, 0, 0, 1};
-    char buf[64];
-    task_format(&t, tok, tgt, m, buf, sizeof buf);
-    ck_assert_str_eq(buf, "3 1 5 2 5 | 2");
-    task_free(&t);
-
-    c.task_separator = SEPARATOR_TRUE;
-    ck_assert_int_eq(task_init(&t, &c), 0);
-    ck_assert_int_eq(t.seq_len, 6);
-    int tok2[6] = {3, 1, 5, 2, 5, t.sep}, tgt2[6] = {1, 5, 2, 5, t.sep, 2};
-    float m2[6] = {0, 0, 0, 0, 0, 1};
-    task_format(&t, tok2, tgt2, m2, buf, sizeof buf);
-    ck_assert_str_eq(buf, "3 1 5 2 5 | 2");
-    task_free(&t);
-}
-END_TEST
-
 /* ---- the key ------------------------------------------------------------------------------ */
 
 typedef struct {
@@ -315,8 +263,6 @@ int main(void) {
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_generated_rows, 0, (int)(sizeof GEN_CASES / sizeof GEN_CASES[0]));
     tcase_add_loop_test(tc, test_file_rows, 0, 3);
-    tcase_add_test(tc, test_file_rows_differing_only_in_mask);
-    tcase_add_test(tc, test_format_recall_rows);
     tcase_add_loop_test(tc, test_key_values_in_file_and_set, 0,
                         (int)(sizeof VALUES / sizeof VALUES[0]));
     tcase_add_test(tc, test_program_refuses_bad_value);

@@ -187,10 +187,18 @@ char *tu_capture_end(TuCapture *c) {
 }
 
 TuResult tu_vcall(int (*cmd)(int argc, char **argv), const char *first, va_list more) {
-    char *argv[TU_MAX_ARGS + 1];
+    const char *args[TU_MAX_ARGS + 1];
     int argc = 0;
     for (const char *a = first; a && argc < TU_MAX_ARGS; a = va_arg(more, const char *))
-        argv[argc++] = (char *)a;
+        args[argc++] = a;
+    args[argc] = NULL;
+    return tu_call(cmd, args);
+}
+
+TuResult tu_call(int (*cmd)(int argc, char **argv), const char *const *args) {
+    char *argv[TU_MAX_ARGS + 1];
+    int argc = 0;
+    while (args[argc] && argc < TU_MAX_ARGS) argv[argc] = (char *)args[argc], argc++;
     argv[argc] = NULL;
     TuCapture out, err;
     tu_capture_begin(&out, 1);

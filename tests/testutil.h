@@ -105,6 +105,8 @@ typedef struct {
  * wrapper, e.g. compare("runs/a", "runs/b", NULL). */
 #define TU_MAX_ARGS 47
 TuResult tu_vcall(int (*cmd)(int argc, char **argv), const char *first, va_list more);
+/* The same for a NULL-terminated array of arguments (a row of a table of command lines). */
+TuResult tu_call(int (*cmd)(int argc, char **argv), const char *const *args);
 void tu_result_free(TuResult *r);
 
 #endif

@@ -68,7 +68,7 @@ typedef struct {
     double guard_logit_std_max, guard_max_weight_max, guard_grad_norm_min, guard_grad_norm_max;
     GuardAction guard_action;
     /* Where each key got its value ("FILE:LINE", "--set argument N"); indexed by the key's
-     * position in the key table of config.c; empty = default. */
+     * position in the key table (config/keys.c); empty = default. */
     char origin[CONFIG_MAX_KEYS][CONFIG_STR + 32];
 } Config;
 
@@ -137,7 +137,7 @@ double config_attention_scale(const Config *c, int d_k);
 
 /* ---- The key table, for documentation and tools ---- */
 
-/* One key as the table describes it. All strings are literals owned by config.c. */
+/* One key as the table describes it. All strings are literals owned by config/keys.c. */
 typedef struct {
     const char *section;      /* "model" */
     const char *key;          /* "d_model" */

@@ -20,6 +20,10 @@
 #include "model/matmul.h"
 #include "model/vecmath.h"
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 /* The row max, in LANES interleaved running maxima (see vecmath.h). */
 static real row_max(const real *x, int n) {
     real m[LANES];
@@ -34,13 +38,24 @@ static real row_max(const real *x, int n) {
 }
 
 /* Row i of S and P: p_j = exp(z_j − max z) / Σ exp(...) over the n = i + 1 visible keys, with
- * the true row maximum; z and p are set to 0 for the T − n keys above the diagonal. */
-static void softmax_row(real *restrict z, real *restrict p, int n, int T) {
+ * the true row maximum; z and p are set to 0 for the T − n keys above the diagonal. z and p may
+ * be the same row (the training forward keeps only P): each p_j depends on z_j alone once the
+ * maximum is known, so overwriting in place changes no value. */
+static void softmax_row(real *z, real *p, int n, int T) {
     real maxv = row_max(z, n);
-    EXP_LOOP for (int j = 0; j < n; j++) p[j] = exp_nonpositive(z[j] - maxv);
-    real inv = R(1.0) / lane_sum(p, n);
+    /* the exponentials and their sum in one pass, the sum in lane_sum's order (vecmath.h) */
+    real acc[LANES] = {0}, tail = 0;
+    int j = 0;
+    for (; j + LANES <= n; j += LANES)
+        EXP_LOOP for (int l = 0; l < LANES; l++) acc[l] += p[j + l] = exp_nonpositive(z[j + l] - maxv);
+    for (; j < n; j++) tail += p[j] = exp_nonpositive(z[j] - maxv);
+    real inv = R(1.0) / (lanes_total(acc) + tail);
     LANE_LOOP for (int j = 0; j < n; j++) p[j] *= inv;
-    for (int j = n; j < T; j++) z[j] = p[j] = 0;
+    /* one store per zero: `z[j] = p[j] = 0` on one row (z == p) compiled to a scalar loop that
+     * took 45 % of the softmax at T = 512 */
+    for (int j = n; j < T; j++) p[j] = 0;
+    if (z != p)
+        for (int j = n; j < T; j++) z[j] = 0;
 }
 
 /* Softmax backward on row i: d holds dp_j on entry and dz_j = p_j·(dp_j − Σ_k p_k·dp_k) on
@@ -82,6 +97,19 @@ static void pass_stats(AttnGradStats *st, long slot, const real *dp, const real 
     st->blocked[slot] = blocked;
 }
 
+/* S = scale·Q·Kᵀ of one (b, h) pair into s (T × T, row stride T): the lower triangle and the
+ * tiles that straddle the diagonal; what lies above the diagonal is left to the caller. One
+ * function for the forward and attention_logits, so the two give the same bits. */
+static void pair_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH,
+                        real scale) {
+    int hs = C / NH;
+    long C3 = 3L * C;
+    const real *q = qkv + (long)b * T * C3 + h * hs, *k = q + C;
+    MatView Q = {q, C3, 1}, Kt = {k, 1, C3};
+    /* (T × hs)·(hs × T), lower triangle */
+    matmul_gemm(T, T, hs, scale, Q, Kt, s, T, 1, MAT_C_LOWER);
+}
+
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
                        int NH, real scale) {
     int hs = C / NH;
@@ -89,42 +117,75 @@ void attention_forward(real *out, real *preatt, real *att, const real *qkv, int 
 #pragma omp parallel for collapse(2) schedule(static)
     for (int b = 0; b < B; b++)
         for (int h = 0; h < NH; h++) {
-            const real *q = qkv + (long)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
-            real *s = preatt + ((long)b * NH + h) * T * T;
+            const real *v = qkv + (long)b * T * C3 + h * hs + 2 * C;
             real *p = att + ((long)b * NH + h) * T * T;
-            MatView Q = {q, C3, 1}, Kt = {k, 1, C3}, V = {v, C3, 1}, P = {p, T, 1};
-            /* S = scale·Q·Kᵀ: (T × hs)·(hs × T), lower triangle */
-            matmul_gemm(T, T, hs, scale, Q, Kt, s, T, 1, MAT_C_LOWER);
+            /* without preatt, S is built where P goes and the softmax runs in place */
+            real *s = preatt ? preatt + ((long)b * NH + h) * T * T : p;
+            pair_logits(s, qkv, b, h, T, C, NH, scale);
             for (int i = 0; i < T; i++) softmax_row(s + (long)i * T, p + (long)i * T, i + 1, T);
             /* O = P·V: (T × T, zero above the diagonal)·(T × hs) */
+            MatView P = {p, T, 1}, V = {v, C3, 1};
             matmul_gemm(T, hs, T, R(1.0), P, V, out + (long)b * T * C + h * hs, C, 1,
                         MAT_A_LOWER);
         }
 }
 
+void attention_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH, real scale) {
+    pair_logits(s, qkv, b, h, T, C, NH, scale);
+    for (int i = 0; i < T; i++)
+        for (int j = i + 1; j < T; j++) s[(long)i * T + j] = 0;
+}
+
+/* The backward of one (b, h) pair, with dz (T × T) its dP and then dZ. */
+static void backward_pair(real *dqkv, real *dz, const real *dout, const real *qkv,
+                          const real *att, int b, int h, int T, int C, int NH, real scale,
+                          AttnGradStats *stats) {
+    int hs = C / NH;
+    long C3 = 3L * C;
+    const real *q = qkv + (long)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
+    real *dq = dqkv + (long)b * T * C3 + h * hs, *dk = dq + C, *dv = dq + 2 * C;
+    const real *p = att + ((long)b * NH + h) * T * T;
+    MatView dO = {dout + (long)b * T * C + h * hs, C, 1};
+    MatView Q = {q, C3, 1}, K = {k, C3, 1}, Vt = {v, 1, C3};
+    MatView Pt = {p, 1, T}, dZ = {dz, T, 1}, dZt = {dz, 1, T};
+    /* dP = dO·Vᵀ (lower triangle, into dz), dV = Pᵀ·dO */
+    matmul_gemm(T, T, hs, R(1.0), dO, Vt, dz, T, 1, MAT_C_LOWER);
+    matmul_gemm(T, hs, T, R(1.0), Pt, dO, dv, C3, 1, MAT_A_UPPER);
+    long slot = (long)b * NH + h;
+    if (stats) pass_stats(stats, slot, dz, p, T);
+    for (int i = 0; i < T; i++) softmax_row_backward(dz + (long)i * T, p + (long)i * T, i + 1, T);
+    if (stats) stats->dlogit_sumsq[slot] = lane_sumsq_double(dz, (size_t)T * T);
+    /* through S = scale·Q·Kᵀ: dQ = scale·dZ·K, dK = scale·dZᵀ·Q */
+    matmul_gemm(T, hs, T, scale, dZ, K, dq, C3, 1, MAT_A_LOWER);
+    matmul_gemm(T, hs, T, scale, dZt, Q, dk, C3, 1, MAT_A_UPPER);
+}
+
 void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real *qkv,
                         const real *att, int B, int T, int C, int NH, real scale,
                         AttnGradStats *stats) {
-    int hs = C / NH;
-    long C3 = 3L * C;
 #pragma omp parallel for collapse(2) schedule(static)
     for (int b = 0; b < B; b++)
+        for (int h = 0; h < NH; h++)
+            backward_pair(dqkv, dpreatt + ((long)b * NH + h) * T * T, dout, qkv, att, b, h, T, C,
+                          NH, scale, stats);
+}
+
+void attention_backward_scratch(real *dqkv, real *scratch, int slots, const real *dout,
+                                const real *qkv, const real *att, int B, int T, int C, int NH,
+                                real scale, AttnGradStats *stats) {
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    if (threads > slots) threads = slots; /* one T × T slot per thread, never shared */
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
+    for (int b = 0; b < B; b++)
         for (int h = 0; h < NH; h++) {
-            const real *q = qkv + (long)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
-            real *dq = dqkv + (long)b * T * C3 + h * hs, *dk = dq + C, *dv = dq + 2 * C;
-            const real *p = att + ((long)b * NH + h) * T * T;
-            real *dz = dpreatt + ((long)b * NH + h) * T * T;
-            MatView dO = {dout + (long)b * T * C + h * hs, C, 1};
-            MatView Q = {q, C3, 1}, K = {k, C3, 1}, Vt = {v, 1, C3};
-            MatView Pt = {p, 1, T}, dZ = {dz, T, 1}, dZt = {dz, 1, T};
-            /* dP = dO·Vᵀ (lower triangle, into dz), dV = Pᵀ·dO */
-            matmul_gemm(T, T, hs, R(1.0), dO, Vt, dz, T, 1, MAT_C_LOWER);
-            matmul_gemm(T, hs, T, R(1.0), Pt, dO, dv, C3, 1, MAT_A_UPPER);
-            if (stats) pass_stats(stats, (long)b * NH + h, dz, p, T);
-            for (int i = 0; i < T; i++)
-                softmax_row_backward(dz + (long)i * T, p + (long)i * T, i + 1, T);
-            /* through S = scale·Q·Kᵀ: dQ = scale·dZ·K, dK = scale·dZᵀ·Q */
-            matmul_gemm(T, hs, T, scale, dZ, K, dq, C3, 1, MAT_A_LOWER);
-            matmul_gemm(T, hs, T, scale, dZt, Q, dk, C3, 1, MAT_A_UPPER);
+            int t = 0;
+#ifdef _OPENMP
+            t = omp_get_thread_num();
+#endif
+            backward_pair(dqkv, scratch + (long)t * T * T, dout, qkv, att, b, h, T, C, NH, scale,
+                          stats);
         }
 }

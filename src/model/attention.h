@@ -10,11 +10,20 @@
 
 /* qkv (B,T,3C): channels 0..C-1 are q, C..2C-1 k, 2C..3C-1 v; head h uses channels
  * h·d_k .. (h+1)·d_k − 1 of each, d_k = C/NH.
- * preatt (B,NH,T,T): the scaled logits scale·q_i·k_j (j ≤ i; 0 above the diagonal);
+ * preatt (B,NH,T,T) or NULL: the scaled logits scale·q_i·k_j (j ≤ i; 0 above the diagonal).
+ *   Training passes NULL: backward needs only att, so the logits are built in att's memory and
+ *   the softmax overwrites them, which saves a (B,NH,T,T) buffer per layer and its memory
+ *   traffic; the values of att and out are the same bits either way. attention_logits gives
+ *   the logits back to the diagnostics when they need them.
  * att (B,NH,T,T): softmax over j ≤ i with the true row maximum subtracted (0 above the diagonal);
  * out (B,T,C): Σ_j att[i,j]·v_j, heads concatenated. */
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
                        int NH, real scale);
+
+/* The scaled logits of one (b, h) pair, s (T × T, row-major; 0 above the diagonal), recomputed
+ * from qkv exactly as attention_forward computes them (the same product, the same bits as its
+ * preatt slice). For the diagnostics, outside the training step; not parallel. */
+void attention_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH, real scale);
 
 /* How much of the gradient reaching one softmax row p (n visible keys) it passes on to the
  * logits: with dp = dL/dp, dz = dL/dz = p ⊙ (dp − Σ_j p_j·dp_j) (the softmax Jacobian, which is
@@ -43,8 +52,9 @@ SoftmaxRowPass softmax_row_pass(const real *p, const real *dp, int n);
  *   blocked      those of them that are blocked (pass < ATTN_BLOCKED_PASS)
  * Each slot has one writer, so the sums do not depend on the thread count. */
 typedef struct {
-    double *dprob_sumsq; /* [B·NH] */
-    int *rows, *blocked; /* [B·NH] each */
+    double *dprob_sumsq;  /* [B·NH] */
+    double *dlogit_sumsq; /* [B·NH]: Σ over all T × T entries of (dL/dZ)², after it */
+    int *rows, *blocked;  /* [B·NH] each */
 } AttnGradStats;
 
 /* Writes dqkv (B,T,3C) (overwritten) from dout (B,T,C), using qkv and att from the forward pass.
@@ -57,5 +67,13 @@ typedef struct {
 void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real *qkv,
                         const real *att, int B, int T, int C, int NH, real scale,
                         AttnGradStats *stats);
+
+/* attention_backward for the training step: the same dqkv and stats, bit for bit, but each
+ * (b, head)'s dP / dZ lives only in a per-thread T × T slot of scratch (slots·T·T reals) instead
+ * of a (B,NH,T,T) buffer, so the backward's memory no longer grows with B·NH·T². At most `slots`
+ * threads run; fewer slots than threads only costs parallelism. */
+void attention_backward_scratch(real *dqkv, real *scratch, int slots, const real *dout,
+                                const real *qkv, const real *att, int B, int T, int C, int NH,
+                                real scale, AttnGradStats *stats);
 
 #endif

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "model/attention.h"
 #include "model/embedding.h"
@@ -145,7 +148,6 @@ static void layout_acts(Model *m, Arena *a) {
             b->k_mean = carve(a, BT * c->n_heads * r);
             b->k_rstd = carve(a, BT * c->n_heads * r);
         }
-        b->preatt = carve(a, att * r);
         b->att = carve(a, att * r);
         b->atty = carve(a, BT * C * r);
         b->attproj = carve(a, BT * C * r);
@@ -176,13 +178,18 @@ static void layout_acts(Model *m, Arena *a) {
     m->dfch = carve(a, BT * F * r);
     m->datty = carve(a, BT * C * r);
     m->dqkv = carve(a, BT * 3 * C * r);
-    m->dpreatt = carve(a, att * r);
+    m->attn_slots = 1;
+#ifdef _OPENMP
+    m->attn_slots = omp_get_max_threads(); /* as the matmul scratch: the threads at build time */
+#endif
+    m->attn_scratch = carve(a, (size_t)m->attn_slots * c->max_seq_len * c->max_seq_len * r);
     if (c->qk_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
     size_t LH = (size_t)c->n_layers * c->n_heads, BH = (size_t)m->max_batch * c->n_heads;
     m->dpreatt_norm = carve(a, LH * sizeof(double));
     m->dprob_norm = carve(a, LH * sizeof(double));
     m->blocked_rows = carve(a, LH * sizeof(double));
     m->attn_stats.dprob_sumsq = carve(a, BH * sizeof(double));
+    m->attn_stats.dlogit_sumsq = carve(a, BH * sizeof(double));
     m->attn_stats.rows = carve(a, BH * sizeof(int));
     m->attn_stats.blocked = carve(a, BH * sizeof(int));
     int widest = 3 * c->d_model > c->d_ff ? 3 * c->d_model : c->d_ff;
@@ -363,7 +370,7 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
         matmul_forward_scratch(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C, m->mm_scratch,
                                m->mm_scratch_len);
         if (c->qk_norm) qknorm_qkv_forward(m, l, N);
-        attention_forward(a->atty, a->preatt, a->att, a->attn_qkv, B, T, C, NH, c->scale);
+        attention_forward(a->atty, NULL, a->att, a->attn_qkv, B, T, C, NH, c->scale);
         matmul_forward_scratch(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C,
                                m->mm_scratch, m->mm_scratch_len);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
@@ -395,14 +402,16 @@ static void collect_pass_stats(Model *m, int l) {
     int NH = m->cfg.n_heads;
     const AttnGradStats *st = &m->attn_stats;
     for (int h = 0; h < NH; h++) {
-        double ss = 0;
+        double ss = 0, zz = 0;
         long rows = 0, blocked = 0;
         for (int b = 0; b < m->B; b++) {
             ss += st->dprob_sumsq[b * NH + h];
+            zz += st->dlogit_sumsq[b * NH + h];
             rows += st->rows[b * NH + h];
             blocked += st->blocked[b * NH + h];
         }
         m->dprob_norm[l * NH + h] = sqrt(ss);
+        m->dpreatt_norm[l * NH + h] = sqrt(zz);
         m->blocked_rows[l * NH + h] = rows > 0 ? (double)blocked / (double)rows : 0;
     }
 }
@@ -443,16 +452,10 @@ static void backward(Model *m, int with_pass_stats) {
         /* resid2 = resid + attproj(attention(qkv(ln1(resid)))) */
         matmul_backward_scratch(m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
                                 C, m->mm_scratch, m->mm_scratch_len);
-        attention_backward(c->qk_norm ? m->dattn_qkv : m->dqkv, m->dpreatt, m->datty,
-                           a->attn_qkv, a->att, B, T, C, NH, c->scale,
-                           with_pass_stats ? &m->attn_stats : NULL);
+        attention_backward_scratch(c->qk_norm ? m->dattn_qkv : m->dqkv, m->attn_scratch,
+                                   m->attn_slots, m->datty, a->attn_qkv, a->att, B, T, C, NH,
+                                   c->scale, with_pass_stats ? &m->attn_stats : NULL);
         if (with_pass_stats) collect_pass_stats(m, l);
-        for (int h = 0; h < NH; h++) {
-            double s = 0;
-            for (int b = 0; b < B; b++)
-                s += lane_sumsq_double(m->dpreatt + ((size_t)b * NH + h) * T * T, (size_t)T * T);
-            m->dpreatt_norm[l * NH + h] = sqrt(s);
-        }
         if (c->qk_norm) qknorm_qkv_backward(m, l, N);
         matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
                                 3 * C, m->mm_scratch, m->mm_scratch_len);

@@ -65,7 +65,7 @@ typedef struct {
  * that attention reads: qkv itself, or with qk-norm a copy with each head's q and k normalised
  * (then q_mean, q_rstd, k_mean, k_rstd are (B·T·NH) each; else NULL). */
 typedef struct {
-    real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *attn_qkv, *preatt, *att, *atty, *attproj;
+    real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *attn_qkv, *att, *atty, *attproj;
     real *q_mean, *q_rstd, *k_mean, *k_rstd;
     real *resid2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *fcproj;
 } BlockActs;
@@ -87,17 +87,20 @@ typedef struct {
     int *tokens;                  /* copy of the last forward's tokens (B,T) */
     real loss;
     /* backward scratch, reused by every block */
-    real *dlogits, *dlnf, *dx, *dln, *dfch, *datty, *dqkv, *dpreatt;
+    real *dlogits, *dlnf, *dx, *dln, *dfch, *datty, *dqkv;
     real *dattn_qkv;              /* d loss / d attn_qkv with qk-norm (B·T, 3C); else NULL */
-    /* L2 norm of the gradient reaching the pre-softmax logits, per layer and head, from the
-     * last backward pass: [n_layers * n_heads] */
-    double *dpreatt_norm;
+    /* attention's T × T work space, one slot per thread (attention_backward_scratch; slot 0 also
+     * for attention_logits in the diagnostics): [attn_slots * max_seq_len²]. The attention
+     * logits and their gradient are never kept whole: see attention.h. */
+    real *attn_scratch;
+    int attn_slots;
     /* From the last model_backward_diag only, per layer and head, [n_layers * n_heads]:
-     * dprob_norm, the L2 norm of the gradient reaching the attention probabilities P (over the
+     * dpreatt_norm, the L2 norm of the gradient reaching the pre-softmax logits (over the
+     * batch); dprob_norm, the L2 norm of the gradient reaching the attention probabilities P (over the
      * batch and the visible j <= i entries, before the softmax backward); blocked_rows, the
      * fraction of the query rows softmax_row_pass counts whose pass-through is below
      * ATTN_BLOCKED_PASS (0 when it counts none). See attention.h. */
-    double *dprob_norm, *blocked_rows;
+    double *dpreatt_norm, *dprob_norm, *blocked_rows;
     AttnGradStats attn_stats;     /* their per-(b, head) sums: [max_batch * n_heads] slots */
     /* packing scratch of the matmul kernels, sized for the widest layer: [mm_scratch_len] */
     real *mm_scratch;
@@ -134,12 +137,12 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
 /* Sets every gradient to 0. */
 void model_zero_grad(Model *m);
 
-/* Backward pass of the last model_forward: accumulates (+=) d loss / d params into m->grads and
- * fills m->dpreatt_norm. */
+/* Backward pass of the last model_forward: accumulates (+=) d loss / d params into m->grads. */
 void model_backward(Model *m);
 
-/* model_backward, and also fills m->dprob_norm and m->blocked_rows (extra work per attention
- * row: for the diagnostics batch, not the training step). The gradients are the same. */
+/* model_backward, and also fills m->dpreatt_norm, m->dprob_norm and m->blocked_rows (extra work
+ * per attention row: for the diagnostics batch, not the training step). The gradients are the
+ * same. */
 void model_backward_diag(Model *m);
 
 /* L2 norm of a slice of a flat buffer, summed in double in a fixed order. */

@@ -4,7 +4,10 @@
  * the document. Runs keep one style (colour plus dash pattern) across every panel and figure, so
  * a single legend per figure names them. Non-finite values (and values <= 0 on a log axis) are
  * not drawn: the line is broken there, and a series that ends in NaN/inf gets a cross at its last
- * finite point. */
+ * finite point.
+ *
+ * Implemented in plot_style.c (run styles, legend, text width), plot_ticks.c (axis ticks),
+ * plot_lines.c (line charts) and plot_heatmap.c (heatmaps, colour ramp, colour bar). */
 #ifndef SCALEDOT_PLOT_H
 #define SCALEDOT_PLOT_H
 

@@ -2,14 +2,31 @@
 #ifndef SCALEDOT_REPORT_H
 #define SCALEDOT_REPORT_H
 
-/* ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale]
- * argv holds only the arguments after --compare. Prints the terminal summary table and writes
- * the SVG figures and index.html into the report folder. Returns an exit code (0, 1 on I/O
- * error, 2 on bad arguments or unreadable runs). */
-int report_compare(int argc, char **argv);
+#include <stdint.h>
+
+/* What ./train --compare asks for (read by cli/compare.c). */
+typedef struct {
+    const char *out;   /* --out DIR, or NULL: reports/<run1>_vs_<run2>... (out_dir.h) */
+    int log_scale;     /* the loss axis: 1 log, 0 linear, FIGURES_LOG_AUTO (figures.h) chooses */
+    char **dirs;       /* the run folders, in command-line order */
+    int n_dirs;        /* at least 1 */
+} CompareArgs;
+
+/* ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale | --linear]
+ * Prints the terminal summary table and writes the SVG figures and index.html into the report
+ * folder. Returns an exit code (0, 1 on I/O error, 2 on unreadable runs, each named). */
+int report_compare(const CompareArgs *a);
+
+/* What ./train --softmax-table asks for (read by cli/softmax_table.c). */
+typedef struct {
+    uint64_t seed;     /* the generator's seed */
+    int samples;       /* rows (one query, `keys` keys) per d_k, >= 1 */
+    int keys;          /* keys per row, the softmax's width, >= 2 */
+} SoftmaxTableArgs;
 
 /* ./train --softmax-table [--seed N] [--samples N] [--keys N]
- * Prints the worked numbers behind the 1/√d_k argument. Returns an exit code. */
-int report_softmax_table(int argc, char **argv);
+ * Prints the worked numbers behind the 1/√d_k argument. Returns an exit code (0, or 1 when out
+ * of memory). */
+int report_softmax_table(const SoftmaxTableArgs *a);
 
 #endif

@@ -1,4 +1,5 @@
-/* softmax_table.c: ./train --softmax-table, the worked numbers behind the 1/√d_k scale.
+/* softmax_table.c: ./train --softmax-table, the worked numbers behind the 1/√d_k scale (its
+ * arguments are read by cli/softmax_table.c).
  *
  * Part 1 shows two hand-sized rows: a wider spread of logits makes the softmax peakier and its
  * Jacobian smaller. Part 2 measures, for growing d_k, the variance of q·k with and without the
@@ -6,7 +7,6 @@
  * footnote 4). Nothing is trained; every number is computed here (see report/softmax_stats.h). */
 #include "report/report.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,104 +16,11 @@
 #include "report/softmax_stats.h"
 #include "util/rng.h"
 
-/* Exit codes, as in main: 0 done, 1 out of memory, 2 bad command line. */
-enum { TABLE_OK = 0, TABLE_NO_MEMORY = 1, TABLE_BAD_ARGS = 2 };
-
-#define DEFAULT_SEED 1
-#define DEFAULT_SAMPLES 2000
-#define DEFAULT_KEYS 16
-#define MAX_SAMPLES 1000000
-#define MAX_KEYS 4096
+/* Exit codes, as in main: 0 done, 1 out of memory. */
+enum { TABLE_OK = 0, TABLE_NO_MEMORY = 1 };
 
 static const int DKS[] = {16, 32, 64, 128, 256, 512, 1024};
 #define N_DK ((int)(sizeof DKS / sizeof DKS[0]))
-
-typedef struct {
-    uint64_t seed;
-    int samples;
-    int keys;
-} TableArgs;
-
-static void usage(FILE *f) {
-    fprintf(f,
-            "usage: ./train --softmax-table [--seed N] [--samples N] [--keys N]\n"
-            "  --seed N     generator seed, 0 .. 2^64-1 (default %d)\n"
-            "  --samples N  rows (one query, N keys) per d_k, 1 .. %d (default %d)\n"
-            "  --keys N     keys per row, i.e. softmax width, 2 .. %d (default %d)\n",
-            DEFAULT_SEED, MAX_SAMPLES, DEFAULT_SAMPLES, MAX_KEYS, DEFAULT_KEYS);
-}
-
-/* Parses a decimal integer in [lo, hi] with nothing around it. Returns 0 or −1. */
-static int parse_int(const char *s, long lo, long hi, long *out) {
-    if (!s || !*s || !(*s == '-' || *s == '+' || (*s >= '0' && *s <= '9'))) return -1;
-    errno = 0;
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_seed(const char *s, uint64_t *out) {
-    if (!s || !*s || *s < '0' || *s > '9') return -1; /* strtoull would accept "-1" and " 1" */
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > UINT64_MAX) return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-/* Returns −1 on success, else the exit code (0 after --help). */
-static int parse_args(int argc, char **argv, TableArgs *a) {
-    *a = (TableArgs){.seed = DEFAULT_SEED, .samples = DEFAULT_SAMPLES, .keys = DEFAULT_KEYS};
-    for (int i = 0; i < argc; i++) {
-        const char *flag = argv[i];
-        if (strcmp(flag, "--help") == 0 || strcmp(flag, "-h") == 0) {
-            usage(stdout);
-            return TABLE_OK;
-        }
-        int is_seed = strcmp(flag, "--seed") == 0, is_samples = strcmp(flag, "--samples") == 0;
-        int is_keys = strcmp(flag, "--keys") == 0;
-        if (!is_seed && !is_samples && !is_keys) {
-            fprintf(stderr, "error: --softmax-table: unknown option '%s'\n", flag);
-            usage(stderr);
-            return TABLE_BAD_ARGS;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "error: --softmax-table: %s needs a value\n", flag);
-            usage(stderr);
-            return TABLE_BAD_ARGS;
-        }
-        const char *val = argv[++i];
-        long v = 0;
-        if (is_seed && parse_seed(val, &a->seed) != 0) {
-            fprintf(stderr,
-                    "error: --softmax-table: --seed needs an integer in [0, 2^64-1], got '%s'\n",
-                    val);
-            return TABLE_BAD_ARGS;
-        }
-        if (is_samples) {
-            if (parse_int(val, 1, MAX_SAMPLES, &v) != 0) {
-                fprintf(stderr,
-                        "error: --softmax-table: --samples needs an integer in [1, %d], got '%s'\n",
-                        MAX_SAMPLES, val);
-                return TABLE_BAD_ARGS;
-            }
-            a->samples = (int)v;
-        }
-        if (is_keys) {
-            if (parse_int(val, 2, MAX_KEYS, &v) != 0) {
-                fprintf(stderr,
-                        "error: --softmax-table: --keys needs an integer in [2, %d], got '%s'\n",
-                        MAX_KEYS, val);
-                return TABLE_BAD_ARGS;
-            }
-            a->keys = (int)v;
-        }
-    }
-    return -1;
-}
 
 /* ------------------------------------------------------------------ part 1: two example rows */
 
@@ -201,7 +108,7 @@ static void print_summary(const SoftmaxStats (*st)[2], int n) {
         printf("; at no d_k are more than half the unscaled rows saturated.\n");
 }
 
-static int print_sweep(const TableArgs *a) {
+static int print_sweep(const SoftmaxTableArgs *a) {
     int n = a->keys;
     printf(
         "2. softmax(scale * q.k) over rows of n = %d keys; q, k with i.i.d. N(0,1) entries; "
@@ -237,12 +144,9 @@ static int print_sweep(const TableArgs *a) {
     return TABLE_OK;
 }
 
-int report_softmax_table(int argc, char **argv) {
-    TableArgs a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc >= 0) return rc;
+int report_softmax_table(const SoftmaxTableArgs *a) {
     print_examples();
-    rc = print_sweep(&a);
+    int rc = print_sweep(a);
     fflush(stdout);
     return rc;
 }

@@ -111,13 +111,7 @@ static int redirect_output(const char *dir) {
     return rc;
 }
 
-int sweep_job_main(int argc, char **argv) {
-    if (argc != 1) {
-        fprintf(stderr, "usage: ./train --sweep-run OUT/configs/RUN.ini (one run of a sweep; "
-                        "see ./train --sweep --help)\n");
-        return EXIT_CONFIG;
-    }
-    const char *cfg_path = argv[0];
+int sweep_job_run(const char *cfg_path) {
     Config *c = malloc(sizeof *c);
     if (!c) return EXIT_RUNTIME;
     if (sweep_load_run_config(cfg_path, c) != 0) {

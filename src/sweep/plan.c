@@ -421,3 +421,11 @@ int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, cons
     free(c);
     return rc;
 }
+
+const Axis *sweep_axis_for(const SweepArgs *a, const char *key) {
+    int dk = strcmp(key, "model.d_model") == 0 || strcmp(key, "model.n_heads") == 0;
+    for (int i = 0; i < a->n_axes; i++)
+        if ((dk && a->axes[i].kind == AXIS_DK) || strcmp(a->axes[i].key, key) == 0)
+            return &a->axes[i];
+    return NULL;
+}

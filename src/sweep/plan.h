@@ -1,5 +1,6 @@
-/* plan.h: what a sweep will run: its command line read into axes (args.c), the grid expanded
- * into named, checked runs, and the plan stored in OUT/plan.txt (plan.c).
+/* plan.h: what a sweep will run: its command line read into axes (SweepArgs, filled by
+ * cli/sweep_args.c), the grid expanded into named, checked runs, and the plan stored in
+ * OUT/plan.txt (plan.c).
  *
  * An axis is one thing the sweep varies: d_k (--dk: model.d_model and model.n_heads together),
  * a config key (--scales = attention.scale, --seeds = run.seed, --grid section.key=v1,v2,...).
@@ -47,13 +48,6 @@ typedef struct {
     int jobs;                      /* --jobs, default 1 */
     SweepMode mode;
 } SweepArgs;
-
-/* Reads the arguments after --sweep (argv[0] is the first of them; argn of argv[i] is i + 2).
- * Returns 0, 1 when --help was asked for (usage printed to stdout), -1 after a message naming
- * the argument. a must be freed with sweep_args_free in every case. */
-int sweep_args_parse(SweepArgs *a, int argc, char **argv);
-void sweep_args_free(SweepArgs *a);
-void sweep_usage(FILE *f);
 
 /* The axis that sets config key `key` ("model.d_model" is set by the d_k axis), or NULL. */
 const Axis *sweep_axis_for(const SweepArgs *a, const char *key);

@@ -1,7 +1,8 @@
-/* sweep.c: ./train --sweep: the command that ties the engine together: arguments and plan
- * (args.c, plan.c), the stored plan, the runs as child processes (jobs.c), sweep.csv rebuilt
- * from the run folders (results.c) and the report (report/sweep_report.h). Also --plan (stop
- * after writing the plan, the configs and jobs.txt) and --collect (rebuild from the folders). */
+/* sweep.c: ./train --sweep, the engine's top: the plan from the parsed arguments
+ * (cli/sweep_args.c reads them, plan.c expands them), the stored plan, the runs as child
+ * processes (jobs.c), sweep.csv rebuilt from the run folders (results.c) and the report
+ * (report/sweep_report.h). Also --plan (stop after writing the plan, the configs and jobs.txt)
+ * and --collect (rebuild from the folders). */
 #include "sweep/sweep.h"
 
 #include <errno.h>
@@ -233,9 +234,7 @@ static int run_sweep(Sweep *sw, const char *exe) {
     return rc;
 }
 
-static int sweep_command(Sweep *sw, int argc, char **argv) {
-    int rc = sweep_args_parse(&sw->a, argc, argv);
-    if (rc != 0) return rc > 0 ? RC_OK : RC_USAGE;
+static int sweep_command(Sweep *sw) {
     if (out_dir(sw) != 0) return RC_USAGE;
     if (sw->a.mode == MODE_COLLECT) return collect(sw);
     char runs[SWEEP_PATH + 8], plan_path[SWEEP_PATH + 16], exe[PATH_MAX];
@@ -265,23 +264,23 @@ static int sweep_command(Sweep *sw, int argc, char **argv) {
                plan_path, sw->out, sw->plan.n_runs, sw->out, sw->out_abs, sw->out);
         return RC_OK;
     }
-    rc = run_sweep(sw, exe);
+    int rc = run_sweep(sw, exe);
     /* refused (the folder holds another plan's finished runs): a plan.txt written just now
      * would make it look like this plan's folder */
     if (rc == RC_USAGE && !had_plan) remove(plan_path);
     return rc;
 }
 
-int sweep_main(int argc, char **argv) {
+int sweep_execute(const SweepArgs *a) {
     Sweep *sw = calloc(1, sizeof *sw);
     if (!sw) return RC_IO;
-    int rc = sweep_command(sw, argc, argv);
+    sw->a = *a; /* a shallow copy: the caller owns and frees a */
+    int rc = sweep_command(sw);
     fflush(stdout);
     for (int r = 0; sw->rows && r < sw->plan.n_runs; r++) free(sw->rows[r]);
     free(sw->rows);
     free(sw->todo);
     plan_free(&sw->plan);
-    sweep_args_free(&sw->a);
     free(sw);
     return rc;
 }

@@ -4,25 +4,26 @@
 #define SCALEDOT_SWEEP_H
 
 #include "config/config.h"
+#include "sweep/plan.h"
 
-/* ./train --sweep ...; argv holds the arguments after --sweep (see sweep_usage in plan.h, or
- * ./train --sweep --help). Plans every run and checks each one's config before anything runs,
+/* ./train --sweep ...; a holds its arguments (read by cli/sweep_args.c; see ./train --sweep
+ * --help) and stays the caller's to free (sweep_args_free). Plans every run and checks each one's config before anything runs,
  * stores the plan in OUT, then runs the runs not yet finished as child processes of the program
  * (/proc/self/exe --sweep-run), --jobs at a time, rebuilding OUT/sweep.csv (sweep_schema.md)
  * as each ends, and calls sweep_report. --plan stops after writing the plan, the configs and
  * jobs.txt; --collect only rebuilds sweep.csv and the report. Returns an exit code: 0; 1 I/O
  * error or a failed run; 2 bad arguments or config, nothing run or written; 128 + signal after
  * SIGINT / SIGTERM (the running children were signalled and each saved its checkpoint). */
-int sweep_main(int argc, char **argv);
+int sweep_execute(const SweepArgs *a);
 
-/* ./train --sweep-run OUT/configs/RUN.ini: one run of a sweep, idempotent. Does nothing when
+/* ./train --sweep-run OUT/configs/RUN.ini (cfg_path): one run of a sweep, idempotent. Does nothing when
  * the run's marker (results.h) records that it ended for good (exit code 0, 3 or 4), resumes it
  * from RUN/checkpoint.bin when there is one (refusing a checkpoint of another configuration),
  * else trains it; its output goes to RUN/train.log (appended). When the run ends with an exit
  * code the marker is written (exit code, wall time summed over attempts, version); after
  * SIGINT / SIGTERM it is not, and the next call resumes. Returns the run's exit code (the
  * recorded one when nothing was done), 2 for a bad config file. */
-int sweep_job_main(int argc, char **argv);
+int sweep_job_run(const char *cfg_path);
 
 /* Reads a run's config file (OUT/configs/RUN.ini) into c as the run stores it (task.separator
  * resolved). Returns 0, or -1 after a message naming the file, line and key. */

@@ -2,44 +2,72 @@
 
 #include <math.h>
 
-HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int NH, int h) {
-    HeadStats s = {0};
-    double sum = 0, sumsq = 0, n_logits = 0, n_rows = 0;
-    for (int b = 0; b < B; b++) {
-        const real *z = preatt + ((size_t)b * NH + h) * T * T;
-        const real *p = att + ((size_t)b * NH + h) * T * T;
-        for (int i = 0; i < T; i++) {
-            const real *zr = z + (size_t)i * T, *pr = p + (size_t)i * T;
-            double maxp = 0, ent = 0;
-            for (int j = 0; j <= i; j++) {
-                double v = zr[j];
-                sum += v;
-                sumsq += v * v;
-                if (fabs(v) > s.logit_absmax) s.logit_absmax = fabs(v);
-                if (pr[j] > maxp) maxp = pr[j];
-                if (pr[j] > 0) ent -= pr[j] * log((double)pr[j]);
-            }
-            n_logits += i + 1;
-            if (i == 0) continue;
-            s.entropy += ent;
-            s.entropy_norm += ent / log((double)(i + 1));
-            s.max_weight += maxp;
-            s.saturated_frac += maxp > 0.99;
-            n_rows++;
+#include "model/attention.h"
+
+/* Running sums of one head's statistics, added (b, h) pair by pair in batch order; the same
+ * order whether the logits come whole (diag_head_stats) or recomputed (diag_model_head_stats). */
+typedef struct {
+    HeadStats s;
+    double sum, sumsq, n_logits, n_rows;
+} HeadAcc;
+
+static void head_acc_add(HeadAcc *a, const real *z, const real *p, int T) {
+    HeadStats *s = &a->s;
+    for (int i = 0; i < T; i++) {
+        const real *zr = z + (size_t)i * T, *pr = p + (size_t)i * T;
+        double maxp = 0, ent = 0;
+        for (int j = 0; j <= i; j++) {
+            double v = zr[j];
+            a->sum += v;
+            a->sumsq += v * v;
+            if (fabs(v) > s->logit_absmax) s->logit_absmax = fabs(v);
+            if (pr[j] > maxp) maxp = pr[j];
+            if (pr[j] > 0) ent -= pr[j] * log((double)pr[j]);
         }
+        a->n_logits += i + 1;
+        if (i == 0) continue;
+        s->entropy += ent;
+        s->entropy_norm += ent / log((double)(i + 1));
+        s->max_weight += maxp;
+        s->saturated_frac += maxp > 0.99;
+        a->n_rows++;
     }
-    if (n_logits > 0) {
-        s.logit_mean = sum / n_logits;
-        double var = sumsq / n_logits - s.logit_mean * s.logit_mean;
+}
+
+static HeadStats head_acc_finish(HeadAcc *a) {
+    HeadStats s = a->s;
+    if (a->n_logits > 0) {
+        s.logit_mean = a->sum / a->n_logits;
+        double var = a->sumsq / a->n_logits - s.logit_mean * s.logit_mean;
         s.logit_std = sqrt(var > 0 ? var : 0);
     }
-    if (n_rows > 0) {
-        s.entropy /= n_rows;
-        s.entropy_norm /= n_rows;
-        s.max_weight /= n_rows;
-        s.saturated_frac /= n_rows;
+    if (a->n_rows > 0) {
+        s.entropy /= a->n_rows;
+        s.entropy_norm /= a->n_rows;
+        s.max_weight /= a->n_rows;
+        s.saturated_frac /= a->n_rows;
     }
     return s;
+}
+
+HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int NH, int h) {
+    HeadAcc a = {0};
+    for (int b = 0; b < B; b++)
+        head_acc_add(&a, preatt + ((size_t)b * NH + h) * T * T, att + ((size_t)b * NH + h) * T * T,
+                     T);
+    return head_acc_finish(&a);
+}
+
+HeadStats diag_model_head_stats(const Model *m, int layer, int h) {
+    const BlockActs *act = &m->acts[layer];
+    int T = m->T, NH = m->cfg.n_heads;
+    HeadAcc a = {0};
+    for (int b = 0; b < m->B; b++) {
+        attention_logits(m->attn_scratch, act->attn_qkv, b, h, T, m->cfg.d_model, NH,
+                         m->cfg.scale);
+        head_acc_add(&a, m->attn_scratch, act->att + ((size_t)b * NH + h) * T * T, T);
+    }
+    return head_acc_finish(&a);
 }
 
 double diag_softmax_pass(double dlogit_norm, double dprob_norm) {
@@ -69,10 +97,12 @@ InitCheck diag_init_check(const Model *m, int layer) {
     r.var_k = qkv_part_variance(qkv, B * T, C, C);
     double s1 = 0, s2 = 0, l1 = 0, l2 = 0, n = 0;
     for (int b = 0; b < B; b++)
-        for (int h = 0; h < NH; h++)
+        for (int h = 0; h < NH; h++) {
+            /* the logits the forward computed, recomputed bit for bit (it keeps only P) */
+            attention_logits(m->attn_scratch, qkv, b, h, T, C, NH, m->cfg.scale);
             for (int i = 0; i < T; i++) {
                 const real *q = qkv + ((size_t)b * T + i) * 3 * C + h * hs;
-                const real *z = a->preatt + (((size_t)b * NH + h) * T + i) * T;
+                const real *z = m->attn_scratch + (size_t)i * T;
                 for (int j = 0; j <= i; j++) {
                     const real *k = qkv + ((size_t)b * T + j) * 3 * C + C + h * hs;
                     double dot = 0;
@@ -84,6 +114,7 @@ InitCheck diag_init_check(const Model *m, int layer) {
                     n++;
                 }
             }
+        }
     r.var_qk = s2 / n - (s1 / n) * (s1 / n);
     r.var_logits = l2 / n - (l1 / n) * (l1 / n);
     return r;

@@ -27,6 +27,11 @@ typedef struct {
  * logit statistics. dlogit_norm is left 0. */
 HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int NH, int h);
 
+/* diag_head_stats of head h of layer `layer` after the last model_forward, which keeps only
+ * att: each (b, h) pair's logits are recomputed by attention_logits into m->attn_scratch (the
+ * same bits as the forward's), so the result equals diag_head_stats on the whole logits. */
+HeadStats diag_model_head_stats(const Model *m, int layer, int h);
+
 /* The fraction of the gradient reaching the attention probabilities that the softmax passes to
  * the logits: dlogit_norm / dprob_norm, and 0 when dprob_norm is 0 (no gradient arrives, so none
  * passes; this keeps a 0/0 NaN out of the logs of a head the loss does not reach). A NaN or Inf

@@ -146,7 +146,7 @@ static int diagnostics(Run *r, int step) {
     int stop = 0;
     for (int l = 0; l < m->cfg.n_layers; l++)
         for (int h = 0; h < NH; h++) {
-            HeadStats s = diag_head_stats(m->acts[l].preatt, m->acts[l].att, m->B, m->T, NH, h);
+            HeadStats s = diag_model_head_stats(m, l, h);
             s.dlogit_norm = m->dpreatt_norm[l * NH + h];
             s.dprob_norm = m->dprob_norm[l * NH + h];
             s.softmax_pass = diag_softmax_pass(s.dlogit_norm, s.dprob_norm);

@@ -1,12 +1,15 @@
-/* args.c: the command line of ./train --sweep read into axes (plan.h), with every check that
- * needs no config: list syntax, duplicates, a key set twice (by a shorthand and by --grid, or by
- * --set and by an axis), options that need another. */
-#include "sweep/plan.h"
+/* sweep_args.c: the command line of ./train --sweep read into axes (sweep/plan.h), with every
+ * check that needs no config: list syntax, duplicates, a key set twice (by a shorthand and by
+ * --grid, or by --set and by an axis), options that need another. Command layer: the engine
+ * (src/sweep/) gets the SweepArgs this fills. */
+#include "cli/sweep_args.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "cli/args.h"
 
 /* argv starts after --sweep; config_set numbers arguments on the whole command line. */
 #define ARGN(i) ((i) + 2)
@@ -44,34 +47,6 @@ void sweep_usage(FILE *f) {
         "Exit codes: 0 every run ended (ok, diverged or guard), 1 I/O error or a run failed,\n"
         "2 bad arguments or config (nothing was run), 130 / 143 stopped by SIGINT / SIGTERM\n"
         "(every running run saved its checkpoint; start the same command again to go on).\n");
-}
-
-static int is_flag(const char *a, const char *flag) {
-    size_t n = strlen(flag);
-    return strncmp(a, flag, n) == 0 && (a[n] == '\0' || a[n] == '=');
-}
-
-/* The value of the flag at argv[*i] ("--dk 8,16" or "--dk=8,16"); NULL after a message. */
-static const char *flag_value(int argc, char **argv, int *i, const char *flag) {
-    const char *a = argv[*i], *v = NULL;
-    size_t n = strlen(flag);
-    if (a[n] == '=') v = a + n + 1;
-    else if (*i + 1 < argc) v = argv[++*i];
-    if (!v || !*v) fprintf(stderr, "error: %s (argument %d) needs a value\n", flag, ARGN(*i));
-    return v && *v ? v : NULL;
-}
-
-/* A decimal integer in [lo, hi], digits only. */
-static int parse_int(const char *s, size_t len, long lo, long hi, long *out) {
-    if (len == 0 || len > 12) return -1;
-    long v = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] < '0' || s[i] > '9') return -1;
-        v = 10 * v + (s[i] - '0');
-    }
-    if (v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
 }
 
 /* Splits a comma-separated list into ax->values: entries non-empty, without blanks, distinct
@@ -123,7 +98,7 @@ static int split_values(Axis *ax, const char *list, const char *flag, int argn) 
 static int check_dk(Axis *ax, int argn) {
     for (int i = 0; i < ax->n; i++) {
         long v;
-        if (parse_int(ax->values[i], strlen(ax->values[i]), 1, 1000000, &v) != 0) {
+        if (cli_parse_count(ax->values[i], strlen(ax->values[i]), 1, 1000000, &v) != 0) {
             fprintf(stderr, "error: --dk (argument %d): '%s' is not a positive integer (at most "
                             "1000000)\n", argn, ax->values[i]);
             return -1;
@@ -142,7 +117,7 @@ static int check_dk(Axis *ax, int argn) {
 static int set_seeds(Axis *ax, const char *v, int argn) {
     long n;
     if (!strchr(v, ',')) {
-        if (parse_int(v, strlen(v), 1, SWEEP_MAX_VALUES, &n) != 0) {
+        if (cli_parse_count(v, strlen(v), 1, SWEEP_MAX_VALUES, &n) != 0) {
             fprintf(stderr, "error: --seeds (argument %d): '%s' is not a count from 1 to %d (or "
                             "a list of seeds: 3,7)\n", argn, v, SWEEP_MAX_VALUES);
             return -1;
@@ -156,7 +131,7 @@ static int set_seeds(Axis *ax, const char *v, int argn) {
     }
     if (split_values(ax, v, "--seeds", argn) != 0) return -1;
     for (int i = 0; i < ax->n; i++)
-        if (parse_int(ax->values[i], strlen(ax->values[i]), 0, 1000000000000L, &n) != 0) {
+        if (cli_parse_count(ax->values[i], strlen(ax->values[i]), 0, 1000000000000L, &n) != 0) {
             fprintf(stderr, "error: --seeds (argument %d): '%s' is not a seed (0 or more)\n",
                     argn, ax->values[i]);
             return -1;
@@ -235,13 +210,16 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
                                          "--out", "--set", "--jobs", "--d-model"};
     const char *flag = NULL;
     for (size_t k = 0; k < sizeof valued / sizeof *valued && !flag; k++)
-        if (is_flag(arg, valued[k])) flag = valued[k];
+        if (cli_is_flag(arg, valued[k])) flag = valued[k];
     if (!flag) {
         fprintf(stderr, "error: unknown option '%s' for --sweep (argument %d; see ./train --sweep "
                         "--help)\n", arg, ARGN(*i));
         return -1;
     }
-    if (!(v = flag_value(argc, argv, i, flag))) return -1;
+    if (!(v = cli_flag_value(argc, argv, i, flag))) {
+        fprintf(stderr, "error: %s (argument %d) needs a value\n", flag, ARGN(*i));
+        return -1;
+    }
     int argn = ARGN(*i);
     long n;
     if (strcmp(flag, "--dk") == 0) {
@@ -279,7 +257,7 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     };
     for (size_t k = 0; k < sizeof INTS / sizeof *INTS; k++) {
         if (strcmp(flag, INTS[k].flag) != 0) continue;
-        if (parse_int(v, strlen(v), INTS[k].lo, INTS[k].hi, &n) != 0) {
+        if (cli_parse_count(v, strlen(v), INTS[k].lo, INTS[k].hi, &n) != 0) {
             fprintf(stderr, "error: %s (argument %d): '%s' is not %s\n", flag, argn, v,
                     INTS[k].what);
             return -1;
@@ -405,7 +383,7 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
     int rc = a->sets && a->set_argn && p ? 0 : -1;
     if (rc) fprintf(stderr, "error: out of memory\n");
     for (int i = 0; i < argc && !rc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (cli_is_help(argv[i])) {
             sweep_usage(stdout);
             rc = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -437,12 +415,4 @@ void sweep_args_free(SweepArgs *a) {
     free(a->set_argn);
     a->sets = NULL;
     a->set_argn = NULL;
-}
-
-const Axis *sweep_axis_for(const SweepArgs *a, const char *key) {
-    int dk = strcmp(key, "model.d_model") == 0 || strcmp(key, "model.n_heads") == 0;
-    for (int i = 0; i < a->n_axes; i++)
-        if ((dk && a->axes[i].kind == AXIS_DK) || strcmp(a->axes[i].key, key) == 0)
-            return &a->axes[i];
-    return NULL;
 }

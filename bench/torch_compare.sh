@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# torch_compare.sh: `make bench-torch`, scaledot's training step against the same model in
+# PyTorch (bench/torch_step.py), at make bench's three shapes, on 1 and 2 threads.
+#
+# A yardstick, not part of the product: it needs Debian's python3-torch
+# (apt-get install python3-torch). For each round, shape and thread count it runs one program
+# and then the other (the order flips every round, so a slow drift of the machine's speed hits
+# both alike), each timing whole AdamW steps for SECONDS; it prints each pair's ratio and the
+# median ratio over the rounds.
+#
+# PyTorch is given its fast kernel: Debian's OpenBLAS does not pick its AVX-512 (SkylakeX)
+# kernels on these CPUs by itself, so OPENBLAS_CORETYPE is set (override it, e.g. Haswell, to
+# compare), its thread count follows the run's (OPENBLAS_NUM_THREADS, torch.set_num_threads),
+# and idle OpenMP threads sleep (OMP_WAIT_POLICY=passive), as ./train's do.
+#
+# Usage: bench/torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]   (defaults 3 and 4)
+set -euo pipefail
+bench=${1:?usage: torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]}
+rounds=${2:-3}
+seconds=${3:-4}
+here=$(cd "$(dirname "$0")" && pwd)
+py=${PYTHON:-/usr/bin/python3}
+if ! "$py" -c 'import torch' 2>/dev/null; then
+    echo "torch_compare: $py cannot import torch; install Debian's PyTorch: apt-get install python3-torch" >&2
+    exit 2
+fi
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
+shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256")
+
+ours() { # shape index, threads -> median ms per step
+    "$bench" --quick --seconds "$seconds" --shape "$1" --threads "$2" 2>/dev/null |
+        awk -v t="$2" '$1 ~ /^\(/ && $2 == t && NF >= 10 { print $4; exit }'
+}
+theirs() { # shape, threads -> median ms per step
+    # shellcheck disable=SC2086
+    OPENBLAS_NUM_THREADS=$2 OMP_NUM_THREADS=$2 "$py" "$here/torch_step.py" $1 "$2" "$seconds" |
+        awk '{ print $10 }'
+}
+
+torch_ver=$("$py" -c 'import torch; print(torch.__version__)')
+echo "scaledot vs PyTorch $torch_ver (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE), ms per AdamW step,"
+echo "medians over ${seconds} s per program and round, $rounds rounds, programs alternated;"
+echo "ratio = PyTorch ms / scaledot ms (above 1: scaledot is faster)"
+grep -m1 'model name' /proc/cpuinfo | sed 's/^model name\s*:\s*/cpu: /'
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-22s %3s %5s %12s %12s %8s\n' "shape (B,T,C,L,NH,V)" thr round "scaledot ms" "PyTorch ms" ratio
+declare -A ratios
+for r in $(seq 1 "$rounds"); do
+    for i in 0 1 2; do
+        for t in 1 2; do
+            if (( r % 2 )); then a=$(ours "$i" "$t"); b=$(theirs "${shapes[$i]}" "$t")
+            else b=$(theirs "${shapes[$i]}" "$t"); a=$(ours "$i" "$t"); fi
+            [[ -n $a && -n $b ]] || { echo "torch_compare: a run printed no time" >&2; exit 1; }
+            q=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
+            ratios[$i,$t]+="$q "
+            printf '%-22s %3d %5d %12.1f %12.1f %7.2fx\n' "($(tr ' ' , <<<"${shapes[$i]}"))" "$t" "$r" "$a" "$b" "$q"
+        done
+    done
+done
+echo
+echo "median ratio over the rounds (PyTorch ms / scaledot ms):"
+for i in 0 1 2; do
+    for t in 1 2; do
+        m=$(tr ' ' '\n' <<<"${ratios[$i,$t]}" | grep . | sort -g |
+            awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+        printf '%-22s %3d %7.2fx\n' "($(tr ' ' , <<<"${shapes[$i]}"))" "$t" "$m"
+    done
+done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

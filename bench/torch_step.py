@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""torch_step.py: the yardstick for `make bench-torch`, never part of the product.
+
+Times whole AdamW training steps of the same model as scaledot (shared/reference's README: tok and
+pos embeddings, pre-LayerNorm blocks with one fused qkv nn.Linear, causal softmax(scale*q.k^T),
+proj, GELU(tanh) MLP with d_ff = 4C, final LayerNorm, head without bias, masked mean
+cross-entropy) written the plain way in PyTorch, in float32 on the CPU, and prints one line:
+
+    torch B T C L NH V threads steps median_ms min_ms max_ms
+
+Usage: torch_step.py B T C L NH V THREADS [SECONDS]
+A step is what scaledot's bench times: forward, zero_grad, backward, AdamW step. The first steps
+are warm-up (allocator, OpenBLAS buffers); then steps run until SECONDS (default 6) have passed
+and at least 5 were timed. Run it with OPENBLAS_CORETYPE set (bench/torch_compare.sh does): on
+these CPUs OpenBLAS otherwise picks a slow generic kernel.
+"""
+import math
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Block(nn.Module):
+    def __init__(self, C, NH, T):
+        super().__init__()
+        self.NH = NH
+        self.ln1 = nn.LayerNorm(C, eps=1e-5)
+        self.qkv = nn.Linear(C, 3 * C)
+        self.proj = nn.Linear(C, C)
+        self.ln2 = nn.LayerNorm(C, eps=1e-5)
+        self.fc = nn.Linear(C, 4 * C)
+        self.fcproj = nn.Linear(4 * C, C)
+        self.register_buffer("causal", torch.tril(torch.ones(T, T, dtype=torch.bool)))
+        self.scale = 1.0 / math.sqrt(C // NH)
+
+    def forward(self, x):
+        B, T, C = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(C, dim=2)
+        q = q.view(B, T, self.NH, C // self.NH).transpose(1, 2)
+        k = k.view(B, T, self.NH, C // self.NH).transpose(1, 2)
+        v = v.view(B, T, self.NH, C // self.NH).transpose(1, 2)
+        s = (q @ k.transpose(-2, -1)) * self.scale
+        s = s.masked_fill(~self.causal[:T, :T], float("-inf"))
+        y = F.softmax(s, dim=-1) @ v
+        x = x + self.proj(y.transpose(1, 2).contiguous().view(B, T, C))
+        return x + self.fcproj(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+
+class Model(nn.Module):
+    def __init__(self, T, C, L, NH, V):
+        super().__init__()
+        self.tok = nn.Embedding(V, C)
+        self.pos = nn.Embedding(T, C)
+        self.blocks = nn.ModuleList([Block(C, NH, T) for _ in range(L)])
+        self.lnf = nn.LayerNorm(C, eps=1e-5)
+        self.head = nn.Linear(C, V, bias=False)
+
+    def forward(self, tokens, targets, mask):
+        T = tokens.shape[1]
+        x = self.tok(tokens) + self.pos(torch.arange(T))
+        for b in self.blocks:
+            x = b(x)
+        logits = self.head(self.lnf(x))
+        losses = F.cross_entropy(logits.view(-1, logits.shape[-1]), targets.view(-1),
+                                 reduction="none")
+        return (losses * mask.view(-1)).sum() / mask.sum()
+
+
+def main():
+    if len(sys.argv) not in (8, 9):
+        sys.exit("usage: torch_step.py B T C L NH V THREADS [SECONDS]")
+    B, T, C, L, NH, V, threads = (int(a) for a in sys.argv[1:8])
+    seconds = float(sys.argv[8]) if len(sys.argv) == 9 else 6.0
+    torch.set_num_threads(threads)
+    torch.manual_seed(1)
+    model = Model(T, C, L, NH, V)
+    # decoupled weight decay on matrices and embeddings only, as in scaledot
+    decay = [p for p in model.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.01},
+                             {"params": no_decay, "weight_decay": 0.0}], lr=1e-3)
+    tokens = torch.randint(0, V, (B, T))
+    targets = torch.randint(0, V, (B, T))
+    mask = torch.ones(B, T)
+
+    def step():
+        loss = model(tokens, targets, mask)
+        opt.zero_grad(set_to_none=False)
+        loss.backward()
+        opt.step()
+
+    for _ in range(3):
+        step()
+    times = []
+    start = time.perf_counter()
+    while len(times) < 5 or time.perf_counter() - start < seconds:
+        t0 = time.perf_counter()
+        step()
+        times.append(1e3 * (time.perf_counter() - t0))
+        if len(times) >= 200:
+            break
+    times.sort()
+    n = len(times)
+    median = times[n // 2] if n % 2 else 0.5 * (times[n // 2 - 1] + times[n // 2])
+    print(f"torch {B} {T} {C} {L} {NH} {V} {threads} {n} {median:.2f} {times[0]:.2f} {times[-1]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

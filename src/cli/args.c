@@ -1,0 +1,50 @@
+/* args.c: the argument-reading helpers the subcommands of src/cli/ share (args.h): --help, an
+ * option's value in either spelling, decimal counts and the "error: ..." exit. */
+#include "cli/args.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "train/train.h"
+
+int cli_is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
+
+int cli_is_flag(const char *a, const char *flag) {
+    size_t n = strlen(flag);
+    return strncmp(a, flag, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+const char *cli_flag_value(int argc, char **argv, int *i, const char *flag) {
+    const char *a = argv[*i], *v = NULL;
+    size_t n = strlen(flag);
+    if (a[n] == '=') v = a + n + 1;
+    else if (*i + 1 < argc) v = argv[++*i];
+    return v && *v ? v : NULL;
+}
+
+const char *cli_next(int argc, char **argv, int *i) {
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+int cli_parse_count(const char *s, size_t len, long lo, long hi, long *out) {
+    if (len == 0 || len > 12) return -1;
+    long v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') return -1;
+        v = 10 * v + (s[i] - '0');
+    }
+    if (v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_fail(CliUsage *usage, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    if (usage) usage(stderr);
+    return EXIT_CONFIG;
+}

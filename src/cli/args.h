@@ -1,0 +1,40 @@
+/* args.h: the pieces every subcommand's argument reader shares (src/cli/, the command layer
+ * above config -> task -> model -> optimizer -> training loop -> logs -> report): --help,
+ * "--flag VALUE" and "--flag=VALUE", plain decimal counts, and the error line that ends a
+ * command line with exit code 2 before any work starts. Each subcommand keeps its own wording;
+ * these helpers only take the repetition out of printing and scanning. */
+#ifndef SCALEDOT_CLI_ARGS_H
+#define SCALEDOT_CLI_ARGS_H
+
+#include <stdio.h>
+
+/* Prints a usage text to f (a subcommand's own, or the program's). */
+typedef void CliUsage(FILE *f);
+
+/* 1 when a is "--help" or "-h". */
+int cli_is_help(const char *a);
+
+/* 1 when a is flag itself or flag followed by '=' ("--dk" matches "--dk" and "--dk=8,16"). */
+int cli_is_flag(const char *a, const char *flag);
+
+/* The value of the option at argv[*i] that cli_is_flag matched: the text after "flag=", else the
+ * next argument (then *i moves onto it). NULL when there is none or it is empty; *i then points
+ * at the argument the message should number. */
+const char *cli_flag_value(int argc, char **argv, int *i, const char *flag);
+
+/* The next argument argv[*i + 1] (and *i moves onto it), or NULL at the end of the line. */
+const char *cli_next(int argc, char **argv, int *i);
+
+/* A decimal count: the len bytes at s are digits only (no sign, no blanks, at most 12) and the
+ * number is in [lo, hi]. Returns 0 with *out set, or -1. */
+int cli_parse_count(const char *s, size_t len, long lo, long hi, long *out);
+
+/* Prints "error: <fmt ...>\n" to stderr, then usage(stderr) when usage is not NULL. Returns
+ * EXIT_CONFIG (2), the exit code of a bad command line. */
+int cli_fail(CliUsage *usage, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,33 @@
+/* cli_internal.h: the parts of the train command (cli/train.c) that its test checks on their
+ * own: the command line read into TrainArgs, the run-folder split and the --set keys a resumed
+ * run may change. Not for use outside src/cli/ and its tests. */
+#ifndef SCALEDOT_CLI_INTERNAL_H
+#define SCALEDOT_CLI_INTERNAL_H
+
+#include "cli/args.h"
+#include "config/config.h"
+
+/* ./train [CONFIG.ini] [--print-config] [--resume RUN_DIR | --eval RUN_DIR [--prompt P]]
+ * [--set section.key=value ...], read without touching a file. */
+typedef struct {
+    const char *config_path, *resume_dir, *eval_dir, *prompt;
+    int print_config;
+} TrainArgs;
+
+/* Reads argv[1..argc-1] (argv[0] is the program; --set is numbered on the whole line) into a.
+ * --set assignments are only checked for their shape here; they are applied later, after the
+ * config file, so that they override it wherever they stand. Returns -1 when the command is to
+ * go on, else its exit code: 0 after --help (usage on stdout), 2 after a message (with usage on
+ * stderr where the mistake is the command's shape). */
+int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage);
+
+/* Sets c->run_dir and c->run_name from a run folder path ("runs/scaled/" -> "runs", "scaled";
+ * "scaled" -> ".", "scaled"; "/scaled" -> "/", "scaled"). Returns 0, or -1 after a message when
+ * the path is empty or a part does not fit CONFIG_STR. */
+int cli_split_run_dir(const char *path, Config *c);
+
+/* 1 when the --set assignment sets a key a resumed or evaluated run may change (train.steps,
+ * run.threads, log.progress: none changes the numbers already logged), else 0. */
+int cli_resumable_override(const char *assignment);
+
+#endif

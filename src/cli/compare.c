@@ -1,0 +1,56 @@
+/* compare.c: ./train --compare RUN_DIR ... [--out DIR] [--log-scale | --linear] (command layer):
+ * its arguments read into CompareArgs, then the report (report/compare.c). */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/figures.h"
+#include "report/report.h"
+#include "train/train.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: ./train --compare RUN_DIR [RUN_DIR ...] [--out DIR] [--log-scale | --linear]\n"
+            "Prints a summary table of the runs and writes SVG figures and index.html into DIR\n"
+            "(default reports/<run1>_vs_<run2>...).\n"
+            "The loss axis is logarithmic when the losses span more than 30x, else linear;\n"
+            "--log-scale or --linear chooses it.\n"
+            "Exit codes: 0 done, 1 cannot write the report, 2 bad arguments or unreadable run.\n");
+}
+
+/* Fills a (a->dirs is allocated; the caller frees it). Returns -1 when the report is to be made,
+ * else the exit code: 0 after --help, 2 after an error message, 1 out of memory. */
+static int parse_args(CompareArgs *a, int argc, char **argv) {
+    *a = (CompareArgs){.log_scale = FIGURES_LOG_AUTO};
+    a->dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a->dirs);
+    if (!a->dirs) return EXIT_RUNTIME;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--log-scale") == 0) {
+            a->log_scale = 1;
+        } else if (strcmp(argv[i], "--linear") == 0) {
+            a->log_scale = 0;
+        } else if (cli_is_flag(argv[i], "--out")) {
+            if (!(a->out = cli_flag_value(argc, argv, &i, "--out")))
+                return cli_fail(NULL, "--out needs a folder");
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_fail(usage, "unknown option '%s' for --compare", argv[i]);
+        } else {
+            a->dirs[a->n_dirs++] = argv[i];
+        }
+    }
+    if (a->n_dirs == 0) return cli_fail(usage, "--compare needs at least one run folder");
+    return -1;
+}
+
+int cli_compare(int argc, char **argv) {
+    CompareArgs a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc < 0) rc = report_compare(&a);
+    free(a.dirs);
+    return rc;
+}

@@ -1,0 +1,150 @@
+/* train.c: the default command of ./train (command layer, above the whole pipeline): read
+ * CONFIG.ini and the --set overrides, or a run folder's checkpoint for --resume / --eval, check
+ * it all before any work starts, then --print-config, evaluate or train (train/train.h). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli_internal.h"
+#include "config/config.h"
+#include "train/checkpoint.h"
+#include "train/task_source.h"
+#include "train/train.h"
+
+/* On --resume the checkpoint's configuration is the run's: only keys that cannot change the
+ * numbers already logged may be overridden. */
+int cli_resumable_override(const char *assignment) {
+    static const char *const keys[] = {"train.steps", "run.threads", "log.progress"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (config_assignment_sets(assignment, keys[i])) return 1;
+    return 0;
+}
+
+int cli_split_run_dir(const char *path, Config *c) {
+    char buf[CONFIG_STR * 2];
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--;
+    if (n == 0 || n >= sizeof buf) {
+        fprintf(stderr, "error: run folder path '%s' is empty or too long\n", path);
+        return -1;
+    }
+    memcpy(buf, path, n);
+    buf[n] = 0;
+    char *slash = strrchr(buf, '/');
+    const char *name = slash ? slash + 1 : buf;
+    const char *dir = slash ? (slash == buf ? "/" : (*slash = 0, buf)) : ".";
+    if (strlen(name) >= CONFIG_STR || strlen(dir) >= CONFIG_STR || !*name) {
+        fprintf(stderr, "error: run folder path '%s' is too long\n", path);
+        return -1;
+    }
+    memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
+    memcpy(c->run_dir, dir, strlen(dir) + 1);
+    return 0;
+}
+
+int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
+    *a = (TrainArgs){0};
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--print-config") == 0) {
+            a->print_config = 1;
+        } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
+            const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
+            if (!dir) return cli_fail(NULL, "%s needs a run folder", flag);
+            if (flag[2] == 'r') a->resume_dir = dir;
+            else a->eval_dir = dir;
+        } else if (strcmp(argv[i], "--prompt") == 0) {
+            if (!(a->prompt = cli_next(argc, argv, &i)))
+                return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"3 1 2\"");
+        } else if (strcmp(argv[i], "--set") == 0) {
+            const char *v = cli_next(argc, argv, &i);
+            if (!v) return cli_fail(usage, "--set needs section.key=value");
+            /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file */
+            if (!strchr(v, '='))
+                return cli_fail(NULL, "--set (argument %d): '%s' is not section.key=value; --set "
+                                      "needs one argument section.key=value, with '=' and no "
+                                      "spaces (e.g. --set optim.lr=1e-3)", i, v);
+        } else if (strncmp(argv[i], "--set=", 6) == 0) {
+            continue;
+        } else if (argv[i][0] == '-') {
+            return cli_fail(usage, "unknown option '%s'", argv[i]);
+        } else if (a->config_path) {
+            return cli_fail(NULL, "more than one config file ('%s' and '%s')", a->config_path,
+                            argv[i]);
+        } else {
+            a->config_path = argv[i];
+        }
+    }
+    if (a->prompt && !a->eval_dir)
+        return cli_fail(NULL, "--prompt goes with --eval RUN_DIR (the model that answers it)");
+    /* the checkpoint carries its own configuration; a config file would contradict it */
+    if ((a->resume_dir || a->eval_dir) && (a->config_path || (a->resume_dir && a->eval_dir)))
+        return cli_fail(NULL, "--resume and --eval take a run folder only (no config file)");
+    return -1;
+}
+
+/* The --set overrides in command-line order, after the config file or checkpoint; on a run
+ * folder only the resumable keys. Returns 0, or -1 after a message. */
+static int apply_sets(Config *c, int argc, char **argv, int in_run_dir) {
+    for (int i = 1; i < argc; i++) {
+        const char *a = NULL;
+        if (strcmp(argv[i], "--set") == 0) a = argv[++i];
+        else if (strncmp(argv[i], "--set=", 6) == 0) a = argv[i] + 6;
+        if (a && in_run_dir && !cli_resumable_override(a)) {
+            fprintf(stderr,
+                    "error: --set (argument %d): '%.*s' cannot change when a run is resumed or "
+                    "evaluated: it continues with the configuration stored in its checkpoint. Only "
+                    "train.steps, run.threads and log.progress may be set; start a new run "
+                    "(another run.name) to change anything else\n",
+                    i, (int)strcspn(a, "="), a);
+            return -1;
+        }
+        if (a && config_set(c, a, i) != 0) return -1;
+    }
+    return 0;
+}
+
+int cli_train(int argc, char **argv, CliUsage *usage) {
+    Config c;
+    config_defaults(&c);
+    TrainArgs a;
+    int rc = cli_train_parse(&a, argc, argv, usage);
+    if (rc >= 0) return rc;
+    const char *run_dir = a.resume_dir ? a.resume_dir : a.eval_dir;
+    char checkpoint[1100];
+    if (run_dir) {
+        snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.bin", run_dir);
+        if (checkpoint_load_config(checkpoint, &c) != 0) return EXIT_CONFIG;
+        /* The run lives where the user points, not where it was first written: a copied or moved
+         * run folder is resumed in place, never in its original. */
+        if (cli_split_run_dir(run_dir, &c) != 0) return EXIT_CONFIG;
+    }
+    if (a.config_path && config_load_file(&c, a.config_path) != 0) return EXIT_CONFIG;
+    if (apply_sets(&c, argc, argv, run_dir != NULL) != 0) return EXIT_CONFIG;
+    if (config_validate(&c) != 0) return EXIT_CONFIG;
+    if (run_dir) {
+        /* the task file the run was trained on, unchanged (train/task_source.h) */
+        char *stored = NULL;
+        if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
+        int bad = task_source_check(stored, &c, a.resume_dir ? "--resume" : "--eval");
+        free(stored);
+        if (bad) return EXIT_CONFIG;
+    } else if (c.task == TASK_FILE && access(c.task_file, R_OK) != 0) {
+        /* --print-config too: a config that cannot run is not a config to print */
+        fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s\n", c.task_file,
+                config_origin(&c, "task.file"), strerror(errno));
+        return EXIT_CONFIG;
+    }
+    if (a.print_config) {
+        config_write(&c, stdout);
+        return EXIT_OK;
+    }
+    if (a.eval_dir) return train_eval_checkpoint(&c, checkpoint, 8, a.prompt);
+    return train_run_from(&c, a.resume_dir ? checkpoint : NULL);
+}

@@ -1,0 +1,216 @@
+/* keys.c: the table of every configuration key (section, name, type, field, default, range,
+ * accepted names, help) and what is read straight off it: lookups, the defaults, the number of
+ * attention.scale. First stop of the pipeline (config -> task -> model -> optimizer -> training
+ * loop -> logs -> report); ini.c and set.c parse into the fields this table names.
+ *
+ * Everything about a key lives in one row of cfg_keys, so the parser, config_write, the
+ * defaults and the README table cannot disagree. */
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config_internal.h"
+
+/* offsetof plus a compile-time check that the field has the size the key type stores through
+ * (catches an enum or long field declared with the wrong key type). */
+#define FIELD(f, size) \
+    (offsetof(Config, f) + 0 * sizeof(char[sizeof(((Config *)0)->f) == (size) ? 1 : -1]))
+
+#define KEY_INT(sec, k, f, d, lo, hi, h) \
+    { .section = sec, .key = k, .type = T_INT, .offset = FIELD(f, sizeof(int)), .def = d, \
+      .imin = lo, .imax = hi, .help = h }
+#define KEY_LONG(sec, k, f, d, lo, hi, h) \
+    { .section = sec, .key = k, .type = T_LONG, .offset = FIELD(f, sizeof(long)), .def = d, \
+      .imin = lo, .imax = hi, .help = h }
+#define KEY_DBL(sec, k, f, d, lo, lo_open, hi, hi_open, h) \
+    { .section = sec, .key = k, .type = T_DOUBLE, .offset = FIELD(f, sizeof(double)), .def = d, \
+      .dmin = lo, .dmin_open = lo_open, .dmax = hi, .dmax_open = hi_open, .help = h }
+#define KEY_STR(sec, k, f, d, chk, h) \
+    { .section = sec, .key = k, .type = T_STR, .offset = FIELD(f, CONFIG_STR), .def = d, \
+      .check = chk, .help = h }
+#define KEY_ENUM(sec, k, f, d, nm, h) \
+    { .section = sec, .key = k, .type = T_ENUM, .offset = FIELD(f, sizeof(int)), .def = d, \
+      .names = nm, .help = h }
+
+static const char *const TASK_NAMES[] = {"sort", "reverse", "copy", "recall", "file", NULL};
+static const char *const QK_NORM_NAMES[] = {"none", "layernorm", NULL};
+static const char *const INIT_NAMES[] = {"fan_in", "gpt2", NULL};
+static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
+static const char *const SCHED_NAMES[] = {"constant", "cosine", NULL};
+static const char *const GUARD_NAMES[] = {"warn", "stop", NULL};
+static const char *const DIVERGENCE_NAMES[] = {"stop", "skip", NULL};
+/* Indexed by SeparatorMode. */
+static const char *const SEPARATOR_NAMES[] = {"auto", "true", "false", NULL};
+/* Indexed by ScaleMode; SCALE_VALUE has no name, it is written as the number. */
+static const char *const SCALE_NAMES[] = {"sqrt_dk", "none", "inv_dk", NULL};
+
+static const char *check_run_name(const char *s);
+static const char *check_nonempty(const char *s);
+
+const KeySpec cfg_keys[] = {
+    KEY_STR("run", "name", run_name, "run", check_run_name,
+            "Folder name of this run under run.dir; letters, digits, '.', '_' and '-' only"),
+    KEY_STR("run", "dir", run_dir, "runs", check_nonempty, "Parent folder of the run folders"),
+    KEY_LONG("run", "seed", seed, "1", 0, LONG_MAX,
+             "Seeds the initialisation, the training data and the validation set"),
+    KEY_INT("run", "threads", threads, "0", 0, 256, "OpenMP threads; 0 = OpenMP's default"),
+
+    KEY_ENUM("task", "name", task, "recall", TASK_NAMES, "Which task to learn"),
+    KEY_INT("task", "length", task_length, "8", 1, 256,
+            "Symbols in the input of sort, reverse and copy"),
+    KEY_INT("task", "pairs", task_pairs, "8", 1, 128, "Key-value pairs shown in recall"),
+    KEY_INT("task", "symbols", task_symbols, "16", 2, 4096, "Alphabet size of the generated tasks"),
+    KEY_STR("task", "file", task_file, "", NULL,
+            "Path of a 'prompt | answer' file, used when task.name = file"),
+    KEY_INT("task", "val_size", val_size, "512", 1, 1000000, "Held-out validation examples"),
+    KEY_ENUM("task", "separator", task_separator, "auto", SEPARATOR_NAMES,
+             "A separator token between prompt and answer: auto = the task's own (sort, reverse, "
+             "copy, file: true; recall: false, the answer is predicted at the query key), true, "
+             "false"),
+
+    KEY_INT("model", "d_model", d_model, "64", 1, 8192, "Width of the residual stream"),
+    KEY_INT("model", "n_heads", n_heads, "1", 1, 1024,
+            "Attention heads per layer; must divide model.d_model"),
+    KEY_INT("model", "n_layers", n_layers, "2", 1, 64, "Transformer blocks"),
+    KEY_INT("model", "d_ff", d_ff, "0", 0, 65536, "Hidden width of the MLP; 0 = 4 * model.d_model"),
+    KEY_INT("model", "max_seq_len", max_seq_len, "0", 0, 8192,
+            "Positions with a learned embedding; 0 = the task's sequence length"),
+    KEY_DBL("model", "ln_eps", ln_eps, "1e-5", 0.0, true, 1.0, true,
+            "Epsilon added to the variance in layer norm"),
+
+    {.section = "attention", .key = "scale", .type = T_SCALE,
+     .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,
+     .help = "Factor on q.k: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, or a number in "
+             "[1e-6, 1e6]"},
+    KEY_ENUM("attention", "qk_norm", qk_norm, "none", QK_NORM_NAMES,
+             "LayerNorm on each head's q and k before q.k, with learned weight and bias [d_k] "
+             "shared by the heads (Dehghani et al. 2023); the scale still multiplies q.k"),
+
+    KEY_ENUM("init", "scheme", init, "fan_in", INIT_NAMES,
+             "Weight initialisation: fan_in = N(0, 1/fan_in), gpt2 = N(0, init.std^2) with scaled "
+             "residual projections"),
+    KEY_DBL("init", "std", init_std, "0.02", 0.0, true, 10.0, false,
+            "Standard deviation of the gpt2 initialisation"),
+
+    KEY_ENUM("optim", "name", optim, "adamw", OPTIM_NAMES, "Optimiser"),
+    KEY_DBL("optim", "lr", lr, "1e-3", 0.0, true, 10.0, false, "Peak learning rate"),
+    KEY_DBL("optim", "beta1", beta1, "0.9", 0.0, false, 1.0, true, "AdamW first-moment decay"),
+    KEY_DBL("optim", "beta2", beta2, "0.999", 0.0, false, 1.0, true, "AdamW second-moment decay"),
+    KEY_DBL("optim", "eps", eps, "1e-8", 0.0, true, INFINITY, false, "AdamW denominator epsilon"),
+    KEY_DBL("optim", "weight_decay", weight_decay, "0", 0.0, false, 10.0, false,
+            "Decoupled weight decay on weight matrices and embeddings (AdamW and SGD)"),
+    KEY_DBL("optim", "momentum", momentum, "0.9", 0.0, false, 1.0, true, "SGD momentum"),
+    KEY_DBL("optim", "grad_clip", grad_clip, "0", 0.0, false, INFINITY, false,
+            "Clip the global gradient norm to this; 0 = off"),
+    KEY_INT("optim", "warmup_steps", warmup_steps, "0", 0, INT_MAX,
+            "Steps of linear warm-up from 0 to optim.lr"),
+    KEY_ENUM("optim", "schedule", schedule, "constant", SCHED_NAMES,
+             "Learning rate after warm-up: constant, or cosine decay to optim.min_lr"),
+    KEY_DBL("optim", "min_lr", min_lr, "0", 0.0, false, INFINITY, false,
+            "Final learning rate of the cosine schedule"),
+
+    KEY_INT("train", "steps", steps, "2000", 0, 100000000, "Optimiser steps"),
+    KEY_INT("train", "batch_size", batch_size, "64", 1, 65536, "Examples per step"),
+    KEY_INT("train", "eval_every", eval_every, "100", 1, INT_MAX,
+            "Steps between validation passes"),
+    KEY_INT("train", "checkpoint_every", checkpoint_every, "500", 0, INT_MAX,
+            "Steps between checkpoints (runs/<name>/checkpoint.bin); 0 = only at the end"),
+    KEY_ENUM("train", "on_divergence", on_divergence, "stop", DIVERGENCE_NAMES,
+             "Non-finite loss or gradient: stop (exit code 3) or skip the update and go on"),
+
+    KEY_INT("log", "every", log_every, "10", 1, INT_MAX,
+            "Steps between rows of loss.csv and grad_norms.csv"),
+    KEY_INT("log", "progress", progress, "1", 0, 1, "1 = progress lines on stderr"),
+
+    KEY_DBL("guard", "logit_std_max", guard_logit_std_max, "0", 0.0, false, INFINITY, false,
+            "Trip when a head's attention-logit std exceeds this; 0 = off"),
+    KEY_DBL("guard", "max_weight_max", guard_max_weight_max, "0", 0.0, false, 1.0, false,
+            "Trip when a head's mean row-maximum attention weight exceeds this; 0 = off"),
+    KEY_DBL("guard", "grad_norm_min", guard_grad_norm_min, "0", 0.0, false, INFINITY, false,
+            "Trip when the global gradient norm falls below this; 0 = off"),
+    KEY_DBL("guard", "grad_norm_max", guard_grad_norm_max, "0", 0.0, false, INFINITY, false,
+            "Trip when the global gradient norm rises above this; 0 = off"),
+    KEY_ENUM("guard", "action", guard_action, "warn", GUARD_NAMES,
+             "What a tripped guard does: warn (one line on stderr) or stop (exit code 4)"),
+};
+
+enum { N_KEYS = (int)(sizeof cfg_keys / sizeof cfg_keys[0]) };
+_Static_assert(N_KEYS <= CONFIG_MAX_KEYS, "raise CONFIG_MAX_KEYS");
+
+static const char *check_nonempty(const char *s) { return *s ? NULL : "must not be empty"; }
+
+static const char *check_run_name(const char *s) {
+    if (!*s) return "must not be empty";
+    for (const char *p = s; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+            return "may only contain letters, digits, '.', '_' and '-' (it names a folder)";
+    if (!strcmp(s, ".") || !strcmp(s, "..")) return "must not be '.' or '..' (it names a folder)";
+    return NULL;
+}
+
+/* ---------------------------------------------------------------- table lookups */
+
+int cfg_find_key(const char *section, const char *key) {
+    for (int i = 0; i < N_KEYS; i++)
+        if (!strcmp(cfg_keys[i].section, section) && !strcmp(cfg_keys[i].key, key)) return i;
+    return -1;
+}
+
+bool cfg_section_exists(const char *section) {
+    for (int i = 0; i < N_KEYS; i++)
+        if (!strcmp(cfg_keys[i].section, section)) return true;
+    return false;
+}
+
+/* ---------------------------------------------------------------- public: defaults */
+
+void config_defaults(Config *c) {
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < N_KEYS; i++) {
+        char text[CONFIG_STR + 2], msg[MSG];
+        snprintf(text, sizeof text, "\"%s\"", cfg_keys[i].def); /* quoted so "" is accepted */
+        if (cfg_assign(c, i, text, "", msg, sizeof msg)) {
+            fprintf(stderr, "config/keys.c: bad default of %s.%s: %s\n", cfg_keys[i].section,
+                    cfg_keys[i].key, msg);
+            abort(); /* a broken table is a programming error, not user input */
+        }
+    }
+}
+
+double config_attention_scale(const Config *c, int d_k) {
+    switch (c->scale_mode) {
+    case SCALE_SQRT_DK: return 1.0 / sqrt((double)d_k);
+    case SCALE_NONE: return 1.0;
+    case SCALE_INV_DK: return 1.0 / (double)d_k;
+    case SCALE_VALUE: return c->scale_value;
+    }
+    return 1.0 / sqrt((double)d_k);
+}
+
+/* ---------------------------------------------------------------- public: key table access */
+
+int config_key_count(void) { return N_KEYS; }
+
+int config_key_info(int index, ConfigKeyInfo *info) {
+    if (index < 0 || index >= N_KEYS) return -1;
+    info->section = cfg_keys[index].section;
+    info->key = cfg_keys[index].key;
+    info->default_text = cfg_keys[index].def;
+    info->help = cfg_keys[index].help;
+    return 0;
+}
+
+int config_key_index(const char *section_key) {
+    const char *dot = strchr(section_key, '.');
+    if (!dot) return -1;
+    size_t n = (size_t)(dot - section_key);
+    for (int i = 0; i < N_KEYS; i++)
+        if (strlen(cfg_keys[i].section) == n && !strncmp(cfg_keys[i].section, section_key, n) &&
+            !strcmp(cfg_keys[i].key, dot + 1))
+            return i;
+    return -1;
+}
+
+const int cfg_n_keys = N_KEYS;

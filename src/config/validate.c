@@ -1,0 +1,71 @@
+/* validate.c: the checks between keys once the file and every --set are read (d_model and
+ * n_heads, task.name and task.file, min_lr and lr), and where each value came from for their
+ * messages. Last step of the config stage, before the task module's own checks. */
+#include <stdio.h>
+
+#include "config/config_internal.h"
+
+/* The origin of key i, or "default"; used where a message names where a value came from. */
+const char *cfg_origin_of(const Config *c, int i) {
+    return *c->origin[i] ? c->origin[i] : "default";
+}
+
+/* "set at FILE:LINE" or "default", for the parenthesised second key of a message. */
+static const char *set_at(const Config *c, int i, char *buf, size_t n) {
+    if (!*c->origin[i]) return "default";
+    snprintf(buf, n, "set at %s", c->origin[i]);
+    return buf;
+}
+
+static int check_heads(const Config *c) {
+    if (c->d_model % c->n_heads == 0) return 0;
+    int dm = cfg_find_key("model", "d_model"), nh = cfg_find_key("model", "n_heads");
+    char at[sizeof c->origin[0] + 8];
+    /* Lead with the key the user set, so the location points at something editable. */
+    if (*c->origin[dm])
+        fprintf(stderr, "%s: 'model.d_model' = %d is not divisible by 'model.n_heads' = %d (%s)\n",
+                cfg_origin_of(c, dm), c->d_model, c->n_heads, set_at(c, nh, at, sizeof at));
+    else
+        fprintf(stderr, "%s: 'model.n_heads' = %d does not divide 'model.d_model' = %d (%s)\n",
+                cfg_origin_of(c, nh), c->n_heads, c->d_model, set_at(c, dm, at, sizeof at));
+    return -1;
+}
+
+static int check_task_file(const Config *c) {
+    int tn = cfg_find_key("task", "name"), tf = cfg_find_key("task", "file");
+    char at[sizeof c->origin[0] + 8];
+    /* a task.file the generated task would silently ignore: the user meant task.name = file */
+    if (c->task != TASK_FILE && c->task_file[0]) {
+        fprintf(stderr, "%s: 'task.file' = '%s' is set, but 'task.name' is not file (%s): set "
+                        "task.name = file to train on the file, or remove task.file\n",
+                cfg_origin_of(c, tf), c->task_file, set_at(c, tn, at, sizeof at));
+        return -1;
+    }
+    if (c->task != TASK_FILE || c->task_file[0]) return 0;
+    fprintf(stderr, "%s: 'task.name' = file needs a path in 'task.file', which is empty (%s)\n",
+            cfg_origin_of(c, tn), set_at(c, tf, at, sizeof at));
+    return -1;
+}
+
+static int check_min_lr(const Config *c) {
+    if (c->schedule != SCHED_COSINE || c->min_lr <= c->lr) return 0;
+    int ml = cfg_find_key("optim", "min_lr"), lr = cfg_find_key("optim", "lr");
+    char at[sizeof c->origin[0] + 8];
+    fprintf(stderr, "%s: 'optim.min_lr' = %g is larger than 'optim.lr' = %g (%s); the cosine "
+                    "schedule decays from optim.lr down to optim.min_lr\n",
+            cfg_origin_of(c, ml), c->min_lr, c->lr, set_at(c, lr, at, sizeof at));
+    return -1;
+}
+
+int config_validate(const Config *c) {
+    int bad = 0;
+    bad |= check_heads(c);
+    bad |= check_task_file(c);
+    bad |= check_min_lr(c);
+    return bad ? -1 : 0;
+}
+
+const char *config_origin(const Config *c, const char *section_key) {
+    int i = config_key_index(section_key);
+    return i < 0 ? "(unknown key)" : cfg_origin_of(c, i);
+}

@@ -1,0 +1,247 @@
+/* value.c: one value's text turned into its key's field: quotes, type (integer, number, text,
+ * name, attention scale), range and the key's own rule, each refusal with a message saying why.
+ * Shared by the INI reader (ini.c), --set (set.c) and the defaults (keys.c), so a value means
+ * the same wherever it is written; the config stage of the pipeline. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config_internal.h"
+
+char *cfg_trim(char *s) {
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    return s;
+}
+
+/* ---------------------------------------------------------------- value parsing */
+
+/* The allowed values of a key in words, shared by error messages and the reference table. */
+void cfg_describe_allowed(const KeySpec *k, char *buf, size_t n) {
+    switch (k->type) {
+    case T_INT:
+    case T_LONG: {
+        long long type_max = k->type == T_INT ? INT_MAX : LONG_MAX;
+        if (k->imax == type_max) snprintf(buf, n, "integer >= %lld", k->imin);
+        else snprintf(buf, n, "integer in [%lld, %lld]", k->imin, k->imax);
+        break;
+    }
+    case T_DOUBLE:
+        if (isinf(k->dmax)) snprintf(buf, n, "number %s %g", k->dmin_open ? ">" : ">=", k->dmin);
+        else
+            snprintf(buf, n, "number in %c%g, %g%c", k->dmin_open ? '(' : '[', k->dmin, k->dmax,
+                     k->dmax_open ? ')' : ']');
+        break;
+    case T_STR:
+        snprintf(buf, n, "text of at most %d characters", CONFIG_STR - 1);
+        break;
+    case T_ENUM:
+    case T_SCALE: {
+        size_t len = (size_t)snprintf(buf, n, "one of");
+        for (int i = 0; k->names[i] && len < n; i++)
+            len += (size_t)snprintf(buf + len, n - len, "%s %s", i ? "," : "", k->names[i]);
+        if (k->type == T_SCALE && len < n) snprintf(buf + len, n - len, ", or a number in [1e-6, 1e6]");
+        break;
+    }
+    }
+}
+
+typedef struct {
+    long long i;
+    double d;
+    const char *s;
+} Value;
+
+static int parse_integer(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || *end) {
+        bool hex = end != s && (*end == 'x' || *end == 'X');
+        snprintf(msg, n, "expected an integer%s, got '%s'", hex ? " in base 10" : "", s);
+        return -1;
+    }
+    char allowed[128];
+    cfg_describe_allowed(k, allowed, sizeof allowed);
+    if (errno == ERANGE) {
+        snprintf(msg, n, "integer overflow: '%s' does not fit in 64 bits; allowed: %s", s, allowed);
+        return -1;
+    }
+    long long type_max = k->type == T_INT ? INT_MAX : LONG_MAX;
+    if (x > k->imax && k->imax == type_max) {
+        snprintf(msg, n, "integer overflow: %lld does not fit; the largest accepted value is %lld",
+                 x, type_max);
+        return -1;
+    }
+    if (x < k->imin || x > k->imax) {
+        snprintf(msg, n, "%lld is out of range; allowed: %s", x, allowed);
+        return -1;
+    }
+    v->i = x;
+    return 0;
+}
+
+/* Parses a finite decimal number; range checks are the caller's. */
+static int parse_number(const char *s, double *out, char *msg, size_t n) {
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || *end) {
+        snprintf(msg, n, "expected a number, got '%s'", s);
+        return -1;
+    }
+    if (!isfinite(x)) {
+        snprintf(msg, n, "'%s' is not a finite number", s);
+        return -1;
+    }
+    if (strpbrk(s, "xX")) {
+        snprintf(msg, n, "expected a decimal number, got '%s'", s);
+        return -1;
+    }
+    if (errno == ERANGE) {
+        snprintf(msg, n, "'%s' is too small in magnitude to be represented", s);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int parse_double(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
+    double x;
+    if (parse_number(s, &x, msg, n)) return -1;
+    bool low = k->dmin_open ? !(x > k->dmin) : !(x >= k->dmin);
+    bool high = k->dmax_open ? !(x < k->dmax) : !(x <= k->dmax);
+    if (low || high) {
+        char allowed[128];
+        cfg_describe_allowed(k, allowed, sizeof allowed);
+        snprintf(msg, n, "%s is out of range; allowed: %s", s, allowed);
+        return -1;
+    }
+    v->d = x;
+    return 0;
+}
+
+static int parse_enum(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
+    for (int i = 0; k->names[i]; i++)
+        if (!strcmp(s, k->names[i])) {
+            v->i = i;
+            return 0;
+        }
+    char allowed[256];
+    cfg_describe_allowed(k, allowed, sizeof allowed);
+    snprintf(msg, n, "unknown value '%s'; expected %s", s, allowed);
+    return -1;
+}
+
+static int parse_scale(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
+    for (int i = 0; k->names[i]; i++)
+        if (!strcmp(s, k->names[i])) {
+            v->i = i; /* v->d stays 0: no stale number once a named mode is chosen */
+            return 0;
+        }
+    char ignored[MSG];
+    double x;
+    /* beyond these bounds float logits overflow at once, or the factor rounds to 0 in float */
+    if (parse_number(s, &x, ignored, sizeof ignored) || !(x >= 1e-6 && x <= 1e6)) {
+        snprintf(msg, n, "expected sqrt_dk, none, inv_dk or a number in [1e-6, 1e6], got '%s'", s);
+        return -1;
+    }
+    v->i = SCALE_VALUE;
+    v->d = x;
+    return 0;
+}
+
+static int parse_string(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
+    size_t len = strlen(s);
+    if (len >= CONFIG_STR) {
+        snprintf(msg, n, "value is %zu characters long; at most %d are allowed", len,
+                 CONFIG_STR - 1);
+        return -1;
+    }
+    /* Only --set can carry one (a file line cannot hold '\n'); config_write could not write it
+     * back as one line, so the run's config.ini would not load. */
+    if (strpbrk(s, "\r\n")) {
+        snprintf(msg, n, "contains a line break; a text value must fit on one line");
+        return -1;
+    }
+    const char *why = k->check ? k->check(s) : NULL;
+    if (why) {
+        snprintf(msg, n, "'%s' %s", s, why);
+        return -1;
+    }
+    v->s = s;
+    return 0;
+}
+
+/* Strips optional surrounding double quotes in place. Quotes anywhere else are refused so that
+ * config_write, which always quotes strings, reads back exactly. Empty values are refused except
+ * an explicit "" for a string. */
+static int unquote(const KeySpec *k, char **s, char *msg, size_t n) {
+    char *v = *s;
+    size_t len = strlen(v);
+    if (len == 0) {
+        snprintf(msg, n, "empty value%s",
+                 k->type == T_STR ? " (write \"\" for an empty text)" : "");
+        return -1;
+    }
+    if (v[0] == '"') {
+        if (len < 2 || v[len - 1] != '"') {
+            snprintf(msg, n, "unterminated double quote in %s", v);
+            return -1;
+        }
+        v[len - 1] = '\0';
+        v++;
+    }
+    if (strchr(v, '"')) {
+        snprintf(msg, n, "double quotes are only allowed around the whole value");
+        return -1;
+    }
+    if (!*v && k->type != T_STR) {
+        snprintf(msg, n, "empty value");
+        return -1;
+    }
+    *s = v;
+    return 0;
+}
+
+static int parse_value(const KeySpec *k, char *text, Value *v, char *msg, size_t n) {
+    if (unquote(k, &text, msg, n)) return -1;
+    switch (k->type) {
+    case T_INT:
+    case T_LONG: return parse_integer(k, text, v, msg, n);
+    case T_DOUBLE: return parse_double(k, text, v, msg, n);
+    case T_STR: return parse_string(k, text, v, msg, n);
+    case T_ENUM: return parse_enum(k, text, v, msg, n);
+    case T_SCALE: return parse_scale(k, text, v, msg, n);
+    }
+    return -1;
+}
+
+static void store_value(Config *c, const KeySpec *k, const Value *v) {
+    void *p = cfg_field(c, k);
+    switch (k->type) {
+    case T_INT:
+    case T_ENUM: *(int *)p = (int)v->i; break;
+    case T_LONG: *(long *)p = (long)v->i; break;
+    case T_DOUBLE: *(double *)p = v->d; break;
+    case T_STR: memcpy(p, v->s, strlen(v->s) + 1); break;
+    case T_SCALE:
+        c->scale_mode = (ScaleMode)v->i;
+        c->scale_value = v->d;
+        break;
+    }
+}
+
+/* Parses and stores text for key i, recording where it came from; on error msg says why. */
+int cfg_assign(Config *c, int i, char *text, const char *origin, char *msg, size_t n) {
+    Value v = {0};
+    if (parse_value(&cfg_keys[i], text, &v, msg, n)) return -1;
+    store_value(c, &cfg_keys[i], &v);
+    snprintf(c->origin[i], sizeof c->origin[i], "%s", origin);
+    return 0;
+}

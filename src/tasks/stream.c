@@ -1,0 +1,28 @@
+/* stream.c: the training stream -- batches of fresh generated examples that are not in the
+ * validation set, or the file task's training examples drawn with replacement. Called once per
+ * training step (train/); allocates nothing. Part of the task stage (config -> task -> model). */
+#include <string.h>
+
+#include "tasks/tasks.h"
+#include "tasks/tasks_internal.h"
+
+void task_train_batch(Task *t, int B, int *tokens, int *targets, float *mask) {
+    size_t T = (size_t)t->seq_len;
+    for (int b = 0; b < B; b++) {
+        int *tok = tokens + (size_t)b * T, *tgt = targets + (size_t)b * T;
+        float *m = mask + (size_t)b * T;
+        if (t->kind == TASK_FILE) {
+            size_t k = rng_below(&t->rng, (uint32_t)t->n_train_file);
+            memcpy(tok, t->file_tokens + k * T, T * sizeof(int));
+            memcpy(tgt, t->file_targets + k * T, T * sizeof(int));
+            memcpy(m, t->file_mask + k * T, T * sizeof(float));
+            continue;
+        }
+        for (;;) {
+            int L, a = task_gen_example(t, &t->rng, t->scratch, &L);
+            task_put_row(t, t->scratch, a, L, tok, tgt, m);
+            if (!task_in_val(t, tok, tgt, m)) break;
+            t->skipped++;
+        }
+    }
+}

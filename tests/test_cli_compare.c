@@ -1,0 +1,82 @@
+/* test_cli_compare.c: the command line of ./train --compare (src/cli/compare.c), table-driven:
+ * each bad line is refused with exit code 2 and a message naming the mistake, --help prints the
+ * usage on stdout, and both spellings of --out reach the report. The report itself is
+ * test_compare.c's. */
+#include "cli/cli.h"
+
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define FIX SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"
+
+static char g_tmp[64];
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cli_compare.XXXXXX"); }
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
+
+typedef struct {
+    const char *args[5];   /* NULL-terminated */
+    int rc;
+    int on_stdout;      /* the needle is looked for on stdout (else stderr) */
+    const char *needle;
+} LineCase;
+
+static const LineCase LINES[] = {
+    {{NULL}, 2, 0, "error: --compare needs at least one run folder\nusage: ./train --compare"},
+    {{FIX "/scaled", "--bogus"}, 2, 0, "error: unknown option '--bogus' for --compare\nusage:"},
+    {{FIX "/scaled", "--out"}, 2, 0, "error: --out needs a folder\n"},
+    {{FIX "/scaled", "--out="}, 2, 0, "error: --out needs a folder\n"},
+    {{FIX "/scaled", "--out", ""}, 2, 0, "error: --out needs a folder\n"},
+    {{"--help"}, 0, 1, "[--log-scale | --linear]"},
+    {{FIX "/scaled", "-h"}, 0, 1, "usage: ./train --compare"},
+    {{FIX "/nonexistent"}, 2, 0, "nonexistent"}, /* a bad folder is the report's to name */
+};
+
+START_TEST(test_lines) {
+    for (size_t k = 0; k < sizeof LINES / sizeof *LINES; k++) {
+        const LineCase *c = &LINES[k];
+        TuResult r = tu_call(cli_compare, c->args);
+        const char *text = c->on_stdout ? r.out : r.err;
+        ck_assert_msg(r.rc == c->rc, "case %zu (%s): rc %d, want %d; stderr:\n%s", k,
+                      c->args[0] ? c->args[0] : "", r.rc, c->rc, r.err);
+        ck_assert_msg(strstr(text, c->needle), "case %zu: '%s' not in:\n%s", k, c->needle, text);
+        tu_result_free(&r);
+    }
+}
+END_TEST
+
+/* "--out DIR" and "--out=DIR" both name the report folder; the options may stand anywhere. */
+START_TEST(test_out_spellings) {
+    char out[2][128], index[160];
+    snprintf(out[0], sizeof out[0], "--out=%s/a", g_tmp);
+    snprintf(out[1], sizeof out[1], "%s/b", g_tmp);
+    const char *const lines[2][5] = {{out[0], FIX "/scaled", "--linear"},
+                                     {FIX "/scaled", "--out", out[1], "--log-scale"}};
+    for (int k = 0; k < 2; k++) {
+        TuResult r = tu_call(cli_compare, lines[k]);
+        ck_assert_msg(r.rc == 0, "line %d: rc %d: %s", k, r.rc, r.err);
+        tu_result_free(&r);
+    }
+    snprintf(index, sizeof index, "%s/a/index.html", g_tmp);
+    ck_assert_int_eq(access(index, F_OK), 0);
+    snprintf(index, sizeof index, "%s/b/index.html", g_tmp);
+    ck_assert_int_eq(access(index, F_OK), 0);
+}
+END_TEST
+
+static Suite *cli_compare_suite(void) {
+    Suite *s = suite_create("cli_compare");
+    TCase *tc = tcase_create("command line");
+    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_lines);
+    tcase_add_test(tc, test_out_spellings);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(cli_compare_suite()); }

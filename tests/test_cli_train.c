@@ -1,0 +1,163 @@
+/* test_cli_train.c: the default command's command line (src/cli/train.c), table-driven: which
+ * lines are refused before any file is read (exit code 2, the message, and whether the usage
+ * follows), what a good line fills in, the run-folder split of --resume / --eval, and the --set
+ * keys a resumed run may change. The command end to end is test_main.c's and test_input_errors.c's. */
+#include "cli/cli_internal.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static void fake_usage(FILE *f) { fputs("usage: fake\n", f); }
+
+/* cli_train_parse as a command (for tu_call); what it read is left in g_args. */
+static TrainArgs g_args;
+static int parse_cmd(int argc, char **argv) {
+    return cli_train_parse(&g_args, argc, argv, fake_usage);
+}
+
+typedef struct {
+    const char *args[7];  /* argv: the program, then the arguments, NULL-terminated */
+    int rc;
+    const char *err;      /* the whole of stderr */
+} BadLine;
+
+static const BadLine BAD[] = {
+    {{"./train", "--resume"}, 2, "error: --resume needs a run folder\n"},
+    {{"./train", "a.ini", "--eval"}, 2, "error: --eval needs a run folder\n"},
+    {{"./train", "--eval", "r", "--prompt"}, 2,
+     "error: --prompt needs the prompt's symbols, e.g. --prompt \"3 1 2\"\n"},
+    {{"./train", "--set"}, 2, "error: --set needs section.key=value\nusage: fake\n"},
+    {{"./train", "a.ini", "--set", "optim.lr", "1e-3"}, 2,
+     "error: --set (argument 3): 'optim.lr' is not section.key=value; --set needs one argument "
+     "section.key=value, with '=' and no spaces (e.g. --set optim.lr=1e-3)\n"},
+    {{"./train", "--bogus"}, 2, "error: unknown option '--bogus'\nusage: fake\n"},
+    {{"./train", "-"}, 2, "error: unknown option '-'\nusage: fake\n"},
+    {{"./train", "a.ini", "b.ini"}, 2, "error: more than one config file ('a.ini' and 'b.ini')\n"},
+    {{"./train", "--prompt", "1 2"}, 2,
+     "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
+    {{"./train", "--resume", "r", "--prompt", "1 2"}, 2,
+     "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
+    {{"./train", "--resume", "r", "a.ini"}, 2,
+     "error: --resume and --eval take a run folder only (no config file)\n"},
+    {{"./train", "--resume", "r", "--eval", "s"}, 2,
+     "error: --resume and --eval take a run folder only (no config file)\n"},
+    {{"./train", "--bogus", "--help"}, 2, "error: unknown option '--bogus'\nusage: fake\n"}, /* in order */
+    {{"./train", "a.ini", "--help", "--bogus"}, 0, ""}, /* --help first: usage on stdout */
+    {{"./train", "-h"}, 0, ""},
+};
+
+START_TEST(test_bad_lines) {
+    for (size_t k = 0; k < sizeof BAD / sizeof *BAD; k++) {
+        TuResult r = tu_call(parse_cmd, BAD[k].args);
+        ck_assert_msg(r.rc == BAD[k].rc, "case %zu (%s): rc %d, want %d", k, BAD[k].args[1], r.rc,
+                      BAD[k].rc);
+        ck_assert_msg(strcmp(r.err, BAD[k].err) == 0, "case %zu: stderr '%s', want '%s'", k, r.err,
+                      BAD[k].err);
+        ck_assert_msg(strcmp(r.out, r.rc == 0 ? "usage: fake\n" : "") == 0, "case %zu: stdout '%s'",
+                      k, r.out);
+        tu_result_free(&r);
+    }
+}
+END_TEST
+
+/* A good line: -1 (go on), nothing printed, each part where it belongs; --set values are left
+ * for later (they are not config files). */
+START_TEST(test_good_lines) {
+    static const struct {
+        const char *args[9]; /* as in BAD */
+        const char *config, *resume, *eval, *prompt;
+        int print;
+    } GOOD[] = {
+        {{"./train", "a.ini", "--set", "x.y=1", "--set=p.q=2", "--print-config"}, "a.ini", NULL, NULL,
+         NULL, 1},
+        {{"./train", "--set", "x.y=1", "a.ini"}, "a.ini", NULL, NULL, NULL, 0},
+        {{"./train", "--eval", "runs/s", "--prompt", "3 1 2"}, NULL, NULL, "runs/s", "3 1 2", 0},
+        {{"./train", "--resume", "runs/s", "--set", "train.steps=9"}, NULL, "runs/s", NULL, NULL, 0},
+        {{"./train", "--resume", "runs/s", "--resume", "runs/t"}, NULL, "runs/t", NULL, NULL, 0},
+        {{"./train", "--set=a"}, NULL, NULL, NULL, NULL, 0}, /* '=' form: config_set judges it later */
+    };
+    for (size_t k = 0; k < sizeof GOOD / sizeof *GOOD; k++) {
+        TuResult r = tu_call(parse_cmd, GOOD[k].args);
+        const TrainArgs a = g_args;
+        ck_assert_msg(r.rc == -1, "case %zu: rc %d, stderr %s", k, r.rc, r.err);
+        ck_assert_msg(!*r.out && !*r.err, "case %zu printed '%s%s'", k, r.out, r.err);
+#define SAME(field, want) ((want) ? (field) && strcmp((field), (want)) == 0 : (field) == NULL)
+        ck_assert_msg(SAME(a.config_path, GOOD[k].config), "case %zu: config", k);
+        ck_assert_msg(SAME(a.resume_dir, GOOD[k].resume), "case %zu: resume", k);
+        ck_assert_msg(SAME(a.eval_dir, GOOD[k].eval), "case %zu: eval", k);
+        ck_assert_msg(SAME(a.prompt, GOOD[k].prompt), "case %zu: prompt", k);
+#undef SAME
+        ck_assert_msg(a.print_config == GOOD[k].print, "case %zu: print_config", k);
+        tu_result_free(&r);
+    }
+}
+END_TEST
+
+START_TEST(test_split_run_dir) {
+    static const struct { const char *path, *dir, *name; } CASES[] = {
+        {"runs/scaled", "runs", "scaled"},  {"runs/scaled/", "runs", "scaled"},
+        {"runs/scaled///", "runs", "scaled"}, {"scaled", ".", "scaled"},
+        {"scaled/", ".", "scaled"},         {"/scaled", "/", "scaled"},
+        {"/a/b/c", "/a/b", "c"},            {"./x", ".", "x"},
+        {"", NULL, NULL},                   {"/", NULL, NULL}, /* no name */
+        {"//", NULL, NULL},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        Config c;
+        config_defaults(&c);
+        TuCapture ce;
+        tu_capture_begin(&ce, 2);
+        int rc = cli_split_run_dir(CASES[k].path, &c);
+        char *err = tu_capture_end(&ce);
+        if (CASES[k].dir) {
+            ck_assert_msg(rc == 0, "case %zu ('%s'): refused: %s", k, CASES[k].path, err);
+            ck_assert_msg(strcmp(c.run_dir, CASES[k].dir) == 0, "case %zu: dir '%s'", k, c.run_dir);
+            ck_assert_msg(strcmp(c.run_name, CASES[k].name) == 0, "case %zu: name '%s'", k,
+                          c.run_name);
+        } else {
+            ck_assert_msg(rc == -1, "case %zu ('%s'): accepted", k, CASES[k].path);
+            ck_assert_msg(strstr(err, "error: run folder path"), "case %zu: '%s'", k, err);
+        }
+        free(err);
+    }
+    /* a name that does not fit run.name */
+    char long_path[CONFIG_STR + 8];
+    memset(long_path, 'n', sizeof long_path - 1);
+    long_path[sizeof long_path - 1] = 0;
+    Config c;
+    config_defaults(&c);
+    TuCapture ce;
+    tu_capture_begin(&ce, 2);
+    ck_assert_int_eq(cli_split_run_dir(long_path, &c), -1);
+    free(tu_capture_end(&ce));
+}
+END_TEST
+
+START_TEST(test_resumable_override) {
+    static const struct { const char *assignment; int ok; } CASES[] = {
+        {"train.steps=100", 1}, {"run.threads=1", 1}, {"log.progress=0", 1},
+        {" train . steps = 5", 1}, {"train.lr=1", 0}, {"optim.lr=1e-3", 0},
+        {"run.name=x", 0}, {"train.steps_x=1", 0}, {"model.d_model=8", 0},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++)
+        ck_assert_msg(cli_resumable_override(CASES[k].assignment) == CASES[k].ok, "case %zu (%s)",
+                      k, CASES[k].assignment);
+}
+END_TEST
+
+static Suite *cli_train_suite(void) {
+    Suite *s = suite_create("cli_train");
+    TCase *tc = tcase_create("command line");
+    tcase_add_test(tc, test_bad_lines);
+    tcase_add_test(tc, test_good_lines);
+    tcase_add_test(tc, test_split_run_dir);
+    tcase_add_test(tc, test_resumable_override);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(cli_train_suite()); }

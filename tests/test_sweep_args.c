@@ -1,0 +1,176 @@
+/* test_sweep_args.c: the command line of ./train --sweep read into SweepArgs
+ * (src/cli/sweep_args.c): every mistake it refuses on its own, table-driven (return -1, a
+ * message naming the argument, before any config is read); what a well-formed line fills in,
+ * with the argument numbers counted by hand on the whole command line (argv[i] after --sweep is
+ * argument i + 2); and --help. Values only a config can judge are test_plan.c's. */
+#include "cli/sweep_args.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* sweep_args_parse as a command (for tu_call): its return value, a freed. */
+static int parse_cmd(int argc, char **argv) {
+    SweepArgs a;
+    int rc = sweep_args_parse(&a, argc, argv);
+    sweep_args_free(&a);
+    return rc;
+}
+
+typedef struct {
+    const char *needle;
+    const char *args[9]; /* NULL-terminated */
+} RefusedCase;
+
+static const RefusedCase REFUSED[] = {
+    {"'attention.scale' is also set by --scales", {"--scales", "none", "--grid", "attention.scale=none"}},
+    {"'run.seed' is also set by --seeds", {"--seeds", "2", "--grid", "run.seed=1,2"}},
+    {"'train.steps' is also set by --steps", {"--steps", "5", "--grid", "train.steps=1,2"}},
+    {"--grid (argument 5): 'model.d_model' is also set by --dk", {"--dk", "8", "--grid", "model.d_model=8"}},
+    {"--grid (argument 3): 'optim.lrr' is not a config key", {"--grid", "optim.lrr=1"}},
+    {"'run.name' is set by the sweep", {"--grid", "run.name=a,b"}},
+    {"'run.dir' is set by the sweep", {"--grid", "run.dir=a"}},
+    {"is not section.key=v1,v2", {"--grid", "optim.lr"}},
+    {"'1e-3' is listed twice", {"--grid", "optim.lr=1e-3,1e-3"}},
+    {"bad entry ' 2e-3'", {"--grid", "optim.lr=1e-3, 2e-3"}},
+    {"bad entry ''", {"--grid", "optim.lr=1e-3,,2e-3"}},
+    {"bad entry ''", {"--scales", "none,"}},
+    {"(argument 5): 'optim.lr' is already varied by --grid (argument 3)",
+     {"--grid", "optim.lr=1", "--grid", "optim.lr=2"}},
+    {"--set (argument 3): 'optim.lr' is set by the sweep for every run; use --grid",
+     {"--set", "optim.lr=1", "--grid", "optim.lr=1e-3"}},
+    {"use --dk", {"--set", "model.d_model=32"}},
+    {"use --dk", {"--set=model.n_heads=2"}},
+    {"use --scales", {"--set", "attention.scale=none"}},
+    {"use --seeds", {"--set", " run . seed = 3"}},
+    {"use --steps", {"--steps", "3", "--set", "train.steps=4"}},
+    {"'run.name' is set by the sweep", {"--set", "run.name=mine"}},
+    {"use the sweep (--out)", {"--set", "run.dir=x"}},
+    {"--d-model (argument 3) shapes the d_k axis", {"--d-model", "64", "--grid", "optim.lr=1e-3"}},
+    {"--one-head (argument 4) shapes the d_k axis", {"--grid", "optim.lr=1e-3", "--one-head"}},
+    {"--d-model and --one-head exclude each other", {"--dk", "8", "--d-model", "8", "--one-head"}},
+    {"--plan and --collect exclude each other", {"--plan", "--collect"}},
+    {"--collect reads the plan stored in OUT/plan.txt", {"--collect", "--dk", "8", "--out", "x"}},
+    {"--collect reads", {"cfg.ini", "--collect"}},
+    {"--jobs (argument 3): '0' is not a number of parallel runs from 1 to 256", {"--jobs", "0"}},
+    {"--jobs (argument 2): '257'", {"--jobs=257"}},
+    {"--seeds (argument 3): 'two' is not a count from 1 to 1000", {"--seeds", "two"}},
+    {"--seeds (argument 3): '0' is not a count", {"--seeds", "0"}},
+    {"--seeds (argument 3): 'x' is not a seed", {"--seeds", "3,x"}},
+    {"--steps (argument 3): '-1' is not a number of steps", {"--steps", "-1"}},
+    {"--d-model (argument 5): '+8' is not a model width", {"--dk", "8", "--d-model", "+8"}},
+    {"--dk (argument 3): 'x' is not a positive integer", {"--dk", "8,x"}},
+    {"--dk (argument 3): '0' is not a positive integer", {"--dk", "0"}},
+    {"--dk (argument 3): '8' is listed twice", {"--dk", "8,16,8"}},
+    {"--dk (argument 2) needs a value", {"--dk="}},
+    {"--out (argument 2) needs a value", {"--out"}},
+    {"--set (argument 3) needs a value", {"--set", ""}},
+    {"unknown option '--bogus' for --sweep (argument 2;", {"--bogus"}},
+    {"unknown option '--dkk'", {"--dkk", "8"}},
+    {"--sweep takes one config file ('a.ini' and 'other.ini' given)", {"a.ini", "other.ini"}},
+};
+
+START_TEST(test_refused) {
+    for (size_t k = 0; k < sizeof REFUSED / sizeof *REFUSED; k++) {
+        TuResult r = tu_call(parse_cmd, REFUSED[k].args);
+        ck_assert_msg(r.rc == -1, "case %zu (%s): rc %d, stderr:\n%s", k, REFUSED[k].args[0], r.rc,
+                      r.err);
+        ck_assert_msg(strstr(r.err, REFUSED[k].needle), "case %zu: '%s' not in:\n%s", k,
+                      REFUSED[k].needle, r.err);
+        ck_assert_msg(strncmp(r.err, "error: ", 7) == 0, "case %zu: '%s'", k, r.err);
+        tu_result_free(&r);
+    }
+}
+END_TEST
+
+static const char *value(const Axis *ax, int i) { return i < ax->n ? ax->values[i] : "(none)"; }
+
+/* The d_k preset: --dk sorted ascending, the default scales and seed 1; the numbers of --steps
+ * and --set values (argv: 0 --dk, 1 16,8, 2 --steps, 3 5, 4 --jobs=3, 5 --set, 6 optim.lr=1,
+ * 7 --set=train.batch_size=4). */
+START_TEST(test_preset_line) {
+    char *argv[] = {"--dk", "16,8", "--steps", "5", "--jobs=3", "--set", "optim.lr=1",
+                    "--set=train.batch_size=4"};
+    SweepArgs a;
+    ck_assert_int_eq(sweep_args_parse(&a, 8, argv), 0);
+    ck_assert_int_eq(a.n_axes, 3);
+    ck_assert_int_eq(a.axes[0].kind, AXIS_DK);
+    ck_assert_int_eq(a.axes[0].n, 2);
+    ck_assert_str_eq(value(&a.axes[0], 0), "8");
+    ck_assert_str_eq(value(&a.axes[0], 1), "16");
+    ck_assert_int_eq(a.axes[0].argn, 3);
+    ck_assert_str_eq(a.axes[1].key, "attention.scale");
+    ck_assert_int_eq(a.axes[1].n, 3);
+    ck_assert_str_eq(value(&a.axes[1], 2), "inv_dk");
+    ck_assert_str_eq(a.axes[2].key, "run.seed");
+    ck_assert_int_eq(a.axes[2].n, 1);
+    ck_assert_int_eq(a.steps, 5);
+    ck_assert_int_eq(a.steps_argn, 5);
+    ck_assert_int_eq(a.jobs, 3);
+    ck_assert_int_eq(a.d_model, 128);
+    ck_assert_int_eq(a.n_sets, 2);
+    ck_assert_str_eq(a.sets[0], "optim.lr=1");
+    ck_assert_int_eq(a.set_argn[0], 8);
+    ck_assert_str_eq(a.sets[1], "train.batch_size=4");
+    ck_assert_int_eq(a.set_argn[1], 9);
+    ck_assert_int_eq(a.mode, MODE_RUN);
+    ck_assert_ptr_null(a.config_path);
+    sweep_args_free(&a);
+}
+END_TEST
+
+/* With --grid only the named axes vary: the grid key (its own column, named after the key
+ * without its section), then --seeds N as 1..N; the config file and --out are kept. */
+START_TEST(test_grid_line) {
+    char *argv[] = {"--seeds", "3", "c.ini", "--grid", "optim.lr=1e-3,3e-3", "--out", "o", "--plan"};
+    SweepArgs a;
+    ck_assert_int_eq(sweep_args_parse(&a, 8, argv), 0);
+    ck_assert_int_eq(a.n_axes, 2);
+    ck_assert_str_eq(a.axes[0].key, "optim.lr");
+    ck_assert_str_eq(a.axes[0].label, "lr-");
+    ck_assert_int_eq(a.axes[0].column, 1);
+    ck_assert_int_eq(a.axes[0].n, 2);
+    ck_assert_str_eq(value(&a.axes[0], 1), "3e-3");
+    ck_assert_str_eq(a.axes[1].key, "run.seed");
+    ck_assert_int_eq(a.axes[1].n, 3);
+    ck_assert_str_eq(value(&a.axes[1], 0), "1");
+    ck_assert_str_eq(value(&a.axes[1], 2), "3");
+    ck_assert_str_eq(a.config_path, "c.ini");
+    ck_assert_str_eq(a.out, "o");
+    ck_assert_int_eq(a.out_argn, 8);
+    ck_assert_int_eq(a.mode, MODE_PLAN);
+    ck_assert_int_eq(a.steps, -1);
+    ck_assert_int_eq(a.jobs, 1);
+    sweep_args_free(&a);
+}
+END_TEST
+
+/* --help: usage on stdout, return 1 (the command then exits 0), whatever else is on the line. */
+START_TEST(test_help) {
+    static const char *const lines[][4] = {{"--help"}, {"--dk", "8", "-h"}};
+    for (size_t k = 0; k < 2; k++) {
+        TuResult r = tu_call(parse_cmd, lines[k]);
+        ck_assert_int_eq(r.rc, 1);
+        ck_assert_msg(strstr(r.out, "usage: ./train --sweep") && strstr(r.out, "--grid") &&
+                          strstr(r.out, "Without --grid, the d_k preset"), "case %zu: %s", k, r.out);
+        ck_assert_str_eq(r.err, "");
+        tu_result_free(&r);
+    }
+}
+END_TEST
+
+static Suite *sweep_args_suite(void) {
+    Suite *s = suite_create("sweep_args");
+    TCase *tc = tcase_create("sweep_args");
+    tcase_add_test(tc, test_refused);
+    tcase_add_test(tc, test_preset_line);
+    tcase_add_test(tc, test_grid_line);
+    tcase_add_test(tc, test_help);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(sweep_args_suite()); }

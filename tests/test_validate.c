@@ -1,0 +1,103 @@
+/* test_validate.c: the checks between keys (src/config/validate.c) and config_origin: each
+ * message starts where the offending key was set and names where the other key came from. */
+#include <check.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "configcheck.h"
+#include "testutil.h"
+
+START_TEST(test_validate_heads) {
+    Config c;
+    config_defaults(&c);
+    char err[4096];
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0); /* the defaults pass */
+    cc_load_ok(&c, "; x\n[model]\nd_model = 65\nn_heads = 2\n");
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    cc_assert_contains(err, CC_NAME ":3: 'model.d_model' = 65 is not divisible by 'model.n_heads' "
+                            "= 2 (set at " CC_NAME ":4)");
+
+    /* d_model left at its default: the message points at n_heads, where the user can act. */
+    config_defaults(&c);
+    ck_assert_int_eq(config_set(&c, "model.n_heads=3", 2), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    cc_assert_contains(err, "--set argument 2: 'model.n_heads' = 3");
+    cc_assert_contains(err, "'model.d_model' = 64 (default)");
+
+    ck_assert_int_eq(config_set(&c, "model.n_heads=4", 3), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+}
+END_TEST
+
+START_TEST(test_validate_task_file) {
+    Config c;
+    config_defaults(&c);
+    char err[4096];
+    cc_load_ok(&c, "[task]\nname = file\n");
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    cc_assert_contains(err, CC_NAME ":2: 'task.name' = file");
+    cc_assert_contains(err, "'task.file'");
+    ck_assert_int_eq(config_set(&c, "task.file=data/x.txt", 2), 0);
+    ck_assert_int_eq(config_validate(&c), 0);
+    /* a task.file that a generated task would silently ignore */
+    ck_assert_int_eq(config_set(&c, "task.name=sort", 3), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    cc_assert_contains(err, "--set argument 2: 'task.file' = 'data/x.txt' is set, but 'task.name' "
+                            "is not file (set at --set argument 3)");
+}
+END_TEST
+
+START_TEST(test_validate_min_lr) {
+    Config c;
+    config_defaults(&c);
+    char err[4096];
+    cc_load_ok(&c, "[optim]\nlr = 0.01\nmin_lr = 0.1\n");
+    ck_assert_int_eq(config_validate(&c), 0); /* constant schedule ignores min_lr */
+    ck_assert_int_eq(config_set(&c, "optim.schedule=cosine", 4), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    cc_assert_contains(err, CC_NAME ":3: 'optim.min_lr' = 0.1 is larger than 'optim.lr' = 0.01 "
+                            "(set at " CC_NAME ":2)");
+    ck_assert_int_eq(config_set(&c, "optim.min_lr=0.01", 5), 0); /* equal is fine */
+    ck_assert_int_eq(config_validate(&c), 0);
+}
+END_TEST
+
+START_TEST(test_validate_reports_all_and_allows_long_warmup) {
+    Config c;
+    config_defaults(&c);
+    char err[4096];
+    ck_assert_int_eq(config_set(&c, "optim.warmup_steps=5000", 1), 0);
+    ck_assert_int_eq(config_set(&c, "train.steps=10", 2), 0);
+    ck_assert_int_eq(config_validate(&c), 0); /* warm-up longer than training is allowed */
+    ck_assert_int_eq(config_set(&c, "model.n_heads=3", 3), 0);
+    ck_assert_int_eq(config_set(&c, "task.name=file", 4), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    cc_assert_contains(err, "'model.n_heads'");
+    cc_assert_contains(err, "'task.name'");
+}
+END_TEST
+
+START_TEST(test_origin) {
+    Config c;
+    config_defaults(&c);
+    ck_assert_str_eq(config_origin(&c, "optim.lr"), "default");
+    ck_assert_str_eq(config_origin(&c, "optim.nope"), "(unknown key)");
+    ck_assert_str_eq(config_origin(&c, "nodot"), "(unknown key)");
+    ck_assert_int_eq(config_set(&c, "optim.lr=0.5", 12), 0);
+    ck_assert_str_eq(config_origin(&c, "optim.lr"), "--set argument 12");
+    ck_assert_str_eq(config_origin(&c, "optim.beta1"), "default");
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("validate");
+    TCase *tc = tcase_create("validate");
+    tcase_add_test(tc, test_validate_heads);
+    tcase_add_test(tc, test_validate_task_file);
+    tcase_add_test(tc, test_validate_min_lr);
+    tcase_add_test(tc, test_validate_reports_all_and_allows_long_warmup);
+    tcase_add_test(tc, test_origin);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}

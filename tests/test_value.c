@@ -1,0 +1,141 @@
+/* test_value.c: one value's text into its key's field (src/config/value.c): every way a value is
+ * refused (type, trailing text, range, overflow, empty, not finite, too long, quotes, unknown
+ * name, attention scale, line break), read from a file or --set, and the values at the edges
+ * that must still be accepted. The messages' FILE:LINE form is checked by cc_check_error. */
+#include <check.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "configcheck.h"
+#include "testutil.h"
+
+#define SCALE_ACCEPTED "sqrt_dk, none, inv_dk or a number in [1e-6, 1e6]"
+
+static const CcErrorCase ERRORS[] = {
+    /* wrong type */
+    {"word for an integer", "[model]\nd_model = abc\n", 0, 2, "'model.d_model'",
+     "expected an integer, got 'abc'", 0},
+    {"fraction for an integer", "[model]\nd_model = 1.5\n", 0, 2, "'model.d_model'",
+     "expected an integer", 0},
+    {"word for a number", "[optim]\nlr = fast\n", 0, 2, "'optim.lr'",
+     "expected a number, got 'fast'", 0},
+    /* trailing garbage */
+    {"integer with a letter", "[model]\nd_model = 64x\n", 0, 2, "'model.d_model'", "'64x'", 0},
+    {"number with letters", "[optim]\nlr = 1e-3abc\n", 0, 2, "'optim.lr'", "'1e-3abc'", 0},
+    {"hex integer", "[model]\nd_model = 0x10\n", 0, 2, "'model.d_model'", "base 10", 0},
+    {"hex number", "[optim]\nlr = 0x1p-3\n", 0, 2, "'optim.lr'", "decimal", 0},
+    {"two integers", "[model]\nd_model = 6 4\n", 0, 2, "'model.d_model'", "'6 4'", 0},
+    /* out of range */
+    {"d_model 0", "[model]\nd_model = 0\n", 0, 2, "'model.d_model'", "[1, 8192]", 0},
+    {"length 257", "[task]\nlength = 257\n", 0, 2, "'task.length'", "[1, 256]", 0},
+    {"seed -1", "[run]\nseed = -1\n", 0, 2, "'run.seed'", ">= 0", 0},
+    {"progress 2", "[log]\nprogress = 2\n", 0, 2, "'log.progress'", "[0, 1]", 0},
+    {"ln_eps 1", "[model]\nln_eps = 1\n", 0, 2, "'model.ln_eps'", "(0, 1)", 0},
+    {"beta1 1", "[optim]\nbeta1 = 1.0\n", 0, 2, "'optim.beta1'", "[0, 1)", 0},
+    {"lr 0", "[optim]\nlr = 0\n", 0, 2, "'optim.lr'", "(0, 10]", 0},
+    {"eps 0", "[optim]\neps = 0\n", 0, 2, "'optim.eps'", "> 0", 0},
+    {"grad_clip negative", "[optim]\ngrad_clip = -0.5\n", 0, 2, "'optim.grad_clip'", ">= 0", 0},
+    {"steps too many", "[train]\nsteps = 100000001\n", 0, 2, "'train.steps'", "[0, 100000000]",
+     0},
+    {"d_model 9000 by --set", "model.d_model=9000", 2, 0, "'model.d_model'", "[1, 8192]", 0},
+    /* overflow */
+    {"seed past 64 bits", "[run]\nseed = 99999999999999999999999\n", 0, 2, "'run.seed'",
+     "overflow", 0},
+    {"eval_every past int", "[train]\neval_every = 2147483648\n", 0, 2, "'train.eval_every'",
+     "overflow", 0},
+    {"warmup below 64 bits", "[optim]\nwarmup_steps = -99999999999999999999\n", 0, 2,
+     "'optim.warmup_steps'", "overflow", 0},
+    /* empty */
+    {"nothing after =", "[model]\nd_model =\n", 0, 2, "'model.d_model'", "empty value", 0},
+    {"only a comment after =", "[model]\nd_model =   ; comment only\n", 0, 2, "'model.d_model'",
+     "empty value", 0},
+    {"empty text", "[run]\ndir =\n", 0, 2, "'run.dir'", "empty value", 0},
+    {"quoted empty integer", "[model]\nd_model = \"\"\n", 0, 2, "'model.d_model'", "empty value",
+     0},
+    {"empty by --set", "model.d_model=", 6, 0, "'model.d_model': empty value", NULL, 0},
+    /* not finite */
+    {"nan", "[optim]\nlr = nan\n", 0, 2, "'optim.lr'", "not a finite number", 0},
+    {"inf", "[optim]\nlr = inf\n", 0, 2, "'optim.lr'", "not a finite number", 0},
+    {"-inf", "[optim]\ngrad_clip = -inf\n", 0, 2, "'optim.grad_clip'", "not a finite", 0},
+    {"1e999", "[optim]\neps = 1e999\n", 0, 2, "'optim.eps'", "not a finite number", 0},
+    /* quotes */
+    {"quotes inside a value", "[task]\nfile = a\"b\"c\n", 0, 2, "'task.file'", "double quotes", 0},
+    /* names */
+    {"optimiser adam", "[optim]\nname = adam\n", 0, 2, "'optim.name'",
+     "unknown value 'adam'; expected one of adamw, sgd", 0},
+    {"task Sort", "[task]\nname = Sort\n", 0, 2, "'task.name'", "sort, reverse, copy, recall, file",
+     0},
+    {"schedule linear", "[optim]\nschedule = linear\n", 0, 2, "'optim.schedule'",
+     "constant, cosine", 0},
+    {"init xavier", "[init]\nscheme = xavier\n", 0, 2, "'init.scheme'", "fan_in, gpt2", 0},
+    {"qk_norm bogus", "[model]\nd_model = 32\n[attention]\nqk_norm = bogus\n", 0, 4,
+     "'attention.qk_norm'", "unknown value 'bogus'; expected one of none, layernorm", 0},
+    {"qk_norm 1", "[attention]\nqk_norm = 1\n", 0, 2, "'attention.qk_norm'", "none, layernorm",
+     0},
+    {"qk_norm LayerNorm by --set", "attention.qk_norm=LayerNorm", 3, 0, "'attention.qk_norm'",
+     "none, layernorm", 0},
+    {"optim.name adam by --set", "optim.name=adam", 8, 0, "'optim.name'", "adamw, sgd", 0},
+    /* attention.scale */
+    {"scale 0", "[attention]\nscale = 0\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED, 0},
+    {"scale -0.5", "[attention]\nscale = -0.5\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED, 0},
+    {"scale sqrt", "[attention]\nscale = sqrt\n", 0, 2, "'attention.scale'", "got 'sqrt'", 0},
+    {"scale nan", "[attention]\nscale = nan\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED, 0},
+    {"scale 0.5x", "[attention]\nscale = 0.5x\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED, 0},
+    {"scale 1e38", "[attention]\nscale = 1e38\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED, 0},
+    {"scale 1e-300", "[attention]\nscale = 1e-300\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED,
+     0},
+    {"scale just over 1e6", "[attention]\nscale = 1.0000001e6\n", 0, 2, "'attention.scale'",
+     SCALE_ACCEPTED, 0},
+    {"scale -1 by --set", "attention.scale=-1", 1, 0, "'attention.scale'",
+     "a number in [1e-6, 1e6]", 0},
+    /* found by fuzzing (fuzz_config_set): a text value holding a line break was accepted, so
+     * config_write (the run's config.ini) wrote a line that config_load_file rejects */
+    {"LF in a --set text", "task.file=data/w.txt\ntask.vao_size=8", 2, 0, "'task.file'",
+     "line break", 0},
+    {"CR in a quoted --set text", "run.dir=\"runs\r\"", 3, 0, "'run.dir'", "line break", 0},
+    {"CR in a file's text", "[task]\nfile = a\rb\n", 0, 2, "'task.file'", "line break", 0},
+};
+
+START_TEST(test_value_errors) { cc_check_error(&ERRORS[_i]); }
+END_TEST
+
+/* CONFIG_STR - 1 characters fit; one more is refused, naming the limit. */
+START_TEST(test_string_length_limit) {
+    char text[CONFIG_STR + 64], *p = text;
+    p += sprintf(p, "[run]\ndir = ");
+    memset(p, 'a', CONFIG_STR);
+    p[CONFIG_STR] = '\0';
+    strcat(text, "\n");
+    CcErrorCase e = {"run.dir of CONFIG_STR characters", text, 0, 2, "'run.dir'", "at most 255", 0};
+    cc_check_error(&e);
+    text[strlen(text) - 2] = '\n';
+    text[strlen(text) - 1] = '\0';
+    Config c;
+    config_defaults(&c);
+    cc_load_ok(&c, text);
+    ck_assert_uint_eq(strlen(c.run_dir), CONFIG_STR - 1);
+}
+END_TEST
+
+/* The bounds of attention.scale themselves are accepted. */
+START_TEST(test_scale_bounds) {
+    const char *bounds[] = {"[attention]\nscale = 1e6\n", "[attention]\nscale = 1e-6\n"};
+    for (int i = 0; i < 2; i++) {
+        Config c;
+        config_defaults(&c);
+        cc_load_ok(&c, bounds[i]);
+        ck_assert_int_eq(c.scale_mode, SCALE_VALUE);
+        ck_assert(c.scale_value == (i ? 1e-6 : 1e6));
+    }
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("value");
+    TCase *tc = tcase_create("value");
+    tcase_add_loop_test(tc, test_value_errors, 0, CC_COUNT(ERRORS));
+    tcase_add_test(tc, test_string_length_limit);
+    tcase_add_test(tc, test_scale_bounds);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
