@@ -2,11 +2,9 @@
  * created or a full disk gives one clear error and exit code 1, never a crash or a silent
  * partial file; rows are whole lines; a resumed log drops the rows after the checkpoint. */
 #include <check.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -54,23 +52,6 @@ START_TEST(test_full_disk) {
     ck_assert(output_contains("cannot write"));
     ck_assert(output_contains("loss.csv"));
     ck_assert(output_contains("No space left on device"));
-}
-END_TEST
-
-START_TEST(test_make_dirs) {
-    make_tmpdir();
-    char path[512];
-    snprintf(path, sizeof path, "%s/a/b/c", tmpdir);
-    ck_assert_int_eq(make_dirs(path), 0);
-    ck_assert_int_eq(make_dirs(path), 0); /* already there */
-    struct stat st;
-    ck_assert_int_eq(stat(path, &st), 0);
-    ck_assert(S_ISDIR(st.st_mode));
-    snprintf(path, sizeof path, "%s/a/b/c/f", tmpdir);
-    FILE *f = fopen(path, "w");
-    fclose(f);
-    ck_assert_int_eq(make_dirs(path), -1);
-    ck_assert_int_eq(errno, ENOTDIR);
 }
 END_TEST
 
@@ -172,7 +153,6 @@ int main(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_run_folder_under_a_file);
     tcase_add_test(tc, test_full_disk);
-    tcase_add_test(tc, test_make_dirs);
     tcase_add_test(tc, test_resume_truncates_later_rows);
     tcase_add_test(tc, test_resume_keeps_old_attention_columns);
     suite_add_tcase(s, tc);

@@ -1,6 +1,7 @@
 #include "testutil.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,17 @@ void tu_write_file(const char *path, const char *text) {
     ck_assert_msg(f != NULL, "cannot create %s", path);
     fputs(text, f);
     ck_assert_int_eq(fclose(f), 0);
+}
+
+const char *tu_put_file(char *dir, size_t n, const char *base, const char *sub, const char *file,
+                        const char *text) {
+    char folder[PATH_MAX], path[PATH_MAX + 256];
+    snprintf(folder, sizeof folder, "%s/%s", base, sub);
+    ck_assert_msg(mkdir(folder, 0777) == 0 || errno == EEXIST, "cannot create %s", folder);
+    snprintf(path, sizeof path, "%s/%s", folder, file);
+    tu_write_file(path, text);
+    if (dir) snprintf(dir, n, "%s", folder);
+    return dir;
 }
 
 int tu_count_lines(const char *path) {

@@ -37,6 +37,13 @@ int tu_file_contains(const char *path, const char *needle);
 /* Writes text to path (created or truncated). Fails the test when it cannot. */
 void tu_write_file(const char *path, const char *text);
 
+/* Writes text to base/sub/file, creating the folder base/sub when it is not there (base must
+ * exist), e.g. a run folder's log: tu_put_file(dir, sizeof dir, tmp, "run", "loss.csv", "...").
+ * Copies base/sub into dir (n bytes) unless dir is NULL; returns dir. Fails the test when it
+ * cannot. */
+const char *tu_put_file(char *dir, size_t n, const char *base, const char *sub, const char *file,
+                        const char *text);
+
 /* Number of '\n' in the file at path; -1 when it cannot be opened. */
 int tu_count_lines(const char *path);
 

@@ -1,0 +1,159 @@
+/* test_html.c: index.html of --compare (src/report/html.c) on two hand-made runs: well-formed,
+ * every run text escaped, the settings that differ (run.name and run.dir aside) in order of first
+ * appearance and "(not set)" where a run lacks one, the summary table with bad values marked, the
+ * figures linked by file with their captions, every setting with the differing ones highlighted,
+ * and each run's provenance lines or "not recorded". */
+#include "report/html.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static char tmp[200];
+
+static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_html_XXXXXX"); }
+static void teardown(void) { tu_remove_tree(tmp); }
+
+static char paths[2][300];
+
+/* Two runs; configs NULL: no config.ini. */
+static void load_two(Run runs[2], const char *name0, const char *config0, const char *name1,
+                     const char *config1) {
+    const char *names[2] = {name0, name1}, *configs[2] = {config0, config1};
+    for (int i = 0; i < 2; i++) {
+        tu_put_file(NULL, 0, tmp, names[i], "loss.csv", "step,train_loss\n0,1\n");
+        if (configs[i]) tu_put_file(NULL, 0, tmp, names[i], "config.ini", configs[i]);
+        snprintf(paths[i], sizeof paths[i], "%s/%s", tmp, names[i]);
+        memset(&runs[i], 0, sizeof runs[i]);
+        TuCapture c;
+        tu_capture_begin(&c, 2);
+        int rc = load_run(&runs[i], paths[i]);
+        free(tu_capture_end(&c));
+        ck_assert_int_eq(rc, 0);
+    }
+}
+
+/* A summary table of three rows, written here: a heading, a row of values, a status row. */
+static char cells[3][2][CELL_LEN];
+static Row rows[3];
+static Table summary(void) {
+    static const char *const TEXT[3][3] = {{"loss <nats>", "", ""},
+                                           {"final", "1.0", "nan"},
+                                           {"status", "diverged @3", "-inf & co"}};
+    for (int r = 0; r < 3; r++) {
+        snprintf(rows[r].label, sizeof rows[r].label, "%s", TEXT[r][0]);
+        rows[r].section = r == 0;
+        rows[r].cell = cells[r];
+        for (int i = 0; i < 2; i++) snprintf(cells[r][i], CELL_LEN, "%s", TEXT[r][1 + i]);
+    }
+    return (Table){.row = rows, .n = 3, .cap = 3, .n_runs = 2};
+}
+
+static char *write_page(const Run runs[2]) {
+    Table t = summary();
+    static const FigureInfo FIGS[] = {{"loss.svg", "Loss <&>", "what to <b>see</b>"},
+                                      {"attention_logits.svg", "Logits", "spread"}};
+    char path[300];
+    snprintf(path, sizeof path, "%s/index.html", tmp);
+    ck_assert_int_eq(html_write(path, runs, 2, &t, FIGS, 2), 0);
+    return tu_read_xml(path);
+}
+
+/* Each needle in order in doc; returns the index of the first missing one, or -1. */
+static int in_order(const char *doc, const char *const *needles, int n) {
+    const char *p = doc;
+    for (int i = 0; i < n; i++) {
+        const char *q = strstr(p, needles[i]);
+        if (!q) return i;
+        p = q + strlen(needles[i]);
+    }
+    return -1;
+}
+
+START_TEST(test_page) {
+    Run runs[2];
+    load_two(runs, "a&b",
+             "; provenance: scaledot 9.9 (git abc)\n; provenance: command ./train x<y\n"
+             "[run]\nname = a&b\n[model]\nd_model = 64\n[attention]\nscale = sqrt_dk\n"
+             "[train]\nlr = 1e-3\n",
+             "c", "[run]\nname = c\n[attention]\nscale = none\n[model]\nd_model = 64\n"
+             "[task]\nname = copy\n");
+    char *doc = write_page(runs);
+    static const char *const ORDER[] = {
+        "<title>scaledot: a&amp;b vs c</title>",
+        "<h1>a&amp;b <span class=\"note\">vs</span> c</h1>",
+        "<h2>Settings that differ</h2>",
+        /* attention.scale, train.lr, task.name differ; run.name does too but is left out */
+        "<tr class=\"diff\"><td><code>attention.scale</code></td><td class=\"text\">sqrt_dk</td>"
+        "<td class=\"text\">none</td></tr>",
+        "<tr class=\"diff\"><td><code>train.lr</code></td><td class=\"text\">1e-3</td>"
+        "<td class=\"text\">(not set)</td></tr>",
+        "<tr class=\"diff\"><td><code>task.name</code></td><td class=\"text\">(not set)</td>"
+        "<td class=\"text\">copy</td></tr>",
+        "</table>",
+        "<h2>Summary</h2>",
+        "<tr class=\"section\"><td colspan=\"3\">loss &lt;nats&gt;</td></tr>",
+        "<tr><td>final</td><td>1.0</td><td class=\"bad\">nan</td></tr>",
+        "<tr><td>status</td><td class=\"bad\">diverged @3</td><td class=\"bad\">-inf &amp; co</td>"
+        "</tr>",
+        "<h2>Figures</h2>",
+        "<figure id=\"loss\">\n<img src=\"loss.svg\" alt=\"Loss &lt;&amp;&gt;\"/>\n"
+        "<figcaption>what to <b>see</b></figcaption>", /* the caption is HTML */
+        "<figure id=\"attention_logits\">\n<img src=\"attention_logits.svg\"",
+        "<h2>All settings</h2>",
+        "<tr class=\"diff\"><td><code>run.name</code></td><td class=\"text\">a&amp;b</td>",
+        "<tr><td><code>model.d_model</code></td><td class=\"text\">64</td><td class=\"text\">64"
+        "</td></tr>",
+        "<code>attention.scale</code>", "<code>train.lr</code>", "<code>task.name</code>",
+        "<h2>Provenance</h2>",
+        "<td class=\"text\">a&amp;b</td><td class=\"text\"><pre>scaledot 9.9 (git abc)\n"
+        "command ./train x&lt;y\n</pre></td>",
+        "<td class=\"text\">c</td><td class=\"text\"><pre>not recorded",
+        "</body>\n</html>\n",
+    };
+    int miss = in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
+    ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%s", miss < 0 ? "" : ORDER[miss], doc);
+    /* the settings that differ: model.d_model is the same, run.name bookkeeping */
+    const char *diff = strstr(doc, "<h2>Settings that differ</h2>");
+    const char *end = strstr(diff, "<h2>Summary</h2>");
+    const char *dm = strstr(diff, "model.d_model"), *rn = strstr(diff, "run.name");
+    ck_assert(!dm || dm > end);
+    ck_assert(!rn || rn > end);
+    free(doc);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
+START_TEST(test_nothing_differs_and_errors) {
+    Run runs[2];
+    load_two(runs, "x", "[run]\nname = x\ndir = p\n[model]\nd_model = 64\n", "y",
+             "[run]\nname = y\ndir = q\n[model]\nd_model = 64\n");
+    char *doc = write_page(runs);
+    ck_assert_msg(strstr(doc, "<h2>Settings that differ</h2>\n<p>No setting differs"), "%s", doc);
+    free(doc);
+    Table t = summary();
+    char path[300];
+    snprintf(path, sizeof path, "%s/missing/index.html", tmp);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = html_write(path, runs, 2, &t, NULL, 0);
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err, "cannot write") && strstr(err, "missing/index.html"), "%s", err);
+    free(err);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("html");
+    TCase *tc = tcase_create("html");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_page);
+    tcase_add_test(tc, test_nothing_differs_and_errors);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}

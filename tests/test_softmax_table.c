@@ -1,0 +1,122 @@
+/* test_softmax_table.c: the table of ./train --softmax-table (src/report/softmax_table.c): part
+ * 1's two example rows with their softmax, entropy and Jacobian norms computed here in double;
+ * part 2's rows, one pair per d_k = 16 .. 1024 from one generator seeded with the seed, and its
+ * first summary line read off those rows. (Its command line is test_cli_softmax_table's, the
+ * statistics themselves test_softmax_stats'.) */
+#include "report/report.h"
+#include "report/softmax_stats.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* What report_softmax_table prints for these arguments (malloc'd; the caller frees). */
+static char *table(uint64_t seed, int samples, int keys) {
+    SoftmaxTableArgs a = {.seed = seed, .samples = samples, .keys = keys};
+    TuCapture c;
+    tu_capture_begin(&c, 1);
+    int rc = report_softmax_table(&a);
+    char *out = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 0);
+    return out;
+}
+
+/* Part 1: the line of logits x as it must be printed, every number computed here: p by the
+ * definition exp(x_i) / sum exp(x_j) (no overflow at these sizes), H = -sum p ln p, ||J||_F from
+ * the entries of diag(p) - p p^T, max p(1-p). */
+static void example_line(char *out, size_t n, const double x[3]) {
+    double p[3], z = 0, h = 0, f2 = 0, pmax = 0, dmax = 0;
+    for (int i = 0; i < 3; i++) z += exp(x[i]);
+    for (int i = 0; i < 3; i++) p[i] = exp(x[i]) / z;
+    for (int i = 0; i < 3; i++) {
+        h -= p[i] * log(p[i]);
+        pmax = fmax(pmax, p[i]);
+        dmax = fmax(dmax, p[i] * (1 - p[i]));
+        for (int j = 0; j < 3; j++) {
+            double jij = (i == j ? p[i] : 0) - p[i] * p[j];
+            f2 += jij * jij;
+        }
+    }
+    double lo = fmin(x[0], fmin(x[1], x[2])), hi = fmax(x[0], fmax(x[1], x[2]));
+    char xs[64], ps[64];
+    snprintf(xs, sizeof xs, "[%4.1f, %4.1f, %4.1f]", x[0], x[1], x[2]);
+    snprintf(ps, sizeof ps, "[%.4f, %.4f, %.4f]", p[0], p[1], p[2]);
+    snprintf(out, n, "   %-20s %6.2f  %-26s %6.4f %7.4f %7.4f %8.4f %11.4f\n", xs, hi - lo, ps, pmax,
+             h, h / log(3.0), sqrt(f2), dmax);
+}
+
+START_TEST(test_example_rows) {
+    char *out = table(1, 2, 2);
+    static const double ROWS[2][3] = {{1.0, 0.5, 0.8}, {14.0, 10.0, 12.0}};
+    for (int k = 0; k < 2; k++) {
+        char want[256];
+        example_line(want, sizeof want, ROWS[k]);
+        ck_assert_msg(strstr(out, want), "row %d: no\n%s in\n%s", k, want, out);
+    }
+    free(out);
+}
+END_TEST
+
+/* Part 2 for --seed S --samples N --keys K: the rows are softmax_measure of d_k = 16, 32, ...,
+ * 1024 in that order on one generator seeded with S, scales 1 and 1/sqrt(d_k). */
+START_TEST(test_sweep_rows) {
+    static const struct {
+        const char *seed;
+        unsigned long long seed_value;
+        int n_samples, n_keys;
+    } cases[] = {
+        {"5", 5, 3, 2},
+        {"18446744073709551615", 18446744073709551615ull, 20, 16},
+    };
+    static const int DKS[] = {16, 32, 64, 128, 256, 512, 1024};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *out = table(cases[c].seed_value, cases[c].n_samples, cases[c].n_keys);
+        char want[512];
+        snprintf(want, sizeof want, "over rows of n = %d keys; q, k with i.i.d. N(0,1) entries; "
+                 "%d rows per d_k; seed %s.\n", cases[c].n_keys, cases[c].n_samples, cases[c].seed);
+        ck_assert_msg(strstr(out, want), "case %zu: no '%s'", c, want);
+        Rng rng;
+        rng_seed(&rng, cases[c].seed_value);
+        const char *p = out;
+        double ratio_lo = INFINITY, ratio_hi = -INFINITY;
+        for (int d = 0; d < 7; d++) {
+            SoftmaxStats st[2];
+            double scales[2] = {1.0, 1.0 / sqrt((double)DKS[d])};
+            ck_assert_int_eq(softmax_measure(st, scales, 2, DKS[d], cases[c].n_keys,
+                                             cases[c].n_samples, &rng), 0);
+            ratio_lo = fmin(ratio_lo, st[0].logit_var / DKS[d]);
+            ratio_hi = fmax(ratio_hi, st[0].logit_var / DKS[d]);
+            for (int k = 0; k < 2; k++) {
+                const SoftmaxStats *s = &st[k];
+                snprintf(want, sizeof want, "   %5d  %-8s %9.3f %6.0f %7.4f %7.3f %7.3f %8.4f %6.1f\n",
+                         DKS[d], k ? "1/sqrt" : "1", s->logit_var, k ? 1.0 : (double)DKS[d],
+                         s->max_weight, s->entropy, s->entropy / log(cases[c].n_keys),
+                         s->jacobian_frob, 100.0 * s->saturated);
+                const char *q = strstr(p, want);
+                ck_assert_msg(q, "case %zu, d_k %d, scale %d: no (or out of order)\n%s in\n%s", c,
+                              DKS[d], k, want, out);
+                p = q + strlen(want);
+            }
+        }
+        snprintf(want, sizeof want, "measured/predicted lies in [%.3f, %.3f] for d_k = 16..1024",
+                 ratio_lo, ratio_hi);
+        ck_assert_msg(strstr(p, want), "case %zu: no '%s' in\n%s", c, want, p);
+        free(out);
+    }
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("softmax_table");
+    TCase *tc = tcase_create("softmax_table");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_example_rows);
+    tcase_add_test(tc, test_sweep_rows);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}

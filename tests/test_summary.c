@@ -1,0 +1,162 @@
+/* test_summary.c: the summary table of src/report/summary.c on two hand-made runs, every row and
+ * cell: the steps of each metric row (0, 10%, 25%, 50% of the longest run, snapped to the logged
+ * steps of the run that logged longest, repeats dropped), "(@N)" for a value logged at another
+ * step within 5%, "-" for none, "n/a" for a log the run does not have, the first step at 99%
+ * answer accuracy, gradient norms and attention means over heads; then the printed layout with
+ * its column widths worked out by hand. */
+#include "report/summary.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static char tmp[200];
+
+/* Run a: 100 steps, val at 0, 50, 100; gradient norms; attention of one layer, two heads.
+ * Run b: stopped at 48 of 100, val at 0, 20, 48; nothing else. */
+static void write_runs(void) {
+    static const char *const FILES[][3] = {
+        {"a", "loss.csv",
+         "step,train_loss,val_loss,val_answer_acc\n"
+         "0,3.0,3.1,0\n10,2.5,,\n20,2.0,,\n30,1.8,,\n40,1.6,,\n50,1.5,1.55,0.996\n"
+         "60,1.4,,\n70,1.3,,\n80,1.2,,\n90,1.1,,\n100,1.0,1.05,1\n"},
+        {"a", "config.ini",
+         "[model]\nd_model = 64\nn_heads = 4\n[attention]\nscale = sqrt_dk\n"
+         "[task]\nname = copy\n[train]\nsteps = 100\n"},
+        {"a", "grad_norms.csv",
+         "step,global,blocks.0.attn.qkv.weight.q,blocks.0.attn.qkv.weight.k\n"
+         "0,4,1,1\n50,1,2,0.5\n100,0.5,,0.25\n"},
+        {"a", "attention.csv",
+         "step,layer,head,logit_std,saturated_frac\n"
+         "0,0,0,1,0.1\n0,0,1,3,0.3\n100,0,0,4,0.5\n100,0,1,6,0.5\n"},
+        {"b", "loss.csv",
+         "step,train_loss,val_loss,val_answer_acc\n"
+         "0,3.5,3.6,0\n10,3.0,,\n20,2.8,2.9,0.5\n30,2.6,,\n40,2.4,,\n48,2.3,2.35,0.9\n"},
+        {"b", "config.ini", "[train]\nsteps = 100\n"},
+    };
+    for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++)
+        tu_put_file(NULL, 0, tmp, FILES[i][0], FILES[i][1], FILES[i][2]);
+}
+
+/* Every row in order: a section heading (cells NULL) or a label and the cells of a and b. */
+static const struct {
+    const char *label, *a, *b;
+} WANT[] = {
+    {"setup", NULL, NULL},
+    {"status", "finished @100", "stopped @48"},
+    {"attention.scale", "sqrt_dk", "?"},
+    {"init.scheme", "?", "?"},
+    {"task.name", "copy", "?"},
+    {"d_k = d_model / n_heads", "16", "?"},
+    {"loss (nats/token)", NULL, NULL},
+    {"train loss @ step 0", "3.0000", "3.5000"},
+    {"train loss @ step 10", "2.5000", "3.0000"},
+    {"train loss @ step 20", "2.0000", "2.8000"}, /* 25%: 20 and 30 tie, the earlier */
+    {"train loss @ step 50", "1.5000", "2.3000 (@48)"},
+    {"train loss, final (step 100)", "1.0000", "2.3000 (@48)"},
+    {"val loss @ step 0", "3.1000", "3.6000"}, /* 10% and 25% snap to a's step 0 again */
+    {"val loss @ step 50", "1.5500", "2.3500 (@48)"},
+    {"val loss, final (step 100)", "1.0500", "2.3500 (@48)"},
+    {"validation accuracy (%)", NULL, NULL},
+    {"answer acc @ step 0", "0.0%", "0.0%"},
+    {"answer acc @ step 50", "99.6%", "90.0% (@48)"},
+    {"answer acc, final (step 100)", "100.0%", "90.0% (@48)"},
+    {"token acc, final (step 0)", "-", "-"}, /* no run logs it */
+    {"answer acc >= 99% first at step", "50", "never"},
+    {"gradient L2 norm at the last logged step (before clipping)", NULL, NULL},
+    {"global", "0.500", "n/a"},
+    {"layer 0 W_q", "2.00 (@50)", "n/a"}, /* empty at 100: the last logged value */
+    {"layer 0 W_k", "0.250", "n/a"},
+    {"attention logits (mean over heads)", NULL, NULL},
+    {"layer 0 logit std @ step 0", "2.00", "n/a"},        /* (1 + 3) / 2 */
+    {"layer 0 logit std, final", "5.00", "n/a"},          /* (4 + 6) / 2 */
+    {"layer 0 saturated fraction @ step 0", "20.0%", "n/a"},
+    {"layer 0 saturated fraction, final", "50.0%", "n/a"},
+};
+#define N_WANT ((int)(sizeof WANT / sizeof WANT[0]))
+
+static void load_runs(Run runs[2]) {
+    static const char *const NAMES[] = {"a", "b"};
+    static char paths[2][300];
+    for (int i = 0; i < 2; i++) {
+        snprintf(paths[i], sizeof paths[i], "%s/%s", tmp, NAMES[i]);
+        memset(&runs[i], 0, sizeof runs[i]);
+        TuCapture c;
+        tu_capture_begin(&c, 2);
+        int rc = load_run(&runs[i], paths[i]);
+        free(tu_capture_end(&c));
+        ck_assert_int_eq(rc, 0);
+    }
+}
+
+START_TEST(test_rows_and_cells) {
+    write_runs();
+    Run runs[2];
+    load_runs(runs);
+    Table t;
+    ck_assert_int_eq(summary_build(&t, runs, 2), 0);
+    for (int r = 0; r < t.n && r < N_WANT; r++) {
+        ck_assert_msg(strcmp(t.row[r].label, WANT[r].label) == 0, "row %d: '%s', want '%s'", r,
+                      t.row[r].label, WANT[r].label);
+        ck_assert_msg(t.row[r].section == !WANT[r].a, "row %d (%s): section %d", r,
+                      WANT[r].label, t.row[r].section);
+        if (!WANT[r].a) continue;
+        ck_assert_msg(strcmp(t.row[r].cell[0], WANT[r].a) == 0 &&
+                          strcmp(t.row[r].cell[1], WANT[r].b) == 0,
+                      "row '%s': '%s' | '%s', want '%s' | '%s'", WANT[r].label, t.row[r].cell[0],
+                      t.row[r].cell[1], WANT[r].a, WANT[r].b);
+    }
+    ck_assert_int_eq(t.n, N_WANT); /* and no softmax pass-through section: no run logs it */
+    summary_free(&t);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
+/* Widths by hand: labels take the longest non-heading label ("layer 0 saturated fraction @ step
+ * 0", 35) + 2 = 37; run a's column its widest cell ("finished @100", 13), run b's ("2.3000 (@48)",
+ * 12). A line is 37 + 3 + 13 + 3 + 12 = 68 wide. */
+START_TEST(test_print_layout) {
+    write_runs();
+    Run runs[2];
+    load_runs(runs);
+    Table t;
+    ck_assert_int_eq(summary_build(&t, runs, 2), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    summary_print(&t, runs, f);
+    fclose(f);
+    char rule[69], want[1024];
+    memset(rule, '=', 68);
+    rule[68] = 0;
+    snprintf(want, sizeof want, "%-37s   %13s   %12s\n%s\nsetup\n  %-35s   %13s   %12s\n", "run", "a",
+             "b", rule, "status", "finished @100", "stopped @48");
+    ck_assert_msg(strncmp(buf, want, strlen(want)) == 0, "begins:\n%.400s\nwant:\n%s", buf, want);
+    snprintf(want, sizeof want, "\nloss (nats/token)\n  %-35s   %13s   %12s\n", "train loss @ step 0",
+             "3.0000", "3.5000");
+    ck_assert_msg(strstr(buf, want), "no '%s' in\n%s", want, buf);
+    snprintf(want, sizeof want, "  %-35s   %13s   %12s\n%s\n(@N): logged at step N",
+             "layer 0 saturated fraction, final", "50.0%", "n/a", rule);
+    ck_assert_msg(strstr(buf, want), "no '%s' in\n%s", want, buf);
+    free(buf);
+    summary_free(&t);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
+static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_summary_XXXXXX"); }
+static void teardown(void) { tu_remove_tree(tmp); }
+
+int main(void) {
+    Suite *s = suite_create("summary");
+    TCase *tc = tcase_create("summary");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_rows_and_cells);
+    tcase_add_test(tc, test_print_layout);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
