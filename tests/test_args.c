@@ -34,7 +34,9 @@ START_TEST(test_flag_value) {
         {{"--out", "dir"}, 2, "dir", 1},
         {{"--out=dir", "x"}, 2, "dir", 0},
         {{"--out=a=b"}, 1, "a=b", 0},
-        {{"--out", "--log-scale"}, 2, "--log-scale", 1}, /* the next argument, whatever it is */
+        {{"--out", "--log-scale"}, 2, NULL, 0}, /* an option is not a value: --out has none */
+        {{"--out", "-1"}, 2, "-1", 1},           /* a negative number is (its range is checked) */
+        {{"--out=--plan"}, 1, "--plan", 0},      /* the "=" spelling takes anything */
         {{"--out"}, 1, NULL, 0},
         {{"--out="}, 1, NULL, 0},
         {{"--out=", "dir"}, 2, NULL, 0}, /* "=" says the value is empty: dir is not taken */

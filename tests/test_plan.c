@@ -296,6 +296,42 @@ START_TEST(test_old_sweep_folder) {
 }
 END_TEST
 
+/* A folder without plan.txt that holds a file the plan would write (a user's config named like
+ * a run, e.g. --out . from a project with configs/lr-1e-3.ini; or a jobs.txt) is refused: the
+ * file is kept, no plan.txt is left. Once the file is gone the plan is written, and writing it
+ * again into its own folder is fine. */
+START_TEST(test_user_files_not_overwritten) {
+    static const char *const files[] = {"configs/lr-1e-3.ini", "jobs.txt"};
+    char ini[128], out[128], path[200], dir[200];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        snprintf(out, sizeof out, "%s/user%zu", g_tmp, k);
+        snprintf(dir, sizeof dir, "%s/configs", out);
+        ck_assert_int_eq(mkdir(out, 0755), 0);
+        ck_assert_int_eq(mkdir(dir, 0755), 0);
+        snprintf(path, sizeof path, "%s/%s", out, files[k]);
+        tu_write_file(path, "; mine\n[optim]\nlr = 1e-3\n");
+        TuResult r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3,2e-3", "--out", out, NULL);
+        ck_assert_msg(r.rc == 2, "%s: rc %d, stderr:\n%s", files[k], r.rc, r.err);
+        ck_assert_msg(strstr(r.err, files[k]) && strstr(r.err, "is not a file a sweep into this folder wrote"),
+                      "%s: not named in:\n%s", files[k], r.err);
+        ck_assert_msg(tu_file_contains(path, "; mine\n"), "%s was overwritten", files[k]);
+        snprintf(dir, sizeof dir, "%s/plan.txt", out);
+        struct stat st;
+        ck_assert_msg(stat(dir, &st) != 0, "%s: a plan.txt was left", files[k]);
+        tu_result_free(&r);
+        ck_assert_int_eq(remove(path), 0);
+        for (int again = 0; again < 2; again++) {
+            r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3,2e-3", "--out", out, NULL);
+            ck_assert_msg(r.rc == 0, "%s, pass %d: rc %d, stderr:\n%s", files[k], again, r.rc,
+                          r.err);
+            tu_result_free(&r);
+        }
+    }
+}
+END_TEST
+
 static Suite *plan_suite(void) {
     Suite *s = suite_create("plan");
     TCase *tc = tcase_create("plan");
@@ -308,6 +344,7 @@ static Suite *plan_suite(void) {
     tcase_add_test(tc, test_bad_config_file);
     tcase_add_test(tc, test_collect_refused);
     tcase_add_test(tc, test_old_sweep_folder);
+    tcase_add_test(tc, test_user_files_not_overwritten);
     suite_add_tcase(s, tc);
     return s;
 }

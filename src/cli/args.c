@@ -18,7 +18,9 @@ const char *cli_flag_value(int argc, char **argv, int *i, const char *flag) {
     const char *a = argv[*i], *v = NULL;
     size_t n = strlen(flag);
     if (a[n] == '=') v = a + n + 1;
-    else if (*i + 1 < argc) v = argv[++*i];
+    /* "--out --plan" is a forgotten value, not a folder named --plan: an option is never
+     * taken as the value (the "--out=--plan" spelling still can) */
+    else if (*i + 1 < argc && strncmp(argv[*i + 1], "--", 2) != 0) v = argv[++*i];
     return v && *v ? v : NULL;
 }
 

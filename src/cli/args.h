@@ -18,8 +18,9 @@ int cli_is_help(const char *a);
 int cli_is_flag(const char *a, const char *flag);
 
 /* The value of the option at argv[*i] that cli_is_flag matched: the text after "flag=", else the
- * next argument (then *i moves onto it). NULL when there is none or it is empty; *i then points
- * at the argument the message should number. */
+ * next argument (then *i moves onto it) unless that starts with "--": an option is not a value.
+ * NULL when there is none or it is empty; *i then points at the argument the message should
+ * number. */
 const char *cli_flag_value(int argc, char **argv, int *i, const char *flag);
 
 /* The next argument argv[*i + 1] (and *i moves onto it), or NULL at the end of the line. */

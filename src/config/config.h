@@ -160,4 +160,7 @@ int config_key_index(const char *section_key);
  * README and behaviour cannot drift apart. */
 void config_write_reference_table(FILE *f);
 
+/* The first line config_write writes (how a sweep tells a run config it wrote from a user's). */
+#define CONFIG_FILE_FIRST_LINE "; scaledot configuration: every key, defaults included"
+
 #endif

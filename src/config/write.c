@@ -42,7 +42,7 @@ char *config_text(const Config *c) {
 }
 
 void config_write(const Config *c, FILE *f) {
-    fprintf(f, "; scaledot configuration: every key, defaults included\n");
+    fprintf(f, "%s\n", CONFIG_FILE_FIRST_LINE);
     for (int i = 0; i < cfg_n_keys; i++) {
         const KeySpec *k = &cfg_keys[i];
         if (i == 0 || strcmp(k->section, cfg_keys[i - 1].section))

@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "tasks/tasks.h"
+#include "util/file_check.h"
 #include "train/runlog.h"
 #include "train/train.h"
 
@@ -352,6 +354,49 @@ int plan_check_same(const char *path, const char *text) {
     }
     free(old);
     return -1;
+}
+
+/* 1 when the file at path is one a sweep into `out` wrote: a run config (config_write's first
+ * line, its run.dir this folder's runs/) or a jobs.txt (every line a --sweep-run of a config
+ * under this folder's configs/). Such a file is rewritten from the plan; anything else is the
+ * user's. */
+static int written_by_a_sweep(const char *path, const char *out, int is_jobs) {
+    size_t len;
+    char why[128], want[SWEEP_PATH + 64];
+    char *text = file_read_regular(path, (size_t)1 << 24, &len, why, sizeof why);
+    if (!text) return 0;
+    int ours;
+    if (is_jobs) {
+        snprintf(want, sizeof want, " --sweep-run '%s/configs/", out);
+        ours = len > 0;
+        for (char *line = text; ours && *line;) {
+            char *end = strchr(line, '\n');
+            if (end) *end = '\0';
+            ours = strstr(line, want) != NULL;
+            line = end ? end + 1 : line + strlen(line);
+        }
+    } else {
+        snprintf(want, sizeof want, "\ndir = \"%s/runs\"\n", out);
+        ours = strncmp(text, CONFIG_FILE_FIRST_LINE, strlen(CONFIG_FILE_FIRST_LINE)) == 0 &&
+               strstr(text, want) != NULL;
+    }
+    free(text);
+    return ours;
+}
+
+int plan_check_fresh(const Plan *p, const char *out_abs) {
+    char path[SWEEP_PATH + 64];
+    for (int r = -1; r < p->n_runs; r++) {
+        if (r < 0) snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
+        else plan_config_path(path, sizeof path, out_abs, p->names[r]);
+        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, r < 0)) {
+            fprintf(stderr, "error: '%s' is not a file a sweep into this folder wrote, and the "
+                            "sweep would overwrite it. Use another --out, or move it away; "
+                            "nothing was run\n", path);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int sweep_write_atomic(const char *path, const char *text, size_t len) {

@@ -249,6 +249,9 @@ static int sweep_command(Sweep *sw) {
                         "version); use another --out, or move that folder away\n", sw->out);
         return RC_USAGE;
     }
+    /* a folder of this plan (plan.txt checked above) holds only what the sweep wrote */
+    if (access(plan_path, F_OK) != 0 && plan_check_fresh(&sw->plan, sw->out_abs) != 0)
+        return RC_USAGE;
     if (self_exe(exe, sizeof exe) != 0) return RC_IO;
     if (make_dirs(sw->out) != 0) {
         fprintf(stderr, "error: cannot create sweep folder '%s': %s\n", sw->out, strerror(errno));
