@@ -1,0 +1,181 @@
+/* test_resume.c: resuming and evaluating a run through ./train (--resume and --eval of
+ * src/cli/ over src/train/checkpoint.c). Named after what it tests rather than a source file:
+ * these tests run the whole program, so no one src file is theirs. A run killed (kill -9) or
+ * interrupted (SIGINT) and then resumed logs rows bitwise identical to the run never interrupted
+ * (the timing columns aside), qk-norm included; a copied run folder resumes in the copy;
+ * train.on_divergence = skip counts the skipped steps; --eval prints accuracy and examples, for
+ * recall without a separator too. The checkpoint file itself is test_checkpoint.c's job. */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ckpttest.h"
+#include "testutil.h"
+#include "train/train.h"
+
+START_TEST(test_resume_after_kill_is_bitwise_identical) {
+    make_tmpdir();
+    run_full();
+
+    int st = run_and_signal("killed", SIGKILL);
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the run was killed");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
+    /* it was killed part-way: its log is shorter than the full run's, and every line is whole */
+    ck_assert_int_ne(sh("cmp -s %s/full/loss.csv %s/loss.csv", tmpdir, dir), 0);
+    ck_assert_int_eq(sh("test \"$(tail -c1 %s/loss.csv | od -An -c | tr -d ' ')\" = '\\n'%s", dir, ""), 0);
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
+    assert_logs_match_full("killed");
+}
+END_TEST
+
+START_TEST(test_sigint_writes_checkpoint_and_resumes) {
+    make_tmpdir();
+    run_full();
+
+    int st = run_and_signal("int", SIGINT);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "SIGINT exits with 130 (status %d)", st);
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/int", tmpdir);
+    ck_assert_int_eq(sh("%s --eval %s > /dev/null 2>&1", tu_train_bin(), dir), 0);
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
+    assert_logs_match_full("int");
+}
+END_TEST
+
+START_TEST(test_eval_prints_accuracy_and_examples) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set train.steps=30 --set run.dir=%s --set run.name=e 2>/dev/null && %s --eval %s/e > %s/eval.txt",
+             tu_train_bin(), RUN_ARGS, tmpdir, tu_train_bin(), tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/eval.txt", tmpdir);
+    size_t len;
+    char *out = slurp(path, &len);
+    ck_assert_msg(strstr(out, "answer accuracy") && strstr(out, "model:") && strstr(out, " | "), "%s", out);
+    free(out);
+    ck_assert_int_eq(sh("%s --eval %s/nothing-here 2>/dev/null", tu_train_bin(), tmpdir), EXIT_CONFIG);
+}
+END_TEST
+
+/* qk-norm survives config.ini and the checkpoint: a run with attention.qk_norm = layernorm,
+ * killed and resumed, logs what the run never interrupted logs. */
+START_TEST(test_qk_norm_resume_is_bitwise_identical) {
+    make_tmpdir();
+    extra_args = "--set attention.qk_norm=layernorm";
+    run_full();
+    int st = run_and_signal("killed", SIGKILL);
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the run was killed");
+    char dir[600], path[700];
+    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
+    snprintf(path, sizeof path, "%s/config.ini", dir);
+    ck_assert_msg(tu_file_contains(path, "\nqk_norm = layernorm\n"), "config.ini keeps qk_norm");
+    /* the tensors exist (in the table of grad_norms.csv) */
+    snprintf(path, sizeof path, "%s/grad_norms.csv", dir);
+    ck_assert(tu_file_contains(path, ",blocks.0.attn.qkv.bias,blocks.0.attn.q_norm.weight,"
+                                     "blocks.0.attn.q_norm.bias,blocks.0.attn.k_norm.weight,"
+                                     "blocks.0.attn.k_norm.bias,blocks.0.attn.proj.weight,"));
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
+    assert_logs_match_full("killed");
+    extra_args = "";
+}
+END_TEST
+
+/* A copied run folder is resumed in the copy; the original is not touched. A fresh run in an
+ * old folder removes the old checkpoint, so it can never be resumed against the new logs. */
+START_TEST(test_resume_writes_into_the_given_folder) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set train.steps=30 --set run.dir=%s --set run.name=orig 2>/dev/null && "
+             "cp -r %s/orig %s/copy && cp %s/orig/loss.csv %s/orig.before && "
+             "%s --resume %s/copy/ --set train.steps=50 2>/dev/null && "
+             "cmp -s %s/orig/loss.csv %s/orig.before && ! cmp -s %s/copy/loss.csv %s/orig.before",
+             tu_train_bin(), RUN_ARGS, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tu_train_bin(), tmpdir,
+             tmpdir, tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    /* a new run stopped by a guard at step 0, before it writes any checkpoint of its own */
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set run.dir=%s --set run.name=orig --set guard.logit_std_max=1e-9 "
+             "--set guard.action=stop 2>/dev/null",
+             tu_train_bin(), RUN_ARGS, tmpdir);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == EXIT_GUARD);
+    ck_assert_int_eq(sh("%s --eval %s/orig > /dev/null 2>&1", tu_train_bin(), tmpdir), EXIT_CONFIG);
+}
+END_TEST
+
+/* train.on_divergence = skip: the run goes on, the bad steps are counted, parameters stay finite. */
+START_TEST(test_divergence_skip_counts_steps) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s --set task.name=copy --set task.length=3 --set task.symbols=6 --set task.val_size=64 "
+             "--set model.d_model=16 --set optim.name=sgd --set optim.lr=10 --set optim.momentum=0.99 "
+             "--set init.scheme=gpt2 --set init.std=10 --set train.steps=40 --set log.every=1 "
+             "--set log.progress=0 --set train.on_divergence=skip --set run.dir=%s 2>/dev/null",
+             tu_train_bin(), tmpdir);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/run/loss.csv", tmpdir);
+    size_t len;
+    char *csv = slurp(path, &len);
+    /* the last row's skipped_steps (last field) counts the skipped updates */
+    char *lastrow = csv + len - 1;
+    while (lastrow > csv && lastrow[-1] != '\n') lastrow--;
+    char *lastfield = strrchr(lastrow, ',');
+    ck_assert_ptr_nonnull(lastfield);
+    ck_assert_msg(atoi(lastfield + 1) > 0, "some updates were skipped: %s", lastrow);
+    free(csv);
+}
+END_TEST
+
+/* --eval of a recall run without separator: the prompt is the pairs and the query, the answer
+ * one token; config.ini stores the format auto resolved to. */
+START_TEST(test_eval_recall_without_separator) {
+    make_tmpdir();
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s %s --set task.separator=auto --set train.steps=10 --set run.dir=%s --set "
+             "run.name=r 2>/dev/null && %s --eval %s/r > %s/eval.txt",
+             tu_train_bin(), RECALL_ARGS, tmpdir, tu_train_bin(), tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    char path[400];
+    snprintf(path, sizeof path, "%s/eval.txt", tmpdir);
+    size_t len;
+    char *out = slurp(path, &len);
+    char *line = strstr(out, "model:");
+    ck_assert_msg(line != NULL, "%s", out);
+    while (line > out && line[-1] != '\n') line--;
+    int syms[6] = {0}, v[4], n = sscanf(line, " %d %d %d %d %d %d %d | %d   model: %d", &syms[0],
+                                        &syms[1], &syms[2], &syms[3], &syms[4], &syms[5], &v[0],
+                                        &v[1], &v[2]);
+    ck_assert_msg(n == 9, "'k v k v k v q | a   model: b' expected, got: %.80s", line);
+    ck_assert_msg(strstr(line, "<sep>") == NULL, "%.80s", line);
+    free(out);
+    /* the run's config.ini says which format auto chose, so no later default can change it */
+    snprintf(path, sizeof path, "%s/r/config.ini", tmpdir);
+    ck_assert(tu_file_contains(path, "\nseparator = false\n"));
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("resume");
+    TCase *tc = tcase_create("resume");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_resume_after_kill_is_bitwise_identical);
+    tcase_add_test(tc, test_sigint_writes_checkpoint_and_resumes);
+    tcase_add_test(tc, test_eval_prints_accuracy_and_examples);
+    tcase_add_test(tc, test_divergence_skip_counts_steps);
+    tcase_add_test(tc, test_resume_writes_into_the_given_folder);
+    tcase_add_test(tc, test_eval_recall_without_separator);
+    tcase_add_test(tc, test_qk_norm_resume_is_bitwise_identical);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
