@@ -165,7 +165,7 @@ bench-sgemm: $(BUILD)/bench/sgemm_yardstick
 
 # Yardstick only: the same model's training step in PyTorch (Debian's python3-torch), alternated
 # with ours at the bench shapes on 1 and 2 threads (bench/torch_compare.sh; TORCH_ROUNDS rounds of
-# TORCH_SECONDS per program).
+# TORCH_SECONDS per program; TORCH_CORETYPE, default SkylakeX, the OpenBLAS kernel PyTorch gets).
 TORCH_ROUNDS  ?= 3
 TORCH_SECONDS ?= 4
 bench-torch: $(BUILD)/bench/bench

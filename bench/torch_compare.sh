@@ -9,9 +9,11 @@
 # median ratio over the rounds.
 #
 # PyTorch is given its fast kernel: Debian's OpenBLAS does not pick its AVX-512 (SkylakeX)
-# kernels on these CPUs by itself, so OPENBLAS_CORETYPE is set (override it, e.g. Haswell, to
-# compare), its thread count follows the run's (OPENBLAS_NUM_THREADS, torch.set_num_threads),
-# and idle OpenMP threads sleep (OMP_WAIT_POLICY=passive), as ./train's do.
+# kernels on these CPUs by itself, so OPENBLAS_CORETYPE is set to TORCH_CORETYPE (default
+# SkylakeX; an OPENBLAS_CORETYPE already in the environment is replaced, and said so: this
+# project's machines export OPENBLAS_CORETYPE=Haswell, with which PyTorch's step is 1.5x slower),
+# its thread count follows the run's (OPENBLAS_NUM_THREADS, torch.set_num_threads), and idle
+# OpenMP threads sleep (OMP_WAIT_POLICY=passive), as ./train's do.
 #
 # Usage: bench/torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]   (defaults 3 and 4)
 set -euo pipefail
@@ -25,7 +27,11 @@ if ! "$py" -c 'import torch' 2>/dev/null; then
     exit 2
 fi
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
-export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-SkylakeX}
+coretype=${TORCH_CORETYPE:-SkylakeX}
+if [[ -n ${OPENBLAS_CORETYPE:-} && $OPENBLAS_CORETYPE != "$coretype" ]]; then
+    echo "torch_compare: OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE from the environment replaced by $coretype (TORCH_CORETYPE=... to choose)" >&2
+fi
+export OPENBLAS_CORETYPE=$coretype
 shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256")
 
 ours() { # shape index, threads -> median ms per step
