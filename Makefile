@@ -4,6 +4,7 @@
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
+#   make bench-wait   OpenMP's idle threads asleep (our default) against a short spin
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
 #                   suite misses one (.ci/mutation.sh)
@@ -73,7 +74,7 @@ PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS)
 PROV_STAMP := build/provenance-$(notdir $(CC))-$(ARCH).stamp
 $(shell mkdir -p build; echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
-.PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-sweep mutation portable
+.PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-sweep mutation portable
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -170,6 +171,11 @@ TORCH_ROUNDS  ?= 3
 TORCH_SECONDS ?= 4
 bench-torch: $(BUILD)/bench/bench
 	bench/torch_compare.sh ./$(BUILD)/bench/bench $(TORCH_ROUNDS) $(TORCH_SECONDS)
+
+# How idle OpenMP threads should wait: sleeping (./train's default) against a short spin, for one
+# 2-thread run alone and for two sharing the cores (bench/wait_policy.sh).
+bench-wait: $(BUILD)/bench/bench train
+	bench/wait_policy.sh ./$(BUILD)/bench/bench
 
 # Whole sweeps, --jobs 2 against --jobs 1 (8 short sort runs), alternated: bench/sweep_jobs.sh.
 bench-sweep: train
