@@ -191,6 +191,27 @@ START_TEST(test_softmax_pass_ratio) {
 }
 END_TEST
 
+/* Builds the model of mc (fan_in init from seed), draws B×T tokens and targets below the vocab
+ * size from the same generator, and runs one forward; positions t < skip of each row are out of
+ * the loss (mask 0). */
+static void build_and_forward(Model *m, const ModelConfig *mc, int B, int T, uint64_t seed,
+                              int skip) {
+    ck_assert_int_eq(model_build(m, mc, B), 0);
+    Rng rng;
+    rng_seed(&rng, seed);
+    model_init_fan_in(m, &rng);
+    int *tokens = malloc(sizeof(int) * (size_t)(B * T)), *targets = malloc(sizeof(int) * (size_t)(B * T));
+    float *mask = malloc(sizeof(float) * (size_t)(B * T));
+    ck_assert(tokens && targets && mask);
+    for (int i = 0; i < B * T; i++) {
+        tokens[i] = (int)rng_below(&rng, (uint32_t)mc->vocab_size);
+        targets[i] = (int)rng_below(&rng, (uint32_t)mc->vocab_size);
+        mask[i] = i % T >= skip;
+    }
+    model_forward(m, tokens, targets, mask, B, T);
+    free(tokens), free(targets), free(mask);
+}
+
 /* One layer (so after backward m.datty still holds its attention's dout), two heads, scale 3
  * (saturated rows), a mask without the first two positions (their query rows get dp = 0). By the
  * book in double: P = softmax(scale·q·k), dP = dO·Vᵀ, dZ = P ⊙ (dP − rowsum(P ⊙ dP)). */
@@ -199,18 +220,7 @@ START_TEST(test_model_pass_stats_by_the_book) {
     ModelConfig mc = {.vocab_size = 7, .d_model = C, .n_heads = NH, .n_layers = 1, .d_ff = 16,
                       .max_seq_len = T, .ln_eps = 1e-5f, .scale = 3.0f};
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, B), 0);
-    Rng rng;
-    rng_seed(&rng, 29);
-    model_init_fan_in(&m, &rng);
-    int tokens[B * T], targets[B * T];
-    float mask[B * T];
-    for (int i = 0; i < B * T; i++) {
-        tokens[i] = (int)rng_below(&rng, 7);
-        targets[i] = (int)rng_below(&rng, 7);
-        mask[i] = i % T >= 2;
-    }
-    model_forward(&m, tokens, targets, mask, B, T);
+    build_and_forward(&m, &mc, B, T, 29, 2);
     model_zero_grad(&m);
     model_backward(&m);
     real *plain = malloc(m.n_params * sizeof(real));
@@ -291,18 +301,7 @@ START_TEST(test_model_head_stats_recomputed) {
     ModelConfig mc = {.vocab_size = 9, .d_model = C, .n_heads = NH, .n_layers = 2, .d_ff = 32,
                       .max_seq_len = T, .ln_eps = 1e-5f, .scale = 1.5f};
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, B), 0);
-    Rng rng;
-    rng_seed(&rng, 41);
-    model_init_fan_in(&m, &rng);
-    int tokens[B * T], targets[B * T];
-    float mask[B * T];
-    for (int i = 0; i < B * T; i++) {
-        tokens[i] = (int)rng_below(&rng, 9);
-        targets[i] = (int)rng_below(&rng, 9);
-        mask[i] = 1;
-    }
-    model_forward(&m, tokens, targets, mask, B, T);
+    build_and_forward(&m, &mc, B, T, 41, 0);
     static real out[B * T * C], pre[B * NH * T * T], att[B * NH * T * T];
     for (int l = 0; l < 2; l++) {
         attention_forward(out, pre, att, m.acts[l].attn_qkv, B, T, C, NH, mc.scale);

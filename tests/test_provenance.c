@@ -39,7 +39,7 @@ static void cpu_here(char *out, size_t n) {
     if (f) fclose(f);
 }
 
-/* "0.11.0" alone, or "0.11.0 (git <12 hex>)" / "(git <12 hex>, modified)". */
+/* "0.12.0" alone, or "0.12.0 (git <12 hex>)" / "(git <12 hex>, modified)". */
 static int build_ok(const char *b) {
     size_t v = strlen(SCALEDOT_VERSION);
     if (strncmp(b, SCALEDOT_VERSION, v) != 0) return 0;

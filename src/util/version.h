@@ -3,6 +3,6 @@
 #ifndef SCALEDOT_VERSION_H
 #define SCALEDOT_VERSION_H
 
-#define SCALEDOT_VERSION "0.11.0"
+#define SCALEDOT_VERSION "0.12.0"
 
 #endif
