@@ -239,6 +239,9 @@ START_TEST(test_refused) {
                       r.rc, r.err);
         ck_assert_msg(strstr(r.err, REFUSED[k].needle), "case %zu: '%s' not in:\n%s", k,
                       REFUSED[k].needle, r.err);
+        /* a --grid value's error names --grid, not a --set the user never typed */
+        ck_assert_msg(strcmp(v[0], "--grid") != 0 || !strstr(r.err, "--set"),
+                      "case %zu blames --set:\n%s", k, r.err);
         struct stat st;
         ck_assert_msg(stat(out, &st) != 0, "case %zu created the sweep folder", k);
         tu_result_free(&r);

@@ -105,6 +105,11 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len);
  * not section.key=value or names no valid key) and returns -1 with c unchanged; 0 on success. */
 int config_set(Config *c, const char *assignment, int argn);
 
+/* config_set for a value that came from another option (the sweep's --grid, --dk, ...): the
+ * same checks, with the error naming that option ("--grid (argument N): ..."; with argn <= 0,
+ * "--dk (default): ...") instead of --set. */
+int config_set_as(Config *c, const char *assignment, const char *option, int argn);
+
 /* True when assignment, read as config_set reads it ("section.key=value", spaces around the names
  * allowed), names key ("section.key"); false for any other key or text that is not an
  * assignment. For callers that must refuse some keys before config_set applies them. */

@@ -39,7 +39,8 @@ int config_assignment_sets(const char *assignment, const char *key) {
 }
 
 /* config_set on buf, a writable copy of assignment. */
-static int set_from(Config *c, char *buf, const char *assignment, const char *where, int argn) {
+static int set_from(Config *c, char *buf, const char *assignment, const char *where,
+                    const char *option, int argn) {
     char msg[MSG];
     char *section, *key, *value;
     const char *why;
@@ -60,7 +61,7 @@ static int set_from(Config *c, char *buf, const char *assignment, const char *wh
         return -1;
     }
     char origin[64];
-    snprintf(origin, sizeof origin, "--set argument %d", argn);
+    snprintf(origin, sizeof origin, "%s argument %d", option, argn);
     if (cfg_assign(c, i, value, origin, msg, sizeof msg)) {
         fprintf(stderr, "%s: '%s.%s': %s\n", where, cfg_keys[i].section, cfg_keys[i].key, msg);
         return -1;
@@ -69,15 +70,20 @@ static int set_from(Config *c, char *buf, const char *assignment, const char *wh
 }
 
 int config_set(Config *c, const char *assignment, int argn) {
-    char where[64];
-    snprintf(where, sizeof where, "--set (argument %d)", argn);
+    return config_set_as(c, assignment, "--set", argn);
+}
+
+int config_set_as(Config *c, const char *assignment, const char *option, int argn) {
+    char where[96];
+    if (argn > 0) snprintf(where, sizeof where, "%s (argument %d)", option, argn);
+    else snprintf(where, sizeof where, "%s (default)", option);
     /* any length: a value over the limit is refused by the key's own check, which names it */
     char *buf = strdup(assignment);
     if (!buf) {
         fprintf(stderr, "%s: out of memory\n", where);
         return -1;
     }
-    int rc = set_from(c, buf, assignment, where, argn);
+    int rc = set_from(c, buf, assignment, where, option, argn);
     free(buf);
     return rc;
 }

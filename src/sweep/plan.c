@@ -23,7 +23,7 @@
 static int set_value(Config *c, const Axis *ax, const char *key, const char *value) {
     char buf[2 * PLAN_CELL];
     snprintf(buf, sizeof buf, "%s=%s", key, value);
-    if (config_set(c, buf, ax->argn) == 0) return 0;
+    if (config_set_as(c, buf, ax->flag, ax->argn) == 0) return 0;
     if (ax->argn > 0)
         fprintf(stderr, "error: %s (argument %d): value '%s' of '%s' is refused (see above)\n",
                 ax->flag, ax->argn, value, key);
