@@ -1,10 +1,12 @@
 /* attention.c: causal attention of one (batch, head) pair as small GEMMs around a row softmax.
  *
  * With Q, K, V the head's (T × hs) slices of qkv (row stride 3C) and dO its slice of dout:
- *   forward:  S = scale·Q·Kᵀ (lower triangle) → preatt;  P = softmax of S's rows → att;
- *             O = P·V
- *   backward: dP = dO·Vᵀ;  dV += Pᵀ·dO;  dZ = P ⊙ (dP − rowsum(P ⊙ dP)) → dpreatt;
- *             dQ += scale·dZ·K;  dK += scale·dZᵀ·Q
+ *   forward:  S = scale·Q·Kᵀ (lower triangle), into preatt or, in training, into att's own
+ *             memory;  P = softmax of S's rows → att (in place);  O = P·V
+ *   backward: dP = dO·Vᵀ;  dV += Pᵀ·dO;  dZ = P ⊙ (dP − rowsum(P ⊙ dP)), in dpreatt or, in
+ *             training, in the thread's T × T slot;  dQ += scale·dZ·K;  dK += scale·dZᵀ·Q
+ * Only P is kept between forward and backward: memory and traffic grow with B·NH·T² once per
+ * layer, not three times.
  * and, for the diagnostics only, how much of dP each softmax row passes on to dZ
  * (softmax_row_pass), measured before dZ overwrites dP.
  * Every product goes through matmul_gemm (matmul.h): register tiles vectorised along the output
