@@ -223,7 +223,8 @@ START_TEST(test_unwritable_outputs) {
 }
 END_TEST
 
-/* ./train --sweep-report DIR runs the same report; without DIR it is a usage error. */
+/* ./train --sweep-report DIR runs the same report; without DIR, or with a folder that holds no
+ * sweep.csv, it is a wrong command line (exit 2). */
 START_TEST(test_train_sweep_report) {
     sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
     char args[512];
@@ -232,7 +233,7 @@ START_TEST(test_train_sweep_report) {
     ck_assert(tu_train_output_contains(g_tmp, "scale=sqrt_dk: seed 5: 51.4 %"));
     ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report"), 2);
     ck_assert(tu_train_output_contains(g_tmp, "usage: ./train --sweep-report SWEEP_DIR"));
-    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report /nonexistent/sweep"), 1);
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report /nonexistent/sweep"), 2);
 }
 END_TEST
 

@@ -4,6 +4,9 @@
 #include "cli/cli.h"
 
 #include <stdio.h>
+#include <unistd.h>
+
+#include "cli/args.h"
 
 #include "cli/sweep_args.h"
 #include "report/sweep_report.h"
@@ -18,18 +21,26 @@ int cli_sweep(int argc, char **argv) {
     return rc;
 }
 
+static const char SWEEP_RUN_USAGE[] = "usage: ./train --sweep-run OUT/configs/RUN.ini (one run "
+                                     "of a sweep; see ./train --sweep --help)\n";
+static const char SWEEP_REPORT_USAGE[] = "usage: ./train --sweep-report SWEEP_DIR (the folder a "
+                                        "sweep wrote, with its sweep.csv)\n";
+
 int cli_sweep_run(int argc, char **argv) {
-    if (argc != 1) {
-        fprintf(stderr, "usage: ./train --sweep-run OUT/configs/RUN.ini (one run of a sweep; "
-                        "see ./train --sweep --help)\n");
-        return EXIT_CONFIG;
-    }
+    if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_RUN_USAGE, stdout), EXIT_OK;
+    if (argc != 1 || !*argv[0]) return fputs(SWEEP_RUN_USAGE, stderr), EXIT_CONFIG;
     return sweep_job_run(argv[0]);
 }
 
 int cli_sweep_report(int argc, char **argv) {
-    if (argc != 1) {
-        fprintf(stderr, "usage: ./train --sweep-report SWEEP_DIR\n");
+    if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_REPORT_USAGE, stdout), EXIT_OK;
+    if (argc != 1 || !*argv[0]) return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
+    /* a folder without sweep.csv is a wrong argument (exit 2), not a failed read (exit 1) */
+    char csv[4096];
+    int n = snprintf(csv, sizeof csv, "%s/sweep.csv", argv[0]);
+    if (n < 0 || (size_t)n >= sizeof csv || access(csv, F_OK) != 0) {
+        fprintf(stderr, "error: '%s' holds no sweep.csv: give the folder a sweep wrote (its --out; "
+                        "./train --sweep --collect --out DIR rebuilds a lost sweep.csv)\n", argv[0]);
         return EXIT_CONFIG;
     }
     return sweep_report(argv[0], stdout);
