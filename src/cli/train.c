@@ -56,10 +56,13 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             a->print_config = 1;
         } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
             const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
-            if (!dir) return cli_fail(NULL, "%s needs a run folder", flag);
-            if (flag[2] == 'r') a->resume_dir = dir;
-            else a->eval_dir = dir;
+            if (!dir || !*dir) return cli_fail(NULL, "%s needs a run folder", flag);
+            const char **slot = flag[2] == 'r' ? &a->resume_dir : &a->eval_dir;
+            /* which of two folders was meant cannot be guessed: the last one used to win */
+            if (*slot) return cli_fail(NULL, "%s given twice ('%s' and '%s')", flag, *slot, dir);
+            *slot = dir;
         } else if (strcmp(argv[i], "--prompt") == 0) {
+            if (a->prompt) return cli_fail(NULL, "--prompt given twice");
             if (!(a->prompt = cli_next(argc, argv, &i)))
                 return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"3 1 2\"");
         } else if (strcmp(argv[i], "--set") == 0) {
