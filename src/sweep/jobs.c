@@ -12,10 +12,7 @@
 #include <unistd.h>
 
 #include "sweep/results.h"
-
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig) { stop_signal = sig; }
+#include "util/stop_signal.h"
 
 static double now_s(void) {
     struct timespec ts;
@@ -48,7 +45,7 @@ static pid_t start(const JobList *jl, int i) {
 
 /* Starts runs into the free slots, unless a signal came or a start failed (*rc = 1). */
 static void fill(const JobList *jl, pid_t *pid, int *which, int *next, int *running, int *rc) {
-    for (int s = 0; s < jl->jobs && !stop_signal && !*rc && *next < jl->n; s++)
+    for (int s = 0; s < jl->jobs && !stop_signal_caught() && !*rc && *next < jl->n; s++)
         if (pid[s] == 0) {
             if ((pid[s] = start(jl, *next)) < 0) {
                 pid[s] = 0;
@@ -69,20 +66,16 @@ int jobs_run(const JobList *jl, int *failed) {
         fprintf(stderr, "error: out of memory\n");
         return 1;
     }
-    struct sigaction sa = {0}, old_int, old_term;
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    stop_signal = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    StopSignals saved;
+    stop_signals_catch(&saved);
     int next = 0, running = 0, done = 0, n_failed = 0, rc = 0, forwarded = 0;
     double t0 = now_s();
     while (next < jl->n || running > 0) {
         fill(jl, pid, which, &next, &running, &rc);
         if (rc && running == 0) break;
-        if (stop_signal && !forwarded) {
+        if (stop_signal_caught() && !forwarded) {
             for (int s = 0; s < jl->jobs; s++)
-                if (pid[s] > 0) kill(pid[s], stop_signal);
+                if (pid[s] > 0) kill(pid[s], stop_signal_caught());
             forwarded = 1;
         }
         int st;
@@ -99,7 +92,7 @@ int jobs_run(const JobList *jl, int *failed) {
         pid[s] = 0;
         running--;
         int code = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
-        int stopped = stop_signal && (code == 128 + SIGINT || code == 128 + SIGTERM);
+        int stopped = stop_signal_caught() && (code == 128 + SIGINT || code == 128 + SIGTERM);
         if (!stopped) {
             done++;
             n_failed += !results_final(code);
@@ -115,11 +108,10 @@ int jobs_run(const JobList *jl, int *failed) {
                         "ETA %s\n", jl->finished_before + done, jl->total, jl->finished_before,
                 running, n_failed, eta);
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    stop_signals_restore(&saved);
     free(pid);
     free(which);
     if (failed) *failed = n_failed;
-    if (stop_signal) return 128 + stop_signal;
+    if (stop_signal_caught()) return 128 + stop_signal_caught();
     return rc;
 }

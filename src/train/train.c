@@ -25,6 +25,7 @@
 #include "train/runlog.h"
 #include "train/task_source.h"
 #include "util/provenance.h"
+#include "util/stop_signal.h"
 
 int is_nonfinite(double x) {
     uint64_t bits;
@@ -296,11 +297,6 @@ static int save_checkpoint(Run *r, long updates_done, double elapsed_s) {
     return checkpoint_save(path, r->cfg_text, &r->m, &r->opt, &st) == 0 ? 0 : EXIT_RUNTIME;
 }
 
-/* SIGINT / SIGTERM ask the loop to stop after the current step; the handler only sets a flag. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig) { stop_signal = sig; }
-
 /* Reports a non-finite loss or gradient at this step: names the first parameter (a non-finite
  * one explains everything after it) or gradient tensor affected. */
 static void report_divergence(const Run *r, int step, double loss, double norm) {
@@ -338,12 +334,9 @@ int train_run_from(const Config *c, const char *checkpoint) {
             c->steps, B, checkpoint ? " (resumed)" : "");
     if (checkpoint) fprintf(stderr, "resuming from %s at step %ld\n", checkpoint, run.start_step);
 
-    struct sigaction sa = {0}, old_int, old_term;
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    stop_signal = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    /* SIGINT / SIGTERM ask the loop to stop after the current step */
+    StopSignals saved;
+    stop_signals_catch(&saved);
 
     double t0 = now_s() - run.resumed_elapsed, t_last = now_s();
     long tokens_since = 0;
@@ -411,8 +404,8 @@ int train_run_from(const Config *c, const char *checkpoint) {
         if (c->checkpoint_every > 0 && done % c->checkpoint_every == 0 && done < c->steps &&
             (rc = save_checkpoint(&run, done, now_s() - t0)) != 0)
             break;
-        if (stop_signal) {
-            int sig = stop_signal;
+        if (stop_signal_caught()) {
+            int sig = stop_signal_caught();
             if ((rc = save_checkpoint(&run, done, now_s() - t0)) != 0) break;
             fprintf(stderr, "\n%s after step %ld: checkpoint and logs written to %s/; continue with "
                             "./train --resume %s\n",
@@ -440,8 +433,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
         fprintf(stderr, "error: cannot finish writing the logs in %s\n", run.dir);
         rc = EXIT_RUNTIME;
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    stop_signals_restore(&saved);
     run_free(&run);
     return rc;
 }

@@ -1,0 +1,24 @@
+/* stop_signal.h: SIGINT and SIGTERM caught for the length of a job (the training loop, a sweep's
+ * children), so that it can stop cleanly at a point of its choosing: the handler only records the
+ * signal, the job polls it, and the handlers it replaced come back afterwards. */
+#ifndef SCALEDOT_STOP_SIGNAL_H
+#define SCALEDOT_STOP_SIGNAL_H
+
+#include <signal.h>
+
+/* The handlers stop_signals_catch replaced. */
+typedef struct {
+    struct sigaction old_int, old_term;
+} StopSignals;
+
+/* Forgets any signal caught before, then catches SIGINT and SIGTERM; saved gets the handlers
+ * they had. */
+void stop_signals_catch(StopSignals *saved);
+
+/* Puts back the handlers stop_signals_catch saved. */
+void stop_signals_restore(const StopSignals *saved);
+
+/* The signal caught since stop_signals_catch (SIGINT or SIGTERM), or 0. */
+int stop_signal_caught(void);
+
+#endif
