@@ -12,7 +12,6 @@
 
 #include <check.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +30,7 @@ static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_compare
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
 /* Runs ./train --compare (cli_compare) on a NULL-terminated argument list with stdout and stderr captured. */
-static TuResult compare(const char *first, ...) {
-    va_list ap;
-    va_start(ap, first);
-    TuResult r = tu_vcall(cli_compare, first, ap);
-    va_end(ap);
-    return r;
-}
+#define compare(...) tu_run_cmd(cli_compare, __VA_ARGS__)
 
 static char *out_path(char *buf, size_t n, const char *file) {
     snprintf(buf, n, "%s/rep/%s", g_tmp, file);

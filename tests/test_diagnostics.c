@@ -103,24 +103,36 @@ START_TEST(test_init_check_known_model) {
 }
 END_TEST
 
+/* Builds the model of mc (fan_in init from seed, or gpt2 init of that std when gpt2_std > 0),
+ * draws B×T tokens below the vocab size from the same generator (and targets too when
+ * random_targets, else all 0), and runs one forward; positions t < skip of each row are out of
+ * the loss (mask 0). */
+static void build_and_forward(Model *m, const ModelConfig *mc, int B, int T, uint64_t seed,
+                              double gpt2_std, int random_targets, int skip) {
+    ck_assert_int_eq(model_build(m, mc, B), 0);
+    Rng rng;
+    rng_seed(&rng, seed);
+    if (gpt2_std > 0) model_init_gpt2(m, &rng, gpt2_std);
+    else model_init_fan_in(m, &rng);
+    int *tokens = malloc(sizeof(int) * (size_t)(B * T)), *targets = malloc(sizeof(int) * (size_t)(B * T));
+    float *mask = malloc(sizeof(float) * (size_t)(B * T));
+    ck_assert(tokens && targets && mask);
+    for (int i = 0; i < B * T; i++) {
+        tokens[i] = (int)rng_below(&rng, (uint32_t)mc->vocab_size);
+        targets[i] = random_targets ? (int)rng_below(&rng, (uint32_t)mc->vocab_size) : 0;
+        mask[i] = i % T >= skip;
+    }
+    model_forward(m, tokens, targets, mask, B, T);
+    free(tokens), free(targets), free(mask);
+}
+
 /* Random unit-variance q and k (fan_in init, LayerNorm on random embeddings): the measured
  * variance of q·k is near d_k, and the scaled logits near d_k·scale². */
 START_TEST(test_init_check_fan_in_near_prediction) {
     ModelConfig mc = {.vocab_size = 50, .d_model = 64, .n_heads = 2, .n_layers = 1, .d_ff = 16,
                       .max_seq_len = 32, .ln_eps = 1e-5f, .scale = 1.0f};
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, 8), 0);
-    Rng rng;
-    rng_seed(&rng, 11);
-    model_init_fan_in(&m, &rng);
-    int tokens[8 * 32], targets[8 * 32];
-    float mask[8 * 32];
-    for (int i = 0; i < 8 * 32; i++) {
-        tokens[i] = (int)rng_below(&rng, 50);
-        targets[i] = 0;
-        mask[i] = 1;
-    }
-    model_forward(&m, tokens, targets, mask, 8, 32);
+    build_and_forward(&m, &mc, 8, 32, 11, 0, 0, 0);
     InitCheck c = diag_init_check(&m, 0);
     ck_assert_msg(c.var_q > 0.7 && c.var_q < 1.4, "var q %g", c.var_q);
     ck_assert_msg(c.var_k > 0.7 && c.var_k < 1.4, "var k %g", c.var_k);
@@ -151,18 +163,7 @@ START_TEST(test_init_report_qk_norm) {
                       .max_seq_len = 32, .ln_eps = 1e-5f, .scale = _i ? (real)(1 / sqrt(32.0)) : 1,
                       .qk_norm = 1};
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, 8), 0);
-    Rng rng;
-    rng_seed(&rng, 11);
-    model_init_gpt2(&m, &rng, 0.02);
-    int tokens[8 * 32], targets[8 * 32];
-    float mask[8 * 32];
-    for (int i = 0; i < 8 * 32; i++) {
-        tokens[i] = (int)rng_below(&rng, 50);
-        targets[i] = 0;
-        mask[i] = 1;
-    }
-    model_forward(&m, tokens, targets, mask, 8, 32);
+    build_and_forward(&m, &mc, 8, 32, 11, 0.02, 0, 0);
     InitCheck c = diag_init_check(&m, 0);
     ck_assert_msg(c.var_q > 0.99 && c.var_q < 1.01, "var q %g", c.var_q);
     ck_assert_msg(c.var_k > 0.99 && c.var_k < 1.01, "var k %g", c.var_k);
@@ -191,27 +192,6 @@ START_TEST(test_softmax_pass_ratio) {
 }
 END_TEST
 
-/* Builds the model of mc (fan_in init from seed), draws B×T tokens and targets below the vocab
- * size from the same generator, and runs one forward; positions t < skip of each row are out of
- * the loss (mask 0). */
-static void build_and_forward(Model *m, const ModelConfig *mc, int B, int T, uint64_t seed,
-                              int skip) {
-    ck_assert_int_eq(model_build(m, mc, B), 0);
-    Rng rng;
-    rng_seed(&rng, seed);
-    model_init_fan_in(m, &rng);
-    int *tokens = malloc(sizeof(int) * (size_t)(B * T)), *targets = malloc(sizeof(int) * (size_t)(B * T));
-    float *mask = malloc(sizeof(float) * (size_t)(B * T));
-    ck_assert(tokens && targets && mask);
-    for (int i = 0; i < B * T; i++) {
-        tokens[i] = (int)rng_below(&rng, (uint32_t)mc->vocab_size);
-        targets[i] = (int)rng_below(&rng, (uint32_t)mc->vocab_size);
-        mask[i] = i % T >= skip;
-    }
-    model_forward(m, tokens, targets, mask, B, T);
-    free(tokens), free(targets), free(mask);
-}
-
 /* One layer (so after backward m.datty still holds its attention's dout), two heads, scale 3
  * (saturated rows), a mask without the first two positions (their query rows get dp = 0). By the
  * book in double: P = softmax(scale·q·k), dP = dO·Vᵀ, dZ = P ⊙ (dP − rowsum(P ⊙ dP)). */
@@ -220,7 +200,7 @@ START_TEST(test_model_pass_stats_by_the_book) {
     ModelConfig mc = {.vocab_size = 7, .d_model = C, .n_heads = NH, .n_layers = 1, .d_ff = 16,
                       .max_seq_len = T, .ln_eps = 1e-5f, .scale = 3.0f};
     Model m;
-    build_and_forward(&m, &mc, B, T, 29, 2);
+    build_and_forward(&m, &mc, B, T, 29, 0, 1, 2);
     model_zero_grad(&m);
     model_backward(&m);
     real *plain = malloc(m.n_params * sizeof(real));
@@ -301,7 +281,7 @@ START_TEST(test_model_head_stats_recomputed) {
     ModelConfig mc = {.vocab_size = 9, .d_model = C, .n_heads = NH, .n_layers = 2, .d_ff = 32,
                       .max_seq_len = T, .ln_eps = 1e-5f, .scale = 1.5f};
     Model m;
-    build_and_forward(&m, &mc, B, T, 41, 0);
+    build_and_forward(&m, &mc, B, T, 41, 0, 1, 0);
     static real out[B * T * C], pre[B * NH * T * T], att[B * NH * T * T];
     for (int l = 0; l < 2; l++) {
         attention_forward(out, pre, att, m.acts[l].attn_qkv, B, T, C, NH, mc.scale);

@@ -7,7 +7,6 @@
 
 #include <check.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,13 +23,7 @@ static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figure_
 
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
-static TuResult compare(const char *first, ...) {
-    va_list ap;
-    va_start(ap, first);
-    TuResult r = tu_vcall(cli_compare, first, ap);
-    va_end(ap);
-    return r;
-}
+#define compare(...) tu_run_cmd(cli_compare, __VA_ARGS__)
 
 enum { STEPS = 3, LAYERS = 2, HEADS = 2 };
 static const int STEP[STEPS] = {0, 50, 100};

@@ -6,7 +6,6 @@
 
 #include <check.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +15,7 @@
 
 static char g_tmp[64];
 
-static TuResult compare(const char *first, ...) {
-    va_list ap;
-    va_start(ap, first);
-    TuResult r = tu_vcall(cli_compare, first, ap);
-    va_end(ap);
-    return r;
-}
+#define compare(...) tu_run_cmd(cli_compare, __VA_ARGS__)
 
 /* A run folder holding a loss.csv whose losses run from hi down to lo. */
 static void write_run(const char *name, double hi, double lo) {

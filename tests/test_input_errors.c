@@ -167,9 +167,8 @@ START_TEST(test_checkpoint_beyond_steps) {
              tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
     /* the finished run's checkpoint is at step 6; a config.ini that says 4 steps puts it beyond */
-    char ini[300], text_path[300];
+    char ini[300];
     snprintf(ini, sizeof ini, "%s/r/config.ini", tmpdir);
-    snprintf(text_path, sizeof text_path, "%s/r/checkpoint.bin", tmpdir);
     ck_assert(tu_file_contains(ini, "steps = 6"));
     snprintf(args, sizeof args, "--resume %s/r --set train.steps=4", tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);

@@ -3,7 +3,6 @@
  * NaN loss at step 12). Logged nan/inf values (a real divergence) and empty fields (not
  * measured) stay. */
 #include <check.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,13 +85,7 @@ START_TEST(test_rows_checked) {
 }
 END_TEST
 
-static TuResult compare(const char *first, ...) {
-    va_list ap;
-    va_start(ap, first);
-    TuResult r = tu_vcall(cli_compare, first, ap);
-    va_end(ap);
-    return r;
-}
+#define compare(...) tu_run_cmd(cli_compare, __VA_ARGS__)
 
 START_TEST(test_compare_skips_malformed_rows) {
     char a[300], b[300], out[300];

@@ -198,13 +198,7 @@ END_TEST
 
 /* ------------------------------------------------------------------ refused */
 
-static TuResult sweep(const char *first, ...) {
-    va_list ap;
-    va_start(ap, first);
-    TuResult r = tu_vcall(cli_sweep, first, ap);
-    va_end(ap);
-    return r;
-}
+#define sweep(...) tu_run_cmd(cli_sweep, __VA_ARGS__)
 
 typedef struct {
     const char *needle;

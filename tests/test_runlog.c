@@ -68,15 +68,20 @@ static int count_rows(const char *path) {
     return n;
 }
 
-/* A resumed log keeps the header and the rows before the resume step, whatever follows. */
-START_TEST(test_resume_truncates_later_rows) {
+/* A fresh scratch folder, the smallest model the logs need, and the run folder tmpdir/run. */
+static void tiny_run(Model *m, char *dir, size_t n) {
     make_tmpdir();
     ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
                       .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f};
+    ck_assert_int_eq(model_build(m, &mc, 1), 0);
+    snprintf(dir, n, "%s/run", tmpdir);
+}
+
+/* A resumed log keeps the header and the rows before the resume step, whatever follows. */
+START_TEST(test_resume_truncates_later_rows) {
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
     char dir[512], path[600];
-    snprintf(dir, sizeof dir, "%s/run", tmpdir);
+    tiny_run(&m, dir, sizeof dir);
     RunLog r;
     ck_assert_int_eq(runlog_open(&r, dir, &m, "[run]\n", -1), 0);
     for (int step = 0; step < 50; step += 10) {
@@ -109,13 +114,9 @@ static int fields(const char *line) {
 /* A run logged before attention.csv had dprob_norm, softmax_pass and blocked_rows, resumed:
  * its rows keep the 11 columns of its header, so the file stays one table; a new log has 14. */
 START_TEST(test_resume_keeps_old_attention_columns) {
-    make_tmpdir();
-    ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
-                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f};
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
     char dir[512], path[600];
-    snprintf(dir, sizeof dir, "%s/run", tmpdir);
+    tiny_run(&m, dir, sizeof dir);
     RunLog r;
     HeadStats s = {.logit_std = 1, .dlogit_norm = 0.5, .dprob_norm = 2, .softmax_pass = 0.25,
                    .blocked_rows = 0.125};

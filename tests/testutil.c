@@ -195,6 +195,14 @@ TuResult tu_vcall(int (*cmd)(int argc, char **argv), const char *first, va_list 
     return tu_call(cmd, args);
 }
 
+TuResult tu_run_cmd(int (*cmd)(int argc, char **argv), const char *first, ...) {
+    va_list ap;
+    va_start(ap, first);
+    TuResult r = tu_vcall(cmd, first, ap);
+    va_end(ap);
+    return r;
+}
+
 TuResult tu_call(int (*cmd)(int argc, char **argv), const char *const *args) {
     char *argv[TU_MAX_ARGS + 1];
     int argc = 0;

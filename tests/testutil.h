@@ -105,6 +105,9 @@ typedef struct {
  * wrapper, e.g. compare("runs/a", "runs/b", NULL). */
 #define TU_MAX_ARGS 47
 TuResult tu_vcall(int (*cmd)(int argc, char **argv), const char *first, va_list more);
+/* tu_vcall with the arguments in the call itself, up to a NULL: a test's command in one line,
+ * e.g. #define compare(...) tu_run_cmd(cli_compare, __VA_ARGS__). */
+TuResult tu_run_cmd(int (*cmd)(int argc, char **argv), const char *first, ...);
 /* The same for a NULL-terminated array of arguments (a row of a table of command lines). */
 TuResult tu_call(int (*cmd)(int argc, char **argv), const char *const *args);
 void tu_result_free(TuResult *r);
