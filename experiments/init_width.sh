@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The control variable (README "Does it happen in my model?"): init scheme (fan_in, gpt2 with
+# std 0.02) x width (d_model 64, 128, 256; d_k fixed at 64, n_heads = d_model / 64) x scale
+# (sqrt_dk, none), seeds 1-3, the shipped sort task and its 2000 steps. Writes
+# docs/init_width/d<d_model>/; runs in sweeps/init_width_d<d_model>/. d_model 512 costs about
+# 64x the d_model 64 run per step and is left out of this budget (see the README).
+. "$(dirname "$(readlink -f "$0")")/common.sh"
+for d in ${WIDTHS:-64 128 256}; do
+    ./train --sweep configs/scaled.ini --dk 64 --d-model "$d" --scales sqrt_dk,none \
+        --grid init.scheme=fan_in,gpt2 --seeds 3 --jobs "$JOBS" --out "sweeps/init_width_d$d"
+    publish "sweeps/init_width_d$d" "docs/init_width/d$d"
+done
