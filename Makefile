@@ -1,6 +1,9 @@
 # scaledot: build ./train, run the tests, run the benchmark.
 #   make            build ./train (gcc; `make CC=clang` works too)
-#   make test       build and run every test (installs Check with apt-get if missing and allowed)
+#   make test       build and run every test, then again under ASan+UBSan (installs Check with
+#                   apt-get if missing and allowed); quiet: a line per compiled file and per test
+#                   program, a failing program's output in full; V=1 prints commands and output
+#   make test-run   the plain suite alone (no sanitizer build): the quick check while you work
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
@@ -30,6 +33,15 @@ CPPFLAGS += -Isrc -D_POSIX_C_SOURCE=200809L
 CFLAGS   ?= $(OPT)
 CFLAGS   += -std=c11 -ffp-contract=fast $(WARN)
 LDLIBS   += -lm
+
+# Quiet by default: a short line per compiled file; V=1 prints the whole commands.
+ifeq ($(V),1)
+Q   =
+SAY = @:
+else
+Q   = @
+SAY = @printf '  %-6s %s\n'
+endif
 
 # OpenMP when the compiler has it (clang needs libomp-dev); build serially otherwise.
 OMP_OK := $(shell printf '\043include <omp.h>\nint main(void){return omp_get_max_threads()<1;}\n' | \
@@ -78,15 +90,18 @@ $(shell mkdir -p build; echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) ||
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
-	$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
+	$(SAY) LD $@
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
 $(BUILD)/float/%.o: src/%.c $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(SAY) CC $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/float/util/provenance.o: src/util/provenance.c $(wildcard src/*/*.h) $(PROV_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(PROV_DEFS) $(CFLAGS) -c -o $@ $<
+	$(SAY) CC $@
+	$(Q)$(CC) $(CPPFLAGS) $(PROV_DEFS) $(CFLAGS) -c -o $@ $<
 
 # make portable: ./train for any x86-64 CPU with AVX2 and FMA (Haswell and later, Zen), built in
 # build/<cc>-x86-64-v3/; `make portable ARCH=x86-64-v2` for older machines.
@@ -95,11 +110,13 @@ portable:
 
 $(BUILD)/double/%.o: src/%.c $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -DSCALEDOT_DOUBLE $(CFLAGS) -c -o $@ $<
+	$(SAY) CC $@
+	$(Q)$(CC) $(CPPFLAGS) -DSCALEDOT_DOUBLE $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_SUPPORT) $(wildcard tests/*.h) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests -DSCALEDOT_SOURCE_DIR='"$(CURDIR)"' $(CFLAGS) $(CHECK_CFLAGS) \
+	$(SAY) CCLD $@
+	$(Q)$(CC) $(CPPFLAGS) -Itests -DSCALEDOT_SOURCE_DIR='"$(CURDIR)"' $(CFLAGS) $(CHECK_CFLAGS) \
 		$(if $(filter $*,$(DBL_TESTS)),-DSCALEDOT_DOUBLE) \
 		-o $@ $< $(TEST_SUPPORT) $(if $(filter $*,$(DBL_TESTS)),$(DBL_OBJ),$(LIB_OBJ)) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
 
@@ -129,10 +146,8 @@ test: check-deps
 
 # Check's per-test time limits only catch hangs; a shared, busy machine gets five times more.
 test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
-	@fail=0; for t in $(ALL_TESTS); do \
-	  echo "== $$t"; CK_FORK=yes CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-5} ./$(BUILD)/tests/$$t || fail=1; \
-	done; \
-	if [ $$fail -ne 0 ]; then echo "make test: FAILED"; exit 1; fi; echo "make test: all test programs passed"
+	@CK_FORK=yes CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-5} \
+	  V=$(V) tests/run_tests.sh "" ./$(BUILD)/tests $(ALL_TESTS)
 
 # The benchmark links the product's objects unchanged; -Wl,--wrap routes model.c's kernel calls
 # through timing wrappers in bench/bench.c (per-kernel shares at no cost to the product).
@@ -222,7 +237,8 @@ SAN_ENV   = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stac
 
 # The program from this build's objects, beside them (the sanitizer and valgrind builds).
 $(BUILD)/train: $(BUILD)/float/main.o $(LIB_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 .PHONY: fuzz test-sanitize test-sanitize-run
 fuzz: $(FUZZ_BINS)
@@ -233,9 +249,5 @@ test-sanitize: check-deps
 		test-sanitize-run
 
 test-sanitize-run: $(BUILD)/train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
-	@fail=0; for t in $(ALL_TESTS); do \
-	  echo "== $$t (ASan+UBSan)"; \
-	  CK_FORK=yes SCALEDOT_TRAIN_BIN=$(CURDIR)/$(BUILD)/train $(SAN_ENV) ./$(BUILD)/tests/$$t || fail=1; \
-	done; \
-	if [ $$fail -ne 0 ]; then echo "make test-sanitize: FAILED"; exit 1; fi; \
-	echo "make test-sanitize: all test programs passed"
+	@CK_FORK=yes SCALEDOT_TRAIN_BIN=$(CURDIR)/$(BUILD)/train $(SAN_ENV) \
+	  V=$(V) tests/run_tests.sh " (ASan+UBSan)" ./$(BUILD)/tests $(ALL_TESTS)
