@@ -26,7 +26,7 @@ double equal_loss_step(const double *steps, const double *losses, int n, double 
 
 /* The readings, in print order: the W_q gradient (grad_norms.csv) then attention.csv columns. */
 enum { R_WQ, R_DZ, R_DP, R_PASS, R_BLK, N_READ };
-static const char *const READ_NAME[N_READ] = {"W_q grad", "|dL/dZ|", "|dL/dP|", "softmax_pass",
+static const char *const READ_NAME[N_READ] = {"|dL/dW_q|", "|dL/dZ|", "|dL/dP|", "softmax_pass",
                                               "blocked_rows"};
 static const char *const ATTN_COL[N_READ] = {NULL, "dlogit_norm", "dprob_norm", "softmax_pass",
                                              "blocked_rows"};
