@@ -8,7 +8,12 @@
 #             blocked_rows, dlogit_norm, dprob_norm and the W_q gradient norm
 #   end:      saturated rows at the last logged step
 # per layer (mean over heads), one line per run and layer. Then, per scale mode and layer, the
-# median and min-max over the runs. Needs only bash, awk and sort.
+# median and min-max over the runs. Last, the same gradient readings at equal VALIDATION loss:
+# for each seed with a scale-none and a sqrt_dk run, ./train --compare UNSCALED SCALED
+# --at-equal-loss (the scaled run read where its val_loss first fell to each of the unscaled
+# run's evaluation levels; see ./train --compare --help), its per-reading medians per seed, and
+# over the seeds the median unscaled/scaled ratio at equal loss and at equal step and how many
+# seeds keep the equal-step direction. Needs bash, awk, sort and the built ./train.
 #   experiments/chain.sh [SWEEP_DIR] [FROM] [TO]   > docs/seeds/chain.txt
 set -euo pipefail
 dir=${1:-sweeps/seeds_sort}
@@ -74,3 +79,37 @@ for key in $(awk '{ print $2 "/" $4 }' "$rows" | sort -u); do
     done
     echo "$line"
 done
+
+echo
+echo "at equal validation loss: unscaled (none) = A, scaled (sqrt_dk) = B, per seed (./train --compare A B --at-equal-loss)"
+train_bin="$(cd "$(dirname "$0")/.." && pwd)/train"
+if [ ! -x "$train_bin" ]; then
+    echo "chain.sh: no $train_bin (make train); equal-loss section left out" >&2
+    exit 0
+fi
+eq=$(mktemp)
+trap 'rm -f "$rows" "$eq" "$dir/.chain_runs"' EXIT
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+         { print $c["run"], $c["scale"], $c["seed"] }' "$dir/sweep.csv" |
+    awk '$2 == "none" { u[$3] = $1 } $2 == "sqrt_dk" { s[$3] = $1 }
+         END { for (k in u) if (k in s) print k, u[k], s[k] }' | sort -n |
+    while read -r seed un sc; do
+        out=$("$train_bin" --compare "$dir/runs/$un" "$dir/runs/$sc" --at-equal-loss) || {
+            echo "chain.sh: seed $seed: --at-equal-loss failed, left out" >&2; continue; }
+        echo "$out" | grep '^val_loss range' | sed "s/^/seed $seed: /"
+        echo "$out" | grep '^layer [0-9]* .* equal loss:' | sed "s/^/seed $seed: /" | tee -a "$eq"
+    done
+echo
+echo "over the seeds: median A/B at equal loss and at equal step; seeds where the equal-step direction survives"
+# fields of a line: seed S: layer L NAME A a | equal loss: B b, A/B r | equal step: B c, A/B r2 | verdict
+awk '{ key = $4 " " $5; j = 0
+       for (i = 1; i <= NF; i++) if ($i == "A/B") { v = $(i + 1); sub(/,$/, "", v)
+           if (++j == 1) r1[key] = (key in r1) ? r1[key] " " v : v
+           else r2[key] = (key in r2) ? r2[key] " " v : v }
+       sv[key] += ($NF == "survives"); tot[key]++; if (!(key in seen)) { seen[key] = 1; ord[++k] = key } }
+     function med(s,   a, m, t, i, j) { m = split(s, a, " "); for (i = 1; i <= m; i++) { a[i] = a[i] + 0 }
+         for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+         return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2 }
+     END { for (x = 1; x <= k; x++) { key = ord[x]; split(key, p, " ")
+         printf "layer %s %-12s equal loss A/B %8.3g | equal step A/B %8.3g | direction survives in %d of %d seeds\n",
+             p[1], p[2], med(r1[key]), med(r2[key]), sv[key], tot[key] } }' "$eq"

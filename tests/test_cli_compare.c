@@ -1,7 +1,8 @@
 /* test_cli_compare.c: the command line of ./train --compare (src/cli/compare.c), table-driven:
  * each bad line is refused with exit code 2 and a message naming the mistake, --help prints the
- * usage on stdout, and both spellings of --out reach the report. The report itself is
- * test_compare.c's. */
+ * usage on stdout, and both spellings of --out reach the report; --at-equal-loss wants two runs
+ * with the gradient logs. The report itself is test_compare.c's, the equal-loss table
+ * test_equal_loss.c's. */
 #include "cli/cli.h"
 
 #include <check.h>
@@ -34,6 +35,15 @@ static const LineCase LINES[] = {
     {{"--help"}, 0, 1, "[--log-scale | --linear]"},
     {{FIX "/scaled", "-h"}, 0, 1, "usage: ./train --compare"},
     {{FIX "/nonexistent"}, 2, 0, "nonexistent"}, /* a bad folder is the report's to name */
+    {{FIX "/scaled", "--at-equal-loss"}, 2, 0,
+     "error: --at-equal-loss needs exactly two run folders, got 1\nusage:"},
+    {{FIX "/scaled", FIX "/unscaled", FIX "/scaled", "--at-equal-loss"}, 2, 0,
+     "needs exactly two run folders, got 3"},
+    {{"--at-equal-loss", FIX "/no_attention", FIX "/scaled"}, 2, 0,
+     "no_attention/attention.csv': No such file"},
+    {{FIX "/unscaled", FIX "/scaled", "--at-equal-loss"}, 2, 0,
+     "unscaled/attention.csv' has no column 'dprob_norm'"},
+    {{"--help"}, 0, 1, "--compare RUN_A RUN_B --at-equal-loss"},
 };
 
 START_TEST(test_lines) {

@@ -292,6 +292,134 @@ START_TEST(test_measure_deterministic_and_checked) {
 }
 END_TEST
 
+
+/* ---------------------------------------------------------------- random rows' pass-through */
+
+/* A uniform row (std 0), derived by hand for the log's pass = |dz| / |dp| with dz = p ⊙ (dp −
+ * Σ p_j dp_j): p_j = 1/n, and the probe dp = e_k gives Σ p_j dp_j = 1/n, dz_j = (δ_jk − 1/n)/n,
+ * |dz|² = [(1 − 1/n)² + (n − 1)/n²]/n² = (n − 1)/n³. Summed over the n probes and divided by
+ * Σ_k |e_k|² = n: pass² = (n − 1)/n³, the same for every row, so exact for any number of rows
+ * (1/n is exact in float for these n). Blocked: a row's pass for any dp is |dp − mean dp|/(n·|dp|)
+ * ≤ 1/n, so for n = 256 (1/n < 0.01) every row is blocked. Nothing is saturated. */
+START_TEST(test_random_rows_uniform_closed_form) {
+    static const int ns[] = {2, 4, 16, 64, 256};
+    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+        int n = ns[k];
+        double stds[1] = {0.0};
+        RandomRowPass r;
+        Rng rng;
+        rng_seed(&rng, 5);
+        ck_assert_int_eq(softmax_random_row_pass(&r, stds, 1, n, 300, &rng), 0);
+        double want = sqrt((n - 1.0) / ((double)n * n * n));
+        ck_assert_msg(fabs(r.pass - want) <= 1e-13 * want, "n = %d: pass %.17g, want %.17g", n,
+                      r.pass, want);
+        ck_assert_double_eq(r.pass_se, 0.0);
+        ck_assert_double_eq(r.saturated, 0.0);
+        ck_assert_int_eq(r.n, n);
+        if (n == 256) ck_assert_double_eq(r.blocked, 1.0);
+    }
+}
+END_TEST
+
+/* Two keys, derived by hand: with d = x_1 − x_2 ~ N(0, 2·std²) and p = σ(d) the first weight,
+ * J = p(1 − p)·[[1, −1], [−1, 1]], so Σ_k |J e_k|² = ‖J‖_F² = 4p²(1 − p)² and the per-row value
+ * is v = 2p²(1 − p)²; pass = √E[v]. For dp = r(cos θ, sin θ), |J dp| = 2p(1 − p)·r·|cos(θ + π/4)|:
+ * the row is blocked when |cos φ| < 0.005/(p(1 − p)), φ uniform: probability
+ * (2/π)·asin(min(1, 0.005/(p(1 − p)))). Saturated: max(p, 1 − p) > 0.99, |d| > ln 99, probability
+ * erfc(ln 99 / (2·std)). The expectations over d are integrated here in double (Simpson, 400000
+ * intervals over ±12 standard deviations of d), and so is Var(v), which gives the Monte Carlo
+ * standard error the tolerance is set from (5 SE: a false failure has probability ~6e-7). */
+#define PI_ acos(-1.0)
+
+typedef struct {
+    double pass, pass_se, blocked, blocked_se, saturated, saturated_se;
+} TwoKeyExact;
+
+static TwoKeyExact two_key_exact(double std, int samples) {
+    const int m = 400000; /* even */
+    double sd = sqrt(2.0) * std, lo = -12.0 * sd, h = 24.0 * sd / m;
+    double ev = 0, ev2 = 0, eb = 0;
+    for (int i = 0; i <= m; i++) {
+        double d = lo + i * h, w = (i == 0 || i == m) ? 1 : (i % 2 ? 4 : 2);
+        double g = exp(-0.5 * (d / sd) * (d / sd)) / (sd * sqrt(2.0 * PI_));
+        double p = 1.0 / (1.0 + exp(-d)), q = p * (1.0 - p);
+        double v = 2.0 * q * q, c = 0.005 / q;
+        ev += w * g * v;
+        ev2 += w * g * v * v;
+        eb += w * g * (2.0 / PI_) * asin(c < 1 ? c : 1.0);
+    }
+    ev *= h / 3;
+    ev2 *= h / 3;
+    eb *= h / 3;
+    double sat = erfc(log(99.0) / (2.0 * std));
+    TwoKeyExact e = {.pass = sqrt(ev), .blocked = eb, .saturated = sat};
+    e.pass_se = sqrt((ev2 - ev * ev) / samples) / (2.0 * e.pass);
+    e.blocked_se = sqrt(eb * (1 - eb) / samples);
+    e.saturated_se = sqrt(sat * (1 - sat) / samples);
+    return e;
+}
+
+START_TEST(test_random_rows_two_keys_match_integral) {
+    static const double stds[] = {0.5, 2.0, 8.0};
+    enum { NS = sizeof stds / sizeof stds[0], SAMPLES = 200000 };
+    RandomRowPass r[NS];
+    Rng rng;
+    rng_seed(&rng, 31);
+    ck_assert_int_eq(softmax_random_row_pass(r, stds, NS, 2, SAMPLES, &rng), 0);
+    for (int c = 0; c < NS; c++) {
+        TwoKeyExact e = two_key_exact(stds[c], SAMPLES);
+        /* the standard errors are small against the values they check */
+        ck_assert_msg(5 * e.pass_se < 0.02 * e.pass, "std %g: pass se %g", stds[c], e.pass_se);
+        ck_assert(5 * e.blocked_se < 0.01 && 5 * e.saturated_se < 0.01);
+        ck_assert_msg(fabs(r[c].pass - e.pass) < 5 * e.pass_se, "std %g: pass %.5f, want %.5f ± %.5f",
+                      stds[c], r[c].pass, e.pass, 5 * e.pass_se);
+        ck_assert_msg(fabs(r[c].blocked - e.blocked) < 5 * e.blocked_se,
+                      "std %g: blocked %.5f, want %.5f ± %.5f", stds[c], r[c].blocked, e.blocked,
+                      5 * e.blocked_se);
+        ck_assert_msg(fabs(r[c].saturated - e.saturated) < 5 * e.saturated_se + 1e-12,
+                      "std %g: saturated %.5f, want %.5f ± %.5f", stds[c], r[c].saturated,
+                      e.saturated, 5 * e.saturated_se);
+        /* the standard errors reported are those of the distribution (within 10 %) */
+        ck_assert_msg(fabs(r[c].pass_se - e.pass_se) < 0.1 * e.pass_se, "std %g: pass se %g, want %g",
+                      stds[c], r[c].pass_se, e.pass_se);
+        ck_assert(fabs(r[c].blocked_se - e.blocked_se) < 0.1 * e.blocked_se + 1e-9);
+        ck_assert(fabs(r[c].saturated_se - e.saturated_se) < 0.1 * e.saturated_se + 1e-6);
+    }
+}
+END_TEST
+
+/* Field by field (the struct has padding, which memcmp would read). */
+static int same_rrp(const RandomRowPass *a, const RandomRowPass *b) {
+    return a->n == b->n && a->logit_std == b->logit_std && a->pass == b->pass &&
+           a->pass_se == b->pass_se && a->blocked == b->blocked && a->blocked_se == b->blocked_se &&
+           a->saturated == b->saturated && a->saturated_se == b->saturated_se;
+}
+
+/* The same draws for every std, the same result for the same seed, bad arguments refused. */
+START_TEST(test_random_rows_deterministic_and_checked) {
+    double stds[2] = {1.0, 4.0};
+    RandomRowPass a[2], b[2], one;
+    Rng r1, r2;
+    rng_seed(&r1, 7);
+    rng_seed(&r2, 7);
+    ck_assert_int_eq(softmax_random_row_pass(a, stds, 2, 16, 300, &r1), 0);
+    ck_assert_int_eq(softmax_random_row_pass(b, stds, 2, 16, 300, &r2), 0);
+    ck_assert(same_rrp(&a[0], &b[0]) && same_rrp(&a[1], &b[1]));
+    /* std 4 alone, from the same seed: the same rows as its column above */
+    rng_seed(&r2, 7);
+    ck_assert_int_eq(softmax_random_row_pass(&one, &stds[1], 1, 16, 300, &r2), 0);
+    ck_assert(same_rrp(&one, &a[1]));
+    ck_assert_double_eq(a[1].logit_std, 4.0);
+    double bad[2] = {-1.0, INFINITY};
+    ck_assert_int_eq(softmax_random_row_pass(a, stds, 2, 1, 300, &r1), -1);
+    ck_assert_int_eq(softmax_random_row_pass(a, stds, 2, 16, 0, &r1), -1);
+    ck_assert_int_eq(softmax_random_row_pass(a, stds, 0, 16, 300, &r1), -1);
+    ck_assert_int_eq(softmax_random_row_pass(a, stds, SOFTMAX_MAX_STDS + 1, 16, 300, &r1), -1);
+    ck_assert_int_eq(softmax_random_row_pass(a, bad, 1, 16, 300, &r1), -1);
+    ck_assert_int_eq(softmax_random_row_pass(a, bad + 1, 1, 16, 300, &r1), -1);
+}
+END_TEST
+
 static Suite *softmax_stats_suite(void) {
     Suite *s = suite_create("softmax_stats");
     TCase *row = tcase_create("one row");
@@ -312,6 +440,13 @@ static Suite *softmax_stats_suite(void) {
     tcase_add_test(stats, test_saturation_grows_unscaled_not_scaled);
     tcase_add_test(stats, test_measure_deterministic_and_checked);
     suite_add_tcase(s, stats);
+
+    TCase *pass = tcase_create("random rows' pass-through");
+    tcase_set_timeout(pass, 120);
+    tcase_add_test(pass, test_random_rows_uniform_closed_form);
+    tcase_add_test(pass, test_random_rows_two_keys_match_integral);
+    tcase_add_test(pass, test_random_rows_deterministic_and_checked);
+    suite_add_tcase(s, pass);
     return s;
 }
 

@@ -1,7 +1,8 @@
 /* test_softmax_table.c: the table of ./train --softmax-table (src/report/softmax_table.c): part
  * 1's two example rows with their softmax, entropy and Jacobian norms computed here in double;
  * part 2's rows, one pair per d_k = 16 .. 1024 from one generator seeded with the seed, and its
- * first summary line read off those rows. (Its command line is test_cli_softmax_table's, the
+ * first summary line read off those rows; part 3's rows, softmax_random_row_pass of n = 4 .. 256
+ * from a generator seeded afresh with the seed. (Its command line is test_cli_softmax_table's, the
  * statistics themselves test_softmax_stats'.) */
 #include "report/report.h"
 #include "report/softmax_stats.h"
@@ -111,12 +112,49 @@ START_TEST(test_sweep_rows) {
 }
 END_TEST
 
+
+/* Part 3 for --seed S --samples N: one line per logit std 0, 0.5, 1, 2, 4, 8, 16, each with the
+ * columns of n = 4, 16, 64, 256 from softmax_random_row_pass on one generator seeded afresh with
+ * S (n in that order); the closing line of n = 16 gives the hand closed form of the uniform row,
+ * sqrt(15/16^3) = 0.0605. (The values themselves are test_softmax_stats'.) */
+START_TEST(test_random_row_pass_rows) {
+    static const int NS[] = {4, 16, 64, 256};
+    static const double STDS[] = {0, 0.5, 1, 2, 4, 8, 16};
+    char *out = table(9, 40, 16);
+    const char *p3 = strstr(out, "\n3. The pass-through of random rows");
+    ck_assert_msg(p3, "no part 3 in\n%s", out);
+    ck_assert(strstr(p3, "40 rows per n (the same draws for every std); seed 9."));
+    RandomRowPass r[4][7];
+    Rng rng;
+    rng_seed(&rng, 9);
+    for (int k = 0; k < 4; k++)
+        ck_assert_int_eq(softmax_random_row_pass(r[k], STDS, 7, NS[k], 40, &rng), 0);
+    const char *p = p3;
+    for (int c = 0; c < 7; c++) {
+        char want[512];
+        int len = snprintf(want, sizeof want, "   %5g", STDS[c]);
+        for (int k = 0; k < 4; k++)
+            len += snprintf(want + len, sizeof want - (size_t)len, " | %-5d %7.4f %5.1f %5.1f",
+                            NS[k], r[k][c].pass, 100.0 * r[k][c].blocked,
+                            100.0 * r[k][c].saturated);
+        snprintf(want + len, sizeof want - (size_t)len, "\n");
+        const char *q = strstr(p, want);
+        ck_assert_msg(q, "std %g: no (or out of order)\n%s in\n%s", STDS[c], want, p3);
+        p = q + strlen(want);
+    }
+    ck_assert_msg(strstr(p, "- n = 16: 0.0605 at std 0 (uniform row; closed form sqrt((n-1)/n^3) "
+                            "= 0.0605"), "no n = 16 summary in\n%s", p);
+    free(out);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("softmax_table");
     TCase *tc = tcase_create("softmax_table");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_example_rows);
     tcase_add_test(tc, test_sweep_rows);
+    tcase_add_test(tc, test_random_row_pass_rows);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -1,11 +1,13 @@
 /* compare.c: ./train --compare RUN_DIR ... [--out DIR] [--log-scale | --linear] (command layer):
- * its arguments read into CompareArgs, then the report (report/compare.c). */
+ * its arguments read into CompareArgs, then the report (report/compare.c); with --at-equal-loss
+ * and two runs, their gradient readings at equal validation loss (report/equal_loss.c). */
 #include "cli/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/equal_loss.h"
 #include "report/figures.h"
 #include "report/report.h"
 #include "train/train.h"
@@ -17,6 +19,10 @@ static void usage(FILE *f) {
             "(default reports/<run1>_vs_<run2>...).\n"
             "The loss axis is logarithmic when the losses span more than 30x, else linear;\n"
             "--log-scale or --linear chooses it.\n"
+            "       ./train --compare RUN_A RUN_B --at-equal-loss\n"
+            "prints instead, for each of RUN_A's evaluations in the loss range both runs cover,\n"
+            "both runs' gradient readings where each first reached that validation loss; writes\n"
+            "nothing.\n"
             "Exit codes: 0 done, 1 cannot write the report, 2 bad arguments or unreadable run.\n");
 }
 
@@ -34,6 +40,8 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
             a->log_scale = 1;
         } else if (strcmp(argv[i], "--linear") == 0) {
             a->log_scale = 0;
+        } else if (strcmp(argv[i], "--at-equal-loss") == 0) {
+            a->at_equal_loss = 1;
         } else if (cli_is_flag(argv[i], "--out")) {
             if (!(a->out = cli_flag_value(argc, argv, &i, "--out")))
                 return cli_fail(NULL, "--out needs a folder");
@@ -44,13 +52,16 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
         }
     }
     if (a->n_dirs == 0) return cli_fail(usage, "--compare needs at least one run folder");
+    if (a->at_equal_loss && a->n_dirs != 2)
+        return cli_fail(usage, "--at-equal-loss needs exactly two run folders, got %d", a->n_dirs);
     return -1;
 }
 
 int cli_compare(int argc, char **argv) {
     CompareArgs a;
     int rc = parse_args(&a, argc, argv);
-    if (rc < 0) rc = report_compare(&a);
+    if (rc < 0) rc = a.at_equal_loss ? report_equal_loss(stdout, a.dirs[0], a.dirs[1])
+                                     : report_compare(&a);
     free(a.dirs);
     return rc;
 }

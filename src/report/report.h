@@ -10,6 +10,7 @@ typedef struct {
     int log_scale;     /* the loss axis: 1 log, 0 linear, FIGURES_LOG_AUTO (figures.h) chooses */
     char **dirs;       /* the run folders, in command-line order */
     int n_dirs;        /* at least 1 */
+    int at_equal_loss; /* --at-equal-loss: exactly 2 dirs; report_equal_loss instead of the report */
 } CompareArgs;
 
 /* ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale | --linear]

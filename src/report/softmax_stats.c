@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "model/attention.h"
+#include "train/diagnostics.h"
+
 int softmax_row(double *p, const double *x, int n) {
     int imax = 0;
     for (int i = 1; i < n; i++)
@@ -173,6 +176,113 @@ int softmax_measure(SoftmaxStats *out, const double *scales, int n_scales, int d
         };
     }
     free(scratch);
+    free(rows);
+    free(seeds);
+    return 0;
+}
+
+/* ------------------------------------------------------ the pass-through of random rows */
+
+/* What one row contributes, for one logit std. */
+typedef struct {
+    double dz_sumsq;   /* Σ_k |J·e_k|², the row's |dL/dZ|² averaged over dL/dp, times n */
+    int counted, blocked, saturated;
+} RowPass;
+
+/* One row from its own generator: z (n) then dp (n), both N(0,1); per std, logits std·z. */
+static void pass_row(RowPass *rp, const double *stds, int n_stds, int n, uint64_t seed,
+                     double *scratch, real *rscratch) {
+    double *z = scratch, *x = z + n;
+    real *p = rscratch, *dp = p + n, *unit = dp + n;
+    Rng r;
+    rng_seed(&r, seed);
+    for (int j = 0; j < n; j++) z[j] = rng_normal(&r);
+    for (int j = 0; j < n; j++) dp[j] = (real)rng_normal(&r);
+    for (int j = 0; j < n; j++) unit[j] = 0;
+    for (int c = 0; c < n_stds; c++) {
+        for (int j = 0; j < n; j++) x[j] = stds[c] * z[j];
+        softmax_row(x, x, n);
+        real pmax = 0;
+        for (int j = 0; j < n; j++) {
+            p[j] = (real)x[j];
+            if (p[j] > pmax) pmax = p[j];
+        }
+        SoftmaxRowPass one = softmax_row_pass(p, dp, n);
+        double dz = 0.0;
+        for (int k = 0; k < n; k++) {
+            unit[k] = 1;
+            dz += softmax_row_pass(p, unit, n).dz_sumsq;
+            unit[k] = 0;
+        }
+        rp[c] = (RowPass){.dz_sumsq = dz,
+                          .counted = one.counted,
+                          .blocked = one.blocked,
+                          .saturated = pmax > SOFTMAX_SATURATED};
+    }
+}
+
+/* Standard error of a fraction k/m of m independent rows. */
+static double fraction_se(long k, long m) {
+    double f = m > 0 ? (double)k / (double)m : 0.0;
+    return m > 0 ? sqrt(f * (1.0 - f) / (double)m) : 0.0;
+}
+
+int softmax_random_row_pass(RandomRowPass *out, const double *stds, int n_stds, int n, int samples,
+                            Rng *rng) {
+    if (n < 2 || samples < 1 || n_stds < 1 || n_stds > SOFTMAX_MAX_STDS) return -1;
+    for (int c = 0; c < n_stds; c++)
+        if (!(stds[c] >= 0.0) || isinf(stds[c])) return -1;
+    double *scratch = malloc(BLOCK_ROWS * 2 * (size_t)n * sizeof *scratch);
+    real *rscratch = malloc(BLOCK_ROWS * 3 * (size_t)n * sizeof *rscratch);
+    RowPass *rows = malloc((size_t)BLOCK_ROWS * n_stds * sizeof *rows);
+    uint64_t *seeds = malloc(BLOCK_ROWS * sizeof *seeds);
+    if (!scratch || !rscratch || !rows || !seeds) {
+        free(scratch);
+        free(rscratch);
+        free(rows);
+        free(seeds);
+        return -1;
+    }
+    Welford jf[SOFTMAX_MAX_STDS] = {{0}};
+    double sum_dz[SOFTMAX_MAX_STDS] = {0}, sum_dp[SOFTMAX_MAX_STDS] = {0};
+    long counted[SOFTMAX_MAX_STDS] = {0}, blocked[SOFTMAX_MAX_STDS] = {0};
+    long saturated[SOFTMAX_MAX_STDS] = {0};
+    for (int r0 = 0; r0 < samples; r0 += BLOCK_ROWS) {
+        int nb = samples - r0 < BLOCK_ROWS ? samples - r0 : BLOCK_ROWS;
+        for (int b = 0; b < nb; b++) seeds[b] = rng_u64(rng);
+        /* Each row has its own generator, scratch and output slot: one writer per element. */
+#pragma omp parallel for schedule(static)
+        for (int b = 0; b < nb; b++)
+            pass_row(rows + (size_t)b * n_stds, stds, n_stds, n, seeds[b],
+                     scratch + (size_t)b * 2 * n, rscratch + (size_t)b * 3 * n);
+        /* Reduced serially in row order, so the result does not depend on the thread count. */
+        for (int b = 0; b < nb; b++)
+            for (int c = 0; c < n_stds; c++) {
+                const RowPass *o = &rows[(size_t)b * n_stds + c];
+                sum_dz[c] += o->dz_sumsq;
+                sum_dp[c] += n; /* Σ_k |e_k|² */
+                welford_add(&jf[c], o->dz_sumsq / n);
+                counted[c] += o->counted;
+                blocked[c] += o->blocked;
+                saturated[c] += o->saturated;
+            }
+    }
+    for (int c = 0; c < n_stds; c++) {
+        double pass = diag_softmax_pass(sqrt(sum_dz[c]), sqrt(sum_dp[c]));
+        double se_mean = sqrt(welford_variance(&jf[c]) / samples);
+        out[c] = (RandomRowPass){
+            .n = n,
+            .logit_std = stds[c],
+            .pass = pass,
+            .pass_se = pass > 0 ? se_mean / (2.0 * pass) : 0.0,
+            .blocked = counted[c] > 0 ? (double)blocked[c] / (double)counted[c] : 0.0,
+            .blocked_se = fraction_se(blocked[c], counted[c]),
+            .saturated = (double)saturated[c] / samples,
+            .saturated_se = fraction_se(saturated[c], samples),
+        };
+    }
+    free(scratch);
+    free(rscratch);
     free(rows);
     free(seeds);
     return 0;

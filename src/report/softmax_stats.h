@@ -73,4 +73,39 @@ typedef struct {
 int softmax_measure(SoftmaxStats *out, const double *scales, int n_scales, int d_k, int n_keys,
                     int samples, Rng *rng);
 
+/* The pass-through of random rows: what attention.csv's softmax_pass, blocked_rows and
+ * saturated_frac (train/diagnostics.h, model/attention.h) read on rows of n keys whose logits
+ * are i.i.d. N(0, std²), for an upstream gradient dL/dp with i.i.d. entries. Every definition is
+ * the log's own function, called here, not a copy:
+ *   pass       softmax_pass = diag_softmax_pass(|dL/dZ|, |dL/dP|), the norms over all rows, with
+ *              each row's sums from softmax_row_pass. Averaged over dL/dp exactly: for any dL/dp
+ *              with E[dp·dpᵀ] ∝ I, E|J·dp|² / E|dp|² = Σ_k |J·e_k|² / n, so each row calls
+ *              softmax_row_pass with dp = e_1 … e_n and sums; over the logits, Monte Carlo. A
+ *              uniform row (std 0) gives exactly √((n − 1)/n³) whatever the number of rows.
+ *   blocked    the fraction of rows softmax_row_pass counts and calls blocked (pass <
+ *              ATTN_BLOCKED_PASS) for one dL/dp ~ N(0, I) drawn per row.
+ *   saturated  the fraction of rows whose largest weight exceeds SOFTMAX_SATURATED (the 0.99 of
+ *              diag_head_stats).
+ * Each row's p is computed in double (softmax_row) and rounded, with dL/dp, to the model's real
+ * at the call (softmax_row_pass takes rows as the model holds them and sums in double).
+ * The *_se fields are Monte Carlo standard errors: of the fraction, √(f(1 − f)/rows); of pass,
+ * by the delta method from the sample variance of the rows' Σ_k|J·e_k|²/n. */
+typedef struct {
+    int n;              /* keys per row */
+    double logit_std;   /* std of the logits */
+    double pass, pass_se;
+    double blocked, blocked_se;
+    double saturated, saturated_se;
+} RandomRowPass;
+
+/* Fills out[c] for the n_stds logit stds, from the SAME draws: row r takes the r-th 64-bit
+ * output of rng as the seed of its own generator and draws z (n) then dL/dp (n), all N(0,1);
+ * its logits are stds[c]·z. Parallel over rows (OpenMP), reduced in row order: the result does
+ * not depend on the thread count. n ≥ 2, samples ≥ 1, 1 ≤ n_stds ≤ SOFTMAX_MAX_STDS, stds ≥ 0.
+ * Cost: samples·n_stds·n² (the n probes e_k). Returns 0, or −1 if the arguments are out of
+ * range or memory runs out (out is then untouched). */
+#define SOFTMAX_MAX_STDS 16
+int softmax_random_row_pass(RandomRowPass *out, const double *stds, int n_stds, int n, int samples,
+                            Rng *rng);
+
 #endif

@@ -4,7 +4,9 @@
  * Part 1 shows two hand-sized rows: a wider spread of logits makes the softmax peakier and its
  * Jacobian smaller. Part 2 measures, for growing d_k, the variance of q·k with and without the
  * scale and what it does to the softmax over a row of keys (Vaswani et al. 2017, sec. 3.2.1 and
- * footnote 4). Nothing is trained; every number is computed here (see report/softmax_stats.h). */
+ * footnote 4). Part 3 gives the pass-through of random rows against the logits' std: a uniform
+ * row passes little too, so a low softmax_pass can mean "too soft" as well as "saturated", and
+ * blocked_rows tells them apart. Nothing is trained; every number is computed here (see report/softmax_stats.h). */
 #include "report/report.h"
 
 #include <inttypes.h>
@@ -13,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/attention.h"
 #include "report/softmax_stats.h"
 #include "util/rng.h"
 
@@ -144,9 +147,84 @@ static int print_sweep(const SoftmaxTableArgs *a) {
     return TABLE_OK;
 }
 
+/* ---------------------------------------------- part 3: the pass-through of random rows */
+
+static const int PASS_NS[] = {4, 16, 64, 256};
+#define N_PASS_N ((int)(sizeof PASS_NS / sizeof PASS_NS[0]))
+static const double PASS_STDS[] = {0, 0.5, 1, 2, 4, 8, 16};
+#define N_PASS_STD ((int)(sizeof PASS_STDS / sizeof PASS_STDS[0]))
+
+/* One closing line per n, read off its column: the uniform row, the peak, and the std past the
+ * peak whose pass is nearest the uniform row's, with its blocked and saturated rows. */
+static void print_pass_summary(const RandomRowPass *r, int n) {
+    int peak = 0;
+    for (int c = 1; c < N_PASS_STD; c++)
+        if (r[c].pass > r[peak].pass) peak = c;
+    int back = -1;
+    for (int c = peak + 1; c < N_PASS_STD; c++)
+        if (back < 0 || fabs(r[c].pass - r[0].pass) < fabs(r[back].pass - r[0].pass)) back = c;
+    printf("   - n = %d: %.4f at std 0 (uniform row; closed form sqrt((n-1)/n^3) = %.4f, blocked "
+           "%.1f%%)",
+           n, r[0].pass, sqrt((n - 1.0) / ((double)n * n * n)), 100.0 * r[0].blocked);
+    if (peak == 0 || back < 0) {
+        printf(", largest at std 0.\n");
+        return;
+    }
+    printf(", peak %.4f at std %g, %.4f at std %g (blocked %.1f%%, saturated %.1f%%).\n",
+           r[peak].pass, r[peak].logit_std, r[back].pass, r[back].logit_std,
+           100.0 * r[back].blocked, 100.0 * r[back].saturated);
+}
+
+static int print_random_rows(const SoftmaxTableArgs *a) {
+    printf("\n3. The pass-through of random rows: n keys with i.i.d. N(0, std^2) logits, %d rows "
+           "per n (the same draws for every std); seed %" PRIu64 ".\n"
+           "   The columns are the training logs' own (attention.csv), by the same functions:\n"
+           "   pass    softmax_pass = |dL/dZ| / |dL/dP| over all rows, for an upstream gradient "
+           "dL/dp with i.i.d. entries\n"
+           "           (averaged over it exactly: dL/dp = each unit vector in turn; uniform row: "
+           "sqrt((n-1)/n^3))\n"
+           "   blk %%   percent of rows passing less than %.2f of their gradient (blocked_rows), "
+           "one dL/dp ~ N(0, I) per row\n"
+           "   sat %%   percent of rows whose largest weight exceeds %.2f (saturated_frac)\n"
+           "   A low pass means \"too soft\" (near-uniform rows, blk low) or \"saturated\" (blk "
+           "high): blocked_rows tells them apart.\n\n",
+           a->samples, a->seed, ATTN_BLOCKED_PASS, SOFTMAX_SATURATED);
+    printf("   %5s", "std");
+    for (int k = 0; k < N_PASS_N; k++) printf(" | %-5s %-7s %5s %5s", "n", "pass", "blk %", "sat %");
+    printf("\n");
+    RandomRowPass r[N_PASS_N][N_PASS_STD];
+    Rng rng;
+    rng_seed(&rng, a->seed);
+    double se_pass = 0, se_blk = 0, se_sat = 0;
+    for (int k = 0; k < N_PASS_N; k++) {
+        if (softmax_random_row_pass(r[k], PASS_STDS, N_PASS_STD, PASS_NS[k], a->samples, &rng) !=
+            0) {
+            fprintf(stderr, "error: --softmax-table: out of memory\n");
+            return TABLE_NO_MEMORY;
+        }
+        for (int c = 0; c < N_PASS_STD; c++) {
+            se_pass = fmax(se_pass, r[k][c].pass_se);
+            se_blk = fmax(se_blk, r[k][c].blocked_se);
+            se_sat = fmax(se_sat, r[k][c].saturated_se);
+        }
+    }
+    for (int c = 0; c < N_PASS_STD; c++) {
+        printf("   %5g", PASS_STDS[c]);
+        for (int k = 0; k < N_PASS_N; k++)
+            printf(" | %-5d %7.4f %5.1f %5.1f", PASS_NS[k], r[k][c].pass, 100.0 * r[k][c].blocked,
+                   100.0 * r[k][c].saturated);
+        printf("\n");
+    }
+    printf("\n   Largest Monte Carlo standard error: pass %.4f, blk %.1f, sat %.1f percentage "
+           "points.\n   Summary:\n", se_pass, 100.0 * se_blk, 100.0 * se_sat);
+    for (int k = 0; k < N_PASS_N; k++) print_pass_summary(r[k], PASS_NS[k]);
+    return TABLE_OK;
+}
+
 int report_softmax_table(const SoftmaxTableArgs *a) {
     print_examples();
     int rc = print_sweep(a);
+    if (rc == TABLE_OK) rc = print_random_rows(a);
     fflush(stdout);
     return rc;
 }
