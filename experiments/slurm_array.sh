@@ -16,4 +16,11 @@
 #SBATCH --output=slurm-%A_%a.out
 set -eu
 sweep_dir=${1:?usage: sbatch --array=1-N slurm_array.sh SWEEP_DIR}
-sed -n "${SLURM_ARRAY_TASK_ID}p" "$sweep_dir/jobs.txt" | sh
+# A task without its line (jobs.txt not there on this node, or an index past its end) fails:
+# piped into sh, the empty line would have been an array task that succeeded doing nothing.
+line=$(sed -n "${SLURM_ARRAY_TASK_ID}p" "$sweep_dir/jobs.txt")
+if [ -z "$line" ]; then
+    echo "slurm_array.sh: no line $SLURM_ARRAY_TASK_ID in $sweep_dir/jobs.txt" >&2
+    exit 1
+fi
+exec sh -c "$line"

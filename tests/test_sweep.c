@@ -2,8 +2,8 @@
  * runs (copy of 3 symbols over 6, one layer, a few steps) in a fresh mkdtemp folder, each
  * through the real program (children are exec'd from /proc/self/exe):
  * --jobs 2 and --jobs 1 give the same sweep.csv (wall_s aside); --plan + jobs.txt under
- * `xargs -P 2` + --collect gives it too; a guard stop is recorded (status guard, exit code 4)
- * and the sweep goes on; SIGINT stops a sweep with 130 and the same command started again
+ * the `xargs -0 -P 2` recipe --plan prints + --collect gives it too; a guard stop is recorded
+ * (status guard, exit code 4) and the sweep goes on; SIGINT stops a sweep with 130 and the same command started again
  * skips the finished run and resumes the interrupted one; a different plan into the same folder
  * is refused naming the line that differs. Argument and config errors: test_plan.c. */
 #include "sweep/sweep.h"
@@ -126,13 +126,22 @@ START_TEST(test_jobs_1_and_2_agree) {
 }
 END_TEST
 
-/* --plan, then jobs.txt run from another folder by xargs -P 2, then --collect. */
+/* --plan, then jobs.txt run from another folder by the xargs recipe --plan prints (the
+ * README's: one NUL-separated line per sh -c, so xargs leaves the lines' quotes alone), then
+ * --collect. */
 START_TEST(test_plan_xargs_collect) {
     write_ini();
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --grid optim.lr=1e-3,3e-3 --out %s", "inproc"), 0);
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --grid optim.lr=1e-3,3e-3 --plan --out %s", "planned"), 0);
+    char recipe[256], line[300];
+    snprintf(recipe, sizeof recipe,
+             "tr '\\n' '\\0' < %s/planned/jobs.txt | xargs -0 -P 2 -n 1 sh -c", g_tmp);
+    snprintf(line, sizeof line, "\nrun them, e.g.:  %s\n", recipe);
+    char *plan_msg = out_text();
+    ck_assert_msg(strstr(plan_msg, line), "no '%s' in:\n%s", line, plan_msg);
+    free(plan_msg);
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "cd / && xargs -P 2 -I{} sh -c '{}' < %s/planned/jobs.txt", g_tmp);
+    snprintf(cmd, sizeof cmd, "cd / && %s", recipe);
     ck_assert_int_eq(system(cmd), 0);
     /* jobs.txt again: each line finds its run finished and trains nothing */
     char loss[256];

@@ -262,7 +262,7 @@ static int sweep_command(Sweep *sw) {
     if (sw->a.mode == MODE_PLAN) {
         printf("wrote %s, %s/configs/ (%d runs) and %s/jobs.txt (one command per run: trains, "
                "resumes or does nothing)\n"
-               "run them, e.g.:  xargs -P 2 -I{} sh -c '{}' < %s/jobs.txt\n"
+               "run them, e.g.:  tr '\\n' '\\0' < %s/jobs.txt | xargs -0 -P 2 -n 1 sh -c\n"
                "then:            ./train --sweep --collect --out %s\n",
                plan_path, sw->out, sw->plan.n_runs, sw->out, sw->out_abs, sw->out);
         return RC_OK;
