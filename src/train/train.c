@@ -439,7 +439,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
 }
 
 int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
-                          const char *prompt) {
+                          const char *prompt, const SampleOptions *gen) {
 #ifdef _OPENMP
     if (c->threads > 0) omp_set_num_threads(c->threads);
 #endif
@@ -456,7 +456,8 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
         goto done;
     }
     if (prompt) { /* the answer alone: one line a script can read */
-        rc = prompt_answer(&run.m, &run.task, prompt, stdout);
+        rc = gen ? sample_prompt(&run.m, &run.task, prompt, gen, stdout)
+                 : prompt_answer(&run.m, &run.task, prompt, stdout);
         goto done;
     }
     EvalResult ev = evaluate_validation(&run.m, &run.task);
