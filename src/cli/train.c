@@ -200,6 +200,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         config_write(&c, stdout);
         return EXIT_OK;
     }
-    if (a.eval_dir) return train_eval_checkpoint(&c, checkpoint, 8, a.prompt, a.generate ? &a.gen : NULL);
+    if (a.eval_dir)
+        return train_eval_checkpoint(&c, checkpoint, 8, a.prompt, a.generate ? &a.gen : NULL);
     return train_run_from(&c, a.resume_dir ? checkpoint : NULL);
 }
