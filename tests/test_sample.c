@@ -299,6 +299,37 @@ START_TEST(test_write_file) {
 }
 END_TEST
 
+/* A text run's sample: the first 32 tokens of validation example 0 (here all 16 of a shorter
+ * context) and 200 greedy bytes, in run_dir/sample.txt. */
+START_TEST(test_write_run) {
+    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_sample_XXXXXX");
+    Model m;
+    random_model(&m, 256, 16);
+    int val[2 * 16];
+    for (int i = 0; i < 32; i++) val[i] = (i * 37 + 5) % 256;
+    Task t = {.seq_len = 16, .n_val = 2, .val_tokens = val, .vocab_size = 256};
+    ck_assert_int_eq(sample_write_run(tmpdir, &m, &t), 0);
+    int want[200];
+    greedy_here(&m, 16, val, 16, 200, want);
+    char path[400];
+    snprintf(path, sizeof path, "%s/sample.txt", tmpdir);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    static const char HEAD[] = "# sample: temperature 0, top-k 0, seed 1, 200 bytes after a "
+                               "16-byte prompt\n";
+    ck_assert_msg(strncmp(text, HEAD, strlen(HEAD)) == 0, "%.200s", text);
+    char *body = strchr(strchr(text, '\n') + 1, '\n') + 1;
+    body[strlen(body) - 1] = 0; /* the final newline */
+    unsigned char bytes[4 * 216 + 1];
+    ck_assert_int_eq(unescape(body, bytes), 216);
+    for (int i = 0; i < 16; i++) ck_assert_int_eq(bytes[i], val[i]);
+    for (int i = 0; i < 200; i++) ck_assert_msg(bytes[16 + i] == want[i], "byte %d", i);
+    free(text);
+    model_free(&m);
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
 static void train_tiny(void) {
     tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_sample_XXXXXX");
     ck_assert_int_eq(tu_run_train(tmpdir, "--set task.name=sort --set task.length=3 --set "
@@ -397,6 +428,7 @@ int main(void) {
     tcase_add_test(tc, test_escape);
     tcase_add_test(tc, test_generate_slides_its_context);
     tcase_add_test(tc, test_write_file);
+    tcase_add_test(tc, test_write_run);
     tcase_add_test(tc, test_generate_command);
     suite_add_tcase(s, tc);
     return tu_run(s);

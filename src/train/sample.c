@@ -269,3 +269,18 @@ int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, in
     free(text);
     return rc;
 }
+
+int sample_write_run(const char *run_dir, Model *m, const Task *t) {
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/sample.txt", run_dir) >= sizeof path) {
+        fprintf(stderr, "error: cannot write '%s/sample.txt': path too long\n", run_dir);
+        return -1;
+    }
+    if (t->n_val < 1 || t->seq_len < 1) {
+        fprintf(stderr, "error: cannot write '%s': no validation text to prompt with\n", path);
+        return -1;
+    }
+    int n = t->seq_len < SAMPLE_RUN_PROMPT ? t->seq_len : SAMPLE_RUN_PROMPT;
+    SampleOptions o = {.n_new = SAMPLE_RUN_NEW, .temperature = 0, .top_k = 0, .seed = 1};
+    return sample_write_file(path, m, t->seq_len, t->val_tokens, n, &o);
+}

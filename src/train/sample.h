@@ -74,4 +74,14 @@ int sample_prompt(Model *m, const Task *t, const char *prompt, const SampleOptio
 int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, int n_prompt,
                       const SampleOptions *o);
 
+/* The fixed sample of a text run, written when training ends: the first SAMPLE_RUN_PROMPT
+ * tokens of validation example 0 (the start of the held-out part; all seq_len of them when that
+ * is shorter) as the prompt, SAMPLE_RUN_NEW bytes after it, greedy (temperature 0), into
+ * run_dir/sample.txt by sample_write_file (context: t->seq_len). The same run gives the same
+ * file; two runs at the same task.file and seed share the prompt, so --compare can set their
+ * samples side by side. Returns 0, or -1 after a message naming the file. */
+#define SAMPLE_RUN_PROMPT 32
+#define SAMPLE_RUN_NEW 200
+int sample_write_run(const char *run_dir, Model *m, const Task *t);
+
 #endif

@@ -420,6 +420,9 @@ int train_run_from(const Config *c, const char *checkpoint) {
         forward_diag_batch(&run);
         if (runlog_attn_map(&run.log, m, task, 0) != 0) rc = EXIT_RUNTIME;
     }
+    /* a language model's own words at the end, for --compare (sample.h) */
+    if (rc == 0 && sample_is_byte_task(task) && sample_write_run(run.dir, m, task) != 0)
+        rc = EXIT_RUNTIME;
     if (rc == 0) {
         double total = now_s() - t0;
         char here[64] = ""; /* a resumed run: t0 was moved back by the time before the resume */
