@@ -26,8 +26,12 @@ static const Command COMMANDS[] = {
      "train the model CONFIG describes into runs/<run.name>/ (below)"},
     {"--print-config", NULL, "[CONFIG.ini] [--set ...]", "print the resolved config"},
     {"--resume", NULL, "RUN_DIR [--set train.steps=N]", "continue from RUN_DIR/checkpoint.bin"},
-    {"--eval", NULL, "RUN_DIR [--prompt \"3 1 2 ...\"]",
-     "validation accuracy, wrong answers first; --prompt: the model's answer to your prompt"},
+    {"--eval", NULL,
+     "RUN_DIR [--prompt \"3 1 2 ...\" [--generate N [--temperature X] [--top-k K]\n"
+     "                       [--seed S]]]",
+     "validation accuracy, wrong answers first; --prompt: the model's answer to your prompt;\n"
+     "           --generate: N tokens sampled after it (temperature 0 = greedy, default 1; top-k\n"
+     "           0 = every token, the default; seed default 1)"},
     {"--compare", cli_compare, "RUN_DIR RUN_DIR ... [--out DIR] [--log-scale|--linear]",
      "summary table, SVG figures and index.html of the runs (see ./train --compare --help)"},
     {"--softmax-table", cli_softmax_table, "[--seed N] [--samples N] [--keys N]",

@@ -49,6 +49,42 @@ static const BadLine BAD[] = {
     {{"./train", "--eval", "a", "--eval", "a"}, 2, "error: --eval given twice ('a' and 'a')\n"},
     {{"./train", "--eval", "r", "--prompt", "1", "--prompt", "2"}, 2, "error: --prompt given twice\n"},
     {{"./train", "--resume", ""}, 2, "error: --resume needs a run folder\n"},
+    /* --generate and its sampling options: each value checked, each option once */
+    {{"./train", "--generate", "0"}, 2,
+     "error: --generate needs a number of tokens from 1 to 100000, got '0'\n"},
+    {{"./train", "--generate", "100001"}, 2,
+     "error: --generate needs a number of tokens from 1 to 100000, got '100001'\n"},
+    {{"./train", "--generate", "-5"}, 2,
+     "error: --generate needs a number of tokens from 1 to 100000, got '-5'\n"},
+    {{"./train", "--generate"}, 2,
+     "error: --generate needs a number of tokens from 1 to 100000, got ''\n"},
+    {{"./train", "--temperature", "-1"}, 2,
+     "error: --temperature needs a finite number >= 0 (0 = greedy), got '-1'\n"},
+    {{"./train", "--temperature", "nan"}, 2,
+     "error: --temperature needs a finite number >= 0 (0 = greedy), got 'nan'\n"},
+    {{"./train", "--temperature", "1e999"}, 2,
+     "error: --temperature needs a finite number >= 0 (0 = greedy), got '1e999'\n"},
+    {{"./train", "--temperature", "0.8x"}, 2,
+     "error: --temperature needs a finite number >= 0 (0 = greedy), got '0.8x'\n"},
+    {{"./train", "--temperature", " 1"}, 2,
+     "error: --temperature needs a finite number >= 0 (0 = greedy), got ' 1'\n"},
+    {{"./train", "--top-k", "-1"}, 2,
+     "error: --top-k needs a whole number >= 0 (0 = every token), got '-1'\n"},
+    {{"./train", "--top-k", "2.5"}, 2,
+     "error: --top-k needs a whole number >= 0 (0 = every token), got '2.5'\n"},
+    {{"./train", "--seed", "-1"}, 2, "error: --seed needs an integer in [0, 2^64-1], got '-1'\n"},
+    {{"./train", "--seed", "18446744073709551616"}, 2,
+     "error: --seed needs an integer in [0, 2^64-1], got '18446744073709551616'\n"},
+    {{"./train", "--seed", "1", "--seed", "1"}, 2, "error: --seed given twice\n"},
+    {{"./train", "--generate", "3", "--generate", "4"}, 2, "error: --generate given twice\n"},
+    {{"./train", "--temperature", "1", "--temperature", "0"}, 2, "error: --temperature given twice\n"},
+    {{"./train", "--top-k", "1", "--top-k", "2"}, 2, "error: --top-k given twice\n"},
+    {{"./train", "--eval", "r", "--prompt", "a", "--seed", "3"}, 2,
+     "error: --temperature, --top-k and --seed go with --generate N\n"},
+    {{"./train", "--eval", "r", "--generate", "3"}, 2,
+     "error: --generate goes with --eval RUN_DIR --prompt \"TEXT\" (the start it continues)\n"},
+    {{"./train", "--prompt", "a", "--generate", "3"}, 2,
+     "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
     {{"./train", "--bogus", "--help"}, 2, "error: unknown option '--bogus'\nusage: fake\n"}, /* in order */
     {{"./train", "a.ini", "--help", "--bogus"}, 0, ""}, /* --help first: usage on stdout */
     {{"./train", "-h"}, 0, ""},
@@ -97,6 +133,43 @@ START_TEST(test_good_lines) {
         ck_assert_msg(a.print_config == GOOD[k].print, "case %zu: print_config", k);
         tu_result_free(&r);
     }
+}
+END_TEST
+
+/* --generate with its options, in either order; unset options keep their defaults. */
+START_TEST(test_generate_lines) {
+    static const struct {
+        const char *args[12]; /* as in BAD */
+        int n_new, top_k;
+        double temperature;
+        unsigned long long seed;
+    } GOOD[] = {
+        {{"./train", "--eval", "r", "--prompt", "ab", "--generate", "5"}, 5, 0, 1.0, 1},
+        {{"./train", "--eval", "r", "--prompt", "ab", "--generate", "100000", "--temperature", "0",
+          "--top-k", "3"}, 100000, 3, 0.0, 1},
+        {{"./train", "--seed", "18446744073709551615", "--temperature", "0.25", "--generate", "1",
+          "--eval", "r", "--prompt", "x"}, 1, 0, 0.25, 18446744073709551615ull},
+        {{"./train", "--eval", "r", "--prompt", "x", "--generate", "7", "--temperature", "1e-3",
+          "--seed", "0"}, 7, 0, 1e-3, 0},
+    };
+    for (size_t k = 0; k < sizeof GOOD / sizeof *GOOD; k++) {
+        TuResult r = tu_call(parse_cmd, GOOD[k].args);
+        const TrainArgs a = g_args;
+        ck_assert_msg(r.rc == -1, "case %zu: rc %d, stderr %s", k, r.rc, r.err);
+        ck_assert_msg(a.generate == 1 && a.gen.n_new == GOOD[k].n_new, "case %zu: n_new %d", k,
+                      a.gen.n_new);
+        ck_assert_msg(a.gen.top_k == GOOD[k].top_k, "case %zu: top_k %d", k, a.gen.top_k);
+        ck_assert_msg(a.gen.temperature == GOOD[k].temperature, "case %zu: temperature %g", k,
+                      a.gen.temperature);
+        ck_assert_msg(a.gen.seed == GOOD[k].seed, "case %zu: seed", k);
+        tu_result_free(&r);
+    }
+    /* without --generate: nothing to generate */
+    const char *const plain[] = {"./train", "--eval", "r", "--prompt", "1 2", NULL};
+    TuResult r = tu_call(parse_cmd, plain);
+    ck_assert_int_eq(r.rc, -1);
+    ck_assert_int_eq(g_args.generate, 0);
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -157,6 +230,7 @@ static Suite *cli_train_suite(void) {
     TCase *tc = tcase_create("command line");
     tcase_add_test(tc, test_bad_lines);
     tcase_add_test(tc, test_good_lines);
+    tcase_add_test(tc, test_generate_lines);
     tcase_add_test(tc, test_split_run_dir);
     tcase_add_test(tc, test_resumable_override);
     suite_add_tcase(s, tc);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -127,6 +128,49 @@ START_TEST(test_page) {
 }
 END_TEST
 
+/* sample.txt of each run side by side, between the figures and the settings: the comment lines
+ * as a note, the prompt's characters marked, everything escaped; a run without one or with a
+ * folder in its place says so. */
+START_TEST(test_samples) {
+    Run runs[2];
+    load_two(runs, "a", "[run]\nname = a\n", "b", "[run]\nname = b\n");
+    char *doc = write_page(runs);
+    ck_assert_msg(!strstr(doc, "Samples"), "no run has a sample, yet a section: %.300s",
+                  strstr(doc, "Samples"));
+    free(doc);
+    tu_put_file(NULL, 0, tmp, "a", "sample.txt",
+                "# sample: temperature 0 <greedy>\n# prompt: 8 characters\nIn <the> & \\x01 end\n");
+    doc = write_page(runs);
+    static const char *const ORDER[] = {
+        "<h2>Figures</h2>",
+        "<h2>Samples</h2>",
+        "<tr><td>sample</td><td class=\"sample\"><div class=\"note\">sample: temperature 0 "
+        "&lt;greedy&gt;<br/>prompt: 8 characters<br/></div><pre class=\"sample\">"
+        "<span class=\"prompt\">In &lt;the&gt;</span> &amp; \\x01 end\n</pre></td>",
+        "<td class=\"sample\"><span class=\"note\">no sample.txt</span></td></tr>",
+        "<h2>All settings</h2>",
+    };
+    int miss = in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
+    const char *sec = strstr(doc, "<h2>Samples"); /* the page is too long for a message */
+    ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%.1500s", miss < 0 ? "" : ORDER[miss],
+                  sec ? sec : doc);
+    free(doc);
+    /* a prompt count beyond the text, a folder where the file should be */
+    tu_put_file(NULL, 0, tmp, "a", "sample.txt", "# prompt: 99 characters\nab");
+    char dir[400];
+    snprintf(dir, sizeof dir, "%s/b/sample.txt", tmp);
+    ck_assert_int_eq(mkdir(dir, 0777), 0);
+    doc = write_page(runs);
+    const char *sec2 = strstr(doc, "<h2>Samples");
+    ck_assert_msg(strstr(doc, "<pre class=\"sample\"><span class=\"prompt\">ab</span></pre>"),
+                  "%.1500s", sec2 ? sec2 : doc);
+    ck_assert_msg(strstr(doc, "<span class=\"note\">sample.txt unreadable: not a regular file"),
+                  "%.1500s", sec2 ? sec2 : doc);
+    free(doc);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
 START_TEST(test_nothing_differs_and_errors) {
     Run runs[2];
     load_two(runs, "x", "[run]\nname = x\ndir = p\n[model]\nd_model = 64\n", "y",
@@ -153,6 +197,7 @@ int main(void) {
     TCase *tc = tcase_create("html");
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_page);
+    tcase_add_test(tc, test_samples);
     tcase_add_test(tc, test_nothing_differs_and_errors);
     suite_add_tcase(s, tc);
     return tu_run(s);

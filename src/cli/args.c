@@ -2,7 +2,9 @@
  * option's value in either spelling, decimal counts and the "error: ..." exit. */
 #include "cli/args.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "train/train.h"
@@ -37,6 +39,16 @@ int cli_parse_count(const char *s, size_t len, long lo, long hi, long *out) {
     }
     if (v < lo || v > hi) return -1;
     *out = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out) {
+    if (!s || !*s || *s < '0' || *s > '9') return -1; /* strtoull would accept "-1" and " 1" */
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > UINT64_MAX) return -1;
+    *out = (uint64_t)v;
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #ifndef SCALEDOT_CLI_ARGS_H
 #define SCALEDOT_CLI_ARGS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Prints a usage text to f (a subcommand's own, or the program's). */
@@ -29,6 +30,10 @@ const char *cli_next(int argc, char **argv, int *i);
 /* A decimal count: the len bytes at s are digits only (no sign, no blanks, at most 12) and the
  * number is in [lo, hi]. Returns 0 with *out set, or -1. */
 int cli_parse_count(const char *s, size_t len, long lo, long hi, long *out);
+
+/* A seed: decimal digits only (no sign, no blanks) of a number in [0, 2^64 - 1]. Returns 0 with
+ * *out set, or -1. */
+int cli_parse_u64(const char *s, uint64_t *out);
 
 /* Prints "error: <fmt ...>\n" to stderr, then usage(stderr) when usage is not NULL. Returns
  * EXIT_CONFIG (2), the exit code of a bad command line. */

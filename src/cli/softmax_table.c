@@ -39,16 +39,6 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
     return 0;
 }
 
-static int parse_seed(const char *s, uint64_t *out) {
-    if (!s || !*s || *s < '0' || *s > '9') return -1; /* strtoull would accept "-1" and " 1" */
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end || v > UINT64_MAX) return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
 /* Returns −1 on success, else the exit code (0 after --help). */
 static int parse_args(int argc, char **argv, SoftmaxTableArgs *a) {
     *a = (SoftmaxTableArgs){.seed = DEFAULT_SEED, .samples = DEFAULT_SAMPLES, .keys = DEFAULT_KEYS};
@@ -69,7 +59,7 @@ static int parse_args(int argc, char **argv, SoftmaxTableArgs *a) {
         const char *val = cli_next(argc, argv, &i);
         if (!val) return cli_fail(usage, "--softmax-table: %s needs a value", flag);
         long v = 0;
-        if (is_seed && parse_seed(val, &a->seed) != 0)
+        if (is_seed && cli_parse_u64(val, &a->seed) != 0)
             return cli_fail(NULL, "--softmax-table: --seed needs an integer in [0, 2^64-1], got "
                                   "'%s'", val);
         if (k >= 0) {

@@ -4,6 +4,8 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,10 +48,55 @@ int cli_split_run_dir(const char *path, Config *c) {
     return 0;
 }
 
+/* The sampling options of --generate, each given at most once. */
+static const char *const SAMPLE_FLAGS[] = {"--generate", "--temperature", "--top-k", "--seed"};
+#define N_SAMPLE_FLAGS (int)(sizeof SAMPLE_FLAGS / sizeof SAMPLE_FLAGS[0])
+
+/* Reads the value v of SAMPLE_FLAGS[k] into a. Returns -1, or 2 after a message. */
+static int parse_sample_option(TrainArgs *a, int k, const char *v) {
+    const char *flag = SAMPLE_FLAGS[k];
+    long n = 0;
+    char *end = NULL;
+    switch (k) {
+    case 0:
+        if (!v || cli_parse_count(v, strlen(v), 1, SAMPLE_MAX_NEW, &n) != 0)
+            return cli_fail(NULL, "%s needs a number of tokens from 1 to %d, got '%s'", flag,
+                            SAMPLE_MAX_NEW, v ? v : "");
+        a->generate = 1;
+        a->gen.n_new = (int)n;
+        return -1;
+    case 1:
+        /* digits first: strtod would take " 1", "inf" and "nan" */
+        if (v && ((*v >= '0' && *v <= '9') || *v == '.')) a->gen.temperature = strtod(v, &end);
+        if (!v || !end || *end || !isfinite(a->gen.temperature))
+            return cli_fail(NULL, "%s needs a finite number >= 0 (0 = greedy), got '%s'", flag,
+                            v ? v : "");
+        return -1;
+    case 2:
+        if (!v || cli_parse_count(v, strlen(v), 0, INT_MAX, &n) != 0)
+            return cli_fail(NULL, "%s needs a whole number >= 0 (0 = every token), got '%s'",
+                            flag, v ? v : "");
+        a->gen.top_k = (int)n;
+        return -1;
+    default:
+        if (!v || cli_parse_u64(v, &a->gen.seed) != 0)
+            return cli_fail(NULL, "%s needs an integer in [0, 2^64-1], got '%s'", flag, v ? v : "");
+        return -1;
+    }
+}
+
 int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
-    *a = (TrainArgs){0};
+    *a = (TrainArgs){.gen = {.temperature = 1, .top_k = 0, .seed = 1}};
+    unsigned seen = 0; /* bit k: SAMPLE_FLAGS[k] given */
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) {
+        int k = 0;
+        while (k < N_SAMPLE_FLAGS && strcmp(argv[i], SAMPLE_FLAGS[k]) != 0) k++;
+        if (k < N_SAMPLE_FLAGS) {
+            if (seen & (1u << k)) return cli_fail(NULL, "%s given twice", SAMPLE_FLAGS[k]);
+            seen |= 1u << k;
+            int rc = parse_sample_option(a, k, cli_next(argc, argv, &i));
+            if (rc >= 0) return rc;
+        } else if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
         } else if (strcmp(argv[i], "--print-config") == 0) {
@@ -86,6 +133,11 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
     }
     if (a->prompt && !a->eval_dir)
         return cli_fail(NULL, "--prompt goes with --eval RUN_DIR (the model that answers it)");
+    if (seen && !a->generate)
+        return cli_fail(NULL, "--temperature, --top-k and --seed go with --generate N");
+    if (a->generate && !a->prompt)
+        return cli_fail(NULL, "--generate goes with --eval RUN_DIR --prompt \"TEXT\" (the start "
+                              "it continues)");
     /* the checkpoint carries its own configuration; a config file would contradict it */
     if ((a->resume_dir || a->eval_dir) && (a->config_path || (a->resume_dir && a->eval_dir)))
         return cli_fail(NULL, "--resume and --eval take a run folder only (no config file)");
@@ -148,6 +200,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         config_write(&c, stdout);
         return EXIT_OK;
     }
-    if (a.eval_dir) return train_eval_checkpoint(&c, checkpoint, 8, a.prompt);
+    if (a.eval_dir)
+        return train_eval_checkpoint(&c, checkpoint, 8, a.prompt, a.generate ? &a.gen : NULL);
     return train_run_from(&c, a.resume_dir ? checkpoint : NULL);
 }

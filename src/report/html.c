@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/plot.h"
 #include "report/svg.h"
+#include "util/file_check.h"
 #include "util/provenance.h"
 
 static const char CSS[] =
@@ -26,7 +28,10 @@ static const char CSS[] =
     "figure{margin:20px 0 32px}figure img{max-width:100%;border:1px solid #e4e4e4}\n"
     "figcaption{font-size:14px;color:#444;margin-top:6px;max-width:960px}\n"
     "code{background:#f4f4f4;padding:0 3px}.swatch{vertical-align:middle;margin-right:6px}\n"
-    ".note{color:#666;font-size:13px}td.bad{color:#b00020;font-weight:bold}\n";
+    ".note{color:#666;font-size:13px}td.bad{color:#b00020;font-weight:bold}\n"
+    "td.sample{vertical-align:top;white-space:normal}\n"
+    "pre.sample{white-space:pre-wrap;max-width:520px;margin:4px 0;font-size:12px}\n"
+    ".prompt{color:#888}\n";
 
 static void html_runs_header(FILE *f, const Run *runs, int n) {
     fprintf(f, "<tr><th>run</th>");
@@ -154,6 +159,78 @@ static void html_provenance(FILE *f, const Run *runs, int n) {
     fprintf(f, "</table>\n");
 }
 
+/* Largest sample.txt shown: a sample is a few hundred bytes. */
+#define SAMPLE_MAX_BYTES (1 << 20)
+
+/* One run's sample.txt in its cell: the '#' comment lines as a note, then the text in <pre>,
+ * the first N characters (its "# prompt: N characters" line) marked as the prompt. */
+static void html_sample_cell(FILE *f, char *text) {
+    size_t n_prompt = 0;
+    char *body = text;
+    fprintf(f, "<div class=\"note\">");
+    while (*body == '#') {
+        char *eol = strchr(body, '\n');
+        size_t k;
+        if (sscanf(body, "# prompt: %zu characters", &k) == 1) n_prompt = k;
+        if (eol) *eol = 0;
+        xml_escape_file(f, body + 1 + (body[1] == ' '));
+        fputs(eol ? "<br/>" : "", f);
+        body = eol ? eol + 1 : body + strlen(body);
+    }
+    fprintf(f, "</div><pre class=\"sample\"><span class=\"prompt\">");
+    size_t len = strlen(body);
+    if (n_prompt > len) n_prompt = len;
+    char keep = body[n_prompt];
+    body[n_prompt] = 0;
+    xml_escape_file(f, body);
+    body[n_prompt] = keep;
+    fprintf(f, "</span>");
+    xml_escape_file(f, body + n_prompt);
+    fprintf(f, "</pre>");
+}
+
+/* The runs' sample.txt side by side (a text run writes one at the end of training), each run's
+ * text escaped; nothing when no run folder holds one. */
+static void html_samples(FILE *f, const Run *runs, int n) {
+    char path[PATH_MAX];
+    int any = 0;
+    for (int i = 0; i < n && !any; i++) {
+        snprintf(path, sizeof path, "%s/sample.txt", runs[i].path);
+        any = access(path, F_OK) == 0;
+    }
+    if (!any) return;
+    fprintf(f, "<h2>Samples</h2>\n<p class=\"note\">Text each run generated after the same "
+               "prompt (grey), from its <code>sample.txt</code>; bytes other than printable ASCII "
+               "and newlines are shown as \\xHH, a backslash as \\\\.</p>\n"
+               "<table class=\"samples\">\n");
+    html_runs_header(f, runs, n);
+    fprintf(f, "<tr><td>sample</td>");
+    for (int i = 0; i < n; i++) {
+        char why[256];
+        size_t len = 0;
+        snprintf(path, sizeof path, "%s/sample.txt", runs[i].path);
+        fprintf(f, "<td class=\"sample\">");
+        char *text = access(path, F_OK) == 0
+                         ? file_read_regular(path, SAMPLE_MAX_BYTES, &len, why, sizeof why)
+                         : NULL;
+        if (text) {
+            html_sample_cell(f, text);
+        } else {
+            fprintf(f, "<span class=\"note\">");
+            if (access(path, F_OK) == 0) {
+                xml_escape_file(f, "sample.txt unreadable: ");
+                xml_escape_file(f, why);
+            } else {
+                fprintf(f, "no sample.txt");
+            }
+            fprintf(f, "</span>");
+        }
+        free(text);
+        fprintf(f, "</td>");
+    }
+    fprintf(f, "</tr>\n</table>\n");
+}
+
 int html_write(const char *path, const Run *runs, int n, const Table *summary,
                const FigureInfo *figs, int n_figs) {
     FILE *f = fopen(path, "w");
@@ -197,6 +274,7 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
         xml_escape_file(f, figs[i].title);
         fprintf(f, "\"/>\n<figcaption>%s</figcaption>\n</figure>\n", figs[i].caption);
     }
+    html_samples(f, runs, n);
     fprintf(f, "<h2>All settings</h2>\n<p class=\"note\">Highlighted: the value differs between "
                "runs.</p>\n");
     if (keys) html_config_table(f, runs, n, keys, n_keys, 0);

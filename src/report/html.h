@@ -1,5 +1,6 @@
 /* html.h: index.html of ./train --compare, the page that ties the report together: the runs and
- * the settings that differ, the summary table, the figures with what to look for, every setting. */
+ * the settings that differ, the summary table, the figures with what to look for, the runs'
+ * generated samples side by side (when a run folder holds sample.txt), every setting. */
 #ifndef SCALEDOT_HTML_H
 #define SCALEDOT_HTML_H
 

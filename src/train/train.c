@@ -420,6 +420,9 @@ int train_run_from(const Config *c, const char *checkpoint) {
         forward_diag_batch(&run);
         if (runlog_attn_map(&run.log, m, task, 0) != 0) rc = EXIT_RUNTIME;
     }
+    /* a language model's own words at the end, for --compare (sample.h) */
+    if (rc == 0 && sample_is_byte_task(task) && sample_write_run(run.dir, m, task) != 0)
+        rc = EXIT_RUNTIME;
     if (rc == 0) {
         double total = now_s() - t0;
         char here[64] = ""; /* a resumed run: t0 was moved back by the time before the resume */
@@ -439,7 +442,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
 }
 
 int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
-                          const char *prompt) {
+                          const char *prompt, const SampleOptions *gen) {
 #ifdef _OPENMP
     if (c->threads > 0) omp_set_num_threads(c->threads);
 #endif
@@ -456,7 +459,8 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
         goto done;
     }
     if (prompt) { /* the answer alone: one line a script can read */
-        rc = prompt_answer(&run.m, &run.task, prompt, stdout);
+        rc = gen ? sample_prompt(&run.m, &run.task, prompt, gen, stdout)
+                 : prompt_answer(&run.m, &run.task, prompt, stdout);
         goto done;
     }
     EvalResult ev = evaluate_validation(&run.m, &run.task);

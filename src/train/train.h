@@ -6,6 +6,7 @@
 #include "model/model.h"
 #include "tasks/tasks.h"
 #include "train/evaluate.h"
+#include "train/sample.h"
 
 /* Exit codes of ./train (also in the README). */
 enum {
@@ -32,9 +33,10 @@ int train_run_from(const Config *c, const char *checkpoint);
 /* ./train --eval: loads the checkpoint (built from its own configuration c), prints the
  * validation loss and accuracies, the run's provenance and n_examples validation examples with
  * the model's greedy answer, wrong ones first (evaluate_print_examples); with prompt (not NULL)
- * the answer to that prompt instead of the examples (prompt.h). Returns an exit code. */
+ * the answer to that prompt instead of the examples (prompt.h), or with gen (not NULL) too,
+ * gen->n_new tokens generated after it (--generate: sample.h). Returns an exit code. */
 int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
-                          const char *prompt);
+                          const char *prompt, const SampleOptions *gen);
 
 /* True when x is NaN or ±Inf, by its bit pattern, so no compiler flag can remove the test. */
 int is_nonfinite(double x);
