@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
+#include "configcheck.h"
 #include "report/csv.h"
 #include "tasks/tasks.h"
 #include "tasktest.h"
@@ -200,6 +201,28 @@ START_TEST(test_text_max_seq_len) {
 }
 END_TEST
 
+/* The shipped pair: both load, are the text task on data/kjv.txt with d_k 64, and differ only in
+ * attention.scale (and run.name). */
+START_TEST(test_text_configs_differ_in_scale_only) {
+    Config a, b;
+    config_defaults(&a);
+    config_defaults(&b);
+    ck_assert_int_eq(config_load_file(&a, SCALEDOT_SOURCE_DIR "/configs/text_scaled.ini"), 0);
+    ck_assert_int_eq(config_load_file(&b, SCALEDOT_SOURCE_DIR "/configs/text_unscaled.ini"), 0);
+    ck_assert_int_eq(config_validate(&a), 0);
+    ck_assert_int_eq(a.task, TASK_TEXT);
+    ck_assert_str_eq(a.task_file, "data/kjv.txt");
+    ck_assert_int_eq(a.d_model / a.n_heads, 64);
+    ck_assert_int_eq(a.scale_mode, SCALE_SQRT_DK);
+    ck_assert_int_eq(b.scale_mode, SCALE_NONE);
+    ck_assert_str_eq(a.run_name, "text_scaled");
+    ck_assert_str_eq(b.run_name, "text_unscaled");
+    b.scale_mode = a.scale_mode;
+    memcpy(b.run_name, a.run_name, sizeof a.run_name);
+    cc_assert_config_eq(&a, &b, "text_scaled.ini and text_unscaled.ini");
+}
+END_TEST
+
 /* ---- end to end: ./train -------------------------------------------------------------- */
 
 static const char *TINY = "--set task.name=text --set task.seq_len=16 --set model.d_model=16 "
@@ -351,6 +374,7 @@ int main(void) {
                         sizeof SPLITS / sizeof SPLITS[0]);
     tcase_add_test(tc, test_text_token_names);
     tcase_add_test(tc, test_text_max_seq_len);
+    tcase_add_test(tc, test_text_configs_differ_in_scale_only);
     tcase_add_test(tc, test_text_bad_input);
     tcase_add_test(tc, test_text_loss_csv_and_compare);
     tcase_add_test(tc, test_text_resume_refuses_changed_file);
