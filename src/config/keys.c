@@ -67,7 +67,7 @@ const KeySpec cfg_keys[] = {
             "Path of a 'prompt | answer' file (task.name = file) or of a text (task.name = text)"),
     KEY_INT("task", "seq_len", task_seq_len, "64", 1, 8192,
             "task.name = text only: bytes per training and validation window (T); the "
-            "vocabulary is all 256 byte values, no separator or padding (every window is full)"),
+            "vocabulary is all 256 byte values, with no SEP or PAD token (every window is full)"),
     KEY_DBL("task", "val_fraction", val_fraction, "0.1", 0.0, true, 0.9, false,
             "task.name = text only: the fraction of the file held out as its contiguous tail for "
             "validation; training windows never overlap it"),
