@@ -350,13 +350,24 @@ START_TEST(test_text_resume_refuses_changed_file) {
     snprintf(args, sizeof args, "--eval %s/runs/t", tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
     ck_assert(tu_train_output_contains(tmpdir, "bits per byte"));
+    /* and --resume goes on, its rows with val_bpb too */
+    snprintf(args, sizeof args, "--resume %s/runs/t --set train.steps=6", tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    char loss[700];
+    snprintf(loss, sizeof loss, "%s/runs/t/loss.csv", tmpdir);
+    Csv l;
+    ck_assert_int_eq(csv_load(&l, loss), 0);
+    int last = l.n_rows - 1;
+    ck_assert_int_eq(csv_int(&l, last, csv_col(&l, "step"), -1), 6);
+    ck_assert(!csv_empty(&l, last, csv_col(&l, "val_bpb")));
+    csv_free(&l);
     /* one byte changed */
     prose[10] = prose[10] == 'x' ? 'y' : 'x';
     tu_write_file(text, prose);
     free(prose);
     const char *cmds[] = {"--resume", "--eval"};
     for (int i = 0; i < 2; i++) {
-        snprintf(args, sizeof args, "%s %s/runs/t --set train.steps=6", cmds[i], tmpdir);
+        snprintf(args, sizeof args, "%s %s/runs/t --set train.steps=8", cmds[i], tmpdir);
         ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);
         ck_assert(tu_train_output_contains(tmpdir, "changed since the run was trained on it"));
         ck_assert(tu_train_output_contains(tmpdir, "prose.txt"));

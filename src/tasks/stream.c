@@ -1,7 +1,7 @@
 /* stream.c: the training stream -- batches of fresh generated examples that are not in the
  * validation set, the file task's training examples drawn with replacement, or the text task's
- * windows drawn from the training part. Called once per
- * training step (train/); allocates nothing. Part of the task stage (config -> task -> model). */
+ * windows drawn from the training part. Called once per training step (train/); allocates
+ * nothing. Part of the task stage (config -> task -> model). */
 #include <string.h>
 
 #include "tasks/tasks.h"
