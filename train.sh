@@ -5,8 +5,13 @@
 #   ./train.sh recall              the recall pair instead: configs/recall_scaled.ini and
 #                                  configs/recall_unscaled.ini (runs/recall_scaled,
 #                                  runs/recall_unscaled, reports/recall_scaled_vs_recall_unscaled)
+#   ./train.sh text                the text pair: configs/text_scaled.ini and configs/text_unscaled.ini,
+#                                  byte-level language modelling on data/kjv.txt, which
+#                                  experiments/text_corpus.sh makes first (from Debian's bible-kjv:
+#                                  installed as root, else the command is printed) (runs/text_scaled,
+#                                  runs/text_unscaled, reports/text_scaled_vs_text_unscaled)
 #   ./train.sh --set run.seed=2    any --set is passed to both runs (same override, one key differs);
-#   ./train.sh recall --set ...    'recall' and --replace are recognised only before any --set
+#   ./train.sh recall --set ...    'recall', 'text' and --replace are recognised only before any --set
 #   ./train.sh --replace           replace an earlier pair's runs and report instead of keeping them
 # It always writes into the repository (beside this script), wherever it is started from, and
 # says so first. An earlier pair's run folders and report are kept: moved aside to
@@ -20,6 +25,7 @@ replace=0
 while [ $# -gt 0 ]; do
     case "$1" in
     recall) pair="recall_" ;;
+    text) pair="text_" ;;
     --replace) replace=1 ;;
     *) break ;;
     esac
@@ -29,7 +35,7 @@ done
 # file, an option of ./train's) is refused before anything is moved or trained. The pair's run
 # names and folder are this script's: a --set of run.name or run.dir would send both runs into
 # one folder.
-usage="usage: ./train.sh [recall] [--replace] [--set section.key=value ...]"
+usage="usage: ./train.sh [recall | text] [--replace] [--set section.key=value ...]"
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
     a=${args[i]}
@@ -37,7 +43,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
     --set) ((i + 1 < ${#args[@]})) || { echo "train.sh: --set needs section.key=value" >&2; echo "$usage" >&2; exit 2; }
         i=$((i + 1)); v=${args[i]} ;;
     --set=*) v=${a#--set=} ;;
-    *) echo "train.sh: unexpected argument '$a' ('recall' and --replace go first)" >&2
+    *) echo "train.sh: unexpected argument '$a' ('recall', 'text' and --replace go first)" >&2
         echo "$usage" >&2; exit 2 ;;
     esac
     case "$(printf '%s' "$v" | tr -d ' \t')" in
@@ -62,6 +68,10 @@ if ! command -v make >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
 fi
 
 make -s train
+# The text pair's corpus, made (and checked) before anything is trained.
+if [ "$pair" = text_ ]; then
+    experiments/text_corpus.sh
+fi
 # OpenMP threads that spin while they wait make a busy machine (another job, a second run) up to
 # ten times slower; sleeping costs little here. An explicit setting is kept.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}

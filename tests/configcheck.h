@@ -115,7 +115,8 @@ typedef struct {
 static const CcField CC_FIELDS[] = {
     CC_F(run_name, CC_STR), CC_F(run_dir, CC_STR), CC_F(seed, CC_LONG), CC_F(threads, CC_INT),
     CC_F(task, CC_INT), CC_F(task_length, CC_INT), CC_F(task_pairs, CC_INT),
-    CC_F(task_symbols, CC_INT), CC_F(task_file, CC_STR), CC_F(val_size, CC_INT),
+    CC_F(task_symbols, CC_INT), CC_F(task_file, CC_STR), CC_F(task_seq_len, CC_INT),
+    CC_F(val_fraction, CC_DOUBLE), CC_F(val_size, CC_INT),
     CC_F(task_separator, CC_INT),
     CC_F(d_model, CC_INT), CC_F(n_heads, CC_INT), CC_F(n_layers, CC_INT), CC_F(d_ff, CC_INT),
     CC_F(max_seq_len, CC_INT), CC_F(ln_eps, CC_DOUBLE),

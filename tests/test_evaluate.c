@@ -123,6 +123,35 @@ START_TEST(test_validation_pass) {
 }
 END_TEST
 
+/* bits per byte = nats / ln 2, ln 2 computed here; non-finite stays so. */
+START_TEST(test_bits_per_byte) {
+    static const double NATS[] = {0, 1, 0.5, 2.0794415416798357 /* ln 8: 3 bits */, 5.545177444479562,
+                                  1e-9, 123.456};
+    for (size_t i = 0; i < sizeof NATS / sizeof NATS[0]; i++) {
+        double want = NATS[i] / log(2.0);
+        ck_assert_msg(fabs(evaluate_bits_per_byte(NATS[i]) - want) <= 1e-15 * fmax(1, want),
+                      "%g nats: %.17g bits, expected %.17g", NATS[i],
+                      evaluate_bits_per_byte(NATS[i]), want);
+    }
+    ck_assert(fabs(evaluate_bits_per_byte(log(256.0)) - 8.0) < 1e-14); /* uniform over bytes */
+    ck_assert(isnan(evaluate_bits_per_byte(NAN)));
+    ck_assert(isinf(evaluate_bits_per_byte(INFINITY)));
+}
+END_TEST
+
+/* The text task has no answers: its answer accuracy is the token accuracy. */
+START_TEST(test_text_answer_acc_is_token_acc) {
+    EvalResult copy = evaluate_validation(&model, &task);
+    ck_assert(copy.answer_acc != copy.token_acc); /* the case is informative: they differ */
+    task.kind = TASK_TEXT;
+    EvalResult text = evaluate_validation(&model, &task);
+    task.kind = TASK_COPY;
+    ck_assert(text.token_acc == copy.token_acc);
+    ck_assert(text.answer_acc == text.token_acc);
+    ck_assert(text.loss == copy.loss);
+}
+END_TEST
+
 START_TEST(test_greedy) {
     int T = task.seq_len, tokens[MAX_T], got[MAX_T], want[MAX_T], differs = 0;
     for (int b = 0; b < task.n_val; b++) {
@@ -212,6 +241,8 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, test_validation_pass);
     tcase_add_test(tc, test_greedy);
+    tcase_add_test(tc, test_bits_per_byte);
+    tcase_add_test(tc, test_text_answer_acc_is_token_acc);
     tcase_add_test(tc, test_examples_wrong_first);
     suite_add_tcase(s, tc);
     return tu_run(s);

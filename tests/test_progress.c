@@ -16,16 +16,20 @@ START_TEST(test_lines) {
         ProgressRow row;
         const char *want;
     } cases[] = {
-        {{0, 2000, 2.75, 12.25, 5203.4, NAN, 1, 2.8, 0, 0.0625},
+        {{0, 2000, 2.75, 12.25, 5203.4, NAN, 1, 2.8, 0, 0.0625, 0, NAN},
          "step     0/2000  train loss 2.7500     12.2 ms/step    5203 tok/s  ETA -       | val loss "
          "2.8000  answer acc   0.0%  token acc   6.2%\n"},
-        {{20, 2000, 1.5, 3.0, 20000, 5.4, 0, NAN, NAN, NAN},
+        {{20, 2000, 1.5, 3.0, 20000, 5.4, 0, NAN, NAN, NAN, 0, NAN},
          "step    20/2000  train loss 1.5000      3.0 ms/step   20000 tok/s  ETA 5s    \n"},
-        {{100, 2000, 0.5, 3.0, 20000, 125, 0, NAN, NAN, NAN},
+        {{100, 2000, 0.5, 3.0, 20000, 125, 0, NAN, NAN, NAN, 0, NAN},
          "step   100/2000  train loss 0.5000      3.0 ms/step   20000 tok/s  ETA 2m05s \n"},
-        {{2000, 2000, NAN, NAN, NAN, 0, 1, 0.0027, 1, 0.999},
+        {{2000, 2000, NAN, NAN, NAN, 0, 1, 0.0027, 1, 0.999, 0, NAN},
          "step  2000/2000  train loss -             - ms/step       - tok/s  ETA 0s      | val loss "
          "0.0027  answer acc 100.0%  token acc  99.9%\n"},
+        /* the text task: bits per byte instead of the answer accuracy (which is the token one) */
+        {{40, 2000, 1.5, 3.0, 20000, 5.4, 1, 1.3862943611198906, 0.5, 0.5, 1, 2.0},
+         "step    40/2000  train loss 1.5000      3.0 ms/step   20000 tok/s  ETA 5s      | val loss "
+         "1.3863  bpb 2.0000  token acc  50.0%\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *buf = NULL;

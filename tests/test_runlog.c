@@ -113,6 +113,44 @@ static int fields(const char *line) {
 
 /* A run logged before attention.csv had dprob_norm, softmax_pass and blocked_rows, resumed:
  * its rows keep the 11 columns of its header, so the file stays one table; a new log has 14. */
+/* With val_bpb (the text task) loss.csv has the val_bpb column after val_loss, filled on the
+ * validation rows only; without it the header is the other tasks' one, byte for byte. */
+START_TEST(test_val_bpb_column) {
+    Model m;
+    char dir[512], path[600];
+    tiny_run(&m, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/loss.csv", dir);
+    for (int bpb = 0; bpb < 2; bpb++) {
+        RunLog r;
+        /* runlog_open is the other tasks' log */
+        ck_assert_int_eq(bpb ? runlog_open_bpb(&r, dir, &m, "[run]\n", -1, 1)
+                             : runlog_open(&r, dir, &m, "[run]\n", -1), 0);
+        LossRow a = {.step = 0, .has_train = 1, .has_val = 1, .train_loss = 2, .val_loss = 1.5,
+                     .val_token_acc = 0.25, .val_answer_acc = 0.25, .lr = 0.001, .grad_norm = 1,
+                     .elapsed_s = 1, .tokens_per_s = 10, .val_bpb = 2.1640425613334453};
+        LossRow b = {.step = 10, .has_train = 1, .train_loss = 1, .lr = 0.001, .grad_norm = 1,
+                     .elapsed_s = 2, .tokens_per_s = 10, .val_bpb = 99};
+        ck_assert_int_eq(runlog_loss_row(&r, &a), 0);
+        ck_assert_int_eq(runlog_loss_row(&r, &b), 0);
+        ck_assert_int_eq(runlog_close(&r), 0);
+        char *text = tu_read_file(path, NULL);
+        ck_assert_ptr_nonnull(text);
+        const char *want =
+            bpb ? "step,train_loss,val_loss,val_bpb,val_token_acc,val_answer_acc,lr,grad_norm,"
+                  "elapsed_s,tokens_per_s,skipped_steps\n"
+                  "0,2,1.5,2.16404,0.25,0.25,0.001,1,1.000,10,0\n"
+                  "10,1,,,,,0.001,1,2.000,10,0\n"
+                : "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,"
+                  "elapsed_s,tokens_per_s,skipped_steps\n"
+                  "0,2,1.5,0.25,0.25,0.001,1,1.000,10,0\n"
+                  "10,1,,,,0.001,1,2.000,10,0\n";
+        ck_assert_msg(strcmp(text, want) == 0, "val_bpb %d:\n%s", bpb, text);
+        free(text);
+    }
+    model_free(&m);
+}
+END_TEST
+
 START_TEST(test_resume_keeps_old_attention_columns) {
     Model m;
     char dir[512], path[600];
@@ -156,6 +194,7 @@ int main(void) {
     tcase_add_test(tc, test_full_disk);
     tcase_add_test(tc, test_resume_truncates_later_rows);
     tcase_add_test(tc, test_resume_keeps_old_attention_columns);
+    tcase_add_test(tc, test_val_bpb_column);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -82,7 +82,9 @@ START_TEST(test_config_checks) {
     } cases[] = {
         {"--print-config --set task.name=file --set task.file=missing.txt", "'missing.txt'"},
         {"--print-config --set task.file=w.txt", "task.name = file"},
-        {"--set task.name=sort --set task.file=w.txt", "'task.name' is not file"},
+        {"--set task.name=sort --set task.file=w.txt", "'task.name' is neither file nor text"},
+        {"--print-config --set task.name=text --set task.file=missing.txt", "'missing.txt'"},
+        {"--print-config --set task.name=text", "task.name' = text needs a path in 'task.file'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ck_assert_msg(tu_run_train(tmpdir, cases[i].args) == 2, "case %zu", i);

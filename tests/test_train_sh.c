@@ -96,6 +96,7 @@ START_TEST(test_bad_arguments_refused_before_anything) {
                  {"--print-config", "unexpected argument '--print-config'"},
                  {"configs/scaled.ini", "unexpected argument 'configs/scaled.ini'"},
                  {"--set train.steps=3 recall", "unexpected argument 'recall'"},
+                 {"--set train.steps=3 text", "unexpected argument 'text'"},
                  {"--set run.name=x", "run names and folder are fixed"},
                  {"--set ' run.dir = /tmp'", "run names and folder are fixed"},
                  {"--set=run.name=x", "run names and folder are fixed"}};

@@ -44,7 +44,14 @@ START_TEST(test_validate_task_file) {
     ck_assert_int_eq(config_set(&c, "task.name=sort", 3), 0);
     ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
     cc_assert_contains(err, "--set argument 2: 'task.file' = 'data/x.txt' is set, but 'task.name' "
-                            "is not file (set at --set argument 3)");
+                            "is neither file nor text (set at --set argument 3)");
+    /* the text task reads task.file too: with it the config is whole, without it refused */
+    ck_assert_int_eq(config_set(&c, "task.name=text", 4), 0);
+    ck_assert_int_eq(config_validate(&c), 0);
+    ck_assert_int_eq(config_set(&c, "task.file=\"\"", 5), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    cc_assert_contains(err, "--set argument 4: 'task.name' = text needs a path in 'task.file', "
+                            "which is empty (set at --set argument 5)");
 }
 END_TEST
 

@@ -190,7 +190,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         int bad = task_source_check(stored, &c, a.resume_dir ? "--resume" : "--eval");
         free(stored);
         if (bad) return EXIT_CONFIG;
-    } else if (c.task == TASK_FILE && access(c.task_file, R_OK) != 0) {
+    } else if ((c.task == TASK_FILE || c.task == TASK_TEXT) && access(c.task_file, R_OK) != 0) {
         /* --print-config too: a config that cannot run is not a config to print */
         fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s\n", c.task_file,
                 config_origin(&c, "task.file"), strerror(errno));

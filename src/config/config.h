@@ -18,7 +18,8 @@ typedef enum { OPT_ADAMW, OPT_SGD } OptimKind;
 typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
 typedef enum { GUARD_WARN, GUARD_STOP } GuardAction;
 typedef enum { DIVERGENCE_STOP, DIVERGENCE_SKIP } DivergenceAction;
-typedef enum { TASK_SORT, TASK_REVERSE, TASK_COPY, TASK_RECALL, TASK_FILE } TaskKind;
+/* TASK_TEXT: byte-level next-token language modelling on task.file (tasks/tasks.h). */
+typedef enum { TASK_SORT, TASK_REVERSE, TASK_COPY, TASK_RECALL, TASK_FILE, TASK_TEXT } TaskKind;
 /* task.separator: AUTO = the task's own format (a separator for sort, reverse, copy and file, none
  * for recall); TRUE and FALSE force it either way for any task. */
 typedef enum { SEPARATOR_AUTO, SEPARATOR_TRUE, SEPARATOR_FALSE } SeparatorMode;
@@ -30,11 +31,13 @@ typedef struct {
     long seed;                  /* run.seed: seeds init, data and validation set */
     int threads;                /* run.threads: OpenMP threads, 0 = OpenMP's default */
     /* [task] */
-    TaskKind task;              /* task.name: sort | reverse | copy | recall | file */
+    TaskKind task;              /* task.name: sort | reverse | copy | recall | file | text */
     int task_length;            /* task.length: symbols in the input of sort/reverse/copy */
     int task_pairs;             /* task.pairs: key-value pairs of recall */
     int task_symbols;           /* task.symbols: alphabet size of generated tasks */
-    char task_file[CONFIG_STR]; /* task.file: path of a 'prompt | answer' file (task.name = file) */
+    char task_file[CONFIG_STR]; /* task.file: a 'prompt | answer' file (file) or a text (text) */
+    int task_seq_len;           /* task.seq_len: T, bytes per window of task.name = text */
+    double val_fraction;        /* task.val_fraction: held-out tail of the text (task = text) */
     int val_size;               /* task.val_size: held-out validation examples */
     SeparatorMode task_separator; /* task.separator: auto | true | false */
     /* [model] */
@@ -116,7 +119,7 @@ int config_set_as(Config *c, const char *assignment, const char *option, int arg
 int config_assignment_sets(const char *assignment, const char *key);
 
 /* Cross-key checks once everything is read: model.d_model divisible by model.n_heads, a non-empty
- * task.file when task.name = file, optim.min_lr <= optim.lr under the cosine schedule. Each
+ * task.file when task.name = file or text (and none for the other tasks), optim.min_lr <= optim.lr under the cosine schedule. Each
  * message starts with where the offending key was set ("FILE:LINE: ...") and names where the
  * other key came from. Task-dependent checks (sequence length vs max_seq_len, file readable) are
  * done by the task module. Prints every violation; returns -1 if there was any, else 0. */

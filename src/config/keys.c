@@ -34,7 +34,8 @@
     { .section = sec, .key = k, .type = T_ENUM, .offset = FIELD(f, sizeof(int)), .def = d, \
       .names = nm, .help = h }
 
-static const char *const TASK_NAMES[] = {"sort", "reverse", "copy", "recall", "file", NULL};
+static const char *const TASK_NAMES[] = {"sort", "reverse", "copy", "recall", "file", "text",
+                                           NULL};
 static const char *const QK_NORM_NAMES[] = {"none", "layernorm", NULL};
 static const char *const INIT_NAMES[] = {"fan_in", "gpt2", NULL};
 static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
@@ -63,7 +64,13 @@ const KeySpec cfg_keys[] = {
     KEY_INT("task", "pairs", task_pairs, "8", 1, 128, "Key-value pairs shown in recall"),
     KEY_INT("task", "symbols", task_symbols, "16", 2, 4096, "Alphabet size of the generated tasks"),
     KEY_STR("task", "file", task_file, "", NULL,
-            "Path of a 'prompt | answer' file, used when task.name = file"),
+            "Path of a 'prompt | answer' file (task.name = file) or of a text (task.name = text)"),
+    KEY_INT("task", "seq_len", task_seq_len, "64", 1, 8192,
+            "task.name = text only: bytes per training and validation window (T); the "
+            "vocabulary is all 256 byte values, with no SEP or PAD token (every window is full)"),
+    KEY_DBL("task", "val_fraction", val_fraction, "0.1", 0.0, true, 0.9, false,
+            "task.name = text only: the fraction of the file held out as its contiguous tail for "
+            "validation; training windows never overlap it"),
     KEY_INT("task", "val_size", val_size, "512", 1, 1000000, "Held-out validation examples"),
     KEY_ENUM("task", "separator", task_separator, "auto", SEPARATOR_NAMES,
              "A separator token between prompt and answer: auto = the task's own (sort, reverse, "

@@ -34,16 +34,19 @@ static int check_heads(const Config *c) {
 static int check_task_file(const Config *c) {
     int tn = cfg_find_key("task", "name"), tf = cfg_find_key("task", "file");
     char at[sizeof c->origin[0] + 8];
+    int uses_file = c->task == TASK_FILE || c->task == TASK_TEXT;
     /* a task.file the generated task would silently ignore: the user meant task.name = file */
-    if (c->task != TASK_FILE && c->task_file[0]) {
-        fprintf(stderr, "%s: 'task.file' = '%s' is set, but 'task.name' is not file (%s): set "
-                        "task.name = file to train on the file, or remove task.file\n",
+    if (!uses_file && c->task_file[0]) {
+        fprintf(stderr, "%s: 'task.file' = '%s' is set, but 'task.name' is neither file nor text "
+                        "(%s): set task.name = file (or text) to train on the file, or remove "
+                        "task.file\n",
                 cfg_origin_of(c, tf), c->task_file, set_at(c, tn, at, sizeof at));
         return -1;
     }
-    if (c->task != TASK_FILE || c->task_file[0]) return 0;
-    fprintf(stderr, "%s: 'task.name' = file needs a path in 'task.file', which is empty (%s)\n",
-            cfg_origin_of(c, tn), set_at(c, tf, at, sizeof at));
+    if (!uses_file || c->task_file[0]) return 0;
+    fprintf(stderr, "%s: 'task.name' = %s needs a path in 'task.file', which is empty (%s)\n",
+            cfg_origin_of(c, tn), c->task == TASK_TEXT ? "text" : "file",
+            set_at(c, tf, at, sizeof at));
     return -1;
 }
 

@@ -278,6 +278,13 @@ int summary_build(Table *t, const Run *runs, int n) {
     table_add(t, 1, "loss (nats/token)");
     metric_rows(t, runs, n, "train_loss", "train loss", "%.4f", 1);
     metric_rows(t, runs, n, "val_loss", "val loss", "%.4f", 1);
+    /* the text task's loss.csv has val_bpb (bits per byte); other tasks' logs do not */
+    int bpb = 0;
+    for (int i = 0; i < n; i++) bpb |= csv_col(&runs[i].loss, "val_bpb") >= 0;
+    if (bpb) {
+        table_add(t, 1, "validation bits per byte (text task: val loss / ln 2)");
+        metric_rows(t, runs, n, "val_bpb", "val bpb", "%.4f", 1);
+    }
     summary_accuracy_rows(t, runs, n);
     summary_gradient_rows(t, runs, n);
     summary_attention_rows(t, runs, n);

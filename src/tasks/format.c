@@ -14,8 +14,26 @@ static void out_str(Out *o, const char *s) {
     o->buf[o->len] = '\0';
 }
 
+/* One byte of the text task as tasks.h says (task_token_name). */
+static void out_byte(Out *o, int b) {
+    char s[8];
+    if (b == '\\') snprintf(s, sizeof s, "\\\\");
+    else if (b == ' ') snprintf(s, sizeof s, "\xe2\x90\xa3"); /* U+2423 OPEN BOX */
+    else if (b == '\n') snprintf(s, sizeof s, "\\n");
+    else if (b == '\t') snprintf(s, sizeof s, "\\t");
+    else if (b == '\r') snprintf(s, sizeof s, "\\r");
+    else if (b > ' ' && b < 127) snprintf(s, sizeof s, "%c", b);
+    else snprintf(s, sizeof s, "\\x%02x", (unsigned)b & 0xffu);
+    out_str(o, s);
+}
+
 static void out_sym(Out *o, const Task *t, int id) {
     char num[16];
+    if (t->kind == TASK_TEXT) {
+        if (id >= 0 && id < 256) out_byte(o, id);
+        else out_str(o, "?");
+        return;
+    }
     if (id >= 0 && id < t->n_symbols) {
         if (t->symbol_names) {
             out_str(o, t->symbol_names[id]);

@@ -1,5 +1,5 @@
-/* tasks.c: the task's entry points -- task_init picks the builder for task.name (generated.c or
- * file_task.c), task_free, the kind names -- and the messages every builder gives, which name the
+/* tasks.c: the task's entry points -- task_init picks the builder for task.name (generated.c,
+ * file_task.c or text_task.c), task_free, the kind names -- and the messages every builder gives, which name the
  * config key and where it was set. Pipeline: config -> task (here) -> model -> optimizer ->
  * training loop -> logs -> report. */
 #include "tasks/tasks.h"
@@ -18,6 +18,7 @@ const char *task_kind_name(TaskKind k) {
     case TASK_COPY: return "copy";
     case TASK_RECALL: return "recall";
     case TASK_FILE: return "file";
+    case TASK_TEXT: return "text";
     }
     return "?";
 }
@@ -71,6 +72,7 @@ int task_init(Task *t, const Config *c) {
     case TASK_COPY:
     case TASK_RECALL: rc = task_init_generated(t, c); break;
     case TASK_FILE: rc = task_init_file(t, c, c->task_file, NULL, 0); break;
+    case TASK_TEXT: rc = task_init_text_file(t, c, c->task_file); break;
     default: rc = task_key_error(c, "task.name", "unknown task kind %d", (int)c->task); break;
     }
     if (rc != 0) task_free(t);
@@ -99,5 +101,6 @@ void task_free(Task *t) {
         for (int i = 0; i < t->n_symbols; i++) free(t->symbol_names[i]);
     free(t->symbol_names);
     free(t->scratch);
+    free(t->text);
     memset(t, 0, sizeof *t);
 }

@@ -14,7 +14,7 @@
  *
  * Tasks (task.name): sort (the input sorted ascending), reverse, copy, recall (task.pairs
  * key-value pairs with distinct keys, then one of the keys; the answer is its value), file
- * (lines 'prompt | answer' of whitespace-separated symbols read from task.file).
+ * (lines 'prompt | answer' of whitespace-separated symbols read from task.file), text (below).
  *
  * Layout of one example: with seq = prompt [SEP] answer of length L, tokens[i] = seq[i] and
  * targets[i] = seq[i + 1] for i < L - 1, mask[i] = 1 exactly where targets[i] is an answer token;
@@ -26,7 +26,20 @@
  * line; blank lines and lines whose first non-blank character is '#' are ignored, and a '#'
  * after whitespace starts a comment to the end of the line (as in the INI files). A symbol is
  * any run of non-whitespace bytes other than '|'; the alphabet is every symbol of the file,
- * sorted by strcmp so ids do not depend on line order. At most TASK_MAX_FILE_SYMBOLS symbols. */
+ * sorted by strcmp so ids do not depend on line order. At most TASK_MAX_FILE_SYMBOLS symbols.
+ *
+ * task = text: byte-level next-token language modelling on the bytes of task.file, any bytes
+ * (no encoding is assumed). Token id = byte value, vocab_size = n_symbols = 256: every byte value
+ * has its id whether it occurs or not, so one checkpoint reads any text. There is no SEP and no
+ * PAD (sep = pad = -1): every window is full length, T = task.seq_len. With n the file's size,
+ * the last floor(n * task.val_fraction) bytes are the held-out tail and the bytes before it the
+ * training part (text_train bytes). A window starting at byte s is tokens[i] = byte[s + i],
+ * targets[i] = byte[s + i + 1], mask 1 at every i < T (the loss is on every position).
+ * Validation example k starts at text_train + k * T: consecutive windows of the tail whose
+ * targets do not overlap (each tail byte after the first is scored once), as many as fit, at
+ * most task.val_size. Training windows start at s = rng_below(text_train - T) of the training
+ * stream, so they lie wholly inside the training part and never touch the tail. Both parts
+ * need T + 1 bytes. "answer accuracy" is the token accuracy (train/evaluate.h). */
 #ifndef SCALEDOT_TASKS_H
 #define SCALEDOT_TASKS_H
 
@@ -67,6 +80,9 @@ typedef struct {
     char **symbol_names;              /* [n_symbols], sorted by strcmp; NULL for generated tasks */
     int n_duplicates;                 /* task = file: duplicate lines removed */
     int *scratch;                     /* workspace: T + 1 (+ n_symbols for generated tasks) ints */
+    /* task = text: the file's bytes; the first text_train of them are the training part */
+    unsigned char *text;
+    size_t text_size, text_train;
     long skipped;                     /* training examples skipped because they were in val */
 } Task;
 
@@ -86,7 +102,10 @@ int task_has_separator(const Config *c);
  * errors (with "FILE:LINE:") for a line without '|' or with several, an empty prompt or
  * answer, the same prompt with two different answers (naming both lines), invalid UTF-8,
  * more than TASK_MAX_FILE_SYMBOLS symbols, an unreadable file (or a FIFO or device), no or
- * only one distinct example. On error prints a message naming the file, line and key (via
+ * only one distinct example. task = text: reads task.file whole (see the text paragraph above);
+ * errors name the file for an empty file, a file too short for task.seq_len and
+ * task.val_fraction (saying how many bytes it needs), an unreadable file, a FIFO or device, and
+ * T > model.max_seq_len (when that is not 0). On error prints a message naming the file, line and key (via
  * config_origin) to stderr, leaves *t empty (task_free is harmless) and returns -1; 0 on
  * success. */
 int task_init(Task *t, const Config *c);
@@ -100,7 +119,8 @@ int task_init_text(Task *t, const Config *c, const char *name, const char *text,
 /* Fills one training batch: tokens and targets [B, T] (int, row-major), mask [B, T] (1 = the
  * target is an answer token, 0 otherwise, PAD included). Generated tasks draw fresh examples
  * from the training generator and skip (counting them in t->skipped) any equal to a
- * validation example; the file task draws its training examples uniformly with replacement. */
+ * validation example; the file task draws its training examples uniformly with replacement;
+ * the text task draws each window's start uniformly from the training part (see above). */
 void task_train_batch(Task *t, int B, int *tokens, int *targets, float *mask);
 
 /* 1 if the example (tokens, targets and mask of one row, T each) is exactly one of the
@@ -116,11 +136,13 @@ int task_in_val(const Task *t, const int *tokens, const int *targets, const floa
 void task_format(const Task *t, const int *tokens, const int *targets, const float *mask,
                  char *buf, int bufsize);
 
-/* The task.name spelling of a task kind ("sort", ..., "file"). */
+/* The task.name spelling of a task kind ("sort", ..., "file", "text"). */
 const char *task_kind_name(TaskKind k);
 
 /* Writes the text of one token into buf: the symbol's name (file task) or number, "<sep>",
- * "<pad>", or "?" for an id outside the vocabulary. Used to label attention heatmaps. */
+ * "<pad>", or "?" for an id outside the vocabulary; for the text task the byte itself when it is
+ * printable ASCII, "\\" for a backslash, "␣" (U+2423, open box) for a space, "\n", "\t", "\r",
+ * and "\xHH" (two lower-case hex digits) for any other byte. Used to label attention heatmaps. */
 void task_token_name(const Task *t, int token, char *buf, int bufsize);
 
 /* Frees everything task_init allocated and zeroes *t; safe on a zeroed or failed Task. */

@@ -5,7 +5,7 @@
  * Who does what: tasks.c (task_init, task_free, the messages), generated.c (sort, reverse,
  * copy, recall), file_parse.c (a task file's text into examples), file_task.c (those examples
  * into a task), valset.c (rows and the validation set), stream.c (training batches), format.c
- * (text), file_conflict.c (one answer per prompt). */
+ * (text), file_conflict.c (one answer per prompt), text_task.c (the text task). */
 #ifndef SCALEDOT_TASKS_INTERNAL_H
 #define SCALEDOT_TASKS_INTERNAL_H
 
@@ -102,6 +102,16 @@ int task_init_generated(Task *t, const Config *c);
 /* file_task.c: task_init for the file task (t->kind and t->separator set) from path; text = NULL
  * reads the file, else text[0..len) is its content and path only names it in messages. */
 int task_init_file(Task *t, const Config *c, const char *path, const char *text, size_t len);
+
+/* text_task.c: task_init for the text task (t->kind set) from the file at path. */
+int task_init_text_file(Task *t, const Config *c, const char *path);
+
+/* text_task.c: bytes of the held-out tail of a text of n bytes, floor(n * val_fraction). */
+size_t task_text_tail(size_t n, double val_fraction);
+
+/* text_task.c: the fewest bytes a text needs for windows of T + 1 bytes in both its training
+ * part and its held-out tail (the number the too-short message gives). */
+size_t task_text_min_bytes(int T, double val_fraction);
 
 /* ---- a task file's text as examples (file_parse.c, used by file_task.c) ---------------------- */
 

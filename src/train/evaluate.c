@@ -44,7 +44,12 @@ static EvalResult validation_pass(Model *m, const Task *t, unsigned char *right)
         .token_acc = tok_total > 0 ? tok_right / tok_total : 0,
         .answer_acc = t->n_val > 0 ? ans_right / t->n_val : 0,
     };
+    if (t->kind == TASK_TEXT) r.answer_acc = r.token_acc; /* no answers: see evaluate.h */
     return r;
+}
+
+double evaluate_bits_per_byte(double nats_per_token) {
+    return nats_per_token / 0.693147180559945309417232121458176568; /* ln 2 */
 }
 
 EvalResult evaluate_validation(Model *m, const Task *t) { return validation_pass(m, t, NULL); }

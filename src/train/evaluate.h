@@ -12,8 +12,14 @@ typedef struct {
     double token_acc;   /* fraction of answer tokens whose argmax is right */
     double answer_acc;  /* fraction of examples whose every answer token is right; with teacher
                            forcing this equals greedy exact-match accuracy, since a fully right
-                           answer is reproduced token by token by greedy decoding */
+                           answer is reproduced token by token by greedy decoding. The text task
+                           has no answers (every position is scored): there it is token_acc, the
+                           next-byte accuracy, so the answer-accuracy columns stay meaningful */
 } EvalResult;
+
+/* Bits per byte of a mean cross-entropy in nats per byte-level token: nats / ln 2 (a token of
+ * the text task is one byte, so bits per token = bits per byte). Non-finite stays non-finite. */
+double evaluate_bits_per_byte(double nats_per_token);
 
 /* Evaluates the model on the whole validation set, in batches of up to m->max_batch, with the
  * correct previous answer tokens as input (teacher forcing). */

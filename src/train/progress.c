@@ -25,7 +25,10 @@ void progress_line(FILE *f, const ProgressRow *p) {
     progress_format_eta(eta, sizeof eta, p->eta_s);
     fprintf(f, "step %5d/%d  train loss %-8s %6s ms/step %7s tok/s  ETA %-6s", p->step, p->steps,
             loss, ms, tps, eta);
-    if (p->has_val)
+    if (p->has_val && p->has_bpb)
+        fprintf(f, "  | val loss %.4f  bpb %.4f  token acc %5.1f%%", p->val_loss, p->val_bpb,
+                100 * p->token_acc);
+    else if (p->has_val)
         fprintf(f, "  | val loss %.4f  answer acc %5.1f%%  token acc %5.1f%%", p->val_loss,
                 100 * p->answer_acc, 100 * p->token_acc);
     fputc('\n', f);

@@ -91,7 +91,13 @@ static int header_has(const RunLog *r, const char *name, const char *col) {
 
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
                 long resume_step) {
+    return runlog_open_bpb(r, dir, m, config_text, resume_step, 0);
+}
+
+int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *config_text,
+                    long resume_step, int val_bpb) {
     memset(r, 0, sizeof *r);
+    r->val_bpb = val_bpb;
     snprintf(r->dir, sizeof r->dir, "%s", dir);
     r->n_layers = m->cfg.n_layers;
     r->d_model = m->cfg.d_model;
@@ -123,8 +129,10 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
     r->attention = open_in(r, "attention.csv");
     if (!r->loss || !r->grad_norms || !r->attention) return -1;
     if (put_line(r, r->loss, "loss.csv",
-                 "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"
-                 "tokens_per_s,skipped_steps\n") != 0 ||
+                 val_bpb ? "step,train_loss,val_loss,val_bpb,val_token_acc,val_answer_acc,lr,"
+                           "grad_norm,elapsed_s,tokens_per_s,skipped_steps\n"
+                         : "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,"
+                           "elapsed_s,tokens_per_s,skipped_steps\n") != 0 ||
         put_line(r, r->attention, "attention.csv",
                  "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,max_weight,"
                  "saturated_frac,dlogit_norm,dprob_norm,softmax_pass,blocked_rows\n") != 0)
@@ -157,6 +165,7 @@ int runlog_loss_row(RunLog *r, const LossRow *w) {
     size_t len = (size_t)snprintf(line, sizeof line, "%d", w->step);
     len = field(line, sizeof line, len, w->has_train, w->train_loss, "%.6g");
     len = field(line, sizeof line, len, w->has_val, w->val_loss, "%.6g");
+    if (r->val_bpb) len = field(line, sizeof line, len, w->has_val, w->val_bpb, "%.6g");
     len = field(line, sizeof line, len, w->has_val, w->val_token_acc, "%.6g");
     len = field(line, sizeof line, len, w->has_val, w->val_answer_acc, "%.6g");
     len = field(line, sizeof line, len, w->has_train, w->lr, "%.6g");

@@ -19,6 +19,7 @@ typedef struct {
     int n_layers, d_model;
     int attention_old;  /* resumed attention.csv from before the pass-through columns: its rows
                            keep the old 11 columns, so the file stays one table */
+    int val_bpb;       /* loss.csv has the val_bpb column (the text task) */
     char *line;        /* grad_norms.csv row buffer, sized once so logging allocates nothing */
     size_t line_cap;
 } RunLog;
@@ -31,6 +32,12 @@ typedef struct {
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
                 long resume_step);
 
+/* runlog_open, and with val_bpb = 1 loss.csv has a val_bpb column after val_loss (the text
+ * task: validation bits per byte, LossRow.val_bpb); without it loss.csv is as runlog_open writes
+ * it. A resumed loss.csv keeps its header. */
+int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *config_text,
+                    long resume_step, int val_bpb);
+
 /* One row of loss.csv. has_train / has_val say which groups were measured at this step; the
  * others are left empty. A measured NaN or Inf is written as nan / inf, never hidden. Units:
  * losses in nats per answer token; val_token_acc and val_answer_acc are fractions in [0, 1]
@@ -42,6 +49,8 @@ typedef struct {
     double train_loss, val_loss, val_token_acc, val_answer_acc, lr, grad_norm;
     double elapsed_s, tokens_per_s;  /* tokens_per_s: NaN when no step ran since the last row */
     long skipped_steps;              /* updates skipped so far (train.on_divergence = skip) */
+    double val_bpb;                  /* val_loss in bits per byte; written only by a log opened
+                                        with val_bpb (runlog_open_bpb), when has_val */
 } LossRow;
 
 /* Returns 0, or -1 when the write failed (message printed). */

@@ -25,6 +25,9 @@ int task_source_hash(const char *path, uint64_t *hash) {
     return 0;
 }
 
+/* The tasks that read task.file: file and text. */
+static int reads_file(const Config *c) { return c->task == TASK_FILE || c->task == TASK_TEXT; }
+
 /* The absolute path of c's task file (realpath), or the path as given when that fails. */
 static void absolute(const Config *c, char *out, size_t n) {
     char buf[PATH_MAX];
@@ -32,7 +35,7 @@ static void absolute(const Config *c, char *out, size_t n) {
 }
 
 int task_source_write(FILE *f, const Config *c) {
-    if (c->task != TASK_FILE) return 0;
+    if (!reads_file(c)) return 0;
     uint64_t h;
     if (task_source_hash(c->task_file, &h) != 0) {
         fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
@@ -48,7 +51,7 @@ int task_source_write(FILE *f, const Config *c) {
 }
 
 int task_source_check(const char *stored, const Config *c, const char *what) {
-    if (c->task != TASK_FILE || !stored) return 0;
+    if (!reads_file(c) || !stored) return 0;
     const char *line = NULL;
     size_t plen = strlen(TASK_SOURCE_PREFIX);
     for (const char *p = stored; *p;) {

@@ -1,4 +1,4 @@
-/* task_source.h: which task file a run was trained on. For task.name = file, each run's
+/* task_source.h: which task file a run was trained on. For task.name = file or text, each run's
  * config.ini and checkpoint carry a comment line
  *     ; task file: /absolute/path fnv1a64 0123456789abcdef
  * (the file's absolute path and a 64-bit FNV-1a hash of its bytes), and --resume and --eval
@@ -19,7 +19,7 @@
 /* FNV-1a, 64 bits, of the whole file at path into *hash. Returns 0, or -1 (errno set). */
 int task_source_hash(const char *path, uint64_t *hash);
 
-/* Writes the comment line for c's task file to f (nothing unless task.name = file). Returns 0,
+/* Writes the comment line for c's task file to f (nothing unless task.name = file or text). Returns 0,
  * or -1 after a message when the file cannot be read. */
 int task_source_write(FILE *f, const Config *c);
 

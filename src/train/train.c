@@ -274,7 +274,8 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
             remove(previous);
         }
     }
-    return runlog_open(&r->log, r->dir, &r->m, r->cfg_text, resume_step) == 0 ? 0 : EXIT_RUNTIME;
+    return runlog_open_bpb(&r->log, r->dir, &r->m, r->cfg_text, resume_step,
+                           r->task.kind == TASK_TEXT) == 0 ? 0 : EXIT_RUNTIME;
 }
 
 static void run_free(Run *r) {
@@ -369,7 +370,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
         if (diverged) run.skipped += c->on_divergence == DIVERGENCE_SKIP;
         if (do_log || diverged) {
             LossRow row = {step, !last, do_eval, loss, ev.loss, ev.token_acc, ev.answer_acc,
-                           lr, norm, t - t0, tps, run.skipped};
+                           lr, norm, t - t0, tps, run.skipped, evaluate_bits_per_byte(ev.loss)};
             if (runlog_loss_row(&run.log, &row) != 0) {
                 rc = EXIT_RUNTIME;
                 break;
@@ -385,7 +386,8 @@ int train_run_from(const Config *c, const char *checkpoint) {
             double spent = t - t0 - run.resumed_elapsed;
             ProgressRow p = {step, c->steps, loss, ms, tps,
                              done > 0 ? spent / done * (c->steps - step) : NAN,
-                             do_eval, ev.loss, ev.answer_acc, ev.token_acc};
+                             do_eval, ev.loss, ev.answer_acc, ev.token_acc,
+                             task->kind == TASK_TEXT, evaluate_bits_per_byte(ev.loss)};
             progress_line(stderr, &p);
         }
         if (last) break;
@@ -471,8 +473,12 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
         provenance_print_lines(stored, "  ", stdout) == 0)
         printf("  (no provenance: written by a version before 0.11)\n");
     free(stored);
-    printf("validation loss %.4f, answer accuracy %.2f%%, token accuracy %.2f%%\n", ev.loss,
-           100 * ev.answer_acc, 100 * ev.token_acc);
+    if (run.task.kind == TASK_TEXT)
+        printf("validation loss %.4f nats/byte (%.4f bits per byte), next-byte accuracy %.2f%%\n",
+               ev.loss, evaluate_bits_per_byte(ev.loss), 100 * ev.token_acc);
+    else
+        printf("validation loss %.4f, answer accuracy %.2f%%, token accuracy %.2f%%\n", ev.loss,
+               100 * ev.answer_acc, 100 * ev.token_acc);
     rc = evaluate_print_examples(&run.m, &run.task, n_examples, stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
 done:
     run_free(&run);
