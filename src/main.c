@@ -28,6 +28,8 @@ static const Command COMMANDS[] = {
     {"--resume", NULL, "RUN_DIR [--set train.steps=N]", "continue from RUN_DIR/checkpoint.bin"},
     {"--eval", NULL, "RUN_DIR [--prompt \"3 1 2 ...\"]",
      "validation accuracy, wrong answers first; --prompt: the model's answer to your prompt"},
+    {"--export", cli_export, "RUN_DIR FILE.safetensors [--val VAL.safetensors]",
+     "the run's parameters in the safetensors format (see ./train --export --help)"},
     {"--compare", cli_compare, "RUN_DIR RUN_DIR ... [--out DIR] [--log-scale|--linear]",
      "summary table, SVG figures and index.html of the runs (see ./train --compare --help)"},
     {"--softmax-table", cli_softmax_table, "[--seed N] [--samples N] [--keys N]",

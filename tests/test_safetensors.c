@@ -99,6 +99,11 @@ START_TEST(test_round_trip) {
     ck_assert_str_eq(str_meta(&f, "format"), "pt");
     ck_assert_str_eq(str_meta(&f, "note"), "x");
     ck_assert_int_eq(entries_in(g_tmp), 1); /* no temporary file left behind */
+    struct stat st; /* the mode fopen would give a new file, not mkstemp's 0600 */
+    mode_t mask = umask(0);
+    umask(mask);
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_uint_eq(st.st_mode & 0777, 0666 & ~mask);
     str_free(&f);
     free(buf);
 }

@@ -168,6 +168,10 @@ int safetensors_write(const char *path, const SafetensorsTensor *tensors, int n_
     }
     snprintf(tmp, tmp_len, "%s.tmp.XXXXXX", path); /* same folder: link(2) cannot cross */
     int fd = mkstemp(tmp), rc = -1;
+    /* mkstemp makes the file 0600; a new file of the user's gets what fopen would give it */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fd >= 0) fchmod(fd, 0666 & ~mask);
     FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!f) {
         fprintf(stderr, "error: cannot write '%s': %s\n", fd >= 0 ? tmp : path, strerror(errno));
