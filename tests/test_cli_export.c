@@ -3,8 +3,8 @@
  * streader.h: every tensor the reference README lists (names, shapes, q_norm/k_norm only with
  * qk_norm) and no other, F32, the values equal to the checkpoint's parameters read through the
  * model's own named views (m.p.block[l].qkv_w, ...), not its tensor table; the run's stored
- * configuration in __metadata__; --val's validation set equal to the task's and its loss and
- * accuracies equal to the run's last logged ones. Then, table-driven, every refused command
+ * configuration in __metadata__; --val's validation set equal to the task's, its logits the
+ * model's, its loss and accuracies the run's last logged ones. Then, table-driven, every refused command
  * line: exit code 2, a message naming the mistake, nothing written or overwritten. */
 #include "cli/cli.h"
 
@@ -206,8 +206,9 @@ static void last_val_row(const char *run, double v[3]) {
     ck_assert_int_eq(sscanf(last, "%lf,%lf,%lf", &v[0], &v[1], &v[2]), 3);
 }
 
-/* --val: tokens, targets and mask equal the task's validation set; the loss and accuracies
- * equal the run's last logged ones (loss.csv keeps 6 significant digits). */
+/* --val: tokens, targets and mask equal the task's validation set, the logits the model's;
+ * the loss and accuracies equal the run's last logged ones (loss.csv keeps 6 significant
+ * digits). */
 START_TEST(test_val_file) {
     train_tiny("run", "");
     char run[128], out[128], val[128];
@@ -221,7 +222,7 @@ START_TEST(test_val_file) {
     load_run(&l, run);
     StrFile f;
     unsigned char *buf = read_st(val, &f);
-    ck_assert_int_eq(f.n_tensors, 3);
+    ck_assert_int_eq(f.n_tensors, 4);
     const StrTensor *tok = str_find(&f, "tokens"), *tgt = str_find(&f, "targets"),
                     *mask = str_find(&f, "mask");
     ck_assert(tok && tgt && mask);
@@ -241,6 +242,19 @@ START_TEST(test_val_file) {
         ck_assert_int_eq((int32_t)str_word(&f, tgt, e), l.task.val_targets[e]);
         ck_assert_float_eq(str_f32(&f, mask, e), l.task.val_mask[e]);
     }
+    /* logits [B, T, V] of the first batch (B = 8, the run's batch): the first example's equal
+     * the loaded model's own forward pass on it */
+    const StrTensor *lg = str_find(&f, "logits");
+    size_t V = (size_t)l.m.cfg.vocab_size;
+    ck_assert(lg != NULL);
+    ck_assert_int_eq(lg->ndim, 3);
+    ck_assert_uint_eq(lg->shape[0], 8);
+    ck_assert_uint_eq(lg->shape[1], T);
+    ck_assert_uint_eq(lg->shape[2], V);
+    model_forward(&l.m, l.task.val_tokens, l.task.val_targets, l.task.val_mask, 1, (int)T);
+    for (size_t e = 0; e < T * V; e++)
+        ck_assert_msg(fabs(str_f32(&f, lg, e) - l.m.logits[e]) <= 1e-5,
+                      "logit %zu: %g, model %g", e, (double)str_f32(&f, lg, e), (double)l.m.logits[e]);
     double logged[3];
     last_val_row(run, logged);
     const char *keys[3] = {"scaledot.val_loss", "scaledot.token_accuracy", "scaledot.answer_accuracy"};

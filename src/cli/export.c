@@ -35,7 +35,8 @@ static void usage(FILE *f) {
             "(float32, the names and [out, in] shapes of PyTorch's nn.Linear, e.g.\n"
             "blocks.0.attn.qkv.weight [3C, C]), with the run's config.ini and provenance in the\n"
             "header's __metadata__. --val VAL also writes the validation set (tokens, targets,\n"
-            "mask [N, T]) and the model's validation loss and accuracies on it (for twin/load.py).\n"
+            "mask [N, T]), the model's logits on its first batch and its validation loss and\n"
+            "accuracies (what twin/load.py checks the PyTorch twin against).\n"
             "An existing FILE or VAL is never overwritten.\n"
             "Exit codes: 0 done, 1 cannot write, 2 bad arguments or run folder.\n");
 }
@@ -130,14 +131,19 @@ static int write_params(const char *path, const Model *m, const char *config_tex
     return rc;
 }
 
-/* The validation set the run evaluates on and what this model gets on it (evaluate.h). */
+/* The validation set the run evaluates on, what this model gets on it (evaluate.h) and its
+ * logits [B, T, V] on the first B examples (B = the model's batch): a sharper check of another
+ * implementation than the loss. */
 static int write_val(const char *path, Model *m, const Task *task, long step) {
     EvalResult ev = evaluate_validation(m, task);
-    size_t N = (size_t)task->n_val, T = (size_t)task->seq_len;
+    size_t N = (size_t)task->n_val, T = (size_t)task->seq_len, V = (size_t)m->cfg.vocab_size;
+    int B = task->n_val < m->max_batch ? task->n_val : m->max_batch;
+    model_forward(m, task->val_tokens, task->val_targets, task->val_mask, B, task->seq_len);
     const SafetensorsTensor t[] = {
         {"tokens", SAFETENSORS_I32, 2, {N, T}, task->val_tokens},
         {"targets", SAFETENSORS_I32, 2, {N, T}, task->val_targets},
         {"mask", SAFETENSORS_F32, 2, {N, T}, task->val_mask},
+        {"logits", SAFETENSORS_F32, 3, {(size_t)B, T, V}, m->logits},
     };
     char loss[40], tok[40], ans[40], step_s[32];
     snprintf(loss, sizeof loss, "%.17g", ev.loss);
@@ -150,7 +156,7 @@ static int write_val(const char *path, Model *m, const Task *task, long step) {
         {"scaledot.answer_accuracy", ans},
         {"scaledot.step", step_s},
     };
-    return safetensors_write(path, t, 3, meta, 4);
+    return safetensors_write(path, t, 4, meta, 4);
 }
 
 /* The export's own provenance lines (util/provenance.h), malloc'd; NULL when out of memory. */
