@@ -2,8 +2,9 @@
  * the run's checkpoint loaded as --eval loads it, its parameters written under their reference
  * names (../shared/reference/README.md, the model's tensor table) by the safetensors writer
  * (util/safetensors.h), with the run's configuration and provenance in __metadata__. --val also
- * writes the validation set and the loss and accuracies the model gets on it, so that another
- * implementation (twin/load.py) can check itself against this one. */
+ * writes the validation set, the model's logits on its first batch and the loss and accuracies
+ * the model gets on it, so that another implementation (twin/load.py) can check itself against
+ * this one. */
 #include "cli/cli.h"
 
 #include <errno.h>
