@@ -7,6 +7,7 @@
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
+#   make test-twin  the PyTorch twin (twin/) reproduces exported runs (needs python3-torch; optional)
 #   make bench-wait   OpenMP's idle threads asleep (our default) against a short spin
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
@@ -186,6 +187,12 @@ TORCH_ROUNDS  ?= 3
 TORCH_SECONDS ?= 4
 bench-torch: $(BUILD)/bench/bench
 	bench/torch_compare.sh ./$(BUILD)/bench/bench $(TORCH_ROUNDS) $(TORCH_SECONDS)
+
+# The PyTorch twin (twin/) against ./train: two tiny runs exported and re-evaluated in PyTorch
+# (tests/twin.sh; prints SKIPPED and succeeds without python3-torch).
+.PHONY: test-twin
+test-twin: train
+	tests/twin.sh
 
 # How idle OpenMP threads should wait: sleeping (./train's default) against a short spin, for one
 # 2-thread run alone and for two sharing the cores (bench/wait_policy.sh).

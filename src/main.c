@@ -32,6 +32,8 @@ static const Command COMMANDS[] = {
      "validation accuracy, wrong answers first; --prompt: the model's answer to your prompt;\n"
      "           --generate: N tokens sampled after it (temperature 0 = greedy, default 1; top-k\n"
      "           0 = every token, the default; seed default 1)"},
+    {"--export", cli_export, "RUN_DIR FILE.safetensors [--val VAL.safetensors]",
+     "the run's parameters in the safetensors format (see ./train --export --help)"},
     {"--compare", cli_compare, "RUN_DIR RUN_DIR ... [--out DIR] [--log-scale|--linear]",
      "summary table, SVG figures and index.html of the runs (see ./train --compare --help)"},
     {"--softmax-table", cli_softmax_table, "[--seed N] [--samples N] [--keys N]",

@@ -20,5 +20,6 @@ int cli_sweep_run(int argc, char **argv);       /* --sweep-run OUT/configs/RUN.i
 int cli_sweep_report(int argc, char **argv);    /* --sweep-report SWEEP_DIR */
 int cli_reference_table(int argc, char **argv); /* --reference-table */
 int cli_version(int argc, char **argv);         /* --version */
+int cli_export(int argc, char **argv);          /* --export RUN_DIR FILE.safetensors */
 
 #endif

@@ -1,0 +1,237 @@
+/* export.c: ./train --export RUN_DIR FILE.safetensors [--val VAL.safetensors] (command layer):
+ * the run's checkpoint loaded as --eval loads it, its parameters written under their reference
+ * names (../shared/reference/README.md, the model's tensor table) by the safetensors writer
+ * (util/safetensors.h), with the run's configuration and provenance in __metadata__. --val also
+ * writes the validation set, the model's logits on its first batch and the loss and accuracies
+ * the model gets on it, so that another implementation (twin/load.py) can check itself against
+ * this one. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "config/config.h"
+#include "optim/optim.h"
+#include "train/checkpoint.h"
+#include "train/evaluate.h"
+#include "train/task_source.h"
+#include "train/train.h"
+#include "util/provenance.h"
+#include "util/safetensors.h"
+
+_Static_assert(sizeof(real) == sizeof(float), "the export writes the float32 build's parameters");
+_Static_assert(sizeof(int) == 4, "validation tokens are written as I32");
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: ./train --export RUN_DIR FILE.safetensors [--val VAL.safetensors]\n"
+            "Writes the parameters of RUN_DIR/checkpoint.bin to FILE in the safetensors format\n"
+            "(float32, the names and [out, in] shapes of PyTorch's nn.Linear, e.g.\n"
+            "blocks.0.attn.qkv.weight [3C, C]), with the run's config.ini and provenance in the\n"
+            "header's __metadata__. --val VAL also writes the validation set (tokens, targets,\n"
+            "mask [N, T]), the model's logits on its first batch and its validation loss and\n"
+            "accuracies (what twin/load.py checks the PyTorch twin against).\n"
+            "An existing FILE or VAL is never overwritten.\n"
+            "Exit codes: 0 done, 1 cannot write, 2 bad arguments or run folder.\n");
+}
+
+typedef struct {
+    const char *run_dir, *out, *val;
+} ExportArgs;
+
+/* Returns -1 when the export is to go on, else the exit code (0 after --help, 2 after a
+ * message). */
+static int parse_args(ExportArgs *a, int argc, char **argv) {
+    *a = (ExportArgs){0};
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_OK;
+        } else if (cli_is_flag(argv[i], "--val")) {
+            if (a->val) return cli_fail(NULL, "--val given twice");
+            if (!(a->val = cli_flag_value(argc, argv, &i, "--val")))
+                return cli_fail(NULL, "--val needs a file name (VAL.safetensors)");
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_fail(usage, "unknown option '%s' for --export", argv[i]);
+        } else if (!a->run_dir) {
+            a->run_dir = argv[i];
+        } else if (!a->out) {
+            a->out = argv[i];
+        } else {
+            return cli_fail(usage, "--export takes one run folder and one file ('%s' is a third "
+                                   "argument)", argv[i]);
+        }
+    }
+    if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");
+    if (!a->out || !*a->out) return cli_fail(usage, "--export needs the file to write");
+    if (a->val && strcmp(a->val, a->out) == 0)
+        return cli_fail(NULL, "--val '%s' is the export file itself", a->val);
+    return -1;
+}
+
+/* 0 when nothing is at path and its folder exists, else -1 after a message: checked before any
+ * work (the writer checks again, just before it links the finished file). */
+static int check_new_file(const char *path, const char *what) {
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        fprintf(stderr, "error: %s '%s' exists already; it is never overwritten: choose another "
+                        "name or remove it first\n", what, path);
+        return -1;
+    }
+    if (errno != ENOENT) {
+        fprintf(stderr, "error: %s '%s': %s\n", what, path, strerror(errno));
+        return -1;
+    }
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 1;
+    if (n >= sizeof dir) n = sizeof dir - 1;
+    memcpy(dir, slash ? path : ".", n);
+    dir[n] = 0;
+    if (slash == path) strcpy(dir, "/");
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "error: %s '%s': its folder '%s' does not exist\n", what, path, dir);
+        return -1;
+    }
+    return 0;
+}
+
+/* The model's parameters, one tensor per entry of its tensor table (names, shapes, order). */
+static int write_params(const char *path, const Model *m, const char *config_text,
+                        const char *provenance, long step) {
+    SafetensorsTensor *t = calloc((size_t)m->n_tensors, sizeof *t);
+    if (!t) {
+        fprintf(stderr, "error: out of memory\n");
+        return -1;
+    }
+    for (int i = 0; i < m->n_tensors; i++) {
+        const TensorInfo *ti = &m->tensors[i];
+        t[i] = (SafetensorsTensor){.name = ti->name, .dtype = SAFETENSORS_F32, .ndim = ti->ndim,
+                                   .data = m->params + ti->offset};
+        for (int d = 0; d < ti->ndim; d++) t[i].shape[d] = (size_t)ti->shape[d];
+    }
+    char step_s[32], scale_s[40];
+    snprintf(step_s, sizeof step_s, "%ld", step);
+    snprintf(scale_s, sizeof scale_s, "%.9g", (double)m->cfg.scale);
+    const SafetensorsMeta meta[] = {
+        {"format", "pt"}, /* what Hugging Face's loaders look for: PyTorch tensors */
+        {"scaledot.config", config_text},
+        {"scaledot.step", step_s},
+        {"scaledot.attention_scale", scale_s},
+        {"scaledot.export_provenance", provenance},
+    };
+    int rc = safetensors_write(path, t, m->n_tensors, meta, (int)(sizeof meta / sizeof *meta));
+    free(t);
+    return rc;
+}
+
+/* The validation set the run evaluates on, what this model gets on it (evaluate.h) and its
+ * logits [B, T, V] on the first B examples (B = the model's batch): a sharper check of another
+ * implementation than the loss. */
+static int write_val(const char *path, Model *m, const Task *task, long step) {
+    EvalResult ev = evaluate_validation(m, task);
+    size_t N = (size_t)task->n_val, T = (size_t)task->seq_len, V = (size_t)m->cfg.vocab_size;
+    int B = task->n_val < m->max_batch ? task->n_val : m->max_batch;
+    model_forward(m, task->val_tokens, task->val_targets, task->val_mask, B, task->seq_len);
+    const SafetensorsTensor t[] = {
+        {"tokens", SAFETENSORS_I32, 2, {N, T}, task->val_tokens},
+        {"targets", SAFETENSORS_I32, 2, {N, T}, task->val_targets},
+        {"mask", SAFETENSORS_F32, 2, {N, T}, task->val_mask},
+        {"logits", SAFETENSORS_F32, 3, {(size_t)B, T, V}, m->logits},
+    };
+    char loss[40], tok[40], ans[40], step_s[32];
+    snprintf(loss, sizeof loss, "%.17g", ev.loss);
+    snprintf(tok, sizeof tok, "%.17g", ev.token_acc);
+    snprintf(ans, sizeof ans, "%.17g", ev.answer_acc);
+    snprintf(step_s, sizeof step_s, "%ld", step);
+    const SafetensorsMeta meta[] = {
+        {"scaledot.val_loss", loss},
+        {"scaledot.token_accuracy", tok},
+        {"scaledot.answer_accuracy", ans},
+        {"scaledot.step", step_s},
+    };
+    return safetensors_write(path, t, 4, meta, 4);
+}
+
+/* The export's own provenance lines (util/provenance.h), malloc'd; NULL when out of memory. */
+static char *export_provenance(void) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+#ifdef _OPENMP
+    provenance_write(f, omp_get_max_threads());
+#else
+    provenance_write(f, 1);
+#endif
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int cli_export(int argc, char **argv) {
+    ExportArgs a;
+    int rc = parse_args(&a, argc, argv);
+    if (rc >= 0) return rc;
+    char checkpoint[4200];
+    if ((size_t)snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.bin", a.run_dir) >=
+        sizeof checkpoint)
+        return cli_fail(NULL, "run folder path '%s' is too long", a.run_dir);
+    /* the run as --eval reads it: its own configuration, its task file unchanged */
+    Config c;
+    config_defaults(&c);
+    if (checkpoint_load_config(checkpoint, &c) != 0 || config_validate(&c) != 0) return EXIT_CONFIG;
+    char *stored = NULL;
+    if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
+    if (task_source_check(stored, &c, "--export") != 0 ||
+        check_new_file(a.out, "export file") != 0 || (a.val && check_new_file(a.val, "--val") != 0)) {
+        free(stored);
+        return EXIT_CONFIG;
+    }
+#ifdef _OPENMP
+    if (c.threads > 0) omp_set_num_threads(c.threads);
+#endif
+    Task task;
+    Model m = {0};
+    Optimizer opt = {0};
+    CheckpointState st;
+    char *prov = NULL;
+    rc = task_init(&task, &c) != 0 ? EXIT_CONFIG : EXIT_RUNTIME;
+    if (rc == EXIT_CONFIG) goto done;
+    ModelConfig mc = train_model_config(&c, &task);
+    /* the batch --eval uses, so that --val's numbers are --eval's */
+    if (model_build(&m, &mc, c.batch_size < 64 ? c.batch_size : 64) != 0) goto done;
+    if (optim_init(&opt, c.optim, c.beta1, c.beta2, c.eps, c.weight_decay, c.momentum,
+                   m.n_params) != 0 ||
+        !(prov = export_provenance())) {
+        fprintf(stderr, "error: out of memory\n");
+        goto done;
+    }
+    rc = EXIT_CONFIG;
+    if (checkpoint_load(checkpoint, &m, &opt, &st) != 0) goto done;
+    rc = EXIT_RUNTIME;
+    if (write_params(a.out, &m, stored, prov, st.step) != 0) goto done;
+    if (a.val && write_val(a.val, &m, &task, st.step) != 0) {
+        unlink(a.out); /* made by this command a moment ago: no half export is left */
+        goto done;
+    }
+    printf("exported %s (step %ld, %d tensors, %zu parameters) to %s%s%s\n", checkpoint, st.step,
+           m.n_tensors, m.n_params, a.out, a.val ? "; validation set to " : "", a.val ? a.val : "");
+    rc = EXIT_OK;
+done:
+    free(prov);
+    free(stored);
+    optim_free(&opt);
+    model_free(&m);
+    task_free(&task);
+    return rc;
+}

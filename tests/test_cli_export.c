@@ -1,0 +1,351 @@
+/* test_cli_export.c: ./train --export RUN_DIR FILE.safetensors [--val VAL] (src/cli/export.c).
+ * A tiny run is trained with ./train, exported, and the file read by the independent reader of
+ * streader.h: every tensor the reference README lists (names, shapes, q_norm/k_norm only with
+ * qk_norm) and no other, F32, the values equal to the checkpoint's parameters read through the
+ * model's own named views (m.p.block[l].qkv_w, ...), not its tensor table; the run's stored
+ * configuration in __metadata__; --val's validation set equal to the task's, its logits the
+ * model's, its loss and accuracies the run's last logged ones. Then, table-driven, every refused command
+ * line: exit code 2, a message naming the mistake, nothing written or overwritten. */
+#include "cli/cli.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "optim/optim.h"
+#include "train/checkpoint.h"
+#include "train/train.h"
+#include "streader.h"
+#include "testutil.h"
+
+static char g_tmp[64];
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cli_export.XXXXXX"); }
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
+
+#define export(...) tu_run_cmd(cli_export, __VA_ARGS__)
+
+/* Trains the tiny run g_tmp/runs/name (2 layers, 2 heads of d_k 8, 30 steps) with extra --set
+ * arguments. */
+static void train_tiny(const char *name, const char *extra) {
+    char args[1024];
+    snprintf(args, sizeof args,
+             "--set run.name=%s --set task.name=copy --set task.length=3 --set task.symbols=6 "
+             "--set task.val_size=40 --set model.d_model=16 --set model.n_heads=2 "
+             "--set model.n_layers=2 --set train.batch_size=8 --set train.steps=30 "
+             "--set train.eval_every=10 --set log.progress=0 --set run.threads=1 %s",
+             name, extra);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+}
+
+/* The run's checkpoint loaded into a model built from its own configuration (as --eval does),
+ * with the task (its validation set) beside it. */
+typedef struct {
+    Config c;
+    Task task;
+    Model m;
+    Optimizer opt;
+    CheckpointState st;
+} Loaded;
+
+static void load_run(Loaded *l, const char *run_dir) {
+    char ckpt[256];
+    snprintf(ckpt, sizeof ckpt, "%s/checkpoint.bin", run_dir);
+    config_defaults(&l->c);
+    ck_assert_int_eq(checkpoint_load_config(ckpt, &l->c), 0);
+    ck_assert_int_eq(task_init(&l->task, &l->c), 0);
+    ModelConfig mc = train_model_config(&l->c, &l->task);
+    ck_assert_int_eq(model_build(&l->m, &mc, 1), 0);
+    ck_assert_int_eq(optim_init(&l->opt, l->c.optim, l->c.beta1, l->c.beta2, l->c.eps,
+                                l->c.weight_decay, l->c.momentum, l->m.n_params), 0);
+    ck_assert_int_eq(checkpoint_load(ckpt, &l->m, &l->opt, &l->st), 0);
+}
+
+static void free_run(Loaded *l) {
+    optim_free(&l->opt);
+    model_free(&l->m);
+    task_free(&l->task);
+}
+
+/* One expected tensor: the reference name and shape, and the model's named view of it. */
+typedef struct {
+    char name[64];
+    size_t shape[2];
+    int ndim;
+    const real *view;
+} Want;
+
+static int add(Want *w, int n, const char *name, const real *view, size_t d0, size_t d1) {
+    snprintf(w[n].name, sizeof w[n].name, "%s", name);
+    w[n].shape[0] = d0, w[n].shape[1] = d1, w[n].ndim = d1 ? 2 : 1, w[n].view = view;
+    return n + 1;
+}
+
+/* The table of ../shared/reference/README.md, in its order, over the named views. */
+static int reference_tensors(const Model *m, Want *w) {
+    const ModelConfig *c = &m->cfg;
+    size_t V = (size_t)c->vocab_size, C = (size_t)c->d_model, F = (size_t)c->d_ff,
+           dk = C / (size_t)c->n_heads;
+    int n = 0;
+    n = add(w, n, "tok_emb", m->p.tok_emb, V, C);
+    n = add(w, n, "pos_emb", m->p.pos_emb, (size_t)c->max_seq_len, C);
+    for (int l = 0; l < c->n_layers; l++) {
+        const BlockTensors *b = &m->p.block[l];
+        char k[64];
+#define B(suffix, view, d0, d1) (snprintf(k, sizeof k, "blocks.%d." suffix, l), n = add(w, n, k, view, d0, d1))
+        B("ln1.weight", b->ln1_w, C, 0);
+        B("ln1.bias", b->ln1_b, C, 0);
+        B("attn.qkv.weight", b->qkv_w, 3 * C, C);
+        B("attn.qkv.bias", b->qkv_b, 3 * C, 0);
+        if (c->qk_norm) {
+            B("attn.q_norm.weight", b->qn_w, dk, 0);
+            B("attn.q_norm.bias", b->qn_b, dk, 0);
+            B("attn.k_norm.weight", b->kn_w, dk, 0);
+            B("attn.k_norm.bias", b->kn_b, dk, 0);
+        }
+        B("attn.proj.weight", b->proj_w, C, C);
+        B("attn.proj.bias", b->proj_b, C, 0);
+        B("ln2.weight", b->ln2_w, C, 0);
+        B("ln2.bias", b->ln2_b, C, 0);
+        B("mlp.fc.weight", b->fc_w, F, C);
+        B("mlp.fc.bias", b->fc_b, F, 0);
+        B("mlp.proj.weight", b->fcproj_w, C, F);
+        B("mlp.proj.bias", b->fcproj_b, C, 0);
+#undef B
+    }
+    n = add(w, n, "ln_f.weight", m->p.lnf_w, C, 0);
+    n = add(w, n, "ln_f.bias", m->p.lnf_b, C, 0);
+    n = add(w, n, "head.weight", m->p.head_w, V, C);
+    return n;
+}
+
+/* Reads path with streader.h; fails the test when the file is invalid. */
+static unsigned char *read_st(const char *path, StrFile *f) {
+    size_t len;
+    unsigned char *buf = (unsigned char *)tu_read_file(path, &len);
+    ck_assert_msg(buf != NULL, "cannot read %s", path);
+    str_parse(buf, len, f);
+    ck_assert_msg(f->error == NULL, "%s: %s", path, f->error);
+    return buf;
+}
+
+/* The export of a plain and of a qk_norm run: names, shapes and values as the reference README
+ * and the named views say, in the README's order, and the metadata. */
+START_TEST(test_export_matches_model) {
+    static const char *const runs[] = {"plain", "qknorm"};
+    train_tiny("plain", "");
+    train_tiny("qknorm", "--set attention.qk_norm=layernorm");
+    for (int r = 0; r < 2; r++) {
+        char run[128], out[128];
+        snprintf(run, sizeof run, "%s/runs/%s", g_tmp, runs[r]);
+        snprintf(out, sizeof out, "%s/%s.safetensors", g_tmp, runs[r]);
+        TuResult res = export(run, out, NULL);
+        ck_assert_msg(res.rc == 0, "%s: rc %d: %s", runs[r], res.rc, res.err);
+        tu_result_free(&res);
+        Loaded l;
+        load_run(&l, run);
+        Want want[8 + 20 * MODEL_MAX_LAYERS];
+        int n = reference_tensors(&l.m, want);
+        ck_assert_int_eq(n, 5 + l.m.cfg.n_layers * (r == 1 ? 16 : 12));
+        StrFile f;
+        unsigned char *buf = read_st(out, &f);
+        ck_assert_int_eq(f.n_tensors, n);
+        uint64_t prev_end = 0;
+        for (int i = 0; i < n; i++) {
+            const StrTensor *t = str_find(&f, want[i].name);
+            ck_assert_msg(t != NULL, "%s: no tensor %s", runs[r], want[i].name);
+            ck_assert_str_eq(t->dtype, "F32");
+            ck_assert_int_eq(t->ndim, want[i].ndim);
+            size_t numel = 1;
+            for (int d = 0; d < want[i].ndim; d++) {
+                ck_assert_uint_eq(t->shape[d], want[i].shape[d]);
+                numel *= want[i].shape[d];
+            }
+            ck_assert_msg(t->begin == prev_end, "%s: not in the reference order", want[i].name);
+            prev_end = t->end;
+            for (size_t e = 0; e < numel; e++) {
+                float got = str_f32(&f, t, e), exp = (float)want[i].view[e];
+                ck_assert_msg(memcmp(&got, &exp, 4) == 0, "%s %s[%zu]: %.9g, model %.9g",
+                              runs[r], want[i].name, e, (double)got, (double)exp);
+            }
+        }
+        /* metadata: the checkpoint's configuration text whole, the step, the scale 1/sqrt(8) */
+        char ckpt[160], *stored = NULL;
+        snprintf(ckpt, sizeof ckpt, "%s/checkpoint.bin", run);
+        ck_assert_int_eq(checkpoint_read_config(ckpt, &stored), 0);
+        ck_assert_str_eq(str_meta(&f, "scaledot.config"), stored);
+        ck_assert_str_eq(str_meta(&f, "format"), "pt");
+        ck_assert_str_eq(str_meta(&f, "scaledot.step"), "30");
+        ck_assert_float_eq((float)strtod(str_meta(&f, "scaledot.attention_scale"), NULL),
+                           (float)(1.0 / sqrt(8.0)));
+        ck_assert_ptr_nonnull(strstr(str_meta(&f, "scaledot.export_provenance"), "; provenance: scaledot "));
+        free(stored);
+        str_free(&f);
+        free(buf);
+        free_run(&l);
+    }
+}
+END_TEST
+
+/* The last validation row of run/loss.csv: val_loss, val_token_acc, val_answer_acc. */
+static void last_val_row(const char *run, double v[3]) {
+    char path[160], line[512], last[512] = "";
+    snprintf(path, sizeof path, "%s/loss.csv", run);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    /* step,train_loss,val_loss,val_token_acc,val_answer_acc,...: a row with a val_loss */
+    while (fgets(line, sizeof line, f)) {
+        const char *c1 = strchr(line, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+        if (c2 && c2[1] != ',' && c2[1] >= '0' && c2[1] <= '9') memcpy(last, c2 + 1, sizeof last - (size_t)(c2 + 1 - line));
+    }
+    fclose(f);
+    ck_assert_int_eq(sscanf(last, "%lf,%lf,%lf", &v[0], &v[1], &v[2]), 3);
+}
+
+/* --val: tokens, targets and mask equal the task's validation set, the logits the model's;
+ * the loss and accuracies equal the run's last logged ones (loss.csv keeps 6 significant
+ * digits). */
+START_TEST(test_val_file) {
+    train_tiny("run", "");
+    char run[128], out[128], val[128];
+    snprintf(run, sizeof run, "%s/runs/run", g_tmp);
+    snprintf(out, sizeof out, "%s/run.safetensors", g_tmp);
+    snprintf(val, sizeof val, "%s/run_val.safetensors", g_tmp);
+    TuResult res = export(run, out, "--val", val, NULL);
+    ck_assert_msg(res.rc == 0, "rc %d: %s", res.rc, res.err);
+    tu_result_free(&res);
+    Loaded l;
+    load_run(&l, run);
+    StrFile f;
+    unsigned char *buf = read_st(val, &f);
+    ck_assert_int_eq(f.n_tensors, 4);
+    const StrTensor *tok = str_find(&f, "tokens"), *tgt = str_find(&f, "targets"),
+                    *mask = str_find(&f, "mask");
+    ck_assert(tok && tgt && mask);
+    ck_assert_str_eq(tok->dtype, "I32");
+    ck_assert_str_eq(tgt->dtype, "I32");
+    ck_assert_str_eq(mask->dtype, "F32");
+    size_t N = (size_t)l.task.n_val, T = (size_t)l.task.seq_len;
+    ck_assert_uint_eq(N, 40);
+    const StrTensor *all[3] = {tok, tgt, mask};
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(all[k]->ndim, 2);
+        ck_assert_uint_eq(all[k]->shape[0], N);
+        ck_assert_uint_eq(all[k]->shape[1], T);
+    }
+    for (size_t e = 0; e < N * T; e++) {
+        ck_assert_int_eq((int32_t)str_word(&f, tok, e), l.task.val_tokens[e]);
+        ck_assert_int_eq((int32_t)str_word(&f, tgt, e), l.task.val_targets[e]);
+        ck_assert_float_eq(str_f32(&f, mask, e), l.task.val_mask[e]);
+    }
+    /* logits [B, T, V] of the first batch (B = 8, the run's batch): the first example's equal
+     * the loaded model's own forward pass on it */
+    const StrTensor *lg = str_find(&f, "logits");
+    size_t V = (size_t)l.m.cfg.vocab_size;
+    ck_assert(lg != NULL);
+    ck_assert_int_eq(lg->ndim, 3);
+    ck_assert_uint_eq(lg->shape[0], 8);
+    ck_assert_uint_eq(lg->shape[1], T);
+    ck_assert_uint_eq(lg->shape[2], V);
+    model_forward(&l.m, l.task.val_tokens, l.task.val_targets, l.task.val_mask, 1, (int)T);
+    for (size_t e = 0; e < T * V; e++)
+        ck_assert_msg(fabs(str_f32(&f, lg, e) - l.m.logits[e]) <= 1e-5,
+                      "logit %zu: %g, model %g", e, (double)str_f32(&f, lg, e), (double)l.m.logits[e]);
+    double logged[3];
+    last_val_row(run, logged);
+    const char *keys[3] = {"scaledot.val_loss", "scaledot.token_accuracy", "scaledot.answer_accuracy"};
+    for (int k = 0; k < 3; k++) {
+        double got = strtod(str_meta(&f, keys[k]), NULL);
+        ck_assert_msg(fabs(got - logged[k]) <= 1e-5 * fabs(logged[k]) + 1e-9,
+                      "%s %.17g, loss.csv %.9g", keys[k], got, logged[k]);
+    }
+    str_free(&f);
+    free(buf);
+    free_run(&l);
+}
+END_TEST
+
+/* Refused command lines: exit code 2, the mistake named, no file left where none was, an
+ * existing file unchanged, nothing created through a link. Paths are relative to g_tmp,
+ * "runs/run" being a trained run. */
+typedef struct {
+    const char *args[6]; /* NULL-terminated; "@" starts a path below g_tmp */
+    int rc;
+    const char *needle;  /* on stderr (stdout for rc 0) */
+} LineCase;
+
+static const LineCase LINES[] = {
+    {{NULL}, 2, "error: --export needs a run folder\nusage: ./train --export"},
+    {{"@runs/run"}, 2, "error: --export needs the file to write"},
+    {{"@runs/run", "@a.safetensors", "@b.safetensors"}, 2, "'"},
+    {{"@runs/run", "@a.safetensors", "--bogus"}, 2, "unknown option '--bogus' for --export"},
+    {{"@runs/run", "@a.safetensors", "--val"}, 2, "--val needs a file name"},
+    {{"@runs/run", "@a.safetensors", "--val", "@v.safetensors", "--val=@w.safetensors"}, 2, "--val given twice"},
+    {{"@runs/run", "@a.safetensors", "--val=@a.safetensors"}, 2, "is the export file itself"},
+    {{"@missing", "@a.safetensors"}, 2, "missing/checkpoint.bin"},
+    {{"@empty", "@a.safetensors"}, 2, "empty/checkpoint.bin"},
+    {{"@broken", "@a.safetensors"}, 2, "broken/checkpoint.bin"},
+    {{"@runs/run", "@exists.safetensors"}, 2, "exists.safetensors' exists already; it is never overwritten"},
+    {{"@runs/run", "@link.safetensors"}, 2, "link.safetensors' exists already"},
+    {{"@runs/run", "@nodir/a.safetensors"}, 2, "its folder"},
+    {{"@runs/run", "@a.safetensors", "--val", "@exists.safetensors"}, 2, "--val '"},
+    {{"--help"}, 0, "usage: ./train --export RUN_DIR FILE.safetensors"},
+};
+
+START_TEST(test_refused_lines) {
+    train_tiny("run", "");
+    char p[160];
+    snprintf(p, sizeof p, "%s/empty", g_tmp);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    tu_put_file(NULL, 0, g_tmp, "broken", "checkpoint.bin", "SCALEDOT but not really");
+    snprintf(p, sizeof p, "%s/exists.safetensors", g_tmp);
+    tu_write_file(p, "precious");
+    char link_path[160], target[160];
+    snprintf(link_path, sizeof link_path, "%s/link.safetensors", g_tmp);
+    snprintf(target, sizeof target, "%s/target", g_tmp);
+    ck_assert_int_eq(symlink(target, link_path), 0);
+    for (size_t k = 0; k < sizeof LINES / sizeof *LINES; k++) {
+        char args[6][160];
+        const char *argv[7] = {NULL};
+        for (int i = 0; LINES[k].args[i]; i++) {
+            const char *a = LINES[k].args[i], *at = strchr(a, '@');
+            if (at) snprintf(args[i], sizeof args[i], "%.*s%s/%s", (int)(at - a), a, g_tmp, at + 1);
+            else snprintf(args[i], sizeof args[i], "%s", a);
+            argv[i] = args[i];
+        }
+        TuResult r = tu_call(cli_export, argv);
+        const char *text = LINES[k].rc == 0 ? r.out : r.err;
+        ck_assert_msg(r.rc == LINES[k].rc, "case %zu: rc %d, want %d: %s", k, r.rc, LINES[k].rc, r.err);
+        ck_assert_msg(strstr(text, LINES[k].needle), "case %zu: '%s' not in:\n%s", k,
+                      LINES[k].needle, text);
+        tu_result_free(&r);
+        snprintf(p, sizeof p, "%s/a.safetensors", g_tmp);
+        ck_assert_msg(access(p, F_OK) != 0, "case %zu left a.safetensors", k);
+    }
+    char *text = tu_read_file(p, NULL); /* p: a.safetensors, absent */
+    ck_assert_ptr_null(text);
+    snprintf(p, sizeof p, "%s/exists.safetensors", g_tmp);
+    text = tu_read_file(p, NULL);
+    ck_assert_str_eq(text, "precious");
+    free(text);
+    ck_assert_int_eq(access(target, F_OK), -1);
+}
+END_TEST
+
+static Suite *cli_export_suite(void) {
+    Suite *s = suite_create("cli_export");
+    TCase *tc = tcase_create("export");
+    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_export_matches_model);
+    tcase_add_test(tc, test_val_file);
+    tcase_add_test(tc, test_refused_lines);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(cli_export_suite()); }

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# tests/twin.sh (make test-twin): the PyTorch twin (twin/) against ./train. Trains two tiny runs
+# with ./train (one with attention.scale = none, one with sqrt_dk, two heads and qk_norm, so the
+# scale, the heads and the qk-LayerNorm are all exercised), exports each with --val, and checks
+# that twin/load.py reproduces the validation loss, token accuracy and answer accuracy to 1e-5
+# and the logits of the first batch to 1e-5 of their largest magnitude.
+# Needs python3-torch (Debian); without it prints SKIPPED and exits 0. Single-threaded, ~1 min.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+train=${SCALEDOT_TRAIN_BIN:-$root/train}
+
+# An interpreter with torch: $PYTHON when set (only it), else python3 on PATH, else Debian's own
+# (python3-torch installs into /usr/bin/python3's packages, which a pyenv or venv python3 does
+# not see).
+py=""
+for cand in ${PYTHON:-python3 /usr/bin/python3}; do
+    if command -v "$cand" > /dev/null 2>&1 && "$cand" -c 'import torch' > /dev/null 2>&1; then
+        py=$cand
+        break
+    fi
+done
+if [ -z "$py" ]; then
+    echo "SKIPPED: twin test: no python3 with torch (apt-get install python3-torch libopenblas0-pthread)"
+    exit 0
+fi
+[ -x "$train" ] || { echo "twin.sh: $train is not built (make train)" >&2; exit 1; }
+
+tmp=$(mktemp -d /tmp/scaledot_twin.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+common=(--set task.name=sort --set task.length=5 --set task.symbols=8 --set task.val_size=200
+        --set model.d_model=32 --set model.n_layers=2 --set train.batch_size=32
+        --set train.steps=150 --set train.eval_every=50 --set optim.warmup_steps=20
+        --set log.progress=0 --set run.threads=1)
+fail=0
+for spec in "unscaled:--set attention.scale=none --set model.n_heads=1" \
+            "qknorm:--set attention.scale=sqrt_dk --set model.n_heads=2 --set attention.qk_norm=layernorm"; do
+    name=${spec%%:*}
+    # shellcheck disable=SC2086 # the spec's --set words are meant to split
+    (cd "$tmp" && OMP_NUM_THREADS=1 "$train" "${common[@]}" --set run.name="$name" ${spec#*:} \
+        > "$name.log" 2>&1) || { cat "$tmp/$name.log"; echo "twin.sh: training $name failed"; exit 1; }
+    (cd "$tmp" && "$train" --export "runs/$name" "$name.safetensors" --val "${name}_val.safetensors" > /dev/null)
+    if ! OMP_NUM_THREADS=1 "$py" "$root/twin/load.py" "$tmp/$name.safetensors" \
+        "$tmp/${name}_val.safetensors" --tol 1e-5; then
+        fail=1
+    fi
+done
+if [ $fail -ne 0 ]; then
+    echo "twin.sh: FAILED: the PyTorch twin does not reproduce ./train's validation numbers"
+    exit 1
+fi
+echo "twin.sh: the PyTorch twin reproduces ./train's validation loss, accuracies and logits"

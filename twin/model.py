@@ -1,0 +1,165 @@
+"""twin/model.py: scaledot's model in PyTorch, for checking the C trainer against an
+independent implementation (twin/load.py) and for training the shipped pair in PyTorch
+(twin/train.py). Optional: nothing in the product needs it.
+
+The model is ../shared/reference/README.md's (GPT-2 style, pre-LayerNorm), with the state-dict
+names and shapes `./train --export` writes, so `load_state_dict(strict=True)` checks them:
+    x = tok_emb[token] + pos_emb[position]
+    each block: x = x + attn.proj(attention(ln1(x)));  x = x + mlp.proj(GELU_tanh(mlp.fc(ln2(x))))
+    attention: [q k v] = qkv(h); per head (d_k = C / n_heads), with qk_norm q, k <- LayerNorm
+    over d_k (weights shared by the heads); scores = scale * q k^T, causal; softmax; P v
+    logits = ln_f(x) head.weight^T (no bias, not tied)
+GELU is the tanh form (src/model/gelu.c): 0.5 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3))).
+The scale comes from the config's attention.scale as src/config/keys.c resolves it."""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def parse_ini(text):
+    """A resolved scaledot config (a run's config.ini, `./train --print-config`, or an export's
+    scaledot.config metadata) as {"section.key": "value"}: ';' starts a comment, values may be
+    quoted."""
+    out, section = {}, ""
+    for raw in text.splitlines():
+        line = raw.split(";", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+            continue
+        key, _, value = line.partition("=")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        out[section + "." + key.strip()] = value
+    return out
+
+
+def attention_scale(cfg, d_k):
+    """attention.scale resolved: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, or a number."""
+    s = cfg["attention.scale"]
+    if s == "sqrt_dk":
+        return 1.0 / math.sqrt(d_k)
+    if s == "none":
+        return 1.0
+    if s == "inv_dk":
+        return 1.0 / d_k
+    return float(s)
+
+
+class Attention(nn.Module):
+    def __init__(self, C, n_heads, scale, qk_norm, eps):
+        super().__init__()
+        self.n_heads, self.scale = n_heads, scale
+        d_k = C // n_heads
+        self.qkv = nn.Linear(C, 3 * C)
+        if qk_norm:
+            self.q_norm = nn.LayerNorm(d_k, eps=eps)
+            self.k_norm = nn.LayerNorm(d_k, eps=eps)
+        self.qk_norm = qk_norm
+        self.proj = nn.Linear(C, C)
+
+    def forward(self, h):
+        B, T, C = h.shape
+        NH = self.n_heads
+        q, k, v = self.qkv(h).split(C, dim=2)
+        q, k, v = (t.view(B, T, NH, C // NH).transpose(1, 2) for t in (q, k, v))  # B NH T d_k
+        if self.qk_norm:
+            q, k = self.q_norm(q), self.k_norm(k)
+        scores = self.scale * (q @ k.transpose(-2, -1))
+        causal = torch.ones(T, T, dtype=torch.bool, device=h.device).tril()
+        p = scores.masked_fill(~causal, float("-inf")).softmax(dim=-1)
+        y = (p @ v).transpose(1, 2).reshape(B, T, C)
+        return self.proj(y)
+
+
+class MLP(nn.Module):
+    def __init__(self, C, d_ff):
+        super().__init__()
+        self.fc = nn.Linear(C, d_ff)
+        self.proj = nn.Linear(d_ff, C)
+
+    def forward(self, x):
+        return self.proj(F.gelu(self.fc(x), approximate="tanh"))
+
+
+class Block(nn.Module):
+    def __init__(self, C, n_heads, d_ff, scale, qk_norm, eps):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(C, eps=eps)
+        self.attn = Attention(C, n_heads, scale, qk_norm, eps)
+        self.ln2 = nn.LayerNorm(C, eps=eps)
+        self.mlp = MLP(C, d_ff)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class Twin(nn.Module):
+    def __init__(self, vocab_size, max_seq_len, d_model, n_heads, n_layers, d_ff, scale,
+                 qk_norm=False, ln_eps=1e-5):
+        super().__init__()
+        self.tok_emb = nn.Parameter(torch.zeros(vocab_size, d_model))
+        self.pos_emb = nn.Parameter(torch.zeros(max_seq_len, d_model))
+        self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, scale, qk_norm, ln_eps)
+                                    for _ in range(n_layers))
+        self.ln_f = nn.LayerNorm(d_model, eps=ln_eps)
+        self.head = nn.Linear(d_model, vocab_size, bias=False)
+
+    def forward(self, tokens):
+        T = tokens.shape[1]
+        x = self.tok_emb[tokens] + self.pos_emb[:T]
+        for b in self.blocks:
+            x = b(x)
+        return self.head(self.ln_f(x))
+
+    def init_fan_in(self, gen):
+        """init.scheme = fan_in: weight matrices N(0, 1/fan_in), embeddings N(0, 1), biases 0,
+        LayerNorm weight 1 and bias 0 (src/model/model.h); drawn from torch's generator gen."""
+        with torch.no_grad():
+            for name, p in self.named_parameters():
+                if name in ("tok_emb", "pos_emb"):
+                    p.normal_(0.0, 1.0, generator=gen)
+                elif p.dim() == 2:
+                    p.normal_(0.0, 1.0 / math.sqrt(p.shape[1]), generator=gen)
+                elif "ln" in name.split(".")[-2] or "norm" in name.split(".")[-2]:
+                    p.fill_(1.0 if name.endswith("weight") else 0.0)
+                else:
+                    p.zero_()
+
+
+def twin_from_config(cfg, vocab_size, max_seq_len):
+    """The model a resolved scaledot config describes, for a task of vocab_size tokens."""
+    C, NH = int(cfg["model.d_model"]), int(cfg["model.n_heads"])
+    d_ff = int(cfg["model.d_ff"]) or 4 * C
+    if int(cfg["model.max_seq_len"]):
+        max_seq_len = int(cfg["model.max_seq_len"])
+    return Twin(vocab_size, max_seq_len, C, NH, int(cfg["model.n_layers"]), d_ff,
+                attention_scale(cfg, C // NH), cfg["attention.qk_norm"] == "layernorm",
+                float(cfg["model.ln_eps"]))
+
+
+def evaluate(model, tokens, targets, mask, batch=64):
+    """Validation loss (masked mean cross-entropy, nats), token accuracy (answer tokens whose
+    argmax is the target) and answer accuracy (examples whose every answer token is right), as
+    src/train/evaluate.c defines them."""
+    loss_sum = mask_sum = tok_right = tok_total = ans_right = 0.0
+    with torch.no_grad():
+        for s in range(0, tokens.shape[0], batch):
+            tok, tgt, m = tokens[s:s + batch], targets[s:s + batch], mask[s:s + batch]
+            logits = model(tok)
+            dt = logits.dtype
+            nll = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt.reshape(-1).clamp(min=0),
+                                  reduction="none").view_as(m.to(dt))
+            loss_sum += float((nll * m.to(dt)).sum())
+            mask_sum += float(m.sum())
+            right = (logits.argmax(dim=-1) == tgt) | (m == 0)
+            on = m != 0
+            tok_right += float((right & on).sum())
+            tok_total += float(on.sum())
+            ans_right += float(right.all(dim=1).sum())
+    return loss_sum / mask_sum, tok_right / tok_total, ans_right / tokens.shape[0]
