@@ -3,6 +3,7 @@
 #include "train/checkpoint.h"
 
 #include "util/file_check.h"
+#include "util/whole_write.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -47,11 +48,10 @@ static uint32_t n_state_buffers(const Optimizer *o) { return o->kind == OPT_ADAM
 
 int checkpoint_save(const char *path, const char *config_text, const Model *m,
                     const Optimizer *o, const CheckpointState *s) {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    Writer w = {fopen(tmp, "wb"), 0xcbf29ce484222325ull, 0};
+    AtomicFile out; /* path.tmp, never through a link, renamed over path when whole */
+    Writer w = {atomic_open(&out, path), 0xcbf29ce484222325ull, 0};
     if (!w.f) {
-        fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", tmp, strerror(errno));
+        fprintf(stderr, "error: cannot write checkpoint '%s.tmp': %s\n", path, strerror(errno));
         return -1;
     }
     put(&w, MAGIC, 8);
@@ -83,16 +83,14 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
     if (n_state_buffers(o) == 2) put(&w, o->v, m->n_params * sizeof(real));
     uint64_t h = w.hash;
     if (!w.failed && fwrite(&h, sizeof h, 1, w.f) != 1) w.failed = 1;
-    if (!w.failed && (fflush(w.f) != 0 || fsync(fileno(w.f)) != 0)) w.failed = 1;
     int err = errno;
-    if (fclose(w.f) != 0 && !w.failed) {
+    if (w.failed) atomic_discard(&out);
+    else if (atomic_commit(&out, 1) != 0) { /* flushed to disk (fsync) before the rename */
         w.failed = 1;
         err = errno;
     }
-    if (w.failed || rename(tmp, path) != 0) {
-        if (!w.failed) err = errno;
+    if (w.failed) {
         fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", path, strerror(err));
-        remove(tmp);
         return -1;
     }
     return 0;
@@ -285,3 +283,4 @@ int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s
     free(r.data);
     return r.failed ? -1 : 0;
 }
+

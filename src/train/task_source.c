@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file_check.h"
+
 int task_source_hash(const char *path, uint64_t *hash) {
-    FILE *f = fopen(path, "rb");
+    char why[128]; /* regular files only, 1 GiB as the task file's loader (tasks/file_parse.c) */
+    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!f) return -1;
     uint64_t h = 14695981039346656037ull; /* FNV-1a offset basis and prime (64 bits) */
     unsigned char buf[8192];
