@@ -176,6 +176,7 @@ static const struct {
     int zero, exit_ok;
 } READS[] = {
     {"r/checkpoint.bin", "--resume r --set train.steps=30", 0, 0},
+    {"r/config.ini", "--resume r --set train.steps=30", 0, 0},
     {"r/loss.csv", "--resume r --set train.steps=30", 0, 0},
     {"r/grad_norms.csv", "--resume r --set train.steps=30", 0, 0},
     {"r/attention.csv", "--resume r --set train.steps=30", 0, 0},

@@ -154,7 +154,12 @@ int sweep_job_run(const char *cfg_path) {
     fprintf(stderr, "sweep-run %s: %s (%s)\n", cfg_path, resume ? "resuming from checkpoint.bin"
                                                                  : "training", SCALEDOT_VERSION);
     int rc;
-    if (resume) rc = checkpoint_matches(c, path, cfg_path) == 0 ? train_run_from(c, path) : EXIT_CONFIG;
+    /* the same checks as ./train --resume (the task file unchanged, the folder's own run) */
+    if (resume)
+        rc = checkpoint_matches(c, path, cfg_path) == 0 &&
+                     checkpoint_check_resume(path, dir, c, "--sweep-run") == 0
+                 ? train_run_from(c, path)
+                 : EXIT_CONFIG;
     else rc = train_run(c);
     double wall = before + now_s() - t0;
     char text[64];
