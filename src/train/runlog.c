@@ -55,8 +55,9 @@ static int resume_prepare(const RunLog *r, const char *name, long resume_step, A
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
     FILE *in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!in) {
+        int refused = errno == EINVAL || errno == EFBIG; /* not a regular file, or too large */
         fprintf(stderr, "error: cannot resume: '%s': %s\n", path, why);
-        return -1;
+        return refused ? -2 : -1;
     }
     if (!atomic_open(out, path)) {
         fprintf(stderr, "error: cannot write '%s.tmp': %s\n", path, strerror(errno));
@@ -141,11 +142,11 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
          * is replaced: a resume that fails here changes nothing */
         static const char *const logs[3] = {"loss.csv", "grad_norms.csv", "attention.csv"};
         AtomicFile tmp[3];
-        int ok = 1, done = 0;
-        for (; done < 3 && ok; done++) ok = resume_prepare(r, logs[done], resume_step, &tmp[done]) == 0;
-        if (!ok) {
+        int rc = 0, done = 0;
+        for (; done < 3 && rc == 0; done++) rc = resume_prepare(r, logs[done], resume_step, &tmp[done]);
+        if (rc != 0) {
             for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
-            return -1;
+            return rc;
         }
         r->loss = resume_commit(r, "loss.csv", &tmp[0]);
         r->grad_norms = r->loss ? resume_commit(r, "grad_norms.csv", &tmp[1]) : NULL;

@@ -287,7 +287,8 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
             remove(previous);
         }
     }
-    return runlog_open(&r->log, r->dir, &r->m, r->cfg_text, resume_step) == 0 ? 0 : EXIT_RUNTIME;
+    rc = runlog_open(&r->log, r->dir, &r->m, r->cfg_text, resume_step);
+    return rc == 0 ? 0 : rc == -2 ? EXIT_CONFIG : EXIT_RUNTIME; /* -2: a log is not a file */
 }
 
 static void run_free(Run *r) {
