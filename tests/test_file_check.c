@@ -5,7 +5,8 @@
  * A FIFO with no writer used to block open() forever and /dev/zero to be read until memory ran
  * out; alarm() turns such a hang into a failed test within seconds. End to end: a FIFO (or a link
  * to /dev/zero) at each file --resume, --compare, a sweep restart, --collect and --sweep-report
- * read ends the command at once (under `timeout`), non-zero, naming the file. */
+ * read (the task file of a resumed run included) ends the command at once (under `timeout`),
+ * non-zero, naming the file. */
 #include <check.h>
 #include <errno.h>
 #include <signal.h>
@@ -192,6 +193,7 @@ static const struct {
     {"sw/sweep.csv", "--sweep-report sw", 0, 0},
     {"sw/runs/lr-1e-3/sweep_result.txt", "--sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out sw", 0, 1},
     {"sw/runs/lr-1e-3/loss.csv", "--sweep --collect --out sw", 0, 1},
+    {"words.txt", "--resume rt --set train.steps=30", 0, 0}, /* the task file of run rt */
 };
 
 START_TEST(test_commands_refuse_unreadable_inputs) {
@@ -205,9 +207,17 @@ START_TEST(test_commands_refuse_unreadable_inputs) {
              "optim.lr=1e-3 --steps 5 --out sw > /dev/null 2>&1",
              tu_train_bin(), tu_train_bin());
     ck_assert_int_eq(sh_in(e2e, cmd), 0);
-    ck_assert_int_eq(sh_in(e2e, "mkdir pristine && cp -a r sw pristine/"), 0);
+    snprintf(path, sizeof path, "%s/words.txt", e2e);
+    tu_write_file(path, "a b | b a\nb c | c b\nc a | a c\na a | a a\nb b | b b\nc c | c c\n");
+    snprintf(cmd, sizeof cmd,
+             "%s --set task.name=file --set task.file=words.txt --set task.val_size=2 "
+             "--set model.d_model=16 --set train.batch_size=4 --set train.steps=20 "
+             "--set train.checkpoint_every=10 --set log.progress=0 --set run.dir=. --set run.name=rt "
+             "> /dev/null 2>&1", tu_train_bin());
+    ck_assert_int_eq(sh_in(e2e, cmd), 0);
+    ck_assert_int_eq(sh_in(e2e, "mkdir pristine && cp -a r sw rt words.txt pristine/"), 0);
     for (size_t k = 0; k < sizeof READS / sizeof READS[0]; k++) {
-        snprintf(cmd, sizeof cmd, "rm -rf r sw rep && cp -a pristine/r pristine/sw . && rm %s && %s",
+        snprintf(cmd, sizeof cmd, "rm -rf r sw rt words.txt rep && cp -a pristine/* . && rm %s && %s",
                  READS[k].file, READS[k].zero ? "ln -s /dev/zero" : "mkfifo");
         snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", READS[k].file);
         ck_assert_int_eq(sh_in(e2e, cmd), 0);
