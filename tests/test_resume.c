@@ -4,7 +4,10 @@
  * interrupted (SIGINT) and then resumed logs rows bitwise identical to the run never interrupted
  * (the timing columns aside), qk-norm included; a copied run folder resumes in the copy;
  * train.on_divergence = skip counts the skipped steps; --eval prints accuracy and examples, for
- * recall without a separator too. The checkpoint file itself is test_checkpoint.c's job. */
+ * recall without a separator too. The checkpoint file itself is test_checkpoint.c's job. A
+ * finished run resumed is left byte for byte as it was; a checkpoint of another configuration
+ * than the folder's config.ini is refused naming the keys (train.steps may differ), and a resume
+ * that fails leaves config.ini, the logs and the checkpoint as they were, no *.tmp. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -165,6 +168,105 @@ START_TEST(test_eval_recall_without_separator) {
 }
 END_TEST
 
+
+/* A short run into tmpdir/name: 20 steps, a checkpoint every 10, then `more` --set arguments. */
+static void short_run(const char *name, const char *more) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s --set task.name=copy --set task.length=3 --set task.symbols=6 --set task.val_size=16 "
+             "--set model.n_heads=2 --set model.n_layers=1 --set train.batch_size=8 --set train.steps=20 "
+             "--set train.eval_every=10 --set log.every=5 --set log.progress=0 "
+             "--set train.checkpoint_every=10 --set run.threads=1 --set run.dir=%s --set run.name=%s %s "
+             "2>/dev/null",
+             tu_train_bin(), tmpdir, name, more);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Runs `./train args` in tmpdir; returns the exit code, its output in tmpdir/out.txt. */
+static int train_in_tmp(const char *args) { return tu_run_train(tmpdir, args); }
+
+START_TEST(test_finished_run_resumed_unchanged) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("cp -a %s/a %s/a.orig", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(train_in_tmp("--resume a"), 0);
+    ck_assert_msg(sh("diff -r %s/a %s/a.orig > /dev/null", tmpdir, tmpdir) == 0,
+                  "a finished run's folder changed when resumed");
+    ck_assert(tu_train_output_contains(tmpdir, "nothing to train"));
+}
+END_TEST
+
+/* Which checkpoint is put into a copy of run a (d_model 16, 20 steps), what --resume sets, and
+ * whether the resume must be refused (naming the keys in `names`). */
+static const struct {
+    const char *from, *edit_ini, *set;
+    int refused;
+    const char *names;
+} FOREIGN[] = {
+    {"b", NULL, "", 1, "model.d_model"},                     /* width 32 */
+    {"c", NULL, "", 1, "model.d_model, optim.lr"},           /* width 32, another lr */
+    {"a", NULL, "--set train.steps=30", 0, NULL},            /* its own: resumes */
+    {"a", "steps = 40", "--set train.steps=40", 0, NULL},    /* config.ini of a later --set */
+};
+
+START_TEST(test_foreign_checkpoint_refused) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    short_run("b", "--set model.d_model=32");
+    short_run("c", "--set model.d_model=32 --set optim.lr=0.002");
+    char cmd[4096], path[600];
+    for (size_t k = 0; k < sizeof FOREIGN / sizeof FOREIGN[0]; k++) {
+        snprintf(cmd, sizeof cmd, "rm -rf %s/x %s/x.orig && cp -a %s/a %s/x && cp %s/%s/checkpoint.bin "
+                 "%s/x/ && rm %s/x/attn_map.csv", tmpdir, tmpdir, tmpdir, tmpdir, tmpdir,
+                 FOREIGN[k].from, tmpdir, tmpdir);
+        ck_assert_int_eq(system(cmd), 0);
+        if (FOREIGN[k].edit_ini) {
+            snprintf(path, sizeof path, "%s/x/config.ini", tmpdir);
+            char *ini = slurp(path, NULL), *at = strstr(ini, "\nsteps = 20\n");
+            ck_assert_ptr_nonnull(at);
+            memcpy(at + 1, FOREIGN[k].edit_ini, strlen(FOREIGN[k].edit_ini));
+            spit(path, ini, strlen(ini));
+            free(ini);
+        }
+        ck_assert_int_eq(sh("cp -a %s/x %s/x.orig", tmpdir, tmpdir), 0);
+        snprintf(cmd, sizeof cmd, "--resume x %s", FOREIGN[k].set);
+        int rc = train_in_tmp(cmd);
+        if (!FOREIGN[k].refused) {
+            ck_assert_msg(rc == 0, "case %zu: refused", k);
+            continue;
+        }
+        ck_assert_msg(rc == 2, "case %zu: exit %d, want 2", k, rc);
+        snprintf(cmd, sizeof cmd, "(differing: %s)", FOREIGN[k].names);
+        ck_assert_msg(tu_train_output_contains(tmpdir, cmd) &&
+                      tu_train_output_contains(tmpdir, "x/config.ini"), "case %zu: no message naming %s",
+                      k, FOREIGN[k].names);
+        ck_assert_msg(sh("diff -r %s/x %s/x.orig > /dev/null", tmpdir, tmpdir) == 0,
+                      "case %zu: a refused resume changed the folder", k);
+    }
+}
+END_TEST
+
+/* A resume that fails at its last check (attention.csv is not a regular file) after the other
+ * logs were read: config.ini (which would say train.steps = 30), the logs and the checkpoint are
+ * as they were, and no *.tmp is left. */
+START_TEST(test_failed_resume_changes_nothing) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("rm %s/a/attention.csv && mkfifo %s/a/attention.csv", tmpdir, tmpdir), 0);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/orig && cd %s/a && for f in *.csv *.ini *.bin; do "
+             "[ -f \"$f\" ] && cp \"$f\" ../orig/; done", tmpdir, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(train_in_tmp("--resume a --set train.steps=30"), 2); /* bad input: exit code 2 */
+    ck_assert(tu_train_output_contains(tmpdir, "attention.csv"));
+    snprintf(cmd, sizeof cmd, "cd %s/orig && for f in *; do cmp -s \"$f\" ../a/\"$f\" || exit 1; "
+             "done; ls ../a | grep -q '\\.tmp$' && exit 2; exit 0", tmpdir);
+    int st = system(cmd);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+                  "%s", WEXITSTATUS(st) == 2 ? "a .tmp file was left" : "a file changed");
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("resume");
     TCase *tc = tcase_create("resume");
@@ -176,6 +278,9 @@ int main(void) {
     tcase_add_test(tc, test_resume_writes_into_the_given_folder);
     tcase_add_test(tc, test_eval_recall_without_separator);
     tcase_add_test(tc, test_qk_norm_resume_is_bitwise_identical);
+    tcase_add_test(tc, test_finished_run_resumed_unchanged);
+    tcase_add_test(tc, test_foreign_checkpoint_refused);
+    tcase_add_test(tc, test_failed_resume_changes_nothing);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

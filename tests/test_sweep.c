@@ -5,7 +5,9 @@
  * the `xargs -0 -P 2` recipe --plan prints + --collect gives it too; a guard stop is recorded
  * (status guard, exit code 4) and the sweep goes on; SIGINT stops a sweep with 130 and the same command started again
  * skips the finished run and resumes the interrupted one; a different plan into the same folder
- * is refused naming the line that differs. Argument and config errors: test_plan.c. */
+ * is refused naming the line that differs; an interrupted run whose task file was edited is
+ * refused by its jobs.txt line and by the sweep started again, as ./train --resume refuses it.
+ * Argument and config errors: test_plan.c. */
 #include "sweep/sweep.h"
 
 #include <check.h>
@@ -313,6 +315,50 @@ START_TEST(test_foreign_checkpoint) {
 }
 END_TEST
 
+/* A run on a task file, interrupted (its outcome removed) and then its task file edited: its
+ * jobs.txt line (--sweep-run) and the sweep started again refuse to resume it (exit code 2, the
+ * reason in its train.log), as ./train --resume does; the checkpoint keeps its bytes. */
+START_TEST(test_edited_task_file_refused) {
+    char path[256], copy[256], cmd[1024];
+    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
+    tu_write_file(path, "a b | b a\nb c | c b\nc a | a c\na a | a a\nb b | b b\nc c | c c\n"
+                        "a c | c a\nb a | a b\n");
+    char ini[512]; /* an absolute task.file: the jobs.txt lines run from this test's folder */
+    snprintf(ini, sizeof ini, "[task]\nname = file\nfile = %s/words.txt\nval_size = 4\n[model]\n"
+             "n_layers = 1\nd_model = 16\nn_heads = 2\n[train]\nbatch_size = 4\n", g_tmp);
+    snprintf(path, sizeof path, "%s/file.ini", g_tmp);
+    tu_write_file(path, ini);
+    ck_assert_int_eq(sweep_cmd("file.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "t"), 0);
+    snprintf(cmd, sizeof cmd, "sh %s/t/jobs.txt", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/t/runs/lr-1e-3/sweep_result.txt", g_tmp);
+    ck_assert_int_eq(remove(path), 0); /* as if it had been interrupted */
+    snprintf(path, sizeof path, "%s/t/runs/lr-1e-3/checkpoint.bin", g_tmp);
+    snprintf(copy, sizeof copy, "%s/checkpoint.copy", g_tmp);
+    snprintf(cmd, sizeof cmd, "cp %s %s", path, copy);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("c b | b c\n", f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "sh %s/t/jobs.txt 2>/dev/null", g_tmp);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    snprintf(path, sizeof path, "%s/t/runs/lr-1e-3/train.log", g_tmp);
+    ck_assert(tu_file_contains(path, "--sweep-run: task.file"));
+    ck_assert(tu_file_contains(path, "changed since the run was trained on it"));
+    snprintf(path, sizeof path, "%s/t/runs/lr-1e-3/sweep_result.txt", g_tmp);
+    ck_assert_int_eq(remove(path), 0); /* the refusal's outcome: the sweep restart decides again */
+    ck_assert_int_ne(sweep_cmd("file.ini --grid optim.lr=1e-3 --steps 5 --out %s", "t"), 0);
+    snprintf(path, sizeof path, "%s/t/sweep.csv", g_tmp);
+    ck_assert(!tu_file_contains(path, ",ok,"));
+    snprintf(path, sizeof path, "%s/t/runs/lr-1e-3/checkpoint.bin", g_tmp);
+    snprintf(cmd, sizeof cmd, "cmp -s %s %s", path, copy);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
 /* A finished sweep whose plan.txt and sweep.csv were deleted, started again with another plan
  * (another d_model) into the same folder: refused with exit code 2 before anything runs, naming
@@ -378,6 +424,7 @@ static Suite *sweep_suite(void) {
     tcase_add_test(tc, test_guard_recorded);
     tcase_add_test(tc, test_resume_after_sigint);
     tcase_add_test(tc, test_foreign_checkpoint);
+    tcase_add_test(tc, test_edited_task_file_refused);
     tcase_add_test(tc, test_default_out_dir);
     tcase_add_test(tc, test_finished_runs_of_another_plan_refused);
     suite_add_tcase(s, tc);

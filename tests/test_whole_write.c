@@ -1,11 +1,16 @@
-/* test_whole_write.c: a log write that a full disk cuts short leaves no torn last row.
+/* test_whole_write.c: a log write that a full disk cuts short leaves no torn last row; a whole
+ * file is written whole or not at all; nothing is ever written through a symbolic link.
  *
  * A file-size limit (RLIMIT_FSIZE, with SIGXFSZ ignored) makes write(2) fail part way exactly as
  * a full disk does (EFBIG instead of ENOSPC), at a byte offset the test chooses. The limit is set
  * in a forked child only. (1) whole_write itself: rows before the limit stay, the row that
  * crosses it is cut away. (2) ./train under a limit that runs out mid-run: it stops with exit
  * code 1 and an error naming the file, and every CSV of the run ends in a whole row, each row
- * with the header's number of fields. */
+ * with the header's number of fields. (3) atomic_open / file_write_atomic / file_open_log with a
+ * link planted at the path or at its .tmp (the file linked to keeps its bytes), a FIFO (refused
+ * at once), a limit (the old file stays, no .tmp left). (4) End to end: links planted at every
+ * file a run, a resume, --compare and a sweep write leave the file they point at unchanged;
+ * --compare under a limit leaves every SVG and index.html whole or absent, no .tmp. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,10 +19,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
+#include "util/dirs.h"
 #include "util/whole_write.h"
 
 static char tmp[200];
@@ -121,6 +128,247 @@ START_TEST(test_train_full_disk) {
 }
 END_TEST
 
+
+/* ---- (3) the write kit: links and FIFOs --------------------------------------------------- */
+
+#define VICTIM_TEXT "the user's own file\n"
+static char victim[300];
+
+/* A file of the user's that a planted link points at; its bytes must never change. */
+static void make_victim(void) {
+    snprintf(victim, sizeof victim, "%s/victim.txt", tmp);
+    tu_write_file(victim, VICTIM_TEXT);
+}
+
+static void plant_link(const char *dir, const char *name) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    ck_assert_msg(symlink(victim, path) == 0, "symlink %s", path);
+}
+
+static void assert_victim_unchanged(const char *what) {
+    char *text = tu_read_file(victim, NULL);
+    ck_assert_msg(text && strcmp(text, VICTIM_TEXT) == 0, "%s: the linked file was written: '%s'",
+                  what, text ? text : "(gone)");
+    free(text);
+}
+
+static int is_regular(const char *path) {
+    struct stat sb;
+    return lstat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+static int exists(const char *path) {
+    struct stat sb;
+    return lstat(path, &sb) == 0;
+}
+
+START_TEST(test_atomic_replaces_links) {
+    make_victim();
+    char path[300], tmpname[310];
+    snprintf(path, sizeof path, "%s/out.txt", tmp);
+    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
+    plant_link(tmp, "out.txt");
+    plant_link(tmp, "out.txt.tmp");
+    ck_assert_int_eq(file_write_atomic(path, "new\n", 4), 0);
+    assert_victim_unchanged("file_write_atomic");
+    ck_assert(is_regular(path));
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "new\n");
+    free(text);
+    ck_assert(!exists(tmpname));
+    /* atomic_discard: path keeps its bytes, no .tmp */
+    AtomicFile a;
+    ck_assert_ptr_nonnull(atomic_open(&a, path));
+    fputs("half", a.f);
+    atomic_discard(&a);
+    text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "new\n");
+    free(text);
+    ck_assert(!exists(tmpname));
+}
+END_TEST
+
+START_TEST(test_log_refuses_links_and_fifos) {
+    make_victim();
+    alarm(10); /* a FIFO opened without O_NONBLOCK would block here */
+    char path[300], fifo[300], why[128];
+    snprintf(path, sizeof path, "%s/log.csv", tmp);
+    plant_link(tmp, "log.csv");
+    ck_assert_int_eq(file_open_log(path, 0, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "symbolic link"), "%s", why);
+    snprintf(fifo, sizeof fifo, "%s/fifo.csv", tmp);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    ck_assert_int_eq(file_open_log(fifo, 0, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "not a regular file") || strstr(why, "No such device"), "%s", why);
+    /* a fresh log replaces the link (and the FIFO) with a file of its own */
+    int fd = file_open_log(path, 1, why, sizeof why);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(whole_write(fd, ROW, strlen(ROW)), 0);
+    close(fd);
+    assert_victim_unchanged("file_open_log");
+    ck_assert(is_regular(path));
+    /* appending to a regular file keeps what it held */
+    fd = file_open_log(path, 0, why, sizeof why);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(whole_write(fd, ROW, strlen(ROW)), 0);
+    close(fd);
+    ck_assert_int_eq(tu_count_lines(path), 2);
+    alarm(0);
+}
+END_TEST
+
+/* Under a file-size limit (a full disk: the write fails part way), file_write_atomic fails, the
+ * old file keeps its bytes and no .tmp is left. */
+START_TEST(test_atomic_full_disk_keeps_old) {
+    char path[300], tmpname[310];
+    snprintf(path, sizeof path, "%s/fig.svg", tmp);
+    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
+    tu_write_file(path, "OLD\n");
+    static char big[200000];
+    memset(big, 'x', sizeof big);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit rl = {1000, 1000};
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(100);
+        _exit(file_write_atomic(path, big, sizeof big) == -1 && errno == EFBIG ? 0 : 1);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the write must fail with EFBIG");
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "OLD\n");
+    free(text);
+    ck_assert(!exists(tmpname));
+}
+END_TEST
+
+/* ---- (4) end to end ------------------------------------------------------------------------ */
+
+#define TINY_RUN                                                                                  \
+    "--set task.name=copy --set task.length=3 --set task.symbols=6 --set task.val_size=16 "     \
+    "--set model.d_model=16 --set model.n_heads=2 --set model.n_layers=1 "                      \
+    "--set train.batch_size=8 --set train.eval_every=10 --set log.every=5 --set log.progress=0 " \
+    "--set train.checkpoint_every=10 --set run.threads=1"
+
+/* Every file a run writes, and the temporary names its whole-file writes use. */
+static const char *const RUN_FILES[] = {
+    "loss.csv", "grad_norms.csv", "attention.csv", "config.ini", "config.ini.tmp",
+    "checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv", "attn_map.csv.tmp",
+    "attn_map_tokens.csv", "attn_map_step0.csv", "init_check.txt", "init_check.txt.tmp"};
+/* ... a resume (the logs are rewritten through .tmp, then appended to) */
+static const char *const RESUME_FILES[] = {
+    "loss.csv.tmp", "grad_norms.csv.tmp", "attention.csv.tmp", "config.ini.tmp",
+    "checkpoint.bin.tmp", "attn_map.csv.tmp", "attn_map_tokens.csv.tmp"};
+/* ... --compare */
+static const char *const REPORT_FILES[] = {
+    "index.html", "index.html.tmp", "loss.svg", "loss.svg.tmp", "accuracy.svg", "grad_norms.svg",
+    "attention.svg", "attn_maps.svg", "passthru.svg", "passthru.svg.tmp"};
+/* ... a sweep started again on its plan (plan.txt and jobs.txt are rewritten) */
+static const char *const SWEEP_FILES[] = {
+    "sweep.csv", "sweep.csv.tmp", "summary.txt", "summary.txt.tmp", "plan.txt.tmp",
+    "jobs.txt.tmp", "configs/lr-1e-3.ini.tmp", "runs/lr-1e-3/sweep_result.txt.tmp",
+    "runs/lr-1e-3/sweep_wall.txt.tmp"};
+
+#define N_OF(a) (sizeof(a) / sizeof(a)[0])
+
+static int sh(const char *fmt, const char *a, const char *b) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, fmt, a, b);
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+START_TEST(test_run_resume_compare_sweep_write_no_link) {
+    make_victim();
+    char dir[400], args[1024];
+    snprintf(dir, sizeof dir, "%s/r", tmp);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    for (size_t i = 0; i < N_OF(RUN_FILES); i++) plant_link(dir, RUN_FILES[i]);
+    snprintf(args, sizeof args, TINY_RUN " --set train.steps=20 --set run.dir=%s --set run.name=r", tmp);
+    ck_assert_int_eq(tu_run_train(tmp, args), 0);
+    assert_victim_unchanged("a run");
+    for (size_t i = 0; i < N_OF(RESUME_FILES); i++) plant_link(dir, RESUME_FILES[i]);
+    snprintf(args, sizeof args, "--resume %s --set train.steps=30", dir);
+    ck_assert_int_eq(tu_run_train(tmp, args), 0);
+    assert_victim_unchanged("a resume");
+    char path[500];
+    snprintf(path, sizeof path, "%s/loss.csv", dir);
+    ck_assert(is_regular(path) && tu_file_contains(path, "\n30,"));
+
+    char rep[400];
+    snprintf(rep, sizeof rep, "%s/rep", tmp);
+    ck_assert_int_eq(mkdir(rep, 0755), 0);
+    for (size_t i = 0; i < N_OF(REPORT_FILES); i++) plant_link(rep, REPORT_FILES[i]);
+    snprintf(args, sizeof args, "--compare %s --out %s", dir, rep);
+    ck_assert_int_eq(tu_run_train(tmp, args), 0);
+    assert_victim_unchanged("--compare");
+    snprintf(path, sizeof path, "%s/index.html", rep);
+    ck_assert(is_regular(path));
+
+    snprintf(path, sizeof path, "%s/tiny.ini", tmp);
+    tu_write_file(path, "[task]\nname = copy\nlength = 3\nsymbols = 6\nval_size = 16\n"
+                        "[model]\nn_layers = 1\nd_model = 16\n[train]\nbatch_size = 8\n");
+    ck_assert_int_eq(sh("cd %s && %s --sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out sw "
+                        "--plan > /dev/null 2>&1", tmp, tu_train_bin()), 0);
+    char sw[400];
+    snprintf(sw, sizeof sw, "%s/sw", tmp);
+    snprintf(path, sizeof path, "%s/runs/lr-1e-3", sw);
+    ck_assert_int_eq(make_dirs(path), 0);
+    for (size_t i = 0; i < N_OF(SWEEP_FILES); i++) plant_link(sw, SWEEP_FILES[i]);
+    ck_assert_int_eq(sh("cd %s && %s --sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out sw "
+                        "> /dev/null 2>&1", tmp, tu_train_bin()), 0);
+    assert_victim_unchanged("a sweep");
+    snprintf(path, sizeof path, "%s/sweep.csv", sw);
+    ck_assert(is_regular(path) && tu_file_contains(path, ",ok,"));
+    /* a link at a run's train.log (appended to by --sweep-run): refused, the run fails */
+    snprintf(path, sizeof path, "%s/runs/lr-1e-3/sweep_result.txt", sw);
+    ck_assert_int_eq(remove(path), 0);
+    snprintf(path, sizeof path, "%s/runs/lr-1e-3/train.log", sw);
+    ck_assert_int_eq(remove(path), 0);
+    ck_assert_int_eq(symlink(victim, path), 0);
+    snprintf(path, sizeof path, "%s/configs/lr-1e-3.ini", sw);
+    ck_assert_int_ne(sh("%s --sweep-run %s > /dev/null 2>&1", tu_train_bin(), path), 0);
+    assert_victim_unchanged("--sweep-run");
+}
+END_TEST
+
+/* --compare under a file-size limit (a full disk) part way through its figures: it fails with
+ * exit code 1, and every SVG and index.html is whole (ends in its closing tag) or absent, no
+ * .tmp is left. */
+START_TEST(test_compare_full_disk_whole_or_absent) {
+    static const int BLOCKS[] = {2, 16, 40}; /* 512-byte blocks, a bound on each file */
+    char args[1024], cmd[2048];
+    snprintf(args, sizeof args, TINY_RUN " --set train.steps=20 --set run.dir=%s --set run.name=r", tmp);
+    ck_assert_int_eq(tu_run_train(tmp, args), 0);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && trap '' XFSZ && ulimit -f %d && exec %s --compare r --out rep > /dev/null "
+             "2> err.txt", tmp, BLOCKS[_i], tu_train_bin());
+    int st = system(cmd);
+    ck_assert(WIFEXITED(st));
+    ck_assert_msg(WEXITSTATUS(st) == 1, "exit %d", WEXITSTATUS(st));
+    for (size_t i = 0; i < N_OF(REPORT_FILES); i++) {
+        char path[500];
+        snprintf(path, sizeof path, "%s/rep/%s", tmp, REPORT_FILES[i]);
+        size_t n = strlen(REPORT_FILES[i]);
+        if (n > 4 && strcmp(REPORT_FILES[i] + n - 4, ".tmp") == 0) {
+            ck_assert_msg(!exists(path), "%s left behind", path);
+            continue;
+        }
+        size_t len;
+        char *text = tu_read_file(path, &len);
+        if (!text) continue; /* not written: allowed */
+        const char *end = strstr(REPORT_FILES[i], ".html") ? "</html>\n" : "</svg>\n";
+        ck_assert_msg(len >= strlen(end) && strcmp(text + len - strlen(end), end) == 0,
+                      "%s is torn (%zu bytes)", path, len);
+        free(text);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("whole_write");
     TCase *tc = tcase_create("whole_write");
@@ -128,6 +376,11 @@ int main(void) {
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_loop_test(tc, test_cut_back_to_whole_rows, 0, (int)(sizeof LIMITS / sizeof LIMITS[0]));
     tcase_add_loop_test(tc, test_train_full_disk, 0, 3);
+    tcase_add_test(tc, test_atomic_replaces_links);
+    tcase_add_test(tc, test_log_refuses_links_and_fifos);
+    tcase_add_test(tc, test_atomic_full_disk_keeps_old);
+    tcase_add_test(tc, test_run_resume_compare_sweep_write_no_link);
+    tcase_add_loop_test(tc, test_compare_full_disk_whole_or_absent, 0, 3);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

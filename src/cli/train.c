@@ -20,9 +20,8 @@
 /* On --resume the checkpoint's configuration is the run's: only keys that cannot change the
  * numbers already logged may be overridden. */
 int cli_resumable_override(const char *assignment) {
-    static const char *const keys[] = {"train.steps", "run.threads", "log.progress"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (config_assignment_sets(assignment, keys[i])) return 1;
+    for (const char *const *k = config_resumable_keys; *k; k++)
+        if (config_assignment_sets(assignment, *k)) return 1;
     return 0;
 }
 
@@ -184,12 +183,11 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     if (apply_sets(&c, argc, argv, run_dir != NULL) != 0) return EXIT_CONFIG;
     if (config_validate(&c) != 0) return EXIT_CONFIG;
     if (run_dir) {
-        /* the task file the run was trained on, unchanged (train/task_source.h) */
-        char *stored = NULL;
-        if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
-        int bad = task_source_check(stored, &c, a.resume_dir ? "--resume" : "--eval");
-        free(stored);
-        if (bad) return EXIT_CONFIG;
+        /* the task file the run was trained on, unchanged (train/task_source.h), and on --resume
+         * a checkpoint of the folder's own run (its config.ini) */
+        if (checkpoint_check_resume(checkpoint, a.resume_dir, &c,
+                                    a.resume_dir ? "--resume" : "--eval") != 0)
+            return EXIT_CONFIG;
     } else if ((c.task == TASK_FILE || c.task == TASK_TEXT) && access(c.task_file, R_OK) != 0) {
         /* --print-config too: a config that cannot run is not a config to print */
         fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s\n", c.task_file,

@@ -118,6 +118,11 @@ int config_set_as(Config *c, const char *assignment, const char *option, int arg
  * assignment. For callers that must refuse some keys before config_set applies them. */
 int config_assignment_sets(const char *assignment, const char *key);
 
+/* The keys a resume may change ("train.steps", "run.threads", "log.progress"; NULL after the
+ * last): they cannot change the numbers already logged. --resume --set accepts only these, and a
+ * run folder's config.ini may differ from its checkpoint only in these (and run.dir, run.name). */
+extern const char *const config_resumable_keys[];
+
 /* Cross-key checks once everything is read: model.d_model divisible by model.n_heads, a non-empty
  * task.file when task.name = file or text (and none for the other tasks), optim.min_lr <= optim.lr under the cosine schedule. Each
  * message starts with where the offending key was set ("FILE:LINE: ...") and names where the

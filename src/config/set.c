@@ -87,3 +87,5 @@ int config_set_as(Config *c, const char *assignment, const char *option, int arg
     free(buf);
     return rc;
 }
+
+const char *const config_resumable_keys[] = {"train.steps", "run.threads", "log.progress", NULL};

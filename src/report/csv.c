@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file_check.h"
+
 /* Growable list of field pointers plus the number of fields on each line. */
 typedef struct {
     char **field;
@@ -148,29 +150,20 @@ oom:
 
 int csv_load(Csv *t, const char *path) {
     memset(t, 0, sizeof *t);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return -1;
-    char *data = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (grow((void **)&data, &cap, len + 65536, 1)) {
-            free(data);
-            fclose(fp);
-            errno = ENOMEM;
-            return -1;
+    char why[128];
+    size_t len = 0;
+    char *data = file_read_regular(path, FILE_MAX_LOG_BYTES, &len, why, sizeof why);
+    if (!data) {
+        /* a FIFO, a device, a folder or a file past the bound: refused before a byte is read */
+        int err = errno;
+        if (err == EINVAL || err == EFBIG) {
+            fprintf(stderr, "error: '%s': %s\n", path, why);
+            err = ECANCELED;
         }
-        size_t got = fread(data + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0) break;
-    }
-    int err = ferror(fp);
-    fclose(fp);
-    if (err) {
-        free(data);
-        errno = EIO;
+        errno = err;
         return -1;
     }
-    int rc = csv_parse(t, data ? data : "", len);
+    int rc = csv_parse(t, data, len);
     int saved = errno;
     free(data);
     errno = saved;

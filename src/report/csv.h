@@ -19,8 +19,11 @@ typedef struct {
     int *width;   /* (n_rows + 1): the fields that line had before padding or cutting */
 } Csv;
 
-/* Reads and splits the file at path. Returns 0, or -1 with errno set (ENOENT for a missing file,
- * ENOMEM, EINVAL for a file without a header line); t is then empty and safe to csv_free. */
+/* Reads and splits the file at path (util/file_check.h: a regular file of at most
+ * FILE_MAX_LOG_BYTES). Returns 0, or -1 with errno set (ENOENT for a missing file, ENOMEM, EINVAL
+ * for a file without a header line, ECANCELED for a FIFO, device, folder or too large a file:
+ * refused before a byte is read, and the error naming it already printed); t is then empty and
+ * safe to csv_free. */
 int csv_load(Csv *t, const char *path);
 
 /* Splits len bytes of text (a copy is made, text is not changed). Same result as csv_load. */

@@ -13,6 +13,7 @@
 #include "report/svg.h"
 #include "util/file_check.h"
 #include "util/provenance.h"
+#include "util/whole_write.h"
 
 static const char CSS[] =
     "body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;color:#222;margin:24px auto;"
@@ -135,19 +136,12 @@ static void html_provenance(FILE *f, const Run *runs, int n) {
         char path[PATH_MAX], *text = NULL, *lines = NULL;
         size_t len = 0, text_len = 0;
         snprintf(path, sizeof path, "%s/config.ini", runs[i].path);
-        FILE *in = fopen(path, "r");
+        char why[128];
+        text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &text_len, why, sizeof why);
         FILE *mem = open_memstream(&lines, &len);
         int found = 0;
-        if (in && mem) {
-            char buf[4096];
-            size_t got;
-            FILE *all = open_memstream(&text, &text_len);
-            while (all && (got = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, got, all);
-            if (all) fclose(all);
-            found = text ? provenance_print_lines(text, "", mem) : 0;
-        }
+        if (text && mem) found = provenance_print_lines(text, "", mem);
         if (mem) fclose(mem);
-        if (in) fclose(in);
         fprintf(f, "<tr><td class=\"text\">");
         xml_escape_file(f, runs[i].name);
         fprintf(f, "</td><td class=\"text\"><pre>");
@@ -233,7 +227,8 @@ static void html_samples(FILE *f, const Run *runs, int n) {
 
 int html_write(const char *path, const Run *runs, int n, const Table *summary,
                const FigureInfo *figs, int n_figs) {
-    FILE *f = fopen(path, "w");
+    AtomicFile out; /* whole or not at all (path.tmp renamed over path), never through a link */
+    FILE *f = atomic_open(&out, path);
     if (!f) {
         fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
         return -1;
@@ -281,8 +276,7 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
     html_provenance(f, runs, n);
     fprintf(f, "</body>\n</html>\n");
     free(keys);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
+    if (atomic_commit(&out, 0) != 0) {
         fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
         return -1;
     }

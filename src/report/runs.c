@@ -14,6 +14,7 @@
 
 #include "report/log_check.h"
 #include "report/logs.h"
+#include "util/file_check.h"
 #include "util/run_lock.h"
 
 /* ------------------------------------------------------------- config.ini */
@@ -76,8 +77,17 @@ static void ini_free(Ini *ini) {
  * it, so this reader only has to be tolerant: lines it does not understand are skipped. Returns 0,
  * or -1 with errno set when the file cannot be read or memory runs out. */
 static int ini_load(Ini *ini, const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
+    char why[128];
+    FILE *f = file_fopen_regular(path, FILE_MAX_TEXT_BYTES, why, sizeof why);
+    if (!f) {
+        int err = errno;
+        if (err == EINVAL || err == EFBIG) {
+            fprintf(stderr, "error: '%s': %s\n", path, why);
+            err = ECANCELED; /* reported: as csv_load */
+        }
+        errno = err;
+        return -1;
+    }
     char line[4096], section[256] = "";
     int rc = 0;
     while (fgets(line, sizeof line, f)) {
@@ -140,7 +150,8 @@ static void run_name(char *out, size_t n, const char *path) {
     if (snprintf(out, n, "%s", base) >= (int)n) out[n - 1] = '\0'; /* a long name is cut */
 }
 
-/* Loads an optional CSV; a missing file is silent, any other failure is reported. */
+/* Loads an optional CSV; a missing file is silent, any other failure is reported. Returns 1
+ * (loaded), 0 (left out), or -1 when it was refused as not a regular file (message printed). */
 static int load_optional(Csv *t, const char *dir, const char *file, int note_missing) {
     char p[PATH_MAX];
     if (log_load(t, dir, file, p, sizeof p) == 0) {
@@ -148,6 +159,7 @@ static int load_optional(Csv *t, const char *dir, const char *file, int note_mis
         if (strcmp(file, "attn_map_tokens.csv") != 0) log_check_rows(t, p);
         return 1;
     }
+    if (errno == ECANCELED) return -1;
     if (errno != ENOENT || note_missing)
         fprintf(stderr, "note: %s: %s; left out of the report\n", p, strerror(errno));
     return 0;
@@ -168,7 +180,7 @@ int load_run(Run *r, const char *path) {
     }
     char p[PATH_MAX];
     if (log_load(&r->loss, path, "loss.csv", p, sizeof p) != 0) {
-        fprintf(stderr, "error: cannot read '%s': %s\n", p, strerror(errno));
+        if (errno != ECANCELED) fprintf(stderr, "error: cannot read '%s': %s\n", p, strerror(errno));
         return -1;
     }
     log_check_rows(&r->loss, p);
@@ -177,6 +189,7 @@ int load_run(Run *r, const char *path) {
         return -1;
     }
     r->has_config = log_path(p, sizeof p, path, "config.ini") == 0 && ini_load(&r->config, p) == 0;
+    if (!r->has_config && errno == ECANCELED) return -1; /* not a regular file: refused */
     if (!r->has_config)
         fprintf(stderr, "note: %s: %s; its settings show as '?'\n", p, strerror(errno));
     r->has_grads = load_optional(&r->grads, path, "grad_norms.csv", 1);
@@ -184,7 +197,10 @@ int load_run(Run *r, const char *path) {
     r->has_map = load_optional(&r->map, path, "attn_map.csv", 0);
     r->has_map0 = load_optional(&r->map0, path, "attn_map_step0.csv", 0);
     r->has_tokens = load_optional(&r->tokens, path, "attn_map_tokens.csv", 0);
-    return 0;
+    return r->has_grads < 0 || r->has_attn < 0 || r->has_map < 0 || r->has_map0 < 0 ||
+                   r->has_tokens < 0
+               ? -1
+               : 0;
 }
 
 void free_run(Run *r) {

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/whole_write.h"
+
 static int reserve(Svg *s, size_t extra) {
     if (s->failed) return -1;
     if (s->len + extra + 1 <= s->cap) return 0;
@@ -132,17 +134,8 @@ int svg_save(const Svg *s, const char *path) {
         errno = ENOMEM;
         return -1;
     }
-    FILE *f = fopen(path, "wb");
-    if (!f) return -1;
-    size_t put = fwrite(s->buf, 1, s->len, f);
-    int err = put != s->len || ferror(f);
-    int saved = errno;
-    if (fclose(f) != 0 && !err) return -1;
-    if (err) {
-        errno = saved ? saved : EIO;
-        return -1;
-    }
-    return 0;
+    /* whole or not at all: a full disk leaves the old figure (or none), never a torn one */
+    return file_write_atomic(path, s->buf, s->len);
 }
 
 void svg_free(Svg *s) {

@@ -43,7 +43,8 @@ int svg_new_id(Svg *s);
 /* Closes the root element. Returns 0, or -1 if any allocation failed while writing. */
 int svg_end(Svg *s);
 
-/* Writes the document to path. Returns 0, or -1 with errno set (the message is the caller's). */
+/* Writes the document to path whole (util/whole_write.h: a temporary file renamed over path, never
+ * through a link). Returns 0, or -1 with errno set, path unchanged (the message is the caller's). */
 int svg_save(const Svg *s, const char *path);
 
 /* Frees the document; s is empty afterwards and may be reused with svg_begin. */

@@ -12,6 +12,7 @@
 #include "report/lr_sensitivity.h"
 #include "report/sweep_figures.h"
 #include "report/sweep_table.h"
+#include "util/whole_write.h"
 
 /* A seed this many accuracy points (of 100) from its group's median is named. */
 #define OUTLIER_POINTS 20.0
@@ -170,12 +171,6 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
     return rc < 0 ? -1 : 0;
 }
 
-static int write_all(const char *path, const char *text, size_t len, FILE *fp) {
-    if (fp && fwrite(text, 1, len, fp) == len && fflush(fp) == 0) return 0;
-    fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
-    return -1;
-}
-
 int sweep_report(const char *out_dir, FILE *out) {
     char csv_path[2048], txt_path[2048];
     snprintf(csv_path, sizeof csv_path, "%s/sweep.csv", out_dir);
@@ -200,12 +195,8 @@ int sweep_report(const char *out_dir, FILE *out) {
             fprintf(stderr, "error: cannot print the sweep report: %s\n", strerror(errno));
             rc = -1;
         }
-        FILE *fp = fopen(txt_path, "w");
-        int bad = write_all(txt_path, text, len, fp);
-        if (fp && fclose(fp) != 0 && !bad) {
-            fprintf(stderr, "error: cannot write '%s': %s\n", txt_path, strerror(errno));
-            bad = 1;
-        }
+        int bad = file_write_atomic(txt_path, text, len) != 0;
+        if (bad) fprintf(stderr, "error: cannot write '%s': %s\n", txt_path, strerror(errno));
         if (bad) rc = -1;
         else fprintf(out, "\nwrote %s\n", txt_path);
     }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file_check.h"
+
 /* ------------------------------------------------------------------ the schema's columns */
 
 static const char *const METRIC_NAMES[SW_N_METRIC] = {
@@ -154,29 +156,12 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
 
 int sweep_table_load(SweepTable *t, const char *path) {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    int err = !f;
-    while (!err) {
-        if (len + 65536 > cap) {
-            char *p = realloc(text, cap = 2 * cap + 65536);
-            if (!p) {
-                errno = ENOMEM;
-                err = 1;
-                break;
-            }
-            text = p;
-        }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) err = ferror(f) ? (errno = EIO, 1) : 0;
-        if (got == 0) break;
-    }
-    if (f) fclose(f);
+    char why[128];
+    size_t len = 0;
+    char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &len, why, sizeof why);
     int rc = -1;
-    if (err) fprintf(stderr, "error: cannot read '%s': %s\n", path, strerror(errno));
-    else rc = sweep_table_parse(t, path, text ? text : "", len);
+    if (!text) fprintf(stderr, "error: cannot read '%s': %s\n", path, why);
+    else rc = sweep_table_parse(t, path, text, len);
     free(text);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include "train/runlog.h"
 #include "train/train.h"
 #include "util/file_check.h"
+#include "util/whole_write.h"
 #include "util/version.h"
 
 #define WALL_FILE "sweep_wall.txt" /* seconds of earlier, interrupted attempts */
@@ -86,7 +87,8 @@ int sweep_finished_run_matches(const Config *c, const char *run_dir) {
 static double read_wall(const char *dir) {
     char path[SWEEP_PATH + 32];
     snprintf(path, sizeof path, "%s/%s", dir, WALL_FILE);
-    FILE *f = fopen(path, "r");
+    char why[128];
+    FILE *f = file_fopen_regular(path, FILE_MAX_TEXT_BYTES, why, sizeof why);
     double s = 0;
     if (f) {
         if (fscanf(f, "%lf", &s) != 1 || !isfinite(s) || s < 0) s = 0;
@@ -99,9 +101,10 @@ static double read_wall(const char *dir) {
 static int redirect_output(const char *dir) {
     char path[SWEEP_PATH + 32];
     snprintf(path, sizeof path, "%s/train.log", dir);
-    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    char why[128];
+    int fd = file_open_log(path, 0, why, sizeof why); /* never through a link */
     if (fd < 0) {
-        fprintf(stderr, "error: cannot open '%s': %s\n", path, strerror(errno));
+        fprintf(stderr, "error: cannot open '%s': %s\n", path, why);
         return -1;
     }
     fflush(stdout);
@@ -151,7 +154,12 @@ int sweep_job_run(const char *cfg_path) {
     fprintf(stderr, "sweep-run %s: %s (%s)\n", cfg_path, resume ? "resuming from checkpoint.bin"
                                                                  : "training", SCALEDOT_VERSION);
     int rc;
-    if (resume) rc = checkpoint_matches(c, path, cfg_path) == 0 ? train_run_from(c, path) : EXIT_CONFIG;
+    /* the same checks as ./train --resume (the task file unchanged, the folder's own run) */
+    if (resume)
+        rc = checkpoint_matches(c, path, cfg_path) == 0 &&
+                     checkpoint_check_resume(path, dir, c, "--sweep-run") == 0
+                 ? train_run_from(c, path)
+                 : EXIT_CONFIG;
     else rc = train_run(c);
     double wall = before + now_s() - t0;
     char text[64];

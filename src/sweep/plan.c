@@ -16,6 +16,7 @@
 
 #include "tasks/tasks.h"
 #include "util/file_check.h"
+#include "util/whole_write.h"
 #include "train/runlog.h"
 #include "train/train.h"
 
@@ -313,28 +314,16 @@ int plan_parse(Plan *p, const char *text, const char *path) {
 }
 
 int plan_check_same(const char *path, const char *text) {
-    FILE *f = fopen(path, "r");
-    if (!f) return errno == ENOENT ? 0 : (fprintf(stderr, "error: cannot read '%s': %s\n", path,
-                                                  strerror(errno)), -1);
-    char *old = NULL;
-    size_t cap = 0, len = 0;
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        char *grown = realloc(old, len + got + 1);
-        if (!grown) break;
-        old = grown;
-        memcpy(old + len, chunk, got);
-        len += got;
-        cap = len + 1;
-    }
-    fclose(f);
-    if (!old || cap == 0) {
-        fprintf(stderr, "error: cannot read '%s'\n", path);
+    char why[128];
+    size_t len = 0;
+    char *old = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+    if (!old) return errno == ENOENT ? 0 : (fprintf(stderr, "error: cannot read '%s': %s\n", path,
+                                                    why), -1);
+    if (len == 0) {
+        fprintf(stderr, "error: cannot read '%s': empty\n", path);
         free(old);
         return -1;
     }
-    old[len] = '\0';
     if (strcmp(old, text) == 0) {
         free(old);
         return 0;
@@ -400,14 +389,8 @@ int plan_check_fresh(const Plan *p, const char *out_abs) {
 }
 
 int sweep_write_atomic(const char *path, const char *text, size_t len) {
-    char tmp[SWEEP_PATH + 8];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    int ok = f && fwrite(text, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = 0;
-    if (ok && rename(tmp, path) == 0) return 0;
+    if (file_write_atomic(path, text, len) == 0) return 0;
     fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
-    remove(tmp);
     return -1;
 }
 

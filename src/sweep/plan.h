@@ -100,8 +100,9 @@ int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, cons
 /* OUT/configs/<name>.ini into buf. */
 void plan_config_path(char *buf, size_t n, const char *out, const char *name);
 
-/* Writes text to path via path.tmp and rename, so a reader sees the old or the new file whole.
- * Returns 0, or -1 after a message naming the file. */
+/* Writes text to path via path.tmp and rename (file_write_atomic of util/whole_write.h), so a
+ * reader sees the old or the new file whole and a link at path is replaced, never written
+ * through. Returns 0, or -1 after a message naming the file. */
 int sweep_write_atomic(const char *path, const char *text, size_t len);
 
 #endif

@@ -12,14 +12,19 @@
 
 #include "report/csv.h"
 #include "report/logs.h"
+#include "util/file_check.h"
 
 int results_final(int exit_code) { return exit_code == 0 || exit_code == 3 || exit_code == 4; }
 
 int results_marker_read(const char *run_dir, RunMarker *m) {
     char path[SWEEP_PATH + 32];
     snprintf(path, sizeof path, "%s/%s", run_dir, SWEEP_MARKER);
-    FILE *f = fopen(path, "r");
-    if (!f) return -1;
+    char why[128];
+    FILE *f = file_fopen_regular(path, FILE_MAX_TEXT_BYTES, why, sizeof why);
+    if (!f) {
+        if (errno != ENOENT) fprintf(stderr, "warning: '%s': %s; read as no outcome\n", path, why);
+        return -1;
+    }
     memset(m, 0, sizeof *m);
     m->wall_s = NAN;
     int got = 0;

@@ -19,6 +19,7 @@
 #include "sweep/results.h"
 #include "train/runlog.h"
 #include "train/train.h"
+#include "util/file_check.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
 
@@ -137,19 +138,14 @@ static void list_unfinished(const Sweep *sw) {
 static int collect(Sweep *sw) {
     char path[SWEEP_PATH + 16];
     snprintf(path, sizeof path, "%s/plan.txt", sw->out);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "error: cannot read '%s': %s (--collect needs the folder of a sweep "
-                        "made with --plan or run before)\n", path, strerror(errno));
-        return RC_USAGE;
-    }
-    char *text = NULL;
+    char why[128];
     size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    int ch;
-    while (m && (ch = fgetc(f)) != EOF) fputc(ch, m);
-    fclose(f);
-    if (!m || fclose(m) != 0) return RC_IO;
+    char *text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+    if (!text) {
+        fprintf(stderr, "error: cannot read '%s': %s (--collect needs the folder of a sweep "
+                        "made with --plan or run before)\n", path, why);
+        return errno == ENOMEM ? RC_IO : RC_USAGE;
+    }
     int rc = plan_parse(&sw->plan, text, path);
     free(text);
     if (rc != 0) return RC_USAGE;

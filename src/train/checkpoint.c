@@ -2,7 +2,9 @@
  * continues bitwise as if never interrupted. */
 #include "train/checkpoint.h"
 
+#include "train/task_source.h"
 #include "util/file_check.h"
+#include "util/whole_write.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -47,11 +49,10 @@ static uint32_t n_state_buffers(const Optimizer *o) { return o->kind == OPT_ADAM
 
 int checkpoint_save(const char *path, const char *config_text, const Model *m,
                     const Optimizer *o, const CheckpointState *s) {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    Writer w = {fopen(tmp, "wb"), 0xcbf29ce484222325ull, 0};
+    AtomicFile out; /* path.tmp, never through a link, renamed over path when whole */
+    Writer w = {atomic_open(&out, path), 0xcbf29ce484222325ull, 0};
     if (!w.f) {
-        fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", tmp, strerror(errno));
+        fprintf(stderr, "error: cannot write checkpoint '%s.tmp': %s\n", path, strerror(errno));
         return -1;
     }
     put(&w, MAGIC, 8);
@@ -83,16 +84,14 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
     if (n_state_buffers(o) == 2) put(&w, o->v, m->n_params * sizeof(real));
     uint64_t h = w.hash;
     if (!w.failed && fwrite(&h, sizeof h, 1, w.f) != 1) w.failed = 1;
-    if (!w.failed && (fflush(w.f) != 0 || fsync(fileno(w.f)) != 0)) w.failed = 1;
     int err = errno;
-    if (fclose(w.f) != 0 && !w.failed) {
+    if (w.failed) atomic_discard(&out);
+    else if (atomic_commit(&out, 1) != 0) { /* flushed to disk (fsync) before the rename */
         w.failed = 1;
         err = errno;
     }
-    if (w.failed || rename(tmp, path) != 0) {
-        if (!w.failed) err = errno;
+    if (w.failed) {
         fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", path, strerror(err));
-        remove(tmp);
         return -1;
     }
     return 0;
@@ -284,4 +283,94 @@ int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s
     }
     free(r.data);
     return r.failed ? -1 : 0;
+}
+
+/* ---- the checks before a resume --------------------------------------------------------- */
+
+/* text parsed into *c (defaults first), read as checkpoint_load_config reads a checkpoint's:
+ * no task.separator means the old fixed format. Returns 0, or -1 after config_load_text's
+ * message. */
+static int parse_stored(Config *c, const char *origin, const char *text) {
+    config_defaults(c);
+    if (config_load_text(c, origin, text, strlen(text)) != 0) return -1;
+    if (strcmp(config_origin(c, "task.separator"), "default") == 0)
+        c->task_separator = SEPARATOR_TRUE;
+    return 0;
+}
+
+/* 1 when "section.key" is one a resume may change, or where the run lives. */
+static int may_differ(const char *key) {
+    if (strcmp(key, "run.dir") == 0 || strcmp(key, "run.name") == 0) return 1;
+    for (const char *const *k = config_resumable_keys; *k; k++)
+        if (strcmp(key, *k) == 0) return 1;
+    return 0;
+}
+
+/* Appends to list (", "-separated) every key whose line differs between the config_write texts
+ * a and b (one key table, so their lines pair up) and may not differ. Returns how many. */
+static int differing_keys(const char *a, const char *b, char *list, size_t n) {
+    char section[64] = "";
+    int count = 0;
+    list[0] = '\0';
+    while (*a && *b) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (*a == '[') snprintf(section, sizeof section, "%.*s", (int)(strcspn(a + 1, "]")), a + 1);
+        else if (*a != ';' && la > 0 && (la != lb || memcmp(a, b, la) != 0)) {
+            char key[160];
+            snprintf(key, sizeof key, "%s.%.*s", section, (int)strcspn(a, " ="), a);
+            if (!may_differ(key)) {
+                size_t used = strlen(list);
+                snprintf(list + used, n - used, "%s%s", count ? ", " : "", key);
+                count++;
+            }
+        }
+        a += la + (a[la] == '\n');
+        b += lb + (b[lb] == '\n');
+    }
+    return count;
+}
+
+int checkpoint_check_resume(const char *path, const char *run_dir, const Config *c,
+                            const char *what) {
+    char *stored = NULL;
+    if (checkpoint_read_config(path, &stored) != 0) return -1;
+    int rc = task_source_check(stored, c, what);
+    char ini_path[1100], why[128];
+    size_t len = 0;
+    char *ini = NULL;
+    if (rc == 0 && run_dir) {
+        snprintf(ini_path, sizeof ini_path, "%s/config.ini", run_dir);
+        ini = file_read_regular(ini_path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+        if (!ini && errno != ENOENT) {
+            fprintf(stderr, "error: %s: cannot read '%s': %s\n", what, ini_path, why);
+            rc = -1;
+        }
+    }
+    Config *k = ini ? malloc(2 * sizeof *k) : NULL;
+    if (ini && !k) {
+        fprintf(stderr, "error: out of memory\n");
+        rc = -1;
+    }
+    if (k) {
+        char *a = NULL, *b = NULL, keys[1024];
+        if (parse_stored(&k[0], path, stored) != 0 || parse_stored(&k[1], ini_path, ini) != 0) {
+            fprintf(stderr, "error: %s: '%s' cannot be compared with %s\n", what, ini_path, path);
+            rc = -1;
+        } else if (!(a = config_text(&k[0])) || !(b = config_text(&k[1]))) {
+            fprintf(stderr, "error: out of memory\n");
+            rc = -1;
+        } else if (differing_keys(a, b, keys, sizeof keys) > 0) {
+            fprintf(stderr, "error: %s: %s holds a run of another configuration than its folder's "
+                            "%s (differing: %s); it would mix two runs in one folder. Put the "
+                            "folder's own checkpoint back, or train a new run\n",
+                    what, path, ini_path, keys);
+            rc = -1;
+        }
+        free(a);
+        free(b);
+        free(k);
+    }
+    free(ini);
+    free(stored);
+    return rc;
 }

@@ -49,6 +49,17 @@ int checkpoint_read_config(const char *path, char **config_text);
  * Returns 0, or -1 after printing what is wrong (c is then unchanged). */
 int checkpoint_load_config(const char *path, Config *c);
 
+/* The checks before a run folder's checkpoint is resumed, shared by ./train --resume (and
+ * --eval) and --sweep-run (a sweep restart): the task file the checkpoint was trained on is
+ * unchanged (task_source_check against c's task.file), and, when run_dir is not NULL, the
+ * checkpoint's configuration is the one in run_dir/config.ini but for the keys a resume may
+ * change (config_resumable_keys) and run.dir / run.name (a folder may move). A missing
+ * config.ini is not compared; one that is not a regular file, too large or unreadable is refused.
+ * what names the command in messages. Returns 0, or -1 after an error naming the files and every
+ * key that differs. */
+int checkpoint_check_resume(const char *path, const char *run_dir, const Config *c,
+                            const char *what);
+
 /* Restores parameters, optimizer state and run state into a model and optimizer built from the
  * checkpoint's own configuration. Returns 0, or -1 with a message naming the file and the first
  * mismatch (tensor name or shape, optimizer kind, size). */

@@ -10,14 +10,31 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "util/file_check.h"
 #include "util/whole_write.h"
 
+/* Opens name in the run folder as a new, empty log (a file or link there is replaced, never
+ * written through). The FILE only holds the descriptor: rows go out with whole_write. */
 static FILE *open_in(const RunLog *r, const char *name) {
+    char path[1200], why[128];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    int fd = file_open_log(path, 1, why, sizeof why);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
+    if (fd >= 0 && !f) {
+        snprintf(why, sizeof why, "%s", strerror(errno));
+        close(fd);
+    }
+    if (!f) fprintf(stderr, "error: cannot write '%s': %s\n", path, why);
+    return f;
+}
+
+/* Writes the file name of the run folder whole (temporary file + rename). */
+static int write_whole(const RunLog *r, const char *name, const char *text) {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
-    return f;
+    if (file_write_atomic(path, text, strlen(text)) == 0) return 0;
+    fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    return -1;
 }
 
 /* Writes a whole line (unbuffered: the FILE is only a holder of the descriptor), reporting the
@@ -30,23 +47,22 @@ static int put_line(const RunLog *r, FILE *f, const char *name, const char *line
     return 0;
 }
 
-/* Keeps the header and the rows whose step (first field) is below resume_step, then reopens the
- * file for appending. Lines that are not whole (no newline: the run was killed mid-write, which
- * put_line makes unlikely) are dropped too. */
-static FILE *reopen_truncated(const RunLog *r, const char *name, long resume_step) {
-    char path[1200], tmp[1210];
+/* Writes name.tmp with the header and the rows of dir/name whose step (first field) is below
+ * resume_step; the file itself is not touched yet (resume_commit). Lines that are not whole (no
+ * newline: the run was killed mid-write, which put_line makes unlikely) are dropped too. */
+static int resume_prepare(const RunLog *r, const char *name, long resume_step, AtomicFile *out) {
+    char path[1200], why[128];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *in = fopen(path, "r");
+    FILE *in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!in) {
-        fprintf(stderr, "error: cannot resume: '%s': %s\n", path, strerror(errno));
-        return NULL;
+        int refused = errno == EINVAL || errno == EFBIG; /* not a regular file, or too large */
+        fprintf(stderr, "error: cannot resume: '%s': %s\n", path, why);
+        return refused ? -2 : -1;
     }
-    FILE *out = fopen(tmp, "w");
-    if (!out) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", tmp, strerror(errno));
+    if (!atomic_open(out, path)) {
+        fprintf(stderr, "error: cannot write '%s.tmp': %s\n", path, strerror(errno));
         fclose(in);
-        return NULL;
+        return -1;
     }
     char *line = NULL;
     size_t cap = 0;
@@ -54,18 +70,35 @@ static FILE *reopen_truncated(const RunLog *r, const char *name, long resume_ste
     int first = 1, bad = 0;
     while ((n = getline(&line, &cap, in)) > 0) {
         if (line[n - 1] != '\n') break;
-        if (first || strtol(line, NULL, 10) < resume_step) bad |= fputs(line, out) == EOF;
+        if (first || strtol(line, NULL, 10) < resume_step) bad |= fputs(line, out->f) == EOF;
         first = 0;
     }
     free(line);
+    bad |= ferror(in) != 0;
     fclose(in);
-    bad |= fclose(out) != 0;
-    if (bad || rename(tmp, path) != 0) {
+    if (bad) {
+        fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
+        atomic_discard(out);
+        return -1;
+    }
+    return 0;
+}
+
+/* Renames the prepared name.tmp over name and opens it for appending. */
+static FILE *resume_commit(const RunLog *r, const char *name, AtomicFile *prepared) {
+    char path[1200], why[128];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    if (atomic_commit(prepared, 0) != 0) {
         fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
         return NULL;
     }
-    FILE *f = fopen(path, "a");
-    if (!f) fprintf(stderr, "error: cannot append to '%s': %s\n", path, strerror(errno));
+    int fd = file_open_log(path, 0, why, sizeof why);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
+    if (fd >= 0 && !f) {
+        snprintf(why, sizeof why, "%s", strerror(errno));
+        close(fd);
+    }
+    if (!f) fprintf(stderr, "error: cannot append to '%s': %s\n", path, why);
     return f;
 }
 
@@ -73,7 +106,8 @@ static FILE *reopen_truncated(const RunLog *r, const char *name, long resume_ste
 static int header_has(const RunLog *r, const char *name, const char *col) {
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    FILE *f = fopen(path, "r");
+    char why[128];
+    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!f) return 0;
     char *line = NULL;
     size_t cap = 0;
@@ -105,25 +139,29 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
         fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
         return -1;
     }
-    FILE *cf = open_in(r, "config.ini");
-    if (!cf) return -1;
-    int bad = fputs(config_text, cf) == EOF;
-    bad |= fclose(cf) != 0;
-    if (bad) {
-        fprintf(stderr, "error: cannot write '%s/config.ini': %s\n", dir, strerror(errno));
-        return -1;
-    }
     size_t cap = 64 + (size_t)(m->n_tensors + 3 * m->cfg.n_layers + 1) * (MODEL_NAME_LEN + 16);
     r->line = malloc(cap);
     r->line_cap = cap;
     if (!r->line) return -1;
     if (resume_step >= 0) {
-        r->loss = reopen_truncated(r, "loss.csv", resume_step);
-        r->grad_norms = reopen_truncated(r, "grad_norms.csv", resume_step);
-        r->attention = reopen_truncated(r, "attention.csv", resume_step);
+        /* every log is read and its kept rows written aside before any of them, or config.ini,
+         * is replaced: a resume that fails here changes nothing */
+        static const char *const logs[3] = {"loss.csv", "grad_norms.csv", "attention.csv"};
+        AtomicFile tmp[3];
+        int rc = 0, done = 0;
+        for (; done < 3 && rc == 0; done++) rc = resume_prepare(r, logs[done], resume_step, &tmp[done]);
+        if (rc != 0) {
+            for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
+            return rc;
+        }
+        r->loss = resume_commit(r, "loss.csv", &tmp[0]);
+        r->grad_norms = r->loss ? resume_commit(r, "grad_norms.csv", &tmp[1]) : NULL;
+        r->attention = r->grad_norms ? resume_commit(r, "attention.csv", &tmp[2]) : NULL;
+        for (int i = 0; i < 3; i++) atomic_discard(&tmp[i]); /* those not committed */
         r->attention_old = r->attention && !header_has(r, "attention.csv", "dprob_norm");
-        return r->loss && r->grad_norms && r->attention ? 0 : -1;
+        return r->loss && r->grad_norms && r->attention ? write_whole(r, "config.ini", config_text) : -1;
     }
+    if (write_whole(r, "config.ini", config_text) != 0) return -1;
     r->loss = open_in(r, "loss.csv");
     r->grad_norms = open_in(r, "grad_norms.csv");
     r->attention = open_in(r, "attention.csv");
@@ -208,21 +246,13 @@ int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadSta
 }
 
 int runlog_write_file(RunLog *r, const char *name, const char *text) {
-    FILE *f = open_in(r, name);
-    if (!f) return -1;
-    int bad = fputs(text, f) == EOF;
-    bad |= fclose(f) != 0;
-    if (bad) fprintf(stderr, "error: cannot write '%s/%s': %s\n", r->dir, name, strerror(errno));
-    return bad ? -1 : 0;
+    return write_whole(r, name, text);
 }
 
-/* Writes the text of f (an open_memstream) to the file name of the run folder, whole rows only. */
+/* Writes the text of f (an open_memstream) to the file name of the run folder, whole. */
 static int put_text(const RunLog *r, const char *name, FILE *f, char **text, size_t *len) {
     int bad = fclose(f) != 0 || !*text;
-    FILE *out = bad ? NULL : open_in(r, name);
-    if (!out) bad = 1;
-    if (out && put_line(r, out, name, *text) != 0) bad = 1;
-    if (out && fclose(out) != 0) bad = 1;
+    if (!bad) bad = write_whole(r, name, *text) != 0;
     free(*text);
     *text = NULL;
     *len = 0;

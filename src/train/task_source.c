@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file_check.h"
+
 int task_source_hash(const char *path, uint64_t *hash) {
-    FILE *f = fopen(path, "rb");
+    char why[128]; /* regular files only, 1 GiB as the task file's loader (tasks/file_parse.c) */
+    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!f) return -1;
     uint64_t h = 14695981039346656037ull; /* FNV-1a offset basis and prime (64 bits) */
     unsigned char buf[8192];
@@ -73,8 +76,11 @@ int task_source_check(const char *stored, const Config *c, const char *what) {
     unsigned long long then_hash = strtoull(tag + 9, NULL, 16);
     uint64_t now_hash;
     if (task_source_hash(c->task_file, &now_hash) != 0) {
+        /* EINVAL, EFBIG: refused by util/file_check.h before a byte was read */
         fprintf(stderr, "error: %s: the run was trained on task.file '%s' (%s), which cannot be "
-                        "read now: %s\n", what, c->task_file, then_path, strerror(errno));
+                        "read now: %s\n", what, c->task_file, then_path,
+                errno == EINVAL ? "not a regular file (a FIFO, a device or a folder)"
+                : errno == EFBIG ? "larger than 1 GiB" : strerror(errno));
         return -1;
     }
     absolute(c, now_path, sizeof now_path);

@@ -202,8 +202,12 @@ static int build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
     return 0;
 }
 
+#define RUN_FINISHED (-1) /* run_build: the checkpoint is of the finished run; nothing to do */
+
 /* Builds everything the run needs; returns 0 or an exit code. With a checkpoint path, the
- * parameters, optimizer state, data generator and step come from it, and the logs are kept. */
+ * parameters, optimizer state, data generator and step come from it, and the logs are kept; a
+ * checkpoint of the finished run (at train.steps, its attention map written) returns
+ * RUN_FINISHED before anything in the folder is touched. */
 static int run_build(Run *r, const Config *c, const char *checkpoint) {
     int rc = build_task_model_optimizer(r, c, c->batch_size);
     if (rc != 0) return rc;
@@ -240,6 +244,15 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
                     checkpoint, st.step, c->steps);
             return EXIT_CONFIG;
         }
+        /* finished: the final checkpoint and attention map were written; nothing is touched */
+        char map[1100];
+        snprintf(map, sizeof map, "%s/%s/attn_map.csv", c->run_dir, c->run_name);
+        if (st.step == c->steps && access(map, F_OK) == 0) {
+            fprintf(stderr, "run '%s' has finished its %d steps: nothing to train, nothing "
+                            "written (raise train.steps with --set to train on)\n",
+                    c->run_name, c->steps);
+            return RUN_FINISHED;
+        }
         r->task.rng = st.data_rng;
         r->skipped = st.skipped;
         r->start_step = st.step;
@@ -274,8 +287,9 @@ static int run_build(Run *r, const Config *c, const char *checkpoint) {
             remove(previous);
         }
     }
-    return runlog_open_bpb(&r->log, r->dir, &r->m, r->cfg_text, resume_step,
-                           r->task.kind == TASK_TEXT) == 0 ? 0 : EXIT_RUNTIME;
+    rc = runlog_open_bpb(&r->log, r->dir, &r->m, r->cfg_text, resume_step,
+                         r->task.kind == TASK_TEXT);
+    return rc == 0 ? 0 : rc == -2 ? EXIT_CONFIG : EXIT_RUNTIME; /* -2: a log is not a file */
 }
 
 static void run_free(Run *r) {
@@ -321,7 +335,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
     int rc = run_build(&run, c, checkpoint);
     if (rc != 0) {
         run_free(&run);
-        return rc;
+        return rc == RUN_FINISHED ? EXIT_OK : rc;
     }
     Model *m = &run.m;
     Task *task = &run.task;

@@ -27,7 +27,8 @@ int train_run(const Config *c);
 /* Same, continuing from the checkpoint file at path (NULL: a fresh run). c must be the
  * checkpoint's own configuration (checkpoint_read_config), possibly with a larger train.steps.
  * The rows logged after resuming are bitwise identical to those of the uninterrupted run, but
- * for the timing columns. */
+ * for the timing columns. A checkpoint of the finished run (at train.steps, attn_map.csv
+ * written) is a note and exit code 0, every file of the folder left byte for byte as it was. */
 int train_run_from(const Config *c, const char *checkpoint);
 
 /* ./train --eval: loads the checkpoint (built from its own configuration c), prints the

@@ -19,24 +19,52 @@ static const char *type_name(mode_t m) {
     return "not a plain file";
 }
 
-char *file_read_regular(const char *path, size_t max_bytes, size_t *len, char *why, size_t why_n) {
-    *len = 0;
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
+int file_open_regular(const char *path, size_t max_bytes, char *why, size_t why_n) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         snprintf(why, why_n, "%s", strerror(errno));
-        return NULL;
+        return -1;
     }
     struct stat sb;
+    int err = 0;
     if (fstat(fd, &sb) != 0) {
-        snprintf(why, why_n, "%s", strerror(errno));
-        close(fd);
-        return NULL;
-    }
-    if (!S_ISREG(sb.st_mode)) {
+        err = errno;
+        snprintf(why, why_n, "%s", strerror(err));
+    } else if (!S_ISREG(sb.st_mode)) {
+        err = EINVAL;
         snprintf(why, why_n, "not a regular file (%s)", type_name(sb.st_mode));
-        close(fd);
-        return NULL;
+    } else if ((unsigned long long)sb.st_size > max_bytes) {
+        err = EFBIG;
+        snprintf(why, why_n, "larger than %zu bytes", max_bytes);
+    } else {
+        /* a regular file never blocks; reads from here on are plain blocking reads */
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        return fd;
     }
+    close(fd);
+    errno = err;
+    return -1;
+}
+
+FILE *file_fopen_regular(const char *path, size_t max_bytes, char *why, size_t why_n) {
+    int fd = file_open_regular(path, max_bytes, why, why_n);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
+        int err = errno;
+        snprintf(why, why_n, "%s", strerror(err));
+        close(fd);
+        errno = err;
+    }
+    return f;
+}
+
+char *file_read_regular(const char *path, size_t max_bytes, size_t *len, char *why, size_t why_n) {
+    *len = 0;
+    int fd = file_open_regular(path, max_bytes, why, why_n);
+    if (fd < 0) return NULL;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) sb.st_size = 0;
     /* the size from fstat is a first guess only (a file may grow, /proc files say 0) */
     size_t cap = sb.st_size > 0 && (unsigned long long)sb.st_size < max_bytes ? (size_t)sb.st_size + 1 : 4096;
     char *buf = malloc(cap + 1);
@@ -52,9 +80,11 @@ char *file_read_regular(const char *path, size_t max_bytes, size_t *len, char *w
         ssize_t got = read(fd, buf + n, cap - n);
         if (got < 0 && errno == EINTR) continue;
         if (got < 0) {
-            snprintf(why, why_n, "%s", strerror(errno));
+            int err = errno;
+            snprintf(why, why_n, "%s", strerror(err));
             free(buf);
             close(fd);
+            errno = err;
             return NULL;
         }
         if (got == 0) break;
@@ -63,6 +93,7 @@ char *file_read_regular(const char *path, size_t max_bytes, size_t *len, char *w
             snprintf(why, why_n, "larger than %zu bytes", max_bytes);
             free(buf);
             close(fd);
+            errno = EFBIG;
             return NULL;
         }
     }
@@ -70,6 +101,7 @@ char *file_read_regular(const char *path, size_t max_bytes, size_t *len, char *w
     if (!buf || n == cap) { /* out of memory, or the realloc above failed mid-file */
         free(buf);
         snprintf(why, why_n, "out of memory");
+        errno = ENOMEM;
         return NULL;
     }
     buf[n] = '\0';

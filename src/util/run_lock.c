@@ -19,7 +19,7 @@ static int lock_path(char *buf, size_t n, const char *dir) {
 int run_lock_take(const char *dir, pid_t *holder) {
     char path[4096];
     if (lock_path(path, sizeof path, dir) != 0) return -1;
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) return -1;
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
     if (fcntl(fd, F_SETLK, &fl) == 0) return fd;

@@ -1,8 +1,12 @@
 /* whole_write.c: appends rows to a log file whole, or cuts a partial write back to its last
- * complete row (see whole_write.h). */
+ * complete row; writes whole files through a temporary file and a rename; never through a link
+ * (see whole_write.h). */
 #include "util/whole_write.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -27,4 +31,93 @@ int whole_write(int fd, const char *text, size_t len) {
         done += (size_t)n;
     }
     return 0;
+}
+
+FILE *atomic_open(AtomicFile *a, const char *path) {
+    a->f = NULL;
+    if (snprintf(a->path, sizeof a->path, "%s", path) >= (int)sizeof a->path) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    snprintf(a->tmp, sizeof a->tmp, "%s.tmp", path);
+    /* a leftover of a killed writer, or a planted link: removed (never followed), then O_EXCL
+     * makes sure the name is ours */
+    if (unlink(a->tmp) != 0 && errno != ENOENT) return NULL;
+    int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) return NULL;
+    a->f = fdopen(fd, "w");
+    if (!a->f) {
+        int err = errno;
+        close(fd);
+        unlink(a->tmp);
+        errno = err;
+    }
+    return a->f;
+}
+
+int atomic_commit(AtomicFile *a, int sync) {
+    if (!a->f) {
+        errno = EBADF;
+        return -1;
+    }
+    int err = 0;
+    if (ferror(a->f)) err = errno ? errno : EIO;
+    if (!err && fflush(a->f) != 0) err = errno;
+    if (!err && sync && fsync(fileno(a->f)) != 0) err = errno;
+    if (fclose(a->f) != 0 && !err) err = errno;
+    a->f = NULL;
+    if (!err && rename(a->tmp, a->path) != 0) err = errno;
+    if (err) {
+        unlink(a->tmp);
+        errno = err;
+        return -1;
+    }
+    return 0;
+}
+
+void atomic_discard(AtomicFile *a) {
+    if (!a->f) return;
+    int err = errno;
+    fclose(a->f);
+    a->f = NULL;
+    unlink(a->tmp);
+    errno = err;
+}
+
+int file_write_atomic(const char *path, const char *text, size_t len) {
+    AtomicFile a;
+    if (!atomic_open(&a, path)) return -1;
+    if (len > 0 && fwrite(text, 1, len, a.f) != len) {
+        atomic_discard(&a);
+        if (!errno) errno = EIO;
+        return -1;
+    }
+    return atomic_commit(&a, 0);
+}
+
+int file_open_log(const char *path, int fresh, char *why, size_t why_n) {
+    if (fresh && unlink(path) != 0 && errno != ENOENT) {
+        snprintf(why, why_n, "%s", strerror(errno));
+        return -1;
+    }
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+                            (fresh ? O_EXCL : 0), 0666);
+    if (fd < 0) {
+        int err = errno;
+        if (err == ELOOP) snprintf(why, why_n, "a symbolic link: not written through");
+        else snprintf(why, why_n, "%s", strerror(err));
+        errno = err;
+        return -1;
+    }
+    struct stat sb;
+    int err = fstat(fd, &sb) != 0 ? errno : !S_ISREG(sb.st_mode) ? EINVAL : 0;
+    if (err) {
+        if (err == EINVAL) snprintf(why, why_n, "not a regular file");
+        else snprintf(why, why_n, "%s", strerror(err));
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
 }
