@@ -3,12 +3,10 @@
 #include "train/sample.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "util/whole_write.h"
 
@@ -225,13 +223,9 @@ int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, in
     size_t n_all = (size_t)n_prompt + (size_t)(o->n_new > 0 ? o->n_new : 0);
     int *gen = malloc(sizeof(int) * (n_all + 1));
     unsigned char *bytes = malloc(n_all + 1);
-    char *text = malloc(4 * n_all + 512), tmp[4096];
-    int rc = gen && bytes && text ? 0 : -1, fd = -1;
+    char *text = malloc(4 * n_all + 512);
+    int rc = gen && bytes && text ? 0 : -1;
     if (rc != 0) fprintf(stderr, "error: cannot write '%s': out of memory\n", path);
-    if (rc == 0 && (size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
-        fprintf(stderr, "error: cannot write '%s': path too long\n", path);
-        rc = -1;
-    }
     if (rc == 0 && sample_generate(m, ctx, prompt, n_prompt, o, gen) != 0) rc = -1;
     if (rc == 0) {
         for (int i = 0; i < n_prompt; i++) bytes[i] = (unsigned char)prompt[i];
@@ -252,15 +246,8 @@ int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, in
         memcpy(start, head, (size_t)h);
         body[n_body] = '\n';
         size_t total = (size_t)h + n_body + 1;
-        int err = 0;
-        fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd < 0 || whole_write(fd, start, total) != 0 || fsync(fd) != 0) err = errno;
-        if (fd >= 0 && close(fd) != 0 && !err) err = errno;
-        if (!err && rename(tmp, path) != 0) err = errno;
-        if (err) {
-            /* a path.tmp that could not be opened (a link, say) is not ours to remove */
-            fprintf(stderr, "error: cannot write '%s': %s\n", fd < 0 ? tmp : path, strerror(err));
-            if (fd >= 0) unlink(tmp);
+        if (file_write_atomic(path, start, total) != 0) {
+            fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
             rc = -1;
         }
     }
