@@ -50,8 +50,9 @@ static int parse_number(const char *s, double *v) {
 }
 
 static int known_status(const char *s, int *in_stats, int *stopped) {
-    static const char *const names[] = {"ok", "diverged", "guard", "failed", "missing", "running"};
-    for (int i = 0; i < 6; i++)
+    static const char *const names[] = {"ok",      "diverged", "guard",      "failed", "missing",
+                                        "running", "stopped",  "incomplete", "unknown"};
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
         if (strcmp(s, names[i]) == 0) {
             *in_stats = i < 3;
             *stopped = i == 1 || i == 2;
