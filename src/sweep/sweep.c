@@ -61,6 +61,16 @@ static int out_dir(Sweep *sw) {
         fprintf(stderr, "error: --out: folder name '%s' is too long\n", sw->out_abs);
         return -1;
     }
+    /* the path goes into every run config (run.dir = "...") and jobs.txt line: a '"', a line
+     * break or another control byte would break them, and every run would fail */
+    for (const unsigned char *q = (const unsigned char *)sw->out_abs; *q; q++)
+        if (*q == '"' || *q < 0x20 || *q == 0x7f) {
+            fprintf(stderr, "error: --out: the sweep folder's path '%s' holds %s (byte 0x%02x), "
+                            "which the run configs and jobs.txt cannot hold; choose another "
+                            "folder\n", sw->out_abs, *q == '"' ? "a '\"'" : "a control character",
+                    *q);
+            return -1;
+        }
     snprintf(sw->csv, sizeof sw->csv, "%s/sweep.csv", sw->out);
     return 0;
 }
