@@ -153,6 +153,17 @@ START_TEST(test_run_config) {
     ck_assert_int_eq(c->threads, 1); /* one thread per run unless set */
     ck_assert_int_eq(c->steps, 7);
     ck_assert_str_eq(cell(&p, 1, "optim.lr"), "0.003");
+    /* issue 21 item 10: a relative task.file becomes absolute (cwd joined by hand here), so a
+     * jobs.txt line works from any folder */
+    char cwd[4096], want[4200];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(want, sizeof want, "%s/data/t.txt", cwd);
+    ck_assert_int_eq(config_set(base, "task.file=data/t.txt", 1), 0);
+    ck_assert_int_eq(plan_run_config(&a, base, "/x/runs", 1, c), 0);
+    ck_assert_str_eq(c->task_file, want);
+    ck_assert_int_eq(config_set(base, "task.file=/abs/t.txt", 1), 0);
+    ck_assert_int_eq(plan_run_config(&a, base, "/x/runs", 1, c), 0);
+    ck_assert_str_eq(c->task_file, "/abs/t.txt");
     free(base);
     free(c);
     plan_free(&p);

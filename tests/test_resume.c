@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -270,6 +271,26 @@ START_TEST(test_second_signal_stops_at_once) {
 }
 END_TEST
 
+/* Issue 21 item 10: a run trained on a relative task.file is evaluated and resumed from another
+ * folder through the absolute path stored with it (the relative one names nothing there). */
+START_TEST(test_relative_task_file_from_another_folder) {
+    make_tmpdir();
+    char path[700], args[1500], elsewhere[700];
+    snprintf(path, sizeof path, "%s/t.txt", tmpdir);
+    tu_write_file(path, "a b | b a\nb a | a b\na a | a a\nb b | b b\nb c | c b\nc b | b c\n");
+    snprintf(elsewhere, sizeof elsewhere, "%s/elsewhere", tmpdir);
+    ck_assert_int_eq(mkdir(elsewhere, 0755), 0);
+    snprintf(args, sizeof args, "--set task.name=file --set task.file=t.txt --set task.val_size=2 "
+             "--set train.steps=4 --set log.progress=0 --set run.threads=1 --set run.dir=%s "
+             "--set run.name=rel", tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    snprintf(args, sizeof args, "--eval %s/rel", tmpdir);
+    ck_assert_msg(tu_run_train(elsewhere, args) == 0, "--eval from another folder failed");
+    snprintf(args, sizeof args, "--resume %s/rel --set train.steps=6", tmpdir);
+    ck_assert_msg(tu_run_train(elsewhere, args) == 0, "--resume from another folder failed");
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("resume");
     TCase *tc = tcase_create("resume");
@@ -283,6 +304,7 @@ int main(void) {
     tcase_add_test(tc, test_qk_norm_resume_is_bitwise_identical);
     tcase_add_test(tc, test_sigint_inside_evaluation_stops_within_seconds);
     tcase_add_test(tc, test_second_signal_stops_at_once);
+    tcase_add_test(tc, test_relative_task_file_from_another_folder);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -70,6 +70,24 @@ static void digits(const SweepArgs *a, long index, int *d) {
     }
 }
 
+int plan_absolute_task_file(Config *c) {
+    if (!c->task_file[0] || c->task_file[0] == '/') return 0;
+    char cwd[SWEEP_PATH], abs[2 * SWEEP_PATH];
+    if (!getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "error: cannot read the current folder: %s\n", strerror(errno));
+        return -1;
+    }
+    int n = snprintf(abs, sizeof abs, "%s/%s", cwd, c->task_file);
+    if (n < 0 || n >= CONFIG_STR) {
+        fprintf(stderr, "error: task.file '%s' (%s): its absolute path '%s' is too long (at most "
+                        "%d characters)\n", c->task_file, config_origin(c, "task.file"), abs,
+                CONFIG_STR - 1);
+        return -1;
+    }
+    memcpy(c->task_file, abs, (size_t)n + 1);
+    return 0;
+}
+
 int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir, long index,
                     Config *out) {
     int d[SWEEP_MAX_AXES];
@@ -83,6 +101,7 @@ int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir
         name_part(name, sizeof name, ax->label, v);
     }
     if (!*name) snprintf(name, sizeof name, "run");
+    if (plan_absolute_task_file(out) != 0) return -1; /* a --grid task.file value */
     if (strlen(name) >= CONFIG_STR || strlen(runs_dir) >= CONFIG_STR) {
         fprintf(stderr, "error: run name '%s' or folder '%s' is too long (at most %d characters)\n",
                 name, runs_dir, CONFIG_STR - 1);

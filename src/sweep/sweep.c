@@ -87,7 +87,9 @@ static int base_config(Sweep *sw) {
         snprintf(buf, sizeof buf, "train.steps=%d", a->steps);
         if (config_set(&sw->base, buf, a->steps_argn) != 0) return -1;
     }
-    return 0;
+    /* plan.txt records the absolute path: the same command from another folder names another
+     * file, and is refused as another plan */
+    return plan_absolute_task_file(&sw->base);
 }
 
 static void run_dir(const Sweep *sw, int r, char *buf, size_t n) {
