@@ -135,9 +135,10 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         /* the task file the run was trained on, unchanged (train/task_source.h) */
         char *stored = NULL, abs[CONFIG_STR];
         if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
-        /* a relative task.file was relative to the folder the run was started from: from
-         * anywhere else the stored absolute path names the file (its hash is checked next) */
-        if (c.task == TASK_FILE && c.task_file[0] != '/' &&
+        /* a relative task.file was relative to the folder the run was started from: where it
+         * names nothing (another folder), the stored absolute path names the file (its hash is
+         * checked next). A run folder moved together with its file still reads the copy */
+        if (c.task == TASK_FILE && c.task_file[0] != '/' && access(c.task_file, R_OK) != 0 &&
             task_source_stored_path(stored, abs, sizeof abs) == 0 && access(abs, R_OK) == 0)
             memcpy(c.task_file, abs, strlen(abs) + 1);
         int bad = task_source_check(stored, &c, a.resume_dir ? "--resume" : "--eval");
