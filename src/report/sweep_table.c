@@ -85,7 +85,7 @@ static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
     row->status = csv_str(c, r, csv_col(c, "status"));
     if (!known_status(row->status, &row->in_stats, &row->stopped)) {
         fprintf(stderr, "warning: %s:%d: column status: unknown status '%s' (ok, diverged, guard, "
-                        "failed, missing or running); row skipped\n", t->path, line, row->status);
+                        "failed, missing, running, stopped, incomplete or unknown); row skipped\n", t->path, line, row->status);
         return -1;
     }
     for (int m = 0; m < SW_N_METRIC; m++) {
