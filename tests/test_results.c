@@ -98,7 +98,7 @@ END_TEST
 /* The status column: from the folder, the marker, the run's lock and how far loss.csv goes
  * (the plan asks for 40 steps). A garbage marker is "unknown" (was "running"); no marker and
  * nobody training is "stopped"; exit code 0 with a loss.csv that ends at step 20 is
- * "incomplete", its numbers left out (the row's measured fields empty). */
+ * "incomplete", its numbers left out (the row's measured fields empty but steps_done). */
 START_TEST(test_status) {
     static const char HEAD[] = "step,val_loss,val_token_acc,val_answer_acc\n";
     static const struct {
@@ -111,7 +111,7 @@ START_TEST(test_status) {
         {1, NULL, -1, "stopped", "", ""},
         {1, NULL, 20, "stopped", "", "20"},
         {1, "exit_code 0\n", 40, "ok", "0", "40"},
-        {1, "exit_code 0\n", 20, "incomplete", "0", ""},
+        {1, "exit_code 0\n", 20, "incomplete", "0", "20"},
         {1, "exit_code 0\n", -1, "incomplete", "0", ""},
         {1, "exit_code 3\n", 20, "diverged", "3", "20"},
         {1, "exit_code 4\n", 20, "guard", "4", "20"},
@@ -134,6 +134,10 @@ START_TEST(test_status) {
         snprintf(want, sizeof want, "r1,8,16,2,none,1,40,%s,%s,%s,", CASES[k].status,
                  CASES[k].exit_code, CASES[k].steps_done);
         ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "case %zu: %s", k, row);
+        /* incomplete: after steps_done, the 12 measured fields, wall_s (none in the marker) and
+         * version all empty: 14 commas */
+        if (strcmp(CASES[k].status, "incomplete") == 0 && CASES[k].last_step == 20)
+            ck_assert_str_eq(row, "r1,8,16,2,none,1,40,incomplete,0,20,,,,,,,,,,,,,,");
         free(row);
     }
     ck_assert(results_final(0) && results_final(3) && results_final(4));

@@ -180,7 +180,8 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
     long steps = planned_steps(p, r);
     rs.short_log = steps >= 0 && (!m.has_steps || m.steps_done < (double)steps);
     const char *status = results_status(&rs);
-    if (has_marker && mk.exit_code == 0 && rs.short_log) m = (Measured){0};
+    if (has_marker && mk.exit_code == 0 && rs.short_log) /* only how far it got is kept */
+        m = (Measured){.has_steps = m.has_steps, .steps_done = m.steps_done};
     if (info) *info = (RowInfo){status, m.has_val, m.val_acc, has_marker ? mk.wall_s : NAN,
                                 has_marker ? mk.exit_code : -1};
     char *buf = NULL;
