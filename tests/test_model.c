@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "gradcheck.h"
 #include "model/model.h"
@@ -193,10 +194,37 @@ START_TEST(test_tensor_table) {
 }
 END_TEST
 
+/* A model far too large (d_model 8192, d_ff 65536, 64 layers: 64 * (4 * 8192^2 + 2 * 8192 *
+ * 65536) ~ 8.6e10 parameters, ~1.4 TB with gradients and two optimizer moments) is refused by
+ * the size check, with the size in GiB, before any parameter allocation: the address space is
+ * capped at 1 GiB so that an allocation attempted first fails with only "out of memory". */
+START_TEST(test_too_large_explained_before_allocation) {
+    ModelConfig big = {.vocab_size = 16, .d_model = 8192, .n_heads = 1, .n_layers = 64,
+                       .d_ff = 65536, .max_seq_len = 8, .ln_eps = 1e-5f, .scale = 1};
+    struct rlimit old, cap;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+    cap = old;
+    cap.rlim_cur = (rlim_t)1 << 30;
+    if (old.rlim_max != RLIM_INFINITY && old.rlim_max < cap.rlim_cur) cap.rlim_cur = old.rlim_max;
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &cap), 0);
+    Model big_m;
+    TuCapture cap_err;
+    tu_capture_begin(&cap_err, 2);
+    int rc = model_build(&big_m, &big, 1);
+    char *err = tu_capture_end(&cap_err);
+    setrlimit(RLIMIT_AS, &old);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err, "needs") && strstr(err, "GiB") && !strstr(err, "out of memory"),
+                  "message: %s", err);
+    free(err);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("model");
     TCase *table = tcase_create("tensor table");
     tcase_add_loop_test(table, test_tensor_table, 0, 2);
+    tcase_add_test(table, test_too_large_explained_before_allocation);
     suite_add_tcase(s, table);
     TCase *tc = tcase_create("gradcheck");
     tcase_set_timeout(tc, 120);

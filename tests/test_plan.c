@@ -153,6 +153,17 @@ START_TEST(test_run_config) {
     ck_assert_int_eq(c->threads, 1); /* one thread per run unless set */
     ck_assert_int_eq(c->steps, 7);
     ck_assert_str_eq(cell(&p, 1, "optim.lr"), "0.003");
+    /* issue 21 item 10: a relative task.file becomes absolute (cwd joined by hand here), so a
+     * jobs.txt line works from any folder */
+    char cwd[4096], want[4200];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(want, sizeof want, "%s/data/t.txt", cwd);
+    ck_assert_int_eq(config_set(base, "task.file=data/t.txt", 1), 0);
+    ck_assert_int_eq(plan_run_config(&a, base, "/x/runs", 1, c), 0);
+    ck_assert_str_eq(c->task_file, want);
+    ck_assert_int_eq(config_set(base, "task.file=/abs/t.txt", 1), 0);
+    ck_assert_int_eq(plan_run_config(&a, base, "/x/runs", 1, c), 0);
+    ck_assert_str_eq(c->task_file, "/abs/t.txt");
     free(base);
     free(c);
     plan_free(&p);
@@ -216,6 +227,14 @@ static const RefusedCase REFUSED[] = {
     {"same name", {"--grid", "task.file=a/b,a-b", "--set", "task.name=file"}},
     {"min_lr", {"--set", "optim.schedule=cosine", "--set=optim.min_lr=0.5"}},
     {"task", {"--set", "task.symbols=2"}}, /* 2^3 inputs cannot hold 2 x 32 validation examples */
+    /* issue 21 item 10: one value in two spellings would train one configuration twice */
+    {"train the same configuration", {"--grid", "optim.lr=1e-3,0.001"}},
+    {"train the same configuration", {"--grid", "optim.lr=1e-3", "--seeds", "1,01"}},
+    {"train the same configuration", {"--dk", "8,08", "--d-model", "16"}},
+    {"train the same configuration", {"--dk", "1", "--d-model", "1", "--scales", "none,1"}},
+    /* a run name of 3 + 5 + 242 = 250 characters (248-255 passed before, then failed after
+     * plan.txt was written): configs/<name>.ini.tmp is over 255 */
+    {"at most 247 fit", {"--grid", "optim.lr=0.001" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "00"}},
 };
 
 START_TEST(test_refused) {
@@ -241,6 +260,83 @@ START_TEST(test_refused) {
         tu_result_free(&r);
     }
     ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
+/* Issue 21 item 10: a sweep folder whose path holds a '"' or a line break (which the run
+ * configs' run.dir = "..." and jobs.txt cannot hold) is refused before anything is written. */
+START_TEST(test_out_bytes_refused) {
+    char ini[128], cwd[4096];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    in_tmp(cwd, sizeof cwd);
+    static const char *const OUTS[] = {"bad\"q", "bad\nq", "bad\tq"};
+    for (int k = 0; k < 3; k++) {
+        TuResult r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3", "--out", OUTS[k], NULL);
+        ck_assert_msg(r.rc == 2 && strstr(r.err, "which the run configs and jobs.txt cannot hold"),
+                      "case %d: rc %d:\n%s", k, r.rc, r.err);
+        struct stat st;
+        ck_assert_msg(stat(OUTS[k], &st) != 0, "case %d created the folder", k);
+        tu_result_free(&r);
+    }
+    ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
+/* Issue 21 item 10: a hand-edited plan.txt (read by --collect) is refused naming the line: a run
+ * listed twice, a run name leading out of runs/, an unknown key, an unknown line. */
+START_TEST(test_parse_refused_edits) {
+    Plan p;
+    SweepArgs a;
+    ck_assert_int_eq(build(&p, &a, "--grid", "optim.lr=1e-3,2e-3", NULL), 0);
+    const char *first = strstr(p.text, "\nrun lr-1e-3 ");
+    ck_assert_ptr_nonnull(first);
+    int run_line = 2; /* line of the first run line: count the newlines before it, plus 1 */
+    for (const char *q = p.text; q < first; q++) run_line += *q == '\n';
+    size_t len = strcspn(first + 1, "\n");
+    static const struct {
+        const char *what;
+        int edit; /* 0 duplicate the first run line, 1 rename it ../x, 2 /x, 3 add a base line
+                     of an unknown key, 4 add an unknown line, 5 rename it .. */
+        const char *needle;
+    } CASES[] = {
+        {"run twice", 0, "listed twice"},
+        {"../ name", 1, "not a folder name"},
+        {"/ name", 2, "not a folder name"},
+        {".. name", 5, "not a folder name"},
+        {"unknown key", 3, "unknown config key 'optim.bogus'"},
+        {"unknown line", 4, "unknown line 'frobnicate 1'"},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        char *text = NULL, want[64];
+        size_t tl = 0;
+        FILE *f = open_memstream(&text, &tl);
+        int at_line = run_line;
+        fwrite(p.text, 1, (size_t)(first + 1 - p.text), f);
+        switch (CASES[k].edit) {
+        case 0: fprintf(f, "%.*s\n", (int)len, first + 1), at_line++; break;
+        case 1: fputs("run ../x", f), fputs(first + 1 + strlen("run lr-1e-3"), f); break;
+        case 2: fputs("run /tmp/x", f), fputs(first + 1 + strlen("run lr-1e-3"), f); break;
+        case 3: fputs("base optim.bogus = 1\n", f); break;
+        case 4: fputs("frobnicate 1\n", f); break;
+        case 5: fputs("run ..", f), fputs(first + 1 + strlen("run lr-1e-3"), f); break;
+        }
+        if (CASES[k].edit == 0 || CASES[k].edit >= 3) fputs(first + 1, f);
+        fclose(f);
+        Plan q;
+        TuCapture cap;
+        tu_capture_begin(&cap, 2);
+        int rc = plan_parse(&q, text, "plan.txt");
+        char *err = tu_capture_end(&cap);
+        snprintf(want, sizeof want, "plan.txt:%d: ", at_line);
+        ck_assert_msg(rc == -1 && strstr(err, want) && strstr(err, CASES[k].needle),
+                      "%s: rc %d, want '%s' ... '%s':\n%s", CASES[k].what, rc, want,
+                      CASES[k].needle, err);
+        free(err);
+        free(text);
+    }
+    plan_free(&p);
+    sweep_args_free(&a);
 }
 END_TEST
 
@@ -338,6 +434,8 @@ static Suite *plan_suite(void) {
     tcase_add_test(tc, test_run_config);
     tcase_add_test(tc, test_parse_and_compare);
     tcase_add_test(tc, test_refused);
+    tcase_add_test(tc, test_out_bytes_refused);
+    tcase_add_test(tc, test_parse_refused_edits);
     tcase_add_test(tc, test_bad_config_file);
     tcase_add_test(tc, test_collect_refused);
     tcase_add_test(tc, test_old_sweep_folder);

@@ -9,8 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
+#include "util/run_lock.h"
 
 static char g_tmp[64];
 static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_results.XXXXXX"); }
@@ -92,31 +95,83 @@ START_TEST(test_row_missing_fields) {
 }
 END_TEST
 
-/* The status column: from the folder and the marker. */
+/* The status column: from the folder, the marker, the run's lock and how far loss.csv goes
+ * (the plan asks for 40 steps). A garbage marker is "unknown" (was "running"); no marker and
+ * nobody training is "stopped"; exit code 0 with a loss.csv that ends at step 20 is
+ * "incomplete", its numbers left out (the row's measured fields empty but steps_done). */
 START_TEST(test_status) {
+    static const char HEAD[] = "step,val_loss,val_token_acc,val_answer_acc\n";
     static const struct {
         int folder;
         const char *marker; /* NULL: none */
-        const char *status, *exit_code;
+        int last_step;      /* loss.csv's last row; -1: no loss.csv */
+        const char *status, *exit_code, *steps_done;
     } CASES[] = {
-        {0, NULL, "missing", ""},         {1, NULL, "running", ""},
-        {1, "exit_code 0\n", "ok", "0"},  {1, "exit_code 3\n", "diverged", "3"},
-        {1, "exit_code 4\n", "guard", "4"}, {1, "exit_code 1\n", "failed", "1"},
-        {1, "exit_code 2\n", "failed", "2"}, {1, "garbage\n", "running", ""},
+        {0, NULL, -1, "missing", "", ""},
+        {1, NULL, -1, "stopped", "", ""},
+        {1, NULL, 20, "stopped", "", "20"},
+        {1, "exit_code 0\n", 40, "ok", "0", "40"},
+        {1, "exit_code 0\n", 20, "incomplete", "0", "20"},
+        {1, "exit_code 0\n", -1, "incomplete", "0", ""},
+        {1, "exit_code 3\n", 20, "diverged", "3", "20"},
+        {1, "exit_code 4\n", 20, "guard", "4", "20"},
+        {1, "exit_code 1\n", -1, "failed", "1", ""},
+        {1, "exit_code 2\n", -1, "failed", "2", ""},
+        {1, "garbage\n", 40, "unknown", "", "40"},
+        {1, "", 40, "unknown", "", "40"},
     };
     for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
-        char dir[128], want[64];
+        char dir[128], want[64], loss[160];
         snprintf(dir, sizeof dir, "%s/c%zu", g_tmp, k);
         if (CASES[k].folder) mkdir(dir, 0755);
         if (CASES[k].marker) write_in(dir, SWEEP_MARKER, CASES[k].marker);
+        if (CASES[k].last_step >= 0) {
+            snprintf(loss, sizeof loss, "%s0,2,0.1,0\n%d,1,0.5,0.25\n", HEAD, CASES[k].last_step);
+            write_in(dir, "loss.csv", loss);
+        }
         Plan p = one_run_plan();
         char *row = results_row(&p, 0, dir, NULL);
-        snprintf(want, sizeof want, "r1,8,16,2,none,1,40,%s,%s,", CASES[k].status, CASES[k].exit_code);
+        snprintf(want, sizeof want, "r1,8,16,2,none,1,40,%s,%s,%s,", CASES[k].status,
+                 CASES[k].exit_code, CASES[k].steps_done);
         ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "case %zu: %s", k, row);
+        /* incomplete: after steps_done, the 12 measured fields, wall_s (none in the marker) and
+         * version all empty: 14 commas */
+        if (strcmp(CASES[k].status, "incomplete") == 0 && CASES[k].last_step == 20)
+            ck_assert_str_eq(row, "r1,8,16,2,none,1,40,incomplete,0,20,,,,,,,,,,,,,,");
         free(row);
     }
     ck_assert(results_final(0) && results_final(3) && results_final(4));
     ck_assert(!results_final(1) && !results_final(2) && !results_final(130));
+}
+END_TEST
+
+/* No marker while another process holds the run's lock (util/run_lock.h): "running". */
+START_TEST(test_status_running_while_locked) {
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/live", g_tmp);
+    mkdir(dir, 0755);
+    int ready[2], go[2];
+    ck_assert_int_eq(pipe(ready), 0);
+    ck_assert_int_eq(pipe(go), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) { /* holds the lock until told to go */
+        char ch = run_lock_take(dir, NULL) >= 0 ? 'y' : 'n';
+        if (write(ready[1], &ch, 1) != 1 || read(go[0], &ch, 1) < 0) _exit(1);
+        _exit(0);
+    }
+    char ch = 0;
+    ck_assert_int_eq(read(ready[0], &ch, 1), 1);
+    ck_assert_int_eq(ch, 'y');
+    Plan p = one_run_plan();
+    char *row = results_row(&p, 0, dir, NULL);
+    ck_assert_msg(strncmp(row, "r1,8,16,2,none,1,40,running,,", 29) == 0, "%s", row);
+    free(row);
+    ck_assert_int_eq(write(go[1], "x", 1), 1);
+    waitpid(pid, NULL, 0);
+    row = results_row(&p, 0, dir, NULL);
+    ck_assert_msg(strncmp(row, "r1,8,16,2,none,1,40,stopped,,", 29) == 0, "%s", row);
+    free(row);
 }
 END_TEST
 
@@ -130,6 +185,8 @@ START_TEST(test_marker_round_trip) {
     char dir[128];
     snprintf(dir, sizeof dir, "%s/none", g_tmp);
     ck_assert_int_eq(results_marker_read(dir, &back), -1);
+    write_in(g_tmp, SWEEP_MARKER, "no exit code here\n");
+    ck_assert_int_eq(results_marker_read(g_tmp, &back), -2); /* garbage: not "none" */
 }
 END_TEST
 
@@ -156,6 +213,7 @@ static Suite *results_suite(void) {
     tcase_add_test(tc, test_row_from_logs);
     tcase_add_test(tc, test_row_missing_fields);
     tcase_add_test(tc, test_status);
+    tcase_add_test(tc, test_status_running_while_locked);
     tcase_add_test(tc, test_marker_round_trip);
     tcase_add_test(tc, test_write_csv);
     suite_add_tcase(s, tc);

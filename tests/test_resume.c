@@ -13,6 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ckpttest.h"
 #include "testutil.h"
@@ -267,6 +271,128 @@ START_TEST(test_failed_resume_changes_nothing) {
 }
 END_TEST
 
+/* Starts ./train ARGS (run tmpdir/name, stderr into tmpdir/name.err) and returns its pid once
+ * tmpdir/name/wait_for exists. */
+static pid_t start_train_until(const char *name, const char *args, const char *wait_for) {
+    char cmd[4096], path[700];
+    snprintf(cmd, sizeof cmd, "exec %s %s --set run.dir=%s --set run.name=%s 2>%s/%s.err",
+             tu_train_bin(), args, tmpdir, name, tmpdir, name);
+    snprintf(path, sizeof path, "%s/%s/%s", tmpdir, name, wait_for);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    if (!wait_for_file(path, 60)) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        ck_abort_msg("%s never appeared", path);
+    }
+    return pid;
+}
+
+/* Waits up to seconds for pid; kills it and fails the test when it is still running then. */
+static int wait_within(pid_t pid, double seconds, const char *what) {
+    int st;
+    struct timespec nap = {0, 10000000};
+    for (double t = 0; t < seconds; t += 0.01) {
+        if (waitpid(pid, &st, WNOHANG) == pid) return st;
+        nanosleep(&nap, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &st, 0);
+    ck_abort_msg("%s: still running %.0f s after the signal", what, seconds);
+    return st;
+}
+
+/* Issue 21 item 7: Ctrl-C inside a long validation pass (200000 examples of T = 65, many
+ * seconds on one thread) is seen between validation batches: the run exits 130 within a few
+ * seconds, logs no row for the step whose evaluation was cut (loss.csv keeps only its header)
+ * and leaves the checkpoint of the updates done (0 here). */
+START_TEST(test_sigint_inside_evaluation_stops_within_seconds) {
+    make_tmpdir();
+    const char *args = "--set task.name=sort --set task.length=32 --set task.val_size=200000 "
+                       "--set model.d_model=16 --set model.n_layers=1 --set train.steps=10 "
+                       "--set log.progress=0 --set run.threads=1";
+    /* attn_map_step0.csv: step 0's diagnostics are done, its validation pass has begun */
+    pid_t pid = start_train_until("ev", args, "attn_map_step0.csv");
+    kill(pid, SIGINT);
+    int st = wait_within(pid, 5, "SIGINT during the validation pass");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit status %d", st);
+    char path[700];
+    snprintf(path, sizeof path, "%s/ev/loss.csv", tmpdir);
+    ck_assert_int_eq(tu_count_lines(path), 1); /* the header only: no partial evaluation row */
+    snprintf(path, sizeof path, "%s/ev/checkpoint.bin", tmpdir);
+    ck_assert(access(path, F_OK) == 0);
+}
+END_TEST
+
+/* Issue 21 item 7: a second stop signal ends the run at once (no checkpoint written for the
+ * first, no "continue with" message), exit code 128 + the second signal, and what was written
+ * is whole: every log ends with a full line, and the checkpoint there (the last periodic one)
+ * loads. The two signals are made pending together while the process is stopped, so the second
+ * arrives while the first is still unhandled by the loop. Then the same from the run's parent:
+ * a repeat from there is the sweep passing on a Ctrl-C and must not cut the run short. */
+START_TEST(test_second_signal_stops_at_once) {
+    make_tmpdir();
+    pid_t pid = start_train_until("twice", RUN_ARGS, "checkpoint.bin");
+    /* sent by a shell, not by this process: a repeat from the run's parent (a sweep passing a
+     * Ctrl-C on) is not a second request */
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "kill -STOP %ld; kill -INT %ld; kill -TERM %ld; kill -CONT %ld",
+             (long)pid, (long)pid, (long)pid, (long)pid);
+    ck_assert_int_eq(system(cmd), 0);
+    int st = wait_within(pid, 5, "two stop signals");
+    ck_assert_msg(WIFEXITED(st) && (WEXITSTATUS(st) == 130 || WEXITSTATUS(st) == 143),
+                  "exit status %d", st);
+    char path[700], dir[600];
+    snprintf(path, sizeof path, "%s/twice.err", tmpdir);
+    ck_assert_msg(!tu_file_contains(path, "continue with"), "the first signal was handled");
+    snprintf(dir, sizeof dir, "%s/twice", tmpdir);
+    static const char *const logs[] = {"loss.csv", "grad_norms.csv", "attention.csv"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, logs[i]);
+        size_t len;
+        char *text = slurp(path, &len);
+        ck_assert_msg(len > 0 && text[len - 1] == '\n', "%s ends mid-line", logs[i]);
+        free(text);
+    }
+    ck_assert_int_eq(sh("%s --eval %s > /dev/null 2>&1", tu_train_bin(), dir), 0);
+
+    pid = start_train_until("parent", RUN_ARGS, "checkpoint.bin");
+    kill(pid, SIGSTOP);
+    kill(pid, SIGINT);
+    kill(pid, SIGTERM);
+    kill(pid, SIGCONT);
+    st = wait_within(pid, 30, "a stop signal repeated by the parent");
+    ck_assert_msg(WIFEXITED(st) && (WEXITSTATUS(st) == 130 || WEXITSTATUS(st) == 143),
+                  "exit status %d", st);
+    snprintf(path, sizeof path, "%s/parent.err", tmpdir);
+    ck_assert_msg(tu_file_contains(path, "continue with"), "the run did not stop cleanly");
+}
+END_TEST
+
+/* Issue 21 item 10: a run trained on a relative task.file is evaluated and resumed from another
+ * folder through the absolute path stored with it (the relative one names nothing there). */
+START_TEST(test_relative_task_file_from_another_folder) {
+    make_tmpdir();
+    char path[700], args[1500], elsewhere[700];
+    snprintf(path, sizeof path, "%s/t.txt", tmpdir);
+    tu_write_file(path, "a b | b a\nb a | a b\na a | a a\nb b | b b\nb c | c b\nc b | b c\n");
+    snprintf(elsewhere, sizeof elsewhere, "%s/elsewhere", tmpdir);
+    ck_assert_int_eq(mkdir(elsewhere, 0755), 0);
+    snprintf(args, sizeof args, "--set task.name=file --set task.file=t.txt --set task.val_size=2 "
+             "--set train.steps=4 --set log.progress=0 --set run.threads=1 --set run.dir=%s "
+             "--set run.name=rel", tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    snprintf(args, sizeof args, "--eval %s/rel", tmpdir);
+    ck_assert_msg(tu_run_train(elsewhere, args) == 0, "--eval from another folder failed");
+    snprintf(args, sizeof args, "--resume %s/rel --set train.steps=6", tmpdir);
+    ck_assert_msg(tu_run_train(elsewhere, args) == 0, "--resume from another folder failed");
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("resume");
     TCase *tc = tcase_create("resume");
@@ -281,6 +407,9 @@ int main(void) {
     tcase_add_test(tc, test_finished_run_resumed_unchanged);
     tcase_add_test(tc, test_foreign_checkpoint_refused);
     tcase_add_test(tc, test_failed_resume_changes_nothing);
+    tcase_add_test(tc, test_sigint_inside_evaluation_stops_within_seconds);
+    tcase_add_test(tc, test_second_signal_stops_at_once);
+    tcase_add_test(tc, test_relative_task_file_from_another_folder);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

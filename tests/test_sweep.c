@@ -23,6 +23,7 @@
 
 #include "report/csv.h"
 #include "testutil.h"
+#include "util/run_lock.h"
 
 static char g_tmp[64];
 static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_sweep.XXXXXX"); }
@@ -262,7 +263,8 @@ START_TEST(test_resume_after_sigint) {
     wait_for(log2, "\n10,"); /* run 2 has logged a row: its signal handler is in place */
     ck_assert_int_eq(stop_with(pid, SIGINT), 130);
     ck_assert(tu_file_contains(csv, "\nsteps-20,64,64,1,sqrt_dk,1,20,ok,0,20,"));
-    ck_assert(tu_file_contains(csv, "\nsteps-1000000,64,64,1,sqrt_dk,1,1000000,running,,"));
+    /* stopped by the signal, nobody trains it: "stopped" (was "running") */
+    ck_assert(tu_file_contains(csv, "\nsteps-1000000,64,64,1,sqrt_dk,1,1000000,stopped,,"));
     snprintf(log2, sizeof log2, "%s/r/runs/steps-1000000/train.log", g_tmp);
     ck_assert(tu_file_contains(log2, "interrupted (SIGINT)"));
     struct stat before;
@@ -413,6 +415,87 @@ START_TEST(test_default_out_dir) {
 }
 END_TEST
 
+/* Issue 21 item 9: a second sweep into a folder a sweep is using is refused up front (exit 2),
+ * naming the first one's pid, and writes nothing; once the first is gone it runs. The "first
+ * sweep" is this test process holding the folder's lock. */
+START_TEST(test_second_sweep_refused) {
+    write_ini();
+    char out[128], plan[160];
+    snprintf(out, sizeof out, "%s/two", g_tmp);
+    snprintf(plan, sizeof plan, "%s/plan.txt", out);
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    int fd = run_lock_take(out, NULL);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "two"), 2);
+    char *t = out_text(), want[64];
+    snprintf(want, sizeof want, "another sweep (pid %ld)", (long)getpid());
+    ck_assert_msg(strstr(t, want), "%s", t);
+    free(t);
+    ck_assert(!exists(plan));
+    close(fd);
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "two"), 0);
+}
+END_TEST
+
+/* Issue 21 item 8: a run still locked by a live process is waited for by the per-run command
+ * (never started beside it, never recorded failed); when the lock goes, it trains and records
+ * exit code 0. The live process is this test holding the run's lock. */
+START_TEST(test_locked_run_waited_for) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "w"), 0);
+    char run[160], marker[200], cfg[200];
+    snprintf(run, sizeof run, "%s/w/runs/lr-1e-3", g_tmp);
+    snprintf(marker, sizeof marker, "%s/sweep_result.txt", run);
+    snprintf(cfg, sizeof cfg, "%s/w/configs/lr-1e-3.ini", g_tmp);
+    char mk[200];
+    snprintf(mk, sizeof mk, "mkdir -p %s", run);
+    ck_assert_int_eq(system(mk), 0);
+    int fd = run_lock_take(run, NULL);
+    ck_assert_int_ge(fd, 0);
+    char *args[] = {"train", "--sweep-run", cfg, NULL};
+    pid_t pid = start_sweep(args);
+    char bg[128];
+    snprintf(bg, sizeof bg, "%s/bg.txt", g_tmp);
+    wait_for(bg, "waiting for it to end");
+    struct timespec nap = {0, 300000000};
+    nanosleep(&nap, NULL);
+    ck_assert(!exists(marker)); /* nothing recorded while it waits */
+    close(fd);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    ck_assert(tu_file_contains(marker, "exit_code 0\n"));
+}
+END_TEST
+
+/* Issue 21 item 8: kill -9 of the sweep parent ends its children too (parent-death signal:
+ * SIGTERM, so the run saves its checkpoint); an immediate restart finishes the sweep with no run
+ * failed. */
+START_TEST(test_children_die_with_the_sweep) {
+    write_ini();
+    char tiny[128], run[160], loss[200], log[200], csv[160];
+    snprintf(tiny, sizeof tiny, "%s/tiny.ini", g_tmp);
+    char *args[] = {"train", "--sweep", tiny, "--grid", "train.steps=1000000", "--out", "k", NULL};
+    snprintf(run, sizeof run, "%s/k/runs/steps-1000000", g_tmp);
+    snprintf(loss, sizeof loss, "%s/loss.csv", run);
+    snprintf(log, sizeof log, "%s/train.log", run);
+    snprintf(csv, sizeof csv, "%s/k/sweep.csv", g_tmp);
+    pid_t pid = start_sweep(args);
+    wait_for(loss, "\n10,");
+    pid_t child = run_lock_holder(run);
+    ck_assert_int_gt(child, 0);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    struct timespec nap = {0, 20000000};
+    for (int i = 0; i < 500 && run_lock_holder(run) != 0; i++) nanosleep(&nap, NULL);
+    int outlived = run_lock_holder(run) != 0;
+    if (outlived) kill(child, SIGKILL); /* no orphan left training a million steps */
+    ck_assert_msg(!outlived, "the run's process outlived its sweep");
+    ck_assert(tu_file_contains(log, "terminated (SIGTERM)"));
+    ck_assert(!exists(csv) || !tu_file_contains(csv, ",failed,"));
+}
+END_TEST
+
 static Suite *sweep_suite(void) {
     Suite *s = suite_create("sweep");
     TCase *tc = tcase_create("runs");
@@ -427,6 +510,9 @@ static Suite *sweep_suite(void) {
     tcase_add_test(tc, test_edited_task_file_refused);
     tcase_add_test(tc, test_default_out_dir);
     tcase_add_test(tc, test_finished_runs_of_another_plan_refused);
+    tcase_add_test(tc, test_second_sweep_refused);
+    tcase_add_test(tc, test_locked_run_waited_for);
+    tcase_add_test(tc, test_children_die_with_the_sweep);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -71,6 +71,18 @@ static const RefusedCase REFUSED[] = {
     {"unknown option '--bogus' for --sweep (argument 2;", {"--bogus"}},
     {"unknown option '--dkk'", {"--dkk", "8"}},
     {"--sweep takes one config file ('a.ini' and 'other.ini' given)", {"a.ini", "other.ini"}},
+    /* issue 21 item 10: an option given twice (the last one silently won), both named */
+    {"--steps given twice (arguments 3 and 5)", {"--steps", "3", "--steps", "4"}},
+    {"--out given twice (arguments 3 and 5)", {"--out", "a", "--out", "b"}},
+    {"--jobs given twice (arguments 3 and 4)", {"--jobs", "1", "--jobs=2"}},
+    {"--seeds given twice (arguments 3 and 5)", {"--seeds", "1", "--seeds", "2,3"}},
+    {"--dk given twice (arguments 3 and 5)", {"--dk", "8", "--dk", "16"}},
+    {"--scales given twice (arguments 3 and 5)", {"--scales", "none", "--scales", "sqrt_dk"}},
+    {"--d-model given twice (arguments 5 and 7)", {"--dk", "8", "--d-model", "8", "--d-model", "16"}},
+    {"--set (argument 5): 'optim.eps' is already set by --set (argument 3)",
+     {"--set", "optim.eps=1e-8", "--set", "optim.eps=1e-6"}},
+    {"--set (argument 5): 'optim.eps' is already set by --set (argument 3)",
+     {"--set", "optim.eps=1e-8", "--set", " optim.eps = 1e-6"}},
 };
 
 START_TEST(test_refused) {

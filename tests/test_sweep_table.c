@@ -148,7 +148,8 @@ START_TEST(test_groups_median_and_range) {
 }
 END_TEST
 
-/* failed, missing and running rows are kept (the report lists them) but never grouped. */
+/* failed, missing, running, stopped, incomplete and unknown rows are kept (the report lists
+ * them) but never grouped: an incomplete run's numbers, were any left, are not its final ones. */
 START_TEST(test_rows_that_did_not_train) {
     static const char *const rows[] = {
         "a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,",
@@ -157,12 +158,15 @@ START_TEST(test_rows_that_did_not_train) {
         "d,8,8,1,none,4,,running,,,,,,,",
         "e,8,8,1,none,5,,diverged,nan,0.1,,2,1,0.9,",
         "f,8,8,1,none,6,,guard,0.7,0.3,,2,1,0.9,",
+        "g,8,8,1,none,7,,stopped,,,,,,,",
+        "h,8,8,1,none,8,,incomplete,0.1,1,,2,1,0.1,",
+        "i,8,8,1,none,9,,unknown,,,,,,,",
     };
     SweepTable t;
     parse_rows(&t, 0, rows, N(rows));
-    ck_assert_int_eq(t.n_rows, 6);
-    static const int in_stats[] = {1, 0, 0, 0, 1, 1}, stopped[] = {0, 0, 0, 0, 1, 1};
-    for (int i = 0; i < 6; i++) {
+    ck_assert_int_eq(t.n_rows, 9);
+    static const int in_stats[] = {1, 0, 0, 0, 1, 1, 0, 0, 0}, stopped[] = {0, 0, 0, 0, 1, 1, 0, 0, 0};
+    for (int i = 0; i < 9; i++) {
         ck_assert_int_eq(t.rows[i].in_stats, in_stats[i]);
         ck_assert_int_eq(t.rows[i].stopped, stopped[i]);
     }

@@ -58,6 +58,13 @@ static const CcErrorCase ERRORS[] = {
     {"inf", "[optim]\nlr = inf\n", 0, 2, "'optim.lr'", "not a finite number", 0},
     {"-inf", "[optim]\ngrad_clip = -inf\n", 0, 2, "'optim.grad_clip'", "not a finite", 0},
     {"1e999", "[optim]\neps = 1e999\n", 0, 2, "'optim.eps'", "not a finite number", 0},
+    /* in range for a double, but 0 or subnormal in float32 (the model's precision): ln_eps
+     * 1e-300 gave NaN at step 0, init.std 1e-300 all-zero weights; FLT_MIN = 2^-126 ~ 1.1755e-38 */
+    {"ln_eps 1e-300", "[model]\nln_eps = 1e-300\n", 0, 2, "'model.ln_eps'", "subnormal in float32", 0},
+    {"init.std 1e-300", "[init]\nstd = 1e-300\n", 0, 2, "'init.std'", "subnormal in float32", 0},
+    {"weight_decay 1e-40", "[optim]\nweight_decay = 1e-40\n", 0, 2, "'optim.weight_decay'",
+     "subnormal in float32", 0},
+    {"eps 1e-39 by --set", "optim.eps=1e-39", 2, 0, "'optim.eps'", "subnormal in float32", 0},
     /* quotes */
     {"quotes inside a value", "[task]\nfile = a\"b\"c\n", 0, 2, "'task.file'", "double quotes", 0},
     /* names */
@@ -130,12 +137,26 @@ START_TEST(test_scale_bounds) {
 }
 END_TEST
 
+/* the float32 check's edges: 0 where allowed and the smallest normal float32 (2^-126, written
+ * out by hand) still pass */
+START_TEST(test_float32_edges_accepted) {
+    const char *ok[] = {"[optim]\nweight_decay = 0\n", "[model]\nln_eps = 1.1754944e-38\n",
+                        "[init]\nstd = 2e-38\n"};
+    for (int i = 0; i < 3; i++) {
+        Config c;
+        config_defaults(&c);
+        cc_load_ok(&c, ok[i]);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("value");
     TCase *tc = tcase_create("value");
     tcase_add_loop_test(tc, test_value_errors, 0, CC_COUNT(ERRORS));
     tcase_add_test(tc, test_string_length_limit);
     tcase_add_test(tc, test_scale_bounds);
+    tcase_add_test(tc, test_float32_edges_accepted);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -139,11 +139,55 @@ static int set_seeds(Axis *ax, const char *v, int argn) {
     return 0;
 }
 
+/* The options that take one value and may be given once (--grid and --set repeat). */
+static const char *const VALUED[] = {"--dk", "--scales", "--seeds", "--grid", "--steps",
+                                     "--out", "--set", "--jobs", "--d-model"};
+#define N_VALUED (sizeof VALUED / sizeof *VALUED)
+
 /* The parts of the command line collected before the axes are put in plan order. */
 typedef struct {
     Axis dk, scale, seed, grid[SWEEP_MAX_AXES];
     int n_grid, has_dk, has_scale, has_seed;
+    int seen_argn[N_VALUED]; /* where each once-only option was given; 0: not yet */
 } Parts;
+
+/* "section.key" of a --set assignment (blanks around it dropped) into key; 0, or -1 when the
+ * text has no '=' or the key does not fit (config_set reports those later). */
+static int set_key(const char *assignment, char *key, size_t n) {
+    const char *eq = strchr(assignment, '=');
+    if (!eq) return -1;
+    const char *a = assignment, *b = eq;
+    while (a < b && isspace((unsigned char)*a)) a++;
+    while (b > a && isspace((unsigned char)b[-1])) b--;
+    if ((size_t)(b - a) >= n) return -1;
+    memcpy(key, a, (size_t)(b - a));
+    key[b - a] = '\0';
+    return 0;
+}
+
+/* A once-only option given twice, or --set of one key twice: the last one silently won. Refused
+ * naming both arguments. */
+static int check_repeat(const SweepArgs *a, Parts *p, size_t k, const char *v, int argn) {
+    if (strcmp(VALUED[k], "--set") == 0) {
+        char key[128];
+        if (set_key(v, key, sizeof key) != 0) return 0;
+        for (int s = 0; s < a->n_sets; s++)
+            if (config_assignment_sets(a->sets[s], key)) {
+                fprintf(stderr, "error: --set (argument %d): '%s' is already set by --set "
+                                "(argument %d); give it once\n", argn, key, a->set_argn[s]);
+                return -1;
+            }
+        return 0;
+    }
+    if (strcmp(VALUED[k], "--grid") == 0) return 0; /* parse_grid refuses a key varied twice */
+    if (p->seen_argn[k]) {
+        fprintf(stderr, "error: %s given twice (arguments %d and %d); give it once\n", VALUED[k],
+                p->seen_argn[k], argn);
+        return -1;
+    }
+    p->seen_argn[k] = argn;
+    return 0;
+}
 
 static void axis_init(Axis *ax, AxisKind kind, const char *key, const char *label,
                       const char *flag, int argn) {
@@ -206,11 +250,10 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
         a->mode = m;
         return 0;
     }
-    static const char *const valued[] = {"--dk", "--scales", "--seeds", "--grid", "--steps",
-                                         "--out", "--set", "--jobs", "--d-model"};
     const char *flag = NULL;
-    for (size_t k = 0; k < sizeof valued / sizeof *valued && !flag; k++)
-        if (cli_is_flag(arg, valued[k])) flag = valued[k];
+    size_t fk = 0;
+    for (size_t k = 0; k < N_VALUED && !flag; k++)
+        if (cli_is_flag(arg, VALUED[k])) flag = VALUED[k], fk = k;
     if (!flag) {
         fprintf(stderr, "error: unknown option '%s' for --sweep (argument %d; see ./train --sweep "
                         "--help)\n", arg, ARGN(*i));
@@ -222,6 +265,7 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     }
     int argn = ARGN(*i);
     long n;
+    if (check_repeat(a, p, fk, v, argn) != 0) return -1;
     if (strcmp(flag, "--dk") == 0) {
         axis_init(&p->dk, AXIS_DK, "d_k", "dk", "--dk", argn);
         p->has_dk = 1;

@@ -183,6 +183,17 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     if (apply_sets(&c, argc, argv, run_dir != NULL) != 0) return EXIT_CONFIG;
     if (config_validate(&c) != 0) return EXIT_CONFIG;
     if (run_dir) {
+        /* a relative task.file was relative to the folder the run was started from: where it
+         * names nothing (another folder), the stored absolute path names the file (its hash is
+         * checked next). A run folder moved together with its file still reads the copy */
+        if ((c.task == TASK_FILE || c.task == TASK_TEXT) && c.task_file[0] != '/' &&
+            access(c.task_file, R_OK) != 0) {
+            char *stored = NULL, abs[CONFIG_STR];
+            if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
+            if (task_source_stored_path(stored, abs, sizeof abs) == 0 && access(abs, R_OK) == 0)
+                memcpy(c.task_file, abs, strlen(abs) + 1);
+            free(stored);
+        }
         /* the task file the run was trained on, unchanged (train/task_source.h), and on --resume
          * a checkpoint of the folder's own run (its config.ini) */
         if (checkpoint_check_resume(checkpoint, a.resume_dir, &c,

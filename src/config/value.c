@@ -4,6 +4,7 @@
  * the same wherever it is written; the config stage of the pipeline. */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -120,6 +121,15 @@ static int parse_double(const KeySpec *k, const char *s, Value *v, char *msg, si
         char allowed[128];
         cfg_describe_allowed(k, allowed, sizeof allowed);
         snprintf(msg, n, "%s is out of range; allowed: %s", s, allowed);
+        return -1;
+    }
+    /* the model and optimizer compute in float32: a value that becomes 0 or subnormal there
+     * (ln_eps = 1e-300: NaN at step 0; init.std = 1e-300: all-zero weights) passes the double
+     * range above but is not the value the user asked for */
+    if (x != 0 && fabs(x) < FLT_MIN) {
+        snprintf(msg, n, "%s is 0 or subnormal in float32, in which training computes (the "
+                         "smallest normal float32 is %g); use 0 or a larger magnitude", s,
+                 (double)FLT_MIN);
         return -1;
     }
     v->d = x;

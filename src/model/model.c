@@ -240,17 +240,19 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     m->tensors = calloc((size_t)(5 + N_BLOCK_TENSORS * c->n_layers), sizeof *m->tensors);
     if (!m->tensors) goto oom;
     build_table(m);
-    m->params = calloc(m->n_params, sizeof(real));
-    m->grads = calloc(m->n_params, sizeof(real));
-    if (!m->params || !m->grads) goto oom;
-    bind_views(m, m->params, &m->p);
-    bind_views(m, m->grads, &m->g);
+    /* measured and checked before the parameters are allocated: a model far too large would
+     * otherwise fail there with only "out of memory", before the message that explains it */
     Arena a = {NULL, 0};
     layout_acts(m, &a);
     if (too_large_for_memory(m, a.used)) {
         model_free(m);
         return -1;
     }
+    m->params = calloc(m->n_params, sizeof(real));
+    m->grads = calloc(m->n_params, sizeof(real));
+    if (!m->params || !m->grads) goto oom;
+    bind_views(m, m->params, &m->p);
+    bind_views(m, m->grads, &m->g);
     a.base = m->arena = calloc(1, a.used);
     if (!a.base) goto oom;
     a.used = 0;

@@ -52,8 +52,9 @@ static int parse_number(const char *s, double *v) {
 }
 
 static int known_status(const char *s, int *in_stats, int *stopped) {
-    static const char *const names[] = {"ok", "diverged", "guard", "failed", "missing", "running"};
-    for (int i = 0; i < 6; i++)
+    static const char *const names[] = {"ok",      "diverged", "guard",      "failed", "missing",
+                                        "running", "stopped",  "incomplete", "unknown"};
+    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
         if (strcmp(s, names[i]) == 0) {
             *in_stats = i < 3;
             *stopped = i == 1 || i == 2;
@@ -86,7 +87,7 @@ static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
     row->status = csv_str(c, r, csv_col(c, "status"));
     if (!known_status(row->status, &row->in_stats, &row->stopped)) {
         fprintf(stderr, "warning: %s:%d: column status: unknown status '%s' (ok, diverged, guard, "
-                        "failed, missing or running); row skipped\n", t->path, line, row->status);
+                        "failed, missing, running, stopped, incomplete or unknown); row skipped\n", t->path, line, row->status);
         return -1;
     }
     for (int m = 0; m < SW_N_METRIC; m++) {

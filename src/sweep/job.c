@@ -21,6 +21,7 @@
 #include "train/train.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
+#include "util/run_lock.h"
 #include "util/version.h"
 
 #define WALL_FILE "sweep_wall.txt" /* seconds of earlier, interrupted attempts */
@@ -124,13 +125,34 @@ int sweep_job_run(const char *cfg_path) {
     char dir[SWEEP_PATH], path[SWEEP_PATH + 32];
     snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
     RunMarker mk;
-    if (results_marker_read(dir, &mk) == 0 && results_final(mk.exit_code)) {
-        int same = sweep_finished_run_matches(c, dir);
-        if (!same)
-            fprintf(stderr, "error: %s holds a finished run of another configuration than %s; "
-                            "remove the run folder to train it again\n", dir, cfg_path);
-        free(c);
-        return same ? mk.exit_code : EXIT_CONFIG; /* finished before: nothing to do */
+    for (int waited = 0;; waited = 1) {
+        int marker = results_marker_read(dir, &mk);
+        if (marker == -2) {
+            /* its outcome cannot be known: neither trained again nor recorded over */
+            fprintf(stderr, "error: %s/%s cannot be read (not a marker ./train wrote); the run's "
+                            "outcome is unknown. Remove that file to resume or train the run "
+                            "again\n", dir, SWEEP_MARKER);
+            free(c);
+            return EXIT_CONFIG;
+        }
+        if (marker == 0 && results_final(mk.exit_code)) {
+            int same = sweep_finished_run_matches(c, dir);
+            if (!same)
+                fprintf(stderr, "error: %s holds a finished run of another configuration than "
+                                "%s; remove the run folder to train it again\n", dir, cfg_path);
+            free(c);
+            return same ? mk.exit_code : EXIT_CONFIG; /* finished before: nothing to do */
+        }
+        /* still trained by a live process (a child of a sweep killed a moment ago, which its
+         * parent-death signal is stopping; a jobs.txt line run twice): waited for, then looked
+         * at again; never started beside it, never recorded as failed */
+        pid_t holder = run_lock_holder(dir);
+        if (holder == 0) break;
+        if (!waited)
+            fprintf(stderr, "sweep-run %s: %s is being trained by another process (pid %ld); "
+                            "waiting for it to end\n", cfg_path, dir, (long)holder);
+        struct timespec nap = {0, 200000000};
+        nanosleep(&nap, NULL);
     }
     if (make_dirs(dir) != 0) {
         fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));

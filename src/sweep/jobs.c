@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -30,10 +33,19 @@ static void format_eta(char *out, size_t n, double s) {
 
 static pid_t start(const JobList *jl, int i) {
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0) {
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+#ifdef __linux__
+        /* the run dies with its sweep (kill -9 of the parent included): SIGTERM, so that it
+         * saves its checkpoint and stops; the sweep started again resumes it. The parent may
+         * have died before the call: then no signal would ever come */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent) _exit(128 + SIGTERM);
+#else
+        (void)parent;
+#endif
         char *argv[] = {(char *)jl->exe, "--sweep-run", jl->cfg[i], NULL};
         execv(jl->exe, argv);
         fprintf(stderr, "error: cannot run '%s': %s\n", jl->exe, strerror(errno));

@@ -8,6 +8,7 @@
 #include "sweep/plan.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,24 @@ static void digits(const SweepArgs *a, long index, int *d) {
     }
 }
 
+int plan_absolute_task_file(Config *c) {
+    if (!c->task_file[0] || c->task_file[0] == '/') return 0;
+    char cwd[SWEEP_PATH], abs[2 * SWEEP_PATH];
+    if (!getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "error: cannot read the current folder: %s\n", strerror(errno));
+        return -1;
+    }
+    int n = snprintf(abs, sizeof abs, "%s/%s", cwd, c->task_file);
+    if (n < 0 || n >= CONFIG_STR) {
+        fprintf(stderr, "error: task.file '%s' (%s): its absolute path '%s' is too long (at most "
+                        "%d characters)\n", c->task_file, config_origin(c, "task.file"), abs,
+                CONFIG_STR - 1);
+        return -1;
+    }
+    memcpy(c->task_file, abs, (size_t)n + 1);
+    return 0;
+}
+
 int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir, long index,
                     Config *out) {
     int d[SWEEP_MAX_AXES];
@@ -83,6 +102,7 @@ int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir
         name_part(name, sizeof name, ax->label, v);
     }
     if (!*name) snprintf(name, sizeof name, "run");
+    if (plan_absolute_task_file(out) != 0) return -1; /* a --grid task.file value */
     if (strlen(name) >= CONFIG_STR || strlen(runs_dir) >= CONFIG_STR) {
         fprintf(stderr, "error: run name '%s' or folder '%s' is too long (at most %d characters)\n",
                 name, runs_dir, CONFIG_STR - 1);
@@ -221,6 +241,74 @@ static int plan_alloc(Plan *p, int n_cols, long n_runs) {
     return -1;
 }
 
+/* The longest run name: OUT/configs/<name>.ini.tmp must fit one file name (NAME_MAX). */
+#define PLAN_NAME_MAX (255 - (int)sizeof ".ini.tmp" + 1)
+
+/* What run config c trains, as text: its run.name cleared and the attention scale resolved to
+ * its number, so that two spellings of one value (1e-3 and 0.001, seed 01 and 1, scale none and
+ * 1) give the same text. malloc'd; NULL when out of memory. */
+static char *effective_config(const Config *c) {
+    Config *k = malloc(sizeof *k);
+    if (!k) return NULL;
+    *k = *c;
+    k->run_name[0] = '\0';
+    k->scale_value = config_attention_scale(c, c->d_model / c->n_heads);
+    k->scale_mode = SCALE_VALUE;
+    char *text = config_text(k);
+    free(k);
+    return text;
+}
+
+static uint64_t text_hash(const char *s) {
+    uint64_t h = 14695981039346656037ull; /* FNV-1a, 64 bits */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+typedef struct {
+    uint64_t hash;
+    long run;
+} RunHash;
+
+static int cmp_hash(const void *x, const void *y) {
+    const RunHash *a = x, *b = y;
+    if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+    return a->run < b->run ? -1 : a->run > b->run;
+}
+
+/* Two runs that would train the same configuration (values equal once parsed: --grid
+ * optim.lr=1e-3,0.001, --seeds 1,01, --dk 8,08, --scales none,1) are refused, naming both. */
+static int check_same_configs(const SweepArgs *a, const Config *base, const char *runs_dir,
+                              const Plan *p) {
+    RunHash *h = malloc(sizeof *h * (size_t)p->n_runs);
+    Config *c = malloc(sizeof *c);
+    int rc = h && c ? 0 : -1;
+    for (long r = 0; r < p->n_runs && !rc; r++) {
+        char *text = plan_run_config(a, base, runs_dir, r, c) == 0 ? effective_config(c) : NULL;
+        if (!text) rc = -1;
+        else h[r] = (RunHash){text_hash(text), r};
+        free(text);
+    }
+    if (!rc) qsort(h, (size_t)p->n_runs, sizeof *h, cmp_hash);
+    for (long i = 1; i < p->n_runs && !rc; i++) {
+        if (h[i].hash != h[i - 1].hash) continue;
+        char *x = NULL, *y = NULL;
+        if (plan_run_config(a, base, runs_dir, h[i - 1].run, c) == 0) x = effective_config(c);
+        if (plan_run_config(a, base, runs_dir, h[i].run, c) == 0) y = effective_config(c);
+        if (x && y && strcmp(x, y) == 0) {
+            fprintf(stderr, "error: runs '%s' and '%s' of the plan train the same configuration "
+                            "(two spellings of one value); list each value once\n",
+                    p->names[h[i - 1].run], p->names[h[i].run]);
+            rc = -1;
+        }
+        free(x);
+        free(y);
+    }
+    free(h);
+    free(c);
+    return rc;
+}
+
 int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Plan *p) {
     memset(p, 0, sizeof *p);
     long n_runs = 1;
@@ -249,11 +337,20 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
                     r + 1, n_runs);
             break;
         }
+        if ((int)strlen(c->run_name) > PLAN_NAME_MAX) {
+            fprintf(stderr, "error: run %ld of the plan is named '%s', %zu characters; at most "
+                            "%d fit a file name (configs/<name>.ini.tmp). Use shorter values; "
+                            "nothing was run or written\n",
+                    r + 1, c->run_name, strlen(c->run_name), PLAN_NAME_MAX);
+            rc = -1;
+            break;
+        }
         memcpy(p->names[r], c->run_name, sizeof p->names[r]);
         run_cells(a, c, r, &p->cells[r * n_cols]);
     }
     free(c);
     if (!rc) rc = check_unique(p);
+    if (!rc) rc = check_same_configs(a, base, runs_dir, p);
     if (!rc && !(p->text = plan_text(a, base, p))) {
         fprintf(stderr, "error: out of memory\n");
         rc = -1;
@@ -287,8 +384,33 @@ int plan_parse(Plan *p, const char *text, const char *path) {
     for (const char *q = text; (q = strstr(q, "\nrun ")); q++) n_runs++;
     char *w[SWEEP_MAX_AXES + 8], *save = NULL;
     int rc = -1, line_no = 0, n_cols = -1;
-    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    int *run_line = calloc((size_t)n_runs + 1, sizeof *run_line);
+    const char *why = "not a sweep plan written by ./train --sweep";
+    char whybuf[640];
+    if (!run_line) {
+        free(copy);
+        return -1;
+    }
+    /* strtok_r would skip empty lines and miscount: lines are cut by hand */
+    for (char *line = copy, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = '\0';
         line_no++;
+        (void)save;
+        if (!*line || line[0] == '#' || strncmp(line, "axis ", 5) == 0) continue;
+        if (strncmp(line, "base ", 5) == 0) {
+            /* a hand-edited plan: only keys the program knows */
+            char key[128];
+            size_t kl = strcspn(line + 5, " =");
+            snprintf(key, sizeof key, "%.*s", (int)(kl < 127 ? kl : 127), line + 5);
+            if (config_key_index(key) < 0) {
+                snprintf(whybuf, sizeof whybuf, "unknown config key '%s'", key);
+                why = whybuf;
+                rc = -1;
+                break;
+            }
+            continue;
+        }
         if (strncmp(line, "columns ", 8) == 0 && n_cols < 0) {
             n_cols = split_words(line + 8, w, SWEEP_MAX_AXES + 8);
             if (n_cols < 1 || plan_alloc(p, n_cols, n_runs) != 0) break;
@@ -301,14 +423,40 @@ int plan_parse(Plan *p, const char *text, const char *path) {
                 rc = -1;
                 break;
             }
+            /* the name is a folder under OUT/runs/: nothing that leads outside it */
+            if (!*w[0] || strchr(w[0], '/') || strcmp(w[0], ".") == 0 || strcmp(w[0], "..") == 0 ||
+                (int)strlen(w[0]) > PLAN_NAME_MAX) {
+                snprintf(whybuf, sizeof whybuf, "run name '%.200s' is not a folder name under "
+                         "runs/ (no '/', '.' or '..', at most %d characters)", w[0], PLAN_NAME_MAX);
+                why = whybuf;
+                rc = -1;
+                break;
+            }
+            for (int k = 0; k < r; k++)
+                if (strcmp(p->names[k], w[0]) == 0) {
+                    snprintf(whybuf, sizeof whybuf, "run '%.200s' is listed twice (line %d too)",
+                             w[0], run_line[k]);
+                    why = whybuf;
+                    rc = -1;
+                    break;
+                }
+            if (rc) break;
             snprintf(p->names[r], PLAN_CELL, "%s", w[0]);
             for (int c = 0; c < n_cols; c++) snprintf(p->cells[r * n_cols + c], PLAN_CELL, "%s", w[c + 1]);
+            run_line[r] = line_no;
             p->n_runs++;
+        } else {
+            snprintf(whybuf, sizeof whybuf, "unknown line '%.40s' (a plan has # comments and "
+                     "axis, base, columns and run lines)", line);
+            why = whybuf;
+            rc = -1;
+            break;
         }
     }
     free(copy);
+    free(run_line);
     if (rc == 0 && p->n_runs > 0 && (p->text = strdup(text))) return 0;
-    fprintf(stderr, "error: %s:%d: not a sweep plan written by ./train --sweep\n", path, line_no);
+    fprintf(stderr, "error: %s:%d: %s\n", path, line_no, why);
     plan_free(p);
     return -1;
 }

@@ -63,8 +63,13 @@ typedef struct {
     char *text;                 /* the plan as stored in OUT/plan.txt */
 } Plan;
 
+/* A relative task.file of c made absolute (joined to the current folder), so that the run
+ * configs and jobs.txt lines work from any folder. Returns 0, or -1 after a message (the path
+ * does not fit task.file). */
+int plan_absolute_task_file(Config *c);
+
 /* Config of run `index` (0-based, plan order): base, then each axis' value, run.dir = runs_dir,
- * run.name = the run's name, run.threads = 1 unless base set it. Returns 0, or -1 after a
+ * run.name = the run's name, run.threads = 1 unless base set it, task.file absolute. Returns 0, or -1 after a
  * message naming the option and key that could not be set. Does not validate. */
 int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir, long index,
                     Config *out);

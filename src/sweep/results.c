@@ -13,6 +13,7 @@
 #include "report/csv.h"
 #include "report/logs.h"
 #include "util/file_check.h"
+#include "util/run_lock.h"
 
 int results_final(int exit_code) { return exit_code == 0 || exit_code == 3 || exit_code == 4; }
 
@@ -22,8 +23,9 @@ int results_marker_read(const char *run_dir, RunMarker *m) {
     char why[128];
     FILE *f = file_fopen_regular(path, FILE_MAX_TEXT_BYTES, why, sizeof why);
     if (!f) {
-        if (errno != ENOENT) fprintf(stderr, "warning: '%s': %s; read as no outcome\n", path, why);
-        return -1;
+        if (errno == ENOENT) return -1;
+        fprintf(stderr, "warning: '%s': %s; its status is unknown\n", path, why);
+        return -2;
     }
     memset(m, 0, sizeof *m);
     m->wall_s = NAN;
@@ -37,7 +39,7 @@ int results_marker_read(const char *run_dir, RunMarker *m) {
             snprintf(m->version, sizeof m->version, "%.63s", line + 8);
     }
     fclose(f);
-    return got ? 0 : -1;
+    return got ? 0 : -2;
 }
 
 int results_marker_write(const char *run_dir, const RunMarker *m) {
@@ -48,10 +50,12 @@ int results_marker_write(const char *run_dir, const RunMarker *m) {
     return sweep_write_atomic(path, text, (size_t)n);
 }
 
-const char *results_status(int has_folder, const RunMarker *m) {
-    if (!m) return has_folder ? "running" : "missing";
-    switch (m->exit_code) {
-    case 0: return "ok";
+const char *results_status(const RunState *s) {
+    if (!s->has_folder) return "missing";
+    if (s->marker == -2) return "unknown";
+    if (s->marker == -1) return s->live ? "running" : "stopped";
+    switch (s->exit_code) {
+    case 0: return s->short_log ? "incomplete" : "ok";
     case 3: return "diverged";
     case 4: return "guard";
     default: return "failed";
@@ -151,18 +155,39 @@ char *results_header(const Plan *p) {
     return fclose(f) == 0 ? buf : (free(buf), NULL);
 }
 
+/* The plan's train.steps of run r (its "steps" column), or -1 when the plan has none. */
+static long planned_steps(const Plan *p, int r) {
+    for (int c = 0; c < p->n_cols; c++)
+        if (strcmp(p->col_names[c], "steps") == 0) {
+            char *end;
+            long v = strtol(p->cells[r * p->n_cols + c], &end, 10);
+            return *end ? -1 : v;
+        }
+    return -1;
+}
+
 char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
     struct stat st;
-    int has_folder = stat(run_dir, &st) == 0 && S_ISDIR(st.st_mode);
+    RunState rs = {0};
+    rs.has_folder = stat(run_dir, &st) == 0 && S_ISDIR(st.st_mode);
     RunMarker mk;
-    int has_marker = has_folder && results_marker_read(run_dir, &mk) == 0;
+    rs.marker = rs.has_folder ? results_marker_read(run_dir, &mk) : -1;
+    int has_marker = rs.marker == 0;
+    if (has_marker) rs.exit_code = mk.exit_code;
+    rs.live = rs.has_folder && !has_marker && run_lock_holder(run_dir) != 0;
     Measured m = {0};
-    if (has_folder) {
+    if (rs.has_folder) {
         read_loss(run_dir, &m);
         read_attention(run_dir, &m);
         read_grads(run_dir, &m);
     }
-    const char *status = results_status(has_folder, has_marker ? &mk : NULL);
+    /* "ok" but its loss.csv stops short of train.steps (cut, or tampered with): not a finished
+     * run, and its numbers are not the run's final ones */
+    long steps = planned_steps(p, r);
+    rs.short_log = steps >= 0 && (!m.has_steps || m.steps_done < (double)steps);
+    const char *status = results_status(&rs);
+    if (has_marker && mk.exit_code == 0 && rs.short_log) /* only how far it got is kept */
+        m = (Measured){.has_steps = m.has_steps, .steps_done = m.steps_done};
     if (info) *info = (RowInfo){status, m.has_val, m.val_acc, has_marker ? mk.wall_s : NAN,
                                 has_marker ? mk.exit_code : -1};
     char *buf = NULL;

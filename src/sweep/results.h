@@ -19,7 +19,8 @@ typedef struct {
     char version[64];   /* the program that ran it */
 } RunMarker;
 
-/* Reads run_dir's marker. Returns 0, or -1 when there is none (or it cannot be read). */
+/* Reads run_dir's marker. Returns 0, -1 when there is none, or -2 when it exists but cannot
+ * be read or holds no exit_code line (a garbage marker: the run's outcome is unknown). */
 int results_marker_read(const char *run_dir, RunMarker *m);
 
 /* Writes run_dir's marker atomically. Returns 0, or -1 after a message. */
@@ -29,8 +30,21 @@ int results_marker_write(const char *run_dir, const RunMarker *m);
  * (4). Any other (1 I/O, 2 config, a crash) is tried again when the sweep is started again. */
 int results_final(int exit_code);
 
-/* The status column for a run: ok | diverged | guard | failed | missing | running. */
-const char *results_status(int has_folder, const RunMarker *m);
+/* What the status column is decided from. */
+typedef struct {
+    int has_folder;
+    int marker;      /* results_marker_read's answer: 0 read, -1 none, -2 garbage */
+    int exit_code;   /* the marker's, when marker == 0 */
+    int live;        /* a process holds the run's lock (util/run_lock.h): it is training */
+    int short_log;   /* loss.csv ends before the plan's train.steps */
+} RunState;
+
+/* The status column for a run: missing (no folder), unknown (a marker that cannot be read),
+ * running (no marker, a live process trains it), stopped (no marker, nobody trains it: stopped
+ * by a signal or killed; the next start resumes it), ok, incomplete (exit code 0 but loss.csv
+ * ends before train.steps: its numbers are left empty, out of the statistics), diverged, guard,
+ * failed (any other exit code). */
+const char *results_status(const RunState *s);
 
 /* What the sweep prints about a finished run. */
 typedef struct {

@@ -20,6 +20,7 @@
 #include "train/runlog.h"
 #include "train/train.h"
 #include "util/file_check.h"
+#include "util/run_lock.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
 
@@ -33,6 +34,7 @@ typedef struct {
     char **rows;                /* sweep.csv rows, one per planned run */
     int *todo;                  /* plan indices of the runs this start runs */
     int n_todo;
+    int lock_fd;                /* OUT/.lock (util/run_lock.h), held while this sweep runs */
 } Sweep;
 
 /* The sweep folder: --out, else sweeps/<config file name without .ini>, else sweeps/default. */
@@ -60,6 +62,16 @@ static int out_dir(Sweep *sw) {
         fprintf(stderr, "error: --out: folder name '%s' is too long\n", sw->out_abs);
         return -1;
     }
+    /* the path goes into every run config (run.dir = "...") and jobs.txt line: a '"', a line
+     * break or another control byte would break them, and every run would fail */
+    for (const unsigned char *q = (const unsigned char *)sw->out_abs; *q; q++)
+        if (*q == '"' || *q < 0x20 || *q == 0x7f) {
+            fprintf(stderr, "error: --out: the sweep folder's path '%s' holds %s (byte 0x%02x), "
+                            "which the run configs and jobs.txt cannot hold; choose another "
+                            "folder\n", sw->out_abs, *q == '"' ? "a '\"'" : "a control character",
+                    *q);
+            return -1;
+        }
     snprintf(sw->csv, sizeof sw->csv, "%s/sweep.csv", sw->out);
     return 0;
 }
@@ -76,7 +88,9 @@ static int base_config(Sweep *sw) {
         snprintf(buf, sizeof buf, "train.steps=%d", a->steps);
         if (config_set(&sw->base, buf, a->steps_argn) != 0) return -1;
     }
-    return 0;
+    /* plan.txt records the absolute path: the same command from another folder names another
+     * file, and is refused as another plan */
+    return plan_absolute_task_file(&sw->base);
 }
 
 static void run_dir(const Sweep *sw, int r, char *buf, size_t n) {
@@ -131,7 +145,8 @@ static void list_unfinished(const Sweep *sw) {
     }
     if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
     fprintf(stderr, "sweep: %d of %d planned runs %s\n", n, sw->plan.n_runs,
-            n ? "are missing, running or failed (run their jobs.txt lines, then --collect again)"
+            n ? "have not finished (missing, running, stopped, failed, incomplete or unknown; "
+                "run their jobs.txt lines, then --collect again)"
               : "missing: every run has finished");
 }
 
@@ -253,6 +268,17 @@ static int sweep_command(Sweep *sw) {
         fprintf(stderr, "error: cannot create sweep folder '%s': %s\n", sw->out, strerror(errno));
         return RC_IO;
     }
+    /* one sweep at a time in a folder: two would train the same runs side by side */
+    pid_t holder = 0;
+    if ((sw->lock_fd = run_lock_take(sw->out, &holder)) == -2) {
+        fprintf(stderr, "error: %s/ is in use by another sweep (pid %ld); wait for it to end, or "
+                        "use another --out; nothing was written\n", sw->out, (long)holder);
+        return RC_USAGE;
+    }
+    if (sw->lock_fd == -1) {
+        fprintf(stderr, "error: cannot lock the sweep folder '%s': %s\n", sw->out, strerror(errno));
+        return RC_IO;
+    }
     int had_plan = access(plan_path, F_OK) == 0;
     if (plan_write_files(&sw->a, &sw->base, &sw->plan, sw->out_abs, exe) != 0) return RC_IO;
     if (sw->a.mode == MODE_PLAN) {
@@ -274,7 +300,9 @@ int sweep_execute(const SweepArgs *a) {
     Sweep *sw = calloc(1, sizeof *sw);
     if (!sw) return RC_IO;
     sw->a = *a; /* a shallow copy: the caller owns and frees a */
+    sw->lock_fd = -1;
     int rc = sweep_command(sw);
+    if (sw->lock_fd >= 0) close(sw->lock_fd);
     fflush(stdout);
     for (int r = 0; sw->rows && r < sw->plan.n_runs; r++) free(sw->rows[r]);
     free(sw->rows);

@@ -14,11 +14,18 @@ static int argmax(const real *z, int n) {
 }
 
 /* The validation pass; with right non-NULL also, per example, 1 when its whole answer is right
- * (teacher forcing, which for a whole right answer is what greedy decoding gives too). */
-static EvalResult validation_pass(Model *m, const Task *t, unsigned char *right) {
+ * (teacher forcing, which for a whole right answer is what greedy decoding gives too). With stop
+ * non-NULL, it is asked before each batch; when it answers non-zero the pass ends there and
+ * *stopped is set (the result is then of part of the set, not to be used). */
+static EvalResult validation_pass(Model *m, const Task *t, unsigned char *right, int (*stop)(void),
+                                  int *stopped) {
     int T = t->seq_len, V = m->cfg.vocab_size;
     double loss_sum = 0, mask_sum = 0, tok_right = 0, tok_total = 0, ans_right = 0;
     for (int start = 0; start < t->n_val; start += m->max_batch) {
+        if (stop && stop()) {
+            *stopped = 1;
+            break;
+        }
         int B = t->n_val - start < m->max_batch ? t->n_val - start : m->max_batch;
         const int *targets = t->val_targets + (size_t)start * T;
         const float *mask = t->val_mask + (size_t)start * T;
@@ -52,7 +59,17 @@ double evaluate_bits_per_byte(double nats_per_token) {
     return nats_per_token / 0.693147180559945309417232121458176568; /* ln 2 */
 }
 
-EvalResult evaluate_validation(Model *m, const Task *t) { return validation_pass(m, t, NULL); }
+EvalResult evaluate_validation(Model *m, const Task *t) {
+    return validation_pass(m, t, NULL, NULL, NULL);
+}
+
+int evaluate_validation_until(Model *m, const Task *t, int (*stop)(void), EvalResult *out) {
+    int stopped = 0;
+    EvalResult r = validation_pass(m, t, NULL, stop, &stopped);
+    if (stopped) return 1;
+    *out = r;
+    return 0;
+}
 
 int evaluate_greedy(Model *m, const Task *t, int b, int *tokens, int *out) {
     memcpy(tokens, t->val_tokens + (size_t)b * t->seq_len, sizeof(int) * (size_t)t->seq_len);
@@ -100,7 +117,7 @@ int evaluate_print_examples(Model *m, const Task *t, int n_examples, FILE *f) {
     unsigned char *right = malloc((size_t)(t->n_val > 0 ? t->n_val : 1));
     int rc = tokens && answer && right ? 0 : -1;
     if (rc == 0) {
-        validation_pass(m, t, right);
+        validation_pass(m, t, right, NULL, NULL);
         int wrong = 0;
         for (int b = 0; b < t->n_val; b++) wrong += !right[b];
         int shown_wrong = wrong < n_examples ? wrong : n_examples;

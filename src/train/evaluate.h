@@ -25,6 +25,12 @@ double evaluate_bits_per_byte(double nats_per_token);
  * correct previous answer tokens as input (teacher forcing). */
 EvalResult evaluate_validation(Model *m, const Task *t);
 
+/* evaluate_validation that asks stop() before each batch (of m->max_batch examples): returns 0
+ * with *out filled, or 1, *out untouched, when stop() answered non-zero (the training loop's
+ * Ctrl-C: a pass over a large validation set must not delay it; a partial result is never
+ * given out). */
+int evaluate_validation_until(Model *m, const Task *t, int (*stop)(void), EvalResult *out);
+
 /* Greedy decoding of validation example b: each answer token is predicted from the prompt and
  * the model's own previous answer tokens. tokens is scratch of t->seq_len ints; the answer is
  * written to out (answer positions in order) and its length returned. */

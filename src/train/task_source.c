@@ -96,3 +96,22 @@ int task_source_check(const char *stored, const Config *c, const char *what) {
                 now_path, then_path);
     return 0;
 }
+
+int task_source_stored_path(const char *stored, char *buf, size_t n) {
+    size_t plen = strlen(TASK_SOURCE_PREFIX);
+    for (const char *p = stored; p && *p;) {
+        if (strncmp(p, TASK_SOURCE_PREFIX, plen) == 0) {
+            const char *line = p + plen, *tag = NULL;
+            size_t len = strcspn(line, "\n");
+            for (const char *q = line; q + 9 <= line + len; q++)
+                if (strncmp(q, " fnv1a64 ", 9) == 0) tag = q; /* the last: paths may hold spaces */
+            if (!tag || (size_t)(tag - line) >= n) return -1;
+            memcpy(buf, line, (size_t)(tag - line));
+            buf[tag - line] = '\0';
+            return 0;
+        }
+        p += strcspn(p, "\n");
+        if (*p) p++;
+    }
+    return -1;
+}

@@ -29,4 +29,8 @@ int task_source_write(FILE *f, const Config *c);
  * when the content differs or the file cannot be read. */
 int task_source_check(const char *stored, const Config *c, const char *what);
 
+/* The absolute path in stored's task-file line (a checkpoint's configuration text) into buf.
+ * Returns 0, or -1 when there is no such line or the path does not fit n. */
+int task_source_stored_path(const char *stored, char *buf, size_t n);
+
 #endif

@@ -325,6 +325,17 @@ static void report_divergence(const Run *r, int step, double loss, double norm) 
             skip ? "Update skipped (train.on_divergence = skip)." : "Logs up to this step are kept.");
 }
 
+/* After SIGINT / SIGTERM: the checkpoint of `done` updates, then 128 + the signal (or
+ * EXIT_RUNTIME when the checkpoint cannot be written). */
+static int stop_run(Run *r, long done, double elapsed_s) {
+    int sig = stop_signal_caught();
+    if (save_checkpoint(r, done, elapsed_s) != 0) return EXIT_RUNTIME;
+    fprintf(stderr, "\n%s after step %ld: checkpoint and logs written to %s/; continue with "
+                    "./train --resume %s\n",
+            sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", done, r->dir, r->dir);
+    return 128 + sig;
+}
+
 int train_run(const Config *c) { return train_run_from(c, NULL); }
 
 int train_run_from(const Config *c, const char *checkpoint) {
@@ -361,7 +372,14 @@ int train_run_from(const Config *c, const char *checkpoint) {
         int do_log = do_eval || step % c->log_every == 0;
         if (do_log && (rc = diagnostics(&run, step)) != 0) break;
         EvalResult ev = {NAN, NAN, NAN};
-        if (do_eval) ev = evaluate_validation(m, task);
+        if (do_eval && evaluate_validation_until(m, task, stop_signal_caught, &ev) != 0) {
+            /* stopped inside the validation pass: no row for this step (a partial evaluation is
+             * never logged); the checkpoint holds the `step` updates done, so a resume starts
+             * with this step's diagnostics and evaluation again (runlog drops this step's
+             * attention rows) */
+            rc = stop_run(&run, step, now_s() - t0);
+            break;
+        }
 
         double loss = NAN, norm = NAN, lr = NAN;
         if (!last) {
@@ -421,12 +439,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
             (rc = save_checkpoint(&run, done, now_s() - t0)) != 0)
             break;
         if (stop_signal_caught()) {
-            int sig = stop_signal_caught();
-            if ((rc = save_checkpoint(&run, done, now_s() - t0)) != 0) break;
-            fprintf(stderr, "\n%s after step %ld: checkpoint and logs written to %s/; continue with "
-                            "./train --resume %s\n",
-                    sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", done, run.dir, run.dir);
-            rc = 128 + sig;
+            rc = stop_run(&run, done, now_s() - t0);
             break;
         }
     }

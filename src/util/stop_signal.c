@@ -3,15 +3,32 @@
 #include "util/stop_signal.h"
 
 #include <stddef.h>
+#include <unistd.h>
 
 static volatile sig_atomic_t caught;
 
-static void on_stop_signal(int sig) { caught = sig; }
+/* The first signal is recorded for the job to poll. A second one means "now": the process ends
+ * at once with 128 + its number (only async-signal-safe calls here). A repeat sent by the parent
+ * process is not a second request: a sweep passes on the Ctrl-C its children already had from
+ * the terminal. */
+static void on_stop_signal(int sig, siginfo_t *info, void *uctx) {
+    (void)uctx;
+    if (!caught) {
+        caught = sig;
+        return;
+    }
+    if (info && info->si_code == SI_USER && info->si_pid == getppid()) return;
+    _exit(128 + sig);
+}
 
 void stop_signals_catch(StopSignals *saved) {
     struct sigaction sa = {0};
-    sa.sa_handler = on_stop_signal;
+    sa.sa_sigaction = on_stop_signal;
+    sa.sa_flags = SA_SIGINFO;
     sigemptyset(&sa.sa_mask);
+    /* one handler at a time: a SIGTERM during the SIGINT handler waits for it */
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
     caught = 0;
     sigaction(SIGINT, &sa, &saved->old_int);
     sigaction(SIGTERM, &sa, &saved->old_term);

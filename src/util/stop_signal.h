@@ -1,6 +1,11 @@
 /* stop_signal.h: SIGINT and SIGTERM caught for the length of a job (the training loop, a sweep's
  * children), so that it can stop cleanly at a point of its choosing: the handler only records the
- * signal, the job polls it, and the handlers it replaced come back afterwards. */
+ * signal, the job polls it (between steps and between validation batches, so it is seen within
+ * about a second), and the handlers it replaced come back afterwards. A second SIGINT / SIGTERM
+ * ends the process at once with exit code 128 + its number: what was written stays whole (log
+ * rows are written with one write each, the checkpoint through a temporary file and rename),
+ * only the step in progress is lost. A repeat from the parent process (a sweep passing on the
+ * signal its children had from the terminal) does not count as the second. */
 #ifndef SCALEDOT_STOP_SIGNAL_H
 #define SCALEDOT_STOP_SIGNAL_H
 
