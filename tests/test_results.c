@@ -68,7 +68,7 @@ START_TEST(test_row_from_logs) {
     RowInfo info;
     char *row = results_row(&p, 0, dir, &info);
     ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.995,0.9,1.2,0.995,10,20,20,40,2.4,2,"
-                          "0.0181019,0.4,0.3,0.25,0.5,1.500,v9");
+                          "0.0181019,gpt2,0.4,0.3,0.25,0.5,1.500,v9");
     ck_assert_str_eq(info.status, "guard");
     ck_assert(info.has_acc && info.answer_acc == 0.995);
     free(row);
@@ -76,7 +76,7 @@ START_TEST(test_row_from_logs) {
     ck_assert_str_eq(head, "run,d_k,d_model,n_heads,scale,seed,steps,status,exit_code,steps_done,"
                            "val_loss,val_answer_acc,val_token_acc,best_val_loss,"
                            "best_val_answer_acc,first_step_50,first_step_90,first_step_99,"
-                           "last_eval_step,loss0,logit_std0,predicted_logit_std,saturated_final,"
+                           "last_eval_step,loss0,logit_std0,predicted_logit_std,init_scheme,saturated_final,"
                            "softmax_pass_final,gq_norm,gk_norm,wall_s,version");
     free(head);
 }
@@ -93,7 +93,7 @@ START_TEST(test_row_missing_fields) {
     write_in(dir, SWEEP_MARKER, "exit_code 3\nwall_s 2\nversion v9\n");
     Plan p = one_run_plan();
     char *row = results_row(&p, 0, dir, NULL);
-    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,,,0,nan,4,,0.5,,,,"
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,,,0,nan,4,,,0.5,,,,"
                           "2.000,v9");
     free(row);
 }

@@ -104,7 +104,7 @@ static void steps_text(char *out, size_t n, const SweepTable *t, const SweepRow 
     else snprintf(out, n, "never");
 }
 
-static Slowdown pair_at(const SweepTable *t, const SweepRow *none, const SweepRow *sq, int k) {
+Slowdown slowdown_at(const SweepTable *t, const SweepRow *none, const SweepRow *sq, int k) {
     SweepMetric m = FIRST[k];
     if (t->col[m] < 0) return (Slowdown){SD_UNKNOWN, NAN};
     int rn = none->has[m] && isfinite(none->v[m]), rs = sq->has[m] && isfinite(sq->v[m]);
@@ -127,28 +127,37 @@ static void put_right(FILE *f, int w, const char *s) {
     fprintf(f, "  %*s%s", pad > 0 ? pad : 0, "", s);
 }
 
-typedef struct {
-    int none, sq;   /* rows */
-    int group;      /* its pair group (label) */
-} Pair;
+int slowdown_pairs(const SweepTable *t, SweepGroup **groups, int *n_groups, SlowPair **out) {
+    int scale = sweep_key(t, "scale"), n_pairs = 0;
+    *groups = NULL, *n_groups = 0, *out = NULL;
+    if (scale < 0) return 0;
+    int n = sweep_groups(t, 1u << scale, groups);
+    if (n < 0) return -1;
+    *n_groups = n;
+    SlowPair *pairs = malloc(sizeof *pairs * (size_t)(n > 0 ? n : 1));
+    if (!pairs) return -1;
+    for (int k = 0; k < n; k++) {
+        SlowPair p = {-1, -1, k};
+        for (int i = 0; i < (*groups)[k].n; i++) {
+            const char *v = sweep_key_value(t, &t->rows[(*groups)[k].rows[i]], scale);
+            if (strcmp(v, "none") == 0 && p.none < 0) p.none = (*groups)[k].rows[i];
+            if (strcmp(v, "sqrt_dk") == 0 && p.sq < 0) p.sq = (*groups)[k].rows[i];
+        }
+        if (p.none >= 0 && p.sq >= 0) pairs[n_pairs++] = p;
+    }
+    *out = pairs;
+    return n_pairs;
+}
 
 int slowdown_print(FILE *f, const SweepTable *t) {
     int scale = sweep_key(t, "scale"), seed = sweep_key(t, "seed");
     if (scale < 0) return 0;
     SweepGroup *g = NULL, *mg = NULL;
-    int n = sweep_groups(t, 1u << scale, &g), n_m = -1, n_pairs = 0, rc = -1;
-    Pair *pairs = n > 0 ? malloc(sizeof *pairs * (size_t)n) : NULL;
+    SlowPair *pairs = NULL;
     Slowdown *vals = NULL;
-    if (n < 0 || (n > 0 && !pairs)) goto done;
-    for (int k = 0; k < n; k++) {
-        Pair p = {-1, -1, k};
-        for (int i = 0; i < g[k].n; i++) {
-            const char *v = sweep_key_value(t, &t->rows[g[k].rows[i]], scale);
-            if (strcmp(v, "none") == 0 && p.none < 0) p.none = g[k].rows[i];
-            if (strcmp(v, "sqrt_dk") == 0 && p.sq < 0) p.sq = g[k].rows[i];
-        }
-        if (p.none >= 0 && p.sq >= 0) pairs[n_pairs++] = p;
-    }
+    int n = 0, n_m = -1, rc = -1;
+    int n_pairs = slowdown_pairs(t, &g, &n, &pairs);
+    if (n_pairs < 0) goto done;
     rc = 0;
     if (n_pairs == 0) goto done;
     fprintf(f, "\nslowdown: steps to the first validation pass at >= 50 / 90 / 99 %% answer accuracy, "
@@ -159,7 +168,7 @@ int slowdown_print(FILE *f, const SweepTable *t) {
     int w = 4;
     for (int i = 0; i < n_pairs; i++)
         if ((int)strlen(g[pairs[i].group].label) > w) w = (int)strlen(g[pairs[i].group].label);
-    fprintf(f, "  %-*s  %-26s  %-20s  %9s  %9s  %9s\n", w, "pair", "steps none (50/90/99)",
+    fprintf(f, "  %-*s  %-32s  %-32s  %9s  %9s  %9s\n", w, "pair", "steps none (50/90/99)",
             "steps sqrt_dk", "50%", "90%", "99%");
     for (int i = 0; i < n_pairs; i++) {
         const SweepRow *a = &t->rows[pairs[i].none], *b = &t->rows[pairs[i].sq];
@@ -167,11 +176,11 @@ int slowdown_print(FILE *f, const SweepTable *t) {
         for (int k = 0; k < TTL_N; k++) {
             steps_text(sa[k], sizeof sa[k], t, a, k);
             steps_text(sb[k], sizeof sb[k], t, b, k);
-            slowdown_format(r[k], sizeof r[k], pair_at(t, a, b, k));
+            slowdown_format(r[k], sizeof r[k], slowdown_at(t, a, b, k));
         }
         snprintf(ta, sizeof ta, "%s/%s/%s", sa[0], sa[1], sa[2]);
         snprintf(tb, sizeof tb, "%s/%s/%s", sb[0], sb[1], sb[2]);
-        fprintf(f, "  %-*s  %-26s  %-20s", w, g[pairs[i].group].label, ta, tb);
+        fprintf(f, "  %-*s  %-32s  %-32s", w, g[pairs[i].group].label, ta, tb);
         for (int k = 0; k < TTL_N; k++) put_right(f, 9, r[k]);
         fputc('\n', f);
     }
@@ -200,7 +209,7 @@ int slowdown_print(FILE *f, const SweepTable *t) {
             int c = 0;
             for (int i = 0; i < n_pairs; i++)
                 for (int j = 0; j < mg[m].n; j++)
-                    if (mg[m].rows[j] == pairs[i].none) vals[c++] = pair_at(t, &t->rows[pairs[i].none],
+                    if (mg[m].rows[j] == pairs[i].none) vals[c++] = slowdown_at(t, &t->rows[pairs[i].none],
                                                                           &t->rows[pairs[i].sq], k);
             SlowMedian md = slowdown_median(vals, c);
             slowdown_median_format(cell[k], sizeof cell[k], md);

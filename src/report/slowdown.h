@@ -51,6 +51,23 @@ SlowMedian slowdown_median(const Slowdown *v, int n);
  * neither got there), "n/a" (nothing measured). */
 void slowdown_median_format(char *out, size_t n, SlowMedian m);
 
+/* The slowdown of pair (none, sq) (rows of t) at threshold k (0: 50 %, 1: 90 %, 2: 99 %), from
+ * their first_step_* columns; a run that never got there is censored at its last_eval_step
+ * (else steps_done, else steps). SD_UNKNOWN when the column is not in the file. */
+Slowdown slowdown_at(const SweepTable *t, const SweepRow *none, const SweepRow *sq, int k);
+
+/* One pair of runs that differ only in attention.scale: rows (indices into t->rows) of the
+ * scale=none and the scale=sqrt_dk run, and the group (of the groups slowdown_pairs returns) that
+ * holds them, whose label names the pair. */
+typedef struct {
+    int none, sq, group;
+} SlowPair;
+
+/* The pairs of t: *groups (sweep_groups ignoring scale; free with sweep_groups_free(*groups,
+ * *n_groups)) and *out (malloc'd). Returns their number (0 when scale did not vary), or -1 when
+ * memory runs out. */
+int slowdown_pairs(const SweepTable *t, SweepGroup **groups, int *n_groups, SlowPair **out);
+
 /* The slowdown section of the sweep summary: the pairs, then the medians over seeds per group of
  * the other varied columns. Prints nothing when scale does not vary over none and sqrt_dk.
  * Returns 0, or -1 when memory runs out. */

@@ -62,6 +62,7 @@ typedef struct {
     int has_steps, has_val, has_best, has_loss0, has_std0, has_sat, has_pass, has_grad, has_pred;
     double steps_done, val_loss, val_acc, val_tok, best_loss, best_acc, loss0, std0, sat, pass,
         gq, gk, pred;
+    const char *init; /* init.scheme from config.ini; "" when not read */
     TimeToLearn ttl;
 } Measured;
 
@@ -111,6 +112,7 @@ static void read_config(const char *dir, Measured *m) {
                                         model_qkv_init_std(c.d_model, c.init == INIT_GPT2,
                                                            c.init_std));
     m->has_pred = 1;
+    m->init = c.init == INIT_GPT2 ? "gpt2" : "fan_in";
 }
 
 /* Mean of column name over every row (layers and heads) of the last step in attention.csv. */
@@ -195,6 +197,7 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
     put_num(cell[SC_LOSS0], sizeof cell[0], m.has_loss0, m.loss0, "%.6g");
     put_num(cell[SC_STD0], sizeof cell[0], m.has_std0, m.std0, "%.6g");
     put_num(cell[SC_PRED_STD], sizeof cell[0], m.has_pred, m.pred, "%.6g");
+    snprintf(cell[SC_INIT], sizeof cell[0], "%s", m.init ? m.init : "");
     put_num(cell[SC_SAT], sizeof cell[0], m.has_sat, m.sat, "%.6g");
     put_num(cell[SC_PASS], sizeof cell[0], m.has_pass, m.pass, "%.6g");
     put_num(cell[SC_GQ], sizeof cell[0], m.has_grad, m.gq, "%.6g");
