@@ -45,6 +45,8 @@ static const Command COMMANDS[] = {
     {"--sweep-run", cli_sweep_run, "OUT/configs/RUN.ini", "one run of a sweep (its jobs.txt lines)"},
     {"--sweep-report", cli_sweep_report, "SWEEP_DIR",
      "summary, LR sensitivity, figures of SWEEP_DIR/sweep.csv"},
+    {"--regime-map", cli_regime_map, "--out DIR SWEEP_DIR [SWEEP_DIR ...]",
+     "accuracy and slowdown of every run against the predicted step-0 logit std"},
     {"--reference-table", cli_reference_table, "",
      "print every setting as the README's Markdown table"},
     {"--version", cli_version, "", "the version, git commit, compiler and flags of this build"},

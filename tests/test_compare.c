@@ -129,7 +129,9 @@ START_TEST(test_two_runs_table) {
     static const LineWant LINES[] = {
         {"answer acc, final", "100.0%", "43.8%", 1},  /* run order kept */
         {"token acc, final", "100.0%", "62.5%", 1},
-        {"answer acc >= 99% first at step", "75", "never", 1},
+        {"answer acc >= 50% first at step", "50", "never (by 100)", 1}, /* 0.875; 0.4375 */
+        {"answer acc >= 90% first at step", "75", "never (by 100)", 1}, /* 0.992 */
+        {"answer acc >= 99% first at step", "75", "never (by 100)", 1},
         {"attention.scale", "sqrt_dk", "none", 1},
         {"init.scheme", "fan_in", NULL, 0},
         {"task.name", "sort", NULL, 0},

@@ -171,13 +171,73 @@ START_TEST(test_init_report_qk_norm) {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    diag_init_report(f, &m, &c);
+    diag_init_report(f, &m, &c, NAN);
     fclose(f);
     ck_assert_msg(strstr(text, "verdict: qk-norm is on") != NULL, "%s", text);
     if (_i == 0)
         ck_assert_msg(strstr(text, "saturate") && strstr(text, "starts saturated"), "%s", text);
     else
         ck_assert_msg(strstr(text, "the softmax starts soft.") && !strstr(text, "saturate"), "%s", text);
+    free(text);
+    model_free(&m);
+}
+END_TEST
+
+/* The control variable: the measured step-0 logit std of freshly built models (two layers,
+ * d_k 64, n_heads = d_model / 64, random tokens) within 15 % of the prediction from the init
+ * (model_predicted_logit_std), at every layer, for each init scheme, with and without qk-norm,
+ * at d_model 64, 128, 256 and 512; one forward pass each. The expected value is computed here by
+ * hand from σ: 1/√d_model (fan_in) or 0.02 (gpt2), std = √64·d_model·σ² (scale 1; with qk-norm
+ * √64), and compared with the code's prediction, which must agree. _i: width (0..3) x scheme
+ * (fan_in, gpt2) x qk-norm (off, on). */
+START_TEST(test_init_check_matches_predicted_std) {
+    int d_model = 64 << (_i % 4), gpt2 = _i / 4 % 2, qk_norm = _i / 8;
+    double sigma = gpt2 ? 0.02 : 1 / sqrt((double)d_model);
+    double by_hand = qk_norm ? 8.0 : 8.0 * d_model * sigma * sigma;
+    double predicted = model_predicted_logit_std(d_model, 64, 1.0, qk_norm,
+                                                 model_qkv_init_std(d_model, gpt2, 0.02));
+    ck_assert_msg(fabs(predicted - by_hand) < 1e-9 * by_hand, "predicted %g, by hand %g",
+                  predicted, by_hand);
+    ModelConfig mc = {.vocab_size = 50, .d_model = d_model, .n_heads = d_model / 64,
+                      .n_layers = 2, .d_ff = 64, .max_seq_len = 32, .ln_eps = 1e-5f,
+                      .scale = 1.0f, .qk_norm = qk_norm};
+    Model m;
+    build_and_forward(&m, &mc, 8, 32, 100 + (uint64_t)_i, gpt2 ? 0.02 : 0, 0, 0);
+    for (int l = 0; l < 2; l++) {
+        InitCheck c = diag_init_check(&m, l);
+        double measured = sqrt(c.var_logits);
+        ck_assert_msg(fabs(measured - by_hand) < 0.15 * by_hand,
+                      "d_model %d %s%s layer %d: measured std %g, predicted %g", d_model,
+                      gpt2 ? "gpt2" : "fan_in", qk_norm ? " qk-norm" : "", l, measured, by_hand);
+    }
+    model_free(&m);
+}
+END_TEST
+
+/* init_check.txt states the predicted std beside each layer's measured one. */
+START_TEST(test_init_report_predicted_std) {
+    ModelConfig mc = {.vocab_size = 50, .d_model = 64, .n_heads = 1, .n_layers = 2, .d_ff = 16,
+                      .max_seq_len = 32, .ln_eps = 1e-5f, .scale = 1.0f};
+    Model m;
+    build_and_forward(&m, &mc, 8, 32, 11, 0.02, 0, 0);
+    InitCheck c[2] = {diag_init_check(&m, 0), diag_init_check(&m, 1)};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    diag_init_report(f, &m, c, 0.2048);
+    fclose(f);
+    ck_assert_msg(strstr(text, "std logits") && strstr(text, "from init"), "%s", text);
+    for (int l = 0; l < 2; l++) {
+        char want[64];
+        snprintf(want, sizeof want, " %12.4f %12.4f\n", sqrt(c[l].var_logits), 0.2048);
+        ck_assert_msg(strstr(text, want), "no '%s' in\n%s", want, text);
+    }
+    free(text);
+    text = NULL;
+    f = open_memstream(&text, &len);
+    diag_init_report(f, &m, c, NAN); /* not known: the columns are left out */
+    fclose(f);
+    ck_assert_msg(!strstr(text, "from init"), "%s", text);
     free(text);
     model_free(&m);
 }
@@ -316,6 +376,8 @@ int main(void) {
     tcase_add_test(tc, test_init_check_fan_in_near_prediction);
     tcase_add_test(tc, test_init_check_qk_norm_known_model);
     tcase_add_loop_test(tc, test_init_report_qk_norm, 0, 2);
+    tcase_add_loop_test(tc, test_init_check_matches_predicted_std, 0, 16);
+    tcase_add_test(tc, test_init_report_predicted_std);
     tcase_add_test(tc, test_softmax_pass_ratio);
     tcase_add_test(tc, test_model_pass_stats_by_the_book);
     tcase_add_test(tc, test_saturation_threshold);

@@ -11,6 +11,7 @@
  * the qk-norm model (cfg.qk_norm = 1; its q_norm and k_norm weights and biases randomised too),
  * whose attn.k_norm.bias gradient is 0 in exact arithmetic and is checked to be 0 on both
  * sides. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,11 +221,42 @@ START_TEST(test_too_large_explained_before_allocation) {
 }
 END_TEST
 
+/* The init's qkv std and the predicted step-0 logit std (model.h), against values computed by
+ * hand: fan_in σ = 1/√d_model; gpt2 σ = init.std (the qkv weight is not scaled down);
+ * std = scale·√d_k·d_model·σ², and scale·√d_k with qk-norm. */
+START_TEST(test_predicted_logit_std) {
+    static const struct {
+        int d_model, d_k, gpt2, qk_norm;
+        double init_std, scale, sigma, predicted;
+    } cases[] = {
+        {64, 64, 0, 0, 0.02, 1.0, 0.125, 8.0},            /* 8·64·(1/64) */
+        {256, 64, 0, 0, 0.02, 0.125, 0.0625, 1.0},        /* (1/8)·8·256·(1/256) */
+        {512, 64, 0, 0, 0.02, 1.0, 0.044194173824159216, 8.0},
+        {64, 64, 1, 0, 0.02, 1.0, 0.02, 0.2048},          /* 8·64·0.0004 */
+        {768, 64, 1, 0, 0.02, 1.0, 0.02, 2.4576},         /* GPT-2 small: 8·768·0.0004 */
+        {256, 64, 1, 0, 0.02, 0.125, 0.02, 0.1024},       /* (1/8)·8·256·0.0004 */
+        {128, 32, 1, 0, 0.05, 1.0, 0.05, 1.8101933598375617}, /* √32·128·0.0025 */
+        {256, 64, 1, 1, 0.02, 1.0, 0.02, 8.0},            /* qk-norm: √64 whatever σ */
+        {64, 16, 0, 1, 0.02, 0.25, 0.125, 1.0},           /* qk-norm: (1/4)·√16 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        double sigma = model_qkv_init_std(cases[i].d_model, cases[i].gpt2, cases[i].init_std);
+        ck_assert_msg(fabs(sigma - cases[i].sigma) < 1e-12, "case %zu: sigma %.17g", i, sigma);
+        double p = model_predicted_logit_std(cases[i].d_model, cases[i].d_k, cases[i].scale,
+                                             cases[i].qk_norm, cases[i].sigma);
+        ck_assert_msg(fabs(p - cases[i].predicted) < 1e-12 * cases[i].predicted,
+                      "case %zu: predicted %.17g, by hand %.17g", i, p, cases[i].predicted);
+    }
+}
+END_TEST
+
+
 int main(void) {
     Suite *s = suite_create("model");
     TCase *table = tcase_create("tensor table");
     tcase_add_loop_test(table, test_tensor_table, 0, 2);
     tcase_add_test(table, test_too_large_explained_before_allocation);
+    tcase_add_test(table, test_predicted_logit_std);
     suite_add_tcase(s, table);
     TCase *tc = tcase_create("gradcheck");
     tcase_set_timeout(tc, 120);

@@ -215,6 +215,36 @@ START_TEST(test_log_x_axis) {
 }
 END_TEST
 
+/* plot_scatter: a marker per drawable point (log x: x <= 0 and NaN left out; a NaN y too), with
+ * its values and censoring as attributes, an arrow only for a censored point, escaped names. */
+START_TEST(test_scatter) {
+    PlotPoint p[] = {
+        {"a<1", 1, 50, 0, 0, 0}, {"b", 10, 90, 1, 1, 1}, {"c", 0, 40, 0, 2, 0},
+        {"d", NAN, 40, 0, 3, 0}, {"e", 100, NAN, 1, 0, 0}, {"f", 100, 20, 2, 3, -1},
+    };
+    PlotAxes ax = AXES;
+    ax.log_x = 1;
+    Svg svg;
+    svg_begin(&svg, 600, 400, NULL);
+    ck_assert_int_eq(plot_scatter(&svg, 0, 0, 600, 400, &ax, p, 6), 3);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    int points = 0, arrows = 0;
+    for (const char *q = svg.buf; (q = strstr(q, "class=\"point\"")); q++) points++;
+    for (const char *q = svg.buf; (q = strstr(q, "class=\"censor-arrow\"")); q++) arrows++;
+    ck_assert_int_eq(points, 3);
+    ck_assert_int_eq(arrows, 2);
+    ck_assert_ptr_nonnull(strstr(svg.buf, "data-run=\"a&lt;1\" data-x=\"1\" data-y=\"50\" "
+                                          "data-censored=\"0\""));
+    ck_assert_ptr_nonnull(strstr(svg.buf, "data-run=\"b\" data-x=\"10\" data-y=\"90\" "
+                                          "data-censored=\"1\""));
+    ck_assert_ptr_nonnull(strstr(svg.buf, "data-censored=\"-1\""));
+    ck_assert_ptr_null(strstr(svg.buf, "data-run=\"c\""));
+    ck_assert_ptr_null(strstr(svg.buf, "data-run=\"e\""));
+    svg_free(&svg);
+}
+END_TEST
+
 /* A bar per point with drawable ends; the y range grows to hold them; none without bars. */
 START_TEST(test_error_bars) {
     double x[] = {1, 2, 3, 4}, y[] = {1, 2, 3, NAN};
@@ -253,6 +283,7 @@ int main(void) {
     tcase_add_test(tc, test_linear_charts_unchanged);
     tcase_add_test(tc, test_log_x_axis);
     tcase_add_test(tc, test_error_bars);
+    tcase_add_test(tc, test_scatter);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -33,9 +33,11 @@ static void write_in(const char *dir, const char *file, const char *text) {
     tu_write_file(path, text);
 }
 
-/* Validation at steps 0, 20, 30, 40 (step 10 trained only): the last pass is step 40 (loss 1.3,
- * answer 0.995, token 0.9, also the best accuracy); the best loss 1.2 is step 20's, whose
- * accuracy is exactly 0.99, so it is the first step with accuracy >= 0.99; the step-0 loss 2.4. attention.csv: layer 0's two
+/* Validation at steps 0, 10, 20, 30, 40: the last pass is step 40 (loss 1.3, answer 0.995, token
+ * 0.9, also the best accuracy); the best loss 1.2 is step 20's, whose accuracy is exactly 0.99,
+ * so it is the first step with accuracy >= 0.99 and >= 0.9; step 10's 0.6 the first >= 0.5; the
+ * step-0 loss 2.4. config.ini: gpt2 init (std 0.02 by default), d_model 16, 2 heads (d_k 8),
+ * unscaled: predicted step-0 logit std 1·√8·16·0.02² = 0.0181019 (6 digits). attention.csv: layer 0's two
  * heads at step 0 have logit std 1 and 3 (mean 2; layer 1's 9 does not count); at the last
  * step, 40, saturated_frac 0.2, 0.4, 0.6 (mean 0.4) and softmax_pass 0.1, 0.2, 0.6 (mean 0.3)
  * over both layers. grad_norms.csv: the last row's W_q, W_k norms 0.25, 0.5. */
@@ -45,7 +47,7 @@ static void write_logs(const char *dir) {
              "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"
              "tokens_per_s,skipped_steps\n"
              "0,2.5,2.4,0.1,0,0.001,1,0,1,0\n"
-             "10,2.0,,,,0.001,1,0,1,0\n"
+             "10,2.0,1.4,0.5,0.6,0.001,1,0,1,0\n"
              "20,1.5,1.2,0.8,0.99,0.001,1,0,1,0\n"
              "30,1.0,1.5,0.7,0.5,0.001,1,0,1,0\n"
              "40,,1.3,0.9,0.995,,,0,1,0\n");
@@ -55,6 +57,9 @@ static void write_logs(const char *dir) {
              "40,0,0,2.0,0.2,0.1\n40,0,1,2.0,0.4,0.2\n40,1,0,2.0,0.6,0.6\n");
     write_in(dir, "grad_norms.csv",
              "step,blocks.0.attn.qkv.weight.q,blocks.0.attn.qkv.weight.k\n0,1,2\n30,0.25,0.5\n");
+    write_in(dir, "config.ini",
+             "[model]\nd_model = 16\nn_heads = 2\n[attention]\nscale = none\n[init]\n"
+             "scheme = gpt2\n");
 }
 
 START_TEST(test_row_from_logs) {
@@ -65,21 +70,23 @@ START_TEST(test_row_from_logs) {
     Plan p = one_run_plan();
     RowInfo info;
     char *row = results_row(&p, 0, dir, &info);
-    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.995,0.9,1.2,0.995,20,2.4,2,0.4,0.3,"
-                          "0.25,0.5,1.500,v9");
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.995,0.9,1.2,0.995,10,20,20,40,2.4,2,"
+                          "0.0181019,gpt2,0.4,0.3,0.25,0.5,1.500,v9");
     ck_assert_str_eq(info.status, "guard");
     ck_assert(info.has_acc && info.answer_acc == 0.995);
     free(row);
     char *head = results_header(&p);
     ck_assert_str_eq(head, "run,d_k,d_model,n_heads,scale,seed,steps,status,exit_code,steps_done,"
                            "val_loss,val_answer_acc,val_token_acc,best_val_loss,"
-                           "best_val_answer_acc,first_step_99,loss0,logit_std0,saturated_final,"
+                           "best_val_answer_acc,first_step_50,first_step_90,first_step_99,"
+                           "last_eval_step,loss0,logit_std0,predicted_logit_std,init_scheme,saturated_final,"
                            "softmax_pass_final,gq_norm,gk_norm,wall_s,version");
     free(head);
 }
 END_TEST
 
-/* No softmax_pass column: that field is empty; a logged NaN stays visible; never 99 %: empty. */
+/* No softmax_pass column: that field is empty; a logged NaN stays visible; 0.2 reaches no
+ * threshold: first_step_* empty, last_eval_step 0; no config.ini: predicted_logit_std empty. */
 START_TEST(test_row_missing_fields) {
     char dir[128];
     snprintf(dir, sizeof dir, "%s/r1", g_tmp);
@@ -89,7 +96,7 @@ START_TEST(test_row_missing_fields) {
     write_in(dir, SWEEP_MARKER, "exit_code 3\nwall_s 2\nversion v9\n");
     Plan p = one_run_plan();
     char *row = results_row(&p, 0, dir, NULL);
-    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,nan,4,0.5,,,,"
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,,,0,nan,4,,,0.5,,,,"
                           "2.000,v9");
     free(row);
 }

@@ -82,6 +82,12 @@ START_TEST(test_summary_over_seeds) {
     ck_assert_ptr_null(strstr(r.out, "seed 4:")); /* 97.0: one point from the median */
     ck_assert_ptr_null(strstr(r.out, "scale=none: seed")); /* 15 points at most */
     ck_assert_ptr_null(strstr(r.out, "LR sensitivity")); /* optim.lr not varied */
+    /* the slowdown section (test_slowdown.c checks its numbers): seeds 1-4 pair none with
+     * sqrt_dk; no first_step_50 / _90 column here: those are n/a, not "never" */
+    assert_has(r.out, "\nslowdown: steps to the first validation pass at >= 50 / 90 / 99 %");
+    assert_has(r.out, "\n  seed=4  ");
+    assert_has(r.out, "?/?/");
+    ck_assert_ptr_null(strstr(r.out, "seed=5  ")); /* n5 failed: no pair */
     /* summary.txt: the same text, without the line that names it */
     char path[512];
     snprintf(path, sizeof path, "%s/summary.txt", g_tmp);

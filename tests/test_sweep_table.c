@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/sweep_columns.h"
 #include "sweepcsv.h"
 #include "testutil.h"
 
@@ -225,6 +226,38 @@ START_TEST(test_short_or_long_row_skipped) {
 }
 END_TEST
 
+/* The new result columns are read by the names sweep_columns.h spells (the names the engine
+ * writes), numbers checked like the others: first_step_50 / _90, last_eval_step,
+ * predicted_logit_std, and the plan's steps (the budget). */
+START_TEST(test_time_to_learn_columns) {
+    const char *text =
+        "run,scale,seed,steps,status,val_loss,val_answer_acc,first_step_50,first_step_90,"
+        "first_step_99,last_eval_step,predicted_logit_std\n"
+        "a,none,1,2000,ok,0.5,0.9,300,,,2000,8\n"
+        "b,none,2,2000,ok,0.5,0.9,abc,,,2000,8\n"
+        "c,sqrt_dk,1,2000,ok,0.1,1,100,200,400,2000,1\n";
+    SweepTable t;
+    char *err;
+    ck_assert_int_eq(parse(&t, text, &err), 0);
+    ck_assert_msg(strstr(err, "t/sweep.csv:3: column first_step_50: 'abc' is not a number"), "%s",
+                  err);
+    ck_assert_int_eq(t.n_rows, 2);
+    const SweepRow *a = &t.rows[0], *c = &t.rows[1];
+    ck_assert(a->has[SW_FIRST50] && a->v[SW_FIRST50] == 300 && !a->has[SW_FIRST90]);
+    ck_assert(a->has[SW_LAST_EVAL] && a->v[SW_LAST_EVAL] == 2000 && a->v[SW_STEPS] == 2000);
+    ck_assert(c->v[SW_FIRST90] == 200 && c->v[SW_FIRST99] == 400 && c->v[SW_PRED_STD] == 1);
+    ck_assert(!a->has[SW_STEPS_DONE]);
+    for (int m = 0; m < SW_N_METRIC; m++) {
+        int found = m == SW_STEPS && strcmp(sweep_metric_name(m), "steps") == 0;
+        for (int k = 0; k < SC_N; k++) found |= strcmp(sweep_metric_name(m), SWEEP_COLUMNS[k].name) == 0;
+        ck_assert_msg(found, "metric %d '%s' is not a column the engine writes", m,
+                      sweep_metric_name(m));
+    }
+    free(err);
+    sweep_table_free(&t);
+}
+END_TEST
+
 START_TEST(test_malformed_rows_skipped) {
     static const struct {
         const char *row, *warning;
@@ -329,6 +362,7 @@ static Suite *sweep_table_suite(void) {
     tcase_add_test(tc, test_groups_median_and_range);
     tcase_add_test(tc, test_rows_that_did_not_train);
     tcase_add_test(tc, test_malformed_rows_skipped);
+    tcase_add_test(tc, test_time_to_learn_columns);
     tcase_add_test(tc, test_short_or_long_row_skipped);
     tcase_add_test(tc, test_old_style_files);
     tcase_add_test(tc, test_not_a_sweep_csv);

@@ -122,6 +122,16 @@ START_TEST(test_loss_falls_and_logs_are_complete) {
     ck_assert_int_eq(tu_count_lines(path), 1 + 2 * 6); /* 2 heads x T = 6 queries (3 + SEP + 3 - 1) */
     snprintf(path, sizeof path, "%s/tiny/init_check.txt", tmpdir);
     ck_assert_int_gt(tu_count_lines(path), 3);
+    /* beside layer 0's measured logit std, the one predicted from this config's init (fan_in,
+     * sqrt_dk, d_model 16, d_k 8): (1/√8)·√8·16·(1/16) = 1, by hand */
+    char *check = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(check);
+    const char *row0 = strstr(check, "\n0 ");
+    ck_assert_msg(row0 && strstr(check, "from init"), "%s", check);
+    const char *eol = strchr(row0 + 1, '\n'), *p = eol;
+    while (p > row0 && p[-1] != ' ') p--;
+    ck_assert_double_eq_tol(strtod(p, NULL), 1.0, 1e-4);
+    free(check);
 
     /* the resolved config reloads into the same settings */
     snprintf(path, sizeof path, "%s/tiny/config.ini", tmpdir);

@@ -18,6 +18,7 @@ int cli_softmax_table(int argc, char **argv);   /* --softmax-table [--seed N] ..
 int cli_sweep(int argc, char **argv);           /* --sweep ... (sweep_execute) */
 int cli_sweep_run(int argc, char **argv);       /* --sweep-run OUT/configs/RUN.ini */
 int cli_sweep_report(int argc, char **argv);    /* --sweep-report SWEEP_DIR */
+int cli_regime_map(int argc, char **argv);      /* --regime-map --out DIR SWEEP_DIR ... */
 int cli_reference_table(int argc, char **argv); /* --reference-table */
 int cli_version(int argc, char **argv);         /* --version */
 int cli_export(int argc, char **argv);          /* --export RUN_DIR FILE.safetensors */

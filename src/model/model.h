@@ -126,6 +126,33 @@ void model_free(Model *m);
 void model_init_fan_in(Model *m, Rng *rng);
 void model_init_gpt2(Model *m, Rng *rng, double std);
 
+/* The std σ of attn.qkv.weight's entries as model_init_fan_in (gpt2 == 0: 1/√d_model) or
+ * model_init_gpt2 (gpt2 != 0: gpt2_std itself; the qkv weight is not one of the output
+ * projections GPT-2 scales down) draw them; asked of the same per-tensor rules the init uses. */
+double model_qkv_init_std(int d_model, int gpt2, double gpt2_std);
+
+/* The predicted std of the attention logits scale·q·k at step 0, from the init alone.
+ *
+ * Derivation (pre-LayerNorm blocks, LayerNorm weight 1 and bias 0 at init): each LayerNorm'd row
+ * x has mean 0 and mean square 1 over its C = d_model entries (up to eps), so |x|² = C. With
+ * the qkv weight's entries drawn i.i.d. N(0, σ²) and its bias 0, a query entry q_d = w_d·x is
+ * N(0, |x|²σ²) = N(0, C σ²) given x, and so is a key entry k_d = u_d·x' (another row u_d of the
+ * same matrix, independent of w_d, so q and k are independent even for x' = x). Then
+ * E[q_d k_d] = 0 and Var(q_d k_d) = E[q_d²] E[k_d²] = (C σ²)², and the d_k terms of q·k are
+ * independent (distinct rows of the weight), so Var(q·k) = d_k (C σ²)², whatever the layer (every
+ * block's input is LayerNorm'd) and whatever the inputs (the result is conditional on them):
+ *
+ *     std(logit) = scale · √d_k · d_model · σ²
+ *
+ * fan_in (σ² = 1/d_model): scale·√d_k, the unit-variance premise of Vaswani et al. (2017),
+ * footnote 4; gpt2 (σ = init.std = 0.02): scale·√d_k·d_model·0.0004 — 0.20 unscaled at
+ * d_model 64, d_k 64; 2.5 at GPT-2 small's d_model 768. With qk-norm (qk_norm != 0) each head's
+ * q and k are LayerNorm'd to mean square 1 over their d_k entries, so |q|² = |k|² = d_k and, for
+ * directions independent of each other, Var(q·k) = d_k: scale·√d_k, whatever σ.
+ * It is the std over the randomness of the weights; one model's measured std over a batch
+ * scatters around it (tests/test_diagnostics.c: within 15 % at d_model 64 ... 512, d_k 64). */
+double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm, double qkv_std);
+
 /* Index of the tensor with this reference name, or -1. */
 int model_find_tensor(const Model *m, const char *name);
 

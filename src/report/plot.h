@@ -7,7 +7,7 @@
  * finite point.
  *
  * Implemented in plot_style.c (run styles, legend, text width), plot_ticks.c (axis ticks),
- * plot_lines.c (line charts) and plot_heatmap.c (heatmaps, colour ramp, colour bar). */
+ * plot_lines.c (line and scatter charts) and plot_heatmap.c (heatmaps, colour ramp, colour bar). */
 #ifndef SCALEDOT_PLOT_H
 #define SCALEDOT_PLOT_H
 
@@ -83,6 +83,23 @@ int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *a
  * includes the bars. */
 int plot_lines_bars(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
                     const PlotSeries *series, const PlotBars *bars, int n_series);
+
+/* One point of a scatter chart. */
+typedef struct {
+    const char *run;  /* data-run attribute and tooltip */
+    double x, y;
+    int style;        /* plot_color index */
+    int marker;       /* 0 circle, 1 square, 2 triangle, 3 diamond (cycles) */
+    int censored;     /* 0: a value; +1: a lower bound (hollow, arrow up); -1: an upper bound
+                       * (hollow, arrow down) */
+} PlotPoint;
+
+/* A scatter chart in (x, y, w, h), with the frame, grid and ticks of plot_lines: each point
+ * drawn is a <path class="point" data-run data-x data-y data-censored> (x, y printed %.6g),
+ * followed by a <path class="censor-arrow"> when censored. Points plot_lines would not draw are
+ * left out. Returns the number drawn. (plot_lines.c) */
+int plot_scatter(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
+                 const PlotPoint *pts, int n);
 
 typedef struct {
     const char *label;

@@ -147,6 +147,9 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBa
     return drawn;
 }
 
+static void frame_draw(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
+                       Frame *fp);
+
 int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
                const PlotSeries *series, int n_series) {
     return plot_lines_bars(s, x, y, w, h, ax, series, NULL, n_series);
@@ -168,7 +171,20 @@ int plot_lines_bars(Svg *s, double x, double y, double w, double h, const PlotAx
     }
     f.y_lo = isnan(ax->y_lo) ? lo : ax->y_lo;
     f.y_hi = isnan(ax->y_hi) ? hi : ax->y_hi;
+    frame_draw(s, x, y, w, h, ax, &f);
+    int points = 0;
+    for (int i = 0; i < n_series; i++)
+        points += draw_series(s, &f, &series[i], bars ? &bars[i] : NULL);
+    svg_raw(s, "</g>\n</g>\n");
+    return points;
+}
 
+/* The chart's title, frame, grid, ticks and axis labels in (x, y, w, h) for the data range in f
+ * (widened to whole ticks and written back, with the plot area), then an open clip group for the
+ * data: the caller draws into it and closes both groups with "</g>\n</g>\n". */
+static void frame_draw(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
+                       Frame *fp) {
+    Frame f = *fp;
     const double title_h = 26, bottom_h = 42, right_pad = 16;
     f.top = y + title_h;
     f.height = h - title_h - bottom_h;
@@ -223,9 +239,81 @@ int plot_lines_bars(Svg *s, double x, double y, double w, double h, const PlotAx
     svg_raw(s, "<defs><clipPath id=\"clip%d\"><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
                "height=\"%.2f\"/></clipPath></defs>\n<g clip-path=\"url(#clip%d)\">\n",
             id, f.left - 3, f.top - 3, f.width + 6, f.height + 6, id);
-    int points = 0;
-    for (int i = 0; i < n_series; i++)
-        points += draw_series(s, &f, &series[i], bars ? &bars[i] : NULL);
+    *fp = f;
+}
+
+/* ------------------------------------------------------------------ scatter charts */
+
+/* A marker's outline path centred on (px, py), radius r: circle, square, triangle, diamond. */
+static void marker_path(Svg *s, int shape, double px, double py, double r) {
+    switch (shape % 4) {
+    case 0:
+        svg_raw(s, "M%.2f %.2f a%.2f %.2f 0 1 0 %.2f 0 a%.2f %.2f 0 1 0 %.2f 0 Z", px - r, py, r, r,
+                2 * r, r, r, -2 * r);
+        break;
+    case 1:
+        svg_raw(s, "M%.2f %.2f h%.2f v%.2f h%.2f Z", px - 0.85 * r, py - 0.85 * r, 1.7 * r, 1.7 * r,
+                -1.7 * r);
+        break;
+    case 2:
+        svg_raw(s, "M%.2f %.2f L%.2f %.2f L%.2f %.2f Z", px, py - 1.1 * r, px + r, py + 0.75 * r,
+                px - r, py + 0.75 * r);
+        break;
+    default:
+        svg_raw(s, "M%.2f %.2f L%.2f %.2f L%.2f %.2f L%.2f %.2f Z", px, py - 1.2 * r, px + r, py,
+                px, py + 1.2 * r, px - r, py);
+    }
+}
+
+int plot_scatter(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
+                 const PlotPoint *pts, int n) {
+    Frame f = {.log_y = ax->log_y, .log_x = ax->log_x};
+    int any_x = 0, any_y = 0;
+    double xl = 0, xh = 1, yl = 0, yh = 1;
+    for (int i = 0; i < n; i++) {
+        if (!isfinite(pts[i].x) || (ax->log_x && !(pts[i].x > 0))) continue;
+        if (!any_x || pts[i].x < xl) xl = pts[i].x;
+        if (!any_x || pts[i].x > xh) xh = pts[i].x;
+        any_x = 1;
+        if (!plot_drawn(pts[i].x, pts[i].y, ax->log_y)) continue;
+        if (!any_y || pts[i].y < yl) yl = pts[i].y;
+        if (!any_y || pts[i].y > yh) yh = pts[i].y;
+        any_y = 1;
+    }
+    if (!any_x) xl = ax->log_x ? 0.1 : 0, xh = ax->log_x ? 10 : 1;
+    if (!any_y) yl = ax->log_y ? 0.1 : 0, yh = ax->log_y ? 10 : 1;
+    if (!ax->log_y && ax->y_from_zero && yl > 0) yl = 0;
+    f.x_lo = isnan(ax->x_lo) ? xl : ax->x_lo;
+    f.x_hi = isnan(ax->x_hi) ? xh : ax->x_hi;
+    f.y_lo = isnan(ax->y_lo) ? yl : ax->y_lo;
+    f.y_hi = isnan(ax->y_hi) ? yh : ax->y_hi;
+    frame_draw(s, x, y, w, h, ax, &f);
+    int drawn = 0;
+    for (int i = 0; i < n; i++) {
+        const PlotPoint *p = &pts[i];
+        if (!frame_drawn(&f, p->x, p->y)) continue;
+        double px = frame_x(&f, p->x), py = frame_y(&f, p->y);
+        const char *color = plot_color(p->style);
+        svg_raw(s, "<path class=\"point\" data-run=\"");
+        svg_escaped(s, p->run ? p->run : "");
+        svg_raw(s, "\" data-x=\"%.6g\" data-y=\"%.6g\" data-censored=\"%d\" d=\"", p->x, p->y,
+                p->censored);
+        marker_path(s, p->marker, px, py, 4.5);
+        if (p->censored)
+            svg_raw(s, "\" fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"1.6\">", color);
+        else
+            svg_raw(s, "\" fill=\"%s\" fill-opacity=\"0.8\" stroke=\"%s\">", color, color);
+        svg_raw(s, "<title>");
+        svg_escaped(s, p->run ? p->run : "");
+        svg_raw(s, "</title></path>\n");
+        /* a censored value is a bound: an arrow from the marker towards where the value lies */
+        if (p->censored)
+            svg_raw(s, "<path class=\"censor-arrow\" d=\"M%.2f %.2f v%.2f m-3 %.2f l3 %.2f l3 %.2f\" "
+                       "fill=\"none\" stroke=\"%s\" stroke-width=\"1.4\"/>\n",
+                    px, py - 5.5 * p->censored, -9.0 * p->censored, 3.0 * p->censored,
+                    -3.0 * p->censored, 3.0 * p->censored, color);
+        drawn++;
+    }
     svg_raw(s, "</g>\n</g>\n");
-    return points;
+    return drawn;
 }

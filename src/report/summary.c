@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/logs.h"
+#include "report/time_to_learn.h"
 
 /* Appends a row and returns its index, or -1 when out of memory (then cell() ignores it). */
 static int table_add(Table *t, int section, const char *fmt, ...)
@@ -139,16 +140,16 @@ static void summary_accuracy_rows(Table *t, const Run *runs, int n) {
     table_add(t, 1, "validation accuracy (%%)");
     metric_rows(t, runs, n, "val_answer_acc", "answer acc", "%.1f%%", 100);
     metric_rows(t, runs, n, "val_token_acc", "token acc", "%.1f%%", 100);
-    int row = table_add(t, 0, "answer acc >= 99%% first at step");
-    for (int i = 0; i < n; i++) {
-        const Csv *l = &runs[i].loss;
-        int c = csv_col(l, "val_answer_acc");
-        cell(t, row, i, c < 0 ? "n/a" : "never");
-        for (int r = 0; c >= 0 && r < l->n_rows; r++)
-            if (!csv_empty(l, r, c) && csv_num(l, r, c) >= 0.99) {
-                cell(t, row, i, "%d", log_step(l, r));
-                break;
-            }
+    /* time to learn: the first validation pass at each threshold; "never (by N)" names the last
+     * pass, where a run that never got there was last seen */
+    for (int k = 0; k < TTL_N; k++) {
+        int row = table_add(t, 0, "answer acc >= %s%% first at step", TTL_NAME[k]);
+        for (int i = 0; i < n; i++) {
+            TimeToLearn ttl = time_to_learn(&runs[i].loss);
+            if (!ttl.has_eval) cell(t, row, i, "n/a");
+            else if (ttl.reached[k]) cell(t, row, i, "%d", ttl.step[k]);
+            else cell(t, row, i, "never (by %d)", ttl.last_eval_step);
+        }
     }
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/lr_sensitivity.h"
+#include "report/slowdown.h"
 #include "report/sweep_figures.h"
 #include "report/sweep_table.h"
 #include "util/whole_write.h"
@@ -156,6 +157,10 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
     if (n > 0) {
         print_summary(f, t, g, n);
         print_outliers(f, t, g, n);
+        if (slowdown_print(f, t) != 0) {
+            sweep_groups_free(g, n);
+            return -1;
+        }
     } else {
         fprintf(f, "\nno run in %s trained: nothing to summarise\n", csv_path);
     }

@@ -10,24 +10,37 @@
 #include <string.h>
 
 #include "util/file_check.h"
+#include "report/sweep_columns.h"
 
 /* ------------------------------------------------------------------ the schema's columns */
 
-static const char *const METRIC_NAMES[SW_N_METRIC] = {
-    "val_loss", "val_answer_acc", "first_step_99", "loss0", "logit_std0", "saturated_final",
-    "softmax_pass_final", "exit_code",
+/* The sweep_columns.h column of each metric; -1: the plan's steps column. */
+static const int METRIC_COL[SW_N_METRIC] = {
+    [SW_VAL_LOSS] = SC_VAL_LOSS, [SW_VAL_ACC] = SC_VAL_ACC, [SW_FIRST99] = SC_FIRST_99,
+    [SW_LOSS0] = SC_LOSS0, [SW_STD0] = SC_STD0, [SW_SAT] = SC_SAT, [SW_PASS] = SC_PASS,
+    [SW_EXIT] = SC_EXIT_CODE, [SW_FIRST50] = SC_FIRST_50, [SW_FIRST90] = SC_FIRST_90,
+    [SW_LAST_EVAL] = SC_LAST_EVAL, [SW_STEPS_DONE] = SC_STEPS_DONE, [SW_PRED_STD] = SC_PRED_STD,
+    [SW_STEPS] = -1,
 };
 
-const char *sweep_metric_name(SweepMetric m) { return METRIC_NAMES[m]; }
+const char *sweep_metric_name(SweepMetric m) {
+    return METRIC_COL[m] >= 0 ? SWEEP_COLUMNS[METRIC_COL[m]].name : "steps";
+}
 
-/* Columns whose non-empty fields must be numbers (nan / inf included). */
-static const char *const NUMERIC[] = {
-    "d_k", "d_model", "n_heads", "seed", "steps", "exit_code", "steps_done", "val_loss",
-    "val_answer_acc", "val_token_acc", "best_val_loss", "best_val_answer_acc", "first_step_99",
-    "loss0", "logit_std0", "saturated_final", "softmax_pass_final", "gq_norm", "gk_norm", "wall_s",
+/* Columns whose non-empty fields must be numbers (nan / inf included): the plan's numeric
+ * columns, the numeric result columns (sweep_columns.h) and the names of older files. */
+static const char *const NUMERIC_PLAN[] = {
+    "d_k", "d_model", "n_heads", "seed", "steps",
     "logit_std_step0", "grad_q_final", "grad_k_final", /* the names of older files */
 };
-#define N_NUMERIC ((int)(sizeof NUMERIC / sizeof *NUMERIC))
+#define N_NUMERIC_PLAN ((int)(sizeof NUMERIC_PLAN / sizeof *NUMERIC_PLAN))
+
+/* Numeric column i of N_NUMERIC_PLAN + SC_N; NULL for a result column that is text. */
+static const char *numeric_name(int i) {
+    if (i < N_NUMERIC_PLAN) return NUMERIC_PLAN[i];
+    const SweepColumnInfo *c = &SWEEP_COLUMNS[i - N_NUMERIC_PLAN];
+    return c->numeric ? c->name : NULL;
+}
 
 static const char *const REQUIRED[] = {"status", "val_loss", "val_answer_acc"};
 
@@ -72,12 +85,13 @@ static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
                 line, c->width[r + 1], c->n_cols);
         return -1;
     }
-    for (int i = 0; i < N_NUMERIC; i++) {
-        int col = csv_col(c, NUMERIC[i]);
+    for (int i = 0; i < N_NUMERIC_PLAN + SC_N; i++) {
+        const char *name = numeric_name(i);
+        int col = name ? csv_col(c, name) : -1;
         double v;
         if (col < 0 || csv_empty(c, r, col) || parse_number(csv_str(c, r, col), &v) == 0) continue;
         fprintf(stderr, "warning: %s:%d: column %s: '%s' is not a number; row skipped\n", t->path,
-                line, NUMERIC[i], csv_str(c, r, col));
+                line, name, csv_str(c, r, col));
         return -1;
     }
     memset(row, 0, sizeof *row);
@@ -144,7 +158,7 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
             sweep_table_free(t);
             return -1;
         }
-    for (int m = 0; m < SW_N_METRIC; m++) t->col[m] = csv_col(&t->csv, METRIC_NAMES[m]);
+    for (int m = 0; m < SW_N_METRIC; m++) t->col[m] = csv_col(&t->csv, sweep_metric_name(m));
     if (t->col[SW_STD0] < 0) t->col[SW_STD0] = csv_col(&t->csv, "logit_std_step0"); /* older */
     if (read_rows(t, text) != 0) {
         fprintf(stderr, "error: %s: out of memory\n", path);

@@ -3,20 +3,20 @@
  *
  * The schema (one row per planned run, header first, no quoting) is the contract between the
  * sweep engine and the report: run, d_k, d_model, n_heads, scale, seed, one `section.key` column
- * per other --grid key, steps, status, exit_code, steps_done, val_loss, val_answer_acc,
- * val_token_acc, best_val_loss, best_val_answer_acc, first_step_99, loss0, logit_std0,
- * saturated_final, softmax_pass_final, gq_norm, gk_norm, wall_s, version. Only status, val_loss and
- * val_answer_acc are required; any other column may be missing (an older file) and then reads as
- * "not measured"; an older file's logit_std_step0 is read as logit_std0. An empty field is not
- * measured; nan / inf are measured non-finite values. */
+ * per other --grid key, steps, then the result columns of sweep_columns.h (status ... version).
+ * Only status, val_loss and val_answer_acc are required; any other column may be missing (an
+ * older file) and then reads as "not measured"; an older file's logit_std_step0 is read as
+ * logit_std0. An empty field is not measured; nan / inf are measured non-finite values. */
 #ifndef SCALEDOT_SWEEP_TABLE_H
 #define SCALEDOT_SWEEP_TABLE_H
 
 #include "report/csv.h"
 
-/* The numeric columns a row keeps, in this order. */
+/* The numeric columns a row keeps, in this order (SW_STEPS: the plan's steps column, the
+ * budget). */
 typedef enum {
-    SW_VAL_LOSS, SW_VAL_ACC, SW_FIRST99, SW_LOSS0, SW_STD0, SW_SAT, SW_PASS, SW_EXIT, SW_N_METRIC
+    SW_VAL_LOSS, SW_VAL_ACC, SW_FIRST99, SW_LOSS0, SW_STD0, SW_SAT, SW_PASS, SW_EXIT, SW_FIRST50,
+    SW_FIRST90, SW_LAST_EVAL, SW_STEPS_DONE, SW_PRED_STD, SW_STEPS, SW_N_METRIC
 } SweepMetric;
 
 /* The schema's column name of metric m ("val_loss", ...). */

@@ -1,6 +1,6 @@
 /* results.c: a run folder read into one sweep.csv row (the marker for status, exit code, wall
- * time and version; loss.csv, attention.csv and grad_norms.csv for the numbers), and sweep.csv
- * written whole from the rows. Column meanings: sweep_schema.md. */
+ * time and version; loss.csv, attention.csv, grad_norms.csv and config.ini for the numbers), and
+ * sweep.csv written whole from the rows. Columns: report/sweep_columns.h. */
 #include "sweep/results.h"
 
 #include <errno.h>
@@ -10,10 +10,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "config/config.h"
+#include "model/model.h"
 #include "report/csv.h"
 #include "report/logs.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
+#include "report/sweep_columns.h"
+#include "report/time_to_learn.h"
 
 int results_final(int exit_code) { return exit_code == 0 || exit_code == 3 || exit_code == 4; }
 
@@ -64,9 +68,11 @@ const char *results_status(const RunState *s) {
 
 /* The numbers of a row; has_* say which were measured. */
 typedef struct {
-    int has_steps, has_val, has_best, has_99, has_loss0, has_std0, has_sat, has_pass, has_grad;
-    double steps_done, val_loss, val_acc, val_tok, best_loss, best_acc, first_99, loss0, std0,
-        sat, pass, gq, gk;
+    int has_steps, has_val, has_best, has_loss0, has_std0, has_sat, has_pass, has_grad, has_pred;
+    double steps_done, val_loss, val_acc, val_tok, best_loss, best_acc, loss0, std0, sat, pass,
+        gq, gk, pred;
+    const char *init; /* init.scheme from config.ini; "" when not read */
+    TimeToLearn ttl;
 } Measured;
 
 static int load(Csv *t, const char *dir, const char *file) {
@@ -93,11 +99,29 @@ static void read_loss(const char *dir, Measured *m) {
             if (!m->has_best) m->best_loss = l, m->best_acc = a, m->has_best = 1;
             if (l < m->best_loss || (isnan(m->best_loss) && !isnan(l))) m->best_loss = l;
             if (a > m->best_acc || (isnan(m->best_acc) && !isnan(a))) m->best_acc = a;
-            if (!m->has_99 && a >= 0.99) m->has_99 = 1, m->first_99 = log_step(&t, i);
             if (log_step(&t, i) == 0 && !csv_empty(&t, i, loss)) m->has_loss0 = 1, m->loss0 = l;
         }
+        m->ttl = time_to_learn(&t);
     }
     csv_free(&t);
+}
+
+/* The step-0 logit std predicted from the run's config.ini (model.h); works on the folders of
+ * older programs, which wrote the same file. Not measured when it cannot be read. */
+static void read_config(const char *dir, Measured *m) {
+    char path[SWEEP_PATH + 32];
+    struct stat st;
+    if (log_path(path, sizeof path, dir, "config.ini") != 0 || stat(path, &st) != 0) return;
+    Config c;
+    config_defaults(&c);
+    if (config_load_file(&c, path) != 0 || c.n_heads <= 0 || c.d_model % c.n_heads) return;
+    int d_k = c.d_model / c.n_heads;
+    m->pred = model_predicted_logit_std(c.d_model, d_k, config_attention_scale(&c, d_k),
+                                        c.qk_norm == QK_NORM_LAYERNORM,
+                                        model_qkv_init_std(c.d_model, c.init == INIT_GPT2,
+                                                           c.init_std));
+    m->has_pred = 1;
+    m->init = c.init == INIT_GPT2 ? "gpt2" : "fan_in";
 }
 
 /* Mean of column name over every row (layers and heads) of the last step in attention.csv. */
@@ -135,11 +159,10 @@ static void read_grads(const char *dir, Measured *m) {
     csv_free(&t);
 }
 
-/* ",value"; "," when not measured; NaN / Inf stay visible as nan / inf. */
-static void put_num(FILE *f, int present, double v, const char *fmt) {
-    char text[32] = "";
-    if (present) log_format_value(text, sizeof text, v, fmt, 1);
-    fprintf(f, ",%s", text);
+/* The field of a number; "" when not measured; NaN / Inf stay visible as nan / inf. */
+static void put_num(char *out, size_t n, int present, double v, const char *fmt) {
+    out[0] = '\0';
+    if (present) log_format_value(out, n, v, fmt, 1);
 }
 
 char *results_header(const Plan *p) {
@@ -149,9 +172,7 @@ char *results_header(const Plan *p) {
     if (!f) return NULL;
     fputs("run", f);
     for (int c = 0; c < p->n_cols; c++) fprintf(f, ",%s", p->col_names[c]);
-    fputs(",status,exit_code,steps_done,val_loss,val_answer_acc,val_token_acc,best_val_loss,"
-          "best_val_answer_acc,first_step_99,loss0,logit_std0,saturated_final,softmax_pass_final,"
-          "gq_norm,gk_norm,wall_s,version", f);
+    for (int c = 0; c < SC_N; c++) fprintf(f, ",%s", SWEEP_COLUMNS[c].name);
     return fclose(f) == 0 ? buf : (free(buf), NULL);
 }
 
@@ -180,6 +201,7 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
         read_loss(run_dir, &m);
         read_attention(run_dir, &m);
         read_grads(run_dir, &m);
+        read_config(run_dir, &m);
     }
     /* "ok" but its loss.csv stops short of train.steps (cut, or tampered with): not a finished
      * run, and its numbers are not the run's final ones */
@@ -190,29 +212,36 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
         m = (Measured){.has_steps = m.has_steps, .steps_done = m.steps_done};
     if (info) *info = (RowInfo){status, m.has_val, m.val_acc, has_marker ? mk.wall_s : NAN,
                                 has_marker ? mk.exit_code : -1};
+    char cell[SC_N][72];
+    snprintf(cell[SC_STATUS], sizeof cell[0], "%s", status);
+    put_num(cell[SC_EXIT_CODE], sizeof cell[0], has_marker, has_marker ? mk.exit_code : 0, "%.0f");
+    put_num(cell[SC_STEPS_DONE], sizeof cell[0], m.has_steps, m.steps_done, "%.0f");
+    put_num(cell[SC_VAL_LOSS], sizeof cell[0], m.has_val, m.val_loss, "%.6g");
+    put_num(cell[SC_VAL_ACC], sizeof cell[0], m.has_val, m.val_acc, "%.6g");
+    put_num(cell[SC_VAL_TOK], sizeof cell[0], m.has_val, m.val_tok, "%.6g");
+    put_num(cell[SC_BEST_LOSS], sizeof cell[0], m.has_best, m.best_loss, "%.6g");
+    put_num(cell[SC_BEST_ACC], sizeof cell[0], m.has_best, m.best_acc, "%.6g");
+    for (int k = 0; k < TTL_N; k++)
+        put_num(cell[SC_FIRST(k)], sizeof cell[0], m.ttl.reached[k], m.ttl.step[k], "%.0f");
+    put_num(cell[SC_LAST_EVAL], sizeof cell[0], m.ttl.has_eval, m.ttl.last_eval_step, "%.0f");
+    put_num(cell[SC_LOSS0], sizeof cell[0], m.has_loss0, m.loss0, "%.6g");
+    put_num(cell[SC_STD0], sizeof cell[0], m.has_std0, m.std0, "%.6g");
+    put_num(cell[SC_PRED_STD], sizeof cell[0], m.has_pred, m.pred, "%.6g");
+    snprintf(cell[SC_INIT], sizeof cell[0], "%s", m.init ? m.init : "");
+    put_num(cell[SC_SAT], sizeof cell[0], m.has_sat, m.sat, "%.6g");
+    put_num(cell[SC_PASS], sizeof cell[0], m.has_pass, m.pass, "%.6g");
+    put_num(cell[SC_GQ], sizeof cell[0], m.has_grad, m.gq, "%.6g");
+    put_num(cell[SC_GK], sizeof cell[0], m.has_grad, m.gk, "%.6g");
+    put_num(cell[SC_WALL], sizeof cell[0], has_marker && !isnan(mk.wall_s),
+            has_marker ? mk.wall_s : 0, "%.3f");
+    snprintf(cell[SC_VERSION], sizeof cell[0], "%s", has_marker ? mk.version : "");
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
     fputs(p->names[r], f);
     for (int c = 0; c < p->n_cols; c++) fprintf(f, ",%s", p->cells[r * p->n_cols + c]);
-    fprintf(f, ",%s,", status);
-    if (has_marker) fprintf(f, "%d", mk.exit_code);
-    put_num(f, m.has_steps, m.steps_done, "%.0f");
-    put_num(f, m.has_val, m.val_loss, "%.6g");
-    put_num(f, m.has_val, m.val_acc, "%.6g");
-    put_num(f, m.has_val, m.val_tok, "%.6g");
-    put_num(f, m.has_best, m.best_loss, "%.6g");
-    put_num(f, m.has_best, m.best_acc, "%.6g");
-    put_num(f, m.has_99, m.first_99, "%.0f");
-    put_num(f, m.has_loss0, m.loss0, "%.6g");
-    put_num(f, m.has_std0, m.std0, "%.6g");
-    put_num(f, m.has_sat, m.sat, "%.6g");
-    put_num(f, m.has_pass, m.pass, "%.6g");
-    put_num(f, m.has_grad, m.gq, "%.6g");
-    put_num(f, m.has_grad, m.gk, "%.6g");
-    put_num(f, has_marker && !isnan(mk.wall_s), has_marker ? mk.wall_s : 0, "%.3f");
-    fprintf(f, ",%s", has_marker ? mk.version : "");
+    for (int c = 0; c < SC_N; c++) fprintf(f, ",%s", cell[c]);
     return fclose(f) == 0 ? buf : (free(buf), NULL);
 }
 

@@ -123,21 +123,31 @@ InitCheck diag_init_check(const Model *m, int layer) {
     return r;
 }
 
-void diag_init_report(FILE *f, const Model *m, const InitCheck *checks) {
+void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double predicted_std) {
     fprintf(f, "init check (step 0, one validation batch): the 1/sqrt(d_k) argument assumes q and k\n"
                "entries of variance 1, so that q.k has variance d_k and the scaled logits variance 1.\n");
     if (m->cfg.qk_norm)
         fprintf(f, "qk-norm is on: var q, var k and q.k are of the normalised q and k (what the "
                    "softmax sees).\n");
-    fprintf(f, "%-6s %10s %10s %12s %12s %14s %14s\n", "layer", "var q", "var k", "var q.k",
+    int has_pred = !isnan(predicted_std);
+    if (has_pred)
+        fprintf(f, "std logits: measured; from init: predicted from the init alone, "
+                   "scale*sqrt(d_k)*d_model*sigma^2 (sigma: std of the qkv weight; with qk-norm "
+                   "scale*sqrt(d_k); model.h)\n");
+    fprintf(f, "%-6s %10s %10s %12s %12s %14s %14s", "layer", "var q", "var k", "var q.k",
             "predicted", "var logits", "predicted");
+    if (has_pred) fprintf(f, " %12s %12s", "std logits", "from init");
+    fputc('\n', f);
     int assumption_holds = 1;
     double min_qk = INFINITY;
     for (int l = 0; l < m->cfg.n_layers; l++) {
         const InitCheck *c = &checks[l];
         double pred_logits = c->d_k * c->scale * c->scale;
-        fprintf(f, "%-6d %10.4f %10.4f %12.4f %12d %14.4f %14.4f\n", l, c->var_q, c->var_k, c->var_qk,
+        fprintf(f, "%-6d %10.4f %10.4f %12.4f %12d %14.4f %14.4f", l, c->var_q, c->var_k, c->var_qk,
                 c->d_k, c->var_logits, pred_logits);
+        if (has_pred)
+            fprintf(f, " %12.4f %12.4f", sqrt(c->var_logits > 0 ? c->var_logits : 0), predicted_std);
+        fputc('\n', f);
         if (c->var_q < 0.5 || c->var_q > 2 || c->var_k < 0.5 || c->var_k > 2) assumption_holds = 0;
         if (c->var_qk < min_qk) min_qk = c->var_qk;
     }

@@ -53,7 +53,9 @@ InitCheck diag_init_check(const Model *m, int layer);
 /* Writes the check of every layer, the predictions of the √d_k argument (var q = var k = 1,
  * var q·k = d_k, var logits = d_k·scale²) and a plain-language verdict to f. With qk-norm the
  * variance-1 premise holds by construction (unit LayerNorm weights at init), so the verdict says
- * so, and says when the scale leaves the logits large enough to saturate the softmax. */
-void diag_init_report(FILE *f, const Model *m, const InitCheck *checks);
+ * so, and says when the scale leaves the logits large enough to saturate the softmax. Beside each
+ * layer's measured logit std it prints predicted_std, the step-0 std predicted from the init
+ * (model_predicted_logit_std; the same for every layer); NAN leaves those two columns out. */
+void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double predicted_std);
 
 #endif

@@ -123,7 +123,12 @@ static int init_check(Run *r) {
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f) return -1;
-    diag_init_report(f, &r->m, checks);
+    const ModelConfig *mc = &r->m.cfg;
+    double sigma = model_qkv_init_std(mc->d_model, r->c->init == INIT_GPT2, r->c->init_std);
+    diag_init_report(f, &r->m, checks,
+                     model_predicted_logit_std(mc->d_model, mc->d_model / mc->n_heads,
+                                               config_attention_scale(r->c, mc->d_model / mc->n_heads),
+                                               mc->qk_norm, sigma));
     fclose(f);
     if (r->c->progress) fputs(text, stderr);
     int rc = runlog_write_file(&r->log, "init_check.txt", text);

@@ -1,0 +1,84 @@
+/* regime_map.c: ./train --regime-map --out DIR SWEEP_DIR [SWEEP_DIR ...] (command layer): its
+ * arguments checked, then the figure (report/regime_map.c). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/regime_map.h"
+#include "train/train.h"
+#include "util/dirs.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: ./train --regime-map --out DIR SWEEP_DIR [SWEEP_DIR ...]\n"
+            "Every trained run of the sweeps (their sweep.csv) placed by the step-0 attention-logit\n"
+            "std predicted from its init (predicted_logit_std, log axis): its final validation\n"
+            "answer accuracy, and for the unscaled run of each none / sqrt_dk pair its slowdown to\n"
+            "90 %% (censored values hollow). Colour: scale; marker: init scheme. Writes\n"
+            "DIR/regime_map.svg and DIR/regime_map.csv (the points). A sweep.csv of an older\n"
+            "program lacks predicted_logit_std: ./train --sweep --collect --out SWEEP_DIR rebuilds it.\n"
+            "Exit codes: 0 done, 1 cannot read a sweep.csv or write DIR, 2 bad arguments.\n");
+}
+
+int cli_regime_map(int argc, char **argv) {
+    const char *out = NULL;
+    char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
+    int n = 0, rc = EXIT_CONFIG;
+    if (!dirs) return EXIT_RUNTIME;
+    for (int i = 0; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            rc = EXIT_OK;
+            goto done;
+        } else if (cli_is_flag(argv[i], "--out")) {
+            if (out) {
+                rc = cli_fail(NULL, "--out given twice ('%s' and '%s')", out, argv[i]);
+                goto done;
+            }
+            if (!(out = cli_flag_value(argc, argv, &i, "--out"))) {
+                rc = cli_fail(NULL, "--out needs a folder");
+                goto done;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            rc = cli_fail(usage, "unknown option '%s' for --regime-map", argv[i]);
+            goto done;
+        } else if (!argv[i][0]) {
+            rc = cli_fail(usage, "an empty sweep folder name");
+            goto done;
+        } else {
+            dirs[n++] = argv[i];
+        }
+    }
+    if (!out) {
+        rc = cli_fail(usage, "--regime-map needs --out DIR");
+        goto done;
+    }
+    if (n == 0) {
+        rc = cli_fail(usage, "--regime-map needs at least one sweep folder");
+        goto done;
+    }
+    /* every folder checked before any work: a wrong one is a wrong argument */
+    for (int i = 0; i < n; i++) {
+        char csv[4200];
+        int len = snprintf(csv, sizeof csv, "%s/sweep.csv", dirs[i]);
+        if (len < 0 || (size_t)len >= sizeof csv || access(csv, R_OK) != 0) {
+            fprintf(stderr, "error: '%s' holds no readable sweep.csv: give the folders sweeps "
+                            "wrote (their --out)\n", dirs[i]);
+            rc = EXIT_CONFIG;
+            goto done;
+        }
+    }
+    if (make_dirs(out) != 0) {
+        fprintf(stderr, "error: cannot create folder '%s': %s\n", out, strerror(errno));
+        rc = EXIT_RUNTIME;
+        goto done;
+    }
+    rc = regime_map_write(out, dirs, n, stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+done:
+    free(dirs);
+    return rc;
+}

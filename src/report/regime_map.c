@@ -1,0 +1,237 @@
+/* regime_map.c: the regime map (regime_map.h). Reading order: the points from the sweeps, the CSV,
+ * the figure, writing both. */
+#include "report/regime_map.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/csv.h"
+#include "report/logs.h"
+#include "report/plot.h"
+#include "report/slowdown.h"
+#include "report/sweep_table.h"
+
+/* ------------------------------------------------------------------ the points */
+
+typedef struct {
+    const char *sweep, *run, *scale, *init;  /* strings of the tables */
+    double pred, acc;                        /* NAN when not measured */
+    int paired;                              /* the unscaled run of a none / sqrt_dk pair */
+    Slowdown slow90;
+} RegimePoint;
+
+/* Colour by scale, marker by init scheme. */
+static int scale_style(const char *scale) {
+    return strcmp(scale, "sqrt_dk") == 0 ? 0 : strcmp(scale, "none") == 0 ? 1
+         : strcmp(scale, "inv_dk") == 0 ? 2 : 3;
+}
+
+static int init_marker(const char *init) {
+    return strcmp(init, "fan_in") == 0 ? 0 : strcmp(init, "gpt2") == 0 ? 1 : 2;
+}
+
+static const char *field(const SweepTable *t, const SweepRow *r, const char *name) {
+    int c = csv_col(&t->csv, name);
+    return c >= 0 ? csv_str(&t->csv, r->csv_row, c) : "";
+}
+
+/* Appends the trained rows of t (the sweep in dir) to *pts. Returns 0 or -1 (memory). */
+static int add_points(const SweepTable *t, const char *dir, RegimePoint **pts, int *n) {
+    SweepGroup *g = NULL;
+    SlowPair *pairs = NULL;
+    int n_g = 0, n_pairs = slowdown_pairs(t, &g, &n_g, &pairs);
+    RegimePoint *p = n_pairs >= 0 ? realloc(*pts, sizeof **pts * (size_t)(*n + t->n_rows + 1)) : NULL;
+    if (!p) {
+        sweep_groups_free(g, n_g);
+        free(pairs);
+        return -1;
+    }
+    *pts = p;
+    for (int i = 0; i < t->n_rows; i++) {
+        const SweepRow *r = &t->rows[i];
+        if (!r->in_stats) continue;
+        RegimePoint q = {dir, r->run, field(t, r, "scale"), field(t, r, "init_scheme"),
+                         r->has[SW_PRED_STD] ? r->v[SW_PRED_STD] : NAN,
+                         r->has[SW_VAL_ACC] ? r->v[SW_VAL_ACC] : NAN, 0, {SD_UNKNOWN, NAN}};
+        if (!*q.init) q.init = field(t, r, "init.scheme"); /* a sweep that varied it */
+        for (int k = 0; k < n_pairs; k++)
+            if (pairs[k].none == i) {
+                q.paired = 1;
+                q.slow90 = slowdown_at(t, r, &t->rows[pairs[k].sq], 1);
+            }
+        p[(*n)++] = q;
+    }
+    sweep_groups_free(g, n_g);
+    free(pairs);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ the CSV */
+
+static const char *bound_name(const RegimePoint *p) {
+    if (!p->paired) return "";
+    switch (p->slow90.kind) {
+    case SD_EXACT: return "exact";
+    case SD_MORE: return "lower";
+    case SD_LESS: return "upper";
+    case SD_NEITHER: return "neither";
+    default: return "unknown";
+    }
+}
+
+static void put_value(FILE *f, double v) {
+    char text[32] = "";
+    if (!isnan(v)) log_format_value(text, sizeof text, v, "%.6g", 1);
+    fprintf(f, ",%s", text);
+}
+
+static void write_csv(FILE *f, const RegimePoint *p, int n) {
+    fputs("sweep,run,scale,init_scheme,predicted_logit_std,val_answer_acc,slowdown_90,"
+          "slowdown_90_bound\n", f);
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "%s,%s,%s,%s", p[i].sweep, p[i].run, p[i].scale, p[i].init);
+        put_value(f, p[i].pred);
+        put_value(f, p[i].acc);
+        put_value(f, p[i].paired ? p[i].slow90.ratio : NAN);
+        fprintf(f, ",%s\n", bound_name(&p[i]));
+    }
+}
+
+/* ------------------------------------------------------------------ the figure */
+
+#define FIG_W 1100.0
+#define FIG_H 520.0
+
+static void legend(Svg *s, double x, double y) {
+    static const char *const SCALES[] = {"sqrt_dk", "none", "inv_dk", "other scale"};
+    static const char *const INITS[] = {"fan_in", "gpt2", "init not known"};
+    svg_text(s, x, y, "font-size=\"12\"", "colour: attention.scale");
+    for (int i = 0; i < 4; i++) {
+        svg_raw(s, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>\n",
+                x + 150 + i * 110.0, y - 9, plot_color(i));
+        svg_text(s, x + 164 + i * 110.0, y, "font-size=\"12\"", SCALES[i]);
+    }
+    svg_text(s, x, y + 20, "font-size=\"12\"", "marker: init_scheme");
+    for (int i = 0; i < 3; i++) {
+        static const char *const SHAPE[] = {"\xe2\x97\x8f", "\xe2\x96\xa0", "\xe2\x96\xb2"};
+        svg_text(s, x + 150 + i * 110.0, y + 20, "font-size=\"12\"", SHAPE[i]);
+        svg_text(s, x + 164 + i * 110.0, y + 20, "font-size=\"12\"", INITS[i]);
+    }
+    svg_text(s, x, y + 40, "font-size=\"12\"",
+             "hollow with an arrow: censored (the unscaled run never reached 90 %: at least this "
+             "slow; arrow down: the scaled run never did: at most)");
+}
+
+/* Returns the number of points drawn in each panel through drawn[2]. */
+static int draw(Svg *s, const RegimePoint *p, int n, int drawn[2]) {
+    PlotPoint *a = malloc(sizeof *a * (size_t)(n > 0 ? n : 1));
+    PlotPoint *b = malloc(sizeof *b * (size_t)(n > 0 ? n : 1));
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    int na = 0, nb = 0;
+    for (int i = 0; i < n; i++) {
+        int style = scale_style(p[i].scale), marker = init_marker(p[i].init);
+        a[na++] = (PlotPoint){p[i].run, p[i].pred, 100 * p[i].acc, style, marker, 0};
+        SlowKind k = p[i].slow90.kind;
+        if (p[i].paired && (k == SD_EXACT || k == SD_MORE || k == SD_LESS))
+            b[nb++] = (PlotPoint){p[i].run, p[i].pred, p[i].slow90.ratio, style, marker,
+                                  k == SD_MORE ? 1 : k == SD_LESS ? -1 : 0};
+    }
+    svg_begin(s, FIG_W, FIG_H, "regime map: accuracy and slowdown against the predicted step-0 "
+                               "attention-logit std");
+    PlotAxes ax1 = {"final validation answer accuracy, every run",
+                    "predicted step-0 logit std (log)", "answer accuracy (%)", 0, NAN, NAN, 0, 100,
+                    0, 1};
+    PlotAxes ax2 = {"slowdown to 90 % (steps none / steps sqrt_dk)",
+                    "predicted step-0 logit std of the unscaled run (log)", "slowdown (log)", 1,
+                    NAN, NAN, NAN, NAN, 0, 1};
+    drawn[0] = plot_scatter(s, 10, 10, FIG_W / 2 - 15, FIG_H - 90, &ax1, a, na);
+    drawn[1] = plot_scatter(s, FIG_W / 2 + 5, 10, FIG_W / 2 - 15, FIG_H - 90, &ax2, b, nb);
+    legend(s, 30, FIG_H - 52);
+    free(a);
+    free(b);
+    return svg_end(s);
+}
+
+/* ------------------------------------------------------------------ writing */
+
+/* text to path via a fresh temporary file in the same folder and rename: the name is replaced
+ * whole (a link there is replaced, never written through). Returns 0, or -1 after a message. */
+static int write_replace(const char *path, const char *text, size_t len) {
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "error: path '%s' is too long\n", path);
+        return -1;
+    }
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    int ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = 0;
+    else if (!f && fd >= 0) close(fd);
+    if (ok && rename(tmp, path) == 0) return 0;
+    fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    if (fd >= 0) unlink(tmp);
+    return -1;
+}
+
+int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out) {
+    SweepTable *tables = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *tables);
+    RegimePoint *pts = NULL;
+    int n = 0, rc = 1, loaded = 0;
+    char *csv = NULL;
+    size_t csv_len = 0;
+    Svg svg = {0};
+    if (!tables) goto oom;
+    while (loaded < n_dirs) {
+        char path[4200];
+        const char *dir = dirs[loaded];
+        if (log_path(path, sizeof path, dir, "sweep.csv") != 0) {
+            fprintf(stderr, "error: path '%s' is too long\n", path);
+            goto done;
+        }
+        if (sweep_table_load(&tables[loaded], path) != 0) goto done;
+        if (add_points(&tables[loaded++], dir, &pts, &n) != 0) goto oom;
+    }
+    FILE *mem = open_memstream(&csv, &csv_len);
+    if (!mem) goto oom;
+    write_csv(mem, pts, n);
+    if (fclose(mem) != 0) goto oom;
+    int drawn[2] = {0, 0};
+    if (draw(&svg, pts, n, drawn) != 0) goto oom;
+    char svg_path[4200], csv_path[4200];
+    if (log_path(svg_path, sizeof svg_path, out_dir, "regime_map.svg") != 0 ||
+        log_path(csv_path, sizeof csv_path, out_dir, "regime_map.csv") != 0) {
+        fprintf(stderr, "error: folder name '%s' is too long\n", out_dir);
+        goto done;
+    }
+    if (write_replace(csv_path, csv, csv_len) != 0 ||
+        write_replace(svg_path, svg.buf, svg.len) != 0)
+        goto done;
+    int paired = 0, shown = 0;
+    for (int i = 0; i < n; i++) paired += pts[i].paired;
+    for (int i = 0; i < n; i++) shown += pts[i].paired && pts[i].slow90.kind != SD_NEITHER &&
+                                         pts[i].slow90.kind != SD_UNKNOWN;
+    fprintf(out, "regime map of %d trained run%s from %d sweep%s: %d drawn by accuracy (the rest "
+                 "lack predicted_logit_std or an accuracy: rebuild an older sweep.csv with "
+                 "./train --sweep --collect); %d unscaled runs paired with a scaled one, %d drawn "
+                 "by slowdown to 90 %% (the others: neither run got there, or not measured)\n",
+            n, n == 1 ? "" : "s", n_dirs, n_dirs == 1 ? "" : "s", drawn[0], paired, shown);
+    fprintf(out, "wrote %s\nwrote %s\n", svg_path, csv_path);
+    rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "error: out of memory drawing the regime map\n");
+done:
+    for (int i = 0; i < loaded && tables; i++) sweep_table_free(&tables[i]);
+    free(tables);
+    free(pts);
+    free(csv);
+    svg_free(&svg);
+    return rc;
+}

@@ -1,0 +1,21 @@
+/* regime_map.h: the regime map of the √d_k failure (./train --regime-map): every run of every
+ * sweep given, placed by its predicted step-0 attention-logit std (sweep.csv's
+ * predicted_logit_std, model_predicted_logit_std) on a log axis, against its final validation
+ * answer accuracy (panel 1) and, for the unscaled run of a none / sqrt_dk pair, its slowdown to
+ * 90 % (panel 2, slowdown.h; censored values drawn hollow with an arrow). Colour: scale; marker:
+ * init_scheme. Values come from the sweep.csv files alone. */
+#ifndef SCALEDOT_REGIME_MAP_H
+#define SCALEDOT_REGIME_MAP_H
+
+#include <stdio.h>
+
+/* Reads DIR/sweep.csv of each of dirs[0..n_dirs) (the caller has checked that each exists) and
+ * writes out_dir/regime_map.svg and out_dir/regime_map.csv (one row per trained run: sweep, run,
+ * scale, init_scheme, predicted_logit_std, val_answer_acc, slowdown_90, slowdown_90_bound =
+ * exact | lower | upper | neither | empty when the run is not the unscaled run of a pair), each
+ * via a new temporary file renamed over the name (a link there is replaced, not followed).
+ * out_dir must exist. Prints what it wrote to out. Returns 0, or 1 after a message (a sweep.csv
+ * unreadable, a write failed, out of memory). */
+int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out);
+
+#endif

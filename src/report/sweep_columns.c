@@ -1,0 +1,27 @@
+/* sweep_columns.c: the names of sweep.csv's result columns (sweep_columns.h). */
+#include "report/sweep_columns.h"
+
+const SweepColumnInfo SWEEP_COLUMNS[SC_N] = {
+    [SC_STATUS] = {"status", 0},
+    [SC_EXIT_CODE] = {"exit_code", 1},
+    [SC_STEPS_DONE] = {"steps_done", 1},
+    [SC_VAL_LOSS] = {"val_loss", 1},
+    [SC_VAL_ACC] = {"val_answer_acc", 1},
+    [SC_VAL_TOK] = {"val_token_acc", 1},
+    [SC_BEST_LOSS] = {"best_val_loss", 1},
+    [SC_BEST_ACC] = {"best_val_answer_acc", 1},
+    [SC_FIRST_50] = {"first_step_50", 1},
+    [SC_FIRST_90] = {"first_step_90", 1},
+    [SC_FIRST_99] = {"first_step_99", 1},
+    [SC_LAST_EVAL] = {"last_eval_step", 1},
+    [SC_LOSS0] = {"loss0", 1},
+    [SC_STD0] = {"logit_std0", 1},
+    [SC_PRED_STD] = {"predicted_logit_std", 1},
+    [SC_INIT] = {"init_scheme", 0},
+    [SC_SAT] = {"saturated_final", 1},
+    [SC_PASS] = {"softmax_pass_final", 1},
+    [SC_GQ] = {"gq_norm", 1},
+    [SC_GK] = {"gk_norm", 1},
+    [SC_WALL] = {"wall_s", 1},
+    [SC_VERSION] = {"version", 0},
+};

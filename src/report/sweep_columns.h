@@ -1,0 +1,30 @@
+/* sweep_columns.h: the columns of sweep.csv that follow the plan's own (run, d_k, d_model,
+ * n_heads, scale, seed, one section.key per other --grid key, steps), in file order. Spelled once,
+ * here: sweep/results.c writes them in this order and report/sweep_table.c reads them by these
+ * names. Meanings (README, "sweep.csv"): status ok | diverged | guard | failed | missing |
+ * running; first_step_50 / _90 / _99 the first validation pass at >= 50 / 90 / 99 % answer
+ * accuracy (empty: not reached by last_eval_step, the last pass; time_to_learn.h);
+ * predicted_logit_std the step-0 attention-logit std predicted from the run's config.ini
+ * (model_predicted_logit_std) and init_scheme its init.scheme (fan_in | gpt2), so the regime map
+ * knows every run's init whether or not the sweep varied it. */
+#ifndef SCALEDOT_SWEEP_COLUMNS_H
+#define SCALEDOT_SWEEP_COLUMNS_H
+
+typedef enum {
+    SC_STATUS, SC_EXIT_CODE, SC_STEPS_DONE, SC_VAL_LOSS, SC_VAL_ACC, SC_VAL_TOK, SC_BEST_LOSS,
+    SC_BEST_ACC, SC_FIRST_50, SC_FIRST_90, SC_FIRST_99, SC_LAST_EVAL, SC_LOSS0, SC_STD0,
+    SC_PRED_STD, SC_INIT, SC_SAT, SC_PASS, SC_GQ, SC_GK, SC_WALL, SC_VERSION, SC_N
+} SweepColumn;
+
+typedef struct {
+    const char *name;  /* header name */
+    int numeric;       /* a non-empty field must be a number (nan / inf included) */
+} SweepColumnInfo;
+
+/* Indexed by SweepColumn. */
+extern const SweepColumnInfo SWEEP_COLUMNS[SC_N];
+
+/* The first_step_* column of time_to_learn threshold k (0: 50 %, 1: 90 %, 2: 99 %). */
+#define SC_FIRST(k) ((SweepColumn)(SC_FIRST_50 + (k)))
+
+#endif

@@ -1,0 +1,120 @@
+/* test_regime_map.c: the regime map's data and figure (src/report/regime_map.c): two hand-made
+ * sweep.csv files, the points (one per trained run, values from sweep.csv, slowdowns worked out
+ * by hand) in regime_map.csv, and the SVG well-formed with one marker per drawable point. */
+#include "report/regime_map.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "xmlcheck.h"
+
+static char g_tmp[64];
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_regime_map.XXXXXX"); }
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
+
+/* Sweep a: two seeds of a none / sqrt_dk pair and a failed run (not a trained run: no point).
+ *   seed 1: none never reached 90 % (last pass 2000), sqrt_dk at 200: slowdown > 2000/200 = 10×
+ *   seed 2: none at 1000, sqrt_dk at 250: 4×
+ * Sweep b: an init.scheme column instead of init_scheme; b2 over b1 at 90 %: 400 / 500 = 0.8×;
+ * b3 has no predicted_logit_std (a row of an older program): in the CSV, not drawn; no pair. */
+static const char SWEEP_A[] =
+    "run,scale,seed,status,val_loss,val_answer_acc,first_step_50,first_step_90,first_step_99,"
+    "last_eval_step,predicted_logit_std,init_scheme\n"
+    "a1,sqrt_dk,1,ok,0.1,1,100,200,400,2000,1,fan_in\n"
+    "a2,none,1,ok,0.5,0.6,800,,,2000,8,fan_in\n"
+    "a3,sqrt_dk,2,ok,0.1,0.99,100,250,,2000,1,fan_in\n"
+    "a4,none,2,ok,0.2,0.95,300,1000,,2000,8,fan_in\n"
+    "a5,none,3,failed,,,,,,,8,fan_in\n";
+static const char SWEEP_B[] =
+    "run,scale,seed,init.scheme,status,val_loss,val_answer_acc,first_step_90,last_eval_step,"
+    "predicted_logit_std\n"
+    "b1,sqrt_dk,1,gpt2,ok,0.1,0.97,500,2000,0.1024\n"
+    "b2,none,1,gpt2,ok,0.1,0.98,400,2000,0.8192\n"
+    "b3,sqrt_dk,2,gpt2,ok,0.1,0.9,,2000,\n";
+
+static int count(const char *doc, const char *needle) {
+    int n = 0;
+    for (const char *p = doc; (p = strstr(p, needle)); p++) n++;
+    return n;
+}
+
+START_TEST(test_points_and_figure) {
+    char a[128], b[128], out[128], path[256];
+    tu_put_file(a, sizeof a, g_tmp, "a", "sweep.csv", SWEEP_A);
+    tu_put_file(b, sizeof b, g_tmp, "b", "sweep.csv", SWEEP_B);
+    snprintf(out, sizeof out, "%s", g_tmp);
+    char *dirs[] = {a, b};
+    TuCapture c;
+    tu_capture_begin(&c, 1);
+    int rc = regime_map_write(out, dirs, 2, stdout);
+    char *said = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(said, "regime map of 7 trained runs from 2 sweeps: 6 drawn by accuracy") &&
+                      strstr(said, "3 unscaled runs paired with a scaled one, 3 drawn"),
+                  "%s", said);
+    free(said);
+
+    snprintf(path, sizeof path, "%s/regime_map.csv", out);
+    char *csv = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(csv);
+    char want[8][256];
+    snprintf(want[0], sizeof want[0], "sweep,run,scale,init_scheme,predicted_logit_std,"
+                                      "val_answer_acc,slowdown_90,slowdown_90_bound\n");
+    snprintf(want[1], sizeof want[1], "%s,a1,sqrt_dk,fan_in,1,1,,\n", a);
+    snprintf(want[2], sizeof want[2], "%s,a2,none,fan_in,8,0.6,10,lower\n", a);
+    snprintf(want[3], sizeof want[3], "%s,a3,sqrt_dk,fan_in,1,0.99,,\n", a);
+    snprintf(want[4], sizeof want[4], "%s,a4,none,fan_in,8,0.95,4,exact\n", a);
+    snprintf(want[5], sizeof want[5], "%s,b1,sqrt_dk,gpt2,0.1024,0.97,,\n", b);
+    snprintf(want[6], sizeof want[6], "%s,b2,none,gpt2,0.8192,0.98,0.8,exact\n", b);
+    snprintf(want[7], sizeof want[7], "%s,b3,sqrt_dk,gpt2,,0.9,,\n", b);
+    char all[4096] = "";
+    for (int i = 0; i < 8; i++) strcat(all, want[i]);
+    ck_assert_str_eq(csv, all);
+    free(csv);
+
+    snprintf(path, sizeof path, "%s/regime_map.svg", out);
+    char *svg = tu_read_xml(path);
+    /* panel 1: every run with a predicted std and an accuracy (6); panel 2: the three pairs */
+    ck_assert_int_eq(count(svg, "class=\"point\""), 6 + 3);
+    ck_assert_int_eq(count(svg, "data-censored=\"1\""), 1);
+    ck_assert_int_eq(count(svg, "class=\"censor-arrow\""), 1);
+    ck_assert_ptr_nonnull(strstr(svg, "data-run=\"a2\" data-x=\"8\" data-y=\"60\" data-censored=\"0\""));
+    ck_assert_ptr_nonnull(strstr(svg, "data-run=\"a2\" data-x=\"8\" data-y=\"10\" data-censored=\"1\""));
+    ck_assert_ptr_nonnull(strstr(svg, "data-run=\"b2\" data-x=\"0.8192\" data-y=\"0.8\""));
+    ck_assert_ptr_null(strstr(svg, "data-run=\"a5\""));
+    ck_assert_ptr_null(strstr(svg, "data-run=\"b3\""));
+    free(svg);
+}
+END_TEST
+
+/* A sweep.csv that is not one: exit 1 after a message naming it, nothing written. */
+START_TEST(test_bad_sweep_csv) {
+    char a[128], path[256];
+    tu_put_file(a, sizeof a, g_tmp, "a", "sweep.csv", "just,a,table\n1,2,3\n");
+    char *dirs[] = {a};
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = regime_map_write(g_tmp, dirs, 1, stdout);
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 1);
+    ck_assert_msg(strstr(err, "sweep.csv") && strstr(err, "no column 'status'"), "%s", err);
+    free(err);
+    snprintf(path, sizeof path, "%s/regime_map.svg", g_tmp);
+    ck_assert_int_eq(tu_count_lines(path), -1);
+}
+END_TEST
+
+static Suite *regime_map_suite(void) {
+    Suite *s = suite_create("regime_map");
+    TCase *tc = tcase_create("regime_map");
+    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
+    tcase_add_test(tc, test_points_and_figure);
+    tcase_add_test(tc, test_bad_sweep_csv);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(regime_map_suite()); }
