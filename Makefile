@@ -141,9 +141,12 @@ check-deps:
 
 # make test: every test program, then all of them again under ASan + UBSan (make test-sanitize,
 # gcc). `make test-run` is the first half alone (used for the clang run in .ci/run).
+# The test programs are many small links: built on every core unless -j was given (the tests
+# themselves run one at a time, tests/run_tests.sh).
+JOBS_FLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 test: check-deps
-	@$(MAKE) --no-print-directory test-run
-	@$(MAKE) --no-print-directory test-sanitize
+	@$(MAKE) --no-print-directory $(JOBS_FLAG) test-run
+	@$(MAKE) --no-print-directory $(JOBS_FLAG) test-sanitize
 
 # Check's per-test time limits only catch hangs; a shared, busy machine gets five times more.
 test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
