@@ -68,10 +68,11 @@ static void usage(FILE *f) {
             "grad_norms.csv, attention.csv, init_check.txt, attention maps, checkpoint.bin).\n"
             "--set overrides a key of the file; it may be repeated. ./train.sh trains the shipped\n"
             "sort pair (configs/scaled.ini, configs/unscaled.ini) side by side and compares them;\n"
-            "./train.sh recall does the same for configs/recall_scaled.ini and recall_unscaled.ini.\n"
+            "./train.sh recall does the same for configs/recall_scaled.ini and recall_unscaled.ini,\n"
+            "./train.sh text for configs/text_scaled.ini and text_unscaled.ini (a text corpus).\n"
             "Exit codes: 0 done, 1 I/O or memory error, 2 bad command line or config, 3 diverged,\n"
             "4 a guard stopped the run (guard.action = stop), 130 / 143 stopped by SIGINT / SIGTERM\n"
-            "(checkpoint written: continue with --resume).\n");
+            "(checkpoint written: continue with --resume; a second signal stops at once).\n");
 }
 
 /* libgomp reads OMP_WAIT_POLICY once, before main. Its default lets waiting threads spin,

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 #include "xmlcheck.h"
@@ -76,6 +77,12 @@ START_TEST(test_points_and_figure) {
     free(csv);
 
     snprintf(path, sizeof path, "%s/regime_map.svg", out);
+    /* readable like every other output: 0666 less the umask (a mkstemp file would be 0600) */
+    mode_t mask = umask(022);
+    umask(mask);
+    struct stat st;
+    ck_assert_int_eq(stat(path, &st), 0);
+    ck_assert_int_eq(st.st_mode & 0777, 0666 & ~mask);
     char *svg = tu_read_xml(path);
     /* panel 1: every run with a predicted std and an accuracy (6); panel 2: the three pairs */
     ck_assert_int_eq(count(svg, "class=\"point\""), 6 + 3);

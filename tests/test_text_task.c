@@ -350,6 +350,17 @@ START_TEST(test_text_resume_refuses_changed_file) {
     snprintf(args, sizeof args, "--eval %s/runs/t", tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
     ck_assert(tu_train_output_contains(tmpdir, "bits per byte"));
+    /* no answers to list for text (no "WRONG" windows), and a prompt without --generate is
+     * refused naming --generate, before the model is loaded */
+    ck_assert(tu_train_output_contains(tmpdir, "has no answers to list"));
+    ck_assert(!tu_train_output_contains(tmpdir, "WRONG"));
+    snprintf(args, sizeof args, "--eval %s/runs/t --prompt \"In the\"", tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 2);
+    ck_assert(tu_train_output_contains(tmpdir, "goes with --generate N"));
+    snprintf(args, sizeof args, "--eval %s/runs/t --prompt \"In the\" --generate 5 --temperature 0",
+             tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    ck_assert(tu_train_output_contains(tmpdir, "In the"));
     /* and --resume goes on, its rows with val_bpb too */
     snprintf(args, sizeof args, "--resume %s/runs/t --set train.steps=6", tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), 0);

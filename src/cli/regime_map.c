@@ -21,7 +21,8 @@ static void usage(FILE *f) {
             "90 %% (censored values hollow). Colour: scale; marker: init scheme. Writes\n"
             "DIR/regime_map.svg and DIR/regime_map.csv (the points). A sweep.csv of an older\n"
             "program lacks predicted_logit_std: ./train --sweep --collect --out SWEEP_DIR rebuilds it.\n"
-            "Exit codes: 0 done, 1 cannot read a sweep.csv or write DIR, 2 bad arguments.\n");
+            "Exit codes: 0 done, 1 a sweep.csv that cannot be parsed, or DIR cannot be written,\n"
+            "2 bad arguments (a SWEEP_DIR without a readable sweep.csv among them).\n");
 }
 
 int cli_regime_map(int argc, char **argv) {

@@ -209,6 +209,9 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         config_write(&c, stdout);
         return EXIT_OK;
     }
+    if (a.eval_dir && a.prompt && !a.generate && c.task == TASK_TEXT)
+        return cli_fail(NULL, "--prompt on a text run goes with --generate N (the prompt is taken "
+                              "byte for byte and continued; e.g. --prompt \"In the\" --generate 100)");
     if (a.eval_dir)
         return train_eval_checkpoint(&c, checkpoint, 8, a.prompt, a.generate ? &a.gen : NULL);
     return train_run_from(&c, a.resume_dir ? checkpoint : NULL);

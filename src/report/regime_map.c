@@ -6,13 +6,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report/csv.h"
 #include "report/logs.h"
 #include "report/plot.h"
 #include "report/slowdown.h"
 #include "report/sweep_table.h"
+#include "util/whole_write.h"
 
 /* ------------------------------------------------------------------ the points */
 
@@ -161,22 +161,11 @@ static int draw(Svg *s, const RegimePoint *p, int n, int drawn[2]) {
 
 /* ------------------------------------------------------------------ writing */
 
-/* text to path via a fresh temporary file in the same folder and rename: the name is replaced
- * whole (a link there is replaced, never written through). Returns 0, or -1 after a message. */
+/* text to path whole (util/whole_write.h: a temporary file renamed over the name, so a link
+ * there is replaced, never written through). Returns 0, or -1 after a message. */
 static int write_replace(const char *path, const char *text, size_t len) {
-    char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
-        fprintf(stderr, "error: path '%s' is too long\n", path);
-        return -1;
-    }
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    int ok = f && fwrite(text, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = 0;
-    else if (!f && fd >= 0) close(fd);
-    if (ok && rename(tmp, path) == 0) return 0;
+    if (file_write_atomic(path, text, len) == 0) return 0;
     fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
-    if (fd >= 0) unlink(tmp);
     return -1;
 }
 

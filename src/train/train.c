@@ -511,7 +511,15 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     else
         printf("validation loss %.4f, answer accuracy %.2f%%, token accuracy %.2f%%\n", ev.loss,
                100 * ev.answer_acc, 100 * ev.token_acc);
-    rc = evaluate_print_examples(&run.m, &run.task, n_examples, stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+    /* a text window has no answer to show right or wrong: the model's own text is --generate's */
+    if (run.task.kind == TASK_TEXT) {
+        printf("(a text run has no answers to list; see its sample.txt, or --prompt \"TEXT\" "
+               "--generate N)\n");
+        rc = EXIT_OK;
+    } else {
+        rc = evaluate_print_examples(&run.m, &run.task, n_examples, stdout) == 0 ? EXIT_OK
+                                                                                 : EXIT_RUNTIME;
+    }
 done:
     run_free(&run);
     return rc;
