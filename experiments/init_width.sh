@@ -6,11 +6,13 @@
 # 64x the d_model 64 run per step and is left out of this budget (see the README). Then an
 # init.std sweep at d_model 64 (below).
 . "$(dirname "$(readlink -f "$0")")/common.sh"
+# WIDTHS and SEEDS choose a part (the README's d_model 256 rows: SEEDS=1 WIDTHS=256).
 for d in ${WIDTHS:-64 128 256}; do
     ./train --sweep configs/scaled.ini --dk 64 --d-model "$d" --scales sqrt_dk,none \
-        --grid init.scheme=fan_in,gpt2 --seeds 3 --jobs "$JOBS" --out "sweeps/init_width_d$d"
+        --grid init.scheme=fan_in,gpt2 --seeds "${SEEDS:-3}" --jobs "$JOBS" --out "sweeps/init_width_d$d"
     publish "sweeps/init_width_d$d" "docs/init_width/d$d"
 done
+[ -n "${WIDTHS:-}" ] && exit 0
 # The spread between: gpt2 init at d_model 64 (d_k 64, one head) with init.std 0.035 ... 0.14, so
 # the predicted unscaled step-0 logit std (8 * 64 * std^2) runs 0.78 ... 10: where the failure
 # begins at fixed width. Writes docs/init_width/std_d64/; runs in sweeps/init_std_d64/.
