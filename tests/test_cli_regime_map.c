@@ -1,6 +1,6 @@
 /* test_cli_regime_map.c: ./train --regime-map's arguments (src/cli/regime_map.c): --help, the
- * mistakes that end with exit code 2 before any work (nothing written, no folder made), and one
- * good line. */
+ * mistakes that end with exit code 2 before any work (nothing written, no folder made), a
+ * sweep.csv that cannot be parsed (exit 1, no folder made) and one good line. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +22,9 @@ static const char SWEEP[] = "run,scale,seed,status,val_loss,val_answer_acc,first
                             "n,none,1,ok,0.5,0.5,,1000,8,fan_in\n";
 
 START_TEST(test_mistakes_exit_2) {
-    char sw[128], empty[128], out[128];
+    char sw[128], sw2[160], empty[128], out[128];
     tu_put_file(sw, sizeof sw, g_tmp, "sw", "sweep.csv", SWEEP);
+    snprintf(sw2, sizeof sw2, "%s/../sw/.", sw);
     snprintf(empty, sizeof empty, "%s/empty", g_tmp);
     mkdir(empty, 0755);
     snprintf(out, sizeof out, "%s/out", g_tmp);
@@ -37,13 +38,15 @@ START_TEST(test_mistakes_exit_2) {
         {{"--out", "OUT", "EMPTY", NULL}, "holds no readable sweep.csv"},
         {{"--out", "OUT", "SW", "--bogus"}, "unknown option '--bogus'"},
         {{"SW", NULL}, "needs --out DIR"},
-        {{"--out", "OUT", "--out=OUT", "SW"}, "--out given twice"},
+        {{"--out", "OUT", "--out=OUT", "SW"}, "' and 'x')"}, /* the second value, not argv[i] */
+        {{"--out", "OUT", "SW", "SW2"}, "is given twice"},   /* the same folder spelled twice */
     };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
         const char *args[5] = {NULL};
         for (int k = 0; k < 4 && CASES[i].a[k]; k++) {
             const char *a = CASES[i].a[k];
             args[k] = strcmp(a, "OUT") == 0 ? out : strcmp(a, "SW") == 0 ? sw
+                    : strcmp(a, "SW2") == 0 ? sw2
                     : strcmp(a, "EMPTY") == 0 ? empty : strcmp(a, "--out=OUT") == 0 ? "--out=x" : a;
         }
         TuResult r = regime_map(args[0], args[1], args[2], args[3], NULL);
@@ -53,6 +56,20 @@ START_TEST(test_mistakes_exit_2) {
         ck_assert_msg(stat(out, &st) != 0, "case %zu: the out folder was made", i);
         tu_result_free(&r);
     }
+}
+END_TEST
+
+/* A sweep.csv that cannot be parsed: exit 1, and DIR is not made (it is made only after every
+ * sweep.csv was read). */
+START_TEST(test_bad_csv_makes_no_folder) {
+    char bad[128], out[160];
+    tu_put_file(bad, sizeof bad, g_tmp, "bad", "sweep.csv", "a,b\n1,2\n");
+    snprintf(out, sizeof out, "%s/out", g_tmp);
+    TuResult r = regime_map("--out", out, bad, NULL);
+    ck_assert_msg(r.rc == 1 && strstr(r.err, "no column"), "rc %d, stderr: %s", r.rc, r.err);
+    struct stat st;
+    ck_assert_msg(stat(out, &st) != 0, "the out folder was made");
+    tu_result_free(&r);
 }
 END_TEST
 
@@ -77,6 +94,7 @@ static Suite *cli_regime_map_suite(void) {
     TCase *tc = tcase_create("cli_regime_map");
     tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
     tcase_add_test(tc, test_mistakes_exit_2);
+    tcase_add_test(tc, test_bad_csv_makes_no_folder);
     tcase_add_test(tc, test_help_and_good_line);
     suite_add_tcase(s, tc);
     return s;

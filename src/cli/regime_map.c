@@ -1,5 +1,6 @@
 /* regime_map.c: ./train --regime-map --out DIR SWEEP_DIR [SWEEP_DIR ...] (command layer): its
  * arguments checked, then the figure (report/regime_map.c). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -10,7 +11,6 @@
 
 #include "report/regime_map.h"
 #include "train/train.h"
-#include "util/dirs.h"
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -22,28 +22,35 @@ static void usage(FILE *f) {
             "DIR/regime_map.svg and DIR/regime_map.csv (the points). A sweep.csv of an older\n"
             "program lacks predicted_logit_std: ./train --sweep --collect --out SWEEP_DIR rebuilds it.\n"
             "Exit codes: 0 done, 1 a sweep.csv that cannot be parsed, or DIR cannot be written,\n"
-            "2 bad arguments (a SWEEP_DIR without a readable sweep.csv among them).\n");
+            "2 bad arguments (a SWEEP_DIR without a readable sweep.csv, or one given twice).\n");
 }
 
 int cli_regime_map(int argc, char **argv) {
     const char *out = NULL;
     char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
+    char **real = calloc((size_t)(argc > 0 ? argc : 1), sizeof *real);
     int n = 0, rc = EXIT_CONFIG;
-    if (!dirs) return EXIT_RUNTIME;
+    if (!dirs || !real) {
+        free(dirs);
+        free(real);
+        return EXIT_RUNTIME;
+    }
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
             rc = EXIT_OK;
             goto done;
         } else if (cli_is_flag(argv[i], "--out")) {
-            if (out) {
-                rc = cli_fail(NULL, "--out given twice ('%s' and '%s')", out, argv[i]);
-                goto done;
-            }
-            if (!(out = cli_flag_value(argc, argv, &i, "--out"))) {
+            const char *v = cli_flag_value(argc, argv, &i, "--out");
+            if (!v) {
                 rc = cli_fail(NULL, "--out needs a folder");
                 goto done;
             }
+            if (out) {
+                rc = cli_fail(NULL, "--out given twice ('%s' and '%s')", out, v);
+                goto done;
+            }
+            out = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rc = cli_fail(usage, "unknown option '%s' for --regime-map", argv[i]);
             goto done;
@@ -73,13 +80,25 @@ int cli_regime_map(int argc, char **argv) {
             goto done;
         }
     }
-    if (make_dirs(out) != 0) {
-        fprintf(stderr, "error: cannot create folder '%s': %s\n", out, strerror(errno));
-        rc = EXIT_RUNTIME;
-        goto done;
+    /* the same folder twice (sw1, ./sw1, $PWD/sw1) would draw each of its runs twice */
+    for (int i = 0; i < n; i++) {
+        if (!(real[i] = realpath(dirs[i], NULL))) {
+            fprintf(stderr, "error: sweep folder '%s': %s\n", dirs[i], strerror(errno));
+            rc = errno == ENOMEM ? EXIT_RUNTIME : EXIT_CONFIG;
+            goto done;
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(real[i], real[j]) == 0) {
+                rc = cli_fail(NULL, "sweep folder '%s' is given twice ('%s' and '%s'): give each "
+                                    "sweep once", real[i], dirs[j], dirs[i]);
+                goto done;
+            }
     }
+    /* regime_map_write creates DIR only after it has read every sweep.csv */
     rc = regime_map_write(out, dirs, n, stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
 done:
+    for (int i = 0; i < n; i++) free(real[i]);
+    free(real);
     free(dirs);
     return rc;
 }

@@ -12,6 +12,7 @@
 #include "report/plot.h"
 #include "report/slowdown.h"
 #include "report/sweep_table.h"
+#include "util/dirs.h"
 #include "util/whole_write.h"
 
 /* ------------------------------------------------------------------ the points */
@@ -197,6 +198,11 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
     if (log_path(svg_path, sizeof svg_path, out_dir, "regime_map.svg") != 0 ||
         log_path(csv_path, sizeof csv_path, out_dir, "regime_map.csv") != 0) {
         fprintf(stderr, "error: folder name '%s' is too long\n", out_dir);
+        goto done;
+    }
+    /* created only now, after every sweep.csv was read: a refused map leaves no folder */
+    if (make_dirs(out_dir) != 0) {
+        fprintf(stderr, "error: cannot create folder '%s': %s\n", out_dir, strerror(errno));
         goto done;
     }
     if (write_replace(csv_path, csv, csv_len) != 0 ||

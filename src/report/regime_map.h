@@ -14,7 +14,7 @@
  * scale, init_scheme, predicted_logit_std, val_answer_acc, slowdown_90, slowdown_90_bound =
  * exact | lower | upper | neither | empty when the run is not the unscaled run of a pair), each
  * via a new temporary file renamed over the name (a link there is replaced, not followed).
- * out_dir must exist. Prints what it wrote to out. Returns 0, or 1 after a message (a sweep.csv
+ * out_dir and its missing parents are created after every sweep.csv was read. Prints what it wrote to out. Returns 0, or 1 after a message (a sweep.csv
  * unreadable, a write failed, out of memory). */
 int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out);
 
