@@ -286,6 +286,11 @@ static const LineCase LINES[] = {
     {{"@runs/run", "@a.safetensors", "--val"}, 2, "--val needs a file name"},
     {{"@runs/run", "@a.safetensors", "--val", "@v.safetensors", "--val=@w.safetensors"}, 2, "--val given twice"},
     {{"@runs/run", "@a.safetensors", "--val=@a.safetensors"}, 2, "is the export file itself"},
+    /* the same file spelled otherwise (its folder's realpath), or an existing one (its inode);
+     * refused before the run folder is read */
+    {{"@runs/run", "@a.safetensors", "--val=@runs/../a.safetensors"}, 2, "is the export file itself"},
+    {{"@missing", "@./a.safetensors", "--val", "@a.safetensors"}, 2, "is the export file itself"},
+    {{"@runs/run", "@exists.safetensors", "--val=@hard.safetensors"}, 2, "is the export file itself"},
     {{"@missing", "@a.safetensors"}, 2, "missing/checkpoint.bin"},
     {{"@empty", "@a.safetensors"}, 2, "empty/checkpoint.bin"},
     {{"@broken", "@a.safetensors"}, 2, "broken/checkpoint.bin"},
@@ -304,6 +309,9 @@ START_TEST(test_refused_lines) {
     tu_put_file(NULL, 0, g_tmp, "broken", "checkpoint.bin", "SCALEDOT but not really");
     snprintf(p, sizeof p, "%s/exists.safetensors", g_tmp);
     tu_write_file(p, "precious");
+    char hard[160];
+    snprintf(hard, sizeof hard, "%s/hard.safetensors", g_tmp); /* exists.safetensors, linked */
+    ck_assert_int_eq(link(p, hard), 0);
     char link_path[160], target[160];
     snprintf(link_path, sizeof link_path, "%s/link.safetensors", g_tmp);
     snprintf(target, sizeof target, "%s/target", g_tmp);

@@ -5,9 +5,11 @@
  * writes the validation set, the model's logits on its first batch and the loss and accuracies
  * the model gets on it, so that another implementation (twin/load.py) can check itself against
  * this one. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +48,35 @@ typedef struct {
     const char *run_dir, *out, *val;
 } ExportArgs;
 
+/* The realpath of path's folder (".", when it names none) into dir, and where its last part
+ * starts in path; -1 when the folder cannot be resolved. */
+static int split_real(const char *path, char dir[PATH_MAX], const char **base) {
+    const char *slash = strrchr(path, '/');
+    char folder[PATH_MAX];
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (n >= sizeof folder) return -1;
+    memcpy(folder, path, n);
+    folder[n] = 0;
+    if (!slash) strcpy(folder, ".");
+    else if (n == 0) strcpy(folder, "/");
+    *base = slash ? slash + 1 : path;
+    return realpath(folder, dir) ? 0 : -1;
+}
+
+/* 1 when the paths a and b name one file: the same device and inode when both exist, else the
+ * same realpath of their folders and the same last part (e.g. e.safetensors, ./e.safetensors and
+ * $PWD/e.safetensors), else (a folder that does not resolve) the same text. */
+static int same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char da[PATH_MAX], db[PATH_MAX];
+    const char *ba, *bb;
+    if (split_real(a, da, &ba) == 0 && split_real(b, db, &bb) == 0)
+        return strcmp(da, db) == 0 && strcmp(ba, bb) == 0;
+    return strcmp(a, b) == 0;
+}
+
 /* Returns -1 when the export is to go on, else the exit code (0 after --help, 2 after a
  * message). */
 static int parse_args(ExportArgs *a, int argc, char **argv) {
@@ -71,7 +102,7 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
     }
     if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");
     if (!a->out || !*a->out) return cli_fail(usage, "--export needs the file to write");
-    if (a->val && strcmp(a->val, a->out) == 0)
+    if (a->val && same_file(a->val, a->out))
         return cli_fail(NULL, "--val '%s' is the export file itself", a->val);
     return -1;
 }
