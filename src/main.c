@@ -1,5 +1,6 @@
 /* main.c: the command line of ./train: a table of subcommands (src/cli/, one file each) and
  * the dispatch to them. It only wires the parts together. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,18 @@ static void prefer_passive_openmp(char **argv) {
 #endif
 }
 
+/* A command's output that did not arrive (a full disk, a closed pipe: SIGPIPE is ignored) is an
+ * I/O error: exit code 1 unless the command already failed with its own code. */
+static int check_stdout(int rc) {
+    int err = fflush(stdout) != 0 ? errno : 0;
+    if (err || ferror(stdout)) {
+        fprintf(stderr, "error: cannot write to standard output: %s\n",
+                err ? strerror(err) : "a write failed");
+        if (rc == EXIT_OK) rc = EXIT_RUNTIME;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv) {
     prefer_passive_openmp(argv);
     provenance_set_command(argc, argv);
@@ -104,6 +117,6 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (COMMANDS[i].run && strcmp(argv[1], COMMANDS[i].name) == 0)
-            return COMMANDS[i].run(argc - 2, argv + 2);
-    return cli_train(argc, argv, usage);
+            return check_stdout(COMMANDS[i].run(argc - 2, argv + 2));
+    return check_stdout(cli_train(argc, argv, usage));
 }

@@ -1,7 +1,7 @@
 /* test_main.c: the command line of ./train (src/main.c) end to end: a bare ./train prints the
  * usage and trains nothing, `--set key value` (a space for '=') is named as such, a run's
- * config.ini, --eval and the --compare report carry the provenance, and a closed stdout/stderr pipe does not kill a
- * run before its checkpoint. */
+ * config.ini, --eval and the --compare report carry the provenance, a closed stdout/stderr pipe does not kill a
+ * run before its checkpoint, and stdout that cannot be written is an I/O error (exit 1). */
 #include <check.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -90,6 +90,34 @@ START_TEST(test_provenance_in_config_ini_and_eval) {
 }
 END_TEST
 
+/* ./train ARGS with stdout on /dev/full (every write fails: no space left) and stderr in
+ * tmpdir/out.txt. Returns the exit code. */
+static int run_stdout_full(const char *args) {
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s >/dev/full 2>%s/out.txt", tmpdir, tu_train_bin(),
+             args, tmpdir);
+    int st = system(cmd);
+    ck_assert_msg(WIFEXITED(st), "'%s' did not exit normally", cmd);
+    return WEXITSTATUS(st);
+}
+
+/* Output on stdout that could not be written is an I/O error (exit 1, standard output named),
+ * whichever command wrote it. */
+START_TEST(test_stdout_write_error_exits_1) {
+    make_tmpdir();
+    ck_assert_int_eq(tu_run_train(tmpdir, TINY " --set train.steps=10 --set run.name=p --set log.progress=0"), 0);
+    static const char *const cases[] = {"--version", "--eval runs/p",
+                                        "--compare runs/p runs/p --at-equal-loss", "--help"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ck_assert_int_eq(tu_run_train(tmpdir, cases[i]), 0); /* written: done */
+        ck_assert_msg(run_stdout_full(cases[i]) == 1, "case %zu: exit code not 1", i);
+        ck_assert_msg(tu_train_output_contains(tmpdir, "standard output"), "case %zu", i);
+    }
+    /* a command refused before any output keeps its own exit code */
+    ck_assert_int_eq(run_stdout_full("--regime-map"), 2);
+}
+END_TEST
+
 /* ./train with stdout and stderr on a pipe whose reader is already gone: every write would
  * raise SIGPIPE. Returns the wait status. */
 static int run_into_closed_pipe(const char *args) {
@@ -133,6 +161,7 @@ int main(void) {
     tcase_add_test(tc, test_set_with_space_names_the_argument);
     tcase_add_test(tc, test_provenance_in_config_ini_and_eval);
     tcase_add_test(tc, test_closed_pipe_does_not_kill_the_run);
+    tcase_add_test(tc, test_stdout_write_error_exits_1);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }
