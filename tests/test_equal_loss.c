@@ -177,12 +177,47 @@ START_TEST(test_missing_column) {
 }
 END_TEST
 
+/* A run without a finite val_loss (a header only, empty cells, nan / inf), as A or as B: exit 2,
+ * the run named, nothing printed (it said "A [inf, -inf] ... they do not overlap"). */
+START_TEST(test_no_validation_evaluation) {
+    char tmp[64], a[256], z[256];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
+    write_run(tmp, "A", (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28, 0.05, 0.8);
+    write_run(tmp, "Z", (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28, 0.05, 0.8);
+    snprintf(a, sizeof a, "%s/A", tmp);
+    snprintf(z, sizeof z, "%s/Z", tmp);
+    static const char *const LOSS[] = {
+        "step,train_loss,val_loss\n",
+        "step,train_loss,val_loss\n0,1,\n20,1,\n",
+        "step,train_loss,val_loss\n0,1,nan\n20,1,inf\n40,1,\n",
+    };
+    for (size_t i = 0; i < sizeof LOSS / sizeof *LOSS; i++)
+        for (int z_is_a = 0; z_is_a < 2; z_is_a++) {
+            tu_put_file(NULL, 0, tmp, "Z", "loss.csv", LOSS[i]);
+            TuCapture c;
+            tu_capture_begin(&c, 2);
+            int rc;
+            char *out = z_is_a ? run_report(z, a, &rc) : run_report(a, z, &rc);
+            char *err = tu_capture_end(&c);
+            char want[320];
+            snprintf(want, sizeof want, "run '%s' has no validation evaluation", z);
+            ck_assert_msg(rc == 2 && strstr(err, want), "case %zu/%d: rc %d, stderr: %s", i,
+                          z_is_a, rc, err);
+            ck_assert_msg(!out || !*out, "case %zu/%d printed:\n%s", i, z_is_a, out);
+            free(out);
+            free(err);
+        }
+    tu_remove_tree(tmp);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("equal_loss");
     TCase *tc = tcase_create("equal_loss");
     tcase_add_test(tc, test_equal_loss_step);
     tcase_add_test(tc, test_two_runs_by_hand);
     tcase_add_test(tc, test_missing_column);
+    tcase_add_test(tc, test_no_validation_evaluation);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -23,7 +23,8 @@ static void usage(FILE *f) {
             "prints instead, for each of RUN_A's evaluations in the loss range both runs cover,\n"
             "both runs' gradient readings where each first reached that validation loss; writes\n"
             "nothing.\n"
-            "Exit codes: 0 done, 1 cannot write the report, 2 bad arguments or unreadable run.\n");
+            "Exit codes: 0 done, 1 cannot write the report, 2 bad arguments or unreadable run\n"
+            "(--at-equal-loss: also a run without a validation evaluation).\n");
 }
 
 /* Fills a (a->dirs is allocated; the caller frees it). Returns -1 when the report is to be made,

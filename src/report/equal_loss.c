@@ -102,6 +102,11 @@ static int run_load(Run *r, const char *dir) {
             r->hi = fmax(r->hi, v);
         }
     }
+    if (!(r->lo <= r->hi)) { /* no finite val_loss: nothing to be compared at */
+        fprintf(stderr, "error: --compare --at-equal-loss: run '%s' has no validation evaluation "
+                        "(no finite val_loss in its loss.csv)\n", dir);
+        return 2;
+    }
     return 0;
 }
 

@@ -23,8 +23,9 @@ double equal_loss_step(const double *steps, const double *losses, int n, double 
  * over the levels for A, for B at equal loss and for B at equal step (A's steps), the ratios
  * A / B and whether the equal-step reading's direction (A above or below B) survives at equal
  * loss. When the ranges do not overlap it says so and prints no levels.
- * Returns 0, 2 when a log is missing or lacks a column (stderr names the path and column), or
- * 1 when memory runs out. */
+ * Returns 0, 2 when a log is missing or lacks a column (stderr names the path and column) or a
+ * run has no finite val_loss (no validation evaluation: stderr names the run; nothing printed),
+ * or 1 when memory runs out. */
 int report_equal_loss(FILE *out, const char *dir_a, const char *dir_b);
 
 #endif
