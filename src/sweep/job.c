@@ -154,6 +154,13 @@ int sweep_job_run(const char *cfg_path) {
         struct timespec nap = {0, 200000000};
         nanosleep(&nap, NULL);
     }
+    /* a run not yet started trains on the task file the sweep was planned with, or not at all:
+     * its numbers would be pooled with those of the runs that did (sweep/plan.h) */
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    if (access(path, F_OK) != 0 && plan_check_task_file(c, cfg_path) != 0) {
+        free(c);
+        return EXIT_CONFIG;
+    }
     if (make_dirs(dir) != 0) {
         fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
         free(c);
