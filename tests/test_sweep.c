@@ -414,6 +414,28 @@ START_TEST(test_changed_task_file_new_plan) {
 }
 END_TEST
 
+/* A run folder that is a symbolic link: its jobs.txt line refuses it (exit 2, naming it) and
+ * writes nothing through it, not even its train.log. */
+START_TEST(test_symlinked_run_folder_refused) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "l"), 0);
+    char victim[128], path[256], args[512];
+    snprintf(victim, sizeof victim, "%s/victim", g_tmp);
+    ck_assert_int_eq(mkdir(victim, 0755), 0);
+    snprintf(path, sizeof path, "%s/l/runs", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/l/runs/lr-1e-3", g_tmp);
+    ck_assert_int_eq(symlink(victim, path), 0);
+    snprintf(args, sizeof args, "--sweep-run %s/l/configs/lr-1e-3.ini", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "symbolic link"));
+    snprintf(path, sizeof path, "%s/train.log", victim);
+    ck_assert(!exists(path));
+    snprintf(path, sizeof path, "%s/config.ini", victim);
+    ck_assert(!exists(path));
+}
+END_TEST
+
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
 /* A finished sweep whose plan.txt and sweep.csv were deleted, started again with another plan
  * (another d_model) into the same folder: refused with exit code 2 before anything runs, naming
@@ -562,6 +584,7 @@ static Suite *sweep_suite(void) {
     tcase_add_test(tc, test_foreign_checkpoint);
     tcase_add_test(tc, test_edited_task_file_refused);
     tcase_add_test(tc, test_changed_task_file_new_plan);
+    tcase_add_test(tc, test_symlinked_run_folder_refused);
     tcase_add_test(tc, test_default_out_dir);
     tcase_add_test(tc, test_finished_runs_of_another_plan_refused);
     tcase_add_test(tc, test_second_sweep_refused);

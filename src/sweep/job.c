@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "config/config.h"
 #include "sweep/results.h"
@@ -158,6 +159,15 @@ int sweep_job_run(const char *cfg_path) {
      * its numbers would be pooled with those of the runs that did (sweep/plan.h) */
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     if (access(path, F_OK) != 0 && plan_check_task_file(c, cfg_path) != 0) {
+        free(c);
+        return EXIT_CONFIG;
+    }
+    /* train.log and the markers go into the run folder before ./train's own check (train.c) */
+    struct stat st;
+    if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+        fprintf(stderr, "error: %s: run folder '%s' is a symbolic link; a run writes only into a "
+                        "folder of its own, never through a link. Remove the link; nothing was "
+                        "run\n", cfg_path, dir);
         free(c);
         return EXIT_CONFIG;
     }

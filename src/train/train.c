@@ -233,8 +233,10 @@ static int config_ini_is_ours(const char *dir) {
 /* Before a new run (no checkpoint) touches its folder: a symbolic link is refused (the logs
  * would be written wherever it points), and so is a folder that holds files but no run of ours
  * (no config.ini ./train wrote, no checkpoint.bin): its files would be overwritten. An earlier
- * run is replaced, as before. What a sweep's run command writes before the run starts (.lock,
- * train.log, its markers) does not make a folder a user's. Returns 0 or EXIT_CONFIG. */
+ * run is replaced, as before; a folder another process trains in is left to the lock's refusal.
+ * What a sweep's run command writes before the run starts (.lock, train.log, its markers) and
+ * the temporary files of a write cut short (NAME.tmp) do not make a folder a user's. Returns 0
+ * or EXIT_CONFIG. */
 static int run_folder_check(const char *dir) {
     struct stat st;
     if (lstat(dir, &st) != 0) return 0; /* absent: created below (or the error said there) */
@@ -254,9 +256,11 @@ static int run_folder_check(const char *dir) {
         holds = 1;
         for (size_t i = 0; i < sizeof sweep_files / sizeof sweep_files[0]; i++)
             if (strcmp(e->d_name, sweep_files[i]) == 0) holds = 0;
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0) holds = 0;
     }
     closedir(d);
-    if (!holds) return 0;
+    if (!holds || run_lock_holder(dir) != 0) return 0;
     char path[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     if (access(path, F_OK) == 0 || config_ini_is_ours(dir)) return 0;
