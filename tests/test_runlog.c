@@ -41,15 +41,16 @@ START_TEST(test_run_folder_under_a_file) {
 }
 END_TEST
 
-/* loss.csv is a link to /dev/full (where every write fails with ENOSPC): the link is replaced by
- * the run's own log, never written through (util/whole_write.h). A full disk itself is
+/* An earlier run's loss.csv is a link to /dev/full (where every write fails with ENOSPC): the
+ * link is replaced by the new run's own log, never written through (util/whole_write.h). (A
+ * folder holding no run of ./train is refused instead: test_train.) A full disk itself is
  * test_whole_write's job (a file-size limit). */
 START_TEST(test_link_to_dev_full_replaced) {
     make_tmpdir();
     char path[512];
-    snprintf(path, sizeof path, "%s/runs/run", tmpdir);
-    ck_assert_int_eq(make_dirs(path), 0);
+    ck_assert_int_eq(run_train(""), 0);
     snprintf(path, sizeof path, "%s/runs/run/loss.csv", tmpdir);
+    ck_assert_int_eq(remove(path), 0);
     ck_assert_int_eq(symlink("/dev/full", path), 0);
     ck_assert_int_eq(run_train(""), 0);
     struct stat sb;

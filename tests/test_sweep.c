@@ -6,7 +6,8 @@
  * (status guard, exit code 4) and the sweep goes on; SIGINT stops a sweep with 130 and the same command started again
  * skips the finished run and resumes the interrupted one; a different plan into the same folder
  * is refused naming the line that differs; an interrupted run whose task file was edited is
- * refused by its jobs.txt line and by the sweep started again, as ./train --resume refuses it.
+ * refused by its jobs.txt line and by the sweep started again, as ./train --resume refuses it;
+ * a task file changed before a run started makes the restarted sweep another plan, refused.
  * Argument and config errors: test_plan.c. */
 #include "sweep/sweep.h"
 
@@ -361,6 +362,80 @@ START_TEST(test_edited_task_file_refused) {
 }
 END_TEST
 
+/* A sweep on a task file, one run done, then the file edited: plan.txt records the file's hash,
+ * so the same sweep command started again is another plan, refused naming the task-file line,
+ * and the jobs.txt line of the run not yet started refuses the file; neither creates its run
+ * folder, so no summary pools runs of two datasets. --collect reads the plan, and one from
+ * before the task-file lines (the line removed) too. */
+START_TEST(test_changed_task_file_new_plan) {
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
+    tu_write_file(path, "a b | b a\nb c | c b\nc a | a c\na a | a a\nb b | b b\nc c | c c\n"
+                        "a c | c a\nb a | a b\n");
+    char ini[512];
+    snprintf(ini, sizeof ini, "[task]\nname = file\nfile = %s/words.txt\nval_size = 4\n[model]\n"
+             "n_layers = 1\nd_model = 16\nn_heads = 2\n[train]\nbatch_size = 4\n", g_tmp);
+    snprintf(path, sizeof path, "%s/file.ini", g_tmp);
+    tu_write_file(path, ini);
+    ck_assert_int_eq(sweep_cmd("file.ini --grid optim.lr=1e-3,2e-3 --steps 5 --plan --out %s", "h"), 0);
+    snprintf(path, sizeof path, "%s/h/plan.txt", g_tmp);
+    ck_assert(tu_file_contains(path, "\ntask-file fnv1a64 "));
+    snprintf(cmd, sizeof cmd, "head -n 1 %s/h/jobs.txt | sh", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("c b | b c\n", f);
+    fclose(f);
+    char args[512];
+    snprintf(args, sizeof args, "--sweep-run %s/h/configs/lr-2e-3.ini", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "changed since the sweep was planned"));
+    snprintf(path, sizeof path, "%s/h/runs/lr-2e-3", g_tmp);
+    ck_assert(!exists(path));
+    int rc = sweep_cmd("file.ini --grid optim.lr=1e-3,2e-3 --steps 5 --out %s", "h");
+    char *msg = out_text();
+    ck_assert_msg(rc == 2 && strstr(msg, "holds a different sweep plan") &&
+                  strstr(msg, "task-file fnv1a64 "), "rc %d:\n%s", rc, msg);
+    free(msg);
+    ck_assert(!exists(path));
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out h"), 0);
+    ck_assert(tu_train_output_contains(g_tmp, "not finished: lr-2e-3"));
+    /* a plan from before the task-file lines: --collect reads it as before */
+    snprintf(path, sizeof path, "%s/h/plan.txt", g_tmp);
+    char *text = tu_read_file(path, NULL), *line = strstr(text, "\ntask-file ");
+    ck_assert_ptr_nonnull(line);
+    memmove(line + 1, strchr(line + 1, '\n') + 1, strlen(strchr(line + 1, '\n') + 1) + 1);
+    tu_write_file(path, text);
+    free(text);
+    ck_assert(!tu_file_contains(path, "task-file"));
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out h"), 0);
+    ck_assert(tu_train_output_contains(g_tmp, "not finished: lr-2e-3"));
+}
+END_TEST
+
+/* A run folder that is a symbolic link: its jobs.txt line refuses it (exit 2, naming it) and
+ * writes nothing through it, not even its train.log. */
+START_TEST(test_symlinked_run_folder_refused) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "l"), 0);
+    char victim[128], path[256], args[512];
+    snprintf(victim, sizeof victim, "%s/victim", g_tmp);
+    ck_assert_int_eq(mkdir(victim, 0755), 0);
+    snprintf(path, sizeof path, "%s/l/runs", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/l/runs/lr-1e-3", g_tmp);
+    ck_assert_int_eq(symlink(victim, path), 0);
+    snprintf(args, sizeof args, "--sweep-run %s/l/configs/lr-1e-3.ini", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "symbolic link"));
+    snprintf(path, sizeof path, "%s/train.log", victim);
+    ck_assert(!exists(path));
+    snprintf(path, sizeof path, "%s/config.ini", victim);
+    ck_assert(!exists(path));
+}
+END_TEST
+
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
 /* A finished sweep whose plan.txt and sweep.csv were deleted, started again with another plan
  * (another d_model) into the same folder: refused with exit code 2 before anything runs, naming
@@ -508,6 +583,8 @@ static Suite *sweep_suite(void) {
     tcase_add_test(tc, test_resume_after_sigint);
     tcase_add_test(tc, test_foreign_checkpoint);
     tcase_add_test(tc, test_edited_task_file_refused);
+    tcase_add_test(tc, test_changed_task_file_new_plan);
+    tcase_add_test(tc, test_symlinked_run_folder_refused);
     tcase_add_test(tc, test_default_out_dir);
     tcase_add_test(tc, test_finished_runs_of_another_plan_refused);
     tcase_add_test(tc, test_second_sweep_refused);

@@ -242,6 +242,51 @@ START_TEST(test_guard_stop_exits_4) {
 }
 END_TEST
 
+/* A new run's folder: a symbolic link is refused (the logs would go wherever it points), and so
+ * is a folder holding files but no run of ./train (they would be overwritten); both exit 2 before
+ * any work, naming the folder. A real earlier run is still replaced (./train.sh --replace). */
+START_TEST(test_run_folder_not_ours_refused) {
+    make_tmpdir();
+    char path[512], victim[512];
+    const char *args = "--set train.steps=5 --set log.progress=0 --set run.name=";
+    char cmd[256];
+    tu_put_file(NULL, 0, tmpdir, "runs", "keep.txt", "runs folder\n");
+    tu_put_file(NULL, 0, tmpdir, "runs/userdir", "loss.csv", "precious\n");
+    snprintf(cmd, sizeof cmd, "%suserdir", args);
+    ck_assert_int_eq(run_train(cmd), EXIT_CONFIG);
+    ck_assert(output_contains("runs/userdir"));
+    snprintf(path, sizeof path, "%s/runs/userdir/loss.csv", tmpdir);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "precious\n");
+    free(text);
+    ck_assert(!exists("runs/userdir/config.ini"));
+    /* a config.ini of the user's (not one ./train wrote) does not make the folder a run */
+    tu_put_file(NULL, 0, tmpdir, "runs/userini", "config.ini", "[model]\nd_model = 16\n");
+    snprintf(cmd, sizeof cmd, "%suserini", args);
+    ck_assert_int_eq(run_train(cmd), EXIT_CONFIG);
+    ck_assert(output_contains("runs/userini"));
+    ck_assert(!exists("runs/userini/loss.csv"));
+
+    tu_put_file(victim, sizeof victim, tmpdir, "victdir", "note.txt", "mine\n");
+    snprintf(path, sizeof path, "%s/runs/symrun", tmpdir);
+    ck_assert_int_eq(symlink(victim, path), 0);
+    snprintf(cmd, sizeof cmd, "%ssymrun", args);
+    ck_assert_int_eq(run_train(cmd), EXIT_CONFIG);
+    ck_assert(output_contains("runs/symrun"));
+    ck_assert(output_contains("symbolic link"));
+    ck_assert(!exists("victdir/config.ini") && !exists("victdir/loss.csv") &&
+              !exists("victdir/.lock"));
+
+    /* an empty folder, then the earlier run in it: trained, then replaced */
+    snprintf(path, sizeof path, "%s/runs/real", tmpdir);
+    ck_assert_int_eq(mkdir(path, 0777), 0);
+    snprintf(cmd, sizeof cmd, "%sreal", args);
+    ck_assert_int_eq(run_train(cmd), EXIT_OK);
+    ck_assert_int_eq(run_train(cmd), EXIT_OK);
+    ck_assert(output_contains("holds an earlier run"));
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("train");
     TCase *tc = tcase_create("end to end");
@@ -251,6 +296,7 @@ int main(void) {
     tcase_add_test(tc, test_is_nonfinite);
     tcase_add_test(tc, test_bad_input_exits_2_before_work);
     tcase_add_test(tc, test_guard_stop_exits_4);
+    tcase_add_test(tc, test_run_folder_not_ours_refused);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

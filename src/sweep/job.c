@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "config/config.h"
 #include "sweep/results.h"
@@ -153,6 +154,22 @@ int sweep_job_run(const char *cfg_path) {
                             "waiting for it to end\n", cfg_path, dir, (long)holder);
         struct timespec nap = {0, 200000000};
         nanosleep(&nap, NULL);
+    }
+    /* a run not yet started trains on the task file the sweep was planned with, or not at all:
+     * its numbers would be pooled with those of the runs that did (sweep/plan.h) */
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    if (access(path, F_OK) != 0 && plan_check_task_file(c, cfg_path) != 0) {
+        free(c);
+        return EXIT_CONFIG;
+    }
+    /* train.log and the markers go into the run folder before ./train's own check (train.c) */
+    struct stat st;
+    if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+        fprintf(stderr, "error: %s: run folder '%s' is a symbolic link; a run writes only into a "
+                        "folder of its own, never through a link. Remove the link; nothing was "
+                        "run\n", cfg_path, dir);
+        free(c);
+        return EXIT_CONFIG;
     }
     if (make_dirs(dir) != 0) {
         fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));

@@ -3,8 +3,10 @@
  * in OUT/plan.txt (and compared with the one already there), OUT/configs/ and OUT/jobs.txt.
  *
  * plan.txt is line-based text: "axis KEY VALUES [shape]", "base section.key = value" for every
- * key of the base config but run.name / run.dir, "columns ...", and "run NAME CELLS..." per run
- * in plan order; --collect reads the columns and runs back. */
+ * key of the base config but run.name / run.dir, "task-file fnv1a64 HASH PATH" for every task
+ * file the runs read (task.name = file or text: FNV-1a of its bytes, as the "; task file:" line of
+ * a run's config.ini), "columns ...", and "run NAME CELLS..." per run in plan order; --collect
+ * reads the columns and runs back. */
 #include "sweep/plan.h"
 
 #include <errno.h>
@@ -19,6 +21,7 @@
 #include "util/file_check.h"
 #include "util/whole_write.h"
 #include "train/runlog.h"
+#include "train/task_source.h"
 #include "train/train.h"
 
 /* config_set on "key=value"; on error names the sweep option behind the value too. */
@@ -200,7 +203,7 @@ static void write_base(FILE *f, const Config *base) {
     free(buf);
 }
 
-static char *plan_text(const SweepArgs *a, const Config *base, const Plan *p) {
+static char *plan_text(const SweepArgs *a, const Config *base, const Plan *p, const char *files) {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
@@ -215,6 +218,7 @@ static char *plan_text(const SweepArgs *a, const Config *base, const Plan *p) {
         fputc('\n', f);
     }
     write_base(f, base);
+    fputs(files, f);
     fprintf(f, "columns");
     for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->col_names[c]);
     fputc('\n', f);
@@ -309,6 +313,39 @@ static int check_same_configs(const SweepArgs *a, const Config *base, const char
     return rc;
 }
 
+static int reads_task_file(const Config *c) { return c->task == TASK_FILE || c->task == TASK_TEXT; }
+
+/* Adds c's task file (when its task reads one) to the "task-file" lines in *lines (malloc'd
+ * text, grown), once per path: its hash goes into plan.txt, so that a sweep started again after
+ * the file changed is another plan, and --sweep-run of a run not yet started refuses the file. */
+static int add_task_file(char **lines, const Config *c) {
+    if (!reads_task_file(c)) return 0;
+    for (const char *q = *lines; q && *q;) { /* "task-file fnv1a64 <16 hex> PATH\n" */
+        size_t len = strcspn(q, "\n");
+        const char *path = q + strlen(PLAN_TASK_FILE) + 17;
+        if ((size_t)(path - q) < len && strlen(c->task_file) == len - (size_t)(path - q) &&
+            strncmp(path, c->task_file, len - (size_t)(path - q)) == 0)
+            return 0;
+        q += len + (q[len] != '\0');
+    }
+    uint64_t h;
+    if (task_source_hash(c->task_file, &h) != 0) {
+        fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
+        return -1;
+    }
+    size_t old = *lines ? strlen(*lines) : 0, add = strlen(PLAN_TASK_FILE) + 18 + strlen(c->task_file) + 2;
+    char *grown = realloc(*lines, old + add);
+    if (!grown) return -1;
+    snprintf(grown + old, add, "%s%016llx ", PLAN_TASK_FILE, (unsigned long long)h);
+    /* one line: a newline in the path would end it */
+    size_t k = strlen(grown);
+    for (const char *q = c->task_file; *q; q++) grown[k++] = *q == '\n' || *q == '\r' ? '?' : *q;
+    grown[k++] = '\n';
+    grown[k] = '\0';
+    *lines = grown;
+    return 0;
+}
+
 int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Plan *p) {
     memset(p, 0, sizeof *p);
     long n_runs = 1;
@@ -329,9 +366,11 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
         if (a->axes[i].column) snprintf(p->col_names[k++], PLAN_CELL, "%s", a->axes[i].key);
     snprintf(p->col_names[k], PLAN_CELL, "steps");
     Config *c = malloc(sizeof *c);
-    int rc = c ? 0 : -1;
+    char *files = calloc(1, 1);
+    int rc = c && files ? 0 : -1;
     for (long r = 0; r < n_runs && !rc; r++) {
-        rc = plan_run_config(a, base, runs_dir, r, c) || config_validate(c) || check_task(c);
+        rc = plan_run_config(a, base, runs_dir, r, c) || config_validate(c) || check_task(c) ||
+             add_task_file(&files, c);
         if (rc) {
             fprintf(stderr, "error: run %ld of %ld of the plan cannot be built; nothing was run\n",
                     r + 1, n_runs);
@@ -351,10 +390,11 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
     free(c);
     if (!rc) rc = check_unique(p);
     if (!rc) rc = check_same_configs(a, base, runs_dir, p);
-    if (!rc && !(p->text = plan_text(a, base, p))) {
+    if (!rc && !(p->text = plan_text(a, base, p, files))) {
         fprintf(stderr, "error: out of memory\n");
         rc = -1;
     }
+    free(files);
     return rc ? -1 : 0;
 }
 
@@ -397,7 +437,9 @@ int plan_parse(Plan *p, const char *text, const char *path) {
         if (next) *next++ = '\0';
         line_no++;
         (void)save;
-        if (!*line || line[0] == '#' || strncmp(line, "axis ", 5) == 0) continue;
+        if (!*line || line[0] == '#' || strncmp(line, "axis ", 5) == 0 ||
+            strncmp(line, PLAN_TASK_FILE, strlen(PLAN_TASK_FILE)) == 0)
+            continue;
         if (strncmp(line, "base ", 5) == 0) {
             /* a hand-edited plan: only keys the program knows */
             char key[128];
@@ -447,7 +489,7 @@ int plan_parse(Plan *p, const char *text, const char *path) {
             p->n_runs++;
         } else {
             snprintf(whybuf, sizeof whybuf, "unknown line '%.40s' (a plan has # comments and "
-                     "axis, base, columns and run lines)", line);
+                     "axis, base, task-file, columns and run lines)", line);
             why = whybuf;
             rc = -1;
             break;
@@ -534,6 +576,46 @@ int plan_check_fresh(const Plan *p, const char *out_abs) {
         }
     }
     return 0;
+}
+
+int plan_check_task_file(const Config *c, const char *cfg_path) {
+    if (!reads_task_file(c)) return 0;
+    char path[2 * SWEEP_PATH], why[128];
+    size_t n = strlen(c->run_dir);
+    while (n > 1 && c->run_dir[n - 1] == '/') n--;
+    if (n < 5 || strncmp(c->run_dir + n - 5, "/runs", 5) != 0) return 0; /* not a sweep's run */
+    snprintf(path, sizeof path, "%.*s/plan.txt", (int)(n - 5), c->run_dir);
+    size_t len;
+    char *text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+    if (!text) return 0; /* no plan: a config of the user's; nothing to compare with */
+    const char *hit = NULL;
+    size_t plen = strlen(PLAN_TASK_FILE), flen = strlen(c->task_file);
+    for (const char *q = text; *q && !hit;) {
+        size_t l = strcspn(q, "\n");
+        if (strncmp(q, PLAN_TASK_FILE, plen) == 0 && l == plen + 17 + flen &&
+            strncmp(q + plen + 17, c->task_file, flen) == 0)
+            hit = q + plen;
+        q += l + (q[l] != '\0');
+    }
+    int rc = 0;
+    uint64_t now;
+    if (hit) { /* plans from before the line have none: not checked */
+        unsigned long long then = strtoull(hit, NULL, 16);
+        if (task_source_hash(c->task_file, &now) != 0) {
+            fprintf(stderr, "error: %s: task.file '%s' cannot be read: %s; nothing was run\n",
+                    cfg_path, c->task_file, strerror(errno));
+            rc = -1;
+        } else if (now != then) {
+            fprintf(stderr, "error: %s: task.file '%s' changed since the sweep was planned (hash "
+                            "%016llx in %s, %016llx now); this run would train on other data than "
+                            "the sweep's others. Restore the file, or plan a new sweep into "
+                            "another --out; nothing was run\n",
+                    cfg_path, c->task_file, then, path, (unsigned long long)now);
+            rc = -1;
+        }
+    }
+    free(text);
+    return rc;
 }
 
 int sweep_write_atomic(const char *path, const char *text, size_t len) {

@@ -96,6 +96,16 @@ int plan_check_fresh(const Plan *p, const char *out_abs);
  * exactly text; else -1 after a message naming the first line that differs, old and new. */
 int plan_check_same(const char *path, const char *text);
 
+/* The start of plan.txt's line for a task file the runs read: PLAN_TASK_FILE, 16 hex digits of
+ * its FNV-1a hash (task_source_hash), a space, its absolute path. */
+#define PLAN_TASK_FILE "task-file fnv1a64 "
+
+/* For --sweep-run of a run not yet started (no checkpoint): when c's task reads task.file and
+ * the plan.txt of its sweep (the folder above run.dir = OUT/runs) records that file's hash, the
+ * file must still have it. Returns 0 (same, or nothing to compare: no plan, a plan from before
+ * the task-file lines), or -1 after a message naming cfg_path, the file and both hashes. */
+int plan_check_task_file(const Config *c, const char *cfg_path);
+
 /* Writes OUT/plan.txt, OUT/configs/RUN.ini for every run and OUT/jobs.txt (one shell command
  * per run: `'EXE' --sweep-run 'OUT/configs/RUN.ini'`, paths absolute). out_abs is absolute.
  * Each file is written to a temporary name and renamed. Returns 0, or -1 after a message. */

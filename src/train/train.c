@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -24,6 +26,7 @@
 #include "util/run_lock.h"
 #include "train/runlog.h"
 #include "train/task_source.h"
+#include "util/file_check.h"
 #include "util/provenance.h"
 #include "util/stop_signal.h"
 
@@ -207,6 +210,66 @@ static int build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
     return 0;
 }
 
+/* 1 when dir/config.ini is one ./train wrote: its provenance and task-file comment lines, then
+ * config_write's first line (a run from before the provenance lines starts with that line). */
+static int config_ini_is_ours(const char *dir) {
+    char path[1100], why[128];
+    snprintf(path, sizeof path, "%s/config.ini", dir);
+    size_t len;
+    char *text = file_read_regular(path, 1 << 20, &len, why, sizeof why);
+    if (!text) return 0;
+    const char *p = text;
+    while (strncmp(p, PROVENANCE_PREFIX, strlen(PROVENANCE_PREFIX)) == 0 ||
+           strncmp(p, TASK_SOURCE_PREFIX, strlen(TASK_SOURCE_PREFIX)) == 0) {
+        p += strcspn(p, "\n");
+        if (*p) p++;
+    }
+    size_t n = strlen(CONFIG_FILE_FIRST_LINE);
+    int ours = strncmp(p, CONFIG_FILE_FIRST_LINE, n) == 0 && p[n] == '\n';
+    free(text);
+    return ours;
+}
+
+/* Before a new run (no checkpoint) touches its folder: a symbolic link is refused (the logs
+ * would be written wherever it points), and so is a folder that holds files but no run of ours
+ * (no config.ini ./train wrote, no checkpoint.bin): its files would be overwritten. An earlier
+ * run is replaced, as before; a folder another process trains in is left to the lock's refusal.
+ * What a sweep's run command writes before the run starts (.lock, train.log, its markers) and
+ * the temporary files of a write cut short (NAME.tmp) do not make a folder a user's. Returns 0
+ * or EXIT_CONFIG. */
+static int run_folder_check(const char *dir) {
+    struct stat st;
+    if (lstat(dir, &st) != 0) return 0; /* absent: created below (or the error said there) */
+    if (S_ISLNK(st.st_mode)) {
+        fprintf(stderr, "error: run folder '%s' is a symbolic link; a run writes only into a "
+                        "folder of its own, never through a link. Set run.name to another name, or "
+                        "remove the link; nothing was run\n", dir);
+        return EXIT_CONFIG;
+    }
+    if (!S_ISDIR(st.st_mode)) return 0; /* make_dirs reports it (ENOTDIR) */
+    DIR *d = opendir(dir);
+    if (!d) return 0; /* unreadable: creating the lock or logs there reports it */
+    static const char *const sweep_files[] = {".", "..", ".lock", "train.log", "sweep_result.txt",
+                                              "sweep_wall.txt"};
+    int holds = 0;
+    for (struct dirent *e; !holds && (e = readdir(d));) {
+        holds = 1;
+        for (size_t i = 0; i < sizeof sweep_files / sizeof sweep_files[0]; i++)
+            if (strcmp(e->d_name, sweep_files[i]) == 0) holds = 0;
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0) holds = 0;
+    }
+    closedir(d);
+    if (!holds || run_lock_holder(dir) != 0) return 0;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    if (access(path, F_OK) == 0 || config_ini_is_ours(dir)) return 0;
+    fprintf(stderr, "error: run folder '%s' holds files but no run of ./train (no config.ini it "
+                    "wrote, no checkpoint.bin); a new run would overwrite them. Set run.name to "
+                    "another name, or move the folder away; nothing was run\n", dir);
+    return EXIT_CONFIG;
+}
+
 #define RUN_FINISHED (-1) /* run_build: the checkpoint is of the finished run; nothing to do */
 
 /* Builds everything the run needs; returns 0 or an exit code. With a checkpoint path, the
@@ -214,7 +277,13 @@ static int build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
  * checkpoint of the finished run (at train.steps, its attention map written) returns
  * RUN_FINISHED before anything in the folder is touched. */
 static int run_build(Run *r, const Config *c, const char *checkpoint) {
-    int rc = build_task_model_optimizer(r, c, c->batch_size);
+    memset(r, 0, sizeof *r); /* run_free of a run refused here frees nothing */
+    r->lock_fd = -1;
+    char dir[sizeof r->dir];
+    snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
+    int rc = checkpoint ? 0 : run_folder_check(dir);
+    if (rc != 0) return rc;
+    rc = build_task_model_optimizer(r, c, c->batch_size);
     if (rc != 0) return rc;
     int B = c->batch_size, T = r->task.seq_len;
     Rng init_rng;
