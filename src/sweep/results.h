@@ -1,6 +1,6 @@
 /* results.h: what a sweep knows about one run, read from its folder: the marker the per-run
  * command writes when the run ends (sweep_result.txt), and the sweep.csv row built from the
- * run's logs (schema: sweep_schema.md). */
+ * run's logs (result columns: report/sweep_columns.h). */
 #ifndef SCALEDOT_SWEEP_RESULTS_H
 #define SCALEDOT_SWEEP_RESULTS_H
 
