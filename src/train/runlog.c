@@ -13,19 +13,27 @@
 #include "util/file_check.h"
 #include "util/whole_write.h"
 
-/* Opens name in the run folder as a new, empty log (a file or link there is replaced, never
- * written through). The FILE only holds the descriptor: rows go out with whole_write. */
-static FILE *open_in(const RunLog *r, const char *name) {
-    char path[1200], why[128];
-    snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    int fd = file_open_log(path, 1, why, sizeof why);
+/* The log at path as a FILE for appending (util/whole_write.h's file_open_log: never through a
+ * link, regular files only; fresh nonzero: replaced by an empty one). The FILE only holds the
+ * descriptor: rows go out with whole_write. NULL after a message "cannot <verb> 'path'". */
+static FILE *open_log_file(const char *path, int fresh, const char *verb) {
+    char why[128];
+    int fd = file_open_log(path, fresh, why, sizeof why);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
     if (fd >= 0 && !f) {
         snprintf(why, sizeof why, "%s", strerror(errno));
         close(fd);
     }
-    if (!f) fprintf(stderr, "error: cannot write '%s': %s\n", path, why);
+    if (!f) fprintf(stderr, "error: cannot %s '%s': %s\n", verb, path, why);
     return f;
+}
+
+/* Opens name in the run folder as a new, empty log (a file or link there is replaced, never
+ * written through). */
+static FILE *open_in(const RunLog *r, const char *name) {
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    return open_log_file(path, 1, "write");
 }
 
 /* Writes the file name of the run folder whole (temporary file + rename). */
@@ -86,20 +94,13 @@ static int resume_prepare(const RunLog *r, const char *name, long resume_step, A
 
 /* Renames the prepared name.tmp over name and opens it for appending. */
 static FILE *resume_commit(const RunLog *r, const char *name, AtomicFile *prepared) {
-    char path[1200], why[128];
+    char path[1200];
     snprintf(path, sizeof path, "%s/%s", r->dir, name);
     if (atomic_commit(prepared, 0) != 0) {
         fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
         return NULL;
     }
-    int fd = file_open_log(path, 0, why, sizeof why);
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
-    if (fd >= 0 && !f) {
-        snprintf(why, sizeof why, "%s", strerror(errno));
-        close(fd);
-    }
-    if (!f) fprintf(stderr, "error: cannot append to '%s': %s\n", path, why);
-    return f;
+    return open_log_file(path, 0, "append to");
 }
 
 /* True when the header (first line) of dir/name has the column `col`. */
