@@ -14,7 +14,7 @@
 # run's evaluation levels; see ./train --compare --help), its per-reading medians per seed, and
 # over the seeds the median unscaled/scaled ratio at equal loss and at equal step and how many
 # seeds keep the equal-step direction. Needs bash, awk, sort and the built ./train.
-#   experiments/chain.sh [SWEEP_DIR] [FROM] [TO]   > docs/seeds/chain.txt
+#   experiments/chain.sh [SWEEP_DIR] [FROM] [TO]   > results/seeds/chain.txt
 set -euo pipefail
 dir=${1:-sweeps/seeds_sort}
 from=${2:-20}

@@ -1,5 +1,5 @@
 # experiments/common.sh: what every experiment script shares (sourced, not run): the build, the
-# number of runs side by side, and copying a finished sweep's tables and figures into docs/.
+# number of runs side by side, and copying a finished sweep's tables and figures into results/.
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 make -s train

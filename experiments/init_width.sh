@@ -2,7 +2,7 @@
 # The control variable (README "Does it happen in my model?"): init scheme (fan_in, gpt2 with
 # std 0.02) x width (d_model 64, 128, 256; d_k fixed at 64, n_heads = d_model / 64) x scale
 # (sqrt_dk, none), seeds 1-3, the shipped sort task and its 2000 steps. Writes
-# docs/init_width/d<d_model>/; runs in sweeps/init_width_d<d_model>/. d_model 512 costs about
+# results/init_width/d<d_model>/; runs in sweeps/init_width_d<d_model>/. d_model 512 costs about
 # 64x the d_model 64 run per step and is left out of this budget (see the README). Then an
 # init.std sweep at d_model 64 (below).
 . "$(dirname "$(readlink -f "$0")")/common.sh"
@@ -10,12 +10,12 @@
 for d in ${WIDTHS:-64 128 256}; do
     ./train --sweep configs/scaled.ini --dk 64 --d-model "$d" --scales sqrt_dk,none \
         --grid init.scheme=fan_in,gpt2 --seeds "${SEEDS:-3}" --jobs "$JOBS" --out "sweeps/init_width_d$d"
-    publish "sweeps/init_width_d$d" "docs/init_width/d$d"
+    publish "sweeps/init_width_d$d" "results/init_width/d$d"
 done
 [ -n "${WIDTHS:-}" ] && exit 0
 # The spread between: gpt2 init at d_model 64 (d_k 64, one head) with init.std 0.035 ... 0.14, so
 # the predicted unscaled step-0 logit std (8 * 64 * std^2) runs 0.78 ... 10: where the failure
-# begins at fixed width. Writes docs/init_width/std_d64/; runs in sweeps/init_std_d64/.
+# begins at fixed width. Writes results/init_width/std_d64/; runs in sweeps/init_std_d64/.
 ./train --sweep configs/scaled.ini --scales sqrt_dk,none --set init.scheme=gpt2 \
     --grid init.std=0.035,0.05,0.07,0.1,0.14 --seeds 3 --jobs "$JOBS" --out sweeps/init_std_d64
-publish sweeps/init_std_d64 docs/init_width/std_d64
+publish sweeps/init_std_d64 results/init_width/std_d64

@@ -13,7 +13,7 @@
 
 /* One subcommand: its name (argv[1]), its handler (given the arguments after the name), what
  * follows the name, and one line of help. The rows without a handler are read by the train
- * command (cli/train.c) anywhere on its line; a first argument that is no subcommand's name is
+ * command (cli/cmd_train.c) anywhere on its line; a first argument that is no subcommand's name is
  * the train command's too (./train CONFIG.ini [--set ...]). */
 typedef struct {
     const char *name;

@@ -1,5 +1,5 @@
 /* streader.h: an independent reader of safetensors files for the tests of the writer
- * (test_safetensors) and of ./train --export (test_cli_export). Written from the format's
+ * (test_safetensors) and of ./train --export (test_cmd_export). Written from the format's
  * description, not from src/util/safetensors.c: the u64 header length read byte by byte as
  * little-endian, a minimal JSON parser (objects, strings with every escape JSON has, arrays of
  * non-negative integers) and checks that the tensors' byte ranges cover the data exactly.

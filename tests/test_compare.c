@@ -7,7 +7,7 @@
  * mkdtemp folder, then checks the table, the files, the number of series per figure and that
  * every SVG and the index page are well-formed XML. What repeats is written as tables: lines of
  * the printed table (expect_lines), points of a series (expect_points) and series per figure
- * (expect_figures); the argument errors are in test_cli_compare.c. */
+ * (expect_figures); the argument errors are in test_cmd_compare.c. */
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>

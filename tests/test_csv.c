@@ -52,7 +52,7 @@ typedef struct {
     int n_cells;
 } DocCase;
 
-static const DocCase DOCS[] = {
+static const DocCase RESULTS[] = {
     {"quoted fields",
      "position,token\n0,\"<sep>\"\n1,\"a,b\"\n2,\"say \"\"hi\"\"\"\n3,\"\"\n4,\"two\nlines\"\n", 5,
      "position",
@@ -71,7 +71,7 @@ static const DocCase DOCS[] = {
 };
 
 START_TEST(test_cells) {
-    const DocCase *d = &DOCS[_i];
+    const DocCase *d = &RESULTS[_i];
     Csv t;
     parse(&t, d->text);
     ck_assert_msg(t.n_rows == d->n_rows, "%s: %d rows, want %d", d->name, t.n_rows, d->n_rows);
@@ -220,7 +220,7 @@ static Suite *csv_suite(void) {
     Suite *s = suite_create("csv");
     TCase *tc = tcase_create("reader");
     tcase_add_test(tc, test_header_and_fields);
-    tcase_add_loop_test(tc, test_cells, 0, N_OF(DOCS));
+    tcase_add_loop_test(tc, test_cells, 0, N_OF(RESULTS));
     tcase_add_loop_test(tc, test_numbers, 0, N_OF(NUMS));
     tcase_add_loop_test(tc, test_ints, 0, N_OF(INTS));
     tcase_add_test(tc, test_header_only);

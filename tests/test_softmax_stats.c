@@ -1,5 +1,5 @@
 /* test_softmax_stats.c: src/report/softmax_stats.c (softmax, entropy, Jacobian norm, Welford,
- * the q·k measurement). The command line of ./train --softmax-table is test_cli_softmax_table's,
+ * the q·k measurement). The command line of ./train --softmax-table is test_cmd_softmax_table's,
  * the table it prints test_softmax_table's.
  *
  * Expected values are derived in the comments, not copied from a run. The statistical tests use a

@@ -1,4 +1,4 @@
-/* test_sweep.c: ./train --sweep end to end (src/sweep/sweep.c with jobs.c and job.c), on tiny
+/* test_sweep.c: ./train --sweep end to end (src/sweep/sweep.c with children.c and run_one.c), on tiny
  * runs (copy of 3 symbols over 6, one layer, a few steps) in a fresh mkdtemp folder, each
  * through the real program (children are exec'd from /proc/self/exe):
  * --jobs 2 and --jobs 1 give the same sweep.csv (wall_s aside); --plan + jobs.txt under

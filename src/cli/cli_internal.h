@@ -1,4 +1,4 @@
-/* cli_internal.h: the parts of the train command (cli/train.c) that its test checks on their
+/* cli_internal.h: the parts of the train command (cli/cmd_train.c) that its test checks on their
  * own: the command line read into TrainArgs, the run-folder split and the --set keys a resumed
  * run may change. Not for use outside src/cli/ and its tests. */
 #ifndef SCALEDOT_CLI_INTERNAL_H

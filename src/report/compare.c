@@ -1,5 +1,5 @@
 /* compare.c: the report behind ./train --compare RUN_DIR ... (its arguments are read by
- * cli/compare.c).
+ * cli/cmd_compare.c).
  *
  * Reads the logs of several run folders and shows, side by side, what the attention scale does:
  * a summary table on stdout, SVG figures and an index.html that ties them together. This file

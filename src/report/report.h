@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-/* What ./train --compare asks for (read by cli/compare.c). */
+/* What ./train --compare asks for (read by cli/cmd_compare.c). */
 typedef struct {
     const char *out;   /* --out DIR, or NULL: reports/<run1>_vs_<run2>... (out_dir.h) */
     int log_scale;     /* the loss axis: 1 log, 0 linear, FIGURES_LOG_AUTO (figures.h) chooses */
@@ -18,7 +18,7 @@ typedef struct {
  * folder. Returns an exit code (0, 1 on I/O error, 2 on unreadable runs, each named). */
 int report_compare(const CompareArgs *a);
 
-/* What ./train --softmax-table asks for (read by cli/softmax_table.c). */
+/* What ./train --softmax-table asks for (read by cli/cmd_softmax_table.c). */
 typedef struct {
     uint64_t seed;     /* the generator's seed */
     int samples;       /* rows (one query, `keys` keys) per d_k, >= 1 */

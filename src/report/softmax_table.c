@@ -1,5 +1,5 @@
 /* softmax_table.c: ./train --softmax-table, the worked numbers behind the 1/√d_k scale (its
- * arguments are read by cli/softmax_table.c).
+ * arguments are read by cli/cmd_softmax_table.c).
  *
  * Part 1 shows two hand-sized rows: a wider spread of logits makes the softmax peakier and its
  * Jacobian smaller. Part 2 measures, for growing d_k, the variance of q·k with and without the

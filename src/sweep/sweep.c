@@ -1,6 +1,6 @@
 /* sweep.c: ./train --sweep, the engine's top: the plan from the parsed arguments
  * (cli/sweep_args.c reads them, plan.c expands them), the stored plan, the runs as child
- * processes (jobs.c), sweep.csv rebuilt from the run folders (results.c) and the report
+ * processes (children.c), sweep.csv rebuilt from the run folders (results.c) and the report
  * (report/sweep_report.h). Also --plan (stop after writing the plan, the configs and jobs.txt)
  * and --collect (rebuild from the folders). */
 #include "sweep/sweep.h"
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "report/sweep_report.h"
-#include "sweep/jobs.h"
+#include "sweep/children.h"
 #include "sweep/plan.h"
 #include "sweep/results.h"
 #include "train/runlog.h"
@@ -114,7 +114,7 @@ static int refresh_all(Sweep *sw) {
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
 }
 
-/* jobs_run's callback: the run's row is read again and sweep.csv rewritten whole. */
+/* children_run's callback: the run's row is read again and sweep.csv rewritten whole. */
 static int run_done(void *ctx, int i, int rc) {
     Sweep *sw = ctx;
     int r = sw->todo[i];
@@ -223,7 +223,7 @@ static int run_sweep(Sweep *sw, const char *exe) {
                         "a time; each run's output in its train.log)\n",
                 p->n_runs, sw->out, before, sw->n_todo, sw->a.jobs);
         JobList jl = {exe, sw->a.jobs, sw->n_todo, cfg, p->n_runs, before, run_done, sw};
-        rc = jobs_run(&jl, &failed);
+        rc = children_run(&jl, &failed);
         if (refresh_all(sw) != 0 && rc == RC_OK) rc = RC_IO;
     }
     for (int i = 0; i < sw->n_todo; i++) free(cfg[i]);

@@ -23,7 +23,7 @@ int sweep_execute(const SweepArgs *a);
  * code the marker is written (exit code, wall time summed over attempts, version); after
  * SIGINT / SIGTERM it is not, and the next call resumes. Returns the run's exit code (the
  * recorded one when nothing was done), 2 for a bad config file. */
-int sweep_job_run(const char *cfg_path);
+int sweep_run_one(const char *cfg_path);
 
 /* Reads a run's config file (OUT/configs/RUN.ini) into c as the run stores it (task.separator
  * resolved). Returns 0, or -1 after a message naming the file, line and key. */

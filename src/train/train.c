@@ -1,5 +1,5 @@
 /* train.c: the training loop (train.h): builds the task, model and optimizer from a config, runs
- * the steps, evaluates and logs, writes checkpoints; the command layer (src/cli/train.c) calls it. */
+ * the steps, evaluates and logs, writes checkpoints; the command layer (src/cli/cmd_train.c) calls it. */
 #include "train/train.h"
 
 #include <errno.h>

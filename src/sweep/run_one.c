@@ -1,4 +1,4 @@
-/* job.c: ./train --sweep-run CONFIG: the one per-run command behind every sweep path (the
+/* run_one.c: ./train --sweep-run CONFIG: the one per-run command behind every sweep path (the
  * in-process sweep's children, jobs.txt under xargs, GNU parallel or Slurm): train if absent,
  * resume if interrupted, nothing if finished; the outcome recorded in the run's marker. */
 #include "sweep/sweep.h"
@@ -116,7 +116,7 @@ static int redirect_output(const char *dir) {
     return rc;
 }
 
-int sweep_job_run(const char *cfg_path) {
+int sweep_run_one(const char *cfg_path) {
     Config *c = malloc(sizeof *c);
     if (!c) return EXIT_RUNTIME;
     if (sweep_load_run_config(cfg_path, c) != 0) {

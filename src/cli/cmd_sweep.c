@@ -1,6 +1,6 @@
-/* sweep.c: the sweep's commands (command layer): ./train --sweep (arguments read by
+/* cmd_sweep.c: the sweep's commands (command layer): ./train --sweep (arguments read by
  * sweep_args.c, then the engine, sweep/sweep.c), ./train --sweep-run RUN.ini (one run of it,
- * sweep/job.c) and ./train --sweep-report SWEEP_DIR (report/sweep_report.c). */
+ * sweep/run_one.c) and ./train --sweep-report SWEEP_DIR (report/sweep_report.c). */
 #include "cli/cli.h"
 
 #include <stdio.h>
@@ -29,7 +29,7 @@ static const char SWEEP_REPORT_USAGE[] = "usage: ./train --sweep-report SWEEP_DI
 int cli_sweep_run(int argc, char **argv) {
     if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_RUN_USAGE, stdout), EXIT_OK;
     if (argc != 1 || !*argv[0]) return fputs(SWEEP_RUN_USAGE, stderr), EXIT_CONFIG;
-    return sweep_job_run(argv[0]);
+    return sweep_run_one(argv[0]);
 }
 
 int cli_sweep_report(int argc, char **argv) {

@@ -1,5 +1,5 @@
-/* test_cli_sweep.c: the command lines of ./train --sweep-run and --sweep-report
- * (src/cli/sweep.c), table-driven: --help prints the usage on stdout with exit 0, a missing, extra
+/* test_cmd_sweep.c: the command lines of ./train --sweep-run and --sweep-report
+ * (src/cli/cmd_sweep.c), table-driven: --help prints the usage on stdout with exit 0, a missing, extra
  * or empty argument prints it on stderr with exit 2, and --sweep-report on a folder without a
  * sweep.csv is a wrong argument (exit 2, the folder named) before anything is read. --sweep's own
  * command line is test_sweep_args.c's; the runs and the report are test_sweep.c's and

@@ -1,4 +1,4 @@
-/* compare.c: ./train --compare RUN_DIR ... [--out DIR] [--log-scale | --linear] (command layer):
+/* cmd_compare.c: ./train --compare RUN_DIR ... [--out DIR] [--log-scale | --linear] (command layer):
  * its arguments read into CompareArgs, then the report (report/compare.c); with --at-equal-loss
  * and two runs, their gradient readings at equal validation loss (report/equal_loss.c). */
 #include "cli/cli.h"

@@ -1,4 +1,4 @@
-/* export.c: ./train --export RUN_DIR FILE.safetensors [--val VAL.safetensors] (command layer):
+/* cmd_export.c: ./train --export RUN_DIR FILE.safetensors [--val VAL.safetensors] (command layer):
  * the run's checkpoint loaded as --eval loads it, its parameters written under their reference
  * names (../shared/reference/README.md, the model's tensor table) by the safetensors writer
  * (util/safetensors.h), with the run's configuration and provenance in __metadata__. --val also

@@ -1,4 +1,4 @@
-/* test_cli_compare.c: the command line of ./train --compare (src/cli/compare.c), table-driven:
+/* test_cmd_compare.c: the command line of ./train --compare (src/cli/cmd_compare.c), table-driven:
  * each bad line is refused with exit code 2 and a message naming the mistake, --help prints the
  * usage on stdout, and both spellings of --out reach the report; --at-equal-loss wants two runs
  * with the gradient logs. The report itself is test_compare.c's, the equal-loss table
@@ -16,7 +16,7 @@
 #define FIX SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"
 
 static char g_tmp[64];
-static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cli_compare.XXXXXX"); }
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cmd_compare.XXXXXX"); }
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
 typedef struct {

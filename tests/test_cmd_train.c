@@ -1,4 +1,4 @@
-/* test_cli_train.c: the default command's command line (src/cli/train.c), table-driven: which
+/* test_cmd_train.c: the default command's command line (src/cli/cmd_train.c), table-driven: which
  * lines are refused before any file is read (exit code 2, the message, and whether the usage
  * follows), what a good line fills in, the run-folder split of --resume / --eval, and the --set
  * keys a resumed run may change. The command end to end is test_main.c's and test_input_errors.c's. */

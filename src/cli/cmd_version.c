@@ -1,4 +1,4 @@
-/* version.c: ./train --version (command layer): the program's version, git commit, compiler and
+/* cmd_version.c: ./train --version (command layer): the program's version, git commit, compiler and
  * flags, as every run's config.ini records them (util/provenance.h). */
 #include "cli/cli.h"
 

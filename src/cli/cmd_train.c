@@ -1,4 +1,4 @@
-/* train.c: the default command of ./train (command layer, above the whole pipeline): read
+/* cmd_train.c: the default command of ./train (command layer, above the whole pipeline): read
  * CONFIG.ini and the --set overrides, or a run folder's checkpoint for --resume / --eval, check
  * it all before any work starts, then --print-config, evaluate or train (train/train.h). */
 #include "cli/cli.h"

@@ -1,6 +1,6 @@
-/* jobs.h: runs a list of sweep runs as child processes, N at a time, and waits for them. */
-#ifndef SCALEDOT_SWEEP_JOBS_H
-#define SCALEDOT_SWEEP_JOBS_H
+/* children.h: runs a list of sweep runs as child processes, N at a time, and waits for them. */
+#ifndef SCALEDOT_SWEEP_CHILDREN_H
+#define SCALEDOT_SWEEP_CHILDREN_H
 
 typedef struct {
     const char *exe;             /* the program to run: `exe --sweep-run cfg[i]` */
@@ -20,6 +20,6 @@ typedef struct {
  * child (each saves its checkpoint), and all are waited for. Returns 0, 128 + the signal after
  * SIGINT / SIGTERM, or 1 when a child could not be started or done() failed (after a message).
  * *failed (may be NULL) gets the number of failed runs. */
-int jobs_run(const JobList *jl, int *failed);
+int children_run(const JobList *jl, int *failed);
 
 #endif

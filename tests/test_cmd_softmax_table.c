@@ -1,5 +1,5 @@
-/* test_cli_softmax_table.c: the command line of ./train --softmax-table
- * (src/cli/softmax_table.c), table-driven: every bad option or value is refused with exit code
+/* test_cmd_softmax_table.c: the command line of ./train --softmax-table
+ * (src/cli/cmd_softmax_table.c), table-driven: every bad option or value is refused with exit code
  * 2 and a message naming it, --help prints the usage, and the values given reach the table. */
 #include "cli/cli.h"
 

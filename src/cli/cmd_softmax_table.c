@@ -1,4 +1,4 @@
-/* softmax_table.c: ./train --softmax-table [--seed N] [--samples N] [--keys N] (command layer):
+/* cmd_softmax_table.c: ./train --softmax-table [--seed N] [--samples N] [--keys N] (command layer):
  * the options read and range-checked into SoftmaxTableArgs, then the table (report/
  * softmax_table.c), which trains nothing. */
 #include "cli/cli.h"

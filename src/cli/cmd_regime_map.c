@@ -1,4 +1,4 @@
-/* regime_map.c: ./train --regime-map --out DIR SWEEP_DIR [SWEEP_DIR ...] (command layer): its
+/* cmd_regime_map.c: ./train --regime-map --out DIR SWEEP_DIR [SWEEP_DIR ...] (command layer): its
  * arguments checked, then the figure (report/regime_map.c). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/cli.h"

@@ -1,4 +1,4 @@
-/* test_cli_export.c: ./train --export RUN_DIR FILE.safetensors [--val VAL] (src/cli/export.c).
+/* test_cmd_export.c: ./train --export RUN_DIR FILE.safetensors [--val VAL] (src/cli/cmd_export.c).
  * A tiny run is trained with ./train, exported, and the file read by the independent reader of
  * streader.h: every tensor the reference README lists (names, shapes, q_norm/k_norm only with
  * qk_norm) and no other, F32, the values equal to the checkpoint's parameters read through the
@@ -24,7 +24,7 @@
 #include "testutil.h"
 
 static char g_tmp[64];
-static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cli_export.XXXXXX"); }
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cmd_export.XXXXXX"); }
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
 #define export(...) tu_run_cmd(cli_export, __VA_ARGS__)

@@ -1,4 +1,4 @@
-/* test_cli_regime_map.c: ./train --regime-map's arguments (src/cli/regime_map.c): --help, the
+/* test_cmd_regime_map.c: ./train --regime-map's arguments (src/cli/cmd_regime_map.c): --help, the
  * mistakes that end with exit code 2 before any work (nothing written, no folder made), a
  * sweep.csv that cannot be parsed (exit 1, no folder made) and one good line. */
 #include <check.h>
@@ -13,7 +13,7 @@
 #define regime_map(...) tu_run_cmd(cli_regime_map, __VA_ARGS__)
 
 static char g_tmp[64];
-static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cli_regime_map.XXXXXX"); }
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cmd_regime_map.XXXXXX"); }
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
 static const char SWEEP[] = "run,scale,seed,status,val_loss,val_answer_acc,first_step_90,"

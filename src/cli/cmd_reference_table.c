@@ -1,4 +1,4 @@
-/* reference_table.c: ./train --reference-table (command layer): every config key as the
+/* cmd_reference_table.c: ./train --reference-table (command layer): every config key as the
  * README's Markdown table, from the key table itself (config_write_reference_table). */
 #include "cli/cli.h"
 

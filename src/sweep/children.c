@@ -1,6 +1,6 @@
-/* jobs.c: the sweep's child processes: fork + exec of the program's own per-run command,
+/* children.c: the sweep's child processes: fork + exec of the program's own per-run command,
  * --jobs at a time (--jobs 1 takes the same path), the signals passed on, a progress line. */
-#include "sweep/jobs.h"
+#include "sweep/children.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -69,7 +69,7 @@ static void fill(const JobList *jl, pid_t *pid, int *which, int *next, int *runn
         }
 }
 
-int jobs_run(const JobList *jl, int *failed) {
+int children_run(const JobList *jl, int *failed) {
     pid_t *pid = calloc((size_t)(jl->jobs), sizeof *pid);
     int *which = calloc((size_t)(jl->jobs), sizeof *which);
     if (!pid || !which) {
