@@ -8,6 +8,7 @@
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
 #   make test-twin  the PyTorch twin (twin/) reproduces exported runs (needs python3-torch; optional)
+#   make test-browser  the report pages in headless Chromium (tests/browser.sh; optional)
 #   make bench-wait   OpenMP's idle threads asleep (our default) against a short spin
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
@@ -196,6 +197,13 @@ bench-torch: $(BUILD)/bench/bench
 .PHONY: test-twin
 test-twin: train
 	tests/twin.sh
+
+# The report pages in headless Chromium (tests/browser.sh; installs Debian's chromium when root,
+# prints SKIPPED and succeeds otherwise): figures inline, hover tooltip, run toggles, no script
+# error, a screenshot that is not blank.
+.PHONY: test-browser
+test-browser: train
+	tests/browser.sh
 
 # How idle OpenMP threads should wait: sleeping (./train's default) against a short spin, for one
 # 2-thread run alone and for two sharing the cores (bench/wait_policy.sh).

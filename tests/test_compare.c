@@ -172,9 +172,10 @@ START_TEST(test_two_runs_files) {
     free(doc);
     doc = read_well_formed("index.html");
     for (int i = 0; i < N_FIGURES; i++) {
-        char img[64];
-        snprintf(img, sizeof img, "<img src=\"%s\"", FIGURES[i]);
-        ck_assert_msg(strstr(doc, img) != NULL, "index.html lacks %s", img);
+        char fig[64]; /* inline, under the file's stem (test_html.c checks the inlining) */
+        snprintf(fig, sizeof fig, "<figure id=\"%.*s\">\n<svg ", (int)strcspn(FIGURES[i], "."),
+                 FIGURES[i]);
+        ck_assert_msg(strstr(doc, fig) != NULL, "index.html lacks %s", fig);
     }
     ck_assert_int_eq(xmlcheck_count(doc, "<figcaption>"), N_FIGURES);
     ck_assert_ptr_nonnull(strstr(doc, "<tr class=\"diff\"><td><code>attention.scale</code>"));

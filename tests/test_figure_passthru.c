@@ -129,7 +129,7 @@ START_TEST(test_figure) {
     free(doc);
     snprintf(path, sizeof path, "%s/index.html", out);
     char *page = tu_read_xml(path);
-    ck_assert_ptr_nonnull(strstr(page, "<img src=\"passthru.svg\""));
+    ck_assert_ptr_nonnull(strstr(page, "<figure id=\"passthru\">\n<svg "));
     free(page);
     tu_result_free(&r);
 

@@ -1,8 +1,10 @@
 /* test_html.c: index.html of --compare (src/report/html.c) on two hand-made runs: well-formed,
- * every run text escaped, the settings that differ (run.name and run.dir aside) in order of first
- * appearance and "(not set)" where a run lacks one, the summary table with bad values marked, the
- * figures linked by file with their captions, every setting with the differing ones highlighted,
- * and each run's provenance lines or "not recorded". */
+ * every run text escaped, the figures first (each SVG inline, its ids prefixed by the figure's id,
+ * with title, caption and a link to the file), then the settings that differ (run.name and run.dir
+ * aside) in order of first appearance and "(not set)" where a run lacks one, the summary table
+ * with bad values marked, every setting with the differing ones highlighted, and each run's
+ * provenance lines or "not recorded"; one self-contained page (no URL out), a missing figure file
+ * named in its place. */
 #include "report/html.h"
 
 #include <check.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "testutil.h"
+#include "xmlcheck.h"
 
 static char tmp[200];
 
@@ -53,8 +56,17 @@ static Table summary(void) {
     return (Table){.row = rows, .n = 3, .cap = 3, .n_runs = 2};
 }
 
+/* A figure file as plot_lines writes one: declaration, namespace, a clip path and its use. */
+static const char SVG_TEXT[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+    "width=\"20\" height=\"10\"><defs><clipPath id=\"clip1\"><rect x=\"0\" y=\"0\" width=\"9\" "
+    "height=\"9\"/></clipPath></defs><g clip-path=\"url(#clip1)\"><path class=\"series\" "
+    "data-run=\"a&amp;b\" d=\"M0 0 L5 5\"/></g></svg>\n";
+
 static char *write_page(const Run runs[2]) {
     Table t = summary();
+    tu_put_file(NULL, 0, tmp, ".", "loss.svg", SVG_TEXT);
+    tu_put_file(NULL, 0, tmp, ".", "attention_logits.svg", SVG_TEXT);
     static const FigureInfo FIGS[] = {{"loss.svg", "Loss <&>", "what to <b>see</b>"},
                                       {"attention_logits.svg", "Logits", "spread"}};
     char path[300];
@@ -86,7 +98,19 @@ START_TEST(test_page) {
     static const char *const ORDER[] = {
         "<title>scaledot: a&amp;b vs c</title>",
         "<h1>a&amp;b <span class=\"note\">vs</span> c</h1>",
-        "<h2>Settings that differ</h2>",
+        "<nav><a href=\"#figures\">Figures</a>",
+        /* the figures first: each SVG inline, without declaration or namespace, its ids and
+         * references prefixed by the figure's id, then title, caption (HTML) and a link */
+        "<h2 id=\"figures\">Figures</h2>",
+        "<div id=\"run-toggles\" class=\"toggles\" hidden=\"hidden\"></div>",
+        "<figure id=\"loss\">\n<svg width=\"20\" height=\"10\"><defs><clipPath id=\"loss-clip1\">",
+        "<g clip-path=\"url(#loss-clip1)\"><path class=\"series\" data-run=\"a&amp;b\"",
+        "</svg>\n<figcaption><b>Loss &lt;&amp;&gt;.</b> what to <b>see</b> <a class=\"note\" "
+        "href=\"loss.svg\">(loss.svg)</a></figcaption>\n</figure>",
+        "<figure id=\"attention_logits\">\n<svg width=\"20\" height=\"10\"><defs><clipPath "
+        "id=\"attention_logits-clip1\">",
+        "<g clip-path=\"url(#attention_logits-clip1)\">",
+        "<h2 id=\"differ\">Settings that differ</h2>",
         /* attention.scale, train.lr, task.name differ; run.name does too but is left out */
         "<tr class=\"diff\"><td><code>attention.scale</code></td><td class=\"text\">sqrt_dk</td>"
         "<td class=\"text\">none</td></tr>",
@@ -95,31 +119,28 @@ START_TEST(test_page) {
         "<tr class=\"diff\"><td><code>task.name</code></td><td class=\"text\">(not set)</td>"
         "<td class=\"text\">copy</td></tr>",
         "</table>",
-        "<h2>Summary</h2>",
+        "<h2 id=\"summary\">Summary</h2>",
         "<tr class=\"section\"><td colspan=\"3\">loss &lt;nats&gt;</td></tr>",
         "<tr><td>final</td><td>1.0</td><td class=\"bad\">nan</td></tr>",
         "<tr><td>status</td><td class=\"bad\">diverged @3</td><td class=\"bad\">-inf &amp; co</td>"
         "</tr>",
-        "<h2>Figures</h2>",
-        "<figure id=\"loss\">\n<img src=\"loss.svg\" alt=\"Loss &lt;&amp;&gt;\"/>\n"
-        "<figcaption>what to <b>see</b></figcaption>", /* the caption is HTML */
-        "<figure id=\"attention_logits\">\n<img src=\"attention_logits.svg\"",
-        "<h2>All settings</h2>",
+        "<h2 id=\"all\">All settings</h2>",
         "<tr class=\"diff\"><td><code>run.name</code></td><td class=\"text\">a&amp;b</td>",
         "<tr><td><code>model.d_model</code></td><td class=\"text\">64</td><td class=\"text\">64"
         "</td></tr>",
         "<code>attention.scale</code>", "<code>train.lr</code>", "<code>task.name</code>",
-        "<h2>Provenance</h2>",
+        "<h2 id=\"provenance\">Provenance</h2>",
         "<td class=\"text\">a&amp;b</td><td class=\"text\"><pre>scaledot 9.9 (git abc)\n"
         "command ./train x&lt;y\n</pre></td>",
         "<td class=\"text\">c</td><td class=\"text\"><pre>not recorded",
         "</body>\n</html>\n",
     };
     int miss = in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
-    ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%s", miss < 0 ? "" : ORDER[miss], doc);
+    ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%.2000s", miss < 0 ? "" : ORDER[miss],
+                  strstr(doc, "<body>"));
     /* the settings that differ: model.d_model is the same, run.name bookkeeping */
-    const char *diff = strstr(doc, "<h2>Settings that differ</h2>");
-    const char *end = strstr(diff, "<h2>Summary</h2>");
+    const char *diff = strstr(doc, "<h2 id=\"differ\">Settings that differ</h2>");
+    const char *end = strstr(diff, "<h2 id=\"summary\">Summary</h2>");
     const char *dm = strstr(diff, "model.d_model"), *rn = strstr(diff, "run.name");
     ck_assert(!dm || dm > end);
     ck_assert(!rn || rn > end);
@@ -142,13 +163,14 @@ START_TEST(test_samples) {
                 "# sample: temperature 0 <greedy>\n# prompt: 8 characters\nIn <the> & \\x01 end\n");
     doc = write_page(runs);
     static const char *const ORDER[] = {
-        "<h2>Figures</h2>",
+        "<h2 id=\"figures\">Figures</h2>",
+        "<h2 id=\"summary\">Summary</h2>",
         "<h2>Samples</h2>",
         "<tr><td>sample</td><td class=\"sample\"><div class=\"note\">sample: temperature 0 "
         "&lt;greedy&gt;<br/>prompt: 8 characters<br/></div><pre class=\"sample\">"
         "<span class=\"prompt\">In &lt;the&gt;</span> &amp; \\x01 end\n</pre></td>",
         "<td class=\"sample\"><span class=\"note\">no sample.txt</span></td></tr>",
-        "<h2>All settings</h2>",
+        "<h2 id=\"all\">All settings</h2>",
     };
     int miss = in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
     const char *sec = strstr(doc, "<h2>Samples"); /* the page is too long for a message */
@@ -176,7 +198,8 @@ START_TEST(test_nothing_differs_and_errors) {
     load_two(runs, "x", "[run]\nname = x\ndir = p\n[model]\nd_model = 64\n", "y",
              "[run]\nname = y\ndir = q\n[model]\nd_model = 64\n");
     char *doc = write_page(runs);
-    ck_assert_msg(strstr(doc, "<h2>Settings that differ</h2>\n<p>No setting differs"), "%s", doc);
+    ck_assert_msg(strstr(doc, "<h2 id=\"differ\">Settings that differ</h2>\n<p>No setting differs"),
+                  "%s", doc);
     free(doc);
     Table t = summary();
     char path[300];
@@ -192,6 +215,47 @@ START_TEST(test_nothing_differs_and_errors) {
 }
 END_TEST
 
+/* One self-contained page: no URL out (no "http", no src=, no <link>, no @import, url() only to
+ * the page's own #ids), one inline script, every figure before the first table. A figure file
+ * that cannot be read is named in its place after a warning; the page is still written. */
+START_TEST(test_self_contained) {
+    Run runs[2];
+    load_two(runs, "a", "[run]\nname = a\n", "b", "[run]\nname = b\n");
+    char *doc = write_page(runs);
+    static const char *const NEVER[] = {"http", "src=", "<link", "@import", "<?xml", "xmlns",
+                                        "<img"};
+    for (size_t i = 0; i < sizeof NEVER / sizeof NEVER[0]; i++)
+        ck_assert_msg(!strstr(doc, NEVER[i]), "'%s' in the page: %.80s", NEVER[i],
+                      strstr(doc, NEVER[i]));
+    for (const char *u = strstr(doc, "url("); u; u = strstr(u + 1, "url("))
+        ck_assert_msg(u[4] == '#', "url() out of the page: %.40s", u);
+    ck_assert_int_eq(xmlcheck_count(doc, "<script>"), 1);
+    ck_assert_int_eq(xmlcheck_count(doc, "<figure id="), 2);
+    const char *last_fig = strstr(strstr(doc, "<figure id=\"attention_logits\">"), "</figure>");
+    ck_assert_ptr_nonnull(last_fig);
+    ck_assert_ptr_nonnull(strstr(doc, "<table"));
+    ck_assert(last_fig < strstr(doc, "<table"));
+    free(doc);
+    /* loss.svg gone: a note in its place, a warning naming it */
+    char path[300];
+    Table t = summary();
+    snprintf(path, sizeof path, "%s/index.html", tmp);
+    static const FigureInfo FIG[] = {{"gone.svg", "Gone", "caption"}};
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = html_write(path, runs, 2, &t, FIG, 1);
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(err, "warning: ") && strstr(err, "cannot inline 'gone.svg'"), "%s", err);
+    free(err);
+    doc = tu_read_xml(path);
+    ck_assert_msg(strstr(doc, "<figure id=\"gone\">\n<p class=\"note\">Figure <code>gone.svg</code> "
+                              "could not be read.</p>"), "%s", doc);
+    free(doc);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("html");
     TCase *tc = tcase_create("html");
@@ -199,6 +263,7 @@ int main(void) {
     tcase_add_test(tc, test_page);
     tcase_add_test(tc, test_samples);
     tcase_add_test(tc, test_nothing_differs_and_errors);
+    tcase_add_test(tc, test_self_contained);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -82,7 +82,7 @@ START_TEST(test_provenance_in_config_ini_and_eval) {
     /* and the report shows them */
     ck_assert_int_eq(tu_run_train(tmpdir, "--compare runs/p --out rep"), 0);
     snprintf(path, sizeof path, "%s/rep/index.html", tmpdir);
-    ck_assert(tu_file_contains(path, "<h2>Provenance</h2>"));
+    ck_assert(tu_file_contains(path, "<h2 id=\"provenance\">Provenance</h2>"));
     ck_assert_msg(tu_file_contains(path, want), "index.html lacks '%s'", want);
     ck_assert_int_eq(tu_run_train(tmpdir, "--version"), 0);
     ck_assert(tu_train_output_contains(tmpdir, want));

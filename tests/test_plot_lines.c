@@ -52,6 +52,32 @@ START_TEST(test_one_element_per_series) {
 }
 END_TEST
 
+/* The page's tooltip reads each series' drawn values: data-x / data-y list exactly the points
+ * drawn (NaN, inf and y <= 0 on a log axis left out), in the path's order; the chart carries its
+ * axis labels; a lone point's marker carries its run so a toggle hides it too. */
+START_TEST(test_data_values_for_the_page) {
+    double x[] = {0, 100, 200, 300, 400, 1234567}, y[] = {2.5, NAN, 0.125, -1, 1e-3, 0.3333333};
+    PlotSeries s = {"r<1>", "val loss", x, y, 6, 0};
+    PlotAxes ax = AXES;
+    ax.log_y = 1;
+    ax.x_label = "step & more";
+    Svg svg;
+    svg_begin(&svg, 600, 400, NULL);
+    ck_assert_int_eq(plot_lines(&svg, 0, 0, 600, 400, &ax, &s, 1), 4);
+    svg_end(&svg);
+    assert_well_formed(svg.buf);
+    ck_assert_msg(strstr(svg.buf, "<path class=\"series\" data-run=\"r&lt;1&gt;\" data-series=\"val "
+                                  "loss\" data-points=\"4\""), "%s", svg.buf);
+    ck_assert_msg(strstr(svg.buf, " data-x=\"0 200 400 1234567\" data-y=\"2.5 0.125 0.001 "
+                                  "0.333333\" d=\"M"), "%s", svg.buf);
+    ck_assert_msg(strstr(svg.buf, "<g class=\"chart\" data-x-label=\"step &amp; more\" "
+                                  "data-y-label=\"loss (nats/token)\">"), "%s", svg.buf);
+    /* 2.5 and 0.125 are lone points (neighbours not drawn): markers of run r<1> */
+    ck_assert_int_eq(xmlcheck_count(svg.buf, "<circle class=\"marker\" data-run=\"r&lt;1&gt;\""), 2);
+    svg_free(&svg);
+}
+END_TEST
+
 /* NaN and inf are skipped and break the line; a series that ends non-finite gets a cross. */
 START_TEST(test_non_finite_values_skipped) {
     double x[] = {0, 1, 2, 3, 4, 5, 6, 7};
@@ -164,7 +190,8 @@ static void reference_chart(Svg *svg) {
 }
 
 /* Charts without log x or bars are byte for byte what they were: figures of earlier reports do
- * not change when they are drawn again. */
+ * not change when they are drawn again. (The reference gained the data-x / data-y, data-x-label /
+ * data-y-label and marker data-run attributes the HTML page reads; nothing else changed.) */
 START_TEST(test_linear_charts_unchanged) {
     char *want = tu_read_file(SCALEDOT_SOURCE_DIR "/tests/fixtures/plot_reference.svg", NULL);
     ck_assert_ptr_nonnull(want);
@@ -276,6 +303,7 @@ int main(void) {
     TCase *tc = tcase_create("line charts");
     tcase_add_test(tc, test_one_element_per_series);
     tcase_add_test(tc, test_non_finite_values_skipped);
+    tcase_add_test(tc, test_data_values_for_the_page);
     tcase_add_test(tc, test_log_axis_skips_non_positive);
     tcase_add_test(tc, test_empty_and_all_nan_series);
     tcase_add_test(tc, test_names_escaped);

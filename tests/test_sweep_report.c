@@ -1,6 +1,7 @@
 /* test_sweep_report.c: the sweep report (src/report/sweep_report.c) on hand-made sweep folders:
  * the summary over seeds (odd and even seed counts), outlying seeds named, rows that did not
- * train listed and counted, summary.txt the same text as the terminal, the LR-sensitivity table,
+ * train listed and counted, summary.txt the same text as the terminal, the LR-sensitivity table
+ * and the sweep page (index.html) written beside it with every figure,
  * an older sweep.csv, a malformed row, a folder without sweep.csv, and ./train --sweep-report. */
 #include "report/sweep_report.h"
 
@@ -93,8 +94,8 @@ START_TEST(test_summary_over_seeds) {
     snprintf(path, sizeof path, "%s/summary.txt", g_tmp);
     char *txt = tu_read_file(path, NULL);
     ck_assert_ptr_nonnull(txt);
-    char wrote[600];
-    snprintf(wrote, sizeof wrote, "\nwrote %s\n", path);
+    char wrote[1200];
+    snprintf(wrote, sizeof wrote, "\nwrote %s\nwrote %s/index.html\n", path, g_tmp);
     size_t n = strlen(txt);
     ck_assert_int_eq(strncmp(r.out, txt, n), 0);
     ck_assert_str_eq(r.out + n, wrote);
@@ -134,6 +135,16 @@ START_TEST(test_lr_and_dk_sweep) {
         snprintf(caption, sizeof caption, "\n%s: ", figs[i]);
         assert_has(r.out, caption);
     }
+    /* the sweep's page beside summary.txt holds all four (test_sweep_page.c checks the page) */
+    char page[512];
+    snprintf(page, sizeof page, "%s/index.html", g_tmp);
+    char *html = tu_read_xml(page);
+    for (int i = 0; i < N(figs); i++) {
+        char fig[64];
+        snprintf(fig, sizeof fig, "<figure id=\"%.*s\">", (int)strcspn(figs[i], "."), figs[i]);
+        assert_has(html, fig);
+    }
+    free(html);
     report_free(&r);
 }
 END_TEST
@@ -205,10 +216,10 @@ START_TEST(test_no_sweep_csv) {
 }
 END_TEST
 
-/* A figure or summary.txt that cannot be written (here: a folder is in the way) is an I/O error,
+/* A figure, summary.txt or the page that cannot be written (here: a folder is in the way) is an I/O error,
  * but what was computed is still shown. */
 START_TEST(test_unwritable_outputs) {
-    static const char *const files[] = {"sweep_accuracy.svg", "summary.txt"};
+    static const char *const files[] = {"sweep_accuracy.svg", "summary.txt", "index.html"};
     for (int i = 0; i < N(files); i++) {
         static const char *const rows[] = {
             "a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,", "b,16,16,1,none,1,,ok,0.7,0.8,,2,1,0.1,"};
@@ -223,6 +234,7 @@ START_TEST(test_unwritable_outputs) {
         assert_has(r.err, files[i]);
         assert_has(r.out, "  d_k=8 d_model=8       1  90.0");
         if (i == 1) ck_assert_ptr_null(strstr(r.out, "\nwrote ")); /* summary.txt was not */
+        if (i == 2) ck_assert_ptr_null(strstr(r.out, "index.html")); /* nor the page */
         report_free(&r);
         tu_remove_tree(path);
     }

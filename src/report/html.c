@@ -32,7 +32,172 @@ static const char CSS[] =
     ".note{color:#666;font-size:13px}td.bad{color:#b00020;font-weight:bold}\n"
     "td.sample{vertical-align:top;white-space:normal}\n"
     "pre.sample{white-space:pre-wrap;max-width:520px;margin:4px 0;font-size:12px}\n"
-    ".prompt{color:#888}\n";
+    ".prompt{color:#888}\n"
+    "figure svg{max-width:100%;height:auto;border:1px solid #e4e4e4;display:block}\n"
+    ".run-hidden{display:none}\n"
+    ".tooltip{position:fixed;z-index:10;pointer-events:none;background:#fff;border:1px solid #888;"
+    "border-radius:3px;padding:3px 7px;font-size:12px;box-shadow:0 1px 4px rgba(0,0,0,0.25)}\n"
+    ".toggles{position:sticky;top:0;z-index:5;background:#fff;padding:6px 0;font-size:13px;"
+    "border-bottom:1px solid #ddd}\n"
+    ".toggles label{margin-right:14px;white-space:nowrap;cursor:pointer}\n"
+    ".swatch-box{display:inline-block;width:16px;height:4px;vertical-align:middle;margin:0 5px}\n"
+    "nav{font-size:14px}pre.text{font-size:12px;overflow-x:auto}\n";
+
+/* What the page's script adds (written without <, > and &, so the page stays well-formed XML):
+ * a tooltip with the run, the series and the nearest point's x and y values (the data-x / data-y
+ * lists plot_lines writes, or a scatter point's data-x / data-y) when the pointer is within 16
+ * units of a drawn point, and one checkbox per data-run value in #run-toggles that hides that
+ * run's elements (class run-hidden) in every figure. When done it sets
+ * <html data-scripts="ready">. Without JavaScript the page is the same minus these. */
+static const char SCRIPT[] =
+    "(function () {\n"
+    "'use strict';\n"
+    "var tip = null;\n"
+    "function nums(s) { return (s || '').split(' ').filter(function (t) { return t !== ''; })"
+    ".map(Number); }\n"
+    "function short(label) {\n"
+    "  return (label || '').replace(/, log scale/, '').replace(/ [(]log scale[)]/, '');\n"
+    "}\n"
+    "function fmtX(v) { return Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(4))); }\n"
+    "function fmtY(v) { return String(Number(v.toPrecision(4))); }\n"
+    "function nearest(svg, cx, cy) {\n"
+    "  var best = null, bestD = 16;\n"
+    "  svg.querySelectorAll('path.series, path.point').forEach(function (p) {\n"
+    "    if (p.classList.contains('run-hidden')) return;\n"
+    "    var m = p.getScreenCTM();\n"
+    "    if (!m) return;\n"
+    "    var q = new DOMPoint(cx, cy).matrixTransform(m.inverse());\n"
+    "    var xs = nums(p.dataset.x), ys = nums(p.dataset.y), v;\n"
+    "    if (p.classList.contains('point')) {\n"
+    "      var b = p.getBBox();\n"
+    "      v = [b.x + b.width / 2, b.y + b.height / 2];\n"
+    "    } else {\n"
+    "      v = ((p.getAttribute('d') || '').match(/-?[0-9.]+/g) || []).map(Number);\n"
+    "    }\n"
+    "    xs.forEach(function (x, i) {\n"
+    "      var d = Math.hypot(v[2 * i] - q.x, v[2 * i + 1] - q.y);\n"
+    "      if (d === Math.min(d, bestD)) { bestD = d; best = {path: p, x: x, y: ys[i]}; }\n"
+    "    });\n"
+    "  });\n"
+    "  return best;\n"
+    "}\n"
+    "function show(hit, cx, cy) {\n"
+    "  var g = hit.path.closest('g.chart'), p = hit.path.dataset;\n"
+    "  var head = document.createElement('b'), body = document.createElement('div');\n"
+    "  head.textContent = p.run + (p.series ? ': ' + p.series : '');\n"
+    "  body.textContent = short(g ? g.dataset.xLabel : 'x') + ' ' + fmtX(hit.x) + ', ' +\n"
+    "    short(g ? g.dataset.yLabel : 'y') + ' ' + fmtY(hit.y);\n"
+    "  tip.replaceChildren(head, body);\n"
+    "  tip.style.left = (cx + 14) + 'px';\n"
+    "  tip.style.top = (cy + 14) + 'px';\n"
+    "  tip.hidden = false;\n"
+    "}\n"
+    "function setRun(run, on) {\n"
+    "  document.querySelectorAll('figure svg [data-run]').forEach(function (el) {\n"
+    "    if (el.dataset.run === run) el.classList.toggle('run-hidden', !on);\n"
+    "  });\n"
+    "  tip.hidden = true;\n"
+    "}\n"
+    "function toggles() {\n"
+    "  var box = document.getElementById('run-toggles'), runs = [], color = {};\n"
+    "  if (!box) return;\n"
+    "  document.querySelectorAll('figure svg [data-run]').forEach(function (el) {\n"
+    "    var r = el.dataset.run;\n"
+    "    if (runs.indexOf(r) !== -1) return;\n"
+    "    runs.push(r);\n"
+    "    color[r] = el.getAttribute('stroke') || el.getAttribute('fill');\n"
+    "  });\n"
+    "  if (runs.length === 0) return;\n"
+    "  var lead = document.createElement('span');\n"
+    "  lead.textContent = 'Show: ';\n"
+    "  box.appendChild(lead);\n"
+    "  runs.forEach(function (r) {\n"
+    "    var l = document.createElement('label'), c = document.createElement('input');\n"
+    "    var sw = document.createElement('span');\n"
+    "    c.type = 'checkbox';\n"
+    "    c.checked = true;\n"
+    "    c.dataset.toggleRun = r;\n"
+    "    c.addEventListener('change', function () { setRun(r, c.checked); });\n"
+    "    sw.className = 'swatch-box';\n"
+    "    sw.style.background = color[r];\n"
+    "    l.append(c, sw, r);\n"
+    "    box.appendChild(l);\n"
+    "  });\n"
+    "  box.hidden = false;\n"
+    "}\n"
+    "function init() {\n"
+    "  tip = document.createElement('div');\n"
+    "  tip.id = 'tooltip';\n"
+    "  tip.className = 'tooltip';\n"
+    "  tip.hidden = true;\n"
+    "  tip.setAttribute('role', 'status');\n"
+    "  document.body.appendChild(tip);\n"
+    "  document.querySelectorAll('figure svg').forEach(function (svg) {\n"
+    "    svg.addEventListener('pointermove', function (ev) {\n"
+    "      var hit = nearest(svg, ev.clientX, ev.clientY);\n"
+    "      if (hit) show(hit, ev.clientX, ev.clientY); else tip.hidden = true;\n"
+    "    });\n"
+    "    svg.addEventListener('pointerleave', function () { tip.hidden = true; });\n"
+    "  });\n"
+    "  toggles();\n"
+    "  document.documentElement.dataset.scripts = 'ready';\n"
+    "}\n"
+    "if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);\n"
+    "else init();\n"
+    "})();\n";
+
+void html_head(FILE *f) {
+    fprintf(f, "<style>\n%s</style>\n<script>\n%s</script>\n", CSS, SCRIPT);
+}
+
+/* Largest figure inlined: the attention maps of many runs stay far below. */
+#define FIGURE_MAX_BYTES ((size_t)64 << 20)
+
+int html_figure(FILE *f, const char *dir, const char *file, const char *title,
+                const char *caption, int caption_is_html) {
+    int stem = (int)strcspn(file, ".");
+    char path[PATH_MAX], why[256];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    char *svg = file_read_regular(path, FIGURE_MAX_BYTES, &len, why, sizeof why);
+    const char *p = svg ? strstr(svg, "<svg") : NULL;
+    int ok = p != NULL;
+    fprintf(f, "<figure id=\"%.*s\">\n", stem, file);
+    if (!p) {
+        fprintf(stderr, "warning: %s: cannot inline '%s' (%s); the page names it instead\n", dir,
+                file, svg ? "no <svg> element" : why);
+        fprintf(f, "<p class=\"note\">Figure <code>");
+        xml_escape_file(f, file);
+        fprintf(f, "</code> could not be read.</p>\n");
+    }
+    /* The SVG as it is on disk, minus its XML declaration and namespace (implied in HTML), with
+     * its ids (clip paths) prefixed by the figure's id so that figures never share one. */
+    static const char XMLNS[] = " xmlns=\"http://www.w3.org/2000/svg\"";
+    static const char *const REFS[] = {"id=\"", "url(#", "href=\"#"};
+    while (p && *p) {
+        int done = 0;
+        if (strncmp(p, XMLNS, sizeof XMLNS - 1) == 0) p += sizeof XMLNS - 1, done = 1;
+        for (int k = 0; k < 3 && !done; k++)
+            if (strncmp(p, REFS[k], strlen(REFS[k])) == 0) {
+                fprintf(f, "%s%.*s-", REFS[k], stem, file);
+                p += strlen(REFS[k]);
+                done = 1;
+            }
+        if (!done) fputc(*p++, f);
+    }
+    free(svg);
+    fprintf(f, "<figcaption><b>");
+    xml_escape_file(f, title);
+    fprintf(f, ".</b> ");
+    if (caption_is_html) fputs(caption, f);
+    else xml_escape_file(f, caption);
+    fprintf(f, " <a class=\"note\" href=\"");
+    xml_escape_file(f, file);
+    fprintf(f, "\">(");
+    xml_escape_file(f, file);
+    fprintf(f, ")</a></figcaption>\n</figure>\n");
+    return ok ? 0 : -1;
+}
 
 static void html_runs_header(FILE *f, const Run *runs, int n) {
     fprintf(f, "<tr><th>run</th>");
@@ -129,7 +294,7 @@ static void html_config_table(FILE *f, const Run *runs, int n, const char **keys
 
 /* Where each run came from: the provenance comments of its config.ini (util/provenance.h). */
 static void html_provenance(FILE *f, const Run *runs, int n) {
-    fprintf(f, "<h2>Provenance</h2>\n<p class=\"note\">Program version and commit, compiler and "
+    fprintf(f, "<h2 id=\"provenance\">Provenance</h2>\n<p class=\"note\">Program version and commit, compiler and "
                "flags, command line, start time, threads and CPU of each run, from the comments "
                "at the top of its <code>config.ini</code>.</p>\n<table class=\"config\">\n");
     for (int i = 0; i < n; i++) {
@@ -225,22 +390,16 @@ static void html_samples(FILE *f, const Run *runs, int n) {
     fprintf(f, "</tr>\n</table>\n");
 }
 
-int html_write(const char *path, const Run *runs, int n, const Table *summary,
-               const FigureInfo *figs, int n_figs) {
-    AtomicFile out; /* whole or not at all (path.tmp renamed over path), never through a link */
-    FILE *f = atomic_open(&out, path);
-    if (!f) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
-        return -1;
-    }
-    int n_keys = 0, n_diff = 0;
-    const char **keys = config_keys(runs, n, &n_keys);
+/* Everything before the figures: head, title, the run folders, the contents, the toggles' place. */
+static void html_top(FILE *f, const Run *runs, int n) {
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>");
     for (int i = 0; i < n; i++) {
         fputs(i ? " vs " : "scaledot: ", f);
         xml_escape_file(f, runs[i].name);
     }
-    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", CSS);
+    fprintf(f, "</title>\n");
+    html_head(f);
+    fprintf(f, "</head>\n<body>\n<h1>");
     for (int i = 0; i < n; i++) {
         if (i) fputs(" <span class=\"note\">vs</span> ", f);
         xml_escape_file(f, runs[i].name);
@@ -252,7 +411,33 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
         xml_escape_file(f, runs[i].path);
         fprintf(f, "</code>");
     }
-    fprintf(f, ".</p>\n<h2>Settings that differ</h2>\n");
+    /* Figures first, the tables after them; the script adds hover and the run toggles. */
+    fprintf(f, ".</p>\n<nav><a href=\"#figures\">Figures</a> &#183; <a href=\"#differ\">Settings "
+               "that differ</a> &#183; <a href=\"#summary\">Summary</a> &#183; <a href=\"#all\">"
+               "All settings</a> &#183; <a href=\"#provenance\">Provenance</a></nav>\n"
+               "<h2 id=\"figures\">Figures</h2>\n<p class=\"note\">Hover a curve for its step "
+               "and value; untick a run to hide its curves in every figure.</p>\n"
+               "<div id=\"run-toggles\" class=\"toggles\" hidden=\"hidden\"></div>\n");
+}
+
+int html_write(const char *path, const Run *runs, int n, const Table *summary,
+               const FigureInfo *figs, int n_figs) {
+    char dir[PATH_MAX]; /* the figures' folder: path's */
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (slash == path) snprintf(dir, sizeof dir, "/");
+    AtomicFile out; /* whole or not at all (path.tmp renamed over path), never through a link */
+    FILE *f = atomic_open(&out, path);
+    if (!f) {
+        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    int n_keys = 0, n_diff = 0;
+    const char **keys = config_keys(runs, n, &n_keys);
+    html_top(f, runs, n);
+    for (int i = 0; i < n_figs; i++)
+        html_figure(f, dir, figs[i].file, figs[i].title, figs[i].caption, 1);
+    fprintf(f, "<h2 id=\"differ\">Settings that differ</h2>\n");
     for (int k = 0; keys && k < n_keys; k++)
         n_diff += key_differs(runs, n, keys[k]) && !is_bookkeeping(keys[k]);
     if (!keys || n_diff == 0)
@@ -260,18 +445,11 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
                    "run.dir).</p>\n");
     else
         html_config_table(f, runs, n, keys, n_keys, 1);
-    fprintf(f, "<h2>Summary</h2>\n");
+    fprintf(f, "<h2 id=\"summary\">Summary</h2>\n");
     html_summary(f, summary, runs);
-    fprintf(f, "<h2>Figures</h2>\n");
-    for (int i = 0; i < n_figs; i++) {
-        fprintf(f, "<figure id=\"%.*s\">\n<img src=\"%s\" alt=\"", (int)strcspn(figs[i].file, "."),
-                figs[i].file, figs[i].file);
-        xml_escape_file(f, figs[i].title);
-        fprintf(f, "\"/>\n<figcaption>%s</figcaption>\n</figure>\n", figs[i].caption);
-    }
     html_samples(f, runs, n);
-    fprintf(f, "<h2>All settings</h2>\n<p class=\"note\">Highlighted: the value differs between "
-               "runs.</p>\n");
+    fprintf(f, "<h2 id=\"all\">All settings</h2>\n<p class=\"note\">Highlighted: the value "
+               "differs between runs.</p>\n");
     if (keys) html_config_table(f, runs, n, keys, n_keys, 0);
     html_provenance(f, runs, n);
     fprintf(f, "</body>\n</html>\n");

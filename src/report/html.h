@@ -4,14 +4,36 @@
 #ifndef SCALEDOT_HTML_H
 #define SCALEDOT_HTML_H
 
+#include <stdio.h>
+
 #include "report/figures.h"
 #include "report/runs.h"
 #include "report/summary.h"
 
-/* Writes the page to path; the figures are linked by file name, so it belongs in their folder.
- * It is well-formed XML too (void elements closed, CSS free of < and >), so the tests can check
- * it with the same parser as the SVGs. Returns 0, or -1 after printing the error. */
+/* Writes the page to path: the figures first (each SVG of figs, read from path's folder, inlined
+ * so the script can reach it; a link to the file beside it), then the settings that differ, the
+ * summary table, the samples, every setting and the provenance. Self-contained: CSS and script
+ * inline, no external script, font or URL; without JavaScript it reads the same minus hover and
+ * toggles. It is well-formed XML too (void elements closed, CSS and script free of <, > and &),
+ * so the tests can check it with the same parser as the SVGs. A figure that cannot be read is
+ * named in its place after a warning. Returns 0, or -1 after printing the error. */
 int html_write(const char *path, const Run *runs, int n, const Table *summary,
                const FigureInfo *figs, int n_figs);
+
+/* Shared with the sweep page (sweep_page.h). */
+
+/* The <style> and <script> of a page's <head>: the script shows a tooltip with the run, the
+ * series and the nearest point's values (plot_lines' data-x / data-y) when the pointer is near a
+ * curve or scatter point, and fills an element with id "run-toggles" with one checkbox per run
+ * (data-run value) that hides the run's curves in every figure; it marks <html data-scripts=
+ * "ready"> when done. */
+void html_head(FILE *f);
+
+/* <figure id="STEM"> (STEM: file up to its first '.') holding dir/file's SVG inline (XML
+ * declaration and xmlns dropped, its ids prefixed "STEM-"), then a caption: the title, the caption
+ * (HTML as is when caption_is_html, else escaped) and a link to the file. When the file cannot be
+ * read, a note takes the SVG's place after a warning on stderr, and -1 is returned; else 0. */
+int html_figure(FILE *f, const char *dir, const char *file, const char *title,
+                const char *caption, int caption_is_html);
 
 #endif

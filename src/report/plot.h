@@ -73,8 +73,10 @@ int plot_y_range(const PlotSeries *series, int n_series, int log_y, double *lo, 
 int plot_x_range(const PlotSeries *series, int n_series, double *lo, double *hi);
 
 /* Draws a line chart inside the rectangle (x, y, w, h): title, frame, grid, ticks, axis labels and
- * one <path class="series" data-run=.. data-series=.. data-points=N> per series, N being the number
- * of points drawn. Returns the number of points drawn over all series. */
+ * one <path class="series" data-run=.. data-series=.. data-points=N data-x=.. data-y=..> per series,
+ * N being the number of points drawn and data-x / data-y their values (%.9g / %.6g, space-separated,
+ * in the order of the path's vertices: the HTML page's tooltip reads them); the chart is a
+ * <g class="chart" data-x-label data-y-label>. Returns the number of points drawn over all series. */
 int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
                const PlotSeries *series, int n_series);
 

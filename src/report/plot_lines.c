@@ -93,7 +93,17 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBa
     svg_raw(s, " data-points=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
                "stroke-linejoin=\"round\" stroke-linecap=\"round\"", drawn, color);
     if (*dash) svg_raw(s, " stroke-dasharray=\"%s\"", dash);
-    svg_raw(s, " d=\"");
+    /* The drawn points' data values, in the order of the path's vertices (the page's tooltip). */
+    for (int k = 0; k < 2; k++) {
+        svg_raw(s, k ? "\" data-y=\"" : " data-x=\"");
+        for (int i = 0, first = 1; i < p->n; i++)
+            if (frame_drawn(f, p->x[i], p->y[i])) {
+                if (k) svg_raw(s, first ? "%.6g" : " %.6g", p->y[i]);
+                else svg_raw(s, first ? "%.9g" : " %.9g", p->x[i]);
+                first = 0;
+            }
+    }
+    svg_raw(s, "\" d=\"");
     int pen_down = 0;
     for (int i = 0; i < p->n; i++) {
         if (!frame_drawn(f, p->x[i], p->y[i])) {
@@ -119,9 +129,12 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBa
         bad_after = 0;
         int prev = i > 0 && frame_drawn(f, p->x[i - 1], p->y[i - 1]);
         int next = i + 1 < p->n && frame_drawn(f, p->x[i + 1], p->y[i + 1]);
-        if (!prev && !next)
-            svg_raw(s, "<circle class=\"marker\" cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\"/>\n",
-                    frame_x(f, p->x[i]), frame_y(f, p->y[i]), color);
+        if (!prev && !next) {
+            svg_raw(s, "<circle class=\"marker\"");
+            series_data_attrs(s, p); /* hidden with its run on the page */
+            svg_raw(s, " cx=\"%.2f\" cy=\"%.2f\" r=\"3\" fill=\"%s\"/>\n", frame_x(f, p->x[i]),
+                    frame_y(f, p->y[i]), color);
+        }
     }
     if (last_usable >= 0 && bad_after) {
         double cx = frame_x(f, p->x[last_usable]), cy = frame_y(f, p->y[last_usable]);
@@ -201,7 +214,11 @@ static void frame_draw(Svg *s, double x, double y, double w, double h, const Plo
                                           PLOT_MAX_TICKS);
     double right = f.left + f.width, bottom = f.top + f.height;
 
-    svg_raw(s, "<g class=\"chart\">\n");
+    svg_raw(s, "<g class=\"chart\" data-x-label=\"");
+    svg_escaped(s, ax->x_label ? ax->x_label : "");
+    svg_raw(s, "\" data-y-label=\"");
+    svg_escaped(s, ax->y_label ? ax->y_label : "");
+    svg_raw(s, "\">\n");
     svg_text(s, f.left + f.width / 2, y + 17,
              "text-anchor=\"middle\" font-size=\"13\" font-weight=\"bold\"", ax->title);
     svg_rect(s, f.left, f.top, f.width, f.height, "fill=\"#ffffff\" stroke=\"none\"");

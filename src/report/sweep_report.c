@@ -12,6 +12,7 @@
 #include "report/lr_sensitivity.h"
 #include "report/slowdown.h"
 #include "report/sweep_figures.h"
+#include "report/sweep_page.h"
 #include "report/sweep_table.h"
 #include "util/whole_write.h"
 
@@ -202,8 +203,14 @@ int sweep_report(const char *out_dir, FILE *out) {
         }
         int bad = file_write_atomic(txt_path, text, len) != 0;
         if (bad) fprintf(stderr, "error: cannot write '%s': %s\n", txt_path, strerror(errno));
-        if (bad) rc = -1;
-        else fprintf(out, "\nwrote %s\n", txt_path);
+        if (bad) {
+            rc = -1;
+        } else {
+            fprintf(out, "\nwrote %s\n", txt_path);
+            /* the page says summary.txt beside it holds the same text */
+            if (sweep_page_write(out_dir, text) != 0) rc = -1;
+            else fprintf(out, "wrote %s/index.html\n", out_dir);
+        }
     }
     free(text);
     sweep_table_free(&t);

@@ -9,8 +9,8 @@
 #include <stdio.h>
 
 /* Reads OUT/sweep.csv (columns: see sweep_table.h); prints the summary table to `out`, writes the
- * same text to OUT/summary.txt and the SVG figures into OUT. Malformed rows are skipped after a
- * warning on stderr. Returns 0, or 1 after an I/O message (no sweep.csv, not a sweep.csv, cannot
+ * same text to OUT/summary.txt, the SVG figures and OUT/index.html (sweep_page.h) into OUT.
+ * Malformed rows are skipped after a warning on stderr. Returns 0, or 1 after an I/O message (no sweep.csv, not a sweep.csv, cannot
  * write into OUT, out of memory). */
 int sweep_report(const char *out_dir, FILE *out);
 

@@ -1,0 +1,136 @@
+/* test_sweep_page.c: a sweep's index.html (src/report/sweep_page.c) from a hand-written report
+ * text: the header first, then the figures (each listed SVG inline with its caption, ids
+ * prefixed), then one section per unindented paragraph with its heading and its text verbatim
+ * (escaped) -- the indented paragraphs of a section (the LR table's groups) stay in it; no URL out;
+ * a listed figure that cannot be read named in its place; a report without figures says so; an
+ * unwritable folder is an error naming the file. */
+#include "report/sweep_page.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+#include "xmlcheck.h"
+
+static char tmp[200];
+static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_sweep_page_XXXXXX"); }
+static void teardown(void) { tu_remove_tree(tmp); }
+
+static const char SVG_TEXT[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+    "width=\"20\" height=\"10\"><defs><clipPath id=\"clip1\"/></defs><g clip-path=\"url(#clip1)\">"
+    "</g></svg>\n";
+
+static const char REPORT[] =
+    "sweep report of s/sweep.csv: 4 runs; varied: scale, optim.lr\n"
+    "in the statistics: 4 (ok 4, diverged 0, guard 0)\n"
+    "\n"
+    "summary over seeds: acc = final val_answer_acc (%), median [min-max]\n"
+    "\n"
+    "  group    n  acc\n"
+    "  a<b>     2  99.0 [98.0-100.0]\n"
+    "\n"
+    "LR sensitivity (Wortsman et al. 2023): mean over the lr grid & more\n"
+    "\n"
+    "  group  LR sens.\n"
+    "\n"
+    "  scale=none:\n"
+    "        lr  l(lr)\n"
+    "\n"
+    "figures in s/:\n"
+    "sweep_lr.svg: the final validation loss against optim.lr; l0 < 3.\n"
+    "sweep_gone.svg: not there.\n";
+
+static char *page(const char *text) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/index.html", tmp);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = sweep_page_write(tmp, text);
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(text, "sweep_gone.svg") == NULL ||
+                      strstr(err, "cannot inline 'sweep_gone.svg'") != NULL,
+                  "%s", err);
+    free(err);
+    return tu_read_xml(path);
+}
+
+/* Each needle in order in doc; returns the index of the first missing one, or -1. */
+static int in_order(const char *doc, const char *const *needles, int n) {
+    const char *p = doc;
+    for (int i = 0; i < n; i++) {
+        const char *q = strstr(p, needles[i]);
+        if (!q) return i;
+        p = q + strlen(needles[i]);
+    }
+    return -1;
+}
+
+START_TEST(test_sections_and_figures) {
+    tu_put_file(NULL, 0, tmp, ".", "sweep_lr.svg", SVG_TEXT);
+    char *doc = page(REPORT);
+    static const char *const ORDER[] = {
+        "<title>scaledot sweep: ",
+        "<pre class=\"text\">sweep report of s/sweep.csv: 4 runs; varied: scale, optim.lr\n"
+        "in the statistics: 4 (ok 4, diverged 0, guard 0)\n</pre>",
+        "<nav><a href=\"#figures\">Figures</a> &#183; <a href=\"#section1\">summary over seeds</a>"
+        " &#183; <a href=\"#section2\">LR sensitivity</a></nav>",
+        "<h2 id=\"figures\">Figures</h2>",
+        "<div id=\"run-toggles\" class=\"toggles\" hidden=\"hidden\"></div>",
+        "<figure id=\"sweep_lr\">\n<svg width=\"20\" height=\"10\"><defs><clipPath "
+        "id=\"sweep_lr-clip1\"/></defs><g clip-path=\"url(#sweep_lr-clip1)\">",
+        "<figcaption><b>sweep_lr.</b> the final validation loss against optim.lr; l0 &lt; 3. "
+        "<a class=\"note\" href=\"sweep_lr.svg\">(sweep_lr.svg)</a></figcaption>",
+        "<figure id=\"sweep_gone\">\n<p class=\"note\">Figure <code>sweep_gone.svg</code> could "
+        "not be read.</p>",
+        "<h2 id=\"section1\">Summary over seeds</h2>\n<pre class=\"text\">summary over seeds: acc = "
+        "final val_answer_acc (%), median [min-max]\n\n  group    n  acc\n  a&lt;b&gt;     2  "
+        "99.0 [98.0-100.0]\n</pre>",
+        "<h2 id=\"section2\">LR sensitivity</h2>\n<pre class=\"text\">LR sensitivity (Wortsman et "
+        "al. 2023): mean over the lr grid &amp; more\n\n  group  LR sens.\n\n  scale=none:\n"
+        "        lr  l(lr)\n</pre>",
+        "</body>\n</html>\n",
+    };
+    int miss = in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
+    const char *body = strstr(doc, "<body>");
+    ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%s", miss < 0 ? "" : ORDER[miss], body);
+    ck_assert_ptr_null(strstr(doc, "http"));
+    ck_assert_ptr_null(strstr(doc, "src="));
+    ck_assert_ptr_null(strstr(doc, "figures in")); /* the list became the figures */
+    ck_assert_int_eq(xmlcheck_count(doc, "<figure id="), 2);
+    ck_assert_int_eq(xmlcheck_count(doc, "<script>"), 1);
+    free(doc);
+}
+END_TEST
+
+START_TEST(test_no_figures_and_errors) {
+    char *doc = page("sweep report of x: 1 run; varied: seed\n\nfigures in x/:\n"
+                     "(none: neither d_k nor optim.lr varied)\n");
+    ck_assert_msg(strstr(doc, "<p>No figure: neither d_k nor optim.lr varied.</p>"), "%s", doc);
+    ck_assert_int_eq(xmlcheck_count(doc, "<figure"), 0);
+    ck_assert_int_eq(xmlcheck_count(doc, "<h2"), 1); /* Figures alone */
+    free(doc);
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/missing", tmp);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = sweep_page_write(dir, "sweep report of x\n");
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err, "cannot write") && strstr(err, "missing/index.html"), "%s", err);
+    free(err);
+}
+END_TEST
+
+int main(void) {
+    Suite *s = suite_create("sweep_page");
+    TCase *tc = tcase_create("sweep_page");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, test_sections_and_figures);
+    tcase_add_test(tc, test_no_figures_and_errors);
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
