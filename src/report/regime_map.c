@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 #include "report/logs.h"
 #include "report/plot.h"
 #include "report/slowdown.h"
