@@ -38,6 +38,28 @@ static int put_line(const RunLog *r, FILE *f, const char *name, const char *line
     return csv_log_row(f, path_in(r, name, path), line);
 }
 
+/* The resumed logs: every log is read and its rows before resume_step written aside before any
+ * of them, or config.ini, is replaced, so a resume that fails here changes nothing
+ * (runlog_open). */
+static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
+    static const char *const logs[3] = {"loss.csv", "grad_norms.csv", "attention.csv"};
+    AtomicFile tmp[3];
+    int rc = 0, done = 0;
+    char path[3][1200];
+    for (; done < 3 && rc == 0; done++)
+        rc = csv_log_keep_before(path_in(r, logs[done], path[done]), resume_step, &tmp[done]);
+    if (rc != 0) {
+        for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
+        return rc;
+    }
+    r->loss = csv_log_keep_commit(path[0], &tmp[0]);
+    r->grad_norms = r->loss ? csv_log_keep_commit(path[1], &tmp[1]) : NULL;
+    r->attention = r->grad_norms ? csv_log_keep_commit(path[2], &tmp[2]) : NULL;
+    for (int i = 0; i < 3; i++) atomic_discard(&tmp[i]); /* those not committed */
+    r->attention_old = r->attention && !csv_log_has_column(path[2], "dprob_norm");
+    return r->loss && r->grad_norms && r->attention ? write_whole(r, "config.ini", config_text) : -1;
+}
+
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
                 long resume_step) {
     return runlog_open_bpb(r, dir, m, config_text, resume_step, 0);
@@ -58,26 +80,7 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
     r->line = malloc(cap);
     r->line_cap = cap;
     if (!r->line) return -1;
-    if (resume_step >= 0) {
-        /* every log is read and its kept rows written aside before any of them, or config.ini,
-         * is replaced: a resume that fails here changes nothing */
-        static const char *const logs[3] = {"loss.csv", "grad_norms.csv", "attention.csv"};
-        AtomicFile tmp[3];
-        int rc = 0, done = 0;
-        char path[3][1200];
-        for (; done < 3 && rc == 0; done++)
-            rc = csv_log_keep_before(path_in(r, logs[done], path[done]), resume_step, &tmp[done]);
-        if (rc != 0) {
-            for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
-            return rc;
-        }
-        r->loss = csv_log_keep_commit(path[0], &tmp[0]);
-        r->grad_norms = r->loss ? csv_log_keep_commit(path[1], &tmp[1]) : NULL;
-        r->attention = r->grad_norms ? csv_log_keep_commit(path[2], &tmp[2]) : NULL;
-        for (int i = 0; i < 3; i++) atomic_discard(&tmp[i]); /* those not committed */
-        r->attention_old = r->attention && !csv_log_has_column(path[2], "dprob_norm");
-        return r->loss && r->grad_norms && r->attention ? write_whole(r, "config.ini", config_text) : -1;
-    }
+    if (resume_step >= 0) return resume_logs(r, config_text, resume_step);
     if (write_whole(r, "config.ini", config_text) != 0) return -1;
     r->loss = open_in(r, "loss.csv");
     r->grad_norms = open_in(r, "grad_norms.csv");
