@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 #include "report/log_check.h"
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 #include "testutil.h"

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 #include "testutil.h"
 #include "util/run_lock.h"
 

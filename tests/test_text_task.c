@@ -14,7 +14,7 @@
 
 #include "config/config.h"
 #include "configcheck.h"
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 #include "tasks/tasks.h"
 #include "tasktest.h"
 #include "testutil.h"

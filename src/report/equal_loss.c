@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
 #include "report/logs.h"
+#include "runlog/csv_read.h"
 
 double equal_loss_step(const double *steps, const double *losses, int n, double level) {
     int prev = -1; /* the last finite evaluation above the level */

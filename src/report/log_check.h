@@ -2,7 +2,7 @@
 #ifndef SCALEDOT_LOG_CHECK_H
 #define SCALEDOT_LOG_CHECK_H
 
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 
 /* Removes from t (loaded from path: loss.csv, grad_norms.csv, attention.csv, attn_map.csv, whose
  * every field is a number) each row that ./train cannot have written, with one warning per row on

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 
 /* dir/file into out (n bytes; no '/' is doubled when dir ends in one). Returns 0, or -1 with errno
  * ENAMETOOLONG when it does not fit (out then holds the cut path, for the message). */

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/csv.h"
 #include "report/logs.h"
 #include "report/plot.h"
 #include "report/slowdown.h"
 #include "report/sweep_table.h"
+#include "runlog/csv_read.h"
 #include "util/dirs.h"
 #include "util/whole_write.h"
 

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 
 #define RUN_NAME_LEN 256
 

@@ -10,7 +10,7 @@
 #ifndef SCALEDOT_SWEEP_TABLE_H
 #define SCALEDOT_SWEEP_TABLE_H
 
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 
 /* The numeric columns a row keeps, in this order (SW_STEPS: the plan's steps column, the
  * budget). */

@@ -6,7 +6,7 @@
 #ifndef SCALEDOT_TIME_TO_LEARN_H
 #define SCALEDOT_TIME_TO_LEARN_H
 
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 
 #define TTL_N 3
 /* The thresholds, fractions of answers right: 0.5, 0.9, 0.99. */

@@ -15,13 +15,8 @@
 #include <unistd.h>
 
 #include "sweep/results.h"
+#include "util/clock.h"
 #include "util/stop_signal.h"
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* "1h02m", "3m05s", "12s". */
 static void format_eta(char *out, size_t n, double s) {

@@ -12,7 +12,7 @@
 
 #include "config/config.h"
 #include "model/model.h"
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 #include "report/logs.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"

@@ -20,18 +20,13 @@
 #include "train/checkpoint.h"
 #include "train/runlog.h"
 #include "train/train.h"
+#include "util/clock.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
 #include "util/run_lock.h"
 #include "util/version.h"
 
 #define WALL_FILE "sweep_wall.txt" /* seconds of earlier, interrupted attempts */
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* 1 when text (a stored configuration: a checkpoint's or a config.ini) is the configuration c,
  * but for where the run lives and how many threads train it; 0 when it differs or does not

@@ -1,127 +1,63 @@
 /* runlog.c: the logs stage: the CSV rows of a run (loss.csv, grad_norms.csv, attention.csv,
- * attention maps), each written whole (runlog.h). */
+ * attention maps), each written whole (runlog.h) through the log writer runlog/csv_write.h. */
 #include "train/runlog.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
-#include "util/file_check.h"
+#include "runlog/csv_write.h"
 #include "util/whole_write.h"
 
-/* The log at path as a FILE for appending (util/whole_write.h's file_open_log: never through a
- * link, regular files only; fresh nonzero: replaced by an empty one). The FILE only holds the
- * descriptor: rows go out with whole_write. NULL after a message "cannot <verb> 'path'". */
-static FILE *open_log_file(const char *path, int fresh, const char *verb) {
-    char why[128];
-    int fd = file_open_log(path, fresh, why, sizeof why);
-    FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
-    if (fd >= 0 && !f) {
-        snprintf(why, sizeof why, "%s", strerror(errno));
-        close(fd);
-    }
-    if (!f) fprintf(stderr, "error: cannot %s '%s': %s\n", verb, path, why);
-    return f;
+/* dir/name of the run folder into path (1200 bytes: the folder is at most 1023). */
+static const char *path_in(const RunLog *r, const char *name, char path[1200]) {
+    snprintf(path, 1200, "%s/%s", r->dir, name);
+    return path;
 }
 
 /* Opens name in the run folder as a new, empty log (a file or link there is replaced, never
  * written through). */
 static FILE *open_in(const RunLog *r, const char *name) {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    return open_log_file(path, 1, "write");
+    return csv_log_create(path_in(r, name, path));
 }
 
 /* Writes the file name of the run folder whole (temporary file + rename). */
 static int write_whole(const RunLog *r, const char *name, const char *text) {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", r->dir, name);
+    path_in(r, name, path);
     if (file_write_atomic(path, text, strlen(text)) == 0) return 0;
     fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
     return -1;
 }
 
-/* Writes a whole line (unbuffered: the FILE is only a holder of the descriptor), reporting the
- * file on failure; a write cut short by a full disk is cut back so no torn row stays. */
+/* Writes a whole row to the log name of the run folder (runlog/csv_write.h). */
 static int put_line(const RunLog *r, FILE *f, const char *name, const char *line) {
-    if (whole_write(fileno(f), line, strlen(line)) != 0) {
-        fprintf(stderr, "error: cannot write '%s/%s': %s\n", r->dir, name, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* Writes name.tmp with the header and the rows of dir/name whose step (first field) is below
- * resume_step; the file itself is not touched yet (resume_commit). Lines that are not whole (no
- * newline: the run was killed mid-write, which put_line makes unlikely) are dropped too. */
-static int resume_prepare(const RunLog *r, const char *name, long resume_step, AtomicFile *out) {
-    char path[1200], why[128];
-    snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    FILE *in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
-    if (!in) {
-        int refused = errno == EINVAL || errno == EFBIG; /* not a regular file, or too large */
-        fprintf(stderr, "error: cannot resume: '%s': %s\n", path, why);
-        return refused ? -2 : -1;
-    }
-    if (!atomic_open(out, path)) {
-        fprintf(stderr, "error: cannot write '%s.tmp': %s\n", path, strerror(errno));
-        fclose(in);
-        return -1;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int first = 1, bad = 0;
-    while ((n = getline(&line, &cap, in)) > 0) {
-        if (line[n - 1] != '\n') break;
-        if (first || strtol(line, NULL, 10) < resume_step) bad |= fputs(line, out->f) == EOF;
-        first = 0;
-    }
-    free(line);
-    bad |= ferror(in) != 0;
-    fclose(in);
-    if (bad) {
-        fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
-        atomic_discard(out);
-        return -1;
-    }
-    return 0;
-}
-
-/* Renames the prepared name.tmp over name and opens it for appending. */
-static FILE *resume_commit(const RunLog *r, const char *name, AtomicFile *prepared) {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    if (atomic_commit(prepared, 0) != 0) {
-        fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
-        return NULL;
-    }
-    return open_log_file(path, 0, "append to");
+    return csv_log_row(f, path_in(r, name, path), line);
 }
 
-/* True when the header (first line) of dir/name has the column `col`. */
-static int header_has(const RunLog *r, const char *name, const char *col) {
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", r->dir, name);
-    char why[128];
-    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
-    if (!f) return 0;
-    char *line = NULL;
-    size_t cap = 0;
-    int found = 0;
-    if (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\r\n")] = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(line, ",", &save); t && !found; t = strtok_r(NULL, ",", &save))
-            found = strcmp(t, col) == 0;
+/* The resumed logs: every log is read and its rows before resume_step written aside before any
+ * of them, or config.ini, is replaced, so a resume that fails here changes nothing
+ * (runlog_open). */
+static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
+    static const char *const logs[3] = {"loss.csv", "grad_norms.csv", "attention.csv"};
+    AtomicFile tmp[3];
+    int rc = 0, done = 0;
+    char path[3][1200];
+    for (; done < 3 && rc == 0; done++)
+        rc = csv_log_keep_before(path_in(r, logs[done], path[done]), resume_step, &tmp[done]);
+    if (rc != 0) {
+        for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
+        return rc;
     }
-    free(line);
-    fclose(f);
-    return found;
+    r->loss = csv_log_keep_commit(path[0], &tmp[0]);
+    r->grad_norms = r->loss ? csv_log_keep_commit(path[1], &tmp[1]) : NULL;
+    r->attention = r->grad_norms ? csv_log_keep_commit(path[2], &tmp[2]) : NULL;
+    for (int i = 0; i < 3; i++) atomic_discard(&tmp[i]); /* those not committed */
+    r->attention_old = r->attention && !csv_log_has_column(path[2], "dprob_norm");
+    return r->loss && r->grad_norms && r->attention ? write_whole(r, "config.ini", config_text) : -1;
 }
 
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
@@ -144,24 +80,7 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
     r->line = malloc(cap);
     r->line_cap = cap;
     if (!r->line) return -1;
-    if (resume_step >= 0) {
-        /* every log is read and its kept rows written aside before any of them, or config.ini,
-         * is replaced: a resume that fails here changes nothing */
-        static const char *const logs[3] = {"loss.csv", "grad_norms.csv", "attention.csv"};
-        AtomicFile tmp[3];
-        int rc = 0, done = 0;
-        for (; done < 3 && rc == 0; done++) rc = resume_prepare(r, logs[done], resume_step, &tmp[done]);
-        if (rc != 0) {
-            for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
-            return rc;
-        }
-        r->loss = resume_commit(r, "loss.csv", &tmp[0]);
-        r->grad_norms = r->loss ? resume_commit(r, "grad_norms.csv", &tmp[1]) : NULL;
-        r->attention = r->grad_norms ? resume_commit(r, "attention.csv", &tmp[2]) : NULL;
-        for (int i = 0; i < 3; i++) atomic_discard(&tmp[i]); /* those not committed */
-        r->attention_old = r->attention && !header_has(r, "attention.csv", "dprob_norm");
-        return r->loss && r->grad_norms && r->attention ? write_whole(r, "config.ini", config_text) : -1;
-    }
+    if (resume_step >= 0) return resume_logs(r, config_text, resume_step);
     if (write_whole(r, "config.ini", config_text) != 0) return -1;
     r->loss = open_in(r, "loss.csv");
     r->grad_norms = open_in(r, "grad_norms.csv");
@@ -189,29 +108,19 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
     return put_line(r, r->grad_norms, "grad_norms.csv", line);
 }
 
-/* Appends ",value", or "," when the value was not measured (present = 0). */
-static size_t field(char *buf, size_t cap, size_t len, int present, double v, const char *fmt) {
-    if (len >= cap) return len;
-    if (!present) return len + (size_t)snprintf(buf + len, cap - len, ",");
-    if (isnan(v)) return len + (size_t)snprintf(buf + len, cap - len, ",nan");
-    if (isinf(v)) return len + (size_t)snprintf(buf + len, cap - len, v > 0 ? ",inf" : ",-inf");
-    int n = snprintf(buf + len, cap - len, ",");
-    return len + (size_t)n + (size_t)snprintf(buf + len + n, cap - len - (size_t)n, fmt, v);
-}
-
 int runlog_loss_row(RunLog *r, const LossRow *w) {
     char line[512];
     size_t len = (size_t)snprintf(line, sizeof line, "%d", w->step);
-    len = field(line, sizeof line, len, w->has_train, w->train_loss, "%.6g");
-    len = field(line, sizeof line, len, w->has_val, w->val_loss, "%.6g");
-    if (r->val_bpb) len = field(line, sizeof line, len, w->has_val, w->val_bpb, "%.6g");
-    len = field(line, sizeof line, len, w->has_val, w->val_token_acc, "%.6g");
-    len = field(line, sizeof line, len, w->has_val, w->val_answer_acc, "%.6g");
-    len = field(line, sizeof line, len, w->has_train, w->lr, "%.6g");
-    len = field(line, sizeof line, len, w->has_train, w->grad_norm, "%.6g");
-    len = field(line, sizeof line, len, 1, w->elapsed_s, "%.3f");
-    len = field(line, sizeof line, len, !isnan(w->tokens_per_s), w->tokens_per_s, "%.0f");
-    len = field(line, sizeof line, len, 1, (double)w->skipped_steps, "%.0f");
+    len = csv_log_field(line, sizeof line, len, w->has_train, w->train_loss, "%.6g");
+    len = csv_log_field(line, sizeof line, len, w->has_val, w->val_loss, "%.6g");
+    if (r->val_bpb) len = csv_log_field(line, sizeof line, len, w->has_val, w->val_bpb, "%.6g");
+    len = csv_log_field(line, sizeof line, len, w->has_val, w->val_token_acc, "%.6g");
+    len = csv_log_field(line, sizeof line, len, w->has_val, w->val_answer_acc, "%.6g");
+    len = csv_log_field(line, sizeof line, len, w->has_train, w->lr, "%.6g");
+    len = csv_log_field(line, sizeof line, len, w->has_train, w->grad_norm, "%.6g");
+    len = csv_log_field(line, sizeof line, len, 1, w->elapsed_s, "%.3f");
+    len = csv_log_field(line, sizeof line, len, !isnan(w->tokens_per_s), w->tokens_per_s, "%.0f");
+    len = csv_log_field(line, sizeof line, len, 1, (double)w->skipped_steps, "%.0f");
     snprintf(line + len, sizeof line - len, "\n");
     return put_line(r, r->loss, "loss.csv", line);
 }
@@ -221,15 +130,15 @@ int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm) {
     char *line = r->line;
     size_t len = (size_t)snprintf(line, cap, "%d", step);
     for (int i = 0; i < m->n_tensors; i++)
-        len = field(line, cap, len, 1, model_norm(m->grads + m->tensors[i].offset, m->tensors[i].numel),
-                    "%.6g");
+        len = csv_log_field(line, cap, len, 1,
+                            model_norm(m->grads + m->tensors[i].offset, m->tensors[i].numel), "%.6g");
     size_t third = (size_t)m->cfg.d_model * m->cfg.d_model;
     for (int l = 0; l < m->cfg.n_layers; l++) {
         const real *g = m->g.block[l].qkv_w;
         for (int part = 0; part < 3; part++)
-            len = field(line, cap, len, 1, model_norm(g + part * third, third), "%.6g");
+            len = csv_log_field(line, cap, len, 1, model_norm(g + part * third, third), "%.6g");
     }
-    len = field(line, cap, len, 1, global_norm, "%.6g");
+    len = csv_log_field(line, cap, len, 1, global_norm, "%.6g");
     snprintf(line + len, cap - len, "\n");
     return put_line(r, r->grad_norms, "grad_norms.csv", line);
 }

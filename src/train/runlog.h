@@ -1,6 +1,7 @@
-/* runlog.h: the CSV logs of a run, each row written whole with one write(2) (util/whole_write.h),
- * so a run that is killed keeps every finished row, and a write that a full disk cuts short is
- * cut back to the last whole row: no CSV ever ends in a torn line. */
+/* runlog.h: the CSV logs of a run (which files, their columns, their rows), each row written
+ * whole with one write(2) by the log writer (runlog/csv_write.h), so a run that is killed keeps
+ * every finished row, and a write that a full disk cuts short is cut back to the last whole row:
+ * no CSV ever ends in a torn line. */
 #ifndef SCALEDOT_RUNLOG_H
 #define SCALEDOT_RUNLOG_H
 

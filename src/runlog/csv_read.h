@@ -1,12 +1,13 @@
-/* csv.h: a small reader for the CSV logs of a run (loss.csv, grad_norms.csv, attention.csv, ...).
+/* csv_read.h: the reader of the CSV logs of a run (loss.csv, grad_norms.csv, attention.csv, ...)
+ * and of a sweep's sweep.csv; their writer is csv_write.h beside it.
  *
  * The whole file is read into memory and split in place. The first line is the header; every
  * later row is padded with empty fields (or cut) to the header's width, so cell access never
  * needs a bounds check by the caller. Fields may be double-quoted ("a,b", "say ""hi"""); CRLF
  * line ends, a missing final newline and blank lines are accepted. An empty field means "not
  * measured at this step", which callers must tell apart from a logged NaN. */
-#ifndef SCALEDOT_CSV_H
-#define SCALEDOT_CSV_H
+#ifndef SCALEDOT_CSV_READ_H
+#define SCALEDOT_CSV_READ_H
 
 #include <stddef.h>
 

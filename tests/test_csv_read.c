@@ -1,8 +1,8 @@
-/* test_csv.c: the CSV reader of the report (src/report/csv.c): fields, empty versus NaN, quoting,
+/* test_csv_read.c: the CSV log reader (src/runlog/csv_read.c): fields, empty versus NaN, quoting,
  * line ends, ragged rows, errors, and the fixture logs. The same-shape checks are tables: cells of
  * small documents as text (empty exactly when the text is ""), fields as numbers and as ints, and
  * texts without a header line. */
-#include "report/csv.h"
+#include "runlog/csv_read.h"
 
 #include <check.h>
 #include <errno.h>
@@ -217,7 +217,7 @@ START_TEST(test_load_fixture_logs) {
 END_TEST
 
 static Suite *csv_suite(void) {
-    Suite *s = suite_create("csv");
+    Suite *s = suite_create("csv_read");
     TCase *tc = tcase_create("reader");
     tcase_add_test(tc, test_header_and_fields);
     tcase_add_loop_test(tc, test_cells, 0, N_OF(RESULTS));

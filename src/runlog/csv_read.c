@@ -1,6 +1,6 @@
-/* csv.c: the report stage's reader of a run's CSV logs (csv.h): one file in memory, split in
- * place, cells by column name. */
-#include "report/csv.h"
+/* csv_read.c: the reader of a run's CSV logs (csv_read.h): one file in memory, split in place,
+ * cells by column name. */
+#include "runlog/csv_read.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,0 +1,109 @@
+/* csv_write.c: the writer of a run's CSV logs (csv_write.h): logs opened never through a link,
+ * rows appended whole, fields with nan / inf / empty spelled the way csv_read.c reads them, and a
+ * resumed log cut back to the rows before the checkpoint. */
+#include "runlog/csv_write.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "util/file_check.h"
+
+/* The log at path as a FILE for appending (util/whole_write.h's file_open_log: never through a
+ * link, regular files only; fresh nonzero: replaced by an empty one). The FILE only holds the
+ * descriptor: rows go out with whole_write. NULL after a message "cannot <verb> 'path'". */
+static FILE *open_log_file(const char *path, int fresh, const char *verb) {
+    char why[128];
+    int fd = file_open_log(path, fresh, why, sizeof why);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "a");
+    if (fd >= 0 && !f) {
+        snprintf(why, sizeof why, "%s", strerror(errno));
+        close(fd);
+    }
+    if (!f) fprintf(stderr, "error: cannot %s '%s': %s\n", verb, path, why);
+    return f;
+}
+
+FILE *csv_log_create(const char *path) { return open_log_file(path, 1, "write"); }
+
+FILE *csv_log_append(const char *path) { return open_log_file(path, 0, "append to"); }
+
+int csv_log_row(FILE *f, const char *path, const char *line) {
+    /* unbuffered: the FILE only holds the descriptor */
+    if (whole_write(fileno(f), line, strlen(line)) != 0) {
+        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, const char *fmt) {
+    if (len >= cap) return len;
+    if (!present) return len + (size_t)snprintf(buf + len, cap - len, ",");
+    if (isnan(v)) return len + (size_t)snprintf(buf + len, cap - len, ",nan");
+    if (isinf(v)) return len + (size_t)snprintf(buf + len, cap - len, v > 0 ? ",inf" : ",-inf");
+    int n = snprintf(buf + len, cap - len, ",");
+    return len + (size_t)n + (size_t)snprintf(buf + len + n, cap - len - (size_t)n, fmt, v);
+}
+
+int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
+    char why[128];
+    FILE *in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
+    if (!in) {
+        int refused = errno == EINVAL || errno == EFBIG; /* not a regular file, or too large */
+        fprintf(stderr, "error: cannot resume: '%s': %s\n", path, why);
+        return refused ? -2 : -1;
+    }
+    if (!atomic_open(out, path)) {
+        fprintf(stderr, "error: cannot write '%s.tmp': %s\n", path, strerror(errno));
+        fclose(in);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int first = 1, bad = 0;
+    while ((n = getline(&line, &cap, in)) > 0) {
+        if (line[n - 1] != '\n') break;
+        if (first || strtol(line, NULL, 10) < resume_step) bad |= fputs(line, out->f) == EOF;
+        first = 0;
+    }
+    free(line);
+    bad |= ferror(in) != 0;
+    fclose(in);
+    if (bad) {
+        fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
+        atomic_discard(out);
+        return -1;
+    }
+    return 0;
+}
+
+FILE *csv_log_keep_commit(const char *path, AtomicFile *prepared) {
+    if (atomic_commit(prepared, 0) != 0) {
+        fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
+        return NULL;
+    }
+    return csv_log_append(path);
+}
+
+int csv_log_has_column(const char *path, const char *col) {
+    char why[128];
+    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
+    if (!f) return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int found = 0;
+    if (getline(&line, &cap, f) > 0) {
+        line[strcspn(line, "\r\n")] = 0;
+        char *save = NULL;
+        for (char *t = strtok_r(line, ",", &save); t && !found; t = strtok_r(NULL, ",", &save))
+            found = strcmp(t, col) == 0;
+    }
+    free(line);
+    fclose(f);
+    return found;
+}

@@ -1,0 +1,57 @@
+/* csv_write.h: the writer of a run's CSV logs (loss.csv, grad_norms.csv, attention.csv); their
+ * reader is csv_read.h beside it. The format both agree on: a header row, then one row per line
+ * ('\n' ended), the step in the first field; an empty field was not measured at that step; a
+ * measured NaN or Inf is written nan / inf / -inf, never hidden.
+ *
+ * Each row goes out whole with one write(2) (util/whole_write.h), so a run that is killed keeps
+ * every finished row, and a write that a full disk cuts short is cut back to the last whole row:
+ * no log ever ends in a torn line. Nothing is written through a symbolic link. Which logs a run
+ * has and what their columns are is train/runlog.h's business. */
+#ifndef SCALEDOT_CSV_WRITE_H
+#define SCALEDOT_CSV_WRITE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util/whole_write.h"
+
+/* Opens a new, empty log at path (a file or link already there is removed, never written
+ * through; util/whole_write.h's file_open_log). The FILE only holds the descriptor: write rows
+ * with csv_log_row. Returns NULL after printing "error: cannot write 'path': reason". */
+FILE *csv_log_create(const char *path);
+
+/* Opens the log at path, which must exist and be a regular file, for appending rows. Returns
+ * NULL after printing "error: cannot append to 'path': reason". */
+FILE *csv_log_append(const char *path);
+
+/* Appends line (one whole row with its '\n') to the log f opened above, with one write(2).
+ * Returns 0, or -1 after printing "error: cannot write 'path': strerror" (path names the log in
+ * the message only); a write cut short is cut back so no torn row stays. */
+int csv_log_row(FILE *f, const char *path, const char *line);
+
+/* Appends one field to the row buf[0..len) (cap bytes): ",value" in printf format fmt (one
+ * double conversion), ",nan" / ",inf" / ",-inf" for a non-finite value, or "," alone when the
+ * value was not measured (present = 0). Returns the new length; once len >= cap nothing more is
+ * written (the row is cut, never overrun). */
+size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, const char *fmt);
+
+/* The first half of resuming a log: writes path.tmp (atomic_open: never through a link) with the
+ * header and the rows of the log at path whose step (first field, as strtol reads it) is below
+ * resume_step, dropping later rows (written after the checkpoint) and a last line without its
+ * '\n' (a killed write); path itself is not touched. Returns 0 (out is then open: commit it with
+ * csv_log_keep_commit or atomic_discard it), -1 after printing why ("error: cannot resume:
+ * 'path': reason", "cannot write 'path.tmp'", "cannot rewrite 'path'"), or -2 when the log is
+ * not a regular file or larger than FILE_MAX_LOG_BYTES (util/file_check.h); out is then not
+ * open (nothing to discard) and no path.tmp is left. */
+int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out);
+
+/* The second half: renames the prepared path.tmp over path and opens it with csv_log_append.
+ * Returns NULL after printing "error: cannot rewrite 'path': strerror" (path unchanged) or
+ * csv_log_append's message. */
+FILE *csv_log_keep_commit(const char *path, AtomicFile *prepared);
+
+/* True when the header (first line) of the log at path has a field equal to col; false when it
+ * has none or the log cannot be read (a regular file of at most FILE_MAX_LOG_BYTES). */
+int csv_log_has_column(const char *path, const char *col);
+
+#endif
