@@ -11,7 +11,8 @@
 #   make bench-wait   OpenMP's idle threads asleep (our default) against a short spin
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
-#                   suite misses one (.ci/mutation.sh)
+#                   suite misses one (.ci/mutation.sh; MUTATION_JOBS=N mutants at once, default
+#                   the number of cores, each in a copy of its own)
 #   make portable  ./train for any x86-64-v3 CPU instead of this one (-march=native); ARCH=... too
 #   make clean
 ifeq ($(origin CC),default)
