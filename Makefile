@@ -4,6 +4,7 @@
 #                   apt-get if missing and allowed); quiet: a line per compiled file and per test
 #                   program, a failing program's output in full; V=1 prints commands and output
 #   make test-run   the plain suite alone (no sanitizer build): the quick check while you work
+#                   (TEST_JOBS=N runs N test programs at once, for make test too; default 1)
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
@@ -150,6 +151,7 @@ test: check-deps
 	@$(MAKE) --no-print-directory $(JOBS_FLAG) test-sanitize
 
 # Check's per-test time limits only catch hangs; a shared, busy machine gets five times more.
+# TEST_JOBS (tests/run_tests.sh) reaches the script through the environment.
 test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
 	@CK_FORK=yes CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-5} \
 	  V=$(V) tests/run_tests.sh "" ./$(BUILD)/tests $(ALL_TESTS)
