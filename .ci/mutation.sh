@@ -191,7 +191,7 @@ worker() {
 }
 
 cd "$scratch"
-((jobs > ${#ids[@]})) && jobs=${#ids[@]}
+if ((jobs > ${#ids[@]})); then jobs=${#ids[@]}; fi
 for ((w = 2; w <= jobs; w++)); do
     cp -a "$scratch/1" "$scratch/$w"
     rm -f "$scratch/$w/$build/tests/"* # linked with copy 1's path
@@ -206,7 +206,7 @@ caught=0 survived=0
 for k in "${!ids[@]}"; do
     while [ ! -f "$scratch/results/$k.rc" ]; do
         alive=0
-        for p in "${pids[@]}"; do kill -0 "$p" 2> /dev/null && alive=1; done
+        for p in "${pids[@]}"; do if kill -0 "$p" 2> /dev/null; then alive=1; fi; done
         [ $alive -eq 1 ] || [ -f "$scratch/results/$k.rc" ] || break
         sleep 1
     done
