@@ -4,6 +4,7 @@
 #                   apt-get if missing and allowed); quiet: a line per compiled file and per test
 #                   program, a failing program's output in full; V=1 prints commands and output
 #   make test-run   the plain suite alone (no sanitizer build): the quick check while you work
+#                   (TEST_JOBS=N runs N test programs at once, for make test too; default 1)
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
@@ -12,7 +13,8 @@
 #   make bench-wait   OpenMP's idle threads asleep (our default) against a short spin
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
-#                   suite misses one (.ci/mutation.sh)
+#                   suite misses one (.ci/mutation.sh; MUTATION_JOBS=N mutants at once, default
+#                   the number of cores, each in a copy of its own)
 #   make portable  ./train for any x86-64-v3 CPU instead of this one (-march=native); ARCH=... too
 #   make clean
 ifeq ($(origin CC),default)
@@ -150,6 +152,7 @@ test: check-deps
 	@$(MAKE) --no-print-directory $(JOBS_FLAG) test-sanitize
 
 # Check's per-test time limits only catch hangs; a shared, busy machine gets five times more.
+# TEST_JOBS (tests/run_tests.sh) reaches the script through the environment.
 test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
 	@CK_FORK=yes CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-5} \
 	  V=$(V) tests/run_tests.sh "" ./$(BUILD)/tests $(ALL_TESTS)

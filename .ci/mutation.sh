@@ -2,19 +2,22 @@
 # .ci/mutation.sh: the mutation check (`make mutation`). Plants each wrong formula of
 # .ci/mutants.txt, one at a time, in a scratch copy of the tree, rebuilds only what changed, runs
 # the test programs the mutant names (most likely to catch it first) and stops at the first that
-# fails. Prints "caught ID by PROGRAM" or "SURVIVED ID"; exits 1 when any mutant survives, or
-# when a mutant is broken: its text no longer occurs exactly once in its file (the list must not
-# rot silently as the code changes), or the mutated code does not compile.
+# fails. Prints "caught ID by PROGRAM" or "SURVIVED ID" in the list's order; exits 1 when any
+# mutant survives, or when a mutant is broken: its text no longer occurs exactly once in its file
+# (the list must not rot silently as the code changes), or the mutated code does not compile.
+# MUTATION_JOBS workers each take the next mutant not yet taken and plant it in a scratch copy of
+# their own (one mutant at a time per copy; copies made from the built, passing baseline).
 #
 #   .ci/mutation.sh              every mutant
 #   .ci/mutation.sh ID_PREFIX    only the mutants whose id starts with ID_PREFIX
+#   MUTATION_JOBS=N              mutants tried at once (default: the number of cores)
 #   MUTATION_KEEP=1              keep the scratch folder (its path is printed)
 #   MUTATION_TIMEOUT=S           seconds one test program may take (default 300)
 #
 # Line format of .ci/mutants.txt (one mutant per line; '#' lines and blank lines are ignored):
 #   ID @@ FILE @@ PROGRAM [PROGRAM ...] @@ OLD @@ NEW [@@ OLD2 @@ NEW2 ...]
 # OLD is literal text that must occur exactly once in FILE; it is replaced by NEW. Needs bash,
-# make, the C compiler, tar and coreutils' timeout; nothing else.
+# make, the C compiler, tar, coreutils (timeout, nproc); nothing else.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 list=$root/.ci/mutants.txt
@@ -22,21 +25,37 @@ only=${1:-}
 cc=${CC:-gcc}
 build=build/$(basename "$cc")
 tmo=${MUTATION_TIMEOUT:-300}
+cores=$(nproc 2>/dev/null || echo 1)
+jobs=${MUTATION_JOBS:-$cores}
+if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
+    echo "mutation: MUTATION_JOBS must be a whole number >= 1, not '$jobs'"
+    exit 2
+fi
+# make's own -j in each copy: the cores shared among the workers (at least 1)
+make_j=$(((cores + jobs - 1) / jobs))
 t_start=$SECONDS
 
 scratch=$(mktemp -d /tmp/scaledot_mutation.XXXXXX)
-if [ -n "${MUTATION_KEEP:-}" ]; then echo "mutation: scratch copy in $scratch"; else trap 'rm -rf "$scratch"' EXIT; fi
+pids=() # the workers, stopped if this script stops early
+cleanup() {
+    [ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2> /dev/null || true
+    [ -n "${MUTATION_KEEP:-}" ] || rm -rf "$scratch"
+}
+trap cleanup EXIT
+[ -z "${MUTATION_KEEP:-}" ] || echo "mutation: scratch copies in $scratch"
+# copy 1 is the baseline; copies 2..N are made from it once it is built and passing
+mkdir "$scratch/1" "$scratch/results" "$scratch/taken"
 tar -C "$root" --exclude=./build --exclude=./.git --exclude=./runs --exclude=./reports \
-    --exclude=./train -cf - . | tar -C "$scratch" -xf -
+    --exclude=./train -cf - . | tar -C "$scratch/1" -xf -
 # The product's objects of this tree, when built, with their times: only mutated files recompile.
-# (Test programs are always relinked here: they hold the scratch folder's path.)
+# (Test programs are always relinked here: they hold their copy's path.)
 for kind in float double; do
     if [ -d "$root/$build/$kind" ]; then
-        mkdir -p "$scratch/$build"
-        cp -a "$root/$build/$kind" "$scratch/$build/"
+        mkdir -p "$scratch/1/$build"
+        cp -a "$root/$build/$kind" "$scratch/1/$build/"
     fi
 done
-cd "$scratch"
+cd "$scratch/1"
 
 # ---- read the list
 ids=() files=() progs=() patches=()
@@ -63,14 +82,14 @@ while IFS= read -r line || [ -n "$line" ]; do
     # the OLD/NEW pairs, kept as one string separated by a byte that C source never holds
     patches+=("$(printf '%s\x1f' "${fields[@]:3}")")
 done < "$list"
-echo "mutation: ${#ids[@]} mutants from .ci/mutants.txt"
+echo "mutation: ${#ids[@]} mutants from .ci/mutants.txt, $jobs at a time"
 
 # Every test program the list names, built once and run unmutated: a program that fails anyway
 # would "catch" every mutant.
 all_progs=$(printf '%s\n' "${progs[@]}" | tr ' ' '\n' | sort -u | grep -v '^$' || true)
 targets=(train)
 for p in $all_progs; do targets+=("$build/tests/$p"); done
-if ! make -s -j2 CC="$cc" "${targets[@]}" > build.log 2>&1; then
+if ! make -s -j"$cores" CC="$cc" "${targets[@]}" > build.log 2>&1; then
     cat build.log
     echo "mutation: the unmutated tree does not build"
     exit 1
@@ -92,51 +111,49 @@ objects_of() {
     return 0
 }
 
-caught=0 survived=0
-for k in "${!ids[@]}"; do
-    id=${ids[$k]} file=${files[$k]} t0=$SECONDS
+# try_mutant K: plants mutant K in the current copy, builds, runs its programs, puts the copy back.
+# Prints the mutant's lines and returns 0 (caught), 1 (survived) or 2 (broken).
+try_mutant() {
+    local k=$1 id=${ids[$1]} file=${files[$1]} t0=$SECONDS
     if [ ! -f "$file" ]; then
         echo "ERROR    $id: no file $file"
-        broken=$((broken + 1))
-        continue
+        return 2
     fi
     # whole content, trailing newlines included (the x keeps $(...) from eating them)
+    local orig text rest count old new i
     orig=$(cat "$file"; printf x)
     orig=${orig%x}
     text=$orig
+    local pairs=()
     IFS=$'\x1f' read -r -d '' -a pairs < <(printf '%s' "${patches[$k]}") || true
-    ok=1
     for ((i = 0; i + 1 < ${#pairs[@]}; i += 2)); do
         old=${pairs[$i]} new=${pairs[$((i + 1))]}
         rest=${text//"$old"/}
         count=$(((${#text} - ${#rest}) / ${#old}))
         if [ "$count" -ne 1 ]; then
             echo "ERROR    $id: '$old' occurs $count times in $file (must be once): update .ci/mutants.txt"
-            ok=0
-            break
+            return 2
         fi
         text=${text/"$old"/"$new"}
     done
-    if [ $ok -eq 0 ] || [ "$text" == "$orig" ]; then
-        [ $ok -eq 1 ] && echo "ERROR    $id: the mutant changes nothing"
-        broken=$((broken + 1))
-        continue
+    if [ "$text" == "$orig" ]; then
+        echo "ERROR    $id: the mutant changes nothing"
+        return 2
     fi
     # Keep the original file and objects with their times, so putting them back rebuilds nothing.
     cp -p "$file" mutation.orig
+    local objs o p by="" rc
     objs=$(objects_of "$file")
     for o in $objs; do cp -p "$o" "$o.orig"; done
     printf '%s' "$text" > "$file"
-    targets=(train)
+    local targets=(train)
     for p in ${progs[$k]}; do targets+=("$build/tests/$p"); done
     # WARN without -Werror: a mutant may leave a variable unused, which is not the point
-    if ! make -s -j2 CC="$cc" WARN="-Wall -Wextra" "${targets[@]}" > build.log 2>&1; then
+    if ! make -s -j"$make_j" CC="$cc" WARN="-Wall -Wextra" "${targets[@]}" > build.log 2>&1; then
         echo "ERROR    $id: the mutant does not compile:"
         sed 's/^/         /' build.log | head -10
-        broken=$((broken + 1))
-        by=""
+        rc=2
     else
-        by=""
         for p in ${progs[$k]}; do
             if ! CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1; then
                 by=$p
@@ -144,16 +161,69 @@ for k in "${!ids[@]}"; do
             fi
         done
         if [ -n "$by" ]; then
-            caught=$((caught + 1))
             printf 'caught   %-34s by %-22s (%d s)\n' "$id" "$by" $((SECONDS - t0))
+            rc=0
         else
-            survived=$((survived + 1))
             printf 'SURVIVED %-34s ran: %s\n' "$id" "${progs[$k]}"
+            rc=1
         fi
     fi
     cp -p mutation.orig "$file"
     for o in $objs; do mv "$o.orig" "$o"; done
+    # ./train and the programs just built hold the mutant and are newer than the restored
+    # objects: remove them, so a next mutant outside the objects (a script) cannot run them.
+    rm -f train "${targets[@]:1}"
+    return $rc
+}
+
+# worker W: in copy W, takes each mutant no other worker has taken (mkdir is atomic) and leaves
+# its lines in results/K.txt and its outcome in results/K.rc (written last).
+worker() {
+    cd "$scratch/$1"
+    local k rc
+    for k in "${!ids[@]}"; do
+        mkdir "$scratch/taken/$k" 2> /dev/null || continue
+        rc=0
+        try_mutant "$k" > "$scratch/results/$k.txt" 2>&1 || rc=$?
+        echo "$rc" > "$scratch/results/$k.rc.tmp"
+        mv "$scratch/results/$k.rc.tmp" "$scratch/results/$k.rc"
+    done
+}
+
+cd "$scratch"
+if ((jobs > ${#ids[@]})); then jobs=${#ids[@]}; fi
+for ((w = 2; w <= jobs; w++)); do
+    cp -a "$scratch/1" "$scratch/$w"
+    rm -f "$scratch/$w/$build/tests/"* # linked with copy 1's path
 done
+for ((w = 1; w <= jobs; w++)); do
+    worker $w &
+    pids+=($!)
+done
+
+# The results in the list's order, each as soon as it and those before it are in.
+caught=0 survived=0
+for k in "${!ids[@]}"; do
+    while [ ! -f "$scratch/results/$k.rc" ]; do
+        alive=0
+        for p in "${pids[@]}"; do if kill -0 "$p" 2> /dev/null; then alive=1; fi; done
+        [ $alive -eq 1 ] || [ -f "$scratch/results/$k.rc" ] || break
+        sleep 1
+    done
+    if [ ! -f "$scratch/results/$k.rc" ]; then
+        echo "ERROR    ${ids[$k]}: no worker finished it"
+        broken=$((broken + 1))
+        continue
+    fi
+    cat "$scratch/results/$k.txt"
+    case $(cat "$scratch/results/$k.rc") in
+        0) caught=$((caught + 1)) ;;
+        1) survived=$((survived + 1)) ;;
+        *) broken=$((broken + 1)) ;;
+    esac
+done
+wait
+pids=()
 
 total=$((caught + survived + broken))
 echo "mutation: $caught caught, $survived survived, $broken broken, of $total; $((SECONDS - t_start)) s"

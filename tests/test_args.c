@@ -104,16 +104,4 @@ START_TEST(test_fail) {
 }
 END_TEST
 
-static Suite *args_suite(void) {
-    Suite *s = suite_create("args");
-    TCase *tc = tcase_create("args");
-    tcase_add_test(tc, test_is_help_and_is_flag);
-    tcase_add_test(tc, test_flag_value);
-    tcase_add_test(tc, test_next);
-    tcase_add_test(tc, test_parse_count);
-    tcase_add_test(tc, test_fail);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(args_suite()); }
+TU_MAIN("args", test_is_help_and_is_flag, test_flag_value, test_next, test_parse_count, test_fail);

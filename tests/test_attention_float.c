@@ -48,10 +48,4 @@ START_TEST(test_softmax_logits_200) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("attention_float");
-    TCase *tc = tcase_create("attention_float");
-    tcase_add_test(tc, test_softmax_logits_200);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("attention_float", test_softmax_logits_200);

@@ -78,15 +78,4 @@ START_TEST(test_out_spellings) {
 }
 END_TEST
 
-static Suite *cli_compare_suite(void) {
-    Suite *s = suite_create("cli_compare");
-    TCase *tc = tcase_create("command line");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, test_lines);
-    tcase_add_test(tc, test_out_spellings);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(cli_compare_suite()); }
+TU_MAIN_FIXTURE_TIMEOUT("cli_compare", make_tmp, remove_tmp, 30, test_lines, test_out_spellings);

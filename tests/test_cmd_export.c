@@ -344,16 +344,5 @@ START_TEST(test_refused_lines) {
 }
 END_TEST
 
-static Suite *cli_export_suite(void) {
-    Suite *s = suite_create("cli_export");
-    TCase *tc = tcase_create("export");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_export_matches_model);
-    tcase_add_test(tc, test_val_file);
-    tcase_add_test(tc, test_refused_lines);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(cli_export_suite()); }
+TU_MAIN_FIXTURE_TIMEOUT("cli_export", make_tmp, remove_tmp, 120, test_export_matches_model,
+                        test_val_file, test_refused_lines);

@@ -89,15 +89,5 @@ START_TEST(test_help_and_good_line) {
 }
 END_TEST
 
-static Suite *cli_regime_map_suite(void) {
-    Suite *s = suite_create("cli_regime_map");
-    TCase *tc = tcase_create("cli_regime_map");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_add_test(tc, test_mistakes_exit_2);
-    tcase_add_test(tc, test_bad_csv_makes_no_folder);
-    tcase_add_test(tc, test_help_and_good_line);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(cli_regime_map_suite()); }
+TU_MAIN_FIXTURE("cli_regime_map", make_tmp, remove_tmp, test_mistakes_exit_2,
+                test_bad_csv_makes_no_folder, test_help_and_good_line);

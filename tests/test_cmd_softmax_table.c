@@ -71,14 +71,4 @@ START_TEST(test_values_reach_the_table) {
 }
 END_TEST
 
-static Suite *cli_softmax_table_suite(void) {
-    Suite *s = suite_create("cli_softmax_table");
-    TCase *tc = tcase_create("command line");
-    tcase_add_test(tc, test_bad_arguments_exit_2);
-    tcase_add_test(tc, test_help);
-    tcase_add_test(tc, test_values_reach_the_table);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(cli_softmax_table_suite()); }
+TU_MAIN("cli_softmax_table", test_bad_arguments_exit_2, test_help, test_values_reach_the_table);

@@ -45,10 +45,4 @@ START_TEST(test_lines) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("cli_sweep");
-    TCase *tc = tcase_create("lines");
-    tcase_add_loop_test(tc, test_lines, 0, (int)(sizeof LINES / sizeof *LINES));
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("cli_sweep", TU_LOOP(test_lines, 0, (int)(sizeof LINES / sizeof *LINES)));

@@ -322,14 +322,7 @@ START_TEST(test_train_run_logs_are_thread_count_independent) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("determinism");
-    TCase *tc = tcase_create("threads");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_matmul_is_thread_count_independent);
-    tcase_add_test(tc, test_attention_is_thread_count_independent);
-    tcase_add_loop_test(tc, test_model_steps_are_thread_count_independent, 0, 2);
-    tcase_add_test(tc, test_train_run_logs_are_thread_count_independent);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("determinism", 120, test_matmul_is_thread_count_independent,
+                test_attention_is_thread_count_independent,
+                TU_LOOP(test_model_steps_are_thread_count_independent, 0, 2),
+                test_train_run_logs_are_thread_count_independent);

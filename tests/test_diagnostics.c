@@ -367,21 +367,9 @@ START_TEST(test_model_head_stats_recomputed) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("diagnostics");
-    TCase *tc = tcase_create("diagnostics");
-    tcase_add_test(tc, test_head_stats_known_rows);
-    tcase_add_test(tc, test_head_stats_picks_head);
-    tcase_add_test(tc, test_init_check_known_model);
-    tcase_add_test(tc, test_init_check_fan_in_near_prediction);
-    tcase_add_test(tc, test_init_check_qk_norm_known_model);
-    tcase_add_loop_test(tc, test_init_report_qk_norm, 0, 2);
-    tcase_add_loop_test(tc, test_init_check_matches_predicted_std, 0, 16);
-    tcase_add_test(tc, test_init_report_predicted_std);
-    tcase_add_test(tc, test_softmax_pass_ratio);
-    tcase_add_test(tc, test_model_pass_stats_by_the_book);
-    tcase_add_test(tc, test_saturation_threshold);
-    tcase_add_test(tc, test_model_head_stats_recomputed);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("diagnostics", test_head_stats_known_rows, test_head_stats_picks_head,
+        test_init_check_known_model, test_init_check_fan_in_near_prediction,
+        test_init_check_qk_norm_known_model, TU_LOOP(test_init_report_qk_norm, 0, 2),
+        TU_LOOP(test_init_check_matches_predicted_std, 0, 16), test_init_report_predicted_std,
+        test_softmax_pass_ratio, test_model_pass_stats_by_the_book, test_saturation_threshold,
+        test_model_head_stats_recomputed);

@@ -79,10 +79,4 @@ START_TEST(test_make_dirs) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("dirs");
-    TCase *tc = tcase_create("dirs");
-    tcase_add_test(tc, test_make_dirs);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("dirs", test_make_dirs);

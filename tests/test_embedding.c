@@ -46,10 +46,4 @@ START_TEST(test_embedding_grads) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("embedding");
-    TCase *tc = tcase_create("gradcheck");
-    tcase_add_loop_test(tc, test_embedding_grads, 0, 2);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("embedding", TU_LOOP(test_embedding_grads, 0, 2));

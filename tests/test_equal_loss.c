@@ -211,13 +211,5 @@ START_TEST(test_no_validation_evaluation) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("equal_loss");
-    TCase *tc = tcase_create("equal_loss");
-    tcase_add_test(tc, test_equal_loss_step);
-    tcase_add_test(tc, test_two_runs_by_hand);
-    tcase_add_test(tc, test_missing_column);
-    tcase_add_test(tc, test_no_validation_evaluation);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("equal_loss", test_equal_loss_step, test_two_runs_by_hand, test_missing_column,
+        test_no_validation_evaluation);

@@ -235,15 +235,5 @@ START_TEST(test_examples_wrong_first) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("evaluate");
-    TCase *tc = tcase_create("evaluate");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_validation_pass);
-    tcase_add_test(tc, test_greedy);
-    tcase_add_test(tc, test_bits_per_byte);
-    tcase_add_test(tc, test_text_answer_acc_is_token_acc);
-    tcase_add_test(tc, test_examples_wrong_first);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE("evaluate", setup, teardown, test_validation_pass, test_greedy, test_bits_per_byte,
+                test_text_answer_acc_is_token_acc, test_examples_wrong_first);

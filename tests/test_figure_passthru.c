@@ -144,13 +144,5 @@ START_TEST(test_figure) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("figure_passthru");
-    TCase *tc = tcase_create("passthru");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, test_summary_rows);
-    tcase_add_test(tc, test_figure);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE_TIMEOUT("figure_passthru", make_tmp, remove_tmp, 30, test_summary_rows,
+                        test_figure);

@@ -102,11 +102,5 @@ START_TEST(test_conflict_among_many) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("file_conflict");
-    TCase *tc = tcase_create("file_conflict");
-    tcase_add_loop_test(tc, test_conflicts, 0, (int)(sizeof CASES / sizeof CASES[0]));
-    tcase_add_test(tc, test_conflict_among_many);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("file_conflict", TU_LOOP(test_conflicts, 0, (int)(sizeof CASES / sizeof CASES[0])),
+        test_conflict_among_many);

@@ -145,15 +145,7 @@ START_TEST(test_file_too_many_symbols) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("file_parse");
-    TCase *tc = tcase_create("file_parse");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_file_parse);
-    tcase_add_loop_test(tc, test_file_errors, 0, (int)(sizeof FILE_ERRORS / sizeof FILE_ERRORS[0]));
-    tcase_add_loop_test(tc, test_file_unreadable, 0,
-                        (int)(sizeof UNREADABLE / sizeof UNREADABLE[0]));
-    tcase_add_test(tc, test_file_too_many_symbols);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("file_parse", 60, test_file_parse,
+                TU_LOOP(test_file_errors, 0, (int)(sizeof FILE_ERRORS / sizeof FILE_ERRORS[0])),
+                TU_LOOP(test_file_unreadable, 0, (int)(sizeof UNREADABLE / sizeof UNREADABLE[0])),
+                test_file_too_many_symbols);

@@ -148,14 +148,5 @@ START_TEST(test_shipped_words_file) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("file_task");
-    TCase *tc = tcase_create("file_task");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_file_ids_do_not_depend_on_line_order);
-    tcase_add_test(tc, test_file_dedup_split_and_padding);
-    tcase_add_test(tc, test_file_max_seq_len);
-    tcase_add_test(tc, test_shipped_words_file);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("file_task", 60, test_file_ids_do_not_depend_on_line_order,
+                test_file_dedup_split_and_padding, test_file_max_seq_len, test_shipped_words_file);

@@ -121,12 +121,6 @@ START_TEST(test_token_names) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("format");
-    TCase *tc = tcase_create("format");
-    tcase_add_loop_test(tc, test_format_rows, 0, (int)(sizeof FORMATS / sizeof FORMATS[0]));
-    tcase_add_test(tc, test_file_format_uses_names);
-    tcase_add_loop_test(tc, test_token_names, 0, (int)(sizeof TOKENS / sizeof TOKENS[0]));
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("format", TU_LOOP(test_format_rows, 0, (int)(sizeof FORMATS / sizeof FORMATS[0])),
+        test_file_format_uses_names,
+        TU_LOOP(test_token_names, 0, (int)(sizeof TOKENS / sizeof TOKENS[0])));

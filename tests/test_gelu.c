@@ -71,10 +71,4 @@ START_TEST(test_gelu_grads) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("gelu");
-    TCase *tc = tcase_create("gradcheck");
-    tcase_add_loop_test(tc, test_gelu_grads, 0, 2);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("gelu", TU_LOOP(test_gelu_grads, 0, 2));

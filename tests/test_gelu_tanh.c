@@ -72,12 +72,4 @@ START_TEST(test_exp_nonpositive) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("gelu_tanh");
-    TCase *tc = tcase_create("tanh");
-    tcase_add_test(tc, test_tanh_matches_libm);
-    tcase_add_test(tc, test_tanh_edges);
-    tcase_add_test(tc, test_exp_nonpositive);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("gelu_tanh", test_tanh_matches_libm, test_tanh_edges, test_exp_nonpositive);

@@ -204,14 +204,7 @@ START_TEST(test_parameters) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("generated");
-    TCase *tc = tcase_create("generated");
-    tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, test_generated_answers_and_masks, 0, 4);
-    tcase_add_loop_test(tc, test_sizes, 0, (int)(sizeof SIZES / sizeof SIZES[0]));
-    tcase_add_test(tc, test_val_distinct_at_half_the_space);
-    tcase_add_loop_test(tc, test_parameters, 0, (int)(sizeof PARAMS / sizeof PARAMS[0]));
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("generated", 60, TU_LOOP(test_generated_answers_and_masks, 0, 4),
+                TU_LOOP(test_sizes, 0, (int)(sizeof SIZES / sizeof SIZES[0])),
+                test_val_distinct_at_half_the_space,
+                TU_LOOP(test_parameters, 0, (int)(sizeof PARAMS / sizeof PARAMS[0])));

@@ -176,17 +176,8 @@ START_TEST(test_checkpoint_beyond_steps) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("input_errors");
-    TCase *tc = tcase_create("input_errors");
-    tcase_set_timeout(tc, 60);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_repeated_section);
-    tcase_add_loop_test(tc, test_long_set_names_key, 0, 3);
-    tcase_add_test(tc, test_task_comment_after_whitespace);
-    tcase_add_test(tc, test_task_conflicting_answers);
-    tcase_add_loop_test(tc, test_checkpoint_impossible_state, 0, 4);
-    tcase_add_test(tc, test_checkpoint_beyond_steps);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE_TIMEOUT("input_errors", setup, teardown, 60, test_repeated_section,
+                        TU_LOOP(test_long_set_names_key, 0, 3), test_task_comment_after_whitespace,
+                        test_task_conflicting_answers,
+                        TU_LOOP(test_checkpoint_impossible_state, 0, 4),
+                        test_checkpoint_beyond_steps);

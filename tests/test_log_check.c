@@ -106,12 +106,4 @@ START_TEST(test_compare_skips_malformed_rows) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("log_check");
-    TCase *tc = tcase_create("log_check");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_rows_checked);
-    tcase_add_test(tc, test_compare_skips_malformed_rows);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE("log_check", setup, teardown, test_rows_checked, test_compare_skips_malformed_rows);

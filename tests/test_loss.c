@@ -91,12 +91,5 @@ START_TEST(test_loss_zero_mask) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("loss");
-    TCase *tc = tcase_create("gradcheck");
-    tcase_add_loop_test(tc, test_loss_random_masked, 0, 2);
-    tcase_add_loop_test(tc, test_loss_large_logits, 0, 2);
-    tcase_add_test(tc, test_loss_zero_mask);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("loss", TU_LOOP(test_loss_random_masked, 0, 2), TU_LOOP(test_loss_large_logits, 0, 2),
+        test_loss_zero_mask);

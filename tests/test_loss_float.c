@@ -35,10 +35,4 @@ START_TEST(test_loss_near_1000) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("loss_float");
-    TCase *tc = tcase_create("loss_float");
-    tcase_add_test(tc, test_loss_near_1000);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("loss_float", test_loss_near_1000);

@@ -46,10 +46,4 @@ START_TEST(test_matmul_grads) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("matmul");
-    TCase *tc = tcase_create("gradcheck");
-    tcase_add_loop_test(tc, test_matmul_grads, 0, 4);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("matmul", TU_LOOP(test_matmul_grads, 0, 4));

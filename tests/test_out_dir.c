@@ -72,11 +72,4 @@ START_TEST(test_long_lists_stay_apart) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("out_dir");
-    TCase *tc = tcase_create("default report folder");
-    tcase_add_test(tc, test_names);
-    tcase_add_test(tc, test_long_lists_stay_apart);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("out_dir", test_names, test_long_lists_stay_apart);

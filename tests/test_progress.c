@@ -90,13 +90,4 @@ START_TEST(test_train_prints_every_log_step) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("progress");
-    TCase *tc = tcase_create("progress");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_lines);
-    tcase_add_test(tc, test_eta_format);
-    tcase_add_test(tc, test_train_prints_every_log_step);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("progress", 60, test_lines, test_eta_format, test_train_prints_every_log_step);

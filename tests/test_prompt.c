@@ -99,11 +99,4 @@ START_TEST(test_prompt_answer_and_errors) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("prompt");
-    TCase *tc = tcase_create("prompt");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_prompt_answer_and_errors);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("prompt", 120, test_prompt_answer_and_errors);

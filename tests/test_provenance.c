@@ -128,11 +128,4 @@ START_TEST(test_print_lines_picks_the_prefixed_lines) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("provenance");
-    TCase *tc = tcase_create("provenance");
-    tcase_add_test(tc, test_write_gives_four_lines);
-    tcase_add_test(tc, test_print_lines_picks_the_prefixed_lines);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("provenance", test_write_gives_four_lines, test_print_lines_picks_the_prefixed_lines);

@@ -58,11 +58,4 @@ START_TEST(test_readme_lists_every_key) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("readme_table");
-    TCase *tc = tcase_create("readme_table");
-    tcase_add_test(tc, test_reference_table);
-    tcase_add_test(tc, test_readme_lists_every_key);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("readme_table", test_reference_table, test_readme_lists_every_key);

@@ -114,14 +114,4 @@ START_TEST(test_bad_sweep_csv) {
 }
 END_TEST
 
-static Suite *regime_map_suite(void) {
-    Suite *s = suite_create("regime_map");
-    TCase *tc = tcase_create("regime_map");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_add_test(tc, test_points_and_figure);
-    tcase_add_test(tc, test_bad_sweep_csv);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(regime_map_suite()); }
+TU_MAIN_FIXTURE("regime_map", make_tmp, remove_tmp, test_points_and_figure, test_bad_sweep_csv);

@@ -185,14 +185,5 @@ START_TEST(test_normal_is_box_muller) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("rng");
-    TCase *tc = tcase_create("rng");
-    tcase_add_test(tc, test_seed_is_splitmix64);
-    tcase_add_test(tc, test_u64_is_xoshiro256starstar);
-    tcase_add_test(tc, test_uniform_is_top_53_bits);
-    tcase_add_test(tc, test_below_rejects_the_partial_block);
-    tcase_add_test(tc, test_normal_is_box_muller);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("rng", test_seed_is_splitmix64, test_u64_is_xoshiro256starstar, test_uniform_is_top_53_bits,
+        test_below_rejects_the_partial_block, test_normal_is_box_muller);

@@ -92,12 +92,5 @@ START_TEST(test_second_train_refused_and_report_says_running) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("run_lock");
-    TCase *tc = tcase_create("lock");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_lock_seen_while_held_and_gone_after);
-    tcase_add_test(tc, test_second_train_refused_and_report_says_running);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("run_lock", 60, test_lock_seen_while_held_and_gone_after,
+                test_second_train_refused_and_report_says_running);

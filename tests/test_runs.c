@@ -214,15 +214,5 @@ START_TEST(test_status) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("runs");
-    TCase *tc = tcase_create("runs");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_config_ini);
-    tcase_add_test(tc, test_folders_and_names);
-    tcase_add_test(tc, test_unique_names);
-    tcase_add_test(tc, test_log_queries);
-    tcase_add_test(tc, test_status);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE("runs", setup, teardown, test_config_ini, test_folders_and_names, test_unique_names,
+                test_log_queries, test_status);

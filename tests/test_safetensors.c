@@ -264,17 +264,5 @@ START_TEST(test_refusals) {
 }
 END_TEST
 
-static Suite *safetensors_suite(void) {
-    Suite *s = suite_create("safetensors");
-    TCase *tc = tcase_create("writer");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_add_test(tc, test_round_trip);
-    tcase_add_test(tc, test_empty_file_bytes);
-    tcase_add_test(tc, test_json_escaping);
-    tcase_add_test(tc, test_awkward_metadata_in_file);
-    tcase_add_test(tc, test_refusals);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(safetensors_suite()); }
+TU_MAIN_FIXTURE("safetensors", make_tmp, remove_tmp, test_round_trip, test_empty_file_bytes,
+                test_json_escaping, test_awkward_metadata_in_file, test_refusals);

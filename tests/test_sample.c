@@ -418,17 +418,6 @@ START_TEST(test_generate_command) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("sample");
-    TCase *tc = tcase_create("sample");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_frequencies_match_exact_probabilities);
-    tcase_add_test(tc, test_greedy_rules);
-    tcase_add_test(tc, test_escape);
-    tcase_add_test(tc, test_generate_slides_its_context);
-    tcase_add_test(tc, test_write_file);
-    tcase_add_test(tc, test_write_run);
-    tcase_add_test(tc, test_generate_command);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("sample", 120, test_frequencies_match_exact_probabilities, test_greedy_rules,
+                test_escape, test_generate_slides_its_context, test_write_file, test_write_run,
+                test_generate_command);

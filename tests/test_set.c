@@ -66,12 +66,5 @@ START_TEST(test_assignment_sets) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("set");
-    TCase *tc = tcase_create("set");
-    tcase_add_test(tc, test_set_overrides_file);
-    tcase_add_loop_test(tc, test_set_errors, 0, CC_COUNT(SET_ERRORS));
-    tcase_add_test(tc, test_assignment_sets);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("set", test_set_overrides_file, TU_LOOP(test_set_errors, 0, CC_COUNT(SET_ERRORS)),
+        test_assignment_sets);

@@ -151,15 +151,4 @@ START_TEST(test_no_pairs) {
 }
 END_TEST
 
-static Suite *slowdown_suite(void) {
-    Suite *s = suite_create("slowdown");
-    TCase *tc = tcase_create("slowdown");
-    tcase_add_test(tc, test_pair);
-    tcase_add_test(tc, test_median);
-    tcase_add_test(tc, test_section);
-    tcase_add_test(tc, test_no_pairs);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(slowdown_suite()); }
+TU_MAIN("slowdown", test_pair, test_median, test_section, test_no_pairs);

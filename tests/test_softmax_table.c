@@ -148,13 +148,4 @@ START_TEST(test_random_row_pass_rows) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("softmax_table");
-    TCase *tc = tcase_create("softmax_table");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_example_rows);
-    tcase_add_test(tc, test_sweep_rows);
-    tcase_add_test(tc, test_random_row_pass_rows);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("softmax_table", 60, test_example_rows, test_sweep_rows, test_random_row_pass_rows);

@@ -108,13 +108,5 @@ START_TEST(test_file_stream_draws_training_examples) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("stream");
-    TCase *tc = tcase_create("stream");
-    tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, test_val_never_in_training_stream, 0, 4);
-    tcase_add_loop_test(tc, test_same_seed_same_data, 0, 4);
-    tcase_add_test(tc, test_file_stream_draws_training_examples);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("stream", 60, TU_LOOP(test_val_never_in_training_stream, 0, 4),
+                TU_LOOP(test_same_seed_same_data, 0, 4), test_file_stream_draws_training_examples);

@@ -33,10 +33,4 @@ static const CcErrorCase UNKNOWN[] = {
 START_TEST(test_unknown_names) { cc_check_error(&UNKNOWN[_i]); }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("suggest");
-    TCase *tc = tcase_create("suggest");
-    tcase_add_loop_test(tc, test_unknown_names, 0, CC_COUNT(UNKNOWN));
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("suggest", TU_LOOP(test_unknown_names, 0, CC_COUNT(UNKNOWN)));

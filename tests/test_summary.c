@@ -154,12 +154,4 @@ END_TEST
 static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_summary_XXXXXX"); }
 static void teardown(void) { tu_remove_tree(tmp); }
 
-int main(void) {
-    Suite *s = suite_create("summary");
-    TCase *tc = tcase_create("summary");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_rows_and_cells);
-    tcase_add_test(tc, test_print_layout);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE("summary", setup, teardown, test_rows_and_cells, test_print_layout);

@@ -97,13 +97,5 @@ START_TEST(test_config_checks) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("task_source");
-    TCase *tc = tcase_create("task file");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_hash_known_values);
-    tcase_add_test(tc, test_changed_file_refused_moved_file_noted);
-    tcase_add_test(tc, test_config_checks);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("task_source", 120, test_hash_known_values,
+                test_changed_file_refused_moved_file_noted, test_config_checks);

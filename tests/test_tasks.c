@@ -119,14 +119,5 @@ START_TEST(test_error_names_ini_file_and_line) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("tasks");
-    TCase *tc = tcase_create("tasks");
-    tcase_add_loop_test(tc, test_kinds, 0, (int)(sizeof KINDS / sizeof KINDS[0]));
-    tcase_add_test(tc, test_unknown_kind);
-    tcase_add_test(tc, test_init_text_same_as_file);
-    tcase_add_test(tc, test_free_empty_and_twice);
-    tcase_add_test(tc, test_error_names_ini_file_and_line);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("tasks", TU_LOOP(test_kinds, 0, (int)(sizeof KINDS / sizeof KINDS[0])), test_unknown_kind,
+        test_init_text_same_as_file, test_free_empty_and_twice, test_error_names_ini_file_and_line);

@@ -257,15 +257,8 @@ START_TEST(test_program_refuses_bad_value) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("tasks_separator");
-    TCase *tc = tcase_create("separator");
-    tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, test_generated_rows, 0, (int)(sizeof GEN_CASES / sizeof GEN_CASES[0]));
-    tcase_add_loop_test(tc, test_file_rows, 0, 3);
-    tcase_add_loop_test(tc, test_key_values_in_file_and_set, 0,
-                        (int)(sizeof VALUES / sizeof VALUES[0]));
-    tcase_add_test(tc, test_program_refuses_bad_value);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("tasks_separator", 60,
+                TU_LOOP(test_generated_rows, 0, (int)(sizeof GEN_CASES / sizeof GEN_CASES[0])),
+                TU_LOOP(test_file_rows, 0, 3),
+                TU_LOOP(test_key_values_in_file_and_set, 0,
+                        (int)(sizeof VALUES / sizeof VALUES[0])), test_program_refuses_bad_value);

@@ -123,13 +123,5 @@ START_TEST(test_users_file_kept) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("text_corpus");
-    TCase *tc = tcase_create("text_corpus");
-    tcase_set_timeout(tc, 60);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_wrong_text_not_written);
-    tcase_add_test(tc, test_users_file_kept);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE_TIMEOUT("text_corpus", setup, teardown, 60, test_wrong_text_not_written,
+                        test_users_file_kept);

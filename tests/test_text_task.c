@@ -386,20 +386,10 @@ START_TEST(test_text_resume_refuses_changed_file) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("text_task");
-    TCase *tc = tcase_create("text_task");
-    tcase_set_timeout(tc, 120);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_loop_test(tc, test_text_split_and_windows, 0, sizeof SPLITS / sizeof SPLITS[0]);
-    tcase_add_loop_test(tc, test_text_training_windows_avoid_tail, 0,
-                        sizeof SPLITS / sizeof SPLITS[0]);
-    tcase_add_test(tc, test_text_token_names);
-    tcase_add_test(tc, test_text_max_seq_len);
-    tcase_add_test(tc, test_text_configs_differ_in_scale_only);
-    tcase_add_test(tc, test_text_bad_input);
-    tcase_add_test(tc, test_text_loss_csv_and_compare);
-    tcase_add_test(tc, test_text_resume_refuses_changed_file);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE_TIMEOUT("text_task", setup, teardown, 120,
+                        TU_LOOP(test_text_split_and_windows, 0, sizeof SPLITS / sizeof SPLITS[0]),
+                        TU_LOOP(test_text_training_windows_avoid_tail, 0,
+                                sizeof SPLITS / sizeof SPLITS[0]), test_text_token_names,
+                        test_text_max_seq_len, test_text_configs_differ_in_scale_only,
+                        test_text_bad_input, test_text_loss_csv_and_compare,
+                        test_text_resume_refuses_changed_file);

@@ -49,13 +49,4 @@ START_TEST(test_thresholds) {
 }
 END_TEST
 
-static Suite *ttl_suite(void) {
-    Suite *s = suite_create("time_to_learn");
-    TCase *tc = tcase_create("time_to_learn");
-    tcase_add_test(tc, test_cases);
-    tcase_add_test(tc, test_thresholds);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(ttl_suite()); }
+TU_MAIN("time_to_learn", test_cases, test_thresholds);

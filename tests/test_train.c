@@ -287,16 +287,7 @@ START_TEST(test_run_folder_not_ours_refused) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("train");
-    TCase *tc = tcase_create("end to end");
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, test_loss_falls_and_logs_are_complete);
-    tcase_add_test(tc, test_divergence_stops_with_code_3);
-    tcase_add_test(tc, test_is_nonfinite);
-    tcase_add_test(tc, test_bad_input_exits_2_before_work);
-    tcase_add_test(tc, test_guard_stop_exits_4);
-    tcase_add_test(tc, test_run_folder_not_ours_refused);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("train", 300, test_loss_falls_and_logs_are_complete,
+                test_divergence_stops_with_code_3, test_is_nonfinite,
+                test_bad_input_exits_2_before_work, test_guard_stop_exits_4,
+                test_run_folder_not_ours_refused);

@@ -90,12 +90,4 @@ START_TEST(test_logged_lr_and_preclip_norm) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("train_clip");
-    TCase *tc = tcase_create("train_clip");
-    tcase_set_timeout(tc, 60);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_logged_lr_and_preclip_norm);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE_TIMEOUT("train_clip", setup, teardown, 60, test_logged_lr_and_preclip_norm);

@@ -117,12 +117,5 @@ START_TEST(test_bad_arguments_refused_before_anything) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("train_sh");
-    TCase *tc = tcase_create("train.sh");
-    tcase_set_timeout(tc, 600);
-    tcase_add_test(tc, test_second_run_keeps_the_first);
-    tcase_add_test(tc, test_bad_arguments_refused_before_anything);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("train_sh", 600, test_second_run_keeps_the_first,
+                test_bad_arguments_refused_before_anything);

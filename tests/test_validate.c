@@ -97,14 +97,5 @@ START_TEST(test_origin) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("validate");
-    TCase *tc = tcase_create("validate");
-    tcase_add_test(tc, test_validate_heads);
-    tcase_add_test(tc, test_validate_task_file);
-    tcase_add_test(tc, test_validate_min_lr);
-    tcase_add_test(tc, test_validate_reports_all_and_allows_long_warmup);
-    tcase_add_test(tc, test_origin);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("validate", test_validate_heads, test_validate_task_file, test_validate_min_lr,
+        test_validate_reports_all_and_allows_long_warmup, test_origin);

@@ -108,13 +108,7 @@ START_TEST(test_file_rows_differing_only_in_mask) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("valset");
-    TCase *tc = tcase_create("valset");
-    tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, test_in_val_matches_brute_force, 0,
-                        (int)(sizeof VAL_CASES / sizeof VAL_CASES[0]));
-    tcase_add_test(tc, test_file_rows_differing_only_in_mask);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("valset", 60,
+                TU_LOOP(test_in_val_matches_brute_force, 0,
+                        (int)(sizeof VAL_CASES / sizeof VAL_CASES[0])),
+                test_file_rows_differing_only_in_mask);

@@ -150,13 +150,5 @@ START_TEST(test_float32_edges_accepted) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("value");
-    TCase *tc = tcase_create("value");
-    tcase_add_loop_test(tc, test_value_errors, 0, CC_COUNT(ERRORS));
-    tcase_add_test(tc, test_string_length_limit);
-    tcase_add_test(tc, test_scale_bounds);
-    tcase_add_test(tc, test_float32_edges_accepted);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("value", TU_LOOP(test_value_errors, 0, CC_COUNT(ERRORS)), test_string_length_limit,
+        test_scale_bounds, test_float32_edges_accepted);

@@ -369,18 +369,10 @@ START_TEST(test_compare_full_disk_whole_or_absent) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("whole_write");
-    TCase *tc = tcase_create("whole_write");
-    tcase_set_timeout(tc, 60);
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_loop_test(tc, test_cut_back_to_whole_rows, 0, (int)(sizeof LIMITS / sizeof LIMITS[0]));
-    tcase_add_loop_test(tc, test_train_full_disk, 0, 3);
-    tcase_add_test(tc, test_atomic_replaces_links);
-    tcase_add_test(tc, test_log_refuses_links_and_fifos);
-    tcase_add_test(tc, test_atomic_full_disk_keeps_old);
-    tcase_add_test(tc, test_run_resume_compare_sweep_write_no_link);
-    tcase_add_loop_test(tc, test_compare_full_disk_whole_or_absent, 0, 3);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE_TIMEOUT("whole_write", setup, teardown, 60,
+                        TU_LOOP(test_cut_back_to_whole_rows, 0,
+                                (int)(sizeof LIMITS / sizeof LIMITS[0])),
+                        TU_LOOP(test_train_full_disk, 0, 3), test_atomic_replaces_links,
+                        test_log_refuses_links_and_fifos, test_atomic_full_disk_keeps_old,
+                        test_run_resume_compare_sweep_write_no_link,
+                        TU_LOOP(test_compare_full_disk_whole_or_absent, 0, 3));

@@ -106,13 +106,5 @@ START_TEST(test_write_odd_bytes) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("write");
-    TCase *tc = tcase_create("write");
-    tcase_add_test(tc, test_write_round_trip);
-    tcase_add_test(tc, test_write_to_file);
-    tcase_add_test(tc, test_write_scale_modes);
-    tcase_add_test(tc, test_write_odd_bytes);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("write", test_write_round_trip, test_write_to_file, test_write_scale_modes,
+        test_write_odd_bytes);

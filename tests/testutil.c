@@ -19,6 +19,44 @@ int tu_run(Suite *s) {
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
+/* The loop tests of TU_LOOP: a copy of the test and its range, found again by address. */
+enum { TU_MAX_LOOPS = 64 };
+static struct {
+    TTest test;
+    int start, end;
+} tu_loops[TU_MAX_LOOPS];
+static int tu_n_loops;
+
+const TTest *tu_loop(const TTest *test, int start, int end) {
+    if (tu_n_loops == TU_MAX_LOOPS) {
+        fprintf(stderr, "testutil: more than %d TU_LOOP tests in one program\n", TU_MAX_LOOPS);
+        exit(EXIT_FAILURE);
+    }
+    tu_loops[tu_n_loops].test = *test;
+    tu_loops[tu_n_loops].start = start;
+    tu_loops[tu_n_loops].end = end;
+    return &tu_loops[tu_n_loops++].test;
+}
+
+int tu_main(const char *name, double seconds, void (*setup)(void), void (*teardown)(void),
+            const TTest *const *tests) {
+    Suite *s = suite_create(name);
+    TCase *tc = tcase_create(name);
+    if (setup || teardown) tcase_add_checked_fixture(tc, setup, teardown);
+    if (seconds > 0) tcase_set_timeout(tc, seconds);
+    for (const TTest *const *t = tests; *t; t++) {
+        int loop = -1;
+        for (int k = 0; k < tu_n_loops && loop < 0; k++)
+            if (*t == &tu_loops[k].test) loop = k;
+        if (loop < 0)
+            tcase_add_test(tc, *t);
+        else
+            tcase_add_loop_test(tc, *t, tu_loops[loop].start, tu_loops[loop].end);
+    }
+    suite_add_tcase(s, tc);
+    return tu_run(s);
+}
+
 /* ------------------------------------------------------------- files and folders */
 
 char *tu_make_tmp(char *dir, size_t n, const char *template_path) {

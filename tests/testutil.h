@@ -13,8 +13,44 @@
 #include <stdio.h>
 
 /* Runs every test of s (srunner_run_all, CK_NORMAL output) and returns EXIT_SUCCESS, or
- * EXIT_FAILURE when any test failed: a test program's main ends with `return tu_run(suite);`. */
+ * EXIT_FAILURE when any test failed: the main() of a program with several TCases ends with
+ * `return tu_run(suite);` (one TCase: TU_MAIN below). */
 int tu_run(Suite *s);
+
+/* ------------------------------------------------------------- a test program in one line */
+
+/* The main() of a test program of one TCase, after its START_TEST ... END_TEST cases:
+ *     TU_MAIN("rng", test_seed, test_draws, TU_LOOP(test_rows, 0, N_OF(ROWS)));
+ * runs the tests in the order given (TU_LOOP: Check's loop test, _i from start to end - 1) in a
+ * suite and a TCase both called name, through tu_run, with Check's default time limit (4 s, times
+ * CK_TIMEOUT_MULTIPLIER). TU_MAIN_TIMEOUT gives the TCase `seconds` instead; TU_MAIN_FIXTURE and
+ * TU_MAIN_FIXTURE_TIMEOUT add a checked fixture (setup before and teardown after each test, in
+ * the test's own process). Needs Check >= 0.13 (a START_TEST name is a `const TTest *`). */
+#define TU_MAIN(name, ...) TU_MAIN_(name, 0, NULL, NULL, __VA_ARGS__)
+#define TU_MAIN_TIMEOUT(name, seconds, ...) TU_MAIN_(name, seconds, NULL, NULL, __VA_ARGS__)
+#define TU_MAIN_FIXTURE(name, setup, teardown, ...) TU_MAIN_(name, 0, setup, teardown, __VA_ARGS__)
+#define TU_MAIN_FIXTURE_TIMEOUT(name, setup, teardown, seconds, ...)                              \
+    TU_MAIN_(name, seconds, setup, teardown, __VA_ARGS__)
+#define TU_LOOP(test, start, end) tu_loop(test, start, end)
+
+/* What the macros expand to: main() calls tu_main with the tests in a NULL-terminated list (the
+ * closing redeclaration of main takes the `;` after the macro). */
+#define TU_MAIN_(name, seconds, setup, teardown, ...)                                            \
+    int main(void) {                                                                           \
+        return tu_main(name, seconds, setup, teardown, (const TTest *const[]){__VA_ARGS__, NULL}); \
+    }                                                                                          \
+    extern int main(void)
+
+/* Builds the suite `name` of one TCase `name` holding tests (up to a NULL; entries made by
+ * tu_loop become loop tests), with a time limit of `seconds` when it is > 0 (else Check's
+ * default) and the checked fixture setup/teardown when either is not NULL; returns tu_run's
+ * exit code. */
+int tu_main(const char *name, double seconds, void (*setup)(void), void (*teardown)(void),
+            const TTest *const *tests);
+
+/* test as a loop test over _i = start .. end - 1, for tu_main's list: a copy of *test that
+ * tu_main recognises (at most 64 per program; more stops the program with a message). */
+const TTest *tu_loop(const TTest *test, int start, int end);
 
 /* ------------------------------------------------------------- files and folders */
 

@@ -1,0 +1,89 @@
+/* test_testutil.c: the one-line test programs of tests/testutil.h. tu_main, run inside a test on a
+ * list of inner tests, must register each test once in the order given, each TU_LOOP over its
+ * range (Check's "Checks: N" counts one result per loop value), run the checked fixture around
+ * every test, and return EXIT_FAILURE exactly when an inner test fails. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static int fixture_ran, loop_fail_at = -1;
+
+static void setup(void) { fixture_ran = 1; }
+static void teardown(void) {}
+
+/* ------------------------------------------------------------- the inner tests */
+
+START_TEST(inner_pass) { ck_assert(1); }
+END_TEST
+
+START_TEST(inner_needs_fixture) { ck_assert_msg(fixture_ran, "the fixture did not run"); }
+END_TEST
+
+/* passes for _i in [3, 6) except loop_fail_at */
+START_TEST(inner_loop) {
+    ck_assert_msg(_i >= 3 && _i < 6, "_i = %d outside [3, 6)", _i);
+    ck_assert_msg(_i != loop_fail_at, "planted failure at _i = %d", _i);
+}
+END_TEST
+
+/* tu_main on tests with stdout captured: its exit code and Check's summary line. */
+static int run_inner(const TTest *const *tests, int with_fixture, char *summary, size_t n) {
+    TuCapture c;
+    tu_capture_begin(&c, 1);
+    int rc = tu_main("inner", 30, with_fixture ? setup : NULL, with_fixture ? teardown : NULL,
+                     tests);
+    char *out = tu_capture_end(&c);
+    const char *line = strstr(out, "%: Checks:");
+    ck_assert_msg(line != NULL, "no summary in:\n%s", out);
+    while (line > out && line[-1] != '\n') line--;
+    snprintf(summary, n, "%.*s", (int)strcspn(line, "\n"), line);
+    free(out);
+    return rc;
+}
+
+/* ------------------------------------------------------------- the cases */
+
+START_TEST(test_counts_tests_and_loop_values) {
+    /* one plain test, then 3 loop values (3, 4, 5), then the plain test again: 5 results */
+    const TTest *tests[] = {inner_pass, TU_LOOP(inner_loop, 3, 6), inner_pass, NULL};
+    char summary[200];
+    ck_assert_int_eq(run_inner(tests, 0, summary, sizeof summary), EXIT_SUCCESS);
+    ck_assert_str_eq(summary, "100%: Checks: 5, Failures: 0, Errors: 0");
+}
+END_TEST
+
+START_TEST(test_failure_is_exit_failure) {
+    loop_fail_at = 4;
+    const TTest *tests[] = {TU_LOOP(inner_loop, 3, 6), inner_pass, NULL};
+    char summary[200];
+    ck_assert_int_eq(run_inner(tests, 0, summary, sizeof summary), EXIT_FAILURE);
+    ck_assert_str_eq(summary, "75%: Checks: 4, Failures: 1, Errors: 0");
+}
+END_TEST
+
+START_TEST(test_fixture_runs_around_each_test) {
+    const TTest *tests[] = {inner_needs_fixture, inner_needs_fixture, NULL};
+    char summary[200];
+    ck_assert_int_eq(run_inner(tests, 1, summary, sizeof summary), EXIT_SUCCESS);
+    ck_assert_str_eq(summary, "100%: Checks: 2, Failures: 0, Errors: 0");
+    /* and without one, the same tests fail: the check above means something */
+    ck_assert_int_eq(run_inner(tests, 0, summary, sizeof summary), EXIT_FAILURE);
+    ck_assert_str_eq(summary, "0%: Checks: 2, Failures: 2, Errors: 0");
+}
+END_TEST
+
+/* The copy TU_LOOP hands out is the same test (name, function, place) at another address. */
+START_TEST(test_loop_entry_is_a_copy) {
+    const TTest *t = TU_LOOP(inner_loop, 0, 1);
+    ck_assert_ptr_ne(t, inner_loop);
+    ck_assert_str_eq(t->name, inner_loop->name);
+    ck_assert(t->fn == inner_loop->fn);
+    ck_assert_str_eq(t->file, inner_loop->file);
+    ck_assert_int_eq(t->line, inner_loop->line);
+}
+END_TEST
+
+TU_MAIN_TIMEOUT("testutil", 60, test_counts_tests_and_loop_values, test_failure_is_exit_failure,
+                test_fixture_runs_around_each_test, test_loop_entry_is_a_copy);
