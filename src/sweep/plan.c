@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "report/sweep_columns.h"
 #include "tasks/tasks.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
@@ -121,25 +122,37 @@ int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir
 /* The text of attention.scale in this config: the axis value as given, else the mode's name. */
 static void scale_text(const SweepArgs *a, const Config *c, const int *d, char *out, size_t n) {
     const Axis *ax = sweep_axis_for(a, "attention.scale");
+    const char *name = config_scale_name(c->scale_mode);
     if (ax) snprintf(out, n, "%s", ax->values[d[ax - a->axes]]);
-    else if (c->scale_mode == SCALE_SQRT_DK) snprintf(out, n, "sqrt_dk");
-    else if (c->scale_mode == SCALE_NONE) snprintf(out, n, "none");
-    else if (c->scale_mode == SCALE_INV_DK) snprintf(out, n, "inv_dk");
+    else if (name) snprintf(out, n, "%s", name);
     else snprintf(out, n, "%.15g", c->scale_value);
 }
 
-/* The sweep.csv cells of one run (columns 2-8 of the schema). */
+/* The cell of fixed plan column f (report/sweep_columns.h) for run config c, axis values d. */
+static void fixed_cell(PlanColumn f, const SweepArgs *a, const Config *c, const int *d,
+                       char *out) {
+    switch (f) {
+    case PC_D_K: snprintf(out, PLAN_CELL, "%d", c->d_model / c->n_heads); break;
+    case PC_D_MODEL: snprintf(out, PLAN_CELL, "%d", c->d_model); break;
+    case PC_N_HEADS: snprintf(out, PLAN_CELL, "%d", c->n_heads); break;
+    case PC_SCALE: scale_text(a, c, d, out, PLAN_CELL); break;
+    case PC_SEED: snprintf(out, PLAN_CELL, "%ld", c->seed); break;
+    case PC_STEPS: snprintf(out, PLAN_CELL, "%d", c->steps); break;
+    case PC_N: break;
+    }
+}
+
+/* The plan's sweep.csv cells of one run: the fixed columns in table order, the --grid columns
+ * before steps. */
 static void run_cells(const SweepArgs *a, const Config *c, long index, char (*cell)[PLAN_CELL]) {
     int d[SWEEP_MAX_AXES], k = 0;
     digits(a, index, d);
-    snprintf(cell[k++], PLAN_CELL, "%d", c->d_model / c->n_heads);
-    snprintf(cell[k++], PLAN_CELL, "%d", c->d_model);
-    snprintf(cell[k++], PLAN_CELL, "%d", c->n_heads);
-    scale_text(a, c, d, cell[k++], PLAN_CELL);
-    snprintf(cell[k++], PLAN_CELL, "%ld", c->seed);
-    for (int i = 0; i < a->n_axes; i++)
-        if (a->axes[i].column) snprintf(cell[k++], PLAN_CELL, "%s", a->axes[i].values[d[i]]);
-    snprintf(cell[k++], PLAN_CELL, "%d", c->steps);
+    for (int f = 0; f < PC_N; f++) {
+        if (f == PC_STEPS)
+            for (int i = 0; i < a->n_axes; i++)
+                if (a->axes[i].column) snprintf(cell[k++], PLAN_CELL, "%s", a->axes[i].values[d[i]]);
+        fixed_cell((PlanColumn)f, a, c, d, cell[k++]);
+    }
 }
 
 /* The checks only a built task can do: the sequences must fit model.max_seq_len. */
@@ -349,7 +362,7 @@ static int add_task_file(char **lines, const Config *c) {
 int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Plan *p) {
     memset(p, 0, sizeof *p);
     long n_runs = 1;
-    int n_cols = 6;
+    int n_cols = PC_N;
     for (int i = 0; i < a->n_axes; i++) {
         n_runs *= a->axes[i].n;
         n_cols += a->axes[i].column;
@@ -359,12 +372,12 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
         }
     }
     if (plan_alloc(p, n_cols, n_runs) != 0) return -1;
-    static const char *const FIXED[] = {"d_k", "d_model", "n_heads", "scale", "seed"};
-    int k = 0;
-    for (; k < 5; k++) snprintf(p->col_names[k], PLAN_CELL, "%s", FIXED[k]);
-    for (int i = 0; i < a->n_axes; i++)
-        if (a->axes[i].column) snprintf(p->col_names[k++], PLAN_CELL, "%s", a->axes[i].key);
-    snprintf(p->col_names[k], PLAN_CELL, "steps");
+    for (int f = 0, k = 0; f < PC_N; f++) { /* the order of run_cells */
+        if (f == PC_STEPS)
+            for (int i = 0; i < a->n_axes; i++)
+                if (a->axes[i].column) snprintf(p->col_names[k++], PLAN_CELL, "%s", a->axes[i].key);
+        snprintf(p->col_names[k++], PLAN_CELL, "%s", SWEEP_PLAN_COLUMNS[f].name);
+    }
     Config *c = malloc(sizeof *c);
     char *files = calloc(1, 1);
     int rc = c && files ? 0 : -1;
