@@ -137,6 +137,44 @@ START_TEST(test_attention_scale) {
 }
 END_TEST
 
+/* The scale names the sweep and the messages take from the key table: each names its mode (the
+ * parser agrees), SCALE_VALUE has none, and the joined list is the one the usage text shows. */
+START_TEST(test_scale_names) {
+    static const struct {
+        ScaleMode mode;
+        const char *name;
+    } cases[] = {{SCALE_SQRT_DK, "sqrt_dk"}, {SCALE_NONE, "none"}, {SCALE_INV_DK, "inv_dk"},
+                 {SCALE_VALUE, NULL}};
+    for (int i = 0; i < CC_COUNT(cases); i++) {
+        const char *got = config_scale_name(cases[i].mode);
+        if (!cases[i].name) {
+            ck_assert_ptr_null(got);
+            continue;
+        }
+        ck_assert_str_eq(got, cases[i].name);
+        char set[64];
+        snprintf(set, sizeof set, "attention.scale=%s", got);
+        Config c;
+        config_defaults(&c);
+        c.scale_mode = SCALE_VALUE;
+        ck_assert_int_eq(config_set(&c, set, 1), 0);
+        ck_assert_int_eq(c.scale_mode, cases[i].mode);
+    }
+    static const struct {
+        const char *sep;
+        size_t n;
+        const char *want;
+    } joins[] = {{",", 64, "sqrt_dk,none,inv_dk"}, {", ", 64, "sqrt_dk, none, inv_dk"},
+                 {",", 5, "sqrt"}, {",", 9, "sqrt_dk,"}};
+    for (int i = 0; i < CC_COUNT(joins); i++) {
+        char buf[64];
+        memset(buf, 'x', sizeof buf);
+        config_scale_names(buf, joins[i].n, joins[i].sep);
+        ck_assert_str_eq(buf, joins[i].want);
+    }
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("keys");
     TCase *tc = tcase_create("keys");
@@ -144,6 +182,7 @@ int main(void) {
     tcase_add_test(tc, test_key_table);
     tcase_add_loop_test(tc, test_name_rules, 0, CC_COUNT(NAME_ERRORS));
     tcase_add_test(tc, test_attention_scale);
+    tcase_add_test(tc, test_scale_names);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -226,6 +226,32 @@ START_TEST(test_short_or_long_row_skipped) {
 }
 END_TEST
 
+/* The plan's numeric columns (d_k, d_model, n_heads, seed, steps) are checked like the result
+ * columns: a row with a word there is skipped, naming the column; scale is text. */
+START_TEST(test_plan_columns_numeric) {
+    static const struct {
+        const char *col, *bad;
+    } cases[] = {{"d_k", "x"}, {"d_model", "wide"}, {"n_heads", "2h"}, {"seed", "one"},
+                 {"steps", "many"}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char text[512], want[128];
+        snprintf(text, sizeof text,
+                 "run,scale,%s,status,val_loss,val_answer_acc\n"
+                 "a,none,1,ok,0.5,0.9\nb,none,%s,ok,0.5,0.9\nc,my_scale,2,ok,0.1,1\n",
+                 cases[k].col, cases[k].bad);
+        snprintf(want, sizeof want, "t/sweep.csv:3: column %s: '%s' is not a number",
+                 cases[k].col, cases[k].bad);
+        SweepTable t;
+        char *err;
+        ck_assert_int_eq(parse(&t, text, &err), 0);
+        ck_assert_msg(strstr(err, want), "%s: %s", cases[k].col, err);
+        ck_assert_int_eq(t.n_rows, 2);
+        free(err);
+        sweep_table_free(&t);
+    }
+}
+END_TEST
+
 /* The new result columns are read by the names sweep_columns.h spells (the names the engine
  * writes), numbers checked like the others: first_step_50 / _90, last_eval_step,
  * predicted_logit_std, and the plan's steps (the budget). */
@@ -363,6 +389,7 @@ static Suite *sweep_table_suite(void) {
     tcase_add_test(tc, test_rows_that_did_not_train);
     tcase_add_test(tc, test_malformed_rows_skipped);
     tcase_add_test(tc, test_time_to_learn_columns);
+    tcase_add_test(tc, test_plan_columns_numeric);
     tcase_add_test(tc, test_short_or_long_row_skipped);
     tcase_add_test(tc, test_old_style_files);
     tcase_add_test(tc, test_not_a_sweep_csv);

@@ -10,11 +10,15 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "report/sweep_columns.h"
 
 /* argv starts after --sweep; config_set numbers arguments on the whole command line. */
 #define ARGN(i) ((i) + 2)
 
 void sweep_usage(FILE *f) {
+    char names[64], list[64]; /* the scale names of the key table */
+    config_scale_names(names, sizeof names, ", ");
+    config_scale_names(list, sizeof list, ",");
     fprintf(f,
         "usage: ./train --sweep [CONFIG.ini] [--dk LIST] [--d-model N | --one-head]\n"
         "                       [--scales LIST] [--seeds N|LIST] [--grid section.key=v1,v2,...]\n"
@@ -27,11 +31,11 @@ void sweep_usage(FILE *f) {
         "Axes:\n"
         "  --dk LIST       d_k values; model.d_model stays fixed (--d-model, default 128) and\n"
         "                  model.n_heads = d_model / d_k; --one-head: n_heads = 1, d_model = d_k\n"
-        "  --scales LIST   attention.scale values (sqrt_dk, none, inv_dk or a positive number)\n"
+        "  --scales LIST   attention.scale values (%s or a positive number)\n"
         "  --seeds N|LIST  run.seed 1..N, or the listed seeds (3,7,11)\n"
         "  --grid section.key=v1,v2,...   any config key (repeatable); values without blanks\n"
         "                  or commas, each checked by the config reader before any run\n"
-        "Without --grid, the d_k preset: --dk 8,16,32,64,128, --scales sqrt_dk,none,inv_dk,\n"
+        "Without --grid, the d_k preset: --dk 8,16,32,64,128, --scales %s,\n"
         "--seeds 1 unless given. With any --grid, only the axes named on the command line vary;\n"
         "the rest comes from the config (no d_k or scale variation unless --dk / --scales).\n"
         "Runs are named after every varied key, values as typed (dk8_none_s1, lr-1e-3_s2, ...).\n"
@@ -46,7 +50,8 @@ void sweep_usage(FILE *f) {
         "A run that diverges (3), trips a guard (4) or fails is recorded and the others go on.\n"
         "Exit codes: 0 every run ended (ok, diverged or guard), 1 I/O error or a run failed,\n"
         "2 bad arguments or config (nothing was run), 130 / 143 stopped by SIGINT / SIGTERM\n"
-        "(every running run saved its checkpoint; start the same command again to go on).\n");
+        "(every running run saved its checkpoint; start the same command again to go on).\n",
+        names, list);
 }
 
 /* Splits a comma-separated list into ax->values: entries non-empty, without blanks, distinct
@@ -366,7 +371,9 @@ static int assemble(SweepArgs *a, Parts *p) {
         }
         if (!p->has_scale) {
             axis_init(&p->scale, AXIS_KEY, "attention.scale", "", "--scales", 0);
-            if (split_values(&p->scale, "sqrt_dk,none,inv_dk", "--scales", 0) != 0) return -1;
+            char list[64];
+            config_scale_names(list, sizeof list, ",");
+            if (split_values(&p->scale, list, "--scales", 0) != 0) return -1;
             p->has_scale = 1;
         }
         if (!p->has_seed) {
@@ -378,15 +385,14 @@ static int assemble(SweepArgs *a, Parts *p) {
     if (check_conflicts(a, p) != 0) return -1;
     if (p->has_dk) a->axes[a->n_axes++] = p->dk, p->dk.values = NULL;
     if (p->has_scale) a->axes[a->n_axes++] = p->scale, p->scale.values = NULL;
-    static const char *const FIXED[] = {"model.d_model", "model.n_heads", "attention.scale",
-                                        "run.seed", "train.steps"};
     for (int g = 0; g < p->n_grid; g++) {
         Axis *ax = &a->axes[a->n_axes++];
         *ax = p->grid[g];
         p->grid[g].values = NULL;
-        ax->column = 1;
-        for (size_t k = 0; k < sizeof FIXED / sizeof *FIXED; k++)
-            if (strcmp(ax->key, FIXED[k]) == 0) ax->column = 0;
+        ax->column = 1; /* unless a fixed plan column records its key */
+        for (int k = 0; k < PC_N; k++)
+            if (SWEEP_PLAN_COLUMNS[k].key && strcmp(ax->key, SWEEP_PLAN_COLUMNS[k].key) == 0)
+                ax->column = 0;
         /* the run-name prefix: the key without its section, unless two --grid keys share it */
         const char *base = strchr(ax->key, '.') + 1;
         int shared = 0;

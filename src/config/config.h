@@ -148,6 +148,14 @@ const char *config_origin(const Config *c, const char *section_key);
  * 1 for none, 1/d_k for inv_dk, the configured number otherwise. */
 double config_attention_scale(const Config *c, int d_k);
 
+/* The name of a named attention.scale mode as the key table spells it (sqrt_dk, none, inv_dk);
+ * NULL for SCALE_VALUE, which is written as its number. */
+const char *config_scale_name(ScaleMode m);
+
+/* The names of config_scale_name in ScaleMode order joined by sep (", " gives
+ * "sqrt_dk, none, inv_dk"), into buf (n bytes; cut to fit, always NUL-terminated when n > 0). */
+void config_scale_names(char *buf, size_t n, const char *sep);
+
 /* ---- The key table, for documentation and tools ---- */
 
 /* One key as the table describes it. All strings are literals owned by config/keys.c. */

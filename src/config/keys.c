@@ -44,8 +44,12 @@ static const char *const GUARD_NAMES[] = {"warn", "stop", NULL};
 static const char *const DIVERGENCE_NAMES[] = {"stop", "skip", NULL};
 /* Indexed by SeparatorMode. */
 static const char *const SEPARATOR_NAMES[] = {"auto", "true", "false", NULL};
-/* Indexed by ScaleMode; SCALE_VALUE has no name, it is written as the number. */
+/* Indexed by ScaleMode; SCALE_VALUE has no name, it is written as the number. The one spelling
+ * of these names: the parser, config_write, the sweep (config_scale_name, config_scale_names)
+ * and its usage text read them from here. */
 static const char *const SCALE_NAMES[] = {"sqrt_dk", "none", "inv_dk", NULL};
+_Static_assert(sizeof SCALE_NAMES / sizeof *SCALE_NAMES == SCALE_VALUE + 1,
+               "SCALE_NAMES: one name per named ScaleMode, then NULL");
 
 static const char *check_run_name(const char *s);
 static const char *check_nonempty(const char *s);
@@ -194,6 +198,17 @@ double config_attention_scale(const Config *c, int d_k) {
     case SCALE_VALUE: return c->scale_value;
     }
     return 1.0 / sqrt((double)d_k);
+}
+
+const char *config_scale_name(ScaleMode m) {
+    return (unsigned)m < (unsigned)SCALE_VALUE ? SCALE_NAMES[m] : NULL;
+}
+
+void config_scale_names(char *buf, size_t n, const char *sep) {
+    size_t len = 0;
+    if (n) buf[0] = '\0';
+    for (int i = 0; SCALE_NAMES[i] && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? sep : "", SCALE_NAMES[i]);
 }
 
 /* ---------------------------------------------------------------- public: key table access */

@@ -158,7 +158,9 @@ static int parse_scale(const KeySpec *k, const char *s, Value *v, char *msg, siz
     double x;
     /* beyond these bounds float logits overflow at once, or the factor rounds to 0 in float */
     if (parse_number(s, &x, ignored, sizeof ignored) || !(x >= 1e-6 && x <= 1e6)) {
-        snprintf(msg, n, "expected sqrt_dk, none, inv_dk or a number in [1e-6, 1e6], got '%s'", s);
+        char names[64];
+        config_scale_names(names, sizeof names, ", ");
+        snprintf(msg, n, "expected %s or a number in [1e-6, 1e6], got '%s'", names, s);
         return -1;
     }
     v->i = SCALE_VALUE;

@@ -4,18 +4,6 @@
 
 #include "model/vecmath.h"
 
-/* Σ_c (x[c] − m)². */
-static inline real row_sq_dev(const real *x, real m, int C) {
-    real acc[LANES] = {0}, tail = 0;
-    int c = 0;
-    for (; c + LANES <= C; c += LANES) LANE_LOOP for (int l = 0; l < LANES; l++) {
-            real d = x[c + l] - m;
-            acc[l] += d * d;
-        }
-    for (; c < C; c++) tail += (x[c] - m) * (x[c] - m);
-    return lanes_total(acc) + tail;
-}
-
 void layernorm_forward(real *out, real *mean, real *rstd, const real *inp, const real *weight,
                        const real *bias, int N, int C, real eps) {
 #pragma omp parallel for schedule(static)
@@ -24,7 +12,7 @@ void layernorm_forward(real *out, real *mean, real *rstd, const real *inp, const
         real m = lane_sum(x, C) / (real)C;
         /* Two passes: the variance of the centred values, not E[x²] − m², which cancels badly
          * when |mean| ≫ std. */
-        real v = row_sq_dev(x, m, C) / (real)C;
+        real v = lane_sq_dev(x, m, C) / (real)C;
         real s = R(1.0) / rsqrt(v + eps);
         real *o = out + (long)n * C;
         for (int c = 0; c < C; c++) o[c] = (x[c] - m) * s * weight[c] + bias[c];

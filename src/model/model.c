@@ -19,7 +19,6 @@
 #include "model/loss.h"
 #include "model/matmul.h"
 #include "model/qknorm.h"
-#include "model/residual.h"
 #include "model/vecmath.h"
 
 /* ---- tensor table ---------------------------------------------------------------------- */

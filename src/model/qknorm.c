@@ -8,18 +8,6 @@
 
 #include "model/vecmath.h"
 
-/* Σ_c (x[c] − m)²: the centred second pass, not E[x²] − m², which cancels when |mean| ≫ std. */
-static real sq_dev(const real *x, real m, int n) {
-    real acc[LANES] = {0}, tail = 0;
-    int c = 0;
-    for (; c + LANES <= n; c += LANES) LANE_LOOP for (int l = 0; l < LANES; l++) {
-            real d = x[c + l] - m;
-            acc[l] += d * d;
-        }
-    for (; c < n; c++) tail += (x[c] - m) * (x[c] - m);
-    return lanes_total(acc) + tail;
-}
-
 void qknorm_forward(real *out, real *mean, real *rstd, const real *inp, const real *weight,
                     const real *bias, int N, int NH, int hs, long stride, real eps) {
 #pragma omp parallel for collapse(2) schedule(static)
@@ -28,7 +16,7 @@ void qknorm_forward(real *out, real *mean, real *rstd, const real *inp, const re
             const real *x = inp + n * stride + (long)h * hs;
             real *o = out + n * stride + (long)h * hs;
             real m = lane_sum(x, hs) / (real)hs;
-            real s = R(1.0) / rsqrt(sq_dev(x, m, hs) / (real)hs + eps);
+            real s = R(1.0) / rsqrt(lane_sq_dev(x, m, hs) / (real)hs + eps);
             for (int c = 0; c < hs; c++) o[c] = (x[c] - m) * s * weight[c] + bias[c];
             mean[(long)n * NH + h] = m;
             rstd[(long)n * NH + h] = s;

@@ -41,6 +41,19 @@ static inline real lane_dot(const real *x, const real *y, int n) {
     return lanes_total(acc) + tail;
 }
 
+/* Σ_j (x[j] − m)² over j < n: the centred second pass of a LayerNorm variance (layernorm.c,
+ * qknorm.c), not E[x²] − m², which cancels badly when |mean| ≫ std. */
+static inline real lane_sq_dev(const real *x, real m, int n) {
+    real acc[LANES] = {0}, tail = 0;
+    int j = 0;
+    for (; j + LANES <= n; j += LANES) LANE_LOOP for (int l = 0; l < LANES; l++) {
+            real d = x[j + l] - m;
+            acc[l] += d * d;
+        }
+    for (; j < n; j++) tail += (x[j] - m) * (x[j] - m);
+    return lanes_total(acc) + tail;
+}
+
 /* Σ_j x[j]² over j < n, in double (for norms of whole gradient buffers, where float partial
  * sums of millions of terms would lose digits). */
 static inline double lane_sumsq_double(const real *x, size_t n) {
@@ -52,6 +65,15 @@ static inline double lane_sumsq_double(const real *x, size_t n) {
     for (int w = LANES / 2; w > 0; w /= 2)
         for (int l = 0; l < w; l++) acc[l] += acc[l + w];
     return acc[0] + tail;
+}
+
+/* The residual connection x + f(x) of each block (He et al. 2016, eq. 1): out = a + b,
+ * elementwise over N values. Its backward is the identity, so there is no kernel for it:
+ * model_backward hands the gradient of the sum unchanged to both inputs (tests/test_vecmath.c
+ * checks that identity by finite differences). */
+static inline void residual_forward(real *out, const real *a, const real *b, long N) {
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < N; i++) out[i] = a[i] + b[i];
 }
 
 /* For a loop that calls exp_nonpositive: vector code in float; none in the double build, which

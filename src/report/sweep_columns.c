@@ -1,5 +1,16 @@
-/* sweep_columns.c: the names of sweep.csv's result columns (sweep_columns.h). */
+/* sweep_columns.c: the names of sweep.csv's plan and result columns (sweep_columns.h). */
 #include "report/sweep_columns.h"
+
+#include <stddef.h>
+
+const PlanColumnInfo SWEEP_PLAN_COLUMNS[PC_N] = {
+    [PC_D_K] = {"d_k", NULL, 1},
+    [PC_D_MODEL] = {"d_model", "model.d_model", 1},
+    [PC_N_HEADS] = {"n_heads", "model.n_heads", 1},
+    [PC_SCALE] = {"scale", "attention.scale", 0},
+    [PC_SEED] = {"seed", "run.seed", 1},
+    [PC_STEPS] = {"steps", "train.steps", 1},
+};
 
 const SweepColumnInfo SWEEP_COLUMNS[SC_N] = {
     [SC_STATUS] = {"status", 0},

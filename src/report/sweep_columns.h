@@ -1,7 +1,9 @@
-/* sweep_columns.h: the columns of sweep.csv that follow the plan's own (run, d_k, d_model,
- * n_heads, scale, seed, one section.key per other --grid key, steps), in file order. Spelled once,
- * here: sweep/results.c writes them in this order and report/sweep_table.c reads them by these
- * names. Meanings (README, "sweep.csv"): status ok | diverged | guard | failed | missing |
+/* sweep_columns.h: the columns of sweep.csv, spelled once, here: "run", the plan's columns
+ * (SWEEP_PLAN_COLUMNS: d_k, d_model, n_heads, scale, seed, one section.key per other --grid key,
+ * steps), then the result columns (SWEEP_COLUMNS), in file order. sweep/plan.c makes the plan's
+ * columns and cells in this order, sweep/results.c writes the header and rows, cli/sweep_args.c
+ * tells a --grid key with a column of its own from these, and report/sweep_table.c reads them by
+ * these names. Meanings (README, "sweep.csv"): status ok | diverged | guard | failed | missing |
  * running; first_step_50 / _90 / _99 the first validation pass at >= 50 / 90 / 99 % answer
  * accuracy (empty: not reached by last_eval_step, the last pass; time_to_learn.h);
  * predicted_logit_std the step-0 attention-logit std predicted from the run's config.ini
@@ -23,6 +25,23 @@ typedef struct {
 
 /* Indexed by SweepColumn. */
 extern const SweepColumnInfo SWEEP_COLUMNS[SC_N];
+
+/* The first column: the run's folder name under OUT/runs/. */
+#define SWEEP_RUN_COLUMN "run"
+
+/* The plan's fixed columns, in file order; the --grid columns (one per --grid key that is none
+ * of these keys) come between PC_SEED and PC_STEPS. */
+typedef enum { PC_D_K, PC_D_MODEL, PC_N_HEADS, PC_SCALE, PC_SEED, PC_STEPS, PC_N } PlanColumn;
+
+typedef struct {
+    const char *name;  /* header name */
+    const char *key;   /* the config key it records; NULL for d_k (model.d_model / n_heads) */
+    int numeric;       /* a non-empty field must be a number */
+} PlanColumnInfo;
+
+/* Indexed by PlanColumn. The columns before PC_STEPS are the ones a sweep varies (its axes);
+ * steps is the budget. */
+extern const PlanColumnInfo SWEEP_PLAN_COLUMNS[PC_N];
 
 /* The first_step_* column of time_to_learn threshold k (0: 50 %, 1: 90 %, 2: 99 %). */
 #define SC_FIRST(k) ((SweepColumn)(SC_FIRST_50 + (k)))

@@ -24,31 +24,32 @@ static const int METRIC_COL[SW_N_METRIC] = {
 };
 
 const char *sweep_metric_name(SweepMetric m) {
-    return METRIC_COL[m] >= 0 ? SWEEP_COLUMNS[METRIC_COL[m]].name : "steps";
+    return METRIC_COL[m] >= 0 ? SWEEP_COLUMNS[METRIC_COL[m]].name
+                              : SWEEP_PLAN_COLUMNS[PC_STEPS].name;
 }
 
-/* Columns whose non-empty fields must be numbers (nan / inf included): the plan's numeric
- * columns, the numeric result columns (sweep_columns.h) and the names of older files. */
-static const char *const NUMERIC_PLAN[] = {
-    "d_k", "d_model", "n_heads", "seed", "steps",
-    "logit_std_step0", "grad_q_final", "grad_k_final", /* the names of older files */
-};
-#define N_NUMERIC_PLAN ((int)(sizeof NUMERIC_PLAN / sizeof *NUMERIC_PLAN))
+/* Columns whose non-empty fields must be numbers (nan / inf included), checked in this order:
+ * the plan's numeric columns, the names of older files, the numeric result columns (all but the
+ * older names from sweep_columns.h). */
+static const char *const OLDER_NUMERIC[] = {"logit_std_step0", "grad_q_final", "grad_k_final"};
+#define N_OLDER ((int)(sizeof OLDER_NUMERIC / sizeof *OLDER_NUMERIC))
+#define N_NUMERIC (PC_N + N_OLDER + SC_N)
 
-/* Numeric column i of N_NUMERIC_PLAN + SC_N; NULL for a result column that is text. */
+/* Column i of N_NUMERIC when it is numeric; NULL for a column that is text. */
 static const char *numeric_name(int i) {
-    if (i < N_NUMERIC_PLAN) return NUMERIC_PLAN[i];
-    const SweepColumnInfo *c = &SWEEP_COLUMNS[i - N_NUMERIC_PLAN];
+    if (i < PC_N) return SWEEP_PLAN_COLUMNS[i].numeric ? SWEEP_PLAN_COLUMNS[i].name : NULL;
+    if (i < PC_N + N_OLDER) return OLDER_NUMERIC[i - PC_N];
+    const SweepColumnInfo *c = &SWEEP_COLUMNS[i - PC_N - N_OLDER];
     return c->numeric ? c->name : NULL;
 }
 
 static const char *const REQUIRED[] = {"status", "val_loss", "val_answer_acc"};
 
-/* Columns that can be varied: the model shape, the scale and the seed, and any section.key. */
+/* Columns that can be varied: the plan's before steps (the model shape, the scale and the
+ * seed), and any section.key. */
 static int can_vary(const char *name) {
-    static const char *const fixed[] = {"d_k", "d_model", "n_heads", "scale", "seed"};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-        if (strcmp(name, fixed[i]) == 0) return 1;
+    for (int f = 0; f < PC_STEPS; f++)
+        if (strcmp(name, SWEEP_PLAN_COLUMNS[f].name) == 0) return 1;
     return strchr(name, '.') != NULL;
 }
 
@@ -85,7 +86,7 @@ static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
                 line, c->width[r + 1], c->n_cols);
         return -1;
     }
-    for (int i = 0; i < N_NUMERIC_PLAN + SC_N; i++) {
+    for (int i = 0; i < N_NUMERIC; i++) {
         const char *name = numeric_name(i);
         int col = name ? csv_col(c, name) : -1;
         double v;
@@ -97,7 +98,7 @@ static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
     memset(row, 0, sizeof *row);
     row->line = line;
     row->csv_row = r;
-    row->run = csv_str(c, r, csv_col(c, "run"));
+    row->run = csv_str(c, r, csv_col(c, SWEEP_RUN_COLUMN));
     row->status = csv_str(c, r, csv_col(c, "status"));
     if (!known_status(row->status, &row->in_stats, &row->stopped)) {
         fprintf(stderr, "warning: %s:%d: column status: unknown status '%s' (ok, diverged, guard, "

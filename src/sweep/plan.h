@@ -1,6 +1,6 @@
 /* plan.h: what a sweep will run: its command line read into axes (SweepArgs, filled by
- * cli/sweep_args.c), the grid expanded into named, checked runs, and the plan stored in
- * OUT/plan.txt (plan.c).
+ * cli/sweep_args.c), the grid expanded into named, checked runs (plan.c), the plan as the text of
+ * OUT/plan.txt and back (plan_text.c), and the files written from it into OUT (plan_files.c).
  *
  * An axis is one thing the sweep varies: d_k (--dk: model.d_model and model.n_heads together),
  * a config key (--scales = attention.scale, --seeds = run.seed, --grid section.key=v1,v2,...).
@@ -119,5 +119,23 @@ void plan_config_path(char *buf, size_t n, const char *out, const char *name);
  * reader sees the old or the new file whole and a link at path is replaced, never written
  * through. Returns 0, or -1 after a message naming the file. */
 int sweep_write_atomic(const char *path, const char *text, size_t len);
+
+/* ---- Shared by plan.c and plan_text.c only ---- */
+
+/* The longest run name: OUT/configs/<name>.ini.tmp must fit one file name (NAME_MAX). */
+#define PLAN_NAME_MAX (255 - (int)sizeof ".ini.tmp" + 1)
+
+/* Allocates p's column names, run names and cells for n_cols columns and n_runs runs (zeroed).
+ * Returns 0, or -1 after a message (out of memory; what was allocated is freed by plan_free). */
+int plan_alloc(Plan *p, int n_cols, long n_runs);
+
+/* The text of plan.txt for the expanded plan p (axes, base config, the task-file lines `files`,
+ * columns, runs). malloc'd; NULL when out of memory. */
+char *plan_text(const SweepArgs *a, const Config *base, const Plan *p, const char *files);
+
+/* Adds c's task file (when its task reads one) to the "task-file" lines in *lines (malloc'd
+ * text, grown), once per path. Returns 0, or -1: after a message when the file cannot be read,
+ * silently when memory runs out. */
+int plan_add_task_file(char **lines, const Config *c);
 
 #endif

@@ -170,16 +170,16 @@ char *results_header(const Plan *p) {
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    fputs("run", f);
+    fputs(SWEEP_RUN_COLUMN, f); /* then the plan's columns (SWEEP_PLAN_COLUMNS and --grid), the results */
     for (int c = 0; c < p->n_cols; c++) fprintf(f, ",%s", p->col_names[c]);
     for (int c = 0; c < SC_N; c++) fprintf(f, ",%s", SWEEP_COLUMNS[c].name);
     return fclose(f) == 0 ? buf : (free(buf), NULL);
 }
 
-/* The plan's train.steps of run r (its "steps" column), or -1 when the plan has none. */
+/* The plan's train.steps of run r (its steps column), or -1 when the plan has none. */
 static long planned_steps(const Plan *p, int r) {
     for (int c = 0; c < p->n_cols; c++)
-        if (strcmp(p->col_names[c], "steps") == 0) {
+        if (strcmp(p->col_names[c], SWEEP_PLAN_COLUMNS[PC_STEPS].name) == 0) {
             char *end;
             long v = strtol(p->cells[r * p->n_cols + c], &end, 10);
             return *end ? -1 : v;

@@ -1,0 +1,274 @@
+/* plan_text.c: the sweep plan as text, OUT/plan.txt, and back: written from the expanded plan
+ * (plan_text), read for --collect (plan_parse), compared with the plan already in the folder
+ * (plan_check_same), and its task-file hashes checked before a run starts (plan_check_task_file).
+ *
+ * plan.txt is line-based text: "axis KEY VALUES [shape]", "base section.key = value" for every
+ * key of the base config but run.name / run.dir, "task-file fnv1a64 HASH PATH" for every task
+ * file the runs read (task.name = file or text: FNV-1a of its bytes, as the "; task file:" line of
+ * a run's config.ini), "columns ...", and "run NAME CELLS..." per run in plan order; --collect
+ * reads the columns and runs back. */
+#include "sweep/plan.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train/task_source.h"
+#include "util/file_check.h"
+
+/* "base section.key = value" lines from config_write (comments dropped). */
+static void write_base(FILE *f, const Config *base) {
+    char *buf = NULL, section[64] = "";
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return;
+    config_write(base, m);
+    fclose(m);
+    for (char *line = buf ? strtok(buf, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        if (line[0] == '[') {
+            snprintf(section, sizeof section, "%.*s", (int)strcspn(line + 1, "]"), line + 1);
+        } else if (line[0] != ';' && line[0] != '#' && line[0] != '\0') {
+            int klen = (int)strcspn(line, " =");
+            char key[128];
+            snprintf(key, sizeof key, "%s.%.*s", section, klen, line);
+            if (strcmp(key, "run.name") != 0 && strcmp(key, "run.dir") != 0)
+                fprintf(f, "base %s%s\n", key, line + klen);
+        }
+    }
+    free(buf);
+}
+
+char *plan_text(const SweepArgs *a, const Config *base, const Plan *p, const char *files) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fprintf(f, "# sweep plan (./train --sweep); a sweep into this folder must have this plan\n");
+    for (int i = 0; i < a->n_axes; i++) {
+        const Axis *ax = &a->axes[i];
+        fprintf(f, "axis %s ", ax->key);
+        for (int k = 0; k < ax->n; k++) fprintf(f, "%s%s", k ? "," : "", ax->values[k]);
+        if (ax->kind == AXIS_DK && a->one_head) fprintf(f, " (one head, d_model = d_k)");
+        else if (ax->kind == AXIS_DK) fprintf(f, " (d_model %d, n_heads = d_model / d_k)", a->d_model);
+        fputc('\n', f);
+    }
+    write_base(f, base);
+    fputs(files, f);
+    fprintf(f, "columns");
+    for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->col_names[c]);
+    fputc('\n', f);
+    for (int r = 0; r < p->n_runs; r++) {
+        fprintf(f, "run %s", p->names[r]);
+        for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->cells[r * p->n_cols + c]);
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static int reads_task_file(const Config *c) { return c->task == TASK_FILE || c->task == TASK_TEXT; }
+
+/* Adds c's task file (when its task reads one) to the "task-file" lines in *lines (malloc'd
+ * text, grown), once per path: its hash goes into plan.txt, so that a sweep started again after
+ * the file changed is another plan, and --sweep-run of a run not yet started refuses the file. */
+int plan_add_task_file(char **lines, const Config *c) {
+    if (!reads_task_file(c)) return 0;
+    for (const char *q = *lines; q && *q;) { /* "task-file fnv1a64 <16 hex> PATH\n" */
+        size_t len = strcspn(q, "\n");
+        const char *path = q + strlen(PLAN_TASK_FILE) + 17;
+        if ((size_t)(path - q) < len && strlen(c->task_file) == len - (size_t)(path - q) &&
+            strncmp(path, c->task_file, len - (size_t)(path - q)) == 0)
+            return 0;
+        q += len + (q[len] != '\0');
+    }
+    uint64_t h;
+    if (task_source_hash(c->task_file, &h) != 0) {
+        fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
+        return -1;
+    }
+    size_t old = *lines ? strlen(*lines) : 0, add = strlen(PLAN_TASK_FILE) + 18 + strlen(c->task_file) + 2;
+    char *grown = realloc(*lines, old + add);
+    if (!grown) return -1;
+    snprintf(grown + old, add, "%s%016llx ", PLAN_TASK_FILE, (unsigned long long)h);
+    /* one line: a newline in the path would end it */
+    size_t k = strlen(grown);
+    for (const char *q = c->task_file; *q; q++) grown[k++] = *q == '\n' || *q == '\r' ? '?' : *q;
+    grown[k++] = '\n';
+    grown[k] = '\0';
+    *lines = grown;
+    return 0;
+}
+
+/* Splits line at spaces into up to max words (NUL-terminating them in place). */
+static int split_words(char *line, char **w, int max) {
+    int n = 0;
+    for (char *t = strtok(line, " "); t; t = strtok(NULL, " ")) {
+        if (n == max) return -1;
+        w[n++] = t;
+    }
+    return n;
+}
+
+int plan_parse(Plan *p, const char *text, const char *path) {
+    memset(p, 0, sizeof *p);
+    char *copy = strdup(text);
+    if (!copy) return -1;
+    long n_runs = 0;
+    for (const char *q = text; (q = strstr(q, "\nrun ")); q++) n_runs++;
+    char *w[SWEEP_MAX_AXES + 8], *save = NULL;
+    int rc = -1, line_no = 0, n_cols = -1;
+    int *run_line = calloc((size_t)n_runs + 1, sizeof *run_line);
+    const char *why = "not a sweep plan written by ./train --sweep";
+    char whybuf[640];
+    if (!run_line) {
+        free(copy);
+        return -1;
+    }
+    /* strtok_r would skip empty lines and miscount: lines are cut by hand */
+    for (char *line = copy, *next; line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next) *next++ = '\0';
+        line_no++;
+        (void)save;
+        if (!*line || line[0] == '#' || strncmp(line, "axis ", 5) == 0 ||
+            strncmp(line, PLAN_TASK_FILE, strlen(PLAN_TASK_FILE)) == 0)
+            continue;
+        if (strncmp(line, "base ", 5) == 0) {
+            /* a hand-edited plan: only keys the program knows */
+            char key[128];
+            size_t kl = strcspn(line + 5, " =");
+            snprintf(key, sizeof key, "%.*s", (int)(kl < 127 ? kl : 127), line + 5);
+            if (config_key_index(key) < 0) {
+                snprintf(whybuf, sizeof whybuf, "unknown config key '%s'", key);
+                why = whybuf;
+                rc = -1;
+                break;
+            }
+            continue;
+        }
+        if (strncmp(line, "columns ", 8) == 0 && n_cols < 0) {
+            n_cols = split_words(line + 8, w, SWEEP_MAX_AXES + 8);
+            if (n_cols < 1 || plan_alloc(p, n_cols, n_runs) != 0) break;
+            for (int c = 0; c < n_cols; c++) snprintf(p->col_names[c], PLAN_CELL, "%s", w[c]);
+            p->n_runs = 0;
+            rc = 0;
+        } else if (strncmp(line, "run ", 4) == 0) {
+            int r = p->n_runs;
+            if (n_cols < 0 || r >= n_runs || split_words(line + 4, w, SWEEP_MAX_AXES + 8) != n_cols + 1) {
+                rc = -1;
+                break;
+            }
+            /* the name is a folder under OUT/runs/: nothing that leads outside it */
+            if (!*w[0] || strchr(w[0], '/') || strcmp(w[0], ".") == 0 || strcmp(w[0], "..") == 0 ||
+                (int)strlen(w[0]) > PLAN_NAME_MAX) {
+                snprintf(whybuf, sizeof whybuf, "run name '%.200s' is not a folder name under "
+                         "runs/ (no '/', '.' or '..', at most %d characters)", w[0], PLAN_NAME_MAX);
+                why = whybuf;
+                rc = -1;
+                break;
+            }
+            for (int k = 0; k < r; k++)
+                if (strcmp(p->names[k], w[0]) == 0) {
+                    snprintf(whybuf, sizeof whybuf, "run '%.200s' is listed twice (line %d too)",
+                             w[0], run_line[k]);
+                    why = whybuf;
+                    rc = -1;
+                    break;
+                }
+            if (rc) break;
+            snprintf(p->names[r], PLAN_CELL, "%s", w[0]);
+            for (int c = 0; c < n_cols; c++) snprintf(p->cells[r * n_cols + c], PLAN_CELL, "%s", w[c + 1]);
+            run_line[r] = line_no;
+            p->n_runs++;
+        } else {
+            snprintf(whybuf, sizeof whybuf, "unknown line '%.40s' (a plan has # comments and "
+                     "axis, base, task-file, columns and run lines)", line);
+            why = whybuf;
+            rc = -1;
+            break;
+        }
+    }
+    free(copy);
+    free(run_line);
+    if (rc == 0 && p->n_runs > 0 && (p->text = strdup(text))) return 0;
+    fprintf(stderr, "error: %s:%d: %s\n", path, line_no, why);
+    plan_free(p);
+    return -1;
+}
+
+int plan_check_same(const char *path, const char *text) {
+    char why[128];
+    size_t len = 0;
+    char *old = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+    if (!old) return errno == ENOENT ? 0 : (fprintf(stderr, "error: cannot read '%s': %s\n", path,
+                                                    why), -1);
+    if (len == 0) {
+        fprintf(stderr, "error: cannot read '%s': empty\n", path);
+        free(old);
+        return -1;
+    }
+    if (strcmp(old, text) == 0) {
+        free(old);
+        return 0;
+    }
+    const char *a = old, *b = text;
+    int line = 1;
+    for (;;) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (la != lb || strncmp(a, b, la) != 0 || !a[la] || !b[lb]) {
+            fprintf(stderr, "error: %s holds a different sweep plan; line %d was '%.*s', this "
+                            "command's is '%.*s'. Use another --out, or remove that folder to "
+                            "start over\n",
+                    path, line, (int)la, *a ? a : "(end of file)", (int)lb, *b ? b : "(end of plan)");
+            break;
+        }
+        a += la + 1, b += lb + 1, line++;
+    }
+    free(old);
+    return -1;
+}
+
+int plan_check_task_file(const Config *c, const char *cfg_path) {
+    if (!reads_task_file(c)) return 0;
+    char path[2 * SWEEP_PATH], why[128];
+    size_t n = strlen(c->run_dir);
+    while (n > 1 && c->run_dir[n - 1] == '/') n--;
+    if (n < 5 || strncmp(c->run_dir + n - 5, "/runs", 5) != 0) return 0; /* not a sweep's run */
+    snprintf(path, sizeof path, "%.*s/plan.txt", (int)(n - 5), c->run_dir);
+    size_t len;
+    char *text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+    if (!text) return 0; /* no plan: a config of the user's; nothing to compare with */
+    const char *hit = NULL;
+    size_t plen = strlen(PLAN_TASK_FILE), flen = strlen(c->task_file);
+    for (const char *q = text; *q && !hit;) {
+        size_t l = strcspn(q, "\n");
+        if (strncmp(q, PLAN_TASK_FILE, plen) == 0 && l == plen + 17 + flen &&
+            strncmp(q + plen + 17, c->task_file, flen) == 0)
+            hit = q + plen;
+        q += l + (q[l] != '\0');
+    }
+    int rc = 0;
+    uint64_t now;
+    if (hit) { /* plans from before the line have none: not checked */
+        unsigned long long then = strtoull(hit, NULL, 16);
+        if (task_source_hash(c->task_file, &now) != 0) {
+            fprintf(stderr, "error: %s: task.file '%s' cannot be read: %s; nothing was run\n",
+                    cfg_path, c->task_file, strerror(errno));
+            rc = -1;
+        } else if (now != then) {
+            fprintf(stderr, "error: %s: task.file '%s' changed since the sweep was planned (hash "
+                            "%016llx in %s, %016llx now); this run would train on other data than "
+                            "the sweep's others. Restore the file, or plan a new sweep into "
+                            "another --out; nothing was run\n",
+                    cfg_path, c->task_file, then, path, (unsigned long long)now);
+            rc = -1;
+        }
+    }
+    free(text);
+    return rc;
+}
