@@ -148,7 +148,7 @@ END_TEST
 START_TEST(test_train_refuses_fifo_config) {
     char args[400];
     snprintf(args, sizeof args, "%s", fifo);
-    ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(tmpdir, "a FIFO"));
 }
 END_TEST

@@ -171,7 +171,7 @@ START_TEST(test_checkpoint_beyond_steps) {
     snprintf(ini, sizeof ini, "%s/r/config.ini", tmpdir);
     ck_assert(tu_file_contains(ini, "steps = 6"));
     snprintf(args, sizeof args, "--resume %s/r --set train.steps=4", tmpdir);
-    ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(tmpdir, "beyond train.steps"));
 }
 END_TEST
