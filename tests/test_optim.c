@@ -195,39 +195,35 @@ END_TEST
 /* ---- schedule: lr 1, min_lr 0.1, warm-up 4, 15 steps: cosine over steps 4..14 (10 intervals) */
 
 typedef struct {
-    int schedule, warmup, steps, step;
+    LrShape shape;
+    int warmup, steps, step;
     double want;
 } LrCase;
 
 static const LrCase LR_CASES[] = {
-    {SCHED_COSINE, 4, 15, 0, 0.25},   /* first step: lr/warmup */
-    {SCHED_COSINE, 4, 15, 1, 0.5},
-    {SCHED_COSINE, 4, 15, 3, 1.0},    /* last warm-up step reaches lr */
-    {SCHED_COSINE, 4, 15, 4, 1.0},    /* first cosine step: still lr */
-    {SCHED_COSINE, 4, 15, 9, 0.55},   /* halfway: (lr + min_lr)/2 */
-    {SCHED_COSINE, 4, 15, 13, 0.12202456766718092}, /* 0.1 + 0.45·(1 + cos(0.9π)) */
-    {SCHED_COSINE, 4, 15, 14, 0.1},   /* the last step reaches min_lr */
-    {SCHED_COSINE, 0, 11, 0, 1.0},    /* no warm-up: the first step is at lr */
-    {SCHED_COSINE, 0, 11, 5, 0.55},
-    {SCHED_COSINE, 0, 11, 10, 0.1},
-    {SCHED_CONSTANT, 4, 15, 0, 0.25},
-    {SCHED_CONSTANT, 4, 15, 3, 1.0},
-    {SCHED_CONSTANT, 4, 15, 14, 1.0},
-    {SCHED_CONSTANT, 0, 15, 0, 1.0},
+    {LR_COSINE, 4, 15, 0, 0.25},   /* first step: lr/warmup */
+    {LR_COSINE, 4, 15, 1, 0.5},
+    {LR_COSINE, 4, 15, 3, 1.0},    /* last warm-up step reaches lr */
+    {LR_COSINE, 4, 15, 4, 1.0},    /* first cosine step: still lr */
+    {LR_COSINE, 4, 15, 9, 0.55},   /* halfway: (lr + min_lr)/2 */
+    {LR_COSINE, 4, 15, 13, 0.12202456766718092}, /* 0.1 + 0.45·(1 + cos(0.9π)) */
+    {LR_COSINE, 4, 15, 14, 0.1},   /* the last step reaches min_lr */
+    {LR_COSINE, 0, 11, 0, 1.0},    /* no warm-up: the first step is at lr */
+    {LR_COSINE, 0, 11, 5, 0.55},
+    {LR_COSINE, 0, 11, 10, 0.1},
+    {LR_CONSTANT, 4, 15, 0, 0.25},
+    {LR_CONSTANT, 4, 15, 3, 1.0},
+    {LR_CONSTANT, 4, 15, 14, 1.0},
+    {LR_CONSTANT, 0, 15, 0, 1.0},
 };
 
 START_TEST(test_lr_schedule) {
     const LrCase *c = &LR_CASES[_i];
-    Config cfg;
-    config_defaults(&cfg);
-    cfg.lr = 1.0;
-    cfg.min_lr = 0.1;
-    cfg.schedule = (SchedKind)c->schedule;
-    cfg.warmup_steps = c->warmup;
-    cfg.steps = c->steps;
-    double got = optim_lr_at(&cfg, c->step);
+    LrSchedule sched = {.lr = 1.0, .min_lr = 0.1, .warmup_steps = c->warmup, .steps = c->steps,
+                        .shape = c->shape};
+    double got = optim_lr_at(&sched, c->step);
     ck_assert_msg(fabs(got - c->want) < 1e-12, "%s, warm-up %d, %d steps: lr at step %d = %.15g, want %.15g",
-                  c->schedule == SCHED_COSINE ? "cosine" : "constant", c->warmup, c->steps, c->step,
+                  c->shape == LR_COSINE ? "cosine" : "constant", c->warmup, c->steps, c->step,
                   got, c->want);
 }
 END_TEST

@@ -77,14 +77,14 @@ void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo 
     o->t++;
 }
 
-double optim_lr_at(const Config *c, int step) {
-    if (step < c->warmup_steps) return c->lr * (double)(step + 1) / (double)c->warmup_steps;
-    if (c->schedule == SCHED_CONSTANT) return c->lr;
-    int span = c->steps - c->warmup_steps;
-    if (span <= 1) return c->lr;
-    double progress = (double)(step - c->warmup_steps) / (double)(span - 1);
+double optim_lr_at(const LrSchedule *s, int step) {
+    if (step < s->warmup_steps) return s->lr * (double)(step + 1) / (double)s->warmup_steps;
+    if (s->shape == LR_CONSTANT) return s->lr;
+    int span = s->steps - s->warmup_steps;
+    if (span <= 1) return s->lr;
+    double progress = (double)(step - s->warmup_steps) / (double)(span - 1);
     if (progress > 1) progress = 1;
-    return c->min_lr + 0.5 * (c->lr - c->min_lr) * (1.0 + cos(3.141592653589793 * progress));
+    return s->min_lr + 0.5 * (s->lr - s->min_lr) * (1.0 + cos(3.141592653589793 * progress));
 }
 
 void optim_clip_grads(real *grads, size_t n, double max_norm, double norm) {

@@ -4,6 +4,7 @@
 
 #include "config/config.h"
 #include "model/model.h"
+#include "optim/optim.h"
 #include "tasks/tasks.h"
 #include "train/evaluate.h"
 #include "train/sample.h"
@@ -11,6 +12,10 @@
 
 /* Builds the model config (V, T and the attention scale resolved) for a config and a task. */
 ModelConfig train_model_config(const Config *c, const Task *t);
+
+/* The learning-rate schedule (optim.h) of a config: optim.lr, optim.min_lr, optim.warmup_steps,
+ * optim.schedule and train.steps. */
+LrSchedule train_lr_schedule(const Config *c);
 
 /* The whole run of ./train CONFIG: returns an exit code (util/exit_codes.h), or 128 + the signal
  * number after SIGINT or SIGTERM (a checkpoint is written first: 130, 143). */
