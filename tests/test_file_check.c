@@ -126,7 +126,7 @@ START_TEST(test_checkpoint_refuses_non_regular) {
     Model m;
     Optimizer o;
     ck_assert_int_eq(model_build(&m, &mc, 1), 0);
-    ck_assert_int_eq(optim_init(&o, OPT_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
     CheckpointState st;
     char *text = NULL;
     TuCapture cap;

@@ -134,7 +134,7 @@ START_TEST(test_checkpoint_impossible_state) {
     Model m;
     Optimizer o;
     ck_assert_int_eq(model_build(&m, &mc, 1), 0);
-    ck_assert_int_eq(optim_init(&o, OPT_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
     char path[300];
     snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
     ck_assert_int_eq(checkpoint_save(path, "[run]\n", &m, &o, &BAD[_i]), 0);

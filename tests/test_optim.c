@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "optim/optim.h"
 #include "testutil.h"
 
@@ -72,7 +71,7 @@ static const AdamCase ADAM_CASES[] = {
 START_TEST(test_adamw_matches_reference) {
     const AdamCase *c = &ADAM_CASES[_i];
     Optimizer o;
-    ck_assert_int_eq(optim_init(&o, OPT_ADAMW, c->beta1, c->beta2, c->eps, c->wd, 0.9, N), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_ADAMW, c->beta1, c->beta2, c->eps, c->wd, 0.9, N), 0);
     real p[N], g[N];
     double rp[N], rm[N] = {0}, rv[N] = {0};
     for (int i = 0; i < N; i++) p[i] = (real)P0[i], rp[i] = P0[i];
@@ -93,7 +92,7 @@ START_TEST(test_adamw_first_step_is_lr) {
     static const double betas2[] = {0.999, 0.9999, 0.98};
     for (size_t k = 0; k < sizeof betas2 / sizeof betas2[0]; k++) {
         Optimizer o;
-        ck_assert_int_eq(optim_init(&o, OPT_ADAMW, 0.9, betas2[k], 1e-30, 0, 0, N), 0);
+        ck_assert_int_eq(optim_init(&o, OPTIMIZER_ADAMW, 0.9, betas2[k], 1e-30, 0, 0, N), 0);
         real p[N] = {0}, g[N];
         for (int i = 0; i < N; i++) g[i] = (real)G[0][i];
         optim_step(&o, p, g, TENSORS, 2, 1.0);
@@ -122,7 +121,7 @@ static const SgdCase SGD_CASES[] = {
 START_TEST(test_sgd_matches_reference) {
     const SgdCase *c = &SGD_CASES[_i];
     Optimizer o;
-    ck_assert_int_eq(optim_init(&o, OPT_SGD, 0.9, 0.999, 1e-8, c->wd, c->mu, N), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_SGD, 0.9, 0.999, 1e-8, c->wd, c->mu, N), 0);
     real p[N], g[N];
     double rp[N], rm[N] = {0};
     for (int i = 0; i < N; i++) p[i] = (real)P0[i], rp[i] = P0[i];
@@ -140,7 +139,7 @@ END_TEST
  * 1-D one not at all. */
 START_TEST(test_weight_decay_groups) {
     Optimizer o;
-    ck_assert_int_eq(optim_init(&o, OPT_SGD, 0.9, 0.999, 1e-8, 0.8, 0.9, N), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_SGD, 0.9, 0.999, 1e-8, 0.8, 0.9, N), 0);
     real p[N], g[N] = {0};
     for (int i = 0; i < N; i++) p[i] = (real)P0[i];
     for (int s = 0; s < 3; s++) optim_step(&o, p, g, TENSORS, 2, 0.5);

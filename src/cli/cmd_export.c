@@ -223,8 +223,7 @@ int cli_export(int argc, char **argv) {
     ModelConfig mc = train_model_config(&c, &task);
     /* the batch --eval uses, so that --val's numbers are --eval's */
     if (model_build(&m, &mc, c.batch_size < 64 ? c.batch_size : 64) != 0) goto done;
-    if (optim_init(&opt, c.optim, c.beta1, c.beta2, c.eps, c.weight_decay, c.momentum,
-                   m.n_params) != 0 ||
+    if (train_optim_init(&opt, &c, m.n_params) != 0 ||
         !(prov = provenance_text())) {
         fprintf(stderr, "error: out of memory\n");
         goto done;

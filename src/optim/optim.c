@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-int optim_init(Optimizer *o, OptimKind kind, double beta1, double beta2, double eps,
+int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, double eps,
                double weight_decay, double momentum, size_t n) {
     o->kind = kind;
     o->beta1 = beta1;
@@ -17,8 +17,8 @@ int optim_init(Optimizer *o, OptimKind kind, double beta1, double beta2, double 
     o->t = 0;
     o->n = n;
     o->m = calloc(n, sizeof(real));
-    o->v = kind == OPT_ADAMW ? calloc(n, sizeof(real)) : NULL;
-    if (!o->m || (kind == OPT_ADAMW && !o->v)) {
+    o->v = kind == OPTIMIZER_ADAMW ? calloc(n, sizeof(real)) : NULL;
+    if (!o->m || (kind == OPTIMIZER_ADAMW && !o->v)) {
         optim_free(o);
         return -1;
     }
@@ -69,7 +69,7 @@ void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo 
         const TensorInfo *t = &tensors[i];
         double wd = t->ndim >= 2 ? o->weight_decay : 0.0;
         size_t off = t->offset;
-        if (o->kind == OPT_ADAMW)
+        if (o->kind == OPTIMIZER_ADAMW)
             adamw_tensor(o, params + off, grads + off, o->m + off, o->v + off, t->numel, lr, wd);
         else
             sgd_tensor(o, params + off, grads + off, o->m + off, t->numel, lr, wd);

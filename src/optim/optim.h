@@ -5,11 +5,13 @@
 
 #include <stddef.h>
 
-#include "config/config.h"
 #include "model/model.h"
 
+/* The update rule (optim.name). */
+typedef enum { OPTIMIZER_ADAMW, OPTIMIZER_SGD } OptimizerKind;
+
 typedef struct {
-    OptimKind kind;
+    OptimizerKind kind;
     double beta1, beta2, eps, weight_decay, momentum;
     long t;        /* steps taken so far (AdamW bias correction uses t + 1) */
     size_t n;
@@ -17,7 +19,7 @@ typedef struct {
 } Optimizer;
 
 /* Allocates zeroed state for n parameters. Returns 0, or -1 on out-of-memory. */
-int optim_init(Optimizer *o, OptimKind kind, double beta1, double beta2, double eps,
+int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, double eps,
                double weight_decay, double momentum, size_t n);
 void optim_free(Optimizer *o);
 

@@ -60,7 +60,8 @@ int guards_trip(GuardLog *g, GuardKind kind, int layer, int head, int step, cons
     return stop;
 }
 
-int guards_check(GuardLog *g, GuardKind kind, double value, int layer, int head, int step, FILE *f) {
+int guards_check(GuardLog *g, GuardKind kind, double value, int layer, int head, int step,
+                 FILE *f) {
     double bound = g->bound[kind];
     if (!(bound > 0) || !(GUARDS[kind].below ? value < bound : value > bound)) return 0;
     char where[48] = "", what[160];
@@ -85,8 +86,8 @@ int guards_summary(const GuardLog *g, FILE *f) {
         GuardKind kind = global ? (s == g->n_slots - 1 ? GUARD_GRAD_MAX : GUARD_GRAD_MIN)
                                 : (s % 2 ? GUARD_MAX_WEIGHT : GUARD_LOGIT_STD);
         char where[48] = "";
-        if (!global)
-            snprintf(where, sizeof where, "layer %d head %d: ", s / 2 / g->n_heads, s / 2 % g->n_heads);
+        int layer = s / 2 / g->n_heads, head = s / 2 % g->n_heads;
+        if (!global) snprintf(where, sizeof where, "layer %d head %d: ", layer, head);
         fprintf(f, "guard: %s%s %s %s at %ld %s%s, first at step %d\n", where, GUARDS[kind].measure,
                 GUARDS[kind].below ? "below" : "above", GUARDS[kind].key, n,
                 global ? "step" : "check", n == 1 ? "" : "s", g->first_step[s]);

@@ -43,6 +43,11 @@ LrSchedule train_lr_schedule(const Config *c) {
     return s;
 }
 
+int train_optim_init(Optimizer *o, const Config *c, size_t n_params) {
+    OptimizerKind kind = c->optim == OPT_SGD ? OPTIMIZER_SGD : OPTIMIZER_ADAMW;
+    return optim_init(o, kind, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum, n_params);
+}
+
 /* The configuration as config.ini and the checkpoint store it: provenance comments first. */
 static char *run_config_text(const Config *c) {
     char *prov = provenance_text();
@@ -74,8 +79,7 @@ int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
     if (task_init(&r->task, c) != 0) return EXIT_CONFIG;
     ModelConfig mc = train_model_config(c, &r->task);
     if (model_build(&r->m, &mc, max_batch) != 0) return EXIT_RUNTIME;
-    if (optim_init(&r->opt, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum,
-                   r->m.n_params) != 0) {
+    if (train_optim_init(&r->opt, c, r->m.n_params) != 0) {
         fprintf(stderr, "error: out of memory\n");
         return EXIT_RUNTIME;
     }
@@ -105,7 +109,8 @@ static int config_ini_is_ours(const char *dir) {
 
 /* 1 when the folder dir holds a file other than what a sweep's run command writes before the run
  * starts (.lock, train.log, its markers) and the temporary files of a write cut short (NAME.tmp);
- * 0 when it holds none of its own, or cannot be read (creating the lock or logs there reports it). */
+ * 0 when it holds none of its own, or cannot be read (creating the lock or logs there reports
+ * it). */
 static int folder_holds_files(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return 0;

@@ -225,7 +225,8 @@ static int log_step(Run *r, Pace *p, const Step *s) {
 }
 
 /* After a finite step: the gradient guards, clipping, the optimizer's update. After a non-finite
- * one, the divergence policy: stop (EXIT_DIVERGED) or skip the update. Returns 0 or an exit code. */
+ * one, the divergence policy: stop (EXIT_DIVERGED) or skip the update. Returns 0 or an exit
+ * code. */
 static int update(Run *r, const Step *s) {
     Model *m = &r->m;
     if (s->diverged) {

@@ -17,6 +17,10 @@ ModelConfig train_model_config(const Config *c, const Task *t);
  * optim.schedule and train.steps. */
 LrSchedule train_lr_schedule(const Config *c);
 
+/* optim_init with the optimizer a config asks for: optim.name, beta1, beta2, eps, weight_decay,
+ * momentum; zeroed state for n_params parameters. Returns 0, or -1 on out-of-memory. */
+int train_optim_init(Optimizer *o, const Config *c, size_t n_params);
+
 /* The whole run of ./train CONFIG: returns an exit code (util/exit_codes.h), or 128 + the signal
  * number after SIGINT or SIGTERM (a checkpoint is written first: 130, 143). */
 int train_run(const Config *c);
