@@ -266,7 +266,7 @@ static void run_shape(const Shape *s, const int use[N_THREADS], int quick, Resul
     static Samples sm[N_THREADS];
     memset(sm, 0, sizeof sm);
     if (!tokens || !targets || !mask ||
-        optim_init(&opt, OPT_ADAMW, 0.9, 0.999, 1e-8, 0.01, 0, m.n_params) != 0)
+        optim_init(&opt, OPTIMIZER_ADAMW, 0.9, 0.999, 1e-8, 0.01, 0, m.n_params) != 0)
         goto done;
     Rng rng;
     rng_seed(&rng, 1234);

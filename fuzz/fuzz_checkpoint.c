@@ -66,8 +66,7 @@ static void load_into_model(Config *c) {
         Optimizer o;
         memset(&o, 0, sizeof o);
         if (mc.vocab_size <= 64 && mc.max_seq_len <= 64 && model_build(&m, &mc, 1) == 0) {
-            if (optim_init(&o, c->optim, c->beta1, c->beta2, c->eps, c->weight_decay,
-                           c->momentum, m.n_params) == 0) {
+            if (train_optim_init(&o, c, m.n_params) == 0) {
                 CheckpointState s;
                 (void)checkpoint_load(path, &m, &o, &s);
                 optim_free(&o);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "train/train.h"
+#include "util/exit_codes.h"
 #include "util/provenance.h"
 
 /* One subcommand: its name (argv[1]), its handler (given the arguments after the name), what

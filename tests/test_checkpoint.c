@@ -22,7 +22,7 @@ static void build_small(Model *m, Optimizer *o, int d_model) {
     Rng rng;
     rng_seed(&rng, 5);
     model_init_fan_in(m, &rng);
-    ck_assert_int_eq(optim_init(o, OPT_ADAMW, 0.9, 0.999, 1e-8, 0.1, 0, m->n_params), 0);
+    ck_assert_int_eq(optim_init(o, OPTIMIZER_ADAMW, 0.9, 0.999, 1e-8, 0.1, 0, m->n_params), 0);
     for (size_t i = 0; i < m->n_params; i++) {
         o->m[i] = (real)rng_normal(&rng);
         o->v[i] = (real)rng_uniform(&rng);

@@ -60,8 +60,7 @@ static void load_run(Loaded *l, const char *run_dir) {
     ck_assert_int_eq(task_init(&l->task, &l->c), 0);
     ModelConfig mc = train_model_config(&l->c, &l->task);
     ck_assert_int_eq(model_build(&l->m, &mc, 1), 0);
-    ck_assert_int_eq(optim_init(&l->opt, l->c.optim, l->c.beta1, l->c.beta2, l->c.eps,
-                                l->c.weight_decay, l->c.momentum, l->m.n_params), 0);
+    ck_assert_int_eq(train_optim_init(&l->opt, &l->c, l->m.n_params), 0);
     ck_assert_int_eq(checkpoint_load(ckpt, &l->m, &l->opt, &l->st), 0);
 }
 

@@ -179,7 +179,7 @@ static void train_model(int threads, int qk_norm, real *losses, real **grads, re
     rng_seed(&rng, 2024);
     model_init_fan_in(&m, &rng);
     Optimizer opt;
-    ck_assert_int_eq(optim_init(&opt, OPT_ADAMW, 0.9, 0.999, 1e-8, 0.1, 0, m.n_params), 0);
+    ck_assert_int_eq(optim_init(&opt, OPTIMIZER_ADAMW, 0.9, 0.999, 1e-8, 0.1, 0, m.n_params), 0);
     int tokens[MB * MT], targets[MB * MT];
     float mask[MB * MT];
     *n = m.n_params;

@@ -126,7 +126,7 @@ START_TEST(test_checkpoint_refuses_non_regular) {
     Model m;
     Optimizer o;
     ck_assert_int_eq(model_build(&m, &mc, 1), 0);
-    ck_assert_int_eq(optim_init(&o, OPT_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
     CheckpointState st;
     char *text = NULL;
     TuCapture cap;
@@ -148,7 +148,7 @@ END_TEST
 START_TEST(test_train_refuses_fifo_config) {
     char args[400];
     snprintf(args, sizeof args, "%s", fifo);
-    ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(tmpdir, "a FIFO"));
 }
 END_TEST

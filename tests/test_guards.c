@@ -18,7 +18,8 @@ static int count_substr(const char *text, const char *needle) {
 
 START_TEST(test_once_per_slot_and_counts) {
     GuardLog g;
-    ck_assert_int_eq(guards_init(&g, 2, 3), 0);
+    static const double off[GUARD_KINDS] = {0};
+    ck_assert_int_eq(guards_init(&g, 2, 3, off, 0), 0);
     FILE *f = tmpfile();
     ck_assert_ptr_nonnull(f);
     /* (kind, layer, head, step) trips; expected counts worked out by hand below */
@@ -64,6 +65,52 @@ START_TEST(test_once_per_slot_and_counts) {
 }
 END_TEST
 
+/* guards_check: each kind against its bound, the side that trips it, the message it prints;
+ * expected lines written by hand from the guard keys' documentation */
+START_TEST(test_check_table) {
+    static const struct {
+        GuardKind kind;
+        double value;
+        int tripped;
+        const char *line; /* the report of the first trip; "" when none */
+    } cases[] = {
+        {GUARD_LOGIT_STD, 8.05, 1, "guard: step 7: layer 1 head 0: attention-logit std 8.05 > guard.logit_std_max 2"},
+        {GUARD_LOGIT_STD, 2.0, 0, ""}, /* at the bound: not past it */
+        {GUARD_LOGIT_STD, 1.5, 0, ""},
+        {GUARD_MAX_WEIGHT, 0.995, 1, "guard: step 7: layer 1 head 0: mean row-max attention weight 0.995 > guard.max_weight_max 0.9"},
+        {GUARD_MAX_WEIGHT, 0.5, 0, ""},
+        {GUARD_GRAD_MIN, 0.001, 1, "guard: step 7: global gradient norm 0.001 < guard.grad_norm_min 0.01"},
+        {GUARD_GRAD_MIN, 0.5, 0, ""}, /* a lower bound: large values pass */
+        {GUARD_GRAD_MAX, 12.5, 1, "guard: step 7: global gradient norm 12.5 > guard.grad_norm_max 10"},
+        {GUARD_GRAD_MAX, 0.001, 0, ""}, /* an upper bound: small values pass */
+    };
+    const double bound[GUARD_KINDS] = {[GUARD_LOGIT_STD] = 2, [GUARD_MAX_WEIGHT] = 0.9,
+                                       [GUARD_GRAD_MIN] = 0.01, [GUARD_GRAD_MAX] = 10};
+    static const double off[GUARD_KINDS] = {0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int on = 0; on <= 1; on++) { /* a guard that is off (bound 0) never trips */
+            GuardLog g;
+            ck_assert_int_eq(guards_init(&g, 2, 2, on ? bound : off, 1), 0);
+            FILE *f = tmpfile();
+            ck_assert_ptr_nonnull(f);
+            int got = guards_check(&g, cases[i].kind, cases[i].value, 1, 0, 7, f);
+            rewind(f);
+            char text[512];
+            size_t n = fread(text, 1, sizeof text - 1, f);
+            text[n] = 0;
+            fclose(f);
+            int want = on && cases[i].tripped;
+            ck_assert_msg(got == want, "case %zu (on %d): got %d, want %d", i, on, got, want);
+            ck_assert_int_eq(guards_count(&g, cases[i].kind, 1, 0), want);
+            char line[256] = "";
+            if (want) snprintf(line, sizeof line, "%s (guard.action = stop)\n", cases[i].line);
+            ck_assert_msg(strcmp(text, line) == 0, "case %zu: got '%s', want '%s'", i, text, line);
+            guards_free(&g);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_train_reports_once_per_head) {
     char dir[256];
     tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_guards_XXXXXX");
@@ -90,6 +137,7 @@ int main(void) {
     TCase *tc = tcase_create("guards");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_once_per_slot_and_counts);
+    tcase_add_test(tc, test_check_table);
     tcase_add_test(tc, test_train_reports_once_per_head);
     suite_add_tcase(s, tc);
     return tu_run(s);

@@ -134,7 +134,7 @@ START_TEST(test_checkpoint_impossible_state) {
     Model m;
     Optimizer o;
     ck_assert_int_eq(model_build(&m, &mc, 1), 0);
-    ck_assert_int_eq(optim_init(&o, OPT_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_ADAMW, 0.9, 0.999, 1e-8, 0, 0, m.n_params), 0);
     char path[300];
     snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
     ck_assert_int_eq(checkpoint_save(path, "[run]\n", &m, &o, &BAD[_i]), 0);
@@ -171,7 +171,7 @@ START_TEST(test_checkpoint_beyond_steps) {
     snprintf(ini, sizeof ini, "%s/r/config.ini", tmpdir);
     ck_assert(tu_file_contains(ini, "steps = 6"));
     snprintf(args, sizeof args, "--resume %s/r --set train.steps=4", tmpdir);
-    ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(tmpdir, "beyond train.steps"));
 }
 END_TEST

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "optim/optim.h"
 #include "testutil.h"
 
@@ -72,7 +71,7 @@ static const AdamCase ADAM_CASES[] = {
 START_TEST(test_adamw_matches_reference) {
     const AdamCase *c = &ADAM_CASES[_i];
     Optimizer o;
-    ck_assert_int_eq(optim_init(&o, OPT_ADAMW, c->beta1, c->beta2, c->eps, c->wd, 0.9, N), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_ADAMW, c->beta1, c->beta2, c->eps, c->wd, 0.9, N), 0);
     real p[N], g[N];
     double rp[N], rm[N] = {0}, rv[N] = {0};
     for (int i = 0; i < N; i++) p[i] = (real)P0[i], rp[i] = P0[i];
@@ -93,7 +92,7 @@ START_TEST(test_adamw_first_step_is_lr) {
     static const double betas2[] = {0.999, 0.9999, 0.98};
     for (size_t k = 0; k < sizeof betas2 / sizeof betas2[0]; k++) {
         Optimizer o;
-        ck_assert_int_eq(optim_init(&o, OPT_ADAMW, 0.9, betas2[k], 1e-30, 0, 0, N), 0);
+        ck_assert_int_eq(optim_init(&o, OPTIMIZER_ADAMW, 0.9, betas2[k], 1e-30, 0, 0, N), 0);
         real p[N] = {0}, g[N];
         for (int i = 0; i < N; i++) g[i] = (real)G[0][i];
         optim_step(&o, p, g, TENSORS, 2, 1.0);
@@ -122,7 +121,7 @@ static const SgdCase SGD_CASES[] = {
 START_TEST(test_sgd_matches_reference) {
     const SgdCase *c = &SGD_CASES[_i];
     Optimizer o;
-    ck_assert_int_eq(optim_init(&o, OPT_SGD, 0.9, 0.999, 1e-8, c->wd, c->mu, N), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_SGD, 0.9, 0.999, 1e-8, c->wd, c->mu, N), 0);
     real p[N], g[N];
     double rp[N], rm[N] = {0};
     for (int i = 0; i < N; i++) p[i] = (real)P0[i], rp[i] = P0[i];
@@ -140,7 +139,7 @@ END_TEST
  * 1-D one not at all. */
 START_TEST(test_weight_decay_groups) {
     Optimizer o;
-    ck_assert_int_eq(optim_init(&o, OPT_SGD, 0.9, 0.999, 1e-8, 0.8, 0.9, N), 0);
+    ck_assert_int_eq(optim_init(&o, OPTIMIZER_SGD, 0.9, 0.999, 1e-8, 0.8, 0.9, N), 0);
     real p[N], g[N] = {0};
     for (int i = 0; i < N; i++) p[i] = (real)P0[i];
     for (int s = 0; s < 3; s++) optim_step(&o, p, g, TENSORS, 2, 0.5);
@@ -195,39 +194,35 @@ END_TEST
 /* ---- schedule: lr 1, min_lr 0.1, warm-up 4, 15 steps: cosine over steps 4..14 (10 intervals) */
 
 typedef struct {
-    int schedule, warmup, steps, step;
+    LrShape shape;
+    int warmup, steps, step;
     double want;
 } LrCase;
 
 static const LrCase LR_CASES[] = {
-    {SCHED_COSINE, 4, 15, 0, 0.25},   /* first step: lr/warmup */
-    {SCHED_COSINE, 4, 15, 1, 0.5},
-    {SCHED_COSINE, 4, 15, 3, 1.0},    /* last warm-up step reaches lr */
-    {SCHED_COSINE, 4, 15, 4, 1.0},    /* first cosine step: still lr */
-    {SCHED_COSINE, 4, 15, 9, 0.55},   /* halfway: (lr + min_lr)/2 */
-    {SCHED_COSINE, 4, 15, 13, 0.12202456766718092}, /* 0.1 + 0.45·(1 + cos(0.9π)) */
-    {SCHED_COSINE, 4, 15, 14, 0.1},   /* the last step reaches min_lr */
-    {SCHED_COSINE, 0, 11, 0, 1.0},    /* no warm-up: the first step is at lr */
-    {SCHED_COSINE, 0, 11, 5, 0.55},
-    {SCHED_COSINE, 0, 11, 10, 0.1},
-    {SCHED_CONSTANT, 4, 15, 0, 0.25},
-    {SCHED_CONSTANT, 4, 15, 3, 1.0},
-    {SCHED_CONSTANT, 4, 15, 14, 1.0},
-    {SCHED_CONSTANT, 0, 15, 0, 1.0},
+    {LR_COSINE, 4, 15, 0, 0.25},   /* first step: lr/warmup */
+    {LR_COSINE, 4, 15, 1, 0.5},
+    {LR_COSINE, 4, 15, 3, 1.0},    /* last warm-up step reaches lr */
+    {LR_COSINE, 4, 15, 4, 1.0},    /* first cosine step: still lr */
+    {LR_COSINE, 4, 15, 9, 0.55},   /* halfway: (lr + min_lr)/2 */
+    {LR_COSINE, 4, 15, 13, 0.12202456766718092}, /* 0.1 + 0.45·(1 + cos(0.9π)) */
+    {LR_COSINE, 4, 15, 14, 0.1},   /* the last step reaches min_lr */
+    {LR_COSINE, 0, 11, 0, 1.0},    /* no warm-up: the first step is at lr */
+    {LR_COSINE, 0, 11, 5, 0.55},
+    {LR_COSINE, 0, 11, 10, 0.1},
+    {LR_CONSTANT, 4, 15, 0, 0.25},
+    {LR_CONSTANT, 4, 15, 3, 1.0},
+    {LR_CONSTANT, 4, 15, 14, 1.0},
+    {LR_CONSTANT, 0, 15, 0, 1.0},
 };
 
 START_TEST(test_lr_schedule) {
     const LrCase *c = &LR_CASES[_i];
-    Config cfg;
-    config_defaults(&cfg);
-    cfg.lr = 1.0;
-    cfg.min_lr = 0.1;
-    cfg.schedule = (SchedKind)c->schedule;
-    cfg.warmup_steps = c->warmup;
-    cfg.steps = c->steps;
-    double got = optim_lr_at(&cfg, c->step);
+    LrSchedule sched = {.lr = 1.0, .min_lr = 0.1, .warmup_steps = c->warmup, .steps = c->steps,
+                        .shape = c->shape};
+    double got = optim_lr_at(&sched, c->step);
     ck_assert_msg(fabs(got - c->want) < 1e-12, "%s, warm-up %d, %d steps: lr at step %d = %.15g, want %.15g",
-                  c->schedule == SCHED_COSINE ? "cosine" : "constant", c->warmup, c->steps, c->step,
+                  c->shape == LR_COSINE ? "cosine" : "constant", c->warmup, c->steps, c->step,
                   got, c->want);
 }
 END_TEST

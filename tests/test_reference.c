@@ -162,7 +162,7 @@ START_TEST(test_case_matches_reference) {
         for (size_t k = 0; k < r->n; k++) m.grads[m.tensors[i].offset + k] = (real)r->v[k];
     }
     Optimizer opt;
-    ck_assert_int_eq(optim_init(&opt, OPT_ADAMW, refcase_config(&rc, "beta1"), refcase_config(&rc, "beta2"),
+    ck_assert_int_eq(optim_init(&opt, OPTIMIZER_ADAMW, refcase_config(&rc, "beta1"), refcase_config(&rc, "beta2"),
                                 refcase_config(&rc, "eps"), refcase_config(&rc, "weight_decay"), 0,
                                 m.n_params), 0);
     optim_step(&opt, m.params, m.grads, m.tensors, m.n_tensors, refcase_config(&rc, "lr"));

@@ -356,8 +356,7 @@ static void checkpoint_greedy(const int *p, int n_new, int *out) {
     Model m;
     ck_assert_int_eq(model_build(&m, &mc, 1), 0);
     Optimizer o;
-    ck_assert_int_eq(optim_init(&o, c.optim, c.beta1, c.beta2, c.eps, c.weight_decay, c.momentum,
-                                m.n_params), 0);
+    ck_assert_int_eq(train_optim_init(&o, &c, m.n_params), 0);
     CheckpointState st;
     ck_assert_int_eq(checkpoint_load(ck, &m, &o, &st), 0);
     int prompt[4] = {p[0], p[1], p[2], t.sep};

@@ -248,7 +248,7 @@ START_TEST(test_program_refuses_bad_value) {
     char ini[128];
     snprintf(ini, sizeof ini, "%s/bad.ini", dir);
     tu_write_file(ini, "[task]\nname = sort\nseparator = maybe\n");
-    ck_assert_int_eq(tu_run_train(dir, "bad.ini --set run.dir=out"), CONFIG_EXIT_CODE);
+    ck_assert_int_eq(tu_run_train(dir, "bad.ini --set run.dir=out"), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(dir, "bad.ini:3: 'task.separator': unknown value 'maybe'"));
     char out[128];
     snprintf(out, sizeof out, "%s/out/run", dir);

@@ -261,7 +261,7 @@ START_TEST(test_text_bad_input) {
         char args[1200];
         snprintf(args, sizeof args, "%s --set task.file=%s --set run.dir=%s/runs --set run.name=r",
                  TINY, CASES[i].path, tmpdir);
-        ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);
+        ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
         ck_assert_msg(tu_train_output_contains(tmpdir, CASES[i].path), "case %zu: no file named",
                       i);
         ck_assert_msg(tu_train_output_contains(tmpdir, CASES[i].why), "case %zu: no '%s'", i,
@@ -379,7 +379,7 @@ START_TEST(test_text_resume_refuses_changed_file) {
     const char *cmds[] = {"--resume", "--eval"};
     for (int i = 0; i < 2; i++) {
         snprintf(args, sizeof args, "%s %s/runs/t --set train.steps=8", cmds[i], tmpdir);
-        ck_assert_int_eq(tu_run_train(tmpdir, args), CONFIG_EXIT_CODE);
+        ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
         ck_assert(tu_train_output_contains(tmpdir, "changed since the run was trained on it"));
         ck_assert(tu_train_output_contains(tmpdir, "prose.txt"));
     }

@@ -10,7 +10,7 @@
 #include "report/equal_loss.h"
 #include "report/figures.h"
 #include "report/report.h"
-#include "train/train.h"
+#include "util/exit_codes.h"
 
 static void usage(FILE *f) {
     fprintf(f,

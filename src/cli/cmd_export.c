@@ -191,24 +191,6 @@ static int write_val(const char *path, Model *m, const Task *task, long step) {
     return safetensors_write(path, t, 4, meta, 4);
 }
 
-/* The export's own provenance lines (util/provenance.h), malloc'd; NULL when out of memory. */
-static char *export_provenance(void) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-#ifdef _OPENMP
-    provenance_write(f, omp_get_max_threads());
-#else
-    provenance_write(f, 1);
-#endif
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 int cli_export(int argc, char **argv) {
     ExportArgs a;
     int rc = parse_args(&a, argc, argv);
@@ -241,9 +223,8 @@ int cli_export(int argc, char **argv) {
     ModelConfig mc = train_model_config(&c, &task);
     /* the batch --eval uses, so that --val's numbers are --eval's */
     if (model_build(&m, &mc, c.batch_size < 64 ? c.batch_size : 64) != 0) goto done;
-    if (optim_init(&opt, c.optim, c.beta1, c.beta2, c.eps, c.weight_decay, c.momentum,
-                   m.n_params) != 0 ||
-        !(prov = export_provenance())) {
+    if (train_optim_init(&opt, &c, m.n_params) != 0 ||
+        !(prov = provenance_text())) {
         fprintf(stderr, "error: out of memory\n");
         goto done;
     }

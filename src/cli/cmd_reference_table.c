@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "config/config.h"
-#include "train/train.h"
+#include "util/exit_codes.h"
 
 /* Arguments after the name are ignored, as they always were. */
 int cli_reference_table(int argc, char **argv) {

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "report/regime_map.h"
-#include "train/train.h"
+#include "util/exit_codes.h"
 
 static void usage(FILE *f) {
     fprintf(f,

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "train/train.h"
+#include "util/exit_codes.h"
 
 #define DEFAULT_SEED 1
 #define DEFAULT_SAMPLES 2000

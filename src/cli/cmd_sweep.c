@@ -11,7 +11,7 @@
 #include "cli/sweep_args.h"
 #include "report/sweep_report.h"
 #include "sweep/sweep.h"
-#include "train/train.h"
+#include "util/exit_codes.h"
 
 int cli_sweep(int argc, char **argv) {
     SweepArgs a;

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "train/train.h"
+#include "util/exit_codes.h"
 #include "util/provenance.h"
 
 /* Arguments after the name are ignored, as they always were. */

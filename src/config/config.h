@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "util/exit_codes.h"
+
 #define CONFIG_STR 256
 #define CONFIG_MAX_KEYS 64
 
@@ -75,10 +77,9 @@ typedef struct {
     char origin[CONFIG_MAX_KEYS][CONFIG_STR + 32];
 } Config;
 
-/* Exit status for the caller when any of the functions below reports a configuration error: the
- * message has been printed, the run must not start, and 2 tells scripts "bad input" apart from a
- * crash (1) or success (0). */
-#define CONFIG_EXIT_CODE 2
+/* A configuration error reported by the functions below exits with EXIT_CONFIG (2,
+ * util/exit_codes.h): the message has been printed, the run must not start, and 2 tells scripts
+ * "bad input" apart from a crash (1) or success (0). */
 
 /* Fills every field with its default. The defaults are the texts of the key table run through the
  * same parser as the file, so what config_write_reference_table documents is what you get. */
@@ -88,7 +89,7 @@ void config_defaults(Config *c);
  * values). Stops at the first error: prints "FILE:LINE: 'section.key': message" to stderr (or
  * "FILE:LINE: message" when no valid key is involved, e.g. an unknown section or a malformed
  * line; "cannot open 'FILE': reason" when the file is missing or unreadable) and returns -1,
- * leaving c unchanged. The caller should then exit with CONFIG_EXIT_CODE. Rejects keys outside a
+ * leaving c unchanged. The caller should then exit with EXIT_CONFIG. Rejects keys outside a
  * section, unknown sections and keys (suggesting the nearest valid one), a key given twice in the
  * file, a section header given twice (naming both lines), empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
  * non-finite or longer than CONFIG_STR - 1, and text values holding a line break (CR or LF:

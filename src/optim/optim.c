@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-int optim_init(Optimizer *o, OptimKind kind, double beta1, double beta2, double eps,
+int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, double eps,
                double weight_decay, double momentum, size_t n) {
     o->kind = kind;
     o->beta1 = beta1;
@@ -17,8 +17,8 @@ int optim_init(Optimizer *o, OptimKind kind, double beta1, double beta2, double 
     o->t = 0;
     o->n = n;
     o->m = calloc(n, sizeof(real));
-    o->v = kind == OPT_ADAMW ? calloc(n, sizeof(real)) : NULL;
-    if (!o->m || (kind == OPT_ADAMW && !o->v)) {
+    o->v = kind == OPTIMIZER_ADAMW ? calloc(n, sizeof(real)) : NULL;
+    if (!o->m || (kind == OPTIMIZER_ADAMW && !o->v)) {
         optim_free(o);
         return -1;
     }
@@ -69,7 +69,7 @@ void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo 
         const TensorInfo *t = &tensors[i];
         double wd = t->ndim >= 2 ? o->weight_decay : 0.0;
         size_t off = t->offset;
-        if (o->kind == OPT_ADAMW)
+        if (o->kind == OPTIMIZER_ADAMW)
             adamw_tensor(o, params + off, grads + off, o->m + off, o->v + off, t->numel, lr, wd);
         else
             sgd_tensor(o, params + off, grads + off, o->m + off, t->numel, lr, wd);
@@ -77,14 +77,14 @@ void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo 
     o->t++;
 }
 
-double optim_lr_at(const Config *c, int step) {
-    if (step < c->warmup_steps) return c->lr * (double)(step + 1) / (double)c->warmup_steps;
-    if (c->schedule == SCHED_CONSTANT) return c->lr;
-    int span = c->steps - c->warmup_steps;
-    if (span <= 1) return c->lr;
-    double progress = (double)(step - c->warmup_steps) / (double)(span - 1);
+double optim_lr_at(const LrSchedule *s, int step) {
+    if (step < s->warmup_steps) return s->lr * (double)(step + 1) / (double)s->warmup_steps;
+    if (s->shape == LR_CONSTANT) return s->lr;
+    int span = s->steps - s->warmup_steps;
+    if (span <= 1) return s->lr;
+    double progress = (double)(step - s->warmup_steps) / (double)(span - 1);
     if (progress > 1) progress = 1;
-    return c->min_lr + 0.5 * (c->lr - c->min_lr) * (1.0 + cos(3.141592653589793 * progress));
+    return s->min_lr + 0.5 * (s->lr - s->min_lr) * (1.0 + cos(3.141592653589793 * progress));
 }
 
 void optim_clip_grads(real *grads, size_t n, double max_norm, double norm) {

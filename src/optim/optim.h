@@ -5,11 +5,13 @@
 
 #include <stddef.h>
 
-#include "config/config.h"
 #include "model/model.h"
 
+/* The update rule (optim.name). */
+typedef enum { OPTIMIZER_ADAMW, OPTIMIZER_SGD } OptimizerKind;
+
 typedef struct {
-    OptimKind kind;
+    OptimizerKind kind;
     double beta1, beta2, eps, weight_decay, momentum;
     long t;        /* steps taken so far (AdamW bias correction uses t + 1) */
     size_t n;
@@ -17,7 +19,7 @@ typedef struct {
 } Optimizer;
 
 /* Allocates zeroed state for n parameters. Returns 0, or -1 on out-of-memory. */
-int optim_init(Optimizer *o, OptimKind kind, double beta1, double beta2, double eps,
+int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, double eps,
                double weight_decay, double momentum, size_t n);
 void optim_free(Optimizer *o);
 
@@ -33,9 +35,20 @@ void optim_free(Optimizer *o);
 void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo *tensors,
                 int n_tensors, double lr);
 
+/* The learning-rate schedule, filled by the caller (the training loop, from the optim.* keys and
+ * train.steps). */
+typedef enum { LR_CONSTANT, LR_COSINE } LrShape;
+typedef struct {
+    double lr;        /* the peak rate, reached at the end of the warm-up (optim.lr) */
+    double min_lr;    /* the cosine's floor, reached at the last step (optim.min_lr) */
+    int warmup_steps; /* steps of linear warm-up (optim.warmup_steps) */
+    int steps;        /* steps of the whole run (train.steps) */
+    LrShape shape;    /* after the warm-up: constant, or cosine (optim.schedule) */
+} LrSchedule;
+
 /* Learning rate at step (0-based): linear warm-up from lr/warmup to lr over warmup_steps, then
  * constant, or cosine from lr down to min_lr at the last step (Loshchilov and Hutter 2017). */
-double optim_lr_at(const Config *c, int step);
+double optim_lr_at(const LrSchedule *s, int step);
 
 /* Global-norm clipping (Pascanu et al. 2013): given the global L2 norm of the gradients (from
  * model_norm, so the caller can log it first), scales every gradient by max_norm / norm when

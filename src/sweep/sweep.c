@@ -18,7 +18,6 @@
 #include "sweep/plan.h"
 #include "sweep/results.h"
 #include "train/runlog.h"
-#include "train/train.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
 

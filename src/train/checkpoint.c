@@ -45,7 +45,7 @@ static void put_u64(Writer *w, uint64_t v) { put(w, &v, sizeof v); }
 static void put_i64(Writer *w, int64_t v) { put(w, &v, sizeof v); }
 static void put_f64(Writer *w, double v) { put(w, &v, sizeof v); }
 
-static uint32_t n_state_buffers(const Optimizer *o) { return o->kind == OPT_ADAMW ? 2u : 1u; }
+static uint32_t n_state_buffers(const Optimizer *o) { return o->kind == OPTIMIZER_ADAMW ? 2u : 1u; }
 
 int checkpoint_save(const char *path, const char *config_text, const Model *m,
                     const Optimizer *o, const CheckpointState *s) {

@@ -1,17 +1,35 @@
 /* guards.c: the once-per-slot reports and the counts of tripped guards (see guards.h). */
 #include "train/guards.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The four guards: what each measures, its key, and which side of the bound trips it. The check
+ * (guards_check), its message and the summary line are all written from this table. */
+static const struct {
+    const char *measure, *key;
+    int below; /* trips below the bound (a lower bound); else above it */
+} GUARDS[GUARD_KINDS] = {
+    [GUARD_LOGIT_STD] = {"attention-logit std", "guard.logit_std_max", 0},
+    [GUARD_MAX_WEIGHT] = {"mean row-max attention weight", "guard.max_weight_max", 0},
+    [GUARD_GRAD_MIN] = {"global gradient norm", "guard.grad_norm_min", 1},
+    [GUARD_GRAD_MAX] = {"global gradient norm", "guard.grad_norm_max", 0},
+};
+
+static int is_global(GuardKind kind) { return kind == GUARD_GRAD_MIN || kind == GUARD_GRAD_MAX; }
 
 /* Slots: (layer, head, 2 attention kinds), then the 2 gradient bounds. */
 static int slot(const GuardLog *g, GuardKind kind, int layer, int head) {
-    if (kind == GUARD_GRAD_MIN || kind == GUARD_GRAD_MAX)
+    if (is_global(kind))
         return g->n_slots - 2 + (kind == GUARD_GRAD_MAX);
     if (layer < 0 || layer >= g->n_layers || head < 0 || head >= g->n_heads) return -1;
     return (layer * g->n_heads + head) * 2 + (kind == GUARD_MAX_WEIGHT);
 }
 
-int guards_init(GuardLog *g, int n_layers, int n_heads) {
+int guards_init(GuardLog *g, int n_layers, int n_heads, const double bound[GUARD_KINDS], int stop) {
+    memcpy(g->bound, bound, sizeof g->bound);
+    g->stop = stop;
     g->n_layers = n_layers;
     g->n_heads = n_heads;
     g->n_slots = 2 * n_layers * n_heads + 2;
@@ -42,27 +60,37 @@ int guards_trip(GuardLog *g, GuardKind kind, int layer, int head, int step, cons
     return stop;
 }
 
+int guards_check(GuardLog *g, GuardKind kind, double value, int layer, int head, int step,
+                 FILE *f) {
+    double bound = g->bound[kind];
+    if (!(bound > 0) || !(GUARDS[kind].below ? value < bound : value > bound)) return 0;
+    char where[48] = "", what[160];
+    if (!is_global(kind)) snprintf(where, sizeof where, "layer %d head %d: ", layer, head);
+    snprintf(what, sizeof what, "%s%s %.3g %c %s %g", where, GUARDS[kind].measure, value,
+             GUARDS[kind].below ? '<' : '>', GUARDS[kind].key, bound);
+    guards_trip(g, kind, layer, head, step, what, g->stop, f);
+    return 1;
+}
+
 long guards_count(const GuardLog *g, GuardKind kind, int layer, int head) {
     int s = g->count ? slot(g, kind, layer, head) : -1;
     return s >= 0 ? g->count[s] : 0;
 }
 
 int guards_summary(const GuardLog *g, FILE *f) {
-    static const char *const WHAT[] = {"attention-logit std above guard.logit_std_max",
-                                       "mean row-max attention weight above guard.max_weight_max",
-                                       "global gradient norm below guard.grad_norm_min",
-                                       "global gradient norm above guard.grad_norm_max"};
     int lines = 0;
     for (int s = 0; g->count && s < g->n_slots; s++) {
         if (g->count[s] == 0) continue;
         long n = g->count[s];
-        if (s >= g->n_slots - 2)
-            fprintf(f, "guard: %s at %ld step%s, first at step %d\n", WHAT[2 + (s - (g->n_slots - 2))],
-                    n, n == 1 ? "" : "s", g->first_step[s]);
-        else
-            fprintf(f, "guard: layer %d head %d: %s at %ld check%s, first at step %d\n",
-                    s / 2 / g->n_heads, s / 2 % g->n_heads, WHAT[s % 2], n, n == 1 ? "" : "s",
-                    g->first_step[s]);
+        int global = s >= g->n_slots - 2;
+        GuardKind kind = global ? (s == g->n_slots - 1 ? GUARD_GRAD_MAX : GUARD_GRAD_MIN)
+                                : (s % 2 ? GUARD_MAX_WEIGHT : GUARD_LOGIT_STD);
+        char where[48] = "";
+        int layer = s / 2 / g->n_heads, head = s / 2 % g->n_heads;
+        if (!global) snprintf(where, sizeof where, "layer %d head %d: ", layer, head);
+        fprintf(f, "guard: %s%s %s %s at %ld %s%s, first at step %d\n", where, GUARDS[kind].measure,
+                GUARDS[kind].below ? "below" : "above", GUARDS[kind].key, n,
+                global ? "step" : "check", n == 1 ? "" : "s", g->first_step[s]);
         lines++;
     }
     return lines;

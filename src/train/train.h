@@ -4,23 +4,24 @@
 
 #include "config/config.h"
 #include "model/model.h"
+#include "optim/optim.h"
 #include "tasks/tasks.h"
 #include "train/evaluate.h"
 #include "train/sample.h"
-
-/* Exit codes of ./train (also in the README). */
-enum {
-    EXIT_OK = 0,
-    EXIT_RUNTIME = 1,   /* I/O error, out of memory */
-    EXIT_CONFIG = 2,    /* bad command line, config or task file; nothing was run */
-    EXIT_DIVERGED = 3,  /* non-finite loss or gradient; logs kept up to that step */
-    EXIT_GUARD = 4,     /* a [guard] tripped with guard.action = stop; logs kept */
-};
+#include "util/exit_codes.h"
 
 /* Builds the model config (V, T and the attention scale resolved) for a config and a task. */
 ModelConfig train_model_config(const Config *c, const Task *t);
 
-/* The whole run of ./train CONFIG: returns one of the exit codes above, or 128 + the signal
+/* The learning-rate schedule (optim.h) of a config: optim.lr, optim.min_lr, optim.warmup_steps,
+ * optim.schedule and train.steps. */
+LrSchedule train_lr_schedule(const Config *c);
+
+/* optim_init with the optimizer a config asks for: optim.name, beta1, beta2, eps, weight_decay,
+ * momentum; zeroed state for n_params parameters. Returns 0, or -1 on out-of-memory. */
+int train_optim_init(Optimizer *o, const Config *c, size_t n_params);
+
+/* The whole run of ./train CONFIG: returns an exit code (util/exit_codes.h), or 128 + the signal
  * number after SIGINT or SIGTERM (a checkpoint is written first: 130, 143). */
 int train_run(const Config *c);
 

@@ -1,8 +1,12 @@
 /* provenance.c: the build, command line and machine a run came from, as config comment lines. */
 #include "util/provenance.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "util/version.h"
 
@@ -78,6 +82,23 @@ void provenance_write(FILE *f, int threads) {
     fputc('\n', f);
     fprintf(f, PROVENANCE_PREFIX "started %s, %d thread%s, cpu %s\n", when, threads,
             threads == 1 ? "" : "s", cpu);
+}
+
+char *provenance_text(void) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+#ifdef _OPENMP
+    provenance_write(f, omp_get_max_threads());
+#else
+    provenance_write(f, 1);
+#endif
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 int provenance_print_lines(const char *text, const char *indent, FILE *f) {

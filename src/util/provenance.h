@@ -27,6 +27,11 @@ const char *provenance_flags(void);
  * CPU model (from /proc/cpuinfo; "unknown" elsewhere). */
 void provenance_write(FILE *f, int threads);
 
+/* provenance_write's lines for this process, with its thread count (OpenMP's maximum; 1 in a
+ * build without OpenMP), as one malloc'd string: what a run's config.ini and checkpoint and an
+ * export's metadata start with. NULL when out of memory. */
+char *provenance_text(void);
+
 /* Prints each provenance line of text (a stored config.ini) to f without the prefix, indented
  * by indent; returns how many it printed. */
 int provenance_print_lines(const char *text, const char *indent, FILE *f);

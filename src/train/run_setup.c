@@ -1,0 +1,282 @@
+/* run_setup.c: builds and frees a training run (run_setup.h): the task, model and optimizer from
+ * a config, the run folder's checks and lock, the checkpoint to resume from, the logs. */
+#include "train/run_setup.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <dirent.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "train/checkpoint.h"
+#include "train/task_source.h"
+#include "util/file_check.h"
+#include "util/provenance.h"
+#include "util/run_lock.h"
+
+ModelConfig train_model_config(const Config *c, const Task *t) {
+    ModelConfig mc = {
+        .vocab_size = t->vocab_size,
+        .d_model = c->d_model,
+        .n_heads = c->n_heads,
+        .n_layers = c->n_layers,
+        .d_ff = c->d_ff > 0 ? c->d_ff : 4 * c->d_model,
+        .max_seq_len = c->max_seq_len > 0 ? c->max_seq_len : t->seq_len,
+        .ln_eps = (real)c->ln_eps,
+        .scale = (real)config_attention_scale(c, c->d_model / c->n_heads),
+        .qk_norm = c->qk_norm == QK_NORM_LAYERNORM,
+    };
+    return mc;
+}
+
+LrSchedule train_lr_schedule(const Config *c) {
+    LrSchedule s = {
+        .lr = c->lr,
+        .min_lr = c->min_lr,
+        .warmup_steps = c->warmup_steps,
+        .steps = c->steps,
+        .shape = c->schedule == SCHED_COSINE ? LR_COSINE : LR_CONSTANT,
+    };
+    return s;
+}
+
+int train_optim_init(Optimizer *o, const Config *c, size_t n_params) {
+    OptimizerKind kind = c->optim == OPT_SGD ? OPTIMIZER_SGD : OPTIMIZER_ADAMW;
+    return optim_init(o, kind, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum, n_params);
+}
+
+/* The configuration as config.ini and the checkpoint store it: provenance comments first. */
+static char *run_config_text(const Config *c) {
+    char *prov = provenance_text();
+    if (!prov) return NULL;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        free(prov);
+        return NULL;
+    }
+    fputs(prov, f);
+    free(prov);
+    if (task_source_write(f, c) != 0) {
+        fclose(f);
+        free(buf);
+        return NULL;
+    }
+    config_write(c, f);
+    fclose(f);
+    return buf;
+}
+
+int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
+    memset(r, 0, sizeof *r);
+    r->lock_fd = -1;
+    r->c = c;
+    /* task_init checks that the sequences fit model.max_seq_len */
+    if (task_init(&r->task, c) != 0) return EXIT_CONFIG;
+    ModelConfig mc = train_model_config(c, &r->task);
+    if (model_build(&r->m, &mc, max_batch) != 0) return EXIT_RUNTIME;
+    if (train_optim_init(&r->opt, c, r->m.n_params) != 0) {
+        fprintf(stderr, "error: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    r->sched = train_lr_schedule(c);
+    return 0;
+}
+
+/* 1 when dir/config.ini is one ./train wrote: its provenance and task-file comment lines, then
+ * config_write's first line (a run from before the provenance lines starts with that line). */
+static int config_ini_is_ours(const char *dir) {
+    char path[1100], why[128];
+    snprintf(path, sizeof path, "%s/config.ini", dir);
+    size_t len;
+    char *text = file_read_regular(path, 1 << 20, &len, why, sizeof why);
+    if (!text) return 0;
+    const char *p = text;
+    while (strncmp(p, PROVENANCE_PREFIX, strlen(PROVENANCE_PREFIX)) == 0 ||
+           strncmp(p, TASK_SOURCE_PREFIX, strlen(TASK_SOURCE_PREFIX)) == 0) {
+        p += strcspn(p, "\n");
+        if (*p) p++;
+    }
+    size_t n = strlen(CONFIG_FILE_FIRST_LINE);
+    int ours = strncmp(p, CONFIG_FILE_FIRST_LINE, n) == 0 && p[n] == '\n';
+    free(text);
+    return ours;
+}
+
+/* 1 when the folder dir holds a file other than what a sweep's run command writes before the run
+ * starts (.lock, train.log, its markers) and the temporary files of a write cut short (NAME.tmp);
+ * 0 when it holds none of its own, or cannot be read (creating the lock or logs there reports
+ * it). */
+static int folder_holds_files(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    static const char *const sweep_files[] = {".", "..", ".lock", "train.log", "sweep_result.txt",
+                                              "sweep_wall.txt"};
+    int holds = 0;
+    for (struct dirent *e; !holds && (e = readdir(d));) {
+        holds = 1;
+        for (size_t i = 0; i < sizeof sweep_files / sizeof sweep_files[0]; i++)
+            if (strcmp(e->d_name, sweep_files[i]) == 0) holds = 0;
+        size_t n = strlen(e->d_name);
+        if (n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0) holds = 0;
+    }
+    closedir(d);
+    return holds;
+}
+
+/* Before a new run (no checkpoint) touches its folder: a symbolic link is refused (the logs
+ * would be written wherever it points), and so is a folder that holds files but no run of ours
+ * (no config.ini ./train wrote, no checkpoint.bin): its files would be overwritten. An earlier
+ * run is replaced, as before; a folder another process trains in is left to the lock's refusal.
+ * Returns 0 or EXIT_CONFIG. */
+static int run_folder_check(const char *dir) {
+    struct stat st;
+    if (lstat(dir, &st) != 0) return 0; /* absent: created below (or the error said there) */
+    if (S_ISLNK(st.st_mode)) {
+        fprintf(stderr, "error: run folder '%s' is a symbolic link; a run writes only into a "
+                        "folder of its own, never through a link. Set run.name to another name, or "
+                        "remove the link; nothing was run\n", dir);
+        return EXIT_CONFIG;
+    }
+    if (!S_ISDIR(st.st_mode)) return 0; /* make_dirs reports it (ENOTDIR) */
+    if (!folder_holds_files(dir) || run_lock_holder(dir) != 0) return 0;
+    char path[1100];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    if (access(path, F_OK) == 0 || config_ini_is_ours(dir)) return 0;
+    fprintf(stderr, "error: run folder '%s' holds files but no run of ./train (no config.ini it "
+                    "wrote, no checkpoint.bin); a new run would overwrite them. Set run.name to "
+                    "another name, or move the folder away; nothing was run\n", dir);
+    return EXIT_CONFIG;
+}
+
+/* The initial weights (from the seed's "init" stream), the guard tally, the batch buffers and
+ * the configuration text the run stores. Returns 0 or EXIT_RUNTIME. */
+static int init_and_allocate(Run *r) {
+    const Config *c = r->c;
+    int B = c->batch_size, T = r->task.seq_len;
+    Rng init_rng;
+    rng_seed(&init_rng, (uint64_t)c->seed ^ 0x696e6974ull); /* "init": a stream of its own */
+    if (c->init == INIT_FAN_IN)
+        model_init_fan_in(&r->m, &init_rng);
+    else
+        model_init_gpt2(&r->m, &init_rng, c->init_std);
+    r->diag_B = r->task.n_val < B ? r->task.n_val : B;
+    const double bound[GUARD_KINDS] = {
+        [GUARD_LOGIT_STD] = c->guard_logit_std_max, [GUARD_MAX_WEIGHT] = c->guard_max_weight_max,
+        [GUARD_GRAD_MIN] = c->guard_grad_norm_min, [GUARD_GRAD_MAX] = c->guard_grad_norm_max};
+    if (guards_init(&r->guards, r->m.cfg.n_layers, r->m.cfg.n_heads, bound,
+                    c->guard_action == GUARD_STOP) != 0) {
+        fprintf(stderr, "error: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    r->tokens = malloc(sizeof(int) * (size_t)B * T);
+    r->targets = malloc(sizeof(int) * (size_t)B * T);
+    r->mask = malloc(sizeof(float) * (size_t)B * T);
+    /* config.ini and the checkpoint say which format the run used (true or false, never auto),
+     * so a later change of a task's own default cannot change what a resume does. */
+    Config stored = *c;
+    stored.task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+    r->cfg_text = run_config_text(&stored);
+    if (!r->tokens || !r->targets || !r->mask || !r->cfg_text) {
+        fprintf(stderr, "error: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    return 0;
+}
+
+/* The parameters, optimizer state, data generator, step and counters of the checkpoint file;
+ * RUN_FINISHED (a note printed, nothing touched) when it is of the finished run. Returns 0,
+ * RUN_FINISHED or EXIT_CONFIG. */
+static int resume_from(Run *r, const char *checkpoint) {
+    const Config *c = r->c;
+    CheckpointState st;
+    if (checkpoint_load(checkpoint, &r->m, &r->opt, &st) != 0) return EXIT_CONFIG;
+    if (st.step > c->steps) {
+        fprintf(stderr, "error: checkpoint '%s' is at step %ld, beyond train.steps = %d\n",
+                checkpoint, st.step, c->steps);
+        return EXIT_CONFIG;
+    }
+    /* finished: the final checkpoint and attention map were written; nothing is touched */
+    char map[1100];
+    snprintf(map, sizeof map, "%s/%s/attn_map.csv", c->run_dir, c->run_name);
+    if (st.step == c->steps && access(map, F_OK) == 0) {
+        fprintf(stderr, "run '%s' has finished its %d steps: nothing to train, nothing "
+                        "written (raise train.steps with --set to train on)\n",
+                c->run_name, c->steps);
+        return RUN_FINISHED;
+    }
+    r->task.rng = st.data_rng;
+    r->skipped = st.skipped;
+    r->start_step = st.step;
+    r->resumed_elapsed = st.elapsed_s;
+    return 0;
+}
+
+/* Creates the run folder and takes its lock, before anything in it is touched: a second
+ * ./train there would mix two runs. Returns 0, EXIT_CONFIG (another process holds the lock) or
+ * EXIT_RUNTIME. */
+static int take_folder(Run *r) {
+    snprintf(r->dir, sizeof r->dir, "%s/%s", r->c->run_dir, r->c->run_name);
+    pid_t holder = 0;
+    if (make_dirs(r->dir) != 0 || (r->lock_fd = run_lock_take(r->dir, &holder)) == -1) {
+        fprintf(stderr, "error: cannot create run folder '%s': %s\n", r->dir, strerror(errno));
+        return EXIT_RUNTIME;
+    }
+    if (r->lock_fd == -2) {
+        fprintf(stderr, "error: %s/ is being trained by another process (pid %ld); wait for it, or "
+                        "set run.name for a run of its own\n", r->dir, (long)holder);
+        return EXIT_CONFIG;
+    }
+    return 0;
+}
+
+/* A new run in the folder of an earlier one: a note, and nothing of the earlier run may outlive
+ * it (a stale checkpoint would later be resumed as if it belonged to this run's logs). */
+static void clear_earlier_run(const char *dir) {
+    char previous[1100];
+    snprintf(previous, sizeof previous, "%s/loss.csv", dir);
+    if (access(previous, F_OK) == 0)
+        fprintf(stderr, "note: %s/ holds an earlier run; its logs and checkpoint are replaced "
+                        "(set run.name to keep both)\n", dir);
+    static const char *const stale[] = {"checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv",
+                                        "attn_map_tokens.csv", "attn_map_step0.csv",
+                                        "init_check.txt"};
+    for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+        snprintf(previous, sizeof previous, "%s/%s", dir, stale[i]);
+        remove(previous);
+    }
+}
+
+int run_build(Run *r, const Config *c, const char *checkpoint) {
+    memset(r, 0, sizeof *r); /* run_free of a run refused here frees nothing */
+    r->lock_fd = -1;
+    char dir[sizeof r->dir];
+    snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
+    int rc = checkpoint ? 0 : run_folder_check(dir);
+    if (rc == 0) rc = run_build_task_model_optimizer(r, c, c->batch_size);
+    if (rc == 0) rc = init_and_allocate(r);
+    if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
+    if (rc == 0) rc = take_folder(r);
+    if (rc != 0) return rc;
+    if (!checkpoint) clear_earlier_run(r->dir);
+    rc = runlog_open_bpb(&r->log, r->dir, &r->m, r->cfg_text, checkpoint ? r->start_step : -1,
+                         r->task.kind == TASK_TEXT);
+    return rc == 0 ? 0 : rc == -2 ? EXIT_CONFIG : EXIT_RUNTIME; /* -2: a log is not a file */
+}
+
+void run_free(Run *r) {
+    runlog_close(&r->log);
+    if (r->lock_fd >= 0) close(r->lock_fd);
+    guards_free(&r->guards);
+    free(r->cfg_text);
+    free(r->tokens);
+    free(r->targets);
+    free(r->mask);
+    optim_free(&r->opt);
+    model_free(&r->m);
+    task_free(&r->task);
+}
