@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -22,6 +21,7 @@
 #include "train/prompt.h"
 #include "train/run_setup.h"
 #include "train/runlog.h"
+#include "util/clock.h"
 #include "util/provenance.h"
 #include "util/stop_signal.h"
 
@@ -29,12 +29,6 @@ int is_nonfinite(double x) {
     uint64_t bits;
     memcpy(&bits, &x, sizeof bits);
     return ((bits >> 52) & 0x7ff) == 0x7ff;
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* The clock of a run: its start (moved back by the time before a resume) and the tokens trained
