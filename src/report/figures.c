@@ -281,6 +281,31 @@ static PlotHeatmap slot_heatmap(const Run *runs, const MapSlot *s, int T, double
                          .boundary = s->rows == T ? answer_start(r, T) : 0};
 }
 
+/* Places the maps (their w and h set) in rows below the title: a row of its own per run and
+ * moment (step 0, end), wrapped at about two panels' width, every map in a column as wide as the
+ * widest (its title included), so a longer title (a longer run name) does not push the maps to
+ * its right out of line with those above. *used_w: the widest row; *bottom: the last row's. */
+static void layout_maps(MapSlot *slots, int n_slots, double *used_w, double *bottom) {
+    const double max_w = 2 * PANEL_W - 90, gap = 26;
+    double x = MARGIN, y = 48, row_h = 0, col_w = 0;
+    *used_w = 0;
+    for (int i = 0; i < n_slots; i++) col_w = fmax(col_w, slots[i].w);
+    for (int i = 0; i < n_slots; i++) {
+        int new_run = i > 0 && slots[i].csv != slots[i - 1].csv;
+        if (i > 0 && (new_run || x + col_w > MARGIN + fmax(max_w, col_w))) {
+            x = MARGIN;
+            y += row_h + gap;
+            row_h = 0;
+        }
+        slots[i].x = x;
+        slots[i].y = y;
+        x += col_w + gap;
+        row_h = fmax(row_h, slots[i].h);
+        *used_w = fmax(*used_w, x - gap);
+    }
+    *bottom = y + row_h;
+}
+
 static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     (void)log_scale;
     MapSlot *slots = NULL;
@@ -309,33 +334,16 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     }
     /* Cells big enough to read the tokens up to ~30 positions, never smaller than 6 px. */
     double cell = fmax(6, fmin(16, floor(240.0 / T)));
-    const double max_w = 2 * PANEL_W - 90, gap = 26;
-    double x = MARGIN, y = 48, row_h = 0, used_w = 0, col_w = 0;
     for (int i = 0; i < n_slots; i++) {
         const Csv *m = slots[i].csv;
         PlotHeatmap hm = slot_heatmap(runs, &slots[i], m->n_cols - csv_col(m, "k0"), v, labels,
                                       row_labels, num);
         plot_heatmap_size(&hm, cell, &slots[i].w, &slots[i].h);
-        col_w = fmax(col_w, slots[i].w);
     }
-    /* One column width for all (the widest map, its title included), so a longer title (a
-     * longer run name) does not push the maps to its right out of line with those above. */
-    for (int i = 0; i < n_slots; i++) {
-        /* a row of its own per run and moment (step 0, end) */
-        int new_run = i > 0 && slots[i].csv != slots[i - 1].csv;
-        if (i > 0 && (new_run || x + col_w > MARGIN + fmax(max_w, col_w))) {
-            x = MARGIN;
-            y += row_h + gap;
-            row_h = 0;
-        }
-        slots[i].x = x;
-        slots[i].y = y;
-        x += col_w + gap;
-        row_h = fmax(row_h, slots[i].h);
-        used_w = fmax(used_w, x - gap);
-    }
+    double used_w, bottom;
+    layout_maps(slots, n_slots, &used_w, &bottom);
     Svg s;
-    svg_begin(&s, used_w + 110, fmax(y + row_h + MARGIN, 320), "Attention maps");
+    svg_begin(&s, used_w + 110, fmax(bottom + MARGIN, 320), "Attention maps");
     svg_text(&s, MARGIN, 28, "font-size=\"17\" font-weight=\"bold\"",
              "Attention of one validation example: step 0 and end");
     for (int i = 0; i < n_slots; i++) {

@@ -107,6 +107,17 @@ static const DkChart DK_CHARTS[] = {
 };
 #define N_DK_CHARTS ((int)(sizeof DK_CHARTS / sizeof *DK_CHARTS))
 
+/* True when every x of the lines is a power of two (d_k = 8, 16, ..., 128): the d_k axis is then
+ * ticked at them, else at 1-2-5 values. */
+static int powers_of_two(const Points *pts, int n) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < pts[i].n; j++) {
+            double d = pts[i].x[j];
+            if (!(d > 0) || exp2(round(log2(d))) != d) return 0;
+        }
+    return 1;
+}
+
 /* The three d_k figures. Returns the number written, or -1. */
 static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
     int dk = sweep_key(t, "d_k"), seed = sweep_key(t, "seed");
@@ -150,12 +161,7 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
                 if (!(pts[i].x[j] <= hi)) hi = pts[i].x[j];
             }
         if (lo > 0) ax.x_lo = lo / X_PAD, ax.x_hi = hi * X_PAD;
-        /* ticks at the data's powers of two when every d_k is one (8, 16, ..., 128), else 1-2-5 */
-        for (int i = 0; i < ng; i++)
-            for (int j = 0; j < pts[i].n; j++) {
-                double d = pts[i].x[j];
-                if (!(d > 0) || exp2(round(log2(d))) != d) ax.log_x = 1;
-            }
+        if (!powers_of_two(pts, ng)) ax.log_x = 1;
         const char *note = "lines: median over seeds; bars: min to max over seeds; "
                            "one line per setting of the other varied columns";
         rc = save_chart(dir, ch->file, &ax, s, bars, ng, labels, note);
