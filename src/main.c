@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_internal.h"
 #include "util/exit_codes.h"
 #include "util/provenance.h"
 
@@ -28,9 +29,10 @@ static const Command COMMANDS[] = {
     {"--print-config", NULL, "[CONFIG.ini] [--set ...]", "print the resolved config"},
     {"--resume", NULL, "RUN_DIR [--set train.steps=N]", "continue from RUN_DIR/checkpoint.bin"},
     {"--eval", NULL,
-     "RUN_DIR [--prompt \"3 1 2 ...\" [--generate N [--temperature X] [--top-k K]\n"
-     "                       [--seed S]]]",
-     "validation accuracy, wrong answers first; --prompt: the model's answer to your prompt;\n"
+     "RUN_DIR [--prompt \"" CLI_PROMPT_EXAMPLE "\" [--generate N [--temperature X]\n"
+     "                       [--top-k K] [--seed S]]]",
+     "validation accuracy, wrong answers first; --prompt: the model's answer to your prompt\n"
+     "           (a sort run of configs/scaled.ini reads 8 symbols from 0 to 15, as above);\n"
      "           --generate: N tokens sampled after it (temperature 0 = greedy, default 1; top-k\n"
      "           0 = every token, the default; seed default 1)"},
     {"--export", cli_export, "RUN_DIR FILE.safetensors [--val VAL.safetensors]",
@@ -109,9 +111,12 @@ int main(int argc, char **argv) {
      * it then fail with EPIPE instead, and the run goes on (the logs are files, not the pipe). */
     signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
-        /* a bare ./train used to start a 2000-step run of the defaults: say how instead */
-        fprintf(stderr, "error: no arguments; to train the defaults say ./train --set run.name=NAME "
-                        "(or give a config file)\n");
+        /* a bare ./train used to start a 2000-step run of the defaults: say how instead (any
+         * argument will do: run.name has a default, "run") */
+        fprintf(stderr, "error: no arguments, so nothing was trained. Give a config file (e.g. "
+                        "./train configs/scaled.ini), or train every default with any --set, e.g. "
+                        "./train --set run.seed=1 (into runs/run/; --set run.name=NAME names the "
+                        "folder)\n");
         usage(stderr);
         return EXIT_CONFIG;
     }

@@ -1,7 +1,8 @@
 /* test_cmd_train.c: the default command's command line (src/cli/cmd_train.c), table-driven: which
  * lines are refused before any file is read (exit code 2, the message, and whether the usage
- * follows), what a good line fills in, the run-folder split of --resume / --eval, and the --set
- * keys a resumed run may change. The command end to end is test_main.c's and test_input_errors.c's. */
+ * follows), what a good line fills in, the run-folder split of --resume / --eval, the --set
+ * keys a resumed run may change, and the length of an --eval --prompt against the run's task.
+ * The command end to end is test_main.c's and test_input_errors.c's. */
 #include "cli/cli_internal.h"
 
 #include <check.h>
@@ -29,7 +30,7 @@ static const BadLine BAD[] = {
     {{"./train", "--resume"}, 2, "error: --resume needs a run folder\n"},
     {{"./train", "a.ini", "--eval"}, 2, "error: --eval needs a run folder\n"},
     {{"./train", "--eval", "r", "--prompt"}, 2,
-     "error: --prompt needs the prompt's symbols, e.g. --prompt \"3 1 2\"\n"},
+     "error: --prompt needs the prompt's symbols, e.g. --prompt \"3 1 2 9 8 7 15 0\"\n"},
     {{"./train", "--set"}, 2, "error: --set needs section.key=value\nusage: fake\n"},
     {{"./train", "a.ini", "--set", "optim.lr", "1e-3"}, 2,
      "error: --set (argument 3): 'optim.lr' is not section.key=value; --set needs one argument "
@@ -173,6 +174,55 @@ START_TEST(test_generate_lines) {
 }
 END_TEST
 
+/* The length of an --eval --prompt against the run's task, by hand: sort/reverse/copy prompts
+ * have task.length symbols, recall 2 * task.pairs + 1; a trailing separator is not one. */
+START_TEST(test_prompt_length) {
+    static const struct {
+        TaskKind task;
+        int length, pairs, symbols;
+        const char *prompt;
+        const char *err; /* NULL: accepted */
+    } cases[] = {
+        {TASK_SORT, 8, 0, 16, CLI_PROMPT_EXAMPLE, NULL}, /* --help's example, shipped sort */
+        {TASK_SORT, 8, 0, 16, " 3 1 2 9\t8 7 15 0 | ", NULL},
+        {TASK_SORT, 8, 0, 16, "3 1 2 9 8 7 15 0 <sep>", NULL},
+        {TASK_SORT, 8, 0, 16, "3 1 2 ...",
+         "error: --prompt: 4 symbols given, but a sort prompt of this run has 8 (task.length = 8), "
+         "each one of 0 .. 15 (task.symbols = 16)\n"},
+        {TASK_REVERSE, 3, 0, 6, "1",
+         "error: --prompt: 1 symbol given, but a reverse prompt of this run has 3 (task.length = "
+         "3), each one of 0 .. 5 (task.symbols = 6)\n"},
+        {TASK_COPY, 3, 0, 6, "1 2 3 4 |",
+         "error: --prompt: 4 symbols given, but a copy prompt of this run has 3 (task.length = 3), "
+         "each one of 0 .. 5 (task.symbols = 6)\n"},
+        {TASK_RECALL, 0, 8, 16, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 3", NULL},
+        {TASK_RECALL, 0, 8, 16, "1 2 |",
+         "error: --prompt: 2 symbols given, but a recall prompt of this run has 17: 8 key-value "
+         "pairs (task.pairs = 8), then the key to look up; each one of 0 .. 15 (task.symbols = "
+         "16)\n"},
+        {TASK_SORT, 8, 0, 16, " | ",
+         "error: --prompt: no symbols given, but a sort prompt of this run has 8 (task.length = "
+         "8), each one of 0 .. 15 (task.symbols = 16)\n"},
+        {TASK_FILE, 0, 0, 0, "a b", NULL}, /* lengths vary: left to the evaluation */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Config c;
+        config_defaults(&c);
+        c.task = cases[i].task;
+        c.task_length = cases[i].length;
+        c.task_pairs = cases[i].pairs;
+        c.task_symbols = cases[i].symbols;
+        TuCapture cap;
+        tu_capture_begin(&cap, 2);
+        int rc = cli_check_prompt_length(&c, cases[i].prompt);
+        char *err = tu_capture_end(&cap);
+        ck_assert_msg(rc == (cases[i].err ? 2 : -1), "case %zu: rc %d", i, rc);
+        ck_assert_msg(strcmp(err, cases[i].err ? cases[i].err : "") == 0, "case %zu: %s", i, err);
+        free(err);
+    }
+}
+END_TEST
+
 START_TEST(test_split_run_dir) {
     static const struct { const char *path, *dir, *name; } CASES[] = {
         {"runs/scaled", "runs", "scaled"},  {"runs/scaled/", "runs", "scaled"},
@@ -231,6 +281,7 @@ static Suite *cli_train_suite(void) {
     tcase_add_test(tc, test_bad_lines);
     tcase_add_test(tc, test_good_lines);
     tcase_add_test(tc, test_generate_lines);
+    tcase_add_test(tc, test_prompt_length);
     tcase_add_test(tc, test_split_run_dir);
     tcase_add_test(tc, test_resumable_override);
     suite_add_tcase(s, tc);

@@ -156,8 +156,9 @@ START_TEST(test_two_runs_files) {
     /* runs x series per figure: loss (train, val), accuracy (answer, token), gradient norms
      * (global + q and k of 2 layers), attention (entropy and logit std of 2 layers), passthru
      * (softmax_pass, empty in these logs from before it, and saturated fraction of 2 layers);
-     * heatmaps: 2 runs x 2 layers x 2 heads */
-    static const int SERIES[N_CHARTS] = {2 * 2, 2 * 2, 2 * 5, 2 * 4, 2 * 4};
+     * accuracy also has the chance line of the token panel (sort, 4 symbols: 25%; the whole
+     * answer's 4^-4 = 0.4% is not drawn); heatmaps: 2 runs x 2 layers x 2 heads */
+    static const int SERIES[N_CHARTS] = {2 * 2, 2 * 2 + 1, 2 * 5, 2 * 4, 2 * 4};
     expect_figures(SERIES, 8);
     static const PointsWant POINTS[] = {
         {"loss.svg", "scaled", "train loss", 12},
@@ -192,8 +193,8 @@ START_TEST(test_all_fixtures) {
     TuResult r = compare(FIX "/scaled", FIX "/unscaled", FIX "/diverged", FIX "/no_attention",
                          "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
-    /* no_attention has no attention.csv (and no attention maps) */
-    static const int SERIES[N_CHARTS] = {4 * 2, 4 * 2, 4 * 5, 3 * 4, 3 * 4};
+    /* no_attention has no attention.csv (and no attention maps); one chance line, as above */
+    static const int SERIES[N_CHARTS] = {4 * 2, 4 * 2 + 1, 4 * 5, 3 * 4, 3 * 4};
     expect_figures(SERIES, 8);
     char *doc = read_well_formed("index.html");
     free(doc);

@@ -1,11 +1,13 @@
 /* test_figures.c: the figures of --compare (src/report/figures.c): the loss axis is logarithmic
  * by default when the plotted losses span more than 30x, linear otherwise, and --log-scale /
  * --linear choose it; the attention maps show step 0 and the end, masked cells hatched and the
- * prompt/answer boundary marked. */
+ * prompt/answer boundary marked, each head's maps in one column whatever the run names; the
+ * accuracy figure draws chance level where the task says it. */
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +72,99 @@ START_TEST(test_loss_axis_choice) {
 }
 END_TEST
 
+/* The run folder g_tmp/name's config.ini. */
+static void write_config(const char *name, const char *text) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s/config.ini", g_tmp, name);
+    tu_write_file(path, text);
+}
+
+/* The chance lines of the accuracy figure: (y0, y1) and (x0, x1) of each panel's plot area
+ * (frame), and the y and the x ends of each chance line, in order; returns the number of chance
+ * lines (at most 2). */
+static int chance_lines(const char *doc, double frame_y[2][2], double frame_x[2][2],
+                        double line_y[2], double line_x[2][2]) {
+    const char *p = doc;
+    for (int i = 0; i < 2; i++) {
+        p = strstr(p, "fill=\"none\" stroke=\"#888888\"/>");
+        ck_assert_ptr_nonnull(p);
+        const char *r = p;
+        while (r > doc && strncmp(r, "<rect ", 6) != 0) r--;
+        double x, w, h;
+        ck_assert_int_eq(sscanf(r, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &x,
+                                &frame_y[i][0], &w, &h), 4);
+        frame_y[i][1] = frame_y[i][0] + h;
+        frame_x[i][0] = x, frame_x[i][1] = x + w;
+        p++;
+    }
+    int n = 0;
+    for (p = doc; n < 2 && (p = strstr(p, "data-run=\"reference\" data-series=\"chance level"));
+         n++) {
+        const char *d = strstr(p, " d=\"M");
+        ck_assert_ptr_nonnull(d);
+        double x0, y0, x1, y1;
+        ck_assert_int_eq(sscanf(d, " d=\"M%lf %lf L%lf %lf", &x0, &y0, &x1, &y1), 4);
+        ck_assert_double_eq(y0, y1); /* horizontal */
+        line_y[n] = y0;
+        line_x[n][0] = x0, line_x[n][1] = x1;
+        p = d;
+    }
+    return n;
+}
+
+/* Chance level in the accuracy figure: 1/symbols per token; per whole answer 1/symbols^length,
+ * drawn only when it stands clear of the axis. Expected positions: y = bottom - chance/100 *
+ * height of the 0..100 % axis. */
+START_TEST(test_accuracy_chance_line) {
+    static const struct {
+        const char *config;
+        int lines;            /* 2: both panels; 1: the token panel only; 0: none */
+        double answer, token; /* chance in percent */
+    } cases[] = {
+        {"[task]\nname = recall\nsymbols = 16\npairs = 8\n", 2, 6.25, 6.25}, /* one token */
+        {"[task]\nname = sort\nlength = 8\nsymbols = 16\n", 1, 0, 6.25},  /* 16^-8: none */
+        {"[task]\nname = copy\nlength = 2\nsymbols = 4\n", 2, 6.25, 25},  /* 4^-2, 4^-1 */
+        {"[task]\nname = text\nseq_len = 64\n", 0, 0, 0},
+        {NULL, 0, 0, 0}, /* no config.ini */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figures.XXXXXX");
+        write_run("a", 2, 1);
+        write_run("b", 2, 1.5);
+        if (cases[i].config) write_config("a", cases[i].config), write_config("b", cases[i].config);
+        char a[PATH_MAX], b[PATH_MAX], out[PATH_MAX], svg[PATH_MAX + 16];
+        snprintf(a, sizeof a, "%s/a", g_tmp);
+        snprintf(b, sizeof b, "%s/b", g_tmp);
+        snprintf(out, sizeof out, "%s/rep", g_tmp);
+        TuResult r = compare(a, b, "--out", out, NULL);
+        ck_assert_msg(r.rc == 0, "case %zu: rc %d: %s", i, r.rc, r.err);
+        snprintf(svg, sizeof svg, "%s/accuracy.svg", out);
+        char *doc = tu_read_xml(svg);
+        double fy[2][2], fx[2][2], ly[2], lx[2][2];
+        int n = chance_lines(doc, fy, fx, ly, lx);
+        ck_assert_msg(n == cases[i].lines, "case %zu: %d chance lines, want %d", i, n,
+                      cases[i].lines);
+        ck_assert_msg(n == 0 || strstr(doc, ">chance level (guessing uniformly"),
+                      "case %zu: not in the legend", i);
+        for (int k = 0; k < n; k++) {
+            /* the token panel is the second; with one line it is that one */
+            int panel = n == 2 ? k : 1;
+            double c = panel == 0 ? cases[i].answer : cases[i].token;
+            double want = fy[panel][1] - c / 100 * (fy[panel][1] - fy[panel][0]);
+            ck_assert_msg(fabs(ly[k] - want) < 0.01, "case %zu line %d at y %g, want %g", i, k,
+                          ly[k], want);
+            /* it spans the plot: from the left edge to beyond the right one (clipped there) */
+            ck_assert_msg(fabs(lx[k][0] - fx[panel][0]) < 0.01 && lx[k][1] >= fx[panel][1],
+                          "case %zu: line %g..%g, plot %g..%g", i, lx[k][0], lx[k][1],
+                          fx[panel][0], fx[panel][1]);
+        }
+        free(doc);
+        tu_result_free(&r);
+        tu_remove_tree(g_tmp);
+    }
+}
+END_TEST
+
 static int count_substr(const char *text, const char *needle) {
     int n = 0;
     for (const char *p = text; (p = strstr(p, needle)); p += strlen(needle)) n++;
@@ -110,12 +205,69 @@ START_TEST(test_maps_at_step0_and_end) {
 }
 END_TEST
 
+/* The x of each heatmap's title (its left edge) for heads 0 and 1, in document order; returns
+ * how many were found. */
+static int map_columns(const char *doc, double x[][2], int cap) {
+    int n = 0;
+    for (const char *p = doc; n < cap && (p = strstr(p, "<g class=\"heatmap\"")); n++) {
+        const char *t = strstr(p, "<text x=\"");
+        ck_assert_ptr_nonnull(t);
+        double tx = strtod(t + 9, NULL);
+        const char *head = strstr(t, ", head ");
+        ck_assert_ptr_nonnull(head);
+        int h = head[7] - '0';
+        ck_assert(h == 0 || h == 1);
+        x[n][h] = tx, x[n][1 - h] = NAN;
+        p = t;
+    }
+    return n;
+}
+
+/* Two runs, one with a long name (its titles are wider than the maps): every map of a head sits
+ * in the same column, so the rows line up. */
+START_TEST(test_maps_aligned) {
+    tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figures.XXXXXX");
+    static const char *const names[] = {"m", "a_much_longer_run_name_than_the_first"};
+    char args[1024], runs[2][PATH_MAX], out[PATH_MAX], svg[PATH_MAX + 32];
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "--set task.name=copy --set task.length=3 "
+                 "--set task.symbols=6 --set task.val_size=32 --set model.d_model=16 "
+                 "--set model.n_heads=2 --set model.n_layers=1 --set train.steps=2 "
+                 "--set train.batch_size=8 --set log.every=1 --set train.eval_every=1 "
+                 "--set log.progress=0 --set run.threads=1 --set run.name=%s", names[i]);
+        ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+        snprintf(runs[i], sizeof runs[i], "%s/runs/%s", g_tmp, names[i]);
+    }
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    TuResult r = compare(runs[0], runs[1], "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    snprintf(svg, sizeof svg, "%s/attn_maps.svg", out);
+    char *doc = tu_read_xml(svg);
+    double x[16][2], col[2] = {NAN, NAN};
+    int n = map_columns(doc, x, 16);
+    ck_assert_int_eq(n, 2 /* runs */ * 2 /* heads */ * 2 /* step 0, end */);
+    for (int i = 0; i < n; i++)
+        for (int h = 0; h < 2; h++) {
+            if (isnan(x[i][h])) continue;
+            if (isnan(col[h])) col[h] = x[i][h];
+            ck_assert_msg(fabs(x[i][h] - col[h]) < 0.01, "map %d (head %d) at x %g, column at %g",
+                          i, h, x[i][h], col[h]);
+        }
+    ck_assert(col[1] > col[0]);
+    free(doc);
+    tu_result_free(&r);
+    tu_remove_tree(g_tmp);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("figures");
     TCase *tc = tcase_create("loss axis");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_loss_axis_choice);
     tcase_add_test(tc, test_maps_at_step0_and_end);
+    tcase_add_test(tc, test_accuracy_chance_line);
+    tcase_add_test(tc, test_maps_aligned);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

@@ -1,5 +1,6 @@
 /* test_main.c: the command line of ./train (src/main.c) end to end: a bare ./train prints the
- * usage and trains nothing, `--set key value` (a space for '=') is named as such, a run's
+ * usage, trains nothing and says what would, --help's --prompt example is answered,
+ * `--set key value` (a space for '=') is named as such, a run's
  * config.ini, --eval and the --compare report carry the provenance, a closed stdout/stderr pipe does not kill a
  * run before its checkpoint, and stdout that cannot be written is an I/O error (exit 1). */
 #include <check.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/cli_internal.h" /* CLI_PROMPT_EXAMPLE */
 #include "config/config.h"
 #include "train/train.h"
 #include "util/version.h"
@@ -37,6 +39,10 @@ START_TEST(test_no_arguments_prints_usage_and_exits_2) {
     make_tmpdir();
     ck_assert_int_eq(tu_run_train(tmpdir, ""), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(tmpdir, "usage: ./train"));
+    /* what is true: a config file or any --set trains; run.name is optional (default "run") */
+    ck_assert(tu_train_output_contains(tmpdir, "./train configs/scaled.ini"));
+    ck_assert(tu_train_output_contains(tmpdir, "./train --set run.seed=1 (into runs/run/"));
+    ck_assert(!tu_train_output_contains(tmpdir, "say ./train --set run.name=NAME"));
     ck_assert(!exists("runs"));
 }
 END_TEST
@@ -55,6 +61,28 @@ START_TEST(test_set_with_space_names_the_argument) {
         ck_assert_msg(!tu_train_output_contains(tmpdir, "more than one config file"), "case %zu", i);
     }
     ck_assert(!exists("runs"));
+}
+END_TEST
+
+/* --help's --prompt example is one a sort run of the shipped shape (task.length 8, task.symbols
+ * 16) answers; a prompt of another length is refused naming the length it needs. */
+START_TEST(test_help_prompt_example_is_answered) {
+    make_tmpdir();
+    ck_assert_int_eq(tu_run_train(tmpdir, "--help"), 0);
+    ck_assert(tu_train_output_contains(tmpdir, "--prompt \"" CLI_PROMPT_EXAMPLE "\""));
+    ck_assert_int_eq(tu_run_train(tmpdir, "--set task.name=sort --set task.length=8 "
+                                          "--set task.symbols=16 --set task.val_size=32 "
+                                          "--set model.d_model=16 --set model.n_layers=1 "
+                                          "--set train.steps=2 --set train.batch_size=8 "
+                                          "--set run.threads=1 --set log.progress=0 "
+                                          "--set run.name=s"),
+                     0);
+    ck_assert_int_eq(tu_run_train(tmpdir, "--eval runs/s --prompt \"" CLI_PROMPT_EXAMPLE "\""), 0);
+    ck_assert(tu_train_output_contains(tmpdir, "prompt: " CLI_PROMPT_EXAMPLE "   model:"));
+    ck_assert_int_eq(tu_run_train(tmpdir, "--eval runs/s --prompt \"3 1 2\""), EXIT_CONFIG);
+    ck_assert(tu_train_output_contains(tmpdir, "3 symbols given, but a sort prompt of this run "
+                                               "has 8 (task.length = 8)"));
+    ck_assert(!tu_train_output_contains(tmpdir, "validation example"));
 }
 END_TEST
 
@@ -159,6 +187,7 @@ int main(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_no_arguments_prints_usage_and_exits_2);
     tcase_add_test(tc, test_set_with_space_names_the_argument);
+    tcase_add_test(tc, test_help_prompt_example_is_answered);
     tcase_add_test(tc, test_provenance_in_config_ini_and_eval);
     tcase_add_test(tc, test_closed_pipe_does_not_kill_the_run);
     tcase_add_test(tc, test_stdout_write_error_exits_1);

@@ -1,6 +1,6 @@
 /* test_plot_style.c: run styles and legends (src/report/plot_style.c): the first 8 styles differ
- * in colour and dash, the next cycle shifts the dashes, and a legend measures the height it
- * draws (wrapping). */
+ * in colour and dash, the next cycle shifts the dashes, the reference style differs from all of
+ * them, and a legend measures the height it draws (wrapping). */
 #include "report/plot.h"
 
 #include <check.h>
@@ -40,6 +40,11 @@ START_TEST(test_styles_distinct) {
             ck_assert_str_ne(plot_dash(i), plot_dash(j));
         }
     ck_assert_str_ne(plot_dash(8), plot_dash(0)); /* the next cycle shifts the dashes */
+    /* a reference line (chance level) looks like no run */
+    for (int i = 0; i < 8; i++) {
+        ck_assert_str_ne(plot_color(PLOT_STYLE_REFERENCE), plot_color(i));
+        ck_assert_str_ne(plot_dash(PLOT_STYLE_REFERENCE), plot_dash(i));
+    }
 }
 END_TEST
 

@@ -1,11 +1,13 @@
 /* test_plot_ticks.c: axis ticks (src/report/plot_ticks.c): linear ticks at 1-2-5 steps over a
  * table of ranges (values, labels and the widened range worked out by hand), the cap, and log
- * ticks (decades, 2 and 5 labelled on narrow ranges, sparse labels on wide ones, bad bounds). */
+ * ticks (decades, 2 and 5 labelled on narrow ranges, sparse labels on wide ones, bad bounds), and
+ * ticks at powers of two (a d_k axis). */
 #include "report/plot.h"
 
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -132,6 +134,46 @@ START_TEST(test_log_ticks_wide_and_degenerate) {
 }
 END_TEST
 
+/* ------------------------------------------------------------------ powers of two */
+
+/* By hand: the powers of two inside the range, the range kept; over 12 of them every other label
+ * (from the largest); fewer than two inside: plot_log_ticks's 1-2-5 ticks and range. */
+static const struct {
+    const char *name;
+    double lo, hi;
+    const char *labels;      /* every tick's label, space-separated ("-" = unlabelled) */
+    double want_lo, want_hi; /* the range written back */
+} LOG2[] = {
+    {"d_k 8..128 padded by 1.25", 6.4, 160, "8 16 32 64 128", 6.4, 160},
+    {"exact ends", 8, 64, "8 16 32 64", 8, 64},
+    {"below 1", 0.2, 3, "0.25 0.5 1 2", 0.2, 3},
+    {"13 of them", 1, 4096, "1 - 4 - 16 - 64 - 256 - 1024 - 4096", 1, 4096},
+    {"one power inside: 1-2-5", 5, 10, "5 10", 5, 10},
+    {"none inside: 1-2-5", 5.1, 7, "5 10", 5, 10},
+};
+
+START_TEST(test_log2_ticks) {
+    PlotTick t[PLOT_MAX_TICKS];
+    double lo = LOG2[_i].lo, hi = LOG2[_i].hi;
+    int n = plot_log2_ticks(&lo, &hi, t, PLOT_MAX_TICKS);
+    const char *name = LOG2[_i].name;
+    ck_assert_msg(fabs(lo - LOG2[_i].want_lo) < 1e-12 && fabs(hi - LOG2[_i].want_hi) < 1e-9,
+                  "%s: range %g..%g", name, lo, hi);
+    char want[256];
+    snprintf(want, sizeof want, "%s", LOG2[_i].labels);
+    int k = 0;
+    for (char *w = strtok(want, " "); w; w = strtok(NULL, " "), k++) {
+        ck_assert_msg(k < n, "%s: %d ticks, want more", name, n);
+        ck_assert_msg(strcmp(t[k].label, strcmp(w, "-") ? w : "") == 0, "%s: tick %d is '%s'",
+                      name, k, t[k].label);
+        if (t[k].label[0])
+            ck_assert_msg(t[k].value == strtod(w, NULL), "%s: tick %d at %g", name, k,
+                          t[k].value);
+    }
+    ck_assert_msg(n == k, "%s: %d ticks, want %d", name, n, k);
+}
+END_TEST
+
 int main(void) {
     Suite *s = suite_create("plot_ticks");
     TCase *tc = tcase_create("ticks");
@@ -140,6 +182,7 @@ int main(void) {
     tcase_add_test(tc, test_log_ticks_decades);
     tcase_add_test(tc, test_log_ticks_narrow_range);
     tcase_add_test(tc, test_log_ticks_wide_and_degenerate);
+    tcase_add_loop_test(tc, test_log2_ticks, 0, (int)(sizeof LOG2 / sizeof LOG2[0]));
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

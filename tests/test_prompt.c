@@ -85,7 +85,8 @@ START_TEST(test_prompt_answer_and_errors) {
     } bad[] = {
         {"--eval runs/t --prompt \"5 0 6\"", "'6' (symbol 3) is not in the task's alphabet (0 .. 5)"},
         {"--eval runs/t --prompt \"5 x 1\"", "'x' (symbol 2)"},
-        {"--eval runs/t --prompt \"5 0\"", "2 symbols, but the prompts of this task have 3"},
+        {"--eval runs/t --prompt \"5 0\"",
+         "2 symbols given, but a copy prompt of this run has 3 (task.length = 3)"},
         {"--eval runs/t --prompt \"\"", "no symbols"},
         {"--eval runs/t --prompt", "--prompt needs"},
         {"--prompt \"1 2 3\"", "--prompt goes with --eval"},

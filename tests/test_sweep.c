@@ -82,6 +82,17 @@ START_TEST(test_jobs_1_and_2_agree) {
     char *msg = out_text();
     ck_assert_msg(rc == 0, "rc %d:\n%s", rc, msg);
     ck_assert_msg(strstr(msg, "8/8 runs done"), "%s", msg);
+    /* one counter: after each run's line (named, not numbered) the progress line counts 1..8 */
+    int k = 0;
+    for (const char *p = msg; (p = strstr(p, "sweep: run ")); p++) {
+        ck_assert_msg(!(p[11] >= '0' && p[11] <= '9'), "a numbered run line: %.200s", p);
+        char want[64];
+        snprintf(want, sizeof want, "\nsweep: %d/8 runs done (", ++k);
+        const char *eol = strchr(p, '\n');
+        ck_assert_msg(eol && strncmp(eol, want, strlen(want)) == 0, "run %d: no '%s' after: %.300s",
+                      k, want + 1, p);
+    }
+    ck_assert_int_eq(k, 8);
     free(msg);
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --jobs 1 --out %s", "j1"), 0);
     char *a = csv_without_wall("j2"), *b = csv_without_wall("j1");
@@ -130,23 +141,26 @@ START_TEST(test_jobs_1_and_2_agree) {
 }
 END_TEST
 
-/* --plan, then jobs.txt run from another folder by the xargs recipe --plan prints (the
- * README's: one NUL-separated line per sh -c, so xargs leaves the lines' quotes alone), then
- * --collect. */
+/* --plan, then jobs.txt run by the xargs recipe --plan prints (the README's line, the --out
+ * as given: one NUL-separated line per sh -c, so xargs leaves the lines' quotes alone), and
+ * again from another folder (its lines hold absolute paths), then --collect. */
 START_TEST(test_plan_xargs_collect) {
     write_ini();
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --grid optim.lr=1e-3,3e-3 --out %s", "inproc"), 0);
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --grid optim.lr=1e-3,3e-3 --plan --out %s", "planned"), 0);
-    char recipe[256], line[300];
-    snprintf(recipe, sizeof recipe,
-             "tr '\\n' '\\0' < %s/planned/jobs.txt | xargs -0 -P 2 -n 1 sh -c", g_tmp);
-    snprintf(line, sizeof line, "\nrun them, e.g.:  %s\n", recipe);
+    /* the README's line, for --out planned */
+    const char *recipe = "tr '\\n' '\\0' < planned/jobs.txt | xargs -0 -P 2 -n 1 sh -c";
+    char line[300];
+    snprintf(line, sizeof line, "\nrun them, e.g.:  %s\nthen:            ./train --sweep "
+                                "--collect --out planned\n", recipe);
     char *plan_msg = out_text();
     ck_assert_msg(strstr(plan_msg, line), "no '%s' in:\n%s", line, plan_msg);
     free(plan_msg);
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "cd / && %s", recipe);
+    snprintf(cmd, sizeof cmd, "cd %s && %s", g_tmp, recipe);
     ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "cd / && tr '\\n' '\\0' < %s/planned/jobs.txt | xargs -0 -P 2 -n 1 sh -c", g_tmp);
     /* jobs.txt again: each line finds its run finished and trains nothing */
     char loss[256];
     snprintf(loss, sizeof loss, "%s/planned/runs/dk4_none_lr-3e-3_s2/loss.csv", g_tmp);

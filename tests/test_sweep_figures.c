@@ -1,7 +1,8 @@
 /* test_sweep_figures.c: the sweep figures (src/report/sweep_figures.c) from hand-made sweep.csv
  * files: which figures are drawn, one line per scale mode with d_model following d_k, the median
- * (not the mean) over seeds at each d_k on a log x axis, min-max bars, the lr figure with its l0
- * line, the captions, and a folder that cannot be written. */
+ * (not the mean) over seeds at each d_k on a log x axis ticked at the powers of two (1-2-5 when
+ * the d_k are not), min-max bars, the lr figure with its l0 line from edge to edge, the captions,
+ * and a folder that cannot be written. */
 #include "report/sweep_figures.h"
 
 #include <check.h>
@@ -76,6 +77,24 @@ static void points(const char *doc, const char *run, double *x, double *y) {
     }
 }
 
+/* The left and right edge of the first chart's plot area (its frame rectangle). */
+static void frame_edges(const char *doc, double *left, double *right) {
+    const char *end = strstr(doc, "fill=\"none\" stroke=\"#888888\"/>"), *p = end;
+    ck_assert_ptr_nonnull(end);
+    while (p > doc && strncmp(p, "<rect ", 6) != 0) p--;
+    double y, w;
+    ck_assert_int_eq(sscanf(p, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\"", left, &y, &w), 3);
+    *right = *left + w;
+}
+
+/* True when the x axis has a tick labelled label (x tick labels are centred, y ones not). */
+static int x_tick(const char *doc, const char *label) {
+    char key[160];
+    snprintf(key, sizeof key, "text-anchor=\"middle\" font-size=\"11\" fill=\"#333333\">%s</text>",
+             label);
+    return strstr(doc, key) != NULL;
+}
+
 START_TEST(test_dk_figures) {
     char *cap;
     ck_assert_int_eq(draw(DK_ROWS, N(DK_ROWS), 0, &cap), 3);
@@ -99,6 +118,10 @@ START_TEST(test_dk_figures) {
     /* medians 80, 50, 90 on a linear axis: (y8 - y16) / (y8 - y32) = (80 - 50) / (80 - 90) = -3
      * (the means, 63.3, 50, 63.3, would put d_k 8 and 32 at the same height) */
     ck_assert_double_eq_tol((y[0] - y[1]) / (y[0] - y[2]), -3, 0.01);
+    /* ticks at the data's powers of two, not at 1-2-5 values */
+    static const char *const TICKS[] = {"8", "16", "32"}, *const NOT[] = {"5", "10", "20", "50"};
+    for (int i = 0; i < N(TICKS); i++) ck_assert_msg(x_tick(doc, TICKS[i]), "no tick %s", TICKS[i]);
+    for (int i = 0; i < N(NOT); i++) ck_assert_msg(!x_tick(doc, NOT[i]), "a tick at %s", NOT[i]);
     free(doc);
     char path[512];
     snprintf(path, sizeof path, "%s/sweep_lr.svg", g_tmp);
@@ -151,11 +174,30 @@ START_TEST(test_lr_figure) {
     ck_assert_int_eq(tu_series_points(doc, "l0", "loss at initialisation"), 2);
     ck_assert_ptr_nonnull(strstr(doc, ">0.001</text>"));
     ck_assert_int_eq(xmlcheck_count(doc, "class=\"errorbar\""), 4);
-    /* the l0 line is horizontal */
-    double x[3], y[3];
+    /* the l0 line is horizontal, from edge to edge of the plot */
+    double x[3], y[3], left, right;
     points(doc, "l0", x, y);
     ck_assert_double_eq(y[0], y[1]);
+    frame_edges(doc, &left, &right);
+    ck_assert_double_eq_tol(x[0], left, 0.01);
+    ck_assert_double_eq_tol(x[1], right, 0.01);
     ck_assert_ptr_nonnull(strstr(cap, "sweep_lr.svg: the final validation loss"));
+    free(doc);
+    free(cap);
+}
+END_TEST
+
+/* A d_k grid that is not of powers of two keeps the 1-2-5 ticks. */
+START_TEST(test_dk_ticks_not_powers_of_two) {
+    static const char *const rows[] = {
+        "a,10,10,1,none,1,,ok,0.1,0.9,,2,1,0.1,", "b,20,20,1,none,1,,ok,0.1,0.9,,2,1,0.1,",
+        "c,50,50,1,none,1,,ok,0.1,0.9,,2,1,0.1,",
+    };
+    char *cap;
+    ck_assert_int_eq(draw(rows, N(rows), 0, &cap), 3);
+    char *doc = figure("sweep_loss.svg");
+    ck_assert(x_tick(doc, "10") && x_tick(doc, "20") && x_tick(doc, "50"));
+    ck_assert(!x_tick(doc, "16") && !x_tick(doc, "32"));
     free(doc);
     free(cap);
 }
@@ -183,6 +225,7 @@ static Suite *sweep_figures_suite(void) {
     tcase_add_test(tc, test_dk_figures);
     tcase_add_test(tc, test_dk_lines_per_width);
     tcase_add_test(tc, test_lr_figure);
+    tcase_add_test(tc, test_dk_ticks_not_powers_of_two);
     tcase_add_test(tc, test_unwritable_folder);
     suite_add_tcase(s, tc);
     return s;

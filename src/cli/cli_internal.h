@@ -1,6 +1,7 @@
 /* cli_internal.h: the parts of the train command (cli/cmd_train.c) that its test checks on their
- * own: the command line read into TrainArgs, the run-folder split and the --set keys a resumed
- * run may change. Not for use outside src/cli/ and its tests. */
+ * own: the command line read into TrainArgs, the run-folder split, the --set keys a resumed run
+ * may change and the length of an --eval --prompt. Not for use outside src/cli/ (main.c's usage
+ * shows CLI_PROMPT_EXAMPLE) and its tests. */
 #ifndef SCALEDOT_CLI_INTERNAL_H
 #define SCALEDOT_CLI_INTERNAL_H
 
@@ -33,5 +34,17 @@ int cli_split_run_dir(const char *path, Config *c);
 /* 1 when the --set assignment sets a key a resumed or evaluated run may change (train.steps,
  * run.threads, log.progress: none changes the numbers already logged), else 0. */
 int cli_resumable_override(const char *assignment);
+
+/* A prompt that --help shows and that a run of configs/scaled.ini (sort, task.length 8,
+ * task.symbols 16) answers. */
+#define CLI_PROMPT_EXAMPLE "3 1 2 9 8 7 15 0"
+
+/* Checks the number of symbols of an --eval --prompt to answer (one that --generate continues
+ * may have any length) against the run's task before anything is loaded: sort, reverse and copy
+ * prompts have task.length symbols, recall prompts 2 * task.pairs + 1 (the pairs, then the key to
+ * look up); a trailing "|" or "<sep>" is not counted. Other tasks (file, text) are left to the
+ * evaluation. Returns -1 when fine, else 2 after a message naming the expected count and the key
+ * it comes from. */
+int cli_check_prompt_length(const Config *c, const char *prompt);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "cli/cli_internal.h"
 #include "config/config.h"
+#include "tasks/tasks.h"
 #include "train/checkpoint.h"
 #include "train/task_source.h"
 #include "train/train.h"
@@ -45,6 +46,38 @@ int cli_split_run_dir(const char *path, Config *c) {
     memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
     memcpy(c->run_dir, dir, strlen(dir) + 1);
     return 0;
+}
+
+int cli_check_prompt_length(const Config *c, const char *prompt) {
+    int want = c->task == TASK_RECALL ? 2 * c->task_pairs + 1
+               : c->task == TASK_SORT || c->task == TASK_REVERSE || c->task == TASK_COPY
+                   ? c->task_length
+                   : -1;
+    if (want < 0) return -1;
+    int n = 0, last_sep = 0;
+    for (const char *p = prompt; *p;) {
+        size_t len = strspn(p, " \t\r\n");
+        p += len;
+        if (!*p) break;
+        len = strcspn(p, " \t\r\n");
+        last_sep = (len == 1 && *p == '|') || (len == 5 && strncmp(p, "<sep>", 5) == 0);
+        n++;
+        p += len;
+    }
+    n -= last_sep;
+    if (n == want) return -1;
+    char given[32];
+    snprintf(given, sizeof given, n ? "%d symbol%s" : "no symbols", n, n == 1 ? "" : "s");
+    if (c->task == TASK_RECALL)
+        return cli_fail(NULL, "--prompt: %s given, but a recall prompt of this run has %d: %d "
+                              "key-value pairs (task.pairs = %d), then the key to look up; each "
+                              "one of 0 .. %d (task.symbols = %d)",
+                        given, want, c->task_pairs, c->task_pairs, c->task_symbols - 1,
+                        c->task_symbols);
+    return cli_fail(NULL, "--prompt: %s given, but a %s prompt of this run has %d (task.length = "
+                          "%d), each one of 0 .. %d (task.symbols = %d)",
+                    given, task_kind_name(c->task), want, want, c->task_symbols - 1,
+                    c->task_symbols);
 }
 
 /* The sampling options of --generate, each given at most once. */
@@ -110,7 +143,8 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
         } else if (strcmp(argv[i], "--prompt") == 0) {
             if (a->prompt) return cli_fail(NULL, "--prompt given twice");
             if (!(a->prompt = cli_next(argc, argv, &i)))
-                return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"3 1 2\"");
+                return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"%s\"",
+                                CLI_PROMPT_EXAMPLE);
         } else if (strcmp(argv[i], "--set") == 0) {
             const char *v = cli_next(argc, argv, &i);
             if (!v) return cli_fail(usage, "--set needs section.key=value");
@@ -212,6 +246,9 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     if (a.eval_dir && a.prompt && !a.generate && c.task == TASK_TEXT)
         return cli_fail(NULL, "--prompt on a text run goes with --generate N (the prompt is taken "
                               "byte for byte and continued; e.g. --prompt \"In the\" --generate 100)");
+    /* a prompt to answer has the task's length (one to continue, --generate, any) */
+    if (a.eval_dir && a.prompt && !a.generate && cli_check_prompt_length(&c, a.prompt) >= 0)
+        return EXIT_CONFIG;
     if (a.eval_dir)
         return train_eval_checkpoint(&c, checkpoint, 8, a.prompt, a.generate ? &a.gen : NULL);
     return train_run_from(&c, a.resume_dir ? checkpoint : NULL);

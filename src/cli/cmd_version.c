@@ -3,14 +3,29 @@
 #include "cli/cli.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "util/exit_codes.h"
 #include "util/provenance.h"
 
+/* The compiler's name for --version: gcc's __VERSION__ is its version number alone ("12.2.0"),
+ * clang's names it already ("Debian Clang 14.0.6"). */
+#if defined(__clang__)
+#define COMPILER_NAME "clang"
+#elif defined(__GNUC__)
+#define COMPILER_NAME "gcc"
+#else
+#define COMPILER_NAME "cc"
+#endif
+
 /* Arguments after the name are ignored, as they always were. */
 int cli_version(int argc, char **argv) {
     (void)argc, (void)argv;
+    const char *version = provenance_compiler();
+    /* the name once: in front of a bare number, not before a string that says it */
+    int named = strstr(version, "lang") || strstr(version, "gcc") || strstr(version, "GCC");
     printf("scaledot %s\n", provenance_build());
-    printf("built with %s, flags %s\n", provenance_compiler(), provenance_flags());
+    printf("built with %s%s%s, flags %s\n", named ? "" : COMPILER_NAME, named ? "" : " ", version,
+           provenance_flags());
     return EXIT_OK;
 }

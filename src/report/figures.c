@@ -56,6 +56,38 @@ static int figure_loss(const Run *runs, int n, const char *dir, int log_scale) {
     return rc ? -1 : 1;
 }
 
+/* Chance level of a run in percent, guessing each answer token uniformly among task.symbols:
+ * 100 / symbols for a token (per_answer 0), 100 / symbols^length for a whole answer of length
+ * tokens (per_answer 1; recall answers with one token). NAN when config.ini does not say, or the
+ * task is not a generated one (file, text: their tokens are not uniform). */
+static double chance_percent(const Run *r, int per_answer) {
+    const char *task = ini_get(&r->config, "task.name"), *sym = ini_get(&r->config, "task.symbols");
+    const char *len = ini_get(&r->config, "task.length");
+    if (!task || !sym) return NAN;
+    int recall = strcmp(task, "recall") == 0;
+    if (!recall && strcmp(task, "sort") != 0 && strcmp(task, "reverse") != 0 &&
+        strcmp(task, "copy") != 0)
+        return NAN;
+    double S = strtod(sym, NULL), L = recall ? 1 : len ? strtod(len, NULL) : NAN;
+    if (!(S >= 1) || !(L >= 1)) return NAN;
+    return 100 * pow(S, per_answer ? -L : -1);
+}
+
+/* Gives panel p a chance line when every run that knows its chance level agrees on it and the
+ * line stands clear of the axis (>= 0.5%: a sort answer's 16^-8 does not). */
+static void chance_line(Panel *p, const Run *runs, int n, int per_answer) {
+    double c = NAN;
+    for (int r = 0; r < n; r++) {
+        double v = chance_percent(&runs[r], per_answer);
+        if (isnan(v)) continue;
+        if (!isnan(c) && fabs(v - c) > 1e-9 * c) return;
+        c = v;
+    }
+    if (!(c >= 0.5)) return;
+    p->ref_y = c;
+    p->ref_label = "chance level (guessing uniformly among task.symbols)";
+}
+
 static int figure_accuracy(const Run *runs, int n, const char *dir, int log_scale) {
     (void)log_scale;
     Figure f = figure_init(runs, n);
@@ -68,6 +100,7 @@ static int figure_accuracy(const Run *runs, int n, const char *dir, int log_scal
         rc = xy_column(&ans->xy[r], &runs[r].loss, "val_answer_acc", 100) |
              xy_column(&tok->xy[r], &runs[r].loss, "val_token_acc", 100);
     for (int i = 0; i < f.n; i++) f.p[i].ax.y_lo = 0, f.p[i].ax.y_hi = 100;
+    if (rc == 0) chance_line(ans, runs, n, 1), chance_line(tok, runs, n, 0);
     if (rc == 0)
         rc = figure_write(&f, runs, "Validation accuracy against step", dir, "accuracy.svg");
     else fprintf(stderr, "error: out of memory drawing accuracy.svg\n");
@@ -248,6 +281,31 @@ static PlotHeatmap slot_heatmap(const Run *runs, const MapSlot *s, int T, double
                          .boundary = s->rows == T ? answer_start(r, T) : 0};
 }
 
+/* Places the maps (their w and h set) in rows below the title: a row of its own per run and
+ * moment (step 0, end), wrapped at about two panels' width, every map in a column as wide as the
+ * widest (its title included), so a longer title (a longer run name) does not push the maps to
+ * its right out of line with those above. *used_w: the widest row; *bottom: the last row's. */
+static void layout_maps(MapSlot *slots, int n_slots, double *used_w, double *bottom) {
+    const double max_w = 2 * PANEL_W - 90, gap = 26;
+    double x = MARGIN, y = 48, row_h = 0, col_w = 0;
+    *used_w = 0;
+    for (int i = 0; i < n_slots; i++) col_w = fmax(col_w, slots[i].w);
+    for (int i = 0; i < n_slots; i++) {
+        int new_run = i > 0 && slots[i].csv != slots[i - 1].csv;
+        if (i > 0 && (new_run || x + col_w > MARGIN + fmax(max_w, col_w))) {
+            x = MARGIN;
+            y += row_h + gap;
+            row_h = 0;
+        }
+        slots[i].x = x;
+        slots[i].y = y;
+        x += col_w + gap;
+        row_h = fmax(row_h, slots[i].h);
+        *used_w = fmax(*used_w, x - gap);
+    }
+    *bottom = y + row_h;
+}
+
 static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     (void)log_scale;
     MapSlot *slots = NULL;
@@ -276,28 +334,16 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     }
     /* Cells big enough to read the tokens up to ~30 positions, never smaller than 6 px. */
     double cell = fmax(6, fmin(16, floor(240.0 / T)));
-    const double max_w = 2 * PANEL_W - 90, gap = 26;
-    double x = MARGIN, y = 48, row_h = 0, used_w = 0;
     for (int i = 0; i < n_slots; i++) {
         const Csv *m = slots[i].csv;
         PlotHeatmap hm = slot_heatmap(runs, &slots[i], m->n_cols - csv_col(m, "k0"), v, labels,
                                       row_labels, num);
         plot_heatmap_size(&hm, cell, &slots[i].w, &slots[i].h);
-        /* a row of its own per run and moment (step 0, end) */
-        int new_run = i > 0 && slots[i].csv != slots[i - 1].csv;
-        if (i > 0 && (new_run || x + slots[i].w > MARGIN + max_w)) {
-            x = MARGIN;
-            y += row_h + gap;
-            row_h = 0;
-        }
-        slots[i].x = x;
-        slots[i].y = y;
-        x += slots[i].w + gap;
-        row_h = fmax(row_h, slots[i].h);
-        used_w = fmax(used_w, x - gap);
     }
+    double used_w, bottom;
+    layout_maps(slots, n_slots, &used_w, &bottom);
     Svg s;
-    svg_begin(&s, used_w + 110, fmax(y + row_h + MARGIN, 320), "Attention maps");
+    svg_begin(&s, used_w + 110, fmax(bottom + MARGIN, 320), "Attention maps");
     svg_text(&s, MARGIN, 28, "font-size=\"17\" font-weight=\"bold\"",
              "Attention of one validation example: step 0 and end");
     for (int i = 0; i < n_slots; i++) {
@@ -335,14 +381,26 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
      {"accuracy.svg", "Validation accuracy against step",
       "Exact-match answer accuracy and per-token accuracy on the held-out examples: compare "
       "when each run climbs off chance level and whether it reaches 99% (the summary table "
-      "gives the step)."}},
+      "gives the step). The grey dashed line is chance level for the generated tasks, guessing "
+      "each answer token uniformly among task.symbols: 1/symbols for a token (6.25% with 16 "
+      "symbols), 1/symbols<sup>length</sup> for a whole answer. A one-token recall answer "
+      "therefore has its line in both panels; a sort answer's whole-answer chance "
+      "(16<sup>&#8722;8</sup>) is 0 on this axis and gets none."}},
     {figure_gradients,
      {"grad_norms.svg", "Gradient norms against step",
       "Gradient L2 norms before clipping, log scale: all parameters (top), then the query and "
       "key weights W<sub>q</sub>, W<sub>k</sub> of each layer. Two effects pull these apart "
       "when the 1/&#8730;d<sub>k</sub> scale is removed: saturated softmax rows pass less "
       "gradient, and the missing factor multiplies it by &#8730;d<sub>k</sub>. Which one wins "
-      "in these runs is what the lines show: a higher line is the larger gradient."}},
+      "cannot be read off these lines at equal step: a gradient shrinks with the loss, so the "
+      "norms are confounded by the loss level, and once one run has converged (loss near 0) "
+      "its lines fall below the other's for that reason alone. In the shipped sort pair the "
+      "unscaled W<sub>q</sub>, W<sub>k</sub> gradients end about 10&#8211;20&#215; above the "
+      "scaled ones because the scaled run has solved the task (final validation loss 0.002 "
+      "against 0.34). <code>--compare UNSCALED SCALED "
+      "--at-equal-loss</code> reads the runs at equal validation loss instead (seed 1, layer "
+      "0 | 1: the unscaled W<sub>q</sub> gradient is 0.40&#215; | 0.64&#215; the scaled one on "
+      "sort, 2.9&#215; | 0.59&#215; on recall; README, link 4 of the chain)."}},
     {figure_attention,
      {"attention.svg", "Attention entropy and logit spread against step",
       "Per layer, averaged over heads: the normalized attention entropy (left; 1 = uniform "

@@ -38,6 +38,8 @@ Panel *figure_panel(Figure *f, const char *title, const char *series, const char
                        .x_lo = 0, .x_hi = f->x_max, .y_lo = NAN, .y_hi = NAN, .y_from_zero = 1};
     p->series = series;
     p->span = span;
+    p->ref_label = NULL;
+    p->ref_y = NAN;
     return p;
 }
 
@@ -126,8 +128,8 @@ int figure_write(const Figure *f, const Run *runs, const char *title, const char
                  const char *file) {
     const int cols = 2;
     double width = cols * PANEL_W + 2 * MARGIN;
-    PlotLegendItem *items = calloc((size_t)f->n_runs, sizeof *items);
-    PlotSeries *series = calloc((size_t)f->n_runs, sizeof *series);
+    PlotLegendItem *items = calloc((size_t)f->n_runs + 1, sizeof *items);
+    PlotSeries *series = calloc((size_t)f->n_runs + 1, sizeof *series);
     int n_items = 0, rows = 0, col = cols;
     if (!items || !series) goto oom;
     for (int r = 0; r < f->n_runs; r++) {
@@ -135,6 +137,14 @@ int figure_write(const Figure *f, const Run *runs, const char *title, const char
         for (int i = 0; i < f->n; i++) present |= f->p[i].xy[r].present;
         if (present) items[n_items++] = (PlotLegendItem){runs[r].name, r};
     }
+    for (int i = 0; i < f->n; i++)
+        if (f->p[i].ref_label) {
+            items[n_items++] = (PlotLegendItem){f->p[i].ref_label, PLOT_STYLE_REFERENCE};
+            break;
+        }
+    /* A reference line runs from step 0 to far past the last step: the chart widens its x axis
+     * to whole ticks and clips the line at the frame, so it spans the plot whatever the ticks. */
+    double ref_x[2] = {0, 100 * (f->x_max > 0 ? f->x_max : 1)}, ref_y[2];
     for (int i = 0; i < f->n; i++) {
         if (col + f->p[i].span > cols) rows++, col = 0;
         col += f->p[i].span;
@@ -155,6 +165,11 @@ int figure_write(const Figure *f, const Run *runs, const char *title, const char
             if (p->xy[r].present)
                 series[n++] = (PlotSeries){runs[r].name, p->series, p->xy[r].x, p->xy[r].y,
                                            p->xy[r].n, r};
+        if (p->ref_label) {
+            ref_y[0] = ref_y[1] = p->ref_y;
+            series[n++] = (PlotSeries){"reference", p->ref_label, ref_x, ref_y, 2,
+                                       PLOT_STYLE_REFERENCE};
+        }
         plot_lines(&s, MARGIN + col * PANEL_W, y, p->span * PANEL_W, PANEL_H - 8, &p->ax, series,
                    n);
         col += p->span;

@@ -25,6 +25,9 @@ typedef struct {
     const char *series;  /* what each line measures, for data-series */
     XY *xy;              /* one per run */
     int span;            /* grid columns the panel takes */
+    const char *ref_label; /* NULL, or a horizontal reference line at ref_y (chance level) */
+    double ref_y;        /* drawn across the whole panel in PLOT_STYLE_REFERENCE, named in the
+                          * legend by ref_label (the first panel's label when several have one) */
 } Panel;
 
 typedef struct {

@@ -14,7 +14,9 @@
 #include "report/svg.h"
 
 /* Colour ("#rrggbb") and SVG stroke-dasharray ("" = solid) of style number i >= 0; the first 8
- * styles differ in both colour and dash, later ones cycle. */
+ * styles differ in both colour and dash, later ones cycle. PLOT_STYLE_REFERENCE (any style < 0)
+ * is a grey dashed line for a reference level that is no run (chance level). */
+#define PLOT_STYLE_REFERENCE (-1)
 const char *plot_color(int style);
 const char *plot_dash(int style);
 
@@ -39,6 +41,13 @@ int plot_nice_ticks(double *lo, double *hi, int max_ticks, PlotTick *ticks, int 
  * 1e-4..1e4. Non-positive bounds fall back to a sensible range. Returns the tick count. */
 int plot_log_ticks(double *lo, double *hi, PlotTick *ticks, int cap);
 
+/* Log-axis ticks at the powers of two inside [*lo, *hi] (for data on a doubling grid such as
+ * d_k = 8, 16, ..., 128): the range is kept as given (the caller pads it), every tick is major,
+ * labels read 8, 128, 0.5, 0.25 (%g); beyond 12 of them every other one is labelled, counted from
+ * the largest. With fewer than two powers of two inside (or non-positive bounds) it falls back to
+ * plot_log_ticks. Returns the tick count. */
+int plot_log2_ticks(double *lo, double *hi, PlotTick *ticks, int cap);
+
 /* One line of a chart: n points (x[i], y[i]). */
 typedef struct {
     const char *run;    /* the run it belongs to: data-run attribute, tooltip */
@@ -60,8 +69,11 @@ typedef struct {
     double x_lo, x_hi;  /* fixed x range, or NAN for the data's */
     double y_lo, y_hi;  /* fixed y range, or NAN for the data's */
     int y_from_zero;    /* linear y: let the automatic range start at 0 */
-    int log_x;          /* log10 x axis (1-2-5 ticks as plot_log_ticks); x <= 0 is not drawn */
+    int log_x;          /* 1: log10 x axis (1-2-5 ticks as plot_log_ticks); PLOT_LOG2: a log
+                         * axis ticked at powers of two (plot_log2_ticks); x <= 0 is not drawn */
 } PlotAxes;
+
+#define PLOT_LOG2 2
 
 /* True when plot_lines draws the point (x, y): both finite, and y > 0 on a log axis. */
 int plot_drawn(double x, double y, int log_y);

@@ -209,7 +209,8 @@ static void frame_draw(Svg *s, double x, double y, double w, double h, const Plo
     for (int i = 0; i < nyt; i++) label_w = fmax(label_w, plot_text_width(yt[i].label, 11));
     f.left = x + 22 + label_w + 8;
     f.width = x + w - right_pad - f.left;
-    int nxt = ax->log_x ? plot_log_ticks(&f.x_lo, &f.x_hi, xt, PLOT_MAX_TICKS)
+    int nxt = ax->log_x == PLOT_LOG2 ? plot_log2_ticks(&f.x_lo, &f.x_hi, xt, PLOT_MAX_TICKS)
+              : ax->log_x ? plot_log_ticks(&f.x_lo, &f.x_hi, xt, PLOT_MAX_TICKS)
                         : plot_nice_ticks(&f.x_lo, &f.x_hi, (int)(f.width / 80) + 1, xt,
                                           PLOT_MAX_TICKS);
     double right = f.left + f.width, bottom = f.top + f.height;

@@ -13,10 +13,10 @@ static const char *const DASHES[] = {"",    "8 4", "2 3",      "10 3 2 3",
                                      "5 2", "1 2", "12 3 3 3", "6 2 1 2"};
 #define N_STYLES 8
 
-const char *plot_color(int style) { return COLORS[(style < 0 ? 0 : style) % N_STYLES]; }
+const char *plot_color(int style) { return style < 0 ? "#7f7f7f" : COLORS[style % N_STYLES]; }
 
 const char *plot_dash(int style) {
-    if (style < 0) style = 0;
+    if (style < 0) return "6 4"; /* PLOT_STYLE_REFERENCE */
     /* Shifted by the cycle number so style 8 is not a copy of style 0. */
     return DASHES[(style + style / N_STYLES) % N_STYLES];
 }

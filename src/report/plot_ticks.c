@@ -117,3 +117,23 @@ int plot_log_ticks(double *lo, double *hi, PlotTick *ticks, int cap) {
     *hi = b;
     return n;
 }
+
+int plot_log2_ticks(double *lo, double *hi, PlotTick *ticks, int cap) {
+    double a = fmin(*lo, *hi), b = fmax(*lo, *hi);
+    if (!(a > 0) || !isfinite(b)) return plot_log_ticks(lo, hi, ticks, cap);
+    int k0 = (int)ceil(log2(a) - 1e-9), k1 = (int)floor(log2(b) + 1e-9);
+    if (k1 - k0 + 1 < 2) return plot_log_ticks(lo, hi, ticks, cap);
+    int stride = k1 - k0 + 1 > 12 ? 2 : 1, n = 0;
+    for (int k = k0; k <= k1 && n < cap; k++) {
+        PlotTick *t = &ticks[n++];
+        t->value = ldexp(1, k);
+        t->major = 1;
+        if ((k1 - k) % stride == 0)
+            snprintf(t->label, sizeof t->label, "%g", t->value);
+        else
+            t->label[0] = '\0';
+    }
+    *lo = a;
+    *hi = b;
+    return n;
+}

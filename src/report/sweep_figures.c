@@ -15,7 +15,8 @@
 #define MARGIN 16.0
 #define MAX_LINES 64
 /* The log x axis reaches this factor beyond the first and last point, so none sits on the frame
- * (plot_log_ticks then widens it to 1-2-5 values, or to whole decades past 1.5 decades). */
+ * (a d_k axis of powers of two keeps it, ticked at them; plot_log_ticks widens any other to 1-2-5
+ * values, or to whole decades past 1.5 decades). */
 #define X_PAD 1.25
 
 /* Legend, a note line and the chart; saved as dir/file. Returns 0, or -1 after a message. */
@@ -106,6 +107,17 @@ static const DkChart DK_CHARTS[] = {
 };
 #define N_DK_CHARTS ((int)(sizeof DK_CHARTS / sizeof *DK_CHARTS))
 
+/* True when every x of the lines is a power of two (d_k = 8, 16, ..., 128): the d_k axis is then
+ * ticked at them, else at 1-2-5 values. */
+static int powers_of_two(const Points *pts, int n) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < pts[i].n; j++) {
+            double d = pts[i].x[j];
+            if (!(d > 0) || exp2(round(log2(d))) != d) return 0;
+        }
+    return 1;
+}
+
 /* The three d_k figures. Returns the number written, or -1. */
 static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
     int dk = sweep_key(t, "d_k"), seed = sweep_key(t, "seed");
@@ -139,8 +151,8 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
             labels[i] = g[i].label;
         }
         PlotAxes ax = {.title = ch->title, .x_label = "d_k (log scale)", .y_label = ch->y_label,
-                       .log_y = ch->log_y, .log_x = 1, .x_lo = NAN, .x_hi = NAN, .y_lo = NAN,
-                       .y_hi = NAN, .y_from_zero = !ch->log_y};
+                       .log_y = ch->log_y, .log_x = PLOT_LOG2, .x_lo = NAN, .x_hi = NAN,
+                       .y_lo = NAN, .y_hi = NAN, .y_from_zero = !ch->log_y};
         if (ch->m == SW_VAL_ACC) ax.y_lo = 0, ax.y_hi = 100;
         double lo = NAN, hi = NAN;
         for (int i = 0; i < ng; i++)
@@ -149,6 +161,7 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
                 if (!(pts[i].x[j] <= hi)) hi = pts[i].x[j];
             }
         if (lo > 0) ax.x_lo = lo / X_PAD, ax.x_hi = hi * X_PAD;
+        if (!powers_of_two(pts, ng)) ax.log_x = 1;
         const char *note = "lines: median over seeds; bars: min to max over seeds; "
                            "one line per setting of the other varied columns";
         rc = save_chart(dir, ch->file, &ax, s, bars, ng, labels, note);
@@ -195,7 +208,11 @@ static int lr_figure(const LrGroup *lr, int n, const char *dir, FILE *cap) {
         if (isfinite(lr[k].l0)) l0 += lr[k].l0, n0++;
     }
     int ns = n;
-    double lx[2] = {x_min / X_PAD, x_max * X_PAD}, ly[2]; /* across the padded axis */
+    /* The axis as the chart draws it (padded, then widened to its ticks: plot_log_ticks leaves
+     * such a range as it is), so the l0 line spans it from edge to edge. */
+    double lx[2] = {x_min / X_PAD, x_max * X_PAD}, ly[2];
+    PlotTick ticks[PLOT_MAX_TICKS];
+    if (isfinite(x_min)) plot_log_ticks(&lx[0], &lx[1], ticks, PLOT_MAX_TICKS);
     if (n0) {
         ly[0] = ly[1] = l0 / n0;
         s[ns] = (PlotSeries){"l0", "loss at initialisation", lx, ly, 2, n < 6 ? 6 : n};
@@ -204,7 +221,7 @@ static int lr_figure(const LrGroup *lr, int n, const char *dir, FILE *cap) {
     PlotAxes ax = {.title = "Final validation loss against the learning rate", .x_label =
                    "optim.lr (log scale)", .y_label = "final validation loss (log scale)",
                    .log_y = 1, .log_x = 1, .x_lo = NAN, .x_hi = NAN, .y_lo = NAN, .y_hi = NAN};
-    if (isfinite(x_min)) ax.x_lo = x_min / X_PAD, ax.x_hi = x_max * X_PAD;
+    if (isfinite(x_min)) ax.x_lo = lx[0], ax.x_hi = lx[1];
     const char *note = "lines: median over seeds (a diverged seed counts as \xE2\x84\x93\xE2\x82\x80, "
                        "as in the LR sensitivity); bars: min to max over seeds";
     if (save_chart(dir, "sweep_lr.svg", &ax, s, bars, ns, labels, note) != 0) return -1;

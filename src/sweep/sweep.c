@@ -126,8 +126,9 @@ static int run_done(void *ctx, int i, int rc) {
         char acc[32] = "not measured", wall[32] = "";
         if (info.has_acc) snprintf(acc, sizeof acc, "%.1f%%", 100 * info.answer_acc);
         if (!isnan(info.wall_s)) snprintf(wall, sizeof wall, ", %.1f s", info.wall_s);
-        fprintf(stderr, "sweep: run %d/%d %s: %s (exit code %d), final val answer acc %s%s%s\n",
-                r + 1, sw->plan.n_runs, sw->plan.names[r], info.status, rc, acc, wall,
+        /* named, not numbered: the progress line after it (children.c) holds the one counter */
+        fprintf(stderr, "sweep: run %s: %s (exit code %d), final val answer acc %s%s%s\n",
+                sw->plan.names[r], info.status, rc, acc, wall,
                 results_final(rc) ? "" : "; see its train.log");
     }
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
@@ -285,7 +286,7 @@ static int sweep_command(Sweep *sw) {
                "resumes or does nothing)\n"
                "run them, e.g.:  tr '\\n' '\\0' < %s/jobs.txt | xargs -0 -P 2 -n 1 sh -c\n"
                "then:            ./train --sweep --collect --out %s\n",
-               plan_path, sw->out, sw->plan.n_runs, sw->out, sw->out_abs, sw->out);
+               plan_path, sw->out, sw->plan.n_runs, sw->out, sw->out, sw->out);
         return RC_OK;
     }
     int rc = run_sweep(sw, exe);
