@@ -293,16 +293,8 @@ START_TEST(test_old_recall_checkpoint_resumes_as_before) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("checkpoint");
-    TCase *tc = tcase_create("checkpoint");
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, test_round_trip_is_exact);
-    tcase_add_test(tc, test_bad_files_are_rejected);
-    tcase_add_loop_test(tc, test_old_checkpoint_config_keeps_its_separator, 0,
-                        (int)(sizeof STORED / sizeof STORED[0]));
-    tcase_add_test(tc, test_checkpoint_without_qk_norm_key_resumes);
-    tcase_add_test(tc, test_old_recall_checkpoint_resumes_as_before);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("checkpoint", 300, test_round_trip_is_exact, test_bad_files_are_rejected,
+                TU_LOOP(test_old_checkpoint_config_keeps_its_separator, 0,
+                        (int)(sizeof STORED / sizeof STORED[0])),
+                test_checkpoint_without_qk_norm_key_resumes,
+                test_old_recall_checkpoint_resumes_as_before);

@@ -26,11 +26,4 @@ START_TEST(test_measures_a_sleep) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("clock");
-    TCase *tc = tcase_create("clock");
-    tcase_add_test(tc, test_never_backwards);
-    tcase_add_test(tc, test_measures_a_sleep);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("clock", test_never_backwards, test_measures_a_sleep);

@@ -275,17 +275,5 @@ START_TEST(test_resumable_override) {
 }
 END_TEST
 
-static Suite *cli_train_suite(void) {
-    Suite *s = suite_create("cli_train");
-    TCase *tc = tcase_create("command line");
-    tcase_add_test(tc, test_bad_lines);
-    tcase_add_test(tc, test_good_lines);
-    tcase_add_test(tc, test_generate_lines);
-    tcase_add_test(tc, test_prompt_length);
-    tcase_add_test(tc, test_split_run_dir);
-    tcase_add_test(tc, test_resumable_override);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(cli_train_suite()); }
+TU_MAIN("cli_train", test_bad_lines, test_good_lines, test_generate_lines, test_prompt_length,
+        test_split_run_dir, test_resumable_override);

@@ -26,10 +26,4 @@ START_TEST(test_version_names_the_compiler) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("cmd_version");
-    TCase *tc = tcase_create("version");
-    tcase_add_test(tc, test_version_names_the_compiler);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("cmd_version", test_version_names_the_compiler);

@@ -80,10 +80,4 @@ START_TEST(test_optim_range) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("config_ranges");
-    TCase *tc = tcase_create("config_ranges");
-    tcase_add_loop_test(tc, test_optim_range, 0, (int)(sizeof CASES / sizeof CASES[0]));
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("config_ranges", TU_LOOP(test_optim_range, 0, (int)(sizeof CASES / sizeof CASES[0])));

@@ -216,19 +216,7 @@ START_TEST(test_load_fixture_logs) {
 }
 END_TEST
 
-static Suite *csv_suite(void) {
-    Suite *s = suite_create("csv_read");
-    TCase *tc = tcase_create("reader");
-    tcase_add_test(tc, test_header_and_fields);
-    tcase_add_loop_test(tc, test_cells, 0, N_OF(RESULTS));
-    tcase_add_loop_test(tc, test_numbers, 0, N_OF(NUMS));
-    tcase_add_loop_test(tc, test_ints, 0, N_OF(INTS));
-    tcase_add_test(tc, test_header_only);
-    tcase_add_loop_test(tc, test_no_header, 0, N_OF(NO_HEADER));
-    tcase_add_test(tc, test_load_missing_file);
-    tcase_add_test(tc, test_load_fixture_logs);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(csv_suite()); }
+TU_MAIN("csv_read", test_header_and_fields, TU_LOOP(test_cells, 0, N_OF(RESULTS)),
+        TU_LOOP(test_numbers, 0, N_OF(NUMS)), TU_LOOP(test_ints, 0, N_OF(INTS)), test_header_only,
+        TU_LOOP(test_no_header, 0, N_OF(NO_HEADER)), test_load_missing_file,
+        test_load_fixture_logs);

@@ -202,17 +202,10 @@ START_TEST(test_never_through_a_link) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("csv_write");
-    TCase *tc = tcase_create("writer");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_loop_test(tc, test_field, 0, (int)(sizeof FIELDS / sizeof FIELDS[0]));
-    tcase_add_test(tc, test_field_never_overruns);
-    tcase_add_test(tc, test_round_trip);
-    tcase_add_loop_test(tc, test_keep_before, 0, (int)(sizeof KEEP / sizeof KEEP[0]));
-    tcase_add_test(tc, test_keep_before_refuses);
-    tcase_add_loop_test(tc, test_has_column, 0, (int)(sizeof COLUMNS / sizeof COLUMNS[0]));
-    tcase_add_test(tc, test_never_through_a_link);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE("csv_write", setup, teardown,
+                TU_LOOP(test_field, 0, (int)(sizeof FIELDS / sizeof FIELDS[0])),
+                test_field_never_overruns, test_round_trip,
+                TU_LOOP(test_keep_before, 0, (int)(sizeof KEEP / sizeof KEEP[0])),
+                test_keep_before_refuses,
+                TU_LOOP(test_has_column, 0, (int)(sizeof COLUMNS / sizeof COLUMNS[0])),
+                test_never_through_a_link);

@@ -260,14 +260,5 @@ START_TEST(test_maps_aligned) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("figures");
-    TCase *tc = tcase_create("loss axis");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_loss_axis_choice);
-    tcase_add_test(tc, test_maps_at_step0_and_end);
-    tcase_add_test(tc, test_accuracy_chance_line);
-    tcase_add_test(tc, test_maps_aligned);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("figures", 60, test_loss_axis_choice, test_maps_at_step0_and_end,
+                test_accuracy_chance_line, test_maps_aligned);

@@ -132,13 +132,5 @@ START_TEST(test_train_reports_once_per_head) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("guards");
-    TCase *tc = tcase_create("guards");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_once_per_slot_and_counts);
-    tcase_add_test(tc, test_check_table);
-    tcase_add_test(tc, test_train_reports_once_per_head);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("guards", 120, test_once_per_slot_and_counts, test_check_table,
+                test_train_reports_once_per_head);

@@ -256,14 +256,5 @@ START_TEST(test_self_contained) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("html");
-    TCase *tc = tcase_create("html");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_page);
-    tcase_add_test(tc, test_samples);
-    tcase_add_test(tc, test_nothing_differs_and_errors);
-    tcase_add_test(tc, test_self_contained);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE("html", setup, teardown, test_page, test_samples, test_nothing_differs_and_errors,
+                test_self_contained);

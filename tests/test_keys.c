@@ -175,14 +175,5 @@ START_TEST(test_scale_names) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("keys");
-    TCase *tc = tcase_create("keys");
-    tcase_add_test(tc, test_defaults);
-    tcase_add_test(tc, test_key_table);
-    tcase_add_loop_test(tc, test_name_rules, 0, CC_COUNT(NAME_ERRORS));
-    tcase_add_test(tc, test_attention_scale);
-    tcase_add_test(tc, test_scale_names);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("keys", test_defaults, test_key_table, TU_LOOP(test_name_rules, 0, CC_COUNT(NAME_ERRORS)),
+        test_attention_scale, test_scale_names);

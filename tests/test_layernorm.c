@@ -47,10 +47,4 @@ START_TEST(test_layernorm_grads) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("layernorm");
-    TCase *tc = tcase_create("gradcheck");
-    tcase_add_loop_test(tc, test_layernorm_grads, 0, 2);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("layernorm", TU_LOOP(test_layernorm_grads, 0, 2));

@@ -170,13 +170,4 @@ START_TEST(test_format_value) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("logs");
-    TCase *tc = tcase_create("logs");
-    tcase_add_test(tc, test_path_and_load);
-    tcase_add_test(tc, test_rows);
-    tcase_add_test(tc, test_head_mean);
-    tcase_add_test(tc, test_format_value);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("logs", test_path_and_load, test_rows, test_head_mean, test_format_value);

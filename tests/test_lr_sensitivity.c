@@ -185,16 +185,5 @@ START_TEST(test_printed_table) {
 }
 END_TEST
 
-static Suite *lr_suite(void) {
-    Suite *s = suite_create("lr_sensitivity");
-    TCase *tc = tcase_create("lr sensitivity");
-    tcase_add_test(tc, test_formula);
-    tcase_add_test(tc, test_hand_made_sweep);
-    tcase_add_test(tc, test_rows_left_out);
-    tcase_add_test(tc, test_no_loss0_or_no_lr);
-    tcase_add_test(tc, test_printed_table);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(lr_suite()); }
+TU_MAIN("lr_sensitivity", test_formula, test_hand_made_sweep, test_rows_left_out,
+        test_no_loss0_or_no_lr, test_printed_table);

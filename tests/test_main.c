@@ -181,16 +181,7 @@ START_TEST(test_closed_pipe_does_not_kill_the_run) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("main");
-    TCase *tc = tcase_create("command line");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_no_arguments_prints_usage_and_exits_2);
-    tcase_add_test(tc, test_set_with_space_names_the_argument);
-    tcase_add_test(tc, test_help_prompt_example_is_answered);
-    tcase_add_test(tc, test_provenance_in_config_ini_and_eval);
-    tcase_add_test(tc, test_closed_pipe_does_not_kill_the_run);
-    tcase_add_test(tc, test_stdout_write_error_exits_1);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("main", 120, test_no_arguments_prints_usage_and_exits_2,
+                test_set_with_space_names_the_argument, test_help_prompt_example_is_answered,
+                test_provenance_in_config_ini_and_eval, test_closed_pipe_does_not_kill_the_run,
+                test_stdout_write_error_exits_1);

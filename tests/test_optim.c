@@ -227,16 +227,10 @@ START_TEST(test_lr_schedule) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("optim");
-    TCase *tc = tcase_create("optim");
-    tcase_add_loop_test(tc, test_adamw_matches_reference, 0,
-                        (int)(sizeof ADAM_CASES / sizeof ADAM_CASES[0]));
-    tcase_add_test(tc, test_adamw_first_step_is_lr);
-    tcase_add_loop_test(tc, test_sgd_matches_reference, 0, (int)(sizeof SGD_CASES / sizeof SGD_CASES[0]));
-    tcase_add_test(tc, test_weight_decay_groups);
-    tcase_add_loop_test(tc, test_clip, 0, (int)(sizeof CLIP_CASES / sizeof CLIP_CASES[0]));
-    tcase_add_loop_test(tc, test_lr_schedule, 0, (int)(sizeof LR_CASES / sizeof LR_CASES[0]));
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("optim",
+        TU_LOOP(test_adamw_matches_reference, 0, (int)(sizeof ADAM_CASES / sizeof ADAM_CASES[0])),
+        test_adamw_first_step_is_lr,
+        TU_LOOP(test_sgd_matches_reference, 0, (int)(sizeof SGD_CASES / sizeof SGD_CASES[0])),
+        test_weight_decay_groups,
+        TU_LOOP(test_clip, 0, (int)(sizeof CLIP_CASES / sizeof CLIP_CASES[0])),
+        TU_LOOP(test_lr_schedule, 0, (int)(sizeof LR_CASES / sizeof LR_CASES[0])));

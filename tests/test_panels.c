@@ -227,14 +227,5 @@ START_TEST(test_figure_write) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("panels");
-    TCase *tc = tcase_create("panels");
-    tcase_add_test(tc, test_figure_and_panels);
-    tcase_add_test(tc, test_xy_column);
-    tcase_add_test(tc, test_xy_attention);
-    tcase_add_test(tc, test_share_y_range);
-    tcase_add_test(tc, test_figure_write);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("panels", test_figure_and_panels, test_xy_column, test_xy_attention, test_share_y_range,
+        test_figure_write);

@@ -425,23 +425,7 @@ START_TEST(test_user_files_not_overwritten) {
 }
 END_TEST
 
-static Suite *plan_suite(void) {
-    Suite *s = suite_create("plan");
-    TCase *tc = tcase_create("plan");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, test_expand);
-    tcase_add_test(tc, test_run_config);
-    tcase_add_test(tc, test_parse_and_compare);
-    tcase_add_test(tc, test_refused);
-    tcase_add_test(tc, test_out_bytes_refused);
-    tcase_add_test(tc, test_parse_refused_edits);
-    tcase_add_test(tc, test_bad_config_file);
-    tcase_add_test(tc, test_collect_refused);
-    tcase_add_test(tc, test_old_sweep_folder);
-    tcase_add_test(tc, test_user_files_not_overwritten);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(plan_suite()); }
+TU_MAIN_FIXTURE_TIMEOUT("plan", make_tmp, remove_tmp, 30, test_expand, test_run_config,
+                        test_parse_and_compare, test_refused, test_out_bytes_refused,
+                        test_parse_refused_edits, test_bad_config_file, test_collect_refused,
+                        test_old_sweep_folder, test_user_files_not_overwritten);

@@ -69,11 +69,4 @@ START_TEST(test_ramp) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("plot_heatmap");
-    TCase *tc = tcase_create("heatmaps");
-    tcase_add_test(tc, test_heatmap);
-    tcase_add_test(tc, test_ramp);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("plot_heatmap", test_heatmap, test_ramp);

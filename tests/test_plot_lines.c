@@ -298,20 +298,7 @@ START_TEST(test_error_bars) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("plot_lines");
-    TCase *tc = tcase_create("line charts");
-    tcase_add_test(tc, test_one_element_per_series);
-    tcase_add_test(tc, test_non_finite_values_skipped);
-    tcase_add_test(tc, test_data_values_for_the_page);
-    tcase_add_test(tc, test_log_axis_skips_non_positive);
-    tcase_add_test(tc, test_empty_and_all_nan_series);
-    tcase_add_test(tc, test_names_escaped);
-    tcase_add_test(tc, test_fixed_range_and_clip);
-    tcase_add_test(tc, test_linear_charts_unchanged);
-    tcase_add_test(tc, test_log_x_axis);
-    tcase_add_test(tc, test_error_bars);
-    tcase_add_test(tc, test_scatter);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("plot_lines", test_one_element_per_series, test_non_finite_values_skipped,
+        test_data_values_for_the_page, test_log_axis_skips_non_positive,
+        test_empty_and_all_nan_series, test_names_escaped, test_fixed_range_and_clip,
+        test_linear_charts_unchanged, test_log_x_axis, test_error_bars, test_scatter);

@@ -48,11 +48,4 @@ START_TEST(test_styles_distinct) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("plot_style");
-    TCase *tc = tcase_create("styles and legend");
-    tcase_add_test(tc, test_legend_measure_matches_draw);
-    tcase_add_test(tc, test_styles_distinct);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("plot_style", test_legend_measure_matches_draw, test_styles_distinct);

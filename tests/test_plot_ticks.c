@@ -174,15 +174,7 @@ START_TEST(test_log2_ticks) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("plot_ticks");
-    TCase *tc = tcase_create("ticks");
-    tcase_add_loop_test(tc, test_nice_ticks, 0, (int)(sizeof NICE / sizeof NICE[0]));
-    tcase_add_test(tc, test_nice_ticks_cap);
-    tcase_add_test(tc, test_log_ticks_decades);
-    tcase_add_test(tc, test_log_ticks_narrow_range);
-    tcase_add_test(tc, test_log_ticks_wide_and_degenerate);
-    tcase_add_loop_test(tc, test_log2_ticks, 0, (int)(sizeof LOG2 / sizeof LOG2[0]));
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("plot_ticks", TU_LOOP(test_nice_ticks, 0, (int)(sizeof NICE / sizeof NICE[0])),
+        test_nice_ticks_cap, test_log_ticks_decades, test_log_ticks_narrow_range,
+        test_log_ticks_wide_and_degenerate,
+        TU_LOOP(test_log2_ticks, 0, (int)(sizeof LOG2 / sizeof LOG2[0])));

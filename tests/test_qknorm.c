@@ -200,13 +200,5 @@ START_TEST(test_with_attention) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("qknorm");
-    TCase *tc = tcase_create("qknorm");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, test_forward_matches_the_book);
-    tcase_add_loop_test(tc, test_backward_alone, 0, 2);
-    tcase_add_loop_test(tc, test_with_attention, 0, 4);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("qknorm", 60, test_forward_matches_the_book, TU_LOOP(test_backward_alone, 0, 2),
+                TU_LOOP(test_with_attention, 0, 4));

@@ -214,18 +214,6 @@ START_TEST(test_write_csv) {
 }
 END_TEST
 
-static Suite *results_suite(void) {
-    Suite *s = suite_create("results");
-    TCase *tc = tcase_create("results");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_add_test(tc, test_row_from_logs);
-    tcase_add_test(tc, test_row_missing_fields);
-    tcase_add_test(tc, test_status);
-    tcase_add_test(tc, test_status_running_while_locked);
-    tcase_add_test(tc, test_marker_round_trip);
-    tcase_add_test(tc, test_write_csv);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(results_suite()); }
+TU_MAIN_FIXTURE("results", make_tmp, remove_tmp, test_row_from_logs, test_row_missing_fields,
+                test_status, test_status_running_while_locked, test_marker_round_trip,
+                test_write_csv);

@@ -393,23 +393,11 @@ START_TEST(test_relative_task_file_from_another_folder) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("resume");
-    TCase *tc = tcase_create("resume");
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, test_resume_after_kill_is_bitwise_identical);
-    tcase_add_test(tc, test_sigint_writes_checkpoint_and_resumes);
-    tcase_add_test(tc, test_eval_prints_accuracy_and_examples);
-    tcase_add_test(tc, test_divergence_skip_counts_steps);
-    tcase_add_test(tc, test_resume_writes_into_the_given_folder);
-    tcase_add_test(tc, test_eval_recall_without_separator);
-    tcase_add_test(tc, test_qk_norm_resume_is_bitwise_identical);
-    tcase_add_test(tc, test_finished_run_resumed_unchanged);
-    tcase_add_test(tc, test_foreign_checkpoint_refused);
-    tcase_add_test(tc, test_failed_resume_changes_nothing);
-    tcase_add_test(tc, test_sigint_inside_evaluation_stops_within_seconds);
-    tcase_add_test(tc, test_second_signal_stops_at_once);
-    tcase_add_test(tc, test_relative_task_file_from_another_folder);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
+                test_sigint_writes_checkpoint_and_resumes, test_eval_prints_accuracy_and_examples,
+                test_divergence_skip_counts_steps, test_resume_writes_into_the_given_folder,
+                test_eval_recall_without_separator, test_qk_norm_resume_is_bitwise_identical,
+                test_finished_run_resumed_unchanged, test_foreign_checkpoint_refused,
+                test_failed_resume_changes_nothing,
+                test_sigint_inside_evaluation_stops_within_seconds,
+                test_second_signal_stops_at_once, test_relative_task_file_from_another_folder);

@@ -66,11 +66,4 @@ START_TEST(test_optimizer_from_config) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("run_setup");
-    TCase *tc = tcase_create("run_setup");
-    tcase_add_test(tc, test_lr_schedule_from_config);
-    tcase_add_test(tc, test_optimizer_from_config);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("run_setup", test_lr_schedule_from_config, test_optimizer_from_config);

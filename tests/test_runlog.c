@@ -191,15 +191,6 @@ START_TEST(test_resume_keeps_old_attention_columns) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("runlog");
-    TCase *tc = tcase_create("runlog");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_run_folder_under_a_file);
-    tcase_add_test(tc, test_link_to_dev_full_replaced);
-    tcase_add_test(tc, test_resume_truncates_later_rows);
-    tcase_add_test(tc, test_resume_keeps_old_attention_columns);
-    tcase_add_test(tc, test_val_bpb_column);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_TIMEOUT("runlog", 120, test_run_folder_under_a_file, test_link_to_dev_full_replaced,
+                test_resume_truncates_later_rows, test_resume_keeps_old_attention_columns,
+                test_val_bpb_column);

@@ -585,27 +585,10 @@ START_TEST(test_children_die_with_the_sweep) {
 }
 END_TEST
 
-static Suite *sweep_suite(void) {
-    Suite *s = suite_create("sweep");
-    TCase *tc = tcase_create("runs");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_jobs_1_and_2_agree);
-    tcase_add_test(tc, test_plan_xargs_collect);
-    tcase_add_test(tc, test_collect_missing);
-    tcase_add_test(tc, test_guard_recorded);
-    tcase_add_test(tc, test_resume_after_sigint);
-    tcase_add_test(tc, test_foreign_checkpoint);
-    tcase_add_test(tc, test_edited_task_file_refused);
-    tcase_add_test(tc, test_changed_task_file_new_plan);
-    tcase_add_test(tc, test_symlinked_run_folder_refused);
-    tcase_add_test(tc, test_default_out_dir);
-    tcase_add_test(tc, test_finished_runs_of_another_plan_refused);
-    tcase_add_test(tc, test_second_sweep_refused);
-    tcase_add_test(tc, test_locked_run_waited_for);
-    tcase_add_test(tc, test_children_die_with_the_sweep);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(sweep_suite()); }
+TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_agree,
+                        test_plan_xargs_collect, test_collect_missing, test_guard_recorded,
+                        test_resume_after_sigint, test_foreign_checkpoint,
+                        test_edited_task_file_refused, test_changed_task_file_new_plan,
+                        test_symlinked_run_folder_refused, test_default_out_dir,
+                        test_finished_runs_of_another_plan_refused, test_second_sweep_refused,
+                        test_locked_run_waited_for, test_children_die_with_the_sweep);

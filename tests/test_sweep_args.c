@@ -179,15 +179,4 @@ START_TEST(test_help) {
 }
 END_TEST
 
-static Suite *sweep_args_suite(void) {
-    Suite *s = suite_create("sweep_args");
-    TCase *tc = tcase_create("sweep_args");
-    tcase_add_test(tc, test_refused);
-    tcase_add_test(tc, test_preset_line);
-    tcase_add_test(tc, test_grid_line);
-    tcase_add_test(tc, test_help);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(sweep_args_suite()); }
+TU_MAIN("sweep_args", test_refused, test_preset_line, test_grid_line, test_help);

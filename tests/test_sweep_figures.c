@@ -218,17 +218,5 @@ START_TEST(test_unwritable_folder) {
 }
 END_TEST
 
-static Suite *sweep_figures_suite(void) {
-    Suite *s = suite_create("sweep_figures");
-    TCase *tc = tcase_create("figures");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_add_test(tc, test_dk_figures);
-    tcase_add_test(tc, test_dk_lines_per_width);
-    tcase_add_test(tc, test_lr_figure);
-    tcase_add_test(tc, test_dk_ticks_not_powers_of_two);
-    tcase_add_test(tc, test_unwritable_folder);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(sweep_figures_suite()); }
+TU_MAIN_FIXTURE("sweep_figures", make_tmp, remove_tmp, test_dk_figures, test_dk_lines_per_width,
+                test_lr_figure, test_dk_ticks_not_powers_of_two, test_unwritable_folder);

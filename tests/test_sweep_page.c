@@ -125,12 +125,5 @@ START_TEST(test_no_figures_and_errors) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("sweep_page");
-    TCase *tc = tcase_create("sweep_page");
-    tcase_add_checked_fixture(tc, setup, teardown);
-    tcase_add_test(tc, test_sections_and_figures);
-    tcase_add_test(tc, test_no_figures_and_errors);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN_FIXTURE("sweep_page", setup, teardown, test_sections_and_figures,
+                test_no_figures_and_errors);

@@ -255,20 +255,6 @@ START_TEST(test_train_sweep_report) {
 }
 END_TEST
 
-static Suite *sweep_report_suite(void) {
-    Suite *s = suite_create("sweep_report");
-    TCase *tc = tcase_create("report");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_add_test(tc, test_summary_over_seeds);
-    tcase_add_test(tc, test_lr_and_dk_sweep);
-    tcase_add_test(tc, test_old_style_file);
-    tcase_add_test(tc, test_malformed_row);
-    tcase_add_test(tc, test_many_missing_rows);
-    tcase_add_test(tc, test_no_sweep_csv);
-    tcase_add_test(tc, test_unwritable_outputs);
-    tcase_add_test(tc, test_train_sweep_report);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(sweep_report_suite()); }
+TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, test_lr_and_dk_sweep,
+                test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
+                test_unwritable_outputs, test_train_sweep_report);

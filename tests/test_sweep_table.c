@@ -380,21 +380,7 @@ START_TEST(test_not_a_sweep_csv) {
 }
 END_TEST
 
-static Suite *sweep_table_suite(void) {
-    Suite *s = suite_create("sweep_table");
-    TCase *tc = tcase_create("sweep.csv");
-    tcase_add_test(tc, test_median);
-    tcase_add_test(tc, test_varied_columns);
-    tcase_add_test(tc, test_groups_median_and_range);
-    tcase_add_test(tc, test_rows_that_did_not_train);
-    tcase_add_test(tc, test_malformed_rows_skipped);
-    tcase_add_test(tc, test_time_to_learn_columns);
-    tcase_add_test(tc, test_plan_columns_numeric);
-    tcase_add_test(tc, test_short_or_long_row_skipped);
-    tcase_add_test(tc, test_old_style_files);
-    tcase_add_test(tc, test_not_a_sweep_csv);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(sweep_table_suite()); }
+TU_MAIN("sweep_table", test_median, test_varied_columns, test_groups_median_and_range,
+        test_rows_that_did_not_train, test_malformed_rows_skipped, test_time_to_learn_columns,
+        test_plan_columns_numeric, test_short_or_long_row_skipped, test_old_style_files,
+        test_not_a_sweep_csv);

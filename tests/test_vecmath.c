@@ -69,11 +69,4 @@ START_TEST(test_lane_sq_dev_matches_long_double) {
 }
 END_TEST
 
-int main(void) {
-    Suite *s = suite_create("vecmath");
-    TCase *tc = tcase_create("vecmath");
-    tcase_add_test(tc, test_residual_passes_gradient_through);
-    tcase_add_test(tc, test_lane_sq_dev_matches_long_double);
-    suite_add_tcase(s, tc);
-    return tu_run(s);
-}
+TU_MAIN("vecmath", test_residual_passes_gradient_through, test_lane_sq_dev_matches_long_double);
