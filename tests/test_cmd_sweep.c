@@ -2,8 +2,8 @@
  * (src/cli/cmd_sweep.c), table-driven: --help prints the usage on stdout with exit 0, a missing, extra
  * or empty argument prints it on stderr with exit 2, and --sweep-report on a folder without a
  * sweep.csv is a wrong argument (exit 2, the folder named) before anything is read. --sweep's own
- * command line is test_sweep_args.c's; the runs and the report are test_sweep.c's and
- * test_sweep_report.c's. */
+ * command line is test_sweep_args.c's; the runs and the report are test_sweep.c's (and
+ * test_sweep_restart.c's) and test_sweep_report.c's. */
 #include "cli/cli.h"
 
 #include <check.h>

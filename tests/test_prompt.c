@@ -8,44 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/config.h"
 #include "model/model.h"
-#include "optim/optim.h"
 #include "tasks/tasks.h"
-#include "train/checkpoint.h"
-#include "train/train.h"
 #include "testutil.h"
+#include "tinyrun.h"
 
 static char tmpdir[256];
 
 static void train_tiny(void) {
-    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_prompt_XXXXXX");
-    ck_assert_int_eq(tu_run_train(tmpdir, "--set task.name=copy --set task.length=3 --set task.symbols=6 "
-                                          "--set task.val_size=64 --set model.d_model=16 --set model.n_heads=2 "
-                                          "--set model.n_layers=1 --set train.batch_size=16 --set train.steps=60 "
-                                          "--set optim.lr=3e-3 --set log.every=20 --set train.eval_every=20 "
-                                          "--set log.progress=0 --set run.threads=1 --set run.name=t"),
-                     0);
+    tiny_train(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_prompt_XXXXXX", "copy");
 }
 
 /* Greedy answer of the checkpoint to the copy prompt p[0..2], done here: the sequence is
  * p0 p1 p2 SEP a0 a1, position 3 + i predicts answer token i. */
 static void greedy_here(const int *p, int *ans) {
-    char ck[300];
-    snprintf(ck, sizeof ck, "%s/runs/t/checkpoint.bin", tmpdir);
-    Config c;
-    config_defaults(&c);
-    ck_assert_int_eq(checkpoint_load_config(ck, &c), 0);
-    Task t;
-    ck_assert_int_eq(task_init(&t, &c), 0);
-    ck_assert_int_eq(t.seq_len, 6);
-    ModelConfig mc = train_model_config(&c, &t);
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
-    Optimizer o;
-    ck_assert_int_eq(train_optim_init(&o, &c, m.n_params), 0);
-    CheckpointState st;
-    ck_assert_int_eq(checkpoint_load(ck, &m, &o, &st), 0);
+    Task t;
+    tiny_load(tmpdir, &m, &t);
     int tokens[6] = {p[0], p[1], p[2], t.n_symbols /* SEP */, 0, 0}, targets[6] = {0};
     float mask[6] = {0, 0, 0, 1, 1, 1};
     int V = m.cfg.vocab_size;
@@ -58,7 +37,6 @@ static void greedy_here(const int *p, int *ans) {
         ans[i] = best;
         if (4 + i < 6) tokens[4 + i] = best;
     }
-    optim_free(&o);
     model_free(&m);
     task_free(&t);
 }

@@ -14,11 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/config.h"
-#include "optim/optim.h"
-#include "train/checkpoint.h"
-#include "train/train.h"
 #include "testutil.h"
+#include "tinyrun.h"
 
 #define MAXV 8
 
@@ -330,38 +327,17 @@ START_TEST(test_write_run) {
 END_TEST
 
 static void train_tiny(void) {
-    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_sample_XXXXXX");
-    ck_assert_int_eq(tu_run_train(tmpdir, "--set task.name=sort --set task.length=3 --set "
-                                          "task.symbols=6 --set task.val_size=64 --set "
-                                          "model.d_model=16 --set model.n_heads=2 --set "
-                                          "model.n_layers=1 --set train.batch_size=16 --set "
-                                          "train.steps=60 --set optim.lr=3e-3 --set log.every=20 "
-                                          "--set train.eval_every=20 --set log.progress=0 --set "
-                                          "run.threads=1 --set run.name=t"),
-                     0);
+    tiny_train(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_sample_XXXXXX", "sort");
 }
 
 /* The greedy continuation of the sort prompt p[0..3) SEP from the checkpoint, done here with
  * greedy_here at the task's length (T = 6). */
 static void checkpoint_greedy(const int *p, int n_new, int *out) {
-    char ck[300];
-    snprintf(ck, sizeof ck, "%s/runs/t/checkpoint.bin", tmpdir);
-    Config c;
-    config_defaults(&c);
-    ck_assert_int_eq(checkpoint_load_config(ck, &c), 0);
-    Task t;
-    ck_assert_int_eq(task_init(&t, &c), 0);
-    ck_assert_int_eq(t.seq_len, 6);
-    ModelConfig mc = train_model_config(&c, &t);
     Model m;
-    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
-    Optimizer o;
-    ck_assert_int_eq(train_optim_init(&o, &c, m.n_params), 0);
-    CheckpointState st;
-    ck_assert_int_eq(checkpoint_load(ck, &m, &o, &st), 0);
+    Task t;
+    tiny_load(tmpdir, &m, &t);
     int prompt[4] = {p[0], p[1], p[2], t.sep};
     greedy_here(&m, 6, prompt, 4, n_new, out);
-    optim_free(&o);
     model_free(&m);
     task_free(&t);
 }

@@ -15,7 +15,7 @@
 
 #include "report/figures.h"
 #include "report/html.h"
-#include "report/logs.h"
+#include "runlog/log_query.h"
 #include "report/out_dir.h"
 #include "report/runs.h"
 #include "report/summary.h"

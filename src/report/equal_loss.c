@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/logs.h"
+#include "runlog/log_query.h"
 #include "runlog/csv_read.h"
 
 double equal_loss_step(const double *steps, const double *losses, int n, double level) {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "report/figure_passthru.h"
-#include "report/logs.h"
+#include "runlog/log_query.h"
 #include "report/panels.h"
 #include "report/plot.h"
 #include "report/svg.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/logs.h"
+#include "runlog/log_query.h"
 
 Figure figure_init(const Run *runs, int n) {
     return (Figure){.n_runs = n, .x_max = max_last_step(runs, n, "step")};

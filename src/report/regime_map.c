@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/logs.h"
+#include "runlog/log_query.h"
 #include "report/plot.h"
 #include "report/slowdown.h"
 #include "report/sweep_table.h"

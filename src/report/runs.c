@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "report/log_check.h"
-#include "report/logs.h"
+#include "runlog/log_query.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/logs.h"
+#include "runlog/log_query.h"
 #include "report/time_to_learn.h"
 
 /* Appends a row and returns its index, or -1 when out of memory (then cell() ignores it). */

@@ -2,7 +2,7 @@
  * run's loss.csv (time_to_learn.h). */
 #include "report/time_to_learn.h"
 
-#include "report/logs.h"
+#include "runlog/log_query.h"
 
 const double TTL_THRESHOLD[TTL_N] = {0.5, 0.9, 0.99};
 const char *const TTL_NAME[TTL_N] = {"50", "90", "99"};

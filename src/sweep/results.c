@@ -13,7 +13,7 @@
 #include "config/config.h"
 #include "model/model.h"
 #include "runlog/csv_read.h"
-#include "report/logs.h"
+#include "runlog/log_query.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
 #include "report/sweep_columns.h"

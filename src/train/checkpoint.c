@@ -223,6 +223,31 @@ int checkpoint_load_config(const char *path, Config *c) {
     return 0;
 }
 
+/* Reads the tensor headers (name, ndim, shape, numel) and checks each against the model's tensor
+ * of the same index; the first difference fails r with a message naming both. */
+static void check_tensor_headers(Reader *r, const Model *m) {
+    char msg[256];
+    for (int i = 0; i < m->n_tensors && !r->failed; i++) {
+        const TensorInfo *ti = &m->tensors[i];
+        char name[MODEL_NAME_LEN + 1] = {0};
+        uint32_t len = get_u32(r);
+        if (len > MODEL_NAME_LEN) {
+            bad(r, "tensor name too long");
+            return;
+        }
+        get(r, name, len);
+        uint32_t ndim = get_u32(r), d0 = get_u32(r), d1 = get_u32(r);
+        uint64_t numel = get_u64(r);
+        if (!r->failed && (strcmp(name, ti->name) != 0 || ndim != (uint32_t)ti->ndim ||
+                           d0 != (uint32_t)ti->shape[0] || d1 != (uint32_t)ti->shape[1] ||
+                           numel != ti->numel)) {
+            snprintf(msg, sizeof msg, "tensor %d is '%s' [%u, %u], the model expects '%s' [%d, %d]",
+                     i, name, d0, d1, ti->name, ti->shape[0], ti->shape[1]);
+            bad(r, msg);
+        }
+    }
+}
+
 int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s) {
     Reader r;
     if (open_checked(&r, path) != 0) {
@@ -250,25 +275,7 @@ int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s
         snprintf(msg, sizeof msg, "%u tensors, the model has %d", n_tensors, m->n_tensors);
         bad(&r, msg);
     }
-    for (int i = 0; i < m->n_tensors && !r.failed; i++) {
-        const TensorInfo *ti = &m->tensors[i];
-        char name[MODEL_NAME_LEN + 1] = {0};
-        uint32_t len = get_u32(&r);
-        if (len > MODEL_NAME_LEN) {
-            bad(&r, "tensor name too long");
-            break;
-        }
-        get(&r, name, len);
-        uint32_t ndim = get_u32(&r), d0 = get_u32(&r), d1 = get_u32(&r);
-        uint64_t numel = get_u64(&r);
-        if (!r.failed && (strcmp(name, ti->name) != 0 || ndim != (uint32_t)ti->ndim ||
-                          d0 != (uint32_t)ti->shape[0] || d1 != (uint32_t)ti->shape[1] ||
-                          numel != ti->numel)) {
-            snprintf(msg, sizeof msg, "tensor %d is '%s' [%u, %u], the model expects '%s' [%d, %d]",
-                     i, name, d0, d1, ti->name, ti->shape[0], ti->shape[1]);
-            bad(&r, msg);
-        }
-    }
+    check_tensor_headers(&r, m);
     size_t bytes = m->n_params * sizeof(real);
     if (!r.failed && r.size - r.pos != bytes * (1 + buffers)) {
         snprintf(msg, sizeof msg, "%zu bytes of tensor data, the model needs %zu", r.size - r.pos,

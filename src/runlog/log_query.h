@@ -1,10 +1,10 @@
-/* logs.h: queries on the CSV logs of one run (loss.csv, grad_norms.csv, attention.csv), shared by
- * ./train --compare and ./train --sweep.
+/* log_query.h: queries on the CSV logs of one run (loss.csv, grad_norms.csv, attention.csv),
+ * shared by ./train --compare and ./train --sweep.
  *
  * Every log has a "step" column. An empty field was not measured at that step and is skipped; a
  * logged NaN or Inf is a value and stays visible (log_format_value writes nan / inf / -inf). */
-#ifndef SCALEDOT_LOGS_H
-#define SCALEDOT_LOGS_H
+#ifndef SCALEDOT_LOG_QUERY_H
+#define SCALEDOT_LOG_QUERY_H
 
 #include <stddef.h>
 

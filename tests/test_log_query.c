@@ -1,9 +1,9 @@
-/* test_logs.c: the queries on one run's CSV logs in src/report/logs.c: joining a folder and a
- * file name, the step of a row, the last and the nearest row where a column was measured (an
+/* test_log_query.c: the queries on one run's CSV logs in src/runlog/log_query.c: joining a folder
+ * and a file name, the step of a row, the last and the nearest row where a column was measured (an
  * empty field was not; a logged nan was), the mean over heads of an attention.csv column, and
  * writing a value with nan / inf kept visible. Expected values are worked out by hand from the
  * small logs below. */
-#include "report/logs.h"
+#include "runlog/log_query.h"
 
 #include <check.h>
 #include <errno.h>
@@ -39,7 +39,7 @@ START_TEST(test_path_and_load) {
     ck_assert_str_eq(out, "runs/a/loss.cs");
 
     char dir[256], path[300];
-    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_logs_XXXXXX");
+    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_log_query_XXXXXX");
     Csv t;
     memset(&t, 0, sizeof t);
     errno = 0;
@@ -170,4 +170,4 @@ START_TEST(test_format_value) {
 }
 END_TEST
 
-TU_MAIN("logs", test_path_and_load, test_rows, test_head_mean, test_format_value);
+TU_MAIN("log_query", test_path_and_load, test_rows, test_head_mean, test_format_value);

@@ -1,6 +1,6 @@
-/* logs.c: report-stage queries on one run's CSV logs (logs.h), shared by --compare and the sweep
+/* log_query.c: queries on one run's CSV logs (log_query.h), shared by --compare and the sweep
  * report. */
-#include "report/logs.h"
+#include "runlog/log_query.h"
 
 #include <errno.h>
 #include <math.h>
