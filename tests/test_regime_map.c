@@ -93,6 +93,18 @@ START_TEST(test_points_and_figure) {
     ck_assert_ptr_nonnull(strstr(svg, "data-run=\"b2\" data-x=\"0.8192\" data-y=\"0.8\""));
     ck_assert_ptr_null(strstr(svg, "data-run=\"a5\""));
     ck_assert_ptr_null(strstr(svg, "data-run=\"b3\""));
+    /* the censored point (the largest slowdown, 10x) keeps its whole arrow inside the slowdown
+     * panel's plot area (its clip rectangle): the y range leaves room above a lower bound */
+    const char *clip = strstr(svg, "<clipPath id=\"clip2\"><rect");
+    const char *arrow = strstr(svg, "class=\"censor-arrow\" d=\"M");
+    ck_assert_ptr_nonnull(clip);
+    ck_assert_ptr_nonnull(arrow);
+    double cx, cy, cw, ch, ax, ay, av;
+    ck_assert_int_eq(sscanf(clip, "<clipPath id=\"clip2\"><rect x=\"%lf\" y=\"%lf\" width=\"%lf\" "
+                                  "height=\"%lf\"", &cx, &cy, &cw, &ch), 4);
+    ck_assert_int_eq(sscanf(arrow, "class=\"censor-arrow\" d=\"M%lf %lf v%lf", &ax, &ay, &av), 3);
+    ck_assert_msg(ay + av >= cy && ay <= cy + ch && ax >= cx && ax <= cx + cw,
+                  "arrow from y %g to %g, plot area y %g .. %g", ay, ay + av, cy, cy + ch);
     free(svg);
 }
 END_TEST

@@ -126,6 +126,24 @@ static void legend(Svg *s, double x, double y) {
              "slow; arrow down: the scaled run never did: at most)");
 }
 
+/* The slowdown panel's y range: the data's, widened by a factor of 2 on the side a censored
+ * point's arrow points to (a bound at the top of the data would put its arrow outside the frame),
+ * and by 1.25 on the other. Leaves NAN (the data's range) when no point is drawable. */
+static void censored_headroom(const PlotPoint *b, int nb, double *lo, double *hi) {
+    double mn = INFINITY, mx = 0;
+    int up = 0, down = 0;
+    for (int i = 0; i < nb; i++) {
+        if (!(b[i].y > 0) || !isfinite(b[i].y)) continue;
+        if (b[i].y < mn) mn = b[i].y;
+        if (b[i].y > mx) mx = b[i].y;
+        up |= b[i].censored > 0;
+        down |= b[i].censored < 0;
+    }
+    if (!(mx > 0)) return;
+    *lo = mn / (down ? 2.0 : 1.25);
+    *hi = mx * (up ? 2.0 : 1.25);
+}
+
 /* Returns the number of points drawn in each panel through drawn[2]. */
 static int draw(Svg *s, const RegimePoint *p, int n, int drawn[2]) {
     PlotPoint *a = malloc(sizeof *a * (size_t)(n > 0 ? n : 1));
@@ -152,6 +170,7 @@ static int draw(Svg *s, const RegimePoint *p, int n, int drawn[2]) {
     PlotAxes ax2 = {"slowdown to 90 % (steps none / steps sqrt_dk)",
                     "predicted step-0 logit std of the unscaled run (log)", "slowdown (log)", 1,
                     NAN, NAN, NAN, NAN, 0, 1};
+    censored_headroom(b, nb, &ax2.y_lo, &ax2.y_hi);
     drawn[0] = plot_scatter(s, 10, 10, FIG_W / 2 - 15, FIG_H - 90, &ax1, a, na);
     drawn[1] = plot_scatter(s, FIG_W / 2 + 5, 10, FIG_W / 2 - 15, FIG_H - 90, &ax2, b, nb);
     legend(s, 30, FIG_H - 52);
