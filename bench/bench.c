@@ -349,8 +349,8 @@ static void shape_label(const Shape *s, char *buf, size_t n) {
 enum { FMA_RUNS = 5 };
 static double peak_gflops, peak_min, peak_median;
 
-/* Runs the FMA probe FMA_RUNS times for `seconds` each and sets peak_gflops (the fastest run),
- * peak_median and peak_min. */
+/* Runs the FMA probe FMA_RUNS times for `seconds` each, sets peak_gflops (the fastest run),
+ * peak_median and peak_min, and prints them. */
 static void measure_peak(double seconds) {
     double runs[FMA_RUNS];
     for (int k = 0; k < FMA_RUNS; k++) runs[k] = fma_peak_gflops(seconds);
@@ -358,6 +358,11 @@ static void measure_peak(double seconds) {
     peak_min = runs[0];
     peak_median = runs[FMA_RUNS / 2];
     peak_gflops = runs[FMA_RUNS - 1];
+    printf("one-core FMA peak (16 chains of 64-byte vector FMAs, best probe): %.1f GFLOP/s\n"
+           "  spread over %d runs of %.1f s: min %.1f, median %.1f, max %.1f GFLOP/s "
+           "(max/min %.2f)\n",
+           peak_gflops, FMA_RUNS, seconds, peak_min, peak_median, peak_gflops,
+           peak_min > 0 ? peak_gflops / peak_min : 0);
 }
 
 /* CPU model name from /proc/cpuinfo: figures are comparable only on the same machine. */
@@ -532,13 +537,7 @@ int main(int argc, char **argv) {
     printf("build: scaledot %s; %s; flags %s\n", provenance_build(), provenance_compiler(),
            provenance_flags());
     print_cpu();
-    double probe_s = quick ? 0.3 : 1.0;
-    measure_peak(probe_s);
-    printf("one-core FMA peak (16 chains of 64-byte vector FMAs, best probe): %.1f GFLOP/s\n"
-           "  spread over %d runs of %.1f s: min %.1f, median %.1f, max %.1f GFLOP/s "
-           "(max/min %.2f)\n",
-           peak_gflops, FMA_RUNS, probe_s, peak_min, peak_median, peak_gflops,
-           peak_min > 0 ? peak_gflops / peak_min : 0);
+    measure_peak(quick ? 0.3 : 1.0);
     printf("scaledot bench: median time of whole training steps (model_forward, model_zero_grad,\n"
            "model_backward, optim_step AdamW) after warm-up, 1- and 2-thread steps interleaved;\n"
            "d_ff = 4C, real = %s.\n"
