@@ -179,10 +179,20 @@ bench: $(BUILD)/bench/bench
 # kernels (~20 GFLOP/s); OPENBLAS_CORETYPE picks its AVX-512 SkylakeX kernels instead.
 SGEMM_ARGS        ?=
 OPENBLAS_CORETYPE ?= SkylakeX
+# OpenBLAS's development files (cblas.h, libopenblas.so) come from libopenblas-dev: a trial
+# compile and link of one cblas_sgemm reference checks for them first, so that their absence is
+# one line naming the package (exit 2), not a linker error.
+OPENBLAS_CFLAGS = $(shell pkg-config --cflags openblas 2>/dev/null)
+OPENBLAS_LIBS   = $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
 $(BUILD)/bench/sgemm_yardstick: bench/sgemm_yardstick.c $(BUILD)/float/model/matmul.o src/model/matmul.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags openblas 2>/dev/null) -o $@ $< \
-		$(BUILD)/float/model/matmul.o $(LDFLAGS) $(shell pkg-config --libs openblas 2>/dev/null || echo -lopenblas) $(LDLIBS)
+	@printf '#include <cblas.h>\nint main(void) { void *volatile p = (void *)cblas_sgemm; return p == 0; }\n' | \
+	  $(CC) $(OPENBLAS_CFLAGS) -x c - -o $@.check $(OPENBLAS_LIBS) 2>/dev/null || { \
+	  echo "bench-sgemm: OpenBLAS's development files (cblas.h, libopenblas.so) are missing;" \
+	       "install them: apt-get install libopenblas-dev" >&2; rm -f $@.check; exit 2; }
+	@rm -f $@.check
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(OPENBLAS_CFLAGS) -o $@ $< \
+		$(BUILD)/float/model/matmul.o $(LDFLAGS) $(OPENBLAS_LIBS) $(LDLIBS)
 
 bench-sgemm: $(BUILD)/bench/sgemm_yardstick
 	OPENBLAS_NUM_THREADS=1 OPENBLAS_CORETYPE=$(OPENBLAS_CORETYPE) ./$(BUILD)/bench/sgemm_yardstick $(SGEMM_ARGS)

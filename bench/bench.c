@@ -26,7 +26,12 @@
  *   --threads N  only N threads
  *   --seq        the cost against sequence length instead: B=16, C=256, L=4, NH=4, V=64 at
  *                T = 64, 128, 256, 512 on one thread; time and memory per token, against T=128
- *                (with --shape I: only the I-th of those) */
+ *                (with --shape I: only the I-th of those)
+ *   --matmul N   only our matmul_forward_scratch at N x N x N on --threads T (default 1): its
+ *                GFLOP/s, best of 5 calls (bench/torch_compare.sh holds PyTorch's sgemm to it)
+ *
+ * The FMA probe runs FMA_RUNS times; %peak is against the fastest run, and the table gives the
+ * range of %peak against the fastest .. slowest run beside it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -338,8 +343,27 @@ static void shape_label(const Shape *s, char *buf, size_t n) {
     snprintf(buf, n, "(%d,%d,%d,%d,%d,%d)", s->B, s->T, s->C, s->L, s->NH, s->V);
 }
 
-/* Peak of one core in GFLOP/s, measured before the shapes (0 when not measured). */
-static double peak_gflops;
+/* Peak of one core in GFLOP/s, measured before the shapes (0 when not measured): the best of
+ * FMA_RUNS runs of the probe, and the slowest and median runs, whose spread says how much %peak
+ * itself moves on this machine. */
+enum { FMA_RUNS = 5 };
+static double peak_gflops, peak_min, peak_median;
+
+/* Runs the FMA probe FMA_RUNS times for `seconds` each, sets peak_gflops (the fastest run),
+ * peak_median and peak_min, and prints them. */
+static void measure_peak(double seconds) {
+    double runs[FMA_RUNS];
+    for (int k = 0; k < FMA_RUNS; k++) runs[k] = fma_peak_gflops(seconds);
+    qsort(runs, FMA_RUNS, sizeof runs[0], cmp_double);
+    peak_min = runs[0];
+    peak_median = runs[FMA_RUNS / 2];
+    peak_gflops = runs[FMA_RUNS - 1];
+    printf("one-core FMA peak (16 chains of 64-byte vector FMAs, best probe): %.1f GFLOP/s\n"
+           "  spread over %d runs of %.1f s: min %.1f, median %.1f, max %.1f GFLOP/s "
+           "(max/min %.2f)\n",
+           peak_gflops, FMA_RUNS, seconds, peak_min, peak_median, peak_gflops,
+           peak_min > 0 ? peak_gflops / peak_min : 0);
+}
 
 /* CPU model name from /proc/cpuinfo: figures are comparable only on the same machine. */
 static void print_cpu(void) {
@@ -359,21 +383,25 @@ static void print_cpu(void) {
 
 static void print_tables(const Result res[N_SHAPES]) {
     char label[64];
-    printf("\n%-22s %3s %5s %9s %17s %10s %8s %6s %9s\n", "shape (B,T,C,L,NH,V)", "thr", "steps",
-           "ms/step", "[min .. max] ms", "tokens/s", "GFLOP/s", "%peak", "CPU ms");
+    printf("\n%-22s %3s %5s %9s %17s %10s %8s %6s %13s %9s\n", "shape (B,T,C,L,NH,V)", "thr",
+           "steps", "ms/step", "[min .. max] ms", "tokens/s", "GFLOP/s", "%peak", "[probe range]",
+           "CPU ms");
     for (int i = 0; i < n_shapes; i++)
         for (int j = 0; j < N_THREADS; j++) {
             const Timing *t = &res[i].t[j];
             if (!t->ok) continue;
             shape_label(&shapes[i], label, sizeof label);
             double g = step_flops(&shapes[i]) / (t->median_ms * 1e-3) / 1e9;
-            printf("%-22s %3d %5d %9.1f %8.1f .. %6.1f %10.0f %8.1f %6.1f %9.1f\n", label,
-                   t->threads, t->steps, t->median_ms, t->min_ms, t->max_ms,
-                   shapes[i].B * shapes[i].T / (t->median_ms * 1e-3), g,
-                   peak_gflops > 0 ? 100 * g / (peak_gflops * t->threads) : 0, t->cpu_ms);
+            double pc = peak_gflops > 0 ? 100 * g / (peak_gflops * t->threads) : 0;
+            double pc_slow = peak_min > 0 ? 100 * g / (peak_min * t->threads) : 0;
+            printf("%-22s %3d %5d %9.1f %8.1f .. %6.1f %10.0f %8.1f %6.1f %5.1f .. %5.1f %9.1f\n",
+                   label, t->threads, t->steps, t->median_ms, t->min_ms, t->max_ms,
+                   shapes[i].B * shapes[i].T / (t->median_ms * 1e-3), g, pc, pc, pc_slow,
+                   t->cpu_ms);
         }
     printf("(ms/step: wall clock, median. %%peak: GFLOP/s against threads x the one-core FMA "
-           "peak above.\n CPU ms: median process CPU time per step / threads; on a busy machine "
+           "peak above\n (its fastest run); [probe range]: %%peak against its fastest .. "
+           "slowest run.\n CPU ms: median process CPU time per step / threads; on a busy machine "
            "it leaves out\n time spent descheduled but counts spin-waiting)\n");
 
     printf("\nShare of step time per kernel (%%), timed around each call:\n%-22s %3s", "shape",
@@ -433,13 +461,51 @@ static void print_tables(const Result res[N_SHAPES]) {
     }
 }
 
+/* --matmul N: our linear layer alone, matmul_forward_scratch (no bias, packing scratch of
+ * matmul_scratch_len(N), as the model's) at N x N x N (2 N^3 FLOPs), best of 5 calls after a
+ * warm-up, on `threads` threads; prints the GFLOP/s alone on one line,
+ * for bench/torch_compare.sh to hold PyTorch's sgemm against. Returns the exit code. */
+static int matmul_mode(int n, int threads) {
+    size_t nn = (size_t)n * n;
+    real *x = malloc(nn * sizeof(real)), *w = malloc(nn * sizeof(real));
+    real *out = malloc(nn * sizeof(real));
+    set_threads(threads); /* before sizing the scratch: one part per thread */
+    size_t len = matmul_scratch_len(n);
+    real *scratch = malloc(len * sizeof(real));
+    if (!x || !w || !out || !scratch) {
+        fprintf(stderr, "bench: --matmul %d: out of memory\n", n);
+        free(x), free(w), free(out), free(scratch);
+        return 1;
+    }
+    unsigned st = 12345u;
+    for (size_t i = 0; i < nn; i++) {
+        st = st * 1664525u + 1013904223u;
+        x[i] = (real)((st >> 8) * (1.0 / 16777216.0) - 0.5);
+        st = st * 1664525u + 1013904223u;
+        w[i] = (real)((st >> 8) * (1.0 / 16777216.0) - 0.5);
+    }
+    double best = INFINITY;
+    for (int r = -1; r < 5; r++) { /* r = -1: warm-up */
+        double t0 = now_s();
+        matmul_forward_scratch(out, x, w, NULL, n, n, n, scratch, len);
+        double dt = now_s() - t0;
+        if (r >= 0 && dt < best) best = dt;
+    }
+    printf("%.1f\n", 2.0 * n * n * (double)n / best / 1e9);
+    free(x), free(w), free(out), free(scratch);
+    return 0;
+}
+
 static int usage(const char *prog) {
-    fprintf(stderr, "usage: %s [--quick] [--seconds S] [--shape I] [--threads N] [--seq]\n", prog);
+    fprintf(stderr,
+            "usage: %s [--quick] [--seconds S] [--shape I] [--threads N] [--seq]\n"
+            "       %s --matmul N [--threads T]\n",
+            prog, prog);
     return 2;
 }
 
 int main(int argc, char **argv) {
-    int quick = 0, only_shape = -1, only_threads = 0;
+    int quick = 0, only_shape = -1, only_threads = 0, matmul_n = 0;
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         if (strcmp(argv[i], "--quick") == 0) {
@@ -453,6 +519,9 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
             only_shape = (int)strtol(argv[++i], &end, 10);
             if (*end || only_shape < 0) return usage(argv[0]);
+        } else if (strcmp(argv[i], "--matmul") == 0 && i + 1 < argc) {
+            matmul_n = (int)strtol(argv[++i], &end, 10);
+            if (*end || matmul_n < 1 || matmul_n > 16384) return usage(argv[0]);
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             only_threads = (int)strtol(argv[++i], &end, 10);
             if (*end || only_threads < 1) return usage(argv[0]);
@@ -461,15 +530,14 @@ int main(int argc, char **argv) {
         }
     }
     if (only_shape >= n_shapes) return usage(argv[0]);
+    if (matmul_n) return matmul_mode(matmul_n, only_threads ? only_threads : 1);
     if (shapes == seq_shapes && !only_threads) only_threads = 1;
     /* which binary this is: a -march=native build times this CPU's instructions, a portable one
      * (make portable) the family's */
     printf("build: scaledot %s; %s; flags %s\n", provenance_build(), provenance_compiler(),
            provenance_flags());
     print_cpu();
-    peak_gflops = fma_peak_gflops(quick ? 0.3 : 1.0);
-    printf("one-core FMA peak (16 chains of 64-byte vector FMAs, best probe): %.1f GFLOP/s\n",
-           peak_gflops);
+    measure_peak(quick ? 0.3 : 1.0);
     printf("scaledot bench: median time of whole training steps (model_forward, model_zero_grad,\n"
            "model_backward, optim_step AdamW) after warm-up, 1- and 2-thread steps interleaved;\n"
            "d_ff = 4C, real = %s.\n"

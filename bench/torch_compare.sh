@@ -15,6 +15,18 @@
 # its thread count follows the run's (OPENBLAS_NUM_THREADS, torch.set_num_threads), and idle
 # OpenMP threads sleep (OMP_WAIT_POLICY=passive), as ./train's do.
 #
+# The yardstick reports itself before it is used (issue 24): a PyTorch whose BLAS is slow is no
+# yardstick (with Debian's reference BLAS, libblas3, PyTorch's step is many times slower and every
+# ratio flatters us). So the script first prints the library PyTorch's sgemm_ runs in
+# (bench/torch_blas.py which) and REFUSES, exit 2, before timing anything, when that is Debian's
+# reference BLAS (a real path .../blas/libblas.so.3*, what the libblas.so.3-x86_64-linux-gnu
+# alternative resolves to without OpenBLAS). Then, on each thread count it compares, it times
+# PyTorch's sgemm and our matmul_forward_scratch (bench --matmul) at 1024^3 (best of 5 calls
+# each) and prints both; it REFUSES, exit 2, before timing any step, when PyTorch's sgemm is
+# "far below" ours, defined as under HALF of our GFLOP/s on the same thread count (a tuned sgemm
+# is at or above our matmul on large squares; half leaves room for a loaded machine's noise).
+# The fix in both cases: apt-get install libopenblas0-pthread.
+#
 # Usage: bench/torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]   (defaults 3 and 4)
 set -euo pipefail
 bench=${1:?usage: torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]}
@@ -43,6 +55,32 @@ theirs() { # shape, threads -> median ms per step
     OPENBLAS_NUM_THREADS=$2 OMP_NUM_THREADS=$2 "$py" "$here/torch_step.py" $1 "$2" "$seconds" |
         awk '{ print $10 }'
 }
+
+install_blas="apt-get install libopenblas0-pthread"
+blas=$("$py" "$here/torch_blas.py" which)
+echo "PyTorch's BLAS (the library its sgemm_ runs in): $blas"
+if [[ $blas == */blas/libblas.so.3* ]]; then
+    echo "torch_compare: PyTorch runs Debian's reference BLAS ($blas), which is no yardstick;" \
+        "install OpenBLAS: $install_blas" >&2
+    exit 2
+fi
+sgemm_n=1024
+echo "sgemm GFLOP/s at ${sgemm_n}^3 (out = x.W^T, best of 5 calls):" \
+    "PyTorch's BLAS against our matmul_forward_scratch"
+for t in 1 2; do
+    g_ours=$("$bench" --matmul "$sgemm_n" --threads "$t")
+    g_theirs=$(OPENBLAS_NUM_THREADS=$t OMP_NUM_THREADS=$t \
+        "$py" "$here/torch_blas.py" gflops "$sgemm_n" "$t")
+    [[ -n $g_ours && -n $g_theirs ]] ||
+        { echo "torch_compare: an sgemm run printed nothing" >&2; exit 1; }
+    printf '  %d thread(s): PyTorch %8.1f   scaledot %8.1f\n' "$t" "$g_theirs" "$g_ours"
+    if awk -v a="$g_theirs" -v b="$g_ours" 'BEGIN { exit !(a < 0.5 * b) }'; then
+        echo "torch_compare: PyTorch's sgemm ($blas) runs $g_theirs GFLOP/s on $t thread(s)," \
+            "under half of our matmul's $g_ours: no yardstick; install OpenBLAS: $install_blas;" \
+            "if it is OpenBLAS already, choose its kernel with TORCH_CORETYPE (now $OPENBLAS_CORETYPE)" >&2
+        exit 2
+    fi
+done
 
 torch_ver=$("$py" -c 'import torch; print(torch.__version__)')
 echo "scaledot vs PyTorch $torch_ver (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE), ms per AdamW step,"
