@@ -1,0 +1,41 @@
+/* machine.c: what `make bench`'s figures are measured on and against: the CPU's model name, and
+ * one core's FMA peak (fma_peak.c) over FMA_RUNS probes, the ceiling each shape's GFLOP/s is
+ * printed as a share of (%peak against the fastest run, the table's probe range against the
+ * fastest .. slowest, whose spread says how much %peak itself moves on this machine). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "fma_peak.h"
+
+enum { FMA_RUNS = 5 };
+
+Peak measure_peak(double seconds) {
+    double runs[FMA_RUNS];
+    for (int k = 0; k < FMA_RUNS; k++) runs[k] = fma_peak_gflops(seconds);
+    qsort(runs, FMA_RUNS, sizeof runs[0], cmp_double);
+    Peak p = {.min = runs[0], .median = runs[FMA_RUNS / 2], .best = runs[FMA_RUNS - 1]};
+    printf("one-core FMA peak (16 chains of 64-byte vector FMAs, best probe): %.1f GFLOP/s\n"
+           "  spread over %d runs of %.1f s: min %.1f, median %.1f, max %.1f GFLOP/s "
+           "(max/min %.2f)\n",
+           p.best, FMA_RUNS, seconds, p.min, p.median, p.best, p.min > 0 ? p.best / p.min : 0);
+    return p;
+}
+
+/* CPU model name from /proc/cpuinfo: figures are comparable only on the same machine. */
+void print_cpu(void) {
+    char line[256], name[200] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *c = strchr(line, ':');
+            if (c) snprintf(name, sizeof name, "%s", c + 2);
+            name[strcspn(name, "\n")] = 0;
+            break;
+        }
+    if (f) fclose(f);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("cpu: %s, %ld online\n", name, ncpu);
+}

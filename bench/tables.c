@@ -1,0 +1,123 @@
+/* tables.c: `make bench`'s printed results: per shape and thread count the step time, tokens/s,
+ * model GFLOP/s and its share of the FMA peak, the share of each kernel, the memory against what
+ * the model needs, then the thread scaling or (--seq) the cost per token against sequence length. */
+#include <stdio.h>
+
+#include "bench.h"
+
+/* Model FLOPs of one training step (forward + backward = 3 x forward), PERF_NOTES convention. */
+static double step_flops(const Shape *s) {
+    double B = s->B, T = s->T, C = s->C, L = s->L, V = s->V;
+    double fwd = 2 * B * T * 12 * L * C * C + 2 * B * T * C * V + 2 * L * B * C * T * (T + 1);
+    return 3 * fwd;
+}
+
+void shape_label(const Shape *s, char *buf, size_t n) {
+    snprintf(buf, n, "(%d,%d,%d,%d,%d,%d)", s->B, s->T, s->C, s->L, s->NH, s->V);
+}
+
+/* Time per step, tokens/s, GFLOP/s and %peak, CPU time. */
+static void print_times(const Shape *shapes, int n_shapes, const Result *res, const Peak *peak) {
+    char label[64];
+    printf("\n%-22s %3s %5s %9s %17s %10s %8s %6s %13s %9s\n", "shape (B,T,C,L,NH,V)", "thr",
+           "steps", "ms/step", "[min .. max] ms", "tokens/s", "GFLOP/s", "%peak", "[probe range]",
+           "CPU ms");
+    for (int i = 0; i < n_shapes; i++)
+        for (int j = 0; j < N_THREADS; j++) {
+            const Timing *t = &res[i].t[j];
+            if (!t->ok) continue;
+            shape_label(&shapes[i], label, sizeof label);
+            double g = step_flops(&shapes[i]) / (t->median_ms * 1e-3) / 1e9;
+            double pc = peak->best > 0 ? 100 * g / (peak->best * t->threads) : 0;
+            double pc_slow = peak->min > 0 ? 100 * g / (peak->min * t->threads) : 0;
+            printf("%-22s %3d %5d %9.1f %8.1f .. %6.1f %10.0f %8.1f %6.1f %5.1f .. %5.1f %9.1f\n",
+                   label, t->threads, t->steps, t->median_ms, t->min_ms, t->max_ms,
+                   shapes[i].B * shapes[i].T / (t->median_ms * 1e-3), g, pc, pc, pc_slow,
+                   t->cpu_ms);
+        }
+    printf("(ms/step: wall clock, median. %%peak: GFLOP/s against threads x the one-core FMA "
+           "peak above\n (its fastest run); [probe range]: %%peak against its fastest .. "
+           "slowest run.\n CPU ms: median process CPU time per step / threads; on a busy machine "
+           "it leaves out\n time spent descheduled but counts spin-waiting)\n");
+}
+
+/* Share of the step time per kernel. */
+static void print_kernel_shares(const Shape *shapes, int n_shapes, const Result *res) {
+    char label[64];
+    printf("\nShare of step time per kernel (%%), timed around each call:\n%-22s %3s", "shape",
+           "thr");
+    for (int k = 0; k < K_COUNT; k++) printf(" %7s", kernel_names[k]);
+    printf("\n");
+    for (int i = 0; i < n_shapes; i++)
+        for (int j = 0; j < N_THREADS; j++) {
+            const Timing *t = &res[i].t[j];
+            if (!t->ok) continue;
+            shape_label(&shapes[i], label, sizeof label);
+            printf("%-22s %3d", label, t->threads);
+            for (int k = 0; k < K_COUNT; k++) printf(" %7.1f", 100 * t->share[k]);
+            printf("\n");
+        }
+    printf("(other: embedding, residual adds, gradient zeroing, buffer clears)\n");
+}
+
+/* Peak RSS against the bytes the model needs. */
+static void print_memory(const Shape *shapes, int n_shapes, const Result *res) {
+    char label[64];
+    printf("\nMemory: peak RSS of the process vs bytes the model needs (params + grads + AdamW m,v "
+           "+ activations + backward scratch):\n");
+    printf("%-22s %10s %12s %12s %7s %12s\n", "shape", "params", "needed MB", "peak RSS MB",
+           "ratio", "RSS KB/token");
+    for (int i = 0; i < n_shapes; i++) {
+        const Result *r = &res[i];
+        if (!r->ok) continue;
+        shape_label(&shapes[i], label, sizeof label);
+        printf("%-22s %10zu %12.1f %12.1f %7.2f %12.1f\n", label, r->n_params, r->need_mb,
+               r->peak_rss_mb, r->peak_rss_mb / r->need_mb,
+               1024 * r->peak_rss_mb / (shapes[i].B * shapes[i].T));
+    }
+}
+
+/* --seq: time per token at one thread against shapes[base], and attention's share of FLOPs. */
+static void print_seq_cost(const Shape *shapes, int n_shapes, const Result *res, int base_i) {
+    char label[64];
+    const Timing *base = &res[base_i].t[0];
+    const Shape *bs = &shapes[base_i];
+    printf("\nCost against sequence length (one thread; per token, against T = %d):\n", bs->T);
+    printf("%-22s %12s %10s %16s\n", "shape", "us/token", "vs base", "attention FLOPs");
+    for (int i = 0; i < n_shapes; i++) {
+        const Timing *t = &res[i].t[0];
+        if (!t->ok) continue;
+        const Shape *sh = &shapes[i];
+        double per_tok = 1e3 * t->median_ms / (sh->B * sh->T);
+        double att = 3.0 * 2 * sh->L * sh->B * sh->C * sh->T * (sh->T + 1.0);
+        shape_label(sh, label, sizeof label);
+        printf("%-22s %12.2f", label, per_tok);
+        if (base->ok)
+            printf(" %9.3fx", per_tok / (1e3 * base->median_ms / (bs->B * bs->T)));
+        else
+            printf(" %10s", "-");
+        printf(" %15.1f%%\n", 100 * att / step_flops(sh));
+    }
+}
+
+/* Median ms at 1 thread over median ms at 2, for shapes that ran at both. */
+static void print_scaling(const Shape *shapes, int n_shapes, const Result *res) {
+    char label[64];
+    printf("\nThread scaling (median ms at 1 thread / median ms at 2 threads):\n");
+    for (int i = 0; i < n_shapes; i++) {
+        if (!res[i].t[0].ok || !res[i].t[1].ok) continue;
+        shape_label(&shapes[i], label, sizeof label);
+        printf("%-22s %6.2fx\n", label, res[i].t[0].median_ms / res[i].t[1].median_ms);
+    }
+}
+
+void print_tables(const Shape *shapes, int n_shapes, const Result *res, const Peak *peak,
+                  int seq_base) {
+    print_times(shapes, n_shapes, res, peak);
+    print_kernel_shares(shapes, n_shapes, res);
+    print_memory(shapes, n_shapes, res);
+    if (seq_base >= 0)
+        print_seq_cost(shapes, n_shapes, res, seq_base);
+    else
+        print_scaling(shapes, n_shapes, res);
+}
