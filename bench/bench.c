@@ -21,8 +21,8 @@
  *   --matmul N   only our matmul_forward_scratch at N x N x N on --threads T (default 1): its
  *                GFLOP/s, best of 5 calls (bench/torch_compare.sh holds PyTorch's sgemm to it)
  *
- * The FMA probe (machine.c) runs FMA_RUNS times; %peak is against the fastest run, and the table gives the
- * range of %peak against the fastest .. slowest run beside it. */
+ * The FMA probe (machine.c) runs FMA_RUNS times; %peak is against the fastest run, and the table
+ * gives the range of %peak against the fastest .. slowest run beside it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

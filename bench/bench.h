@@ -82,7 +82,8 @@ int run_in_child(const Shape *s, const int use[N_THREADS], int quick, double bud
 
 /* machine.c: prints the CPU model name from /proc/cpuinfo and the online CPU count. */
 void print_cpu(void);
-/* machine.c: runs the FMA probe FMA_RUNS times for `seconds` each, prints and returns the spread. */
+/* machine.c: runs the FMA probe FMA_RUNS times for `seconds` each; prints and returns the
+ * spread. */
 Peak measure_peak(double seconds);
 
 /* tables.c: "(B,T,C,L,NH,V)" of s into buf. */

@@ -1,6 +1,7 @@
 /* tables.c: `make bench`'s printed results: per shape and thread count the step time, tokens/s,
  * model GFLOP/s and its share of the FMA peak, the share of each kernel, the memory against what
- * the model needs, then the thread scaling or (--seq) the cost per token against sequence length. */
+ * the model needs, then the thread scaling or (--seq) the cost per token against sequence
+ * length. */
 #include <stdio.h>
 
 #include "bench.h"
