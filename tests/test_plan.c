@@ -425,7 +425,74 @@ START_TEST(test_user_files_not_overwritten) {
 }
 END_TEST
 
+/* A folder without plan.txt holding a report file the sweep writes after its runs (summary.txt,
+ * index.html, a figure; a link there too) is refused before anything is written: exit code 2,
+ * the file named and kept, no plan.txt left. (file, its text; "->" a link to that path) */
+static const struct {
+    const char *file, *text;
+} REPORT_FILES[] = {
+    {"index.html", "my page\n"},
+    {"summary.txt", "my notes\n"},
+    {"sweep_loss.svg", "<svg/>\n"},
+    {"other.svg", "<svg/>\n"},
+    {"index.html", "->victim.html"},  /* a link to a file */
+    {"summary.txt", "->nowhere"},     /* a dangling link */
+};
+
+START_TEST(test_user_report_files_not_overwritten) {
+    char ini[128], out[128], path[200], want[300];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    snprintf(out, sizeof out, "%s/user", g_tmp);
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    snprintf(path, sizeof path, "%s/%s", out, REPORT_FILES[_i].file);
+    const char *text = REPORT_FILES[_i].text;
+    if (strncmp(text, "->", 2) == 0) ck_assert_int_eq(symlink(text + 2, path), 0);
+    else tu_write_file(path, text);
+    TuResult r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3", "--out", out, NULL);
+    ck_assert_msg(r.rc == 2, "rc %d, stderr:\n%s", r.rc, r.err);
+    snprintf(want, sizeof want, "error: '%s' is not a file a sweep into this folder wrote", path);
+    ck_assert_msg(strstr(r.err, want), "not named in:\n%s", r.err);
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    if (strncmp(text, "->", 2) == 0) ck_assert(S_ISLNK(st.st_mode));
+    else ck_assert(tu_file_contains(path, text));
+    snprintf(path, sizeof path, "%s/plan.txt", out);
+    ck_assert_msg(lstat(path, &st) != 0, "a plan.txt was left");
+    snprintf(path, sizeof path, "%s/configs", out);
+    ck_assert_msg(lstat(path, &st) != 0, "configs/ was made");
+    tu_result_free(&r);
+}
+END_TEST
+
+/* A sweep folder given as a symbolic link (with or without a trailing '/') is refused, for every
+ * mode that writes into it, naming it; nothing is written into the folder it points at. */
+START_TEST(test_linked_sweep_folder_refused) {
+    char ini[128], real[128], link[128], arg[140], want[300], cmd[400];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    snprintf(real, sizeof real, "%s/real", g_tmp);
+    snprintf(link, sizeof link, "%s/link", g_tmp);
+    ck_assert_int_eq(mkdir(real, 0755), 0);
+    ck_assert_int_eq(symlink(real, link), 0);
+    for (int k = 0; k < 4; k++) {
+        snprintf(arg, sizeof arg, "%s%s", link, k % 2 ? "/" : "");
+        TuResult r = k < 2 ? sweep(ini, "--plan", "--grid", "optim.lr=1e-3", "--out", arg, NULL)
+                           : sweep("--collect", "--out", arg, NULL);
+        ck_assert_msg(r.rc == 2, "case %d: rc %d, stderr:\n%s", k, r.rc, r.err);
+        snprintf(want, sizeof want, "error: sweep folder '%s' is a symbolic link", arg);
+        ck_assert_msg(strstr(r.err, want), "case %d: not named in:\n%s", k, r.err);
+        tu_result_free(&r);
+    }
+    snprintf(cmd, sizeof cmd, "[ -z \"$(ls -A %s)\" ]", real);
+    ck_assert_msg(system(cmd) == 0, "a file was written through the link");
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("plan", make_tmp, remove_tmp, 30, test_expand, test_run_config,
                         test_parse_and_compare, test_refused, test_out_bytes_refused,
                         test_parse_refused_edits, test_bad_config_file, test_collect_refused,
-                        test_old_sweep_folder, test_user_files_not_overwritten);
+                        test_old_sweep_folder, test_user_files_not_overwritten,
+                        TU_LOOP(test_user_report_files_not_overwritten, 0,
+                                (int)(sizeof REPORT_FILES / sizeof REPORT_FILES[0])),
+                        test_linked_sweep_folder_refused);

@@ -1,9 +1,11 @@
 /* plan_files.c: the files a sweep writes from its plan into OUT: plan.txt, configs/<run>.ini
  * (each run's whole config) and jobs.txt (one --sweep-run command per run), each through a
- * temporary file and a rename; and the check, before any is written, that none of them is a
- * file of the user's. */
+ * temporary file and a rename; and the check, before any is written, that none of them, nor of
+ * the report files the sweep writes later (sweep.csv, summary.txt, index.html, its figures), is
+ * a file of the user's. */
 #include "sweep/plan.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,17 +44,42 @@ static int written_by_a_sweep(const char *path, const char *out, int is_jobs) {
     return ours;
 }
 
+/* 1 when name is one of the report files the sweep writes into OUT after its runs: sweep.csv,
+ * summary.txt, index.html (report/sweep_report.c, sweep_page.c) or a figure (*.svg,
+ * report/sweep_figures.c). Without a plan.txt in OUT, none of them can be a sweep's own. */
+static int sweep_report_file(const char *name) {
+    static const char *const names[] = {"sweep.csv", "summary.txt", "index.html"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0) return 1;
+    size_t len = strlen(name);
+    return len > 4 && strcmp(name + len - 4, ".svg") == 0;
+}
+
+/* The message of plan_check_fresh for path; returns -1. */
+static int not_ours(const char *path) {
+    fprintf(stderr, "error: '%s' is not a file a sweep into this folder wrote, and the sweep "
+                    "would overwrite it. Use another --out, or move it away; nothing was run\n",
+            path);
+    return -1;
+}
+
 int plan_check_fresh(const Plan *p, const char *out_abs) {
     char path[SWEEP_PATH + 64];
+    DIR *d = opendir(out_abs);
+    char first[256] = ""; /* the first report file of the user's, strcmp order */
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (sweep_report_file(e->d_name) && (!first[0] || strcmp(e->d_name, first) < 0))
+            snprintf(first, sizeof first, "%s", e->d_name);
+    if (d) closedir(d);
+    if (first[0]) {
+        snprintf(path, sizeof path, "%s/%s", out_abs, first);
+        return not_ours(path);
+    }
     for (int r = -1; r < p->n_runs; r++) {
         if (r < 0) snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
         else plan_config_path(path, sizeof path, out_abs, p->names[r]);
-        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, r < 0)) {
-            fprintf(stderr, "error: '%s' is not a file a sweep into this folder wrote, and the "
-                            "sweep would overwrite it. Use another --out, or move it away; "
-                            "nothing was run\n", path);
-            return -1;
-        }
+        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, r < 0))
+            return not_ours(path);
     }
     return 0;
 }
