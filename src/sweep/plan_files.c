@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/svg.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
@@ -44,15 +46,31 @@ static int written_by_a_sweep(const char *path, const char *out, int is_jobs) {
     return ours;
 }
 
-/* 1 when name is one of the report files the sweep writes into OUT after its runs: sweep.csv,
- * summary.txt, index.html (report/sweep_report.c, sweep_page.c) or a figure (*.svg,
- * report/sweep_figures.c). Without a plan.txt in OUT, none of them can be a sweep's own. */
-static int sweep_report_file(const char *name) {
-    static const char *const names[] = {"sweep.csv", "summary.txt", "index.html"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(name, names[i]) == 0) return 1;
+/* For the entry name of out_abs: -1 when it is none of the report files the sweep writes there
+ * after its runs (summary.txt, index.html, *.svg; sweep.csv is checked before, sweep.c), 1 when
+ * it is one a sweep wrote (a regular file: summary.txt starting as report_text of
+ * report/sweep_report.c starts it, an index.html with sweep_page.c's title, an SVG as svg_begin
+ * opens one), else 0: the user's, which the sweep's report would replace. */
+static int report_file_ours(const char *out_abs, const char *name) {
+    static const struct {
+        const char *name, *mark;
+    } files[] = {{"summary.txt", "sweep report of "}, {"index.html", "<title>scaledot sweep: "}};
+    const char *mark = NULL;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (strcmp(name, files[i].name) == 0) mark = files[i].mark;
     size_t len = strlen(name);
-    return len > 4 && strcmp(name + len - 4, ".svg") == 0;
+    int svg = len > 4 && strcmp(name + len - 4, ".svg") == 0;
+    if (!mark && !svg) return -1;
+    char path[SWEEP_PATH + 300], why[128];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", out_abs, name);
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &len, why, sizeof why);
+    int ours = text && (svg ? svg_is_ours(text)
+                            : mark == files[0].mark ? strncmp(text, mark, strlen(mark)) == 0
+                                                    : strstr(text, mark) != NULL);
+    free(text);
+    return ours;
 }
 
 /* The message of plan_check_fresh for path; returns -1. */
@@ -66,9 +84,9 @@ static int not_ours(const char *path) {
 int plan_check_fresh(const Plan *p, const char *out_abs) {
     char path[SWEEP_PATH + 64];
     DIR *d = opendir(out_abs);
-    char first[256] = ""; /* the first report file of the user's, strcmp order */
+    char first[256] = ""; /* the user's report file first in strcmp order */
     for (struct dirent *e; d && (e = readdir(d));)
-        if (sweep_report_file(e->d_name) && (!first[0] || strcmp(e->d_name, first) < 0))
+        if (report_file_ours(out_abs, e->d_name) == 0 && (!first[0] || strcmp(e->d_name, first) < 0))
             snprintf(first, sizeof first, "%s", e->d_name);
     if (d) closedir(d);
     if (first[0]) {
