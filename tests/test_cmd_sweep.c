@@ -1,13 +1,17 @@
 /* test_cmd_sweep.c: the command lines of ./train --sweep-run and --sweep-report
  * (src/cli/cmd_sweep.c), table-driven: --help prints the usage on stdout with exit 0, a missing, extra
  * or empty argument prints it on stderr with exit 2, and --sweep-report on a folder without a
- * sweep.csv is a wrong argument (exit 2, the folder named) before anything is read. --sweep's own
- * command line is test_sweep_args.c's; the runs and the report are test_sweep.c's (and
- * test_sweep_restart.c's) and test_sweep_report.c's. */
+ * sweep.csv, or on a symbolic link to a sweep folder, is a wrong argument (exit 2, the folder
+ * named) before anything is read or written. --sweep's own command line is test_sweep_args.c's;
+ * the runs and the report are test_sweep.c's (and test_sweep_restart.c's) and
+ * test_sweep_report.c's. */
 #include "cli/cli.h"
 
 #include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -45,4 +49,28 @@ START_TEST(test_lines) {
 }
 END_TEST
 
-TU_MAIN("cli_sweep", TU_LOOP(test_lines, 0, (int)(sizeof LINES / sizeof *LINES)));
+/* --sweep-report on a link to a folder holding a sweep.csv: refused, nothing written through. */
+START_TEST(test_report_through_link_refused) {
+    char tmp[64], real[128], link[128], cmd[512];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_cmd_sweep.XXXXXX");
+    snprintf(real, sizeof real, "%s/real", tmp);
+    snprintf(link, sizeof link, "%s/link", tmp);
+    snprintf(cmd, sizeof cmd, "mkdir %s && cp %s/results/sweep/fixed_width/sweep.csv %s/", real,
+             SCALEDOT_SOURCE_DIR, real);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(symlink(real, link), 0);
+    const char *args[2] = {link, NULL};
+    TuResult r = tu_call(cli_sweep_report, args);
+    ck_assert_msg(r.rc == 2, "rc %d, stderr:\n%s", r.rc, r.err);
+    char want[200];
+    snprintf(want, sizeof want, "error: sweep folder '%s' is a symbolic link", link);
+    ck_assert_msg(strstr(r.err, want), "not named in:\n%s", r.err);
+    tu_result_free(&r);
+    snprintf(cmd, sizeof cmd, "[ \"$(ls -A %s)\" = sweep.csv ]", real);
+    ck_assert_msg(system(cmd) == 0, "a file was written through the link");
+    tu_remove_tree(tmp);
+}
+END_TEST
+
+TU_MAIN("cli_sweep", TU_LOOP(test_lines, 0, (int)(sizeof LINES / sizeof *LINES)),
+        test_report_through_link_refused);

@@ -149,6 +149,39 @@ START_TEST(test_keep_before_refuses) {
 }
 END_TEST
 
+/* A log whose header is missing or torn: resuming it would append rows no reader can name, so
+ * it is refused (-2) with its path and the word "header", and nothing is made or changed. */
+static const struct {
+    const char *text, *says;
+} NO_HEADER[] = {
+    {"", "missing"},                 /* empty: killed before the header was written */
+    {"step,train_lo", "torn"},       /* killed in the middle of the header */
+    {"0,a\n5,b\n", "not a header"}, /* rows without a header */
+    {"\n0,a\n", "not a header"},
+};
+
+START_TEST(test_keep_before_refuses_headerless) {
+    char path[300], t[310], want[400];
+    snprintf(path, sizeof path, "%s/loss.csv", tmp);
+    snprintf(t, sizeof t, "%s.tmp", path);
+    tu_write_file(path, NO_HEADER[_i].text);
+    AtomicFile out;
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = csv_log_keep_before(path, 100, &out);
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, -2);
+    snprintf(want, sizeof want, "error: cannot resume: '%s': its header line is %s", path,
+             NO_HEADER[_i].says);
+    ck_assert_msg(strstr(err, want), "message: %s", err);
+    free(err);
+    ck_assert_int_eq(access(t, F_OK), -1);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, NO_HEADER[_i].text);
+    free(text);
+}
+END_TEST
+
 /* (header, column) -> found */
 static const struct {
     const char *text, *col;
@@ -207,5 +240,7 @@ TU_MAIN_FIXTURE("csv_write", setup, teardown,
                 test_field_never_overruns, test_round_trip,
                 TU_LOOP(test_keep_before, 0, (int)(sizeof KEEP / sizeof KEEP[0])),
                 test_keep_before_refuses,
+                TU_LOOP(test_keep_before_refuses_headerless, 0,
+                        (int)(sizeof NO_HEADER / sizeof NO_HEADER[0])),
                 TU_LOOP(test_has_column, 0, (int)(sizeof COLUMNS / sizeof COLUMNS[0])),
                 test_never_through_a_link);

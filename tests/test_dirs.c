@@ -6,8 +6,10 @@
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -79,4 +81,39 @@ START_TEST(test_make_dirs) {
 }
 END_TEST
 
-TU_MAIN("dirs", test_make_dirs);
+/* dirs_refuse_link: (path below tmpdir) -> refused. A link to a folder is refused with or
+ * without a trailing '/' (lstat of "link/" would follow it); a folder, a missing path and a
+ * folder reached through a linked parent (only the last component is checked) are not. */
+static const struct {
+    const char *rel;
+    int refused;
+} LINKS[] = {
+    {"link", 1}, {"link/", 1}, {"link//", 1}, {"dangling", 1},
+    {"real", 0}, {"real/", 0}, {"missing", 0}, {"link/sub", 0},
+};
+
+START_TEST(test_refuse_link) {
+    char tmpdir[256], path[512], target[512];
+    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_dirs_XXXXXX");
+    snprintf(path, sizeof path, "%s/real/sub", tmpdir);
+    ck_assert_int_eq(make_dirs(path), 0);
+    snprintf(target, sizeof target, "%s/real", tmpdir);
+    snprintf(path, sizeof path, "%s/link", tmpdir);
+    ck_assert_int_eq(symlink(target, path), 0);
+    snprintf(path, sizeof path, "%s/dangling", tmpdir);
+    ck_assert_int_eq(symlink("nowhere", path), 0);
+    snprintf(path, sizeof path, "%s/%s", tmpdir, LINKS[_i].rel);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = dirs_refuse_link(path, "--out");
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, LINKS[_i].refused ? -1 : 0);
+    char want[600];
+    snprintf(want, sizeof want, "error: --out '%s' is a symbolic link", path);
+    ck_assert_msg(LINKS[_i].refused ? strstr(err, want) != NULL : err[0] == 0, "stderr: %s", err);
+    free(err);
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
+TU_MAIN("dirs", test_make_dirs, TU_LOOP(test_refuse_link, 0, (int)(sizeof LINKS / sizeof LINKS[0])));

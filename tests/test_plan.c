@@ -425,7 +425,89 @@ START_TEST(test_user_files_not_overwritten) {
 }
 END_TEST
 
+/* A folder without plan.txt holding a report file the sweep writes after its runs (summary.txt,
+ * index.html, a figure) that a sweep did not write (a link there neither) is refused before
+ * anything is written: exit code 2, the file named and kept, no plan.txt left. One that reads
+ * like ours (a sweep whose plan.txt was deleted) is fine. (file, its text, "->" a link to that
+ * path; ../ours.txt reads like our summary.txt; exit code) */
+#define OUR_SVG                                                                                    \
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "     \
+    "width=\"1\" height=\"1\" viewBox=\"0 0 1 1\" font-family=\"DejaVu Sans, Helvetica, Arial, "  \
+    "sans-serif\" font-size=\"12\">\n</svg>\n"
+static const struct {
+    const char *file, *text;
+    int rc;
+} REPORT_FILES[] = {
+    {"index.html", "my page\n", 2},
+    {"summary.txt", "my notes\n", 2},
+    {"sweep_loss.svg", "<svg/>\n", 2},
+    {"other.svg", "<svg/>\n", 2},
+    {"index.html", "->victim.html", 2}, /* a link to a file */
+    {"summary.txt", "->nowhere", 2},    /* a dangling link */
+    {"summary.txt", "->../ours.txt", 2}, /* a link to a file that reads like ours */
+    {"summary.txt", "sweep report of o/sweep.csv: 2 runs\n", 0},
+    {"index.html", "<!DOCTYPE html>\n<title>scaledot sweep: o</title>\n", 0},
+    {"sweep_lr.svg", OUR_SVG, 0},
+    {"notes.txt", "not a report file\n", 0},
+};
+
+START_TEST(test_user_report_files_not_overwritten) {
+    char ini[128], out[128], path[200], want[300];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    snprintf(path, sizeof path, "%s/ours.txt", g_tmp);
+    tu_write_file(path, "sweep report of o/sweep.csv: 2 runs\n");
+    snprintf(out, sizeof out, "%s/user", g_tmp);
+    ck_assert_int_eq(mkdir(out, 0755), 0);
+    snprintf(path, sizeof path, "%s/%s", out, REPORT_FILES[_i].file);
+    const char *text = REPORT_FILES[_i].text;
+    if (strncmp(text, "->", 2) == 0) ck_assert_int_eq(symlink(text + 2, path), 0);
+    else tu_write_file(path, text);
+    TuResult r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3", "--out", out, NULL);
+    ck_assert_msg(r.rc == REPORT_FILES[_i].rc, "rc %d, stderr:\n%s", r.rc, r.err);
+    snprintf(want, sizeof want, "error: '%s' is not a file a sweep into this folder wrote", path);
+    ck_assert_msg(REPORT_FILES[_i].rc == 0 || strstr(r.err, want), "not named in:\n%s", r.err);
+    tu_result_free(&r);
+    if (REPORT_FILES[_i].rc == 0) return;
+    struct stat st;
+    ck_assert_int_eq(lstat(path, &st), 0);
+    if (strncmp(text, "->", 2) == 0) ck_assert(S_ISLNK(st.st_mode));
+    else ck_assert(tu_file_contains(path, text));
+    snprintf(path, sizeof path, "%s/plan.txt", out);
+    ck_assert_msg(lstat(path, &st) != 0, "a plan.txt was left");
+    snprintf(path, sizeof path, "%s/configs", out);
+    ck_assert_msg(lstat(path, &st) != 0, "configs/ was made");
+}
+END_TEST
+
+/* A sweep folder given as a symbolic link (with or without a trailing '/') is refused, for every
+ * mode that writes into it, naming it; nothing is written into the folder it points at. */
+START_TEST(test_linked_sweep_folder_refused) {
+    char ini[128], real[128], link[128], arg[140], want[300], cmd[400];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    snprintf(real, sizeof real, "%s/real", g_tmp);
+    snprintf(link, sizeof link, "%s/link", g_tmp);
+    ck_assert_int_eq(mkdir(real, 0755), 0);
+    ck_assert_int_eq(symlink(real, link), 0);
+    for (int k = 0; k < 4; k++) {
+        snprintf(arg, sizeof arg, "%s%s", link, k % 2 ? "/" : "");
+        TuResult r = k < 2 ? sweep(ini, "--plan", "--grid", "optim.lr=1e-3", "--out", arg, NULL)
+                           : sweep("--collect", "--out", arg, NULL);
+        ck_assert_msg(r.rc == 2, "case %d: rc %d, stderr:\n%s", k, r.rc, r.err);
+        snprintf(want, sizeof want, "error: sweep folder '%s' is a symbolic link", arg);
+        ck_assert_msg(strstr(r.err, want), "case %d: not named in:\n%s", k, r.err);
+        tu_result_free(&r);
+    }
+    snprintf(cmd, sizeof cmd, "[ -z \"$(ls -A %s)\" ]", real);
+    ck_assert_msg(system(cmd) == 0, "a file was written through the link");
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("plan", make_tmp, remove_tmp, 30, test_expand, test_run_config,
                         test_parse_and_compare, test_refused, test_out_bytes_refused,
                         test_parse_refused_edits, test_bad_config_file, test_collect_refused,
-                        test_old_sweep_folder, test_user_files_not_overwritten);
+                        test_old_sweep_folder, test_user_files_not_overwritten,
+                        TU_LOOP(test_user_report_files_not_overwritten, 0,
+                                (int)(sizeof REPORT_FILES / sizeof REPORT_FILES[0])),
+                        test_linked_sweep_folder_refused);

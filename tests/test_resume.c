@@ -271,6 +271,33 @@ START_TEST(test_failed_resume_changes_nothing) {
 }
 END_TEST
 
+/* A resume of a run whose log lost its header (empty, or cut inside the header line) is refused
+ * with exit code 2, naming the log and its header, before anything changes: appending rows to
+ * it would make a log --compare cannot read ("no 'step' column"). (log, its new bytes) */
+static const struct {
+    const char *log, *text;
+} HEADERLESS[] = {
+    {"loss.csv", ""},
+    {"grad_norms.csv", "step,tok_emb"},
+    {"attention.csv", ""},
+};
+
+START_TEST(test_resume_refuses_headerless_log) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    char path[700];
+    snprintf(path, sizeof path, "%s/a/%s", tmpdir, HEADERLESS[_i].log);
+    tu_write_file(path, HEADERLESS[_i].text);
+    ck_assert_int_eq(sh("cp -a %s/a %s/a.orig", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(train_in_tmp("--resume a --set train.steps=30"), 2);
+    char want[800];
+    snprintf(want, sizeof want, "%s': its header line is", HEADERLESS[_i].log);
+    ck_assert(tu_train_output_contains(tmpdir, want));
+    ck_assert_msg(sh("diff -r %s/a %s/a.orig > /dev/null", tmpdir, tmpdir) == 0,
+                  "the run folder changed on a refused resume");
+}
+END_TEST
+
 /* Starts ./train ARGS (run tmpdir/name, stderr into tmpdir/name.err) and returns its pid once
  * tmpdir/name/wait_for exists. */
 static pid_t start_train_until(const char *name, const char *args, const char *wait_for) {
@@ -399,5 +426,7 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_eval_recall_without_separator, test_qk_norm_resume_is_bitwise_identical,
                 test_finished_run_resumed_unchanged, test_foreign_checkpoint_refused,
                 test_failed_resume_changes_nothing,
+                TU_LOOP(test_resume_refuses_headerless_log, 0,
+                        (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),
                 test_sigint_inside_evaluation_stops_within_seconds,
                 test_second_signal_stops_at_once, test_relative_task_file_from_another_folder);

@@ -161,6 +161,36 @@ START_TEST(test_escape_to_file) {
 }
 END_TEST
 
+/* svg_is_ours: what svg_begin writes is recognised (with any size and title); SVGs of other
+ * writers, or ours with the tag changed or cut, are not. The texts are written out by hand. */
+static const struct {
+    const char *text;
+    int ours;
+} OURS[] = {
+    {"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+     "width=\"1\" height=\"2\" viewBox=\"0 0 1 2\" font-family=\"DejaVu Sans, Helvetica, Arial, "
+     "sans-serif\" font-size=\"12\">\n</svg>\n", 1},
+    {"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1\" height=\"2\">\n</svg>\n", 0},
+    {"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+     "width=\"1\" height=\"2\" font-family=\"Inkscape\">\n<g font-family=\"DejaVu Sans, "
+     "Helvetica, Arial, sans-serif\" font-size=\"12\">\n</g></svg>\n", 0}, /* the tail later */
+    {"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+     "width=\"1\" height=\"2\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
+     "font-size=\"12\">", 0}, /* cut before its end of line */
+    {"", 0},
+    {"my figure\n", 0},
+};
+
+START_TEST(test_is_ours) {
+    ck_assert_int_eq(svg_is_ours(OURS[_i].text), OURS[_i].ours);
+    Svg s; /* and what svg_begin itself writes */
+    svg_begin(&s, 640, 480, "a & b");
+    ck_assert_int_eq(svg_end(&s), 0);
+    ck_assert_int_eq(svg_is_ours(s.buf), 1);
+    svg_free(&s);
+}
+END_TEST
+
 static Suite *svg_suite(void) {
     Suite *s = suite_create("svg");
     TCase *checker = tcase_create("xml checker");
@@ -174,6 +204,7 @@ static Suite *svg_suite(void) {
     tcase_add_test(writer, test_large_document);
     tcase_add_test(writer, test_save_and_errors);
     tcase_add_test(writer, test_escape_to_file);
+    tcase_add_loop_test(writer, test_is_ours, 0, (int)(sizeof OURS / sizeof OURS[0]));
     suite_add_tcase(s, writer);
     return s;
 }

@@ -11,6 +11,7 @@
 #include "cli/sweep_args.h"
 #include "report/sweep_report.h"
 #include "sweep/sweep.h"
+#include "util/dirs.h"
 #include "util/exit_codes.h"
 
 int cli_sweep(int argc, char **argv) {
@@ -35,6 +36,7 @@ int cli_sweep_run(int argc, char **argv) {
 int cli_sweep_report(int argc, char **argv) {
     if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_REPORT_USAGE, stdout), EXIT_OK;
     if (argc != 1 || !*argv[0]) return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
+    if (dirs_refuse_link(argv[0], "sweep folder") != 0) return EXIT_CONFIG;
     /* a folder without sweep.csv is a wrong argument (exit 2), not a failed read (exit 1) */
     char csv[4096];
     int n = snprintf(csv, sizeof csv, "%s/sweep.csv", argv[0]);

@@ -3,15 +3,19 @@
  *
  * Reads the logs of several run folders and shows, side by side, what the attention scale does:
  * a summary table on stdout, SVG figures and an index.html that ties them together. This file
- * runs the parts and picks the report folder. The parts are, in the order they run:
+ * runs the parts and picks the report folder, which it writes only when it is new or a report
+ * folder of ours (never through a link, never over or beside a user's files). The parts are, in
+ * the order they run:
  * runs.h (the run folders), summary.h (the table), figures.h (the SVGs) and html.h (the page). */
 #include "report/report.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/figures.h"
 #include "report/html.h"
@@ -19,7 +23,9 @@
 #include "report/out_dir.h"
 #include "report/runs.h"
 #include "report/summary.h"
+#include "report/svg.h"
 #include "util/dirs.h"
+#include "util/file_check.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
 
@@ -36,6 +42,54 @@ static void default_out(char *out, size_t n, const Run *runs, int n_runs) {
     free(names);
 }
 
+/* A line of every index.html that html.c writes for --compare (and of no sweep page): the mark
+ * of a report folder of ours. */
+#define COMPARE_PAGE_MARK "<p class=\"note\">Report of <code>./train --compare</code>"
+
+/* 1 when the entry name of the folder dir is a file --compare writes: a regular index.html
+ * carrying COMPARE_PAGE_MARK, a regular *.svg that svg.c began (svg_is_ours), or a leftover
+ * index.html.tmp or *.svg.tmp (atomic_open removes it, a link without following it). */
+static int entry_is_ours(const char *dir, const char *name) {
+    size_t len = strlen(name);
+    int tmp = len > 4 && strcmp(name + len - 4, ".tmp") == 0;
+    if (tmp) len -= 4;
+    int page = len == 10 && strncmp(name, "index.html", 10) == 0;
+    int svg = len > 4 && strncmp(name + len - 4, ".svg", 4) == 0;
+    if (!page && !svg) return 0;
+    if (tmp) return 1;
+    char path[PATH_MAX], why[128];
+    struct stat st;
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+        lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    size_t n;
+    char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &n, why, sizeof why);
+    int ours = text && (page ? strstr(text, COMPARE_PAGE_MARK) != NULL : svg_is_ours(text));
+    free(text);
+    return ours;
+}
+
+/* 0 when the report may be written into dir: dir is no symbolic link, and is missing or holds
+ * only files of a report (entry_is_ours: a report folder of ours, written again). Else -1 after
+ * naming the link, or the first other entry (strcmp order): nothing is written then. */
+static int check_out_folder(const char *dir) {
+    if (dirs_refuse_link(dir, "report folder") != 0) return -1;
+    DIR *d = opendir(dir);
+    if (!d) return 0; /* missing (made below), or not a folder (make_dirs says so) */
+    char first[256] = "";
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (!entry_is_ours(dir, e->d_name) && (!first[0] || strcmp(e->d_name, first) < 0))
+            snprintf(first, sizeof first, "%s", e->d_name);
+    }
+    closedir(d);
+    if (!first[0]) return 0;
+    fprintf(stderr, "error: '%s/%s' is not a file ./train --compare wrote, and the report would "
+                    "replace it or mix with it. Use another --out, or move it away; nothing was "
+                    "written\n", dir, first);
+    return -1;
+}
+
 int report_compare(const CompareArgs *a) {
     int n_dirs = a->n_dirs;
     Run *runs = calloc((size_t)n_dirs, sizeof *runs);
@@ -47,16 +101,20 @@ int report_compare(const CompareArgs *a) {
     char dir[PATH_MAX], index[PATH_MAX];
     if (rc != RC_OK) goto done;
     make_names_unique(runs, n_dirs);
+    if (a->out)
+        snprintf(dir, sizeof dir, "%s", a->out);
+    else
+        default_out(dir, sizeof dir, runs, n_dirs);
+    if (check_out_folder(dir) != 0) {
+        rc = RC_USAGE;
+        goto done;
+    }
     if (summary_build(&summary, runs, n_dirs) != 0) {
         fprintf(stderr, "error: out of memory\n");
         rc = RC_IO;
         goto done;
     }
     summary_print(&summary, runs, stdout);
-    if (a->out)
-        snprintf(dir, sizeof dir, "%s", a->out);
-    else
-        default_out(dir, sizeof dir, runs, n_dirs);
     if (make_dirs(dir) != 0) {
         fprintf(stderr, "error: cannot create report folder '%s': %s\n", dir, strerror(errno));
         rc = RC_IO;

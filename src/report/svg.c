@@ -89,13 +89,13 @@ void xml_escape_file(FILE *f, const char *text) {
     }
 }
 
+/* The opening of every SVG svg_begin writes, before and after its sizes (svg_is_ours). */
+#define SVG_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+#define SVG_HEAD_END "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+
 void svg_begin(Svg *s, double width, double height, const char *title) {
     memset(s, 0, sizeof *s);
-    svg_raw(s,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-            "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
-            "font-size=\"12\">\n",
+    svg_raw(s, SVG_HEAD "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" " SVG_HEAD_END,
             width, height, width, height);
     if (title) {
         svg_raw(s, "<title>");
@@ -141,4 +141,11 @@ int svg_save(const Svg *s, const char *path) {
 void svg_free(Svg *s) {
     free(s->buf);
     memset(s, 0, sizeof *s);
+}
+
+int svg_is_ours(const char *text) {
+    size_t n = strlen(SVG_HEAD);
+    if (strncmp(text, SVG_HEAD, n) != 0) return 0;
+    const char *eol = strchr(text + n, '\n'), *end = strstr(text + n, SVG_HEAD_END);
+    return eol && end && end + strlen(SVG_HEAD_END) == eol + 1;
 }

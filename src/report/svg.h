@@ -21,6 +21,11 @@ typedef struct {
  * default font, and an accessible <title> (escaped; may be NULL). */
 void svg_begin(Svg *s, double width, double height, const char *title);
 
+/* 1 when text (NUL-terminated) opens the way svg_begin opens every SVG (the XML declaration, then
+ * an <svg> tag of our attributes on one line): a figure a report of ours wrote, which a report
+ * into the same folder may replace. */
+int svg_is_ours(const char *text);
+
 /* Appends printf-formatted markup verbatim. Numbers only, or text the caller knows is safe. */
 void svg_raw(Svg *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

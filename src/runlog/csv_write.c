@@ -57,20 +57,32 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
         fprintf(stderr, "error: cannot resume: '%s': %s\n", path, why);
         return refused ? -2 : -1;
     }
+    char *line = NULL;
+    size_t cap = 0;
+    /* rows appended to a log without its whole header could never be read back by column */
+    ssize_t n = getline(&line, &cap, in);
+    if (n <= 0 || line[n - 1] != '\n' || strncmp(line, "step,", 5) != 0) {
+        fprintf(stderr, "error: cannot resume: '%s': its header line is %s (a log of this "
+                        "program starts with a whole 'step,...' line); nothing was changed\n",
+                path, n <= 0                ? "missing (the file is empty)"
+                      : line[n - 1] != '\n' ? "torn (cut before its end)"
+                                            : "not a header");
+        free(line);
+        fclose(in);
+        return -2;
+    }
     if (!atomic_open(out, path)) {
         fprintf(stderr, "error: cannot write '%s.tmp': %s\n", path, strerror(errno));
+        free(line);
         fclose(in);
         return -1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
     int first = 1, bad = 0;
-    while ((n = getline(&line, &cap, in)) > 0) {
+    do {
         if (line[n - 1] != '\n') break;
         if (first || strtol(line, NULL, 10) < resume_step) bad |= fputs(line, out->f) == EOF;
         first = 0;
-    }
+    } while ((n = getline(&line, &cap, in)) > 0);
     free(line);
     bad |= ferror(in) != 0;
     fclose(in);

@@ -41,8 +41,9 @@ size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, c
  * '\n' (a killed write); path itself is not touched. Returns 0 (out is then open: commit it with
  * csv_log_keep_commit or atomic_discard it), -1 after printing why ("error: cannot resume:
  * 'path': reason", "cannot write 'path.tmp'", "cannot rewrite 'path'"), or -2 when the log is
- * not a regular file or larger than FILE_MAX_LOG_BYTES (util/file_check.h); out is then not
- * open (nothing to discard) and no path.tmp is left. */
+ * not a regular file or larger than FILE_MAX_LOG_BYTES (util/file_check.h), or its first line is
+ * not a whole header (empty file, no '\n', not starting "step,": rows appended to it could not
+ * be read back); out is then not open (nothing to discard) and no path.tmp is left. */
 int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out);
 
 /* The second half: renames the prepared path.tmp over path and opens it with csv_log_append.

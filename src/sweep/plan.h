@@ -85,11 +85,14 @@ void plan_free(Plan *p);
  * message naming path and line. */
 int plan_parse(Plan *p, const char *text, const char *path);
 
-/* 0 when none of the files the plan would write into out_abs (its configs/<run>.ini and
- * jobs.txt) is a user's: each is absent or one a sweep into this folder wrote (a run config whose
- * run.dir is out_abs/runs, a jobs.txt of --sweep-run lines into out_abs/configs/). Else -1 after
- * naming the file: `--out .` from the project root must not replace a configs/ file of the
- * user's that is named like a run. */
+/* For a folder without plan.txt: 0 when none of the files the plan would write into out_abs
+ * (its configs/<run>.ini and jobs.txt) is a user's: each is absent or one a sweep into this
+ * folder wrote (a run config whose run.dir is out_abs/runs, a jobs.txt of --sweep-run lines into
+ * out_abs/configs/), and each report file the sweep writes after its runs (summary.txt,
+ * index.html, any *.svg) is absent or one a sweep wrote (a regular file that reads like ours; a
+ * link never does). Else -1 after naming the file: `--out .` from the project root must not
+ * replace a configs/ file of the user's that is named like a run, nor the folder's own
+ * index.html. */
 int plan_check_fresh(const Plan *p, const char *out_abs);
 
 /* Refuses a different plan in the same folder: returns 0 when path does not exist or holds

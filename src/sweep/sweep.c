@@ -246,7 +246,7 @@ static int run_sweep(Sweep *sw, const char *exe) {
 }
 
 static int sweep_command(Sweep *sw) {
-    if (out_dir(sw) != 0) return RC_USAGE;
+    if (out_dir(sw) != 0 || dirs_refuse_link(sw->out, "sweep folder") != 0) return RC_USAGE;
     if (sw->a.mode == MODE_COLLECT) return collect(sw);
     char runs[SWEEP_PATH + 8], plan_path[SWEEP_PATH + 16], exe[PATH_MAX];
     snprintf(runs, sizeof runs, "%s/runs", sw->out_abs);

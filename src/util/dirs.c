@@ -1,8 +1,9 @@
-/* dirs.c: mkdir -p (see dirs.h). */
+/* dirs.c: mkdir -p, and the refusal of a folder given as a symbolic link (see dirs.h). */
 #include "util/dirs.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 int make_dirs(const char *path) {
@@ -25,4 +26,18 @@ int make_dirs(const char *path) {
         return -1;
     }
     return 0;
+}
+
+int dirs_refuse_link(const char *path, const char *what) {
+    char buf[4096];
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/') n--; /* lstat("link/") would follow the link */
+    if (n >= sizeof buf) return 0;           /* too long to be made anyway: make_dirs says so */
+    memcpy(buf, path, n);
+    buf[n] = 0;
+    struct stat st;
+    if (lstat(buf, &st) != 0 || !S_ISLNK(st.st_mode)) return 0;
+    fprintf(stderr, "error: %s '%s' is a symbolic link: nothing is written through a link. Give "
+                    "the folder itself, or another one; nothing was written\n", what, path);
+    return -1;
 }
