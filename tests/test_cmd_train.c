@@ -89,6 +89,10 @@ static const BadLine BAD[] = {
     {{"./train", "--bogus", "--help"}, 2, "error: unknown option '--bogus'\nusage: fake\n"}, /* in order */
     {{"./train", "a.ini", "--help", "--bogus"}, 0, ""}, /* --help first: usage on stdout */
     {{"./train", "-h"}, 0, ""},
+    /* help in place of the run folder: the usage, not "cannot open '--help/checkpoint.bin'" */
+    {{"./train", "--resume", "--help"}, 0, ""},
+    {{"./train", "--eval", "-h"}, 0, ""},
+    {{"./train", "--eval", "--help", "--prompt", "1 2"}, 0, ""},
 };
 
 START_TEST(test_bad_lines) {

@@ -151,6 +151,11 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
         } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
             const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
             if (!dir || !*dir) return cli_fail(NULL, "%s needs a run folder", flag);
+            /* `--eval --help` asks for help (a folder named so: ./--help) */
+            if (cli_is_help(dir)) {
+                usage(stdout);
+                return EXIT_OK;
+            }
             const char **slot = flag[2] == 'r' ? &a->resume_dir : &a->eval_dir;
             /* which of two folders was meant cannot be guessed: the last one used to win */
             if (*slot) return cli_fail(NULL, "%s given twice ('%s' and '%s')", flag, *slot, dir);
