@@ -89,6 +89,10 @@ static const BadLine BAD[] = {
     {{"./train", "--bogus", "--help"}, 2, "error: unknown option '--bogus'\nusage: fake\n"}, /* in order */
     {{"./train", "a.ini", "--help", "--bogus"}, 0, ""}, /* --help first: usage on stdout */
     {{"./train", "-h"}, 0, ""},
+    /* help in place of the run folder: the usage, not "cannot open '--help/checkpoint.bin'" */
+    {{"./train", "--resume", "--help"}, 0, ""},
+    {{"./train", "--eval", "-h"}, 0, ""},
+    {{"./train", "--eval", "--help", "--prompt", "1 2"}, 0, ""},
 };
 
 START_TEST(test_bad_lines) {
@@ -175,7 +179,8 @@ START_TEST(test_generate_lines) {
 END_TEST
 
 /* The length of an --eval --prompt against the run's task, by hand: sort/reverse/copy prompts
- * have task.length symbols, recall 2 * task.pairs + 1; a trailing separator is not one. */
+ * have task.length symbols, recall 2 * task.pairs + 1; a trailing separator is not one; a word
+ * that is not one of the symbols 0 .. task.symbols - 1 is named before the count. */
 START_TEST(test_prompt_length) {
     static const struct {
         TaskKind task;
@@ -186,7 +191,7 @@ START_TEST(test_prompt_length) {
         {TASK_SORT, 8, 0, 16, CLI_PROMPT_EXAMPLE, NULL}, /* --help's example, shipped sort */
         {TASK_SORT, 8, 0, 16, " 3 1 2 9\t8 7 15 0 | ", NULL},
         {TASK_SORT, 8, 0, 16, "3 1 2 9 8 7 15 0 <sep>", NULL},
-        {TASK_SORT, 8, 0, 16, "3 1 2 ...",
+        {TASK_SORT, 8, 0, 16, "3 1 2 9",
          "error: --prompt: 4 symbols given, but a sort prompt of this run has 8 (task.length = 8), "
          "each one of 0 .. 15 (task.symbols = 16)\n"},
         {TASK_REVERSE, 3, 0, 6, "1",
@@ -204,6 +209,23 @@ START_TEST(test_prompt_length) {
          "error: --prompt: no symbols given, but a sort prompt of this run has 8 (task.length = "
          "8), each one of 0 .. 15 (task.symbols = 16)\n"},
         {TASK_FILE, 0, 0, 0, "a b", NULL}, /* lengths vary: left to the evaluation */
+        /* a word that is not a symbol is named, not counted */
+        {TASK_SORT, 8, 0, 16, "3,1,2,9,8,7,15,0",
+         "error: --prompt: '3,1,2,9,8,7,15,0' (symbol 1) is not in the task's alphabet (0 .. 15) "
+         "of this run (task.symbols = 16); separate the symbols with spaces, not commas\n"},
+        {TASK_SORT, 8, 0, 16, "3 1 2 9 8 7 16 0",
+         "error: --prompt: '16' (symbol 7) is not in the task's alphabet (0 .. 15) of this run "
+         "(task.symbols = 16)\n"},
+        {TASK_COPY, 3, 0, 6, "1 01 2",
+         "error: --prompt: '01' (symbol 2) is not in the task's alphabet (0 .. 5) of this run "
+         "(task.symbols = 6)\n"},
+        {TASK_COPY, 3, 0, 6, "1 | 2",
+         "error: --prompt: '|' (symbol 2) is not in the task's alphabet (0 .. 5) of this run "
+         "(task.symbols = 6)\n"},
+        {TASK_RECALL, 0, 1, 6, "1 x 3 <sep>",
+         "error: --prompt: 'x' (symbol 2) is not in the task's alphabet (0 .. 5) of this run "
+         "(task.symbols = 6)\n"},
+        {TASK_COPY, 3, 0, 6, "0 5 3 <sep>", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Config c;

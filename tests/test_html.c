@@ -256,5 +256,39 @@ START_TEST(test_self_contained) {
 }
 END_TEST
 
+/* A figure's id (and its SVG's ids, prefixed with it) holds only letters, digits, '_' and '-':
+ * each other byte of the file's stem becomes '_' (by hand: w e " i r d < & > and the two bytes of
+ * e-acute -> "we_ird_____"); a stem of nothing becomes "figure"; the page stays well-formed. */
+START_TEST(test_figure_ids_safe) {
+    static const struct {
+        const char *file, *id;
+    } cases[] = {
+        {"we\"ird<&>\xc3\xa9.x.svg", "we_ird_____"},
+        {"a b'c.svg", "a_b_c"},
+        {".svg", "figure"},
+        {"plain-ok_1.svg", "plain-ok_1"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tu_put_file(NULL, 0, tmp, ".", cases[c].file,
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\"><clipPath id=\"c1\"/>"
+                    "<g clip-path=\"url(#c1)\"/></svg>\n");
+        char path[300];
+        snprintf(path, sizeof path, "%s/page.html", tmp);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fprintf(f, "<html><body>\n");
+        ck_assert_int_eq(html_figure(f, tmp, cases[c].file, "T", "cap", 0), 0);
+        fprintf(f, "</body></html>\n");
+        fclose(f);
+        char *doc = tu_read_xml(path);
+        char want[200];
+        snprintf(want, sizeof want, "<figure id=\"%s\">\n<svg><clipPath id=\"%s-c1\"/>"
+                 "<g clip-path=\"url(#%s-c1)\"/></svg>", cases[c].id, cases[c].id, cases[c].id);
+        ck_assert_msg(strstr(doc, want) != NULL, "case %zu: want '%s' in\n%s", c, want, doc);
+        free(doc);
+    }
+}
+END_TEST
+
 TU_MAIN_FIXTURE("html", setup, teardown, test_page, test_samples, test_nothing_differs_and_errors,
-                test_self_contained);
+                test_self_contained, test_figure_ids_safe);

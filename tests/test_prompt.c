@@ -77,4 +77,54 @@ START_TEST(test_prompt_answer_and_errors) {
 }
 END_TEST
 
-TU_MAIN_TIMEOUT("prompt", 120, test_prompt_answer_and_errors);
+/* A file task's prompts vary in length: a prompt is laid out like any example of its length,
+ * validation or training (here the one validation example has a 2-symbol prompt, so the 3-symbol
+ * prompts are training examples only), and a length no example has is refused listing the
+ * lengths there are; "1 symbol", singular. */
+START_TEST(test_prompt_file_task_lengths) {
+    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_prompt_XXXXXX");
+    char text[2048] = "";
+    static const char *const SYM[] = {"a", "b", "c", "d", "e"};
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) /* 25 two-symbol prompts: "a b | b a" */
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s %s | %s %s\n", SYM[i],
+                     SYM[j], SYM[j], SYM[i]);
+    strcat(text, "a b c | c b a\nc d e | e d c\n");
+    char path[300];
+    snprintf(path, sizeof path, "%s/ex.txt", tmpdir);
+    tu_write_file(path, text);
+    ck_assert_int_eq(tu_run_train(tmpdir, "--set task.name=file --set task.file=ex.txt "
+                                          "--set task.val_size=1 --set model.d_model=16 "
+                                          "--set model.n_heads=2 --set model.n_layers=1 "
+                                          "--set train.batch_size=8 --set train.steps=5 "
+                                          "--set log.progress=0 --set run.threads=1 "
+                                          "--set run.name=f"),
+                     0);
+    /* the one validation example: a 2-symbol prompt (the file's 27 lines hold 2 of 3 symbols) */
+    ck_assert_int_eq(tu_run_train(tmpdir, "--eval runs/f"), 0);
+    ck_assert(tu_train_output_contains(tmpdir, " | "));
+    ck_assert_msg(!tu_train_output_contains(tmpdir, "a b c |") &&
+                      !tu_train_output_contains(tmpdir, "c d e |"),
+                  "the 3-symbol examples should be training examples for this test");
+    ck_assert_int_eq(tu_run_train(tmpdir, "--eval runs/f --prompt \"e d c\""), 0);
+    ck_assert(tu_train_output_contains(tmpdir, "prompt: e d c   model:"));
+    ck_assert_int_eq(tu_run_train(tmpdir, "--eval runs/f --prompt \"b a\""), 0);
+    ck_assert(tu_train_output_contains(tmpdir, "prompt: b a   model:"));
+    static const struct {
+        const char *prompt, *says;
+    } bad[] = {
+        {"a", "error: --prompt: 1 symbol, but the prompts of this task have 2 or 3\n"},
+        {"a b c d |", "error: --prompt: 4 symbols, but the prompts of this task have 2 or 3\n"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char args[128];
+        snprintf(args, sizeof args, "--eval runs/f --prompt \"%s\"", bad[k].prompt);
+        ck_assert_msg(tu_run_train(tmpdir, args) == 2, "case %zu: exit code", k);
+        ck_assert_msg(tu_train_output_contains(tmpdir, bad[k].says), "case %zu: no '%s'", k,
+                      bad[k].says);
+    }
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
+TU_MAIN_TIMEOUT("prompt", 120, test_prompt_answer_and_errors, test_prompt_file_task_lengths);

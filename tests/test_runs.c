@@ -141,6 +141,34 @@ START_TEST(test_unique_names) {
 }
 END_TEST
 
+/* A name too long for " (2)" is cut, and never inside a UTF-8 character: 239 'a' then "\xc3\xa9"
+ * (e-acute) on bytes 239-240 then "zz": the cut at 240 would split the e-acute, so it goes before
+ * it. A 3-byte character on bytes 238-240 likewise goes whole. */
+START_TEST(test_unique_names_cut_on_characters) {
+    static const struct {
+        int a;             /* leading 'a's */
+        const char *ch;    /* then this character, then "zz" */
+    } cases[] = {{239, "\xc3\xa9"}, {238, "\xe2\x88\x9a"}, {240, "\xc3\xa9"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Run runs[2];
+        memset(runs, 0, sizeof runs);
+        char name[RUN_NAME_LEN];
+        memset(name, 'a', (size_t)cases[c].a);
+        snprintf(name + cases[c].a, sizeof name - (size_t)cases[c].a, "%szz", cases[c].ch);
+        snprintf(runs[0].name, RUN_NAME_LEN, "%s", name);
+        snprintf(runs[1].name, RUN_NAME_LEN, "%s", name);
+        make_names_unique(runs, 2);
+        char want[RUN_NAME_LEN];
+        memset(want, 'a', (size_t)cases[c].a);
+        /* the character fits whole only when it ends at or before byte 240 */
+        int fits = cases[c].a + (int)strlen(cases[c].ch) <= 240;
+        snprintf(want + cases[c].a, sizeof want - (size_t)cases[c].a, "%s (2)",
+                 fits ? cases[c].ch : "");
+        ck_assert_msg(strcmp(runs[1].name, want) == 0, "case %zu: '%s'", c, runs[1].name);
+    }
+}
+END_TEST
+
 START_TEST(test_log_queries) {
     char a[300], b[300], *err;
     tu_put_file(a, sizeof a, tmp, "a", "loss.csv",
@@ -215,4 +243,5 @@ START_TEST(test_status) {
 END_TEST
 
 TU_MAIN_FIXTURE("runs", setup, teardown, test_config_ini, test_folders_and_names, test_unique_names,
+                test_unique_names_cut_on_characters,
                 test_log_queries, test_status);

@@ -30,6 +30,7 @@ START_TEST(test_checker_accepts_good_documents) {
     assert_well_formed("<!DOCTYPE html>\n<html><body><p>&#8730;d &#x221A; &quot;q&apos;</p>"
                        "<img src=\"x.svg\" alt=\"a &amp; b\"/></body></html>");
     assert_well_formed("<a   b = \"1\"\n c='2' ></a >");
+    assert_well_formed("<a t=\"\xc3\xa9\">\xe2\x88\x9a \xf0\x9f\x98\x80 \xef\xbf\xbd</a>"); /* UTF-8 */
 }
 END_TEST
 
@@ -54,6 +55,12 @@ START_TEST(test_checker_rejects_bad_documents) {
     assert_rejected("<a>a > b</a>");                /* raw > in text (our rule) */
     assert_rejected("<a><!-- x -- y --></a>");      /* -- inside a comment */
     assert_rejected("<1a/>");                       /* bad name */
+    assert_rejected("<a>bad\xff\xfename</a>");        /* not UTF-8 */
+    assert_rejected("<a t=\"caf\xe9\"/>");            /* Latin-1 in an attribute */
+    assert_rejected("<a>\xe2\x88</a>");               /* cut character */
+    assert_rejected("<a>\xc0\xaf</a>");               /* overlong */
+    assert_rejected("<a>\xed\xa0\x80</a>");           /* surrogate */
+    assert_rejected("<a>\xef\xbf\xbf</a>");           /* U+FFFF */
 }
 END_TEST
 
@@ -191,6 +198,52 @@ START_TEST(test_is_ours) {
 }
 END_TEST
 
+/* Bytes that are not well-formed UTF-8 (a folder name in Latin-1, a cut character, an overlong
+ * form, a surrogate) become U+FFFD, one per byte; well-formed characters stay as they are. The
+ * expected strings are written out by hand from RFC 3629's table. */
+START_TEST(test_invalid_utf8_replaced) {
+#define FFFD "\xef\xbf\xbd"
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"bad\xff\xfename", "bad" FFFD FFFD "name"},
+        {"caf\xe9", "caf" FFFD},                        /* Latin-1 e-acute */
+        {"caf\xc3\xa9 \xe2\x88\x9a d", "caf\xc3\xa9 \xe2\x88\x9a d"}, /* 2- and 3-byte kept */
+        {"\xf0\x9f\x98\x80!", "\xf0\x9f\x98\x80!"},        /* 4-byte kept */
+        {"x\xe2\x88", "x" FFFD FFFD},                   /* cut at the end */
+        {"\xe2\x88<", FFFD FFFD "&lt;"},                 /* cut before markup */
+        {"\xc0\xaf", FFFD FFFD},                        /* overlong '/' */
+        {"\xe0\x80\xaf", FFFD FFFD FFFD},                /* overlong, 3 bytes */
+        {"\xed\xa0\x80", FFFD FFFD FFFD},                /* surrogate U+D800 */
+        {"\xf4\x90\x80\x80", FFFD FFFD FFFD FFFD},        /* above U+10FFFF */
+        {"\xef\xbf\xbe", FFFD FFFD FFFD},                /* U+FFFE, not a character in XML */
+        {"\x80" "a", FFFD "a"},                        /* lone continuation byte */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Svg s;
+        svg_begin(&s, 10, 10, NULL);
+        size_t at = s.len;
+        svg_escaped(&s, cases[c].in);
+        ck_assert_msg(strcmp(s.buf + at, cases[c].want) == 0, "case %zu: got '%s'", c, s.buf + at);
+        svg_raw(&s, "<text>");
+        svg_escaped(&s, cases[c].in);
+        svg_raw(&s, "</text>");
+        svg_end(&s);
+        assert_well_formed(s.buf);
+        svg_free(&s);
+        FILE *f = tmpfile();
+        ck_assert_ptr_nonnull(f);
+        xml_escape_file(f, cases[c].in);
+        rewind(f);
+        char buf[128] = {0};
+        ck_assert_uint_gt(fread(buf, 1, sizeof buf - 1, f), 0);
+        fclose(f);
+        ck_assert_msg(strcmp(buf, cases[c].want) == 0, "case %zu (file): got '%s'", c, buf);
+    }
+#undef FFFD
+}
+END_TEST
+
 static Suite *svg_suite(void) {
     Suite *s = suite_create("svg");
     TCase *checker = tcase_create("xml checker");
@@ -205,6 +258,7 @@ static Suite *svg_suite(void) {
     tcase_add_test(writer, test_save_and_errors);
     tcase_add_test(writer, test_escape_to_file);
     tcase_add_loop_test(writer, test_is_ours, 0, (int)(sizeof OURS / sizeof OURS[0]));
+    tcase_add_test(writer, test_invalid_utf8_replaced);
     suite_add_tcase(s, writer);
     return s;
 }

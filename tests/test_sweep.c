@@ -153,6 +153,49 @@ START_TEST(test_plan_xargs_collect) {
 }
 END_TEST
 
+/* --plan's two lines to paste: the folder quoted for sh when it needs it (single quotes, ' as
+ * '\''), as it is when plain; -P is --jobs when given, else 2. Pasting the printed --collect line
+ * into sh (with ./train the test's binary) reads this plan back, and runs nothing else. The
+ * expected words are written by hand. */
+START_TEST(test_plan_lines_quoted) {
+    write_ini();
+    static const struct {
+        const char *arg, *flags, *word; /* --out as the test's sh reads it; the printed word */
+        int p;
+    } cases[] = {
+        {"'sw/$(touch PWNED)'", "", "'sw/$(touch PWNED)'", 2},
+        {"'sw/with space'", " --jobs 3", "'sw/with space'", 3},
+        {"\"sw/it's\"", "", "'sw/it'\\''s'", 2},
+        {"sw/plain_1.x", " --jobs 1", "sw/plain_1.x", 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char args[512];
+        snprintf(args, sizeof args, "--sweep tiny.ini --grid optim.lr=1e-3 --steps 5%s --plan "
+                 "--out %s", cases[c].flags, cases[c].arg);
+        ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+        char want[512];
+        snprintf(want, sizeof want, "\nrun them, e.g.:  tr '\\n' '\\0' < %s/jobs.txt | xargs -0 "
+                 "-P %d -n 1 sh -c\nthen:            ./train --sweep --collect --out %s\n",
+                 cases[c].word, cases[c].p, cases[c].word);
+        char *msg = out_text();
+        ck_assert_msg(strstr(msg, want), "case %zu: no '%s' in:\n%s", c, want, msg);
+        /* the printed --collect line, pasted */
+        const char *then = strstr(msg, "then:            ./train ");
+        ck_assert_ptr_nonnull(then);
+        then += strlen("then:            ./train ");
+        snprintf(args, sizeof args, "%.*s", (int)strcspn(then, "\n"), then);
+        free(msg);
+        ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+        msg = out_text();
+        ck_assert_msg(strstr(msg, "of 1 planned runs"), "case %zu: %s", c, msg);
+        free(msg);
+        char path[256];
+        snprintf(path, sizeof path, "%s/PWNED", g_tmp);
+        ck_assert_msg(access(path, F_OK) != 0, "case %zu: the pasted line ran a command", c);
+    }
+}
+END_TEST
+
 /* --collect of a plan whose runs did not all run: those rows say missing, and are named. */
 START_TEST(test_collect_missing) {
     write_ini();
@@ -258,6 +301,7 @@ START_TEST(test_second_sweep_refused) {
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_agree,
-                        test_plan_xargs_collect, test_collect_missing, test_guard_recorded,
+                        test_plan_xargs_collect, test_plan_lines_quoted, test_collect_missing,
+                        test_guard_recorded,
                         test_symlinked_run_folder_refused, test_default_out_dir,
                         test_second_sweep_refused);

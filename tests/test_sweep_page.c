@@ -125,5 +125,19 @@ START_TEST(test_no_figures_and_errors) {
 }
 END_TEST
 
+/* The "figures in DIR/:" heading is not a figure line, even when the sweep's folder holds
+ * ".svg: " and markup: one figure (the line after it), the folder escaped in the text only. */
+START_TEST(test_figures_heading_not_a_figure) {
+    tu_put_file(NULL, 0, tmp, ".", "sweep_dk.svg", SVG_TEXT);
+    char *doc = page("sweep report of sw/a<b>&c.svg: z/sweep.csv: 2 runs; varied: d_k\n\n"
+                     "figures in sw/a<b>&c.svg: z/:\nsweep_dk.svg: loss against d_k.\n");
+    ck_assert_int_eq(xmlcheck_count(doc, "<figure id="), 1);
+    ck_assert_msg(strstr(doc, "<figure id=\"sweep_dk\">"), "%s", doc);
+    ck_assert_ptr_null(strstr(doc, "<b>&c"));
+    ck_assert_ptr_null(strstr(doc, "figures in sw"));
+    free(doc);
+}
+END_TEST
+
 TU_MAIN_FIXTURE("sweep_page", setup, teardown, test_sections_and_figures,
-                test_no_figures_and_errors);
+                test_no_figures_and_errors, test_figures_heading_not_a_figure);

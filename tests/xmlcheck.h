@@ -6,7 +6,8 @@
  * entities or a numeric character reference; no raw '<' in attribute values and no raw '>' in
  * text or attribute values (stricter than XML, which allows '>' in text: our writer escapes it and
  * the tests hold it to that). Comments, the <?xml ...?> declaration and a <!DOCTYPE ...> before the
- * root are accepted, so the XHTML-style index.html can be checked too. */
+ * root are accepted, so the XHTML-style index.html can be checked too. The whole document must be
+ * well-formed UTF-8 (XML's default encoding) without U+FFFE / U+FFFF. */
 #ifndef SCALEDOT_TEST_XMLCHECK_H
 #define SCALEDOT_TEST_XMLCHECK_H
 
@@ -83,12 +84,43 @@ static inline const char *xmlcheck_chars(const char *p, const char *end, const c
     return NULL;
 }
 
+/* The first byte of doc that is not part of well-formed UTF-8, or NULL. Decodes each sequence
+ * and checks the code point (not the writer's byte-range table): the shortest form for its value,
+ * not a surrogate, at most U+10FFFF, not U+FFFE / U+FFFF. */
+static inline const char *xmlcheck_bad_utf8(const char *doc) {
+    const unsigned char *p = (const unsigned char *)doc;
+    while (*p) {
+        if (*p < 0x80) {
+            p++;
+            continue;
+        }
+        int n = (*p & 0xe0) == 0xc0 ? 2 : (*p & 0xf0) == 0xe0 ? 3 : (*p & 0xf8) == 0xf0 ? 4 : 0;
+        if (!n) return (const char *)p;
+        unsigned long cp = *p & (0x7fu >> n);
+        for (int k = 1; k < n; k++) {
+            if ((p[k] & 0xc0) != 0x80) return (const char *)p;
+            cp = cp << 6 | (p[k] & 0x3fu);
+        }
+        static const unsigned long MIN[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < MIN[n] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff || cp == 0xfffe ||
+            cp == 0xffff)
+            return (const char *)p;
+        p += n;
+    }
+    return NULL;
+}
+
 /* NULL when doc is well-formed; else a message, and *offset is where the problem is. */
 static inline const char *xml_check(const char *doc, size_t *offset) {
     char stack[XMLCHECK_MAX_DEPTH][XMLCHECK_MAX_NAME];
     int depth = 0, roots = 0;
     const char *p = doc, *at = doc, *msg = NULL;
     if (strncmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;
+    const char *bad = xmlcheck_bad_utf8(doc);
+    if (bad) {
+        if (offset) *offset = (size_t)(bad - doc);
+        return "bytes that are not well-formed UTF-8";
+    }
     while (*p && !msg) {
         at = p;
         if (*p != '<') {

@@ -42,8 +42,9 @@ int cli_resumable_override(const char *assignment);
 /* Checks the number of symbols of an --eval --prompt to answer (one that --generate continues
  * may have any length) against the run's task before anything is loaded: sort, reverse and copy
  * prompts have task.length symbols, recall prompts 2 * task.pairs + 1 (the pairs, then the key to
- * look up); a trailing "|" or "<sep>" is not counted. Other tasks (file, text) are left to the
- * evaluation. Returns -1 when fine, else 2 after a message naming the expected count and the key
+ * look up); a trailing "|" or "<sep>" is not counted; a word that is not a symbol (0 ..
+ * task.symbols - 1 in decimal, as the evaluation prints them: "3,1,2" or "01") is named first.
+ * Other tasks (file, text) are left to the evaluation. Returns -1 when fine, else 2 after a message naming the expected count and the key
  * it comes from. */
 int cli_check_prompt_length(const Config *c, const char *prompt);
 

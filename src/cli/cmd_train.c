@@ -55,6 +55,9 @@ int cli_check_prompt_length(const Config *c, const char *prompt) {
                    : -1;
     if (want < 0) return -1;
     int n = 0, last_sep = 0;
+    const char *bad = NULL; /* the first word that is not a symbol (0 .. symbols - 1, as printed) */
+    size_t bad_len = 0;
+    int bad_at = 0;
     for (const char *p = prompt; *p;) {
         size_t len = strspn(p, " \t\r\n");
         p += len;
@@ -62,9 +65,21 @@ int cli_check_prompt_length(const Config *c, const char *prompt) {
         len = strcspn(p, " \t\r\n");
         last_sep = (len == 1 && *p == '|') || (len == 5 && strncmp(p, "<sep>", 5) == 0);
         n++;
+        long id = -1;
+        /* a trailing separator is the last word: told apart after the loop */
+        if (!bad && (cli_parse_count(p, len, 0, c->task_symbols - 1, &id) != 0 ||
+                     (len > 1 && *p == '0')))
+            bad = p, bad_len = len, bad_at = n;
         p += len;
     }
     n -= last_sep;
+    if (bad && bad_at <= n) {
+        int comma = memchr(bad, ',', bad_len) != NULL;
+        return cli_fail(NULL, "--prompt: '%.*s' (symbol %d) is not in the task's alphabet (0 .. "
+                              "%d) of this run (task.symbols = %d)%s",
+                        (int)bad_len, bad, bad_at, c->task_symbols - 1, c->task_symbols,
+                        comma ? "; separate the symbols with spaces, not commas" : "");
+    }
     if (n == want) return -1;
     char given[32];
     snprintf(given, sizeof given, n ? "%d symbol%s" : "no symbols", n, n == 1 ? "" : "s");
@@ -136,6 +151,11 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
         } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
             const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
             if (!dir || !*dir) return cli_fail(NULL, "%s needs a run folder", flag);
+            /* `--eval --help` asks for help (a folder named so: ./--help) */
+            if (cli_is_help(dir)) {
+                usage(stdout);
+                return EXIT_OK;
+            }
             const char **slot = flag[2] == 'r' ? &a->resume_dir : &a->eval_dir;
             /* which of two folders was meant cannot be guessed: the last one used to win */
             if (*slot) return cli_fail(NULL, "%s given twice ('%s' and '%s')", flag, *slot, dir);

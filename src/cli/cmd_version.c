@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "util/exit_codes.h"
 #include "util/provenance.h"
 
@@ -18,9 +19,13 @@
 #define COMPILER_NAME "cc"
 #endif
 
-/* Arguments after the name are ignored, as they always were. */
+/* No arguments: --help (-h) prints the usage line, anything else is refused (exit code 2). */
 int cli_version(int argc, char **argv) {
-    (void)argc, (void)argv;
+    if (argc > 0 && cli_is_help(argv[0])) {
+        printf("usage: ./train --version\nthe version, git commit, compiler and flags of this build\n");
+        return EXIT_OK;
+    }
+    if (argc > 0) return cli_fail(NULL, "--version takes no arguments, got '%s'", argv[0]);
     const char *version = provenance_compiler();
     /* the name once: in front of a bare number, not before a string that says it */
     int named = strstr(version, "lang") || strstr(version, "gcc") || strstr(version, "GCC");

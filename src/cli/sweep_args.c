@@ -312,7 +312,7 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
             return -1;
         }
         if (k == 0) a->steps = (int)n, a->steps_argn = argn;
-        else if (k == 1) a->jobs = (int)n;
+        else if (k == 1) a->jobs = (int)n, a->jobs_argn = argn;
         else a->d_model = (int)n, a->d_model_argn = argn;
     }
     return 0;

@@ -153,16 +153,34 @@ void html_head(FILE *f) {
 /* Largest figure inlined: the attention maps of many runs stay far below. */
 #define FIGURE_MAX_BYTES ((size_t)64 << 20)
 
+/* The figure's id: file up to its first '.', each character other than an ASCII letter, digit,
+ * '_' or '-' made '_', at most FIGURE_ID_MAX characters; "figure" when that leaves nothing. */
+#define FIGURE_ID_MAX 64
+static void figure_id(char out[FIGURE_ID_MAX + 1], const char *file) {
+    int n = 0;
+    for (const char *p = file; *p && *p != '.' && n < FIGURE_ID_MAX; p++, n++) {
+        char c = *p;
+        int safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                   c == '_' || c == '-';
+        out[n] = safe ? c : '_';
+    }
+    out[n] = '\0';
+    if (n == 0) snprintf(out, FIGURE_ID_MAX + 1, "figure");
+}
+
 int html_figure(FILE *f, const char *dir, const char *file, const char *title,
                 const char *caption, int caption_is_html) {
-    int stem = (int)strcspn(file, ".");
+    char id[FIGURE_ID_MAX + 1];
+    figure_id(id, file);
     char path[PATH_MAX], why[256];
     size_t len = 0;
     snprintf(path, sizeof path, "%s/%s", dir, file);
     char *svg = file_read_regular(path, FIGURE_MAX_BYTES, &len, why, sizeof why);
     const char *p = svg ? strstr(svg, "<svg") : NULL;
     int ok = p != NULL;
-    fprintf(f, "<figure id=\"%.*s\">\n", stem, file);
+    fprintf(f, "<figure id=\"");
+    xml_escape_file(f, id); /* safe characters only; escaped all the same, as every attribute */
+    fprintf(f, "\">\n");
     if (!p) {
         fprintf(stderr, "warning: %s: cannot inline '%s' (%s); the page names it instead\n", dir,
                 file, svg ? "no <svg> element" : why);
@@ -179,7 +197,7 @@ int html_figure(FILE *f, const char *dir, const char *file, const char *title,
         if (strncmp(p, XMLNS, sizeof XMLNS - 1) == 0) p += sizeof XMLNS - 1, done = 1;
         for (int k = 0; k < 3 && !done; k++)
             if (strncmp(p, REFS[k], strlen(REFS[k])) == 0) {
-                fprintf(f, "%s%.*s-", REFS[k], stem, file);
+                fprintf(f, "%s%s-", REFS[k], id);
                 p += strlen(REFS[k]);
                 done = 1;
             }

@@ -29,7 +29,8 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
  * "ready"> when done. */
 void html_head(FILE *f);
 
-/* <figure id="STEM"> (STEM: file up to its first '.') holding dir/file's SVG inline (XML
+/* <figure id="STEM"> (STEM: file up to its first '.', characters other than ASCII letters, digits,
+ * '_' and '-' made '_', at most 64 of them; "figure" if empty) holding dir/file's SVG inline (XML
  * declaration and xmlns dropped, its ids prefixed "STEM-"), then a caption: the title, the caption
  * (HTML as is when caption_is_html, else escaped) and a link to the file. When the file cannot be
  * read, a note takes the SVG's place after a warning on stderr, and -1 is returned; else 0. */

@@ -223,8 +223,15 @@ void make_names_unique(Run *runs, int n) {
     for (int i = 1; i < n; i++) {
         char base[RUN_NAME_LEN];
         snprintf(base, sizeof base, "%s", runs[i].name);
+        /* room for " (k)": cut before a UTF-8 continuation byte (10xxxxxx), never inside a
+         * character */
+        int keep = (int)strlen(base);
+        if (keep > RUN_NAME_LEN - 16) {
+            keep = RUN_NAME_LEN - 16;
+            while (keep > 0 && ((unsigned char)base[keep] & 0xc0) == 0x80) keep--;
+        }
         for (int k = 2; name_taken(runs, i, runs[i].name); k++)
-            snprintf(runs[i].name, RUN_NAME_LEN, "%.*s (%d)", RUN_NAME_LEN - 16, base, k);
+            snprintf(runs[i].name, RUN_NAME_LEN, "%.*s (%d)", keep, base, k);
     }
 }
 

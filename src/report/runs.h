@@ -41,7 +41,8 @@ int load_run(Run *r, const char *path);
 void free_run(Run *r);
 
 /* Two folders with the same name (runs/a/x, runs/b/x) would be indistinguishable in the legend:
- * the later ones become "x (2)", "x (3)", ... */
+ * the later ones become "x (2)", "x (3)", ... (a long name cut to make room, at a UTF-8 character
+ * boundary). */
 void make_names_unique(Run *runs, int n);
 
 /* The last step at which column `name` of each run's loss.csv was logged, maximised over runs

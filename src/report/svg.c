@@ -65,33 +65,62 @@ static const char *entity(unsigned char c) {
     }
 }
 
-void svg_escaped(Svg *s, const char *text) {
-    if (!text) return;
-    const char *run = text;
-    for (const char *p = text; *p; p++) {
-        const char *e = entity((unsigned char)*p);
-        if (!e) continue;
-        append(s, run, (size_t)(p - run));
-        append(s, e, strlen(e));
-        run = p + 1;
-    }
-    append(s, run, strlen(run));
+/* The length (2 to 4) of the well-formed UTF-8 sequence at p (RFC 3629: no overlong form, no
+ * surrogate, nothing above U+10FFFF), or 0 when the bytes there are not one. p[0] >= 0x80. */
+static int utf8_len(const unsigned char *p) {
+    unsigned char c = p[0];
+    int n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (n == 0) return 0;
+    /* the second byte's range narrows after E0 (overlong), ED (surrogates), F0 (overlong), F4 */
+    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+    unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    if (p[1] < lo || p[1] > hi) return 0;
+    for (int k = 2; k < n; k++)
+        if (p[k] < 0x80 || p[k] > 0xbf) return 0;
+    if (c == 0xef && p[1] == 0xbf && p[2] >= 0xbe) return 0; /* U+FFFE, U+FFFF: not XML 1.0 */
+    return n;
 }
 
-void xml_escape_file(FILE *f, const char *text) {
+/* U+FFFD REPLACEMENT CHARACTER, in place of each byte that does not begin a well-formed sequence */
+static const char REPLACEMENT[] = "\xef\xbf\xbd";
+
+/* Calls put(ctx, text, n) for each piece of the escaped text: runs written as they are, entities,
+ * and U+FFFD for each invalid byte. */
+static void escape(const char *text, void (*put)(void *, const char *, size_t), void *ctx) {
     if (!text) return;
-    for (const char *p = text; *p; p++) {
-        const char *e = entity((unsigned char)*p);
-        if (e)
-            fputs(e, f);
-        else
-            fputc(*p, f);
+    const char *run = text;
+    for (const char *p = text; *p;) {
+        const unsigned char c = (unsigned char)*p;
+        const char *e = NULL;
+        int n = 1;
+        if (c >= 0x80) {
+            n = utf8_len((const unsigned char *)p);
+            if (n == 0) e = REPLACEMENT, n = 1;
+        } else
+            e = entity(c);
+        if (e) {
+            put(ctx, run, (size_t)(p - run));
+            put(ctx, e, strlen(e));
+            run = p + n;
+        }
+        p += n;
     }
+    put(ctx, run, strlen(run));
 }
 
 /* The opening of every SVG svg_begin writes, before and after its sizes (svg_is_ours). */
 #define SVG_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
 #define SVG_HEAD_END "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
+
+static void put_svg(void *ctx, const char *text, size_t n) { append(ctx, text, n); }
+
+static void put_file(void *ctx, const char *text, size_t n) {
+    if (n) fwrite(text, 1, n, ctx);
+}
+
+void svg_escaped(Svg *s, const char *text) { escape(text, put_svg, s); }
+
+void xml_escape_file(FILE *f, const char *text) { escape(text, put_file, f); }
 
 void svg_begin(Svg *s, double width, double height, const char *title) {
     memset(s, 0, sizeof *s);

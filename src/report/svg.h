@@ -31,7 +31,8 @@ void svg_raw(Svg *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 
 /* Appends text with &, <, >, " and ' replaced by entities, so it is safe both as element text and
  * inside a double-quoted attribute value. Control characters other than tab, CR and LF (not
- * allowed in XML 1.0) become '?'. */
+ * allowed in XML 1.0) become '?'; a byte that does not begin well-formed UTF-8 (RFC 3629; a
+ * folder name in another encoding) becomes U+FFFD, so the document stays well-formed. */
 void svg_escaped(Svg *s, const char *text);
 
 /* <text x y ATTRS>escaped text</text>; attrs is raw markup such as

@@ -61,10 +61,12 @@ static void text_block(FILE *f, const Section *s, const char *from) {
     free(copy);
 }
 
-/* The "figures in DIR/:" section: each "FILE.svg: caption" line inlined with its caption. */
+/* The "figures in DIR/:" section: each "FILE.svg: caption" line after the heading inlined with
+ * its caption (the heading holds the sweep's folder, which may itself hold ".svg: "). */
 static void figures(FILE *f, const char *dir, const Section *s) {
     int any = 0;
-    for (const char *line = s->start; line < s->end;) {
+    const char *first = memchr(s->start, '\n', (size_t)(s->end - s->start));
+    for (const char *line = first ? first + 1 : s->end; line < s->end;) {
         const char *eol = memchr(line, '\n', (size_t)(s->end - line));
         if (!eol) eol = s->end;
         const char *colon = memchr(line, ':', (size_t)(eol - line));

@@ -45,7 +45,7 @@ typedef struct {
     int out_argn;
     const char **sets;             /* --set assignments, in command-line order */
     int *set_argn, n_sets;
-    int jobs;                      /* --jobs, default 1 */
+    int jobs, jobs_argn;           /* --jobs, default 1; jobs_argn 0: not given */
     SweepMode mode;
 } SweepArgs;
 

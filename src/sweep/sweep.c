@@ -245,6 +245,25 @@ static int run_sweep(Sweep *sw, const char *exe) {
     return rc;
 }
 
+/* s as one word for sh: as it is when it holds only characters sh takes literally, else in
+ * single quotes with each ' written '\''. malloc'd; NULL when out of memory. */
+static char *sh_quote(const char *s) {
+    static const char PLAIN[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                "_-./+,:@%";
+    if (*s && strspn(s, PLAIN) == strlen(s)) return strdup(s);
+    size_t n = 3;
+    for (const char *p = s; *p; p++) n += *p == '\'' ? 4 : 1;
+    char *q = malloc(n), *w = q;
+    if (!q) return NULL;
+    *w++ = '\'';
+    for (const char *p = s; *p; p++)
+        if (*p == '\'') memcpy(w, "'\\''", 4), w += 4;
+        else *w++ = *p;
+    *w++ = '\'';
+    *w = '\0';
+    return q;
+}
+
 static int sweep_command(Sweep *sw) {
     if (out_dir(sw) != 0 || dirs_refuse_link(sw->out, "sweep folder") != 0) return RC_USAGE;
     if (sw->a.mode == MODE_COLLECT) return collect(sw);
@@ -282,11 +301,16 @@ static int sweep_command(Sweep *sw) {
     int had_plan = access(plan_path, F_OK) == 0;
     if (plan_write_files(&sw->a, &sw->base, &sw->plan, sw->out_abs, exe) != 0) return RC_IO;
     if (sw->a.mode == MODE_PLAN) {
+        /* lines to paste into a shell: the folder quoted for sh when it needs it */
+        char *q = sh_quote(sw->out);
+        if (!q) return RC_IO;
         printf("wrote %s, %s/configs/ (%d runs) and %s/jobs.txt (one command per run: trains, "
                "resumes or does nothing)\n"
-               "run them, e.g.:  tr '\\n' '\\0' < %s/jobs.txt | xargs -0 -P 2 -n 1 sh -c\n"
+               "run them, e.g.:  tr '\\n' '\\0' < %s/jobs.txt | xargs -0 -P %d -n 1 sh -c\n"
                "then:            ./train --sweep --collect --out %s\n",
-               plan_path, sw->out, sw->plan.n_runs, sw->out, sw->out, sw->out);
+               plan_path, sw->out, sw->plan.n_runs, sw->out, q,
+               sw->a.jobs_argn ? sw->a.jobs : 2, q);
+        free(q);
         return RC_OK;
     }
     int rc = run_sweep(sw, exe);

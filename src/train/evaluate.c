@@ -77,9 +77,13 @@ int evaluate_greedy(Model *m, const Task *t, int b, int *tokens, int *out) {
 }
 
 int evaluate_greedy_tokens(Model *m, const Task *t, int b, int *tokens, int *out) {
+    size_t off = (size_t)b * (size_t)t->seq_len;
+    return evaluate_greedy_layout(m, t, t->val_targets + off, t->val_mask + off, tokens, out);
+}
+
+int evaluate_greedy_layout(Model *m, const Task *t, const int *targets, const float *mask,
+                           int *tokens, int *out) {
     int T = t->seq_len, V = m->cfg.vocab_size, n = 0;
-    const int *targets = t->val_targets + (size_t)b * T;
-    const float *mask = t->val_mask + (size_t)b * T;
     for (int i = 0; i < T; i++) {
         if (mask[i] == 0) continue;
         model_forward(m, tokens, targets, mask, 1, T);

@@ -41,6 +41,11 @@ int evaluate_greedy(Model *m, const Task *t, int b, int *tokens, int *out);
  * positions overwritten. For a prompt of the user's (--prompt). */
 int evaluate_greedy_tokens(Model *m, const Task *t, int b, int *tokens, int *out);
 
+/* evaluate_greedy_tokens with the layout given as one example's targets and mask (T each): the
+ * mask's nonzero positions are answered. For a prompt laid out like a training example. */
+int evaluate_greedy_layout(Model *m, const Task *t, const int *targets, const float *mask,
+                           int *tokens, int *out);
+
 /* Prints how many validation answers are wrong, then n_examples examples as "prompt | answer
  * model: ...   right" or "WRONG": the wrong ones first (in validation order), then right ones.
  * Returns 0, or -1 when out of memory. */

@@ -6,13 +6,51 @@
 
 #include "train/evaluate.h"
 
-int prompt_length(const Task *t, int b) {
+/* The number of prompt symbols of the example whose mask row (T floats) is mask. */
+static int mask_prompt_length(const Task *t, const float *mask) {
     int T = t->seq_len;
-    const float *mask = t->val_mask + (size_t)b * T;
     int p0 = 0;
     while (p0 < T && mask[p0] == 0) p0++;
     /* position p0 predicts the first answer token: it is SEP, or the prompt's last symbol */
     return t->separator ? p0 : p0 + 1;
+}
+
+int prompt_length(const Task *t, int b) {
+    return mask_prompt_length(t, t->val_mask + (size_t)b * t->seq_len);
+}
+
+/* Example r of the layouts a prompt can take: the validation examples, then a file task's
+ * training examples (whose prompts may have lengths no validation example has). */
+static size_t layout(const Task *t, int r, const int **tokens, const int **targets,
+                     const float **mask) {
+    int val = r < t->n_val;
+    size_t off = (size_t)(val ? r : r - t->n_val) * (size_t)t->seq_len;
+    *tokens = (val ? t->val_tokens : t->file_tokens) + off;
+    *targets = (val ? t->val_targets : t->file_targets) + off;
+    *mask = (val ? t->val_mask : t->file_mask) + off;
+    return off;
+}
+
+/* "N symbols, but the task's prompts have A, B or C" to stderr: every length among the layouts. */
+static void wrong_length(const Task *t, int n) {
+    int T = t->seq_len, n_layouts = t->n_val + t->n_train_file, k = 0, count = 0;
+    char *seen = calloc((size_t)T + 1, 1);
+    const int *tok, *tgt;
+    const float *mask;
+    for (int r = 0; seen && r < n_layouts; r++) {
+        layout(t, r, &tok, &tgt, &mask);
+        int len = mask_prompt_length(t, mask);
+        if (len >= 0 && len <= T && !seen[len]) seen[len] = 1, count++;
+    }
+    fprintf(stderr, "error: --prompt: %d symbol%s, but the prompts of this task have ", n,
+            n == 1 ? "" : "s");
+    for (int len = 0; seen && len <= T; len++)
+        if (seen[len]) {
+            k++;
+            fprintf(stderr, "%s%d", k == 1 ? "" : k == count ? " or " : ", ", len);
+        }
+    fprintf(stderr, "%s\n", count == 0 ? "none (no example)" : "");
+    free(seen);
 }
 
 /* The id of symbol name, or -1 when it is not in the alphabet. */
@@ -80,29 +118,35 @@ static int parse_symbols(const Task *t, char **words, int n_words, int *sym, int
     return 0;
 }
 
-/* The first validation example whose prompt has n symbols, or -1 after the message (n is 0, or
- * no example has that many). */
+/* The first layout (validation examples, then a file task's training examples) whose prompt has
+ * n symbols, or -1 after the message (n is 0, or no example has that many). */
 static int example_for(const Task *t, int n) {
     if (n == 0) {
         fprintf(stderr, "error: --prompt: no symbols given\n");
         return -1;
     }
-    for (int i = 0; i < t->n_val; i++)
-        if (prompt_length(t, i) == n) return i;
-    fprintf(stderr, "error: --prompt: %d symbols, but the prompts of this task have %d "
-                    "(validation example 1)\n", n, t->n_val > 0 ? prompt_length(t, 0) : 0);
+    const int *tok, *tgt;
+    const float *mask;
+    for (int r = 0; r < t->n_val + t->n_train_file; r++) {
+        layout(t, r, &tok, &tgt, &mask);
+        if (mask_prompt_length(t, mask) == n) return r;
+    }
+    wrong_length(t, n);
     return -1;
 }
 
-/* The greedy answer to the n symbols sym laid out like validation example b, printed as
+/* The greedy answer to the n symbols sym laid out like layout r (example_for), printed as
  * "prompt: ...   model: ..." to out; tokens and answer hold seq_len ints each. */
-static void print_answer(Model *m, const Task *t, int b, const int *sym, int n, int *tokens,
+static void print_answer(Model *m, const Task *t, int r, const int *sym, int n, int *tokens,
                          int *answer, FILE *out) {
     int T = t->seq_len;
-    /* validation example b's layout (SEP, answer positions, padding) with the user's prompt */
-    memcpy(tokens, t->val_tokens + (size_t)b * T, sizeof(int) * (size_t)T);
+    const int *lay_tokens, *lay_targets;
+    const float *lay_mask;
+    layout(t, r, &lay_tokens, &lay_targets, &lay_mask);
+    /* layout r's SEP, answer positions and padding, with the user's prompt */
+    memcpy(tokens, lay_tokens, sizeof(int) * (size_t)T);
     memcpy(tokens, sym, sizeof(int) * (size_t)n);
-    int k = evaluate_greedy_tokens(m, t, b, tokens, answer);
+    int k = evaluate_greedy_layout(m, t, lay_targets, lay_mask, tokens, answer);
     char name[128];
     fprintf(out, "prompt:");
     for (int i = 0; i < n; i++) {
