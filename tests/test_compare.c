@@ -7,7 +7,8 @@
  * mkdtemp folder, then checks the table, the files, the number of series per figure and that
  * every SVG and the index page are well-formed XML. What repeats is written as tables: lines of
  * the printed table (expect_lines), points of a series (expect_points) and series per figure
- * (expect_figures); the argument errors are in test_cmd_compare.c. */
+ * (expect_figures); the argument errors are in test_cmd_compare.c, the report folder's (default,
+ * unwritable, a link or the user's) in test_compare_out.c. */
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
@@ -397,110 +398,6 @@ START_TEST(test_log_scale) {
 END_TEST
 
 /* Without --out the report goes to reports/<run1>_vs_<run2> under the current folder. */
-START_TEST(test_default_out_dir) {
-    char cwd[PATH_MAX], want[PATH_MAX];
-    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-    ck_assert_int_eq(chdir(g_tmp), 0);
-    TuResult r = compare(FIX "/scaled/", FIX "/unscaled", NULL);
-    ck_assert_int_eq(chdir(cwd), 0);
-    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
-    snprintf(want, sizeof want, "%s/reports/scaled_vs_unscaled/index.html", g_tmp);
-    ck_assert_int_eq(access(want, F_OK), 0);
-    ck_assert_ptr_nonnull(strstr(r.out, "report: reports/scaled_vs_unscaled/index.html"));
-    tu_result_free(&r);
-}
-END_TEST
-
-/* The report folder cannot be created (a file is in the way): exit code 1, path named. */
-START_TEST(test_unwritable_out_dir) {
-    char out[256];
-    snprintf(out, sizeof out, "%s/file", g_tmp);
-    FILE *f = fopen(out, "w");
-    ck_assert_ptr_nonnull(f);
-    fclose(f);
-    TuResult r = compare(FIX "/scaled", "--out", out, NULL);
-    ck_assert_int_eq(r.rc, 1);
-    ck_assert_ptr_nonnull(strstr(r.err, out));
-    tu_result_free(&r);
-}
-END_TEST
-
-/* The report folder is refused (exit code 2, the link or the file named, nothing written) when it
- * is a symbolic link or holds anything a report did not write; a report folder of ours is written
- * again. Each case: the folder a link to another (link, with a trailing '/' with slash), a report
- * written first (ours), the files planted (name, text; a NULL text makes a folder, a text
- * starting "->" a link to that file), the exit code and the name the message gives. */
-#define OUR_SVG_HEAD                                                                               \
-    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "     \
-    "width=\"1\" height=\"1\" viewBox=\"0 0 1 1\" font-family=\"DejaVu Sans, Helvetica, Arial, "  \
-    "sans-serif\" font-size=\"12\">\n"
-static const struct {
-    int link, slash, ours;
-    const char *files[3][2];
-    int rc;
-    const char *named;
-} OUT_FOLDERS[] = {
-    {1, 0, 0, {{"index.html", "keep\n"}}, 2, NULL},
-    {1, 1, 0, {{"index.html", "keep\n"}}, 2, NULL},
-    {1, 0, 1, {{NULL, NULL}}, 2, NULL}, /* a link to a report folder of ours: still a link */
-    {0, 0, 0, {{"index.html", "<html>my page</html>\n"}}, 2, "index.html"},
-    {0, 0, 0, {{"loss.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n"}}, 2, "loss.svg"},
-    {0, 0, 0, {{"notes.txt", "mine\n"}}, 2, "notes.txt"},
-    {0, 0, 0, {{"loss.svg", OUR_SVG_HEAD "</svg>\n"}, {"b.svg", NULL}}, 2, "b.svg"},
-    {0, 0, 1, {{"notes.txt", "mine\n"}}, 2, "notes.txt"},
-    {0, 0, 1, {{"zz.svg", "->loss.svg"}}, 2, "zz.svg"}, /* a link to a figure of ours */
-    {0, 0, 0, {{NULL, NULL}}, 0, NULL},                    /* empty */
-    {0, 0, 1, {{NULL, NULL}}, 0, NULL},                    /* ours: written again */
-    {0, 0, 1, {{"index.html.tmp", "torn"}}, 0, NULL},      /* ... with a leftover */
-    {0, 0, 0, {{"loss.svg", OUR_SVG_HEAD "</svg>\n"}}, 0, NULL}, /* a report cut short */
-};
-
-START_TEST(test_out_folder_refused) {
-    char real[256], out[260], path[PATH_MAX], want[PATH_MAX + 64];
-    snprintf(real, sizeof real, "%s/real", g_tmp);
-    ck_assert_int_eq(mkdir(real, 0755), 0);
-    if (OUT_FOLDERS[_i].ours) {
-        TuResult r = compare(FIX "/scaled", "--out", real, NULL);
-        ck_assert_int_eq(r.rc, 0);
-        tu_result_free(&r);
-    }
-    for (int f = 0; f < 3 && OUT_FOLDERS[_i].files[f][0]; f++) {
-        const char *name = OUT_FOLDERS[_i].files[f][0], *text = OUT_FOLDERS[_i].files[f][1];
-        snprintf(path, sizeof path, "%s/%s", real, name);
-        if (!text) ck_assert_int_eq(mkdir(path, 0755), 0);
-        else if (strncmp(text, "->", 2) == 0) ck_assert_int_eq(symlink(text + 2, path), 0);
-        else tu_write_file(path, text);
-    }
-    char before[PATH_MAX + 64], after[PATH_MAX + 64];
-    snprintf(before, sizeof before, "cp -a %s %s/before", real, g_tmp);
-    ck_assert_int_eq(system(before), 0);
-    snprintf(out, sizeof out, "%s/%s%s", g_tmp, OUT_FOLDERS[_i].link ? "link" : "real",
-             OUT_FOLDERS[_i].slash ? "/" : "");
-    if (OUT_FOLDERS[_i].link) {
-        snprintf(path, sizeof path, "%s/link", g_tmp);
-        ck_assert_int_eq(symlink(real, path), 0);
-    }
-    TuResult r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
-    ck_assert_msg(r.rc == OUT_FOLDERS[_i].rc, "rc %d, stderr: %s", r.rc, r.err);
-    if (OUT_FOLDERS[_i].rc == 0) {
-        snprintf(path, sizeof path, "%s/index.html", real);
-        ck_assert(tu_file_contains(path, "unscaled"));
-        tu_result_free(&r);
-        return;
-    }
-    if (OUT_FOLDERS[_i].named)
-        snprintf(want, sizeof want, "error: '%s/%s' is not a file ./train --compare wrote", out,
-                 OUT_FOLDERS[_i].named);
-    else
-        snprintf(want, sizeof want, "error: report folder '%s' is a symbolic link", out);
-    ck_assert_msg(strstr(r.err, want), "want '%s', stderr: %s", want, r.err);
-    ck_assert_msg(strstr(r.out, "scaled") == NULL, "the table was printed: %s", r.out);
-    tu_result_free(&r);
-    snprintf(after, sizeof after, "diff -r --no-dereference %s/before %s > /dev/null", g_tmp, real);
-    ck_assert_msg(system(after) == 0, "the folder changed");
-}
-END_TEST
-
 static Suite *compare_suite(void) {
     Suite *s = suite_create("compare");
     TCase *tc = tcase_create("fixtures");
@@ -516,14 +413,11 @@ static Suite *compare_suite(void) {
     tcase_add_test(tc, test_run_name_escaped);
     tcase_add_test(tc, test_duplicate_names);
     tcase_add_test(tc, test_log_scale);
-    tcase_add_test(tc, test_default_out_dir);
     suite_add_tcase(s, tc);
     TCase *err = tcase_create("errors");
     tcase_add_checked_fixture(err, make_tmp, remove_tmp);
     tcase_add_test(err, test_missing_run_folder);
     tcase_add_test(err, test_folder_without_loss_csv);
-    tcase_add_test(err, test_unwritable_out_dir);
-    tcase_add_loop_test(err, test_out_folder_refused, 0, N_OF(OUT_FOLDERS));
     suite_add_tcase(s, err);
     return s;
 }

@@ -1,0 +1,145 @@
+/* test_compare_out.c: the report folder of ./train --compare (src/report/compare.c with
+ * src/report/out_dir.c): the default folder under reports/, a folder that cannot be created, and
+ * the refusal of a folder that is a symbolic link or holds files a report did not write (nothing
+ * written, nothing changed). The report's contents are test_compare.c's. */
+#include "cli/cli.h" /* the report through its command line: cli_compare */
+
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define FIX SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"
+#define N_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static char g_tmp[64];
+
+static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_compare_out.XXXXXX"); }
+
+static void remove_tmp(void) { tu_remove_tree(g_tmp); }
+
+/* Runs ./train --compare (cli_compare) on a NULL-terminated argument list with stdout and stderr captured. */
+#define compare(...) tu_run_cmd(cli_compare, __VA_ARGS__)
+
+START_TEST(test_default_out_dir) {
+    char cwd[PATH_MAX], want[PATH_MAX];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(g_tmp), 0);
+    TuResult r = compare(FIX "/scaled/", FIX "/unscaled", NULL);
+    ck_assert_int_eq(chdir(cwd), 0);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    snprintf(want, sizeof want, "%s/reports/scaled_vs_unscaled/index.html", g_tmp);
+    ck_assert_int_eq(access(want, F_OK), 0);
+    ck_assert_ptr_nonnull(strstr(r.out, "report: reports/scaled_vs_unscaled/index.html"));
+    tu_result_free(&r);
+}
+END_TEST
+
+/* The report folder cannot be created (a file is in the way): exit code 1, path named. */
+START_TEST(test_unwritable_out_dir) {
+    char out[256];
+    snprintf(out, sizeof out, "%s/file", g_tmp);
+    FILE *f = fopen(out, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    TuResult r = compare(FIX "/scaled", "--out", out, NULL);
+    ck_assert_int_eq(r.rc, 1);
+    ck_assert_ptr_nonnull(strstr(r.err, out));
+    tu_result_free(&r);
+}
+END_TEST
+
+/* The report folder is refused (exit code 2, the link or the file named, nothing written) when it
+ * is a symbolic link or holds anything a report did not write; a report folder of ours is written
+ * again. Each case: the folder a link to another (link, with a trailing '/' with slash), a report
+ * written first (ours), the files planted (name, text; a NULL text makes a folder, a text
+ * starting "->" a link to that file), the exit code and the name the message gives. */
+#define OUR_SVG_HEAD                                                                               \
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "     \
+    "width=\"1\" height=\"1\" viewBox=\"0 0 1 1\" font-family=\"DejaVu Sans, Helvetica, Arial, "  \
+    "sans-serif\" font-size=\"12\">\n"
+static const struct {
+    int link, slash, ours;
+    const char *files[3][2];
+    int rc;
+    const char *named;
+} OUT_FOLDERS[] = {
+    {1, 0, 0, {{"index.html", "keep\n"}}, 2, NULL},
+    {1, 1, 0, {{"index.html", "keep\n"}}, 2, NULL},
+    {1, 0, 1, {{NULL, NULL}}, 2, NULL}, /* a link to a report folder of ours: still a link */
+    {0, 0, 0, {{"index.html", "<html>my page</html>\n"}}, 2, "index.html"},
+    {0, 0, 0, {{"loss.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n"}}, 2, "loss.svg"},
+    {0, 0, 0, {{"notes.txt", "mine\n"}}, 2, "notes.txt"},
+    {0, 0, 0, {{"loss.svg", OUR_SVG_HEAD "</svg>\n"}, {"b.svg", NULL}}, 2, "b.svg"},
+    {0, 0, 1, {{"notes.txt", "mine\n"}}, 2, "notes.txt"},
+    {0, 0, 1, {{"zz.svg", "->loss.svg"}}, 2, "zz.svg"}, /* a link to a figure of ours */
+    {0, 0, 0, {{NULL, NULL}}, 0, NULL},                    /* empty */
+    {0, 0, 1, {{NULL, NULL}}, 0, NULL},                    /* ours: written again */
+    {0, 0, 1, {{"index.html.tmp", "torn"}}, 0, NULL},      /* ... with a leftover */
+    {0, 0, 0, {{"loss.svg", OUR_SVG_HEAD "</svg>\n"}}, 0, NULL}, /* a report cut short */
+};
+
+START_TEST(test_out_folder_refused) {
+    char real[256], out[260], path[PATH_MAX], want[PATH_MAX + 64];
+    snprintf(real, sizeof real, "%s/real", g_tmp);
+    ck_assert_int_eq(mkdir(real, 0755), 0);
+    if (OUT_FOLDERS[_i].ours) {
+        TuResult r = compare(FIX "/scaled", "--out", real, NULL);
+        ck_assert_int_eq(r.rc, 0);
+        tu_result_free(&r);
+    }
+    for (int f = 0; f < 3 && OUT_FOLDERS[_i].files[f][0]; f++) {
+        const char *name = OUT_FOLDERS[_i].files[f][0], *text = OUT_FOLDERS[_i].files[f][1];
+        snprintf(path, sizeof path, "%s/%s", real, name);
+        if (!text) ck_assert_int_eq(mkdir(path, 0755), 0);
+        else if (strncmp(text, "->", 2) == 0) ck_assert_int_eq(symlink(text + 2, path), 0);
+        else tu_write_file(path, text);
+    }
+    char before[PATH_MAX + 64], after[PATH_MAX + 64];
+    snprintf(before, sizeof before, "cp -a %s %s/before", real, g_tmp);
+    ck_assert_int_eq(system(before), 0);
+    snprintf(out, sizeof out, "%s/%s%s", g_tmp, OUT_FOLDERS[_i].link ? "link" : "real",
+             OUT_FOLDERS[_i].slash ? "/" : "");
+    if (OUT_FOLDERS[_i].link) {
+        snprintf(path, sizeof path, "%s/link", g_tmp);
+        ck_assert_int_eq(symlink(real, path), 0);
+    }
+    TuResult r = compare(FIX "/scaled", FIX "/unscaled", "--out", out, NULL);
+    ck_assert_msg(r.rc == OUT_FOLDERS[_i].rc, "rc %d, stderr: %s", r.rc, r.err);
+    if (OUT_FOLDERS[_i].rc == 0) {
+        snprintf(path, sizeof path, "%s/index.html", real);
+        ck_assert(tu_file_contains(path, "unscaled"));
+        tu_result_free(&r);
+        return;
+    }
+    if (OUT_FOLDERS[_i].named)
+        snprintf(want, sizeof want, "error: '%s/%s' is not a file ./train --compare wrote", out,
+                 OUT_FOLDERS[_i].named);
+    else
+        snprintf(want, sizeof want, "error: report folder '%s' is a symbolic link", out);
+    ck_assert_msg(strstr(r.err, want), "want '%s', stderr: %s", want, r.err);
+    ck_assert_msg(strstr(r.out, "scaled") == NULL, "the table was printed: %s", r.out);
+    tu_result_free(&r);
+    snprintf(after, sizeof after, "diff -r --no-dereference %s/before %s > /dev/null", g_tmp, real);
+    ck_assert_msg(system(after) == 0, "the folder changed");
+}
+END_TEST
+
+static Suite *compare_out_suite(void) {
+    Suite *s = suite_create("compare_out");
+    TCase *tc = tcase_create("report folder");
+    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
+    tcase_set_timeout(tc, 30);
+    tcase_add_test(tc, test_default_out_dir);
+    tcase_add_test(tc, test_unwritable_out_dir);
+    tcase_add_loop_test(tc, test_out_folder_refused, 0, N_OF(OUT_FOLDERS));
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tu_run(compare_out_suite()); }
