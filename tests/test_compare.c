@@ -397,7 +397,6 @@ START_TEST(test_log_scale) {
 }
 END_TEST
 
-/* Without --out the report goes to reports/<run1>_vs_<run2> under the current folder. */
 static Suite *compare_suite(void) {
     Suite *s = suite_create("compare");
     TCase *tc = tcase_create("fixtures");

@@ -26,6 +26,7 @@ static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 /* Runs ./train --compare (cli_compare) on a NULL-terminated argument list with stdout and stderr captured. */
 #define compare(...) tu_run_cmd(cli_compare, __VA_ARGS__)
 
+/* Without --out the report goes to reports/<run1>_vs_<run2> under the current folder. */
 START_TEST(test_default_out_dir) {
     char cwd[PATH_MAX], want[PATH_MAX];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
@@ -130,16 +131,6 @@ START_TEST(test_out_folder_refused) {
 }
 END_TEST
 
-static Suite *compare_out_suite(void) {
-    Suite *s = suite_create("compare_out");
-    TCase *tc = tcase_create("report folder");
-    tcase_add_checked_fixture(tc, make_tmp, remove_tmp);
-    tcase_set_timeout(tc, 30);
-    tcase_add_test(tc, test_default_out_dir);
-    tcase_add_test(tc, test_unwritable_out_dir);
-    tcase_add_loop_test(tc, test_out_folder_refused, 0, N_OF(OUT_FOLDERS));
-    suite_add_tcase(s, tc);
-    return s;
-}
-
-int main(void) { return tu_run(compare_out_suite()); }
+TU_MAIN_FIXTURE_TIMEOUT("compare_out", make_tmp, remove_tmp, 30, test_default_out_dir,
+                        test_unwritable_out_dir,
+                        TU_LOOP(test_out_folder_refused, 0, N_OF(OUT_FOLDERS)));

@@ -75,17 +75,6 @@ static char *write_page(const Run runs[2]) {
     return tu_read_xml(path);
 }
 
-/* Each needle in order in doc; returns the index of the first missing one, or -1. */
-static int in_order(const char *doc, const char *const *needles, int n) {
-    const char *p = doc;
-    for (int i = 0; i < n; i++) {
-        const char *q = strstr(p, needles[i]);
-        if (!q) return i;
-        p = q + strlen(needles[i]);
-    }
-    return -1;
-}
-
 START_TEST(test_page) {
     Run runs[2];
     load_two(runs, "a&b",
@@ -135,7 +124,7 @@ START_TEST(test_page) {
         "<td class=\"text\">c</td><td class=\"text\"><pre>not recorded",
         "</body>\n</html>\n",
     };
-    int miss = in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
+    int miss = tu_in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
     ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%.2000s", miss < 0 ? "" : ORDER[miss],
                   strstr(doc, "<body>"));
     /* the settings that differ: model.d_model is the same, run.name bookkeeping */
@@ -172,7 +161,7 @@ START_TEST(test_samples) {
         "<td class=\"sample\"><span class=\"note\">no sample.txt</span></td></tr>",
         "<h2 id=\"all\">All settings</h2>",
     };
-    int miss = in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
+    int miss = tu_in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
     const char *sec = strstr(doc, "<h2>Samples"); /* the page is too long for a message */
     ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%.1500s", miss < 0 ? "" : ORDER[miss],
                   sec ? sec : doc);

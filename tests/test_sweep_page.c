@@ -58,17 +58,6 @@ static char *page(const char *text) {
     return tu_read_xml(path);
 }
 
-/* Each needle in order in doc; returns the index of the first missing one, or -1. */
-static int in_order(const char *doc, const char *const *needles, int n) {
-    const char *p = doc;
-    for (int i = 0; i < n; i++) {
-        const char *q = strstr(p, needles[i]);
-        if (!q) return i;
-        p = q + strlen(needles[i]);
-    }
-    return -1;
-}
-
 START_TEST(test_sections_and_figures) {
     tu_put_file(NULL, 0, tmp, ".", "sweep_lr.svg", SVG_TEXT);
     char *doc = page(REPORT);
@@ -94,7 +83,7 @@ START_TEST(test_sections_and_figures) {
         "        lr  l(lr)\n</pre>",
         "</body>\n</html>\n",
     };
-    int miss = in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
+    int miss = tu_in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
     const char *body = strstr(doc, "<body>");
     ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%s", miss < 0 ? "" : ORDER[miss], body);
     ck_assert_ptr_null(strstr(doc, "http"));

@@ -85,5 +85,19 @@ START_TEST(test_loop_entry_is_a_copy) {
 }
 END_TEST
 
+/* tu_in_order, against answers worked out by hand: each needle is searched after the end of the
+ * one before, so a repeated or overlapping needle needs a second occurrence. */
+START_TEST(test_in_order) {
+    static const char *const ABC[] = {"a", "b", "c"}, *const CBA[] = {"c", "b", "a"};
+    static const char *const AA[] = {"aa", "aa"}, *const NONE[] = {"z"};
+    ck_assert_int_eq(tu_in_order("xaybzc", ABC, 3), -1);
+    ck_assert_int_eq(tu_in_order("xaybzc", CBA, 3), 1); /* b is not after c */
+    ck_assert_int_eq(tu_in_order("aaa", AA, 2), 1);     /* the second aa would overlap the first */
+    ck_assert_int_eq(tu_in_order("aaaa", AA, 2), -1);
+    ck_assert_int_eq(tu_in_order("abc", NONE, 1), 0);
+    ck_assert_int_eq(tu_in_order("abc", NONE, 0), -1);
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("testutil", 60, test_counts_tests_and_loop_values, test_failure_is_exit_failure,
-                test_fixture_runs_around_each_test, test_loop_entry_is_a_copy);
+                test_fixture_runs_around_each_test, test_loop_entry_is_a_copy, test_in_order);

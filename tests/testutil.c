@@ -115,6 +115,16 @@ char *tu_read_file(const char *path, size_t *len) {
     return text;
 }
 
+int tu_in_order(const char *doc, const char *const *needles, int n) {
+    const char *p = doc;
+    for (int i = 0; i < n; i++) {
+        const char *q = strstr(p, needles[i]);
+        if (!q) return i;
+        p = q + strlen(needles[i]);
+    }
+    return -1;
+}
+
 int tu_file_contains(const char *path, const char *needle) {
     char *text = tu_read_file(path, NULL);
     int found = text && strstr(text, needle) != NULL;
