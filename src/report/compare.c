@@ -42,12 +42,8 @@ static void default_out(char *out, size_t n, const Run *runs, int n_runs) {
     free(names);
 }
 
-/* A line of every index.html that html.c writes for --compare (and of no sweep page): the mark
- * of a report folder of ours. */
-#define COMPARE_PAGE_MARK "<p class=\"note\">Report of <code>./train --compare</code>"
-
 /* 1 when the entry name of the folder dir is a file --compare writes: a regular index.html
- * carrying COMPARE_PAGE_MARK, a regular *.svg that svg.c began (svg_is_ours), or a leftover
+ * carrying HTML_COMPARE_MARK (html.h), a regular *.svg that svg.c began (svg_is_ours), or a leftover
  * index.html.tmp or *.svg.tmp (atomic_open removes it, a link without following it). */
 static int entry_is_ours(const char *dir, const char *name) {
     size_t len = strlen(name);
@@ -64,7 +60,7 @@ static int entry_is_ours(const char *dir, const char *name) {
         return 0;
     size_t n;
     char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &n, why, sizeof why);
-    int ours = text && (page ? strstr(text, COMPARE_PAGE_MARK) != NULL : svg_is_ours(text));
+    int ours = text && (page ? strstr(text, HTML_COMPARE_MARK) != NULL : svg_is_ours(text));
     free(text);
     return ours;
 }

@@ -422,7 +422,7 @@ static void html_top(FILE *f, const Run *runs, int n) {
         if (i) fputs(" <span class=\"note\">vs</span> ", f);
         xml_escape_file(f, runs[i].name);
     }
-    fprintf(f, "</h1>\n<p class=\"note\">Report of <code>./train --compare</code>: why attention "
+    fprintf(f, "</h1>\n" HTML_COMPARE_MARK ": why attention "
                "divides q&#183;k by &#8730;d<sub>k</sub>, measured. Run folders: ");
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s<code>", i ? ", " : "");

@@ -10,6 +10,11 @@
 #include "report/runs.h"
 #include "report/summary.h"
 
+/* The opening of the line of every --compare index.html (and of no sweep page) that names the
+ * command: written by html_write, and the mark by which a report folder of ours is recognised
+ * (report/compare.c) before it is written again. */
+#define HTML_COMPARE_MARK "<p class=\"note\">Report of <code>./train --compare</code>"
+
 /* Writes the page to path: the figures first (each SVG of figs, read from path's folder, inlined
  * so the script can reach it; a link to the file beside it), then the settings that differ, the
  * summary table, the samples, every setting and the provenance. Self-contained: CSS and script

@@ -98,8 +98,8 @@ int sweep_page_write(const char *dir, const char *text) {
         fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
         return -1;
     }
-    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>"
-               "scaledot sweep: ");
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+               SWEEP_PAGE_MARK);
     xml_escape_file(f, dir);
     fprintf(f, "</title>\n");
     html_head(f);

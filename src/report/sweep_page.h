@@ -12,4 +12,8 @@
  * the error. */
 int sweep_page_write(const char *dir, const char *text);
 
+/* The start of every sweep page's title, followed by the folder: the mark by which a sweep's own
+ * index.html is recognised (sweep/plan_files.c) before a sweep into that folder writes it again. */
+#define SWEEP_PAGE_MARK "<title>scaledot sweep: "
+
 #endif

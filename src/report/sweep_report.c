@@ -32,7 +32,7 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
         n_guard += strcmp(s, "guard") == 0;
         left += !t->rows[i].in_stats;
     }
-    fprintf(f, "sweep report of %s: %d run%s", path, t->n_rows, t->n_rows == 1 ? "" : "s");
+    fprintf(f, SWEEP_REPORT_MARK "%s: %d run%s", path, t->n_rows, t->n_rows == 1 ? "" : "s");
     fprintf(f, "; varied: ");
     for (int k = 0; k < t->n_keys; k++) fprintf(f, "%s%s", k ? ", " : "", sweep_key_name(t, k));
     fprintf(f, "%s\n", t->n_keys ? "" : "nothing");

@@ -14,4 +14,8 @@
  * write into OUT, out of memory). */
 int sweep_report(const char *out_dir, FILE *out);
 
+/* The start of every sweep report (summary.txt's first line, followed by the sweep.csv path): the
+ * mark by which a sweep's own summary.txt is recognised (sweep/plan_files.c). */
+#define SWEEP_REPORT_MARK "sweep report of "
+
 #endif

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "report/svg.h"
+#include "report/sweep_page.h"
+#include "report/sweep_report.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
@@ -54,7 +56,7 @@ static int written_by_a_sweep(const char *path, const char *out, int is_jobs) {
 static int report_file_ours(const char *out_abs, const char *name) {
     static const struct {
         const char *name, *mark;
-    } files[] = {{"summary.txt", "sweep report of "}, {"index.html", "<title>scaledot sweep: "}};
+    } files[] = {{"summary.txt", SWEEP_REPORT_MARK}, {"index.html", SWEEP_PAGE_MARK}};
     const char *mark = NULL;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (strcmp(name, files[i].name) == 0) mark = files[i].mark;
