@@ -2,8 +2,9 @@
 # CI: fuzz the input parsers (INI file, --set, task file, checkpoint) with libFuzzer + ASan +
 # UBSan.
 #   .ci/fuzz.sh [SECONDS]    build (make fuzz) and run every harness fuzz/fuzz_*.c for SECONDS each
-#                            (default 60); exit 1 on any crash, leak, undefined behaviour, timeout
-#                            or out-of-memory.
+#                            (default 60), FUZZ_JOBS of them at once (default: the number of
+#                            cores); exit 1 on any crash, leak, undefined behaviour, timeout or
+#                            out-of-memory.
 # Inputs: fuzz/corpus/NAME/ (seeds, read only) plus build/fuzz/corpus/fuzz_NAME/ (what earlier
 # runs found, kept between runs). A failing input is copied to fuzz/crashes/fuzz_NAME-KIND-HASH;
 # replay it with   FUZZ_VERBOSE=1 build/fuzz/fuzz_NAME fuzz/crashes/FILE   and turn it into a
@@ -39,44 +40,64 @@ fi
 make -s fuzz FUZZ_CC="$fuzz_cc"
 
 mkdir -p fuzz/crashes
-fail=0
-for src in fuzz/fuzz_*.c; do
-    name=$(basename "$src" .c)
-    bin=build/fuzz/$name
-    seeds=fuzz/corpus/${name#fuzz_}
-    work=build/fuzz/corpus/$name
-    artifacts=build/fuzz/artifacts/$name
-    log=build/fuzz/$name.log
+# fuzz_one NAME: runs one harness for $secs, prints its report (to the caller's file) and returns
+# 1 when it found something.
+fuzz_one() {
+    local name=$1 bin=build/fuzz/$1 seeds=fuzz/corpus/${1#fuzz_} work=build/fuzz/corpus/$1
+    local artifacts=build/fuzz/artifacts/$1 log=build/fuzz/$1.log
     rm -rf "$artifacts"
     mkdir -p "$work" "$artifacts"
     # Checkpoints hold the configuration text and every tensor: the smallest seeds are 2-7 KB.
-    max_len=4096
+    local max_len=4096
     [ "$name" = fuzz_checkpoint ] && max_len=16384
-    args=(-max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=2048 -timeout=10
-          -print_final_stats=1 -artifact_prefix="$artifacts/")
+    local args=(-max_total_time="$secs" -max_len="$max_len" -rss_limit_mb=2048 -timeout=10
+                -print_final_stats=1 -artifact_prefix="$artifacts/")
     # Both config harnesses share one dictionary of sections, keys and values.
     case "$name" in fuzz_config_*) args+=(-dict=fuzz/config.dict) ;; esac
-    dirs=("$work")
+    local dirs=("$work")
     [ -d "$seeds" ] && dirs+=("$seeds")
     echo "== $name: ${secs}s"
+    local start rc=0 found runs cov
     start=$(date +%s)
-    rc=0
     "$bin" "${args[@]}" "${dirs[@]}" >"$log" 2>&1 || rc=$?
     found=$(find "$artifacts" -type f | wc -l)
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 || true)
     echo "   $(( $(date +%s) - start ))s, ${runs:-?} inputs, ${cov:-cov: ?}, exit code $rc"
     if [ "$rc" -ne 0 ] || [ "$found" -ne 0 ]; then
-        fail=1
         echo "   FAILED; the end of $log:"
         # The sanitizer report and libFuzzer's summary; the full log stays in build/fuzz/.
         grep -v '^#[0-9]' "$log" | tail -60 | sed 's/^/   | /'
+        local f
         for f in "$artifacts"/*; do
             [ -f "$f" ] || continue
             cp "$f" "fuzz/crashes/$name-$(basename "$f")"
             echo "   input saved: fuzz/crashes/$name-$(basename "$f")"
         done
+        return 1
     fi
+    return 0
+}
+
+# FUZZ_JOBS harnesses at once (default: the number of cores; each is one process), reports
+# printed in the harnesses' order. Each harness still gets its full $secs.
+jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+case "$jobs" in '' | *[!0-9]* | 0) echo "fuzz.sh: FUZZ_JOBS must be a whole number >= 1" >&2; exit 2 ;; esac
+reports=$(mktemp -d)
+trap 'rm -rf "$probe" "$reports"' EXIT
+names=()
+for src in fuzz/fuzz_*.c; do names+=("$(basename "$src" .c)"); done
+fail=0
+for ((i = 0; i < ${#names[@]}; i += jobs)); do
+    pids=()
+    for ((k = i; k < i + jobs && k < ${#names[@]}; k++)); do
+        fuzz_one "${names[$k]}" >"$reports/$k" 2>&1 &
+        pids+=($!)
+    done
+    for ((k = i; k < i + jobs && k < ${#names[@]}; k++)); do
+        wait "${pids[$((k - i))]}" || fail=1
+        cat "$reports/$k"
+    done
 done
 
 if [ "$fail" -ne 0 ]; then echo "fuzz.sh: FAILED"; exit 1; fi

@@ -94,13 +94,21 @@ if ! make -s -j"$cores" CC="$cc" "${targets[@]}" > build.log 2>&1; then
     echo "mutation: the unmutated tree does not build"
     exit 1
 fi
+# MUTATION_JOBS programs at once (each its own log; the failures are listed after all ran)
+export build tmo
+printf '%s\n' $all_progs | xargs -r -P "$jobs" -I{} bash -c \
+    'CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$1" > "baseline-$1.log" 2>&1 ||
+     touch "baseline-$1.failed"' _ {} || true
+bad=0
 for p in $all_progs; do
-    if ! CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$p" > baseline.log 2>&1; then
-        tail -20 baseline.log
+    if [ -e "baseline-$p.failed" ] || [ ! -e "baseline-$p.log" ]; then
+        tail -20 "baseline-$p.log" 2> /dev/null
         echo "mutation: $p fails on the unmutated tree; fix that first"
-        exit 1
+        bad=1
     fi
 done
+[ "$bad" = 0 ] || exit 1
+rm -f baseline-*.log
 echo "mutation: baseline built and passing ($((SECONDS - t_start)) s)"
 
 # The objects built from FILE (float, and double for the model's kernels).

@@ -72,6 +72,10 @@ typedef struct {
  * %peak is against), the median and the slowest; all 0 when not measured. */
 typedef struct {
     double best, median, min;
+    /* the probe on team_threads threads at once (fma_team_gflops), fastest and slowest of
+     * FMA_RUNS; team_threads 0 when not measured */
+    int team_threads;
+    double team_best, team_min;
 } Peak;
 
 /* step_timing.c: runs shape s in a child process (its own peak RSS) at the thread counts with
@@ -82,9 +86,9 @@ int run_in_child(const Shape *s, const int use[N_THREADS], int quick, double bud
 
 /* machine.c: prints the CPU model name from /proc/cpuinfo and the online CPU count. */
 void print_cpu(void);
-/* machine.c: runs the FMA probe FMA_RUNS times for `seconds` each; prints and returns the
- * spread. */
-Peak measure_peak(double seconds);
+/* machine.c: runs the FMA probe FMA_RUNS times for `seconds` each, then (team_threads > 1) the
+ * same number of times on team_threads threads at once; prints and returns the spreads. */
+Peak measure_peak(double seconds, int team_threads);
 
 /* tables.c: "(B,T,C,L,NH,V)" of s into buf. */
 void shape_label(const Shape *s, char *buf, size_t n);

@@ -7,4 +7,11 @@
  * when nothing else runs; a busy machine only lowers probes. */
 double fma_peak_gflops(double seconds);
 
+/* The same probe on `threads` threads at once, each its own chains, for `seconds` of wall time:
+ * the best total GFLOP/s of one parallel region (fixed work per thread, so the slowest thread
+ * sets the time, as it sets a training step's). Against `threads` × fma_peak_gflops it is the
+ * machine's own multi-core ceiling: cores that share a power or frequency budget, or a host
+ * that gives the second vCPU less, lower it before any code of ours runs. */
+double fma_team_gflops(double seconds, int threads);
+
 #endif

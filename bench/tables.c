@@ -84,7 +84,8 @@ static void print_seq_cost(const Shape *shapes, int n_shapes, const Result *res,
     const Timing *base = &res[base_i].t[0];
     const Shape *bs = &shapes[base_i];
     printf("\nCost against sequence length (one thread; per token, against T = %d):\n", bs->T);
-    printf("%-22s %12s %10s %16s\n", "shape", "us/token", "vs base", "attention FLOPs");
+    printf("%-22s %12s %10s %16s %14s %14s\n", "shape", "us/token", "vs base", "attention FLOPs",
+           "FLOPs/token", "time/FLOP");
     for (int i = 0; i < n_shapes; i++) {
         const Timing *t = &res[i].t[0];
         if (!t->ok) continue;
@@ -97,12 +98,23 @@ static void print_seq_cost(const Shape *shapes, int n_shapes, const Result *res,
             printf(" %9.3fx", per_tok / (1e3 * base->median_ms / (bs->B * bs->T)));
         else
             printf(" %10s", "-");
-        printf(" %15.1f%%\n", 100 * att / step_flops(sh));
+        printf(" %15.1f%%", 100 * att / step_flops(sh));
+        /* per token, the FLOPs grow with T (causal attention) whatever the kernels do; the time
+         * per FLOP is what the kernels' efficiency alone changes */
+        double flop_ratio = (step_flops(sh) / (sh->B * sh->T)) / (step_flops(bs) / (bs->B * bs->T));
+        if (base->ok)
+            printf(" %13.3fx %13.3fx\n", flop_ratio,
+                   (t->median_ms / step_flops(sh)) / (base->median_ms / step_flops(bs)));
+        else
+            printf(" %13.3fx %14s\n", flop_ratio, "-");
     }
+    printf("(vs base, FLOPs/token, time/FLOP: against T = %d; vs base = FLOPs/token x time/FLOP)\n",
+           bs->T);
 }
 
 /* Median ms at 1 thread over median ms at 2, for shapes that ran at both. */
-static void print_scaling(const Shape *shapes, int n_shapes, const Result *res) {
+static void print_scaling(const Shape *shapes, int n_shapes, const Result *res,
+                          const Peak *peak) {
     char label[64];
     printf("\nThread scaling (median ms at 1 thread / median ms at 2 threads):\n");
     for (int i = 0; i < n_shapes; i++) {
@@ -110,6 +122,10 @@ static void print_scaling(const Shape *shapes, int n_shapes, const Result *res) 
         shape_label(&shapes[i], label, sizeof label);
         printf("%-22s %6.2fx\n", label, res[i].t[0].median_ms / res[i].t[1].median_ms);
     }
+    if (peak->team_threads > 1 && peak->best > 0)
+        printf("(the FMA probe alone, %d threads at once against one: %.2fx best, %.2fx slowest "
+               "run)\n",
+               peak->team_threads, peak->team_best / peak->best, peak->team_min / peak->best);
 }
 
 void print_tables(const Shape *shapes, int n_shapes, const Result *res, const Peak *peak,
@@ -120,5 +136,5 @@ void print_tables(const Shape *shapes, int n_shapes, const Result *res, const Pe
     if (seq_base >= 0)
         print_seq_cost(shapes, n_shapes, res, seq_base);
     else
-        print_scaling(shapes, n_shapes, res);
+        print_scaling(shapes, n_shapes, res, peak);
 }
