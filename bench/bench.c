@@ -103,8 +103,7 @@ int main(int argc, char **argv) {
     printf("build: scaledot %s; %s; flags %s\n", provenance_build(), provenance_compiler(),
            provenance_flags());
     print_cpu();
-    /* the team probe only when a 2-thread step is timed: its ceiling is the scaling table's */
-    Peak peak = measure_peak(quick ? 0.3 : 1.0, only_threads == 1 ? 0 : thread_counts[N_THREADS - 1]);
+    Peak peak = measure_peak(quick ? 0.3 : 1.0);
     print_method();
     int use[N_THREADS];
     for (int j = 0; j < N_THREADS; j++)
@@ -121,6 +120,10 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
+    /* the team probe only when a 2-thread step was timed (its ceiling is the scaling table's),
+     * and only now: it starts OpenMP threads in this process, which the children must not
+     * inherit (see measure_team_peak) */
+    if (only_threads != 1) measure_team_peak(&peak, quick ? 0.3 : 1.0, thread_counts[N_THREADS - 1]);
     print_tables(shapes, n_shapes, res, &peak, shapes == seq_shapes ? SEQ_BASE : -1);
     return 0;
 }

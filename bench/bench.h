@@ -86,9 +86,14 @@ int run_in_child(const Shape *s, const int use[N_THREADS], int quick, double bud
 
 /* machine.c: prints the CPU model name from /proc/cpuinfo and the online CPU count. */
 void print_cpu(void);
-/* machine.c: runs the FMA probe FMA_RUNS times for `seconds` each, then (team_threads > 1) the
- * same number of times on team_threads threads at once; prints and returns the spreads. */
-Peak measure_peak(double seconds, int team_threads);
+/* machine.c: runs the FMA probe FMA_RUNS times for `seconds` each; prints and returns the
+ * spread. */
+Peak measure_peak(double seconds);
+/* machine.c: the probe FMA_RUNS times on team_threads threads at once; prints the spread against
+ * p's one-core best and fills p's team fields. Starts OpenMP threads in the calling process, so
+ * call it after the last run_in_child: libgomp's thread pool does not survive fork(), and a
+ * child forked after it would wait forever at its first parallel region. */
+void measure_team_peak(Peak *p, double seconds, int team_threads);
 
 /* tables.c: "(B,T,C,L,NH,V)" of s into buf. */
 void shape_label(const Shape *s, char *buf, size_t n);

@@ -12,7 +12,7 @@
 
 enum { FMA_RUNS = 5 };
 
-Peak measure_peak(double seconds, int team_threads) {
+Peak measure_peak(double seconds) {
     double runs[FMA_RUNS];
     for (int k = 0; k < FMA_RUNS; k++) runs[k] = fma_peak_gflops(seconds);
     qsort(runs, FMA_RUNS, sizeof runs[0], cmp_double);
@@ -21,18 +21,20 @@ Peak measure_peak(double seconds, int team_threads) {
            "  spread over %d runs of %.1f s: min %.1f, median %.1f, max %.1f GFLOP/s "
            "(max/min %.2f)\n",
            p.best, FMA_RUNS, seconds, p.min, p.median, p.best, p.min > 0 ? p.best / p.min : 0);
-    if (team_threads > 1) {
-        for (int k = 0; k < FMA_RUNS; k++) runs[k] = fma_team_gflops(seconds, team_threads);
-        qsort(runs, FMA_RUNS, sizeof runs[0], cmp_double);
-        p.team_threads = team_threads;
-        p.team_best = runs[FMA_RUNS - 1];
-        p.team_min = runs[0];
-        printf("the same probe on %d threads at once: best %.1f GFLOP/s = %.2fx one core's best "
-               "(slowest run %.2fx):\n  the machine's own ceiling for the thread scaling below\n",
-               team_threads, p.team_best, p.best > 0 ? p.team_best / p.best : 0,
-               p.best > 0 ? p.team_min / p.best : 0);
-    }
     return p;
+}
+
+void measure_team_peak(Peak *p, double seconds, int team_threads) {
+    double runs[FMA_RUNS];
+    for (int k = 0; k < FMA_RUNS; k++) runs[k] = fma_team_gflops(seconds, team_threads);
+    qsort(runs, FMA_RUNS, sizeof runs[0], cmp_double);
+    p->team_threads = team_threads;
+    p->team_best = runs[FMA_RUNS - 1];
+    p->team_min = runs[0];
+    printf("\nthe same FMA probe on %d threads at once: best %.1f GFLOP/s = %.2fx one core's best "
+           "(slowest run %.2fx):\n  the machine's own ceiling for the thread scaling below\n",
+           team_threads, p->team_best, p->best > 0 ? p->team_best / p->best : 0,
+           p->best > 0 ? p->team_min / p->best : 0);
 }
 
 /* CPU model name from /proc/cpuinfo: figures are comparable only on the same machine. */
