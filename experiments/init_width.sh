@@ -6,16 +6,31 @@
 # 64x the d_model 64 run per step and is left out of this budget (see the README). Then an
 # init.std sweep at d_model 64 (below).
 . "$(dirname "$(readlink -f "$0")")/common.sh"
-# WIDTHS and SEEDS choose a part (the README's d_model 256 rows: SEEDS=1 WIDTHS=256).
+# WIDTHS and SEEDS choose a part. SEEDS=N trains seeds 1..N; SEEDS=A,B trains those seeds into
+# a folder of their own (suffix _sAB). The README's d_model 256 rows were trained in two parts,
+# SEEDS=1 WIDTHS=256 and then SEEDS=2,3 WIDTHS=256 (results/init_width/d256 and d256_s23).
+seeds=${SEEDS:-3}
+if [[ "$seeds" == *,* ]]; then
+    seed_args=(--grid "run.seed=$seeds")
+    sfx=_s${seeds//,/}
+else
+    seed_args=(--seeds "$seeds")
+    sfx=
+fi
 for d in ${WIDTHS:-64 128 256}; do
     ./train --sweep configs/scaled.ini --dk 64 --d-model "$d" --scales sqrt_dk,none \
-        --grid init.scheme=fan_in,gpt2 --seeds "${SEEDS:-3}" --jobs "$JOBS" --out "sweeps/init_width_d$d"
-    publish "sweeps/init_width_d$d" "results/init_width/d$d"
+        --grid init.scheme=fan_in,gpt2 "${seed_args[@]}" --jobs "$JOBS" --out "sweeps/init_width_d$d$sfx"
+    publish "sweeps/init_width_d$d$sfx" "results/init_width/d$d$sfx"
 done
-[ -n "${WIDTHS:-}" ] && exit 0
+regime_map() { # the README's top figure: every run published under results/init_width/
+    local r=results/init_width
+    ./train --regime-map --out results/regime_map $r/d64 $r/d128 $r/d256 $r/d256_s23 $r/std_d64
+}
+[ -n "${WIDTHS:-}" ] && { regime_map; exit 0; }
 # The spread between: gpt2 init at d_model 64 (d_k 64, one head) with init.std 0.035 ... 0.14, so
 # the predicted unscaled step-0 logit std (8 * 64 * std^2) runs 0.78 ... 10: where the failure
 # begins at fixed width. Writes results/init_width/std_d64/; runs in sweeps/init_std_d64/.
 ./train --sweep configs/scaled.ini --scales sqrt_dk,none --set init.scheme=gpt2 \
     --grid init.std=0.035,0.05,0.07,0.1,0.14 --seeds 3 --jobs "$JOBS" --out sweeps/init_std_d64
 publish sweeps/init_std_d64 results/init_width/std_d64
+regime_map

@@ -1,11 +1,13 @@
 /* test_cmd_regime_map.c: ./train --regime-map's arguments (src/cli/cmd_regime_map.c): --help, the
  * mistakes that end with exit code 2 before any work (nothing written, no folder made), a
- * sweep.csv that cannot be parsed (exit 1, no folder made) and one good line. */
+ * sweep.csv that cannot be parsed (exit 1, no folder made), one good line, and an --out that
+ * is a link or holds the user's files of the map's names (exit 2, nothing written). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "testutil.h"
@@ -89,5 +91,73 @@ START_TEST(test_help_and_good_line) {
 }
 END_TEST
 
+/* 1 when path holds exactly text. */
+static int holds(const char *path, const char *text) {
+    size_t n;
+    char *got = tu_read_file(path, &n);
+    int same = got && n == strlen(text) && memcmp(got, text, n) == 0;
+    free(got);
+    return same;
+}
+
+/* --out that is a link, or a folder holding a regime_map.svg / .csv the user made (or a link
+ * there): exit 2 before any work, the user's files unchanged and nothing written beside them.
+ * The map's own folder, drawn again, is replaced (exit 0). */
+START_TEST(test_out_refused_unless_ours) {
+    char sw[128], dir[128], link[160], path[256], other[256];
+    tu_put_file(sw, sizeof sw, g_tmp, "sw", "sweep.csv", SWEEP);
+    /* a link to a folder */
+    snprintf(dir, sizeof dir, "%s/real", g_tmp);
+    mkdir(dir, 0755);
+    snprintf(link, sizeof link, "%s/link", g_tmp);
+    ck_assert_int_eq(symlink(dir, link), 0);
+    TuResult r = regime_map("--out", link, sw, NULL);
+    ck_assert_msg(r.rc == 2 && strstr(r.err, "symbolic link"), "rc %d: %s", r.rc, r.err);
+    tu_result_free(&r);
+    snprintf(path, sizeof path, "%s/regime_map.csv", dir);
+    ck_assert_msg(access(path, F_OK) != 0, "written through the link");
+    /* the user's own files of those names, and a link named like one of ours */
+    static const struct {
+        const char *name, *text;
+    } USER[] = {
+        {"regime_map.svg", "<svg>my own figure</svg>\n"},
+        {"regime_map.csv", "a,b\n1,2\n"},
+        {"regime_map.csv", "sweep,run\n"}, /* a prefix of our header is not our header */
+    };
+    for (size_t i = 0; i < sizeof USER / sizeof *USER; i++) {
+        char d[128], sub[16];
+        snprintf(sub, sizeof sub, "user%zu", i);
+        tu_put_file(d, sizeof d, g_tmp, sub, USER[i].name, USER[i].text);
+        snprintf(path, sizeof path, "%s/%s", d, USER[i].name);
+        r = regime_map("--out", d, sw, NULL);
+        ck_assert_msg(r.rc == 2 && strstr(r.err, "is not a file ./train --regime-map wrote"),
+                      "case %zu: rc %d: %s", i, r.rc, r.err);
+        tu_result_free(&r);
+        ck_assert_msg(holds(path, USER[i].text), "case %zu: the user's file changed", i);
+        snprintf(other, sizeof other, "%s/%s", d,
+                 strstr(USER[i].name, ".svg") ? "regime_map.csv" : "regime_map.svg");
+        ck_assert_msg(access(other, F_OK) != 0, "case %zu: written beside the user's file", i);
+    }
+    /* our own folder, twice */
+    snprintf(dir, sizeof dir, "%s/ours", g_tmp);
+    for (int k = 0; k < 2; k++) {
+        r = regime_map("--out", dir, sw, NULL);
+        ck_assert_msg(r.rc == 0, "pass %d: rc %d: %s", k, r.rc, r.err);
+        tu_result_free(&r);
+    }
+    /* a link named regime_map.svg, even to a map of ours: the user's link would be replaced */
+    snprintf(other, sizeof other, "%s/regime_map.svg", dir);
+    snprintf(dir, sizeof dir, "%s/linked", g_tmp);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/regime_map.svg", dir);
+    ck_assert_int_eq(symlink(other, path), 0);
+    r = regime_map("--out", dir, sw, NULL);
+    ck_assert_msg(r.rc == 2, "a link named regime_map.svg: rc %d: %s", r.rc, r.err);
+    tu_result_free(&r);
+    struct stat st;
+    ck_assert(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+}
+END_TEST
+
 TU_MAIN_FIXTURE("cli_regime_map", make_tmp, remove_tmp, test_mistakes_exit_2,
-                test_bad_csv_makes_no_folder, test_help_and_good_line);
+                test_bad_csv_makes_no_folder, test_help_and_good_line, test_out_refused_unless_ours);

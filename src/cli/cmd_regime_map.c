@@ -22,7 +22,8 @@ static void usage(FILE *f) {
             "DIR/regime_map.svg and DIR/regime_map.csv (the points). A sweep.csv of an older\n"
             "program lacks predicted_logit_std: ./train --sweep --collect --out SWEEP_DIR rebuilds it.\n"
             "Exit codes: 0 done, 1 a sweep.csv that cannot be parsed, or DIR cannot be written,\n"
-            "2 bad arguments (a SWEEP_DIR without a readable sweep.csv, or one given twice).\n");
+            "2 bad arguments (a SWEEP_DIR without a readable sweep.csv, or one given twice; DIR a\n"
+            "link, or holding a regime_map.svg or .csv that --regime-map did not write).\n");
 }
 
 int cli_regime_map(int argc, char **argv) {
@@ -93,6 +94,11 @@ int cli_regime_map(int argc, char **argv) {
                                     "sweep once", real[i], dirs[j], dirs[i]);
                 goto done;
             }
+    }
+    /* a link for DIR, or a user's own regime_map.svg or .csv there, is a wrong --out */
+    if (regime_map_check_out(out) != 0) {
+        rc = EXIT_CONFIG;
+        goto done;
     }
     /* regime_map_write creates DIR only after it has read every sweep.csv */
     rc = regime_map_write(out, dirs, n, stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;

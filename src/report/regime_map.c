@@ -6,13 +6,16 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "runlog/log_query.h"
 #include "report/plot.h"
 #include "report/slowdown.h"
+#include "report/svg.h"
 #include "report/sweep_table.h"
 #include "runlog/csv_read.h"
 #include "util/dirs.h"
+#include "util/file_check.h"
 #include "util/whole_write.h"
 
 /* ------------------------------------------------------------------ the points */
@@ -90,8 +93,7 @@ static void put_value(FILE *f, double v) {
 }
 
 static void write_csv(FILE *f, const RegimePoint *p, int n) {
-    fputs("sweep,run,scale,init_scheme,predicted_logit_std,val_answer_acc,slowdown_90,"
-          "slowdown_90_bound\n", f);
+    fputs(REGIME_MAP_CSV_HEADER, f);
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s,%s,%s,%s", p[i].sweep, p[i].run, p[i].scale, p[i].init);
         put_value(f, p[i].pred);
@@ -187,6 +189,36 @@ static int write_replace(const char *path, const char *text, size_t len) {
     if (file_write_atomic(path, text, len) == 0) return 0;
     fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
     return -1;
+}
+
+/* 1 when dir/name is missing or a regular file of ours (see regime_map_check_out), else 0 with
+ * a message. */
+static int file_ours_or_missing(const char *dir, const char *name, int svg) {
+    char path[4200], why[128];
+    struct stat st;
+    if (log_path(path, sizeof path, dir, name) != 0) return 1; /* too long: the writer says so */
+    if (lstat(path, &st) != 0) return errno == ENOENT;
+    int ours = 0;
+    if (S_ISREG(st.st_mode)) {
+        size_t n;
+        char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &n, why, sizeof why);
+        ours = text && (svg ? svg_is_ours(text)
+                            : strncmp(text, REGIME_MAP_CSV_HEADER, strlen(REGIME_MAP_CSV_HEADER)) == 0);
+        free(text);
+    }
+    if (!ours)
+        fprintf(stderr, "error: '%s' is not a file ./train --regime-map wrote, and the map would "
+                        "replace it. Use another --out, or move it away; nothing was written\n",
+                path);
+    return ours;
+}
+
+int regime_map_check_out(const char *out_dir) {
+    if (dirs_refuse_link(out_dir, "regime map folder") != 0) return -1;
+    if (!file_ours_or_missing(out_dir, "regime_map.svg", 1) ||
+        !file_ours_or_missing(out_dir, "regime_map.csv", 0))
+        return -1;
+    return 0;
 }
 
 int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out) {

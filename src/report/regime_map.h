@@ -9,6 +9,18 @@
 
 #include <stdio.h>
 
+/* The first line of every regime_map.csv: how regime_map_check_out knows the file is ours. */
+#define REGIME_MAP_CSV_HEADER                                                                     \
+    "sweep,run,scale,init_scheme,predicted_logit_std,val_answer_acc,slowdown_90,"                 \
+    "slowdown_90_bound\n"
+
+/* 0 when regime_map_write may write into out_dir: it is no symbolic link, and each of
+ * regime_map.svg and regime_map.csv there is missing or a regular file this command wrote (the
+ * SVG as svg_begin opens it, the CSV starting with REGIME_MAP_CSV_HEADER), so a map drawn again
+ * replaces only its own files. Else -1 after a message naming the link or the file; nothing is
+ * written then. Other files in out_dir are left alone and do not matter. */
+int regime_map_check_out(const char *out_dir);
+
 /* Reads DIR/sweep.csv of each of dirs[0..n_dirs) (the caller has checked that each exists) and
  * writes out_dir/regime_map.svg and out_dir/regime_map.csv (one row per trained run: sweep, run,
  * scale, init_scheme, predicted_logit_std, val_answer_acc, slowdown_90, slowdown_90_bound =
