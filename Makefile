@@ -11,6 +11,7 @@
 #   make test-twin  the PyTorch twin (twin/) reproduces exported runs (needs python3-torch; optional)
 #   make test-browser  the report pages in headless Chromium (tests/browser.sh; optional)
 #   make bench-wait   OpenMP's idle threads asleep (our default) against a short spin
+#   make bench-seq    the cost per token at T = 512 against T = 128, the two alternated
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
 #                   suite misses one (.ci/mutation.sh; MUTATION_JOBS=N mutants at once, default
@@ -90,7 +91,7 @@ PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS)
 PROV_STAMP := build/provenance-$(notdir $(CC))-$(ARCH).stamp
 $(shell mkdir -p build; echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
-.PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-sweep mutation portable
+.PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-seq bench-sweep mutation portable
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -224,6 +225,11 @@ test-browser: train
 # 2-thread run alone and for two sharing the cores (bench/wait_policy.sh).
 bench-wait: $(BUILD)/bench/bench train
 	bench/wait_policy.sh ./$(BUILD)/bench/bench
+
+# The cost per token at T = 512 against T = 128, the two alternated (bench/seq_alternate.sh).
+SEQ_ROUNDS ?= 4
+bench-seq: $(BUILD)/bench/bench
+	bench/seq_alternate.sh ./$(BUILD)/bench/bench $(SEQ_ROUNDS)
 
 # Whole sweeps, --jobs 2 against --jobs 1 (8 short sort runs), alternated: bench/sweep_jobs.sh.
 bench-sweep: train
