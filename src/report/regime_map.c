@@ -197,7 +197,13 @@ static int file_ours_or_missing(const char *dir, const char *name, int svg) {
     char path[4200], why[128];
     struct stat st;
     if (log_path(path, sizeof path, dir, name) != 0) return 1; /* too long: the writer says so */
-    if (lstat(path, &st) != 0) return errno == ENOENT;
+    if (lstat(path, &st) != 0) {
+        /* missing, or dir is no folder (make_dirs says so) */
+        if (errno == ENOENT || errno == ENOTDIR) return 1;
+        fprintf(stderr, "error: cannot check '%s': %s; nothing was written\n", path,
+                strerror(errno));
+        return 0;
+    }
     int ours = 0;
     if (S_ISREG(st.st_mode)) {
         size_t n;
