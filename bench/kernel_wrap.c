@@ -43,16 +43,16 @@ TIMED(K_MM_BWD, matmul_backward_scratch,
       (dinp, dweight, dbias, dout, inp, weight, N, C, OC, scratch, scratch_len))
 TIMED(K_ATT_FWD, attention_forward,
       (real * out, real *preatt, real *att, const real *qkv, int B, int T, int C, int NH,
-       real scale),
-      (out, preatt, att, qkv, B, T, C, NH, scale))
+       AttnScores sc, real *smax),
+      (out, preatt, att, qkv, B, T, C, NH, sc, smax))
 TIMED(K_ATT_BWD, attention_backward,
       (real * dqkv, real *dpreatt, const real *dout, const real *qkv, const real *att, int B,
-       int T, int C, int NH, real scale, AttnGradStats *stats),
-      (dqkv, dpreatt, dout, qkv, att, B, T, C, NH, scale, stats))
+       int T, int C, int NH, AttnScores sc, double *dlog_scale, AttnGradStats *stats),
+      (dqkv, dpreatt, dout, qkv, att, B, T, C, NH, sc, dlog_scale, stats))
 TIMED(K_ATT_BWD, attention_backward_scratch,
       (real * dqkv, real *scratch, int slots, const real *dout, const real *qkv, const real *att,
-       int B, int T, int C, int NH, real scale, AttnGradStats *stats),
-      (dqkv, scratch, slots, dout, qkv, att, B, T, C, NH, scale, stats))
+       int B, int T, int C, int NH, AttnScores sc, double *dlog_scale, AttnGradStats *stats),
+      (dqkv, scratch, slots, dout, qkv, att, B, T, C, NH, sc, dlog_scale, stats))
 TIMED(K_LN, layernorm_forward,
       (real * out, real *mean, real *rstd, const real *inp, const real *weight, const real *bias,
        int N, int C, real eps),

@@ -35,7 +35,7 @@ static real qkv[NQKV], w[NOUT], out[NOUT], preatt[NATT], att[NATT], z[NATT];
 
 static double loss_qkv(void *ctx) {
     (void)ctx;
-    attention_forward(out, preatt, att, qkv, B, T, C, NH, scale);
+    attention_forward(out, preatt, att, qkv, B, T, C, NH, attn_scores_fixed(scale), NULL);
     return gc_dot(w, out, (size_t)B * T * C);
 }
 
@@ -79,7 +79,7 @@ START_TEST(test_attention_grads) {
     real dqkv[NQKV], dpreatt[NATT];
     gc_fill(dqkv, nqkv, prefill);
     gc_fill(dpreatt, natt, 7); /* garbage: must be overwritten */
-    attention_backward(dqkv, dpreatt, w, qkv, att, B, T, C, NH, scale, NULL);
+    attention_backward(dqkv, dpreatt, w, qkv, att, B, T, C, NH, attn_scores_fixed(scale), NULL, NULL);
 
     char name[96];
     printf("attention B=%d T=%d C=%d NH=%d scale=%s (prefill %g):\n", B, T, C, NH,
@@ -197,9 +197,9 @@ START_TEST(test_attention_pass_stats) {
     double dprob[PB * 2], dlogit[PB * 2];
     int rows[PB * 2], blocked[PB * 2];
     AttnGradStats st = {dprob, dlogit, rows, blocked};
-    attention_forward(out, pre, att, p_qkv, PB, PT, PC, NH, sc);
-    attention_backward(dqkv, dz, p_w, p_qkv, att, PB, PT, PC, NH, sc, &st);
-    attention_backward(dqkv0, dz0, p_w, p_qkv, att, PB, PT, PC, NH, sc, NULL);
+    attention_forward(out, pre, att, p_qkv, PB, PT, PC, NH, attn_scores_fixed(sc), NULL);
+    attention_backward(dqkv, dz, p_w, p_qkv, att, PB, PT, PC, NH, attn_scores_fixed(sc), NULL, &st);
+    attention_backward(dqkv0, dz0, p_w, p_qkv, att, PB, PT, PC, NH, attn_scores_fixed(sc), NULL, NULL);
     size_t natt = (size_t)PB * NH * PT * PT;
     ck_assert_msg(memcmp(dqkv, dqkv0, sizeof dqkv) == 0 && memcmp(dz, dz0, natt * sizeof(real)) == 0,
                   "the gradients with stats differ from those without");

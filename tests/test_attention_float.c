@@ -25,7 +25,7 @@ START_TEST(test_softmax_logits_200) {
             x[1] = (t % 3 == 0 || t == 17) ? 10 : -10;
             x[2] = (real)(0.25 * t - 1);
         }
-    attention_forward(out, pre, att, qkv, B, T, C, 1, R(1.0));
+    attention_forward(out, pre, att, qkv, B, T, C, 1, attn_scores_fixed(R(1.0)), NULL);
     for (int b = 0; b < B; b++)
         for (int i = 0; i < T; i++) {
             const real *z = pre + ((size_t)b * T + i) * T, *p = att + ((size_t)b * T + i) * T;

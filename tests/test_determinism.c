@@ -110,15 +110,15 @@ START_TEST(test_attention_is_thread_count_independent) {
         int rows[B * NH], blocked[B * NH], rows2[B * NH], blocked2[B * NH];
         AttnGradStats st = {dprob, dlogit, rows, blocked}, st2 = {dprob2, dlogit2, rows2, blocked2};
         /* scale 2: saturated rows, so some are blocked and the counts are not all 0 */
-        attention_forward(got[0], got[1], got[2], qkv, B, T, C, NH, R(2.0));
-        attention_backward(got[3], got[4], dout, qkv, got[2], B, T, C, NH, R(2.0), &st);
-        attention_forward(out2, NULL, att2, qkv, B, T, C, NH, R(2.0));
+        attention_forward(got[0], got[1], got[2], qkv, B, T, C, NH, attn_scores_fixed(R(2.0)), NULL);
+        attention_backward(got[3], got[4], dout, qkv, got[2], B, T, C, NH, attn_scores_fixed(R(2.0)), NULL, &st);
+        attention_forward(out2, NULL, att2, qkv, B, T, C, NH, attn_scores_fixed(R(2.0)), NULL);
         assert_same(got[0], out2, nout, "out without preatt", thread_counts[t]);
         assert_same(got[2], att2, natt, "att without preatt", thread_counts[t]);
         /* as many slots as threads, and (on the last count) fewer: 1 slot for 4 threads */
         int n_slots = t == N_COUNTS - 1 ? 1 : thread_counts[t];
-        attention_backward_scratch(dqkv2, slots, n_slots, dout, qkv, att2, B, T, C, NH, R(2.0),
-                                   &st2);
+        attention_backward_scratch(dqkv2, slots, n_slots, dout, qkv, att2, B, T, C, NH,
+                                   attn_scores_fixed(R(2.0)), NULL, &st2);
         assert_same(got[3], dqkv2, nqkv, "dqkv of attention_backward_scratch", thread_counts[t]);
         ck_assert_msg(memcmp(dprob, dprob2, sizeof dprob) == 0 &&
                           memcmp(dlogit, dlogit2, sizeof dlogit) == 0 &&

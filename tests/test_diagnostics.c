@@ -344,7 +344,7 @@ START_TEST(test_model_head_stats_recomputed) {
     build_and_forward(&m, &mc, B, T, 41, 0, 1, 0);
     static real out[B * T * C], pre[B * NH * T * T], att[B * NH * T * T];
     for (int l = 0; l < 2; l++) {
-        attention_forward(out, pre, att, m.acts[l].attn_qkv, B, T, C, NH, mc.scale);
+        attention_forward(out, pre, att, m.acts[l].attn_qkv, B, T, C, NH, attn_scores_fixed(mc.scale), NULL);
         ck_assert_msg(memcmp(att, m.acts[l].att, sizeof att) == 0,
                       "layer %d: att with preatt differs from the model's", l);
         for (int h = 0; h < NH; h++) {
@@ -356,7 +356,7 @@ START_TEST(test_model_head_stats_recomputed) {
         }
         for (int b = 0; b < B; b++)
             for (int h = 0; h < NH; h++) {
-                attention_logits(m.attn_scratch, m.acts[l].attn_qkv, b, h, T, C, NH, mc.scale);
+                attention_logits(m.attn_scratch, m.acts[l].attn_qkv, b, h, T, C, NH, attn_scores_fixed(mc.scale));
                 ck_assert_msg(memcmp(m.attn_scratch, pre + ((size_t)b * NH + h) * T * T,
                                      sizeof(real) * T * T) == 0,
                               "layer %d pair (%d, %d): attention_logits differs from preatt", l,

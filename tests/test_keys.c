@@ -28,6 +28,8 @@ START_TEST(test_defaults) {
         {"attention.scale", c.scale_mode, SCALE_SQRT_DK},
         {"scale_value", c.scale_value, 0},
         {"attention.qk_norm", c.qk_norm, QK_NORM_NONE},
+        {"attention.scale_init", c.scale_init, 1}, {"attention.softcap", c.softcap, 0},
+        {"attention.qk_clip", c.qk_clip, 0},
         {"init.scheme", c.init, INIT_FAN_IN},     {"init.std", c.init_std, 0.02},
         {"optim.name", c.optim, OPT_ADAMW},       {"optim.lr", c.lr, 1e-3},
         {"optim.beta1", c.beta1, 0.9},            {"optim.beta2", c.beta2, 0.999},
@@ -60,7 +62,7 @@ END_TEST
 
 START_TEST(test_key_table) {
     int n = config_key_count();
-    ck_assert_int_eq(n, 46);
+    ck_assert_int_eq(n, 49);
     ck_assert_int_le(n, CONFIG_MAX_KEYS);
     ConfigKeyInfo info = {0};
     ck_assert_int_eq(config_key_info(-1, &info), -1);
@@ -121,6 +123,7 @@ START_TEST(test_attention_scale) {
         {"attention.scale=0.7", 16, 0.7},
         {"attention.scale=0.7", 64, 0.7},
         {"attention.scale=3", 64, 3.0}, /* integer-looking numbers too */
+        {"attention.scale=learned", 64, 1.0}, /* the learned factor's start, scale_init = 1 */
     };
     for (int i = 0; i < CC_COUNT(cases); i++) {
         Config c;
@@ -144,7 +147,7 @@ START_TEST(test_scale_names) {
         ScaleMode mode;
         const char *name;
     } cases[] = {{SCALE_SQRT_DK, "sqrt_dk"}, {SCALE_NONE, "none"}, {SCALE_INV_DK, "inv_dk"},
-                 {SCALE_VALUE, NULL}};
+                 {SCALE_LEARNED, "learned"}, {SCALE_VALUE, NULL}};
     for (int i = 0; i < CC_COUNT(cases); i++) {
         const char *got = config_scale_name(cases[i].mode);
         if (!cases[i].name) {
@@ -164,7 +167,8 @@ START_TEST(test_scale_names) {
         const char *sep;
         size_t n;
         const char *want;
-    } joins[] = {{",", 64, "sqrt_dk,none,inv_dk"}, {", ", 64, "sqrt_dk, none, inv_dk"},
+    } joins[] = {{",", 64, "sqrt_dk,none,inv_dk,learned"},
+                 {", ", 64, "sqrt_dk, none, inv_dk, learned"},
                  {",", 5, "sqrt"}, {",", 9, "sqrt_dk,"}};
     for (int i = 0; i < CC_COUNT(joins); i++) {
         char buf[64];

@@ -134,7 +134,7 @@ static double loss_attn(void *ctx) {
     qknorm_forward(qkvn, q_mean, q_rstd, qkv, qw, qb, N, NH, hs, S, EPS);
     qknorm_forward(qkvn + C, k_mean, k_rstd, qkv + C, kw, kb, N, NH, hs, S, EPS);
     for (int n = 0; n < N; n++) memcpy(qkvn + n * S + 2 * C, qkv + n * S + 2 * C, C * sizeof(real));
-    attention_forward(out, preatt, att, qkvn, B, T, C, NH, scale);
+    attention_forward(out, preatt, att, qkvn, B, T, C, NH, attn_scores_fixed(scale), NULL);
     return gc_dot(w, out, NOUT);
 }
 
@@ -157,7 +157,7 @@ START_TEST(test_with_attention) {
     /* the model's backward: attention into d qkvn, then each LayerNorm into d qkv, v copied */
     real dqkvn[NQKV], dqkv[NQKV], dpreatt[NATT], dqw[C] = {0}, dqb[C] = {0}, dkw[C] = {0},
          dkb[C] = {0};
-    attention_backward(dqkvn, dpreatt, w, qkvn, att, B, T, C, NH, scale, NULL);
+    attention_backward(dqkvn, dpreatt, w, qkvn, att, B, T, C, NH, attn_scores_fixed(scale), NULL, NULL);
     qknorm_backward(dqkv, dqw, dqb, dqkvn, qkv, qw, q_mean, q_rstd, N, NH, hs, S);
     qknorm_backward(dqkv + C, dkw, dkb, dqkvn + C, qkv + C, kw, k_mean, k_rstd, N, NH, hs, S);
     for (int n = 0; n < N; n++) memcpy(dqkv + n * S + 2 * C, dqkvn + n * S + 2 * C, C * sizeof(real));

@@ -3,8 +3,9 @@
  * Loads every .txt in $SCALEDOT_REFERENCE_DIR (default: the project's tests/reference), sets the
  * parameters by name, and compares loss, logits, attention probabilities, every gradient and one
  * AdamW step with the tolerances of tests/reference/README.md. A failure names the worst tensor.
- * Cases with `config qk_norm 1` build the qk-LayerNorm model; cases without the key the plain
- * one. */
+ * Cases with `config qk_norm 1` (2) build the qk-LayerNorm (qk-RMSNorm) model, `softcap c` the
+ * soft-capped one, `learned_scale 1` the one with a learned temperature per head; cases without
+ * those keys the plain one. */
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
@@ -78,6 +79,12 @@ static const RefTensor *need(const RefCase *rc, const char *name) {
     return t;
 }
 
+/* A config key of the case, 0 when absent (the README: absent = 0). */
+static double config_or_0(const RefCase *rc, const char *key) {
+    double v = refcase_config(rc, key);
+    return isnan(v) ? 0 : v;
+}
+
 START_TEST(test_case_matches_reference) {
     ck_assert_msg(n_cases > 0, "no reference cases (.txt) in %s", reference_dir());
     const char *path = case_paths[_i];
@@ -93,8 +100,11 @@ START_TEST(test_case_matches_reference) {
         .max_seq_len = (int)refcase_config(&rc, "max_seq_len"),
         .ln_eps = (real)refcase_config(&rc, "ln_eps"),
         .scale = (real)refcase_config(&rc, "scale"),
-        /* absent in the cases of the plain model (README: absent = 0) */
-        .qk_norm = refcase_config(&rc, "qk_norm") == 1,
+        /* absent in the cases of the plain model (README: absent = 0); the case's qk_norm
+         * numbers are ModelConfig's (1 = LayerNorm, 2 = RMSNorm) */
+        .qk_norm = (int)config_or_0(&rc, "qk_norm"),
+        .learned_scale = config_or_0(&rc, "learned_scale") == 1,
+        .softcap = (real)config_or_0(&rc, "softcap"),
     };
     int B = (int)refcase_config(&rc, "batch_size"), T = (int)refcase_config(&rc, "seq_len");
     Model m;

@@ -13,8 +13,9 @@
 #define CONFIG_STR 256
 #define CONFIG_MAX_KEYS 64
 
-typedef enum { SCALE_SQRT_DK, SCALE_NONE, SCALE_INV_DK, SCALE_VALUE } ScaleMode;
-typedef enum { QK_NORM_NONE, QK_NORM_LAYERNORM } QkNormKind;
+/* SCALE_LEARNED: each head learns its factor, starting from attention.scale_init. */
+typedef enum { SCALE_SQRT_DK, SCALE_NONE, SCALE_INV_DK, SCALE_LEARNED, SCALE_VALUE } ScaleMode;
+typedef enum { QK_NORM_NONE, QK_NORM_LAYERNORM, QK_NORM_RMSNORM } QkNormKind;
 typedef enum { INIT_FAN_IN, INIT_GPT2 } InitScheme;
 typedef enum { OPT_ADAMW, OPT_SGD } OptimKind;
 typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
@@ -50,7 +51,10 @@ typedef struct {
     /* [attention] */
     ScaleMode scale_mode;       /* attention.scale: sqrt_dk | none | inv_dk | positive number */
     double scale_value;         /* the number when scale_mode == SCALE_VALUE */
-    QkNormKind qk_norm;         /* attention.qk_norm: none | layernorm (each head's q and k) */
+    QkNormKind qk_norm;         /* attention.qk_norm: none | layernorm | rmsnorm (each head's q, k) */
+    double scale_init;          /* attention.scale_init: each head's factor at step 0 (learned) */
+    double softcap;             /* attention.softcap: cap c of the logits, 0 = off */
+    double qk_clip;             /* attention.qk_clip: QK-clip threshold tau, 0 = off */
     /* [init] */
     InitScheme init;            /* init.scheme: fan_in | gpt2 */
     double init_std;            /* init.std: std of gpt2 init */

@@ -36,7 +36,7 @@
 
 static const char *const TASK_NAMES[] = {"sort", "reverse", "copy", "recall", "file", "text",
                                            NULL};
-static const char *const QK_NORM_NAMES[] = {"none", "layernorm", NULL};
+static const char *const QK_NORM_NAMES[] = {"none", "layernorm", "rmsnorm", NULL};
 static const char *const INIT_NAMES[] = {"fan_in", "gpt2", NULL};
 static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
 static const char *const SCHED_NAMES[] = {"constant", "cosine", NULL};
@@ -47,7 +47,7 @@ static const char *const SEPARATOR_NAMES[] = {"auto", "true", "false", NULL};
 /* Indexed by ScaleMode; SCALE_VALUE has no name, it is written as the number. The one spelling
  * of these names: the parser, config_write, the sweep (config_scale_name, config_scale_names)
  * and its usage text read them from here. */
-static const char *const SCALE_NAMES[] = {"sqrt_dk", "none", "inv_dk", NULL};
+static const char *const SCALE_NAMES[] = {"sqrt_dk", "none", "inv_dk", "learned", NULL};
 _Static_assert(sizeof SCALE_NAMES / sizeof *SCALE_NAMES == SCALE_VALUE + 1,
                "SCALE_NAMES: one name per named ScaleMode, then NULL");
 
@@ -93,11 +93,23 @@ const KeySpec cfg_keys[] = {
 
     {.section = "attention", .key = "scale", .type = T_SCALE,
      .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,
-     .help = "Factor on q.k: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, or a number in "
-             "[1e-6, 1e6]"},
+     .help = "Factor on q.k: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, learned = a factor "
+             "per head, exp(attn.log_scale), learned from attention.scale_init (Henry et al. "
+             "2020), or a number in [1e-6, 1e6]"},
+    KEY_DBL("attention", "scale_init", scale_init, "1", 1e-6, false, 1e6, false,
+            "attention.scale = learned only: every head's factor on q.k at step 0; 1 = starts "
+            "unscaled"),
     KEY_ENUM("attention", "qk_norm", qk_norm, "none", QK_NORM_NAMES,
-             "LayerNorm on each head's q and k before q.k, with learned weight and bias [d_k] "
-             "shared by the heads (Dehghani et al. 2023); the scale still multiplies q.k"),
+             "A norm on each head's q and k before q.k: layernorm (weight and bias [d_k] shared "
+             "by the heads; Dehghani et al. 2023) or rmsnorm (weight only; OLMo 2, Qwen3, Gemma "
+             "3); the scale still multiplies q.k"),
+    KEY_DBL("attention", "softcap", softcap, "0", 0.0, false, 1e6, false,
+            "Logit soft-capping: s = c*tanh(s/c) after the scale, before the mask (Gemma 2 uses "
+            "50); 0 = off"),
+    KEY_DBL("attention", "qk_clip", qk_clip, "0", 0.0, false, 1e6, false,
+            "QK-clip: after each update, a head whose largest logit of the step exceeded this "
+            "has its q and k weights scaled by sqrt(qk_clip / largest) (Kimi K2 uses 100); 0 = "
+            "off"),
 
     KEY_ENUM("init", "scheme", init, "fan_in", INIT_NAMES,
              "Weight initialisation: fan_in = N(0, 1/fan_in), gpt2 = N(0, init.std^2) with scaled "
@@ -195,6 +207,7 @@ double config_attention_scale(const Config *c, int d_k) {
     case SCALE_SQRT_DK: return 1.0 / sqrt((double)d_k);
     case SCALE_NONE: return 1.0;
     case SCALE_INV_DK: return 1.0 / (double)d_k;
+    case SCALE_LEARNED: return c->scale_init; /* the factor at step 0 */
     case SCALE_VALUE: return c->scale_value;
     }
     return 1.0 / sqrt((double)d_k);

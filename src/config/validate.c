@@ -60,11 +60,37 @@ static int check_min_lr(const Config *c) {
     return -1;
 }
 
+/* Keys of the attention fixes that would be silently ignored, or could not work, together. */
+static int check_attention(const Config *c) {
+    int si = cfg_find_key("attention", "scale_init"), sc = cfg_find_key("attention", "scale");
+    int qc = cfg_find_key("attention", "qk_clip"), qn = cfg_find_key("attention", "qk_norm");
+    char at[sizeof c->origin[0] + 8];
+    /* by value, not by origin: config.ini writes every key, its default 1 included */
+    if (c->scale_init != 1.0 && c->scale_mode != SCALE_LEARNED) {
+        fprintf(stderr, "%s: 'attention.scale_init' = %g is set, but 'attention.scale' is not learned "
+                        "(%s): it is the learned factor's start; set attention.scale = learned, "
+                        "or remove attention.scale_init\n",
+                cfg_origin_of(c, si), c->scale_init, set_at(c, sc, at, sizeof at));
+        return -1;
+    }
+    if (c->qk_clip > 0 && c->qk_norm != QK_NORM_NONE) {
+        /* the normalised q and k do not change when their weights shrink: the clip would run
+         * every step and bound nothing */
+        fprintf(stderr, "%s: 'attention.qk_clip' = %g cannot bound the logits with "
+                        "'attention.qk_norm' on (%s): qk-norm undoes the shrinking of the q and k "
+                        "weights; use one of the two\n",
+                cfg_origin_of(c, qc), c->qk_clip, set_at(c, qn, at, sizeof at));
+        return -1;
+    }
+    return 0;
+}
+
 int config_validate(const Config *c) {
     int bad = 0;
     bad |= check_heads(c);
     bad |= check_task_file(c);
     bad |= check_min_lr(c);
+    bad |= check_attention(c);
     return bad ? -1 : 0;
 }
 

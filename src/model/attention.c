@@ -1,10 +1,12 @@
 /* attention.c: causal attention of one (batch, head) pair as small GEMMs around a row softmax.
  *
  * With Q, K, V the head's (T × hs) slices of qkv (row stride 3C) and dO its slice of dout:
- *   forward:  S = scale·Q·Kᵀ (lower triangle), into preatt or, in training, into att's own
- *             memory;  P = softmax of S's rows → att (in place);  O = P·V
+ *   forward:  S = f·Q·Kᵀ (lower triangle; f the head's factor, AttnScores), soft-capped if
+ *             asked, into preatt or, in training, into att's own memory;  P = softmax of S's
+ *             rows → att (in place);  O = P·V
  *   backward: dP = dO·Vᵀ;  dV += Pᵀ·dO;  dZ = P ⊙ (dP − rowsum(P ⊙ dP)), in dpreatt or, in
- *             training, in the thread's T × T slot;  dQ += scale·dZ·K;  dK += scale·dZᵀ·Q
+ *             training, in the thread's T × T slot; through the soft-cap (if on)
+ *             dS = dZ ⊙ (1 − tanh²(S/c));  dQ += f·dS·K;  dK += f·dSᵀ·Q
  * Only P is kept between forward and backward: memory and traffic grow with B·NH·T² once per
  * layer, not three times.
  * and, for the diagnostics only, how much of dP each softmax row passes on to dZ
@@ -21,6 +23,9 @@
 
 #include "model/matmul.h"
 #include "model/vecmath.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -99,21 +104,41 @@ static void pass_stats(AttnGradStats *st, long slot, const real *dp, const real 
     st->blocked[slot] = blocked;
 }
 
-/* S = scale·Q·Kᵀ of one (b, h) pair into s (T × T, row stride T): the lower triangle and the
- * tiles that straddle the diagonal; what lies above the diagonal is left to the caller. One
- * function for the forward and attention_logits, so the two give the same bits. */
-static void pair_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH,
-                        real scale) {
+/* S = f_h·Q·Kᵀ of one (b, h) pair into s (T × T, row stride T): the lower triangle and the
+ * tiles that straddle the diagonal; what lies above the diagonal is left to the caller. */
+static void raw_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH,
+                       AttnScores sc) {
     int hs = C / NH;
     long C3 = 3L * C;
     const real *q = qkv + (long)b * T * C3 + h * hs, *k = q + C;
     MatView Q = {q, C3, 1}, Kt = {k, 1, C3};
     /* (T × hs)·(hs × T), lower triangle */
-    matmul_gemm(T, T, hs, scale, Q, Kt, s, T, 1, MAT_C_LOWER);
+    matmul_gemm(T, T, hs, attn_factor(sc, h), Q, Kt, s, T, 1, MAT_C_LOWER);
+}
+
+/* The logits the softmax sees of one (b, h) pair into s: raw_logits, then the soft-cap on the
+ * visible entries; *smax (when not NULL) gets the largest visible entry before the cap. One
+ * function for the forward and attention_logits, so the two give the same bits. */
+static void pair_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH,
+                        AttnScores sc, real *smax) {
+    raw_logits(s, qkv, b, h, T, C, NH, sc);
+    if (smax) {
+        real mx = -INFINITY;
+        for (int i = 0; i < T; i++) {
+            real r = row_max(s + (long)i * T, i + 1);
+            mx = r > mx ? r : mx;
+        }
+        *smax = mx;
+    }
+    if (sc.softcap > 0) {
+        real c = sc.softcap, inv = R(1.0) / sc.softcap;
+        for (int i = 0; i < T; i++)
+            for (int j = 0; j <= i; j++) s[(long)i * T + j] = c * rtanh(s[(long)i * T + j] * inv);
+    }
 }
 
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
-                       int NH, real scale) {
+                       int NH, AttnScores sc, real *smax) {
     int hs = C / NH;
     long C3 = 3L * C;
 #pragma omp parallel for collapse(2) schedule(static)
@@ -123,7 +148,7 @@ void attention_forward(real *out, real *preatt, real *att, const real *qkv, int 
             real *p = att + ((long)b * NH + h) * T * T;
             /* without preatt, S is built where P goes and the softmax runs in place */
             real *s = preatt ? preatt + ((long)b * NH + h) * T * T : p;
-            pair_logits(s, qkv, b, h, T, C, NH, scale);
+            pair_logits(s, qkv, b, h, T, C, NH, sc, smax ? smax + (long)b * NH + h : NULL);
             for (int i = 0; i < T; i++) softmax_row(s + (long)i * T, p + (long)i * T, i + 1, T);
             /* O = P·V: (T × T, zero above the diagonal)·(T × hs) */
             MatView P = {p, T, 1}, V = {v, C3, 1};
@@ -132,16 +157,31 @@ void attention_forward(real *out, real *preatt, real *att, const real *qkv, int 
         }
 }
 
-void attention_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH, real scale) {
-    pair_logits(s, qkv, b, h, T, C, NH, scale);
+void attention_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH,
+                      AttnScores sc) {
+    pair_logits(s, qkv, b, h, T, C, NH, sc, NULL);
     for (int i = 0; i < T; i++)
         for (int j = i + 1; j < T; j++) s[(long)i * T + j] = 0;
 }
 
-/* The backward of one (b, h) pair, with dz (T × T) its dP and then dZ. */
-static void backward_pair(real *dqkv, real *dz, const real *dout, const real *qkv,
-                          const real *att, int b, int h, int T, int C, int NH, real scale,
-                          AttnGradStats *stats) {
+/* Through the soft-cap, in place on dz (the gradient at the capped logits s' = c·tanh(S/c)):
+ * dS = dZ·(1 − tanh²(S/c)), with S recomputed into sbuf (T × T) exactly as the forward made it. */
+static void softcap_backward(real *dz, real *sbuf, const real *qkv, int b, int h, int T, int C,
+                             int NH, AttnScores sc) {
+    raw_logits(sbuf, qkv, b, h, T, C, NH, sc);
+    real inv = R(1.0) / sc.softcap;
+    for (int i = 0; i < T; i++)
+        for (int j = 0; j <= i; j++) {
+            real t = rtanh(sbuf[(long)i * T + j] * inv);
+            dz[(long)i * T + j] *= R(1.0) - t * t;
+        }
+}
+
+/* The backward of one (b, h) pair, with dz (T × T) its dP and then dZ; sbuf (T × T) is the
+ * soft-cap's work space (unused without it). */
+static void backward_pair(real *dqkv, real *dz, real *sbuf, const real *dout, const real *qkv,
+                          const real *att, int b, int h, int T, int C, int NH, AttnScores sc,
+                          double *dlog_scale, AttnGradStats *stats) {
     int hs = C / NH;
     long C3 = 3L * C;
     const real *q = qkv + (long)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
@@ -157,37 +197,67 @@ static void backward_pair(real *dqkv, real *dz, const real *dout, const real *qk
     if (stats) pass_stats(stats, slot, dz, p, T);
     for (int i = 0; i < T; i++) softmax_row_backward(dz + (long)i * T, p + (long)i * T, i + 1, T);
     if (stats) stats->dlogit_sumsq[slot] = lane_sumsq_double(dz, (size_t)T * T);
-    /* through S = scale·Q·Kᵀ: dQ = scale·dZ·K, dK = scale·dZᵀ·Q */
-    matmul_gemm(T, hs, T, scale, dZ, K, dq, C3, 1, MAT_A_LOWER);
-    matmul_gemm(T, hs, T, scale, dZt, Q, dk, C3, 1, MAT_A_UPPER);
+    if (sc.softcap > 0) softcap_backward(dz, sbuf, qkv, b, h, T, C, NH, sc);
+    /* through S = f·Q·Kᵀ: dQ = f·dZ·K, dK = f·dZᵀ·Q */
+    real f = attn_factor(sc, h);
+    matmul_gemm(T, hs, T, f, dZ, K, dq, C3, 1, MAT_A_LOWER);
+    matmul_gemm(T, hs, T, f, dZt, Q, dk, C3, 1, MAT_A_UPPER);
+    if (dlog_scale) {
+        /* dS/d log f = S, so d/d log f = Σ dS ⊙ S = Σ_i q_i · (f Σ_j dS_ij k_j) = Σ_i q_i · dq_i */
+        double acc = 0;
+        for (int i = 0; i < T; i++)
+            for (int d = 0; d < hs; d++) acc += (double)q[(long)i * C3 + d] * dq[(long)i * C3 + d];
+        dlog_scale[slot] = acc;
+    }
+}
+
+static int max_threads(void) {
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+static int thread_num(void) {
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
 }
 
 void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real *qkv,
-                        const real *att, int B, int T, int C, int NH, real scale,
-                        AttnGradStats *stats) {
+                        const real *att, int B, int T, int C, int NH, AttnScores sc,
+                        double *dlog_scale, AttnGradStats *stats) {
+    real *sbufs = NULL;
+    if (sc.softcap > 0) {
+        sbufs = malloc((size_t)max_threads() * T * T * sizeof(real));
+        if (!sbufs) {
+            fprintf(stderr, "attention_backward: out of memory\n");
+            abort();
+        }
+    }
 #pragma omp parallel for collapse(2) schedule(static)
     for (int b = 0; b < B; b++)
         for (int h = 0; h < NH; h++)
-            backward_pair(dqkv, dpreatt + ((long)b * NH + h) * T * T, dout, qkv, att, b, h, T, C,
-                          NH, scale, stats);
+            backward_pair(dqkv, dpreatt + ((long)b * NH + h) * T * T,
+                          sbufs ? sbufs + (long)thread_num() * T * T : NULL, dout, qkv, att, b, h,
+                          T, C, NH, sc, dlog_scale, stats);
+    free(sbufs);
 }
 
 void attention_backward_scratch(real *dqkv, real *scratch, int slots, const real *dout,
                                 const real *qkv, const real *att, int B, int T, int C, int NH,
-                                real scale, AttnGradStats *stats) {
-    int threads = 1;
-#ifdef _OPENMP
-    threads = omp_get_max_threads();
-#endif
-    if (threads > slots) threads = slots; /* one T × T slot per thread, never shared */
+                                AttnScores sc, double *dlog_scale, AttnGradStats *stats) {
+    int threads = max_threads();
+    if (threads > slots) threads = slots; /* one slot per thread, never shared */
+    long per = attention_scratch_per_slot(T, sc);
 #pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
     for (int b = 0; b < B; b++)
         for (int h = 0; h < NH; h++) {
-            int t = 0;
-#ifdef _OPENMP
-            t = omp_get_thread_num();
-#endif
-            backward_pair(dqkv, scratch + (long)t * T * T, dout, qkv, att, b, h, T, C, NH, scale,
-                          stats);
+            real *slot = scratch + (long)thread_num() * per;
+            backward_pair(dqkv, slot, slot + (long)T * T, dout, qkv, att, b, h, T, C, NH, sc,
+                          dlog_scale, stats);
         }
 }

@@ -6,24 +6,53 @@
 #ifndef SCALEDOT_ATTENTION_H
 #define SCALEDOT_ATTENTION_H
 
+#include <stddef.h>
+
 #include "model/real.h"
+
+/* What multiplies q·k and what is done to the product before the mask and softmax: the
+ * variants of the fixes large models use against attention-logit growth
+ * (../shared/reference/README.md defines each):
+ *   s = f_h · q·k      f_h = scale, or exp(log_scale[h]) when log_scale is set (a learned
+ *                      temperature per head, Henry et al. 2020, "Query-Key Normalization for
+ *                      Transformers", arXiv 2010.04245)
+ *   s ← c·tanh(s / c)  when softcap = c > 0 (logit soft-capping, Gemma 2, arXiv 2408.00118),
+ *                      after the factor, before the mask
+ * The plain paper's attention is {scale, NULL, 0}: attn_scores_fixed(scale). */
+typedef struct {
+    real scale;            /* the factor when log_scale is NULL */
+    const real *log_scale; /* [NH] or NULL: head h's factor is exp(log_scale[h]) */
+    real softcap;          /* c > 0: cap the logits at ±c (smoothly); 0 = off */
+} AttnScores;
+
+static inline AttnScores attn_scores_fixed(real scale) { return (AttnScores){scale, NULL, 0}; }
+
+/* The factor on q·k of head h. */
+static inline real attn_factor(AttnScores sc, int h) {
+    return sc.log_scale ? rexp(sc.log_scale[h]) : sc.scale;
+}
 
 /* qkv (B,T,3C): channels 0..C-1 are q, C..2C-1 k, 2C..3C-1 v; head h uses channels
  * h·d_k .. (h+1)·d_k − 1 of each, d_k = C/NH.
- * preatt (B,NH,T,T) or NULL: the scaled logits scale·q_i·k_j (j ≤ i; 0 above the diagonal).
+ * preatt (B,NH,T,T) or NULL: the logits the softmax sees, f_h·q_i·k_j, soft-capped when
+ *   sc.softcap > 0 (j ≤ i; 0 above the diagonal).
  *   Training passes NULL: backward needs only att, so the logits are built in att's memory and
  *   the softmax overwrites them, which saves a (B,NH,T,T) buffer per layer and its memory
  *   traffic; the values of att and out are the same bits either way. attention_logits gives
  *   the logits back to the diagnostics when they need them.
  * att (B,NH,T,T): softmax over j ≤ i with the true row maximum subtracted (0 above the diagonal);
- * out (B,T,C): Σ_j att[i,j]·v_j, heads concatenated. */
+ * out (B,T,C): Σ_j att[i,j]·v_j, heads concatenated.
+ * smax [B·NH] or NULL: the largest logit f_h·q_i·k_j (j ≤ i) of each (b, h) pair, before the
+ *   soft-cap: the S_max that QK-clip compares with its threshold (model.h). */
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
-                       int NH, real scale);
+                       int NH, AttnScores sc, real *smax);
 
-/* The scaled logits of one (b, h) pair, s (T × T, row-major; 0 above the diagonal), recomputed
- * from qkv exactly as attention_forward computes them (the same product, the same bits as its
- * preatt slice). For the diagnostics, outside the training step; not parallel. */
-void attention_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH, real scale);
+/* The logits of one (b, h) pair as the softmax sees them, s (T × T, row-major; 0 above the
+ * diagonal), recomputed from qkv exactly as attention_forward computes them (the same product,
+ * the same bits as its preatt slice). For the diagnostics, outside the training step; not
+ * parallel. */
+void attention_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH,
+                      AttnScores sc);
 
 /* How much of the gradient reaching one softmax row p (n visible keys) it passes on to the
  * logits: with dp = dL/dp, dz = dL/dz = p ⊙ (dp − Σ_j p_j·dp_j) (the softmax Jacobian, which is
@@ -60,20 +89,33 @@ typedef struct {
 /* Writes dqkv (B,T,3C) (overwritten) from dout (B,T,C), using qkv and att from the forward pass.
  * dpreatt (B,NH,T,T) is overwritten with the gradient reaching the pre-softmax logits (0 above
  * the diagonal). Softmax backward uses dz = p ⊙ (dp − Σ_j p_j·dp_j), O(T²) per head, not the
- * O(T³) Jacobian product. Parallel over (b, head): each writes its own slice of dqkv, so the
- * result does not depend on the thread count. stats (NULL in training steps, which then do no
- * extra work) gets the pass-through sums of every (b, head); the gradients are the same with or
- * without it. */
+ * O(T³) Jacobian product; with sc.softcap = c the gradient then passes the cap,
+ * dS = dZ ⊙ (1 − tanh²(S/c)), S recomputed from q and k (dpreatt keeps dZ, the gradient at the
+ * softmax's input). Parallel over (b, head): each writes its own slice of dqkv, so the result
+ * does not depend on the thread count. dlog_scale [B·NH] or NULL: with sc.log_scale, the
+ * gradient of each (b, h) pair's loss term with respect to log_scale[h], Σ_ij dS_ij·S_ij (=
+ * Σ_i q_i·dq_i, computed so, in double), overwritten; the caller adds the pairs of a head in
+ * batch order. stats (NULL in training steps, which then do no extra work) gets the
+ * pass-through sums of every (b, head); the gradients are the same with or without it. With
+ * the soft-cap on, this entry point allocates its T × T work space (it serves tests and tools;
+ * the training step uses attention_backward_scratch). */
 void attention_backward(real *dqkv, real *dpreatt, const real *dout, const real *qkv,
-                        const real *att, int B, int T, int C, int NH, real scale,
-                        AttnGradStats *stats);
+                        const real *att, int B, int T, int C, int NH, AttnScores sc,
+                        double *dlog_scale, AttnGradStats *stats);
 
 /* attention_backward for the training step: the same dqkv and stats, bit for bit, but each
- * (b, head)'s dP / dZ lives only in a per-thread T × T slot of scratch (slots·T·T reals) instead
- * of a (B,NH,T,T) buffer, so the backward's memory no longer grows with B·NH·T². At most `slots`
- * threads run; fewer slots than threads only costs parallelism. */
+ * (b, head)'s dP / dZ lives only in a per-thread slot of scratch instead of a (B,NH,T,T)
+ * buffer, so the backward's memory no longer grows with B·NH·T². A slot is
+ * attention_scratch_per_slot(T, sc) reals (T·T; 2·T·T with the soft-cap, whose backward needs
+ * the recomputed logits beside dZ). At most `slots` threads run; fewer slots than threads only
+ * costs parallelism. */
 void attention_backward_scratch(real *dqkv, real *scratch, int slots, const real *dout,
                                 const real *qkv, const real *att, int B, int T, int C, int NH,
-                                real scale, AttnGradStats *stats);
+                                AttnScores sc, double *dlog_scale, AttnGradStats *stats);
+
+/* Reals in one thread's slot of attention_backward_scratch. */
+static inline long attention_scratch_per_slot(int T, AttnScores sc) {
+    return (sc.softcap > 0 ? 2L : 1L) * T * T;
+}
 
 #endif

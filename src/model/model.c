@@ -35,31 +35,33 @@ static void add_tensor(Model *m, const char *name, int d0, int d1) {
 }
 
 /* The tensors of one block in table order, with their shapes in units of the model's widths
- * (W_C = d_model, W_3C = 3·d_model, W_F = d_ff, W_DK = d_k; W_NONE: a 1-D tensor) and the
- * view that points at them. The qk_only rows exist only with qk-norm. */
-enum { W_NONE, W_C, W_3C, W_F, W_DK };
+ * (W_C = d_model, W_3C = 3·d_model, W_F = d_ff, W_DK = d_k, W_NH = n_heads; W_NONE: a 1-D
+ * tensor), the view that points at them and when they exist (NEED_*). */
+enum { W_NONE, W_C, W_3C, W_F, W_DK, W_NH };
+enum { NEED_ALWAYS, NEED_QK_NORM, NEED_QK_LAYERNORM, NEED_LEARNED_SCALE };
 static const struct {
     const char *suffix;
     int d0, d1;
     size_t view;
-    int qk_only;
+    int need;
 } BLOCK_TENSORS[] = {
-    {"ln1.weight", W_C, W_NONE, offsetof(BlockTensors, ln1_w), 0},
-    {"ln1.bias", W_C, W_NONE, offsetof(BlockTensors, ln1_b), 0},
-    {"attn.qkv.weight", W_3C, W_C, offsetof(BlockTensors, qkv_w), 0},
-    {"attn.qkv.bias", W_3C, W_NONE, offsetof(BlockTensors, qkv_b), 0},
-    {"attn.q_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, qn_w), 1},
-    {"attn.q_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, qn_b), 1},
-    {"attn.k_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, kn_w), 1},
-    {"attn.k_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, kn_b), 1},
-    {"attn.proj.weight", W_C, W_C, offsetof(BlockTensors, proj_w), 0},
-    {"attn.proj.bias", W_C, W_NONE, offsetof(BlockTensors, proj_b), 0},
-    {"ln2.weight", W_C, W_NONE, offsetof(BlockTensors, ln2_w), 0},
-    {"ln2.bias", W_C, W_NONE, offsetof(BlockTensors, ln2_b), 0},
-    {"mlp.fc.weight", W_F, W_C, offsetof(BlockTensors, fc_w), 0},
-    {"mlp.fc.bias", W_F, W_NONE, offsetof(BlockTensors, fc_b), 0},
-    {"mlp.proj.weight", W_C, W_F, offsetof(BlockTensors, fcproj_w), 0},
-    {"mlp.proj.bias", W_C, W_NONE, offsetof(BlockTensors, fcproj_b), 0},
+    {"ln1.weight", W_C, W_NONE, offsetof(BlockTensors, ln1_w), NEED_ALWAYS},
+    {"ln1.bias", W_C, W_NONE, offsetof(BlockTensors, ln1_b), NEED_ALWAYS},
+    {"attn.qkv.weight", W_3C, W_C, offsetof(BlockTensors, qkv_w), NEED_ALWAYS},
+    {"attn.qkv.bias", W_3C, W_NONE, offsetof(BlockTensors, qkv_b), NEED_ALWAYS},
+    {"attn.q_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, qn_w), NEED_QK_NORM},
+    {"attn.q_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, qn_b), NEED_QK_LAYERNORM},
+    {"attn.k_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, kn_w), NEED_QK_NORM},
+    {"attn.k_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, kn_b), NEED_QK_LAYERNORM},
+    {"attn.log_scale", W_NH, W_NONE, offsetof(BlockTensors, log_scale), NEED_LEARNED_SCALE},
+    {"attn.proj.weight", W_C, W_C, offsetof(BlockTensors, proj_w), NEED_ALWAYS},
+    {"attn.proj.bias", W_C, W_NONE, offsetof(BlockTensors, proj_b), NEED_ALWAYS},
+    {"ln2.weight", W_C, W_NONE, offsetof(BlockTensors, ln2_w), NEED_ALWAYS},
+    {"ln2.bias", W_C, W_NONE, offsetof(BlockTensors, ln2_b), NEED_ALWAYS},
+    {"mlp.fc.weight", W_F, W_C, offsetof(BlockTensors, fc_w), NEED_ALWAYS},
+    {"mlp.fc.bias", W_F, W_NONE, offsetof(BlockTensors, fc_b), NEED_ALWAYS},
+    {"mlp.proj.weight", W_C, W_F, offsetof(BlockTensors, fcproj_w), NEED_ALWAYS},
+    {"mlp.proj.bias", W_C, W_NONE, offsetof(BlockTensors, fcproj_b), NEED_ALWAYS},
 };
 enum { N_BLOCK_TENSORS = sizeof BLOCK_TENSORS / sizeof BLOCK_TENSORS[0] };
 
@@ -69,11 +71,19 @@ static int width(const ModelConfig *c, int w) {
     case W_3C: return 3 * c->d_model;
     case W_F: return c->d_ff;
     case W_DK: return c->d_model / c->n_heads;
+    case W_NH: return c->n_heads;
     default: return 0;
     }
 }
 
-static int block_has(const ModelConfig *c, int k) { return !BLOCK_TENSORS[k].qk_only || c->qk_norm; }
+static int block_has(const ModelConfig *c, int k) {
+    switch (BLOCK_TENSORS[k].need) {
+    case NEED_QK_NORM: return c->qk_norm != MODEL_QK_NORM_NONE;
+    case NEED_QK_LAYERNORM: return c->qk_norm == MODEL_QK_NORM_LAYERNORM;
+    case NEED_LEARNED_SCALE: return c->learned_scale;
+    default: return 1;
+    }
+}
 
 /* The order here is the memory layout and the init order. */
 static void build_table(Model *m) {
@@ -184,8 +194,17 @@ static void layout_acts(Model *m, Arena *a) {
 #ifdef _OPENMP
     m->attn_slots = omp_get_max_threads(); /* as the matmul scratch: the threads at build time */
 #endif
-    m->attn_scratch = carve(a, (size_t)m->attn_slots * c->max_seq_len * c->max_seq_len * r);
+    AttnScores sc = {c->scale, NULL, c->softcap};
+    m->attn_scratch =
+        carve(a, (size_t)m->attn_slots * (size_t)attention_scratch_per_slot(c->max_seq_len, sc) * r);
     if (c->qk_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
+    size_t BNH = (size_t)m->max_batch * c->n_heads;
+    if (c->learned_scale) m->dlog_scale_pairs = carve(a, BNH * sizeof(double));
+    if (c->qk_clip > 0) {
+        m->smax_pairs = carve(a, BNH * r);
+        m->logit_max = carve(a, (size_t)c->n_layers * c->n_heads * r);
+        m->clip_count = carve(a, (size_t)c->n_layers * c->n_heads * sizeof(int));
+    }
     size_t LH = (size_t)c->n_layers * c->n_heads, BH = (size_t)m->max_batch * c->n_heads;
     m->dpreatt_norm = carve(a, LH * sizeof(double));
     m->dprob_norm = carve(a, LH * sizeof(double));
@@ -298,6 +317,8 @@ static void init_walk(Model *m, Rng *rng,
                  ends_with(t->name, "q_norm.weight") || ends_with(t->name, "k_norm.weight") ||
                  strcmp(t->name, "ln_f.weight") == 0)
             fill_const(x, t->numel, R(1.0));
+        else if (ends_with(t->name, "attn.log_scale")) /* every head starts at cfg.scale */
+            fill_const(x, t->numel, (real)log((double)m->cfg.scale));
         else
             fill_const(x, t->numel, R(0.0));
     }
@@ -337,6 +358,35 @@ double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm
 }
 
 /* ---- forward / backward ---------------------------------------------------------------- */
+
+AttnScores model_attn_scores(const Model *m, int l) {
+    const ModelConfig *c = &m->cfg;
+    AttnScores sc = {c->scale, c->learned_scale ? m->p.block[l].log_scale : NULL, c->softcap};
+    return sc;
+}
+
+/* Layer l's largest logit per head over the batch, from the forward's per-(b, head) maxima. */
+static void collect_logit_max(Model *m, int l) {
+    int NH = m->cfg.n_heads;
+    for (int h = 0; h < NH; h++) {
+        real mx = -INFINITY;
+        for (int b = 0; b < m->B; b++) {
+            real v = m->smax_pairs[b * NH + h];
+            mx = v > mx ? v : mx;
+        }
+        m->logit_max[l * NH + h] = mx;
+    }
+}
+
+/* d loss / d attn.log_scale of layer l: the (b, head) terms added in batch order. */
+static void collect_dlog_scale(Model *m, int l) {
+    int NH = m->cfg.n_heads;
+    for (int h = 0; h < NH; h++) {
+        double g = 0;
+        for (int b = 0; b < m->B; b++) g += m->dlog_scale_pairs[b * NH + h];
+        m->g.block[l].log_scale[h] += (real)g;
+    }
+}
 
 /* qk-norm of block l, forward and backward: attn_qkv = [LayerNorm(q), LayerNorm(k), v] per
  * head (qknorm.h), and back from d attn_qkv (m->dattn_qkv) to d qkv (m->dqkv, overwritten). */
@@ -387,7 +437,9 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
         matmul_forward_scratch(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C, m->mm_scratch,
                                m->mm_scratch_len);
         if (c->qk_norm) qknorm_qkv_forward(m, l, N);
-        attention_forward(a->atty, NULL, a->att, a->attn_qkv, B, T, C, NH, c->scale);
+        attention_forward(a->atty, NULL, a->att, a->attn_qkv, B, T, C, NH,
+                          model_attn_scores(m, l), m->smax_pairs);
+        if (m->logit_max) collect_logit_max(m, l);
         matmul_forward_scratch(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C,
                                m->mm_scratch, m->mm_scratch_len);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
@@ -471,8 +523,10 @@ static void backward(Model *m, int with_pass_stats) {
                                 C, m->mm_scratch, m->mm_scratch_len);
         attention_backward_scratch(c->qk_norm ? m->dattn_qkv : m->dqkv, m->attn_scratch,
                                    m->attn_slots, m->datty, a->attn_qkv, a->att, B, T, C, NH,
-                                   c->scale, with_pass_stats ? &m->attn_stats : NULL);
+                                   model_attn_scores(m, l), m->dlog_scale_pairs,
+                                   with_pass_stats ? &m->attn_stats : NULL);
         if (with_pass_stats) collect_pass_stats(m, l);
+        if (c->learned_scale) collect_dlog_scale(m, l);
         if (c->qk_norm) qknorm_qkv_backward(m, l, N);
         matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
                                 3 * C, m->mm_scratch, m->mm_scratch_len);

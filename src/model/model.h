@@ -5,9 +5,11 @@
  *   for each block: x = x + proj(attention(LayerNorm1(x)));  x = x + mlp(LayerNorm2(x))
  *   logits = LayerNorm_f(x) · head.weightᵀ;  loss = masked mean cross-entropy
  *
- * With cfg.qk_norm, each head's q and k go through their own LayerNorm before q·k (qknorm.h),
- * and each block has four more tensors, attn.q_norm.weight/.bias and attn.k_norm.weight/.bias
- * [d_k], right after attn.qkv.bias; without it the table is exactly the plain model's.
+ * With cfg.qk_norm, each head's q and k go through their own LayerNorm (or RMSNorm) before q·k
+ * (qknorm.h), and each block has more tensors, attn.q_norm.weight/.bias and
+ * attn.k_norm.weight/.bias [d_k] (RMSNorm: the weights only), right after attn.qkv.bias; with
+ * cfg.learned_scale, attn.log_scale [n_heads] after those; cfg.softcap caps the logits
+ * (attention.h). Without them the table is exactly the plain model's.
  *
  * Memory: one contiguous buffer for the parameters and one for their gradients, with the
  * tensors in the order of the tensor table (tok_emb, pos_emb, blocks.0.*, ..., ln_f.*,
@@ -33,9 +35,16 @@ typedef struct {
     int d_ff;         /* F, hidden width of the MLP */
     int max_seq_len;  /* rows of pos_emb */
     real ln_eps;
-    real scale;       /* the number multiplying q·k, resolved (1/√d_k, 1, ...) */
-    int qk_norm;      /* 1 = LayerNorm on each head's q and k before q·k (qknorm.h) */
+    real scale;       /* the number multiplying q·k, resolved (1/√d_k, 1, ...); with
+                       * learned_scale, every head's factor at init */
+    int qk_norm;      /* MODEL_QK_NORM_*: a norm on each head's q and k before q·k (qknorm.h) */
+    int learned_scale; /* 1 = each head learns its factor on q·k, exp(attn.log_scale[h]) */
+    real softcap;     /* c > 0: the logits are soft-capped at ±c (AttnScores); 0 = off */
+    real qk_clip;     /* τ > 0: the forward keeps each head's largest logit for model_qk_clip */
 } ModelConfig;
+
+/* ModelConfig.qk_norm, numbered as the reference cases' `qk_norm` key. */
+enum { MODEL_QK_NORM_NONE, MODEL_QK_NORM_LAYERNORM, MODEL_QK_NORM_RMSNORM };
 
 /* One parameter tensor: its reference name, shape and place in the flat buffer. */
 typedef struct {
@@ -46,9 +55,10 @@ typedef struct {
 } TensorInfo;
 
 /* One block's tensors; qn_* and kn_* (attn.q_norm, attn.k_norm, [d_k]) are NULL without
- * qk-norm. */
+ * qk-norm (qn_b and kn_b also with qk-RMSNorm, which has no bias); log_scale
+ * (attn.log_scale, [n_heads]) is NULL without a learned scale. */
 typedef struct {
-    real *ln1_w, *ln1_b, *qkv_w, *qkv_b, *qn_w, *qn_b, *kn_w, *kn_b, *proj_w, *proj_b;
+    real *ln1_w, *ln1_b, *qkv_w, *qkv_b, *qn_w, *qn_b, *kn_w, *kn_b, *log_scale, *proj_w, *proj_b;
     real *ln2_w, *ln2_b, *fc_w, *fc_b, *fcproj_w, *fcproj_b;
 } BlockTensors;
 
@@ -94,6 +104,16 @@ typedef struct {
      * logits and their gradient are never kept whole: see attention.h. */
     real *attn_scratch;
     int attn_slots;
+    /* With cfg.learned_scale: attention_backward's per-(b, head) d loss / d log_scale,
+     * [max_batch * n_heads]; else NULL. */
+    double *dlog_scale_pairs;
+    /* With cfg.qk_clip > 0: the largest logit f_h·q·k of each (b, head) of the forward being
+     * run, [max_batch * n_heads], and of each layer and head over the last model_forward's
+     * batch, [n_layers * n_heads] (before any soft-cap: QK-clip's S_max); else NULL. */
+    real *smax_pairs, *logit_max;
+    /* With cfg.qk_clip > 0: how many updates model_qk_clip clipped each layer's head,
+     * [n_layers * n_heads], counted until the caller resets it (the logs: since their last row). */
+    int *clip_count;
     /* From the last model_backward_diag only, per layer and head, [n_layers * n_heads]:
      * dpreatt_norm, the L2 norm of the gradient reaching the pre-softmax logits (over the
      * batch); dprob_norm, the L2 norm of the gradient reaching the attention probabilities P (over the
@@ -152,6 +172,20 @@ double model_qkv_init_std(int d_model, int gpt2, double gpt2_std);
  * It is the std over the randomness of the weights; one model's measured std over a batch
  * scatters around it (tests/test_diagnostics.c: within 15 % at d_model 64 ... 512, d_k 64). */
 double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm, double qkv_std);
+
+/* What multiplies q·k in layer l and what caps it (attention.h), from cfg and the parameters. */
+AttnScores model_attn_scores(const Model *m, int l);
+
+/* QK-clip (Kimi K2's MuonClip, arXiv 2507.20534, the clip step applied to our AdamW): after an
+ * update, every head h of every layer whose largest logit S_max of the last model_forward
+ * (m->logit_max) exceeds tau has its query and key weights, the rows of attn.qkv.weight that
+ * make head h's q and k and their entries of attn.qkv.bias, multiplied by sqrt(tau / S_max),
+ * so that the same inputs would give that head a largest logit of tau (q and k each shrink by
+ * the square root). The attention output, v and the other heads are untouched. With qk-norm the
+ * normalised q and k do not depend on the weights' size, so there the clip cannot bound the
+ * logits (the config refuses the pair). Adds 1 to m->clip_count of every clipped head and
+ * returns how many were clipped; needs cfg.qk_clip > 0 (else does nothing and returns 0). */
+int model_qk_clip(Model *m, double tau);
 
 /* Index of the tensor with this reference name, or -1. */
 int model_find_tensor(const Model *m, const char *name);

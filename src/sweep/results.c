@@ -117,7 +117,7 @@ static void read_config(const char *dir, Measured *m) {
     if (config_load_file(&c, path) != 0 || c.n_heads <= 0 || c.d_model % c.n_heads) return;
     int d_k = c.d_model / c.n_heads;
     m->pred = model_predicted_logit_std(c.d_model, d_k, config_attention_scale(&c, d_k),
-                                        c.qk_norm == QK_NORM_LAYERNORM,
+                                        c.qk_norm != QK_NORM_NONE,
                                         model_qkv_init_std(c.d_model, c.init == INIT_GPT2,
                                                            c.init_std));
     m->has_pred = 1;

@@ -67,7 +67,7 @@ HeadStats diag_model_head_stats(const Model *m, int layer, int h) {
     HeadAcc a = {0};
     for (int b = 0; b < m->B; b++) {
         attention_logits(m->attn_scratch, act->attn_qkv, b, h, T, m->cfg.d_model, NH,
-                         m->cfg.scale);
+                         model_attn_scores(m, layer));
         head_acc_add(&a, m->attn_scratch, act->att + ((size_t)b * NH + h) * T * T, T);
     }
     return head_acc_finish(&a);
@@ -102,7 +102,7 @@ InitCheck diag_init_check(const Model *m, int layer) {
     for (int b = 0; b < B; b++)
         for (int h = 0; h < NH; h++) {
             /* the logits the forward computed, recomputed bit for bit (it keeps only P) */
-            attention_logits(m->attn_scratch, qkv, b, h, T, C, NH, m->cfg.scale);
+            attention_logits(m->attn_scratch, qkv, b, h, T, C, NH, model_attn_scores(m, layer));
             for (int i = 0; i < T; i++) {
                 const real *q = qkv + ((size_t)b * T + i) * 3 * C + h * hs;
                 const real *z = m->attn_scratch + (size_t)i * T;

@@ -19,6 +19,9 @@ typedef struct {
     double dprob_norm;     /* L2 norm of d loss / d attention probabilities, before the softmax */
     double softmax_pass;   /* dlogit_norm / dprob_norm (diag_softmax_pass) */
     double blocked_rows;   /* fraction of counted rows with pass-through < ATTN_BLOCKED_PASS */
+    /* Set by the training loop for the fixes' columns of attention.csv (runlog.h): */
+    double attn_scale;     /* the head's factor on q·k (attention.scale = learned) */
+    int clipped_steps;     /* updates QK-clip clipped this head since the previous row */
 } HeadStats;
 
 /* Statistics of head h from preatt and att (B,NH,T,T) as written by attention_forward. Rows

@@ -27,7 +27,12 @@ ModelConfig train_model_config(const Config *c, const Task *t) {
         .max_seq_len = c->max_seq_len > 0 ? c->max_seq_len : t->seq_len,
         .ln_eps = (real)c->ln_eps,
         .scale = (real)config_attention_scale(c, c->d_model / c->n_heads),
-        .qk_norm = c->qk_norm == QK_NORM_LAYERNORM,
+        .qk_norm = c->qk_norm == QK_NORM_LAYERNORM  ? MODEL_QK_NORM_LAYERNORM
+                   : c->qk_norm == QK_NORM_RMSNORM  ? MODEL_QK_NORM_RMSNORM
+                                                    : MODEL_QK_NORM_NONE,
+        .learned_scale = c->scale_mode == SCALE_LEARNED,
+        .softcap = (real)c->softcap,
+        .qk_clip = (real)c->qk_clip,
     };
     return mc;
 }

@@ -65,6 +65,15 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
     return runlog_open_bpb(r, dir, m, config_text, resume_step, 0);
 }
 
+/* attention.csv's header: the columns every run has, then those of the fixes it uses. */
+static const char *attention_header(const RunLog *r, char *buf, size_t n) {
+    snprintf(buf, n, "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,"
+                     "max_weight,saturated_frac,dlogit_norm,dprob_norm,softmax_pass,blocked_rows"
+                     "%s%s\n",
+             r->scale_col ? ",attn_scale" : "", r->clip_col ? ",clipped_steps" : "");
+    return buf;
+}
+
 int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *config_text,
                     long resume_step, int val_bpb) {
     memset(r, 0, sizeof *r);
@@ -72,6 +81,8 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
     snprintf(r->dir, sizeof r->dir, "%s", dir);
     r->n_layers = m->cfg.n_layers;
     r->d_model = m->cfg.d_model;
+    r->scale_col = m->cfg.learned_scale;
+    r->clip_col = m->cfg.qk_clip > 0;
     if (make_dirs(dir) != 0) {
         fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
         return -1;
@@ -82,6 +93,7 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
     if (!r->line) return -1;
     if (resume_step >= 0) return resume_logs(r, config_text, resume_step);
     if (write_whole(r, "config.ini", config_text) != 0) return -1;
+    char head[256];
     r->loss = open_in(r, "loss.csv");
     r->grad_norms = open_in(r, "grad_norms.csv");
     r->attention = open_in(r, "attention.csv");
@@ -91,9 +103,7 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
                            "grad_norm,elapsed_s,tokens_per_s,skipped_steps\n"
                          : "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,"
                            "elapsed_s,tokens_per_s,skipped_steps\n") != 0 ||
-        put_line(r, r->attention, "attention.csv",
-                 "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,max_weight,"
-                 "saturated_frac,dlogit_norm,dprob_norm,softmax_pass,blocked_rows\n") != 0)
+        put_line(r, r->attention, "attention.csv", attention_header(r, head, sizeof head)) != 0)
         return -1;
     /* header: step, tensor names, q/k/v thirds, global */
     char *line = r->line;
@@ -151,6 +161,8 @@ int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadSta
     if (!r->attention_old)
         n += snprintf(line + n, sizeof line - (size_t)n, ",%.6g,%.6g,%.6g", s->dprob_norm,
                       s->softmax_pass, s->blocked_rows);
+    if (r->scale_col) n += snprintf(line + n, sizeof line - (size_t)n, ",%.6g", s->attn_scale);
+    if (r->clip_col) n += snprintf(line + n, sizeof line - (size_t)n, ",%d", s->clipped_steps);
     snprintf(line + n, sizeof line - (size_t)n, "\n");
     return put_line(r, r->attention, "attention.csv", line);
 }

@@ -21,6 +21,8 @@ typedef struct {
     int attention_old;  /* resumed attention.csv from before the pass-through columns: its rows
                            keep the old 11 columns, so the file stays one table */
     int val_bpb;       /* loss.csv has the val_bpb column (the text task) */
+    int scale_col;     /* attention.csv has attn_scale (attention.scale = learned) */
+    int clip_col;      /* attention.csv has clipped_steps (attention.qk_clip > 0) */
     char *line;        /* grad_norms.csv row buffer, sized once so logging allocates nothing */
     size_t line_cap;
 } RunLog;
@@ -65,7 +67,10 @@ int runlog_loss_row(RunLog *r, const LossRow *row);
 int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm);
 
 /* One row of attention.csv: the statistics of one head of one layer at this step (the columns
- * of HeadStats, in its order, dprob_norm, softmax_pass and blocked_rows last). */
+ * of HeadStats, in its order, dprob_norm, softmax_pass and blocked_rows last), then only in the
+ * runs of the fixes that have them: attn_scale (a learned scale: the head's factor on q·k at
+ * this step) and clipped_steps (QK-clip: how many updates since the previous row clipped the
+ * head; a resumed run counts from its resume step). */
 int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s);
 
 /* Writes attn_map.csv (layer, head, query, then the weights over keys k0..k{T-1}) and

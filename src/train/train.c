@@ -105,6 +105,9 @@ static int diagnostics(Run *r, int step) {
             s.dprob_norm = m->dprob_norm[l * NH + h];
             s.softmax_pass = diag_softmax_pass(s.dlogit_norm, s.dprob_norm);
             s.blocked_rows = m->blocked_rows[l * NH + h];
+            s.attn_scale = attn_factor(model_attn_scores(m, l), h);
+            s.clipped_steps = m->clip_count ? m->clip_count[l * NH + h] : 0;
+            if (m->clip_count) m->clip_count[l * NH + h] = 0; /* counted anew until the next row */
             if (runlog_attention_row(&r->log, step, l, h, &s) != 0) return EXIT_RUNTIME;
             tripped |= guards_check(&r->guards, GUARD_LOGIT_STD, s.logit_std, l, h, step, stderr);
             tripped |= guards_check(&r->guards, GUARD_MAX_WEIGHT, s.max_weight, l, h, step, stderr);
@@ -155,13 +158,22 @@ static int stop_run(Run *r, long done, double elapsed_s) {
 static void announce_run(const Run *r, const char *checkpoint) {
     const Config *c = r->c;
     const ModelConfig *mc = &r->m.cfg;
+    char fixes[96] = "";
+    int n = 0;
+    if (mc->softcap > 0)
+        n = snprintf(fixes, sizeof fixes, ", logits soft-capped at %.6g", (double)mc->softcap);
+    if (mc->qk_clip > 0)
+        snprintf(fixes + n, sizeof fixes - (size_t)n, ", QK-clip at %.6g", (double)mc->qk_clip);
     fprintf(stderr,
             "run '%s': task %s, T=%d tokens, vocab %d; d_model %d, n_heads %d (d_k %d), n_layers %d, "
-            "d_ff %d; %zu parameters; attention scale %.6g%s; %d steps of batch %d%s\n",
+            "d_ff %d; %zu parameters; attention scale %s%.6g%s%s; %d steps of batch %d%s\n",
             c->run_name, task_kind_name(r->task.kind), r->task.seq_len, mc->vocab_size, mc->d_model,
             mc->n_heads, mc->d_model / mc->n_heads, mc->n_layers, mc->d_ff,
-            r->m.n_params, (double)mc->scale, mc->qk_norm ? " with qk-LayerNorm" : "",
-            c->steps, c->batch_size, checkpoint ? " (resumed)" : "");
+            r->m.n_params, mc->learned_scale ? "learned from " : "", (double)mc->scale,
+            mc->qk_norm == MODEL_QK_NORM_LAYERNORM ? " with qk-LayerNorm"
+            : mc->qk_norm == MODEL_QK_NORM_RMSNORM ? " with qk-RMSNorm"
+                                                   : "",
+            fixes, c->steps, c->batch_size, checkpoint ? " (resumed)" : "");
     if (checkpoint) fprintf(stderr, "resuming from %s at step %ld\n", checkpoint, r->start_step);
 }
 
@@ -231,6 +243,7 @@ static int update(Run *r, const Step *s) {
     if (rc != 0) return rc;
     optim_clip_grads(m->grads, m->n_params, r->c->grad_clip, s->norm);
     optim_step(&r->opt, m->params, m->grads, m->tensors, m->n_tensors, s->lr);
+    if (r->c->qk_clip > 0) model_qk_clip(m, r->c->qk_clip); /* on this step's logits */
     return 0;
 }
 
