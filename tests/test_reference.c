@@ -4,7 +4,7 @@
  * parameters by name, and compares loss, logits, attention probabilities, every gradient and one
  * AdamW step with the tolerances of tests/reference/README.md. A failure names the worst tensor.
  * Cases with `config qk_norm 1` build the qk-LayerNorm model; cases without the key the plain
- * one. */
+ * one. Cases with `config block 1` build the LLaMA-style block (model.block = llama). */
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
@@ -95,6 +95,7 @@ START_TEST(test_case_matches_reference) {
         .scale = (real)refcase_config(&rc, "scale"),
         /* absent in the cases of the plain model (README: absent = 0) */
         .qk_norm = refcase_config(&rc, "qk_norm") == 1,
+        .block = refcase_config(&rc, "block") == 1 ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2,
     };
     int B = (int)refcase_config(&rc, "batch_size"), T = (int)refcase_config(&rc, "seq_len");
     Model m;

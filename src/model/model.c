@@ -16,9 +16,12 @@
 #include "model/embedding.h"
 #include "model/gelu.h"
 #include "model/layernorm.h"
+#include "model/llama.h"
 #include "model/loss.h"
 #include "model/matmul.h"
+#include "model/model_internal.h"
 #include "model/qknorm.h"
+#include "model/rope.h"
 #include "model/vecmath.h"
 
 /* ---- tensor table ---------------------------------------------------------------------- */
@@ -36,30 +39,36 @@ static void add_tensor(Model *m, const char *name, int d0, int d1) {
 
 /* The tensors of one block in table order, with their shapes in units of the model's widths
  * (W_C = d_model, W_3C = 3·d_model, W_F = d_ff, W_DK = d_k; W_NONE: a 1-D tensor) and the
- * view that points at them. The qk_only rows exist only with qk-norm. */
+ * view that points at them. The qk_only rows exist only with qk-norm; `blocks` says which
+ * blocks have the row (bit 1 << MODEL_BLOCK_*: G for GPT-2, L for LLaMA). mlp.gate and mlp.up
+ * must stay adjacent: the LLaMA block multiplies by them as one [2·d_ff, C] matrix. */
 enum { W_NONE, W_C, W_3C, W_F, W_DK };
+enum { G = 1 << MODEL_BLOCK_GPT2, L = 1 << MODEL_BLOCK_LLAMA };
 static const struct {
     const char *suffix;
     int d0, d1;
     size_t view;
-    int qk_only;
+    int qk_only, blocks;
 } BLOCK_TENSORS[] = {
-    {"ln1.weight", W_C, W_NONE, offsetof(BlockTensors, ln1_w), 0},
-    {"ln1.bias", W_C, W_NONE, offsetof(BlockTensors, ln1_b), 0},
-    {"attn.qkv.weight", W_3C, W_C, offsetof(BlockTensors, qkv_w), 0},
-    {"attn.qkv.bias", W_3C, W_NONE, offsetof(BlockTensors, qkv_b), 0},
-    {"attn.q_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, qn_w), 1},
-    {"attn.q_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, qn_b), 1},
-    {"attn.k_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, kn_w), 1},
-    {"attn.k_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, kn_b), 1},
-    {"attn.proj.weight", W_C, W_C, offsetof(BlockTensors, proj_w), 0},
-    {"attn.proj.bias", W_C, W_NONE, offsetof(BlockTensors, proj_b), 0},
-    {"ln2.weight", W_C, W_NONE, offsetof(BlockTensors, ln2_w), 0},
-    {"ln2.bias", W_C, W_NONE, offsetof(BlockTensors, ln2_b), 0},
-    {"mlp.fc.weight", W_F, W_C, offsetof(BlockTensors, fc_w), 0},
-    {"mlp.fc.bias", W_F, W_NONE, offsetof(BlockTensors, fc_b), 0},
-    {"mlp.proj.weight", W_C, W_F, offsetof(BlockTensors, fcproj_w), 0},
-    {"mlp.proj.bias", W_C, W_NONE, offsetof(BlockTensors, fcproj_b), 0},
+    {"ln1.weight", W_C, W_NONE, offsetof(BlockTensors, ln1_w), 0, G | L},
+    {"ln1.bias", W_C, W_NONE, offsetof(BlockTensors, ln1_b), 0, G},
+    {"attn.qkv.weight", W_3C, W_C, offsetof(BlockTensors, qkv_w), 0, G | L},
+    {"attn.qkv.bias", W_3C, W_NONE, offsetof(BlockTensors, qkv_b), 0, G},
+    {"attn.q_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, qn_w), 1, G | L},
+    {"attn.q_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, qn_b), 1, G | L},
+    {"attn.k_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, kn_w), 1, G | L},
+    {"attn.k_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, kn_b), 1, G | L},
+    {"attn.proj.weight", W_C, W_C, offsetof(BlockTensors, proj_w), 0, G | L},
+    {"attn.proj.bias", W_C, W_NONE, offsetof(BlockTensors, proj_b), 0, G},
+    {"ln2.weight", W_C, W_NONE, offsetof(BlockTensors, ln2_w), 0, G | L},
+    {"ln2.bias", W_C, W_NONE, offsetof(BlockTensors, ln2_b), 0, G},
+    {"mlp.fc.weight", W_F, W_C, offsetof(BlockTensors, fc_w), 0, G},
+    {"mlp.fc.bias", W_F, W_NONE, offsetof(BlockTensors, fc_b), 0, G},
+    {"mlp.proj.weight", W_C, W_F, offsetof(BlockTensors, fcproj_w), 0, G},
+    {"mlp.proj.bias", W_C, W_NONE, offsetof(BlockTensors, fcproj_b), 0, G},
+    {"mlp.gate.weight", W_F, W_C, offsetof(BlockTensors, gate_w), 0, L},
+    {"mlp.up.weight", W_F, W_C, offsetof(BlockTensors, up_w), 0, L},
+    {"mlp.down.weight", W_C, W_F, offsetof(BlockTensors, down_w), 0, L},
 };
 enum { N_BLOCK_TENSORS = sizeof BLOCK_TENSORS / sizeof BLOCK_TENSORS[0] };
 
@@ -73,13 +82,17 @@ static int width(const ModelConfig *c, int w) {
     }
 }
 
-static int block_has(const ModelConfig *c, int k) { return !BLOCK_TENSORS[k].qk_only || c->qk_norm; }
+static int block_has(const ModelConfig *c, int k) {
+    return (!BLOCK_TENSORS[k].qk_only || c->qk_norm) && (BLOCK_TENSORS[k].blocks & (1 << c->block));
+}
+
+static int is_llama(const ModelConfig *c) { return c->block == MODEL_BLOCK_LLAMA; }
 
 /* The order here is the memory layout and the init order. */
 static void build_table(Model *m) {
     const ModelConfig *c = &m->cfg;
     add_tensor(m, "tok_emb", c->vocab_size, c->d_model);
-    add_tensor(m, "pos_emb", c->max_seq_len, c->d_model);
+    if (!is_llama(c)) add_tensor(m, "pos_emb", c->max_seq_len, c->d_model);
     for (int l = 0; l < c->n_layers; l++)
         for (int k = 0; k < N_BLOCK_TENSORS; k++) {
             if (!block_has(c, k)) continue;
@@ -88,7 +101,7 @@ static void build_table(Model *m) {
             add_tensor(m, name, width(c, BLOCK_TENSORS[k].d0), width(c, BLOCK_TENSORS[k].d1));
         }
     add_tensor(m, "ln_f.weight", c->d_model, 0);
-    add_tensor(m, "ln_f.bias", c->d_model, 0);
+    if (!is_llama(c)) add_tensor(m, "ln_f.bias", c->d_model, 0);
     add_tensor(m, "head.weight", c->vocab_size, c->d_model);
 }
 
@@ -97,14 +110,14 @@ static void bind_views(const Model *m, real *base, Tensors *v) {
     const TensorInfo *t = m->tensors;
     int i = 0;
     v->tok_emb = base + t[i++].offset;
-    v->pos_emb = base + t[i++].offset;
+    v->pos_emb = is_llama(&m->cfg) ? NULL : base + t[i++].offset;
     for (int l = 0; l < m->cfg.n_layers; l++)
         for (int k = 0; k < N_BLOCK_TENSORS; k++) {
             real **view = (real **)((char *)&v->block[l] + BLOCK_TENSORS[k].view);
             *view = block_has(&m->cfg, k) ? base + t[i++].offset : NULL;
         }
     v->lnf_w = base + t[i++].offset;
-    v->lnf_b = base + t[i++].offset;
+    v->lnf_b = is_llama(&m->cfg) ? NULL : base + t[i++].offset;
     v->head_w = base + t[i++].offset;
 }
 
@@ -157,8 +170,13 @@ static void layout_acts(Model *m, Arena *a) {
         b->ln2 = carve(a, BT * C * r);
         b->ln2_mean = carve(a, BT * r);
         b->ln2_rstd = carve(a, BT * r);
-        b->fch = carve(a, BT * F * r);
-        b->fch_gelu = carve(a, BT * F * r);
+        if (is_llama(c)) {
+            b->gu = carve(a, BT * 2 * F * r);
+            b->swiglu = carve(a, BT * F * r);
+        } else {
+            b->fch = carve(a, BT * F * r);
+            b->fch_gelu = carve(a, BT * F * r);
+        }
         b->fcproj = carve(a, BT * C * r);
     }
     m->resid_final = carve(a, BT * C * r);
@@ -186,6 +204,11 @@ static void layout_acts(Model *m, Arena *a) {
 #endif
     m->attn_scratch = carve(a, (size_t)m->attn_slots * c->max_seq_len * c->max_seq_len * r);
     if (c->qk_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
+    if (is_llama(c)) {
+        m->dgu = carve(a, BT * 2 * F * r);
+        m->rope_cos = carve(a, (size_t)c->max_seq_len * (C / c->n_heads / 2) * r);
+        m->rope_sin = carve(a, (size_t)c->max_seq_len * (C / c->n_heads / 2) * r);
+    }
     size_t LH = (size_t)c->n_layers * c->n_heads, BH = (size_t)m->max_batch * c->n_heads;
     m->dpreatt_norm = carve(a, LH * sizeof(double));
     m->dprob_norm = carve(a, LH * sizeof(double));
@@ -194,7 +217,8 @@ static void layout_acts(Model *m, Arena *a) {
     m->attn_stats.dlogit_sumsq = carve(a, BH * sizeof(double));
     m->attn_stats.rows = carve(a, BH * sizeof(int));
     m->attn_stats.blocked = carve(a, BH * sizeof(int));
-    int widest = 3 * c->d_model > c->d_ff ? 3 * c->d_model : c->d_ff;
+    int ff = is_llama(c) ? 2 * c->d_ff : c->d_ff; /* LLaMA: [gate | up] in one product */
+    int widest = 3 * c->d_model > ff ? 3 * c->d_model : ff;
     m->mm_scratch_len = matmul_scratch_len(widest > c->vocab_size ? widest : c->vocab_size);
     m->mm_scratch = carve(a, m->mm_scratch_len * r);
     m->scratch_bytes = a->used - m->act_bytes;
@@ -230,7 +254,8 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     const ModelConfig *c = &m->cfg;
     if (c->n_layers < 1 || c->n_layers > MODEL_MAX_LAYERS || c->d_model < 1 || c->n_heads < 1 ||
         c->d_model % c->n_heads != 0 || c->vocab_size < 1 || c->d_ff < 1 || c->max_seq_len < 1 ||
-        max_batch < 1) {
+        max_batch < 1 || (c->block != MODEL_BLOCK_GPT2 && c->block != MODEL_BLOCK_LLAMA) ||
+        (is_llama(c) && (c->d_model / c->n_heads) % 2 != 0)) { /* RoPE rotates pairs */
         fprintf(stderr, "model: invalid shape (d_model %d, n_heads %d, n_layers %d, d_ff %d)\n",
                 c->d_model, c->n_heads, c->n_layers, c->d_ff);
         return -1;
@@ -256,6 +281,7 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     if (!a.base) goto oom;
     a.used = 0;
     layout_acts(m, &a);
+    if (is_llama(c)) rope_tables(m->rope_cos, m->rope_sin, c->max_seq_len, c->d_model / c->n_heads);
     return 0;
 oom:
     fprintf(stderr, "model: out of memory\n");
@@ -314,7 +340,8 @@ static double fan_in_std(const ModelConfig *cfg, const TensorInfo *t, double unu
 }
 
 static double gpt2_std(const ModelConfig *cfg, const TensorInfo *t, double std) {
-    if (ends_with(t->name, "attn.proj.weight") || ends_with(t->name, "mlp.proj.weight"))
+    if (ends_with(t->name, "attn.proj.weight") || ends_with(t->name, "mlp.proj.weight") ||
+        ends_with(t->name, "mlp.down.weight"))
         return std / sqrt(2.0 * cfg->n_layers);
     return std;
 }
@@ -331,6 +358,11 @@ double model_qkv_init_std(int d_model, int gpt2, double gpt2_std_arg) {
     return gpt2 ? gpt2_std(&cfg, &t, gpt2_std_arg) : fan_in_std(&cfg, &t, 0);
 }
 
+int model_default_d_ff(int block, int d_model) {
+    if (block != MODEL_BLOCK_LLAMA) return 4 * d_model;
+    return (8 * d_model / 3 + 7) / 8 * 8;
+}
+
 double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm, double qkv_std) {
     if (qk_norm) return scale * sqrt((double)d_k);
     return scale * sqrt((double)d_k) * d_model * qkv_std * qkv_std;
@@ -340,7 +372,7 @@ double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm
 
 /* qk-norm of block l, forward and backward: attn_qkv = [LayerNorm(q), LayerNorm(k), v] per
  * head (qknorm.h), and back from d attn_qkv (m->dattn_qkv) to d qkv (m->dqkv, overwritten). */
-static void qknorm_qkv_forward(Model *m, int l, int N) {
+void model_qknorm_forward(Model *m, int l, int N) {
     BlockActs *a = &m->acts[l];
     const BlockTensors *w = &m->p.block[l];
     int C = m->cfg.d_model, NH = m->cfg.n_heads;
@@ -353,7 +385,7 @@ static void qknorm_qkv_forward(Model *m, int l, int N) {
         memcpy(a->attn_qkv + n * C3 + 2 * C, a->qkv + n * C3 + 2 * C, (size_t)C * sizeof(real));
 }
 
-static void qknorm_qkv_backward(Model *m, int l, int N) {
+void model_qknorm_backward(Model *m, int l, int N) {
     const BlockActs *a = &m->acts[l];
     const BlockTensors *w = &m->p.block[l];
     BlockTensors *g = &m->g.block[l];
@@ -370,6 +402,7 @@ static void qknorm_qkv_backward(Model *m, int l, int N) {
 real model_forward(Model *m, const int *tokens, const int *targets, const float *mask, int B,
                    int T) {
     const ModelConfig *c = &m->cfg;
+    if (is_llama(c)) return llama_forward(m, tokens, targets, mask, B, T);
     int C = c->d_model, F = c->d_ff, V = c->vocab_size, NH = c->n_heads, N = B * T;
     m->B = B;
     m->T = T;
@@ -386,7 +419,7 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
                           c->ln_eps);
         matmul_forward_scratch(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C, m->mm_scratch,
                                m->mm_scratch_len);
-        if (c->qk_norm) qknorm_qkv_forward(m, l, N);
+        if (c->qk_norm) model_qknorm_forward(m, l, N);
         attention_forward(a->atty, NULL, a->att, a->attn_qkv, B, T, C, NH, c->scale);
         matmul_forward_scratch(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C,
                                m->mm_scratch, m->mm_scratch_len);
@@ -415,7 +448,7 @@ static void zero(real *x, size_t n) { memset(x, 0, n * sizeof(real)); }
 
 /* The per-(b, head) pass-through sums of layer l's attention_backward, added over the batch in
  * order b = 0, 1, ... (the same on every thread count). */
-static void collect_pass_stats(Model *m, int l) {
+void model_collect_pass_stats(Model *m, int l) {
     int NH = m->cfg.n_heads;
     const AttnGradStats *st = &m->attn_stats;
     for (int h = 0; h < NH; h++) {
@@ -435,6 +468,10 @@ static void collect_pass_stats(Model *m, int l) {
 
 static void backward(Model *m, int with_pass_stats) {
     const ModelConfig *c = &m->cfg;
+    if (is_llama(c)) {
+        llama_backward(m, with_pass_stats);
+        return;
+    }
     int B = m->B, T = m->T;
     int C = c->d_model, F = c->d_ff, V = c->vocab_size, NH = c->n_heads, N = B * T;
     size_t NC = (size_t)N * C;
@@ -472,8 +509,8 @@ static void backward(Model *m, int with_pass_stats) {
         attention_backward_scratch(c->qk_norm ? m->dattn_qkv : m->dqkv, m->attn_scratch,
                                    m->attn_slots, m->datty, a->attn_qkv, a->att, B, T, C, NH,
                                    c->scale, with_pass_stats ? &m->attn_stats : NULL);
-        if (with_pass_stats) collect_pass_stats(m, l);
-        if (c->qk_norm) qknorm_qkv_backward(m, l, N);
+        if (with_pass_stats) model_collect_pass_stats(m, l);
+        if (c->qk_norm) model_qknorm_backward(m, l, N);
         matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
                                 3 * C, m->mm_scratch, m->mm_scratch_len);
         layernorm_backward(m->dx, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w, a->ln1_mean,

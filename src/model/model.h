@@ -9,6 +9,10 @@
  * and each block has four more tensors, attn.q_norm.weight/.bias and attn.k_norm.weight/.bias
  * [d_k], right after attn.qkv.bias; without it the table is exactly the plain model's.
  *
+ * With cfg.block = MODEL_BLOCK_LLAMA the model is the reference README's LLaMA-style block
+ * instead (llama.h): no pos_emb, no biases, RMSNorm gains only, rotary q and k, SwiGLU MLP
+ * (mlp.gate, mlp.up, mlp.down); the same buffers, table and views, its own forward and backward.
+ *
  * Memory: one contiguous buffer for the parameters and one for their gradients, with the
  * tensors in the order of the tensor table (tok_emb, pos_emb, blocks.0.*, ..., ln_f.*,
  * head.weight) and a struct of named views into each. Activations are sized once for a
@@ -23,6 +27,9 @@
 #include "util/rng.h"
 
 #define MODEL_MAX_LAYERS 64
+
+/* ModelConfig.block: which block the model stacks (config key model.block). */
+enum { MODEL_BLOCK_GPT2 = 0, MODEL_BLOCK_LLAMA = 1 };
 #define MODEL_NAME_LEN 48
 
 typedef struct {
@@ -35,6 +42,7 @@ typedef struct {
     real ln_eps;
     real scale;       /* the number multiplying q·k, resolved (1/√d_k, 1, ...) */
     int qk_norm;      /* 1 = LayerNorm on each head's q and k before q·k (qknorm.h) */
+    int block;        /* MODEL_BLOCK_GPT2 (0, the default) or MODEL_BLOCK_LLAMA (llama.h) */
 } ModelConfig;
 
 /* One parameter tensor: its reference name, shape and place in the flat buffer. */
@@ -46,14 +54,16 @@ typedef struct {
 } TensorInfo;
 
 /* One block's tensors; qn_* and kn_* (attn.q_norm, attn.k_norm, [d_k]) are NULL without
- * qk-norm. */
+ * qk-norm. The LLaMA block has no *_b and no fc_w, fcproj_w (NULL) but gate_w, up_w [d_ff, C]
+ * (adjacent: one [2·d_ff, C] matrix) and down_w [C, d_ff]; the GPT-2 block has those NULL. */
 typedef struct {
     real *ln1_w, *ln1_b, *qkv_w, *qkv_b, *qn_w, *qn_b, *kn_w, *kn_b, *proj_w, *proj_b;
     real *ln2_w, *ln2_b, *fc_w, *fc_b, *fcproj_w, *fcproj_b;
+    real *gate_w, *up_w, *down_w;
 } BlockTensors;
 
 /* Named views into a flat buffer (used for the parameters and, over a second buffer, the
- * gradients). */
+ * gradients). pos_emb and lnf_b are NULL in the LLaMA block. */
 typedef struct {
     real *tok_emb, *pos_emb;
     BlockTensors block[MODEL_MAX_LAYERS];
@@ -63,11 +73,17 @@ typedef struct {
 /* One block's activations, (B·T, width) each. fch holds the fc output until GELU reads it, then
  * GELU's derivative there (all that backward needs of it). attn_qkv is the (B·T, 3C) q, k, v
  * that attention reads: qkv itself, or with qk-norm a copy with each head's q and k normalised
- * (then q_mean, q_rstd, k_mean, k_rstd are (B·T·NH) each; else NULL). */
+ * (then q_mean, q_rstd, k_mean, k_rstd are (B·T·NH) each; else NULL).
+ * LLaMA block: ln1, ln2 are the RMSNorm outputs (ln1_rstd, ln2_rstd saved, the means unused);
+ * attn_qkv holds q and k after the (optional) qk-norm AND the rotary embedding (what the
+ * attention and the diagnostics read; it is qkv itself, rotated in place, without qk-norm);
+ * gu (B·T, 2·d_ff) the [gate | up] products and swiglu (B·T, d_ff) silu(gate)·up, in place of
+ * fch and fch_gelu (NULL). */
 typedef struct {
     real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *attn_qkv, *att, *atty, *attproj;
     real *q_mean, *q_rstd, *k_mean, *k_rstd;
     real *resid2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *fcproj;
+    real *gu, *swiglu;
 } BlockActs;
 
 typedef struct {
@@ -89,6 +105,9 @@ typedef struct {
     /* backward scratch, reused by every block */
     real *dlogits, *dlnf, *dx, *dln, *dfch, *datty, *dqkv;
     real *dattn_qkv;              /* d loss / d attn_qkv with qk-norm (B·T, 3C); else NULL */
+    /* LLaMA block only (else NULL): d loss / d gu (B·T, 2·d_ff), and RoPE's cos and sin tables
+     * [max_seq_len, d_k/2] (rope.h), made by model_build */
+    real *dgu, *rope_cos, *rope_sin;
     /* attention's T × T work space, one slot per thread (attention_backward_scratch; slot 0 also
      * for attention_logits in the diagnostics): [attn_slots * max_seq_len²]. The attention
      * logits and their gradient are never kept whole: see attention.h. */
@@ -152,6 +171,12 @@ double model_qkv_init_std(int d_model, int gpt2, double gpt2_std);
  * It is the std over the randomness of the weights; one model's measured std over a batch
  * scatters around it (tests/test_diagnostics.c: within 15 % at d_model 64 ... 512, d_k 64). */
 double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm, double qkv_std);
+
+/* The MLP width when model.d_ff = 0: GPT-2's 4·d_model; for the LLaMA block LLaMA's rule
+ * (Touvron et al. 2023; Shazeer 2020, sec. 2): two thirds of 4·d_model, ⌊8·d_model/3⌋, rounded up
+ * to a multiple of 8 (LLaMA rounds to 256, far too coarse at our widths), so that its three
+ * [d_ff, C] matrices hold about the 8·d_model² parameters of GPT-2's two (d_model 64: 176). */
+int model_default_d_ff(int block, int d_model);
 
 /* Index of the tensor with this reference name, or -1. */
 int model_find_tensor(const Model *m, const char *name);
