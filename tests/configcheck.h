@@ -119,7 +119,7 @@ static const CcField CC_FIELDS[] = {
     CC_F(val_fraction, CC_DOUBLE), CC_F(val_size, CC_INT),
     CC_F(task_separator, CC_INT),
     CC_F(d_model, CC_INT), CC_F(n_heads, CC_INT), CC_F(n_layers, CC_INT), CC_F(d_ff, CC_INT),
-    CC_F(max_seq_len, CC_INT), CC_F(ln_eps, CC_DOUBLE),
+    CC_F(max_seq_len, CC_INT), CC_F(ln_eps, CC_DOUBLE), CC_F(block, CC_INT),
     CC_F(scale_mode, CC_INT), CC_F(scale_value, CC_DOUBLE), CC_F(qk_norm, CC_INT),
     CC_F(init, CC_INT), CC_F(init_std, CC_DOUBLE),
     CC_F(optim, CC_INT), CC_F(lr, CC_DOUBLE), CC_F(beta1, CC_DOUBLE), CC_F(beta2, CC_DOUBLE),
@@ -184,38 +184,39 @@ static const char *const CC_FULL =
     "d_ff = 100\n"                              /* 18 */
     "max_seq_len = 50\n"                        /* 19 */
     "ln_eps = 1.2345678901234567e-7\n"          /* 20 */
-    "[attention]\n"                             /* 21 */
-    "scale = 0.1\n"                             /* 22 */
-    "qk_norm = layernorm\n"                     /* 23 */
-    "[init]\n"                                  /* 24 */
-    "scheme = gpt2\n"                           /* 25 */
-    "std = 0.1\n"                               /* 26 */
-    "[optim]\n"                                 /* 27 */
-    "name = sgd\n"                              /* 28 */
-    "lr = 0.3\n"                                /* 29 */
-    "beta1 = 0.1\n"                             /* 30 */
-    "beta2 = 0.7\n"                             /* 31 */
-    "eps = 3e-9\n"                              /* 32 */
-    "weight_decay = 0.01\n"                     /* 33 */
-    "momentum = 0.95\n"                         /* 34 */
-    "grad_clip = 1.5\n"                         /* 35 */
-    "warmup_steps = 11\n"                       /* 36 */
-    "schedule = cosine\n"                       /* 37 */
-    "min_lr = 1e-5\n"                           /* 38 */
-    "[train]\n"                                 /* 39 */
-    "steps = 5\n"                               /* 40 */
-    "batch_size = 7\n"                          /* 41 */
-    "eval_every = 9\n"                          /* 42 */
-    "checkpoint_every = 13\n"                   /* 43 */
-    "on_divergence = skip\n"                    /* 44 */
-    "[log]\n"                                   /* 45 */
-    "every = 3\n"                               /* 46 */
-    "progress = 0\n"                            /* 47 */
-    "[guard]\n"                                 /* 48 */
-    "logit_std_max = 25.5\n"                    /* 49 */
-    "max_weight_max = 0.875\n"                  /* 50 */
-    "grad_norm_min = 1e-9\n"                    /* 51 */
-    "grad_norm_max = 1e4\n"                     /* 52 */
-    "action = stop\n";                          /* 53 */
+    "block = llama\n"                           /* 21 */
+    "[attention]\n"                             /* 22 */
+    "scale = 0.1\n"                             /* 23 */
+    "qk_norm = layernorm\n"                     /* 24 */
+    "[init]\n"                                  /* 25 */
+    "scheme = gpt2\n"                           /* 26 */
+    "std = 0.1\n"                               /* 27 */
+    "[optim]\n"                                 /* 28 */
+    "name = sgd\n"                              /* 29 */
+    "lr = 0.3\n"                                /* 30 */
+    "beta1 = 0.1\n"                             /* 31 */
+    "beta2 = 0.7\n"                             /* 32 */
+    "eps = 3e-9\n"                              /* 33 */
+    "weight_decay = 0.01\n"                     /* 34 */
+    "momentum = 0.95\n"                         /* 35 */
+    "grad_clip = 1.5\n"                         /* 36 */
+    "warmup_steps = 11\n"                       /* 37 */
+    "schedule = cosine\n"                       /* 38 */
+    "min_lr = 1e-5\n"                           /* 39 */
+    "[train]\n"                                 /* 40 */
+    "steps = 5\n"                               /* 41 */
+    "batch_size = 7\n"                          /* 42 */
+    "eval_every = 9\n"                          /* 43 */
+    "checkpoint_every = 13\n"                   /* 44 */
+    "on_divergence = skip\n"                    /* 45 */
+    "[log]\n"                                   /* 46 */
+    "every = 3\n"                               /* 47 */
+    "progress = 0\n"                            /* 48 */
+    "[guard]\n"                                 /* 49 */
+    "logit_std_max = 25.5\n"                    /* 50 */
+    "max_weight_max = 0.875\n"                  /* 51 */
+    "grad_norm_min = 1e-9\n"                    /* 52 */
+    "grad_norm_max = 1e4\n"                     /* 53 */
+    "action = stop\n";                          /* 54 */
 
 #endif

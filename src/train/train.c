@@ -157,9 +157,10 @@ static void announce_run(const Run *r, const char *checkpoint) {
     const ModelConfig *mc = &r->m.cfg;
     fprintf(stderr,
             "run '%s': task %s, T=%d tokens, vocab %d; d_model %d, n_heads %d (d_k %d), n_layers %d, "
-            "d_ff %d; %zu parameters; attention scale %.6g%s; %d steps of batch %d%s\n",
+            "d_ff %d%s; %zu parameters; attention scale %.6g%s; %d steps of batch %d%s\n",
             c->run_name, task_kind_name(r->task.kind), r->task.seq_len, mc->vocab_size, mc->d_model,
             mc->n_heads, mc->d_model / mc->n_heads, mc->n_layers, mc->d_ff,
+            mc->block == MODEL_BLOCK_LLAMA ? " (llama block: RMSNorm, RoPE, SwiGLU)" : "",
             r->m.n_params, (double)mc->scale, mc->qk_norm ? " with qk-LayerNorm" : "",
             c->steps, c->batch_size, checkpoint ? " (resumed)" : "");
     if (checkpoint) fprintf(stderr, "resuming from %s at step %ld\n", checkpoint, r->start_step);
