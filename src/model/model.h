@@ -169,7 +169,20 @@ double model_qkv_init_std(int d_model, int gpt2, double gpt2_std);
  * q and k are LayerNorm'd to mean square 1 over their d_k entries, so |q|² = |k|² = d_k and, for
  * directions independent of each other, Var(q·k) = d_k: scale·√d_k, whatever σ.
  * It is the std over the randomness of the weights; one model's measured std over a batch
- * scatters around it (tests/test_diagnostics.c: within 15 % at d_model 64 ... 512, d_k 64). */
+ * scatters around it (tests/test_diagnostics.c: within 15 % at d_model 64 ... 512, d_k 64).
+ *
+ * The LLaMA block (cfg.block = MODEL_BLOCK_LLAMA): the same formula, for three reasons.
+ * (1) RMSNorm with gain 1 does not centre, but the argument never used the mean: it needs only
+ * |x|² = C, and RMSNorm gives mean(x²) = ms/(ms + eps) ≈ 1 over the C entries, so |x|² = C as
+ * after LayerNorm (a row's mean may be nonzero; q_d = w_d·x is still N(0, |x|²σ²) given x).
+ * (2) There is no qkv bias, as the derivation assumed (GPT-2's is 0 at init). (3) RoPE rotates
+ * q at position i by R_i and k at j by R_j, so the logit is q·R_(j−i)k; given the inputs, k
+ * is a vector of i.i.d. N(0, Cσ²) entries independent of q, and an orthogonal R maps it to
+ * another such vector (each rotated pair is an orthogonal mix of two independent entries), still
+ * independent of q: Var(q·Rk) = d_k (Cσ²)². With qk-norm, RoPE keeps |q̂|² = |k̂|² = d_k, so
+ * scale·√d_k holds too. The model's diagnostics measure the logits after RoPE (attn_qkv), and
+ * tests/test_diagnostics.c checks this block against the same prediction (measured/predicted
+ * 0.94–1.04 at d_model 64 ... 512, both inits, with and without qk-norm). */
 double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm, double qkv_std);
 
 /* The MLP width when model.d_ff = 0: GPT-2's 4·d_model; for the LLaMA block LLaMA's rule
