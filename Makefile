@@ -67,7 +67,7 @@ LIB_OBJ   = $(patsubst src/%.c,$(BUILD)/float/%.o,$(LIB_SRC))
 DBL_SRC   = $(wildcard src/model/*.c) src/util/rng.c
 DBL_OBJ   = $(patsubst src/%.c,$(BUILD)/double/%.o,$(DBL_SRC))
 # Tests that check gradients by finite differences link the double build; the rest the product's.
-DBL_TESTS = test_embedding test_layernorm test_matmul test_attention test_gelu test_vecmath test_loss test_model test_qknorm test_attention_fixes
+DBL_TESTS = test_embedding test_layernorm test_matmul test_attention test_gelu test_vecmath test_loss test_model test_qknorm test_attention_fixes test_rmsnorm test_rope test_swiglu
 ALL_TESTS = $(basename $(notdir $(wildcard tests/test_*.c)))
 FLT_TESTS = $(filter-out $(DBL_TESTS),$(ALL_TESTS))
 

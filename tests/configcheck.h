@@ -119,7 +119,7 @@ static const CcField CC_FIELDS[] = {
     CC_F(val_fraction, CC_DOUBLE), CC_F(val_size, CC_INT),
     CC_F(task_separator, CC_INT),
     CC_F(d_model, CC_INT), CC_F(n_heads, CC_INT), CC_F(n_layers, CC_INT), CC_F(d_ff, CC_INT),
-    CC_F(max_seq_len, CC_INT), CC_F(ln_eps, CC_DOUBLE),
+    CC_F(max_seq_len, CC_INT), CC_F(ln_eps, CC_DOUBLE), CC_F(block, CC_INT),
     CC_F(scale_mode, CC_INT), CC_F(scale_value, CC_DOUBLE), CC_F(scale_init, CC_DOUBLE),
     CC_F(qk_norm, CC_INT), CC_F(softcap, CC_DOUBLE), CC_F(qk_clip, CC_DOUBLE),
     CC_F(init, CC_INT), CC_F(init_std, CC_DOUBLE),
@@ -187,39 +187,40 @@ static const char *const CC_FULL =
     "d_ff = 100\n"                              /* 18 */
     "max_seq_len = 50\n"                        /* 19 */
     "ln_eps = 1.2345678901234567e-7\n"          /* 20 */
-    "[attention]\n"                             /* 21 */
-    "scale = 0.1\n"                             /* 22 */
-    "qk_norm = layernorm\n"                     /* 23 */
-    "softcap = 30\n"                            /* 24 */
-    "[init]\n"                                  /* 25 */
-    "scheme = gpt2\n"                           /* 26 */
-    "std = 0.1\n"                               /* 27 */
-    "[optim]\n"                                 /* 28 */
-    "name = sgd\n"                              /* 29 */
-    "lr = 0.3\n"                                /* 30 */
-    "beta1 = 0.1\n"                             /* 31 */
-    "beta2 = 0.7\n"                             /* 32 */
-    "eps = 3e-9\n"                              /* 33 */
-    "weight_decay = 0.01\n"                     /* 34 */
-    "momentum = 0.95\n"                         /* 35 */
-    "grad_clip = 1.5\n"                         /* 36 */
-    "warmup_steps = 11\n"                       /* 37 */
-    "schedule = cosine\n"                       /* 38 */
-    "min_lr = 1e-5\n"                           /* 39 */
-    "[train]\n"                                 /* 40 */
-    "steps = 5\n"                               /* 41 */
-    "batch_size = 7\n"                          /* 42 */
-    "eval_every = 9\n"                          /* 43 */
-    "checkpoint_every = 13\n"                   /* 44 */
-    "on_divergence = skip\n"                    /* 45 */
-    "[log]\n"                                   /* 46 */
-    "every = 3\n"                               /* 47 */
-    "progress = 0\n"                            /* 48 */
-    "[guard]\n"                                 /* 49 */
-    "logit_std_max = 25.5\n"                    /* 50 */
-    "max_weight_max = 0.875\n"                  /* 51 */
-    "grad_norm_min = 1e-9\n"                    /* 52 */
-    "grad_norm_max = 1e4\n"                     /* 53 */
-    "action = stop\n";                          /* 53 */
+    "block = llama\n"                           /* 21 */
+    "[attention]\n"                             /* 22 */
+    "scale = 0.1\n"                             /* 23 */
+    "qk_norm = layernorm\n"                     /* 24 */
+    "softcap = 30\n"                            /* 25 */
+    "[init]\n"                                  /* 26 */
+    "scheme = gpt2\n"                           /* 27 */
+    "std = 0.1\n"                               /* 28 */
+    "[optim]\n"                                 /* 29 */
+    "name = sgd\n"                              /* 30 */
+    "lr = 0.3\n"                                /* 31 */
+    "beta1 = 0.1\n"                             /* 32 */
+    "beta2 = 0.7\n"                             /* 33 */
+    "eps = 3e-9\n"                              /* 34 */
+    "weight_decay = 0.01\n"                     /* 35 */
+    "momentum = 0.95\n"                         /* 36 */
+    "grad_clip = 1.5\n"                         /* 37 */
+    "warmup_steps = 11\n"                       /* 38 */
+    "schedule = cosine\n"                       /* 39 */
+    "min_lr = 1e-5\n"                           /* 40 */
+    "[train]\n"                                 /* 41 */
+    "steps = 5\n"                               /* 42 */
+    "batch_size = 7\n"                          /* 43 */
+    "eval_every = 9\n"                          /* 44 */
+    "checkpoint_every = 13\n"                   /* 45 */
+    "on_divergence = skip\n"                    /* 46 */
+    "[log]\n"                                   /* 47 */
+    "every = 3\n"                               /* 48 */
+    "progress = 0\n"                            /* 49 */
+    "[guard]\n"                                 /* 50 */
+    "logit_std_max = 25.5\n"                    /* 51 */
+    "max_weight_max = 0.875\n"                  /* 52 */
+    "grad_norm_min = 1e-9\n"                    /* 53 */
+    "grad_norm_max = 1e4\n"                     /* 54 */
+    "action = stop\n";                          /* 55 */
 
 #endif

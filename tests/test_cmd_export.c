@@ -84,9 +84,34 @@ static int add(Want *w, int n, const char *name, const real *view, size_t d0, si
     return n + 1;
 }
 
+/* The LLaMA-style block's table of ../shared/reference/README.md, in its order. */
+static int reference_tensors_llama(const Model *m, Want *w) {
+    const ModelConfig *c = &m->cfg;
+    size_t V = (size_t)c->vocab_size, C = (size_t)c->d_model, F = (size_t)c->d_ff;
+    int n = 0;
+    n = add(w, n, "tok_emb", m->p.tok_emb, V, C);
+    for (int l = 0; l < c->n_layers; l++) {
+        const BlockTensors *b = &m->p.block[l];
+        char k[64];
+#define B(suffix, view, d0, d1) (snprintf(k, sizeof k, "blocks.%d." suffix, l), n = add(w, n, k, view, d0, d1))
+        B("ln1.weight", b->ln1_w, C, 0);
+        B("attn.qkv.weight", b->qkv_w, 3 * C, C);
+        B("attn.proj.weight", b->proj_w, C, C);
+        B("ln2.weight", b->ln2_w, C, 0);
+        B("mlp.gate.weight", b->gate_w, F, C);
+        B("mlp.up.weight", b->up_w, F, C);
+        B("mlp.down.weight", b->down_w, C, F);
+#undef B
+    }
+    n = add(w, n, "ln_f.weight", m->p.lnf_w, C, 0);
+    n = add(w, n, "head.weight", m->p.head_w, V, C);
+    return n;
+}
+
 /* The table of ../shared/reference/README.md, in its order, over the named views. */
 static int reference_tensors(const Model *m, Want *w) {
     const ModelConfig *c = &m->cfg;
+    if (c->block == MODEL_BLOCK_LLAMA) return reference_tensors_llama(m, w);
     size_t V = (size_t)c->vocab_size, C = (size_t)c->d_model, F = (size_t)c->d_ff,
            dk = C / (size_t)c->n_heads;
     int n = 0;
@@ -132,13 +157,14 @@ static unsigned char *read_st(const char *path, StrFile *f) {
     return buf;
 }
 
-/* The export of a plain and of a qk_norm run: names, shapes and values as the reference README
- * and the named views say, in the README's order, and the metadata. */
+/* The export of a plain, a qk_norm and a LLaMA-block run: names, shapes and values as the
+ * reference README and the named views say, in the README's order, and the metadata. */
 START_TEST(test_export_matches_model) {
-    static const char *const runs[] = {"plain", "qknorm"};
+    static const char *const runs[] = {"plain", "qknorm", "llama"};
     train_tiny("plain", "");
     train_tiny("qknorm", "--set attention.qk_norm=layernorm");
-    for (int r = 0; r < 2; r++) {
+    train_tiny("llama", "--set model.block=llama");
+    for (int r = 0; r < 3; r++) {
         char run[128], out[128];
         snprintf(run, sizeof run, "%s/runs/%s", g_tmp, runs[r]);
         snprintf(out, sizeof out, "%s/%s.safetensors", g_tmp, runs[r]);
@@ -149,7 +175,7 @@ START_TEST(test_export_matches_model) {
         load_run(&l, run);
         Want want[8 + 20 * MODEL_MAX_LAYERS];
         int n = reference_tensors(&l.m, want);
-        ck_assert_int_eq(n, 5 + l.m.cfg.n_layers * (r == 1 ? 16 : 12));
+        ck_assert_int_eq(n, r == 2 ? 3 + l.m.cfg.n_layers * 7 : 5 + l.m.cfg.n_layers * (r == 1 ? 16 : 12));
         StrFile f;
         unsigned char *buf = read_st(out, &f);
         ck_assert_int_eq(f.n_tensors, n);

@@ -189,9 +189,10 @@ END_TEST
  * at d_model 64, 128, 256 and 512; one forward pass each. The expected value is computed here by
  * hand from σ: 1/√d_model (fan_in) or 0.02 (gpt2), std = √64·d_model·σ² (scale 1; with qk-norm
  * √64), and compared with the code's prediction, which must agree. _i: width (0..3) x scheme
- * (fan_in, gpt2) x qk-norm (off, on). */
+ * (fan_in, gpt2) x qk-norm (off, on) x block (gpt2, llama: the same prediction holds, model.h;
+ * the logits are measured after RoPE, as attention sees them). */
 START_TEST(test_init_check_matches_predicted_std) {
-    int d_model = 64 << (_i % 4), gpt2 = _i / 4 % 2, qk_norm = _i / 8;
+    int d_model = 64 << (_i % 4), gpt2 = _i / 4 % 2, qk_norm = _i / 8 % 2, llama = _i / 16;
     double sigma = gpt2 ? 0.02 : 1 / sqrt((double)d_model);
     double by_hand = qk_norm ? 8.0 : 8.0 * d_model * sigma * sigma;
     double predicted = model_predicted_logit_std(d_model, 64, 1.0, qk_norm,
@@ -200,15 +201,20 @@ START_TEST(test_init_check_matches_predicted_std) {
                   predicted, by_hand);
     ModelConfig mc = {.vocab_size = 50, .d_model = d_model, .n_heads = d_model / 64,
                       .n_layers = 2, .d_ff = 64, .max_seq_len = 32, .ln_eps = 1e-5f,
-                      .scale = 1.0f, .qk_norm = qk_norm};
+                      .scale = 1.0f, .qk_norm = qk_norm,
+                      .block = llama ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2};
     Model m;
     build_and_forward(&m, &mc, 8, 32, 100 + (uint64_t)_i, gpt2 ? 0.02 : 0, 0, 0);
     for (int l = 0; l < 2; l++) {
         InitCheck c = diag_init_check(&m, l);
         double measured = sqrt(c.var_logits);
         ck_assert_msg(fabs(measured - by_hand) < 0.15 * by_hand,
-                      "d_model %d %s%s layer %d: measured std %g, predicted %g", d_model,
-                      gpt2 ? "gpt2" : "fan_in", qk_norm ? " qk-norm" : "", l, measured, by_hand);
+                      "%s d_model %d %s%s layer %d: measured std %g, predicted %g",
+                      llama ? "llama" : "gpt2 block", d_model, gpt2 ? "gpt2" : "fan_in",
+                      qk_norm ? " qk-norm" : "", l, measured, by_hand);
+        printf("%s d_model %d %s%s layer %d: measured std %.4g, predicted %.4g (ratio %.3f)\n",
+               llama ? "llama" : "gpt2 block", d_model, gpt2 ? "gpt2" : "fan_in",
+               qk_norm ? " qk-norm" : "", l, measured, by_hand, measured / by_hand);
     }
     model_free(&m);
 }
@@ -370,6 +376,6 @@ END_TEST
 TU_MAIN("diagnostics", test_head_stats_known_rows, test_head_stats_picks_head,
         test_init_check_known_model, test_init_check_fan_in_near_prediction,
         test_init_check_qk_norm_known_model, TU_LOOP(test_init_report_qk_norm, 0, 2),
-        TU_LOOP(test_init_check_matches_predicted_std, 0, 16), test_init_report_predicted_std,
+        TU_LOOP(test_init_check_matches_predicted_std, 0, 32), test_init_report_predicted_std,
         test_softmax_pass_ratio, test_model_pass_stats_by_the_book, test_saturation_threshold,
         test_model_head_stats_recomputed);

@@ -10,7 +10,12 @@
  * by 1 % would fail, so a 1 % bug in any kernel along any path is caught. The same again for
  * the qk-norm model (cfg.qk_norm = 1; its q_norm and k_norm weights and biases randomised too),
  * whose attn.k_norm.bias gradient is 0 in exact arithmetic and is checked to be 0 on both
- * sides. */
+ * sides. The same for the LLaMA block (cfg.block = MODEL_BLOCK_LLAMA: RMSNorm, RoPE, SwiGLU, no
+ * biases; its gains randomised) at scale 1/√d_k and 1, and with qk-norm; its tensor table
+ * (names, shapes, offsets, NULL views, mlp.gate next to mlp.up) against a list written from the
+ * reference README, its init (gains 1; fan_in and gpt2 stds of gate, up, down measured) and the
+ * d_ff default against values computed by hand. The attention fixes (qk-RMSNorm, soft-cap, a
+ * learned scale; all three in the LLaMA block) pass the same gradient check. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +38,16 @@ static double loss(void *ctx) {
     return model_forward(&m, tokens, targets, mask, B, T);
 }
 
-static void build(int si, int qk_norm) {
+/* The attention fixes build() adds (test_fixes_grads); zero elsewhere. */
+static struct {
+    int learned_scale;
+    real softcap;
+} fix;
+
+static void build(int si, int qk_norm, int block) {
     ModelConfig cfg = {.vocab_size = 7, .d_model = 8, .n_heads = 2, .n_layers = 2, .d_ff = 12,
-                       .max_seq_len = 6, .ln_eps = (real)1e-5, .qk_norm = qk_norm};
+                       .max_seq_len = 6, .ln_eps = (real)1e-5, .qk_norm = qk_norm, .block = block,
+                       .learned_scale = fix.learned_scale, .softcap = fix.softcap};
     double dk = (double)cfg.d_model / cfg.n_heads;
     const double scales[] = {1 / sqrt(dk), 1, 1 / dk, 0.37};
     cfg.scale = (real)scales[si];
@@ -67,9 +79,12 @@ static void compare_all(const char *label, const real *grads, real prefill, cons
         const TensorInfo *t = &m.tensors[i];
         snprintf(name, sizeof name, "%s %s", label, t->name);
         size_t n = strlen(t->name);
-        if (n >= 16 && strcmp(t->name + n - 16, "attn.k_norm.bias") == 0) {
+        if (n >= 16 && strcmp(t->name + n - 16, "attn.k_norm.bias") == 0 &&
+            m.cfg.block == MODEL_BLOCK_GPT2) {
             /* 0 in exact arithmetic (the softmax ignores a shift common to all keys): no
-             * relative error exists; analytic and numeric must both be 0 up to rounding */
+             * relative error exists; analytic and numeric must both be 0 up to rounding. Not in
+             * the LLaMA block: RoPE rotates the bias by each key's own position, so it is no
+             * longer a common shift, and its gradient is checked like any other. */
             for (size_t k = 0; k < t->numel; k++) {
                 double a = (double)grads[t->offset + k] - (double)prefill;
                 ck_assert_msg(fabs(a) <= 1e-12 && fabs(num[t->offset + k]) <= 1e-8,
@@ -97,7 +112,7 @@ static void compare_all(const char *label, const real *grads, real prefill, cons
 /* _i = index of the scale, + 4 with qk-norm */
 START_TEST(test_model_grads) {
     int si = _i % 4, qk = _i / 4;
-    build(si, qk);
+    build(si, qk, MODEL_BLOCK_GPT2);
     double L = loss(NULL);
     model_zero_grad(&m);
     model_backward(&m);
@@ -195,6 +210,155 @@ START_TEST(test_tensor_table) {
 }
 END_TEST
 
+/* The LLaMA block: _i = 0 scale 1/√d_k, 1 scale 1, 2 scale 1/√d_k with qk-norm. */
+START_TEST(test_llama_grads) {
+    int si = _i == 1, qk = _i == 2;
+    build(si, qk, MODEL_BLOCK_LLAMA);
+    double L = loss(NULL);
+    model_zero_grad(&m);
+    model_backward(&m);
+    real *grads = gc_alloc(m.n_params, sizeof *grads);
+    memcpy(grads, m.grads, m.n_params * sizeof *grads);
+    double *num = gc_alloc(m.n_params, sizeof *num);
+    gc_numeric(m.params, m.n_params, loss, NULL, GC_H, num);
+    char label[64];
+    snprintf(label, sizeof label, "llama scale=%s%s", scale_names[si], qk ? " qk-norm" : "");
+    printf("%s: loss %.6f, %zu parameters\n", label, L, m.n_params);
+    compare_all(label, grads, 0, num);
+    loss(NULL);
+    gc_fill(m.grads, m.n_params, (real)GC_PREFILL);
+    model_backward(&m);
+    snprintf(label, sizeof label, "llama scale=%s%s, += into %g,", scale_names[si],
+             qk ? " qk-norm" : "", GC_PREFILL);
+    gc_quiet = 1;
+    compare_all(label, m.grads, (real)GC_PREFILL, num);
+    gc_quiet = 0;
+    free(num);
+    free(grads);
+    model_free(&m);
+}
+END_TEST
+
+/* The attention fixes end to end (attn.log_scale drawn N(0, 0.3²) with the other 1-D tensors):
+ * _i = 0 qk-RMSNorm, 1 soft-cap 0.5 at scale 1 (so that it bites), 2 learned scale, 3 all three
+ * in the LLaMA block. */
+START_TEST(test_fixes_grads) {
+    static const char *const names[] = {"qk-RMSNorm", "soft-cap 0.5", "learned scale",
+                                        "llama, all three"};
+    fix.learned_scale = _i >= 2;
+    fix.softcap = (_i == 1 || _i == 3) ? (real)0.5 : 0;
+    build(_i == 1, _i == 0 || _i == 3 ? MODEL_QK_NORM_RMSNORM : 0,
+          _i == 3 ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2);
+    fix.learned_scale = 0;
+    fix.softcap = 0;
+    double L = loss(NULL);
+    model_zero_grad(&m);
+    model_backward(&m);
+    real *grads = gc_alloc(m.n_params, sizeof *grads);
+    memcpy(grads, m.grads, m.n_params * sizeof *grads);
+    double *num = gc_alloc(m.n_params, sizeof *num);
+    gc_numeric(m.params, m.n_params, loss, NULL, GC_H, num);
+    printf("model %s: loss %.6f, %zu parameters\n", names[_i], L, m.n_params);
+    compare_all(names[_i], grads, 0, num);
+    free(num);
+    free(grads);
+    model_free(&m);
+}
+END_TEST
+
+/* std of n values, in double */
+static double sample_std(const real *x, size_t n) {
+    double s = 0, ss = 0;
+    for (size_t i = 0; i < n; i++) s += x[i], ss += (double)x[i] * x[i];
+    return sqrt(ss / n - (s / n) * (s / n));
+}
+
+/* The LLaMA block's tensor table, written out from the reference README's section "The
+ * LLaMA-style block"; the views; the init of both schemes. _i = init scheme. */
+START_TEST(test_llama_tensor_table) {
+    enum { V = 5, C = 64, NH = 4, F = 176, P = 4, L = 2 };
+    static const struct { const char *suffix; int d0, d1; } block[] = {
+        {"ln1.weight", C, 1}, {"attn.qkv.weight", 3 * C, C}, {"attn.proj.weight", C, C},
+        {"ln2.weight", C, 1}, {"mlp.gate.weight", F, C},     {"mlp.up.weight", F, C},
+        {"mlp.down.weight", C, F},
+    };
+    ModelConfig cfg = {.vocab_size = V, .d_model = C, .n_heads = NH, .n_layers = L, .d_ff = F,
+                       .max_seq_len = P, .ln_eps = (real)1e-5, .scale = 1,
+                       .block = MODEL_BLOCK_LLAMA};
+    Model lm;
+    ck_assert_int_eq(model_build(&lm, &cfg, 1), 0);
+    Rng rng;
+    rng_seed(&rng, 9);
+    if (_i) model_init_gpt2(&lm, &rng, 0.02);
+    else model_init_fan_in(&lm, &rng);
+    char want[3 + 7 * L][48];
+    int d0[3 + 7 * L], d1[3 + 7 * L], n = 0;
+    snprintf(want[n], 48, "tok_emb"), d0[n] = V, d1[n++] = C;
+    for (int l = 0; l < L; l++)
+        for (size_t k = 0; k < sizeof block / sizeof block[0]; k++)
+            snprintf(want[n], 48, "blocks.%d.%s", l, block[k].suffix), d0[n] = block[k].d0,
+                                                                        d1[n++] = block[k].d1;
+    snprintf(want[n], 48, "ln_f.weight"), d0[n] = C, d1[n++] = 1;
+    snprintf(want[n], 48, "head.weight"), d0[n] = V, d1[n++] = C;
+    ck_assert_int_eq(lm.n_tensors, n);
+    size_t offset = 0;
+    for (int i = 0; i < n; i++) {
+        const TensorInfo *t = &lm.tensors[i];
+        ck_assert_str_eq(t->name, want[i]);
+        ck_assert_int_eq(t->ndim, d1[i] > 1 ? 2 : 1);
+        ck_assert_int_eq(t->shape[0], d0[i]);
+        ck_assert_int_eq(t->shape[1], d1[i]);
+        ck_assert_uint_eq(t->offset, offset);
+        offset += (size_t)d0[i] * d1[i];
+        if (t->ndim == 1) /* RMSNorm gains start at 1 */
+            for (size_t k = 0; k < t->numel; k++) ck_assert(lm.params[t->offset + k] == 1);
+    }
+    ck_assert_uint_eq(lm.n_params, offset);
+    const BlockTensors *b = &lm.p.block[1];
+    ck_assert(lm.p.pos_emb == NULL && lm.p.lnf_b == NULL && lm.g.pos_emb == NULL);
+    ck_assert(b->ln1_b == NULL && b->qkv_b == NULL && b->proj_b == NULL && b->ln2_b == NULL &&
+              b->fc_w == NULL && b->fc_b == NULL && b->fcproj_w == NULL && b->fcproj_b == NULL &&
+              b->qn_w == NULL);
+    ck_assert(b->up_w == b->gate_w + (size_t)F * C && lm.g.block[1].up_w == lm.g.block[1].gate_w + (size_t)F * C);
+    ck_assert(b->down_w == lm.params + lm.tensors[model_find_tensor(&lm, "blocks.1.mlp.down.weight")].offset);
+    /* init stds: fan_in 1/√fan_in (gate, up: 1/√C; down: 1/√F); gpt2 0.02, down (an output
+     * projection) 0.02/√(2·n_layers). 11264 draws each: within 3 % */
+    double want_gate = _i ? 0.02 : 1 / sqrt((double)C), want_down = _i ? 0.02 / sqrt(2.0 * L) : 1 / sqrt((double)F);
+    double got_gate = sample_std(b->gate_w, (size_t)F * C), got_up = sample_std(b->up_w, (size_t)F * C);
+    double got_down = sample_std(b->down_w, (size_t)F * C);
+    ck_assert_msg(fabs(got_gate / want_gate - 1) < 0.03 && fabs(got_up / want_gate - 1) < 0.03 &&
+                      fabs(got_down / want_down - 1) < 0.03,
+                  "init %s: std gate %g up %g (want %g), down %g (want %g)", _i ? "gpt2" : "fan_in",
+                  got_gate, got_up, want_gate, got_down, want_down);
+    model_free(&lm);
+    /* an odd d_k cannot be rotated by pairs: refused */
+    cfg.n_heads = 64; /* d_k 1 */
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    int rc = model_build(&lm, &cfg, 1);
+    free(tu_capture_end(&cap));
+    ck_assert_int_eq(rc, -1);
+}
+END_TEST
+
+/* model_default_d_ff against values computed by hand: gpt2 4·C; llama ⌊8C/3⌋ rounded up to 8 */
+START_TEST(test_default_d_ff) {
+    static const int cases[][3] = {
+        {MODEL_BLOCK_GPT2, 64, 256}, {MODEL_BLOCK_GPT2, 10, 40},
+        {MODEL_BLOCK_LLAMA, 64, 176},  /* 170.67 -> 170 -> 176 */
+        {MODEL_BLOCK_LLAMA, 48, 128},  /* exactly 128 */
+        {MODEL_BLOCK_LLAMA, 128, 344}, /* 341.33 -> 341 -> 344 */
+        {MODEL_BLOCK_LLAMA, 256, 688}, /* 682.67 -> 682 -> 688 */
+        {MODEL_BLOCK_LLAMA, 16, 48},   /* 42.67 -> 42 -> 48 */
+        {MODEL_BLOCK_LLAMA, 4096, 10928}, /* 10922.67 -> 10922 -> 10928 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        ck_assert_msg(model_default_d_ff(cases[i][0], cases[i][1]) == cases[i][2],
+                      "block %d d_model %d: %d, by hand %d", cases[i][0], cases[i][1],
+                      model_default_d_ff(cases[i][0], cases[i][1]), cases[i][2]);
+}
+END_TEST
+
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
 #elif defined(__has_feature)
@@ -270,10 +434,14 @@ int main(void) {
     tcase_add_loop_test(table, test_tensor_table, 0, 2);
     tcase_add_test(table, test_too_large_explained_before_allocation);
     tcase_add_test(table, test_predicted_logit_std);
+    tcase_add_loop_test(table, test_llama_tensor_table, 0, 2);
+    tcase_add_test(table, test_default_d_ff);
     suite_add_tcase(s, table);
     TCase *tc = tcase_create("gradcheck");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_model_grads, 0, 8);
+    tcase_add_loop_test(tc, test_llama_grads, 0, 3);
+    tcase_add_loop_test(tc, test_fixes_grads, 0, 4);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

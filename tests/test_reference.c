@@ -5,7 +5,8 @@
  * AdamW step with the tolerances of tests/reference/README.md. A failure names the worst tensor.
  * Cases with `config qk_norm 1` (2) build the qk-LayerNorm (qk-RMSNorm) model, `softcap c` the
  * soft-capped one, `learned_scale 1` the one with a learned temperature per head; cases without
- * those keys the plain one. */
+ * those keys the plain one. Cases with `config block 1` build the LLaMA-style block
+ * (model.block = llama). */
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
@@ -105,6 +106,7 @@ START_TEST(test_case_matches_reference) {
         .qk_norm = (int)config_or_0(&rc, "qk_norm"),
         .learned_scale = config_or_0(&rc, "learned_scale") == 1,
         .softcap = (real)config_or_0(&rc, "softcap"),
+        .block = config_or_0(&rc, "block") == 1 ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2,
     };
     int B = (int)refcase_config(&rc, "batch_size"), T = (int)refcase_config(&rc, "seq_len");
     Model m;

@@ -2,11 +2,12 @@
  * src/cli/ over src/train/checkpoint.c). Named after what it tests rather than a source file:
  * these tests run the whole program, so no one src file is theirs. A run killed (kill -9) or
  * interrupted (SIGINT) and then resumed logs rows bitwise identical to the run never interrupted
- * (the timing columns aside), qk-norm included; a copied run folder resumes in the copy;
+ * (the timing columns aside), qk-norm and the LLaMA block included; a copied run folder resumes in the copy;
  * train.on_divergence = skip counts the skipped steps; --eval prints accuracy and examples, for
  * recall without a separator too. The checkpoint file itself is test_checkpoint.c's job. A
  * finished run resumed is left byte for byte as it was; a checkpoint of another configuration
- * than the folder's config.ini is refused naming the keys (train.steps may differ), and a resume
+ * than the folder's config.ini is refused naming the keys (train.steps may differ; a checkpoint of
+ * the other model.block included), and a resume
  * that fails leaves config.ini, the logs and the checkpoint as they were, no *.tmp. */
 #include <check.h>
 #include <signal.h>
@@ -86,6 +87,29 @@ START_TEST(test_qk_norm_resume_is_bitwise_identical) {
     ck_assert(tu_file_contains(path, ",blocks.0.attn.qkv.bias,blocks.0.attn.q_norm.weight,"
                                      "blocks.0.attn.q_norm.bias,blocks.0.attn.k_norm.weight,"
                                      "blocks.0.attn.k_norm.bias,blocks.0.attn.proj.weight,"));
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
+    assert_logs_match_full("killed");
+    extra_args = "";
+}
+END_TEST
+
+/* The LLaMA block survives config.ini and the checkpoint: a run with model.block = llama, killed
+ * and resumed, logs what the run never interrupted logs; its tensors are the llama block's. */
+START_TEST(test_llama_resume_is_bitwise_identical) {
+    make_tmpdir();
+    extra_args = "--set model.block=llama";
+    run_full();
+    int st = run_and_signal("killed", SIGKILL);
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the run was killed");
+    char dir[600], path[700];
+    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
+    snprintf(path, sizeof path, "%s/config.ini", dir);
+    ck_assert_msg(tu_file_contains(path, "\nblock = llama\n"), "config.ini keeps model.block");
+    snprintf(path, sizeof path, "%s/grad_norms.csv", dir);
+    ck_assert(tu_file_contains(path, ",tok_emb,blocks.0.ln1.weight,blocks.0.attn.qkv.weight,"
+                                     "blocks.0.attn.proj.weight,blocks.0.ln2.weight,"
+                                     "blocks.0.mlp.gate.weight,blocks.0.mlp.up.weight,"
+                                     "blocks.0.mlp.down.weight,"));
     ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
     assert_logs_match_full("killed");
     extra_args = "";
@@ -211,6 +235,7 @@ static const struct {
     {"c", NULL, "", 1, "model.d_model, optim.lr"},           /* width 32, another lr */
     {"a", NULL, "--set train.steps=30", 0, NULL},            /* its own: resumes */
     {"a", "steps = 40", "--set train.steps=40", 0, NULL},    /* config.ini of a later --set */
+    {"l", NULL, "", 1, "model.block"},                       /* the LLaMA block, width 16 */
 };
 
 START_TEST(test_foreign_checkpoint_refused) {
@@ -218,6 +243,7 @@ START_TEST(test_foreign_checkpoint_refused) {
     short_run("a", "--set model.d_model=16");
     short_run("b", "--set model.d_model=32");
     short_run("c", "--set model.d_model=32 --set optim.lr=0.002");
+    short_run("l", "--set model.d_model=16 --set model.block=llama");
     char cmd[4096], path[600];
     for (size_t k = 0; k < sizeof FOREIGN / sizeof FOREIGN[0]; k++) {
         snprintf(cmd, sizeof cmd, "rm -rf %s/x %s/x.orig && cp -a %s/a %s/x && cp %s/%s/checkpoint.bin "
@@ -424,6 +450,7 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_sigint_writes_checkpoint_and_resumes, test_eval_prints_accuracy_and_examples,
                 test_divergence_skip_counts_steps, test_resume_writes_into_the_given_folder,
                 test_eval_recall_without_separator, test_qk_norm_resume_is_bitwise_identical,
+                test_llama_resume_is_bitwise_identical,
                 test_finished_run_resumed_unchanged, test_foreign_checkpoint_refused,
                 test_failed_resume_changes_nothing,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,

@@ -30,6 +30,26 @@ START_TEST(test_validate_heads) {
 }
 END_TEST
 
+/* model.block = llama needs an even d_k (RoPE rotates pairs); the message starts at model.block */
+START_TEST(test_validate_llama_even_dk) {
+    Config c;
+    config_defaults(&c);
+    char err[4096];
+    cc_load_ok(&c, "[model]\nblock = llama\nd_model = 66\nn_heads = 2\n");
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    cc_assert_contains(err, CC_NAME ":2: 'model.block' = llama rotates each head's q and k by "
+                            "channel pairs (RoPE), so d_k = model.d_model / model.n_heads must be "
+                            "even; it is 66 / 2 = 33 ('model.n_heads' set at " CC_NAME ":4)");
+    ck_assert_int_eq(config_set(&c, "model.n_heads=3", 2), 0); /* d_k 22 */
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+    /* the same odd d_k is fine for gpt2, which rotates nothing */
+    ck_assert_int_eq(config_set(&c, "model.n_heads=2", 3), 0);
+    ck_assert_int_eq(config_set(&c, "model.block=gpt2", 4), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0);
+}
+END_TEST
+
 START_TEST(test_validate_task_file) {
     Config c;
     config_defaults(&c);
@@ -97,5 +117,5 @@ START_TEST(test_origin) {
 }
 END_TEST
 
-TU_MAIN("validate", test_validate_heads, test_validate_task_file, test_validate_min_lr,
+TU_MAIN("validate", test_validate_heads, test_validate_llama_even_dk, test_validate_task_file, test_validate_min_lr,
         test_validate_reports_all_and_allows_long_warmup, test_origin);

@@ -16,6 +16,8 @@
 /* SCALE_LEARNED: each head learns its factor, starting from attention.scale_init. */
 typedef enum { SCALE_SQRT_DK, SCALE_NONE, SCALE_INV_DK, SCALE_LEARNED, SCALE_VALUE } ScaleMode;
 typedef enum { QK_NORM_NONE, QK_NORM_LAYERNORM, QK_NORM_RMSNORM } QkNormKind;
+/* model.block; the same numbers as model.h's MODEL_BLOCK_* */
+typedef enum { BLOCK_GPT2, BLOCK_LLAMA } BlockKind;
 typedef enum { INIT_FAN_IN, INIT_GPT2 } InitScheme;
 typedef enum { OPT_ADAMW, OPT_SGD } OptimKind;
 typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
@@ -45,9 +47,10 @@ typedef struct {
     SeparatorMode task_separator; /* task.separator: auto | true | false */
     /* [model] */
     int d_model, n_heads, n_layers;
-    int d_ff;                   /* model.d_ff: 0 = 4 * d_model */
+    int d_ff;                   /* model.d_ff: 0 = 4 * d_model (llama: model_default_d_ff) */
     int max_seq_len;            /* model.max_seq_len: 0 = the task's sequence length */
     double ln_eps;              /* model.ln_eps */
+    BlockKind block;            /* model.block: gpt2 | llama */
     /* [attention] */
     ScaleMode scale_mode;       /* attention.scale: sqrt_dk | none | inv_dk | positive number */
     double scale_value;         /* the number when scale_mode == SCALE_VALUE */

@@ -37,6 +37,7 @@
 static const char *const TASK_NAMES[] = {"sort", "reverse", "copy", "recall", "file", "text",
                                            NULL};
 static const char *const QK_NORM_NAMES[] = {"none", "layernorm", "rmsnorm", NULL};
+static const char *const BLOCK_NAMES[] = {"gpt2", "llama", NULL}; /* indexed by BlockKind */
 static const char *const INIT_NAMES[] = {"fan_in", "gpt2", NULL};
 static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
 static const char *const SCHED_NAMES[] = {"constant", "cosine", NULL};
@@ -85,11 +86,17 @@ const KeySpec cfg_keys[] = {
     KEY_INT("model", "n_heads", n_heads, "1", 1, 1024,
             "Attention heads per layer; must divide model.d_model"),
     KEY_INT("model", "n_layers", n_layers, "2", 1, 64, "Transformer blocks"),
-    KEY_INT("model", "d_ff", d_ff, "0", 0, 65536, "Hidden width of the MLP; 0 = 4 * model.d_model"),
+    KEY_INT("model", "d_ff", d_ff, "0", 0, 65536,
+            "Hidden width of the MLP; 0 = 4 * model.d_model (llama: 8/3 * model.d_model rounded "
+            "up to a multiple of 8)"),
     KEY_INT("model", "max_seq_len", max_seq_len, "0", 0, 8192,
             "Positions with a learned embedding; 0 = the task's sequence length"),
     KEY_DBL("model", "ln_eps", ln_eps, "1e-5", 0.0, true, 1.0, true,
             "Epsilon added to the variance in layer norm"),
+    KEY_ENUM("model", "block", block, "gpt2", BLOCK_NAMES,
+             "Transformer block: gpt2 = pre-LayerNorm GPT-2 (learned positions, GELU MLP, "
+             "biases); llama = RMSNorm, rotary q and k (RoPE), SwiGLU MLP, no biases, as LLaMA "
+             "(docs/llama_block.md)"),
 
     {.section = "attention", .key = "scale", .type = T_SCALE,
      .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,

@@ -31,6 +31,21 @@ static int check_heads(const Config *c) {
     return -1;
 }
 
+/* model.block = llama rotates q and k by channel pairs (RoPE): d_k must be even. */
+static int check_llama(const Config *c) {
+    if (c->block != BLOCK_LLAMA || c->d_model % c->n_heads != 0 ||
+        (c->d_model / c->n_heads) % 2 == 0)
+        return 0;
+    int bl = cfg_find_key("model", "block"), nh = cfg_find_key("model", "n_heads");
+    char at[sizeof c->origin[0] + 8];
+    fprintf(stderr, "%s: 'model.block' = llama rotates each head's q and k by channel pairs "
+                    "(RoPE), so d_k = model.d_model / model.n_heads must be even; it is %d / %d "
+                    "= %d ('model.n_heads' %s)\n",
+            cfg_origin_of(c, bl), c->d_model, c->n_heads, c->d_model / c->n_heads,
+            set_at(c, nh, at, sizeof at));
+    return -1;
+}
+
 static int check_task_file(const Config *c) {
     int tn = cfg_find_key("task", "name"), tf = cfg_find_key("task", "file");
     char at[sizeof c->origin[0] + 8];
@@ -88,6 +103,7 @@ static int check_attention(const Config *c) {
 int config_validate(const Config *c) {
     int bad = 0;
     bad |= check_heads(c);
+    bad |= check_llama(c);
     bad |= check_task_file(c);
     bad |= check_min_lr(c);
     bad |= check_attention(c);

@@ -16,9 +16,12 @@
 #include "model/embedding.h"
 #include "model/gelu.h"
 #include "model/layernorm.h"
+#include "model/llama.h"
 #include "model/loss.h"
 #include "model/matmul.h"
+#include "model/model_internal.h"
 #include "model/qknorm.h"
+#include "model/rope.h"
 #include "model/vecmath.h"
 
 /* ---- tensor table ---------------------------------------------------------------------- */
@@ -36,32 +39,38 @@ static void add_tensor(Model *m, const char *name, int d0, int d1) {
 
 /* The tensors of one block in table order, with their shapes in units of the model's widths
  * (W_C = d_model, W_3C = 3·d_model, W_F = d_ff, W_DK = d_k, W_NH = n_heads; W_NONE: a 1-D
- * tensor), the view that points at them and when they exist (NEED_*). */
+ * tensor), the view that points at them, when they exist (NEED_*) and in which blocks (`blocks`:
+ * bit 1 << MODEL_BLOCK_*, G for GPT-2, L for LLaMA). mlp.gate and mlp.up must stay adjacent: the
+ * LLaMA block multiplies by them as one [2·d_ff, C] matrix. */
 enum { W_NONE, W_C, W_3C, W_F, W_DK, W_NH };
 enum { NEED_ALWAYS, NEED_QK_NORM, NEED_QK_LAYERNORM, NEED_LEARNED_SCALE };
+enum { G = 1 << MODEL_BLOCK_GPT2, L = 1 << MODEL_BLOCK_LLAMA };
 static const struct {
     const char *suffix;
     int d0, d1;
     size_t view;
-    int need;
+    int need, blocks;
 } BLOCK_TENSORS[] = {
-    {"ln1.weight", W_C, W_NONE, offsetof(BlockTensors, ln1_w), NEED_ALWAYS},
-    {"ln1.bias", W_C, W_NONE, offsetof(BlockTensors, ln1_b), NEED_ALWAYS},
-    {"attn.qkv.weight", W_3C, W_C, offsetof(BlockTensors, qkv_w), NEED_ALWAYS},
-    {"attn.qkv.bias", W_3C, W_NONE, offsetof(BlockTensors, qkv_b), NEED_ALWAYS},
-    {"attn.q_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, qn_w), NEED_QK_NORM},
-    {"attn.q_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, qn_b), NEED_QK_LAYERNORM},
-    {"attn.k_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, kn_w), NEED_QK_NORM},
-    {"attn.k_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, kn_b), NEED_QK_LAYERNORM},
-    {"attn.log_scale", W_NH, W_NONE, offsetof(BlockTensors, log_scale), NEED_LEARNED_SCALE},
-    {"attn.proj.weight", W_C, W_C, offsetof(BlockTensors, proj_w), NEED_ALWAYS},
-    {"attn.proj.bias", W_C, W_NONE, offsetof(BlockTensors, proj_b), NEED_ALWAYS},
-    {"ln2.weight", W_C, W_NONE, offsetof(BlockTensors, ln2_w), NEED_ALWAYS},
-    {"ln2.bias", W_C, W_NONE, offsetof(BlockTensors, ln2_b), NEED_ALWAYS},
-    {"mlp.fc.weight", W_F, W_C, offsetof(BlockTensors, fc_w), NEED_ALWAYS},
-    {"mlp.fc.bias", W_F, W_NONE, offsetof(BlockTensors, fc_b), NEED_ALWAYS},
-    {"mlp.proj.weight", W_C, W_F, offsetof(BlockTensors, fcproj_w), NEED_ALWAYS},
-    {"mlp.proj.bias", W_C, W_NONE, offsetof(BlockTensors, fcproj_b), NEED_ALWAYS},
+    {"ln1.weight", W_C, W_NONE, offsetof(BlockTensors, ln1_w), NEED_ALWAYS, G | L},
+    {"ln1.bias", W_C, W_NONE, offsetof(BlockTensors, ln1_b), NEED_ALWAYS, G},
+    {"attn.qkv.weight", W_3C, W_C, offsetof(BlockTensors, qkv_w), NEED_ALWAYS, G | L},
+    {"attn.qkv.bias", W_3C, W_NONE, offsetof(BlockTensors, qkv_b), NEED_ALWAYS, G},
+    {"attn.q_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, qn_w), NEED_QK_NORM, G | L},
+    {"attn.q_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, qn_b), NEED_QK_LAYERNORM, G | L},
+    {"attn.k_norm.weight", W_DK, W_NONE, offsetof(BlockTensors, kn_w), NEED_QK_NORM, G | L},
+    {"attn.k_norm.bias", W_DK, W_NONE, offsetof(BlockTensors, kn_b), NEED_QK_LAYERNORM, G | L},
+    {"attn.log_scale", W_NH, W_NONE, offsetof(BlockTensors, log_scale), NEED_LEARNED_SCALE, G | L},
+    {"attn.proj.weight", W_C, W_C, offsetof(BlockTensors, proj_w), NEED_ALWAYS, G | L},
+    {"attn.proj.bias", W_C, W_NONE, offsetof(BlockTensors, proj_b), NEED_ALWAYS, G},
+    {"ln2.weight", W_C, W_NONE, offsetof(BlockTensors, ln2_w), NEED_ALWAYS, G | L},
+    {"ln2.bias", W_C, W_NONE, offsetof(BlockTensors, ln2_b), NEED_ALWAYS, G},
+    {"mlp.fc.weight", W_F, W_C, offsetof(BlockTensors, fc_w), NEED_ALWAYS, G},
+    {"mlp.fc.bias", W_F, W_NONE, offsetof(BlockTensors, fc_b), NEED_ALWAYS, G},
+    {"mlp.proj.weight", W_C, W_F, offsetof(BlockTensors, fcproj_w), NEED_ALWAYS, G},
+    {"mlp.proj.bias", W_C, W_NONE, offsetof(BlockTensors, fcproj_b), NEED_ALWAYS, G},
+    {"mlp.gate.weight", W_F, W_C, offsetof(BlockTensors, gate_w), NEED_ALWAYS, L},
+    {"mlp.up.weight", W_F, W_C, offsetof(BlockTensors, up_w), NEED_ALWAYS, L},
+    {"mlp.down.weight", W_C, W_F, offsetof(BlockTensors, down_w), NEED_ALWAYS, L},
 };
 enum { N_BLOCK_TENSORS = sizeof BLOCK_TENSORS / sizeof BLOCK_TENSORS[0] };
 
@@ -77,6 +86,7 @@ static int width(const ModelConfig *c, int w) {
 }
 
 static int block_has(const ModelConfig *c, int k) {
+    if (!(BLOCK_TENSORS[k].blocks & (1 << c->block))) return 0;
     switch (BLOCK_TENSORS[k].need) {
     case NEED_QK_NORM: return c->qk_norm != MODEL_QK_NORM_NONE;
     case NEED_QK_LAYERNORM: return c->qk_norm == MODEL_QK_NORM_LAYERNORM;
@@ -85,11 +95,13 @@ static int block_has(const ModelConfig *c, int k) {
     }
 }
 
+static int is_llama(const ModelConfig *c) { return c->block == MODEL_BLOCK_LLAMA; }
+
 /* The order here is the memory layout and the init order. */
 static void build_table(Model *m) {
     const ModelConfig *c = &m->cfg;
     add_tensor(m, "tok_emb", c->vocab_size, c->d_model);
-    add_tensor(m, "pos_emb", c->max_seq_len, c->d_model);
+    if (!is_llama(c)) add_tensor(m, "pos_emb", c->max_seq_len, c->d_model);
     for (int l = 0; l < c->n_layers; l++)
         for (int k = 0; k < N_BLOCK_TENSORS; k++) {
             if (!block_has(c, k)) continue;
@@ -98,7 +110,7 @@ static void build_table(Model *m) {
             add_tensor(m, name, width(c, BLOCK_TENSORS[k].d0), width(c, BLOCK_TENSORS[k].d1));
         }
     add_tensor(m, "ln_f.weight", c->d_model, 0);
-    add_tensor(m, "ln_f.bias", c->d_model, 0);
+    if (!is_llama(c)) add_tensor(m, "ln_f.bias", c->d_model, 0);
     add_tensor(m, "head.weight", c->vocab_size, c->d_model);
 }
 
@@ -107,14 +119,14 @@ static void bind_views(const Model *m, real *base, Tensors *v) {
     const TensorInfo *t = m->tensors;
     int i = 0;
     v->tok_emb = base + t[i++].offset;
-    v->pos_emb = base + t[i++].offset;
+    v->pos_emb = is_llama(&m->cfg) ? NULL : base + t[i++].offset;
     for (int l = 0; l < m->cfg.n_layers; l++)
         for (int k = 0; k < N_BLOCK_TENSORS; k++) {
             real **view = (real **)((char *)&v->block[l] + BLOCK_TENSORS[k].view);
             *view = block_has(&m->cfg, k) ? base + t[i++].offset : NULL;
         }
     v->lnf_w = base + t[i++].offset;
-    v->lnf_b = base + t[i++].offset;
+    v->lnf_b = is_llama(&m->cfg) ? NULL : base + t[i++].offset;
     v->head_w = base + t[i++].offset;
 }
 
@@ -167,8 +179,13 @@ static void layout_acts(Model *m, Arena *a) {
         b->ln2 = carve(a, BT * C * r);
         b->ln2_mean = carve(a, BT * r);
         b->ln2_rstd = carve(a, BT * r);
-        b->fch = carve(a, BT * F * r);
-        b->fch_gelu = carve(a, BT * F * r);
+        if (is_llama(c)) {
+            b->gu = carve(a, BT * 2 * F * r);
+            b->swiglu = carve(a, BT * F * r);
+        } else {
+            b->fch = carve(a, BT * F * r);
+            b->fch_gelu = carve(a, BT * F * r);
+        }
         b->fcproj = carve(a, BT * C * r);
     }
     m->resid_final = carve(a, BT * C * r);
@@ -205,6 +222,11 @@ static void layout_acts(Model *m, Arena *a) {
         m->logit_max = carve(a, (size_t)c->n_layers * c->n_heads * r);
         m->clip_count = carve(a, (size_t)c->n_layers * c->n_heads * sizeof(int));
     }
+    if (is_llama(c)) {
+        m->dgu = carve(a, BT * 2 * F * r);
+        m->rope_cos = carve(a, (size_t)c->max_seq_len * (C / c->n_heads / 2) * r);
+        m->rope_sin = carve(a, (size_t)c->max_seq_len * (C / c->n_heads / 2) * r);
+    }
     size_t LH = (size_t)c->n_layers * c->n_heads, BH = (size_t)m->max_batch * c->n_heads;
     m->dpreatt_norm = carve(a, LH * sizeof(double));
     m->dprob_norm = carve(a, LH * sizeof(double));
@@ -213,7 +235,8 @@ static void layout_acts(Model *m, Arena *a) {
     m->attn_stats.dlogit_sumsq = carve(a, BH * sizeof(double));
     m->attn_stats.rows = carve(a, BH * sizeof(int));
     m->attn_stats.blocked = carve(a, BH * sizeof(int));
-    int widest = 3 * c->d_model > c->d_ff ? 3 * c->d_model : c->d_ff;
+    int ff = is_llama(c) ? 2 * c->d_ff : c->d_ff; /* LLaMA: [gate | up] in one product */
+    int widest = 3 * c->d_model > ff ? 3 * c->d_model : ff;
     m->mm_scratch_len = matmul_scratch_len(widest > c->vocab_size ? widest : c->vocab_size);
     m->mm_scratch = carve(a, m->mm_scratch_len * r);
     m->scratch_bytes = a->used - m->act_bytes;
@@ -249,7 +272,8 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     const ModelConfig *c = &m->cfg;
     if (c->n_layers < 1 || c->n_layers > MODEL_MAX_LAYERS || c->d_model < 1 || c->n_heads < 1 ||
         c->d_model % c->n_heads != 0 || c->vocab_size < 1 || c->d_ff < 1 || c->max_seq_len < 1 ||
-        max_batch < 1) {
+        max_batch < 1 || (c->block != MODEL_BLOCK_GPT2 && c->block != MODEL_BLOCK_LLAMA) ||
+        (is_llama(c) && (c->d_model / c->n_heads) % 2 != 0)) { /* RoPE rotates pairs */
         fprintf(stderr, "model: invalid shape (d_model %d, n_heads %d, n_layers %d, d_ff %d)\n",
                 c->d_model, c->n_heads, c->n_layers, c->d_ff);
         return -1;
@@ -275,6 +299,7 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     if (!a.base) goto oom;
     a.used = 0;
     layout_acts(m, &a);
+    if (is_llama(c)) rope_tables(m->rope_cos, m->rope_sin, c->max_seq_len, c->d_model / c->n_heads);
     return 0;
 oom:
     fprintf(stderr, "model: out of memory\n");
@@ -335,7 +360,8 @@ static double fan_in_std(const ModelConfig *cfg, const TensorInfo *t, double unu
 }
 
 static double gpt2_std(const ModelConfig *cfg, const TensorInfo *t, double std) {
-    if (ends_with(t->name, "attn.proj.weight") || ends_with(t->name, "mlp.proj.weight"))
+    if (ends_with(t->name, "attn.proj.weight") || ends_with(t->name, "mlp.proj.weight") ||
+        ends_with(t->name, "mlp.down.weight"))
         return std / sqrt(2.0 * cfg->n_layers);
     return std;
 }
@@ -352,6 +378,11 @@ double model_qkv_init_std(int d_model, int gpt2, double gpt2_std_arg) {
     return gpt2 ? gpt2_std(&cfg, &t, gpt2_std_arg) : fan_in_std(&cfg, &t, 0);
 }
 
+int model_default_d_ff(int block, int d_model) {
+    if (block != MODEL_BLOCK_LLAMA) return 4 * d_model;
+    return (8 * d_model / 3 + 7) / 8 * 8;
+}
+
 double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm, double qkv_std) {
     if (qk_norm) return scale * sqrt((double)d_k);
     return scale * sqrt((double)d_k) * d_model * qkv_std * qkv_std;
@@ -359,68 +390,11 @@ double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm
 
 /* ---- forward / backward ---------------------------------------------------------------- */
 
-AttnScores model_attn_scores(const Model *m, int l) {
-    const ModelConfig *c = &m->cfg;
-    AttnScores sc = {c->scale, c->learned_scale ? m->p.block[l].log_scale : NULL, c->softcap};
-    return sc;
-}
-
-/* Layer l's largest logit per head over the batch, from the forward's per-(b, head) maxima. */
-static void collect_logit_max(Model *m, int l) {
-    int NH = m->cfg.n_heads;
-    for (int h = 0; h < NH; h++) {
-        real mx = -INFINITY;
-        for (int b = 0; b < m->B; b++) {
-            real v = m->smax_pairs[b * NH + h];
-            mx = v > mx ? v : mx;
-        }
-        m->logit_max[l * NH + h] = mx;
-    }
-}
-
-/* d loss / d attn.log_scale of layer l: the (b, head) terms added in batch order. */
-static void collect_dlog_scale(Model *m, int l) {
-    int NH = m->cfg.n_heads;
-    for (int h = 0; h < NH; h++) {
-        double g = 0;
-        for (int b = 0; b < m->B; b++) g += m->dlog_scale_pairs[b * NH + h];
-        m->g.block[l].log_scale[h] += (real)g;
-    }
-}
-
-/* qk-norm of block l, forward and backward: attn_qkv = [LayerNorm(q), LayerNorm(k), v] per
- * head (qknorm.h), and back from d attn_qkv (m->dattn_qkv) to d qkv (m->dqkv, overwritten). */
-static void qknorm_qkv_forward(Model *m, int l, int N) {
-    BlockActs *a = &m->acts[l];
-    const BlockTensors *w = &m->p.block[l];
-    int C = m->cfg.d_model, NH = m->cfg.n_heads;
-    long C3 = 3L * C;
-    qknorm_forward(a->attn_qkv, a->q_mean, a->q_rstd, a->qkv, w->qn_w, w->qn_b, N, NH, C / NH,
-                   C3, m->cfg.ln_eps);
-    qknorm_forward(a->attn_qkv + C, a->k_mean, a->k_rstd, a->qkv + C, w->kn_w, w->kn_b, N, NH,
-                   C / NH, C3, m->cfg.ln_eps);
-    for (int n = 0; n < N; n++)
-        memcpy(a->attn_qkv + n * C3 + 2 * C, a->qkv + n * C3 + 2 * C, (size_t)C * sizeof(real));
-}
-
-static void qknorm_qkv_backward(Model *m, int l, int N) {
-    const BlockActs *a = &m->acts[l];
-    const BlockTensors *w = &m->p.block[l];
-    BlockTensors *g = &m->g.block[l];
-    int C = m->cfg.d_model, NH = m->cfg.n_heads;
-    long C3 = 3L * C;
-    qknorm_backward(m->dqkv, g->qn_w, g->qn_b, m->dattn_qkv, a->qkv, w->qn_w, a->q_mean,
-                    a->q_rstd, N, NH, C / NH, C3);
-    qknorm_backward(m->dqkv + C, g->kn_w, g->kn_b, m->dattn_qkv + C, a->qkv + C, w->kn_w,
-                    a->k_mean, a->k_rstd, N, NH, C / NH, C3);
-    for (int n = 0; n < N; n++) /* v passes through unchanged */
-        memcpy(m->dqkv + n * C3 + 2 * C, m->dattn_qkv + n * C3 + 2 * C, (size_t)C * sizeof(real));
-}
-
 real model_forward(Model *m, const int *tokens, const int *targets, const float *mask, int B,
                    int T) {
     const ModelConfig *c = &m->cfg;
-    int C = c->d_model, F = c->d_ff, V = c->vocab_size, NH = c->n_heads, N = B * T;
+    if (is_llama(c)) return llama_forward(m, tokens, targets, mask, B, T);
+    int C = c->d_model, F = c->d_ff, V = c->vocab_size, N = B * T;
     m->B = B;
     m->T = T;
     memcpy(m->tokens, tokens, (size_t)N * sizeof(int));
@@ -436,10 +410,8 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
                           c->ln_eps);
         matmul_forward_scratch(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C, m->mm_scratch,
                                m->mm_scratch_len);
-        if (c->qk_norm) qknorm_qkv_forward(m, l, N);
-        attention_forward(a->atty, NULL, a->att, a->attn_qkv, B, T, C, NH,
-                          model_attn_scores(m, l), m->smax_pairs);
-        if (m->logit_max) collect_logit_max(m, l);
+        if (c->qk_norm) model_qknorm_forward(m, l, N);
+        model_attention_forward(m, l);
         matmul_forward_scratch(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C,
                                m->mm_scratch, m->mm_scratch_len);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
@@ -465,30 +437,14 @@ void model_zero_grad(Model *m) { memset(m->grads, 0, m->n_params * sizeof(real))
 
 static void zero(real *x, size_t n) { memset(x, 0, n * sizeof(real)); }
 
-/* The per-(b, head) pass-through sums of layer l's attention_backward, added over the batch in
- * order b = 0, 1, ... (the same on every thread count). */
-static void collect_pass_stats(Model *m, int l) {
-    int NH = m->cfg.n_heads;
-    const AttnGradStats *st = &m->attn_stats;
-    for (int h = 0; h < NH; h++) {
-        double ss = 0, zz = 0;
-        long rows = 0, blocked = 0;
-        for (int b = 0; b < m->B; b++) {
-            ss += st->dprob_sumsq[b * NH + h];
-            zz += st->dlogit_sumsq[b * NH + h];
-            rows += st->rows[b * NH + h];
-            blocked += st->blocked[b * NH + h];
-        }
-        m->dprob_norm[l * NH + h] = sqrt(ss);
-        m->dpreatt_norm[l * NH + h] = sqrt(zz);
-        m->blocked_rows[l * NH + h] = rows > 0 ? (double)blocked / (double)rows : 0;
-    }
-}
-
 static void backward(Model *m, int with_pass_stats) {
     const ModelConfig *c = &m->cfg;
+    if (is_llama(c)) {
+        llama_backward(m, with_pass_stats);
+        return;
+    }
     int B = m->B, T = m->T;
-    int C = c->d_model, F = c->d_ff, V = c->vocab_size, NH = c->n_heads, N = B * T;
+    int C = c->d_model, F = c->d_ff, V = c->vocab_size, N = B * T;
     size_t NC = (size_t)N * C;
 
     /* The kernels overwrite the activation gradients they produce (dlogits, dinp of a linear
@@ -521,13 +477,8 @@ static void backward(Model *m, int with_pass_stats) {
         /* resid2 = resid + attproj(attention(qkv(ln1(resid)))) */
         matmul_backward_scratch(m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
                                 C, m->mm_scratch, m->mm_scratch_len);
-        attention_backward_scratch(c->qk_norm ? m->dattn_qkv : m->dqkv, m->attn_scratch,
-                                   m->attn_slots, m->datty, a->attn_qkv, a->att, B, T, C, NH,
-                                   model_attn_scores(m, l), m->dlog_scale_pairs,
-                                   with_pass_stats ? &m->attn_stats : NULL);
-        if (with_pass_stats) collect_pass_stats(m, l);
-        if (c->learned_scale) collect_dlog_scale(m, l);
-        if (c->qk_norm) qknorm_qkv_backward(m, l, N);
+        model_attention_backward(m, l, c->qk_norm ? m->dattn_qkv : m->dqkv, with_pass_stats);
+        if (c->qk_norm) model_qknorm_backward(m, l, N);
         matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
                                 3 * C, m->mm_scratch, m->mm_scratch_len);
         layernorm_backward(m->dx, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w, a->ln1_mean,

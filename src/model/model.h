@@ -11,6 +11,10 @@
  * cfg.learned_scale, attn.log_scale [n_heads] after those; cfg.softcap caps the logits
  * (attention.h). Without them the table is exactly the plain model's.
  *
+ * With cfg.block = MODEL_BLOCK_LLAMA the model is the reference README's LLaMA-style block
+ * instead (llama.h): no pos_emb, no biases, RMSNorm gains only, rotary q and k, SwiGLU MLP
+ * (mlp.gate, mlp.up, mlp.down); the same buffers, table and views, its own forward and backward.
+ *
  * Memory: one contiguous buffer for the parameters and one for their gradients, with the
  * tensors in the order of the tensor table (tok_emb, pos_emb, blocks.0.*, ..., ln_f.*,
  * head.weight) and a struct of named views into each. Activations are sized once for a
@@ -25,6 +29,9 @@
 #include "util/rng.h"
 
 #define MODEL_MAX_LAYERS 64
+
+/* ModelConfig.block: which block the model stacks (config key model.block). */
+enum { MODEL_BLOCK_GPT2 = 0, MODEL_BLOCK_LLAMA = 1 };
 #define MODEL_NAME_LEN 48
 
 typedef struct {
@@ -41,6 +48,7 @@ typedef struct {
     int learned_scale; /* 1 = each head learns its factor on q·k, exp(attn.log_scale[h]) */
     real softcap;     /* c > 0: the logits are soft-capped at ±c (AttnScores); 0 = off */
     real qk_clip;     /* τ > 0: the forward keeps each head's largest logit for model_qk_clip */
+    int block;        /* MODEL_BLOCK_GPT2 (0, the default) or MODEL_BLOCK_LLAMA (llama.h) */
 } ModelConfig;
 
 /* ModelConfig.qk_norm, numbered as the reference cases' `qk_norm` key. */
@@ -56,14 +64,17 @@ typedef struct {
 
 /* One block's tensors; qn_* and kn_* (attn.q_norm, attn.k_norm, [d_k]) are NULL without
  * qk-norm (qn_b and kn_b also with qk-RMSNorm, which has no bias); log_scale
- * (attn.log_scale, [n_heads]) is NULL without a learned scale. */
+ * (attn.log_scale, [n_heads]) is NULL without a learned scale. The LLaMA block has no *_b and
+ * no fc_w, fcproj_w (NULL) but gate_w, up_w [d_ff, C] (adjacent: one [2·d_ff, C] matrix) and
+ * down_w [C, d_ff]; the GPT-2 block has those NULL. */
 typedef struct {
     real *ln1_w, *ln1_b, *qkv_w, *qkv_b, *qn_w, *qn_b, *kn_w, *kn_b, *log_scale, *proj_w, *proj_b;
     real *ln2_w, *ln2_b, *fc_w, *fc_b, *fcproj_w, *fcproj_b;
+    real *gate_w, *up_w, *down_w;
 } BlockTensors;
 
 /* Named views into a flat buffer (used for the parameters and, over a second buffer, the
- * gradients). */
+ * gradients). pos_emb and lnf_b are NULL in the LLaMA block. */
 typedef struct {
     real *tok_emb, *pos_emb;
     BlockTensors block[MODEL_MAX_LAYERS];
@@ -73,11 +84,17 @@ typedef struct {
 /* One block's activations, (B·T, width) each. fch holds the fc output until GELU reads it, then
  * GELU's derivative there (all that backward needs of it). attn_qkv is the (B·T, 3C) q, k, v
  * that attention reads: qkv itself, or with qk-norm a copy with each head's q and k normalised
- * (then q_mean, q_rstd, k_mean, k_rstd are (B·T·NH) each; else NULL). */
+ * (then q_mean, q_rstd, k_mean, k_rstd are (B·T·NH) each; else NULL).
+ * LLaMA block: ln1, ln2 are the RMSNorm outputs (ln1_rstd, ln2_rstd saved, the means unused);
+ * attn_qkv holds q and k after the (optional) qk-norm AND the rotary embedding (what the
+ * attention and the diagnostics read; it is qkv itself, rotated in place, without qk-norm);
+ * gu (B·T, 2·d_ff) the [gate | up] products and swiglu (B·T, d_ff) silu(gate)·up, in place of
+ * fch and fch_gelu (NULL). */
 typedef struct {
     real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *attn_qkv, *att, *atty, *attproj;
     real *q_mean, *q_rstd, *k_mean, *k_rstd;
     real *resid2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *fcproj;
+    real *gu, *swiglu;
 } BlockActs;
 
 typedef struct {
@@ -99,6 +116,9 @@ typedef struct {
     /* backward scratch, reused by every block */
     real *dlogits, *dlnf, *dx, *dln, *dfch, *datty, *dqkv;
     real *dattn_qkv;              /* d loss / d attn_qkv with qk-norm (B·T, 3C); else NULL */
+    /* LLaMA block only (else NULL): d loss / d gu (B·T, 2·d_ff), and RoPE's cos and sin tables
+     * [max_seq_len, d_k/2] (rope.h), made by model_build */
+    real *dgu, *rope_cos, *rope_sin;
     /* attention's T × T work space, one slot per thread (attention_backward_scratch; slot 0 also
      * for attention_logits in the diagnostics): [attn_slots * max_seq_len²]. The attention
      * logits and their gradient are never kept whole: see attention.h. */
@@ -170,7 +190,20 @@ double model_qkv_init_std(int d_model, int gpt2, double gpt2_std);
  * q and k are LayerNorm'd to mean square 1 over their d_k entries, so |q|² = |k|² = d_k and, for
  * directions independent of each other, Var(q·k) = d_k: scale·√d_k, whatever σ.
  * It is the std over the randomness of the weights; one model's measured std over a batch
- * scatters around it (tests/test_diagnostics.c: within 15 % at d_model 64 ... 512, d_k 64). */
+ * scatters around it (tests/test_diagnostics.c: within 15 % at d_model 64 ... 512, d_k 64).
+ *
+ * The LLaMA block (cfg.block = MODEL_BLOCK_LLAMA): the same formula, for three reasons.
+ * (1) RMSNorm with gain 1 does not centre, but the argument never used the mean: it needs only
+ * |x|² = C, and RMSNorm gives mean(x²) = ms/(ms + eps) ≈ 1 over the C entries, so |x|² = C as
+ * after LayerNorm (a row's mean may be nonzero; q_d = w_d·x is still N(0, |x|²σ²) given x).
+ * (2) There is no qkv bias, as the derivation assumed (GPT-2's is 0 at init). (3) RoPE rotates
+ * q at position i by R_i and k at j by R_j, so the logit is q·R_(j−i)k; given the inputs, k
+ * is a vector of i.i.d. N(0, Cσ²) entries independent of q, and an orthogonal R maps it to
+ * another such vector (each rotated pair is an orthogonal mix of two independent entries), still
+ * independent of q: Var(q·Rk) = d_k (Cσ²)². With qk-norm, RoPE keeps |q̂|² = |k̂|² = d_k, so
+ * scale·√d_k holds too. The model's diagnostics measure the logits after RoPE (attn_qkv), and
+ * tests/test_diagnostics.c checks this block against the same prediction (measured/predicted
+ * 0.94–1.04 at d_model 64 ... 512, both inits, with and without qk-norm). */
 double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm, double qkv_std);
 
 /* What multiplies q·k in layer l and what caps it (attention.h), from cfg and the parameters. */
@@ -186,6 +219,11 @@ AttnScores model_attn_scores(const Model *m, int l);
  * logits (the config refuses the pair). Adds 1 to m->clip_count of every clipped head and
  * returns how many were clipped; needs cfg.qk_clip > 0 (else does nothing and returns 0). */
 int model_qk_clip(Model *m, double tau);
+/* The MLP width when model.d_ff = 0: GPT-2's 4·d_model; for the LLaMA block LLaMA's rule
+ * (Touvron et al. 2023; Shazeer 2020, sec. 2): two thirds of 4·d_model, ⌊8·d_model/3⌋, rounded up
+ * to a multiple of 8 (LLaMA rounds to 256, far too coarse at our widths), so that its three
+ * [d_ff, C] matrices hold about the 8·d_model² parameters of GPT-2's two (d_model 64: 176). */
+int model_default_d_ff(int block, int d_model);
 
 /* Index of the tensor with this reference name, or -1. */
 int model_find_tensor(const Model *m, const char *name);

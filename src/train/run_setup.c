@@ -18,12 +18,13 @@
 #include "util/run_lock.h"
 
 ModelConfig train_model_config(const Config *c, const Task *t) {
+    int block = c->block == BLOCK_LLAMA ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2;
     ModelConfig mc = {
         .vocab_size = t->vocab_size,
         .d_model = c->d_model,
         .n_heads = c->n_heads,
         .n_layers = c->n_layers,
-        .d_ff = c->d_ff > 0 ? c->d_ff : 4 * c->d_model,
+        .d_ff = c->d_ff > 0 ? c->d_ff : model_default_d_ff(block, c->d_model),
         .max_seq_len = c->max_seq_len > 0 ? c->max_seq_len : t->seq_len,
         .ln_eps = (real)c->ln_eps,
         .scale = (real)config_attention_scale(c, c->d_model / c->n_heads),
@@ -33,6 +34,7 @@ ModelConfig train_model_config(const Config *c, const Task *t) {
         .learned_scale = c->scale_mode == SCALE_LEARNED,
         .softcap = (real)c->softcap,
         .qk_clip = (real)c->qk_clip,
+        .block = block,
     };
     return mc;
 }

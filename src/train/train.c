@@ -166,9 +166,10 @@ static void announce_run(const Run *r, const char *checkpoint) {
         snprintf(fixes + n, sizeof fixes - (size_t)n, ", QK-clip at %.6g", (double)mc->qk_clip);
     fprintf(stderr,
             "run '%s': task %s, T=%d tokens, vocab %d; d_model %d, n_heads %d (d_k %d), n_layers %d, "
-            "d_ff %d; %zu parameters; attention scale %s%.6g%s%s; %d steps of batch %d%s\n",
+            "d_ff %d%s; %zu parameters; attention scale %s%.6g%s%s; %d steps of batch %d%s\n",
             c->run_name, task_kind_name(r->task.kind), r->task.seq_len, mc->vocab_size, mc->d_model,
             mc->n_heads, mc->d_model / mc->n_heads, mc->n_layers, mc->d_ff,
+            mc->block == MODEL_BLOCK_LLAMA ? " (llama block: RMSNorm, RoPE, SwiGLU)" : "",
             r->m.n_params, mc->learned_scale ? "learned from " : "", (double)mc->scale,
             mc->qk_norm == MODEL_QK_NORM_LAYERNORM ? " with qk-LayerNorm"
             : mc->qk_norm == MODEL_QK_NORM_RMSNORM ? " with qk-RMSNorm"

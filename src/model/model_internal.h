@@ -1,0 +1,24 @@
+/* model_internal.h: the steps of model.c's forward and backward that the LLaMA block (llama.c)
+ * shares with the GPT-2 block, so that each lives in one place. Not for use outside
+ * src/model/. */
+#ifndef SCALEDOT_MODEL_INTERNAL_H
+#define SCALEDOT_MODEL_INTERNAL_H
+
+#include "model/model.h"
+
+/* qk-norm of block l over N = B·T rows (attn_layer.c): acts[l].attn_qkv = [norm(q), norm(k), v]
+ * per head from acts[l].qkv, LayerNorm (qknorm.h) or RMSNorm (rmsnorm.h) as cfg.qk_norm says;
+ * backward from m->dattn_qkv to m->dqkv (overwritten), accumulating the q_norm and k_norm
+ * gradients. Only with cfg.qk_norm. */
+void model_qknorm_forward(Model *m, int l, int N);
+void model_qknorm_backward(Model *m, int l, int N);
+
+/* The attention of block l (attn_layer.c) with model_attn_scores(m, l), over the last forward's
+ * B and T: acts[l].atty and att from acts[l].attn_qkv, and with cfg.qk_clip the largest logit of
+ * each head into m->logit_max. Backward: from m->datty into dattn_qkv (overwritten), adding
+ * d loss / d attn.log_scale into the gradients with cfg.learned_scale, and with with_pass_stats
+ * the pass-through norms into m->dprob_norm, m->dpreatt_norm and m->blocked_rows (model.h). */
+void model_attention_forward(Model *m, int l);
+void model_attention_backward(Model *m, int l, real *dattn_qkv, int with_pass_stats);
+
+#endif
