@@ -110,6 +110,39 @@ START_TEST(test_clip_heads_above_tau) {
 }
 END_TEST
 
+/* The LLaMA block (no qkv bias; RoPE rotates q and k, a linear map, so shrinking them still
+ * shrinks every logit by the same factor): layer 0's clipped head ends at tau. */
+START_TEST(test_clip_llama) {
+    ModelConfig mc = {.vocab_size = V, .d_model = C, .n_heads = NH, .n_layers = L, .d_ff = 4 * C,
+                      .max_seq_len = TT, .ln_eps = (real)1e-5, .scale = 1, .qk_clip = 1,
+                      .block = MODEL_BLOCK_LLAMA};
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, BT), 0);
+    Rng rng;
+    rng_seed(&rng, 6);
+    model_init_fan_in(&m, &rng);
+    int tokens[BT * TT], targets[BT * TT];
+    float mask[BT * TT];
+    for (int k = 0; k < BT * TT; k++) {
+        tokens[k] = (int)rng_below(&rng, V);
+        targets[k] = (int)rng_below(&rng, V);
+        mask[k] = 1;
+    }
+    model_forward(&m, tokens, targets, mask, BT, TT);
+    double s0 = smax_by_hand(&m, 0, 0), s1 = smax_by_hand(&m, 0, 1);
+    double tau = 0.5 * fmin(s0, s1); /* both heads of layer 0 clipped */
+    ck_assert(tau > 0);
+    ck_assert_int_ge(model_qk_clip(&m, tau), 2);
+    model_forward(&m, tokens, targets, mask, BT, TT);
+    for (int h = 0; h < NH; h++) {
+        double again = smax_by_hand(&m, 0, h);
+        ck_assert_msg(fabs(again - tau) <= 1e-4 * tau, "llama head %d: %g after the clip, tau %g",
+                      h, again, tau);
+    }
+    model_free(&m);
+}
+END_TEST
+
 /* Without qk_clip the model keeps no maxima, and the clip is a no-op. */
 START_TEST(test_off_does_nothing) {
     ModelConfig mc = {.vocab_size = V, .d_model = C, .n_heads = NH, .n_layers = L, .d_ff = 4 * C,
@@ -122,4 +155,4 @@ START_TEST(test_off_does_nothing) {
 }
 END_TEST
 
-TU_MAIN("qk_clip", test_clip_heads_above_tau, test_off_does_nothing);
+TU_MAIN("qk_clip", test_clip_heads_above_tau, test_clip_llama, test_off_does_nothing);

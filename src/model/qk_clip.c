@@ -7,11 +7,12 @@
 
 #include "model/model.h"
 
-/* Rows [r0, r0 + n) of the (3C, C) weight and the same entries of the bias, times f. */
+/* Rows [r0, r0 + n) of the (3C, C) weight and the same entries of the bias (NULL: the LLaMA
+ * block has none), times f. */
 static void scale_rows(real *w, real *bias, int C, int r0, int n, real f) {
     for (int r = r0; r < r0 + n; r++) {
         for (int c = 0; c < C; c++) w[(long)r * C + c] *= f;
-        bias[r] *= f;
+        if (bias) bias[r] *= f;
     }
 }
 
