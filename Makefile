@@ -208,7 +208,7 @@ TORCH_SECONDS ?= 4
 bench-torch: $(BUILD)/bench/bench
 	bench/torch_compare.sh ./$(BUILD)/bench/bench $(TORCH_ROUNDS) $(TORCH_SECONDS)
 
-# The PyTorch twin (twin/) against ./train: two tiny runs exported and re-evaluated in PyTorch
+# The PyTorch twin (twin/) against ./train: three tiny runs (gpt2, qk-norm, llama) exported and re-evaluated in PyTorch
 # (tests/twin.sh; prints SKIPPED and succeeds without python3-torch).
 .PHONY: test-twin
 test-twin: train

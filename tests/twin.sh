@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# tests/twin.sh (make test-twin): the PyTorch twin (twin/) against ./train. Trains two tiny runs
+# tests/twin.sh (make test-twin): the PyTorch twin (twin/) against ./train. Trains three tiny runs
 # with ./train (one with attention.scale = none, one with sqrt_dk, two heads and qk_norm, so the
-# scale, the heads and the qk-LayerNorm are all exercised), exports each with --val, and checks
+# scale, the heads and the qk-LayerNorm are all exercised, and one of model.block = llama: RMSNorm,
+# RoPE, SwiGLU, no biases, two heads), exports each with --val, and checks
 # that twin/load.py reproduces the validation loss, token accuracy and answer accuracy to 1e-5
 # and the logits of the first batch to 1e-5 of their largest magnitude.
 # Needs python3-torch (Debian); without it prints SKIPPED and exits 0. Single-threaded, ~1 min.
@@ -33,7 +34,8 @@ common=(--set task.name=sort --set task.length=5 --set task.symbols=8 --set task
         --set log.progress=0 --set run.threads=1)
 fail=0
 for spec in "unscaled:--set attention.scale=none --set model.n_heads=1" \
-            "qknorm:--set attention.scale=sqrt_dk --set model.n_heads=2 --set attention.qk_norm=layernorm"; do
+            "qknorm:--set attention.scale=sqrt_dk --set model.n_heads=2 --set attention.qk_norm=layernorm" \
+            "llama:--set attention.scale=sqrt_dk --set model.n_heads=2 --set model.block=llama"; do
     name=${spec%%:*}
     # shellcheck disable=SC2086 # the spec's --set words are meant to split
     (cd "$tmp" && OMP_NUM_THREADS=1 "$train" "${common[@]}" --set run.name="$name" ${spec#*:} \

@@ -62,7 +62,8 @@ def main():
     val, vmeta = load(a.val)
     cfg = parse_ini(meta["scaledot.config"])
     V, C = params["tok_emb"].shape
-    model = twin_from_config(cfg, V, params["pos_emb"].shape[0])
+    # max_seq_len: pos_emb's rows (the LLaMA block has none: its RoPE angles need no table)
+    model = twin_from_config(cfg, V, params["pos_emb"].shape[0] if "pos_emb" in params else 0)
     # the scale this twin resolved from attention.scale against the one the C program used
     c_scale = float(meta["scaledot.attention_scale"])
     if abs(model.blocks[0].attn.scale - c_scale) > 1e-7 * c_scale:

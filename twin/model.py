@@ -10,7 +10,15 @@ names and shapes `./train --export` writes, so `load_state_dict(strict=True)` ch
     over d_k (weights shared by the heads); scores = scale * q k^T, causal; softmax; P v
     logits = ln_f(x) head.weight^T (no bias, not tied)
 GELU is the tanh form (src/model/gelu.c): 0.5 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3))).
-The scale comes from the config's attention.scale as src/config/keys.c resolves it."""
+The scale comes from the config's attention.scale as src/config/keys.c resolves it.
+
+With model.block = llama, the reference README's "LLaMA-style block" instead (docs/llama_block.md),
+written from that README, not from the C code:
+    x = tok_emb[token]   (no pos_emb)
+    each block: x = x + attn.proj(attention(ln1(x)));  x = x + mlp.down(silu(mlp.gate(h)) * mlp.up(h)),
+    h = ln2(x); ln1, ln2, ln_f are RMSNorm x / sqrt(mean(x^2) + eps) * weight; no biases anywhere;
+    q and k (after the qk-norm, when configured) rotated by RoPE, interleaved pairs (2i, 2i+1) at
+    angle t * 10000^(-2i/d_k)."""
 import math
 
 import torch
@@ -50,17 +58,41 @@ def attention_scale(cfg, d_k):
     return float(s)
 
 
-class Attention(nn.Module):
-    def __init__(self, C, n_heads, scale, qk_norm, eps):
+class RMSNorm(nn.Module):
+    """x / sqrt(mean(x^2) + eps) * weight over the last dimension, gain only (the LLaMA block)."""
+
+    def __init__(self, n, eps):
         super().__init__()
-        self.n_heads, self.scale = n_heads, scale
+        self.weight = nn.Parameter(torch.ones(n))
+        self.eps = eps
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(dim=-1, keepdim=True) + self.eps) * self.weight
+
+
+def rope(x):
+    """Rotary embedding of x [..., T, d_k]: pair (2i, 2i+1) at position t rotated by the angle
+    t * 10000^(-2i/d_k) (interleaved pairs, as LLaMA's original code and llama2.c). The angles
+    are computed in float64 and rounded to x's dtype."""
+    T, d = x.shape[-2], x.shape[-1]
+    i = torch.arange(d // 2, dtype=torch.float64)
+    a = torch.arange(T, dtype=torch.float64)[:, None] * (10000.0 ** (-2.0 * i / d))[None, :]
+    cos, sin = a.cos().to(x.dtype), a.sin().to(x.dtype)
+    x0, x1 = x[..., 0::2], x[..., 1::2]
+    return torch.stack((x0 * cos - x1 * sin, x0 * sin + x1 * cos), dim=-1).flatten(-2)
+
+
+class Attention(nn.Module):
+    def __init__(self, C, n_heads, scale, qk_norm, eps, llama=False):
+        super().__init__()
+        self.n_heads, self.scale, self.llama = n_heads, scale, llama
         d_k = C // n_heads
-        self.qkv = nn.Linear(C, 3 * C)
+        self.qkv = nn.Linear(C, 3 * C, bias=not llama)
         if qk_norm:
             self.q_norm = nn.LayerNorm(d_k, eps=eps)
             self.k_norm = nn.LayerNorm(d_k, eps=eps)
         self.qk_norm = qk_norm
-        self.proj = nn.Linear(C, C)
+        self.proj = nn.Linear(C, C, bias=not llama)
 
     def forward(self, h):
         B, T, C = h.shape
@@ -69,6 +101,8 @@ class Attention(nn.Module):
         q, k, v = (t.view(B, T, NH, C // NH).transpose(1, 2) for t in (q, k, v))  # B NH T d_k
         if self.qk_norm:
             q, k = self.q_norm(q), self.k_norm(k)
+        if self.llama:
+            q, k = rope(q), rope(k)
         scores = self.scale * (q @ k.transpose(-2, -1))
         causal = torch.ones(T, T, dtype=torch.bool, device=h.device).tril()
         p = scores.masked_fill(~causal, float("-inf")).softmax(dim=-1)
@@ -86,13 +120,27 @@ class MLP(nn.Module):
         return self.proj(F.gelu(self.fc(x), approximate="tanh"))
 
 
-class Block(nn.Module):
-    def __init__(self, C, n_heads, d_ff, scale, qk_norm, eps):
+class SwiGLU(nn.Module):
+    """The LLaMA block's MLP: down(silu(gate(x)) * up(x)), no biases."""
+
+    def __init__(self, C, d_ff):
         super().__init__()
-        self.ln1 = nn.LayerNorm(C, eps=eps)
-        self.attn = Attention(C, n_heads, scale, qk_norm, eps)
-        self.ln2 = nn.LayerNorm(C, eps=eps)
-        self.mlp = MLP(C, d_ff)
+        self.gate = nn.Linear(C, d_ff, bias=False)
+        self.up = nn.Linear(C, d_ff, bias=False)
+        self.down = nn.Linear(d_ff, C, bias=False)
+
+    def forward(self, x):
+        return self.down(F.silu(self.gate(x)) * self.up(x))
+
+
+class Block(nn.Module):
+    def __init__(self, C, n_heads, d_ff, scale, qk_norm, eps, llama=False):
+        super().__init__()
+        norm = (lambda n: RMSNorm(n, eps)) if llama else (lambda n: nn.LayerNorm(n, eps=eps))
+        self.ln1 = norm(C)
+        self.attn = Attention(C, n_heads, scale, qk_norm, eps, llama)
+        self.ln2 = norm(C)
+        self.mlp = SwiGLU(C, d_ff) if llama else MLP(C, d_ff)
 
     def forward(self, x):
         x = x + self.attn(self.ln1(x))
@@ -101,18 +149,20 @@ class Block(nn.Module):
 
 class Twin(nn.Module):
     def __init__(self, vocab_size, max_seq_len, d_model, n_heads, n_layers, d_ff, scale,
-                 qk_norm=False, ln_eps=1e-5):
+                 qk_norm=False, ln_eps=1e-5, llama=False):
         super().__init__()
         self.tok_emb = nn.Parameter(torch.zeros(vocab_size, d_model))
-        self.pos_emb = nn.Parameter(torch.zeros(max_seq_len, d_model))
-        self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, scale, qk_norm, ln_eps)
+        self.llama = llama
+        if not llama:  # the LLaMA block has no position table: RoPE puts position into q.k
+            self.pos_emb = nn.Parameter(torch.zeros(max_seq_len, d_model))
+        self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, scale, qk_norm, ln_eps, llama)
                                     for _ in range(n_layers))
-        self.ln_f = nn.LayerNorm(d_model, eps=ln_eps)
+        self.ln_f = RMSNorm(d_model, ln_eps) if llama else nn.LayerNorm(d_model, eps=ln_eps)
         self.head = nn.Linear(d_model, vocab_size, bias=False)
 
     def forward(self, tokens):
         T = tokens.shape[1]
-        x = self.tok_emb[tokens] + self.pos_emb[:T]
+        x = self.tok_emb[tokens] if self.llama else self.tok_emb[tokens] + self.pos_emb[:T]
         for b in self.blocks:
             x = b(x)
         return self.head(self.ln_f(x))
@@ -133,14 +183,17 @@ class Twin(nn.Module):
 
 
 def twin_from_config(cfg, vocab_size, max_seq_len):
-    """The model a resolved scaledot config describes, for a task of vocab_size tokens."""
+    """The model a resolved scaledot config describes, for a task of vocab_size tokens. A config
+    from before model.block existed is a gpt2 one. model.d_ff = 0: 4 * d_model, or for llama
+    floor(8 * d_model / 3) rounded up to a multiple of 8 (docs/llama_block.md)."""
     C, NH = int(cfg["model.d_model"]), int(cfg["model.n_heads"])
-    d_ff = int(cfg["model.d_ff"]) or 4 * C
+    llama = cfg.get("model.block", "gpt2") == "llama"
+    d_ff = int(cfg["model.d_ff"]) or ((8 * C // 3 + 7) // 8 * 8 if llama else 4 * C)
     if int(cfg["model.max_seq_len"]):
         max_seq_len = int(cfg["model.max_seq_len"])
     return Twin(vocab_size, max_seq_len, C, NH, int(cfg["model.n_layers"]), d_ff,
                 attention_scale(cfg, C // NH), cfg["attention.qk_norm"] == "layernorm",
-                float(cfg["model.ln_eps"]))
+                float(cfg["model.ln_eps"]), llama)
 
 
 def evaluate(model, tokens, targets, mask, batch=64):
