@@ -18,7 +18,14 @@ written from that README, not from the C code:
     each block: x = x + attn.proj(attention(ln1(x)));  x = x + mlp.down(silu(mlp.gate(h)) * mlp.up(h)),
     h = ln2(x); ln1, ln2, ln_f are RMSNorm x / sqrt(mean(x^2) + eps) * weight; no biases anywhere;
     q and k (after the qk-norm, when configured) rotated by RoPE, interleaved pairs (2i, 2i+1) at
-    angle t * 10000^(-2i/d_k)."""
+    angle t * 10000^(-2i/d_k).
+
+The attention fixes, each as the reference README defines it (docs/attention_fixes.md):
+attention.qk_norm = rmsnorm (q, k <- RMSNorm over d_k, gain only); attention.scale = learned
+(scores = exp(attn.log_scale[h]) * q k^T, log_scale [n_heads] starting at log(scale_init));
+attention.softcap = c (scores <- c tanh(scores / c) after the scale, before the mask);
+attention.qk_clip = tau (train.py: after each step, a head whose largest logit of the step
+exceeded tau gets its q and k rows of attn.qkv times sqrt(tau / largest))."""
 import math
 
 import torch
@@ -47,8 +54,11 @@ def parse_ini(text):
 
 
 def attention_scale(cfg, d_k):
-    """attention.scale resolved: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, or a number."""
+    """attention.scale resolved: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, learned = the
+    factor at step 0 (attention.scale_init), or a number."""
     s = cfg["attention.scale"]
+    if s == "learned":
+        return float(cfg.get("attention.scale_init", "1"))
     if s == "sqrt_dk":
         return 1.0 / math.sqrt(d_k)
     if s == "none":
@@ -83,16 +93,27 @@ def rope(x):
 
 
 class Attention(nn.Module):
-    def __init__(self, C, n_heads, scale, qk_norm, eps, llama=False):
+    """qk_norm: None, "layernorm" or "rmsnorm"; learned: a factor per head, exp(log_scale[h]),
+    replaces the fixed scale; softcap: c > 0 caps the scores. Each forward keeps each head's
+    largest score over the batch, before the cap (last_smax, for QK-clip)."""
+
+    def __init__(self, C, n_heads, scale, qk_norm, eps, llama=False, learned=False, softcap=0.0):
         super().__init__()
         self.n_heads, self.scale, self.llama = n_heads, scale, llama
+        self.softcap, self.learned = softcap, learned
         d_k = C // n_heads
         self.qkv = nn.Linear(C, 3 * C, bias=not llama)
-        if qk_norm:
+        if qk_norm == "layernorm":
             self.q_norm = nn.LayerNorm(d_k, eps=eps)
             self.k_norm = nn.LayerNorm(d_k, eps=eps)
+        elif qk_norm == "rmsnorm":
+            self.q_norm = RMSNorm(d_k, eps)
+            self.k_norm = RMSNorm(d_k, eps)
+        if learned:
+            self.log_scale = nn.Parameter(torch.full((n_heads,), math.log(scale)))
         self.qk_norm = qk_norm
         self.proj = nn.Linear(C, C, bias=not llama)
+        self.last_smax = None
 
     def forward(self, h):
         B, T, C = h.shape
@@ -103,11 +124,33 @@ class Attention(nn.Module):
             q, k = self.q_norm(q), self.k_norm(k)
         if self.llama:
             q, k = rope(q), rope(k)
-        scores = self.scale * (q @ k.transpose(-2, -1))
+        f = self.log_scale.exp().view(1, NH, 1, 1) if self.learned else self.scale
+        scores = f * (q @ k.transpose(-2, -1))
         causal = torch.ones(T, T, dtype=torch.bool, device=h.device).tril()
+        self.last_smax = scores.detach().masked_fill(~causal, float("-inf")).amax(dim=(0, 2, 3))
+        if self.softcap > 0:
+            scores = self.softcap * torch.tanh(scores / self.softcap)
         p = scores.masked_fill(~causal, float("-inf")).softmax(dim=-1)
         y = (p @ v).transpose(1, 2).reshape(B, T, C)
         return self.proj(y)
+
+    def qk_clip(self, tau):
+        """QK-clip of this layer after an update (src/model/qk_clip.c): every head whose largest
+        score of the last forward exceeded tau gets its q and k rows (and biases) of qkv times
+        sqrt(tau / largest). Returns the number of heads clipped."""
+        C = self.qkv.weight.shape[1]
+        hs, n = C // self.n_heads, 0
+        with torch.no_grad():
+            for h, smax in enumerate(self.last_smax.tolist()):
+                if not smax > tau:
+                    continue
+                f = math.sqrt(tau / smax)
+                for r0 in (h * hs, C + h * hs):
+                    self.qkv.weight[r0:r0 + hs] *= f
+                    if self.qkv.bias is not None:
+                        self.qkv.bias[r0:r0 + hs] *= f
+                n += 1
+        return n
 
 
 class MLP(nn.Module):
@@ -134,11 +177,12 @@ class SwiGLU(nn.Module):
 
 
 class Block(nn.Module):
-    def __init__(self, C, n_heads, d_ff, scale, qk_norm, eps, llama=False):
+    def __init__(self, C, n_heads, d_ff, scale, qk_norm, eps, llama=False, learned=False,
+                 softcap=0.0):
         super().__init__()
         norm = (lambda n: RMSNorm(n, eps)) if llama else (lambda n: nn.LayerNorm(n, eps=eps))
         self.ln1 = norm(C)
-        self.attn = Attention(C, n_heads, scale, qk_norm, eps, llama)
+        self.attn = Attention(C, n_heads, scale, qk_norm, eps, llama, learned, softcap)
         self.ln2 = norm(C)
         self.mlp = SwiGLU(C, d_ff) if llama else MLP(C, d_ff)
 
@@ -149,13 +193,14 @@ class Block(nn.Module):
 
 class Twin(nn.Module):
     def __init__(self, vocab_size, max_seq_len, d_model, n_heads, n_layers, d_ff, scale,
-                 qk_norm=False, ln_eps=1e-5, llama=False):
+                 qk_norm=None, ln_eps=1e-5, llama=False, learned=False, softcap=0.0):
         super().__init__()
         self.tok_emb = nn.Parameter(torch.zeros(vocab_size, d_model))
         self.llama = llama
         if not llama:  # the LLaMA block has no position table: RoPE puts position into q.k
             self.pos_emb = nn.Parameter(torch.zeros(max_seq_len, d_model))
-        self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, scale, qk_norm, ln_eps, llama)
+        self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, scale, qk_norm, ln_eps, llama,
+                                          learned, softcap)
                                     for _ in range(n_layers))
         self.ln_f = RMSNorm(d_model, ln_eps) if llama else nn.LayerNorm(d_model, eps=ln_eps)
         self.head = nn.Linear(d_model, vocab_size, bias=False)
@@ -176,6 +221,8 @@ class Twin(nn.Module):
                     p.normal_(0.0, 1.0, generator=gen)
                 elif p.dim() == 2:
                     p.normal_(0.0, 1.0 / math.sqrt(p.shape[1]), generator=gen)
+                elif name.endswith("log_scale"):  # every head starts at attention.scale_init
+                    p.fill_(math.log(self.blocks[0].attn.scale))
                 elif "ln" in name.split(".")[-2] or "norm" in name.split(".")[-2]:
                     p.fill_(1.0 if name.endswith("weight") else 0.0)
                 else:
@@ -192,8 +239,10 @@ def twin_from_config(cfg, vocab_size, max_seq_len):
     if int(cfg["model.max_seq_len"]):
         max_seq_len = int(cfg["model.max_seq_len"])
     return Twin(vocab_size, max_seq_len, C, NH, int(cfg["model.n_layers"]), d_ff,
-                attention_scale(cfg, C // NH), cfg["attention.qk_norm"] == "layernorm",
-                float(cfg["model.ln_eps"]), llama)
+                attention_scale(cfg, C // NH),
+                None if cfg["attention.qk_norm"] == "none" else cfg["attention.qk_norm"],
+                float(cfg["model.ln_eps"]), llama, cfg["attention.scale"] == "learned",
+                float(cfg.get("attention.softcap", "0")))
 
 
 def evaluate(model, tokens, targets, mask, batch=64):

@@ -69,6 +69,7 @@ def main():
     seed = a.seed if a.seed is not None else int(cfg["run.seed"])
     B, every = int(cfg["train.batch_size"]), int(cfg["train.eval_every"])
     clip, wd = float(cfg["optim.grad_clip"]), float(cfg["optim.weight_decay"])
+    qk_clip = float(cfg.get("attention.qk_clip", "0"))
 
     vrng, trng = random.Random(f"val {seed}"), random.Random(f"train {seed}")
     seen, val = set(), []
@@ -116,6 +117,9 @@ def main():
         if clip > 0:
             torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
         opt.step()
+        if qk_clip > 0:  # on this step's largest scores (src/model/qk_clip.c)
+            for b in model.blocks:
+                b.attn.qk_clip(qk_clip)
     print(f"final: val loss {last[0]:.4f}, answer accuracy {100 * last[2]:.1f}%, token accuracy "
           f"{100 * last[1]:.1f}% after {steps} steps, attention.scale = {cfg['attention.scale']}")
 
