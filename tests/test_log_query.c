@@ -170,4 +170,43 @@ START_TEST(test_format_value) {
 }
 END_TEST
 
-TU_MAIN("log_query", test_path_and_load, test_rows, test_head_mean, test_format_value);
+/* log_logit_growth on a hand-made attention.csv, 2 layers x 2 heads, steps 0-30. Head means by
+ * hand: layer 0: step 0 (0.5 + 1.5)/2 = 1, step 10 (4 + 8)/2 = 6, step 20 (10 + 14)/2 = 12 (more
+ * than 10 x 1: the first 10x step), step 30 (9 + 11)/2 = 10: peak 12 at step 20. Layer 1: step 0
+ * 2, step 10 not measured (empty cells), step 20 (3 + 5)/2 = 4, step 30 4 again: peak 4, first
+ * reached at step 20; never 10x (20). Layer 2 has no rows. A run without step 0: no std0 and no
+ * 10x step, its peak still found; a nan head mean is no peak. */
+START_TEST(test_logit_growth) {
+    Csv t = {0};
+    parse(&t, "step,layer,head,logit_std\n"
+              "0,0,0,0.5\n0,0,1,1.5\n0,1,0,2\n0,1,1,2\n"
+              "10,0,0,4\n10,0,1,8\n10,1,0,\n10,1,1,\n"
+              "20,0,0,10\n20,0,1,14\n20,1,0,3\n20,1,1,5\n"
+              "30,0,0,9\n30,0,1,11\n30,1,0,4\n30,1,1,4\n");
+    LogitGrowth g;
+    ck_assert_int_eq(log_logit_growth(&t, 0, &g), 0);
+    ck_assert(g.std0 == 1 && g.peak == 12);
+    ck_assert_int_eq(g.peak_step, 20);
+    ck_assert_int_eq(g.first_10x, 20);
+    ck_assert_int_eq(log_logit_growth(&t, 1, &g), 0);
+    ck_assert(g.std0 == 2 && g.peak == 4);
+    ck_assert_int_eq(g.peak_step, 20);
+    ck_assert_int_eq(g.first_10x, -1);
+    ck_assert_int_eq(log_logit_growth(&t, 2, &g), -1);
+    csv_free(&t);
+
+    parse(&t, "step,layer,head,logit_std\n10,0,0,3\n20,0,0,nan\n30,0,0,50\n");
+    ck_assert_int_eq(log_logit_growth(&t, 0, &g), 0);
+    ck_assert(isnan(g.std0) && g.peak == 50);
+    ck_assert_int_eq(g.peak_step, 30);
+    ck_assert_int_eq(g.first_10x, -1);
+    csv_free(&t);
+
+    parse(&t, "step,layer,head\n0,0,0\n"); /* no logit_std column */
+    ck_assert_int_eq(log_logit_growth(&t, 0, &g), -1);
+    csv_free(&t);
+}
+END_TEST
+
+TU_MAIN("log_query", test_path_and_load, test_rows, test_head_mean, test_format_value,
+        test_logit_growth);

@@ -100,6 +100,9 @@ static const ExpandCase EXPAND[] = {
     /* characters a folder name cannot hold become '-' */
     {{"--grid", "task.file=x(1)/y", "--grid", "task.name=file"}, 1, {"file-x-1--y_name-file"},
      {64}, {1}, "task.file,task.name"},
+    /* a learned scale starting at 1 is not the fixed scale 1: both are planned */
+    {{"--dk", "8", "--d-model", "16", "--scales", "none,learned"}, 2,
+     {"dk8_none_s1", "dk8_learned_s1"}, {16, 16}, {2, 2}, ""},
     /* no options at all: the d_k preset at width 128, three scales, seed 1 */
     {{NULL}, 15, {"dk8_sqrt_dk_s1", "dk8_none_s1", "dk8_inv_dk_s1", "dk16_sqrt_dk_s1"},
      {128, 128, 128, 128}, {16, 16, 16, 8}, ""},

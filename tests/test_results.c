@@ -40,7 +40,9 @@ static void write_in(const char *dir, const char *file, const char *text) {
  * unscaled: predicted step-0 logit std 1·√8·16·0.02² = 0.0181019 (6 digits). attention.csv: layer 0's two
  * heads at step 0 have logit std 1 and 3 (mean 2; layer 1's 9 does not count); at the last
  * step, 40, saturated_frac 0.2, 0.4, 0.6 (mean 0.4) and softmax_pass 0.1, 0.2, 0.6 (mean 0.3)
- * over both layers. grad_norms.csv: the last row's W_q, W_k norms 0.25, 0.5. */
+ * over both layers; the growth columns: layer 1's head mean 9 at step 0 is the highest any
+ * layer reaches (layer 0: 2 and 2), so peak 9, step 0, layer 1, and no 10x step (both layers
+ * end lower). grad_norms.csv: the last row's W_q, W_k norms 0.25, 0.5. */
 static void write_logs(const char *dir) {
     mkdir(dir, 0755);
     write_in(dir, "loss.csv",
@@ -71,7 +73,7 @@ START_TEST(test_row_from_logs) {
     RowInfo info;
     char *row = results_row(&p, 0, dir, &info);
     ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.995,0.9,1.2,0.995,10,20,20,40,2.4,2,"
-                          "0.0181019,gpt2,0.4,0.3,0.25,0.5,1.500,v9");
+                          "0.0181019,gpt2,0.4,0.3,9,0,1,,0.25,0.5,1.500,v9");
     ck_assert_str_eq(info.status, "guard");
     ck_assert(info.has_acc && info.answer_acc == 0.995);
     free(row);
@@ -80,7 +82,8 @@ START_TEST(test_row_from_logs) {
                            "val_loss,val_answer_acc,val_token_acc,best_val_loss,"
                            "best_val_answer_acc,first_step_50,first_step_90,first_step_99,"
                            "last_eval_step,loss0,logit_std0,predicted_logit_std,init_scheme,saturated_final,"
-                           "softmax_pass_final,gq_norm,gk_norm,wall_s,version");
+                           "softmax_pass_final,logit_std_peak,logit_std_peak_step,"
+                           "logit_std_peak_layer,logit_std_10x_step,gq_norm,gk_norm,wall_s,version");
     free(head);
 }
 END_TEST
@@ -96,8 +99,8 @@ START_TEST(test_row_missing_fields) {
     write_in(dir, SWEEP_MARKER, "exit_code 3\nwall_s 2\nversion v9\n");
     Plan p = one_run_plan();
     char *row = results_row(&p, 0, dir, NULL);
-    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,,,0,nan,4,,,0.5,,,,"
-                          "2.000,v9");
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,,,0,nan,4,,,0.5,,4,"
+                          "0,0,,,,2.000,v9");
     free(row);
 }
 END_TEST
@@ -141,11 +144,11 @@ START_TEST(test_status) {
         snprintf(want, sizeof want, "r1,8,16,2,none,1,40,%s,%s,%s,", CASES[k].status,
                  CASES[k].exit_code, CASES[k].steps_done);
         ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "case %zu: %s", k, row);
-        /* incomplete: after steps_done, the 17 measured fields (val_loss .. gk_norm, with
-         * first_step_50/90, last_eval_step, predicted_logit_std and init_scheme), wall_s (none in
-         * the marker) and version all empty: 19 commas */
+        /* incomplete: after steps_done, the 21 measured fields (val_loss .. gk_norm, with
+         * first_step_50/90, last_eval_step, predicted_logit_std, init_scheme and the 4 growth
+         * columns), wall_s (none in the marker) and version all empty: 23 commas */
         if (strcmp(CASES[k].status, "incomplete") == 0 && CASES[k].last_step == 20)
-            ck_assert_str_eq(row, "r1,8,16,2,none,1,40,incomplete,0,20,,,,,,,,,,,,,,,,,,,");
+            ck_assert_str_eq(row, "r1,8,16,2,none,1,40,incomplete,0,20,,,,,,,,,,,,,,,,,,,,,,,");
         free(row);
     }
     ck_assert(results_final(0) && results_final(3) && results_final(4));

@@ -78,6 +78,9 @@ static const struct {
     {"layer 0 logit std, final", "5.00", "n/a"},          /* (4 + 6) / 2 */
     {"layer 0 saturated fraction @ step 0", "20.0%", "n/a"},
     {"layer 0 saturated fraction, final", "50.0%", "n/a"},
+    /* growth, by hand: head means 2 at step 0, 5 at 100: peak 5 at 100, never above 20 */
+    {"layer 0 logit std, peak", "5.00 @ step 100", "n/a"},
+    {"layer 0 logit std first > 10x step 0", "never", "n/a"},
 };
 #define N_WANT ((int)(sizeof WANT / sizeof WANT[0]))
 
@@ -118,9 +121,9 @@ START_TEST(test_rows_and_cells) {
 }
 END_TEST
 
-/* Widths by hand: labels take the longest non-heading label ("layer 0 saturated fraction @ step
- * 0", 35) + 2 = 37; run a's column its widest cell ("finished @100", 13), run b's ("never (by
- * 48)", 13). A line is 37 + 3 + 13 + 3 + 13 = 69 wide. */
+/* Widths by hand: labels take the longest non-heading label ("layer 0 logit std first > 10x step
+ * 0", 36) + 2 = 38; run a's column its widest cell ("5.00 @ step 100", 15), run b's ("never (by
+ * 48)", 13). A line is 38 + 3 + 15 + 3 + 13 = 72 wide. */
 START_TEST(test_print_layout) {
     write_runs();
     Run runs[2];
@@ -133,17 +136,17 @@ START_TEST(test_print_layout) {
     ck_assert_ptr_nonnull(f);
     summary_print(&t, runs, f);
     fclose(f);
-    char rule[70], want[1024];
-    memset(rule, '=', 69);
-    rule[69] = 0;
-    snprintf(want, sizeof want, "%-37s   %13s   %13s\n%s\nsetup\n  %-35s   %13s   %13s\n", "run", "a",
+    char rule[73], want[1024];
+    memset(rule, '=', 72);
+    rule[72] = 0;
+    snprintf(want, sizeof want, "%-38s   %15s   %13s\n%s\nsetup\n  %-36s   %15s   %13s\n", "run", "a",
              "b", rule, "status", "finished @100", "stopped @48");
     ck_assert_msg(strncmp(buf, want, strlen(want)) == 0, "begins:\n%.400s\nwant:\n%s", buf, want);
-    snprintf(want, sizeof want, "\nloss (nats/token)\n  %-35s   %13s   %13s\n", "train loss @ step 0",
+    snprintf(want, sizeof want, "\nloss (nats/token)\n  %-36s   %15s   %13s\n", "train loss @ step 0",
              "3.0000", "3.5000");
     ck_assert_msg(strstr(buf, want), "no '%s' in\n%s", want, buf);
-    snprintf(want, sizeof want, "  %-35s   %13s   %13s\n%s\n(@N): logged at step N",
-             "layer 0 saturated fraction, final", "50.0%", "n/a", rule);
+    snprintf(want, sizeof want, "  %-36s   %15s   %13s\n%s\n(@N): logged at step N",
+             "layer 0 logit std first > 10x step 0", "never", "n/a", rule);
     ck_assert_msg(strstr(buf, want), "no '%s' in\n%s", want, buf);
     free(buf);
     summary_free(&t);

@@ -18,7 +18,7 @@
 void sweep_usage(FILE *f) {
     char names[64], list[64]; /* the scale names of the key table */
     config_scale_names(names, sizeof names, ", ");
-    config_scale_names(list, sizeof list, ",");
+    config_fixed_scale_names(list, sizeof list, ",");
     fprintf(f,
         "usage: ./train --sweep [CONFIG.ini] [--dk LIST] [--d-model N | --one-head]\n"
         "                       [--scales LIST] [--seeds N|LIST] [--grid section.key=v1,v2,...]\n"
@@ -372,7 +372,7 @@ static int assemble(SweepArgs *a, Parts *p) {
         if (!p->has_scale) {
             axis_init(&p->scale, AXIS_KEY, "attention.scale", "", "--scales", 0);
             char list[64];
-            config_scale_names(list, sizeof list, ",");
+            config_fixed_scale_names(list, sizeof list, ",");
             if (split_values(&p->scale, list, "--scales", 0) != 0) return -1;
             p->has_scale = 1;
         }

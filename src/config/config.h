@@ -164,6 +164,10 @@ const char *config_scale_name(ScaleMode m);
  * "sqrt_dk, none, inv_dk"), into buf (n bytes; cut to fit, always NUL-terminated when n > 0). */
 void config_scale_names(char *buf, size_t n, const char *sep);
 
+/* config_scale_names without learned: the fixed factors, "sqrt_dk,none,inv_dk" with sep ",",
+ * the sweep's default --scales (a learned scale starts at one of them and is its own question). */
+void config_fixed_scale_names(char *buf, size_t n, const char *sep);
+
 /* ---- The key table, for documentation and tools ---- */
 
 /* One key as the table describes it. All strings are literals owned by config/keys.c. */

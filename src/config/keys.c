@@ -224,11 +224,18 @@ const char *config_scale_name(ScaleMode m) {
     return (unsigned)m < (unsigned)SCALE_VALUE ? SCALE_NAMES[m] : NULL;
 }
 
-void config_scale_names(char *buf, size_t n, const char *sep) {
+static void join_scale_names(char *buf, size_t n, const char *sep, int fixed_only) {
     size_t len = 0;
     if (n) buf[0] = '\0';
-    for (int i = 0; SCALE_NAMES[i] && len < n; i++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? sep : "", SCALE_NAMES[i]);
+    for (int i = 0, k = 0; SCALE_NAMES[i] && len < n; i++)
+        if (!fixed_only || i != SCALE_LEARNED)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", k++ ? sep : "", SCALE_NAMES[i]);
+}
+
+void config_scale_names(char *buf, size_t n, const char *sep) { join_scale_names(buf, n, sep, 0); }
+
+void config_fixed_scale_names(char *buf, size_t n, const char *sep) {
+    join_scale_names(buf, n, sep, 1);
 }
 
 /* ---------------------------------------------------------------- public: key table access */

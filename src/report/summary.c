@@ -188,6 +188,30 @@ static void summary_gradient_rows(Table *t, const Run *runs, int n) {
         }
 }
 
+/* How far each layer's logits grew (log_logit_growth): the peak of the head-mean logit std with
+ * its step, and the first step at which it exceeded 10x its step-0 value. */
+static void summary_growth_rows(Table *t, const Run *runs, int n, int layers) {
+    for (int l = 0; l < layers; l++) {
+        int peak = table_add(t, 0, "layer %d logit std, peak", l);
+        int tenx = table_add(t, 0, "layer %d logit std first > 10x step 0", l);
+        for (int i = 0; i < n; i++) {
+            LogitGrowth g;
+            if (!runs[i].has_attn || log_logit_growth(&runs[i].attn, l, &g) != 0) {
+                cell(t, peak, i, "n/a");
+                cell(t, tenx, i, "n/a");
+                continue;
+            }
+            char v[32];
+            log_format_value(v, sizeof v, g.peak, "%#.3g", 1);
+            cell(t, peak, i, "%s @ step %ld", v, g.peak_step);
+            if (g.first_10x >= 0)
+                cell(t, tenx, i, "step %ld", g.first_10x);
+            else
+                cell(t, tenx, i, isnan(g.std0) ? "n/a (no step 0)" : "never");
+        }
+    }
+}
+
 static void summary_attention_rows(Table *t, const Run *runs, int n) {
     int layers = 0, total = 0;
     for (int i = 0; i < n; i++) {
@@ -215,6 +239,7 @@ static void summary_attention_rows(Table *t, const Run *runs, int n) {
                     logged_cell(t, row, i, v, step, last ? total : 0);
                 }
             }
+    summary_growth_rows(t, runs, n, layers);
 }
 
 /* Mean over heads and logged steps of attention.csv column `name` at one layer (rows where it

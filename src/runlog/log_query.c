@@ -58,6 +58,34 @@ double log_head_mean(const Csv *attn, int step, int layer, const char *name, int
     return count ? sum / count : NAN;
 }
 
+/* The growth bookkeeping of one finished step's head mean s at step t. */
+static void growth_add(LogitGrowth *g, long t, double s, int *seen) {
+    if (isnan(s)) return;
+    if (t == 0) g->std0 = s;
+    if (!*seen || s > g->peak) g->peak = s, g->peak_step = t;
+    *seen = 1;
+    if (g->first_10x < 0 && t > 0 && !isnan(g->std0) && s > 10 * g->std0) g->first_10x = t;
+}
+
+int log_logit_growth(const Csv *attn, int layer, LogitGrowth *g) {
+    *g = (LogitGrowth){NAN, NAN, -1, -1};
+    int cs = csv_col(attn, "step"), cl = csv_col(attn, "layer"), cv = csv_col(attn, "logit_std");
+    if (cs < 0 || cl < 0 || cv < 0) return -1;
+    int seen = 0, n = 0;
+    long t = -1;
+    double sum = 0;
+    for (int i = 0; i < attn->n_rows; i++) {
+        if (csv_num(attn, i, cl) != layer || csv_empty(attn, i, cv)) continue;
+        long step = (long)csv_num(attn, i, cs);
+        if (step != t && n > 0) growth_add(g, t, sum / n, &seen), sum = 0, n = 0;
+        t = step;
+        sum += csv_num(attn, i, cv);
+        n++;
+    }
+    if (n > 0) growth_add(g, t, sum / n, &seen);
+    return seen ? 0 : -1;
+}
+
 void log_format_value(char *out, size_t n, double v, const char *fmt, double scale) {
     if (isnan(v))
         snprintf(out, n, "nan");

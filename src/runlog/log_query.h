@@ -33,6 +33,22 @@ int log_nearest_row(const Csv *t, int col, double target);
  * there is none or a column is missing. */
 double log_head_mean(const Csv *attn, int step, int layer, const char *name, int *n);
 
+/* How one layer's attention logits grew over a run (attention.csv; issue 29's growth measure).
+ * s(t) = the mean over heads of logit_std at logged step t (log_head_mean's mean), taken in the
+ * order the rows are written (steps ascending):
+ *   std0       s at step 0 (NAN when step 0 is not logged)
+ *   peak       max_t s(t), and peak_step the first step where it is reached
+ *   first_10x  the first step with s(t) > 10·s(0); -1 when none (or no step 0)
+ * NaN values of s are skipped (a diverged run's NaN is no peak). */
+typedef struct {
+    double std0, peak;
+    long peak_step, first_10x;
+} LogitGrowth;
+
+/* Fills *g for layer `layer`; returns 0, or -1 when no row of that layer has a logit_std (or the
+ * step, layer or logit_std column is missing). */
+int log_logit_growth(const Csv *attn, int layer, LogitGrowth *g);
+
 /* v times scale in printf format fmt (one double conversion), or "nan" / "inf" / "-inf". */
 void log_format_value(char *out, size_t n, double v, const char *fmt, double scale);
 

@@ -197,14 +197,16 @@ int plan_alloc(Plan *p, int n_cols, long n_runs) {
 
 /* What run config c trains, as text: its run.name cleared and the attention scale resolved to
  * its number, so that two spellings of one value (1e-3 and 0.001, seed 01 and 1, scale none and
- * 1) give the same text. malloc'd; NULL when out of memory. */
+ * 1) give the same text (a learned scale stays learned: it starts at its number, then moves). malloc'd; NULL when out of memory. */
 static char *effective_config(const Config *c) {
     Config *k = malloc(sizeof *k);
     if (!k) return NULL;
     *k = *c;
     k->run_name[0] = '\0';
-    k->scale_value = config_attention_scale(c, c->d_model / c->n_heads);
-    k->scale_mode = SCALE_VALUE;
+    if (c->scale_mode != SCALE_LEARNED) { /* a learned scale is not the number it starts at */
+        k->scale_value = config_attention_scale(c, c->d_model / c->n_heads);
+        k->scale_mode = SCALE_VALUE;
+    }
     char *text = config_text(k);
     free(k);
     return text;

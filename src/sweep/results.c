@@ -69,6 +69,10 @@ const char *results_status(const RunState *s) {
 /* The numbers of a row; has_* say which were measured. */
 typedef struct {
     int has_steps, has_val, has_best, has_loss0, has_std0, has_sat, has_pass, has_grad, has_pred;
+    /* the layer whose head-mean logit std peaked highest (log_logit_growth), and the first step
+     * at which any layer's exceeded 10x its step-0 value (-1: none) */
+    int has_peak, peak_layer;
+    double peak, peak_step, first_10x;
     double steps_done, val_loss, val_acc, val_tok, best_loss, best_acc, loss0, std0, sat, pass,
         gq, gk, pred;
     const char *init; /* init.scheme from config.ini; "" when not read */
@@ -144,6 +148,15 @@ static void read_attention(const char *dir, Measured *m) {
         m->has_std0 = n > 0;
         m->has_sat = last_step_mean(&t, "saturated_frac", &m->sat);
         m->has_pass = last_step_mean(&t, "softmax_pass", &m->pass);
+        m->first_10x = -1;
+        LogitGrowth g;
+        for (int l = 0; log_logit_growth(&t, l, &g) == 0; l++) {
+            if (!m->has_peak || g.peak > m->peak)
+                m->has_peak = 1, m->peak = g.peak, m->peak_step = (double)g.peak_step,
+                m->peak_layer = l;
+            if (g.first_10x >= 0 && (m->first_10x < 0 || g.first_10x < m->first_10x))
+                m->first_10x = (double)g.first_10x;
+        }
     }
     csv_free(&t);
 }
@@ -230,6 +243,10 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
     snprintf(cell[SC_INIT], sizeof cell[0], "%s", m.init ? m.init : "");
     put_num(cell[SC_SAT], sizeof cell[0], m.has_sat, m.sat, "%.6g");
     put_num(cell[SC_PASS], sizeof cell[0], m.has_pass, m.pass, "%.6g");
+    put_num(cell[SC_STD_PEAK], sizeof cell[0], m.has_peak, m.peak, "%.6g");
+    put_num(cell[SC_STD_PEAK_STEP], sizeof cell[0], m.has_peak, m.peak_step, "%.0f");
+    put_num(cell[SC_STD_PEAK_LAYER], sizeof cell[0], m.has_peak, m.peak_layer, "%.0f");
+    put_num(cell[SC_STD_10X], sizeof cell[0], m.has_peak && m.first_10x >= 0, m.first_10x, "%.0f");
     put_num(cell[SC_GQ], sizeof cell[0], m.has_grad, m.gq, "%.6g");
     put_num(cell[SC_GK], sizeof cell[0], m.has_grad, m.gk, "%.6g");
     put_num(cell[SC_WALL], sizeof cell[0], has_marker && !isnan(mk.wall_s),
