@@ -181,4 +181,11 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
                    "this %s, the scale changes %s at step 0.\n",
                 c0->var_q, c0->var_k, c0->var_qk, c0->d_k, c0->var_q < 0.5 ? "small" : "large",
                 min_qk < 1 ? "little: the logits are small either way" : "a lot");
+    /* Step 0 is not the whole story: with AdamW the logits can grow during training, and how fast
+     * depends on the learning rate, the width and the scale (docs/attention_fixes.md; measured
+     * by experiments/lr_width.sh) — a small start does not promise a small end. */
+    fprintf(f, "note: this is step 0 only; the logits can grow during training, more the higher "
+               "the learning rate and the wider the model, and faster without the scale: watch "
+               "logit_std in attention.csv (its peak and first 10x step are in --compare and "
+               "sweep.csv).\n");
 }
