@@ -17,6 +17,7 @@ fix() { # NAME SCALES [--set KEY=VALUE]
         --set init.scheme=gpt2 --set optim.lr=3.2e-2 "$@" --seeds 3 --jobs "$JOBS" \
         --out "sweeps/fixes_d64_$name"
     publish "sweeps/fixes_d64_$name" "results/fixes_d64/$name"
+    experiments/curves.sh "sweeps/fixes_d64_$name" "results/fixes_d64/$name/curves"
 }
 for f in ${FIXES:-none qk_rmsnorm softcap qk_clip learned}; do
     case "$f" in

@@ -15,6 +15,7 @@ part() { # NAME D_MODEL SCALES LRS
         --set init.scheme=gpt2 --grid optim.lr="$4" --seeds "${SEEDS:-2}" --jobs "$JOBS" \
         --out "sweeps/lr_width_$1"
     publish "sweeps/lr_width_$1" "results/lr_width/$1"
+    experiments/curves.sh "sweeps/lr_width_$1" "results/lr_width/$1/curves"
 }
 for p in ${PARTS:-d64 d128 d256_none d256_sqrt_dk}; do
     case "$p" in
