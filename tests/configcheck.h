@@ -121,7 +121,7 @@ static const CcField CC_FIELDS[] = {
     CC_F(d_model, CC_INT), CC_F(n_heads, CC_INT), CC_F(n_layers, CC_INT), CC_F(d_ff, CC_INT),
     CC_F(max_seq_len, CC_INT), CC_F(ln_eps, CC_DOUBLE), CC_F(block, CC_INT),
     CC_F(scale_mode, CC_INT), CC_F(scale_value, CC_DOUBLE), CC_F(scale_init, CC_DOUBLE),
-    CC_F(qk_norm, CC_INT), CC_F(softcap, CC_DOUBLE), CC_F(qk_clip, CC_DOUBLE),
+    CC_F(qk_norm, CC_INT), CC_F(softcap, CC_DOUBLE), CC_F(qk_clip, CC_DOUBLE), CC_F(window, CC_INT),
     CC_F(init, CC_INT), CC_F(init_std, CC_DOUBLE),
     CC_F(optim, CC_INT), CC_F(lr, CC_DOUBLE), CC_F(beta1, CC_DOUBLE), CC_F(beta2, CC_DOUBLE),
     CC_F(eps, CC_DOUBLE), CC_F(weight_decay, CC_DOUBLE), CC_F(momentum, CC_DOUBLE),
@@ -192,35 +192,36 @@ static const char *const CC_FULL =
     "scale = 0.1\n"                             /* 23 */
     "qk_norm = layernorm\n"                     /* 24 */
     "softcap = 30\n"                            /* 25 */
-    "[init]\n"                                  /* 26 */
-    "scheme = gpt2\n"                           /* 27 */
-    "std = 0.1\n"                               /* 28 */
-    "[optim]\n"                                 /* 29 */
-    "name = sgd\n"                              /* 30 */
-    "lr = 0.3\n"                                /* 31 */
-    "beta1 = 0.1\n"                             /* 32 */
-    "beta2 = 0.7\n"                             /* 33 */
-    "eps = 3e-9\n"                              /* 34 */
-    "weight_decay = 0.01\n"                     /* 35 */
-    "momentum = 0.95\n"                         /* 36 */
-    "grad_clip = 1.5\n"                         /* 37 */
-    "warmup_steps = 11\n"                       /* 38 */
-    "schedule = cosine\n"                       /* 39 */
-    "min_lr = 1e-5\n"                           /* 40 */
-    "[train]\n"                                 /* 41 */
-    "steps = 5\n"                               /* 42 */
-    "batch_size = 7\n"                          /* 43 */
-    "eval_every = 9\n"                          /* 44 */
-    "checkpoint_every = 13\n"                   /* 45 */
-    "on_divergence = skip\n"                    /* 46 */
-    "[log]\n"                                   /* 47 */
-    "every = 3\n"                               /* 48 */
-    "progress = 0\n"                            /* 49 */
-    "[guard]\n"                                 /* 50 */
-    "logit_std_max = 25.5\n"                    /* 51 */
-    "max_weight_max = 0.875\n"                  /* 52 */
-    "grad_norm_min = 1e-9\n"                    /* 53 */
-    "grad_norm_max = 1e4\n"                     /* 54 */
-    "action = stop\n";                          /* 55 */
+    "window = 5\n"                              /* 26 */
+    "[init]\n"                                  /* 27 */
+    "scheme = gpt2\n"                           /* 28 */
+    "std = 0.1\n"                               /* 29 */
+    "[optim]\n"                                 /* 30 */
+    "name = sgd\n"                              /* 31 */
+    "lr = 0.3\n"                                /* 32 */
+    "beta1 = 0.1\n"                             /* 33 */
+    "beta2 = 0.7\n"                             /* 34 */
+    "eps = 3e-9\n"                              /* 35 */
+    "weight_decay = 0.01\n"                     /* 36 */
+    "momentum = 0.95\n"                         /* 37 */
+    "grad_clip = 1.5\n"                         /* 38 */
+    "warmup_steps = 11\n"                       /* 39 */
+    "schedule = cosine\n"                       /* 40 */
+    "min_lr = 1e-5\n"                           /* 41 */
+    "[train]\n"                                 /* 42 */
+    "steps = 5\n"                               /* 43 */
+    "batch_size = 7\n"                          /* 44 */
+    "eval_every = 9\n"                          /* 45 */
+    "checkpoint_every = 13\n"                   /* 46 */
+    "on_divergence = skip\n"                    /* 47 */
+    "[log]\n"                                   /* 48 */
+    "every = 3\n"                               /* 49 */
+    "progress = 0\n"                            /* 50 */
+    "[guard]\n"                                 /* 51 */
+    "logit_std_max = 25.5\n"                    /* 52 */
+    "max_weight_max = 0.875\n"                  /* 53 */
+    "grad_norm_min = 1e-9\n"                    /* 54 */
+    "grad_norm_max = 1e4\n"                     /* 55 */
+    "action = stop\n";                          /* 56 */
 
 #endif

@@ -1,5 +1,5 @@
-/* test_attention_fixes.c: the attention variants of AttnScores (attention.h) — logit soft-capping
- * and a learned factor per head — against the book and against finite differences.
+/* test_attention_fixes.c: the attention variants of AttnScores (attention.h) — logit soft-capping,
+ * a learned factor per head and a causal window — against the book and finite differences.
  *
  * Forward: out, the capped logits (preatt) and each (b, head)'s largest logit before the cap
  * (smax) are recomputed here in double from q, k, v by the formulas of
@@ -8,7 +8,8 @@
  * Backward: with L = Σ w·out for fixed random w, dqkv matches central differences of L over qkv,
  * and d L / d log_scale[h] (attention_backward's per-(b, head) terms added over b) matches central
  * differences over log_scale, both to < 1e-6 relative, for soft-cap alone, a learned factor
- * alone, and both, with 1 and 2 heads; gc_check also proves a gradient off by 1 % would fail.
+ * alone, and both, and with a causal window of 2 or 3 keys, with 1 and 2 heads; gc_check also
+ * proves a gradient off by 1 % would fail.
  * attention_backward_scratch gives the same bits as attention_backward. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,8 @@
 enum { B = 2, T = 5, C = 8, MAXNH = 2 };
 enum { NQKV = B * T * 3 * C, NOUT = B * T * C, NATT = B * MAXNH * T * T };
 
-/* _i: bit 0 = NH 2, bits 1-2 = variant (0 soft-cap, 1 learned, 2 both) */
+/* _i: bit 0 = NH 2, _i >> 1 = variant: 0 soft-cap, 1 learned, 2 both, 3 a window of 2 keys with
+ * the soft-cap, 4 a window of 3 keys with a learned scale */
 static int NH;
 static AttnScores sc;
 static real log_scale[MAXNH];
@@ -43,8 +45,9 @@ static void setup_case(int i) {
     /* factors around 1: logits of std ~√hs, large enough that a cap of 1.5 bites */
     for (int h = 0; h < NH; h++) log_scale[h] = (real)(0.3 * (h ? -1 : 1));
     sc = attn_scores_fixed((real)(1 / sqrt(hs)));
-    if (variant != 1) sc.softcap = (real)1.5;
-    if (variant != 0) sc.log_scale = log_scale;
+    if (variant == 0 || variant == 2 || variant == 3) sc.softcap = (real)1.5;
+    if (variant == 1 || variant == 2 || variant == 4) sc.log_scale = log_scale;
+    if (variant >= 3) sc.window = variant - 1;
 }
 
 START_TEST(test_forward_by_the_book) {
@@ -57,7 +60,9 @@ START_TEST(test_forward_by_the_book) {
             for (int i = 0; i < T; i++) {
                 double s[T], p[T], rmax = -INFINITY, sum = 0;
                 const real *q = qkv + ((size_t)b * T + i) * 3 * C + h * hs;
-                for (int j = 0; j <= i; j++) {
+                int lo = sc.window > 0 && i - sc.window + 1 > 0 ? i - sc.window + 1 : 0;
+                for (int j = 0; j < lo; j++) s[j] = p[j] = 0; /* not seen: weight 0 */
+                for (int j = lo; j <= i; j++) {
                     const real *k = qkv + ((size_t)b * T + j) * 3 * C + C + h * hs;
                     double dot = 0;
                     for (int d = 0; d < hs; d++) dot += (double)q[d] * k[d];
@@ -69,7 +74,7 @@ START_TEST(test_forward_by_the_book) {
                     }
                     rmax = fmax(rmax, s[j]);
                 }
-                for (int j = 0; j <= i; j++) sum += p[j] = exp(s[j] - rmax);
+                for (int j = lo; j <= i; j++) sum += p[j] = exp(s[j] - rmax);
                 const real *prow = pre + (((size_t)b * NH + h) * T + i) * T;
                 const real *arow = att + (((size_t)b * NH + h) * T + i) * T;
                 for (int j = 0; j <= i; j++) {
@@ -135,5 +140,5 @@ START_TEST(test_gradients) {
 }
 END_TEST
 
-TU_MAIN_TIMEOUT("attention_fixes", 60, TU_LOOP(test_forward_by_the_book, 0, 6),
-                TU_LOOP(test_gradients, 0, 6));
+TU_MAIN_TIMEOUT("attention_fixes", 60, TU_LOOP(test_forward_by_the_book, 0, 10),
+                TU_LOOP(test_gradients, 0, 10));

@@ -30,7 +30,7 @@ START_TEST(test_defaults) {
         {"scale_value", c.scale_value, 0},
         {"attention.qk_norm", c.qk_norm, QK_NORM_NONE},
         {"attention.scale_init", c.scale_init, 1}, {"attention.softcap", c.softcap, 0},
-        {"attention.qk_clip", c.qk_clip, 0},
+        {"attention.qk_clip", c.qk_clip, 0},       {"attention.window", c.window, 0},
         {"init.scheme", c.init, INIT_FAN_IN},     {"init.std", c.init_std, 0.02},
         {"optim.name", c.optim, OPT_ADAMW},       {"optim.lr", c.lr, 1e-3},
         {"optim.beta1", c.beta1, 0.9},            {"optim.beta2", c.beta2, 0.999},
@@ -63,7 +63,7 @@ END_TEST
 
 START_TEST(test_key_table) {
     int n = config_key_count();
-    ck_assert_int_eq(n, 50);
+    ck_assert_int_eq(n, 51);
     ck_assert_int_le(n, CONFIG_MAX_KEYS);
     ConfigKeyInfo info = {0};
     ck_assert_int_eq(config_key_info(-1, &info), -1);

@@ -3,7 +3,7 @@
 # with ./train (one with attention.scale = none, one with sqrt_dk, two heads and qk_norm, so the
 # scale, the heads and the qk-LayerNorm are all exercised, and one of model.block = llama: RMSNorm,
 # RoPE, SwiGLU, no biases, two heads), and two with the attention fixes (a learned scale,
-# qk-RMSNorm and soft-capping; the llama block with a learned scale, soft-capping and QK-clip,
+# qk-RMSNorm, soft-capping and a window of 3 keys; the llama block with a learned scale, soft-capping and QK-clip,
 # whose clipped weights the export carries), exports each with --val, and checks
 # that twin/load.py reproduces the validation loss, token accuracy and answer accuracy to 1e-5
 # and the logits of the first batch to 1e-5 of their largest magnitude.
@@ -38,7 +38,7 @@ fail=0
 for spec in "unscaled:--set attention.scale=none --set model.n_heads=1" \
             "qknorm:--set attention.scale=sqrt_dk --set model.n_heads=2 --set attention.qk_norm=layernorm" \
             "llama:--set attention.scale=sqrt_dk --set model.n_heads=2 --set model.block=llama" \
-            "fixes:--set attention.scale=learned --set attention.scale_init=0.5 --set model.n_heads=2 --set attention.qk_norm=rmsnorm --set attention.softcap=3" \
+            "fixes:--set attention.scale=learned --set attention.scale_init=0.5 --set model.n_heads=2 --set attention.qk_norm=rmsnorm --set attention.softcap=3 --set attention.window=3" \
             "llama_fixes:--set model.block=llama --set model.n_heads=2 --set attention.scale=learned --set attention.softcap=4 --set attention.qk_clip=6"; do
     name=${spec%%:*}
     # shellcheck disable=SC2086 # the spec's --set words are meant to split

@@ -24,7 +24,7 @@ The attention fixes, each as the reference README defines it (docs/attention_fix
 attention.qk_norm = rmsnorm (q, k <- RMSNorm over d_k, gain only); attention.scale = learned
 (scores = exp(attn.log_scale[h]) * q k^T, log_scale [n_heads] starting at log(scale_init));
 attention.softcap = c (scores <- c tanh(scores / c) after the scale, before the mask);
-attention.qk_clip = tau (train.py: after each step, a head whose largest logit of the step
+attention.window = w (query i sees keys i - w + 1 .. i only); attention.qk_clip = tau (train.py: after each step, a head whose largest logit of the step
 exceeded tau gets its q and k rows of attn.qkv times sqrt(tau / largest))."""
 import math
 
@@ -97,10 +97,11 @@ class Attention(nn.Module):
     replaces the fixed scale; softcap: c > 0 caps the scores. Each forward keeps each head's
     largest score over the batch, before the cap (last_smax, for QK-clip)."""
 
-    def __init__(self, C, n_heads, scale, qk_norm, eps, llama=False, learned=False, softcap=0.0):
+    def __init__(self, C, n_heads, scale, qk_norm, eps, llama=False, learned=False, softcap=0.0,
+                 window=0):
         super().__init__()
         self.n_heads, self.scale, self.llama = n_heads, scale, llama
-        self.softcap, self.learned = softcap, learned
+        self.softcap, self.learned, self.window = softcap, learned, window
         d_k = C // n_heads
         self.qkv = nn.Linear(C, 3 * C, bias=not llama)
         if qk_norm == "layernorm":
@@ -127,6 +128,8 @@ class Attention(nn.Module):
         f = self.log_scale.exp().view(1, NH, 1, 1) if self.learned else self.scale
         scores = f * (q @ k.transpose(-2, -1))
         causal = torch.ones(T, T, dtype=torch.bool, device=h.device).tril()
+        if self.window > 0:  # query i sees keys i - window + 1 .. i
+            causal = causal & ~torch.ones(T, T, dtype=torch.bool, device=h.device).tril(-self.window)
         self.last_smax = scores.detach().masked_fill(~causal, float("-inf")).amax(dim=(0, 2, 3))
         if self.softcap > 0:
             scores = self.softcap * torch.tanh(scores / self.softcap)
@@ -178,11 +181,11 @@ class SwiGLU(nn.Module):
 
 class Block(nn.Module):
     def __init__(self, C, n_heads, d_ff, scale, qk_norm, eps, llama=False, learned=False,
-                 softcap=0.0):
+                 softcap=0.0, window=0):
         super().__init__()
         norm = (lambda n: RMSNorm(n, eps)) if llama else (lambda n: nn.LayerNorm(n, eps=eps))
         self.ln1 = norm(C)
-        self.attn = Attention(C, n_heads, scale, qk_norm, eps, llama, learned, softcap)
+        self.attn = Attention(C, n_heads, scale, qk_norm, eps, llama, learned, softcap, window)
         self.ln2 = norm(C)
         self.mlp = SwiGLU(C, d_ff) if llama else MLP(C, d_ff)
 
@@ -193,14 +196,14 @@ class Block(nn.Module):
 
 class Twin(nn.Module):
     def __init__(self, vocab_size, max_seq_len, d_model, n_heads, n_layers, d_ff, scale,
-                 qk_norm=None, ln_eps=1e-5, llama=False, learned=False, softcap=0.0):
+                 qk_norm=None, ln_eps=1e-5, llama=False, learned=False, softcap=0.0, window=0):
         super().__init__()
         self.tok_emb = nn.Parameter(torch.zeros(vocab_size, d_model))
         self.llama = llama
         if not llama:  # the LLaMA block has no position table: RoPE puts position into q.k
             self.pos_emb = nn.Parameter(torch.zeros(max_seq_len, d_model))
         self.blocks = nn.ModuleList(Block(d_model, n_heads, d_ff, scale, qk_norm, ln_eps, llama,
-                                          learned, softcap)
+                                          learned, softcap, window)
                                     for _ in range(n_layers))
         self.ln_f = RMSNorm(d_model, ln_eps) if llama else nn.LayerNorm(d_model, eps=ln_eps)
         self.head = nn.Linear(d_model, vocab_size, bias=False)
@@ -242,7 +245,7 @@ def twin_from_config(cfg, vocab_size, max_seq_len):
                 attention_scale(cfg, C // NH),
                 None if cfg["attention.qk_norm"] == "none" else cfg["attention.qk_norm"],
                 float(cfg["model.ln_eps"]), llama, cfg["attention.scale"] == "learned",
-                float(cfg.get("attention.softcap", "0")))
+                float(cfg.get("attention.softcap", "0")), int(cfg.get("attention.window", "0")))
 
 
 def evaluate(model, tokens, targets, mask, batch=64):

@@ -58,6 +58,7 @@ typedef struct {
     double scale_init;          /* attention.scale_init: each head's factor at step 0 (learned) */
     double softcap;             /* attention.softcap: cap c of the logits, 0 = off */
     double qk_clip;             /* attention.qk_clip: QK-clip threshold tau, 0 = off */
+    int window;                 /* attention.window: keys each query sees, 0 = all (causal) */
     /* [init] */
     InitScheme init;            /* init.scheme: fan_in | gpt2 */
     double init_std;            /* init.std: std of gpt2 init */

@@ -117,6 +117,9 @@ const KeySpec cfg_keys[] = {
             "QK-clip: after each update, a head whose largest logit of the step exceeded this "
             "has its q and k weights scaled by sqrt(qk_clip / largest) (Kimi K2 uses 100); 0 = "
             "off"),
+    KEY_INT("attention", "window", window, "0", 0, 65536,
+            "Sliding-window attention: each query sees only its last window keys (itself "
+            "included; Child et al. 2019, Beltagy et al. 2020); 0 = every earlier key"),
 
     KEY_ENUM("init", "scheme", init, "fan_in", INIT_NAMES,
              "Weight initialisation: fan_in = N(0, 1/fan_in), gpt2 = N(0, init.std^2) with scaled "

@@ -44,25 +44,28 @@ static real row_max(const real *x, int n) {
     return r;
 }
 
-/* Row i of S and P: p_j = exp(z_j − max z) / Σ exp(...) over the n = i + 1 visible keys, with
- * the true row maximum; z and p are set to 0 for the T − n keys above the diagonal. z and p may
- * be the same row (the training forward keeps only P): each p_j depends on z_j alone once the
- * maximum is known, so overwriting in place changes no value. */
-static void softmax_row(real *z, real *p, int n, int T) {
-    real maxv = row_max(z, n);
+/* Row i of S and P: p_j = exp(z_j − max z) / Σ exp(...) over the visible keys lo .. n − 1 (n =
+ * i + 1; lo > 0 only with a window), with the true row maximum; z and p are set to 0 for the
+ * other keys. z and p may be the same row (the training forward keeps only P): each p_j depends
+ * on z_j alone once the maximum is known, so overwriting in place changes no value. */
+static void softmax_row(real *z, real *p, int lo, int n, int T) {
+    real maxv = row_max(z + lo, n - lo);
     /* the exponentials and their sum in one pass, the sum in lane_sum's order (vecmath.h) */
     real acc[LANES] = {0}, tail = 0;
-    int j = 0;
+    int j = lo;
     for (; j + LANES <= n; j += LANES)
         EXP_LOOP for (int l = 0; l < LANES; l++) acc[l] += p[j + l] = exp_nonpositive(z[j + l] - maxv);
     for (; j < n; j++) tail += p[j] = exp_nonpositive(z[j] - maxv);
     real inv = R(1.0) / (lanes_total(acc) + tail);
-    LANE_LOOP for (int j = 0; j < n; j++) p[j] *= inv;
+    LANE_LOOP for (int j = lo; j < n; j++) p[j] *= inv;
     /* one store per zero: `z[j] = p[j] = 0` on one row (z == p) compiled to a scalar loop that
      * took 45 % of the softmax at T = 512 */
+    for (int j = 0; j < lo; j++) p[j] = 0;
     for (int j = n; j < T; j++) p[j] = 0;
-    if (z != p)
+    if (z != p) {
+        for (int j = 0; j < lo; j++) z[j] = 0;
         for (int j = n; j < T; j++) z[j] = 0;
+    }
 }
 
 /* Softmax backward on row i: d holds dp_j on entry and dz_j = p_j·(dp_j − Σ_k p_k·dp_k) on
@@ -89,12 +92,15 @@ SoftmaxRowPass softmax_row_pass(const real *p, const real *dp, int n) {
     return r;
 }
 
-/* The pass-through sums of one (b, h) pair's rows while dz still holds dP (see AttnGradStats). */
-static void pass_stats(AttnGradStats *st, long slot, const real *dp, const real *p, int T) {
+/* The pass-through sums of one (b, h) pair's rows while dz still holds dP (see AttnGradStats),
+ * over the keys each query sees. */
+static void pass_stats(AttnGradStats *st, long slot, const real *dp, const real *p, int T,
+                       AttnScores sc) {
     double ss = 0;
     int rows = 0, blocked = 0;
     for (int i = 0; i < T; i++) {
-        SoftmaxRowPass r = softmax_row_pass(p + (long)i * T, dp + (long)i * T, i + 1);
+        int lo = attn_first_key(sc, i);
+        SoftmaxRowPass r = softmax_row_pass(p + (long)i * T + lo, dp + (long)i * T + lo, i + 1 - lo);
         ss += r.dp_sumsq;
         rows += r.counted;
         blocked += r.blocked;
@@ -125,7 +131,8 @@ static void pair_logits(real *s, const real *qkv, int b, int h, int T, int C, in
     if (smax) {
         real mx = -INFINITY;
         for (int i = 0; i < T; i++) {
-            real r = row_max(s + (long)i * T, i + 1);
+            int lo = attn_first_key(sc, i);
+            real r = row_max(s + (long)i * T + lo, i + 1 - lo);
             mx = r > mx ? r : mx;
         }
         *smax = mx;
@@ -149,7 +156,8 @@ void attention_forward(real *out, real *preatt, real *att, const real *qkv, int 
             /* without preatt, S is built where P goes and the softmax runs in place */
             real *s = preatt ? preatt + ((long)b * NH + h) * T * T : p;
             pair_logits(s, qkv, b, h, T, C, NH, sc, smax ? smax + (long)b * NH + h : NULL);
-            for (int i = 0; i < T; i++) softmax_row(s + (long)i * T, p + (long)i * T, i + 1, T);
+            for (int i = 0; i < T; i++)
+                softmax_row(s + (long)i * T, p + (long)i * T, attn_first_key(sc, i), i + 1, T);
             /* O = P·V: (T × T, zero above the diagonal)·(T × hs) */
             MatView P = {p, T, 1}, V = {v, C3, 1};
             matmul_gemm(T, hs, T, R(1.0), P, V, out + (long)b * T * C + h * hs, C, 1,
@@ -160,8 +168,10 @@ void attention_forward(real *out, real *preatt, real *att, const real *qkv, int 
 void attention_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH,
                       AttnScores sc) {
     pair_logits(s, qkv, b, h, T, C, NH, sc, NULL);
-    for (int i = 0; i < T; i++)
+    for (int i = 0; i < T; i++) {
+        for (int j = 0; j < attn_first_key(sc, i); j++) s[(long)i * T + j] = 0;
         for (int j = i + 1; j < T; j++) s[(long)i * T + j] = 0;
+    }
 }
 
 /* Through the soft-cap, in place on dz (the gradient at the capped logits s' = c·tanh(S/c)):
@@ -194,7 +204,7 @@ static void backward_pair(real *dqkv, real *dz, real *sbuf, const real *dout, co
     matmul_gemm(T, T, hs, R(1.0), dO, Vt, dz, T, 1, MAT_C_LOWER);
     matmul_gemm(T, hs, T, R(1.0), Pt, dO, dv, C3, 1, MAT_A_UPPER);
     long slot = (long)b * NH + h;
-    if (stats) pass_stats(stats, slot, dz, p, T);
+    if (stats) pass_stats(stats, slot, dz, p, T, sc);
     for (int i = 0; i < T; i++) softmax_row_backward(dz + (long)i * T, p + (long)i * T, i + 1, T);
     if (stats) stats->dlogit_sumsq[slot] = lane_sumsq_double(dz, (size_t)T * T);
     if (sc.softcap > 0) softcap_backward(dz, sbuf, qkv, b, h, T, C, NH, sc);

@@ -18,14 +18,23 @@
  *                      Transformers", arXiv 2010.04245)
  *   s ← c·tanh(s / c)  when softcap = c > 0 (logit soft-capping, Gemma 2, arXiv 2408.00118),
  *                      after the factor, before the mask
- * The plain paper's attention is {scale, NULL, 0}: attn_scores_fixed(scale). */
+ * and a causal window of the last w keys when window = w > 0 (the keys before it get weight 0,
+ * as if masked). The plain paper's attention is {scale, NULL, 0, 0}: attn_scores_fixed(scale). */
 typedef struct {
     real scale;            /* the factor when log_scale is NULL */
     const real *log_scale; /* [NH] or NULL: head h's factor is exp(log_scale[h]) */
     real softcap;          /* c > 0: cap the logits at ±c (smoothly); 0 = off */
+    int window;            /* w > 0: query i sees only its last w keys, max(0, i − w + 1) .. i
+                            * (sliding-window attention, Child et al. 2019, Beltagy et al. 2020);
+                            * 0 = every key j ≤ i */
 } AttnScores;
 
-static inline AttnScores attn_scores_fixed(real scale) { return (AttnScores){scale, NULL, 0}; }
+static inline AttnScores attn_scores_fixed(real scale) { return (AttnScores){scale, NULL, 0, 0}; }
+
+/* The first key query i sees. */
+static inline int attn_first_key(AttnScores sc, int i) {
+    return sc.window > 0 && i >= sc.window ? i - sc.window + 1 : 0;
+}
 
 /* The factor on q·k of head h. */
 static inline real attn_factor(AttnScores sc, int h) {
@@ -35,20 +44,21 @@ static inline real attn_factor(AttnScores sc, int h) {
 /* qkv (B,T,3C): channels 0..C-1 are q, C..2C-1 k, 2C..3C-1 v; head h uses channels
  * h·d_k .. (h+1)·d_k − 1 of each, d_k = C/NH.
  * preatt (B,NH,T,T) or NULL: the logits the softmax sees, f_h·q_i·k_j, soft-capped when
- *   sc.softcap > 0 (j ≤ i; 0 above the diagonal).
+ *   sc.softcap > 0 (the keys query i sees; 0 elsewhere).
  *   Training passes NULL: backward needs only att, so the logits are built in att's memory and
  *   the softmax overwrites them, which saves a (B,NH,T,T) buffer per layer and its memory
  *   traffic; the values of att and out are the same bits either way. attention_logits gives
  *   the logits back to the diagnostics when they need them.
- * att (B,NH,T,T): softmax over j ≤ i with the true row maximum subtracted (0 above the diagonal);
+ * att (B,NH,T,T): softmax over the keys query i sees (j ≤ i, within the window) with the true
+ *   row maximum subtracted (0 elsewhere);
  * out (B,T,C): Σ_j att[i,j]·v_j, heads concatenated.
- * smax [B·NH] or NULL: the largest logit f_h·q_i·k_j (j ≤ i) of each (b, h) pair, before the
+ * smax [B·NH] or NULL: the largest logit f_h·q_i·k_j (keys seen) of each (b, h) pair, before the
  *   soft-cap: the S_max that QK-clip compares with its threshold (model.h). */
 void attention_forward(real *out, real *preatt, real *att, const real *qkv, int B, int T, int C,
                        int NH, AttnScores sc, real *smax);
 
-/* The logits of one (b, h) pair as the softmax sees them, s (T × T, row-major; 0 above the
- * diagonal), recomputed from qkv exactly as attention_forward computes them (the same product,
+/* The logits of one (b, h) pair as the softmax sees them, s (T × T, row-major; 0 for the keys
+ * a query does not see), recomputed from qkv exactly as attention_forward computes them (the same product,
  * the same bits as its preatt slice). For the diagnostics, outside the training step; not
  * parallel. */
 void attention_logits(real *s, const real *qkv, int b, int h, int T, int C, int NH,

@@ -12,7 +12,8 @@
 
 AttnScores model_attn_scores(const Model *m, int l) {
     const ModelConfig *c = &m->cfg;
-    AttnScores sc = {c->scale, c->learned_scale ? m->p.block[l].log_scale : NULL, c->softcap};
+    AttnScores sc = {c->scale, c->learned_scale ? m->p.block[l].log_scale : NULL, c->softcap,
+                     c->window};
     return sc;
 }
 

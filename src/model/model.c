@@ -211,7 +211,7 @@ static void layout_acts(Model *m, Arena *a) {
 #ifdef _OPENMP
     m->attn_slots = omp_get_max_threads(); /* as the matmul scratch: the threads at build time */
 #endif
-    AttnScores sc = {c->scale, NULL, c->softcap};
+    AttnScores sc = {c->scale, NULL, c->softcap, c->window};
     m->attn_scratch =
         carve(a, (size_t)m->attn_slots * (size_t)attention_scratch_per_slot(c->max_seq_len, sc) * r);
     if (c->qk_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);

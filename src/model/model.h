@@ -48,6 +48,7 @@ typedef struct {
     int learned_scale; /* 1 = each head learns its factor on q·k, exp(attn.log_scale[h]) */
     real softcap;     /* c > 0: the logits are soft-capped at ±c (AttnScores); 0 = off */
     real qk_clip;     /* τ > 0: the forward keeps each head's largest logit for model_qk_clip */
+    int window;       /* w > 0: each query sees its last w keys only (AttnScores); 0 = all */
     int block;        /* MODEL_BLOCK_GPT2 (0, the default) or MODEL_BLOCK_LLAMA (llama.h) */
 } ModelConfig;
 

@@ -14,12 +14,14 @@ typedef struct {
     double sum, sumsq, n_logits, n_rows;
 } HeadAcc;
 
-static void head_acc_add(HeadAcc *a, const real *z, const real *p, int T) {
+static void head_acc_add(HeadAcc *a, const real *z, const real *p, int T, int window) {
     HeadStats *s = &a->s;
+    AttnScores sc = {.window = window};
     for (int i = 0; i < T; i++) {
         const real *zr = z + (size_t)i * T, *pr = p + (size_t)i * T;
         double maxp = 0, ent = 0;
-        for (int j = 0; j <= i; j++) {
+        int lo = attn_first_key(sc, i); /* the keys query i sees: lo .. i */
+        for (int j = lo; j <= i; j++) {
             double v = zr[j];
             a->sum += v;
             a->sumsq += v * v;
@@ -27,10 +29,10 @@ static void head_acc_add(HeadAcc *a, const real *z, const real *p, int T) {
             if (pr[j] > maxp) maxp = pr[j];
             if (pr[j] > 0) ent -= pr[j] * log((double)pr[j]);
         }
-        a->n_logits += i + 1;
-        if (i == 0) continue;
+        a->n_logits += i + 1 - lo;
+        if (i - lo == 0) continue; /* one key: entropy 0 and maximum 1 whatever the logits */
         s->entropy += ent;
-        s->entropy_norm += ent / log((double)(i + 1));
+        s->entropy_norm += ent / log((double)(i + 1 - lo));
         s->max_weight += maxp;
         s->saturated_frac += maxp > 0.99;
         a->n_rows++;
@@ -57,7 +59,7 @@ HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int
     HeadAcc a = {0};
     for (int b = 0; b < B; b++)
         head_acc_add(&a, preatt + ((size_t)b * NH + h) * T * T, att + ((size_t)b * NH + h) * T * T,
-                     T);
+                     T, 0);
     return head_acc_finish(&a);
 }
 
@@ -68,7 +70,8 @@ HeadStats diag_model_head_stats(const Model *m, int layer, int h) {
     for (int b = 0; b < m->B; b++) {
         attention_logits(m->attn_scratch, act->attn_qkv, b, h, T, m->cfg.d_model, NH,
                          model_attn_scores(m, layer));
-        head_acc_add(&a, m->attn_scratch, act->att + ((size_t)b * NH + h) * T * T, T);
+        head_acc_add(&a, m->attn_scratch, act->att + ((size_t)b * NH + h) * T * T, T,
+                     m->cfg.window);
     }
     return head_acc_finish(&a);
 }

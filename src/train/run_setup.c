@@ -34,6 +34,7 @@ ModelConfig train_model_config(const Config *c, const Task *t) {
         .learned_scale = c->scale_mode == SCALE_LEARNED,
         .softcap = (real)c->softcap,
         .qk_clip = (real)c->qk_clip,
+        .window = c->window,
         .block = block,
     };
     return mc;
