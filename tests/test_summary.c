@@ -3,7 +3,7 @@
  * steps of the run that logged longest, repeats dropped), "(@N)" for a value logged at another
  * step within 5%, "-" for none, "n/a" for a log the run does not have, the first step at 99%
  * answer accuracy, gradient norms and attention means over heads; then the printed layout with
- * its column widths worked out by hand. */
+ * its column widths worked out by hand; a model.block row only when a run uses the llama block. */
 #include "report/summary.h"
 
 #include <check.h>
@@ -121,6 +121,28 @@ START_TEST(test_rows_and_cells) {
 }
 END_TEST
 
+/* A run of the LLaMA block adds a model.block row after task.name (a run without the key is
+ * gpt2); without one the table has no such row (test_rows_and_cells: none of its runs has it). */
+START_TEST(test_block_row_only_with_llama) {
+    write_runs();
+    tu_put_file(NULL, 0, tmp, "a", "config.ini",
+                "[model]\nd_model = 64\nn_heads = 4\nblock = llama\n[attention]\nscale = sqrt_dk\n"
+                "[task]\nname = copy\n[train]\nsteps = 100\n");
+    Run runs[2];
+    load_runs(runs);
+    Table t;
+    ck_assert_int_eq(summary_build(&t, runs, 2), 0);
+    ck_assert_int_eq(t.n, N_WANT + 1);
+    ck_assert_str_eq(t.row[4].label, "task.name");
+    ck_assert_str_eq(t.row[5].label, "model.block");
+    ck_assert_str_eq(t.row[5].cell[0], "llama");
+    ck_assert_str_eq(t.row[5].cell[1], "gpt2");
+    ck_assert_str_eq(t.row[6].label, "d_k = d_model / n_heads");
+    summary_free(&t);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
 /* Widths by hand: labels take the longest non-heading label ("layer 0 logit std first > 10x step
  * 0", 36) + 2 = 38; run a's column its widest cell ("5.00 @ step 100", 15), run b's ("never (by
  * 48)", 13). A line is 38 + 3 + 15 + 3 + 13 = 72 wide. */
@@ -157,4 +179,5 @@ END_TEST
 static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_summary_XXXXXX"); }
 static void teardown(void) { tu_remove_tree(tmp); }
 
-TU_MAIN_FIXTURE("summary", setup, teardown, test_rows_and_cells, test_print_layout);
+TU_MAIN_FIXTURE("summary", setup, teardown, test_rows_and_cells, test_print_layout,
+                test_block_row_only_with_llama);

@@ -90,7 +90,8 @@ const KeySpec cfg_keys[] = {
             "Hidden width of the MLP; 0 = 4 * model.d_model (llama: 8/3 * model.d_model rounded "
             "up to a multiple of 8)"),
     KEY_INT("model", "max_seq_len", max_seq_len, "0", 0, 8192,
-            "Positions with a learned embedding; 0 = the task's sequence length"),
+            "Positions with a learned embedding (llama: with a rotary angle); 0 = the task's "
+            "sequence length"),
     KEY_DBL("model", "ln_eps", ln_eps, "1e-5", 0.0, true, 1.0, true,
             "Epsilon added to the variance in layer norm"),
     KEY_ENUM("model", "block", block, "gpt2", BLOCK_NAMES,

@@ -274,8 +274,9 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
         c->d_model % c->n_heads != 0 || c->vocab_size < 1 || c->d_ff < 1 || c->max_seq_len < 1 ||
         max_batch < 1 || (c->block != MODEL_BLOCK_GPT2 && c->block != MODEL_BLOCK_LLAMA) ||
         (is_llama(c) && (c->d_model / c->n_heads) % 2 != 0)) { /* RoPE rotates pairs */
-        fprintf(stderr, "model: invalid shape (d_model %d, n_heads %d, n_layers %d, d_ff %d)\n",
-                c->d_model, c->n_heads, c->n_layers, c->d_ff);
+        fprintf(stderr, "model: invalid shape (d_model %d, n_heads %d, n_layers %d, d_ff %d%s)\n",
+                c->d_model, c->n_heads, c->n_layers, c->d_ff,
+                is_llama(c) ? "; the llama block needs an even d_k" : "");
         return -1;
     }
     m->max_batch = max_batch;

@@ -124,6 +124,20 @@ static void summary_config_rows(Table *t, const Run *runs, int n) {
             cell(t, row, i, "%s", v ? v : "?");
         }
     }
+    /* model.block only when a run uses the LLaMA block, so that the tables of GPT-2 runs (all
+     * of them before the key existed) stay as they were; a run without the key is gpt2. */
+    int any_llama = 0;
+    for (int i = 0; i < n; i++) {
+        const char *v = ini_get(&runs[i].config, "model.block");
+        any_llama |= v && strcmp(v, "llama") == 0;
+    }
+    if (any_llama) {
+        row = table_add(t, 0, "model.block");
+        for (int i = 0; i < n; i++) {
+            const char *v = ini_get(&runs[i].config, "model.block");
+            cell(t, row, i, "%s", v ? v : "gpt2");
+        }
+    }
     /* d_k tells how much larger unscaled logits are: their std grows like sqrt(d_k). */
     row = table_add(t, 0, "d_k = d_model / n_heads");
     for (int i = 0; i < n; i++) {
