@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The control variable (README "Does it happen in my model?"): init scheme (fan_in, gpt2 with
+# The control variable (docs/findings.md, "Does it happen in my model?"): init scheme (fan_in, gpt2 with
 # std 0.02) x width (d_model 64, 128, 256; d_k fixed at 64, n_heads = d_model / 64) x scale
 # (sqrt_dk, none), seeds 1-3, the shipped sort task and its 2000 steps. Writes
 # results/init_width/d<d_model>/; runs in sweeps/init_width_d<d_model>/. d_model 512 is not in the
