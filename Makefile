@@ -143,14 +143,15 @@ reference-table: train
 	@echo "$(REF_DOC): reference table regenerated"
 
 # Check is the one test dependency: install it when missing and allowed, else say what to run.
+# tools/apt_install.sh waits for another apt (unattended upgrades) instead of failing.
 check-deps:
 	@if ! pkg-config --exists check 2>/dev/null; then \
 	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	    echo "make test: installing the Check unit-test framework (apt-get install check pkg-config)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq check pkg-config >/dev/null || exit 1; \
+	    tools/apt_install.sh check pkg-config >/dev/null || exit 1; \
 	  elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
 	    echo "make test: installing the Check unit-test framework (sudo apt-get install check pkg-config)"; \
-	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq check pkg-config >/dev/null || exit 1; \
+	    sudo tools/apt_install.sh check pkg-config >/dev/null || exit 1; \
 	  else \
 	    echo "make test needs the Check unit-test framework and pkg-config."; \
 	    echo "Install them with:  sudo apt-get install check pkg-config   (Fedora: dnf install check-devel)"; \

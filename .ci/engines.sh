@@ -30,9 +30,7 @@ if [ "${ENGINES_TIMED:-}" != 1 ]; then
         if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
             echo "== engines: installing ${missing[*]}"
             # waits up to 10 min for another apt-get to finish
-            if ! { timeout 900 apt-get -o DPkg::Lock::Timeout=600 update -qq &&
-                DEBIAN_FRONTEND=noninteractive timeout 900 apt-get -o DPkg::Lock::Timeout=600 \
-                    install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
+            if ! timeout 900 tools/apt_install.sh --no-install-recommends "${missing[@]}" >/dev/null; then
                 echo "engines: apt-get install ${missing[*]} failed"
                 echo "engines: 0 passed, 1 failed"
                 exit 1
