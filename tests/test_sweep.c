@@ -111,14 +111,14 @@ START_TEST(test_jobs_1_and_2_agree) {
 }
 END_TEST
 
-/* --plan, then jobs.txt run by the xargs recipe --plan prints (the README's line, the --out
+/* --plan, then jobs.txt run by the xargs recipe --plan prints (docs/sweeps.md's line, the --out
  * as given: one NUL-separated line per sh -c, so xargs leaves the lines' quotes alone), and
  * again from another folder (its lines hold absolute paths), then --collect. */
 START_TEST(test_plan_xargs_collect) {
     write_ini();
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --grid optim.lr=1e-3,3e-3 --out %s", "inproc"), 0);
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --grid optim.lr=1e-3,3e-3 --plan --out %s", "planned"), 0);
-    /* the README's line, for --out planned */
+    /* docs/sweeps.md's line, for --out planned */
     const char *recipe = "tr '\\n' '\\0' < planned/jobs.txt | xargs -0 -P 2 -n 1 sh -c";
     char line[300];
     snprintf(line, sizeof line, "\nrun them, e.g.:  %s\nor:              parallel -j 2 < "
