@@ -17,6 +17,7 @@
 #                   suite misses one (.ci/mutation.sh; MUTATION_JOBS=N mutants at once, default
 #                   the number of cores, each in a copy of its own)
 #   make portable  ./train for any x86-64-v3 CPU instead of this one (-march=native); ARCH=... too
+#   make reference-table  docs/configuration.md's table of every key regenerated (after a new key)
 #   make clean
 ifeq ($(origin CC),default)
 CC = gcc
@@ -127,15 +128,30 @@ $(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_SUPPORT) $(wildcard tests/*.h) $(w
 
 $(addprefix $(BUILD)/tests/,$(DBL_TESTS)): $(DBL_OBJ)
 
+# The configuration reference's home: the block between its two marker lines in REF_DOC is
+# ./train --reference-table's output, replaced whole, so a new key is documented by one command
+# (tests/test_readme_table.c fails until it is).
+REF_DOC = docs/configuration.md
+.PHONY: reference-table
+reference-table: train
+	@./train --reference-table > $(REF_DOC).table
+	@grep -q '^<!-- reference-table:' $(REF_DOC) && grep -q '^<!-- end of reference-table -->' $(REF_DOC) \
+	  || { echo "$(REF_DOC) lacks the reference-table marker lines" >&2; rm -f $(REF_DOC).table; exit 1; }
+	@awk -v tbl=$(REF_DOC).table '/^<!-- reference-table:/ { print; while ((getline l < tbl) > 0) print l; skip = 1; next } \
+	  /^<!-- end of reference-table -->/ { skip = 0 } !skip' $(REF_DOC) > $(REF_DOC).tmp
+	@mv $(REF_DOC).tmp $(REF_DOC) && rm -f $(REF_DOC).table
+	@echo "$(REF_DOC): reference table regenerated"
+
 # Check is the one test dependency: install it when missing and allowed, else say what to run.
+# tools/apt_install.sh waits for another apt (unattended upgrades) instead of failing.
 check-deps:
 	@if ! pkg-config --exists check 2>/dev/null; then \
 	  if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
 	    echo "make test: installing the Check unit-test framework (apt-get install check pkg-config)"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq check pkg-config >/dev/null || exit 1; \
+	    tools/apt_install.sh check pkg-config >/dev/null || exit 1; \
 	  elif command -v apt-get >/dev/null 2>&1 && sudo -n true 2>/dev/null; then \
 	    echo "make test: installing the Check unit-test framework (sudo apt-get install check pkg-config)"; \
-	    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq check pkg-config >/dev/null || exit 1; \
+	    sudo tools/apt_install.sh check pkg-config >/dev/null || exit 1; \
 	  else \
 	    echo "make test needs the Check unit-test framework and pkg-config."; \
 	    echo "Install them with:  sudo apt-get install check pkg-config   (Fedora: dnf install check-devel)"; \

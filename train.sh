@@ -60,7 +60,7 @@ outputs=("runs/${pair}scaled" "runs/${pair}unscaled" "reports/${pair}scaled_vs_$
 if ! command -v make >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         echo "train.sh: installing gcc and make (apt-get install build-essential)"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq build-essential >/dev/null
+        tools/apt_install.sh build-essential >/dev/null || exit 1
     else
         echo "train.sh needs gcc and make. Install them with:  sudo apt-get install build-essential" >&2
         exit 1

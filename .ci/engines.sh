@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI: a sweep handed to the engines the README names, each followed by --collect and compared
+# CI: a sweep handed to the engines docs/sweeps.md names, each followed by --collect and compared
 # with the in-process sweep's sweep.csv (the wall_s column aside: every other cell must match):
 #   GNU parallel   parallel -j 2 < DIR/jobs.txt
 #   Slurm          sbatch --wait --array=1-N experiments/slurm_array.sh DIR, on a one-node cluster
@@ -30,9 +30,7 @@ if [ "${ENGINES_TIMED:-}" != 1 ]; then
         if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
             echo "== engines: installing ${missing[*]}"
             # waits up to 10 min for another apt-get to finish
-            if ! { timeout 900 apt-get -o DPkg::Lock::Timeout=600 update -qq &&
-                DEBIAN_FRONTEND=noninteractive timeout 900 apt-get -o DPkg::Lock::Timeout=600 \
-                    install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }; then
+            if ! timeout 900 tools/apt_install.sh --no-install-recommends "${missing[@]}" >/dev/null; then
                 echo "engines: apt-get install ${missing[*]} failed"
                 echo "engines: 0 passed, 1 failed"
                 exit 1
@@ -171,7 +169,7 @@ engine_done() {
     fi
 }
 
-# ---- GNU parallel: the README's line, 2 at a time ----
+# ---- GNU parallel: docs/sweeps.md's line, 2 at a time ----
 dir=$scratch/parallel
 ./train --sweep "${sweep_args[@]}" --plan --out "$dir" >/dev/null
 mkdir "$scratch/parallel-home" # its ~/.parallel
@@ -280,7 +278,7 @@ dir=$scratch/slurm-sweep
 ./train --sweep "${sweep_args[@]}" --plan --out "$dir" >/dev/null
 n=$(wc -l <"$dir/jobs.txt")
 if [ "$slurm_started" = 1 ]; then
-    # as the README has it, but waiting for the array; its slurm-%A_%a.out files go to out/
+    # as docs/sweeps.md has it, but waiting for the array; its slurm-%A_%a.out files go to out/
     if sbatch --wait --chdir="$scratch/slurm/out" --array=1-"$n" \
         "$repo/experiments/slurm_array.sh" "$dir" >"$scratch/sbatch.log" 2>&1; then
         pass "slurm: sbatch --wait --array=1-$n experiments/slurm_array.sh, exit code 0"

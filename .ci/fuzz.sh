@@ -25,10 +25,9 @@ printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n);\nint LLVMFuz
 if ! "$fuzz_cc" -fsanitize=fuzzer,address,undefined "$probe/p.c" -o "$probe/p" 2>/dev/null; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         echo "fuzz.sh: installing clang and its fuzzer runtime (apt-get install clang libclang-rt-N-dev)"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang >/dev/null
+        tools/apt_install.sh clang >/dev/null
         v=$("$fuzz_cc" --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -1)
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "libclang-rt-$v-dev" >/dev/null 2>&1 || true
+        tools/apt_install.sh "libclang-rt-$v-dev" >/dev/null 2>&1 || true
     fi
     if ! "$fuzz_cc" -fsanitize=fuzzer,address,undefined "$probe/p.c" -o "$probe/p" 2>/dev/null; then
         echo "fuzz.sh needs clang with libFuzzer. Install with:" \

@@ -17,7 +17,7 @@ export OMP_WAIT_POLICY=passive
 if ! command -v valgrind >/dev/null 2>&1; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         echo "valgrind.sh: installing valgrind (apt-get install valgrind)"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
+        tools/apt_install.sh valgrind >/dev/null || exit 1
     else
         echo "valgrind.sh needs valgrind. Install it with:  sudo apt-get install valgrind" >&2
         exit 1

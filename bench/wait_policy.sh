@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# wait_policy.sh: how OpenMP's idle threads should wait, measured (the README's "tried and not
+# wait_policy.sh: how OpenMP's idle threads should wait, measured (docs/performance.md's "tried and not
 # kept"). Two cases, each policy in turn, ROUNDS times:
 #   - one run alone: make bench's 2-thread step at each shape (median ms), where a sleeping
 #     thread's wake-up at every parallel region costs time;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The numbers behind the README's "chain, link by link": for every run of a sweep folder (default
+# The numbers behind "The chain, link by link" (docs/findings.md): for every run of a sweep folder (default
 # sweeps/seeds_sort, made by experiments/seeds.sh), from its own logs (attention.csv,
 # grad_norms.csv):
 #   step 0:   attention-logit std, saturated rows, |dL/dZ| (dlogit_norm), |dL/dP| (dprob_norm),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The d_k sweep (README "The d_k sweep"): sort, 1000 steps, seeds 1-3, scale modes sqrt_dk, none,
+# The d_k sweep (docs/findings.md, "The d_k sweep"): sort, 1000 steps, seeds 1-3, scale modes sqrt_dk, none,
 # inv_dk, d_k = 8..128, first at a fixed width (d_model 128, n_heads = 128 / d_k: capacity held
 # constant), then the older one-head form (d_model = d_k), which confounds width with d_k.
 # Writes results/sweep/{fixed_width,one_head}/; runs in sweeps/dk_{fixed_width,one_head}/.

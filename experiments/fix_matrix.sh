@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fix matrix (README "What else keeps attention trainable"): on the shipped sort and recall
+# The fix matrix (docs/findings.md, "What else keeps attention trainable"): on the shipped sort and recall
 # configs, seeds 1-3, as shipped (2000 steps):
 #   scale {sqrt_dk, none, inv_dk} x attention.qk_norm {none, layernorm} x init {fan_in, gpt2};
 #   and with scale none, a ten times lower learning rate; and SGD with momentum 0.9 (lr 0.1, 0.3,

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# The control variable (README "Does it happen in my model?"): init scheme (fan_in, gpt2 with
+# The control variable (docs/findings.md, "Does it happen in my model?"): init scheme (fan_in, gpt2 with
 # std 0.02) x width (d_model 64, 128, 256; d_k fixed at 64, n_heads = d_model / 64) x scale
 # (sqrt_dk, none), seeds 1-3, the shipped sort task and its 2000 steps. Writes
 # results/init_width/d<d_model>/; runs in sweeps/init_width_d<d_model>/. d_model 512 is not in the
 # default widths (about 11 minutes a run on one core of the 2-vCPU EPYC, 4x a d_model 256 run):
-# the README's d_model 512 rows are seed 1 alone, SEEDS=1 WIDTHS=512. Then an init.std sweep at
+# docs/findings.md's d_model 512 rows are seed 1 alone, SEEDS=1 WIDTHS=512. Then an init.std sweep at
 # d_model 64 (below), and the regime map of everything published under results/init_width/.
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 # WIDTHS and SEEDS choose a part. SEEDS=N trains seeds 1..N; SEEDS=A,B trains those seeds into
-# a folder of their own (suffix _sAB). The README's d_model 256 rows were trained in two parts,
+# a folder of their own (suffix _sAB). docs/findings.md's d_model 256 rows were trained in two parts,
 # SEEDS=1 WIDTHS=256 and then SEEDS=2,3 WIDTHS=256 (results/init_width/d256 and d256_s23).
 seeds=${SEEDS:-3}
 if [[ "$seeds" == *,* ]]; then

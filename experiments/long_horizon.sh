@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long horizon (README "How long is 'never'?"): the shipped sort and recall pairs trained
+# The long horizon (docs/findings.md, "How long is 'never'?"): the shipped sort and recall pairs trained
 # 20000 steps instead of 2000, with the shipped cosine schedule and with a constant learning
 # rate after warm-up, seeds 1-5. Writes results/long_horizon/{sort,recall}/ (sweep.csv with the
 # steps to 50/90/99 % answer accuracy, summary.txt, figures); runs in sweeps/long_*/.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long horizon's sort table (README "How long is 'never'?") as published, in two parts. The
+# The long horizon's sort table (docs/findings.md, "How long is 'never'?") as published, in two parts. The
 # first sort sweep of experiments/long_horizon.sh (results/long_horizon/sort/) lost the constant-
 # rate seeds 4 and 5 of the unscaled run (stopped at steps 14420 and 13620 for an earlier session's
 # budget), and the current program no longer resumes that folder: its plan.txt predates the keys

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's "measured step-0 std is A-B times the predicted one (N runs)": over the sweep.csv
+# docs/findings.md's "measured step-0 std is A-B times the predicted one (N runs)": over the sweep.csv
 # files given (default: every one published under results/ except sort_merged, whose rows repeat
 # sort/ and sort_constant_s45/), the runs that finished (status ok) and log both logit_std0 (the
 # measured step-0 attention-logit std, layer 0) and predicted_logit_std (the formula of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Task dependence (README "Which tasks?"): the shipped pair's model and schedule on reverse and
+# Task dependence (docs/findings.md, "Which tasks?"): the shipped pair's model and schedule on reverse and
 # copy (positional look-ups) beside sort and recall (content look-ups), seeds 1-5, 2000 steps.
 # Writes results/task_kinds/{reverse,copy}/; runs in sweeps/task_<task>/.
 . "$(dirname "$(readlink -f "$0")")/common.sh"

@@ -50,7 +50,7 @@ fi
 if ! command -v bible >/dev/null 2>&1; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
         echo "text_corpus: installing the King James Bible (apt-get install bible-kjv)"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bible-kjv >/dev/null
+        tools/apt_install.sh bible-kjv >/dev/null || exit 1
     else
         echo "text_corpus: the corpus comes from Debian's bible-kjv package. Install it with:" >&2
         echo "    sudo apt-get install bible-kjv" >&2

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The text pair for longer (README "Language modelling on real text"): configs/text_scaled.ini
+# The text pair for longer (docs/findings.md, "Language modelling on real text"): configs/text_scaled.ini
 # against text_unscaled.ini at 3000 steps instead of 600 (the cosine schedule stretched to the
 # new length), seeds 1-2, to see whether the unscaled language model catches up, lags or stalls.
 # Writes results/text/long/ (sweep.csv, summary.txt, bpb.txt); runs in sweeps/text_long/.

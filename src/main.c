@@ -51,7 +51,7 @@ static const Command COMMANDS[] = {
     {"--regime-map", cli_regime_map, "--out DIR SWEEP_DIR [SWEEP_DIR ...]",
      "accuracy and slowdown of every run against the predicted step-0 logit std"},
     {"--reference-table", cli_reference_table, "",
-     "print every setting as the README's Markdown table"},
+     "print every setting as docs/configuration.md's Markdown table"},
     {"--version", cli_version, "", "the version, git commit, compiler and flags of this build"},
     {"--help", NULL, "", "this text (also -h)"},
 };
@@ -66,8 +66,8 @@ static void usage(FILE *f) {
     }
     fprintf(f,
             "\n"
-            "Trains the tiny Transformer described by CONFIG (every key has a default; see the\n"
-            "README's reference table) and writes runs/<run.name>/ (config.ini, loss.csv,\n"
+            "Trains the tiny Transformer described by CONFIG (every key has a default; see\n"
+            "docs/configuration.md) and writes runs/<run.name>/ (config.ini, loss.csv,\n"
             "grad_norms.csv, attention.csv, init_check.txt, attention maps, checkpoint.bin).\n"
             "--set overrides a key of the file; it may be repeated. ./train.sh trains the shipped\n"
             "sort pair (configs/scaled.ini, configs/unscaled.ini) side by side and compares them;\n"

@@ -13,8 +13,7 @@ chromium=${CHROMIUM:-chromium}
 if ! command -v "$chromium" > /dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
         echo "browser test: installing chromium (apt-get)"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
+        "$root/tools/apt_install.sh" chromium > /dev/null
     else
         echo "SKIPPED: browser test: no chromium, and not root to install it (apt-get install chromium)"
         exit 0

@@ -10,8 +10,8 @@
 #include "testutil.h"
 
 START_TEST(test_reference_table_arguments) {
-    static const char USAGE[] = "usage: ./train --reference-table\nevery setting as the README's "
-                                "Markdown table\n";
+    static const char USAGE[] = "usage: ./train --reference-table\nevery setting as "
+                                "docs/configuration.md's Markdown table\n";
     static const struct {
         const char *args[3];
         int rc;

@@ -1,6 +1,6 @@
 /* test_config_ranges.c: every optimizer setting at and just past each bound of its range.
  *
- * The ranges are the documented ones (README's configuration reference): optim.lr in (0, 10],
+ * The ranges are the documented ones (docs/configuration.md): optim.lr in (0, 10],
  * beta1 and beta2 in [0, 1) (β = 1 never forgets, and 1 − β2ᵗ = 0 divides by zero), eps > 0,
  * weight_decay in [0, 10], momentum in [0, 1), grad_clip >= 0, warmup_steps >= 0, min_lr >= 0.
  * A refused value must leave the setting unchanged and name its key. */

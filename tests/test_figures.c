@@ -98,7 +98,9 @@ static int chance_lines(const char *doc, double frame_y[2][2], double frame_x[2]
         p++;
     }
     int n = 0;
-    for (p = doc; n < 2 && (p = strstr(p, "data-run=\"reference\" data-series=\"chance level"));
+    /* data-run is the line's label in the page's Show bar: "chance", never "reference" */
+    ck_assert_msg(!strstr(doc, "data-run=\"reference\""), "a line named reference");
+    for (p = doc; n < 2 && (p = strstr(p, "data-run=\"chance\" data-series=\"chance level"));
          n++) {
         const char *d = strstr(p, " d=\"M");
         ck_assert_ptr_nonnull(d);

@@ -10,7 +10,7 @@
 
 /* ---------------------------------------------------------------- defaults */
 
-/* The documented defaults (README's configuration reference), typed in by hand. */
+/* The documented defaults (docs/configuration.md), typed in by hand. */
 START_TEST(test_defaults) {
     Config c;
     config_defaults(&c);

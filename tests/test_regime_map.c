@@ -56,6 +56,8 @@ START_TEST(test_points_and_figure) {
     ck_assert_msg(strstr(said, "regime map of 7 trained runs from 2 sweeps: 6 drawn by accuracy") &&
                       strstr(said, "3 unscaled runs paired with a scaled one, 3 drawn"),
                   "%s", said);
+    /* b3 was left out (no predicted std), so the note saying why is there */
+    ck_assert_msg(strstr(said, "6 drawn by accuracy (the rest lack predicted_logit_std"), "%s", said);
     free(said);
 
     snprintf(path, sizeof path, "%s/regime_map.csv", out);
@@ -109,6 +111,54 @@ START_TEST(test_points_and_figure) {
 }
 END_TEST
 
+/* A user's own sweep of scaled runs alone, at predicted std 1 and 2 (fan_in init: circles): the
+ * log axis's whole ticks are 1 and 2 themselves, so without headroom the points sat on the frame,
+ * half cut off. Every marker lies wholly inside its panel's frame, and the note about runs left
+ * out is not printed, since none was. The marker's radius, 4.5, is plot_scatter's. */
+static const char SWEEP_SCALED[] =
+    "run,scale,seed,status,val_loss,val_answer_acc,first_step_90,last_eval_step,"
+    "predicted_logit_std,init_scheme\n"
+    "s1,sqrt_dk,1,ok,0.1,1,200,2000,1,fan_in\n"
+    "s2,sqrt_dk,2,ok,0.1,0.99,250,2000,1,fan_in\n"
+    "s3,sqrt_dk,3,ok,0.1,0.98,300,2000,2,fan_in\n";
+
+START_TEST(test_points_inside_frame) {
+    char a[128], path[256];
+    tu_put_file(a, sizeof a, g_tmp, "s", "sweep.csv", SWEEP_SCALED);
+    char *dirs[] = {a};
+    TuCapture c;
+    tu_capture_begin(&c, 1);
+    int rc = regime_map_write(g_tmp, dirs, 1, stdout);
+    char *said = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(said, "regime map of 3 trained runs from 1 sweep: 3 drawn by accuracy; "
+                               "0 unscaled runs paired with a scaled one, 0 drawn by slowdown to "
+                               "90 %\n"), "%s", said);
+    ck_assert_msg(!strstr(said, "the rest lack"), "%s", said);
+    free(said);
+    snprintf(path, sizeof path, "%s/regime_map.svg", g_tmp);
+    char *svg = tu_read_xml(path);
+    /* the accuracy panel's frame: its first rect drawn with the frame's stroke */
+    const char *frame = strstr(svg, "fill=\"none\" stroke=\"#888888\"/>");
+    ck_assert_ptr_nonnull(frame);
+    while (frame > svg && strncmp(frame, "<rect ", 6) != 0) frame--;
+    double fx, fy, fw, fh;
+    ck_assert_int_eq(sscanf(frame, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &fx,
+                            &fy, &fw, &fh), 4);
+    int n = 0;
+    for (const char *p = svg; (p = strstr(p, "class=\"point\"")); p++, n++) {
+        const char *d = strstr(p, " d=\"M");
+        ck_assert_ptr_nonnull(d);
+        double left, cy; /* a circle's path starts at its leftmost point */
+        ck_assert_int_eq(sscanf(d, " d=\"M%lf %lf", &left, &cy), 2);
+        ck_assert_msg(left > fx + 0.5 && left + 2 * 4.5 < fx + fw - 0.5,
+                      "point %d spans x %g .. %g, frame %g .. %g", n, left, left + 9, fx, fx + fw);
+    }
+    ck_assert_int_eq(n, 3);
+    free(svg);
+}
+END_TEST
+
 /* A sweep.csv that is not one: exit 1 after a message naming it, nothing written. */
 START_TEST(test_bad_sweep_csv) {
     char a[128], path[256];
@@ -126,4 +176,5 @@ START_TEST(test_bad_sweep_csv) {
 }
 END_TEST
 
-TU_MAIN_FIXTURE("regime_map", make_tmp, remove_tmp, test_points_and_figure, test_bad_sweep_csv);
+TU_MAIN_FIXTURE("regime_map", make_tmp, remove_tmp, test_points_and_figure, test_points_inside_frame,
+                test_bad_sweep_csv);

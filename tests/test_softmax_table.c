@@ -2,8 +2,8 @@
  * 1's two example rows with their softmax, entropy and Jacobian norms computed here in double;
  * part 2's rows, one pair per d_k = 16 .. 1024 from one generator seeded with the seed, and its
  * first summary line read off those rows; part 3's rows, softmax_random_row_pass of n = 4 .. 256
- * from a generator seeded afresh with the seed. (Its command line is test_cmd_softmax_table's, the
- * statistics themselves test_softmax_stats'.) */
+ * from a generator seeded afresh with the seed; the progress lines on stderr. (Its command line is
+ * test_cmd_softmax_table's, the statistics themselves test_softmax_stats'.) */
 #include "report/report.h"
 #include "report/softmax_stats.h"
 
@@ -16,13 +16,16 @@
 
 #include "testutil.h"
 
-/* What report_softmax_table prints for these arguments (malloc'd; the caller frees). */
+/* What report_softmax_table prints on stdout for these arguments (malloc'd; the caller frees);
+ * its progress lines on stderr are test_progress_on_stderr's, dropped here. */
 static char *table(uint64_t seed, int samples, int keys) {
     SoftmaxTableArgs a = {.seed = seed, .samples = samples, .keys = keys};
-    TuCapture c;
+    TuCapture c, e;
     tu_capture_begin(&c, 1);
+    tu_capture_begin(&e, 2);
     int rc = report_softmax_table(&a);
     char *out = tu_capture_end(&c);
+    free(tu_capture_end(&e));
     ck_assert_int_eq(rc, 0);
     return out;
 }
@@ -148,4 +151,55 @@ START_TEST(test_random_row_pass_rows) {
 }
 END_TEST
 
-TU_MAIN_TIMEOUT("softmax_table", 60, test_example_rows, test_sweep_rows, test_random_row_pass_rows);
+/* The progress: on stderr only, a line before each of part 2's seven d_k and part 3's four n,
+ * in that order, saying what it measures, "(k of N)" and the seconds so far (never decreasing),
+ * then "done in"; stdout holds the table and none of these lines. The expected words are
+ * written here by hand. */
+START_TEST(test_progress_on_stderr) {
+    SoftmaxTableArgs a = {.seed = 3, .samples = 5, .keys = 4};
+    TuCapture co, ce;
+    tu_capture_begin(&co, 1);
+    tu_capture_begin(&ce, 2);
+    int rc = report_softmax_table(&a);
+    char *out = tu_capture_end(&co);
+    char *err = tu_capture_end(&ce);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(out, "3. The pass-through of random rows"), "no table on stdout");
+    const char *stray = strstr(out, "softmax-table:");
+    ck_assert_msg(!stray, "a progress line on stdout: '%.100s'", stray);
+    static const char *const WANT[] = {
+        "part 2, q.k over 5 rows of 4 keys at d_k = 16 (1 of 7), ",
+        "part 2, q.k over 5 rows of 4 keys at d_k = 32 (2 of 7), ",
+        "part 2, q.k over 5 rows of 4 keys at d_k = 64 (3 of 7), ",
+        "part 2, q.k over 5 rows of 4 keys at d_k = 128 (4 of 7), ",
+        "part 2, q.k over 5 rows of 4 keys at d_k = 256 (5 of 7), ",
+        "part 2, q.k over 5 rows of 4 keys at d_k = 512 (6 of 7), ",
+        "part 2, q.k over 5 rows of 4 keys at d_k = 1024 (7 of 7), ",
+        "part 3, pass-through of 5 random rows of n = 4 keys (1 of 4), ",
+        "part 3, pass-through of 5 random rows of n = 16 keys (2 of 4), ",
+        "part 3, pass-through of 5 random rows of n = 64 keys (3 of 4), ",
+        "part 3, pass-through of 5 random rows of n = 256 keys (4 of 4), ",
+        "done in ",
+    };
+    const char *line = err;
+    double last = 0;
+    for (size_t i = 0; i < sizeof WANT / sizeof WANT[0]; i++) {
+        char prefix[160];
+        int len = snprintf(prefix, sizeof prefix, "softmax-table: %s", WANT[i]);
+        ck_assert_msg(strncmp(line, prefix, (size_t)len) == 0, "line %zu: want '%s...', stderr:\n%s",
+                      i + 1, prefix, err);
+        char *end;
+        double s = strtod(line + len, &end);
+        ck_assert_msg(end != line + len && strncmp(end, " s\n", 3) == 0 && s >= last,
+                      "line %zu: no seconds (or fewer than before), stderr:\n%s", i + 1, err);
+        last = s;
+        line = end + 3;
+    }
+    ck_assert_msg(*line == '\0', "more on stderr than the progress:\n%s", line);
+    free(out);
+    free(err);
+}
+END_TEST
+
+TU_MAIN_TIMEOUT("softmax_table", 60, test_example_rows, test_sweep_rows, test_random_row_pass_rows,
+                test_progress_on_stderr);

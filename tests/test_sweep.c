@@ -111,18 +111,19 @@ START_TEST(test_jobs_1_and_2_agree) {
 }
 END_TEST
 
-/* --plan, then jobs.txt run by the xargs recipe --plan prints (the README's line, the --out
+/* --plan, then jobs.txt run by the xargs recipe --plan prints (docs/sweeps.md's line, the --out
  * as given: one NUL-separated line per sh -c, so xargs leaves the lines' quotes alone), and
  * again from another folder (its lines hold absolute paths), then --collect. */
 START_TEST(test_plan_xargs_collect) {
     write_ini();
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --grid optim.lr=1e-3,3e-3 --out %s", "inproc"), 0);
     ck_assert_int_eq(sweep_cmd(TINY_SWEEP " --grid optim.lr=1e-3,3e-3 --plan --out %s", "planned"), 0);
-    /* the README's line, for --out planned */
+    /* docs/sweeps.md's line, for --out planned */
     const char *recipe = "tr '\\n' '\\0' < planned/jobs.txt | xargs -0 -P 2 -n 1 sh -c";
     char line[300];
-    snprintf(line, sizeof line, "\nrun them, e.g.:  %s\nthen:            ./train --sweep "
-                                "--collect --out planned\n", recipe);
+    snprintf(line, sizeof line, "\nrun them, e.g.:  %s\nor:              parallel -j 2 < "
+             "planned/jobs.txt   (GNU parallel: apt-get install parallel)\nthen:            "
+             "./train --sweep --collect --out planned\n", recipe);
     char *plan_msg = out_text();
     ck_assert_msg(strstr(plan_msg, line), "no '%s' in:\n%s", line, plan_msg);
     free(plan_msg);
@@ -153,8 +154,9 @@ START_TEST(test_plan_xargs_collect) {
 }
 END_TEST
 
-/* --plan's two lines to paste: the folder quoted for sh when it needs it (single quotes, ' as
- * '\''), as it is when plain; -P is --jobs when given, else 2. Pasting the printed --collect line
+/* --plan's lines to paste: the folder quoted for sh when it needs it (single quotes, ' as
+ * '\''), as it is when plain; -P and parallel's -j are --jobs when given, else 2; the GNU
+ * parallel line names the package to install. Pasting the printed --collect line
  * into sh (with ./train the test's binary) reads this plan back, and runs nothing else. The
  * expected words are written by hand. */
 START_TEST(test_plan_lines_quoted) {
@@ -175,8 +177,9 @@ START_TEST(test_plan_lines_quoted) {
         ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
         char want[512];
         snprintf(want, sizeof want, "\nrun them, e.g.:  tr '\\n' '\\0' < %s/jobs.txt | xargs -0 "
-                 "-P %d -n 1 sh -c\nthen:            ./train --sweep --collect --out %s\n",
-                 cases[c].word, cases[c].p, cases[c].word);
+                 "-P %d -n 1 sh -c\nor:              parallel -j %d < %s/jobs.txt   (GNU parallel: "
+                 "apt-get install parallel)\nthen:            ./train --sweep --collect --out %s\n",
+                 cases[c].word, cases[c].p, cases[c].p, cases[c].word, cases[c].word);
         char *msg = out_text();
         ck_assert_msg(strstr(msg, want), "case %zu: no '%s' in:\n%s", c, want, msg);
         /* the printed --collect line, pasted */

@@ -191,7 +191,7 @@ int config_key_index(const char *section_key);
 
 /* Prints the Markdown reference table "| key | default | meaning |" with one row per key in table
  * order; the meaning includes the allowed values, derived from the same table the parser uses so
- * README and behaviour cannot drift apart. */
+ * documentation (docs/configuration.md) and behaviour cannot drift apart. */
 void config_write_reference_table(FILE *f);
 
 /* The first line config_write writes (how a sweep tells a run config it wrote from a user's). */

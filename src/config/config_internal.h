@@ -12,7 +12,8 @@
 typedef enum { T_INT, T_LONG, T_DOUBLE, T_STR, T_ENUM, T_SCALE } KeyType;
 
 /* One key: everything about it (type, field, default, range, accepted names, help) in one row,
- * so the parser, config_write, the defaults and the README table cannot disagree. */
+ * so the parser, config_write, the defaults and the reference table
+ * (docs/configuration.md) cannot disagree. */
 typedef struct {
     const char *section, *key;
     KeyType type;

@@ -4,7 +4,7 @@
  * loop -> logs -> report); ini.c and set.c parse into the fields this table names.
  *
  * Everything about a key lives in one row of cfg_keys, so the parser, config_write, the
- * defaults and the README table cannot disagree. */
+ * defaults and the reference table (docs/configuration.md) cannot disagree. */
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>

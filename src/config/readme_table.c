@@ -1,6 +1,6 @@
-/* readme_table.c: the README's configuration reference, a Markdown table of every key with its
- * default and allowed values, printed by ./train --reference-table from the same table the
- * parser uses. Documentation of the config stage. */
+/* readme_table.c: the configuration reference (docs/configuration.md), a Markdown table of
+ * every key with its default and allowed values, printed by ./train --reference-table from the
+ * same table the parser uses. Documentation of the config stage. */
 #include <stdio.h>
 
 #include "config/config_internal.h"

@@ -400,7 +400,7 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "against 0.34). <code>--compare UNSCALED SCALED "
       "--at-equal-loss</code> reads the runs at equal validation loss instead (seed 1, layer "
       "0 | 1: the unscaled W<sub>q</sub> gradient is 0.40&#215; | 0.64&#215; the scaled one on "
-      "sort, 2.9&#215; | 0.59&#215; on recall; README, link 4 of the chain)."}},
+      "sort, 2.9&#215; | 0.59&#215; on recall; docs/findings.md, link 4 of the chain)."}},
     {figure_attention,
      {"attention.svg", "Attention entropy and logit spread against step",
       "Per layer, averaged over heads: the normalized attention entropy (left; 1 = uniform "

@@ -167,7 +167,9 @@ int figure_write(const Figure *f, const Run *runs, const char *title, const char
                                            p->xy[r].n, r};
         if (p->ref_label) {
             ref_y[0] = ref_y[1] = p->ref_y;
-            series[n++] = (PlotSeries){"reference", p->ref_label, ref_x, ref_y, 2,
+            /* its run name is the Show bar's label for it (html.c): it is the chance level, not
+             * a run someone trained as a reference */
+            series[n++] = (PlotSeries){"chance", p->ref_label, ref_x, ref_y, 2,
                                        PLOT_STYLE_REFERENCE};
         }
         plot_lines(&s, MARGIN + col * PANEL_W, y, p->span * PANEL_W, PANEL_H - 8, &p->ax, series,

@@ -146,6 +146,22 @@ static void censored_headroom(const PlotPoint *b, int nb, double *lo, double *hi
     *hi = mx * (up ? 2.0 : 1.25);
 }
 
+/* A panel's x range (log axis): the points' own, widened by a factor of 1.25 on each side, so
+ * that no marker sits on the frame, half cut off by the clip (one std for every run, as in a
+ * sweep of scaled runs alone, was drawn on the left axis line). Leaves NAN (the data's range)
+ * when no point is drawable. */
+static void x_headroom(const PlotPoint *p, int n, double *lo, double *hi) {
+    double mn = INFINITY, mx = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(p[i].x > 0) || !isfinite(p[i].x)) continue;
+        if (p[i].x < mn) mn = p[i].x;
+        if (p[i].x > mx) mx = p[i].x;
+    }
+    if (!(mx > 0)) return;
+    *lo = mn / 1.25;
+    *hi = mx * 1.25;
+}
+
 /* Returns the number of points drawn in each panel through drawn[2]. */
 static int draw(Svg *s, const RegimePoint *p, int n, int drawn[2]) {
     PlotPoint *a = malloc(sizeof *a * (size_t)(n > 0 ? n : 1));
@@ -173,6 +189,8 @@ static int draw(Svg *s, const RegimePoint *p, int n, int drawn[2]) {
                     "predicted step-0 logit std of the unscaled run (log)", "slowdown (log)", 1,
                     NAN, NAN, NAN, NAN, 0, 1};
     censored_headroom(b, nb, &ax2.y_lo, &ax2.y_hi);
+    x_headroom(a, na, &ax1.x_lo, &ax1.x_hi);
+    x_headroom(b, nb, &ax2.x_lo, &ax2.x_hi);
     drawn[0] = plot_scatter(s, 10, 10, FIG_W / 2 - 15, FIG_H - 90, &ax1, a, na);
     drawn[1] = plot_scatter(s, FIG_W / 2 + 5, 10, FIG_W / 2 - 15, FIG_H - 90, &ax2, b, nb);
     legend(s, 30, FIG_H - 52);
@@ -269,11 +287,16 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
     for (int i = 0; i < n; i++) paired += pts[i].paired;
     for (int i = 0; i < n; i++) shown += pts[i].paired && pts[i].slow90.kind != SD_NEITHER &&
                                          pts[i].slow90.kind != SD_UNKNOWN;
-    fprintf(out, "regime map of %d trained run%s from %d sweep%s: %d drawn by accuracy (the rest "
-                 "lack predicted_logit_std or an accuracy: rebuild an older sweep.csv with "
-                 "./train --sweep --collect); %d unscaled runs paired with a scaled one, %d drawn "
-                 "by slowdown to 90 %% (the others: neither run got there, or not measured)\n",
-            n, n == 1 ? "" : "s", n_dirs, n_dirs == 1 ? "" : "s", drawn[0], paired, shown);
+    /* each note only when it explains runs that were left out */
+    fprintf(out, "regime map of %d trained run%s from %d sweep%s: %d drawn by accuracy", n,
+            n == 1 ? "" : "s", n_dirs, n_dirs == 1 ? "" : "s", drawn[0]);
+    if (drawn[0] < n)
+        fprintf(out, " (the rest lack predicted_logit_std or an accuracy: rebuild an older "
+                     "sweep.csv with ./train --sweep --collect)");
+    fprintf(out, "; %d unscaled runs paired with a scaled one, %d drawn by slowdown to 90 %%",
+            paired, shown);
+    if (shown < paired) fprintf(out, " (the others: neither run got there, or not measured)");
+    fputc('\n', out);
     fprintf(out, "wrote %s\nwrote %s\n", svg_path, csv_path);
     rc = 0;
     goto done;

@@ -17,6 +17,7 @@
 
 #include "model/attention.h"
 #include "report/softmax_stats.h"
+#include "util/clock.h"
 #include "util/rng.h"
 
 /* Exit codes, as in main: 0 done, 1 out of memory. */
@@ -24,6 +25,13 @@ enum { TABLE_OK = 0, TABLE_NO_MEMORY = 1 };
 
 static const int DKS[] = {16, 32, 64, 128, 256, 512, 1024};
 #define N_DK ((int)(sizeof DKS / sizeof DKS[0]))
+
+/* The table takes seconds (about 12 at the defaults on a shared 2-core machine), so, as the
+ * training loop's heartbeat does, a line on stderr before each measurement says what it measures
+ * and how far the table is; stdout keeps the table alone. */
+static void progress(double t0, const char *what, int k, int n) {
+    fprintf(stderr, "softmax-table: %s (%d of %d), %.1f s\n", what, k, n, now_s() - t0);
+}
 
 /* ------------------------------------------------------------------ part 1: two example rows */
 
@@ -111,7 +119,7 @@ static void print_summary(const SoftmaxStats (*st)[2], int n) {
         printf("; at no d_k are more than half the unscaled rows saturated.\n");
 }
 
-static int print_sweep(const SoftmaxTableArgs *a) {
+static int print_sweep(const SoftmaxTableArgs *a, double t0) {
     int n = a->keys;
     printf(
         "2. softmax(scale * q.k) over rows of n = %d keys; q, k with i.i.d. N(0,1) entries; "
@@ -135,6 +143,10 @@ static int print_sweep(const SoftmaxTableArgs *a) {
     Rng rng;
     rng_seed(&rng, a->seed);
     for (int d = 0; d < N_DK; d++) {
+        char what[96];
+        snprintf(what, sizeof what, "part 2, q.k over %d rows of %d keys at d_k = %d", a->samples,
+                 n, DKS[d]);
+        progress(t0, what, d + 1, N_DK);
         double scales[2] = {1.0, 1.0 / sqrt((double)DKS[d])};
         if (softmax_measure(st[d], scales, 2, DKS[d], n, a->samples, &rng) != 0) {
             fprintf(stderr, "error: --softmax-table: out of memory\n");
@@ -175,7 +187,7 @@ static void print_pass_summary(const RandomRowPass *r, int n) {
            100.0 * r[back].blocked, 100.0 * r[back].saturated);
 }
 
-static int print_random_rows(const SoftmaxTableArgs *a) {
+static int print_random_rows(const SoftmaxTableArgs *a, double t0) {
     printf("\n3. The pass-through of random rows: n keys with i.i.d. N(0, std^2) logits, %d rows "
            "per n (the same draws for every std); seed %" PRIu64 ".\n"
            "   The columns are the training logs' own (attention.csv), by the same functions:\n"
@@ -197,6 +209,10 @@ static int print_random_rows(const SoftmaxTableArgs *a) {
     rng_seed(&rng, a->seed);
     double se_pass = 0, se_blk = 0, se_sat = 0;
     for (int k = 0; k < N_PASS_N; k++) {
+        char what[96];
+        snprintf(what, sizeof what, "part 3, pass-through of %d random rows of n = %d keys",
+                 a->samples, PASS_NS[k]);
+        progress(t0, what, k + 1, N_PASS_N);
         if (softmax_random_row_pass(r[k], PASS_STDS, N_PASS_STD, PASS_NS[k], a->samples, &rng) !=
             0) {
             fprintf(stderr, "error: --softmax-table: out of memory\n");
@@ -222,9 +238,13 @@ static int print_random_rows(const SoftmaxTableArgs *a) {
 }
 
 int report_softmax_table(const SoftmaxTableArgs *a) {
+    double t0 = now_s();
     print_examples();
-    int rc = print_sweep(a);
-    if (rc == TABLE_OK) rc = print_random_rows(a);
+    /* the table so far reaches a pipe or file before the progress lines, not after them */
     fflush(stdout);
+    int rc = print_sweep(a, t0);
+    if (rc == TABLE_OK) rc = print_random_rows(a, t0);
+    fflush(stdout);
+    if (rc == TABLE_OK) fprintf(stderr, "softmax-table: done in %.1f s\n", now_s() - t0);
     return rc;
 }

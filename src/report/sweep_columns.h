@@ -3,7 +3,7 @@
  * steps), then the result columns (SWEEP_COLUMNS), in file order. sweep/plan.c makes the plan's
  * columns and cells in this order, sweep/results.c writes the header and rows, cli/sweep_args.c
  * tells a --grid key with a column of its own from these, and report/sweep_table.c reads them by
- * these names. Meanings (README, "sweep.csv"): status ok | diverged | guard | failed | missing |
+ * these names. Meanings (docs/sweeps.md, "What a row records"): status ok | diverged | guard | failed | missing |
  * running; first_step_50 / _90 / _99 the first validation pass at >= 50 / 90 / 99 % answer
  * accuracy (empty: not reached by last_eval_step, the last pass; time_to_learn.h);
  * predicted_logit_std the step-0 attention-logit std predicted from the run's config.ini

@@ -53,7 +53,8 @@ typedef struct {
 const Axis *sweep_axis_for(const SweepArgs *a, const char *key);
 
 /* The expanded plan. Cells of run r: cell[r * n_cols + c]; the columns are d_k, d_model,
- * n_heads, scale, seed, the --grid columns, steps (the README's "What a row records", columns 2 to 8). */
+ * n_heads, scale, seed, the --grid columns, steps (docs/sweeps.md, "What a row records",
+ * columns 2 to 8). */
 #define PLAN_CELL CONFIG_STR
 typedef struct {
     int n_cols, n_runs;

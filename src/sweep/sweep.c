@@ -301,15 +301,19 @@ static int sweep_command(Sweep *sw) {
     int had_plan = access(plan_path, F_OK) == 0;
     if (plan_write_files(&sw->a, &sw->base, &sw->plan, sw->out_abs, exe) != 0) return RC_IO;
     if (sw->a.mode == MODE_PLAN) {
-        /* lines to paste into a shell: the folder quoted for sh when it needs it */
+        /* lines to paste into a shell: the folder quoted for sh when it needs it. GNU parallel
+         * is not on a stock machine ("parallel: not found"), so its line says how to get it. */
         char *q = sh_quote(sw->out);
         if (!q) return RC_IO;
+        int p = sw->a.jobs_argn ? sw->a.jobs : 2; /* runs at once: --jobs when given */
         printf("wrote %s, %s/configs/ (%d runs) and %s/jobs.txt (one command per run: trains, "
                "resumes or does nothing)\n"
                "run them, e.g.:  tr '\\n' '\\0' < %s/jobs.txt | xargs -0 -P %d -n 1 sh -c\n"
+               "or:              parallel -j %d < %s/jobs.txt   (GNU parallel: apt-get install "
+               "parallel)\n"
                "then:            ./train --sweep --collect --out %s\n",
                plan_path, sw->out, sw->plan.n_runs, sw->out, q,
-               sw->a.jobs_argn ? sw->a.jobs : 2, q);
+               p, p, q, q);
         free(q);
         return RC_OK;
     }

@@ -1,5 +1,5 @@
-/* exit_codes.h: the exit codes of ./train, one home for every command (the README's "Exit codes"
- * table lists them). A process stopped by SIGINT or SIGTERM after writing its checkpoint exits
+/* exit_codes.h: the exit codes of ./train, one home for every command (docs/manual.md, "Exit
+ * codes" table lists them). A process stopped by SIGINT or SIGTERM after writing its checkpoint exits
  * with 128 + the signal number (130, 143) instead (stop_signal.h). */
 #ifndef SCALEDOT_EXIT_CODES_H
 #define SCALEDOT_EXIT_CODES_H
