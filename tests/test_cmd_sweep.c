@@ -2,7 +2,7 @@
  * (src/cli/cmd_sweep.c), table-driven: --help prints the usage on stdout with exit 0, a missing, extra
  * or empty argument prints it on stderr with exit 2, and --sweep-report on a folder without a
  * sweep.csv, or on a symbolic link to a sweep folder, is a wrong argument (exit 2, the folder
- * named) before anything is read or written. --sweep's own command line is test_sweep_args.c's;
+ * named) before anything is read or written; a report file made read-only is kept (exit 1). --sweep's own command line is test_sweep_args.c's;
  * the runs and the report are test_sweep.c's (and test_sweep_restart.c's) and
  * test_sweep_report.c's. */
 #include "cli/cli.h"
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -72,5 +73,41 @@ START_TEST(test_report_through_link_refused) {
 }
 END_TEST
 
+/* A report file of a sweep's own that the user made read-only (chmod 444) is kept: the report
+ * fails naming it (exit 1), its bytes and mode unchanged; before, it was replaced and came back
+ * 0644. */
+START_TEST(test_report_keeps_read_only_page) {
+    char tmp[64], page[128], cmd[512];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_cmd_sweep.XXXXXX");
+    snprintf(cmd, sizeof cmd, "cp %s/results/sweep/fixed_width/sweep.csv %s/", SCALEDOT_SOURCE_DIR,
+             tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    const char *args[2] = {tmp, NULL};
+    TuResult r = tu_call(cli_sweep_report, args);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr:\n%s", r.rc, r.err);
+    tu_result_free(&r);
+    snprintf(page, sizeof page, "%s/index.html", tmp);
+    ck_assert_int_eq(chmod(page, 0444), 0);
+    char *before = tu_read_file(page, NULL);
+    snprintf(cmd, sizeof cmd, "cd %s && sed -i 's/ok/diverged/' sweep.csv", tmp);
+    ck_assert_int_eq(system(cmd), 0); /* a report that would differ */
+    r = tu_call(cli_sweep_report, args);
+    ck_assert_msg(r.rc == 1, "rc %d, stderr:\n%s", r.rc, r.err);
+    char want[200];
+    snprintf(want, sizeof want, "error: cannot write '%s': Permission denied", page);
+    ck_assert_msg(strstr(r.err, want), "not named in:\n%s", r.err);
+    tu_result_free(&r);
+    char *after = tu_read_file(page, NULL);
+    ck_assert_str_eq(after, before);
+    struct stat sb;
+    ck_assert_int_eq(lstat(page, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 07777, 0444);
+    free(before);
+    free(after);
+    tu_remove_tree(tmp);
+}
+END_TEST
+
 TU_MAIN("cli_sweep", TU_LOOP(test_lines, 0, (int)(sizeof LINES / sizeof *LINES)),
-        test_report_through_link_refused);
+        test_report_through_link_refused,
+        test_report_keeps_read_only_page);

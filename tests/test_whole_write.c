@@ -8,7 +8,7 @@
  * code 1 and an error naming the file, and every CSV of the run ends in a whole row, each row
  * with the header's number of fields. (3) atomic_open / file_write_atomic / file_open_log with a
  * link planted at the path or at its .tmp (the file linked to keeps its bytes), a FIFO (refused
- * at once), a limit (the old file stays, no .tmp left). (4) End to end: links planted at every
+ * at once), a limit (the old file stays, no .tmp left), a read-only file (kept, EACCES). (4) End to end: links planted at every
  * file a run, a resume, --compare and a sweep write leave the file they point at unchanged;
  * --compare under a limit leaves every SVG and index.html whole or absent, no .tmp. */
 #include <check.h>
@@ -186,6 +186,33 @@ START_TEST(test_atomic_replaces_links) {
     ck_assert_str_eq(text, "new\n");
     free(text);
     ck_assert(!exists(tmpname));
+}
+END_TEST
+
+/* A file made read-only (chmod 444) is kept by file_write_atomic (EACCES, its bytes and mode
+ * unchanged, no .tmp), also when the test runs as root; a writable one is replaced. */
+START_TEST(test_atomic_keeps_read_only) {
+    char path[300], tmpname[310];
+    snprintf(path, sizeof path, "%s/index.html", tmp);
+    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
+    ck_assert_int_eq(file_write_atomic(path, "mine\n", 5), 0);
+    ck_assert_int_eq(chmod(path, 0444), 0);
+    errno = 0;
+    ck_assert_int_eq(file_write_atomic(path, "new\n", 4), -1);
+    ck_assert_int_eq(errno, EACCES);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "mine\n");
+    free(text);
+    struct stat sb;
+    ck_assert_int_eq(lstat(path, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 07777, 0444);
+    ck_assert(!exists(tmpname));
+    ck_assert_int_eq(chmod(path, 0200), 0); /* one write bit is enough */
+    ck_assert_int_eq(file_write_atomic(path, "new\n", 4), 0);
+    ck_assert_int_eq(chmod(path, 0644), 0);
+    text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "new\n");
+    free(text);
 }
 END_TEST
 
@@ -380,6 +407,7 @@ TU_MAIN_FIXTURE_TIMEOUT("whole_write", setup, teardown, 60,
                         TU_LOOP(test_cut_back_to_whole_rows, 0,
                                 (int)(sizeof LIMITS / sizeof LIMITS[0])),
                         TU_LOOP(test_train_full_disk, 0, 3), test_atomic_replaces_links,
+                        test_atomic_keeps_read_only,
                         test_log_refuses_links_and_fifos, test_atomic_full_disk_keeps_old,
                         test_run_resume_compare_sweep_write_no_link,
                         TU_LOOP(test_compare_full_disk_whole_or_absent, 0, 3));
