@@ -3,7 +3,7 @@
  * train listed and counted, summary.txt the same text as the terminal, the LR-sensitivity table
  * and the sweep page (index.html) written beside it with every figure,
  * an older sweep.csv, a malformed row, a folder without sweep.csv, a report file made read-only
- * (kept), and ./train --sweep-report. */
+ * or of the user's (kept), and ./train --sweep-report. */
 #include "report/sweep_report.h"
 
 #include <check.h>
@@ -254,6 +254,34 @@ START_TEST(test_unwritable_outputs) {
 }
 END_TEST
 
+/* A summary.txt, index.html or SVG of the user's (not one a sweep report wrote; a link
+ * included) in the folder: the report refuses it (exit 1 here; ./train --sweep-report refuses
+ * it first with exit 2, test_cmd_sweep.c) before writing anything, and the file keeps its
+ * bytes. */
+START_TEST(test_user_files_kept) {
+    static const char *const files[] = {"summary.txt", "index.html", "loss.svg", "index.html"};
+    sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
+    char path[512], cmd[700];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, files[_i]);
+    if (_i < 3) tu_write_file(path, "my notes\n");
+    else ck_assert_int_eq(symlink("/dev/null", path), 0);
+    Report r = report();
+    ck_assert_int_eq(r.rc, 1);
+    char want[700];
+    snprintf(want, sizeof want, "error: '%s' is not a file a sweep into this folder wrote", path);
+    assert_has(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    report_free(&r);
+    snprintf(cmd, sizeof cmd, "[ $(ls -A %s | wc -l) = 2 ]", g_tmp); /* sweep.csv and it */
+    ck_assert_msg(system(cmd) == 0, "a file was written");
+    if (_i < 3) {
+        char *text = tu_read_file(path, NULL);
+        ck_assert_str_eq(text, "my notes\n");
+        free(text);
+    }
+}
+END_TEST
+
 /* ./train --sweep-report DIR runs the same report; without DIR, or with a folder that holds no
  * sweep.csv, it is a wrong command line (exit 2). */
 START_TEST(test_train_sweep_report) {
@@ -270,4 +298,5 @@ END_TEST
 
 TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, test_lr_and_dk_sweep,
                 test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
-                test_unwritable_outputs, test_train_sweep_report);
+                test_unwritable_outputs, TU_LOOP(test_user_files_kept, 0, 4),
+                test_train_sweep_report);

@@ -165,6 +165,7 @@ static int collect(Sweep *sw) {
     free(text);
     if (rc != 0) return RC_USAGE;
     sw->rows = calloc((size_t)sw->plan.n_runs, sizeof *sw->rows);
+    if (sweep_report_check_folder(sw->out) != 0) return RC_USAGE; /* before sweep.csv is */
     if (!sw->rows || refresh_all(sw) != 0) return RC_IO;
     list_unfinished(sw);
     fprintf(stderr, "sweep: wrote %s\n", sw->csv);
@@ -279,8 +280,10 @@ static int sweep_command(Sweep *sw) {
                         "version); use another --out, or move that folder away\n", sw->out);
         return RC_USAGE;
     }
-    /* a folder of this plan (plan.txt checked above) holds only what the sweep wrote */
-    if (access(plan_path, F_OK) != 0 && plan_check_fresh(&sw->plan, sw->out_abs) != 0)
+    /* a folder of this plan (plan.txt checked above) holds only what the sweep wrote; a folder
+     * with one holds no report file of the user's, which the report at the end would replace */
+    if ((access(plan_path, F_OK) != 0 ? plan_check_fresh(&sw->plan, sw->out_abs)
+                                      : sweep_report_check_folder(sw->out_abs)) != 0)
         return RC_USAGE;
     if (self_exe(exe, sizeof exe) != 0) return RC_IO;
     if (make_dirs(sw->out) != 0) {
