@@ -4,7 +4,8 @@
  * the same sweep.csv (wall_s aside), and a different plan into the same folder is refused naming
  * the line that differs; --plan + jobs.txt under the `xargs -0 -P 2` recipe --plan prints +
  * --collect gives it too, and --collect names the runs that did not run; a guard stop is recorded
- * (status guard, exit code 4) and the sweep goes on; a symlinked run folder is refused; the
+ * (status guard, exit code 4) and the sweep goes on; a symlinked run folder, or one holding the
+ * user's files (their own train.log included), is refused with nothing written into it; the
  * default --out folder; a second sweep into a folder a sweep is using is refused.
  * Started again after an interruption or an edit: test_sweep_restart.c. Argument and config
  * errors: test_plan.c. */
@@ -261,6 +262,34 @@ START_TEST(test_symlinked_run_folder_refused) {
 }
 END_TEST
 
+/* A run folder holding files of the user's: their own train.log (not one a sweep's run command
+ * began), or any other file. Its jobs.txt line refuses it (exit 2, naming the folder) before
+ * anything is written there: the train.log is not appended to, no marker, no config.ini. */
+static const struct {
+    const char *name, *text;
+} USER_RUN_FILES[] = {{"train.log", "my own log\n"}, {"notes.txt", "mine\n"}};
+
+START_TEST(test_user_run_folder_refused) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "u"), 0);
+    char path[256], args[512], cmd[600];
+    snprintf(path, sizeof path, "%s/u/runs", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    tu_put_file(path, sizeof path, path, "lr-1e-3", USER_RUN_FILES[_i].name,
+                USER_RUN_FILES[_i].text);
+    snprintf(args, sizeof args, "--sweep-run %s/u/configs/lr-1e-3.ini", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "holds files but no run of ./train"));
+    ck_assert(tu_train_output_contains(g_tmp, "/u/runs/lr-1e-3'"));
+    snprintf(cmd, sizeof cmd, "[ \"$(ls -A %s)\" = %s ]", path, USER_RUN_FILES[_i].name);
+    ck_assert_msg(system(cmd) == 0, "a file was written into the user's folder");
+    snprintf(path, sizeof path, "%s/u/runs/lr-1e-3/%s", g_tmp, USER_RUN_FILES[_i].name);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, USER_RUN_FILES[_i].text);
+    free(text);
+}
+END_TEST
+
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
 START_TEST(test_default_out_dir) {
     write_ini();
@@ -303,5 +332,8 @@ END_TEST
 TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_agree,
                         test_plan_xargs_collect, test_plan_lines_quoted, test_collect_missing,
                         test_guard_recorded,
-                        test_symlinked_run_folder_refused, test_default_out_dir,
+                        test_symlinked_run_folder_refused,
+                        TU_LOOP(test_user_run_folder_refused, 0,
+                                (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
+                        test_default_out_dir,
                         test_second_sweep_refused);

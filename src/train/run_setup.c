@@ -107,10 +107,22 @@ static int config_ini_is_ours(const char *dir) {
     return ours;
 }
 
+/* 1 when dir/train.log is one a sweep's run command began (TRAIN_SWEEP_LOG_START; empty: opened
+ * by one stopped before its first line), else 0. */
+static int sweep_log_is_ours(const char *dir) {
+    char path[1100], why[128], head[sizeof TRAIN_SWEEP_LOG_START] = "";
+    snprintf(path, sizeof path, "%s/train.log", dir);
+    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
+    if (!f) return 0;
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    return n == 0 || (n == sizeof head - 1 && memcmp(head, TRAIN_SWEEP_LOG_START, n) == 0);
+}
+
 /* 1 when the folder dir holds a file other than what a sweep's run command writes before the run
- * starts (.lock, train.log, its markers) and the temporary files of a write cut short (NAME.tmp);
- * 0 when it holds none of its own, or cannot be read (creating the lock or logs there reports
- * it). */
+ * starts (.lock, a train.log it began, its markers) and the temporary files of a write cut short
+ * (NAME.tmp); 0 when it holds none of its own, or cannot be read (creating the lock or logs
+ * there reports it). */
 static int folder_holds_files(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return 0;
@@ -121,6 +133,7 @@ static int folder_holds_files(const char *dir) {
         holds = 1;
         for (size_t i = 0; i < sizeof sweep_files / sizeof sweep_files[0]; i++)
             if (strcmp(e->d_name, sweep_files[i]) == 0) holds = 0;
+        if (!holds && strcmp(e->d_name, "train.log") == 0) holds = !sweep_log_is_ours(dir);
         size_t n = strlen(e->d_name);
         if (n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0) holds = 0;
     }
@@ -133,7 +146,7 @@ static int folder_holds_files(const char *dir) {
  * (no config.ini ./train wrote, no checkpoint.bin): its files would be overwritten. An earlier
  * run is replaced, as before; a folder another process trains in is left to the lock's refusal.
  * Returns 0 or EXIT_CONFIG. */
-static int run_folder_check(const char *dir) {
+int train_run_folder_check(const char *dir) {
     struct stat st;
     if (lstat(dir, &st) != 0) return 0; /* absent: created below (or the error said there) */
     if (S_ISLNK(st.st_mode)) {
@@ -258,7 +271,7 @@ int run_build(Run *r, const Config *c, const char *checkpoint) {
     r->lock_fd = -1;
     char dir[sizeof r->dir];
     snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
-    int rc = checkpoint ? 0 : run_folder_check(dir);
+    int rc = checkpoint ? 0 : train_run_folder_check(dir);
     if (rc == 0) rc = run_build_task_model_optimizer(r, c, c->batch_size);
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
