@@ -10,6 +10,7 @@
 #include "tasks/tasks.h"
 #include "tasks/tasks_internal.h"
 #include "util/file_check.h"
+#include "util/fnv1a.h"
 
 /* 1 GiB bounds a wrong path (/var/log/...); rng_below draws window starts below 2^32. */
 #define MAX_TEXT_BYTES ((size_t)1 << 30)
@@ -65,6 +66,7 @@ int task_init_text_file(Task *t, const Config *c, const char *path) {
     if (!bytes) return task_file_error(c, path, 0, "cannot read the text: %s", why);
     t->text = (unsigned char *)bytes;
     t->text_size = n;
+    t->file_hash = fnv1a64(FNV1A64_BASIS, bytes, n); /* what the run records: these bytes */
     size_t need = task_text_min_bytes(T, f);
     if (n == 0)
         return task_file_error(c, path, 0,

@@ -48,8 +48,9 @@ int train_optim_init(Optimizer *o, const Config *c, size_t n_params) {
     return optim_init(o, kind, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum, n_params);
 }
 
-/* The configuration as config.ini and the checkpoint store it: provenance comments first. */
-static char *run_config_text(const Config *c) {
+/* The configuration as config.ini and the checkpoint store it: provenance comments first, then
+ * the task file's line with the hash of the bytes t was built from. */
+static char *run_config_text(const Config *c, const Task *t) {
     char *prov = provenance_text();
     if (!prov) return NULL;
     char *buf = NULL;
@@ -61,11 +62,7 @@ static char *run_config_text(const Config *c) {
     }
     fputs(prov, f);
     free(prov);
-    if (task_source_write(f, c) != 0) {
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
+    task_source_write(f, c, t->file_hash);
     config_write(c, f);
     fclose(f);
     return buf;
@@ -193,7 +190,7 @@ static int init_and_allocate(Run *r) {
      * so a later change of a task's own default cannot change what a resume does. */
     Config stored = *c;
     stored.task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
-    r->cfg_text = run_config_text(&stored);
+    r->cfg_text = run_config_text(&stored, &r->task);
     if (!r->tokens || !r->targets || !r->mask || !r->cfg_text) {
         fprintf(stderr, "error: out of memory\n");
         return EXIT_RUNTIME;
