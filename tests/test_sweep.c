@@ -290,6 +290,31 @@ START_TEST(test_user_run_folder_refused) {
 }
 END_TEST
 
+/* A sweep's run trained again by hand with another configuration (the README's "./train
+ * runs/x/config.ini repeats the run", here with --set optim.lr=9e-3): the sweep's marker goes
+ * with the run it described, so --collect no longer reports the folder as the plan's run
+ * finished (status ok under the plan's optim.lr) but as not finished. */
+START_TEST(test_run_replaced_by_hand_not_collected_as_planned) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "h"), 0);
+    char path[256], args[512];
+    snprintf(path, sizeof path, "%s/h/runs/lr-1e-3/sweep_result.txt", g_tmp);
+    ck_assert(exists(path)); /* the premise: a finished run of the sweep */
+    snprintf(args, sizeof args, "h/runs/lr-1e-3/config.ini --set optim.lr=9e-3 --set log.progress=0");
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    ck_assert(!exists(path));
+    ck_assert_int_eq(sweep_cmd("--collect --out %s", "h"), 0);
+    snprintf(path, sizeof path, "%s/h/sweep.csv", g_tmp);
+    Csv t = {0};
+    ck_assert_int_eq(csv_load(&t, path), 0);
+    ck_assert_int_eq(t.n_rows, 1);
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "optim.lr")), "1e-3");
+    ck_assert_str_ne(csv_str(&t, 0, csv_col(&t, "status")), "ok");
+    csv_free(&t);
+    ck_assert(tu_train_output_contains(g_tmp, "not finished: lr-1e-3"));
+}
+END_TEST
+
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
 START_TEST(test_default_out_dir) {
     write_ini();
@@ -335,5 +360,5 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_ag
                         test_symlinked_run_folder_refused,
                         TU_LOOP(test_user_run_folder_refused, 0,
                                 (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
-                        test_default_out_dir,
+                        test_run_replaced_by_hand_not_collected_as_planned, test_default_out_dir,
                         test_second_sweep_refused);

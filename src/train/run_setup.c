@@ -246,8 +246,9 @@ static int take_folder(Run *r) {
 
 /* A new run in the folder of an earlier one: a note, and nothing of the earlier run may outlive
  * it (a stale checkpoint would later be resumed as if it belonged to this run's logs; a text
- * run's sample.txt would be shown by --compare as this run's). Every file a run writes is either
- * opened fresh (the logs, config.ini) or listed here. */
+ * run's sample.txt would be shown by --compare as this run's; a sweep's marker, sweep_result.txt,
+ * would make --collect report this run, of any configuration, as the plan's run finished).
+ * Every file a run writes is either opened fresh (the logs, config.ini) or listed here. */
 static void clear_earlier_run(const char *dir) {
     char previous[1100];
     snprintf(previous, sizeof previous, "%s/loss.csv", dir);
@@ -256,7 +257,8 @@ static void clear_earlier_run(const char *dir) {
                         "(set run.name to keep both)\n", dir);
     static const char *const stale[] = {"checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv",
                                         "attn_map_tokens.csv", "attn_map_step0.csv",
-                                        "init_check.txt", "sample.txt"};
+                                        "init_check.txt", "sample.txt", "sweep_result.txt",
+                                        "sweep_wall.txt"};
     for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
         snprintf(previous, sizeof previous, "%s/%s", dir, stale[i]);
         remove(previous);
