@@ -10,7 +10,8 @@
  * link planted at the path or at its .tmp (the file linked to keeps its bytes), a FIFO (refused
  * at once), a limit (the old file stays, no .tmp left), a read-only file (kept, EACCES). (4) End to end: links planted at every
  * file a run, a resume, --compare and a sweep write leave the file they point at unchanged;
- * --compare under a limit leaves every SVG and index.html whole or absent, no .tmp. */
+ * --compare under a limit leaves every SVG and index.html whole or absent, no .tmp; a link among
+ * the parents of a report, sweep or run folder is refused with nothing written through it. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -377,6 +378,48 @@ START_TEST(test_run_resume_compare_sweep_write_no_link) {
 }
 END_TEST
 
+/* A symbolic link among the parents of what a command writes (issue 33): --compare and
+ * --regime-map --out linkdir/sub, a sweep whose OUT/runs or OUT/configs is a link, a run with
+ * run.dir = linkdir, a planned run whose OUT/runs became a link before its jobs.txt line ran.
+ * Each is refused (exit 2) naming the link, and the folder the links point at stays empty.
+ * (Links the user already stands in, $HOME and the current folder, are test_dirs.c's.) */
+static const struct {
+    const char *args, *says;
+} PARENT_LINKS[] = {
+    {"--compare " SCALEDOT_SOURCE_DIR "/tests/fixtures/runs/scaled --out linkdir/sub",
+     "report folder 'linkdir/sub' lies under a symbolic link"},
+    {"--regime-map " SCALEDOT_SOURCE_DIR "/results/sweep/fixed_width --out linkdir/sub",
+     "regime map folder 'linkdir/sub' lies under a symbolic link"},
+    {"--sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out A", "runs' is a symbolic link"},
+    {"--sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out B --plan",
+     "configs' is a symbolic link"},
+    {TINY_RUN " --set train.steps=5 --set run.dir=linkdir --set run.name=r",
+     "run folder 'linkdir/r' lies under a symbolic link"},
+    {"--sweep-run C/configs/lr-1e-3.ini", "runs/lr-1e-3' lies under a symbolic link"},
+};
+
+START_TEST(test_parent_links_refused) {
+    char path[600], target[500], cmd[1200];
+    snprintf(target, sizeof target, "%s/target", tmp);
+    ck_assert_int_eq(mkdir(target, 0755), 0);
+    snprintf(path, sizeof path, "%s/tiny.ini", tmp);
+    tu_write_file(path, "[task]\nname = copy\nlength = 3\nsymbols = 6\nval_size = 16\n"
+                        "[model]\nn_layers = 1\nd_model = 16\n[train]\nbatch_size = 8\n");
+    /* C: planned while its runs/ was a folder; then runs/ became a link */
+    ck_assert_int_eq(sh("cd %s && %s --sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out C "
+                        "--plan > /dev/null 2>&1", tmp, tu_train_bin()), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir -p A B && ln -s target linkdir && "
+                              "ln -s ../target A/runs && ln -s ../target B/configs && "
+                              "rm -rf C/runs && ln -s ../target C/runs", tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(tu_run_train(tmp, PARENT_LINKS[_i].args), 2);
+    ck_assert_msg(tu_train_output_contains(tmp, PARENT_LINKS[_i].says), "'%s' not said",
+                  PARENT_LINKS[_i].says);
+    snprintf(cmd, sizeof cmd, "[ -z \"$(ls -A %s)\" ]", target);
+    ck_assert_msg(system(cmd) == 0, "%s: written through the link", PARENT_LINKS[_i].args);
+}
+END_TEST
+
 /* --compare under a file-size limit (a full disk) part way through its figures: it fails with
  * exit code 1, and every SVG and index.html is whole (ends in its closing tag) or absent, no
  * .tmp is left. */
@@ -417,4 +460,6 @@ TU_MAIN_FIXTURE_TIMEOUT("whole_write", setup, teardown, 60,
                         test_atomic_keeps_read_only,
                         test_log_refuses_links_and_fifos, test_atomic_full_disk_keeps_old,
                         test_run_resume_compare_sweep_write_no_link,
+                        TU_LOOP(test_parent_links_refused, 0,
+                                (int)(sizeof PARENT_LINKS / sizeof PARENT_LINKS[0])),
                         TU_LOOP(test_compare_full_disk_whole_or_absent, 0, 3));

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "config/config.h"
 #include "sweep/results.h"
@@ -160,15 +159,7 @@ int sweep_run_one(const char *cfg_path) {
     /* train.log and the markers go into the run folder before ./train's own check (train.c):
      * the check is made here first, so that a link or a folder of the user's (their own
      * train.log included) gets nothing written into it */
-    struct stat st;
-    if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
-        fprintf(stderr, "error: %s: run folder '%s' is a symbolic link; a run writes only into a "
-                        "folder of its own, never through a link. Remove the link; nothing was "
-                        "run\n", cfg_path, dir);
-        free(c);
-        return EXIT_CONFIG;
-    }
-    if (access(path, F_OK) != 0 && train_run_folder_check(dir) != 0) {
+    if (train_run_folder_check(dir) != 0) { /* a run of ours, resumed, passes */
         free(c);
         return EXIT_CONFIG;
     }

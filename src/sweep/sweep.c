@@ -268,9 +268,14 @@ static char *sh_quote(const char *s) {
 static int sweep_command(Sweep *sw) {
     if (out_dir(sw) != 0 || dirs_refuse_link(sw->out, "sweep folder") != 0) return RC_USAGE;
     if (sw->a.mode == MODE_COLLECT) return collect(sw);
-    char runs[SWEEP_PATH + 8], plan_path[SWEEP_PATH + 16], exe[PATH_MAX];
+    char runs[SWEEP_PATH + 8], plan_path[SWEEP_PATH + 16], exe[PATH_MAX], configs[SWEEP_PATH + 16];
     snprintf(runs, sizeof runs, "%s/runs", sw->out_abs);
+    snprintf(configs, sizeof configs, "%s/configs", sw->out_abs);
     snprintf(plan_path, sizeof plan_path, "%s/plan.txt", sw->out);
+    /* its runs/ and configs/ are written into as the folder itself is: never through a link */
+    if (dirs_refuse_link(runs, "sweep's runs folder") != 0 ||
+        dirs_refuse_link(configs, "sweep's configs folder") != 0)
+        return RC_USAGE;
     if (base_config(sw) != 0 || plan_build(&sw->a, &sw->base, runs, &sw->plan) != 0 ||
         plan_check_same(plan_path, sw->plan.text) != 0)
         return RC_USAGE;

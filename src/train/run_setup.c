@@ -13,6 +13,7 @@
 
 #include "train/checkpoint.h"
 #include "train/task_source.h"
+#include "util/dirs.h"
 #include "util/file_check.h"
 #include "util/provenance.h"
 #include "util/run_lock.h"
@@ -145,13 +146,9 @@ static int folder_holds_files(const char *dir) {
  * Returns 0 or EXIT_CONFIG. */
 int train_run_folder_check(const char *dir) {
     struct stat st;
+    /* the folder or a parent of it a link (run.dir = d/link): the logs would go where it points */
+    if (dirs_refuse_link(dir, "run folder") != 0) return EXIT_CONFIG;
     if (lstat(dir, &st) != 0) return 0; /* absent: created below (or the error said there) */
-    if (S_ISLNK(st.st_mode)) {
-        fprintf(stderr, "error: run folder '%s' is a symbolic link; a run writes only into a "
-                        "folder of its own, never through a link. Set run.name to another name, or "
-                        "remove the link; nothing was run\n", dir);
-        return EXIT_CONFIG;
-    }
     if (!S_ISDIR(st.st_mode)) return 0; /* make_dirs reports it (ENOTDIR) */
     if (!folder_holds_files(dir) || run_lock_holder(dir) != 0) return 0;
     char path[1100];
