@@ -149,7 +149,9 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
     t->path = path;
     if (csv_parse(&t->csv, text, len) != 0) {
         fprintf(stderr, "error: %s: %s\n", path,
-                errno == ENOMEM ? "out of memory" : "no header line (is it a sweep.csv?)");
+                errno == ENOMEM                         ? "out of memory"
+                : errno == EILSEQ || errno == ENOTUNIQ ? t->csv.problem
+                                                        : "no header line (is it a sweep.csv?)");
         return -1;
     }
     for (size_t i = 0; i < sizeof REQUIRED / sizeof *REQUIRED; i++)
