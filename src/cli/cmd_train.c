@@ -103,7 +103,6 @@ static const char *const SAMPLE_FLAGS[] = {"--generate", "--temperature", "--top
 static int parse_sample_option(TrainArgs *a, int k, const char *v) {
     const char *flag = SAMPLE_FLAGS[k];
     long n = 0;
-    char *end = NULL;
     switch (k) {
     case 0:
         if (!v || cli_parse_count(v, strlen(v), 1, SAMPLE_MAX_NEW, &n) != 0)
@@ -112,13 +111,15 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v) {
         a->generate = 1;
         a->gen.n_new = (int)n;
         return -1;
-    case 1:
-        /* digits first: strtod would take " 1", "inf" and "nan" */
-        if (v && ((*v >= '0' && *v <= '9') || *v == '.')) a->gen.temperature = strtod(v, &end);
-        if (!v || !end || *end || !isfinite(a->gen.temperature))
-            return cli_fail(NULL, "%s needs a finite number >= 0 (0 = greedy), got '%s'", flag,
-                            v ? v : "");
+    case 1: {
+        /* digits first: strtod would take " 1" and "-0"; decimal only, as in a config */
+        char why[160];
+        if (!v || !((*v >= '0' && *v <= '9') || *v == '.') ||
+            config_parse_number(v, &a->gen.temperature, why, sizeof why) != 0)
+            return cli_fail(NULL, "%s needs a finite decimal number >= 0 (0 = greedy), got '%s'",
+                            flag, v ? v : "");
         return -1;
+    }
     case 2:
         if (!v || cli_parse_count(v, strlen(v), 0, INT_MAX, &n) != 0)
             return cli_fail(NULL, "%s needs a whole number >= 0 (0 = every token), got '%s'",
