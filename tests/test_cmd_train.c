@@ -82,6 +82,11 @@ static const BadLine BAD[] = {
     {{"./train", "--seed", "18446744073709551616"}, 2,
      "error: --seed needs an integer in [0, 2^64-1], got '18446744073709551616'\n"},
     {{"./train", "--seed", "1", "--seed", "1"}, 2, "error: --seed given twice\n"},
+    /* issue 33: one key set twice, the last silently won; both spellings, blanks around the key */
+    {{"./train", "--set", "train.steps=3", "--set", "train.steps=5"}, 2,
+     "error: --set (argument 4): 'train.steps' is already set by --set (argument 2); give it once\n"},
+    {{"./train", "--set=optim.lr=1e-3", "--set", " optim.lr =2e-3"}, 2,
+     "error: --set (argument 3): ' optim.lr ' is already set by --set (argument 1); give it once\n"},
     {{"./train", "--generate", "3", "--generate", "4"}, 2, "error: --generate given twice\n"},
     {{"./train", "--temperature", "1", "--temperature", "0"}, 2, "error: --temperature given twice\n"},
     {{"./train", "--top-k", "1", "--top-k", "2"}, 2, "error: --top-k given twice\n"},

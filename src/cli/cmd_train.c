@@ -133,6 +133,21 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v) {
     }
 }
 
+/* The argument number of an earlier --set (before argument `at`) of the key v sets, or 0. */
+static int set_given_before(int argc, char **argv, int at, const char *v) {
+    char key[128];
+    if (cli_set_key(v, key, sizeof key) != 0) return 0;
+    for (int i = 1; i < at && i < argc; i++) {
+        const char *p = strcmp(argv[i], "--set") == 0 && i + 1 < argc ? argv[i + 1]
+                        : strncmp(argv[i], "--set=", 6) == 0       ? argv[i] + 6
+                                                                    : NULL;
+        int spaced = p && argv[i][5] != '='; /* "--set" then its value */
+        if (p && p != v && config_assignment_sets(p, key)) return spaced ? i + 1 : i;
+        if (spaced) i++; /* the value is not an option */
+    }
+    return 0;
+}
+
 int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
     *a = (TrainArgs){.gen = {.temperature = 1, .top_k = 0, .seed = 1}};
     unsigned seen = 0; /* bit k: SAMPLE_FLAGS[k] given */
@@ -166,16 +181,22 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             if (!(a->prompt = cli_next(argc, argv, &i)))
                 return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"%s\"",
                                 CLI_PROMPT_EXAMPLE);
-        } else if (strcmp(argv[i], "--set") == 0) {
-            const char *v = cli_next(argc, argv, &i);
+        } else if (strcmp(argv[i], "--set") == 0 || strncmp(argv[i], "--set=", 6) == 0) {
+            int eq_form = argv[i][5] == '=';
+            const char *v = eq_form ? argv[i] + 6 : cli_next(argc, argv, &i);
             if (!v) return cli_fail(usage, "--set needs section.key=value");
-            /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file */
-            if (!strchr(v, '='))
+            /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file (the
+             * --set= form is config_set's to judge) */
+            if (!strchr(v, '=') && !eq_form)
                 return cli_fail(NULL, "--set (argument %d): '%s' is not section.key=value; --set "
                                       "needs one argument section.key=value, with '=' and no "
                                       "spaces (e.g. --set optim.lr=1e-3)", i, v);
-        } else if (strncmp(argv[i], "--set=", 6) == 0) {
-            continue;
+            /* one key set twice: the last one silently won */
+            int before = set_given_before(argc, argv, i, v);
+            if (before)
+                return cli_fail(NULL, "--set (argument %d): '%.*s' is already set by --set "
+                                      "(argument %d); give it once", i, (int)strcspn(v, "="), v,
+                                before);
         } else if (argv[i][0] == '-') {
             return cli_fail(usage, "unknown option '%s'", argv[i]);
         } else if (a->config_path) {
