@@ -58,7 +58,7 @@ START_TEST(test_eval_prints_accuracy_and_examples) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "%s %s --set train.steps=30 --set run.dir=%s --set run.name=e 2>/dev/null && %s --eval %s/e > %s/eval.txt",
-             tu_train_bin(), RUN_ARGS, tmpdir, tu_train_bin(), tmpdir, tmpdir);
+             tu_train_bin(), RUN_ARGS_BASE, tmpdir, tu_train_bin(), tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     char path[400];
     snprintf(path, sizeof path, "%s/eval.txt", tmpdir);
@@ -103,7 +103,7 @@ START_TEST(test_resume_writes_into_the_given_folder) {
              "cp -r %s/orig %s/copy && cp %s/orig/loss.csv %s/orig.before && "
              "%s --resume %s/copy/ --set train.steps=50 2>/dev/null && "
              "cmp -s %s/orig/loss.csv %s/orig.before && ! cmp -s %s/copy/loss.csv %s/orig.before",
-             tu_train_bin(), RUN_ARGS, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tu_train_bin(), tmpdir,
+             tu_train_bin(), RUN_ARGS_BASE, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tu_train_bin(), tmpdir,
              tmpdir, tmpdir, tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     /* a new run stopped by a guard at step 0, before it writes any checkpoint of its own */
@@ -152,7 +152,7 @@ START_TEST(test_eval_recall_without_separator) {
     snprintf(cmd, sizeof cmd,
              "%s %s --set task.separator=auto --set train.steps=10 --set run.dir=%s --set "
              "run.name=r 2>/dev/null && %s --eval %s/r > %s/eval.txt",
-             tu_train_bin(), RECALL_ARGS, tmpdir, tu_train_bin(), tmpdir, tmpdir);
+             tu_train_bin(), RECALL_ARGS_BASE, tmpdir, tu_train_bin(), tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     char path[400];
     snprintf(path, sizeof path, "%s/eval.txt", tmpdir);

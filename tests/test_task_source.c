@@ -36,8 +36,8 @@ START_TEST(test_hash_known_values) {
 }
 END_TEST
 
-#define RUN "--set task.name=file --set task.file=w.txt --set task.val_size=8 --set model.d_model=16 " \
-            "--set model.n_layers=1 --set train.batch_size=8 --set train.steps=6 --set log.progress=0 " \
+#define RUN_BASE "--set task.name=file --set task.file=w.txt --set task.val_size=8 --set model.d_model=16 " \
+            "--set model.n_layers=1 --set train.batch_size=8 --set log.progress=0 " \
             "--set run.threads=1 --set run.name=f"
 
 START_TEST(test_changed_file_refused_moved_file_noted) {
@@ -46,7 +46,7 @@ START_TEST(test_changed_file_refused_moved_file_noted) {
     snprintf(path, sizeof path, "%s/w.txt", tmpdir);
     tu_write_file(path, "a b | b a\nc d | d c\ne f | f e\na c | c a\nb d | d b\nc e | e c\n"
                         "d f | f d\nf a | a f\nb e | e b\nd a | a d\n");
-    ck_assert_int_eq(tu_run_train(tmpdir, RUN " --set train.steps=3"), 0);
+    ck_assert_int_eq(tu_run_train(tmpdir, RUN_BASE " --set train.steps=3"), 0);
     char ini[300];
     snprintf(ini, sizeof ini, "%s/runs/f/config.ini", tmpdir);
     char want[400];
