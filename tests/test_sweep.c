@@ -290,6 +290,28 @@ START_TEST(test_user_run_folder_refused) {
 }
 END_TEST
 
+/* The same folder of the user's in a sweep run in one process: the run is refused before it
+ * opens a train.log, so the sweep's line for it says its error is above, not "see its
+ * train.log" (there is none). */
+START_TEST(test_refused_run_named_without_train_log) {
+    write_ini();
+    char path[256];
+    snprintf(path, sizeof path, "%s/v", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/v/runs", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    tu_put_file(NULL, 0, path, "lr-1e-3", "notes.txt", "mine\n");
+    ck_assert_int_ne(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "v"), 0);
+    char *t = out_text();
+    ck_assert_msg(strstr(t, "holds files but no run of ./train"), "%s", t);
+    ck_assert_msg(strstr(t, "sweep: run lr-1e-3: ") &&
+                      strstr(t, "it wrote no train.log: its error is above") &&
+                      !strstr(t, "see its train.log"),
+                  "%s", t);
+    free(t);
+}
+END_TEST
+
 /* A sweep's run trained again by hand with another configuration (the README's "./train
  * runs/x/config.ini repeats the run", here with --set optim.lr=9e-3): the sweep's marker goes
  * with the run it described, so --collect no longer reports the folder as the plan's run
@@ -360,5 +382,6 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_ag
                         test_symlinked_run_folder_refused,
                         TU_LOOP(test_user_run_folder_refused, 0,
                                 (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
+                        test_refused_run_named_without_train_log,
                         test_run_replaced_by_hand_not_collected_as_planned, test_default_out_dir,
                         test_second_sweep_refused);

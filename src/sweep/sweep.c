@@ -123,13 +123,19 @@ static int run_done(void *ctx, int i, int rc) {
         fprintf(stderr, "sweep: run %s stopped (exit code %d); started again, the sweep resumes "
                         "it from its checkpoint\n", sw->plan.names[r], rc);
     } else {
-        char acc[32] = "not measured", wall[32] = "";
+        char acc[32] = "not measured", wall[32] = "", log[SWEEP_PATH + PLAN_CELL + 16];
         if (info.has_acc) snprintf(acc, sizeof acc, "%.1f%%", 100 * info.answer_acc);
         if (!isnan(info.wall_s)) snprintf(wall, sizeof wall, ", %.1f s", info.wall_s);
+        run_dir(sw, r, log, sizeof log);
+        strncat(log, "/train.log", sizeof log - strlen(log) - 1);
+        /* a run refused before it opened its train.log (a link, a folder of the user's) said
+         * why on this terminal, just above */
+        const char *see = results_final(rc)          ? ""
+                          : access(log, F_OK) == 0 ? "; see its train.log"
+                                                   : "; it wrote no train.log: its error is above";
         /* named, not numbered: the progress line after it (children.c) holds the one counter */
         fprintf(stderr, "sweep: run %s: %s (exit code %d), final val answer acc %s%s%s\n",
-                sw->plan.names[r], info.status, rc, acc, wall,
-                results_final(rc) ? "" : "; see its train.log");
+                sw->plan.names[r], info.status, rc, acc, wall, see);
     }
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
 }
