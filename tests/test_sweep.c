@@ -214,6 +214,18 @@ START_TEST(test_collect_missing) {
     ck_assert(tu_file_contains(path, "\nlr-1e-3,"));
     ck_assert(tu_file_contains(path, ",ok,0,5,"));
     ck_assert(tu_file_contains(path, ",missing,,"));
+    /* issue 33: a finished run whose loss.csv stops short (incomplete): its jobs.txt line does
+     * nothing, so --collect says to remove its folder instead */
+    snprintf(cmd, sizeof cmd, "cd %s/p/runs/lr-1e-3 && head -n 2 loss.csv > l && mv l loss.csv",
+             g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out p"), 0);
+    msg = out_text();
+    ck_assert_msg(strstr(msg, "not finished: lr-1e-3 (incomplete: its jobs.txt line does not "
+                              "train it; remove p/runs/lr-1e-3 to train it again)") &&
+                      strstr(msg, "not finished: lr-3e-3\n"),
+                  "%s", msg);
+    free(msg);
 }
 END_TEST
 

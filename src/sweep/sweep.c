@@ -147,12 +147,25 @@ static void list_unfinished(const Sweep *sw) {
         const char *row = sw->rows[r];
         int ok = row && (strstr(row, ",ok,") || strstr(row, ",diverged,") || strstr(row, ",guard,"));
         if (ok) continue;
-        if (n++ < 20) fprintf(stderr, "  not finished: %s\n", sw->plan.names[r]);
+        /* its marker says finished (incomplete) or cannot be read (unknown): its jobs.txt line
+         * does nothing, or refuses; only a fresh folder trains it again */
+        const char *stuck = !row                        ? NULL
+                            : strstr(row, ",incomplete,") ? "incomplete"
+                            : strstr(row, ",unknown,")    ? "unknown"
+                                                          : NULL;
+        if (n++ >= 20) continue;
+        if (stuck)
+            fprintf(stderr, "  not finished: %s (%s: its jobs.txt line does not train it; remove "
+                            "%s/runs/%s to train it again)\n", sw->plan.names[r], stuck, sw->out,
+                    sw->plan.names[r]);
+        else
+            fprintf(stderr, "  not finished: %s\n", sw->plan.names[r]);
     }
     if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
     fprintf(stderr, "sweep: %d of %d planned runs %s\n", n, sw->plan.n_runs,
             n ? "have not finished (missing, running, stopped, failed, incomplete or unknown; "
-                "run their jobs.txt lines, then --collect again)"
+                "run their jobs.txt lines, or remove the folders named above, then --collect "
+                "again)"
               : "missing: every run has finished");
 }
 
