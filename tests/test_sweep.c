@@ -324,6 +324,25 @@ START_TEST(test_refused_run_named_without_train_log) {
 }
 END_TEST
 
+/* --collect into a sweep folder holding a summary.txt of the user's: refused (exit 2) before
+ * sweep.csv or the report is written; the user's file is kept. */
+START_TEST(test_collect_keeps_user_summary) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "k"), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/k/summary.txt", g_tmp);
+    tu_write_file(path, "my notes\n");
+    ck_assert_int_eq(sweep_cmd("--collect --out %s", "k"), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "k/summary.txt' is not a file a sweep into this "
+                                              "folder wrote"));
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "my notes\n");
+    free(text);
+    snprintf(path, sizeof path, "%s/k/sweep.csv", g_tmp);
+    ck_assert(!exists(path));
+}
+END_TEST
+
 /* A sweep's run trained again by hand with another configuration (the README's "./train
  * runs/x/config.ini repeats the run", here with --set optim.lr=9e-3): the sweep's marker goes
  * with the run it described, so --collect no longer reports the folder as the plan's run
@@ -394,6 +413,6 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_ag
                         test_symlinked_run_folder_refused,
                         TU_LOOP(test_user_run_folder_refused, 0,
                                 (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
-                        test_refused_run_named_without_train_log,
+                        test_refused_run_named_without_train_log, test_collect_keeps_user_summary,
                         test_run_replaced_by_hand_not_collected_as_planned, test_default_out_dir,
                         test_second_sweep_refused);
