@@ -202,7 +202,8 @@ START_TEST(test_finished_run_resumed_unchanged) {
 END_TEST
 
 /* Which checkpoint is put into a copy of run a (d_model 16, 20 steps), what --resume sets, and
- * whether the resume must be refused (naming the keys in `names`). */
+ * whether the resume (and then --eval and --export) must be refused (naming the keys in
+ * `names`). */
 static const struct {
     const char *from, *edit_ini, *set;
     int refused;
@@ -247,6 +248,17 @@ START_TEST(test_foreign_checkpoint_refused) {
                       k, FOREIGN[k].names);
         ck_assert_msg(sh("diff -r %s/x %s/x.orig > /dev/null", tmpdir, tmpdir) == 0,
                       "case %zu: a refused resume changed the folder", k);
+        /* issue 33: --eval and --export refuse the same foreign checkpoint (they reported or
+         * exported another run's model under this folder's name) */
+        static const char *const OTHERS[] = {"--eval x", "--export x x.safetensors"};
+        for (int o = 0; o < 2; o++) {
+            rc = train_in_tmp(OTHERS[o]);
+            ck_assert_msg(rc == 2, "case %zu, %s: exit %d, want 2", k, OTHERS[o], rc);
+            ck_assert_msg(tu_train_output_contains(tmpdir, cmd), "case %zu, %s: keys not named",
+                          k, OTHERS[o]);
+        }
+        snprintf(path, sizeof path, "%s/x.safetensors", tmpdir);
+        ck_assert(access(path, F_OK) != 0);
     }
 }
 END_TEST

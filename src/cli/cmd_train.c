@@ -270,9 +270,10 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
                 memcpy(c.task_file, abs, strlen(abs) + 1);
             free(stored);
         }
-        /* the task file the run was trained on, unchanged (train/task_source.h), and on --resume
-         * a checkpoint of the folder's own run (its config.ini) */
-        if (checkpoint_check_resume(checkpoint, a.resume_dir, &c,
+        /* the task file the run was trained on, unchanged (train/task_source.h), and a
+         * checkpoint of the folder's own run (its config.ini): --eval of a foreign checkpoint
+         * would report another run's numbers under this folder's name */
+        if (checkpoint_check_resume(checkpoint, run_dir, &c,
                                     a.resume_dir ? "--resume" : "--eval") != 0)
             return EXIT_CONFIG;
     } else if ((c.task == TASK_FILE || c.task == TASK_TEXT) && access(c.task_file, R_OK) != 0) {
