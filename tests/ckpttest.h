@@ -51,18 +51,24 @@ static inline uint64_t fnv1a64(const unsigned char *p, size_t n) {
     return h;
 }
 
-static const char RUN_ARGS[] =
-    "--set task.name=copy --set task.length=3 --set task.symbols=6 --set task.val_size=64 "
-    "--set model.d_model=16 --set model.n_heads=2 --set model.n_layers=1 --set train.batch_size=16 "
-    "--set train.steps=400 --set train.eval_every=50 --set log.every=5 --set log.progress=0 "
-    "--set train.checkpoint_every=25 --set optim.schedule=cosine --set optim.warmup_steps=20 "
-    "--set run.threads=1";
+/* The run of these tests but for train.steps (a key set twice by --set is refused). */
+#define RUN_ARGS_BASE                                                                              \
+    "--set task.name=copy --set task.length=3 --set task.symbols=6 --set task.val_size=64 "      \
+    "--set model.d_model=16 --set model.n_heads=2 --set model.n_layers=1 "                       \
+    "--set train.batch_size=16 --set train.eval_every=50 --set log.every=5 --set log.progress=0 " \
+    "--set train.checkpoint_every=25 --set optim.schedule=cosine --set optim.warmup_steps=20 "    \
+    "--set run.threads=1"
 
-static const char RECALL_ARGS[] =
-    "--set task.name=recall --set task.pairs=3 --set task.symbols=6 --set task.val_size=64 "
-    "--set task.separator=true --set model.d_model=16 --set model.n_heads=2 "
-    "--set model.n_layers=1 --set train.batch_size=16 --set train.eval_every=10 --set log.every=5 "
-    "--set log.progress=0 --set run.threads=1";
+static const char RUN_ARGS[] = RUN_ARGS_BASE " --set train.steps=400";
+
+/* The recall run but for task.separator. */
+#define RECALL_ARGS_BASE                                                                           \
+    "--set task.name=recall --set task.pairs=3 --set task.symbols=6 --set task.val_size=64 "      \
+    "--set model.d_model=16 --set model.n_heads=2 "                                              \
+    "--set model.n_layers=1 --set train.batch_size=16 --set train.eval_every=10 --set log.every=5 " \
+    "--set log.progress=0 --set run.threads=1"
+
+static const char RECALL_ARGS[] = RECALL_ARGS_BASE " --set task.separator=true";
 
 /* More --set arguments for run_full and run_and_signal (the qk-norm tests). */
 static const char *extra_args = "";

@@ -1,7 +1,8 @@
 /* test_compare_out.c: the report folder of ./train --compare (src/report/compare.c with
  * src/report/out_dir.c): the default folder under reports/, a folder that cannot be created, and
  * the refusal of a folder that is a symbolic link or holds files a report did not write (nothing
- * written, nothing changed). The report's contents are test_compare.c's. */
+ * written, nothing changed); a folder of ours written again keeps no figure of the earlier report
+ * that the new one does not draw. The report's contents are test_compare.c's. */
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
@@ -131,6 +132,34 @@ START_TEST(test_out_folder_refused) {
 }
 END_TEST
 
+/* A report folder of ours written again for runs without attention logs or maps: the figures
+ * of the earlier report that this one does not draw (attn_maps.svg, attention.svg, ...) are
+ * removed, so nothing of the earlier runs is shown beside the new page; the figures drawn again
+ * stay. */
+START_TEST(test_stale_figures_removed) {
+    char out[256], path[PATH_MAX];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    TuResult r = compare(FIX "/scaled", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    tu_result_free(&r);
+    snprintf(path, sizeof path, "%s/attn_maps.svg", out);
+    ck_assert_int_eq(access(path, F_OK), 0); /* the premise: the first report has maps */
+    r = compare(FIX "/no_attention", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    tu_result_free(&r);
+    static const char *const gone[] = {"attn_maps.svg", "attention.svg", "passthru.svg"};
+    for (int i = 0; i < N_OF(gone); i++) {
+        snprintf(path, sizeof path, "%s/%s", out, gone[i]);
+        ck_assert_msg(access(path, F_OK) != 0, "%s of the earlier report is still there", gone[i]);
+    }
+    snprintf(path, sizeof path, "%s/loss.svg", out);
+    ck_assert_int_eq(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    ck_assert(!tu_file_contains(path, "attn_maps.svg"));
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("compare_out", make_tmp, remove_tmp, 30, test_default_out_dir,
                         test_unwritable_out_dir,
-                        TU_LOOP(test_out_folder_refused, 0, N_OF(OUT_FOLDERS)));
+                        TU_LOOP(test_out_folder_refused, 0, N_OF(OUT_FOLDERS)),
+                        test_stale_figures_removed);

@@ -1,7 +1,7 @@
 /* test_csv_read.c: the CSV log reader (src/runlog/csv_read.c): fields, empty versus NaN, quoting,
  * line ends, ragged rows, errors, and the fixture logs. The same-shape checks are tables: cells of
- * small documents as text (empty exactly when the text is ""), fields as numbers and as ints, and
- * texts without a header line. */
+ * small documents as text (empty exactly when the text is ""), fields as numbers and as ints,
+ * texts without a header line, and texts refused (a NUL byte, a column named twice). */
 #include "runlog/csv_read.h"
 
 #include <check.h>
@@ -177,6 +177,73 @@ START_TEST(test_no_header) {
 }
 END_TEST
 
+/* Texts no log of ours can be, refused rather than read wrong (issue 33): a NUL inside a cell
+ * (strtod would stop at it: "3.1\0 0281" read as 3.1), anywhere in the file, and a header naming
+ * a column twice (csv_col would silently give the first); the problem names the line. Empty
+ * header names may repeat (they name nothing). */
+typedef struct {
+    const char *name, *text;
+    size_t len;
+    int err;             /* 0: accepted */
+    const char *problem; /* t.problem starts so */
+} RefusedCase;
+
+static const RefusedCase REFUSED[] = {
+    {"NUL in a cell", "step,train_loss\n1,3.1\0 0281\n", 28, EILSEQ, "line 2: a NUL byte"},
+    {"NUL in the header", "step,tr\0ain_loss\n1,3\n", 21, EILSEQ, "line 1: a NUL byte"},
+    {"NUL on a later line", "a\n1\n2\n\0\n", 8, EILSEQ, "line 4: a NUL byte"},
+    {"a column twice", "step,train_loss,train_loss\n1,2,3\n", 33, ENOTUNIQ,
+     "line 1: column 'train_loss' named twice (fields 2 and 3)"},
+    {"a column twice, apart", "\na,b,c,a\n", 9, ENOTUNIQ, "line 2: column 'a' named twice (fields 1 and 4)"},
+    {"empty names twice", "a,,\n1,2,3\n", 10, 0, ""},
+};
+
+START_TEST(test_refused) {
+    const RefusedCase *e = &REFUSED[_i];
+    Csv t;
+    errno = 0;
+    int rc = csv_parse(&t, e->text, e->len);
+    if (!e->err) {
+        ck_assert_msg(rc == 0, "%s: refused: %s", e->name, t.problem);
+        csv_free(&t);
+        return;
+    }
+    ck_assert_msg(rc == -1, "%s: accepted", e->name);
+    ck_assert_msg(errno == e->err, "%s: errno %d", e->name, errno);
+    ck_assert_msg(strncmp(t.problem, e->problem, strlen(e->problem)) == 0, "%s: '%s'", e->name,
+                  t.problem);
+    ck_assert_ptr_null(t.cell);
+    csv_free(&t);
+}
+END_TEST
+
+/* csv_load names the file and the problem, and reports it as refused (ECANCELED). */
+START_TEST(test_load_refused_named) {
+    char dir[128], path[200];
+    tu_make_tmp(dir, sizeof dir, "/tmp/test_csv_read.XXXXXX");
+    snprintf(path, sizeof path, "%s/loss.csv", dir);
+    FILE *f = fopen(path, "wb");
+    ck_assert_ptr_nonnull(f);
+    fwrite("step,train_loss\n1,3.1\0 0281\n", 1, 28, f);
+    fclose(f);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    Csv t;
+    errno = 0;
+    int rc = csv_load(&t, path);
+    int err = errno;
+    char *out = tu_capture_end(&c);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_int_eq(err, ECANCELED);
+    char want[300];
+    snprintf(want, sizeof want, "error: '%s': line 2: a NUL byte", path);
+    ck_assert_msg(strstr(out, want), "stderr: %s", out);
+    free(out);
+    csv_free(&t);
+    tu_remove_tree(dir);
+}
+END_TEST
+
 START_TEST(test_load_missing_file) {
     Csv t;
     errno = 0;
@@ -218,5 +285,6 @@ END_TEST
 
 TU_MAIN("csv_read", test_header_and_fields, TU_LOOP(test_cells, 0, N_OF(RESULTS)),
         TU_LOOP(test_numbers, 0, N_OF(NUMS)), TU_LOOP(test_ints, 0, N_OF(INTS)), test_header_only,
-        TU_LOOP(test_no_header, 0, N_OF(NO_HEADER)), test_load_missing_file,
+        TU_LOOP(test_no_header, 0, N_OF(NO_HEADER)), TU_LOOP(test_refused, 0, N_OF(REFUSED)),
+        test_load_refused_named, test_load_missing_file,
         test_load_fixture_logs);

@@ -1,6 +1,8 @@
 /* test_dirs.c: mkdir -p of src/util/dirs.c: every missing parent is made, an existing folder is
  * fine, and a path through or onto a file, or one too long for its buffer, fails with the errno
- * its header promises. (Moved here from test_runlog.c, which tests the logs.) */
+ * its header promises (moved here from test_runlog.c, which tests the logs); a folder given as,
+ * or under, a symbolic link is refused, but for links the user already stands in ($HOME, the
+ * current folder). */
 #include "util/dirs.h"
 
 #include <check.h>
@@ -81,15 +83,19 @@ START_TEST(test_make_dirs) {
 }
 END_TEST
 
-/* dirs_refuse_link: (path below tmpdir) -> refused. A link to a folder is refused with or
- * without a trailing '/' (lstat of "link/" would follow it); a folder, a missing path and a
- * folder reached through a linked parent (only the last component is checked) are not. */
+/* dirs_refuse_link: (path below tmpdir) -> refused, and what the error says. A link to a folder
+ * is refused with or without a trailing '/' (lstat of "link/" would follow it), and so is a path
+ * under a link (link/sub, link/sub/deeper: the report would be written into the link's target);
+ * a folder, a missing path and a path under real folders are not. */
 static const struct {
     const char *rel;
     int refused;
+    const char *says; /* "is" a symbolic link, or "lies under" one */
 } LINKS[] = {
-    {"link", 1}, {"link/", 1}, {"link//", 1}, {"dangling", 1},
-    {"real", 0}, {"real/", 0}, {"missing", 0}, {"link/sub", 0},
+    {"link", 1, "is"}, {"link/", 1, "is"}, {"link//", 1, "is"}, {"dangling", 1, "is"},
+    {"real", 0, ""}, {"real/", 0, ""}, {"missing", 0, ""}, {"real/sub/new", 0, ""},
+    {"link/sub", 1, "lies under"}, {"link/sub/deeper", 1, "lies under"},
+    {"link/missing", 1, "lies under"},
 };
 
 START_TEST(test_refuse_link) {
@@ -108,12 +114,60 @@ START_TEST(test_refuse_link) {
     int rc = dirs_refuse_link(path, "--out");
     char *err = tu_capture_end(&c);
     ck_assert_int_eq(rc, LINKS[_i].refused ? -1 : 0);
-    char want[600];
-    snprintf(want, sizeof want, "error: --out '%s' is a symbolic link", path);
+    char want[1400];
+    if (strcmp(LINKS[_i].says, "is") == 0)
+        snprintf(want, sizeof want, "error: --out '%s' is a symbolic link", path);
+    else
+        snprintf(want, sizeof want, "error: --out '%s' lies under a symbolic link, '%s/link' (to "
+                                    "'%s')", path, tmpdir, target);
     ck_assert_msg(LINKS[_i].refused ? strstr(err, want) != NULL : err[0] == 0, "stderr: %s", err);
     free(err);
     tu_remove_tree(tmpdir);
 }
 END_TEST
 
-TU_MAIN("dirs", test_make_dirs, TU_LOOP(test_refuse_link, 0, (int)(sizeof LINKS / sizeof LINKS[0])));
+/* The links a user already stands in are followed: a link that is $HOME or an ancestor of it (a
+ * symlinked home), or the current folder or an ancestor of it as $PWD names it (a project
+ * reached through a link), for absolute and relative paths; once $HOME and $PWD no longer go
+ * through it, the same link is refused. Runs in a child process: it changes folder and
+ * environment. */
+START_TEST(test_links_above_the_user_followed) {
+    char tmpdir[256], path[512], target[512], home[512];
+    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_dirs_XXXXXX");
+    snprintf(path, sizeof path, "%s/real/proj/sub", tmpdir);
+    ck_assert_int_eq(make_dirs(path), 0);
+    snprintf(target, sizeof target, "%s/real", tmpdir);
+    snprintf(home, sizeof home, "%s/link", tmpdir);
+    ck_assert_int_eq(symlink(target, home), 0);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    /* $HOME is the link: paths under it pass; $HOME elsewhere: refused */
+    setenv("HOME", home, 1);
+    snprintf(path, sizeof path, "%s/link/proj/out", tmpdir);
+    int home_ok = dirs_refuse_link(path, "--out");
+    setenv("HOME", "/nonexistent-home", 1);
+    int home_gone = dirs_refuse_link(path, "--out");
+    /* the current folder reached through the link ($PWD keeps it): relative and absolute */
+    snprintf(path, sizeof path, "%s/link/proj", tmpdir);
+    ck_assert_int_eq(chdir(path), 0);
+    setenv("PWD", path, 1);
+    int rel_ok = dirs_refuse_link("sub/out", "--out");
+    snprintf(path, sizeof path, "%s/link/proj/sub/out", tmpdir);
+    int abs_ok = dirs_refuse_link(path, "--out");
+    /* a $PWD that is not the current folder (here: its parent, through the link) is not
+     * believed */
+    setenv("PWD", home, 1);
+    int pwd_wrong = dirs_refuse_link(path, "--out");
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(chdir("/"), 0);
+    tu_remove_tree(tmpdir);
+    ck_assert_msg(home_ok == 0 && rel_ok == 0 && abs_ok == 0,
+                  "home %d, relative %d, absolute %d; stderr: %s", home_ok, rel_ok, abs_ok, err);
+    ck_assert_msg(home_gone == -1 && pwd_wrong == -1, "home gone %d, $PWD wrong %d", home_gone,
+                  pwd_wrong);
+    free(err);
+}
+END_TEST
+
+TU_MAIN("dirs", test_make_dirs, TU_LOOP(test_refuse_link, 0, (int)(sizeof LINKS / sizeof LINKS[0])),
+        test_links_above_the_user_followed);

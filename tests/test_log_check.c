@@ -1,7 +1,7 @@
 /* test_log_check.c: --compare on logs with malformed rows: each is skipped with a warning naming
  * file and line, and none becomes a made-up "diverged @N" (a row "12,abc,," used to read as a
  * NaN loss at step 12). Logged nan/inf values (a real divergence) and empty fields (not
- * measured) stay. */
+ * measured) stay; an attention map's weights outside [0, 1] (nan included) are skipped too. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +85,42 @@ START_TEST(test_rows_checked) {
 }
 END_TEST
 
+/* An attention map's weights (k0, k1, ...) must lie in [0, 1]: 1e308 was drawn as weight 1 and
+ * nan as a masked cell. Such rows are skipped with a warning naming the cell; 0 and 1, and the
+ * index columns, pass. */
+static const RowCase MAP_ROWS[] = {
+    {"0,0,0,1,0,0\n", 1},             /* line 2 */
+    {"0,0,1,0.25,0.75,0\n", 1},       /* 3 */
+    {"0,0,2,0.5,1e308,0\n", 0},       /* 4: far above 1 */
+    {"0,0,2,0.5,nan,0\n", 0},         /* 5: not a weight, drawn as masked */
+    {"0,0,2,-0.01,0.5,0.51\n", 0},    /* 6: below 0 */
+    {"0,0,2,inf,0,0\n", 0},           /* 7 */
+    {"0,0,2,0.2,0.3,0.5\n", 1},       /* 8 */
+};
+
+START_TEST(test_map_weights_checked) {
+    Csv t;
+    char text[1024] = "layer,head,query,k0,k1,k2\n";
+    int n = (int)(sizeof MAP_ROWS / sizeof MAP_ROWS[0]);
+    for (int i = 0; i < n; i++) strcat(text, MAP_ROWS[i].row);
+    ck_assert_int_eq(csv_parse(&t, text, strlen(text)), 0);
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    log_check_rows(&t, "x/attn_map.csv");
+    char *err = tu_capture_end(&cap);
+    for (int i = 0; i < n; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "warning: x/attn_map.csv:%d: ", i + 2);
+        ck_assert_msg((strstr(err, want) == NULL) == MAP_ROWS[i].keep, "line %d (%s): warnings:\n%s",
+                      i + 2, MAP_ROWS[i].row, err);
+    }
+    ck_assert_msg(strstr(err, "'k1' = 'nan' is not an attention weight in [0, 1]"), "%s", err);
+    ck_assert_int_eq(t.n_rows, 3);
+    free(err);
+    csv_free(&t);
+}
+END_TEST
+
 #define compare(...) tu_run_cmd(cli_compare, __VA_ARGS__)
 
 START_TEST(test_compare_skips_malformed_rows) {
@@ -106,4 +142,5 @@ START_TEST(test_compare_skips_malformed_rows) {
 }
 END_TEST
 
-TU_MAIN_FIXTURE("log_check", setup, teardown, test_rows_checked, test_compare_skips_malformed_rows);
+TU_MAIN_FIXTURE("log_check", setup, teardown, test_rows_checked, test_map_weights_checked,
+                test_compare_skips_malformed_rows);

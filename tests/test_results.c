@@ -106,7 +106,8 @@ START_TEST(test_row_missing_fields) {
 END_TEST
 
 /* The status column: from the folder, the marker, the run's lock and how far loss.csv goes
- * (the plan asks for 40 steps). A garbage marker is "unknown" (was "running"); no marker and
+ * (the plan asks for 40 steps). A garbage marker is "unknown" (was "running"), and so is one
+ * whose exit_code is given twice or is not a whole number in [0, 255]; no marker and
  * nobody training is "stopped"; exit code 0 with a loss.csv that ends at step 20 is
  * "incomplete", its numbers left out (the row's measured fields empty but steps_done). */
 START_TEST(test_status) {
@@ -129,6 +130,14 @@ START_TEST(test_status) {
         {1, "exit_code 2\n", -1, "failed", "2", ""},
         {1, "garbage\n", 40, "unknown", "", "40"},
         {1, "", 40, "unknown", "", "40"},
+        /* not what results_marker_write writes (issue 33): read as a run's outcome before */
+        {1, "exit_code 0\nexit_code 3\n", 40, "unknown", "", "40"},
+        {1, "exit_code 3\nexit_code 0\n", 40, "unknown", "", "40"},
+        {1, "exit_code -5\n", 40, "unknown", "", "40"},
+        {1, "exit_code 256\n", 40, "unknown", "", "40"},
+        {1, "exit_code 0x0\n", 40, "unknown", "", "40"},
+        {1, "exit_code 3 \n", 40, "unknown", "", "40"},
+        {1, "exit_code 255\n", 40, "failed", "255", "40"},
     };
     for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
         char dir[128], want[64], loss[160];
@@ -140,7 +149,10 @@ START_TEST(test_status) {
             write_in(dir, "loss.csv", loss);
         }
         Plan p = one_run_plan();
+        TuCapture cap;
+        tu_capture_begin(&cap, 2);
         char *row = results_row(&p, 0, dir, NULL);
+        free(tu_capture_end(&cap)); /* the warning of a garbage marker */
         snprintf(want, sizeof want, "r1,8,16,2,none,1,40,%s,%s,%s,", CASES[k].status,
                  CASES[k].exit_code, CASES[k].steps_done);
         ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "case %zu: %s", k, row);

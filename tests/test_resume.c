@@ -21,6 +21,7 @@
 
 #include "ckpttest.h"
 #include "testutil.h"
+#include "util/stop_signal.h"
 #include "train/train.h"
 
 START_TEST(test_resume_after_kill_is_bitwise_identical) {
@@ -58,7 +59,7 @@ START_TEST(test_eval_prints_accuracy_and_examples) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "%s %s --set train.steps=30 --set run.dir=%s --set run.name=e 2>/dev/null && %s --eval %s/e > %s/eval.txt",
-             tu_train_bin(), RUN_ARGS, tmpdir, tu_train_bin(), tmpdir, tmpdir);
+             tu_train_bin(), RUN_ARGS_BASE, tmpdir, tu_train_bin(), tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     char path[400];
     snprintf(path, sizeof path, "%s/eval.txt", tmpdir);
@@ -126,7 +127,7 @@ START_TEST(test_resume_writes_into_the_given_folder) {
              "cp -r %s/orig %s/copy && cp %s/orig/loss.csv %s/orig.before && "
              "%s --resume %s/copy/ --set train.steps=50 2>/dev/null && "
              "cmp -s %s/orig/loss.csv %s/orig.before && ! cmp -s %s/copy/loss.csv %s/orig.before",
-             tu_train_bin(), RUN_ARGS, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tu_train_bin(), tmpdir,
+             tu_train_bin(), RUN_ARGS_BASE, tmpdir, tmpdir, tmpdir, tmpdir, tmpdir, tu_train_bin(), tmpdir,
              tmpdir, tmpdir, tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     /* a new run stopped by a guard at step 0, before it writes any checkpoint of its own */
@@ -175,7 +176,7 @@ START_TEST(test_eval_recall_without_separator) {
     snprintf(cmd, sizeof cmd,
              "%s %s --set task.separator=auto --set train.steps=10 --set run.dir=%s --set "
              "run.name=r 2>/dev/null && %s --eval %s/r > %s/eval.txt",
-             tu_train_bin(), RECALL_ARGS, tmpdir, tu_train_bin(), tmpdir, tmpdir);
+             tu_train_bin(), RECALL_ARGS_BASE, tmpdir, tu_train_bin(), tmpdir, tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     char path[400];
     snprintf(path, sizeof path, "%s/eval.txt", tmpdir);
@@ -225,7 +226,8 @@ START_TEST(test_finished_run_resumed_unchanged) {
 END_TEST
 
 /* Which checkpoint is put into a copy of run a (d_model 16, 20 steps), what --resume sets, and
- * whether the resume must be refused (naming the keys in `names`). */
+ * whether the resume (and then --eval and --export) must be refused (naming the keys in
+ * `names`). */
 static const struct {
     const char *from, *edit_ini, *set;
     int refused;
@@ -272,6 +274,17 @@ START_TEST(test_foreign_checkpoint_refused) {
                       k, FOREIGN[k].names);
         ck_assert_msg(sh("diff -r %s/x %s/x.orig > /dev/null", tmpdir, tmpdir) == 0,
                       "case %zu: a refused resume changed the folder", k);
+        /* issue 33: --eval and --export refuse the same foreign checkpoint (they reported or
+         * exported another run's model under this folder's name) */
+        static const char *const OTHERS[] = {"--eval x", "--export x x.safetensors"};
+        for (int o = 0; o < 2; o++) {
+            rc = train_in_tmp(OTHERS[o]);
+            ck_assert_msg(rc == 2, "case %zu, %s: exit %d, want 2", k, OTHERS[o], rc);
+            ck_assert_msg(tu_train_output_contains(tmpdir, cmd), "case %zu, %s: keys not named",
+                          k, OTHERS[o]);
+        }
+        snprintf(path, sizeof path, "%s/x.safetensors", tmpdir);
+        ck_assert(access(path, F_OK) != 0);
     }
 }
 END_TEST
@@ -385,8 +398,9 @@ END_TEST
  * first, no "continue with" message), exit code 128 + the second signal, and what was written
  * is whole: every log ends with a full line, and the checkpoint there (the last periodic one)
  * loads. The two signals are made pending together while the process is stopped, so the second
- * arrives while the first is still unhandled by the loop. Then the same from the run's parent:
- * a repeat from there is the sweep passing on a Ctrl-C and must not cut the run short. */
+ * arrives while the first is still unhandled by the loop. Then the same from the run's parent
+ * (this process): it stops the run at once too; only the parent's relay of the first signal
+ * (stop_signal_relay, what a sweep sends its children) is not a second request. */
 START_TEST(test_second_signal_stops_at_once) {
     make_tmpdir();
     pid_t pid = start_train_until("twice", RUN_ARGS, "checkpoint.bin");
@@ -413,15 +427,28 @@ START_TEST(test_second_signal_stops_at_once) {
     }
     ck_assert_int_eq(sh("%s --eval %s > /dev/null 2>&1", tu_train_bin(), dir), 0);
 
+    /* issue 33: the same two signals from the run's parent (a shell that started ./train &,
+     * timeout, a batch system) stop it at once too */
     pid = start_train_until("parent", RUN_ARGS, "checkpoint.bin");
     kill(pid, SIGSTOP);
     kill(pid, SIGINT);
     kill(pid, SIGTERM);
     kill(pid, SIGCONT);
-    st = wait_within(pid, 30, "a stop signal repeated by the parent");
-    ck_assert_msg(WIFEXITED(st) && (WEXITSTATUS(st) == 130 || WEXITSTATUS(st) == 143),
-                  "exit status %d", st);
+    st = wait_within(pid, 5, "two stop signals from the parent");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 143, "exit status %d", st);
     snprintf(path, sizeof path, "%s/parent.err", tmpdir);
+    ck_assert_msg(!tu_file_contains(path, "continue with"), "the parent's second signal ignored");
+
+    /* only a sweep's relay (stop_signal_relay) is not a second request; sent as SIGTERM here,
+     * since a second SIGINT pending beside the first would be merged with it */
+    pid = start_train_until("relay", RUN_ARGS, "checkpoint.bin");
+    kill(pid, SIGSTOP);
+    kill(pid, SIGINT);
+    ck_assert_int_eq(stop_signal_relay(pid, SIGTERM), 0);
+    kill(pid, SIGCONT);
+    st = wait_within(pid, 30, "a stop signal relayed by the parent");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit status %d", st);
+    snprintf(path, sizeof path, "%s/relay.err", tmpdir);
     ck_assert_msg(tu_file_contains(path, "continue with"), "the run did not stop cleanly");
 }
 END_TEST

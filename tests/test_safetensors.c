@@ -126,6 +126,26 @@ START_TEST(test_empty_file_bytes) {
 }
 END_TEST
 
+/* A name the folder takes (here 253 and 255 bytes, NAME_MAX) can be written: the temporary
+ * name (NAME.tmp.XXXXXX) is cut to fit, and is gone afterwards (issue 33: a legal 252-byte name
+ * failed with "File name too long"). */
+START_TEST(test_long_names) {
+    static const int lens[] = {253, 255};
+    for (int i = 0; i < 2; i++) {
+        char name[300], path[400];
+        memset(name, 'n', (size_t)lens[i]);
+        name[lens[i]] = 0;
+        snprintf(path, sizeof path, "%s/%s", g_tmp, name);
+        char *err = NULL;
+        int rc = write_quiet(path, NULL, 0, NULL, 0, &err);
+        ck_assert_msg(rc == 0, "%d bytes: %s", lens[i], err);
+        free(err);
+        ck_assert_int_eq(access(path, F_OK), 0);
+        ck_assert_int_eq(entries_in(g_tmp), i + 1); /* no temporary file left */
+    }
+}
+END_TEST
+
 /* JSON escaping, one row per awkward string: the text the writer must produce (by hand, from
  * RFC 8259: '"' and '\' escaped, bytes below 0x20 as a short escape or \u00XX, the rest as it
  * is) and, through the reader, the string it decodes back to (itself, but for bytes that are
@@ -265,4 +285,4 @@ START_TEST(test_refusals) {
 END_TEST
 
 TU_MAIN_FIXTURE("safetensors", make_tmp, remove_tmp, test_round_trip, test_empty_file_bytes,
-                test_json_escaping, test_awkward_metadata_in_file, test_refusals);
+                test_json_escaping, test_awkward_metadata_in_file, test_refusals, test_long_names);

@@ -4,7 +4,8 @@
  * the same sweep.csv (wall_s aside), and a different plan into the same folder is refused naming
  * the line that differs; --plan + jobs.txt under the `xargs -0 -P 2` recipe --plan prints +
  * --collect gives it too, and --collect names the runs that did not run; a guard stop is recorded
- * (status guard, exit code 4) and the sweep goes on; a symlinked run folder is refused; the
+ * (status guard, exit code 4) and the sweep goes on; a symlinked run folder, or one holding the
+ * user's files (their own train.log included), is refused with nothing written into it; the
  * default --out folder; a second sweep into a folder a sweep is using is refused.
  * Started again after an interruption or an edit: test_sweep_restart.c. Argument and config
  * errors: test_plan.c. */
@@ -216,6 +217,18 @@ START_TEST(test_collect_missing) {
     ck_assert(tu_file_contains(path, "\nlr-1e-3,"));
     ck_assert(tu_file_contains(path, ",ok,0,5,"));
     ck_assert(tu_file_contains(path, ",missing,,"));
+    /* issue 33: a finished run whose loss.csv stops short (incomplete): its jobs.txt line does
+     * nothing, so --collect says to remove its folder instead */
+    snprintf(cmd, sizeof cmd, "cd %s/p/runs/lr-1e-3 && head -n 2 loss.csv > l && mv l loss.csv",
+             g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out p"), 0);
+    msg = out_text();
+    ck_assert_msg(strstr(msg, "not finished: lr-1e-3 (incomplete: its jobs.txt line does not "
+                              "train it; remove p/runs/lr-1e-3 to train it again)") &&
+                      strstr(msg, "not finished: lr-3e-3\n"),
+                  "%s", msg);
+    free(msg);
 }
 END_TEST
 
@@ -264,6 +277,100 @@ START_TEST(test_symlinked_run_folder_refused) {
 }
 END_TEST
 
+/* A run folder holding files of the user's: their own train.log (not one a sweep's run command
+ * began), or any other file. Its jobs.txt line refuses it (exit 2, naming the folder) before
+ * anything is written there: the train.log is not appended to, no marker, no config.ini. */
+static const struct {
+    const char *name, *text;
+} USER_RUN_FILES[] = {{"train.log", "my own log\n"}, {"notes.txt", "mine\n"}};
+
+START_TEST(test_user_run_folder_refused) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "u"), 0);
+    char path[256], args[512], cmd[600];
+    snprintf(path, sizeof path, "%s/u/runs", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    tu_put_file(path, sizeof path, path, "lr-1e-3", USER_RUN_FILES[_i].name,
+                USER_RUN_FILES[_i].text);
+    snprintf(args, sizeof args, "--sweep-run %s/u/configs/lr-1e-3.ini", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "holds files but no run of ./train"));
+    ck_assert(tu_train_output_contains(g_tmp, "/u/runs/lr-1e-3'"));
+    snprintf(cmd, sizeof cmd, "[ \"$(ls -A %s)\" = %s ]", path, USER_RUN_FILES[_i].name);
+    ck_assert_msg(system(cmd) == 0, "a file was written into the user's folder");
+    snprintf(path, sizeof path, "%s/u/runs/lr-1e-3/%s", g_tmp, USER_RUN_FILES[_i].name);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, USER_RUN_FILES[_i].text);
+    free(text);
+}
+END_TEST
+
+/* The same folder of the user's in a sweep run in one process: the run is refused before it
+ * opens a train.log, so the sweep's line for it says its error is above, not "see its
+ * train.log" (there is none). */
+START_TEST(test_refused_run_named_without_train_log) {
+    write_ini();
+    char path[256];
+    snprintf(path, sizeof path, "%s/v", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/v/runs", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    tu_put_file(NULL, 0, path, "lr-1e-3", "notes.txt", "mine\n");
+    ck_assert_int_ne(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "v"), 0);
+    char *t = out_text();
+    ck_assert_msg(strstr(t, "holds files but no run of ./train"), "%s", t);
+    ck_assert_msg(strstr(t, "sweep: run lr-1e-3: ") &&
+                      strstr(t, "it wrote no train.log: its error is above") &&
+                      !strstr(t, "see its train.log"),
+                  "%s", t);
+    free(t);
+}
+END_TEST
+
+/* --collect into a sweep folder holding a summary.txt of the user's: refused (exit 2) before
+ * sweep.csv or the report is written; the user's file is kept. */
+START_TEST(test_collect_keeps_user_summary) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "k"), 0);
+    char path[256];
+    snprintf(path, sizeof path, "%s/k/summary.txt", g_tmp);
+    tu_write_file(path, "my notes\n");
+    ck_assert_int_eq(sweep_cmd("--collect --out %s", "k"), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "k/summary.txt' is not a file a sweep into this "
+                                              "folder wrote"));
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "my notes\n");
+    free(text);
+    snprintf(path, sizeof path, "%s/k/sweep.csv", g_tmp);
+    ck_assert(!exists(path));
+}
+END_TEST
+
+/* A sweep's run trained again by hand with another configuration (the README's "./train
+ * runs/x/config.ini repeats the run", here with --set optim.lr=9e-3): the sweep's marker goes
+ * with the run it described, so --collect no longer reports the folder as the plan's run
+ * finished (status ok under the plan's optim.lr) but as not finished. */
+START_TEST(test_run_replaced_by_hand_not_collected_as_planned) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "h"), 0);
+    char path[256], args[512];
+    snprintf(path, sizeof path, "%s/h/runs/lr-1e-3/sweep_result.txt", g_tmp);
+    ck_assert(exists(path)); /* the premise: a finished run of the sweep */
+    snprintf(args, sizeof args, "h/runs/lr-1e-3/config.ini --set optim.lr=9e-3 --set log.progress=0");
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    ck_assert(!exists(path));
+    ck_assert_int_eq(sweep_cmd("--collect --out %s", "h"), 0);
+    snprintf(path, sizeof path, "%s/h/sweep.csv", g_tmp);
+    Csv t = {0};
+    ck_assert_int_eq(csv_load(&t, path), 0);
+    ck_assert_int_eq(t.n_rows, 1);
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "optim.lr")), "1e-3");
+    ck_assert_str_ne(csv_str(&t, 0, csv_col(&t, "status")), "ok");
+    csv_free(&t);
+    ck_assert(tu_train_output_contains(g_tmp, "not finished: lr-1e-3"));
+}
+END_TEST
+
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
 START_TEST(test_default_out_dir) {
     write_ini();
@@ -306,5 +413,9 @@ END_TEST
 TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_agree,
                         test_plan_xargs_collect, test_plan_lines_quoted, test_collect_missing,
                         test_guard_recorded,
-                        test_symlinked_run_folder_refused, test_default_out_dir,
+                        test_symlinked_run_folder_refused,
+                        TU_LOOP(test_user_run_folder_refused, 0,
+                                (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
+                        test_refused_run_named_without_train_log, test_collect_keeps_user_summary,
+                        test_run_replaced_by_hand_not_collected_as_planned, test_default_out_dir,
                         test_second_sweep_refused);

@@ -2,7 +2,8 @@
  * the summary over seeds (odd and even seed counts), outlying seeds named, rows that did not
  * train listed and counted, summary.txt the same text as the terminal, the LR-sensitivity table
  * and the sweep page (index.html) written beside it with every figure,
- * an older sweep.csv, a malformed row, a folder without sweep.csv, and ./train --sweep-report. */
+ * an older sweep.csv, a malformed row, a folder without sweep.csv, a report file made read-only
+ * or of the user's (kept), and ./train --sweep-report. */
 #include "report/sweep_report.h"
 
 #include <check.h>
@@ -216,27 +217,67 @@ START_TEST(test_no_sweep_csv) {
 }
 END_TEST
 
-/* A figure, summary.txt or the page that cannot be written (here: a folder is in the way) is an I/O error,
- * but what was computed is still shown. */
+/* A figure, summary.txt or the page that cannot be written (here: the report's own file, made
+ * read-only by the user) is an I/O error naming it, but what was computed is still shown; the
+ * file keeps its bytes. */
 START_TEST(test_unwritable_outputs) {
     static const char *const files[] = {"sweep_accuracy.svg", "summary.txt", "index.html"};
+    static const char *const rows[] = {"a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,",
+                                       "b,16,16,1,none,1,,ok,0.7,0.8,,2,1,0.1,"};
+    static const char *const rows2[] = {"a,8,8,1,none,1,,ok,0.5,0.7,,2,1,0.1,",
+                                        "b,16,16,1,none,1,,ok,0.7,0.8,,2,1,0.1,"};
     for (int i = 0; i < N(files); i++) {
-        static const char *const rows[] = {
-            "a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,", "b,16,16,1,none,1,,ok,0.7,0.8,,2,1,0.1,"};
         sc_write(g_tmp, 0, rows, N(rows));
+        Report r = report();
+        ck_assert_int_eq(r.rc, 0);
+        report_free(&r);
         char path[512];
         snprintf(path, sizeof path, "%s/%s", g_tmp, files[i]);
-        tu_remove_tree(path);
-        ck_assert_int_eq(mkdir(path, 0755), 0);
-        Report r = report();
+        char *before = tu_read_file(path, NULL);
+        ck_assert_int_eq(chmod(path, 0444), 0);
+        sc_write(g_tmp, 0, rows2, N(rows2)); /* a report that differs */
+        r = report();
         ck_assert_int_eq(r.rc, 1);
         assert_has(r.err, "cannot write '");
         assert_has(r.err, files[i]);
-        assert_has(r.out, "  d_k=8 d_model=8       1  90.0");
+        assert_has(r.err, "Permission denied");
+        assert_has(r.out, "  d_k=8 d_model=8       1  70.0");
         if (i == 1) ck_assert_ptr_null(strstr(r.out, "\nwrote ")); /* summary.txt was not */
         if (i == 2) ck_assert_ptr_null(strstr(r.out, "index.html")); /* nor the page */
         report_free(&r);
-        tu_remove_tree(path);
+        char *after = tu_read_file(path, NULL);
+        ck_assert_str_eq(after, before);
+        free(before);
+        free(after);
+        ck_assert_int_eq(chmod(path, 0644), 0);
+    }
+}
+END_TEST
+
+/* A summary.txt, index.html or SVG of the user's (not one a sweep report wrote; a link
+ * included) in the folder: the report refuses it (exit 1 here; ./train --sweep-report refuses
+ * it first with exit 2, test_cmd_sweep.c) before writing anything, and the file keeps its
+ * bytes. */
+START_TEST(test_user_files_kept) {
+    static const char *const files[] = {"summary.txt", "index.html", "loss.svg", "index.html"};
+    sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
+    char path[512], cmd[700];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, files[_i]);
+    if (_i < 3) tu_write_file(path, "my notes\n");
+    else ck_assert_int_eq(symlink("/dev/null", path), 0);
+    Report r = report();
+    ck_assert_int_eq(r.rc, 1);
+    char want[700];
+    snprintf(want, sizeof want, "error: '%s' is not a file a sweep into this folder wrote", path);
+    assert_has(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    report_free(&r);
+    snprintf(cmd, sizeof cmd, "[ $(ls -A %s | wc -l) = 2 ]", g_tmp); /* sweep.csv and it */
+    ck_assert_msg(system(cmd) == 0, "a file was written");
+    if (_i < 3) {
+        char *text = tu_read_file(path, NULL);
+        ck_assert_str_eq(text, "my notes\n");
+        free(text);
     }
 }
 END_TEST
@@ -257,4 +298,5 @@ END_TEST
 
 TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, test_lr_and_dk_sweep,
                 test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
-                test_unwritable_outputs, test_train_sweep_report);
+                test_unwritable_outputs, TU_LOOP(test_user_files_kept, 0, 4),
+                test_train_sweep_report);

@@ -37,6 +37,23 @@ static pid_t start_sweep(char *const *args) {
     return pid;
 }
 
+/* start_sweep in a process group of its own, as a shell job: kill(-pid, sig) is a Ctrl-C. */
+static pid_t start_sweep_group(char *const *args) {
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        char out[128];
+        snprintf(out, sizeof out, "%s/bg.txt", g_tmp);
+        if (setpgid(0, 0) != 0 || chdir(g_tmp) != 0 || !freopen(out, "a", stderr) ||
+            !freopen(out, "a", stdout))
+            _exit(99);
+        execv(tu_train_bin(), args);
+        _exit(98);
+    }
+    setpgid(pid, pid); /* either side may win the race; both set the same group */
+    return pid;
+}
+
 /* Waits until path contains needle (up to a minute). */
 static void wait_for(const char *path, const char *needle) {
     struct timespec nap = {0, 20000000};
@@ -101,6 +118,30 @@ END_TEST
 
 /* A run folder whose checkpoint is of another configuration is not resumed with this one: the
  * per-run command refuses it (exit code 2, recorded as failed) and keeps the folder. */
+/* A Ctrl-C at the terminal reaches the sweep and its runs at once (the process group); the
+ * sweep passes it on too (stop_signal_relay), and that relay, arriving after the run has its
+ * first signal, is not a second request: the run stops cleanly (its checkpoint saved, the
+ * "interrupted" line in its train.log), exit 130. A plain kill from the parent would now count
+ * as the second (issue 33: a second signal stops at once from whoever sends it). */
+START_TEST(test_ctrl_c_to_the_group_stops_runs_cleanly) {
+    write_ini();
+    char tiny[128], log2[256], loss2[256];
+    snprintf(tiny, sizeof tiny, "%s/tiny.ini", g_tmp);
+    char *args[] = {"train", "--sweep", tiny, "--grid", "train.steps=1000000", "--out", "g", NULL};
+    snprintf(loss2, sizeof loss2, "%s/g/runs/steps-1000000/loss.csv", g_tmp);
+    snprintf(log2, sizeof log2, "%s/g/runs/steps-1000000/train.log", g_tmp);
+    pid_t pid = start_sweep_group(args);
+    wait_for(loss2, "\n10,"); /* the run's signal handler is in place */
+    kill(-pid, SIGINT);
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 130);
+    ck_assert_msg(tu_file_contains(log2, "interrupted (SIGINT)"),
+                  "the sweep's relay cut the run short");
+}
+END_TEST
+
 START_TEST(test_foreign_checkpoint) {
     write_ini();
     ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "f"), 0);
@@ -317,6 +358,7 @@ START_TEST(test_children_die_with_the_sweep) {
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("sweep_restart", make_tmp, remove_tmp, 120, test_resume_after_sigint,
+                        test_ctrl_c_to_the_group_stops_runs_cleanly,
                         test_foreign_checkpoint, test_edited_task_file_refused,
                         test_changed_task_file_new_plan,
                         test_finished_runs_of_another_plan_refused, test_locked_run_waited_for,

@@ -1,6 +1,7 @@
 /* test_sweep_table.c: reading sweep.csv (src/report/sweep_table.c): medians of odd and even
  * counts, the varied columns, groups over seeds with median and min-max, rows that did not train
- * left out, malformed rows skipped with a warning naming file, line and column, older files
+ * left out, malformed rows (an accuracy outside [0, 1] included) skipped with a warning naming
+ * file, line and column, older files
  * without the optional columns, and a file that is not a sweep.csv. */
 #include "report/sweep_table.h"
 
@@ -293,6 +294,13 @@ START_TEST(test_malformed_rows_skipped) {
         {"b,8,8,1,none,2,,ok,0.5,0.5,,2,1,0.1,--", "t/sweep.csv:4: column softmax_pass_final:"},
         {"b,x8,8,1,none,2,,ok,0.5,0.5,,2,1,0.1,", "t/sweep.csv:4: column d_k: 'x8'"},
         {"b,8,8,1,none,2,,weird,0.5,0.5,,2,1,0.1,", "t/sweep.csv:4: column status: unknown status"},
+        /* an accuracy is a fraction: 1e308, -inf, nan and 1.5 are not (issue 33: --regime-map
+         * drew them) */
+        {"b,8,8,1,none,2,,ok,0.5,1e308,,2,1,0.1,",
+         "t/sweep.csv:4: column val_answer_acc: '1e308' is not a fraction in [0, 1]"},
+        {"b,8,8,1,none,2,,ok,0.5,-inf,,2,1,0.1,", "column val_answer_acc: '-inf' is not a fraction"},
+        {"b,8,8,1,none,2,,ok,0.5,nan,,2,1,0.1,", "column val_answer_acc: 'nan' is not a fraction"},
+        {"b,8,8,1,none,2,,ok,0.5,1.5,,2,1,0.1,", "column val_answer_acc: '1.5' is not a fraction"},
     };
     for (int i = 0; i < N(cases); i++) {
         const char *rows[] = {"a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,", cases[i].row,

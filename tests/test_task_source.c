@@ -1,7 +1,7 @@
 /* test_task_source.c: a run on a task file records the file's absolute path and content hash
  * (src/train/task_source.c); --resume and --eval refuse a changed file and only note a moved
  * one; --print-config refuses an unreadable task.file; task.file without task.name = file is an
- * error. */
+ * error; the hash recorded is that of the bytes the task was built from. */
 #include "train/task_source.h"
 
 #include <check.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tasks/tasks.h"
 #include "testutil.h"
 
 static char tmpdir[256];
@@ -35,8 +36,8 @@ START_TEST(test_hash_known_values) {
 }
 END_TEST
 
-#define RUN "--set task.name=file --set task.file=w.txt --set task.val_size=8 --set model.d_model=16 " \
-            "--set model.n_layers=1 --set train.batch_size=8 --set train.steps=6 --set log.progress=0 " \
+#define RUN_BASE "--set task.name=file --set task.file=w.txt --set task.val_size=8 --set model.d_model=16 " \
+            "--set model.n_layers=1 --set train.batch_size=8 --set log.progress=0 " \
             "--set run.threads=1 --set run.name=f"
 
 START_TEST(test_changed_file_refused_moved_file_noted) {
@@ -45,7 +46,7 @@ START_TEST(test_changed_file_refused_moved_file_noted) {
     snprintf(path, sizeof path, "%s/w.txt", tmpdir);
     tu_write_file(path, "a b | b a\nc d | d c\ne f | f e\na c | c a\nb d | d b\nc e | e c\n"
                         "d f | f d\nf a | a f\nb e | e b\nd a | a d\n");
-    ck_assert_int_eq(tu_run_train(tmpdir, RUN " --set train.steps=3"), 0);
+    ck_assert_int_eq(tu_run_train(tmpdir, RUN_BASE " --set train.steps=3"), 0);
     char ini[300];
     snprintf(ini, sizeof ini, "%s/runs/f/config.ini", tmpdir);
     char want[400];
@@ -97,5 +98,57 @@ START_TEST(test_config_checks) {
 }
 END_TEST
 
+/* The hash a run records is that of the bytes its task was built from, not of the file read
+ * again: a text (or file) task loaded, then its file changed (as another process might, between
+ * the load and config.ini), records the loaded bytes' hash, so a --resume on the changed file is
+ * refused. task_source_write is called as run_setup.c calls it, with Task.file_hash. */
+START_TEST(test_recorded_hash_is_of_loaded_bytes) {
+    static const struct {
+        const char *task, *before, *after;
+    } cases[] = {
+        {"text", "the quick brown fox jumps over the lazy dog, again and again and again\n",
+         "THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG, AGAIN AND AGAIN AND AGAIN\n"},
+        {"file", "a b | c\nb c | a\nc a | b\na a | a\nb b | b\nc c | c\na c | b\nb a | c\n",
+         "a b | a\nb c | a\nc a | b\na a | a\nb b | b\nc c | c\na c | b\nb a | c\n"},
+    };
+    tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_task_source_XXXXXX");
+    char path[300], set[400];
+    snprintf(path, sizeof path, "%s/t.txt", tmpdir);
+    Config c;
+    config_defaults(&c);
+    snprintf(set, sizeof set, "task.file=%s", path);
+    ck_assert_int_eq(config_set(&c, set, 0), 0);
+    ck_assert_int_eq(config_set(&c, "task.seq_len=8", 0), 0);
+    ck_assert_int_eq(config_set(&c, "task.val_size=2", 0), 0);
+    ck_assert_int_eq(config_set(&c, "task.val_fraction=0.5", 0), 0);
+    uint64_t before, after;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(set, sizeof set, "task.name=%s", cases[i].task);
+        ck_assert_int_eq(config_set(&c, set, 0), 0);
+        tu_write_file(path, cases[i].before);
+        ck_assert_int_eq(task_source_hash(path, &before), 0);
+        Task t;
+        ck_assert_msg(task_init(&t, &c) == 0, "%s task not built", cases[i].task);
+        tu_write_file(path, cases[i].after); /* changed after the load */
+        ck_assert_int_eq(task_source_hash(path, &after), 0);
+        ck_assert(before != after);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        task_source_write(f, &c, t.file_hash);
+        fclose(f);
+        char want[64];
+        snprintf(want, sizeof want, " fnv1a64 %016llx\n", (unsigned long long)before);
+        ck_assert_msg(strstr(text, want), "%s task: '%s' does not record the loaded bytes' hash "
+                      "%016llx (the file's now: %016llx)", cases[i].task, text,
+                      (unsigned long long)before, (unsigned long long)after);
+        free(text);
+        task_free(&t);
+    }
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("task_source", 120, test_hash_known_values,
-                test_changed_file_refused_moved_file_noted, test_config_checks);
+                test_changed_file_refused_moved_file_noted, test_config_checks,
+                test_recorded_hash_is_of_loaded_bytes);

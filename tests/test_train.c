@@ -244,7 +244,8 @@ END_TEST
 
 /* A new run's folder: a symbolic link is refused (the logs would go wherever it points), and so
  * is a folder holding files but no run of ./train (they would be overwritten); both exit 2 before
- * any work, naming the folder. A real earlier run is still replaced (./train.sh --replace). */
+ * any work, naming the folder. A real earlier run is still replaced (./train.sh --replace), and
+ * none of its files outlives it (a text run's sample.txt under a run of another task). */
 START_TEST(test_run_folder_not_ours_refused) {
     make_tmpdir();
     char path[512], victim[512];
@@ -284,6 +285,15 @@ START_TEST(test_run_folder_not_ours_refused) {
     ck_assert_int_eq(run_train(cmd), EXIT_OK);
     ck_assert_int_eq(run_train(cmd), EXIT_OK);
     ck_assert(output_contains("holds an earlier run"));
+    /* nothing of the earlier run outlives it: a text run's sample.txt (which --compare shows as
+     * the run's) neither, when the new run is not a text run */
+    ck_assert_int_eq(run_train("--set train.steps=5 --set log.progress=0 --set run.name=real "
+                               "--set task.name=text --set task.file=" SCALEDOT_SOURCE_DIR
+                               "/data/prose.txt --set task.seq_len=16 --set task.val_size=8"),
+                     EXIT_OK);
+    ck_assert(exists("runs/real/sample.txt"));
+    ck_assert_int_eq(run_train(cmd), EXIT_OK);
+    ck_assert(!exists("runs/real/sample.txt"));
 }
 END_TEST
 

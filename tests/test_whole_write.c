@@ -8,9 +8,10 @@
  * code 1 and an error naming the file, and every CSV of the run ends in a whole row, each row
  * with the header's number of fields. (3) atomic_open / file_write_atomic / file_open_log with a
  * link planted at the path or at its .tmp (the file linked to keeps its bytes), a FIFO (refused
- * at once), a limit (the old file stays, no .tmp left). (4) End to end: links planted at every
+ * at once), a limit (the old file stays, no .tmp left), a read-only file (kept, EACCES). (4) End to end: links planted at every
  * file a run, a resume, --compare and a sweep write leave the file they point at unchanged;
- * --compare under a limit leaves every SVG and index.html whole or absent, no .tmp. */
+ * --compare under a limit leaves every SVG and index.html whole or absent, no .tmp; a link among
+ * the parents of a report, sweep or run folder is refused with nothing written through it. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -189,6 +190,33 @@ START_TEST(test_atomic_replaces_links) {
 }
 END_TEST
 
+/* A file made read-only (chmod 444) is kept by file_write_atomic (EACCES, its bytes and mode
+ * unchanged, no .tmp), also when the test runs as root; a writable one is replaced. */
+START_TEST(test_atomic_keeps_read_only) {
+    char path[300], tmpname[310];
+    snprintf(path, sizeof path, "%s/index.html", tmp);
+    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
+    ck_assert_int_eq(file_write_atomic(path, "mine\n", 5), 0);
+    ck_assert_int_eq(chmod(path, 0444), 0);
+    errno = 0;
+    ck_assert_int_eq(file_write_atomic(path, "new\n", 4), -1);
+    ck_assert_int_eq(errno, EACCES);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "mine\n");
+    free(text);
+    struct stat sb;
+    ck_assert_int_eq(lstat(path, &sb), 0);
+    ck_assert_int_eq(sb.st_mode & 07777, 0444);
+    ck_assert(!exists(tmpname));
+    ck_assert_int_eq(chmod(path, 0200), 0); /* one write bit is enough */
+    ck_assert_int_eq(file_write_atomic(path, "new\n", 4), 0);
+    ck_assert_int_eq(chmod(path, 0644), 0);
+    text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "new\n");
+    free(text);
+}
+END_TEST
+
 START_TEST(test_log_refuses_links_and_fifos) {
     make_victim();
     alarm(10); /* a FIFO opened without O_NONBLOCK would block here */
@@ -326,6 +354,13 @@ START_TEST(test_run_resume_compare_sweep_write_no_link) {
     snprintf(path, sizeof path, "%s/runs/lr-1e-3", sw);
     ck_assert_int_eq(make_dirs(path), 0);
     for (size_t i = 0; i < N_OF(SWEEP_FILES); i++) plant_link(sw, SWEEP_FILES[i]);
+    /* a link at summary.txt is not a report file of a sweep's: refused before any run (exit 2),
+     * as --compare refuses one; once it is gone, the links at the other names are replaced */
+    ck_assert_int_eq(sh("cd %s && %s --sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out sw "
+                        "> /dev/null 2>&1", tmp, tu_train_bin()), 2);
+    assert_victim_unchanged("a sweep into a folder with a link at summary.txt");
+    snprintf(path, sizeof path, "%s/summary.txt", sw);
+    ck_assert_int_eq(remove(path), 0);
     ck_assert_int_eq(sh("cd %s && %s --sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out sw "
                         "> /dev/null 2>&1", tmp, tu_train_bin()), 0);
     assert_victim_unchanged("a sweep");
@@ -340,6 +375,48 @@ START_TEST(test_run_resume_compare_sweep_write_no_link) {
     snprintf(path, sizeof path, "%s/configs/lr-1e-3.ini", sw);
     ck_assert_int_ne(sh("%s --sweep-run %s > /dev/null 2>&1", tu_train_bin(), path), 0);
     assert_victim_unchanged("--sweep-run");
+}
+END_TEST
+
+/* A symbolic link among the parents of what a command writes (issue 33): --compare and
+ * --regime-map --out linkdir/sub, a sweep whose OUT/runs or OUT/configs is a link, a run with
+ * run.dir = linkdir, a planned run whose OUT/runs became a link before its jobs.txt line ran.
+ * Each is refused (exit 2) naming the link, and the folder the links point at stays empty.
+ * (Links the user already stands in, $HOME and the current folder, are test_dirs.c's.) */
+static const struct {
+    const char *args, *says;
+} PARENT_LINKS[] = {
+    {"--compare " SCALEDOT_SOURCE_DIR "/tests/fixtures/runs/scaled --out linkdir/sub",
+     "report folder 'linkdir/sub' lies under a symbolic link"},
+    {"--regime-map " SCALEDOT_SOURCE_DIR "/results/sweep/fixed_width --out linkdir/sub",
+     "regime map folder 'linkdir/sub' lies under a symbolic link"},
+    {"--sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out A", "runs' is a symbolic link"},
+    {"--sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out B --plan",
+     "configs' is a symbolic link"},
+    {TINY_RUN " --set train.steps=5 --set run.dir=linkdir --set run.name=r",
+     "run folder 'linkdir/r' lies under a symbolic link"},
+    {"--sweep-run C/configs/lr-1e-3.ini", "runs/lr-1e-3' lies under a symbolic link"},
+};
+
+START_TEST(test_parent_links_refused) {
+    char path[600], target[500], cmd[1200];
+    snprintf(target, sizeof target, "%s/target", tmp);
+    ck_assert_int_eq(mkdir(target, 0755), 0);
+    snprintf(path, sizeof path, "%s/tiny.ini", tmp);
+    tu_write_file(path, "[task]\nname = copy\nlength = 3\nsymbols = 6\nval_size = 16\n"
+                        "[model]\nn_layers = 1\nd_model = 16\n[train]\nbatch_size = 8\n");
+    /* C: planned while its runs/ was a folder; then runs/ became a link */
+    ck_assert_int_eq(sh("cd %s && %s --sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out C "
+                        "--plan > /dev/null 2>&1", tmp, tu_train_bin()), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir -p A B && ln -s target linkdir && "
+                              "ln -s ../target A/runs && ln -s ../target B/configs && "
+                              "rm -rf C/runs && ln -s ../target C/runs", tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(tu_run_train(tmp, PARENT_LINKS[_i].args), 2);
+    ck_assert_msg(tu_train_output_contains(tmp, PARENT_LINKS[_i].says), "'%s' not said",
+                  PARENT_LINKS[_i].says);
+    snprintf(cmd, sizeof cmd, "[ -z \"$(ls -A %s)\" ]", target);
+    ck_assert_msg(system(cmd) == 0, "%s: written through the link", PARENT_LINKS[_i].args);
 }
 END_TEST
 
@@ -380,6 +457,9 @@ TU_MAIN_FIXTURE_TIMEOUT("whole_write", setup, teardown, 60,
                         TU_LOOP(test_cut_back_to_whole_rows, 0,
                                 (int)(sizeof LIMITS / sizeof LIMITS[0])),
                         TU_LOOP(test_train_full_disk, 0, 3), test_atomic_replaces_links,
+                        test_atomic_keeps_read_only,
                         test_log_refuses_links_and_fifos, test_atomic_full_disk_keeps_old,
                         test_run_resume_compare_sweep_write_no_link,
+                        TU_LOOP(test_parent_links_refused, 0,
+                                (int)(sizeof PARENT_LINKS / sizeof PARENT_LINKS[0])),
                         TU_LOOP(test_compare_full_disk_whole_or_absent, 0, 3));

@@ -2,6 +2,7 @@
  * option's value in either spelling, decimal counts and the "error: ..." exit. */
 #include "cli/args.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -61,4 +62,16 @@ int cli_fail(CliUsage *usage, const char *fmt, ...) {
     va_end(ap);
     if (usage) usage(stderr);
     return EXIT_CONFIG;
+}
+
+int cli_set_key(const char *assignment, char *key, size_t n) {
+    const char *eq = strchr(assignment, '=');
+    if (!eq) return -1;
+    const char *a = assignment, *b = eq;
+    while (a < b && isspace((unsigned char)*a)) a++;
+    while (b > a && isspace((unsigned char)b[-1])) b--;
+    if ((size_t)(b - a) >= n) return -1;
+    memcpy(key, a, (size_t)(b - a));
+    key[b - a] = '\0';
+    return 0;
 }

@@ -35,6 +35,10 @@ int cli_parse_count(const char *s, size_t len, long lo, long hi, long *out);
  * *out set, or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
+/* The key of a --set assignment "section.key=value" (blanks around it dropped) into key[0..n).
+ * Returns 0, or -1 when there is no '=' or the key does not fit. */
+int cli_set_key(const char *assignment, char *key, size_t n);
+
 /* Prints "error: <fmt ...>\n" to stderr, then usage(stderr) when usage is not NULL. Returns
  * EXIT_CONFIG (2), the exit code of a bad command line. */
 int cli_fail(CliUsage *usage, const char *fmt, ...)

@@ -44,8 +44,11 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
         } else if (strcmp(argv[i], "--at-equal-loss") == 0) {
             a->at_equal_loss = 1;
         } else if (cli_is_flag(argv[i], "--out")) {
-            if (!(a->out = cli_flag_value(argc, argv, &i, "--out")))
-                return cli_fail(NULL, "--out needs a folder");
+            const char *v = cli_flag_value(argc, argv, &i, "--out");
+            if (!v) return cli_fail(NULL, "--out needs a folder");
+            /* which of two folders was meant cannot be guessed: the last one used to win */
+            if (a->out) return cli_fail(NULL, "--out given twice ('%s' and '%s')", a->out, v);
+            a->out = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_fail(usage, "unknown option '%s' for --compare", argv[i]);
         } else {

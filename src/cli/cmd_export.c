@@ -205,7 +205,8 @@ int cli_export(int argc, char **argv) {
     if (checkpoint_load_config(checkpoint, &c) != 0 || config_validate(&c) != 0) return EXIT_CONFIG;
     char *stored = NULL;
     if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
-    if (task_source_check(stored, &c, "--export") != 0 ||
+    /* as --eval and --resume check it: its task file unchanged, its folder's own run */
+    if (checkpoint_check_resume(checkpoint, a.run_dir, &c, "--export") != 0 ||
         check_new_file(a.out, "export file") != 0 || (a.val && check_new_file(a.val, "--val") != 0)) {
         free(stored);
         return EXIT_CONFIG;

@@ -45,5 +45,7 @@ int cli_sweep_report(int argc, char **argv) {
                         "./train --sweep --collect --out DIR rebuilds a lost sweep.csv)\n", argv[0]);
         return EXIT_CONFIG;
     }
+    /* the user's summary.txt, index.html or figure there: a wrong folder (exit 2) */
+    if (sweep_report_check_folder(argv[0]) != 0) return EXIT_CONFIG;
     return sweep_report(argv[0], stdout);
 }

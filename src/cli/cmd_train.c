@@ -103,7 +103,6 @@ static const char *const SAMPLE_FLAGS[] = {"--generate", "--temperature", "--top
 static int parse_sample_option(TrainArgs *a, int k, const char *v) {
     const char *flag = SAMPLE_FLAGS[k];
     long n = 0;
-    char *end = NULL;
     switch (k) {
     case 0:
         if (!v || cli_parse_count(v, strlen(v), 1, SAMPLE_MAX_NEW, &n) != 0)
@@ -112,13 +111,15 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v) {
         a->generate = 1;
         a->gen.n_new = (int)n;
         return -1;
-    case 1:
-        /* digits first: strtod would take " 1", "inf" and "nan" */
-        if (v && ((*v >= '0' && *v <= '9') || *v == '.')) a->gen.temperature = strtod(v, &end);
-        if (!v || !end || *end || !isfinite(a->gen.temperature))
-            return cli_fail(NULL, "%s needs a finite number >= 0 (0 = greedy), got '%s'", flag,
-                            v ? v : "");
+    case 1: {
+        /* digits first: strtod would take " 1" and "-0"; decimal only, as in a config */
+        char why[160];
+        if (!v || !((*v >= '0' && *v <= '9') || *v == '.') ||
+            config_parse_number(v, &a->gen.temperature, why, sizeof why) != 0)
+            return cli_fail(NULL, "%s needs a finite decimal number >= 0 (0 = greedy), got '%s'",
+                            flag, v ? v : "");
         return -1;
+    }
     case 2:
         if (!v || cli_parse_count(v, strlen(v), 0, INT_MAX, &n) != 0)
             return cli_fail(NULL, "%s needs a whole number >= 0 (0 = every token), got '%s'",
@@ -130,6 +131,21 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v) {
             return cli_fail(NULL, "%s needs an integer in [0, 2^64-1], got '%s'", flag, v ? v : "");
         return -1;
     }
+}
+
+/* The argument number of an earlier --set (before argument `at`) of the key v sets, or 0. */
+static int set_given_before(int argc, char **argv, int at, const char *v) {
+    char key[128];
+    if (cli_set_key(v, key, sizeof key) != 0) return 0;
+    for (int i = 1; i < at && i < argc; i++) {
+        const char *p = strcmp(argv[i], "--set") == 0 && i + 1 < argc ? argv[i + 1]
+                        : strncmp(argv[i], "--set=", 6) == 0       ? argv[i] + 6
+                                                                    : NULL;
+        int spaced = p && argv[i][5] != '='; /* "--set" then its value */
+        if (p && p != v && config_assignment_sets(p, key)) return spaced ? i + 1 : i;
+        if (spaced) i++; /* the value is not an option */
+    }
+    return 0;
 }
 
 int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
@@ -165,16 +181,22 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             if (!(a->prompt = cli_next(argc, argv, &i)))
                 return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"%s\"",
                                 CLI_PROMPT_EXAMPLE);
-        } else if (strcmp(argv[i], "--set") == 0) {
-            const char *v = cli_next(argc, argv, &i);
+        } else if (strcmp(argv[i], "--set") == 0 || strncmp(argv[i], "--set=", 6) == 0) {
+            int eq_form = argv[i][5] == '=';
+            const char *v = eq_form ? argv[i] + 6 : cli_next(argc, argv, &i);
             if (!v) return cli_fail(usage, "--set needs section.key=value");
-            /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file */
-            if (!strchr(v, '='))
+            /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file (the
+             * --set= form is config_set's to judge) */
+            if (!strchr(v, '=') && !eq_form)
                 return cli_fail(NULL, "--set (argument %d): '%s' is not section.key=value; --set "
                                       "needs one argument section.key=value, with '=' and no "
                                       "spaces (e.g. --set optim.lr=1e-3)", i, v);
-        } else if (strncmp(argv[i], "--set=", 6) == 0) {
-            continue;
+            /* one key set twice: the last one silently won */
+            int before = set_given_before(argc, argv, i, v);
+            if (before)
+                return cli_fail(NULL, "--set (argument %d): '%.*s' is already set by --set "
+                                      "(argument %d); give it once", i, (int)strcspn(v, "="), v,
+                                before);
         } else if (argv[i][0] == '-') {
             return cli_fail(usage, "unknown option '%s'", argv[i]);
         } else if (a->config_path) {
@@ -248,9 +270,10 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
                 memcpy(c.task_file, abs, strlen(abs) + 1);
             free(stored);
         }
-        /* the task file the run was trained on, unchanged (train/task_source.h), and on --resume
-         * a checkpoint of the folder's own run (its config.ini) */
-        if (checkpoint_check_resume(checkpoint, a.resume_dir, &c,
+        /* the task file the run was trained on, unchanged (train/task_source.h), and a
+         * checkpoint of the folder's own run (its config.ini): --eval of a foreign checkpoint
+         * would report another run's numbers under this folder's name */
+        if (checkpoint_check_resume(checkpoint, run_dir, &c,
                                     a.resume_dir ? "--resume" : "--eval") != 0)
             return EXIT_CONFIG;
     } else if ((c.task == TASK_FILE || c.task == TASK_TEXT) && access(c.task_file, R_OK) != 0) {

@@ -156,26 +156,12 @@ typedef struct {
     int seen_argn[N_VALUED]; /* where each once-only option was given; 0: not yet */
 } Parts;
 
-/* "section.key" of a --set assignment (blanks around it dropped) into key; 0, or -1 when the
- * text has no '=' or the key does not fit (config_set reports those later). */
-static int set_key(const char *assignment, char *key, size_t n) {
-    const char *eq = strchr(assignment, '=');
-    if (!eq) return -1;
-    const char *a = assignment, *b = eq;
-    while (a < b && isspace((unsigned char)*a)) a++;
-    while (b > a && isspace((unsigned char)b[-1])) b--;
-    if ((size_t)(b - a) >= n) return -1;
-    memcpy(key, a, (size_t)(b - a));
-    key[b - a] = '\0';
-    return 0;
-}
-
 /* A once-only option given twice, or --set of one key twice: the last one silently won. Refused
  * naming both arguments. */
 static int check_repeat(const SweepArgs *a, Parts *p, size_t k, const char *v, int argn) {
     if (strcmp(VALUED[k], "--set") == 0) {
         char key[128];
-        if (set_key(v, key, sizeof key) != 0) return 0;
+        if (cli_set_key(v, key, sizeof key) != 0) return 0;
         for (int s = 0; s < a->n_sets; s++)
             if (config_assignment_sets(a->sets[s], key)) {
                 fprintf(stderr, "error: --set (argument %d): '%s' is already set by --set "

@@ -153,6 +153,12 @@ char *config_text(const Config *c);
  * caller shows up in its message instead of crashing. */
 const char *config_origin(const Config *c, const char *section_key);
 
+/* The one reader of a number given as text (a config value, a command-line option): a finite
+ * decimal number, the whole of s (strtod's hexadecimal "0x10" and "inf" / "nan" refused, and a
+ * value that underflows). Returns 0, or -1 with the reason in msg[0..n) ("expected a decimal
+ * number, got '0x10'"); range checks are the caller's. */
+int config_parse_number(const char *s, double *out, char *msg, size_t n);
+
 /* The number multiplying q·k for head size d_k (> 0) under this config: 1/sqrt(d_k) for sqrt_dk,
  * 1 for none, 1/d_k for inv_dk, the configured number otherwise. */
 double config_attention_scale(const Config *c, int d_k);

@@ -87,8 +87,7 @@ static int parse_integer(const KeySpec *k, const char *s, Value *v, char *msg, s
     return 0;
 }
 
-/* Parses a finite decimal number; range checks are the caller's. */
-static int parse_number(const char *s, double *out, char *msg, size_t n) {
+int config_parse_number(const char *s, double *out, char *msg, size_t n) {
     char *end;
     errno = 0;
     double x = strtod(s, &end);
@@ -114,7 +113,7 @@ static int parse_number(const char *s, double *out, char *msg, size_t n) {
 
 static int parse_double(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
     double x;
-    if (parse_number(s, &x, msg, n)) return -1;
+    if (config_parse_number(s, &x, msg, n)) return -1;
     bool low = k->dmin_open ? !(x > k->dmin) : !(x >= k->dmin);
     bool high = k->dmax_open ? !(x < k->dmax) : !(x <= k->dmax);
     if (low || high) {
@@ -157,7 +156,7 @@ static int parse_scale(const KeySpec *k, const char *s, Value *v, char *msg, siz
     char ignored[MSG];
     double x;
     /* beyond these bounds float logits overflow at once, or the factor rounds to 0 in float */
-    if (parse_number(s, &x, ignored, sizeof ignored) || !(x >= 1e-6 && x <= 1e6)) {
+    if (config_parse_number(s, &x, ignored, sizeof ignored) || !(x >= 1e-6 && x <= 1e6)) {
         char names[64];
         config_scale_names(names, sizeof names, ", ");
         snprintf(msg, n, "expected %s or a number in [1e-6, 1e6], got '%s'", names, s);

@@ -4,7 +4,8 @@
  * Reads the logs of several run folders and shows, side by side, what the attention scale does:
  * a summary table on stdout, SVG figures and an index.html that ties them together. This file
  * runs the parts and picks the report folder, which it writes only when it is new or a report
- * folder of ours (never through a link, never over or beside a user's files). The parts are, in
+ * folder of ours (never through a link, never over or beside a user's files, and with no figure
+ * of an earlier report left beside the new page). The parts are, in
  * the order they run:
  * runs.h (the run folders), summary.h (the table), figures.h (the SVGs) and html.h (the page). */
 #include "report/report.h"
@@ -86,6 +87,23 @@ static int check_out_folder(const char *dir) {
     return -1;
 }
 
+/* Removes from dir every figure of an earlier report (a regular *.svg svg.c began, entry_is_ours)
+ * that this report did not write, figs[0..n_figs): runs without attention maps must not be shown
+ * beside the maps of the runs compared there before. Files of the user's were refused before. */
+static void remove_stale_figures(const char *dir, const FigureInfo *figs, int n_figs) {
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char path[PATH_MAX];
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        int fresh = !(len > 4 && strcmp(e->d_name + len - 4, ".svg") == 0);
+        for (int i = 0; i < n_figs && !fresh; i++) fresh = strcmp(e->d_name, figs[i].file) == 0;
+        if (fresh || !entry_is_ours(dir, e->d_name)) continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path) remove(path);
+    }
+    closedir(d);
+}
+
 int report_compare(const CompareArgs *a) {
     int n_dirs = a->n_dirs;
     Run *runs = calloc((size_t)n_dirs, sizeof *runs);
@@ -119,6 +137,7 @@ int report_compare(const CompareArgs *a) {
     FigureInfo figs[FIGURES_MAX];
     int n_figs = 0;
     if (figures_write(runs, n_dirs, dir, a->log_scale, figs, &n_figs) != 0) rc = RC_IO;
+    remove_stale_figures(dir, figs, n_figs);
     if (log_path(index, sizeof index, dir, "index.html") != 0) {
         fprintf(stderr, "error: report folder name '%s' is too long\n", dir);
         rc = RC_IO;

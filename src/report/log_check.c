@@ -42,6 +42,18 @@ static const char *row_problem(const Csv *t, int row, char *buf, size_t n) {
             snprintf(buf, n, "'%s' = '%.40s' is not a number", t->cell[c], csv_str(t, row, c));
             return buf;
         }
+    int map = csv_col(t, "query") >= 0; /* attn_map*.csv: columns k0, k1, ... are weights */
+    for (int c = 1; map && c < t->n_cols; c++) {
+        const char *name = t->cell[c];
+        if (name[0] != 'k' || !name[1] || strspn(name + 1, "0123456789") != strlen(name + 1))
+            continue;
+        double w = csv_num(t, row, c);
+        if (!(w >= 0 && w <= 1)) { /* NaN too: it would be drawn as a masked cell */
+            snprintf(buf, n, "'%s' = '%.40s' is not an attention weight in [0, 1]", name,
+                     csv_str(t, row, c));
+            return buf;
+        }
+    }
     return NULL;
 }
 

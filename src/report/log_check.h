@@ -10,7 +10,9 @@
  * number of fields than the header, its first field (step, layer) is not an integer in
  * [0, INT_MAX], or another field is neither empty (not measured), a finite decimal number, nor
  * nan, inf or -inf (a logged divergence). So a row such as "12,abc,," or "1e999,nan,inf" can
- * never be read as a diverged step. Returns the number of rows removed. */
+ * never be read as a diverged step. In an attention map (a header with a query column) every
+ * weight k0, k1, ... must be a number in [0, 1] (masked keys are written as 0): 1e308 would be
+ * drawn as weight 1 and nan as a masked cell. Returns the number of rows removed. */
 int log_check_rows(Csv *t, const char *path);
 
 #endif

@@ -1,19 +1,25 @@
 /* sweep_report.c: the sweep report (see sweep_report.h). Reading order: which rows count, the
  * summary over seeds, the outlying seeds, sweep_report (LR sensitivity and figures come from
- * lr_sensitivity.c and sweep_figures.c). The text is built once in memory and then written both
+ * lr_sensitivity.c and sweep_figures.c), and before it the check that the folder holds no file of
+ * the user's that the report would replace. The text is built once in memory and then written both
  * to the terminal and to summary.txt, so the two never differ. */
 #include "report/sweep_report.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/lr_sensitivity.h"
 #include "report/slowdown.h"
 #include "report/sweep_figures.h"
 #include "report/sweep_page.h"
+#include "report/svg.h"
 #include "report/sweep_table.h"
+#include "util/file_check.h"
 #include "util/whole_write.h"
 
 /* A seed this many accuracy points (of 100) from its group's median is named. */
@@ -143,6 +149,47 @@ static void print_outliers(FILE *f, const SweepTable *t, const SweepGroup *g, in
     }
 }
 
+/* ------------------------------------------------------------------ the folder */
+
+/* For the entry name of dir: -1 when it is none of the files the report writes (summary.txt,
+ * index.html, *.svg; sweep.csv is the sweep's), 1 when it is one a sweep report wrote (see
+ * sweep_report_check_folder), else 0: the user's. */
+static int report_file_ours(const char *dir, const char *name) {
+    static const struct {
+        const char *name, *mark;
+    } files[] = {{"summary.txt", SWEEP_REPORT_MARK}, {"index.html", SWEEP_PAGE_MARK}};
+    const char *mark = NULL;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (strcmp(name, files[i].name) == 0) mark = files[i].mark;
+    size_t len = strlen(name);
+    int svg = len > 4 && strcmp(name + len - 4, ".svg") == 0;
+    if (!mark && !svg) return -1;
+    char path[PATH_MAX + 300], why[128];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &len, why, sizeof why);
+    int ours = text && (svg ? svg_is_ours(text)
+                            : mark == files[0].mark ? strncmp(text, mark, strlen(mark)) == 0
+                                                    : strstr(text, mark) != NULL);
+    free(text);
+    return ours;
+}
+
+int sweep_report_check_folder(const char *dir) {
+    DIR *d = opendir(dir);
+    char first[256] = ""; /* the user's file first in strcmp order */
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (report_file_ours(dir, e->d_name) == 0 && (!first[0] || strcmp(e->d_name, first) < 0))
+            snprintf(first, sizeof first, "%s", e->d_name);
+    if (d) closedir(d);
+    if (!first[0]) return 0;
+    fprintf(stderr, "error: '%s/%s' is not a file a sweep into this folder wrote, and the sweep's "
+                    "report would replace it. Use another --out, or move it away; nothing was "
+                    "written\n", dir, first);
+    return -1;
+}
+
 /* ------------------------------------------------------------------ the report */
 
 /* The whole text of the report; figures are written on the way. Returns 0 or -1. */
@@ -179,6 +226,7 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
 
 int sweep_report(const char *out_dir, FILE *out) {
     char csv_path[2048], txt_path[2048];
+    if (sweep_report_check_folder(out_dir) != 0) return 1;
     snprintf(csv_path, sizeof csv_path, "%s/sweep.csv", out_dir);
     snprintf(txt_path, sizeof txt_path, "%s/summary.txt", out_dir);
     SweepTable t;

@@ -11,8 +11,18 @@
 /* Reads OUT/sweep.csv (columns: see sweep_table.h); prints the summary table to `out`, writes the
  * same text to OUT/summary.txt, the SVG figures and OUT/index.html (sweep_page.h) into OUT.
  * Malformed rows are skipped after a warning on stderr. Returns 0, or 1 after an I/O message (no sweep.csv, not a sweep.csv, cannot
- * write into OUT, out of memory). */
+ * write into OUT, out of memory), or after sweep_report_check_folder refused OUT (nothing
+ * written). */
 int sweep_report(const char *out_dir, FILE *out);
+
+/* 0 when the report may be written into dir: none of the files it writes there (summary.txt,
+ * index.html, *.svg) is there, or each is one a sweep report wrote (a regular file: summary.txt
+ * starting with SWEEP_REPORT_MARK, an index.html carrying SWEEP_PAGE_MARK, an SVG svg_is_ours
+ * recognises). Else -1 after "error: 'DIR/NAME' is not a file a sweep into this folder wrote"
+ * on stderr, naming the first such file in strcmp order: the user's, which the report would
+ * replace. sweep_report makes this check itself; ./train --sweep-report and a new sweep
+ * (plan_check_fresh) make it first, to refuse with exit code 2 before any work. */
+int sweep_report_check_folder(const char *dir);
 
 /* The start of every sweep report (summary.txt's first line, followed by the sweep.csv path): the
  * mark by which a sweep's own summary.txt is recognised (sweep/plan_files.c). */

@@ -35,11 +35,14 @@ static const char *const OLDER_NUMERIC[] = {"logit_std_step0", "grad_q_final", "
 #define N_OLDER ((int)(sizeof OLDER_NUMERIC / sizeof *OLDER_NUMERIC))
 #define N_NUMERIC (PC_N + N_OLDER + SC_N)
 
-/* Column i of N_NUMERIC when it is numeric; NULL for a column that is text. */
-static const char *numeric_name(int i) {
+/* Column i of N_NUMERIC when it is numeric; NULL for a column that is text. *fraction (may be
+ * NULL) is set when its values must lie in [0, 1]. */
+static const char *numeric_name(int i, int *fraction) {
+    if (fraction) *fraction = 0;
     if (i < PC_N) return SWEEP_PLAN_COLUMNS[i].numeric ? SWEEP_PLAN_COLUMNS[i].name : NULL;
     if (i < PC_N + N_OLDER) return OLDER_NUMERIC[i - PC_N];
     const SweepColumnInfo *c = &SWEEP_COLUMNS[i - PC_N - N_OLDER];
+    if (fraction) *fraction = c->numeric == SWEEP_FRACTION;
     return c->numeric ? c->name : NULL;
 }
 
@@ -87,12 +90,15 @@ static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
         return -1;
     }
     for (int i = 0; i < N_NUMERIC; i++) {
-        const char *name = numeric_name(i);
+        int fraction;
+        const char *name = numeric_name(i, &fraction);
         int col = name ? csv_col(c, name) : -1;
         double v;
-        if (col < 0 || csv_empty(c, r, col) || parse_number(csv_str(c, r, col), &v) == 0) continue;
-        fprintf(stderr, "warning: %s:%d: column %s: '%s' is not a number; row skipped\n", t->path,
-                line, name, csv_str(c, r, col));
+        if (col < 0 || csv_empty(c, r, col)) continue;
+        int number = parse_number(csv_str(c, r, col), &v) == 0;
+        if (number && (!fraction || (v >= 0 && v <= 1))) continue; /* an accuracy: [0, 1], not nan */
+        fprintf(stderr, "warning: %s:%d: column %s: '%s' is not %s; row skipped\n", t->path, line,
+                name, csv_str(c, r, col), number ? "a fraction in [0, 1]" : "a number");
         return -1;
     }
     memset(row, 0, sizeof *row);
@@ -149,7 +155,9 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
     t->path = path;
     if (csv_parse(&t->csv, text, len) != 0) {
         fprintf(stderr, "error: %s: %s\n", path,
-                errno == ENOMEM ? "out of memory" : "no header line (is it a sweep.csv?)");
+                errno == ENOMEM                         ? "out of memory"
+                : errno == EILSEQ || errno == ENOTUNIQ ? t->csv.problem
+                                                        : "no header line (is it a sweep.csv?)");
         return -1;
     }
     for (size_t i = 0; i < sizeof REQUIRED / sizeof *REQUIRED; i++)

@@ -93,6 +93,15 @@ int csv_parse(Csv *t, const char *text, size_t len) {
     buf[len] = '\0';
     char *r = buf, *end = buf + len;
     int line = 1;
+    const char *nul = memchr(buf, '\0', len);
+    if (nul) { /* a cell would end at it, silently: refused, naming the line */
+        for (const char *p = buf; p < nul; p++) line += *p == '\n';
+        snprintf(t->problem, sizeof t->problem, "line %d: a NUL byte (a torn or binary file, "
+                 "not a log ./train wrote)", line);
+        free(buf);
+        errno = EILSEQ;
+        return -1;
+    }
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) r += 3;
     while (r < end) {
         if (*r == '\n') {
@@ -133,6 +142,17 @@ int csv_parse(Csv *t, const char *text, size_t len) {
     free(f.field);
     free(f.row_len);
     free(f.row_line);
+    for (int a = 0; a < cols; a++) /* csv_col would give the first of two: refused */
+        for (int b = a + 1; b < cols && t->cell[a][0]; b++)
+            if (strcmp(t->cell[a], t->cell[b]) == 0) {
+                char problem[sizeof t->problem];
+                snprintf(problem, sizeof problem, "line %d: column '%.60s' named twice (fields %d "
+                         "and %d)", t->line[0], t->cell[a], a + 1, b + 1);
+                csv_free(t);
+                memcpy(t->problem, problem, sizeof problem);
+                errno = ENOTUNIQ;
+                return -1;
+            }
     return 0;
 oom:
     free(f.field);
@@ -166,6 +186,10 @@ int csv_load(Csv *t, const char *path) {
     int rc = csv_parse(t, data, len);
     int saved = errno;
     free(data);
+    if (rc != 0 && (saved == EILSEQ || saved == ENOTUNIQ)) {
+        fprintf(stderr, "error: '%s': %s\n", path, t->problem);
+        saved = ECANCELED; /* refused, named */
+    }
     errno = saved;
     return rc;
 }

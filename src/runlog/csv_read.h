@@ -18,16 +18,21 @@ typedef struct {
     int n_rows;   /* data rows, header excluded */
     int *line;    /* (n_rows + 1): the file line (1-based) each row, header first, starts on */
     int *width;   /* (n_rows + 1): the fields that line had before padding or cutting */
+    char problem[160]; /* after a refusal (EILSEQ, ENOTUNIQ): what and where, e.g. "line 3: a
+                          NUL byte" */
 } Csv;
 
 /* Reads and splits the file at path (util/file_check.h: a regular file of at most
  * FILE_MAX_LOG_BYTES). Returns 0, or -1 with errno set (ENOENT for a missing file, ENOMEM, EINVAL
- * for a file without a header line, ECANCELED for a FIFO, device, folder or too large a file:
- * refused before a byte is read, and the error naming it already printed); t is then empty and
- * safe to csv_free. */
+ * for a file without a header line, ECANCELED for a FIFO, device, folder or too large a file,
+ * refused before a byte is read, or a file csv_parse refuses: the error naming it already
+ * printed); t is then empty (but for t->problem) and safe to csv_free. */
 int csv_load(Csv *t, const char *path);
 
-/* Splits len bytes of text (a copy is made, text is not changed). Same result as csv_load. */
+/* Splits len bytes of text (a copy is made, text is not changed). Same result as csv_load, but
+ * prints nothing: a text that no log of ours can be is refused with -1 and errno EILSEQ (a NUL
+ * byte: strtod would read "3.1\0 0281" as 3.1) or ENOTUNIQ (a header naming a column twice:
+ * which one is meant cannot be known), t->problem saying what and on which line. */
 int csv_parse(Csv *t, const char *text, size_t len);
 
 /* Frees what csv_load / csv_parse allocated; leaves t empty. Safe on an empty or zeroed t. */

@@ -82,7 +82,7 @@ int children_run(const JobList *jl, int *failed) {
         if (rc && running == 0) break;
         if (stop_signal_caught() && !forwarded) {
             for (int s = 0; s < jl->jobs; s++)
-                if (pid[s] > 0) kill(pid[s], stop_signal_caught());
+                if (pid[s] > 0) stop_signal_relay(pid[s], stop_signal_caught());
             forwarded = 1;
         }
         int st;

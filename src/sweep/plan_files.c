@@ -1,20 +1,16 @@
 /* plan_files.c: the files a sweep writes from its plan into OUT: plan.txt, configs/<run>.ini
  * (each run's whole config) and jobs.txt (one --sweep-run command per run), each through a
  * temporary file and a rename; and the check, before any is written, that none of them, nor of
- * the report files the sweep writes later (sweep.csv, summary.txt, index.html, its figures), is
- * a file of the user's. */
+ * the report files the sweep writes later (sweep_report_check_folder: summary.txt, index.html,
+ * its figures; sweep.csv is sweep.c's), is a file of the user's. */
 #include "sweep/plan.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/svg.h"
-#include "report/sweep_page.h"
 #include "report/sweep_report.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
@@ -48,33 +44,6 @@ static int written_by_a_sweep(const char *path, const char *out, int is_jobs) {
     return ours;
 }
 
-/* For the entry name of out_abs: -1 when it is none of the report files the sweep writes there
- * after its runs (summary.txt, index.html, *.svg; sweep.csv is checked before, sweep.c), 1 when
- * it is one a sweep wrote (a regular file: summary.txt starting as report_text of
- * report/sweep_report.c starts it, an index.html with sweep_page.c's title, an SVG as svg_begin
- * opens one), else 0: the user's, which the sweep's report would replace. */
-static int report_file_ours(const char *out_abs, const char *name) {
-    static const struct {
-        const char *name, *mark;
-    } files[] = {{"summary.txt", SWEEP_REPORT_MARK}, {"index.html", SWEEP_PAGE_MARK}};
-    const char *mark = NULL;
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        if (strcmp(name, files[i].name) == 0) mark = files[i].mark;
-    size_t len = strlen(name);
-    int svg = len > 4 && strcmp(name + len - 4, ".svg") == 0;
-    if (!mark && !svg) return -1;
-    char path[SWEEP_PATH + 300], why[128];
-    struct stat st;
-    snprintf(path, sizeof path, "%s/%s", out_abs, name);
-    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) return 0;
-    char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &len, why, sizeof why);
-    int ours = text && (svg ? svg_is_ours(text)
-                            : mark == files[0].mark ? strncmp(text, mark, strlen(mark)) == 0
-                                                    : strstr(text, mark) != NULL);
-    free(text);
-    return ours;
-}
-
 /* The message of plan_check_fresh for path; returns -1. */
 static int not_ours(const char *path) {
     fprintf(stderr, "error: '%s' is not a file a sweep into this folder wrote, and the sweep "
@@ -85,16 +54,8 @@ static int not_ours(const char *path) {
 
 int plan_check_fresh(const Plan *p, const char *out_abs) {
     char path[SWEEP_PATH + 64];
-    DIR *d = opendir(out_abs);
-    char first[256] = ""; /* the user's report file first in strcmp order */
-    for (struct dirent *e; d && (e = readdir(d));)
-        if (report_file_ours(out_abs, e->d_name) == 0 && (!first[0] || strcmp(e->d_name, first) < 0))
-            snprintf(first, sizeof first, "%s", e->d_name);
-    if (d) closedir(d);
-    if (first[0]) {
-        snprintf(path, sizeof path, "%s/%s", out_abs, first);
-        return not_ours(path);
-    }
+    /* the report files (summary.txt, index.html, figures): the one check the report makes */
+    if (sweep_report_check_folder(out_abs) != 0) return -1;
     for (int r = -1; r < p->n_runs; r++) {
         if (r < 0) snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
         else plan_config_path(path, sizeof path, out_abs, p->names[r]);

@@ -34,16 +34,26 @@ int results_marker_read(const char *run_dir, RunMarker *m) {
     memset(m, 0, sizeof *m);
     m->wall_s = NAN;
     int got = 0;
+    const char *bad = NULL; /* why the marker is not one results_marker_write wrote */
     char line[256];
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
-        if (strncmp(line, "exit_code ", 10) == 0) got = sscanf(line + 10, "%d", &m->exit_code) == 1;
-        else if (strncmp(line, "wall_s ", 7) == 0) m->wall_s = strtod(line + 7, NULL);
+        if (strncmp(line, "exit_code ", 10) == 0) {
+            /* once, and an exit status: a whole number in [0, 255] */
+            char *end;
+            errno = 0;
+            long v = strtol(line + 10, &end, 10);
+            if (got++) bad = "exit_code given twice";
+            else if (end == line + 10 || *end || errno || v < 0 || v > 255 || line[10] == ' ')
+                bad = "exit_code is not an exit status (a whole number 0-255)";
+            else m->exit_code = (int)v;
+        } else if (strncmp(line, "wall_s ", 7) == 0) m->wall_s = strtod(line + 7, NULL);
         else if (strncmp(line, "version ", 8) == 0)
             snprintf(m->version, sizeof m->version, "%.63s", line + 8);
     }
     fclose(f);
-    return got ? 0 : -2;
+    if (bad) fprintf(stderr, "warning: '%s': %s; its status is unknown\n", path, bad);
+    return got && !bad ? 0 : -2;
 }
 
 int results_marker_write(const char *run_dir, const RunMarker *m) {

@@ -20,7 +20,8 @@ typedef struct {
 } RunMarker;
 
 /* Reads run_dir's marker. Returns 0, -1 when there is none, or -2 when it exists but cannot
- * be read or holds no exit_code line (a garbage marker: the run's outcome is unknown). */
+ * be read, holds no exit_code line, or one that is not a whole number in [0, 255], or two
+ * (a garbage or hand-edited marker: the run's outcome is unknown; a warning names why). */
 int results_marker_read(const char *run_dir, RunMarker *m);
 
 /* Writes run_dir's marker atomically. Returns 0, or -1 after a message. */

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "config/config.h"
 #include "sweep/results.h"
@@ -157,12 +156,10 @@ int sweep_run_one(const char *cfg_path) {
         free(c);
         return EXIT_CONFIG;
     }
-    /* train.log and the markers go into the run folder before ./train's own check (train.c) */
-    struct stat st;
-    if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
-        fprintf(stderr, "error: %s: run folder '%s' is a symbolic link; a run writes only into a "
-                        "folder of its own, never through a link. Remove the link; nothing was "
-                        "run\n", cfg_path, dir);
+    /* train.log and the markers go into the run folder before ./train's own check (train.c):
+     * the check is made here first, so that a link or a folder of the user's (their own
+     * train.log included) gets nothing written into it */
+    if (train_run_folder_check(dir) != 0) { /* a run of ours, resumed, passes */
         free(c);
         return EXIT_CONFIG;
     }
@@ -185,7 +182,7 @@ int sweep_run_one(const char *cfg_path) {
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     int resume = access(path, F_OK) == 0;
     double before = resume ? read_wall(dir) : 0, t0 = now_s();
-    fprintf(stderr, "sweep-run %s: %s (%s)\n", cfg_path, resume ? "resuming from checkpoint.bin"
+    fprintf(stderr, TRAIN_SWEEP_LOG_START "%s: %s (%s)\n", cfg_path, resume ? "resuming from checkpoint.bin"
                                                                  : "training", SCALEDOT_VERSION);
     int rc;
     /* the same checks as ./train --resume (the task file unchanged, the folder's own run) */

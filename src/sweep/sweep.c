@@ -123,13 +123,19 @@ static int run_done(void *ctx, int i, int rc) {
         fprintf(stderr, "sweep: run %s stopped (exit code %d); started again, the sweep resumes "
                         "it from its checkpoint\n", sw->plan.names[r], rc);
     } else {
-        char acc[32] = "not measured", wall[32] = "";
+        char acc[32] = "not measured", wall[32] = "", log[SWEEP_PATH + PLAN_CELL + 16];
         if (info.has_acc) snprintf(acc, sizeof acc, "%.1f%%", 100 * info.answer_acc);
         if (!isnan(info.wall_s)) snprintf(wall, sizeof wall, ", %.1f s", info.wall_s);
+        run_dir(sw, r, log, sizeof log);
+        strncat(log, "/train.log", sizeof log - strlen(log) - 1);
+        /* a run refused before it opened its train.log (a link, a folder of the user's) said
+         * why on this terminal, just above */
+        const char *see = results_final(rc)          ? ""
+                          : access(log, F_OK) == 0 ? "; see its train.log"
+                                                   : "; it wrote no train.log: its error is above";
         /* named, not numbered: the progress line after it (children.c) holds the one counter */
         fprintf(stderr, "sweep: run %s: %s (exit code %d), final val answer acc %s%s%s\n",
-                sw->plan.names[r], info.status, rc, acc, wall,
-                results_final(rc) ? "" : "; see its train.log");
+                sw->plan.names[r], info.status, rc, acc, wall, see);
     }
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
 }
@@ -141,12 +147,25 @@ static void list_unfinished(const Sweep *sw) {
         const char *row = sw->rows[r];
         int ok = row && (strstr(row, ",ok,") || strstr(row, ",diverged,") || strstr(row, ",guard,"));
         if (ok) continue;
-        if (n++ < 20) fprintf(stderr, "  not finished: %s\n", sw->plan.names[r]);
+        /* its marker says finished (incomplete) or cannot be read (unknown): its jobs.txt line
+         * does nothing, or refuses; only a fresh folder trains it again */
+        const char *stuck = !row                        ? NULL
+                            : strstr(row, ",incomplete,") ? "incomplete"
+                            : strstr(row, ",unknown,")    ? "unknown"
+                                                          : NULL;
+        if (n++ >= 20) continue;
+        if (stuck)
+            fprintf(stderr, "  not finished: %s (%s: its jobs.txt line does not train it; remove "
+                            "%s/runs/%s to train it again)\n", sw->plan.names[r], stuck, sw->out,
+                    sw->plan.names[r]);
+        else
+            fprintf(stderr, "  not finished: %s\n", sw->plan.names[r]);
     }
     if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
     fprintf(stderr, "sweep: %d of %d planned runs %s\n", n, sw->plan.n_runs,
             n ? "have not finished (missing, running, stopped, failed, incomplete or unknown; "
-                "run their jobs.txt lines, then --collect again)"
+                "run their jobs.txt lines, or remove the folders named above, then --collect "
+                "again)"
               : "missing: every run has finished");
 }
 
@@ -165,6 +184,7 @@ static int collect(Sweep *sw) {
     free(text);
     if (rc != 0) return RC_USAGE;
     sw->rows = calloc((size_t)sw->plan.n_runs, sizeof *sw->rows);
+    if (sweep_report_check_folder(sw->out) != 0) return RC_USAGE; /* before sweep.csv is */
     if (!sw->rows || refresh_all(sw) != 0) return RC_IO;
     list_unfinished(sw);
     fprintf(stderr, "sweep: wrote %s\n", sw->csv);
@@ -267,9 +287,14 @@ static char *sh_quote(const char *s) {
 static int sweep_command(Sweep *sw) {
     if (out_dir(sw) != 0 || dirs_refuse_link(sw->out, "sweep folder") != 0) return RC_USAGE;
     if (sw->a.mode == MODE_COLLECT) return collect(sw);
-    char runs[SWEEP_PATH + 8], plan_path[SWEEP_PATH + 16], exe[PATH_MAX];
+    char runs[SWEEP_PATH + 8], plan_path[SWEEP_PATH + 16], exe[PATH_MAX], configs[SWEEP_PATH + 16];
     snprintf(runs, sizeof runs, "%s/runs", sw->out_abs);
+    snprintf(configs, sizeof configs, "%s/configs", sw->out_abs);
     snprintf(plan_path, sizeof plan_path, "%s/plan.txt", sw->out);
+    /* its runs/ and configs/ are written into as the folder itself is: never through a link */
+    if (dirs_refuse_link(runs, "sweep's runs folder") != 0 ||
+        dirs_refuse_link(configs, "sweep's configs folder") != 0)
+        return RC_USAGE;
     if (base_config(sw) != 0 || plan_build(&sw->a, &sw->base, runs, &sw->plan) != 0 ||
         plan_check_same(plan_path, sw->plan.text) != 0)
         return RC_USAGE;
@@ -279,8 +304,10 @@ static int sweep_command(Sweep *sw) {
                         "version); use another --out, or move that folder away\n", sw->out);
         return RC_USAGE;
     }
-    /* a folder of this plan (plan.txt checked above) holds only what the sweep wrote */
-    if (access(plan_path, F_OK) != 0 && plan_check_fresh(&sw->plan, sw->out_abs) != 0)
+    /* a folder of this plan (plan.txt checked above) holds only what the sweep wrote; a folder
+     * with one holds no report file of the user's, which the report at the end would replace */
+    if ((access(plan_path, F_OK) != 0 ? plan_check_fresh(&sw->plan, sw->out_abs)
+                                      : sweep_report_check_folder(sw->out_abs)) != 0)
         return RC_USAGE;
     if (self_exe(exe, sizeof exe) != 0) return RC_IO;
     if (make_dirs(sw->out) != 0) {

@@ -9,6 +9,7 @@
 #include "tasks/file_conflict.h"
 #include "tasks/tasks.h"
 #include "tasks/tasks_internal.h"
+#include "util/fnv1a.h"
 
 static int cmp_name(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -47,8 +48,9 @@ int task_init_file(Task *t, const Config *c, const char *path, const char *text,
     FileParse *fp = task_parse_new();
     if (!fp) return -1;
     int rc = -1;
-    if (task_parse_load(fp, c, path, text, len) != 0 || task_parse_lines(fp, c, path) != 0)
-        goto done;
+    if (task_parse_load(fp, c, path, text, len) != 0) goto done;
+    t->file_hash = fnv1a64(FNV1A64_BASIS, fp->text, fp->size); /* what the run records */
+    if (task_parse_lines(fp, c, path) != 0) goto done;
     int first, second;
     int conflict = task_file_conflict(fp->ids, fp->start, fp->plen, fp->alen, fp->n_ex, &first,
                                       &second);

@@ -84,6 +84,8 @@ typedef struct {
     unsigned char *text;
     size_t text_size, text_train;
     long skipped;                     /* training examples skipped because they were in val */
+    uint64_t file_hash;               /* task = file or text: FNV-1a 64 (util/fnv1a.h) of the
+                                         bytes the task was built from, as read once */
 } Task;
 
 /* 1 when c's task puts SEP between prompt and answer: task.separator = true or false, or with

@@ -10,6 +10,7 @@
 #include "tasks/tasks.h"
 #include "tasks/tasks_internal.h"
 #include "util/file_check.h"
+#include "util/fnv1a.h"
 
 /* 1 GiB bounds a wrong path (/var/log/...); rng_below draws window starts below 2^32. */
 #define MAX_TEXT_BYTES ((size_t)1 << 30)
@@ -65,6 +66,7 @@ int task_init_text_file(Task *t, const Config *c, const char *path) {
     if (!bytes) return task_file_error(c, path, 0, "cannot read the text: %s", why);
     t->text = (unsigned char *)bytes;
     t->text_size = n;
+    t->file_hash = fnv1a64(FNV1A64_BASIS, bytes, n); /* what the run records: these bytes */
     size_t need = task_text_min_bytes(T, f);
     if (n == 0)
         return task_file_error(c, path, 0,
@@ -72,6 +74,19 @@ int task_init_text_file(Task *t, const Config *c, const char *path) {
                                "= %d, task.val_fraction = %g)", need, T, f);
     if (!split_ok(n, T, f)) {
         size_t tail = task_text_tail(n, f);
+        /* a fraction so small that no text the program reads would do (1e-9 asked for 33 GB):
+         * the key is named, with the smallest fraction that works for this text */
+        if (tail < (size_t)T + 1 && n >= 2 * ((size_t)T + 1) && need > MAX_TEXT_BYTES) {
+            /* (T + 1) / n rounded up to three significant digits, and one that holds out enough
+             * as task_text_tail computes it */
+            double x = ((double)T + 1) / (double)n, p = pow(10, floor(log10(x)) - 2);
+            x = ceil(x / p - 1e-9) * p;
+            while (task_text_tail(n, x) < (size_t)T + 1) x += p;
+            return task_key_error(c, "task.val_fraction",
+                                  "%g holds out %zu bytes of the %zu-byte text '%s', and the "
+                                  "held-out tail needs task.seq_len + 1 = %d bytes: use "
+                                  "task.val_fraction >= %g", f, tail, n, path, T + 1, x);
+        }
         return task_file_error(c, path, 0,
                                "is %zu bytes, too short for task.seq_len = %d with "
                                "task.val_fraction = %g: the training part (%zu bytes) and the "

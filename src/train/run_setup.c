@@ -13,6 +13,7 @@
 
 #include "train/checkpoint.h"
 #include "train/task_source.h"
+#include "util/dirs.h"
 #include "util/file_check.h"
 #include "util/provenance.h"
 #include "util/run_lock.h"
@@ -56,8 +57,9 @@ int train_optim_init(Optimizer *o, const Config *c, size_t n_params) {
     return optim_init(o, kind, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum, n_params);
 }
 
-/* The configuration as config.ini and the checkpoint store it: provenance comments first. */
-static char *run_config_text(const Config *c) {
+/* The configuration as config.ini and the checkpoint store it: provenance comments first, then
+ * the task file's line with the hash of the bytes t was built from. */
+static char *run_config_text(const Config *c, const Task *t) {
     char *prov = provenance_text();
     if (!prov) return NULL;
     char *buf = NULL;
@@ -69,11 +71,7 @@ static char *run_config_text(const Config *c) {
     }
     fputs(prov, f);
     free(prov);
-    if (task_source_write(f, c) != 0) {
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
+    task_source_write(f, c, t->file_hash);
     config_write(c, f);
     fclose(f);
     return buf;
@@ -115,10 +113,22 @@ static int config_ini_is_ours(const char *dir) {
     return ours;
 }
 
+/* 1 when dir/train.log is one a sweep's run command began (TRAIN_SWEEP_LOG_START; empty: opened
+ * by one stopped before its first line), else 0. */
+static int sweep_log_is_ours(const char *dir) {
+    char path[1100], why[128], head[sizeof TRAIN_SWEEP_LOG_START] = "";
+    snprintf(path, sizeof path, "%s/train.log", dir);
+    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
+    if (!f) return 0;
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    return n == 0 || (n == sizeof head - 1 && memcmp(head, TRAIN_SWEEP_LOG_START, n) == 0);
+}
+
 /* 1 when the folder dir holds a file other than what a sweep's run command writes before the run
- * starts (.lock, train.log, its markers) and the temporary files of a write cut short (NAME.tmp);
- * 0 when it holds none of its own, or cannot be read (creating the lock or logs there reports
- * it). */
+ * starts (.lock, a train.log it began, its markers) and the temporary files of a write cut short
+ * (NAME.tmp); 0 when it holds none of its own, or cannot be read (creating the lock or logs
+ * there reports it). */
 static int folder_holds_files(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return 0;
@@ -129,6 +139,7 @@ static int folder_holds_files(const char *dir) {
         holds = 1;
         for (size_t i = 0; i < sizeof sweep_files / sizeof sweep_files[0]; i++)
             if (strcmp(e->d_name, sweep_files[i]) == 0) holds = 0;
+        if (!holds && strcmp(e->d_name, "train.log") == 0) holds = !sweep_log_is_ours(dir);
         size_t n = strlen(e->d_name);
         if (n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0) holds = 0;
     }
@@ -141,15 +152,11 @@ static int folder_holds_files(const char *dir) {
  * (no config.ini ./train wrote, no checkpoint.bin): its files would be overwritten. An earlier
  * run is replaced, as before; a folder another process trains in is left to the lock's refusal.
  * Returns 0 or EXIT_CONFIG. */
-static int run_folder_check(const char *dir) {
+int train_run_folder_check(const char *dir) {
     struct stat st;
+    /* the folder or a parent of it a link (run.dir = d/link): the logs would go where it points */
+    if (dirs_refuse_link(dir, "run folder") != 0) return EXIT_CONFIG;
     if (lstat(dir, &st) != 0) return 0; /* absent: created below (or the error said there) */
-    if (S_ISLNK(st.st_mode)) {
-        fprintf(stderr, "error: run folder '%s' is a symbolic link; a run writes only into a "
-                        "folder of its own, never through a link. Set run.name to another name, or "
-                        "remove the link; nothing was run\n", dir);
-        return EXIT_CONFIG;
-    }
     if (!S_ISDIR(st.st_mode)) return 0; /* make_dirs reports it (ENOTDIR) */
     if (!folder_holds_files(dir) || run_lock_holder(dir) != 0) return 0;
     char path[1100];
@@ -188,7 +195,7 @@ static int init_and_allocate(Run *r) {
      * so a later change of a task's own default cannot change what a resume does. */
     Config stored = *c;
     stored.task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
-    r->cfg_text = run_config_text(&stored);
+    r->cfg_text = run_config_text(&stored, &r->task);
     if (!r->tokens || !r->targets || !r->mask || !r->cfg_text) {
         fprintf(stderr, "error: out of memory\n");
         return EXIT_RUNTIME;
@@ -243,7 +250,10 @@ static int take_folder(Run *r) {
 }
 
 /* A new run in the folder of an earlier one: a note, and nothing of the earlier run may outlive
- * it (a stale checkpoint would later be resumed as if it belonged to this run's logs). */
+ * it (a stale checkpoint would later be resumed as if it belonged to this run's logs; a text
+ * run's sample.txt would be shown by --compare as this run's; a sweep's marker, sweep_result.txt,
+ * would make --collect report this run, of any configuration, as the plan's run finished).
+ * Every file a run writes is either opened fresh (the logs, config.ini) or listed here. */
 static void clear_earlier_run(const char *dir) {
     char previous[1100];
     snprintf(previous, sizeof previous, "%s/loss.csv", dir);
@@ -252,7 +262,8 @@ static void clear_earlier_run(const char *dir) {
                         "(set run.name to keep both)\n", dir);
     static const char *const stale[] = {"checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv",
                                         "attn_map_tokens.csv", "attn_map_step0.csv",
-                                        "init_check.txt"};
+                                        "init_check.txt", "sample.txt", "sweep_result.txt",
+                                        "sweep_wall.txt"};
     for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
         snprintf(previous, sizeof previous, "%s/%s", dir, stale[i]);
         remove(previous);
@@ -264,7 +275,7 @@ int run_build(Run *r, const Config *c, const char *checkpoint) {
     r->lock_fd = -1;
     char dir[sizeof r->dir];
     snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
-    int rc = checkpoint ? 0 : run_folder_check(dir);
+    int rc = checkpoint ? 0 : train_run_folder_check(dir);
     if (rc == 0) rc = run_build_task_model_optimizer(r, c, c->batch_size);
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);

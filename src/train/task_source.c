@@ -8,16 +8,16 @@
 #include <string.h>
 
 #include "util/file_check.h"
+#include "util/fnv1a.h"
 
 int task_source_hash(const char *path, uint64_t *hash) {
     char why[128]; /* regular files only, 1 GiB as the task file's loader (tasks/file_parse.c) */
     FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!f) return -1;
-    uint64_t h = 14695981039346656037ull; /* FNV-1a offset basis and prime (64 bits) */
+    uint64_t h = FNV1A64_BASIS;
     unsigned char buf[8192];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211ull;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) h = fnv1a64(h, buf, n);
     int bad = ferror(f);
     fclose(f);
     if (bad) {
@@ -37,20 +37,14 @@ static void absolute(const Config *c, char *out, size_t n) {
     snprintf(out, n, "%s", realpath(c->task_file, buf) ? buf : c->task_file);
 }
 
-int task_source_write(FILE *f, const Config *c) {
-    if (!reads_file(c)) return 0;
-    uint64_t h;
-    if (task_source_hash(c->task_file, &h) != 0) {
-        fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
-        return -1;
-    }
+void task_source_write(FILE *f, const Config *c, uint64_t h) {
+    if (!reads_file(c)) return;
     char abs[PATH_MAX];
     absolute(c, abs, sizeof abs);
     /* one line: a newline in the path would end the comment */
     fputs(TASK_SOURCE_PREFIX, f);
     for (const char *p = abs; *p; p++) fputc(*p == '\n' || *p == '\r' ? '?' : *p, f);
     fprintf(f, " fnv1a64 %016llx\n", (unsigned long long)h);
-    return 0;
 }
 
 int task_source_check(const char *stored, const Config *c, const char *what) {

@@ -19,9 +19,10 @@
 /* FNV-1a, 64 bits, of the whole file at path into *hash. Returns 0, or -1 (errno set). */
 int task_source_hash(const char *path, uint64_t *hash);
 
-/* Writes the comment line for c's task file to f (nothing unless task.name = file or text). Returns 0,
- * or -1 after a message when the file cannot be read. */
-int task_source_write(FILE *f, const Config *c);
+/* Writes the comment line for c's task file to f (nothing unless task.name = file or text), with
+ * hash the hash of the bytes the task was built from (Task.file_hash): never the file read a
+ * second time, which may have changed since. */
+void task_source_write(FILE *f, const Config *c, uint64_t hash);
 
 /* Compares the line in stored (a checkpoint's configuration text) with c's task file now. what
  * names the command ("--resume", "--eval") for the message. Returns 0 (same, moved with the same

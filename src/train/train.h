@@ -40,6 +40,18 @@ int train_run_from(const Config *c, const char *checkpoint);
 int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
                           const char *prompt, const SampleOptions *gen);
 
+/* The check a new run (no checkpoint) makes of its folder dir before anything is written there:
+ * 0 when it is absent, empty but for what a sweep's run command wrote (.lock, its markers, a
+ * train.log starting with TRAIN_SWEEP_LOG_START), or a run of ./train (a config.ini it wrote, a
+ * checkpoint.bin), or another process trains there (the lock refuses it later); else
+ * EXIT_CONFIG after naming it: a symbolic link, or a folder holding files of the user's. The
+ * sweep's run command (sweep/run_one.c) makes it before its train.log and markers go there. */
+int train_run_folder_check(const char *dir);
+
+/* The first bytes of every train.log a sweep's run command writes (its first line, sweep-run
+ * CONFIG: training ...): a train.log that does not start so is the user's. */
+#define TRAIN_SWEEP_LOG_START "sweep-run "
+
 /* True when x is NaN or ±Inf, by its bit pattern, so no compiler flag can remove the test. */
 int is_nonfinite(double x);
 

@@ -6,10 +6,14 @@
  * with errno set (ENOTDIR: path exists and is not a folder; ENAMETOOLONG: over 1023 bytes). */
 int make_dirs(const char *path);
 
-/* 0 when path (trailing '/' ignored: "link/" names the link itself) is not a symbolic link,
- * missing included; else -1 after "error: <what> 'path' is a symbolic link ..." on stderr:
- * a report or sweep folder given as a link would be written through it, into the folder it
- * points at. Only the last component is checked. */
+/* 0 when nothing written into the folder path would go through a symbolic link; else -1 after
+ * an error naming path and the link on stderr. Refused: path itself a link (trailing '/'
+ * ignored: "link/" names the link itself; "error: <what> 'path' is a symbolic link ..."), or a
+ * link among its parents ("error: <what> 'path' lies under a symbolic link, 'LINK' ..."),
+ * unless that link is the current folder or $HOME or one of their ancestors, by name (the
+ * current folder as $PWD names it when that is the same folder: a symlinked home, or a project
+ * reached through a link, is where the user already is). A relative path's parents below the
+ * current folder, an absolute path's parents all, are checked; missing ones are not links. */
 int dirs_refuse_link(const char *path, const char *what);
 
 #endif

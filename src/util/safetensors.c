@@ -3,10 +3,15 @@
 #include "util/safetensors.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary file's suffix (mkstemp's X's last) and its length. */
+#define TMP_SUFFIX ".tmp.XXXXXX"
+#define TMP_SUFFIX_LEN (sizeof TMP_SUFFIX - 1)
 
 _Static_assert(sizeof(float) == 4, "F32 tensors are written from 4-byte floats");
 
@@ -158,7 +163,7 @@ int safetensors_write(const char *path, const SafetensorsTensor *tensors, int n_
         }
     size_t header_len = 0;
     char *header = header_json(tensors, n_tensors, meta, n_meta, &header_len);
-    size_t tmp_len = strlen(path) + sizeof ".tmp.XXXXXX";
+    size_t tmp_len = strlen(path) + sizeof TMP_SUFFIX;
     char *tmp = malloc(tmp_len);
     if (!header || !tmp) {
         fprintf(stderr, "error: cannot write '%s': out of memory\n", path);
@@ -166,7 +171,12 @@ int safetensors_write(const char *path, const SafetensorsTensor *tensors, int n_
         free(tmp);
         return -1;
     }
-    snprintf(tmp, tmp_len, "%s.tmp.XXXXXX", path); /* same folder: link(2) cannot cross */
+    /* same folder: link(2) cannot cross. A name near NAME_MAX is cut for the temporary name
+     * only (mkstemp keeps it unique), so every name the folder takes can be exported to. */
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0, base_len = strlen(path) - dir_len;
+    size_t keep = base_len + TMP_SUFFIX_LEN > NAME_MAX ? NAME_MAX - TMP_SUFFIX_LEN : base_len;
+    snprintf(tmp, tmp_len, "%.*s" TMP_SUFFIX, (int)(dir_len + keep), path);
     int fd = mkstemp(tmp), rc = -1;
     /* mkstemp makes the file 0600; a new file of the user's gets what fopen would give it */
     mode_t mask = umask(0);

@@ -7,18 +7,28 @@
 
 static volatile sig_atomic_t caught;
 
+/* The value stop_signal_relay sends with the signal ("stop" in ASCII). */
+#define RELAY_VALUE 0x73746f70
+
 /* The first signal is recorded for the job to poll. A second one means "now": the process ends
- * at once with 128 + its number (only async-signal-safe calls here). A repeat sent by the parent
- * process is not a second request: a sweep passes on the Ctrl-C its children already had from
- * the terminal. */
+ * at once with 128 + its number (only async-signal-safe calls here), whoever sent it, but for
+ * the parent's relay (stop_signal_relay): a sweep passes on the Ctrl-C its children may already
+ * have had from the terminal, which is not a second request. */
 static void on_stop_signal(int sig, siginfo_t *info, void *uctx) {
     (void)uctx;
     if (!caught) {
         caught = sig;
         return;
     }
-    if (info && info->si_code == SI_USER && info->si_pid == getppid()) return;
+    if (info && info->si_code == SI_QUEUE && info->si_value.sival_int == RELAY_VALUE &&
+        info->si_pid == getppid())
+        return;
     _exit(128 + sig);
+}
+
+int stop_signal_relay(pid_t pid, int sig) {
+    union sigval v = {.sival_int = RELAY_VALUE};
+    return sigqueue(pid, sig, v);
 }
 
 void stop_signals_catch(StopSignals *saved) {

@@ -4,12 +4,15 @@
  * about a second), and the handlers it replaced come back afterwards. A second SIGINT / SIGTERM
  * ends the process at once with exit code 128 + its number: what was written stays whole (log
  * rows are written with one write each, the checkpoint through a temporary file and rename),
- * only the step in progress is lost. A repeat from the parent process (a sweep passing on the
- * signal its children had from the terminal) does not count as the second. */
+ * only the step in progress is lost. This holds from whoever sends it (the terminal, a shell that
+ * started ./train &, timeout, a batch system), with one exception: a sweep passing on to its
+ * children the signal it had (stop_signal_relay), which they may already have had from the
+ * terminal, does not count as the second. */
 #ifndef SCALEDOT_STOP_SIGNAL_H
 #define SCALEDOT_STOP_SIGNAL_H
 
 #include <signal.h>
+#include <sys/types.h>
 
 /* The handlers stop_signals_catch replaced. */
 typedef struct {
@@ -25,5 +28,10 @@ void stop_signals_restore(const StopSignals *saved);
 
 /* The signal caught since stop_signals_catch (SIGINT or SIGTERM), or 0. */
 int stop_signal_caught(void);
+
+/* Passes sig on to the child process pid as a relay (sigqueue with a value of its own), which
+ * the child's handler does not count as a second request when it comes from its parent.
+ * Returns sigqueue's result. */
+int stop_signal_relay(pid_t pid, int sig);
 
 #endif

@@ -40,6 +40,13 @@ FILE *atomic_open(AtomicFile *a, const char *path) {
         return NULL;
     }
     snprintf(a->tmp, sizeof a->tmp, "%s.tmp", path);
+    /* a file made read-only (no write bit for anyone) is kept, as open(2) keeps it from anyone
+     * but root: the rename would replace it, and the new one would come back writable */
+    struct stat st;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & 0222)) {
+        errno = EACCES;
+        return NULL;
+    }
     /* a leftover of a killed writer, or a planted link: removed (never followed), then O_EXCL
      * makes sure the name is ours */
     if (unlink(a->tmp) != 0 && errno != ENOENT) return NULL;

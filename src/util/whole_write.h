@@ -26,7 +26,8 @@ typedef struct {
 /* Starts writing path: removes a stale path.tmp (a link there is removed, not followed) and
  * creates it anew (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0666 less the umask). Returns the stream
  * to write to (also a->f), or NULL with errno set (ENAMETOOLONG for a path of 4096 bytes or
- * more) and nothing created. */
+ * more; EACCES when path is a regular file without any write permission bit, made read-only to
+ * keep it, also when running as root) and nothing created. */
 FILE *atomic_open(AtomicFile *a, const char *path);
 
 /* Flushes and closes the stream (fsync first when sync is nonzero) and renames path.tmp over
