@@ -118,14 +118,37 @@ $(BUILD)/double/%.o: src/%.c $(wildcard src/*/*.h)
 	$(SAY) CC $@
 	$(Q)$(CC) $(CPPFLAGS) -DSCALEDOT_DOUBLE $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_SUPPORT) $(wildcard tests/*.h) $(wildcard src/*/*.h)
-	@mkdir -p $(dir $@)
-	$(SAY) CCLD $@
-	$(Q)$(CC) $(CPPFLAGS) -Itests -DSCALEDOT_SOURCE_DIR='"$(CURDIR)"' $(CFLAGS) $(CHECK_CFLAGS) \
-		$(if $(filter $*,$(DBL_TESTS)),-DSCALEDOT_DOUBLE) \
-		-o $@ $< $(TEST_SUPPORT) $(if $(filter $*,$(DBL_TESTS)),$(DBL_OBJ),$(LIB_OBJ)) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
+# A test program is linked from its own object, the helpers' objects and the product's objects
+# (the double build's for DBL_TESTS). Each object compiles once per build, so the helpers are not
+# compiled again for every program, and a changed source file relinks without recompiling the
+# tests (make mutation relinks only the programs a mutant names). The objects hold this tree's
+# path (SCALEDOT_SOURCE_DIR), like the programs.
+TEST_OBJ      = $(BUILD)/test-obj
+TEST_DEPS     = $(wildcard tests/*.h) $(wildcard src/*/*.h)
+TEST_CPPFLAGS = $(CPPFLAGS) -Itests -DSCALEDOT_SOURCE_DIR='"$(CURDIR)"'
+SUPPORT_NAMES = $(basename $(notdir $(TEST_SUPPORT)))
 
-$(addprefix $(BUILD)/tests/,$(DBL_TESTS)): $(DBL_OBJ)
+$(TEST_OBJ)/float/%.o: tests/%.c $(TEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(SAY) CC $@
+	$(Q)$(CC) $(TEST_CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(TEST_OBJ)/double/%.o: tests/%.c $(TEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(SAY) CC $@
+	$(Q)$(CC) $(TEST_CPPFLAGS) -DSCALEDOT_DOUBLE $(CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(addprefix $(BUILD)/tests/,$(FLT_TESTS)): $(BUILD)/tests/%: $(TEST_OBJ)/float/%.o \
+		$(patsubst %,$(TEST_OBJ)/float/%.o,$(SUPPORT_NAMES)) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
+
+$(addprefix $(BUILD)/tests/,$(DBL_TESTS)): $(BUILD)/tests/%: $(TEST_OBJ)/double/%.o \
+		$(patsubst %,$(TEST_OBJ)/double/%.o,$(SUPPORT_NAMES)) $(DBL_OBJ)
+	@mkdir -p $(dir $@)
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
 
 # Check is the one test dependency: install it when missing and allowed, else say what to run.
 check-deps:

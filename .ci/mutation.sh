@@ -111,12 +111,14 @@ done
 rm -f baseline-*.log
 echo "mutation: baseline built and passing ($((SECONDS - t_start)) s)"
 
-# The objects built from FILE (float, and double for the model's kernels).
+# The objects built from FILE, whether built yet or not: src/X.c gives X.o of the float and the
+# double build, tests/X.c its test objects (float and double); anything else none.
 objects_of() {
-    local f=${1#src/}
-    f=${f%.c}.o
-    for kind in float double; do [ -f "$build/$kind/$f" ] && echo "$build/$kind/$f"; done
-    return 0
+    local f=$1
+    case $f in
+        src/*.c) f=${f#src/} && echo "$build/float/${f%.c}.o $build/double/${f%.c}.o" ;;
+        tests/*.c) f=${f#tests/} && echo "$build/test-obj/float/${f%.c}.o $build/test-obj/double/${f%.c}.o" ;;
+    esac
 }
 
 # try_mutant K: plants mutant K in the current copy, builds, runs its programs, puts the copy back.
@@ -148,11 +150,15 @@ try_mutant() {
         echo "ERROR    $id: the mutant changes nothing"
         return 2
     fi
-    # Keep the original file and objects with their times, so putting them back rebuilds nothing.
+    # Keep the original file and objects with their times, so putting them back rebuilds nothing;
+    # an object not built before the mutant is removed after it. A header is compiled into many
+    # objects, all of which make rebuilds from the mutated text and would keep (they are newer than
+    # the header put back): the whole build folder is kept and put back instead.
     cp -p "$file" mutation.orig
     local objs o p by="" rc
     objs=$(objects_of "$file")
-    for o in $objs; do cp -p "$o" "$o.orig"; done
+    for o in $objs; do if [ -f "$o" ]; then cp -p "$o" "$o.orig"; fi; done
+    case $file in *.h) cp -a "$build" mutation.build ;; esac
     printf '%s' "$text" > "$file"
     local targets=(train)
     for p in ${progs[$k]}; do targets+=("$build/tests/$p"); done
@@ -177,7 +183,8 @@ try_mutant() {
         fi
     fi
     cp -p mutation.orig "$file"
-    for o in $objs; do mv "$o.orig" "$o"; done
+    for o in $objs; do if [ -f "$o.orig" ]; then mv "$o.orig" "$o"; else rm -f "$o"; fi; done
+    case $file in *.h) rm -rf "$build" && mv mutation.build "$build" ;; esac
     # ./train and the programs just built hold the mutant and are newer than the restored
     # objects: remove them, so a next mutant outside the objects (a script) cannot run them.
     rm -f train "${targets[@]:1}"
@@ -202,7 +209,10 @@ cd "$scratch"
 if ((jobs > ${#ids[@]})); then jobs=${#ids[@]}; fi
 for ((w = 2; w <= jobs; w++)); do
     cp -a "$scratch/1" "$scratch/$w"
-    rm -f "$scratch/$w/$build/tests/"* # linked with copy 1's path
+    # the programs, and the test objects that hold copy 1's path (SCALEDOT_SOURCE_DIR): made
+    # again in this copy when a mutant first needs them; the other objects are the same here
+    rm -f "$scratch/$w/$build/tests/"*
+    grep -l -a -F "$scratch/1" "$scratch/$w/$build"/test-obj/*/*.o 2> /dev/null | xargs -r rm -f
 done
 for ((w = 1; w <= jobs; w++)); do
     worker $w &
