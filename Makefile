@@ -80,16 +80,21 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 # ./train is relinked when the compiler changes (make CC=clang, then make): a stamp per compiler.
 CC_STAMP := build/cc-$(notdir $(CC))-$(ARCH).stamp
 $(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
+# made again if another compiler's make removed it meanwhile (CI runs builds side by side)
+$(CC_STAMP):
+	@touch $@
 
 # Provenance (src/util/provenance.c): the git commit and whether the tree was modified, and the
 # flags, compiled into that one file. Its stamp changes only when they do, so a commit rebuilds
-# one object. Outside a git checkout the commit is left empty.
+# one object. Outside a git checkout the commit is left empty. One stamp per build folder: the
+# sanitizer and valgrind builds (other flags) leave the product's stamp alone, so building one
+# never recompiles another's provenance.o (CI builds them side by side).
 comma := ,
 GIT_DESC := $(shell git -C $(CURDIR) rev-parse --short=12 HEAD 2>/dev/null)
 GIT_DESC := $(if $(GIT_DESC),$(GIT_DESC)$(if $(shell git -C $(CURDIR) status --porcelain --untracked-files=no 2>/dev/null),$(comma) modified))
 PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS))"'
-PROV_STAMP := build/provenance-$(notdir $(CC))-$(ARCH).stamp
-$(shell mkdir -p build; echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
+PROV_STAMP := $(BUILD)/provenance.stamp
+$(shell mkdir -p $(BUILD); echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
 .PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-seq bench-sweep mutation portable
 all: train
