@@ -109,7 +109,20 @@ for p in $all_progs; do
 done
 [ "$bad" = 0 ] || exit 1
 rm -f baseline-*.log
-echo "mutation: baseline built and passing ($((SECONDS - t_start)) s)"
+# The programs that run ./train: their object calls tu_train_bin or tu_run_train
+# (tests/testutil.h). Only a mutant naming one of them relinks ./train (for a header, recompiles
+# every object of it); the others leave the unmutated ./train of the baseline (train.base) in
+# place, so a program that ran ./train another way would run it unmutated: the mutant could
+# survive, never be caught by it.
+needs_train=" "
+for p in $all_progs; do
+    syms=$(nm -u "$build"/test-obj/*/"$p.o" 2>&1) || syms=tu_train_bin # unknown: it may
+    if grep -qwE 'tu_train_bin|tu_run_train' <<< "$syms"; then
+        needs_train+="$p "
+    fi
+done
+cp -p train train.base
+echo "mutation: baseline built and passing ($((SECONDS - t_start)) s); $(($(wc -w <<< "$needs_train"))) of the programs run ./train"
 
 # The objects built from FILE, whether built yet or not: src/X.c gives X.o of the float and the
 # double build, tests/X.c its test objects (float and double); anything else none.
@@ -160,8 +173,14 @@ try_mutant() {
     for o in $objs; do if [ -f "$o" ]; then cp -p "$o" "$o.orig"; fi; done
     case $file in *.h) cp -a "$build" mutation.build ;; esac
     printf '%s' "$text" > "$file"
-    local targets=(train)
+    local targets=()
     for p in ${progs[$k]}; do targets+=("$build/tests/$p"); done
+    for p in ${progs[$k]}; do
+        if [[ "$needs_train" == *" $p "* ]]; then
+            targets=(train "${targets[@]}")
+            break
+        fi
+    done
     # WARN without -Werror: a mutant may leave a variable unused, which is not the point
     if ! make -s -j"$make_j" CC="$cc" WARN="-Wall -Wextra" "${targets[@]}" > build.log 2>&1; then
         echo "ERROR    $id: the mutant does not compile:"
@@ -186,8 +205,10 @@ try_mutant() {
     for o in $objs; do if [ -f "$o.orig" ]; then mv "$o.orig" "$o"; else rm -f "$o"; fi; done
     case $file in *.h) rm -rf "$build" && mv mutation.build "$build" ;; esac
     # ./train and the programs just built hold the mutant and are newer than the restored
-    # objects: remove them, so a next mutant outside the objects (a script) cannot run them.
-    rm -f train "${targets[@]:1}"
+    # objects: the programs are removed and the baseline's ./train put back (older than them), so
+    # a next mutant outside the objects (a script) cannot run the mutant.
+    for p in "${targets[@]}"; do [ "$p" = train ] || rm -f "$p"; done
+    cp -p train.base train
     return $rc
 }
 
