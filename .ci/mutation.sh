@@ -134,6 +134,29 @@ objects_of() {
     esac
 }
 
+# run_program P: runs test program P of this copy; returns 0 when it passes, non-zero when it
+# fails. It fails at its first failing test: tu_run (tests/testutil.c) writes Check's log, a line
+# per test as it ends, to SCALEDOT_TEST_LOG, and at the first failure (F) or error (E) there the
+# program is stopped with the tests it forked and what they started (all in a session of its
+# own). Its exit code would not have been 0: tu_run returns EXIT_FAILURE when any test failed.
+run_program() {
+    local p=$1 pid
+    : > ck.log
+    SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 \
+        setsid timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2> /dev/null; do
+        if grep -qE '^[^:]*:[0-9]+:[EF]:' ck.log; then
+            pkill -KILL -s "$pid" || true
+            wait "$pid" 2> /dev/null || true
+            echo "mutation: stopped at its first failing test (ck.log)" >> run.log
+            return 1
+        fi
+        sleep 0.1
+    done
+    wait "$pid"
+}
+
 # try_mutant K: plants mutant K in the current copy, builds, runs its programs, puts the copy back.
 # Prints the mutant's lines and returns 0 (caught), 1 (survived) or 2 (broken).
 try_mutant() {
@@ -188,7 +211,7 @@ try_mutant() {
         rc=2
     else
         for p in ${progs[$k]}; do
-            if ! CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1; then
+            if ! run_program "$p" 2> /dev/null; then # (not the shell's "Killed" line)
                 by=$p
                 break
             fi
