@@ -149,6 +149,8 @@ run_program() {
         if grep -qE '^[^:]*:[0-9]+:[EF]:' ck.log; then
             pkill -KILL -s "$pid" || true
             wait "$pid" 2> /dev/null || true
+            # and until the session is empty (a killed process takes a moment to go)
+            for _ in {1..100}; do pgrep -s "$pid" > /dev/null || break; sleep 0.1; done
             echo "mutation: stopped at its first failing test (ck.log)" >> run.log
             return 1
         fi
@@ -231,7 +233,11 @@ try_mutant() {
     # objects: the programs are removed and the baseline's ./train put back (older than them), so
     # a next mutant outside the objects (a script) cannot run the mutant.
     for p in "${targets[@]}"; do [ "$p" = train ] || rm -f "$p"; done
-    cp -p train.base train
+    # a copy renamed over it: a ./train still executing cannot be written in place
+    if ! { cp -p train.base train.new && mv -f train.new train; }; then
+        echo "ERROR    $id: the baseline's ./train could not be put back"
+        rc=2
+    fi
     return $rc
 }
 
