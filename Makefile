@@ -81,16 +81,21 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 # ./train is relinked when the compiler changes (make CC=clang, then make): a stamp per compiler.
 CC_STAMP := build/cc-$(notdir $(CC))-$(ARCH).stamp
 $(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
+# made again if another compiler's make removed it meanwhile (CI runs builds side by side)
+$(CC_STAMP):
+	@touch $@
 
 # Provenance (src/util/provenance.c): the git commit and whether the tree was modified, and the
 # flags, compiled into that one file. Its stamp changes only when they do, so a commit rebuilds
-# one object. Outside a git checkout the commit is left empty.
+# one object. Outside a git checkout the commit is left empty. One stamp per build folder: the
+# sanitizer and valgrind builds (other flags) leave the product's stamp alone, so building one
+# never recompiles another's provenance.o (CI builds them side by side).
 comma := ,
 GIT_DESC := $(shell git -C $(CURDIR) rev-parse --short=12 HEAD 2>/dev/null)
 GIT_DESC := $(if $(GIT_DESC),$(GIT_DESC)$(if $(shell git -C $(CURDIR) status --porcelain --untracked-files=no 2>/dev/null),$(comma) modified))
 PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS))"'
-PROV_STAMP := build/provenance-$(notdir $(CC))-$(ARCH).stamp
-$(shell mkdir -p build; echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
+PROV_STAMP := $(BUILD)/provenance.stamp
+$(shell mkdir -p $(BUILD); echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
 .PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-seq bench-sweep mutation portable
 all: train
@@ -119,14 +124,37 @@ $(BUILD)/double/%.o: src/%.c $(wildcard src/*/*.h)
 	$(SAY) CC $@
 	$(Q)$(CC) $(CPPFLAGS) -DSCALEDOT_DOUBLE $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) $(TEST_SUPPORT) $(wildcard tests/*.h) $(wildcard src/*/*.h)
-	@mkdir -p $(dir $@)
-	$(SAY) CCLD $@
-	$(Q)$(CC) $(CPPFLAGS) -Itests -DSCALEDOT_SOURCE_DIR='"$(CURDIR)"' $(CFLAGS) $(CHECK_CFLAGS) \
-		$(if $(filter $*,$(DBL_TESTS)),-DSCALEDOT_DOUBLE) \
-		-o $@ $< $(TEST_SUPPORT) $(if $(filter $*,$(DBL_TESTS)),$(DBL_OBJ),$(LIB_OBJ)) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
+# A test program is linked from its own object, the helpers' objects and the product's objects
+# (the double build's for DBL_TESTS). Each object compiles once per build, so the helpers are not
+# compiled again for every program, and a changed source file relinks without recompiling the
+# tests (make mutation relinks only the programs a mutant names). The objects hold this tree's
+# path (SCALEDOT_SOURCE_DIR), like the programs.
+TEST_OBJ      = $(BUILD)/test-obj
+TEST_DEPS     = $(wildcard tests/*.h) $(wildcard src/*/*.h)
+TEST_CPPFLAGS = $(CPPFLAGS) -Itests -DSCALEDOT_SOURCE_DIR='"$(CURDIR)"'
+SUPPORT_NAMES = $(basename $(notdir $(TEST_SUPPORT)))
 
-$(addprefix $(BUILD)/tests/,$(DBL_TESTS)): $(DBL_OBJ)
+$(TEST_OBJ)/float/%.o: tests/%.c $(TEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(SAY) CC $@
+	$(Q)$(CC) $(TEST_CPPFLAGS) $(CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(TEST_OBJ)/double/%.o: tests/%.c $(TEST_DEPS)
+	@mkdir -p $(dir $@)
+	$(SAY) CC $@
+	$(Q)$(CC) $(TEST_CPPFLAGS) -DSCALEDOT_DOUBLE $(CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(addprefix $(BUILD)/tests/,$(FLT_TESTS)): $(BUILD)/tests/%: $(TEST_OBJ)/float/%.o \
+		$(patsubst %,$(TEST_OBJ)/float/%.o,$(SUPPORT_NAMES)) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
+
+$(addprefix $(BUILD)/tests/,$(DBL_TESTS)): $(BUILD)/tests/%: $(TEST_OBJ)/double/%.o \
+		$(patsubst %,$(TEST_OBJ)/double/%.o,$(SUPPORT_NAMES)) $(DBL_OBJ)
+	@mkdir -p $(dir $@)
+	$(SAY) LD $@
+	$(Q)$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
 
 # The configuration reference's home: the block between its two marker lines in REF_DOC is
 # ./train --reference-table's output, replaced whole, so a new key is documented by one command

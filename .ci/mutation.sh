@@ -109,14 +109,54 @@ for p in $all_progs; do
 done
 [ "$bad" = 0 ] || exit 1
 rm -f baseline-*.log
-echo "mutation: baseline built and passing ($((SECONDS - t_start)) s)"
+# The programs that run ./train: their object calls tu_train_bin or tu_run_train
+# (tests/testutil.h). Only a mutant naming one of them relinks ./train (for a header, recompiles
+# every object of it); the others leave the unmutated ./train of the baseline (train.base) in
+# place, so a program that ran ./train another way would run it unmutated: the mutant could
+# survive, never be caught by it.
+needs_train=" "
+for p in $all_progs; do
+    syms=$(nm -u "$build"/test-obj/*/"$p.o" 2>&1) || syms=tu_train_bin # unknown: it may
+    if grep -qwE 'tu_train_bin|tu_run_train' <<< "$syms"; then
+        needs_train+="$p "
+    fi
+done
+cp -p train train.base
+echo "mutation: baseline built and passing ($((SECONDS - t_start)) s); $(($(wc -w <<< "$needs_train"))) of the programs run ./train"
 
-# The objects built from FILE (float, and double for the model's kernels).
+# The objects built from FILE, whether built yet or not: src/X.c gives X.o of the float and the
+# double build, tests/X.c its test objects (float and double); anything else none.
 objects_of() {
-    local f=${1#src/}
-    f=${f%.c}.o
-    for kind in float double; do [ -f "$build/$kind/$f" ] && echo "$build/$kind/$f"; done
-    return 0
+    local f=$1
+    case $f in
+        src/*.c) f=${f#src/} && echo "$build/float/${f%.c}.o $build/double/${f%.c}.o" ;;
+        tests/*.c) f=${f#tests/} && echo "$build/test-obj/float/${f%.c}.o $build/test-obj/double/${f%.c}.o" ;;
+    esac
+}
+
+# run_program P: runs test program P of this copy; returns 0 when it passes, non-zero when it
+# fails. It fails at its first failing test: tu_run (tests/testutil.c) writes Check's log, a line
+# per test as it ends, to SCALEDOT_TEST_LOG, and at the first failure (F) or error (E) there the
+# program is stopped with the tests it forked and what they started (all in a session of its
+# own). Its exit code would not have been 0: tu_run returns EXIT_FAILURE when any test failed.
+run_program() {
+    local p=$1 pid
+    : > ck.log
+    SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 \
+        setsid timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1 &
+    pid=$!
+    while kill -0 "$pid" 2> /dev/null; do
+        if grep -qE '^[^:]*:[0-9]+:[EF]:' ck.log; then
+            pkill -KILL -s "$pid" || true
+            wait "$pid" 2> /dev/null || true
+            # and until the session is empty (a killed process takes a moment to go)
+            for _ in {1..100}; do pgrep -s "$pid" > /dev/null || break; sleep 0.1; done
+            echo "mutation: stopped at its first failing test (ck.log)" >> run.log
+            return 1
+        fi
+        sleep 0.1
+    done
+    wait "$pid"
 }
 
 # try_mutant K: plants mutant K in the current copy, builds, runs its programs, puts the copy back.
@@ -148,14 +188,24 @@ try_mutant() {
         echo "ERROR    $id: the mutant changes nothing"
         return 2
     fi
-    # Keep the original file and objects with their times, so putting them back rebuilds nothing.
+    # Keep the original file and objects with their times, so putting them back rebuilds nothing;
+    # an object not built before the mutant is removed after it. A header is compiled into many
+    # objects, all of which make rebuilds from the mutated text and would keep (they are newer than
+    # the header put back): the whole build folder is kept and put back instead.
     cp -p "$file" mutation.orig
     local objs o p by="" rc
     objs=$(objects_of "$file")
-    for o in $objs; do cp -p "$o" "$o.orig"; done
+    for o in $objs; do if [ -f "$o" ]; then cp -p "$o" "$o.orig"; fi; done
+    case $file in *.h) cp -a "$build" mutation.build ;; esac
     printf '%s' "$text" > "$file"
-    local targets=(train)
+    local targets=()
     for p in ${progs[$k]}; do targets+=("$build/tests/$p"); done
+    for p in ${progs[$k]}; do
+        if [[ "$needs_train" == *" $p "* ]]; then
+            targets=(train "${targets[@]}")
+            break
+        fi
+    done
     # WARN without -Werror: a mutant may leave a variable unused, which is not the point
     if ! make -s -j"$make_j" CC="$cc" WARN="-Wall -Wextra" "${targets[@]}" > build.log 2>&1; then
         echo "ERROR    $id: the mutant does not compile:"
@@ -163,7 +213,7 @@ try_mutant() {
         rc=2
     else
         for p in ${progs[$k]}; do
-            if ! CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1; then
+            if ! run_program "$p" 2> /dev/null; then # (not the shell's "Killed" line)
                 by=$p
                 break
             fi
@@ -177,10 +227,17 @@ try_mutant() {
         fi
     fi
     cp -p mutation.orig "$file"
-    for o in $objs; do mv "$o.orig" "$o"; done
+    for o in $objs; do if [ -f "$o.orig" ]; then mv "$o.orig" "$o"; else rm -f "$o"; fi; done
+    case $file in *.h) rm -rf "$build" && mv mutation.build "$build" ;; esac
     # ./train and the programs just built hold the mutant and are newer than the restored
-    # objects: remove them, so a next mutant outside the objects (a script) cannot run them.
-    rm -f train "${targets[@]:1}"
+    # objects: the programs are removed and the baseline's ./train put back (older than them), so
+    # a next mutant outside the objects (a script) cannot run the mutant.
+    for p in "${targets[@]}"; do [ "$p" = train ] || rm -f "$p"; done
+    # a copy renamed over it: a ./train still executing cannot be written in place
+    if ! { cp -p train.base train.new && mv -f train.new train; }; then
+        echo "ERROR    $id: the baseline's ./train could not be put back"
+        rc=2
+    fi
     return $rc
 }
 
@@ -202,7 +259,10 @@ cd "$scratch"
 if ((jobs > ${#ids[@]})); then jobs=${#ids[@]}; fi
 for ((w = 2; w <= jobs; w++)); do
     cp -a "$scratch/1" "$scratch/$w"
-    rm -f "$scratch/$w/$build/tests/"* # linked with copy 1's path
+    # the programs, and the test objects that hold copy 1's path (SCALEDOT_SOURCE_DIR): made
+    # again in this copy when a mutant first needs them; the other objects are the same here
+    rm -f "$scratch/$w/$build/tests/"*
+    grep -l -a -F "$scratch/1" "$scratch/$w/$build"/test-obj/*/*.o 2> /dev/null | xargs -r rm -f
 done
 for ((w = 1; w <= jobs; w++)); do
     worker $w &

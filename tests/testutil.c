@@ -13,6 +13,16 @@
 
 int tu_run(Suite *s) {
     SRunner *sr = srunner_create(s);
+    /* SCALEDOT_TEST_LOG=FILE (make mutation): Check's log, a line per test as it ends, so that a
+     * failure is seen before the program ends. Read and removed here, so that a runner started
+     * inside a test (test_testutil's) does not write there. */
+    static char log[4096];
+    const char *log_env = getenv("SCALEDOT_TEST_LOG");
+    if (log_env && *log_env && strlen(log_env) < sizeof log) {
+        strcpy(log, log_env);
+        unsetenv("SCALEDOT_TEST_LOG");
+        srunner_set_log(sr, log);
+    }
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);

@@ -14,7 +14,9 @@
 
 /* Runs every test of s (srunner_run_all, CK_NORMAL output) and returns EXIT_SUCCESS, or
  * EXIT_FAILURE when any test failed: the main() of a program with several TCases ends with
- * `return tu_run(suite);` (one TCase: TU_MAIN below). */
+ * `return tu_run(suite);` (one TCase: TU_MAIN below). With SCALEDOT_TEST_LOG=FILE set, Check's
+ * log (a line per test as it ends) goes to FILE: make mutation stops a program at its first
+ * failing test. */
 int tu_run(Suite *s);
 
 /* ------------------------------------------------------------- a test program in one line */
