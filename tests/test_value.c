@@ -9,7 +9,7 @@
 #include "configcheck.h"
 #include "testutil.h"
 
-#define SCALE_ACCEPTED "sqrt_dk, none, inv_dk or a number in [1e-6, 1e6]"
+#define SCALE_ACCEPTED "sqrt_dk, none, inv_dk, learned or a number in [1e-6, 1e6]"
 
 static const CcErrorCase ERRORS[] = {
     /* wrong type */
