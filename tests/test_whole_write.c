@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report/svg.h"
 #include "testutil.h"
 #include "util/dirs.h"
 #include "util/whole_write.h"
@@ -273,6 +274,35 @@ START_TEST(test_atomic_full_disk_keeps_old) {
 }
 END_TEST
 
+/* A figure saved under the same limit (svg_save, what every report figure goes through): it
+ * fails, the old figure keeps its bytes, no .tmp is left. */
+START_TEST(test_svg_save_full_disk_keeps_old) {
+    char path[300], tmpname[310];
+    snprintf(path, sizeof path, "%s/fig.svg", tmp);
+    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
+    tu_write_file(path, "OLD\n");
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        Svg s;
+        svg_begin(&s, 100, 100, "big");
+        for (int i = 0; i < 2000; i++) svg_line(&s, 0, i, 100, i, "stroke=\"black\"");
+        if (svg_end(&s) != 0) _exit(100);
+        struct rlimit rl = {1000, 1000};
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(101);
+        _exit(svg_save(&s, path) == -1 ? 0 : 1);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "svg_save must fail (%d)", WEXITSTATUS(st));
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "OLD\n");
+    free(text);
+    ck_assert(!exists(tmpname));
+}
+END_TEST
+
 /* ---- (4) end to end ------------------------------------------------------------------------ */
 
 #define TINY_RUN                                                                                  \
@@ -459,6 +489,7 @@ TU_MAIN_FIXTURE_TIMEOUT("whole_write", setup, teardown, 60,
                         TU_LOOP(test_train_full_disk, 0, 3), test_atomic_replaces_links,
                         test_atomic_keeps_read_only,
                         test_log_refuses_links_and_fifos, test_atomic_full_disk_keeps_old,
+                        test_svg_save_full_disk_keeps_old,
                         test_run_resume_compare_sweep_write_no_link,
                         TU_LOOP(test_parent_links_refused, 0,
                                 (int)(sizeof PARENT_LINKS / sizeof PARENT_LINKS[0])),
