@@ -34,6 +34,15 @@ static double smax_by_hand(const Model *m, int l, int h) {
     return mx;
 }
 
+/* A batch of random tokens and targets, every position in the loss. */
+static void random_batch(Rng *rng, int *tokens, int *targets, float *mask) {
+    for (int k = 0; k < BT * TT; k++) {
+        tokens[k] = (int)rng_below(rng, V);
+        targets[k] = (int)rng_below(rng, V);
+        mask[k] = 1;
+    }
+}
+
 START_TEST(test_clip_heads_above_tau) {
     ModelConfig mc = {.vocab_size = V, .d_model = C, .n_heads = NH, .n_layers = L, .d_ff = 4 * C,
                       .max_seq_len = TT, .ln_eps = (real)1e-5, .scale = 1, .qk_clip = 1};
@@ -47,11 +56,7 @@ START_TEST(test_clip_heads_above_tau) {
         for (int r = 0; r < 3 * C; r++) m.p.block[l].qkv_b[r] = (real)(0.1 * rng_normal(&rng));
     int tokens[BT * TT], targets[BT * TT];
     float mask[BT * TT];
-    for (int k = 0; k < BT * TT; k++) {
-        tokens[k] = (int)rng_below(&rng, V);
-        targets[k] = (int)rng_below(&rng, V);
-        mask[k] = 1;
-    }
+    random_batch(&rng, tokens, targets, mask);
     model_forward(&m, tokens, targets, mask, BT, TT);
     double s[L][NH];
     for (int l = 0; l < L; l++)
@@ -123,11 +128,7 @@ START_TEST(test_clip_llama) {
     model_init_fan_in(&m, &rng);
     int tokens[BT * TT], targets[BT * TT];
     float mask[BT * TT];
-    for (int k = 0; k < BT * TT; k++) {
-        tokens[k] = (int)rng_below(&rng, V);
-        targets[k] = (int)rng_below(&rng, V);
-        mask[k] = 1;
-    }
+    random_batch(&rng, tokens, targets, mask);
     model_forward(&m, tokens, targets, mask, BT, TT);
     double s0 = smax_by_hand(&m, 0, 0), s1 = smax_by_hand(&m, 0, 1);
     double tau = 0.5 * fmin(s0, s1); /* both heads of layer 0 clipped */
