@@ -1,0 +1,144 @@
+/* test_children.c: the sweep's child processes (children_run, sweep/children.h) and the signals
+ * they pass on, with this program itself as the "run" (`test_children --sweep-run STATUS`), so
+ * that the order in which the signals arrive is set by the test, not by the scheduler.
+ *
+ * A Ctrl-C at the terminal reaches the run and the sweep; the sweep then passes its signal on
+ * (stop_signal_relay). A run that has already had the terminal's signal must take the relay for
+ * what it is, not for a second request ("stop now", util/stop_signal.h): it finishes its clean
+ * stop. The group-wide version of this in test_sweep_restart cannot fix the order: when the relay
+ * comes while the first signal is still pending, the two merge into one, and a plain kill() in
+ * place of the relay passes unseen. */
+#include <check.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sweep/children.h"
+#include "testutil.h"
+#include "util/stop_signal.h"
+
+static void nap_ms(long ms) {
+    struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+static void append(const char *path, const char *line) {
+    FILE *f = fopen(path, "a");
+    if (!f) _exit(97);
+    fputs(line, f);
+    fclose(f);
+}
+
+/* The stand-in run: says "ready PID", waits for its first signal, says "first", then keeps
+ * going for 2 s, as a run saving its checkpoint would, and says "clean" if nothing stopped it
+ * meanwhile. A second signal that is not the parent's relay ends it at once (exit 128 + signal,
+ * no "clean"). */
+static int fake_run(const char *status) {
+    StopSignals saved;
+    stop_signals_catch(&saved);
+    char line[64];
+    snprintf(line, sizeof line, "ready %ld\n", (long)getpid());
+    append(status, line);
+    for (int i = 0; i < 2000 && !stop_signal_caught(); i++) nap_ms(10);
+    if (!stop_signal_caught()) return 1;
+    append(status, "first\n");
+    nap_ms(2000);
+    append(status, "clean\n");
+    return 128 + stop_signal_caught();
+}
+
+/* The sweep's record of how the run ended, in the status file (ctx). */
+static int done_note(void *ctx, int i, int rc) {
+    char line[32];
+    snprintf(line, sizeof line, "run %d exit %d\n", i, rc);
+    append(ctx, line);
+    return 0;
+}
+
+/* Waits until path contains needle (up to 20 s). */
+static void wait_for(const char *path, const char *needle) {
+    for (int i = 0; i < 2000 && !tu_file_contains(path, needle); i++) nap_ms(10);
+    ck_assert_msg(tu_file_contains(path, needle), "'%s' never appeared in %s", needle, path);
+}
+
+START_TEST(test_relay_after_the_terminal_signal_is_not_a_second) {
+    char dir[64], status[128], exe[PATH_MAX];
+    tu_make_tmp(dir, sizeof dir, "/tmp/test_children.XXXXXX");
+    snprintf(status, sizeof status, "%s/status.txt", dir);
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ck_assert_int_gt(n, 0);
+    exe[n] = '\0';
+    pid_t sweep = fork();
+    ck_assert_int_ge(sweep, 0);
+    if (sweep == 0) {
+        char *cfg[] = {status};
+        JobList jl = {.exe = exe, .jobs = 1, .n = 1, .cfg = cfg, .total = 1,
+                     .done = done_note, .ctx = status};
+        _exit(children_run(&jl, NULL));
+    }
+    wait_for(status, "ready ");
+    char *text = tu_read_file(status, NULL);
+    ck_assert_ptr_nonnull(text);
+    pid_t run = (pid_t)strtol(strstr(text, "ready ") + 6, NULL, 10);
+    free(text);
+    ck_assert_int_gt(run, 0);
+    ck_assert_int_eq(kill(run, SIGINT), 0); /* the terminal's signal, to the run first */
+    wait_for(status, "first\n");
+    ck_assert_int_eq(kill(sweep, SIGINT), 0); /* then to the sweep, which relays it */
+    int st;
+    ck_assert_int_eq(waitpid(sweep, &st, 0), sweep);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 128 + SIGINT);
+    ck_assert_msg(tu_file_contains(status, "clean\n"),
+                  "the sweep's relay was taken for a second signal and cut the run short");
+    ck_assert(tu_file_contains(status, "run 0 exit 130\n"));
+    tu_remove_tree(dir);
+}
+END_TEST
+
+/* The control: a second SIGINT from this test (not the run's parent) does stop the run at
+ * once, so "clean" above means the relay was recognised, not that no signal came. */
+START_TEST(test_second_signal_from_elsewhere_stops_at_once) {
+    char dir[64], status[128], exe[PATH_MAX];
+    tu_make_tmp(dir, sizeof dir, "/tmp/test_children.XXXXXX");
+    snprintf(status, sizeof status, "%s/status.txt", dir);
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ck_assert_int_gt(n, 0);
+    exe[n] = '\0';
+    pid_t sweep = fork();
+    ck_assert_int_ge(sweep, 0);
+    if (sweep == 0) {
+        char *cfg[] = {status};
+        JobList jl = {.exe = exe, .jobs = 1, .n = 1, .cfg = cfg, .total = 1,
+                     .done = done_note, .ctx = status};
+        _exit(children_run(&jl, NULL));
+    }
+    wait_for(status, "ready ");
+    char *text = tu_read_file(status, NULL);
+    ck_assert_ptr_nonnull(text);
+    pid_t run = (pid_t)strtol(strstr(text, "ready ") + 6, NULL, 10);
+    free(text);
+    ck_assert_int_eq(kill(run, SIGINT), 0);
+    wait_for(status, "first\n");
+    ck_assert_int_eq(kill(run, SIGINT), 0);
+    int st;
+    ck_assert_int_eq(waitpid(sweep, &st, 0), sweep);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 0); /* the sweep itself had no signal */
+    ck_assert(tu_file_contains(status, "run 0 exit 130\n"));
+    ck_assert(!tu_file_contains(status, "clean\n"));
+    tu_remove_tree(dir);
+}
+END_TEST
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--sweep-run") == 0) return fake_run(argv[2]);
+    return tu_main("children", 20, NULL, NULL,
+                   (const TTest *const[]){test_relay_after_the_terminal_signal_is_not_a_second,
+                                          test_second_signal_from_elsewhere_stops_at_once, NULL});
+}
