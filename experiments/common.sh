@@ -14,3 +14,23 @@ publish() {
     for f in "$1"/*.svg; do [ -e "$f" ] && cp "$f" "$2/"; done
     echo "== $2: $(($(wc -l <"$2/sweep.csv") - 1)) runs"
 }
+
+# bpb DOCS_DIR: DOCS_DIR/bpb.txt, the final validation bits per byte (val_loss / ln 2) and
+# next-byte accuracy per d_k and scale, median [min-max] over the seeds, from its sweep.csv.
+bpb() {
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["status"] == "ok" && $c["val_loss"] != "" {
+            k = $c["d_k"] " " $c["scale"]; n[k]++
+            b[k, n[k]] = $c["val_loss"] / log(2); a[k, n[k]] = 100 * $c["val_token_acc"]
+            if (!(k in seen)) { seen[k] = 1; order[++m] = k } }
+        function stat(v, k, cnt,   i, j, t, x, med) {
+            for (i = 1; i <= cnt; i++) x[i] = v[k, i]
+            for (i = 2; i <= cnt; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
+            med = cnt % 2 ? x[(cnt + 1) / 2] : (x[cnt / 2] + x[cnt / 2 + 1]) / 2
+            return sprintf("%.4f [%.4f-%.4f]", med, x[1], x[cnt]) }
+        END { printf "%-5s %-8s %3s  %-26s %s\n", "d_k", "scale", "n", "val bits/byte", "next-byte acc %"
+              for (q = 1; q <= m; q++) { k = order[q]; split(k, p, " ")
+                  printf "%-5s %-8s %3d  %-26s %s\n", p[1], p[2], n[k], stat(b, k, n[k]), stat(a, k, n[k]) } }' \
+        "$1/sweep.csv" >"$1/bpb.txt"
+    cat "$1/bpb.txt"
+}
