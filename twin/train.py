@@ -20,6 +20,28 @@ sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(_
 from model import evaluate, parse_ini, twin_from_config  # noqa: E402
 
 
+def ran_on():
+    """What this process computes with: PyTorch's version, its threads, and the BLAS and OpenMP
+    libraries actually loaded (from /proc/self/maps after a matmul: Debian's libblas.so.3 is
+    whichever BLAS the alternatives system points to, the reference BLAS or OpenBLAS), and
+    OPENBLAS_CORETYPE, which picks OpenBLAS's kernels. A training run's digits move with these."""
+    torch.ones(64, 64) @ torch.ones(64, 64)
+    libs = set()
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1] if len(line.split()) >= 6 else ""
+                name = path.rsplit("/", 1)[-1]
+                if "blas" in name or "lapack" in name or name.startswith("libgomp"):
+                    libs.add(path)
+    except OSError:
+        libs.add("(no /proc/self/maps)")
+    import os
+    core = os.environ.get("OPENBLAS_CORETYPE", "unset")
+    return (f"PyTorch {torch.__version__}, {torch.get_num_threads()} thread(s), libraries "
+            f"{', '.join(sorted(libs)) or 'none found'}, OPENBLAS_CORETYPE {core}")
+
+
 def make_example(rng, kind, n, S, sep):
     """(tokens, targets, mask) of one example: n symbols, [separator], the answer; the model
     reads all but the last token and predicts the next one; the answer positions count."""
@@ -95,6 +117,7 @@ def main():
           f"{cfg['model.n_heads']}, n_layers {cfg['model.n_layers']}, attention.scale = "
           f"{cfg['attention.scale']} ({model.blocks[0].attn.scale:.6g}), {steps} steps of batch {B}",
           flush=True)
+    print(f"ran on: {ran_on()}", flush=True)
     t0 = time.time()
     for step in range(steps + 1):
         if step % every == 0 or step == steps:
