@@ -7,7 +7,9 @@
 # whose clipped weights the export carries), exports each with --val, and checks
 # that twin/load.py reproduces the validation loss, token accuracy and answer accuracy to 1e-5
 # and the logits of the first batch to 1e-5 of their largest magnitude.
-# Needs python3-torch (Debian); without it prints SKIPPED and exits 0. Single-threaded, ~1 min.
+# Then twin/train.py's text task started from a step-0 export (--init) against ./train's step-0
+# validation loss. Needs python3-torch (Debian); without it prints SKIPPED and exits 0.
+# Single-threaded, ~1 min.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 train=${SCALEDOT_TRAIN_BIN:-$root/train}
@@ -50,6 +52,26 @@ for spec in "unscaled:--set attention.scale=none --set model.n_heads=1" \
         fail=1
     fi
 done
+# twin/train.py on a text from a step-0 export (--init): its own validation windows and the loaded
+# parameters must give ./train's step-0 validation loss (both evaluate the same 8 windows of
+# data/prose.txt's last 10 % with the same model), to 1e-5.
+text=(--set task.name=text --set "task.file=$root/data/prose.txt" --set task.seq_len=16
+      --set task.val_size=8 --set model.d_model=32 --set model.n_heads=2 --set model.n_layers=2
+      --set init.scheme=gpt2 --set train.batch_size=4 --set log.progress=0 --set run.threads=1)
+(cd "$tmp" && "$train" "${text[@]}" --set train.steps=0 --set run.name=text0 > text0.log 2>&1 &&
+    "$train" --export runs/text0 text0.safetensors > /dev/null) ||
+    { cat "$tmp/text0.log"; echo "twin.sh: the step-0 text run failed"; exit 1; }
+ours=$(awk -F, 'NR == 2 { print $3 }' "$tmp/runs/text0/loss.csv")
+"$train" "${text[@]}" --set train.steps=2 --set train.eval_every=2 --print-config |
+    OMP_NUM_THREADS=1 "$py" "$root/twin/train.py" - --init "$tmp/text0.safetensors" \
+        --csv "$tmp/text0_twin.csv" > "$tmp/text0_twin.log"
+twin=$(awk -F, 'NR == 2 { print $2 }' "$tmp/text0_twin.csv")
+if awk -v a="$ours" -v b="$twin" 'BEGIN { d = a - b; exit !(a != "" && b != "" && (d < 0 ? -d : d) <= 1e-5 * a) }'; then
+    echo "twin.sh: text from a step-0 export: step-0 val loss $twin (twin) against $ours (./train)"
+else
+    echo "twin.sh: FAILED: twin/train.py's text task gives step-0 val loss '$twin', ./train '$ours'"
+    fail=1
+fi
 if [ $fail -ne 0 ]; then
     echo "twin.sh: FAILED: the PyTorch twin does not reproduce ./train's validation numbers"
     exit 1

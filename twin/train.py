@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""twin/train.py CONFIG.ini [--steps N] [--seed S]: trains the PyTorch twin (twin/model.py) on
-a generated task (sort, reverse or copy) with the settings of a resolved scaledot config (a run's
-config.ini, or `./train configs/scaled.ini --print-config`; '-' reads it from stdin), to see the
-same effect of attention.scale in another implementation. The data generator is this file's own
-(same task and layout as src/tasks/generated.c, not the same random numbers), so the numbers
-are not scaledot's; the gap between a scaled and an unscaled config is the point.
-Prints the validation loss and accuracies every train.eval_every steps and at the end."""
+"""twin/train.py CONFIG.ini [--steps N] [--seed S] [--init RUN.safetensors] [--csv FILE]: trains
+the PyTorch twin (twin/model.py) on a generated task (sort, reverse or copy) or on a text
+(task.name = text) with the settings of a resolved scaledot config (a run's config.ini, or
+`./train configs/scaled.ini --print-config`; '-' reads it from stdin), to see the same effect of
+attention.scale in another implementation. The data generator is this file's own (same task and
+layout as src/tasks/generated.c, not the same random numbers; for text the same validation
+windows as src/tasks/text_task.c, the training windows drawn by Python's generator), so the
+numbers are not scaledot's; the gap between a scaled and an unscaled config is the point.
+The initial parameters are drawn here (init.scheme = fan_in) or, with --init, read from a step-0
+export (`./train CFG --set train.steps=0`, then `./train --export`): any init, the same as
+./train's. Prints the validation loss (nats, and bits per byte for text) and accuracies every
+train.eval_every steps and at the end; --csv also writes them as step,val_loss,val_bpb,
+val_token_acc,val_answer_acc."""
 import argparse
 import math
 import random
@@ -53,6 +59,26 @@ def make_example(rng, kind, n, S, sep):
     return seq[:-1], seq[1:], [1.0 if i + 1 >= first else 0.0 for i in range(T)]
 
 
+def text_task(cfg):
+    """(bytes, training part's length, T, validation windows) of task.name = text as
+    src/tasks/text_task.c makes them: the last floor(n * val_fraction) bytes held out, validation
+    window k = the T + 1 bytes from train_n + k * T, at most task.val_size of them."""
+    path = cfg["task.file"]
+    with open(path, "rb") as f:
+        data = f.read()
+    T, frac = int(cfg["task.seq_len"]), float(cfg["task.val_fraction"])
+    train_n = len(data) - math.floor(len(data) * frac)
+    n_val = min((len(data) - train_n - 1) // T, int(cfg["task.val_size"]))
+    val = [window(data, train_n + k * T, T) for k in range(n_val)]
+    return data, train_n, T, val
+
+
+def window(data, start, T):
+    """(tokens, targets, mask) of the T + 1 bytes from start: every position counts."""
+    w = data[start:start + T + 1]
+    return list(w[:-1]), list(w[1:]), [1.0] * T
+
+
 def batch_of(examples):
     tok, tgt, m = zip(*examples)
     return torch.tensor(tok), torch.tensor(tgt), torch.tensor(m)
@@ -76,17 +102,20 @@ def main():
     ap.add_argument("config", help="a resolved scaledot config ('-': stdin)")
     ap.add_argument("--steps", type=int, help="train.steps (the schedule follows it)")
     ap.add_argument("--seed", type=int, help="run.seed")
+    ap.add_argument("--init", help="start from this export's parameters (a step-0 run)")
+    ap.add_argument("--csv", help="also write the evaluations to this CSV file")
     a = ap.parse_args()
     torch.set_num_threads(1)
     text = sys.stdin.read() if a.config == "-" else open(a.config).read()
     cfg = parse_ini(text)
     kind = cfg["task.name"]
-    if kind not in ("sort", "reverse", "copy"):
-        sys.exit(f"train.py: task.name = {kind}: only sort, reverse and copy are generated here")
-    if cfg["optim.name"] != "adamw" or cfg["init.scheme"] != "fan_in":
-        sys.exit("train.py: only optim.name = adamw with init.scheme = fan_in is twinned")
-    n, S = int(cfg["task.length"]), int(cfg["task.symbols"])
-    sep = cfg["task.separator"] != "false"
+    if kind not in ("sort", "reverse", "copy", "text"):
+        sys.exit(f"train.py: task.name = {kind}: only sort, reverse, copy and text are twinned")
+    if cfg["optim.name"] != "adamw":
+        sys.exit("train.py: only optim.name = adamw is twinned")
+    if cfg["init.scheme"] != "fan_in" and not a.init:
+        sys.exit(f"train.py: init.scheme = {cfg['init.scheme']} is not drawn here: give --init "
+                 "with a step-0 export of the run")
     steps = a.steps or int(cfg["train.steps"])
     seed = a.seed if a.seed is not None else int(cfg["run.seed"])
     B, every = int(cfg["train.batch_size"]), int(cfg["train.eval_every"])
@@ -94,17 +123,34 @@ def main():
     qk_clip = float(cfg.get("attention.qk_clip", "0"))
 
     vrng, trng = random.Random(f"val {seed}"), random.Random(f"train {seed}")
-    seen, val = set(), []
-    while len(val) < int(cfg["task.val_size"]):  # distinct validation examples
-        ex = make_example(vrng, kind, n, S, sep)
-        if tuple(ex[0]) not in seen:
-            seen.add(tuple(ex[0]))
-            val.append(ex)
+    if kind == "text":
+        data, train_n, T, val = text_task(cfg)
+        vocab = 256
+
+        def train_example():  # a start in [0, train_n - T - 1], as src/tasks/stream.c draws it
+            return window(data, trng.randrange(train_n - T), T)
+    else:
+        n, S = int(cfg["task.length"]), int(cfg["task.symbols"])
+        sep = cfg["task.separator"] != "false"
+        vocab = S + 2
+        seen, val = set(), []
+        while len(val) < int(cfg["task.val_size"]):  # distinct validation examples
+            ex = make_example(vrng, kind, n, S, sep)
+            if tuple(ex[0]) not in seen:
+                seen.add(tuple(ex[0]))
+                val.append(ex)
+
+        def train_example():
+            return make_example(trng, kind, n, S, sep)
     vtok, vtgt, vmask = batch_of(val)
     T = vtok.shape[1]
-    model = twin_from_config(cfg, S + 2, T)
-    gen = torch.Generator().manual_seed(seed)
-    model.init_fan_in(gen)
+    model = twin_from_config(cfg, vocab, T)
+    if a.init:
+        from load import load
+        tensors, _ = load(a.init)
+        model.load_state_dict({k: v.float() for k, v in tensors.items()}, strict=True)
+    else:
+        model.init_fan_in(torch.Generator().manual_seed(seed))
     # decoupled weight decay on embeddings and weight matrices only (reference README)
     decay = [p for p in model.parameters() if p.dim() >= 2]
     rest = [p for p in model.parameters() if p.dim() < 2]
@@ -113,22 +159,29 @@ def main():
                             lr=float(cfg["optim.lr"]),
                             betas=(float(cfg["optim.beta1"]), float(cfg["optim.beta2"])),
                             eps=float(cfg["optim.eps"]))
-    print(f"twin: {kind}, T={T}, vocab {S + 2}, d_model {cfg['model.d_model']}, n_heads "
+    print(f"twin: {kind}, T={T}, vocab {vocab}, d_model {cfg['model.d_model']}, n_heads "
           f"{cfg['model.n_heads']}, n_layers {cfg['model.n_layers']}, attention.scale = "
           f"{cfg['attention.scale']} ({model.blocks[0].attn.scale:.6g}), {steps} steps of batch {B}",
           flush=True)
     print(f"ran on: {ran_on()}", flush=True)
+    csv = open(a.csv + ".tmp", "w") if a.csv else None
+    if csv:
+        csv.write("step,val_loss,val_bpb,val_token_acc,val_answer_acc\n")
     t0 = time.time()
     for step in range(steps + 1):
         if step % every == 0 or step == steps:
             model.eval()
             last = evaluate(model, vtok, vtgt, vmask)
             model.train()
-            print(f"step {step:6d}  val loss {last[0]:.4f}  answer acc {100 * last[2]:5.1f}%  "
-                  f"token acc {100 * last[1]:5.1f}%  ({time.time() - t0:.0f} s)", flush=True)
+            bpb = last[0] / math.log(2)
+            print(f"step {step:6d}  val loss {last[0]:.4f}" +
+                  (f"  bpb {bpb:.4f}" if kind == "text" else f"  answer acc {100 * last[2]:5.1f}%") +
+                  f"  token acc {100 * last[1]:5.1f}%  ({time.time() - t0:.0f} s)", flush=True)
+            if csv:
+                csv.write(f"{step},{last[0]:.6g},{bpb:.6g},{last[1]:.6g},{last[2]:.6g}\n")
         if step == steps:
             break
-        tok, tgt, m = batch_of([make_example(trng, kind, n, S, sep) for _ in range(B)])
+        tok, tgt, m = batch_of([train_example() for _ in range(B)])
         for g in opt.param_groups:
             g["lr"] = lr_at(cfg, step, steps)
         logits = model(tok)
@@ -143,8 +196,14 @@ def main():
         if qk_clip > 0:  # on this step's largest scores (src/model/qk_clip.c)
             for b in model.blocks:
                 b.attn.qk_clip(qk_clip)
-    print(f"final: val loss {last[0]:.4f}, answer accuracy {100 * last[2]:.1f}%, token accuracy "
-          f"{100 * last[1]:.1f}% after {steps} steps, attention.scale = {cfg['attention.scale']}")
+    if csv:  # whole or absent: written beside and renamed
+        csv.close()
+        __import__("os").replace(a.csv + ".tmp", a.csv)
+    print(f"final: val loss {last[0]:.4f}" +
+          (f" ({last[0] / math.log(2):.4f} bits per byte), next-byte" if kind == "text" else
+           f", answer accuracy {100 * last[2]:.1f}%,") +
+          f" token accuracy {100 * last[1]:.1f}% after {steps} steps, attention.scale = "
+          f"{cfg['attention.scale']}")
 
 
 if __name__ == "__main__":
