@@ -12,6 +12,7 @@
 #   make test-browser  the report pages in headless Chromium (tests/browser.sh; optional)
 #   make bench-wait   OpenMP's idle threads asleep (our default) against a short spin
 #   make bench-seq    the cost per token at T = 512 against T = 128, the two alternated
+#   make bench-block  the llama block's training step against gpt2's, the two alternated
 #   make bench-sweep  a sweep of 8 short runs with --jobs 2 against --jobs 1 (wall-time ratio)
 #   make mutation   plant each wrong formula of .ci/mutants.txt in a scratch copy; fails if a test
 #                   suite misses one (.ci/mutation.sh; MUTATION_JOBS=N mutants at once, default
@@ -97,7 +98,7 @@ PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS)
 PROV_STAMP := $(BUILD)/provenance.stamp
 $(shell mkdir -p $(BUILD); echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
-.PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-seq bench-sweep mutation portable
+.PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-seq bench-block bench-sweep mutation portable
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -274,6 +275,10 @@ bench-wait: $(BUILD)/bench/bench train
 SEQ_ROUNDS ?= 4
 bench-seq: $(BUILD)/bench/bench
 	bench/seq_alternate.sh ./$(BUILD)/bench/bench $(SEQ_ROUNDS)
+
+# The llama block's training step against gpt2's at the bench's shapes, alternated: bench/block_speed.sh.
+bench-block: train
+	bench/block_speed.sh ./train $(BLOCK_ROUNDS)
 
 # Whole sweeps, --jobs 2 against --jobs 1 (8 short sort runs), alternated: bench/sweep_jobs.sh.
 bench-sweep: train
