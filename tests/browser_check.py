@@ -10,6 +10,10 @@ driver ran, and the driver's findings (a JSON <pre>) are checked here:
     pointermove far from every curve hides it;
   - one checkbox per run; unticking the hovered run hides all its elements in every figure (none
     visible, the other runs still visible), ticking it again shows them all;
+  - a verdict line (#verdict) above the first figure; on a text pair's page (its folder's name
+    starts with "text") the loss panels in bits per byte, one accuracy panel and the uniform-guess
+    line named "chance" in the Show bar; a folded figure (the other heads' attention maps) takes
+    no height until its <details> is opened;
 then a screenshot of the page (first screen) must not be blank: enough non-white pixels, many
 distinct colours, and at least two of the run colours (plot_style.c) present."""
 import json
@@ -63,6 +67,24 @@ window.addEventListener('load', function () {
       r.toggle.others = visible(p.dataset.run, false);
       box.click();
       r.toggle.again = visible(p.dataset.run, true);
+    }
+    var v = document.getElementById('verdict'), fig = document.querySelector('figure');
+    r.verdict = v ? {text: v.textContent, top: v.getBoundingClientRect().top,
+                     figTop: fig ? fig.getBoundingClientRect().top : null} : null;
+    r.lossLabels = Array.from(document.querySelectorAll('figure#loss g.chart')).map(function (g) {
+      return g.dataset.yLabel;
+    });
+    r.accCharts = document.querySelectorAll('figure#accuracy g.chart').length;
+    r.toggleLabels = Array.from(document.querySelectorAll('#run-toggles label')).map(function (l) {
+      return l.textContent.trim();
+    });
+    var det = document.querySelector('details.more');
+    if (det) {
+      var inner = det.querySelector('figure');
+      r.fold = {closed: inner.getBoundingClientRect().height};
+      det.open = true;
+      r.fold.open = inner.getBoundingClientRect().height;
+      det.open = false;
     }
   } catch (e) {
     r.errors.push('driver: ' + e);
@@ -169,6 +191,22 @@ def check_page(exe, d):
           and tg.get("others", 0) > 0 and tg.get("again") == tg.get("before"),
           "unticking run %r hides its %s elements (after %s, others %s, again %s)"
           % (hv.get("run"), tg.get("before"), tg.get("after"), tg.get("others"), tg.get("again")))
+    vd = res.get("verdict") or {}
+    check(vd.get("text", "").startswith("Verdict:") and len(vd.get("text", "")) > 20,
+          "a verdict line: %r" % vd.get("text", "")[:120])
+    check(vd.get("figTop") is not None and vd.get("top", 1e9) < vd["figTop"],
+          "the verdict stands above the first figure (%s < %s)" % (vd.get("top"), vd.get("figTop")))
+    if os.path.basename(d).startswith("text"):
+        labels = res.get("lossLabels") or []
+        check(len(labels) == 2 and all(l.startswith("bits per byte") for l in labels),
+              "text page: loss panels in bits per byte: %s" % labels)
+        check(res.get("accCharts") == 1, "text page: one accuracy panel, got %s" % res.get("accCharts"))
+        check("chance" in (res.get("toggleLabels") or []),
+              "text page: the uniform-guess line is 'chance' in the Show bar: %s" % res.get("toggleLabels"))
+    fold = res.get("fold")
+    if fold is not None:
+        check(fold["closed"] == 0 and fold["open"] > 0,
+              "the other heads' maps folded: height %s closed, %s open" % (fold["closed"], fold["open"]))
     os.remove(test_page)
     shot = os.path.join(d, "screenshot.png")
     chromium(exe, ["--screenshot=" + shot, "file://" + page])
