@@ -248,6 +248,15 @@ START_TEST(test_figure_of_any_key) {
     ck_assert_double_eq_tol(x[1], left + 3 * w / 4, 0.01);
     ck_assert_double_eq_tol(y[0], top + h * (1 - 0.90), 0.01);
     ck_assert_double_eq_tol(y[1], top + h * (1 - 0.20), 0.01);
+    /* one line, so each seed has its own too: seed 3 at 100 % (sqrt_dk) and 60 % (none) */
+    for (int i = 1; i <= 3; i++) {
+        char run[16];
+        snprintf(run, sizeof run, "seed=%d", i);
+        ck_assert_int_eq(tu_series_points(doc, run, "one seed"), 2);
+    }
+    points(doc, "seed=3", x, y);
+    ck_assert_double_eq_tol(y[0], top + h * (1 - 1.00), 0.01);
+    ck_assert_double_eq_tol(y[1], top + h * (1 - 0.60), 0.01);
     free(doc);
     free(cap);
     /* nothing but the seed varied: no figure */

@@ -273,7 +273,7 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
     if (n_vals < 2) return 0;
     SweepGroup *g;
     int n_groups = sweep_groups(t, 1u << k | (seed >= 0 ? 1u << seed : 0u), &g);
-    Points *pts = n_groups >= 0 ? calloc((size_t)(n_groups > 0 ? n_groups : 1), sizeof *pts) : NULL;
+    Points *pts = n_groups >= 0 ? calloc((size_t)n_groups + MAX_LINES, sizeof *pts) : NULL;
     int *rows = malloc(sizeof *rows * (size_t)(t->n_rows > 0 ? t->n_rows : 1));
     if (!pts || !rows) {
         fprintf(stderr, "error: out of memory drawing the figure of %s\n", sweep_key_name(t, k));
@@ -302,6 +302,28 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
         bars[i] = (PlotBars){p->lo, p->hi};
         labels[i] = g[i].label;
     }
+    /* One line in all (only k and the seed varied, the scale alone above all): each seed's own
+     * line beside the median, so the seeds' spread reads as lines. */
+    const char *seeds[MAX_LINES];
+    char seed_label[MAX_LINES][48];
+    int n_seeds = ng == 1 && seed >= 0 ? key_values(t, seed, seeds, MAX_LINES - 1) : 0, ns = ng;
+    for (int q = 0; q < n_seeds; q++, ns++) {
+        Points *p = &pts[ns];
+        for (int j = 0; j < n_vals; j++)
+            for (int r = 0; r < g[0].n; r++) {
+                const SweepRow *row = &t->rows[g[0].rows[r]];
+                if (strcmp(sweep_key_value(t, row, seed), seeds[q]) != 0 ||
+                    strcmp(sweep_key_value(t, row, k), vals[j]) != 0 || !row->has[SW_VAL_ACC] ||
+                    isnan(row->v[SW_VAL_ACC]))
+                    continue;
+                p->x[p->n] = j, p->y[p->n++] = 100 * row->v[SW_VAL_ACC];
+                break;
+            }
+        snprintf(seed_label[q], sizeof seed_label[q], "seed=%s", seeds[q]);
+        s[ns] = (PlotSeries){seed_label[q], "one seed", p->x, p->y, p->n, ns};
+        bars[ns] = (PlotBars){NULL, NULL};
+        labels[ns] = seed_label[q];
+    }
     const char *name = sweep_key_name(t, k);
     char title[160], file[128];
     snprintf(title, sizeof title, "Final validation answer accuracy against %s", name);
@@ -313,14 +335,17 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
     PlotAxes ax = {.title = title, .x_label = name, .y_label = "answer accuracy (%)",
                    .x_lo = NAN, .x_hi = NAN, .y_lo = 0, .y_hi = 100, .x_names = vals,
                    .n_x_names = n_vals};
-    int rc = save_chart(dir, file, &ax, s, bars, ng, labels,
-                        "lines: median over seeds; bars: min to max over seeds; one line per "
-                        "setting of the other varied columns");
+    int rc = save_chart(dir, file, &ax, s, bars, ns, labels,
+                        n_seeds ? "the first line: median over seeds, bars: min to max; then "
+                                  "one line per seed"
+                                : "lines: median over seeds; bars: min to max over seeds; one "
+                                  "line per setting of the other varied columns");
     if (!rc)
         fprintf(cap, "%s: the final validation answer accuracy (%%) against %s, one tick per "
                      "value, one line per setting of the varied columns other than %s and seed; "
                      "each point is the median over the seeds that measured it, the bar spans "
-                     "their minimum to maximum.\n", file, name, name);
+                     "their minimum to maximum%s.\n", file, name, name,
+                n_seeds ? "; with one such setting, each seed's own line beside it" : "");
     free(pts);
     free(rows);
     sweep_groups_free(g, n_groups);

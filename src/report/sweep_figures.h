@@ -10,7 +10,7 @@
  * other than letters, digits and '-' made '_'), the final validation answer accuracy against
  * KEY's values (one tick per value: ascending when all are numbers, else in order of first
  * appearance), one line per group of the other varied columns, median over seeds with min-max
- * bars. */
+ * bars, and when that is a single line (only KEY and the seed varied), one line per seed too. */
 #ifndef SCALEDOT_SWEEP_FIGURES_H
 #define SCALEDOT_SWEEP_FIGURES_H
 
