@@ -355,7 +355,8 @@ START_TEST(test_text_page) {
 END_TEST
 
 /* The gradient figure's caption quotes the runs on the page (their last W_q, W_k norms of
- * layer 0 and final validation loss), not the numbers of another pair. */
+ * layer 0 and final validation loss), not the numbers of another pair; the attention figure's
+ * quotes their step-0 logit spread and d_k. */
 START_TEST(test_gradient_caption_computed) {
     tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figures.XXXXXX");
     write_run("a", 2, 0.5);
@@ -366,6 +367,15 @@ START_TEST(test_gradient_caption_computed) {
     tu_put_file(a, sizeof a, g_tmp, "a", "grad_norms.csv", text);
     snprintf(text, sizeof text, "%s0,4,1,1\n10,3,0.75,1.5\n", HEAD);
     tu_put_file(b, sizeof b, g_tmp, "b", "grad_norms.csv", text);
+    /* attention.csv: layer 0's logit std at step 0, mean over two heads: a (1 + 3) / 2 = 2,
+     * b (8 + 8) / 2 = 8; d_k = 64 / 4 = 16 for both */
+    static const char ATT[] = "step,layer,head,logit_std\n";
+    snprintf(text, sizeof text, "%s0,0,0,1\n0,0,1,3\n20,0,0,2\n20,0,1,2\n", ATT);
+    tu_put_file(NULL, 0, g_tmp, "a", "attention.csv", text);
+    snprintf(text, sizeof text, "%s0,0,0,8\n0,0,1,8\n", ATT);
+    tu_put_file(NULL, 0, g_tmp, "b", "attention.csv", text);
+    write_config("a", "[model]\nd_model = 64\nn_heads = 4\n");
+    write_config("b", "[model]\nd_model = 64\nn_heads = 4\n");
     snprintf(a, sizeof a, "%s/a", g_tmp);
     snprintf(b, sizeof b, "%s/b", g_tmp);
     snprintf(out, sizeof out, "%s/rep", g_tmp);
@@ -373,6 +383,9 @@ START_TEST(test_gradient_caption_computed) {
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
     snprintf(path, sizeof path, "%s/index.html", out);
     char *doc = tu_read_xml(path);
+    ck_assert_msg(strstr(doc, "Here, layer 0 at its first logged step: a logit std 2 at step 0 "
+                              "(d_k 16); b logit std 8 at step 0 (d_k 16)."),
+                  "the attention caption does not quote the runs");
     const char *cap = strstr(doc, "<b>Gradient norms against step.</b>");
     ck_assert_ptr_nonnull(cap);
     const char *end = strstr(cap, "</figcaption>");

@@ -345,6 +345,20 @@ static int figure_attention(const Run *runs, int n, const char *dir, int log_sca
                 "scaled logits (right). Without the scale the logit std at step 0 is about "
                 "&#8730;d<sub>k</sub> times larger, and a low entropy then means a saturated "
                 "softmax; the share of saturated rows is in the next figure.");
+    /* the runs' own step-0 spread, beside their d_k */
+    int quoted = 0;
+    for (int r = 0; r < n; r++) {
+        int step = runs[r].has_attn ? attn_step(&runs[r], 0) : -1;
+        double std0 = step >= 0 ? log_head_mean(&runs[r].attn, step, 0, "logit_std", NULL) : NAN;
+        if (isnan(std0)) continue;
+        cap_add(fi, "%s", quoted++ ? "; " : " Here, layer 0 at its first logged step: ");
+        cap_escaped(fi, runs[r].name);
+        cap_add(fi, " logit std %.3g at step %d", std0, step);
+        const char *dm = ini_get(&runs[r].config, "model.d_model");
+        const char *nh = ini_get(&runs[r].config, "model.n_heads");
+        if (dm && nh && atoi(nh) > 0) cap_add(fi, " (d_k %d)", atoi(dm) / atoi(nh));
+    }
+    if (quoted) cap_add(fi, ".");
     return 1;
 }
 
