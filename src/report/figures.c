@@ -110,8 +110,8 @@ static int figure_loss(const Run *runs, int n, const char *dir, int log_scale, F
         cap_add(fi, "Training loss (one batch per step, left) and validation loss per answer "
                     "token (right), both in nats per answer token. ");
     if (lo <= hi)
-        cap_add(fi, "The plotted losses span %.3g&#215; (%.3g to %.3g), so the y axis is %s "
-                    "(by default logarithmic past %.0f&#215;; --linear or --log-scale chooses). ",
+        cap_add(fi, "The plotted losses span %.3g&#215; (%.3g to %.3g); the y axis is %s "
+                    "(logarithmic by default past %.0f&#215;; --linear or --log-scale chooses). ",
                 hi / lo, lo, hi, log_y ? "logarithmic (its label says \"log scale\")" : "linear",
                 LOSS_LOG_SPAN);
     cap_add(fi, "Compare when each run's loss starts to fall and where it levels off; a run that "
