@@ -5,11 +5,15 @@ first in <head>, a driver at the end of <body>); Chromium's --dump-dom gives the
 driver ran, and the driver's findings (a JSON <pre>) are checked here:
   - the page's own script ran (<html data-scripts="ready">) and no script error was raised;
   - every SVG file in DIR is a <figure id=STEM> holding it inline (ids from the file names here);
-  - a pointermove dispatched on a curve's middle vertex shows #tooltip, whose text holds that
+  - a pointermove dispatched on a curve's middle vertex (a curve of 3 points or more, else 2) shows #tooltip, whose text holds that
     vertex's x and its y (the curve's data-x / data-y values, to 4 significant digits), and a
     pointermove far from every curve hides it;
   - one checkbox per run; unticking the hovered run hides all its elements in every figure (none
     visible, the other runs still visible), ticking it again shows them all;
+  - a verdict line (#verdict) above the first figure; on a text pair's page (its folder's name
+    starts with "text") the loss panels in bits per byte, one accuracy panel and the uniform-guess
+    line named "chance" in the Show bar; a folded figure (the other heads' attention maps) keeps
+    its <details> a line high until opened;
 then a screenshot of the page (first screen) must not be blank: enough non-white pixels, many
 distinct colours, and at least two of the run colours (plot_style.c) present."""
 import json
@@ -33,9 +37,30 @@ window.addEventListener('load', function () {
       r.figures.push({id: f.id, svg: f.querySelectorAll(':scope > svg').length,
                       series: f.querySelectorAll('path.series').length});
     });
-    var paths = Array.from(document.querySelectorAll('figure path.series')).filter(function (p) {
-      return p.dataset.x && p.dataset.x.split(' ').length >= 3;
+    var vd = document.getElementById('verdict'), fig = document.querySelector('figure');
+    r.verdict = vd ? {text: vd.textContent, top: vd.getBoundingClientRect().top,
+                     figTop: fig ? fig.getBoundingClientRect().top : null} : null;
+    r.lossLabels = Array.from(document.querySelectorAll('figure#loss g.chart')).map(function (g) {
+      return g.dataset.yLabel;
     });
+    r.accCharts = document.querySelectorAll('figure#accuracy g.chart').length;
+    r.toggleLabels = Array.from(document.querySelectorAll('#run-toggles label')).map(function (l) {
+      return l.textContent.trim();
+    });
+    var det = document.querySelector('details.more');
+    if (det) {
+      r.fold = {closed: det.getBoundingClientRect().height};
+      det.open = true;
+      r.fold.open = det.getBoundingClientRect().height;
+      det.open = false;
+    }
+    function longer(n) {
+      return Array.from(document.querySelectorAll('figure path.series')).filter(function (p) {
+        return p.dataset.x && p.dataset.x.split(' ').length >= n;
+      });
+    }
+    /* a curve of three points or more; a sweep of two values of one key has two-point lines */
+    var paths = longer(3).length ? longer(3) : longer(2);
     var p = paths[0], xs = p.dataset.x.split(' '), ys = p.dataset.y.split(' ');
     var k = Math.floor(xs.length / 2);
     var v = p.getAttribute('d').match(/-?[0-9.]+/g).map(Number);
@@ -169,6 +194,23 @@ def check_page(exe, d):
           and tg.get("others", 0) > 0 and tg.get("again") == tg.get("before"),
           "unticking run %r hides its %s elements (after %s, others %s, again %s)"
           % (hv.get("run"), tg.get("before"), tg.get("after"), tg.get("others"), tg.get("again")))
+    vd = res.get("verdict") or {}
+    check(vd.get("text", "").startswith("Verdict:") and len(vd.get("text", "")) > 20,
+          "a verdict line: %r" % vd.get("text", "")[:120])
+    check(vd.get("figTop") is not None and vd.get("top", 1e9) < vd["figTop"],
+          "the verdict stands above the first figure (%s < %s)" % (vd.get("top"), vd.get("figTop")))
+    if os.path.basename(d).startswith("text"):
+        labels = res.get("lossLabels") or []
+        check(len(labels) == 2 and all(l.startswith("bits per byte") for l in labels),
+              "text page: loss panels in bits per byte: %s" % labels)
+        check(res.get("accCharts") == 1, "text page: one accuracy panel, got %s" % res.get("accCharts"))
+        check("chance" in (res.get("toggleLabels") or []),
+              "text page: the uniform-guess line is 'chance' in the Show bar: %s" % res.get("toggleLabels"))
+    fold = res.get("fold")
+    if fold is not None:
+        check(fold["closed"] < 60 and fold["open"] > 300,
+              "the other heads' maps folded: <details> %s px high closed, %s open"
+              % (fold["closed"], fold["open"]))
     os.remove(test_page)
     shot = os.path.join(d, "screenshot.png")
     chromium(exe, ["--screenshot=" + shot, "file://" + page])

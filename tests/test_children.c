@@ -7,9 +7,10 @@
  * what it is, not for a second request ("stop now", util/stop_signal.h): it finishes its clean
  * stop. The group-wide version of this in test_sweep_restart cannot fix the order: when the relay
  * comes while the first signal is still pending, the two merge into one, and a plain kill() in
- * place of the relay passes unseen. */
+ * place of the relay passes unseen. The progress line's ETA counts the runs going at once. */
 #include <check.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,9 +137,35 @@ START_TEST(test_second_signal_from_elsewhere_stops_at_once) {
 }
 END_TEST
 
+/* The progress line's ETA (children_eta), worked by hand: slots free after what their run has
+ * left, each queued run starts on the slot that frees first, the ETA is the last slot's end. */
+START_TEST(test_eta_counts_the_jobs) {
+    static const struct {
+        double run_s, age[3];
+        int running, queued, jobs;
+        double want;
+    } cases[] = {
+        {60, {0}, 0, 2, 2, 60},              /* two runs side by side: 60 s, not 120 */
+        {60, {0, 60}, 2, 1, 2, 60},          /* the first end at --jobs 2 of 4 runs: one just
+                                              * started, one due now, one queued behind it */
+        {10, {4}, 1, 3, 1, 36},              /* one at a time: 6 left + 3 x 10 */
+        {10, {2, 5}, 2, 4, 3, 20},           /* slots 8, 5, 0: queued at 0, 5, 8, 10 -> 20 */
+        {10, {25}, 1, 0, 2, 0},              /* running past the mean: due now */
+        {30, {0}, 0, 5, 2, 90},              /* 5 runs on 2 slots: 3 rounds */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double got = children_eta(cases[i].run_s, cases[i].age, cases[i].running,
+                                  cases[i].queued, cases[i].jobs);
+        ck_assert_msg(fabs(got - cases[i].want) < 1e-9, "case %zu: ETA %g s, want %g s", i, got,
+                      cases[i].want);
+    }
+}
+END_TEST
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--sweep-run") == 0) return fake_run(argv[2]);
     return tu_main("children", 20, NULL, NULL,
                    (const TTest *const[]){test_relay_after_the_terminal_signal_is_not_a_second,
-                                          test_second_signal_from_elsewhere_stops_at_once, NULL});
+                                          test_second_signal_from_elsewhere_stops_at_once,
+                                          test_eta_counts_the_jobs, NULL});
 }

@@ -1,8 +1,11 @@
 /* test_figures.c: the figures of --compare (src/report/figures.c): the loss axis is logarithmic
  * by default when the plotted losses span more than 30x, linear otherwise, and --log-scale /
  * --linear choose it; the attention maps show step 0 and the end, masked cells hatched and the
- * prompt/answer boundary marked, each head's maps in one column whatever the run names; the
- * accuracy figure draws chance level where the task says it. */
+ * prompt/answer boundary marked, each head's maps in one column whatever the run names, and
+ * beyond two heads the most and least saturated head per layer with the rest folded; the
+ * accuracy figure draws chance level where the task says it; a text pair's page speaks of bytes
+ * (bits per byte, the 8-bit uniform guess, one next-byte accuracy panel, no answer rows); the
+ * gradient caption quotes the runs on the page. */
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
@@ -126,7 +129,7 @@ START_TEST(test_accuracy_chance_line) {
         {"[task]\nname = recall\nsymbols = 16\npairs = 8\n", 2, 6.25, 6.25}, /* one token */
         {"[task]\nname = sort\nlength = 8\nsymbols = 16\n", 1, 0, 6.25},  /* 16^-8: none */
         {"[task]\nname = copy\nlength = 2\nsymbols = 4\n", 2, 6.25, 25},  /* 4^-2, 4^-1 */
-        {"[task]\nname = text\nseq_len = 64\n", 0, 0, 0},
+        {"[task]\nname = file\nfile = x.txt\n", 0, 0, 0}, /* text: test_text_page */
         {NULL, 0, 0, 0}, /* no config.ini */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -262,5 +265,190 @@ START_TEST(test_maps_aligned) {
 }
 END_TEST
 
+/* The value of attribute attr ("data-y") of the series path of run measuring series, copied
+ * into out; fails the test when there is none. */
+static void series_attr(const char *doc, const char *run, const char *series, const char *attr,
+                        char *out, size_t n) {
+    char key[256];
+    snprintf(key, sizeof key, "data-run=\"%s\" data-series=\"%s\"", run, series);
+    const char *p = strstr(doc, key);
+    ck_assert_msg(p != NULL, "no series %s / %s", run, series);
+    snprintf(key, sizeof key, " %s=\"", attr);
+    p = strstr(p, key);
+    ck_assert_ptr_nonnull(p);
+    p += strlen(key);
+    snprintf(out, n, "%.*s", (int)strcspn(p, "\""), p);
+}
+
+/* The y of the first vertex of the series path of run measuring series. */
+static double series_y0(const char *doc, const char *run, const char *series) {
+    char d[4096];
+    series_attr(doc, run, series, "d", d, sizeof d);
+    double x, y;
+    ck_assert_int_eq(sscanf(d, "M%lf %lf", &x, &y), 2);
+    return y;
+}
+
+/* A pair of text runs speaks of bytes: losses in bits per byte (train_loss / ln 2, val_bpb as
+ * logged) with the uniform guess at 8 bits per byte, whose line passes through the first
+ * training point (ln 256 nats = 8 bits); one accuracy panel, next-byte; no answer-accuracy rows
+ * in the summary; the samples and the verdict before the figures. */
+START_TEST(test_text_page) {
+    tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figures.XXXXXX");
+    static const char *const HEAD =
+        "step,train_loss,val_loss,val_bpb,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"
+        "tokens_per_s\n";
+    char text[1024], a[PATH_MAX], b[PATH_MAX], out[PATH_MAX], path[PATH_MAX + 32];
+    /* 5.545177444479562 = ln 256: 8 bits per byte; 2.0 nats = 2.88539 bits */
+    snprintf(text, sizeof text, "%s0,5.545177444479562,5.5,7.935,0.01,0.01,0.001,1,0,\n"
+             "30,2.0,2.2,3.1,0.3,0.3,0.001,1,1,100\n60,1.5,2.1,3.0296,0.4,0.4,0.001,1,2,100\n",
+             HEAD);
+    tu_put_file(a, sizeof a, g_tmp, "t1", "loss.csv", text);
+    tu_put_file(NULL, 0, g_tmp, "t1", "config.ini", "[task]\nname = text\n[train]\nsteps = 60\n");
+    tu_put_file(NULL, 0, g_tmp, "t1", "sample.txt", "# prompt: 3 characters\nIn the beginning\n");
+    snprintf(text, sizeof text, "%s0,5.6,5.6,8.07,0.01,0.01,0.001,1,0,\n"
+             "30,2.6,2.7,3.8,0.3,0.3,0.001,1,1,100\n60,2.4,2.43,3.5,0.35,0.35,0.001,1,2,100\n",
+             HEAD);
+    tu_put_file(b, sizeof b, g_tmp, "t2", "loss.csv", text);
+    tu_put_file(NULL, 0, g_tmp, "t2", "config.ini", "[task]\nname = text\n[train]\nsteps = 60\n");
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    TuResult r = compare(a, b, "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    snprintf(path, sizeof path, "%s/loss.svg", out);
+    char *doc = tu_read_xml(path), y[256];
+    ck_assert_msg(strstr(doc, "data-y-label=\"bits per byte\""), "no bits-per-byte axis");
+    ck_assert_ptr_null(strstr(doc, "nats"));
+    series_attr(doc, "t1", "train loss", "data-y", y, sizeof y);
+    ck_assert_str_eq(y, "8 2.88539 2.16404"); /* 1.5 / ln 2 = 2.16404 */
+    series_attr(doc, "t1", "val loss", "data-y", y, sizeof y);
+    ck_assert_str_eq(y, "7.935 3.1 3.0296");
+    const char *uniform = "uniform guess over the 256 byte values (8 bits per byte)";
+    series_attr(doc, "chance", uniform, "data-y", y, sizeof y);
+    ck_assert_str_eq(y, "8 8");
+    ck_assert_double_eq_tol(series_y0(doc, "chance", uniform), series_y0(doc, "t1", "train loss"),
+                            0.01);
+    free(doc);
+    snprintf(path, sizeof path, "%s/accuracy.svg", out);
+    doc = tu_read_xml(path);
+    ck_assert_int_eq(count_substr(doc, "<g class=\"chart\""), 1);
+    ck_assert_msg(strstr(doc, "validation next-byte accuracy"), "no next-byte panel");
+    ck_assert_ptr_null(strstr(doc, "answer"));
+    series_attr(doc, "t2", "val next-byte acc", "data-y", y, sizeof y);
+    ck_assert_str_eq(y, "1 30 35");
+    free(doc);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    doc = tu_read_xml(path);
+    static const char *const ORDER[] = {
+        "<p class=\"verdict\" id=\"verdict\"><b>Verdict:</b> t1: 3.030 bits per byte",
+        "<h2 id=\"samples\">Samples</h2>", "</span>the beginning",
+        "<h2 id=\"figures\">Figures</h2>", "in bits per byte", "<h2 id=\"summary\">Summary</h2>",
+        "<td>next-byte acc, final (step 60)</td><td>40.0%</td><td>35.0%</td>",
+    };
+    int miss = tu_in_order(doc, ORDER, (int)(sizeof ORDER / sizeof *ORDER));
+    ck_assert_msg(miss < 0, "missing or out of order: '%s'", miss < 0 ? "" : ORDER[miss]);
+    ck_assert_ptr_null(strstr(doc, "answer acc &gt;="));
+    ck_assert_ptr_null(strstr(doc, "recall"));
+    free(doc);
+    tu_result_free(&r);
+    tu_remove_tree(g_tmp);
+}
+END_TEST
+
+/* The gradient figure's caption quotes the runs on the page (their last W_q, W_k norms of
+ * layer 0 and final validation loss), not the numbers of another pair; the attention figure's
+ * quotes their step-0 logit spread and d_k. */
+START_TEST(test_gradient_caption_computed) {
+    tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figures.XXXXXX");
+    write_run("a", 2, 0.5);
+    write_run("b", 2, 1.25);
+    static const char HEAD[] = "step,global,blocks.0.attn.qkv.weight.q,blocks.0.attn.qkv.weight.k\n";
+    char text[256], a[PATH_MAX], b[PATH_MAX], out[PATH_MAX], path[PATH_MAX + 32];
+    snprintf(text, sizeof text, "%s0,4,1,1\n20,2.5,0.125,0.0625\n", HEAD);
+    tu_put_file(a, sizeof a, g_tmp, "a", "grad_norms.csv", text);
+    snprintf(text, sizeof text, "%s0,4,1,1\n10,3,0.75,1.5\n", HEAD);
+    tu_put_file(b, sizeof b, g_tmp, "b", "grad_norms.csv", text);
+    /* attention.csv: layer 0's logit std at step 0, mean over two heads: a (1 + 3) / 2 = 2,
+     * b (8 + 8) / 2 = 8; d_k = 64 / 4 = 16 for both */
+    static const char ATT[] = "step,layer,head,logit_std\n";
+    snprintf(text, sizeof text, "%s0,0,0,1\n0,0,1,3\n20,0,0,2\n20,0,1,2\n", ATT);
+    tu_put_file(NULL, 0, g_tmp, "a", "attention.csv", text);
+    snprintf(text, sizeof text, "%s0,0,0,8\n0,0,1,8\n", ATT);
+    tu_put_file(NULL, 0, g_tmp, "b", "attention.csv", text);
+    write_config("a", "[model]\nd_model = 64\nn_heads = 4\n");
+    write_config("b", "[model]\nd_model = 64\nn_heads = 4\n");
+    snprintf(a, sizeof a, "%s/a", g_tmp);
+    snprintf(b, sizeof b, "%s/b", g_tmp);
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    TuResult r = compare(a, b, "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    char *doc = tu_read_xml(path);
+    ck_assert_msg(strstr(doc, "Here, layer 0 at its first logged step: a logit std 2 at step 0 "
+                              "(d_k 16); b logit std 8 at step 0 (d_k 16)."),
+                  "the attention caption does not quote the runs");
+    const char *cap = strstr(doc, "<b>Gradient norms against step.</b>");
+    ck_assert_ptr_nonnull(cap);
+    const char *end = strstr(cap, "</figcaption>");
+    static const char *const WANT[] = {
+        "a layer 0 W<sub>q</sub> 0.125, W<sub>k</sub> 0.0625 (step 20), final validation loss 0.5",
+        "b layer 0 W<sub>q</sub> 0.75, W<sub>k</sub> 1.5 (step 10), final validation loss 1.25",
+    };
+    for (int i = 0; i < 2; i++) {
+        const char *hit = strstr(cap, WANT[i]);
+        ck_assert_msg(hit && hit < end, "caption lacks '%s': %.*s", WANT[i], (int)(end - cap), cap);
+    }
+    ck_assert_ptr_null(strstr(doc, "0.002 against 0.34")); /* the shipped pair's numbers */
+    free(doc);
+    tu_result_free(&r);
+    tu_remove_tree(g_tmp);
+}
+END_TEST
+
+/* Four heads: attn_maps.svg shows the most and the least saturated (mean over query rows 1 and 2
+ * of the largest weight: head 0 (0.6 + 0.5) / 2 = 0.55, head 1 (0.5 + 0.4) / 2 = 0.45, head 2
+ * (0.99 + 0.97) / 2 = 0.98, head 3 (0.7 + 0.6) / 2 = 0.65); heads 0 and 3 go to
+ * attn_maps_more.svg, which the page folds behind a <details> toggle. */
+START_TEST(test_maps_most_and_least_saturated) {
+    tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figures.XXXXXX");
+    write_run("m", 2, 1);
+    tu_put_file(NULL, 0, g_tmp, "m", "attn_map.csv",
+                "layer,head,query,k0,k1,k2\n"
+                "0,0,0,1,0,0\n0,0,1,0.6,0.4,0\n0,0,2,0.5,0.3,0.2\n"
+                "0,1,0,1,0,0\n0,1,1,0.5,0.5,0\n0,1,2,0.4,0.3,0.3\n"
+                "0,2,0,1,0,0\n0,2,1,0.99,0.01,0\n0,2,2,0.01,0.02,0.97\n"
+                "0,3,0,1,0,0\n0,3,1,0.7,0.3,0\n0,3,2,0.2,0.2,0.6\n");
+    char run[PATH_MAX], out[PATH_MAX], path[PATH_MAX + 32];
+    snprintf(run, sizeof run, "%s/m", g_tmp);
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    TuResult r = compare(run, "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    snprintf(path, sizeof path, "%s/attn_maps.svg", out);
+    char *doc = tu_read_xml(path);
+    ck_assert_int_eq(count_substr(doc, "<g class=\"heatmap\""), 2);
+    ck_assert_int_eq(count_substr(doc, "m: layer 0, head 2, end"), 1);
+    ck_assert_int_eq(count_substr(doc, "m: layer 0, head 1, end"), 1);
+    free(doc);
+    snprintf(path, sizeof path, "%s/attn_maps_more.svg", out);
+    doc = tu_read_xml(path);
+    ck_assert_int_eq(count_substr(doc, "<g class=\"heatmap\""), 2);
+    ck_assert_int_eq(count_substr(doc, "m: layer 0, head 0, end"), 1);
+    ck_assert_int_eq(count_substr(doc, "m: layer 0, head 3, end"), 1);
+    free(doc);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    doc = tu_read_xml(path);
+    ck_assert_msg(strstr(doc, "m layer 0: head 2 (0.98) and head 1 (0.45)"), "caption");
+    const char *fold = strstr(doc, "<details class=\"more\"><summary>");
+    ck_assert_ptr_nonnull(fold);
+    const char *more = strstr(doc, "<figure id=\"attn_maps_more\">"), *shut = strstr(fold, "</details>");
+    ck_assert(more && more > fold && shut && more < shut);
+    const char *main_map = strstr(doc, "<figure id=\"attn_maps\">");
+    ck_assert(main_map && main_map < fold);
+    free(doc);
+    tu_result_free(&r);
+    tu_remove_tree(g_tmp);
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("figures", 60, test_loss_axis_choice, test_maps_at_step0_and_end,
-                test_accuracy_chance_line, test_maps_aligned);
+                test_accuracy_chance_line, test_maps_aligned, test_text_page,
+                test_gradient_caption_computed, test_maps_most_and_least_saturated);

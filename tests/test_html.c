@@ -67,8 +67,8 @@ static char *write_page(const Run runs[2]) {
     Table t = summary();
     tu_put_file(NULL, 0, tmp, ".", "loss.svg", SVG_TEXT);
     tu_put_file(NULL, 0, tmp, ".", "attention_logits.svg", SVG_TEXT);
-    static const FigureInfo FIGS[] = {{"loss.svg", "Loss <&>", "what to <b>see</b>"},
-                                      {"attention_logits.svg", "Logits", "spread"}};
+    static const FigureInfo FIGS[] = {{"loss.svg", "Loss <&>", "what to <b>see</b>", 0},
+                                      {"attention_logits.svg", "Logits", "spread", 0}};
     char path[300];
     snprintf(path, sizeof path, "%s/index.html", tmp);
     ck_assert_int_eq(html_write(path, runs, 2, &t, FIGS, 2), 0);
@@ -138,7 +138,7 @@ START_TEST(test_page) {
 }
 END_TEST
 
-/* sample.txt of each run side by side, between the figures and the settings: the comment lines
+/* sample.txt of each run side by side, before the figures (linked first in the contents): the comment lines
  * as a note, the prompt's characters marked, everything escaped; a run without one or with a
  * folder in its place says so. */
 START_TEST(test_samples) {
@@ -152,17 +152,18 @@ START_TEST(test_samples) {
                 "# sample: temperature 0 <greedy>\n# prompt: 8 characters\nIn <the> & \\x01 end\n");
     doc = write_page(runs);
     static const char *const ORDER[] = {
-        "<h2 id=\"figures\">Figures</h2>",
-        "<h2 id=\"summary\">Summary</h2>",
-        "<h2>Samples</h2>",
+        "<nav><a href=\"#samples\">Samples</a> &#183; <a href=\"#figures\">",
+        "<h2 id=\"samples\">Samples</h2>",
         "<tr><td>sample</td><td class=\"sample\"><div class=\"note\">sample: temperature 0 "
         "&lt;greedy&gt;<br/>prompt: 8 characters<br/></div><pre class=\"sample\">"
         "<span class=\"prompt\">In &lt;the&gt;</span> &amp; \\x01 end\n</pre></td>",
         "<td class=\"sample\"><span class=\"note\">no sample.txt</span></td></tr>",
+        "<h2 id=\"figures\">Figures</h2>",
+        "<h2 id=\"summary\">Summary</h2>",
         "<h2 id=\"all\">All settings</h2>",
     };
     int miss = tu_in_order(doc, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
-    const char *sec = strstr(doc, "<h2>Samples"); /* the page is too long for a message */
+    const char *sec = strstr(doc, "<h2 id=\"samples\">Samples"); /* the page is too long */
     ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%.1500s", miss < 0 ? "" : ORDER[miss],
                   sec ? sec : doc);
     free(doc);
@@ -172,7 +173,7 @@ START_TEST(test_samples) {
     snprintf(dir, sizeof dir, "%s/b/sample.txt", tmp);
     ck_assert_int_eq(mkdir(dir, 0777), 0);
     doc = write_page(runs);
-    const char *sec2 = strstr(doc, "<h2>Samples");
+    const char *sec2 = strstr(doc, "<h2 id=\"samples\">Samples");
     ck_assert_msg(strstr(doc, "<pre class=\"sample\"><span class=\"prompt\">ab</span></pre>"),
                   "%.1500s", sec2 ? sec2 : doc);
     ck_assert_msg(strstr(doc, "<span class=\"note\">sample.txt unreadable: not a regular file"),
@@ -229,7 +230,7 @@ START_TEST(test_self_contained) {
     char path[300];
     Table t = summary();
     snprintf(path, sizeof path, "%s/index.html", tmp);
-    static const FigureInfo FIG[] = {{"gone.svg", "Gone", "caption"}};
+    static const FigureInfo FIG[] = {{"gone.svg", "Gone", "caption", 0}};
     TuCapture c;
     tu_capture_begin(&c, 2);
     int rc = html_write(path, runs, 2, &t, FIG, 1);

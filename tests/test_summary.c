@@ -3,7 +3,8 @@
  * steps of the run that logged longest, repeats dropped), "(@N)" for a value logged at another
  * step within 5%, "-" for none, "n/a" for a log the run does not have, the first step at 99%
  * answer accuracy, gradient norms and attention means over heads; then the printed layout with
- * its column widths worked out by hand; a model.block row only when a run uses the llama block. */
+ * its column widths worked out by hand; a model.block row only when a run uses the llama block;
+ * text runs in bits per byte with one accuracy, next-byte. */
 #include "report/summary.h"
 
 #include <check.h>
@@ -176,8 +177,56 @@ START_TEST(test_print_layout) {
 }
 END_TEST
 
+/* Two text runs: losses in nats per byte and bits per byte (train_loss / ln 2 by hand: ln 256
+ * = 5.545177 nats is 8 bits, ln 4 is 2, ln 8 is 3), one accuracy, next-byte, and no row of
+ * answer accuracy or of the steps to 50 / 90 / 99 % of it. */
+START_TEST(test_text_rows) {
+    static const char HEAD[] = "step,train_loss,val_loss,val_bpb,val_token_acc,val_answer_acc\n";
+    char text[512];
+    snprintf(text, sizeof text, "%s0,5.545177444479562,5.6,8.079,0.01,0.01\n"
+             "100,1.3862943611198906,1.5,2.164,0.55,0.55\n", HEAD);
+    tu_put_file(NULL, 0, tmp, "a", "loss.csv", text);
+    snprintf(text, sizeof text, "%s0,5.545177444479562,5.6,8.079,0.01,0.01\n"
+             "100,2.0794415416798357,2.2,3.17,0.4,0.4\n", HEAD);
+    tu_put_file(NULL, 0, tmp, "b", "loss.csv", text);
+    for (int i = 0; i < 2; i++)
+        tu_put_file(NULL, 0, tmp, i ? "b" : "a", "config.ini", "[task]\nname = text\n");
+    Run runs[2];
+    load_runs(runs);
+    Table t;
+    ck_assert_int_eq(summary_build(&t, runs, 2), 0);
+    static const struct {
+        const char *label, *a, *b;
+    } ROWS[] = {
+        {"loss (nats/byte)", NULL, NULL},
+        {"bits per byte (loss / ln 2; a uniform guess: 8)", NULL, NULL},
+        {"train bpb @ step 0", "8.0000", "8.0000"},
+        {"train bpb, final (step 100)", "2.0000", "3.0000"},
+        {"val bpb, final (step 100)", "2.1640", "3.1700"},
+        {"validation next-byte accuracy (%)", NULL, NULL},
+        {"next-byte acc, final (step 100)", "55.0%", "40.0%"},
+    };
+    int at = 0;
+    for (size_t k = 0; k < sizeof ROWS / sizeof *ROWS; k++) {
+        while (at < t.n && strcmp(t.row[at].label, ROWS[k].label) != 0) at++;
+        ck_assert_msg(at < t.n, "no row '%s' (in this order)", ROWS[k].label);
+        ck_assert_int_eq(t.row[at].section, !ROWS[k].a);
+        if (ROWS[k].a)
+            ck_assert_msg(!strcmp(t.row[at].cell[0], ROWS[k].a) &&
+                              !strcmp(t.row[at].cell[1], ROWS[k].b),
+                          "row '%s': '%s' | '%s'", ROWS[k].label, t.row[at].cell[0],
+                          t.row[at].cell[1]);
+    }
+    for (int r = 0; r < t.n; r++)
+        ck_assert_msg(!strstr(t.row[r].label, "answer") && !strstr(t.row[r].label, "token"),
+                      "row '%s' on a text page", t.row[r].label);
+    summary_free(&t);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
 static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_summary_XXXXXX"); }
 static void teardown(void) { tu_remove_tree(tmp); }
 
 TU_MAIN_FIXTURE("summary", setup, teardown, test_rows_and_cells, test_print_layout,
-                test_block_row_only_with_llama);
+                test_block_row_only_with_llama, test_text_rows);

@@ -1,8 +1,9 @@
 /* test_sweep_figures.c: the sweep figures (src/report/sweep_figures.c) from hand-made sweep.csv
  * files: which figures are drawn, one line per scale mode with d_model following d_k, the median
  * (not the mean) over seeds at each d_k on a log x axis ticked at the powers of two (1-2-5 when
- * the d_k are not), min-max bars, the lr figure with its l0 line from edge to edge, the captions,
- * and a folder that cannot be written. */
+ * the d_k are not), min-max bars, the lr figure with its l0 line from edge to edge, a figure of
+ * any other varied column (the scale) on a categorical axis, the captions, and a folder that
+ * cannot be written. */
 #include "report/sweep_figures.h"
 
 #include <check.h>
@@ -218,5 +219,54 @@ START_TEST(test_unwritable_folder) {
 }
 END_TEST
 
+/* A sweep of the scale alone (neither d_k nor lr varied) still draws a figure: the final answer
+ * accuracy against the scale's values, one tick each in order of first appearance, the median
+ * over seeds with min-max bars. sqrt_dk: 90 80 100 (median 90); none: 20 10 60 (median 20). */
+START_TEST(test_figure_of_any_key) {
+    static const char *const rows[] = {
+        "s1,16,16,1,sqrt_dk,1,,ok,0.1,0.9,,2,1,0.1,", "s2,16,16,1,sqrt_dk,2,,ok,0.1,0.8,,2,1,0.1,",
+        "s3,16,16,1,sqrt_dk,3,,ok,0.1,1.0,,2,1,0.1,", "n1,16,16,1,none,1,,ok,0.5,0.2,,2,1,0.1,",
+        "n2,16,16,1,none,2,,ok,0.5,0.1,,2,1,0.1,",    "n3,16,16,1,none,3,,ok,0.5,0.6,,2,1,0.1,",
+    };
+    char *cap;
+    ck_assert_int_eq(draw(rows, N(rows), 0, &cap), 1);
+    ck_assert_msg(strstr(cap, "sweep_by_scale.svg: the final validation answer accuracy (%) "
+                              "against scale"), "%s", cap);
+    char *doc = figure("sweep_by_scale.svg");
+    ck_assert_int_eq(tu_series_points(doc, "all runs", "median over seeds"), 2);
+    ck_assert_int_eq(xmlcheck_count(doc, "class=\"errorbar\""), 2);
+    ck_assert(x_tick(doc, "sqrt_dk") && x_tick(doc, "none"));
+    /* the frame: its plot area from left to right, top to bottom, 0..100 % */
+    const char *end = strstr(doc, "fill=\"none\" stroke=\"#888888\"/>"), *p = end;
+    while (p > doc && strncmp(p, "<rect ", 6) != 0) p--;
+    double left, top, w, h, x[3], y[3];
+    ck_assert_int_eq(sscanf(p, "<rect x=\"%lf\" y=\"%lf\" width=\"%lf\" height=\"%lf\"", &left,
+                            &top, &w, &h), 4);
+    points(doc, "all runs", x, y);
+    /* two categories on -0.5..1.5: at a quarter and three quarters of the width */
+    ck_assert_double_eq_tol(x[0], left + w / 4, 0.01);
+    ck_assert_double_eq_tol(x[1], left + 3 * w / 4, 0.01);
+    ck_assert_double_eq_tol(y[0], top + h * (1 - 0.90), 0.01);
+    ck_assert_double_eq_tol(y[1], top + h * (1 - 0.20), 0.01);
+    /* one line, so each seed has its own too: seed 3 at 100 % (sqrt_dk) and 60 % (none) */
+    for (int i = 1; i <= 3; i++) {
+        char run[16];
+        snprintf(run, sizeof run, "seed=%d", i);
+        ck_assert_int_eq(tu_series_points(doc, run, "one seed"), 2);
+    }
+    points(doc, "seed=3", x, y);
+    ck_assert_double_eq_tol(y[0], top + h * (1 - 1.00), 0.01);
+    ck_assert_double_eq_tol(y[1], top + h * (1 - 0.60), 0.01);
+    free(doc);
+    free(cap);
+    /* nothing but the seed varied: no figure */
+    static const char *const seeds[] = {"s1,16,16,1,sqrt_dk,1,,ok,0.1,0.9,,2,1,0.1,",
+                                        "s2,16,16,1,sqrt_dk,2,,ok,0.1,0.8,,2,1,0.1,"};
+    ck_assert_int_eq(draw(seeds, N(seeds), 0, &cap), 0);
+    free(cap);
+}
+END_TEST
+
 TU_MAIN_FIXTURE("sweep_figures", make_tmp, remove_tmp, test_dk_figures, test_dk_lines_per_width,
-                test_lr_figure, test_dk_ticks_not_powers_of_two, test_unwritable_folder);
+                test_lr_figure, test_dk_ticks_not_powers_of_two, test_unwritable_folder,
+                test_figure_of_any_key);

@@ -97,8 +97,9 @@ END_TEST
 
 START_TEST(test_no_figures_and_errors) {
     char *doc = page("sweep report of x: 1 run; varied: seed\n\nfigures in x/:\n"
-                     "(none: neither d_k nor optim.lr varied)\n");
-    ck_assert_msg(strstr(doc, "<p>No figure: neither d_k nor optim.lr varied.</p>"), "%s", doc);
+                     "(none: no column but the seed varied over two trained values)\n");
+    ck_assert_msg(strstr(doc, "<p>No figure: no column but the seed varied over two trained "
+                              "values.</p>"), "%s", doc);
     ck_assert_int_eq(xmlcheck_count(doc, "<figure"), 0);
     ck_assert_int_eq(xmlcheck_count(doc, "<h2"), 1); /* Figures alone */
     free(doc);
@@ -128,5 +129,27 @@ START_TEST(test_figures_heading_not_a_figure) {
 }
 END_TEST
 
+/* The report's verdict section is the page's first paragraph, above the figures, its lines one
+ * per line (indent dropped), escaped; not a section of its own in the contents. */
+START_TEST(test_verdict_on_top) {
+    char *doc = page("sweep report of s/sweep.csv: 6 runs; varied: scale, seed\n"
+                     "in the statistics: 6 (ok 6, diverged 0, guard 0)\n\n"
+                     "verdict: best of 2 groups, scale=sqrt_dk: 99.0 % <median>\n"
+                     "  worst, scale=none: 50.0 %\n\n"
+                     "summary over seeds: acc\n\n  group  n\n");
+    static const char *const ORDER[] = {
+        "<h1>Sweep",
+        ("<p class=\"verdict\" id=\"verdict\"><b>Verdict:</b> best of 2 groups, scale=sqrt_dk: "
+         "99.0 % &lt;median&gt;<br/>\nworst, scale=none: 50.0 %</p>"),
+        "<h2 id=\"figures\">Figures</h2>", "<h2 id=\"section",
+    };
+    int miss = tu_in_order(doc, ORDER, 4);
+    ck_assert_msg(miss < 0, "missing or out of order: '%s'\n%s", miss < 0 ? "" : ORDER[miss], doc);
+    ck_assert_ptr_null(strstr(doc, ">Verdict</"));
+    ck_assert_int_eq(xmlcheck_count(doc, "verdict: "), 0);
+    free(doc);
+}
+END_TEST
+
 TU_MAIN_FIXTURE("sweep_page", setup, teardown, test_sections_and_figures,
-                test_no_figures_and_errors, test_figures_heading_not_a_figure);
+                test_no_figures_and_errors, test_figures_heading_not_a_figure, test_verdict_on_top);

@@ -101,8 +101,9 @@ START_TEST(test_summary_over_seeds) {
     ck_assert_int_eq(strncmp(r.out, txt, n), 0);
     ck_assert_str_eq(r.out + n, wrote);
     free(txt);
-    /* d_k did not vary: no figure against it */
-    assert_has(r.out, "(none: neither d_k nor optim.lr varied)");
+    /* neither d_k nor lr varied: a figure against the scale (test_sweep_figures.c draws it) */
+    assert_has(r.out, "\nsweep_by_scale.svg: the final validation answer accuracy (%) against "
+                      "scale");
     report_free(&r);
 }
 END_TEST

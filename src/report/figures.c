@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,24 +17,63 @@
 #include "report/plot.h"
 #include "report/svg.h"
 
-/* The figures, one function each: returns 1 when written, 0 when there was nothing to draw, -1 on
- * error (printed). log_scale (the loss axis; the other figures ignore it): 1 log, 0 linear,
- * FIGURES_LOG_AUTO log when the plotted losses span more than LOSS_LOG_SPAN. */
+/* Appends printf-style text to the figure's caption (cut at FIGURE_CAPTION_LEN). */
+static void cap_add(FigureInfo *fi, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cap_add(FigureInfo *fi, const char *fmt, ...) {
+    size_t len = strlen(fi->caption);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(fi->caption + len, sizeof fi->caption - len, fmt, ap);
+    va_end(ap);
+}
+
+/* Appends text to the caption with &, <, >, " and ' escaped (a run's name). */
+static void cap_escaped(FigureInfo *fi, const char *text) {
+    for (const char *p = text; *p; p++) {
+        const char *e = *p == '&' ? "&amp;" : *p == '<' ? "&lt;" : *p == '>' ? "&gt;"
+                      : *p == '"' ? "&quot;" : *p == '\'' ? "&#39;" : NULL;
+        if (e) cap_add(fi, "%s", e);
+        else cap_add(fi, "%c", *p);
+    }
+}
+
+/* The last logged value of loss.csv column col of run r, and its step (-1: none). */
+static double last_loss(const Run *r, const char *col, int *step) {
+    int c = csv_col(&r->loss, col), row = log_last_row(&r->loss, c);
+    *step = row >= 0 ? log_step(&r->loss, row) : -1;
+    return row >= 0 ? csv_num(&r->loss, row, c) : NAN;
+}
+
+/* The figures, one function each: returns the number of figures written (1, or 2 for the maps
+ * and their folded rest, each filling one FigureInfo of fi: file, title, caption), 0 when there
+ * was nothing to draw, -1 on error (printed). log_scale (the loss axis; the other figures ignore
+ * it): 1 log, 0 linear, FIGURES_LOG_AUTO log when the plotted losses span more than
+ * LOSS_LOG_SPAN. */
 #define LOSS_LOG_SPAN 30.0
 
-static int figure_loss(const Run *runs, int n, const char *dir, int log_scale) {
+/* A uniform guess over the 256 byte values: log2(256) bits per byte. */
+#define UNIFORM_BITS 8.0
+
+static int figure_loss(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *fi) {
+    int text = runs_are_text(runs, n);
+    const char *unit = text ? "bits per byte" : "loss (nats/token)";
     Figure f = figure_init(runs, n);
-    Panel *train = figure_panel(&f, "training loss (one batch per step)", "train loss",
-                                "loss (nats/token)", 0, 1);
-    Panel *val = figure_panel(&f, "validation loss", "val loss", "loss (nats/token)", 0, 1);
+    Panel *train = figure_panel(&f, "training loss (one batch per step)", "train loss", unit, 0, 1);
+    Panel *val = figure_panel(&f, "validation loss", "val loss", unit, 0, 1);
     int rc = f.failed ? -1 : 0;
-    for (int r = 0; r < n && rc == 0; r++)
-        rc = xy_column(&train->xy[r], &runs[r].loss, "train_loss", 1) |
-             xy_column(&val->xy[r], &runs[r].loss, "val_loss", 1);
+    /* text: bits per byte = nats per byte / ln 2 (loss.csv's val_bpb where it has one) */
+    double to_bits = 1 / log(2.0);
+    for (int r = 0; r < n && rc == 0; r++) {
+        int bpb = text && csv_col(&runs[r].loss, "val_bpb") >= 0;
+        rc = xy_column(&train->xy[r], &runs[r].loss, "train_loss", text ? to_bits : 1) |
+             xy_column(&val->xy[r], &runs[r].loss, bpb ? "val_bpb" : "val_loss",
+                       text && !bpb ? to_bits : 1);
+    }
+    double lo = INFINITY, hi = -INFINITY;
+    int log_y = 0;
     if (rc == 0) {
         /* A loss that falls from 2 to 0.003 is a flat line on the x axis of a linear plot: the
          * default axis is logarithmic once the values (> 0) span more than LOSS_LOG_SPAN. */
-        double lo = INFINITY, hi = -INFINITY;
         for (int i = 0; i < f.n; i++)
             for (int r = 0; r < n; r++) {
                 const XY *xy = &f.p[i].xy[r];
@@ -41,19 +81,42 @@ static int figure_loss(const Run *runs, int n, const char *dir, int log_scale) {
                 double a, b;
                 if (plot_y_range(&ps, 1, 1, &a, &b)) lo = fmin(lo, a), hi = fmax(hi, b);
             }
-        int log_y = log_scale == FIGURES_LOG_AUTO ? lo <= hi && hi > LOSS_LOG_SPAN * lo : log_scale;
+        log_y = log_scale == FIGURES_LOG_AUTO ? lo <= hi && hi > LOSS_LOG_SPAN * lo : log_scale;
         for (int i = 0; i < f.n; i++) {
             f.p[i].ax.log_y = log_y;
             f.p[i].ax.y_from_zero = !log_y;
-            f.p[i].ax.y_label = log_y ? "loss (nats/token, log scale)" : "loss (nats/token)";
+            f.p[i].ax.y_label = text ? (log_y ? "bits per byte (log scale)" : "bits per byte")
+                                     : (log_y ? "loss (nats/token, log scale)" : "loss (nats/token)");
         }
-        share_y_range(&f, 0, 2, 1, runs);
+        if (share_y_range(&f, 0, 2, 1, runs) && text)
+            for (int i = 0; i < f.n; i++) f.p[i].ax.y_hi = fmax(f.p[i].ax.y_hi, UNIFORM_BITS);
+        for (int i = 0; i < f.n && text; i++) {
+            f.p[i].ref_y = UNIFORM_BITS;
+            f.p[i].ref_label = "uniform guess over the 256 byte values (8 bits per byte)";
+        }
         rc = figure_write(&f, runs, "Loss against step", dir, "loss.svg");
     } else {
         fprintf(stderr, "error: out of memory drawing loss.svg\n");
     }
     figure_free(&f);
-    return rc ? -1 : 1;
+    if (rc) return -1;
+    if (text)
+        cap_add(fi, "Training loss (one batch per step, left) and validation loss (right) of "
+                    "next-byte prediction, in bits per byte (nats per byte / ln 2; the "
+                    "validation loss is <code>loss.csv</code>'s <code>val_bpb</code>). The grey "
+                    "dashed line at 8 bits per byte is a uniform guess over the 256 byte values, "
+                    "where an untrained model starts; lower is better. ");
+    else
+        cap_add(fi, "Training loss (one batch per step, left) and validation loss per answer "
+                    "token (right), both in nats per answer token. ");
+    if (lo <= hi)
+        cap_add(fi, "The plotted losses span %.3g&#215; (%.3g to %.3g); the y axis is %s "
+                    "(logarithmic by default past %.0f&#215;; --linear or --log-scale chooses). ",
+                hi / lo, lo, hi, log_y ? "logarithmic (its label says \"log scale\")" : "linear",
+                LOSS_LOG_SPAN);
+    cap_add(fi, "Compare when each run's loss starts to fall and where it levels off; a run that "
+                "diverged ends with a cross at its last finite value.");
+    return 1;
 }
 
 /* Chance level of a run in percent, guessing each answer token uniformly among task.symbols:
@@ -74,41 +137,131 @@ static double chance_percent(const Run *r, int per_answer) {
 }
 
 /* Gives panel p a chance line when every run that knows its chance level agrees on it and the
- * line stands clear of the axis (>= 0.5%: a sort answer's 16^-8 does not). */
-static void chance_line(Panel *p, const Run *runs, int n, int per_answer) {
+ * line stands clear of the axis (>= 0.5%: a sort answer's 16^-8 does not). Returns the level
+ * (percent), NAN when the runs do not say or disagree. */
+static double chance_line(Panel *p, const Run *runs, int n, int per_answer) {
     double c = NAN;
     for (int r = 0; r < n; r++) {
         double v = chance_percent(&runs[r], per_answer);
         if (isnan(v)) continue;
-        if (!isnan(c) && fabs(v - c) > 1e-9 * c) return;
+        if (!isnan(c) && fabs(v - c) > 1e-9 * c) return NAN;
         c = v;
     }
-    if (!(c >= 0.5)) return;
+    if (!(c >= 0.5)) return c;
     p->ref_y = c;
     p->ref_label = "chance level (guessing uniformly among task.symbols)";
+    return c;
 }
 
-static int figure_accuracy(const Run *runs, int n, const char *dir, int log_scale) {
+/* A text page: one panel, next-byte accuracy ("answer" and "token" are the same on text). */
+static int figure_text_accuracy(const Run *runs, int n, const char *dir, FigureInfo *fi) {
+    Figure f = figure_init(runs, n);
+    Panel *p = figure_panel(&f, "validation next-byte accuracy (greedy)", "val next-byte acc",
+                            "accuracy (%)", 0, 2);
+    int rc = f.failed ? -1 : 0;
+    for (int r = 0; r < n && rc == 0; r++)
+        rc = xy_column(&p->xy[r], &runs[r].loss, "val_token_acc", 100);
+    if (rc == 0) {
+        p->ax.y_lo = 0, p->ax.y_hi = 100;
+        rc = figure_write(&f, runs, "Validation next-byte accuracy against step", dir,
+                          "accuracy.svg");
+    } else {
+        fprintf(stderr, "error: out of memory drawing accuracy.svg\n");
+    }
+    figure_free(&f);
+    if (rc) return -1;
+    fi->title = "Validation next-byte accuracy against step";
+    cap_add(fi, "Next-byte accuracy on the held-out text: the share of positions whose most "
+                "likely next byte is the right one. On text every next byte is an answer, so the "
+                "answer and token accuracies of the other tasks are this one number, drawn once. "
+                "A uniform guess gets 1/256 = 0.39 %%, too close to 0 for a line of its own; the "
+                "bits per byte above are the finer measure.");
+    return 1;
+}
+
+static int figure_accuracy(const Run *runs, int n, const char *dir, int log_scale,
+                           FigureInfo *fi) {
     (void)log_scale;
+    if (runs_are_text(runs, n)) return figure_text_accuracy(runs, n, dir, fi);
     Figure f = figure_init(runs, n);
     Panel *ans = figure_panel(&f, "validation answer accuracy (whole answer right)",
                               "val answer acc", "accuracy (%)", 0, 1);
     Panel *tok = figure_panel(&f, "validation token accuracy (answer tokens)", "val token acc",
                               "accuracy (%)", 0, 1);
     int rc = f.failed ? -1 : 0;
+    double c_ans = NAN, c_tok = NAN;
     for (int r = 0; r < n && rc == 0; r++)
         rc = xy_column(&ans->xy[r], &runs[r].loss, "val_answer_acc", 100) |
              xy_column(&tok->xy[r], &runs[r].loss, "val_token_acc", 100);
     for (int i = 0; i < f.n; i++) f.p[i].ax.y_lo = 0, f.p[i].ax.y_hi = 100;
-    if (rc == 0) chance_line(ans, runs, n, 1), chance_line(tok, runs, n, 0);
+    if (rc == 0) c_ans = chance_line(ans, runs, n, 1), c_tok = chance_line(tok, runs, n, 0);
     if (rc == 0)
         rc = figure_write(&f, runs, "Validation accuracy against step", dir, "accuracy.svg");
     else fprintf(stderr, "error: out of memory drawing accuracy.svg\n");
     figure_free(&f);
-    return rc ? -1 : 1;
+    if (rc) return -1;
+    cap_add(fi, "Exact-match answer accuracy and per-token accuracy on the held-out examples: "
+                "compare when each run climbs off chance level and whether it reaches 99%% (the "
+                "verdict above and the summary table give the steps). Chance level of the "
+                "generated tasks guesses each answer token uniformly among task.symbols: "
+                "1/symbols for a token, 1/symbols<sup>length</sup> for a whole answer. ");
+    int lines = (c_tok >= 0.5) + (c_ans >= 0.5);
+    if (!isnan(c_tok) || !isnan(c_ans)) {
+        cap_add(fi, "For these runs that is ");
+        if (!isnan(c_tok)) cap_add(fi, "%.3g %% for a token", c_tok);
+        if (!isnan(c_ans))
+            cap_add(fi, "%s%.3g %% for a whole answer", isnan(c_tok) ? "" : " and ", c_ans);
+        int both = !isnan(c_tok) && !isnan(c_ans);
+        /* a token's level is never below a whole answer's: with one line, it is the token's */
+        cap_add(fi, "%s", lines == 2 ? "; the grey dashed lines mark them."
+                          : lines == 1 && both ? "; the grey dashed line marks the token's, the "
+                                                 "whole answer's is 0 on this axis."
+                          : lines == 1 ? "; the grey dashed line marks it."
+                                       : "; too close to 0 on this axis for a line.");
+    } else {
+        cap_add(fi, "These runs do not say their chance level (a task read from a file, or "
+                    "runs that disagree): no line is drawn.");
+    }
+    return 1;
 }
 
-static int figure_gradients(const Run *runs, int n, const char *dir, int log_scale) {
+/* The last logged value of grad_norms.csv column col of run r, and its step (-1: none). */
+static double last_grad(const Run *r, const char *col, int *step) {
+    int c = r->has_grads ? csv_col(&r->grads, col) : -1, row = log_last_row(&r->grads, c);
+    *step = row >= 0 ? log_step(&r->grads, row) : -1;
+    return row >= 0 ? csv_num(&r->grads, row, c) : NAN;
+}
+
+/* The caption of grad_norms.svg: what the lines can and cannot say, then each run's layer-0
+ * W_q and W_k norms at its last logged step beside its final validation loss. */
+static void gradient_caption(const Run *runs, int n, FigureInfo *fi) {
+    cap_add(fi, "Gradient L2 norms before clipping, log scale: all parameters (top), then the "
+                "query and key weights W<sub>q</sub>, W<sub>k</sub> of each layer. Two effects "
+                "pull these apart when the 1/&#8730;d<sub>k</sub> scale is removed: saturated "
+                "softmax rows pass less gradient, and the missing factor multiplies it by "
+                "&#8730;d<sub>k</sub>. Which one wins cannot be read off these lines at equal "
+                "step: a gradient shrinks with the loss, so the norms are confounded by the loss "
+                "level, and once one run has converged (loss near 0) its lines fall below the "
+                "other's for that reason alone. Here, at each run's last logged step: ");
+    for (int r = 0, first = 1; r < n; r++) {
+        int sq, sk, sv;
+        double q = last_grad(&runs[r], "blocks.0.attn.qkv.weight.q", &sq);
+        double k = last_grad(&runs[r], "blocks.0.attn.qkv.weight.k", &sk);
+        double v = last_loss(&runs[r], "val_loss", &sv);
+        if (sq < 0 && sk < 0) continue;
+        cap_add(fi, "%s", first ? "" : "; ");
+        first = 0;
+        cap_escaped(fi, runs[r].name);
+        cap_add(fi, " layer 0 W<sub>q</sub> %.3g, W<sub>k</sub> %.3g (step %d)", q, k,
+                sq >= 0 ? sq : sk);
+        if (sv >= 0) cap_add(fi, ", final validation loss %.3g", v);
+    }
+    cap_add(fi, ". <code>--compare UNSCALED SCALED --at-equal-loss</code> reads two runs at equal "
+                "validation loss instead (docs/findings.md, link 4 of the chain).");
+}
+
+static int figure_gradients(const Run *runs, int n, const char *dir, int log_scale,
+                            FigureInfo *fi) {
     (void)log_scale;
     int layers = 0, any = 0;
     for (int r = 0; r < n; r++) {
@@ -143,10 +296,13 @@ static int figure_gradients(const Run *runs, int n, const char *dir, int log_sca
     else
         fprintf(stderr, "error: out of memory drawing grad_norms.svg\n");
     figure_free(&f);
-    return rc ? -1 : 1;
+    if (rc) return -1;
+    gradient_caption(runs, n, fi);
+    return 1;
 }
 
-static int figure_attention(const Run *runs, int n, const char *dir, int log_scale) {
+static int figure_attention(const Run *runs, int n, const char *dir, int log_scale,
+                            FigureInfo *fi) {
     (void)log_scale;
     int layers = 0;
     for (int r = 0; r < n; r++)
@@ -183,7 +339,27 @@ static int figure_attention(const Run *runs, int n, const char *dir, int log_sca
         fprintf(stderr, "error: out of memory drawing attention.svg\n");
     }
     figure_free(&f);
-    return rc ? -1 : 1;
+    if (rc) return -1;
+    cap_add(fi, "Per layer, averaged over heads: the normalized attention entropy (left; 1 = "
+                "uniform weights, 0 = all weight on one key) and the standard deviation of the "
+                "scaled logits (right). Without the scale the logit std at step 0 is about "
+                "&#8730;d<sub>k</sub> times larger, and a low entropy then means a saturated "
+                "softmax; the share of saturated rows is in the next figure.");
+    /* the runs' own step-0 spread, beside their d_k */
+    int quoted = 0;
+    for (int r = 0; r < n; r++) {
+        int step = runs[r].has_attn ? attn_step(&runs[r], 0) : -1;
+        double std0 = step >= 0 ? log_head_mean(&runs[r].attn, step, 0, "logit_std", NULL) : NAN;
+        if (isnan(std0)) continue;
+        cap_add(fi, "%s", quoted++ ? "; " : " Here, layer 0 at its first logged step: ");
+        cap_escaped(fi, runs[r].name);
+        cap_add(fi, " logit std %.3g at step %d", std0, step);
+        const char *dm = ini_get(&runs[r].config, "model.d_model");
+        const char *nh = ini_get(&runs[r].config, "model.n_heads");
+        if (dm && nh && atoi(nh) > 0) cap_add(fi, " (d_k %d)", atoi(dm) / atoi(nh));
+    }
+    if (quoted) cap_add(fi, ".");
+    return 1;
 }
 
 /* One heatmap of the attention-map figure. */
@@ -246,9 +422,10 @@ static int map_slots(const Run *runs, int n, MapSlot **slots, int *n_slots) {
 }
 
 /* The first position whose input token is part of the answer (attn_map_tokens.csv's answer
- * column), or 0 when the tokens file does not say. */
+ * column), or 0 when the tokens file does not say, or for a text run (every next byte is an
+ * answer: there is no prompt to mark off). */
 static int answer_start(const Run *r, int T) {
-    if (!r->has_tokens) return 0;
+    if (!r->has_tokens || run_is_text(r)) return 0;
     int cp = csv_col(&r->tokens, "position"), ca = csv_col(&r->tokens, "answer");
     if (cp < 0 || ca < 0) return 0;
     int first = 0;
@@ -306,19 +483,11 @@ static void layout_maps(MapSlot *slots, int n_slots, double *used_w, double *bot
     *bottom = y + row_h;
 }
 
-static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
-    (void)log_scale;
-    MapSlot *slots = NULL;
-    int n_slots = 0, T = 0, max_rows = 0, rc = -1;
-    if (map_slots(runs, n, &slots, &n_slots) != 0) {
-        free(slots);
-        fprintf(stderr, "error: out of memory drawing attn_maps.svg\n");
-        return -1;
-    }
-    if (n_slots == 0) {
-        free(slots);
-        return 0;
-    }
+/* Draws slots[0..n_slots) into dir/file under heading: each map, the colour bar. Returns 0, or
+ * -1 after printing the error. */
+static int draw_maps(const Run *runs, MapSlot *slots, int n_slots, const char *dir,
+                     const char *file, const char *heading) {
+    int T = 0, max_rows = 0, rc = -1;
     for (int i = 0; i < n_slots; i++) {
         const Csv *m = slots[i].csv;
         if (m->n_cols - csv_col(m, "k0") > T) T = m->n_cols - csv_col(m, "k0");
@@ -329,7 +498,7 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     const char **row_labels = malloc((size_t)max_rows * sizeof *row_labels);
     char(*num)[12] = malloc((size_t)T * sizeof *num);
     if (!v || !labels || !row_labels || !num) {
-        fprintf(stderr, "error: out of memory drawing attn_maps.svg\n");
+        fprintf(stderr, "error: out of memory drawing %s\n", file);
         goto done;
     }
     /* Cells big enough to read the tokens up to ~30 positions, never smaller than 6 px. */
@@ -344,8 +513,7 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
     layout_maps(slots, n_slots, &used_w, &bottom);
     Svg s;
     svg_begin(&s, used_w + 110, fmax(bottom + MARGIN, 320), "Attention maps");
-    svg_text(&s, MARGIN, 28, "font-size=\"17\" font-weight=\"bold\"",
-             "Attention of one validation example: step 0 and end");
+    svg_text(&s, MARGIN, 28, "font-size=\"17\" font-weight=\"bold\"", heading);
     for (int i = 0; i < n_slots; i++) {
         const Csv *m = slots[i].csv;
         PlotHeatmap hm = slot_heatmap(runs, &slots[i], m->n_cols - csv_col(m, "k0"), v, labels,
@@ -353,81 +521,166 @@ static int figure_maps(const Run *runs, int n, const char *dir, int log_scale) {
         plot_heatmap(&s, slots[i].x, slots[i].y, cell, &hm);
     }
     plot_colorbar(&s, used_w + 30, 80, 16, 200, 0, 1, "weight");
-    rc = save_figure(&s, dir, "attn_maps.svg") == 0 ? 1 : -1;
+    rc = save_figure(&s, dir, file);
 done:
     free(v);
     free(labels);
     free(row_labels);
     free(num);
+    return rc;
+}
+
+/* How saturated a slot's head is: the mean, over its query rows that see two or more keys
+ * (query >= 1), of the row's largest weight; NAN without such a row. */
+static double slot_saturation(const MapSlot *s) {
+    const Csv *m = s->csv;
+    int k0 = csv_col(m, "k0"), cq = csv_col(m, "query"), count = 0;
+    double sum = 0;
+    for (int i = 0; i < s->rows; i++) {
+        int q = cq >= 0 ? csv_int(m, s->first_row + i, cq, -1) : i;
+        if (q < 1 || k0 + q >= m->n_cols) continue;
+        double top = 0;
+        for (int j = 0; j <= q; j++) top = fmax(top, csv_num(m, s->first_row + i, k0 + j));
+        sum += top;
+        count++;
+    }
+    return count ? sum / count : NAN;
+}
+
+/* The saturation that ranks slot i's head: its end map's, else its own (step 0). */
+static double head_saturation(const MapSlot *slots, int n_slots, int i) {
+    for (int j = 0; j < n_slots; j++)
+        if (!slots[j].step0 && slots[j].run == slots[i].run &&
+            slots[j].layer == slots[i].layer && slots[j].head == slots[i].head)
+            return slot_saturation(&slots[j]);
+    return slot_saturation(&slots[i]);
+}
+
+/* Marks in keep[] the slots attn_maps.svg shows: per run and layer, every head when there are at
+ * most FIGURES_MAP_HEADS, else the most and the least saturated head (the first of equals), at
+ * step 0 and at the end. Writes the chosen heads into the caption. Returns how many are kept. */
+static int choose_maps(const Run *runs, const MapSlot *slots, int n_slots, int *keep,
+                       FigureInfo *fi) {
+    int kept = 0, first_note = 1;
+    for (int i = 0; i < n_slots; i++) {
+        int heads = 0, most = -1, least = -1;
+        double hi = -INFINITY, lo = INFINITY;
+        for (int j = 0; j < n_slots; j++) {
+            if (slots[j].run != slots[i].run || slots[j].layer != slots[i].layer) continue;
+            int seen = 0;
+            for (int k = 0; k < j && !seen; k++)
+                seen = slots[k].run == slots[j].run && slots[k].layer == slots[j].layer &&
+                       slots[k].head == slots[j].head;
+            if (seen) continue;
+            heads++;
+            double sat = head_saturation(slots, n_slots, j);
+            if (sat > hi) hi = sat, most = slots[j].head;
+            if (sat < lo) lo = sat, least = slots[j].head;
+        }
+        keep[i] = heads <= FIGURES_MAP_HEADS || most < 0 || slots[i].head == most ||
+                  slots[i].head == least;
+        kept += keep[i];
+        /* the caption names the pair once per run and layer, at its first slot */
+        int first = 1;
+        for (int j = 0; j < i && first; j++)
+            first = !(slots[j].run == slots[i].run && slots[j].layer == slots[i].layer);
+        if (heads > FIGURES_MAP_HEADS && first && most >= 0) {
+            cap_add(fi, "%s", first_note ? " Shown per run and layer: the most and the least "
+                                           "saturated head (the mean over query rows of the "
+                                           "largest weight, in the end map): " : "; ");
+            first_note = 0;
+            cap_escaped(fi, runs[slots[i].run].name);
+            cap_add(fi, " layer %d: head %d (%.2f) and head %d (%.2f)", slots[i].layer, most, hi,
+                    least, lo);
+        }
+    }
+    if (!first_note)
+        cap_add(fi, ". The other heads are in the next figure, behind its toggle.");
+    return kept;
+}
+
+static int figure_maps(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *fi) {
+    (void)log_scale;
+    MapSlot *slots = NULL, *more = NULL;
+    int n_slots = 0, rc = -1, *keep = NULL;
+    if (map_slots(runs, n, &slots, &n_slots) != 0) {
+        free(slots);
+        fprintf(stderr, "error: out of memory drawing attn_maps.svg\n");
+        return -1;
+    }
+    if (n_slots == 0) {
+        free(slots);
+        return 0;
+    }
+    keep = malloc((size_t)n_slots * sizeof *keep);
+    more = malloc((size_t)n_slots * sizeof *more);
+    if (!keep || !more) {
+        fprintf(stderr, "error: out of memory drawing attn_maps.svg\n");
+        goto done;
+    }
+    cap_add(fi, "Attention weights of one validation example, for each run before the first "
+                "update (step 0) and after the last (row = query position, column = key; white "
+                "= 0, dark blue = 1; hatched grey = masked: a query never sees later keys). "
+                "Where answer tokens are among the inputs (a task with a separator), red dashed "
+                "lines mark where they begin, on both axes; without a separator (recall, text) "
+                "no line is drawn. A saturated head puts almost all its weight on a single key "
+                "in every row; without the scale that can be seen at step 0 already.");
+    int kept = choose_maps(runs, slots, n_slots, keep, fi), n_more = 0;
+    for (int i = 0, k = 0; i < n_slots; i++) {
+        if (keep[i]) slots[k++] = slots[i];
+        else more[n_more++] = slots[i];
+    }
+    if (draw_maps(runs, slots, kept, dir, "attn_maps.svg",
+                  "Attention of one validation example: step 0 and end") != 0)
+        goto done;
+    rc = 1;
+    if (n_more == 0) goto done;
+    FigureInfo *rest = fi + 1;
+    *rest = (FigureInfo){.file = "attn_maps_more.svg",
+                         .title = "The other heads' attention maps", .folded = 1};
+    cap_add(rest, "Attention maps of the heads the figure above leaves out (neither the most "
+                  "nor the least saturated of their run and layer): %d maps, drawn as above.",
+            n_more);
+    rc = draw_maps(runs, more, n_more, dir, "attn_maps_more.svg",
+                   "Attention of one validation example: the other heads") == 0 ? 2 : -1;
+done:
+    free(keep);
+    free(more);
     free(slots);
     return rc;
 }
 
 typedef struct {
-    int (*draw)(const Run *runs, int n, const char *dir, int log_scale);
-    FigureInfo info;
+    int (*draw)(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *fi);
+    const char *file, *title;
 } FigureSpec;
 
-static const FigureSpec FIGURES[FIGURES_MAX] = {
-    {figure_loss,
-     {"loss.svg", "Loss against step",
-      "Training loss (one batch per step, left) and validation loss per answer token (right), "
-      "both in nats per answer token. The y axis is logarithmic when the plotted losses span "
-      "more than 30&#215; (its label then says \"log scale\"; --linear or --log-scale "
-      "chooses), so a loss near 0.003 stays readable beside one near 0.3. Compare when each "
-      "run's loss starts to fall and where it levels off; a run that diverged ends with a "
-      "cross at its last finite value."}},
-    {figure_accuracy,
-     {"accuracy.svg", "Validation accuracy against step",
-      "Exact-match answer accuracy and per-token accuracy on the held-out examples: compare "
-      "when each run climbs off chance level and whether it reaches 99% (the summary table "
-      "gives the step). The grey dashed line is chance level for the generated tasks, guessing "
-      "each answer token uniformly among task.symbols: 1/symbols for a token (6.25% with 16 "
-      "symbols), 1/symbols<sup>length</sup> for a whole answer. A one-token recall answer "
-      "therefore has its line in both panels; a sort answer's whole-answer chance "
-      "(16<sup>&#8722;8</sup>) is 0 on this axis and gets none."}},
-    {figure_gradients,
-     {"grad_norms.svg", "Gradient norms against step",
-      "Gradient L2 norms before clipping, log scale: all parameters (top), then the query and "
-      "key weights W<sub>q</sub>, W<sub>k</sub> of each layer. Two effects pull these apart "
-      "when the 1/&#8730;d<sub>k</sub> scale is removed: saturated softmax rows pass less "
-      "gradient, and the missing factor multiplies it by &#8730;d<sub>k</sub>. Which one wins "
-      "cannot be read off these lines at equal step: a gradient shrinks with the loss, so the "
-      "norms are confounded by the loss level, and once one run has converged (loss near 0) "
-      "its lines fall below the other's for that reason alone. In the shipped sort pair the "
-      "unscaled W<sub>q</sub>, W<sub>k</sub> gradients end about 10&#8211;20&#215; above the "
-      "scaled ones because the scaled run has solved the task (final validation loss 0.002 "
-      "against 0.34). <code>--compare UNSCALED SCALED "
-      "--at-equal-loss</code> reads the runs at equal validation loss instead (seed 1, layer "
-      "0 | 1: the unscaled W<sub>q</sub> gradient is 0.40&#215; | 0.64&#215; the scaled one on "
-      "sort, 2.9&#215; | 0.59&#215; on recall; docs/findings.md, link 4 of the chain)."}},
-    {figure_attention,
-     {"attention.svg", "Attention entropy and logit spread against step",
-      "Per layer, averaged over heads: the normalized attention entropy (left; 1 = uniform "
-      "weights, 0 = all weight on one key) and the standard deviation of the scaled logits "
-      "(right). Without the scale the logit std at step 0 is about &#8730;d<sub>k</sub> times "
-      "larger, and a low entropy then means a saturated softmax; the share of saturated rows "
-      "is in the next figure."}},
-    {figure_passthru, {"passthru.svg", FIGURE_PASSTHRU_TITLE, FIGURE_PASSTHRU_CAPTION}},
-    {figure_maps,
-     {"attn_maps.svg", "Attention maps at step 0 and at the end of training",
-      "Attention weights of one validation example, for each run before the first update "
-      "(step 0) and after the last (row = query position, column = key; white = 0, dark blue "
-      "= 1; hatched grey = masked: a query never sees later keys). Where answer tokens are "
-      "among the inputs (a task with a separator), red dashed lines mark where they begin, on "
-      "both axes; without a separator (recall) the single answer is predicted at the last "
-      "position and no line is drawn. A saturated head puts "
-      "almost all its weight on a single key in every row; without the scale that can be "
-      "seen at step 0 already."}},
+/* figure_passthru's caption is fixed: it quotes no run. */
+static int figure_passthru_info(const Run *runs, int n, const char *dir, int log_scale,
+                                FigureInfo *fi) {
+    int w = figure_passthru(runs, n, dir, log_scale);
+    if (w > 0) cap_add(fi, "%s", FIGURE_PASSTHRU_CAPTION);
+    return w;
+}
+
+static const FigureSpec FIGURES[] = {
+    {figure_loss, "loss.svg", "Loss against step"},
+    {figure_accuracy, "accuracy.svg", "Validation accuracy against step"},
+    {figure_gradients, "grad_norms.svg", "Gradient norms against step"},
+    {figure_attention, "attention.svg", "Attention entropy and logit spread against step"},
+    {figure_passthru_info, "passthru.svg", FIGURE_PASSTHRU_TITLE},
+    {figure_maps, "attn_maps.svg", "Attention maps at step 0 and at the end of training"},
 };
 
 int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,
                   int *n_figs) {
     int rc = 0;
     *n_figs = 0;
-    for (int i = 0; i < FIGURES_MAX; i++) {
-        int w = FIGURES[i].draw(runs, n, dir, log_scale);
-        if (w > 0) figs[(*n_figs)++] = FIGURES[i].info;
+    for (size_t i = 0; i < sizeof FIGURES / sizeof *FIGURES; i++) {
+        FigureInfo *fi = &figs[*n_figs];
+        *fi = (FigureInfo){.file = FIGURES[i].file, .title = FIGURES[i].title};
+        int w = FIGURES[i].draw(runs, n, dir, log_scale, fi);
+        if (w > 0) *n_figs += w;
         if (w < 0) rc = -1;
     }
     return rc;

@@ -5,21 +5,35 @@
 
 #include "report/runs.h"
 
-/* A figure as the HTML page shows it: its file, title and what to look for (HTML). */
+#define FIGURE_CAPTION_LEN 4096
+
+/* A figure as the HTML page shows it: its file, title and what to look for (HTML; the numbers
+ * in it are those of the runs on the page). folded: the page shows it behind a <details> toggle. */
 typedef struct {
-    const char *file, *title, *caption;
+    const char *file, *title;
+    char caption[FIGURE_CAPTION_LEN];
+    int folded;
 } FigureInfo;
 
-#define FIGURES_MAX 6
+#define FIGURES_MAX 7
+
+/* Heads per run and layer in attn_maps.svg: the most and the least saturated. */
+#define FIGURES_MAP_HEADS 2
 
 /* log_scale of figures_write: choose the loss axis from the data (log when it spans > 30x). */
 #define FIGURES_LOG_AUTO (-1)
 
 /* Writes into dir every figure the runs have data for: loss.svg (log_scale: 1 a log loss axis,
  * 0 a linear one, FIGURES_LOG_AUTO log when the losses span more than 30x),
- * accuracy.svg, grad_norms.svg, attention.svg, passthru.svg (figure_passthru.h) and
- * attn_maps.svg, and lists those written in figs[0..*n_figs) (room for FIGURES_MAX). Returns 0,
- * or -1 when any could not be written (after printing why; the others are still written). */
+ * accuracy.svg, grad_norms.svg, attention.svg, passthru.svg (figure_passthru.h),
+ * attn_maps.svg and attn_maps_more.svg, and lists those written in figs[0..*n_figs) (room for
+ * FIGURES_MAX). On a page of text runs (verdict.h: runs_are_text) the losses are in bits per
+ * byte with the uniform guess (8 bits per byte) drawn, and the accuracy figure is one panel of
+ * next-byte accuracy. attn_maps.svg holds, per run and layer, the most and the least saturated
+ * head (FIGURES_MAP_HEADS: the mean over query rows with two or more visible keys of the row's
+ * largest weight, in the end map, else the step-0 map), at step 0 and at the end; the other heads
+ * go to attn_maps_more.svg, folded. Returns 0, or -1 when any could not be written (after
+ * printing why; the others are still written). */
 int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,
                   int *n_figs);
 

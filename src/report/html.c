@@ -11,6 +11,7 @@
 
 #include "report/plot.h"
 #include "report/svg.h"
+#include "report/verdict.h"
 #include "util/file_check.h"
 #include "util/provenance.h"
 #include "util/whole_write.h"
@@ -30,7 +31,7 @@ static const char CSS[] =
     "figcaption{font-size:14px;color:#444;margin-top:6px;max-width:960px}\n"
     "code{background:#f4f4f4;padding:0 3px}.swatch{vertical-align:middle;margin-right:6px}\n"
     ".note{color:#666;font-size:13px}td.bad{color:#b00020;font-weight:bold}\n"
-    "td.sample{vertical-align:top;white-space:normal}\n"
+    "td.sample{vertical-align:top;white-space:normal;text-align:left}\n"
     "pre.sample{white-space:pre-wrap;max-width:520px;margin:4px 0;font-size:12px}\n"
     ".prompt{color:#888}\n"
     "figure svg{max-width:100%;height:auto;border:1px solid #e4e4e4;display:block}\n"
@@ -41,7 +42,10 @@ static const char CSS[] =
     "border-bottom:1px solid #ddd}\n"
     ".toggles label{margin-right:14px;white-space:nowrap;cursor:pointer}\n"
     ".swatch-box{display:inline-block;width:16px;height:4px;vertical-align:middle;margin:0 5px}\n"
-    "nav{font-size:14px}pre.text{font-size:12px;overflow-x:auto}\n";
+    "nav{font-size:14px}pre.text{font-size:12px;overflow-x:auto}\n"
+    ".verdict{font-size:15px;background:#f4f8fc;border-left:4px solid #0072b2;"
+    "padding:6px 12px;margin:10px 0}\n"
+    "details.more{margin:0 0 28px}details.more summary{cursor:pointer;font-size:14px}\n";
 
 /* What the page's script adds (written without <, > and &, so the page stays well-formed XML):
  * a tooltip with the run, the series and the nearest point's x and y values (the data-x / data-y
@@ -368,15 +372,21 @@ static void html_sample_cell(FILE *f, char *text) {
 
 /* The runs' sample.txt side by side (a text run writes one at the end of training), each run's
  * text escaped; nothing when no run folder holds one. */
-static void html_samples(FILE *f, const Run *runs, int n) {
+static int has_samples(const Run *runs, int n) {
     char path[PATH_MAX];
     int any = 0;
     for (int i = 0; i < n && !any; i++) {
         snprintf(path, sizeof path, "%s/sample.txt", runs[i].path);
         any = access(path, F_OK) == 0;
     }
+    return any;
+}
+
+static void html_samples(FILE *f, const Run *runs, int n) {
+    char path[PATH_MAX];
+    int any = has_samples(runs, n);
     if (!any) return;
-    fprintf(f, "<h2>Samples</h2>\n<p class=\"note\">Text each run generated after the same "
+    fprintf(f, "<h2 id=\"samples\">Samples</h2>\n<p class=\"note\">Text each run generated after the same "
                "prompt (grey), from its <code>sample.txt</code>; bytes other than printable ASCII "
                "and newlines are shown as \\xHH, a backslash as \\\\.</p>\n"
                "<table class=\"samples\">\n");
@@ -408,7 +418,34 @@ static void html_samples(FILE *f, const Run *runs, int n) {
     fprintf(f, "</tr>\n</table>\n");
 }
 
-/* Everything before the figures: head, title, the run folders, the contents, the toggles' place. */
+/* The verdict (verdict.h) as the page's first paragraph: "Verdict:" in bold, a line per run and
+ * one for the pair. */
+static void html_verdict(FILE *f, const Run *runs, int n) {
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) return;
+    verdict_compare(mem, runs, n);
+    if (fclose(mem) != 0 || !text) {
+        free(text);
+        return;
+    }
+    fprintf(f, "<p class=\"verdict\" id=\"verdict\"><b>Verdict:</b> ");
+    for (char *line = text, *eol; *line; line = eol + 1) {
+        eol = strchr(line, '\n');
+        if (!eol) eol = line + strlen(line);
+        char keep = *eol;
+        *eol = '\0';
+        xml_escape_file(f, line);
+        if (keep && eol[1]) fprintf(f, "<br/>\n");
+        if (!keep) break;
+    }
+    fprintf(f, "</p>\n");
+    free(text);
+}
+
+/* Everything before the figures: head, title, the run folders, the verdict, the contents, the
+ * samples (text runs: what a reader looks at first), the toggles' place. */
 static void html_top(FILE *f, const Run *runs, int n) {
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>");
     for (int i = 0; i < n; i++) {
@@ -429,11 +466,17 @@ static void html_top(FILE *f, const Run *runs, int n) {
         xml_escape_file(f, runs[i].path);
         fprintf(f, "</code>");
     }
-    /* Figures first, the tables after them; the script adds hover and the run toggles. */
-    fprintf(f, ".</p>\n<nav><a href=\"#figures\">Figures</a> &#183; <a href=\"#differ\">Settings "
+    /* The verdict, the samples and the figures first, the tables after them; the script adds
+     * hover and the run toggles. */
+    fprintf(f, ".</p>\n");
+    html_verdict(f, runs, n);
+    int samples = has_samples(runs, n);
+    fprintf(f, "<nav>%s<a href=\"#figures\">Figures</a> &#183; <a href=\"#differ\">Settings "
                "that differ</a> &#183; <a href=\"#summary\">Summary</a> &#183; <a href=\"#all\">"
-               "All settings</a> &#183; <a href=\"#provenance\">Provenance</a></nav>\n"
-               "<h2 id=\"figures\">Figures</h2>\n<p class=\"note\">Hover a curve for its step "
+               "All settings</a> &#183; <a href=\"#provenance\">Provenance</a></nav>\n",
+            samples ? "<a href=\"#samples\">Samples</a> &#183; " : "");
+    html_samples(f, runs, n);
+    fprintf(f, "<h2 id=\"figures\">Figures</h2>\n<p class=\"note\">Hover a curve for its step "
                "and value; untick a run to hide its curves in every figure.</p>\n"
                "<div id=\"run-toggles\" class=\"toggles\" hidden=\"hidden\"></div>\n");
 }
@@ -453,8 +496,16 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
     int n_keys = 0, n_diff = 0;
     const char **keys = config_keys(runs, n, &n_keys);
     html_top(f, runs, n);
-    for (int i = 0; i < n_figs; i++)
+    for (int i = 0; i < n_figs; i++) {
+        /* a folded figure (the attention maps of the other heads) waits behind a toggle */
+        if (figs[i].folded) {
+            fprintf(f, "<details class=\"more\"><summary>");
+            xml_escape_file(f, figs[i].title);
+            fprintf(f, " (click to show)</summary>\n");
+        }
         html_figure(f, dir, figs[i].file, figs[i].title, figs[i].caption, 1);
+        if (figs[i].folded) fprintf(f, "</details>\n");
+    }
     fprintf(f, "<h2 id=\"differ\">Settings that differ</h2>\n");
     for (int k = 0; keys && k < n_keys; k++)
         n_diff += key_differs(runs, n, keys[k]) && !is_bookkeeping(keys[k]);
@@ -465,7 +516,6 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
         html_config_table(f, runs, n, keys, n_keys, 1);
     fprintf(f, "<h2 id=\"summary\">Summary</h2>\n");
     html_summary(f, summary, runs);
-    html_samples(f, runs, n);
     fprintf(f, "<h2 id=\"all\">All settings</h2>\n<p class=\"note\">Highlighted: the value "
                "differs between runs.</p>\n");
     if (keys) html_config_table(f, runs, n, keys, n_keys, 0);

@@ -1,6 +1,7 @@
-/* html.h: index.html of ./train --compare, the page that ties the report together: the runs and
- * the settings that differ, the summary table, the figures with what to look for, the runs'
- * generated samples side by side (when a run folder holds sample.txt), every setting. */
+/* html.h: index.html of ./train --compare, the page that ties the report together: the verdict
+ * (verdict.h), the runs' generated samples side by side (when a run folder holds sample.txt),
+ * the figures with what to look for, the settings that differ, the summary table, every
+ * setting. */
 #ifndef SCALEDOT_HTML_H
 #define SCALEDOT_HTML_H
 
@@ -15,9 +16,10 @@
  * (report/compare.c) before it is written again. */
 #define HTML_COMPARE_MARK "<p class=\"note\">Report of <code>./train --compare</code>"
 
-/* Writes the page to path: the figures first (each SVG of figs, read from path's folder, inlined
- * so the script can reach it; a link to the file beside it), then the settings that differ, the
- * summary table, the samples, every setting and the provenance. Self-contained: CSS and script
+/* Writes the page to path: the verdict line and the samples first, then the figures (each SVG of
+ * figs, read from path's folder, inlined so the script can reach it; a link to the file beside
+ * it; a folded one inside a <details> toggle), then the settings that differ, the summary table,
+ * every setting and the provenance. Self-contained: CSS and script
  * inline, no external script, font or URL; without JavaScript it reads the same minus hover and
  * toggles. It is well-formed XML too (void elements closed, CSS and script free of <, > and &),
  * so the tests can check it with the same parser as the SVGs. A figure that cannot be read is

@@ -71,6 +71,10 @@ typedef struct {
     int y_from_zero;    /* linear y: let the automatic range start at 0 */
     int log_x;          /* 1: log10 x axis (1-2-5 ticks as plot_log_ticks); PLOT_LOG2: a log
                          * axis ticked at powers of two (plot_log2_ticks); x <= 0 is not drawn */
+    const char *const *x_names; /* n_x_names > 0: a categorical x axis (log_x ignored), x = i
+                                 * drawn at a tick labelled x_names[i] (its first 23 bytes), the
+                                 * axis from -0.5 to n_x_names - 0.5 unless x_lo / x_hi say */
+    int n_x_names;
 } PlotAxes;
 
 #define PLOT_LOG2 2

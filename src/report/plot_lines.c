@@ -170,9 +170,10 @@ int plot_lines(Svg *s, double x, double y, double w, double h, const PlotAxes *a
 
 int plot_lines_bars(Svg *s, double x, double y, double w, double h, const PlotAxes *ax,
                     const PlotSeries *series, const PlotBars *bars, int n_series) {
-    Frame f = {.log_y = ax->log_y, .log_x = ax->log_x};
+    Frame f = {.log_y = ax->log_y, .log_x = ax->n_x_names > 0 ? 0 : ax->log_x};
     double lo = 0, hi = 1;
-    if (!x_range(series, n_series, ax->log_x, &lo, &hi))
+    if (ax->n_x_names > 0) lo = -0.5, hi = ax->n_x_names - 0.5;
+    else if (!x_range(series, n_series, ax->log_x, &lo, &hi))
         lo = ax->log_x ? 0.1 : 0, hi = ax->log_x ? 10 : 1;
     f.x_lo = isnan(ax->x_lo) ? lo : ax->x_lo;
     f.x_hi = isnan(ax->x_hi) ? hi : ax->x_hi;
@@ -192,6 +193,16 @@ int plot_lines_bars(Svg *s, double x, double y, double w, double h, const PlotAx
     return points;
 }
 
+/* The ticks of a categorical x axis: one at each i < n_x_names, labelled with its name. */
+static int name_ticks(const PlotAxes *ax, PlotTick *t, int cap) {
+    int n = ax->n_x_names < cap ? ax->n_x_names : cap;
+    for (int i = 0; i < n; i++) {
+        t[i] = (PlotTick){.value = i, .major = 1};
+        snprintf(t[i].label, sizeof t[i].label, "%s", ax->x_names[i] ? ax->x_names[i] : "");
+    }
+    return n;
+}
+
 /* The chart's title, frame, grid, ticks and axis labels in (x, y, w, h) for the data range in f
  * (widened to whole ticks and written back, with the plot area), then an open clip group for the
  * data: the caller draws into it and closes both groups with "</g>\n</g>\n". */
@@ -209,7 +220,8 @@ static void frame_draw(Svg *s, double x, double y, double w, double h, const Plo
     for (int i = 0; i < nyt; i++) label_w = fmax(label_w, plot_text_width(yt[i].label, 11));
     f.left = x + 22 + label_w + 8;
     f.width = x + w - right_pad - f.left;
-    int nxt = ax->log_x == PLOT_LOG2 ? plot_log2_ticks(&f.x_lo, &f.x_hi, xt, PLOT_MAX_TICKS)
+    int nxt = ax->n_x_names > 0 ? name_ticks(ax, xt, PLOT_MAX_TICKS)
+              : ax->log_x == PLOT_LOG2 ? plot_log2_ticks(&f.x_lo, &f.x_hi, xt, PLOT_MAX_TICKS)
               : ax->log_x ? plot_log_ticks(&f.x_lo, &f.x_hi, xt, PLOT_MAX_TICKS)
                         : plot_nice_ticks(&f.x_lo, &f.x_hi, (int)(f.width / 80) + 1, xt,
                                           PLOT_MAX_TICKS);

@@ -184,10 +184,10 @@ static int draw(Svg *s, const RegimePoint *p, int n, int drawn[2]) {
                                "attention-logit std");
     PlotAxes ax1 = {"final validation answer accuracy, every run",
                     "predicted step-0 logit std (log)", "answer accuracy (%)", 0, NAN, NAN, 0, 100,
-                    0, 1};
+                    0, 1, NULL, 0};
     PlotAxes ax2 = {"slowdown to 90 % (steps none / steps sqrt_dk)",
                     "predicted step-0 logit std of the unscaled run (log)", "slowdown (log)", 1,
-                    NAN, NAN, NAN, NAN, 0, 1};
+                    NAN, NAN, NAN, NAN, 0, 1, NULL, 0};
     censored_headroom(b, nb, &ax2.y_lo, &ax2.y_hi);
     x_headroom(a, na, &ax1.x_lo, &ax1.x_hi);
     x_headroom(b, nb, &ax2.x_lo, &ax2.x_hi);

@@ -312,3 +312,14 @@ void run_status(const Run *r, char *out, size_t n) {
     else
         snprintf(out, n, "%s @%d", what, last);
 }
+
+int run_is_text(const Run *r) {
+    const char *task = ini_get(&r->config, "task.name");
+    return (task && strcmp(task, "text") == 0) || csv_col(&r->loss, "val_bpb") >= 0;
+}
+
+int runs_are_text(const Run *runs, int n) {
+    for (int i = 0; i < n; i++)
+        if (!run_is_text(&runs[i])) return 0;
+    return n > 0;
+}

@@ -58,6 +58,14 @@ int attn_layers(const Run *r);
 /* First (last = 0) or last step of attention.csv; -1 when there is none. */
 int attn_step(const Run *r, int last);
 
+/* 1 when run r is a text run: task.name = text in its config.ini, or a val_bpb column in its
+ * loss.csv (the trainer writes it for the text task only). */
+int run_is_text(const Run *r);
+
+/* 1 when n > 0 and every run is a text run: the report then speaks of bytes (bits per byte,
+ * next-byte accuracy) instead of answers. */
+int runs_are_text(const Run *runs, int n);
+
 /* "diverged @N" when the run ended on NaN/inf (N: the first bad step after its last good one),
  * else "finished @N", "running @N" (a ./train still trains in the folder: util/run_lock.h) or
  * "stopped @N" (fewer steps than its config asked for), plus ", K skipped"

@@ -151,6 +151,12 @@ static void summary_config_rows(Table *t, const Run *runs, int n) {
 }
 
 static void summary_accuracy_rows(Table *t, const Run *runs, int n) {
+    if (runs_are_text(runs, n)) {
+        /* on text every next byte is an answer: one accuracy, and no answer-threshold steps */
+        table_add(t, 1, "validation next-byte accuracy (%%)");
+        metric_rows(t, runs, n, "val_token_acc", "next-byte acc", "%.1f%%", 100);
+        return;
+    }
     table_add(t, 1, "validation accuracy (%%)");
     metric_rows(t, runs, n, "val_answer_acc", "answer acc", "%.1f%%", 100);
     metric_rows(t, runs, n, "val_token_acc", "token acc", "%.1f%%", 100);
@@ -315,13 +321,18 @@ int summary_build(Table *t, const Run *runs, int n) {
     t->n_runs = n;
     table_add(t, 1, "setup");
     summary_config_rows(t, runs, n);
-    table_add(t, 1, "loss (nats/token)");
+    int text = runs_are_text(runs, n);
+    table_add(t, 1, text ? "loss (nats/byte)" : "loss (nats/token)");
     metric_rows(t, runs, n, "train_loss", "train loss", "%.4f", 1);
     metric_rows(t, runs, n, "val_loss", "val loss", "%.4f", 1);
     /* the text task's loss.csv has val_bpb (bits per byte); other tasks' logs do not */
     int bpb = 0;
     for (int i = 0; i < n; i++) bpb |= csv_col(&runs[i].loss, "val_bpb") >= 0;
-    if (bpb) {
+    if (text) {
+        table_add(t, 1, "bits per byte (loss / ln 2; a uniform guess: 8)");
+        metric_rows(t, runs, n, "train_loss", "train bpb", "%.4f", 1 / log(2.0));
+        metric_rows(t, runs, n, "val_bpb", "val bpb", "%.4f", 1);
+    } else if (bpb) {
         table_add(t, 1, "validation bits per byte (text task: val loss / ln 2)");
         metric_rows(t, runs, n, "val_bpb", "val bpb", "%.4f", 1);
     }

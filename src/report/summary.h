@@ -22,7 +22,9 @@ typedef struct {
 } Table;
 
 /* Builds the table of runs[0..n): setup, loss, accuracy, gradient norms, attention logits, the
- * softmax pass-through (when a run's attention.csv has it). A value
+ * softmax pass-through (when a run's attention.csv has it). Text runs (runs_are_text) get the
+ * losses in nats per byte and in bits per byte, and one accuracy, next-byte, without the
+ * answer-accuracy threshold rows. A value
  * logged at a step other than the row's carries "(@step)", "-" is not logged near that step, "n/a"
  * not in the run's logs. Returns 0, or -1 when out of memory; summary_free frees t either way. */
 int summary_build(Table *t, const Run *runs, int n);

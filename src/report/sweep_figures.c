@@ -1,5 +1,6 @@
 /* sweep_figures.c: the figures of a sweep report (see sweep_figures.h). Reading order: one figure
- * onto disk, the lines against d_k, the three d_k figures, the lr figure, sweep_figures_write. */
+ * onto disk, the lines against d_k, the three d_k figures, the lr figure, the figure of any other
+ * varied column, sweep_figures_write. */
 #include "report/sweep_figures.h"
 
 #include <errno.h>
@@ -234,6 +235,123 @@ static int lr_figure(const LrGroup *lr, int n, const char *dir, FILE *cap) {
     return 1;
 }
 
+/* ------------------------------------------------------------ any other varied key */
+
+/* At most this many key figures (one per varied column). */
+#define MAX_KEY_FIGURES 8
+
+static int cmp_num(const void *a, const void *b) {
+    double x = strtod(*(const char *const *)a, NULL), y = strtod(*(const char *const *)b, NULL);
+    return (x > y) - (x < y);
+}
+
+/* The distinct values of varied column k over the rows that trained, at most cap: ascending when
+ * every one is a number, else in order of first appearance. Returns their number. */
+static int key_values(const SweepTable *t, int k, const char **vals, int cap) {
+    int n = 0, numeric = 1;
+    for (int i = 0; i < t->n_rows && n < cap; i++) {
+        if (!t->rows[i].in_stats) continue;
+        const char *v = sweep_key_value(t, &t->rows[i], k);
+        int seen = 0;
+        for (int j = 0; j < n && !seen; j++) seen = strcmp(vals[j], v) == 0;
+        if (seen) continue;
+        char *end;
+        strtod(v, &end);
+        numeric &= *v && !*end;
+        vals[n++] = v;
+    }
+    if (numeric) qsort(vals, (size_t)n, sizeof *vals, cmp_num);
+    return n;
+}
+
+/* Final validation answer accuracy against the values of varied column k, one tick per value,
+ * one line per group of the other varied columns (seed aside): median over the rows at a value,
+ * min-max bars. Returns 1 when written, 0 when k has fewer than two trained values, -1. */
+static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
+    const char *vals[MAX_LINES];
+    int n_vals = key_values(t, k, vals, MAX_LINES), seed = sweep_key(t, "seed");
+    if (n_vals < 2) return 0;
+    SweepGroup *g;
+    int n_groups = sweep_groups(t, 1u << k | (seed >= 0 ? 1u << seed : 0u), &g);
+    Points *pts = n_groups >= 0 ? calloc((size_t)n_groups + MAX_LINES, sizeof *pts) : NULL;
+    int *rows = malloc(sizeof *rows * (size_t)(t->n_rows > 0 ? t->n_rows : 1));
+    if (!pts || !rows) {
+        fprintf(stderr, "error: out of memory drawing the figure of %s\n", sweep_key_name(t, k));
+        if (n_groups >= 0) sweep_groups_free(g, n_groups);
+        free(pts);
+        free(rows);
+        return -1;
+    }
+    int ng = n_groups < MAX_LINES ? n_groups : MAX_LINES;
+    PlotSeries s[MAX_LINES];
+    PlotBars bars[MAX_LINES];
+    const char *labels[MAX_LINES];
+    for (int i = 0; i < ng; i++) {
+        Points *p = &pts[i];
+        for (int j = 0; j < n_vals; j++) {
+            SweepGroup at = {.rows = rows, .n = 0};
+            for (int r = 0; r < g[i].n; r++)
+                if (strcmp(sweep_key_value(t, &t->rows[g[i].rows[r]], k), vals[j]) == 0)
+                    rows[at.n++] = g[i].rows[r];
+            SweepStat st = sweep_stat(t, &at, SW_VAL_ACC, 100);
+            if (st.n == 0) continue;
+            p->x[p->n] = j, p->y[p->n] = st.median, p->lo[p->n] = st.lo, p->hi[p->n] = st.hi;
+            p->n++;
+        }
+        s[i] = (PlotSeries){g[i].label, "median over seeds", p->x, p->y, p->n, i};
+        bars[i] = (PlotBars){p->lo, p->hi};
+        labels[i] = g[i].label;
+    }
+    /* One line in all (only k and the seed varied, the scale alone above all): each seed's own
+     * line beside the median, so the seeds' spread reads as lines. */
+    const char *seeds[MAX_LINES];
+    char seed_label[MAX_LINES][48];
+    int n_seeds = ng == 1 && seed >= 0 ? key_values(t, seed, seeds, MAX_LINES - 1) : 0, ns = ng;
+    for (int q = 0; q < n_seeds; q++, ns++) {
+        Points *p = &pts[ns];
+        for (int j = 0; j < n_vals; j++)
+            for (int r = 0; r < g[0].n; r++) {
+                const SweepRow *row = &t->rows[g[0].rows[r]];
+                if (strcmp(sweep_key_value(t, row, seed), seeds[q]) != 0 ||
+                    strcmp(sweep_key_value(t, row, k), vals[j]) != 0 || !row->has[SW_VAL_ACC] ||
+                    isnan(row->v[SW_VAL_ACC]))
+                    continue;
+                p->x[p->n] = j, p->y[p->n++] = 100 * row->v[SW_VAL_ACC];
+                break;
+            }
+        snprintf(seed_label[q], sizeof seed_label[q], "seed=%s", seeds[q]);
+        s[ns] = (PlotSeries){seed_label[q], "one seed", p->x, p->y, p->n, ns};
+        bars[ns] = (PlotBars){NULL, NULL};
+        labels[ns] = seed_label[q];
+    }
+    const char *name = sweep_key_name(t, k);
+    char title[160], file[128];
+    snprintf(title, sizeof title, "Final validation answer accuracy against %s", name);
+    int len = snprintf(file, sizeof file, "sweep_by_");
+    for (const char *c = name; *c && len < (int)sizeof file - 5; c++)
+        file[len++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                              (*c >= '0' && *c <= '9') || *c == '-' ? *c : '_';
+    snprintf(file + len, sizeof file - (size_t)len, ".svg");
+    PlotAxes ax = {.title = title, .x_label = name, .y_label = "answer accuracy (%)",
+                   .x_lo = NAN, .x_hi = NAN, .y_lo = 0, .y_hi = 100, .x_names = vals,
+                   .n_x_names = n_vals};
+    int rc = save_chart(dir, file, &ax, s, bars, ns, labels,
+                        n_seeds ? "the first line: median over seeds, bars: min to max; then "
+                                  "one line per seed"
+                                : "lines: median over seeds; bars: min to max over seeds; one "
+                                  "line per setting of the other varied columns");
+    if (!rc)
+        fprintf(cap, "%s: the final validation answer accuracy (%%) against %s, one tick per "
+                     "value, one line per setting of the varied columns other than %s and seed; "
+                     "each point is the median over the seeds that measured it, the bar spans "
+                     "their minimum to maximum%s.\n", file, name, name,
+                n_seeds ? "; with one such setting, each seed's own line beside it" : "");
+    free(pts);
+    free(rows);
+    sweep_groups_free(g, n_groups);
+    return rc ? -1 : 1;
+}
+
 int sweep_figures_write(const SweepTable *t, const LrGroup *lr, int n_lr, const char *dir,
                         FILE *captions) {
     int written = 0, w;
@@ -243,6 +361,13 @@ int sweep_figures_write(const SweepTable *t, const LrGroup *lr, int n_lr, const 
     }
     if (n_lr > 0) {
         if ((w = lr_figure(lr, n_lr, dir, captions)) < 0) return -1;
+        written += w;
+    }
+    /* neither d_k nor lr varied: a figure per other varied column (the scale above all) */
+    int seed = sweep_key(t, "seed"), by_key = written == 0;
+    for (int k = 0; by_key && k < t->n_keys && written < MAX_KEY_FIGURES; k++) {
+        if (k == seed) continue;
+        if ((w = key_figure(t, k, dir, captions)) < 0) return -1;
         written += w;
     }
     return written;

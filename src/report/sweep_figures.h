@@ -5,7 +5,12 @@
  * d_k (log x), one line per group of the other varied columns (the scale modes of a d_k sweep),
  * median over seeds with min-max bars. When optim.lr varies: sweep_lr.svg, the final validation
  * loss against lr (log x, log y), one line per LR-sensitivity group, median over seeds with
- * min-max bars, and a dashed line at l0, the loss at initialisation. */
+ * min-max bars, and a dashed line at l0, the loss at initialisation. When neither varies:
+ * sweep_by_KEY.svg for each other varied column KEY but the seed (at most 8; KEY's characters
+ * other than letters, digits and '-' made '_'), the final validation answer accuracy against
+ * KEY's values (one tick per value: ascending when all are numbers, else in order of first
+ * appearance), one line per group of the other varied columns, median over seeds with min-max
+ * bars, and when that is a single line (only KEY and the seed varied), one line per seed too. */
 #ifndef SCALEDOT_SWEEP_FIGURES_H
 #define SCALEDOT_SWEEP_FIGURES_H
 

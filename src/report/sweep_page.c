@@ -61,6 +61,30 @@ static void text_block(FILE *f, const Section *s, const char *from) {
     free(copy);
 }
 
+/* The sections shown before the others, not as sections of their own: the header, the verdict
+ * and the figures. */
+static int top_section(const Section *s) {
+    return starts(s, "sweep report of") || starts(s, "verdict: ") || starts(s, "figures in");
+}
+
+/* The verdict section (verdict.h) as the page's first paragraph: "Verdict:" in bold, then its
+ * lines (the first without "verdict: ", the others unindented), one per line. */
+static void verdict(FILE *f, const Section *s) {
+    fprintf(f, "<p class=\"verdict\" id=\"verdict\"><b>Verdict:</b> ");
+    const char *p = s->start + strlen("verdict: ");
+    while (p < s->end && *p != '\n') {
+        const char *eol = memchr(p, '\n', (size_t)(s->end - p));
+        if (!eol) eol = s->end;
+        while (p < eol && *p == ' ') p++;
+        char *line = strndup(p, (size_t)(eol - p));
+        xml_escape_file(f, line ? line : "?");
+        free(line);
+        p = eol + 1;
+        if (p < s->end && *p != '\n') fprintf(f, "<br/>\n");
+    }
+    fprintf(f, "</p>\n");
+}
+
 /* The "figures in DIR/:" section: each "FILE.svg: caption" line after the heading inlined with
  * its caption (the heading holds the sweep's folder, which may itself hold ".svg: "). */
 static void figures(FILE *f, const char *dir, const Section *s) {
@@ -84,7 +108,8 @@ static void figures(FILE *f, const char *dir, const Section *s) {
         }
         line = eol + 1;
     }
-    if (!any) fprintf(f, "<p>No figure: neither d_k nor optim.lr varied.</p>\n");
+    if (!any) fprintf(f, "<p>No figure: no column but the seed varied over two trained "
+                         "values.</p>\n");
 }
 
 int sweep_page_write(const char *dir, const char *text) {
@@ -108,10 +133,12 @@ int sweep_page_write(const char *dir, const char *text) {
     fprintf(f, "</code></h1>\n<p class=\"note\">Report of the sweep (<code>summary.txt</code> "
                "beside this page holds the same text; <code>sweep.csv</code> one row per run).</p>"
                "\n");
+    for (int i = 0; i < n; i++)
+        if (starts(&sec[i], "verdict: ")) verdict(f, &sec[i]);
     if (n > 0 && starts(&sec[0], "sweep report of")) text_block(f, &sec[0], sec[0].start);
     fprintf(f, "<nav><a href=\"#figures\">Figures</a>");
     for (int i = 0; i < n; i++)
-        if (!starts(&sec[i], "sweep report of") && !starts(&sec[i], "figures in")) {
+        if (!top_section(&sec[i])) {
             fprintf(f, " &#183; <a href=\"#section%d\">", i);
             char *h = strndup(sec[i].start, (size_t)heading_len(&sec[i]));
             xml_escape_file(f, h ? h : "?");
@@ -126,7 +153,7 @@ int sweep_page_write(const char *dir, const char *text) {
         if (starts(&sec[i], "figures in")) figures(f, dir, &sec[i]), any_fig = 1;
     if (!any_fig) fprintf(f, "<p>No figure.</p>\n");
     for (int i = 0; i < n; i++) {
-        if (starts(&sec[i], "sweep report of") || starts(&sec[i], "figures in")) continue;
+        if (top_section(&sec[i])) continue;
         char *h = strndup(sec[i].start, (size_t)heading_len(&sec[i]));
         if (h && h[0] >= 'a' && h[0] <= 'z') h[0] = (char)(h[0] - 'a' + 'A');
         fprintf(f, "<h2 id=\"section%d\">", i);

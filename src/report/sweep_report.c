@@ -1,5 +1,6 @@
 /* sweep_report.c: the sweep report (see sweep_report.h). Reading order: which rows count, the
- * summary over seeds, the outlying seeds, sweep_report (LR sensitivity and figures come from
+ * summary over seeds (after the verdict, verdict.h), the outlying seeds, sweep_report (LR
+ * sensitivity and figures come from
  * lr_sensitivity.c and sweep_figures.c), and before it the check that the folder holds no file of
  * the user's that the report would replace. The text is built once in memory and then written both
  * to the terminal and to summary.txt, so the two never differ. */
@@ -19,6 +20,7 @@
 #include "report/sweep_page.h"
 #include "report/svg.h"
 #include "report/sweep_table.h"
+#include "report/verdict.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
 
@@ -203,6 +205,11 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
         return -1;
     }
     if (n > 0) {
+        fputc('\n', f); /* the verdict first (verdict.h): the page shows it at the top */
+        if (verdict_sweep(f, t) != 0) {
+            sweep_groups_free(g, n);
+            return -1;
+        }
         print_summary(f, t, g, n);
         print_outliers(f, t, g, n);
         if (slowdown_print(f, t) != 0) {
@@ -219,7 +226,7 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
     if (n_lr > 0) lr_print(f, lr, n_lr);
     fprintf(f, "\nfigures in %s/:\n", dir);
     int rc = sweep_figures_write(t, lr, n_lr, dir, f);
-    if (rc == 0) fprintf(f, "(none: neither d_k nor optim.lr varied)\n");
+    if (rc == 0) fprintf(f, "(none: no column but the seed varied over two trained values)\n");
     free(lr);
     return rc < 0 ? -1 : 0;
 }

@@ -18,6 +18,25 @@
 #include "util/clock.h"
 #include "util/stop_signal.h"
 
+double children_eta(double run_s, const double *age, int running, int queued, int jobs) {
+    if (jobs < 1) jobs = 1;
+    double *slot = calloc((size_t)jobs, sizeof *slot), end = 0;
+    if (!slot) return run_s * (queued + running); /* one at a time: an upper bound */
+    /* each slot's time until it is free: what its run has left (none once past run_s) */
+    for (int i = 0; i < running && i < jobs; i++) slot[i] = age[i] < run_s ? run_s - age[i] : 0;
+    /* each queued run goes to the slot that frees first */
+    for (int q = 0; q < queued; q++) {
+        int first = 0;
+        for (int s = 1; s < jobs; s++)
+            if (slot[s] < slot[first]) first = s;
+        slot[first] += run_s;
+    }
+    for (int s = 0; s < jobs; s++)
+        if (slot[s] > end) end = slot[s];
+    free(slot);
+    return end;
+}
+
 /* "1h02m", "3m05s", "12s". */
 static void format_eta(char *out, size_t n, double s) {
     long t = (long)(s + 0.5);
@@ -51,7 +70,8 @@ static pid_t start(const JobList *jl, int i) {
 }
 
 /* Starts runs into the free slots, unless a signal came or a start failed (*rc = 1). */
-static void fill(const JobList *jl, pid_t *pid, int *which, int *next, int *running, int *rc) {
+static void fill(const JobList *jl, pid_t *pid, int *which, double *began, int *next,
+                 int *running, int *rc) {
     for (int s = 0; s < jl->jobs && !stop_signal_caught() && !*rc && *next < jl->n; s++)
         if (pid[s] == 0) {
             if ((pid[s] = start(jl, *next)) < 0) {
@@ -59,6 +79,7 @@ static void fill(const JobList *jl, pid_t *pid, int *which, int *next, int *runn
                 *rc = 1;
             } else {
                 which[s] = (*next)++;
+                began[s] = now_s();
                 ++*running;
             }
         }
@@ -67,18 +88,22 @@ static void fill(const JobList *jl, pid_t *pid, int *which, int *next, int *runn
 int children_run(const JobList *jl, int *failed) {
     pid_t *pid = calloc((size_t)(jl->jobs), sizeof *pid);
     int *which = calloc((size_t)(jl->jobs), sizeof *which);
-    if (!pid || !which) {
+    double *began = calloc((size_t)(jl->jobs), sizeof *began); /* when each slot's run began */
+    double *age = calloc((size_t)(jl->jobs), sizeof *age);
+    if (!pid || !which || !began || !age) {
         free(pid);
         free(which);
+        free(began);
+        free(age);
         fprintf(stderr, "error: out of memory\n");
         return 1;
     }
     StopSignals saved;
     stop_signals_catch(&saved);
     int next = 0, running = 0, done = 0, n_failed = 0, rc = 0, forwarded = 0;
-    double t0 = now_s();
+    double run_s = 0; /* seconds of the runs done, summed */
     while (next < jl->n || running > 0) {
-        fill(jl, pid, which, &next, &running, &rc);
+        fill(jl, pid, which, began, &next, &running, &rc);
         if (rc && running == 0) break;
         if (stop_signal_caught() && !forwarded) {
             for (int s = 0; s < jl->jobs; s++)
@@ -102,14 +127,20 @@ int children_run(const JobList *jl, int *failed) {
         int stopped = stop_signal_caught() && (code == 128 + SIGINT || code == 128 + SIGTERM);
         if (!stopped) {
             done++;
+            run_s += now_s() - began[s];
             n_failed += !results_final(code);
         }
         if (jl->done(jl->ctx, which[s], code) != 0) rc = 1;
         if (stopped) continue;
-        fill(jl, pid, which, &next, &running, &rc); /* the next run first: "running" is true */
+        fill(jl, pid, which, began, &next, &running, &rc); /* the next run first: "running" is true */
+        /* each run left takes as long as the mean run done so far, --jobs of them at once */
         char eta[32] = "-";
-        int left = jl->n - done;
-        if (done > 0 && left > 0) format_eta(eta, sizeof eta, (now_s() - t0) / done * left);
+        int left = jl->n - done, n_age = 0;
+        for (int k = 0; k < jl->jobs; k++)
+            if (pid[k] > 0) age[n_age++] = now_s() - began[k];
+        if (done > 0 && left > 0)
+            format_eta(eta, sizeof eta,
+                       children_eta(run_s / done, age, n_age, jl->n - next, jl->jobs));
         else if (left == 0) snprintf(eta, sizeof eta, "0s");
         fprintf(stderr, "sweep: %d/%d runs done (%d before this start), %d running, %d failed; "
                         "ETA %s\n", jl->finished_before + done, jl->total, jl->finished_before,
@@ -118,6 +149,8 @@ int children_run(const JobList *jl, int *failed) {
     stop_signals_restore(&saved);
     free(pid);
     free(which);
+    free(began);
+    free(age);
     if (failed) *failed = n_failed;
     if (stop_signal_caught()) return 128 + stop_signal_caught();
     return rc;

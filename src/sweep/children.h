@@ -16,10 +16,17 @@ typedef struct {
 
 /* Starts the runs in order, at most jobs at once, and waits for every child. A progress line
  * on stderr after each run ends: runs done, running, failed (an exit code other than 0, 3, 4),
- * ETA. SIGINT / SIGTERM to the sweep: no new run starts, the signal is passed to every running
+ * ETA (children_eta). SIGINT / SIGTERM to the sweep: no new run starts, the signal is passed to every running
  * child (each saves its checkpoint), and all are waited for. Returns 0, 128 + the signal after
  * SIGINT / SIGTERM, or 1 when a child could not be started or done() failed (after a message).
  * *failed (may be NULL) gets the number of failed runs. */
 int children_run(const JobList *jl, int *failed);
+
+/* The progress line's ETA in seconds: every run left is taken to last run_s (the mean of the runs
+ * done so far), at most jobs (>= 1) at once. The running runs have run age[0..running) seconds so
+ * far (one past run_s is taken to end now), and queued runs wait, each starting on the slot that
+ * frees first; the ETA is when the last slot frees. At --jobs 2, two runs of 60 s left and
+ * nothing running: 60 s (not 120). */
+double children_eta(double run_s, const double *age, int running, int queued, int jobs);
 
 #endif
