@@ -81,14 +81,16 @@ static int same_file(const char *a, const char *b) {
  * message). */
 static int parse_args(ExportArgs *a, int argc, char **argv) {
     *a = (ExportArgs){0};
+    CliOnce once = {0}; /* argv starts after --export: argument i + 2 of the command line */
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
         } else if (cli_is_flag(argv[i], "--val")) {
-            if (a->val) return cli_fail(NULL, "--val given twice");
             if (!(a->val = cli_flag_value(argc, argv, &i, "--val")))
                 return cli_fail(NULL, "--val needs a file name (VAL.safetensors)");
+            int rc = cli_once(&once, "--val", i + 2);
+            if (rc >= 0) return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_fail(usage, "unknown option '%s' for --export", argv[i]);
         } else if (!a->run_dir) {

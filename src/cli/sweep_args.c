@@ -153,7 +153,7 @@ static const char *const VALUED[] = {"--dk", "--scales", "--seeds", "--grid", "-
 typedef struct {
     Axis dk, scale, seed, grid[SWEEP_MAX_AXES];
     int n_grid, has_dk, has_scale, has_seed;
-    int seen_argn[N_VALUED]; /* where each once-only option was given; 0: not yet */
+    CliOnce once; /* where each once-only option was given */
 } Parts;
 
 /* A once-only option given twice, or --set of one key twice: the last one silently won. Refused
@@ -171,13 +171,7 @@ static int check_repeat(const SweepArgs *a, Parts *p, size_t k, const char *v, i
         return 0;
     }
     if (strcmp(VALUED[k], "--grid") == 0) return 0; /* parse_grid refuses a key varied twice */
-    if (p->seen_argn[k]) {
-        fprintf(stderr, "error: %s given twice (arguments %d and %d); give it once\n", VALUED[k],
-                p->seen_argn[k], argn);
-        return -1;
-    }
-    p->seen_argn[k] = argn;
-    return 0;
+    return cli_once(&p->once, VALUED[k], argn) >= 0 ? -1 : 0;
 }
 
 static void axis_init(Axis *ax, AxisKind kind, const char *key, const char *label,
