@@ -376,7 +376,7 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "more than 30&#215; (its label then says \"log scale\"; --linear or --log-scale "
       "chooses), so a loss near 0.003 stays readable beside one near 0.3. Compare when each "
       "run's loss starts to fall and where it levels off; a run that diverged ends with a "
-      "cross at its last finite value."}},
+      "cross at its last finite value.", 0}},
     {figure_accuracy,
      {"accuracy.svg", "Validation accuracy against step",
       "Exact-match answer accuracy and per-token accuracy on the held-out examples: compare "
@@ -385,7 +385,7 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "each answer token uniformly among task.symbols: 1/symbols for a token (6.25% with 16 "
       "symbols), 1/symbols<sup>length</sup> for a whole answer. A one-token recall answer "
       "therefore has its line in both panels; a sort answer's whole-answer chance "
-      "(16<sup>&#8722;8</sup>) is 0 on this axis and gets none."}},
+      "(16<sup>&#8722;8</sup>) is 0 on this axis and gets none.", 0}},
     {figure_gradients,
      {"grad_norms.svg", "Gradient norms against step",
       "Gradient L2 norms before clipping, log scale: all parameters (top), then the query and "
@@ -400,15 +400,15 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "against 0.34). <code>--compare UNSCALED SCALED "
       "--at-equal-loss</code> reads the runs at equal validation loss instead (seed 1, layer "
       "0 | 1: the unscaled W<sub>q</sub> gradient is 0.40&#215; | 0.64&#215; the scaled one on "
-      "sort, 2.9&#215; | 0.59&#215; on recall; docs/findings.md, link 4 of the chain)."}},
+      "sort, 2.9&#215; | 0.59&#215; on recall; docs/findings.md, link 4 of the chain).", 0}},
     {figure_attention,
      {"attention.svg", "Attention entropy and logit spread against step",
       "Per layer, averaged over heads: the normalized attention entropy (left; 1 = uniform "
       "weights, 0 = all weight on one key) and the standard deviation of the scaled logits "
       "(right). Without the scale the logit std at step 0 is about &#8730;d<sub>k</sub> times "
       "larger, and a low entropy then means a saturated softmax; the share of saturated rows "
-      "is in the next figure."}},
-    {figure_passthru, {"passthru.svg", FIGURE_PASSTHRU_TITLE, FIGURE_PASSTHRU_CAPTION}},
+      "is in the next figure.", 0}},
+    {figure_passthru, {"passthru.svg", FIGURE_PASSTHRU_TITLE, FIGURE_PASSTHRU_CAPTION, 0}},
     {figure_maps,
      {"attn_maps.svg", "Attention maps at step 0 and at the end of training",
       "Attention weights of one validation example, for each run before the first update "
@@ -418,7 +418,7 @@ static const FigureSpec FIGURES[FIGURES_MAX] = {
       "both axes; without a separator (recall) the single answer is predicted at the last "
       "position and no line is drawn. A saturated head puts "
       "almost all its weight on a single key in every row; without the scale that can be "
-      "seen at step 0 already."}},
+      "seen at step 0 already.", 0}},
 };
 
 int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,
@@ -426,9 +426,13 @@ int figures_write(const Run *runs, int n, const char *dir, int log_scale, Figure
     int rc = 0;
     *n_figs = 0;
     for (int i = 0; i < FIGURES_MAX; i++) {
+        errno = 0;
         int w = FIGURES[i].draw(runs, n, dir, log_scale);
-        if (w > 0) figs[(*n_figs)++] = FIGURES[i].info;
-        if (w < 0) rc = -1;
+        if (w == 0) continue; /* nothing to draw (no attention maps, say) */
+        figs[*n_figs] = FIGURES[i].info;
+        /* a figure that failed stays on the list: the page says it is missing, and why */
+        if (w < 0) figs[*n_figs].err = errno ? errno : EIO, rc = -1;
+        (*n_figs)++;
     }
     return rc;
 }
