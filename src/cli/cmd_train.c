@@ -275,9 +275,12 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         }
         /* the task file the run was trained on, unchanged (train/task_source.h), and a
          * checkpoint of the folder's own run (its config.ini): --eval of a foreign checkpoint
-         * would report another run's numbers under this folder's name */
-        if (checkpoint_check_resume(checkpoint, run_dir, &c,
-                                    a.resume_dir ? "--resume" : "--eval") != 0)
+         * would report another run's numbers under this folder's name. A text run's generation
+         * reads no data (its vocabulary is the 256 bytes): its file may have moved away */
+        int no_data = a.generate && c.task == TASK_TEXT;
+        if (no_data ? checkpoint_check_folder(checkpoint, run_dir, "--eval") != 0
+                    : checkpoint_check_resume(checkpoint, run_dir, &c,
+                                              a.resume_dir ? "--resume" : "--eval") != 0)
             return EXIT_CONFIG;
     } else if ((c.task == TASK_FILE || c.task == TASK_TEXT) && access(c.task_file, R_OK) != 0) {
         /* --print-config too: a config that cannot run is not a config to print */
