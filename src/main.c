@@ -98,7 +98,7 @@ static int check_stdout(int rc) {
     int err = fflush(stdout) != 0 ? errno : 0;
     if (err || ferror(stdout)) {
         fprintf(stderr, "error: cannot write to standard output: %s\n",
-                err ? strerror(err) : "a write failed");
+                err ? strerror(err) : "a write failed (a full disk, or a pipe its reader closed)");
         if (rc == EXIT_OK) rc = EXIT_RUNTIME;
     }
     return rc;

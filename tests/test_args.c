@@ -1,8 +1,11 @@
 /* test_args.c: the argument helpers every subcommand shares (src/cli/args.c), table-driven:
  * --help, an option and its '=' spelling, an option's value in both spellings (and where the
- * index moves), the next argument, decimal counts against hand-made limits, and the error line
- * with its exit code 2. */
+ * index moves), the next argument, decimal counts against hand-made limits, the error line
+ * with its exit code 2, and the once-only options of every command (cli_once): each refused when
+ * given twice, with one message naming both arguments. */
 #include "cli/args.h"
+
+#include "cli/cli.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -104,4 +107,79 @@ START_TEST(test_fail) {
 }
 END_TEST
 
-TU_MAIN("args", test_is_help_and_is_flag, test_flag_value, test_next, test_parse_count, test_fail);
+/* cli_once alone: the first of each flag passes, a second of the same one names both places. */
+START_TEST(test_once) {
+    CliOnce o = {0};
+    ck_assert_int_eq(cli_once(&o, "--out", 2), -1);
+    ck_assert_int_eq(cli_once(&o, "--seed", 4), -1);
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    int rc = cli_once(&o, "--out", 7);
+    char *err = tu_capture_end(&cap);
+    ck_assert_int_eq(rc, 2);
+    ck_assert_str_eq(err, "error: --out given twice (arguments 2 and 7); give it once\n");
+    free(err);
+}
+END_TEST
+
+static void no_usage(FILE *f) { (void)f; }
+static int train_cmd(int argc, char **argv) { return cli_train(argc, argv, no_usage); }
+
+/* issue 33: a single-valued option given twice silently took the last value (--softmax-table's
+ * --seed, --samples, --keys) or was refused in words of its own per command. Every command's
+ * once-only options, each given twice: exit 2, one message, nothing run. The arguments named are
+ * those holding the values, numbered on the whole command line (./train is 0; a subcommand's
+ * name is 1), counted here by hand. */
+START_TEST(test_every_command_refuses_an_option_twice) {
+    static const struct {
+        int (*cmd)(int, char **);
+        const char *args[10];
+        const char *err;
+    } CASES[] = {
+        {train_cmd, {"./train", "--seed", "1", "--seed", "2"},
+         "--seed given twice (arguments 2 and 4)"},
+        {train_cmd, {"./train", "--eval", "r", "--prompt", "a", "--generate", "2", "--generate", "3"},
+         "--generate given twice (arguments 6 and 8)"},
+        {train_cmd, {"./train", "--temperature", "1", "--top-k", "2", "--temperature", "0"},
+         "--temperature given twice (arguments 2 and 6)"},
+        {train_cmd, {"./train", "--top-k", "1", "--top-k", "1"},
+         "--top-k given twice (arguments 2 and 4)"},
+        {train_cmd, {"./train", "--prompt", "a", "--prompt", "b"},
+         "--prompt given twice (arguments 2 and 4)"},
+        {train_cmd, {"./train", "--resume", "r", "--resume", "r"},
+         "--resume given twice (arguments 2 and 4)"},
+        {train_cmd, {"./train", "--eval", "r", "--eval", "s"},
+         "--eval given twice (arguments 2 and 4)"},
+        {cli_compare, {"r", "--out", "a", "--out=b"}, "--out given twice (arguments 4 and 5)"},
+        {cli_compare, {"r", "--log-scale", "--linear"},
+         "--log-scale and --linear exclude each other (arguments 3 and 4)"},
+        {cli_export, {"r", "f.safetensors", "--val", "v", "--val=w"},
+         "--val given twice (arguments 5 and 6)"},
+        {cli_regime_map, {"--out", "a", "sw", "--out", "b"},
+         "--out given twice (arguments 3 and 6)"},
+        /* --samples 1: a table let through by mistake takes a moment, not seconds */
+        {cli_softmax_table, {"--samples", "1", "--seed", "1", "--seed", "2"},
+         "--seed given twice (arguments 5 and 7)"},
+        {cli_softmax_table, {"--samples", "1", "--keys", "2", "--samples", "1"},
+         "--samples given twice (arguments 3 and 7)"},
+        {cli_softmax_table, {"--samples", "1", "--keys", "2", "--keys", "3"},
+         "--keys given twice (arguments 5 and 7)"},
+        {cli_sweep, {"c.ini", "--jobs", "1", "--jobs=2"}, "--jobs given twice (arguments 4 and 5)"},
+        {cli_sweep, {"c.ini", "--out", "a", "--steps", "3", "--out", "b"},
+         "--out given twice (arguments 4 and 8)"},
+    };
+    for (size_t c = 0; c < sizeof CASES / sizeof *CASES; c++) {
+        TuResult r = tu_call(CASES[c].cmd, CASES[c].args);
+        char want[160];
+        snprintf(want, sizeof want, "error: %s; give %s\n", CASES[c].err,
+                 strstr(CASES[c].err, "exclude") ? "one" : "it once");
+        ck_assert_msg(r.rc == 2, "case %zu: exit %d: %s", c, r.rc, r.err);
+        ck_assert_msg(strcmp(r.err, want) == 0, "case %zu: '%s', want '%s'", c, r.err, want);
+        ck_assert_msg(!*r.out, "case %zu printed '%s'", c, r.out);
+        tu_result_free(&r);
+    }
+}
+END_TEST
+
+TU_MAIN("args", test_is_help_and_is_flag, test_flag_value, test_next, test_parse_count, test_fail,
+        test_once, test_every_command_refuses_an_option_twice);

@@ -157,6 +157,10 @@ static const StoredConfigCase STORED[] = {
     {"[task]\nname = sort\n", SEPARATOR_TRUE},
     {"[task]\nname = recall\nseparator = false\n", SEPARATOR_FALSE},
     {"[task]\nname = recall\nseparator = auto\n", SEPARATOR_AUTO},
+    /* issue 33: older programs recorded true for every text run (meaning nothing there); read
+     * as false, which config_validate accepts for text (true it refuses) */
+    {"[task]\nname = text\nfile = t.txt\nseparator = true\n", SEPARATOR_FALSE},
+    {"[task]\nname = text\nfile = t.txt\n", SEPARATOR_FALSE},
 };
 
 START_TEST(test_old_checkpoint_config_keeps_its_separator) {
@@ -293,8 +297,63 @@ START_TEST(test_old_recall_checkpoint_resumes_as_before) {
 }
 END_TEST
 
+/* Rewrites the configuration text in the checkpoint at path with its first `from` replaced by
+ * `to` (the hash recomputed, as checkpoint.h specifies), as another program would have written it. */
+static void replace_in_config(const char *path, const char *from, const char *to) {
+    size_t len;
+    unsigned char *old = (unsigned char *)slurp(path, &len);
+    uint64_t clen;
+    memcpy(&clen, old + 16, 8);
+    char *text = calloc(clen + strlen(to) + 1, 1);
+    memcpy(text, old + 24, clen);
+    char *at = strstr(text, from);
+    ck_assert_msg(at != NULL, "no '%s' in the stored config", from);
+    memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
+    memcpy(at, to, strlen(to));
+    size_t nlen = strlen(text), rest = len - 24 - clen - 8, total = 24 + nlen + rest + 8;
+    unsigned char *out = malloc(total);
+    uint64_t n64 = nlen;
+    memcpy(out, old, 16);
+    memcpy(out + 16, &n64, 8);
+    memcpy(out + 24, text, nlen);
+    memcpy(out + 24 + nlen, old + 24 + clen, rest);
+    uint64_t h = fnv1a64(out, total - 8);
+    memcpy(out + total - 8, &h, 8);
+    spit(path, (const char *)out, total);
+    free(out);
+    free(text);
+    free(old);
+}
+
+/* issue 33: a text run of an older program, whose checkpoint says task.separator = true (as
+ * every text run's did), killed before its first new checkpoint after a resume by this program
+ * had rewritten config.ini (false): still evaluated, exported and resumed, not refused as
+ * another configuration or as a separator text cannot have. */
+START_TEST(test_old_text_checkpoint_with_separator_true) {
+    make_tmpdir();
+    char args[2048];
+    snprintf(args, sizeof args,
+             "--set task.name=text --set task.file=%s/data/prose.txt --set task.seq_len=16 "
+             "--set model.d_model=16 --set train.steps=4 --set train.batch_size=4 "
+             "--set run.threads=1 --set log.progress=0 --set run.dir=%s --set run.name=old",
+             SCALEDOT_SOURCE_DIR, tmpdir);
+    ck_assert_int_eq(sh("%s %s >/dev/null 2>&1", tu_train_bin(), args), 0);
+    char ck[400];
+    snprintf(ck, sizeof ck, "%s/old/checkpoint.bin", tmpdir);
+    replace_in_config(ck, "\nseparator = false\n", "\nseparator = true\n");
+    ck_assert_int_eq(sh("%s --eval %s/old >/dev/null 2>&1", tu_train_bin(), tmpdir), 0);
+    snprintf(args, sizeof args, "%s/old %s/old.safetensors", tmpdir, tmpdir);
+    ck_assert_int_eq(sh("%s --export %s >/dev/null 2>&1", tu_train_bin(), args), 0);
+    ck_assert_int_eq(sh("%s --resume %s/old --set train.steps=6 >/dev/null 2>&1", tu_train_bin(),
+                        tmpdir), 0);
+    snprintf(ck, sizeof ck, "%s/old/config.ini", tmpdir);
+    ck_assert(tu_file_contains(ck, "\nseparator = false\n")); /* as this program writes it */
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("checkpoint", 300, test_round_trip_is_exact, test_bad_files_are_rejected,
                 TU_LOOP(test_old_checkpoint_config_keeps_its_separator, 0,
                         (int)(sizeof STORED / sizeof STORED[0])),
                 test_checkpoint_without_qk_norm_key_resumes,
-                test_old_recall_checkpoint_resumes_as_before);
+                test_old_recall_checkpoint_resumes_as_before,
+                test_old_text_checkpoint_with_separator_true);

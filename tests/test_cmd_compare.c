@@ -33,7 +33,8 @@ static const LineCase LINES[] = {
     {{FIX "/scaled", "--out="}, 2, 0, "error: --out needs a folder\n"},
     {{FIX "/scaled", "--out", ""}, 2, 0, "error: --out needs a folder\n"},
     /* issue 33: the last --out silently won */
-    {{FIX "/scaled", "--out", "a", "--out=b"}, 2, 0, "error: --out given twice ('a' and 'b')\n"},
+    {{FIX "/scaled", "--out", "a", "--out=b"}, 2, 0,
+     "error: --out given twice (arguments 4 and 5); give it once\n"},
     {{"--help"}, 0, 1, "[--log-scale | --linear]"},
     {{FIX "/scaled", "-h"}, 0, 1, "usage: ./train --compare"},
     {{FIX "/nonexistent"}, 2, 0, "nonexistent"}, /* a bad folder is the report's to name */

@@ -40,7 +40,8 @@ START_TEST(test_mistakes_exit_2) {
         {{"--out", "OUT", "EMPTY", NULL}, "holds no readable sweep.csv"},
         {{"--out", "OUT", "SW", "--bogus"}, "unknown option '--bogus'"},
         {{"SW", NULL}, "needs --out DIR"},
-        {{"--out", "OUT", "--out=OUT", "SW"}, "' and 'x')"}, /* the second value, not argv[i] */
+        /* the arguments holding the two values (OUT is argument 3 after ./train --regime-map) */
+        {{"--out", "OUT", "--out=OUT", "SW"}, "--out given twice (arguments 3 and 4); give it once"},
         {{"--out", "OUT", "SW", "SW2"}, "is given twice"},   /* the same folder spelled twice */
     };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {

@@ -6,6 +6,7 @@
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 
 #include <check.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,7 +160,55 @@ START_TEST(test_stale_figures_removed) {
 }
 END_TEST
 
+/* issue 33: a figure that cannot be written (here its temporary file's name is taken by a
+ * folder, which the writer cannot remove) used to vanish from the page with no note, the error
+ * naming the figure instead of the file that failed, and the earlier report's copy was removed
+ * silently. Now: exit code 1, the error names loss.svg.tmp, the page says which figure is missing
+ * and why (strerror's text for EISDIR, from libc), no stale loss.svg is left beside it, and the
+ * other figures are there. */
+START_TEST(test_figure_not_written_is_named) {
+    char out[256], path[PATH_MAX], want[512];
+    snprintf(out, sizeof out, "%s/rep", g_tmp);
+    TuResult r = compare(FIX "/scaled", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
+    tu_result_free(&r);
+    snprintf(path, sizeof path, "%s/loss.svg.tmp", out);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/loss.svg.tmp/x", out);
+    tu_write_file(path, "a folder that is not empty cannot be removed as a file\n");
+    /* and one figure made read-only by the user: kept, bytes and all, and named missing too */
+    char kept[PATH_MAX];
+    snprintf(kept, sizeof kept, "%s/attention.svg", out);
+    char *before = tu_read_file(kept, NULL);
+    ck_assert_ptr_nonnull(before);
+    ck_assert_int_eq(chmod(kept, 0444), 0);
+    r = compare(FIX "/scaled", "--out", out, NULL);
+    ck_assert_msg(r.rc == 1, "rc %d, stderr: %s", r.rc, r.err);
+    snprintf(want, sizeof want, "error: cannot write '%s/loss.svg.tmp': %s\n", out,
+             strerror(EISDIR));
+    ck_assert_msg(strstr(r.err, want), "no '%s' in:\n%s", want, r.err);
+    tu_result_free(&r);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    snprintf(want, sizeof want, "Figure <code>loss.svg</code> (Loss against step) is missing: it "
+             "could not be written (%s)", strerror(EISDIR));
+    ck_assert_msg(tu_file_contains(path, want), "the page does not say loss.svg is missing");
+    ck_assert(tu_file_contains(path, "<figure id=\"accuracy\">"));
+    snprintf(path, sizeof path, "%s/loss.svg", out);
+    ck_assert_msg(access(path, F_OK) != 0, "the earlier report's loss.svg is still there");
+    snprintf(path, sizeof path, "%s/accuracy.svg", out);
+    ck_assert_int_eq(access(path, F_OK), 0);
+    char *after = tu_read_file(kept, NULL);
+    ck_assert_msg(after && strcmp(after, before) == 0, "the read-only attention.svg was not kept");
+    free(before);
+    free(after);
+    snprintf(path, sizeof path, "%s/index.html", out);
+    snprintf(want, sizeof want, "Figure <code>attention.svg</code> (Attention entropy and logit "
+             "spread against step) is missing: it could not be written (%s)", strerror(EACCES));
+    ck_assert_msg(tu_file_contains(path, want), "the page does not say attention.svg is missing");
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("compare_out", make_tmp, remove_tmp, 30, test_default_out_dir,
                         test_unwritable_out_dir,
                         TU_LOOP(test_out_folder_refused, 0, N_OF(OUT_FOLDERS)),
-                        test_stale_figures_removed);
+                        test_stale_figures_removed, test_figure_not_written_is_named);

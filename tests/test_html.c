@@ -67,8 +67,8 @@ static char *write_page(const Run runs[2]) {
     Table t = summary();
     tu_put_file(NULL, 0, tmp, ".", "loss.svg", SVG_TEXT);
     tu_put_file(NULL, 0, tmp, ".", "attention_logits.svg", SVG_TEXT);
-    static const FigureInfo FIGS[] = {{"loss.svg", "Loss <&>", "what to <b>see</b>", 0},
-                                      {"attention_logits.svg", "Logits", "spread", 0}};
+    static const FigureInfo FIGS[] = {{"loss.svg", "Loss <&>", "what to <b>see</b>", 0, 0},
+                                      {"attention_logits.svg", "Logits", "spread", 0, 0}};
     char path[300];
     snprintf(path, sizeof path, "%s/index.html", tmp);
     ck_assert_int_eq(html_write(path, runs, 2, &t, FIGS, 2), 0);
@@ -230,7 +230,7 @@ START_TEST(test_self_contained) {
     char path[300];
     Table t = summary();
     snprintf(path, sizeof path, "%s/index.html", tmp);
-    static const FigureInfo FIG[] = {{"gone.svg", "Gone", "caption", 0}};
+    static const FigureInfo FIG[] = {{"gone.svg", "Gone", "caption", 0, 0}};
     TuCapture c;
     tu_capture_begin(&c, 2);
     int rc = html_write(path, runs, 2, &t, FIG, 1);

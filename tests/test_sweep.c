@@ -189,7 +189,7 @@ START_TEST(test_plan_lines_quoted) {
         then += strlen("then:            ./train ");
         snprintf(args, sizeof args, "%.*s", (int)strcspn(then, "\n"), then);
         free(msg);
-        ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+        ck_assert_int_eq(tu_run_train(g_tmp, args), 1); /* read back; no run has trained */
         msg = out_text();
         ck_assert_msg(strstr(msg, "of 1 planned runs"), "case %zu: %s", c, msg);
         free(msg);
@@ -200,11 +200,23 @@ START_TEST(test_plan_lines_quoted) {
 }
 END_TEST
 
-/* --collect of a plan whose runs did not all run: those rows say missing, and are named. */
+/* --collect of a plan whose runs did not all run: those rows say missing, and are named. When
+ * none has trained, every file is still written but the exit code is 1 (issue 33: it was 0, so
+ * `--collect && publish` went on with a report of nothing). */
 START_TEST(test_collect_missing) {
     write_ini();
     ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3,3e-3 --steps 5 --plan --out %s", "p"), 0);
-    char cmd[512];
+    char cmd[512], file[256];
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out p"), 1);
+    char *none = out_text();
+    ck_assert_msg(strstr(none, "error: no run in p/sweep.csv has trained"), "%s", none);
+    free(none);
+    static const char *const WRITTEN[] = {"sweep.csv", "summary.txt", "index.html"};
+    for (size_t i = 0; i < sizeof WRITTEN / sizeof *WRITTEN; i++) {
+        snprintf(file, sizeof file, "%s/p/%s", g_tmp, WRITTEN[i]);
+        ck_assert_msg(access(file, F_OK) == 0, "%s not written", file);
+    }
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report p"), 1);
     snprintf(cmd, sizeof cmd, "head -n 1 %s/p/jobs.txt | sh", g_tmp);
     ck_assert_int_eq(system(cmd), 0);
     ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out p"), 0);
@@ -222,7 +234,7 @@ START_TEST(test_collect_missing) {
     snprintf(cmd, sizeof cmd, "cd %s/p/runs/lr-1e-3 && head -n 2 loss.csv > l && mv l loss.csv",
              g_tmp);
     ck_assert_int_eq(system(cmd), 0);
-    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out p"), 0);
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out p"), 1); /* none trained now */
     msg = out_text();
     ck_assert_msg(strstr(msg, "not finished: lr-1e-3 (incomplete: its jobs.txt line does not "
                               "train it; remove p/runs/lr-1e-3 to train it again)") &&
@@ -359,7 +371,7 @@ START_TEST(test_run_replaced_by_hand_not_collected_as_planned) {
     snprintf(args, sizeof args, "h/runs/lr-1e-3/config.ini --set optim.lr=9e-3 --set log.progress=0");
     ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
     ck_assert(!exists(path));
-    ck_assert_int_eq(sweep_cmd("--collect --out %s", "h"), 0);
+    ck_assert_int_eq(sweep_cmd("--collect --out %s", "h"), 1); /* its only run: not finished */
     snprintf(path, sizeof path, "%s/h/sweep.csv", g_tmp);
     Csv t = {0};
     ck_assert_int_eq(csv_load(&t, path), 0);

@@ -7,6 +7,7 @@
 #include "report/sweep_report.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,7 +188,8 @@ START_TEST(test_malformed_row) {
 }
 END_TEST
 
-/* A sweep not yet run: every row missing; the first 20 are named, the rest counted. */
+/* A sweep not yet run: every row missing; the first 20 are named, the rest counted. The report
+ * is written, but with no run trained the result is 1 (issue 33: `--collect && publish`). */
 START_TEST(test_many_missing_rows) {
     char rows[25][64];
     const char *p[25];
@@ -197,7 +199,8 @@ START_TEST(test_many_missing_rows) {
     }
     sc_write(g_tmp, 0, p, 25);
     Report r = report();
-    ck_assert_int_eq(r.rc, 0);
+    ck_assert_int_eq(r.rc, 1);
+    assert_has(r.err, "error: no run in ");
     assert_has(r.out, "left out of the statistics: 25");
     assert_has(r.out, "line 21: r20: missing\n  ... and 5 more (status in sweep.csv)\n");
     ck_assert_ptr_null(strstr(r.out, "r21:"));
@@ -255,6 +258,45 @@ START_TEST(test_unwritable_outputs) {
 }
 END_TEST
 
+/* issue 33: a figure that cannot be written (its temporary file's name taken by a folder) is
+ * named in the error as the file that failed, the page and summary.txt say it is missing and why
+ * (libc's text for EISDIR), the earlier report's copy is removed, the other figures are still
+ * written, and the result is 1. */
+START_TEST(test_figure_not_written_named) {
+    static const char *const rows[] = {"a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,",
+                                       "b,16,16,1,none,1,,ok,0.7,0.8,,2,1,0.1,"};
+    sc_write(g_tmp, 0, rows, N(rows));
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    report_free(&r);
+    char path[512], want[600];
+    snprintf(path, sizeof path, "%s/sweep_accuracy.svg.tmp", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/sweep_accuracy.svg.tmp/x", g_tmp);
+    tu_write_file(path, "keeps the folder from being removed as a file\n");
+    snprintf(path, sizeof path, "%s/sweep_loss.svg", g_tmp);
+    ck_assert_int_eq(remove(path), 0); /* so that only this report can make it again */
+    r = report();
+    ck_assert_int_eq(r.rc, 1);
+    snprintf(want, sizeof want, "error: cannot write '%s/sweep_accuracy.svg.tmp': %s\n", g_tmp,
+             strerror(EISDIR));
+    assert_has(r.err, want);
+    report_free(&r);
+    snprintf(path, sizeof path, "%s/index.html", g_tmp);
+    snprintf(want, sizeof want, "Figure <code>sweep_accuracy.svg</code> (sweep_accuracy) is "
+             "missing: it could not be written (%s)", strerror(EISDIR));
+    ck_assert_msg(tu_file_contains(path, want), "the page does not name the missing figure");
+    snprintf(path, sizeof path, "%s/summary.txt", g_tmp);
+    snprintf(want, sizeof want, "sweep_accuracy.svg: could not be written (%s)\n",
+             strerror(EISDIR));
+    ck_assert(tu_file_contains(path, want));
+    snprintf(path, sizeof path, "%s/sweep_accuracy.svg", g_tmp);
+    ck_assert_msg(access(path, F_OK) != 0, "the earlier report's figure is still there");
+    snprintf(path, sizeof path, "%s/sweep_loss.svg", g_tmp);
+    ck_assert_int_eq(access(path, F_OK), 0);
+}
+END_TEST
+
 /* A summary.txt, index.html or SVG of the user's (not one a sweep report wrote; a link
  * included) in the folder: the report refuses it (exit 1 here; ./train --sweep-report refuses
  * it first with exit 2, test_cmd_sweep.c) before writing anything, and the file keeps its
@@ -299,5 +341,6 @@ END_TEST
 
 TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, test_lr_and_dk_sweep,
                 test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
-                test_unwritable_outputs, TU_LOOP(test_user_files_kept, 0, 4),
+                test_unwritable_outputs, test_figure_not_written_named,
+                TU_LOOP(test_user_files_kept, 0, 4),
                 test_train_sweep_report);

@@ -5,11 +5,16 @@
  * val_loss / ln 2; every bad input refused with the file named and exit code 2; --resume and
  * --eval refusing a text that changed; --compare reading text and sort runs together. */
 #include <check.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config/config.h"
@@ -396,10 +401,171 @@ START_TEST(test_text_resume_refuses_changed_file) {
 }
 END_TEST
 
+
+/* A text run of `base` (TINY, or the like) on a copy of data/prose.txt at dir/prose.txt, into
+ * dir/runs/NAME. */
+static void train_prose_run(const char *name, const char *base) {
+    char text[600], args[2000];
+    snprintf(text, sizeof text, "%s/prose.txt", tmpdir);
+    char *prose = tu_read_file(SCALEDOT_SOURCE_DIR "/data/prose.txt", NULL);
+    ck_assert_ptr_nonnull(prose);
+    tu_write_file(text, prose);
+    free(prose);
+    snprintf(args, sizeof args, "%s --set task.file=%s --set run.dir=%s/runs --set run.name=%s",
+             base, text, tmpdir, name);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+}
+
+/* issue 33: --export and --eval --generate of a text run need only the model and the byte
+ * vocabulary (fixed: the 256 byte values), not the corpus; with the corpus moved away they used
+ * to refuse. Now they work, and print and write what they did with it there (same greedy bytes,
+ * the same export); what needs the data (--eval's validation loss, --export --val) still refuses,
+ * naming task.file and the path. */
+START_TEST(test_text_generate_and_export_without_corpus) {
+    train_prose_run("t", TINY);
+    char args[1600], moved[700], text[2600];
+    snprintf(args, sizeof args, "--eval %s/runs/t --prompt \"In the\" --generate 40 --temperature 0",
+             tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    char out[700];
+    snprintf(out, sizeof out, "%s/gen_with", tmpdir);
+    snprintf(text, sizeof text, "cd %s && %s %s > gen_with 2>/dev/null", tmpdir, tu_train_bin(), args);
+    ck_assert_int_eq(system(text), 0);
+    snprintf(text, sizeof text, "%s/prose.txt", tmpdir);
+    snprintf(moved, sizeof moved, "%s/prose.moved", tmpdir);
+    ck_assert_int_eq(rename(text, moved), 0);
+    snprintf(text, sizeof text, "cd %s && %s %s > gen_without", tmpdir, tu_train_bin(), args);
+    ck_assert_int_eq(system(text), 0);
+    char *with = tu_read_file(out, NULL);
+    snprintf(out, sizeof out, "%s/gen_without", tmpdir);
+    char *without = tu_read_file(out, NULL);
+    ck_assert_ptr_nonnull(with);
+    ck_assert_ptr_nonnull(without);
+    ck_assert_int_eq(strncmp(with, "In the", 6), 0);
+    ck_assert_str_eq(with, without);
+    free(with);
+    free(without);
+    snprintf(args, sizeof args, "--export %s/runs/t %s/t.safetensors", tmpdir, tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    snprintf(out, sizeof out, "%s/t.safetensors", tmpdir);
+    ck_assert_int_eq(access(out, F_OK), 0);
+    /* what reads the data refuses, naming the key and the file */
+    const char *needs[] = {"--eval %s/runs/t", "--export %s/runs/t %s/u.safetensors --val %s/v.st"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, needs[i], tmpdir, tmpdir, tmpdir);
+        ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
+        ck_assert_msg(tu_train_output_contains(tmpdir, "task.file"), "case %d: key not named", i);
+        ck_assert_msg(tu_train_output_contains(tmpdir, "/prose.txt"), "case %d: file not named", i);
+    }
+}
+END_TEST
+
+/* issue 33: --eval --generate streams its output (each token flushed as it is drawn) and stops
+ * when its reader goes away. A real pipe: the first bytes must arrive long before 100000 tokens
+ * could be generated, and after the read end is closed the program must end at once (SIGPIPE is
+ * ignored, so it sees EPIPE), exit code 1, with one error line, not one per token. */
+START_TEST(test_text_generate_streams_and_stops_on_closed_pipe) {
+    /* TINY but 64 wide and 64 long: 100000 tokens take minutes, so a stop is seen */
+    train_prose_run("p", "--set task.name=text --set task.seq_len=64 --set model.d_model=64 "
+                         "--set train.steps=2 --set train.batch_size=4 --set run.threads=1 "
+                         "--set log.progress=0");
+    char cmd[1600], err[700];
+    snprintf(err, sizeof err, "%s/gen.err", tmpdir);
+    snprintf(cmd, sizeof cmd, "exec %s --eval %s/runs/p --prompt \"In the\" --generate 100000",
+             tu_train_bin(), tmpdir);
+    int fd[2];
+    ck_assert_int_eq(pipe(fd), 0);
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (e < 0 || dup2(fd[1], 1) < 0 || dup2(e, 2) < 0) _exit(126);
+        close(fd[0]);
+        close(fd[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    /* each wait bounded (the program killed on failing it), so a planted bug costs seconds,
+     * not the minutes 100000 tokens take */
+    char buf[64];
+    size_t got = 0;
+    struct pollfd pf = {fd[0], POLLIN, 0};
+    while (got < 20 && poll(&pf, 1, 10000) == 1) {
+        ssize_t n = read(fd[0], buf + got, sizeof buf - got);
+        if (n <= 0) break;
+        got += (size_t)n;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    close(fd[0]); /* the reader goes away, as `| head -c 20` does */
+    int status = 0, ended = 0;
+    for (int k = 0; k < 500 && !ended; k++) { /* up to 5 s */
+        ended = waitpid(pid, &status, WNOHANG) == pid;
+        struct timespec ten_ms = {0, 10000000};
+        if (!ended) nanosleep(&ten_ms, NULL);
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    if (!ended) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    double first = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double stop = (double)(t2.tv_sec - t1.tv_sec) + 1e-9 * (double)(t2.tv_nsec - t1.tv_nsec);
+    ck_assert_msg(got >= 20 && strncmp(buf, "In the", 6) == 0,
+                  "%zu bytes in %.1f s: the output is not streamed", got, first);
+    ck_assert_msg(ended, "%.1f s after the pipe closed it was still generating", stop);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d", status);
+    char *e = tu_read_file(err, NULL);
+    ck_assert_ptr_nonnull(e);
+    int lines = 0;
+    for (const char *p = e; (p = strstr(p, "error")); p++) lines++;
+    ck_assert_msg(lines == 1 && strstr(e, "error: cannot write to standard output: "), "stderr: %s",
+                  e);
+    free(e);
+}
+END_TEST
+
+/* issue 33: the text task has no prompt and answer, so task.separator = true meant nothing yet
+ * was recorded. Refused before any work, the place and key named (a --set and a config file's
+ * line); auto and false train, and the run records false (never true) for text. */
+START_TEST(test_text_separator_true_refused) {
+    char text[600], args[2000], ini[700];
+    snprintf(text, sizeof text, "%s/data/prose.txt", SCALEDOT_SOURCE_DIR);
+    snprintf(args, sizeof args, "%s --set task.file=%s --set run.dir=%s/runs --set run.name=s "
+             "--set task.separator=true", TINY, text, tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
+    ck_assert(tu_train_output_contains(tmpdir, "'task.separator' = true, but 'task.name' = text"));
+    ck_assert(tu_train_output_contains(tmpdir, "--set argument 28: 'task.separator' = true"));
+    snprintf(ini, sizeof ini, "%s/runs/s", tmpdir);
+    ck_assert_msg(access(ini, F_OK) != 0, "a run folder was created");
+    snprintf(ini, sizeof ini, "%s/sep.ini", tmpdir);
+    tu_write_file(ini, "[task]\nname = text\nseparator = true\n");
+    snprintf(args, sizeof args, "%s %s --set task.file=%s --set run.dir=%s/runs --set run.name=s",
+             ini, TINY, text, tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
+    char want[800];
+    snprintf(want, sizeof want, "%s:3: 'task.separator' = true", ini);
+    ck_assert_msg(tu_train_output_contains(tmpdir, want), "no '%s'", want);
+    const char *ok[] = {"auto", "false"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "%s --set task.file=%s --set run.dir=%s/runs --set run.name=%s "
+                 "--set task.separator=%s", TINY, text, tmpdir, ok[i], ok[i]);
+        ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+        snprintf(ini, sizeof ini, "%s/runs/%s/config.ini", tmpdir, ok[i]);
+        ck_assert_msg(tu_file_contains(ini, "\nseparator = false\n"), "%s: not false", ok[i]);
+    }
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("text_task", setup, teardown, 120,
                         TU_LOOP(test_text_split_and_windows, 0, sizeof SPLITS / sizeof SPLITS[0]),
                         TU_LOOP(test_text_training_windows_avoid_tail, 0,
                                 sizeof SPLITS / sizeof SPLITS[0]), test_text_token_names,
                         test_text_max_seq_len, test_text_configs_differ_in_scale_only,
                         test_text_bad_input, test_text_loss_csv_and_compare,
-                        test_text_resume_refuses_changed_file);
+                        test_text_resume_refuses_changed_file,
+                        test_text_generate_and_export_without_corpus,
+                        test_text_generate_streams_and_stops_on_closed_pipe,
+                        test_text_separator_true_refused);

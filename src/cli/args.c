@@ -1,5 +1,6 @@
 /* args.c: the argument-reading helpers the subcommands of src/cli/ share (args.h): --help, an
- * option's value in either spelling, decimal counts and the "error: ..." exit. */
+ * option's value in either spelling, decimal counts, the once-only options and the "error: ..."
+ * exit. */
 #include "cli/args.h"
 
 #include <ctype.h>
@@ -74,4 +75,16 @@ int cli_set_key(const char *assignment, char *key, size_t n) {
     memcpy(key, a, (size_t)(b - a));
     key[b - a] = '\0';
     return 0;
+}
+
+int cli_once(CliOnce *o, const char *flag, int argn) {
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(o->flag[i], flag) == 0)
+            return cli_fail(NULL, "%s given twice (arguments %d and %d); give it once", flag,
+                            o->argn[i], argn);
+    if (o->n < CLI_ONCE_MAX) { /* every command has fewer; more would go unchecked, not wrong */
+        o->flag[o->n] = flag;
+        o->argn[o->n++] = argn;
+    }
+    return -1;
 }

@@ -33,22 +33,27 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
     *a = (CompareArgs){.log_scale = FIGURES_LOG_AUTO};
     a->dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *a->dirs);
     if (!a->dirs) return EXIT_RUNTIME;
+    CliOnce once = {0}; /* argv starts after --compare: argument i + 2 of the command line */
+    int axis_argn = 0;  /* where --log-scale or --linear was given */
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
-        } else if (strcmp(argv[i], "--log-scale") == 0) {
-            a->log_scale = 1;
-        } else if (strcmp(argv[i], "--linear") == 0) {
-            a->log_scale = 0;
+        } else if (strcmp(argv[i], "--log-scale") == 0 || strcmp(argv[i], "--linear") == 0) {
+            /* the two choose one axis: together, the last one used to win */
+            int log = argv[i][2] == 'l' && argv[i][3] == 'o';
+            if (axis_argn && a->log_scale != log)
+                return cli_fail(NULL, "--log-scale and --linear exclude each other (arguments %d "
+                                      "and %d); give one", axis_argn, i + 2);
+            axis_argn = i + 2;
+            a->log_scale = log;
         } else if (strcmp(argv[i], "--at-equal-loss") == 0) {
             a->at_equal_loss = 1;
         } else if (cli_is_flag(argv[i], "--out")) {
-            const char *v = cli_flag_value(argc, argv, &i, "--out");
-            if (!v) return cli_fail(NULL, "--out needs a folder");
-            /* which of two folders was meant cannot be guessed: the last one used to win */
-            if (a->out) return cli_fail(NULL, "--out given twice ('%s' and '%s')", a->out, v);
-            a->out = v;
+            if (!(a->out = cli_flag_value(argc, argv, &i, "--out")))
+                return cli_fail(NULL, "--out needs a folder");
+            int rc = cli_once(&once, "--out", i + 2);
+            if (rc >= 0) return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_fail(usage, "unknown option '%s' for --compare", argv[i]);
         } else {

@@ -81,14 +81,16 @@ static int same_file(const char *a, const char *b) {
  * message). */
 static int parse_args(ExportArgs *a, int argc, char **argv) {
     *a = (ExportArgs){0};
+    CliOnce once = {0}; /* argv starts after --export: argument i + 2 of the command line */
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
         } else if (cli_is_flag(argv[i], "--val")) {
-            if (a->val) return cli_fail(NULL, "--val given twice");
             if (!(a->val = cli_flag_value(argc, argv, &i, "--val")))
                 return cli_fail(NULL, "--val needs a file name (VAL.safetensors)");
+            int rc = cli_once(&once, "--val", i + 2);
+            if (rc >= 0) return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_fail(usage, "unknown option '%s' for --export", argv[i]);
         } else if (!a->run_dir) {
@@ -205,8 +207,12 @@ int cli_export(int argc, char **argv) {
     if (checkpoint_load_config(checkpoint, &c) != 0 || config_validate(&c) != 0) return EXIT_CONFIG;
     char *stored = NULL;
     if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
-    /* as --eval and --resume check it: its task file unchanged, its folder's own run */
-    if (checkpoint_check_resume(checkpoint, a.run_dir, &c, "--export") != 0 ||
+    /* as --eval and --resume check it: its task file unchanged, its folder's own run. The
+     * parameters of a text run need no data (its vocabulary is the 256 bytes): its file may have
+     * moved away; --val writes the validation set, which is read from it */
+    int no_data = c.task == TASK_TEXT && !a.val;
+    if ((no_data ? checkpoint_check_folder(checkpoint, a.run_dir, "--export")
+                 : checkpoint_check_resume(checkpoint, a.run_dir, &c, "--export")) != 0 ||
         check_new_file(a.out, "export file") != 0 || (a.val && check_new_file(a.val, "--val") != 0)) {
         free(stored);
         return EXIT_CONFIG;
@@ -219,7 +225,8 @@ int cli_export(int argc, char **argv) {
     Optimizer opt = {0};
     CheckpointState st;
     char *prov = NULL;
-    rc = task_init(&task, &c) != 0 ? EXIT_CONFIG : EXIT_RUNTIME;
+    rc = (no_data ? task_init_model_only(&task, &c) : task_init(&task, &c)) != 0 ? EXIT_CONFIG
+                                                                                  : EXIT_RUNTIME;
     if (rc == EXIT_CONFIG) goto done;
     ModelConfig mc = train_model_config(&c, &task);
     /* the batch --eval uses, so that --val's numbers are --eval's */

@@ -31,6 +31,7 @@ int cli_regime_map(int argc, char **argv) {
     char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
     char **real = calloc((size_t)(argc > 0 ? argc : 1), sizeof *real);
     int n = 0, rc = EXIT_CONFIG;
+    CliOnce once = {0}; /* argv starts after --regime-map: argument i + 2 of the command line */
     if (!dirs || !real) {
         free(dirs);
         free(real);
@@ -42,16 +43,12 @@ int cli_regime_map(int argc, char **argv) {
             rc = EXIT_OK;
             goto done;
         } else if (cli_is_flag(argv[i], "--out")) {
-            const char *v = cli_flag_value(argc, argv, &i, "--out");
-            if (!v) {
+            if (!(out = cli_flag_value(argc, argv, &i, "--out"))) {
                 rc = cli_fail(NULL, "--out needs a folder");
                 goto done;
             }
-            if (out) {
-                rc = cli_fail(NULL, "--out given twice ('%s' and '%s')", out, v);
-                goto done;
-            }
-            out = v;
+            if ((rc = cli_once(&once, "--out", i + 2)) >= 0) goto done;
+            rc = EXIT_CONFIG;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             rc = cli_fail(usage, "unknown option '%s' for --regime-map", argv[i]);
             goto done;

@@ -46,6 +46,7 @@ static int parse_args(int argc, char **argv, SoftmaxTableArgs *a) {
         {"--samples", 1, MAX_SAMPLES, &a->samples},
         {"--keys", 2, MAX_KEYS, &a->keys},
     };
+    CliOnce once = {0}; /* argv starts after --softmax-table: argument i + 2 of the line */
     for (int i = 0; i < argc; i++) {
         const char *flag = argv[i];
         if (cli_is_help(flag)) {
@@ -58,6 +59,8 @@ static int parse_args(int argc, char **argv, SoftmaxTableArgs *a) {
         if (!is_seed && k < 0) return cli_fail(usage, "--softmax-table: unknown option '%s'", flag);
         const char *val = cli_next(argc, argv, &i);
         if (!val) return cli_fail(usage, "--softmax-table: %s needs a value", flag);
+        int rc = cli_once(&once, is_seed ? "--seed" : INTS[k].flag, i + 2);
+        if (rc >= 0) return rc;
         long v = 0;
         if (is_seed && cli_parse_u64(val, &a->seed) != 0)
             return cli_fail(NULL, "--softmax-table: --seed needs an integer in [0, 2^64-1], got "

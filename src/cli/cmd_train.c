@@ -151,13 +151,16 @@ static int set_given_before(int argc, char **argv, int at, const char *v) {
 int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
     *a = (TrainArgs){.gen = {.temperature = 1, .top_k = 0, .seed = 1}};
     unsigned seen = 0; /* bit k: SAMPLE_FLAGS[k] given */
+    CliOnce once = {0};
     for (int i = 1; i < argc; i++) {
         int k = 0;
         while (k < N_SAMPLE_FLAGS && strcmp(argv[i], SAMPLE_FLAGS[k]) != 0) k++;
         if (k < N_SAMPLE_FLAGS) {
-            if (seen & (1u << k)) return cli_fail(NULL, "%s given twice", SAMPLE_FLAGS[k]);
+            const char *v = cli_next(argc, argv, &i);
+            int rc = cli_once(&once, SAMPLE_FLAGS[k], i);
+            if (rc >= 0) return rc;
             seen |= 1u << k;
-            int rc = parse_sample_option(a, k, cli_next(argc, argv, &i));
+            rc = parse_sample_option(a, k, v);
             if (rc >= 0) return rc;
         } else if (cli_is_help(argv[i])) {
             usage(stdout);
@@ -172,15 +175,15 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
                 usage(stdout);
                 return EXIT_OK;
             }
-            const char **slot = flag[2] == 'r' ? &a->resume_dir : &a->eval_dir;
-            /* which of two folders was meant cannot be guessed: the last one used to win */
-            if (*slot) return cli_fail(NULL, "%s given twice ('%s' and '%s')", flag, *slot, dir);
-            *slot = dir;
+            int rc = cli_once(&once, flag, i);
+            if (rc >= 0) return rc;
+            *(flag[2] == 'r' ? &a->resume_dir : &a->eval_dir) = dir;
         } else if (strcmp(argv[i], "--prompt") == 0) {
-            if (a->prompt) return cli_fail(NULL, "--prompt given twice");
             if (!(a->prompt = cli_next(argc, argv, &i)))
                 return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"%s\"",
                                 CLI_PROMPT_EXAMPLE);
+            int rc = cli_once(&once, "--prompt", i);
+            if (rc >= 0) return rc;
         } else if (strcmp(argv[i], "--set") == 0 || strncmp(argv[i], "--set=", 6) == 0) {
             int eq_form = argv[i][5] == '=';
             const char *v = eq_form ? argv[i] + 6 : cli_next(argc, argv, &i);
@@ -272,9 +275,12 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         }
         /* the task file the run was trained on, unchanged (train/task_source.h), and a
          * checkpoint of the folder's own run (its config.ini): --eval of a foreign checkpoint
-         * would report another run's numbers under this folder's name */
-        if (checkpoint_check_resume(checkpoint, run_dir, &c,
-                                    a.resume_dir ? "--resume" : "--eval") != 0)
+         * would report another run's numbers under this folder's name. A text run's generation
+         * reads no data (its vocabulary is the 256 bytes): its file may have moved away */
+        int no_data = a.generate && c.task == TASK_TEXT;
+        if (no_data ? checkpoint_check_folder(checkpoint, run_dir, "--eval") != 0
+                    : checkpoint_check_resume(checkpoint, run_dir, &c,
+                                              a.resume_dir ? "--resume" : "--eval") != 0)
             return EXIT_CONFIG;
     } else if ((c.task == TASK_FILE || c.task == TASK_TEXT) && access(c.task_file, R_OK) != 0) {
         /* --print-config too: a config that cannot run is not a config to print */

@@ -48,8 +48,9 @@ void sweep_usage(FILE *f) {
         "Started again into the same DIR with the same plan, a sweep skips the finished runs and\n"
         "resumes interrupted ones from their checkpoint; a different plan is refused.\n"
         "A run that diverges (3), trips a guard (4) or fails is recorded and the others go on.\n"
-        "Exit codes: 0 every run ended (ok, diverged or guard), 1 I/O error or a run failed,\n"
-        "2 bad arguments or config (nothing was run), 130 / 143 stopped by SIGINT / SIGTERM\n"
+        "Exit codes: 0 every run ended (ok, diverged or guard), 1 I/O error, a run failed, or\n"
+        "no run has trained yet (--collect: the report is written all the same), 2 bad\n"
+        "arguments or config (nothing was run), 130 / 143 stopped by SIGINT / SIGTERM\n"
         "(every running run saved its checkpoint; start the same command again to go on).\n",
         names, list);
 }
@@ -153,7 +154,7 @@ static const char *const VALUED[] = {"--dk", "--scales", "--seeds", "--grid", "-
 typedef struct {
     Axis dk, scale, seed, grid[SWEEP_MAX_AXES];
     int n_grid, has_dk, has_scale, has_seed;
-    int seen_argn[N_VALUED]; /* where each once-only option was given; 0: not yet */
+    CliOnce once; /* where each once-only option was given */
 } Parts;
 
 /* A once-only option given twice, or --set of one key twice: the last one silently won. Refused
@@ -171,13 +172,7 @@ static int check_repeat(const SweepArgs *a, Parts *p, size_t k, const char *v, i
         return 0;
     }
     if (strcmp(VALUED[k], "--grid") == 0) return 0; /* parse_grid refuses a key varied twice */
-    if (p->seen_argn[k]) {
-        fprintf(stderr, "error: %s given twice (arguments %d and %d); give it once\n", VALUED[k],
-                p->seen_argn[k], argn);
-        return -1;
-    }
-    p->seen_argn[k] = argn;
-    return 0;
+    return cli_once(&p->once, VALUED[k], argn) >= 0 ? -1 : 0;
 }
 
 static void axis_init(Axis *ax, AxisKind kind, const char *key, const char *label,

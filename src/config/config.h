@@ -26,7 +26,8 @@ typedef enum { DIVERGENCE_STOP, DIVERGENCE_SKIP } DivergenceAction;
 /* TASK_TEXT: byte-level next-token language modelling on task.file (tasks/tasks.h). */
 typedef enum { TASK_SORT, TASK_REVERSE, TASK_COPY, TASK_RECALL, TASK_FILE, TASK_TEXT } TaskKind;
 /* task.separator: AUTO = the task's own format (a separator for sort, reverse, copy and file, none
- * for recall); TRUE and FALSE force it either way for any task. */
+ * for recall); TRUE and FALSE force it either way for those tasks. Text has no prompt and answer:
+ * none, and TRUE is refused (config_validate). */
 typedef enum { SEPARATOR_AUTO, SEPARATOR_TRUE, SEPARATOR_FALSE } SeparatorMode;
 
 typedef struct {

@@ -79,8 +79,8 @@ const KeySpec cfg_keys[] = {
     KEY_INT("task", "val_size", val_size, "512", 1, 1000000, "Held-out validation examples"),
     KEY_ENUM("task", "separator", task_separator, "auto", SEPARATOR_NAMES,
              "A separator token between prompt and answer: auto = the task's own (sort, reverse, "
-             "copy, file: true; recall: false, the answer is predicted at the query key), true, "
-             "false"),
+             "copy, file: true; recall: false, the answer is predicted at the query key; text: "
+             "none, it has no prompt and answer, and true is refused), true, false"),
 
     KEY_INT("model", "d_model", d_model, "64", 1, 8192, "Width of the residual stream"),
     KEY_INT("model", "n_heads", n_heads, "1", 1, 1024,

@@ -65,6 +65,19 @@ static int check_task_file(const Config *c) {
     return -1;
 }
 
+/* The text task has no prompt and answer to separate (every byte is predicted): a separator it
+ * cannot have was recorded and silently meant nothing. auto and false both mean none. */
+static int check_text_separator(const Config *c) {
+    if (c->task != TASK_TEXT || c->task_separator != SEPARATOR_TRUE) return 0;
+    int sp = cfg_find_key("task", "separator"), tn = cfg_find_key("task", "name");
+    char at[sizeof c->origin[0] + 8];
+    fprintf(stderr, "%s: 'task.separator' = true, but 'task.name' = text (%s) has no prompt and "
+                    "answer to separate: every byte is predicted. Remove the key, or set it to "
+                    "auto or false\n",
+            cfg_origin_of(c, sp), set_at(c, tn, at, sizeof at));
+    return -1;
+}
+
 static int check_min_lr(const Config *c) {
     if (c->schedule != SCHED_COSINE || c->min_lr <= c->lr) return 0;
     int ml = cfg_find_key("optim", "min_lr"), lr = cfg_find_key("optim", "lr");
@@ -105,6 +118,7 @@ int config_validate(const Config *c) {
     bad |= check_heads(c);
     bad |= check_llama(c);
     bad |= check_task_file(c);
+    bad |= check_text_separator(c);
     bad |= check_min_lr(c);
     bad |= check_attention(c);
     return bad ? -1 : 0;

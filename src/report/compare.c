@@ -89,17 +89,23 @@ static int check_out_folder(const char *dir) {
 
 /* Removes from dir every figure of an earlier report (a regular *.svg svg.c began, entry_is_ours)
  * that this report did not write, figs[0..n_figs): runs without attention maps must not be shown
- * beside the maps of the runs compared there before. Files of the user's were refused before. */
+ * beside the maps of the runs compared there before, nor an earlier figure beside the note that
+ * this report's could not be written. Files of the user's were refused before; one made
+ * read-only is kept, as every whole-file write keeps it. */
 static void remove_stale_figures(const char *dir, const FigureInfo *figs, int n_figs) {
     DIR *d = opendir(dir);
     if (!d) return;
     char path[PATH_MAX];
+    struct stat st;
     for (struct dirent *e; (e = readdir(d));) {
         size_t len = strlen(e->d_name);
         int fresh = !(len > 4 && strcmp(e->d_name + len - 4, ".svg") == 0);
-        for (int i = 0; i < n_figs && !fresh; i++) fresh = strcmp(e->d_name, figs[i].file) == 0;
-        if (fresh || !entry_is_ours(dir, e->d_name)) continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path) remove(path);
+        for (int i = 0; i < n_figs && !fresh; i++)
+            fresh = !figs[i].err && strcmp(e->d_name, figs[i].file) == 0;
+        if (fresh || !entry_is_ours(dir, e->d_name) ||
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+            continue;
+        if (lstat(path, &st) == 0 && (st.st_mode & 0222)) remove(path);
     }
     closedir(d);
 }

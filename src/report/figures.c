@@ -679,9 +679,14 @@ int figures_write(const Run *runs, int n, const char *dir, int log_scale, Figure
     for (size_t i = 0; i < sizeof FIGURES / sizeof *FIGURES; i++) {
         FigureInfo *fi = &figs[*n_figs];
         *fi = (FigureInfo){.file = FIGURES[i].file, .title = FIGURES[i].title};
+        errno = 0;
         int w = FIGURES[i].draw(runs, n, dir, log_scale, fi);
         if (w > 0) *n_figs += w;
-        if (w < 0) rc = -1;
+        if (w < 0) { /* a figure that failed stays on the list: the page says it is missing, and why */
+            fi->err = errno ? errno : EIO;
+            (*n_figs)++;
+            rc = -1;
+        }
     }
     return rc;
 }

@@ -8,11 +8,14 @@
 #define FIGURE_CAPTION_LEN 4096
 
 /* A figure as the HTML page shows it: its file, title and what to look for (HTML; the numbers
- * in it are those of the runs on the page). folded: the page shows it behind a <details> toggle. */
+ * in it are those of the runs on the page). folded: the page shows it behind a <details> toggle.
+ * err is 0 when it was written, else the errno of the write that failed (the page then says it
+ * is missing). */
 typedef struct {
     const char *file, *title;
     char caption[FIGURE_CAPTION_LEN];
     int folded;
+    int err;
 } FigureInfo;
 
 #define FIGURES_MAX 7
@@ -32,8 +35,10 @@ typedef struct {
  * next-byte accuracy. attn_maps.svg holds, per run and layer, the most and the least saturated
  * head (FIGURES_MAP_HEADS: the mean over query rows with two or more visible keys of the row's
  * largest weight, in the end map, else the step-0 map), at step 0 and at the end; the other heads
- * go to attn_maps_more.svg, folded. Returns 0, or -1 when any could not be written (after
- * printing why; the others are still written). */
+ * go to attn_maps_more.svg, folded. A figure whose write failed stays on the list with err, the
+ * errno of that write (so the page can say which one is missing and why). Returns 0, or -1 when
+ * any could not be written (after printing why, naming the file that failed; the others are
+ * still written). */
 int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,
                   int *n_figs);
 

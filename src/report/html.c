@@ -172,6 +172,21 @@ static void figure_id(char out[FIGURE_ID_MAX + 1], const char *file) {
     if (n == 0) snprintf(out, FIGURE_ID_MAX + 1, "figure");
 }
 
+void html_figure_missing(FILE *f, const char *file, const char *title, const char *why) {
+    char id[FIGURE_ID_MAX + 1];
+    figure_id(id, file);
+    fprintf(f, "<figure id=\"");
+    xml_escape_file(f, id);
+    fprintf(f, "\">\n<p class=\"note\">Figure <code>");
+    xml_escape_file(f, file);
+    fprintf(f, "</code> (");
+    xml_escape_file(f, title);
+    fprintf(f, ") is missing: it could not be written (");
+    xml_escape_file(f, why);
+    fprintf(f, "); the command that wrote this page said so and exited with code 1.</p>\n"
+               "</figure>\n");
+}
+
 int html_figure(FILE *f, const char *dir, const char *file, const char *title,
                 const char *caption, int caption_is_html) {
     char id[FIGURE_ID_MAX + 1];
@@ -497,6 +512,10 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
     const char **keys = config_keys(runs, n, &n_keys);
     html_top(f, runs, n);
     for (int i = 0; i < n_figs; i++) {
+        if (figs[i].err) {
+            html_figure_missing(f, figs[i].file, figs[i].title, strerror(figs[i].err));
+            continue;
+        }
         /* a folded figure (the attention maps of the other heads) waits behind a toggle */
         if (figs[i].folded) {
             fprintf(f, "<details class=\"more\"><summary>");

@@ -23,7 +23,8 @@
  * inline, no external script, font or URL; without JavaScript it reads the same minus hover and
  * toggles. It is well-formed XML too (void elements closed, CSS and script free of <, > and &),
  * so the tests can check it with the same parser as the SVGs. A figure that cannot be read is
- * named in its place after a warning. Returns 0, or -1 after printing the error. */
+ * named in its place after a warning; one that could not be written (its err) is named as
+ * missing, with why (html_figure_missing). Returns 0, or -1 after printing the error. */
 int html_write(const char *path, const Run *runs, int n, const Table *summary,
                const FigureInfo *figs, int n_figs);
 
@@ -43,5 +44,10 @@ void html_head(FILE *f);
  * read, a note takes the SVG's place after a warning on stderr, and -1 is returned; else 0. */
 int html_figure(FILE *f, const char *dir, const char *file, const char *title,
                 const char *caption, int caption_is_html);
+
+/* In a figure's place, when it could not be written: <figure id="STEM"> (as html_figure) holding
+ * a note that names the file and its title, says it is missing and why (the error text, escaped)
+ * and that the command exited with code 1. */
+void html_figure_missing(FILE *f, const char *file, const char *title, const char *why);
 
 #endif

@@ -113,14 +113,19 @@ int share_y_range(Figure *f, int first, int last, int stride, const Run *runs) {
 }
 
 int save_figure(Svg *s, const char *dir, const char *file) {
-    char path[PATH_MAX];
-    int rc = 0;
+    char path[PATH_MAX], failed[PATH_MAX + 8];
+    int rc = 0, err = 0;
+    snprintf(failed, sizeof failed, "%s/%s", dir, file);
     if (log_path(path, sizeof path, dir, file) != 0 || svg_end(s) != 0 ||
-        svg_save(s, path) != 0) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        svg_save_why(s, path, failed, sizeof failed) != 0) {
+        err = errno;
+        /* the file that failed: the figure's temporary file (say a folder of that name) is not
+         * the figure, and the error must send the user to the one to look at */
+        fprintf(stderr, "error: cannot write '%s': %s\n", failed, strerror(err));
         rc = -1;
     }
     svg_free(s);
+    errno = err; /* for the page's note of the missing figure (figures_write) */
     return rc;
 }
 

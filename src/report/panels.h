@@ -60,7 +60,8 @@ int xy_attention(XY *xy, const Csv *t, int layer, const char *name, double scale
  * magnitudes compare. Returns 0 (ranges left as they were) when they have nothing to draw. */
 int share_y_range(Figure *f, int first, int last, int stride, const Run *runs);
 
-/* Ends s and writes it to dir/file, then frees it. Returns 0, or -1 after printing the error. */
+/* Ends s and writes it to dir/file, then frees it. Returns 0, or -1 with errno set after printing
+ * the error, which names the file that failed (dir/file or its temporary file). */
 int save_figure(Svg *s, const char *dir, const char *file);
 
 /* Writes dir/file: the title, a legend of the runs that appear, and the panels in a grid of two

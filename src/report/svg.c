@@ -158,13 +158,16 @@ int svg_end(Svg *s) {
     return s->failed ? -1 : 0;
 }
 
-int svg_save(const Svg *s, const char *path) {
+int svg_save(const Svg *s, const char *path) { return svg_save_why(s, path, NULL, 0); }
+
+int svg_save_why(const Svg *s, const char *path, char *failed, size_t n) {
     if (s->failed || !s->buf) {
+        if (failed && n > 0) snprintf(failed, n, "%s", path);
         errno = ENOMEM;
         return -1;
     }
     /* whole or not at all: a full disk leaves the old figure (or none), never a torn one */
-    return file_write_atomic(path, s->buf, s->len);
+    return file_write_atomic_why(path, s->buf, s->len, failed, n);
 }
 
 void svg_free(Svg *s) {

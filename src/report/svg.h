@@ -53,6 +53,10 @@ int svg_end(Svg *s);
  * through a link). Returns 0, or -1 with errno set, path unchanged (the message is the caller's). */
 int svg_save(const Svg *s, const char *path);
 
+/* svg_save that also names, on failure, the file the failure was at (path or its temporary
+ * file, file_write_atomic_why) in failed[0..n), for the message. */
+int svg_save_why(const Svg *s, const char *path, char *failed, size_t n);
+
 /* Frees the document; s is empty afterwards and may be reused with svg_begin. */
 void svg_free(Svg *s);
 

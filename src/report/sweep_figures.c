@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/plot.h"
 #include "report/svg.h"
@@ -20,10 +21,11 @@
  * values, or to whole decades past 1.5 decades). */
 #define X_PAD 1.25
 
-/* Legend, a note line and the chart; saved as dir/file. Returns 0, or -1 after a message. */
+/* Legend, a note line and the chart; saved as dir/file. Returns 0, or -1 after a message naming
+ * the file that failed, with the caption saying so written to cap (sweep_figures.h). */
 static int save_chart(const char *dir, const char *file, const PlotAxes *ax,
                       const PlotSeries *s, const PlotBars *bars, int ns,
-                      const char *const *labels, const char *note) {
+                      const char *const *labels, const char *note, FILE *cap) {
     PlotLegendItem items[MAX_LINES + 1];
     for (int i = 0; i < ns; i++) items[i] = (PlotLegendItem){labels[i], s[i].style};
     double legend_h = plot_legend(NULL, MARGIN, 0, FIG_W - 2 * MARGIN, items, ns);
@@ -33,10 +35,21 @@ static int save_chart(const char *dir, const char *file, const PlotAxes *ax,
     plot_legend(&svg, MARGIN, MARGIN, FIG_W - 2 * MARGIN, items, ns);
     svg_text(&svg, MARGIN, MARGIN + legend_h + 10, "font-size=\"11\" fill=\"#555555\"", note);
     plot_lines_bars(&svg, 0, top, FIG_W, CHART_H, ax, s, bars, ns);
-    char path[2048];
+    char path[2048], failed[2056];
     snprintf(path, sizeof path, "%s/%s", dir, file);
-    int rc = svg_end(&svg) == 0 && svg_save(&svg, path) == 0 ? 0 : -1;
-    if (rc) fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    snprintf(failed, sizeof failed, "%s", path);
+    int rc = svg_end(&svg) == 0 && svg_save_why(&svg, path, failed, sizeof failed) == 0 ? 0 : -1;
+    if (rc) {
+        int err = errno;
+        /* the file that failed: the figure, or its temporary file */
+        fprintf(stderr, "error: cannot write '%s': %s\n", failed, strerror(err));
+        fprintf(cap, "%s: " SWEEP_FIGURE_NOT_WRITTEN "%s)\n", file, strerror(err));
+        /* an earlier report's figure (the folder holds no SVG of the user's: checked before)
+         * must not stand in for this one; one made read-only is kept, as every whole-file
+         * write keeps it */
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0222)) remove(path);
+    }
     svg_free(&svg);
     return rc;
 }
@@ -140,7 +153,7 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
     }
     int ng = n_groups < MAX_LINES ? n_groups : MAX_LINES; /* lines drawn */
     int rc = 0, written = 0;
-    for (int c = 0; c < N_DK_CHARTS && !rc; c++) {
+    for (int c = 0; c < N_DK_CHARTS; c++) { /* one that fails leaves the others to be written */
         const DkChart *ch = &DK_CHARTS[c];
         PlotSeries s[MAX_LINES];
         PlotBars bars[MAX_LINES];
@@ -165,8 +178,9 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
         if (!powers_of_two(pts, ng)) ax.log_x = 1;
         const char *note = "lines: median over seeds; bars: min to max over seeds; "
                            "one line per setting of the other varied columns";
-        rc = save_chart(dir, ch->file, &ax, s, bars, ng, labels, note);
-        if (!rc) {
+        if (save_chart(dir, ch->file, &ax, s, bars, ng, labels, note, cap) != 0) {
+            rc = -1;
+        } else {
             written++;
             fprintf(cap, "%s: %s against d_k (log x axis), one line per setting of the varied "
                          "columns other than d_k and seed; each point is the median over the "
@@ -225,7 +239,7 @@ static int lr_figure(const LrGroup *lr, int n, const char *dir, FILE *cap) {
     if (isfinite(x_min)) ax.x_lo = lx[0], ax.x_hi = lx[1];
     const char *note = "lines: median over seeds (a diverged seed counts as \xE2\x84\x93\xE2\x82\x80, "
                        "as in the LR sensitivity); bars: min to max over seeds";
-    if (save_chart(dir, "sweep_lr.svg", &ax, s, bars, ns, labels, note) != 0) return -1;
+    if (save_chart(dir, "sweep_lr.svg", &ax, s, bars, ns, labels, note, cap) != 0) return -1;
     fprintf(cap, "sweep_lr.svg: the final validation loss (val_loss) against optim.lr, both axes "
                  "log scale, one line per LR-sensitivity group; each point is the median over the "
                  "seeds, a seed that diverged counted as l0 (as in the LR sensitivity), and the bar "
@@ -339,7 +353,8 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
                         n_seeds ? "the first line: median over seeds, bars: min to max; then "
                                   "one line per seed"
                                 : "lines: median over seeds; bars: min to max over seeds; one "
-                                  "line per setting of the other varied columns");
+                                  "line per setting of the other varied columns",
+                        cap);
     if (!rc)
         fprintf(cap, "%s: the final validation answer accuracy (%%) against %s, one tick per "
                      "value, one line per setting of the varied columns other than %s and seed; "
@@ -354,21 +369,21 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
 
 int sweep_figures_write(const SweepTable *t, const LrGroup *lr, int n_lr, const char *dir,
                         FILE *captions) {
-    int written = 0, w;
+    int written = 0, failed = 0, w;
     if (sweep_key(t, "d_k") >= 0) {
-        if ((w = dk_figures(t, dir, captions)) < 0) return -1;
-        written += w;
+        if ((w = dk_figures(t, dir, captions)) < 0) failed = 1;
+        else written += w;
     }
     if (n_lr > 0) {
-        if ((w = lr_figure(lr, n_lr, dir, captions)) < 0) return -1;
-        written += w;
+        if ((w = lr_figure(lr, n_lr, dir, captions)) < 0) failed = 1;
+        else written += w;
     }
     /* neither d_k nor lr varied: a figure per other varied column (the scale above all) */
-    int seed = sweep_key(t, "seed"), by_key = written == 0;
+    int seed = sweep_key(t, "seed"), by_key = written == 0 && !failed;
     for (int k = 0; by_key && k < t->n_keys && written < MAX_KEY_FIGURES; k++) {
         if (k == seed) continue;
-        if ((w = key_figure(t, k, dir, captions)) < 0) return -1;
-        written += w;
+        if ((w = key_figure(t, k, dir, captions)) < 0) failed = 1;
+        else written += w;
     }
-    return written;
+    return failed ? -1 : written;
 }

@@ -21,8 +21,15 @@
 
 /* Writes the figures that apply into dir and a caption per figure (its file name, then exactly
  * what is drawn) to captions. lr holds lr_analyse's n_lr groups (n_lr == 0: no lr figure).
- * Returns the number of figures written, or -1 after a message naming the file that failed. */
+ * A figure that cannot be written gets the caption "FILE.svg: " SWEEP_FIGURE_NOT_WRITTEN "WHY)"
+ * instead (WHY: the error text), an earlier report's copy of it is removed (the page would show
+ * it as this one's), and the others are still written. Returns the number of figures written,
+ * or -1 when any failed, after a message naming the file that failed. */
 int sweep_figures_write(const SweepTable *t, const LrGroup *lr, int n_lr, const char *dir,
                         FILE *captions);
+
+/* How the caption of a figure that could not be written begins (the sweep page names it as
+ * missing, sweep_page.c). */
+#define SWEEP_FIGURE_NOT_WRITTEN "could not be written ("
 
 #endif

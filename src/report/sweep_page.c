@@ -10,6 +10,7 @@
 
 #include "report/html.h"
 #include "report/svg.h"
+#include "report/sweep_figures.h"
 #include "util/whole_write.h"
 
 /* One section of the report text: [start, end), its heading the first line up to ':' or " (". */
@@ -100,7 +101,13 @@ static void figures(FILE *f, const char *dir, const Section *s) {
             if (file && caption) {
                 char title[128];
                 snprintf(title, sizeof title, "%.*s", (int)strcspn(file, "."), file);
-                html_figure(f, dir, file, title, caption, 0);
+                size_t k = strlen(SWEEP_FIGURE_NOT_WRITTEN), len = strlen(caption);
+                if (strncmp(caption, SWEEP_FIGURE_NOT_WRITTEN, k) == 0 && len > k) {
+                    caption[len - 1] = '\0'; /* the closing ')' */
+                    html_figure_missing(f, file, title, caption + k);
+                } else {
+                    html_figure(f, dir, file, title, caption, 0);
+                }
                 any = 1;
             }
             free(file);

@@ -194,8 +194,10 @@ int sweep_report_check_folder(const char *dir) {
 
 /* ------------------------------------------------------------------ the report */
 
-/* The whole text of the report; figures are written on the way. Returns 0 or -1. */
-static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const char *dir) {
+/* The whole text of the report; figures are written on the way. Returns 0 or -1; *trained is
+ * the number of groups of rows in the statistics (0: no run trained). */
+static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const char *dir,
+                       int *trained) {
     print_rows_used(f, t, csv_path);
     int seed = sweep_key(t, "seed");
     SweepGroup *g;
@@ -204,6 +206,7 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
         fprintf(stderr, "error: out of memory grouping %s\n", csv_path);
         return -1;
     }
+    *trained = n;
     if (n > 0) {
         fputc('\n', f); /* the verdict first (verdict.h): the page shows it at the top */
         if (verdict_sweep(f, t) != 0) {
@@ -247,7 +250,8 @@ int sweep_report(const char *out_dir, FILE *out) {
         return 1;
     }
     /* What was computed is shown even when a figure could not be written. */
-    int rc = report_text(mem, &t, csv_path, out_dir);
+    int trained = 0;
+    int rc = report_text(mem, &t, csv_path, out_dir, &trained);
     if (fclose(mem) != 0 || !text) {
         fprintf(stderr, "error: out of memory writing the sweep report\n");
         rc = -1;
@@ -269,5 +273,12 @@ int sweep_report(const char *out_dir, FILE *out) {
     }
     free(text);
     sweep_table_free(&t);
+    /* the files are written all the same (they say which runs are missing), but a script's
+     * `--collect && publish` must not go on with a report of nothing */
+    if (!rc && !trained) {
+        fprintf(stderr, "error: no run in %s has trained (none ok, diverged or guard): the "
+                        "report summarises nothing; exit code 1\n", csv_path);
+        rc = -1;
+    }
     return rc ? 1 : 0;
 }

@@ -12,7 +12,8 @@
  * same text to OUT/summary.txt, the SVG figures and OUT/index.html (sweep_page.h) into OUT.
  * Malformed rows are skipped after a warning on stderr. Returns 0, or 1 after an I/O message (no sweep.csv, not a sweep.csv, cannot
  * write into OUT, out of memory), or after sweep_report_check_folder refused OUT (nothing
- * written). */
+ * written), or when no row trained (none ok, diverged or guard: every file is still written,
+ * saying which runs are missing, but the sweep, --collect and --sweep-report exit with 1). */
 int sweep_report(const char *out_dir, FILE *out);
 
 /* 0 when the report may be written into dir: none of the files it writes there (summary.txt,

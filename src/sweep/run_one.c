@@ -36,6 +36,7 @@ static int same_configuration(const Config *c, const char *origin, const char *t
     if (k) {
         config_defaults(k);
         if (config_load_text(k, origin, text, strlen(text)) == 0) {
+            task_read_stored_separator(k);
             memcpy(k->run_dir, c->run_dir, sizeof k->run_dir);
             memcpy(k->run_name, c->run_name, sizeof k->run_name);
             k->threads = c->threads;

@@ -52,14 +52,22 @@ int task_key_error(const Config *c, const char *key, const char *fmt, ...) {
 
 /* ---- public --------------------------------------------------------------------------------- */
 
-/* Whether the task's sequences hold SEP between prompt and answer (see SeparatorMode). */
+/* Whether the task's sequences hold SEP between prompt and answer (see SeparatorMode). Text has
+ * neither prompt nor answer (every byte is a target): never, whatever auto means elsewhere;
+ * config_validate refuses true for it. */
 static int has_separator(const Config *c, TaskKind kind) {
+    if (kind == TASK_TEXT) return 0;
     if (c->task_separator == SEPARATOR_TRUE) return 1;
     if (c->task_separator == SEPARATOR_FALSE) return 0;
     return kind != TASK_RECALL;
 }
 
 int task_has_separator(const Config *c) { return has_separator(c, c->task); }
+
+void task_read_stored_separator(Config *c) {
+    if (c->task == TASK_TEXT && c->task_separator == SEPARATOR_TRUE)
+        c->task_separator = SEPARATOR_FALSE;
+}
 
 int task_init(Task *t, const Config *c) {
     memset(t, 0, sizeof *t);
@@ -75,6 +83,16 @@ int task_init(Task *t, const Config *c) {
     case TASK_TEXT: rc = task_init_text_file(t, c, c->task_file); break;
     default: rc = task_key_error(c, "task.name", "unknown task kind %d", (int)c->task); break;
     }
+    if (rc != 0) task_free(t);
+    return rc;
+}
+
+int task_init_model_only(Task *t, const Config *c) {
+    if (c->task != TASK_TEXT) return task_init(t, c);
+    memset(t, 0, sizeof *t);
+    t->kind = TASK_TEXT;
+    t->separator = has_separator(c, TASK_TEXT);
+    int rc = task_init_text_shape(t, c);
     if (rc != 0) task_free(t);
     return rc;
 }

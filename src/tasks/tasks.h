@@ -93,6 +93,13 @@ typedef struct {
  * checkpoint, resolved, so that a resume never depends on a task's default. */
 int task_has_separator(const Config *c);
 
+/* A configuration a run stored (its checkpoint's, its config.ini) read as it means now: programs
+ * before the text task's rule recorded task.separator = true for every text run (auto resolved
+ * so, and true was accepted), which changed nothing for text; it is read as false, so that those
+ * runs resume, evaluate and export, and compare equal to their config.ini. A config the user
+ * writes with true for text is refused by config_validate instead. */
+void task_read_stored_separator(Config *c);
+
 /* Builds the task from the config. Generated tasks: checks the parameters, that the example
  * space holds at least 2 * task.val_size distinct examples (so a disjoint training stream is
  * not starved) and that T fits model.max_seq_len (when it is not 0), all before allocating;
@@ -111,6 +118,14 @@ int task_has_separator(const Config *c);
  * config_origin) to stderr, leaves *t empty (task_free is harmless) and returns -1; 0 on
  * success. */
 int task_init(Task *t, const Config *c);
+
+/* The task as far as the model needs it, without its data, for commands that only run the model
+ * (--export without --val, --eval --prompt --generate): for task.name = text the vocabulary is
+ * the 256 byte values and the windows task.seq_len, so task.file is not read (a corpus moved
+ * away is no reason to refuse) and there are no examples (n_val = 0). Every other task:
+ * task_init (a file task's vocabulary is read from its file; generated tasks read nothing).
+ * Returns as task_init. */
+int task_init_model_only(Task *t, const Config *c);
 
 /* task_init for task.name = file with the file's content already in memory: text[0..len) (need
  * not be NUL-terminated) is parsed exactly as the file would be, and name stands for its path in

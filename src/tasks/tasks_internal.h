@@ -105,6 +105,9 @@ int task_init_file(Task *t, const Config *c, const char *path, const char *text,
 
 /* text_task.c: task_init for the text task (t->kind set) from the file at path. */
 int task_init_text_file(Task *t, const Config *c, const char *path);
+/* Its keys checked and its fixed shape set (256 byte tokens, no SEP or PAD, task.seq_len
+ * windows), the file not read: task_init_text_file's first half, and task_init_model_only. */
+int task_init_text_shape(Task *t, const Config *c);
 
 /* text_task.c: bytes of the held-out tail of a text of n bytes, floor(n * val_fraction). */
 size_t task_text_tail(size_t n, double val_fraction);

@@ -34,9 +34,7 @@ size_t task_text_min_bytes(int T, double val_fraction) {
     return n;
 }
 
-int task_init_text_file(Task *t, const Config *c, const char *path) {
-    if (path[0] == '\0')
-        return task_key_error(c, "task.file", "is empty, but task.name = text needs a text file");
+int task_init_text_shape(Task *t, const Config *c) {
     if (c->val_size < 0 || c->val_size > MAX_VAL)
         return task_key_error(c, "task.val_size", "%d is out of range (0 .. %d)", c->val_size,
                               MAX_VAL);
@@ -59,7 +57,15 @@ int task_init_text_file(Task *t, const Config *c, const char *path) {
     t->sep = t->pad = -1; /* never a token: every window is full length */
     t->seq_len = T;
     t->max_answer = T;
+    return 0;
+}
 
+int task_init_text_file(Task *t, const Config *c, const char *path) {
+    if (path[0] == '\0')
+        return task_key_error(c, "task.file", "is empty, but task.name = text needs a text file");
+    if (task_init_text_shape(t, c) != 0) return -1;
+    int T = c->task_seq_len;
+    double f = c->val_fraction;
     char why[256];
     size_t n = 0;
     char *bytes = file_read_regular(path, MAX_TEXT_BYTES, &n, why, sizeof why);

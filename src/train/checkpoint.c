@@ -2,6 +2,7 @@
  * continues bitwise as if never interrupted. */
 #include "train/checkpoint.h"
 
+#include "tasks/tasks.h"
 #include "train/task_source.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
@@ -219,6 +220,7 @@ int checkpoint_load_config(const char *path, Config *c) {
     /* config_load_text leaves the origin of a key the text does not set empty ("default") */
     if (strcmp(config_origin(&work, "task.separator"), "default") == 0)
         work.task_separator = SEPARATOR_TRUE;
+    task_read_stored_separator(&work);
     *c = work;
     return 0;
 }
@@ -302,6 +304,7 @@ static int parse_stored(Config *c, const char *origin, const char *text) {
     if (config_load_text(c, origin, text, strlen(text)) != 0) return -1;
     if (strcmp(config_origin(c, "task.separator"), "default") == 0)
         c->task_separator = SEPARATOR_TRUE;
+    task_read_stored_separator(c);
     return 0;
 }
 
@@ -342,6 +345,14 @@ int checkpoint_check_resume(const char *path, const char *run_dir, const Config 
     char *stored = NULL;
     if (checkpoint_read_config(path, &stored) != 0) return -1;
     int rc = task_source_check(stored, c, what);
+    free(stored);
+    return rc == 0 ? checkpoint_check_folder(path, run_dir, what) : rc;
+}
+
+int checkpoint_check_folder(const char *path, const char *run_dir, const char *what) {
+    char *stored = NULL;
+    if (checkpoint_read_config(path, &stored) != 0) return -1;
+    int rc = 0;
     char ini_path[1100], why[128];
     size_t len = 0;
     char *ini = NULL;

@@ -56,7 +56,9 @@ int checkpoint_load_config(const char *path, Config *c);
  * change (config_resumable_keys) and run.dir / run.name (a folder may move). A missing
  * config.ini is not compared; one that is not a regular file, too large or unreadable is refused.
  * what names the command in messages. Returns 0, or -1 after an error naming the files and every
- * key that differs. */
+ * key that differs. checkpoint_check_folder is the second check alone, for what reads no task
+ * data (--export and --eval --generate of a text run: its file may have moved away). */
+int checkpoint_check_folder(const char *path, const char *run_dir, const char *what);
 int checkpoint_check_resume(const char *path, const char *run_dir, const Config *c,
                             const char *what);
 

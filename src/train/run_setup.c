@@ -77,12 +77,13 @@ static char *run_config_text(const Config *c, const Task *t) {
     return buf;
 }
 
-int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch) {
+int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch, int model_only) {
     memset(r, 0, sizeof *r);
     r->lock_fd = -1;
     r->c = c;
     /* task_init checks that the sequences fit model.max_seq_len */
-    if (task_init(&r->task, c) != 0) return EXIT_CONFIG;
+    if ((model_only ? task_init_model_only(&r->task, c) : task_init(&r->task, c)) != 0)
+        return EXIT_CONFIG;
     ModelConfig mc = train_model_config(c, &r->task);
     if (model_build(&r->m, &mc, max_batch) != 0) return EXIT_RUNTIME;
     if (train_optim_init(&r->opt, c, r->m.n_params) != 0) {
@@ -276,7 +277,7 @@ int run_build(Run *r, const Config *c, const char *checkpoint) {
     char dir[sizeof r->dir];
     snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
     int rc = checkpoint ? 0 : train_run_folder_check(dir);
-    if (rc == 0) rc = run_build_task_model_optimizer(r, c, c->batch_size);
+    if (rc == 0) rc = run_build_task_model_optimizer(r, c, c->batch_size, 0);
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
     if (rc == 0) rc = take_folder(r);

@@ -39,9 +39,11 @@ typedef struct {
  * what an earlier run there left. run_free releases r after any return. */
 int run_build(Run *r, const Config *c, const char *checkpoint);
 
-/* The part of a run that training and --eval share: the task (validation set included), the
- * model sized for batches of max_batch, and a zeroed optimizer. Returns 0 or an exit code. */
-int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch);
+/* The part of a run that training and --eval share: the task (validation set included; with
+ * model_only, as far as the model needs it: task_init_model_only, so a text run's file is not
+ * read), the model sized for batches of max_batch, and a zeroed optimizer. Returns 0 or an exit
+ * code. */
+int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch, int model_only);
 
 /* Releases everything r holds (the lock too); safe on a run whose build failed part way. */
 void run_free(Run *r);

@@ -65,6 +65,12 @@ int sample_next(const real *z, int V, double temperature, int top_k, Rng *rng, d
 
 int sample_generate(Model *m, int ctx, const int *prompt, int n_prompt, const SampleOptions *o,
                     int *out) {
+    return sample_generate_each(m, ctx, prompt, n_prompt, o, out, NULL, NULL);
+}
+
+int sample_generate_each(Model *m, int ctx, const int *prompt, int n_prompt,
+                         const SampleOptions *o, int *out, int (*emit)(void *, int),
+                         void *emit_ctx) {
     int V = m->cfg.vocab_size;
     if (ctx < 1 || ctx > m->cfg.max_seq_len || n_prompt < 1 || o->n_new < 1 ||
         o->n_new > SAMPLE_MAX_NEW || m->max_batch < 1) {
@@ -98,8 +104,13 @@ int sample_generate(Model *m, int ctx, const int *prompt, int n_prompt, const Sa
             mask[w - 1] = 0;
             seq[n] = sample_next(m->logits + (size_t)(w - 1) * V, V, o->temperature, o->top_k,
                                  &rng, p, top);
+            /* the reader has gone (a pipe closed early): nothing more is computed */
+            if (emit && emit(emit_ctx, seq[n]) != 0) {
+                rc = 1;
+                break;
+            }
         }
-        memcpy(out, seq + n_prompt, sizeof(int) * (size_t)o->n_new);
+        if (out && rc == 0) memcpy(out, seq + n_prompt, sizeof(int) * (size_t)o->n_new);
     }
     free(seq);
     free(targets);
@@ -193,6 +204,21 @@ static int read_prompt(const Task *t, const char *prompt, int *ids) {
     return n > 0 ? n : -1;
 }
 
+/* Where sample_prompt's tokens go as they are drawn. */
+typedef struct {
+    const Task *t;
+    FILE *out;
+} Stream;
+
+/* sample_generate_each's emit: the token printed and flushed at once, so a terminal or a pipe
+ * sees the text as it is made; 1 (stop) once the stream cannot be written (EPIPE: the reader
+ * closed it; SIGPIPE is ignored, main.c), so that nothing more is computed for a reader that
+ * has gone. */
+static int print_one(void *ctx, int token) {
+    Stream *s = ctx;
+    return print_tokens(s->t, &token, 1, s->out) != 0 || fflush(s->out) != 0 || ferror(s->out);
+}
+
 int sample_prompt(Model *m, const Task *t, const char *prompt, const SampleOptions *o, FILE *out) {
     if (o->top_k > m->cfg.vocab_size) {
         fprintf(stderr, "error: --top-k %d is larger than the vocabulary (%d tokens)\n", o->top_k,
@@ -200,21 +226,26 @@ int sample_prompt(Model *m, const Task *t, const char *prompt, const SampleOptio
         return 2;
     }
     int *ids = malloc(sizeof(int) * (strlen(prompt) + 1));
-    int *gen = malloc(sizeof(int) * (size_t)o->n_new);
-    int rc = ids && gen ? 0 : 1, n = 0;
+    int rc = ids ? 0 : 1, n = 0;
     if (rc == 0 && (n = read_prompt(t, prompt, ids)) < 0) rc = 2;
-    if (rc == 0 && sample_generate(m, t->seq_len, ids, n, o, gen) != 0) rc = 1;
     if (rc == 0) {
         int bytes = sample_is_byte_task(t);
         if (!bytes) fputs("prompt:", out);
         rc |= print_tokens(t, ids, n, out) != 0;
         if (!bytes) fputs("   generated:", out);
-        rc |= print_tokens(t, gen, o->n_new, out) != 0;
-        fputc('\n', out);
+    }
+    if (rc == 0) {
+        Stream s = {t, out};
+        int g = fflush(out) != 0 || ferror(out) ? 1 /* already gone */
+                : sample_generate_each(m, t->seq_len, ids, n, o, NULL, print_one, &s);
+        /* g == 1: stopped because out cannot be written; the caller's check of the stream
+         * (main.c) says so once and exits 1. g < 0: sample_generate_each said why */
+        if (g == 0) fputc('\n', out);
+        if (g < 0) rc = 3;
     }
     if (rc == 1) fprintf(stderr, "error: out of memory\n");
+    if (rc == 3) rc = 1;
     free(ids);
-    free(gen);
     return rc;
 }
 

@@ -341,7 +341,9 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     Run run;
     CheckpointState st;
     /* evaluation needs no large batch; the training one may not even fit this machine */
-    int rc = run_build_task_model_optimizer(&run, c, c->batch_size < 64 ? c->batch_size : 64);
+    /* generating needs only the model (and a text run's fixed byte vocabulary), not the data */
+    int rc = run_build_task_model_optimizer(&run, c, c->batch_size < 64 ? c->batch_size : 64,
+                                            prompt && gen);
     if (rc != 0) goto done;
     rc = EXIT_CONFIG;
     if (checkpoint_load(checkpoint, &run.m, &run.opt, &st) != 0) goto done;

@@ -35,6 +35,7 @@ int whole_write(int fd, const char *text, size_t len) {
 
 FILE *atomic_open(AtomicFile *a, const char *path) {
     a->f = NULL;
+    a->failed = a->path;
     if (snprintf(a->path, sizeof a->path, "%s", path) >= (int)sizeof a->path) {
         errno = ENAMETOOLONG;
         return NULL;
@@ -47,6 +48,7 @@ FILE *atomic_open(AtomicFile *a, const char *path) {
         errno = EACCES;
         return NULL;
     }
+    a->failed = a->tmp; /* from here on, the temporary file is what can fail */
     /* a leftover of a killed writer, or a planted link: removed (never followed), then O_EXCL
      * makes sure the name is ours */
     if (unlink(a->tmp) != 0 && errno != ENOENT) return NULL;
@@ -67,13 +69,14 @@ int atomic_commit(AtomicFile *a, int sync) {
         errno = EBADF;
         return -1;
     }
+    a->failed = a->tmp;
     int err = 0;
     if (ferror(a->f)) err = errno ? errno : EIO;
     if (!err && fflush(a->f) != 0) err = errno;
     if (!err && sync && fsync(fileno(a->f)) != 0) err = errno;
     if (fclose(a->f) != 0 && !err) err = errno;
     a->f = NULL;
-    if (!err && rename(a->tmp, a->path) != 0) err = errno;
+    if (!err && rename(a->tmp, a->path) != 0) err = errno, a->failed = a->path;
     if (err) {
         unlink(a->tmp);
         errno = err;
@@ -92,14 +95,27 @@ void atomic_discard(AtomicFile *a) {
 }
 
 int file_write_atomic(const char *path, const char *text, size_t len) {
+    return file_write_atomic_why(path, text, len, NULL, 0);
+}
+
+int file_write_atomic_why(const char *path, const char *text, size_t len, char *failed, size_t n) {
     AtomicFile a;
-    if (!atomic_open(&a, path)) return -1;
-    if (len > 0 && fwrite(text, 1, len, a.f) != len) {
+    int rc = 0;
+    if (!atomic_open(&a, path)) {
+        rc = -1;
+    } else if (len > 0 && fwrite(text, 1, len, a.f) != len) {
         atomic_discard(&a);
         if (!errno) errno = EIO;
-        return -1;
+        rc = -1;
+    } else {
+        rc = atomic_commit(&a, 0);
     }
-    return atomic_commit(&a, 0);
+    if (rc != 0 && failed && n > 0) {
+        int err = errno;
+        snprintf(failed, n, "%s", a.failed);
+        errno = err;
+    }
+    return rc;
 }
 
 int file_open_log(const char *path, int fresh, char *why, size_t why_n) {

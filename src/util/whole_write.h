@@ -21,6 +21,7 @@ int whole_write(int fd, const char *text, size_t len);
 typedef struct {
     FILE *f;
     char path[4096], tmp[4100];
+    const char *failed; /* after a failure: tmp or path, the file it was at (for the message) */
 } AtomicFile;
 
 /* Starts writing path: removes a stale path.tmp (a link there is removed, not followed) and
@@ -42,6 +43,12 @@ void atomic_discard(AtomicFile *a);
 /* Replaces the file at path with text[0..len) whole (atomic_open, one write, atomic_commit).
  * Returns 0, or -1 with errno set, path unchanged and no path.tmp left. Prints nothing. */
 int file_write_atomic(const char *path, const char *text, size_t len);
+
+/* file_write_atomic that also names, on failure, the file the failure was at in failed[0..n):
+ * path.tmp when the temporary file could not be removed, created or written (a folder of that
+ * name, a full disk), else path (made read-only, or the rename onto it refused), so that the
+ * message names the file to look at. */
+int file_write_atomic_why(const char *path, const char *text, size_t len, char *failed, size_t n);
 
 /* Opens the log at path for appending with whole_write: O_WRONLY | O_APPEND | O_CREAT, never
  * through a symbolic link (O_NOFOLLOW) and only when it is a regular file (checked on the open
