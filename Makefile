@@ -208,6 +208,7 @@ BENCH_SRC     = bench/bench.c bench/step_timing.c bench/kernel_wrap.c bench/mach
 	bench/tables.c bench/matmul_mode.c bench/fma_peak.c
 BENCH_ARGS   ?=
 BENCH_KERNELS = matmul_forward matmul_backward matmul_forward_scratch matmul_backward_scratch \
+	matmul_bf16_forward matmul_bf16_backward \
 	attention_forward attention_backward attention_backward_scratch \
 	layernorm_forward layernorm_backward gelu_forward gelu_backward \
 	crossentropy_forward crossentropy_backward

@@ -47,8 +47,8 @@ export OPENBLAS_CORETYPE=$coretype
 shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256")
 
 ours() { # shape index, threads -> median ms per step
-    "$bench" --quick --seconds "$seconds" --shape "$1" --threads "$2" 2>/dev/null |
-        awk -v t="$2" '$1 ~ /^\(/ && $2 == t && NF >= 10 { print $4; exit }'
+    "$bench" --quick --seconds "$seconds" --shape "$1" --threads "$2" --path float32 2>/dev/null |
+        awk -v t="$2" '$1 ~ /^\(/ && $2 == "float32" && $3 == t && NF >= 11 { print $5; exit }'
 }
 theirs() { # shape, threads -> median ms per step
     # shellcheck disable=SC2086
