@@ -16,7 +16,7 @@
  * Usage: bench [--quick] [--seconds S] [--shape I] [--threads N] [--path P] [--seq]
  *   --quick      fewer steps, for a smoke test
  *   --seconds S  time budget per shape (default 8 s, 1 with --quick); at least 5 (3) steps
- *   --shape I    only the I-th shape (0, 1, 2), e.g. under a profiler
+ *   --shape I    only the I-th shape (0 .. 4), e.g. under a profiler
  *   --threads N  only N threads
  *   --path P     only the linear layers' path P: float32 or bf16 (default: both)
  *   --seq        the cost against sequence length instead: B=16, C=256, L=4, NH=4, V=64 at
@@ -43,6 +43,10 @@ static const Shape bench_shapes[] = {
     {64, 32, 128, 2, 2, 16},
     {16, 128, 256, 4, 4, 64},
     {8, 256, 512, 6, 8, 256},
+    /* the regime map's width runs (issue 31 item 3): sort of 8 symbols from 16 (T = 17, vocab
+     * 18), batch 64, 2 layers, d_k 64, at d_model 512 and 768 */
+    {64, 17, 512, 2, 8, 18},
+    {64, 17, 768, 2, 12, 18},
 };
 /* --seq: one model, the sequence length varied; SEQ_BASE is the row the others are held to */
 static const Shape seq_shapes[] = {
@@ -52,7 +56,10 @@ static const Shape seq_shapes[] = {
     {16, 512, 256, 4, 4, 64},
 };
 enum { SEQ_BASE = 1 };
-enum { N_SHAPES = sizeof seq_shapes / sizeof seq_shapes[0] }; /* the longer of the two lists */
+enum { N_SHAPES = 5 }; /* the longer of the two lists */
+_Static_assert(sizeof bench_shapes / sizeof bench_shapes[0] <= N_SHAPES &&
+                   sizeof seq_shapes / sizeof seq_shapes[0] <= N_SHAPES,
+               "N_SHAPES: the longer of the two lists");
 
 static int usage(const char *prog) {
     fprintf(stderr,
@@ -75,7 +82,7 @@ static void print_method(void) {
            "inputs rounded to bf16, float32 sums; %s kernel); %%peak of a bf16 step is against\n"
            "the bf16 probe (the rest of its step, attention included, stays float32).\n",
            sizeof(real) == 4 ? "float" : "double",
-           matmul_bf16_fast() ? "AVX512_BF16" : "portable C");
+           matmul_bf16_kernel_name());
 }
 
 int main(int argc, char **argv) {

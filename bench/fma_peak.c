@@ -115,7 +115,7 @@ dp_chains(long iters, float start) {
 
 double bf16_peak_gflops(double seconds) {
 #if HAVE_BF16_PROBE
-    if (!matmul_bf16_fast_available()) return 0;
+    if (!matmul_bf16_available(BF16_KERNEL_AVX512)) return 0;
     const long iters = 1L << 20;
     double best = 0, spent = 0;
     float s = 0;
@@ -137,7 +137,7 @@ double bf16_peak_gflops(double seconds) {
 
 double bf16_team_gflops(double seconds, int threads) {
 #if HAVE_BF16_PROBE
-    if (!matmul_bf16_fast_available()) return 0;
+    if (!matmul_bf16_available(BF16_KERNEL_AVX512)) return 0;
     const long iters = 1L << 20;
     double best = 0, spent = 0;
     float s = 0;

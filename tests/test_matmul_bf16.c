@@ -20,7 +20,8 @@
  *   Double's own error on these sums (< 1e-13 relative) is inside a 1e-12·Σ|terms| allowance.
  * - A hand-made case that shows the order and rounding of a pair's two products (high first,
  *   each sum rounded), which the portable kernel copies from `vdpbf16ps`.
- * - The portable kernel and the AVX512_BF16 kernel agree bit for bit, and 1 and 2 threads do.
+ * - The portable kernel agrees bit for bit with the AVX2 and the AVX512_BF16 kernel (each where
+ *   the CPU has it; a kernel the CPU lacks is reported as skipped), and 1 and 2 threads agree.
  * - The model's linear layers run the bf16 products when cfg.matmul = MODEL_MATMUL_BF16. */
 #include <check.h>
 #include <math.h>
@@ -159,12 +160,20 @@ static double check_product(const char *what, const real *got, int M, int Nn, in
  * K = 2 (one pair). */
 static const int shapes[][3] = {{300, 320, 256}, {37, 71, 45}, {1, 33, 17}, {13, 2, 3}};
 
-/* The kernels this machine can run: 0 portable, 1 AVX512_BF16. */
-static int n_kernels(void) { return matmul_bf16_fast_available() ? 2 : 1; }
+/* The kernels, indexed by the loop tests' kernel number. */
+static const Bf16Kernel kernels[] = {BF16_KERNEL_PORTABLE, BF16_KERNEL_AVX2, BF16_KERNEL_AVX512};
+static const char *const kernel_names[] = {"portable", "avx2", "avx512_bf16"};
+enum { N_KERNELS = 3 };
 
-static void use_kernel(int k) {
-    ck_assert_int_eq(matmul_bf16_select(k ? BF16_KERNEL_AVX512 : BF16_KERNEL_PORTABLE), 0);
-    ck_assert_int_eq(matmul_bf16_fast(), k);
+/* Selects kernel k; 0 when this CPU does not have it (the test then says so and passes). */
+static int use_kernel(int k) {
+    if (!matmul_bf16_available(kernels[k])) {
+        printf("%s kernel: not on this CPU, skipped\n", kernel_names[k]);
+        return 0;
+    }
+    ck_assert_int_eq(matmul_bf16_select(kernels[k]), 0);
+    ck_assert_int_eq(matmul_bf16_kernel(), kernels[k]);
+    return 1;
 }
 
 /* Random inputs of one shape. */
@@ -211,17 +220,13 @@ static void free_outputs(Outputs *o) { free(o->out), free(o->dx), free(o->dw), f
 
 /* _i = shape × kernel */
 START_TEST(test_products_vs_exact) {
-    int s = _i / 2, k = _i % 2;
-    if (k >= n_kernels()) {
-        printf("AVX512_BF16 kernel: not on this CPU, skipped\n");
-        return;
-    }
-    use_kernel(k);
+    int s = _i / N_KERNELS, k = _i % N_KERNELS;
+    if (!use_kernel(k)) return;
     Inputs in = inputs(s, 11 + (unsigned)s);
     int N = in.N, C = in.C, OC = in.OC;
     Outputs o = run_bf16(&in);
     char what[96];
-    const char *kname = k ? "avx512_bf16" : "portable";
+    const char *kname = kernel_names[k];
     snprintf(what, sizeof what, "%s (%d,%d,%d) forward", kname, N, C, OC);
     check_product(what, o.out, N, OC, C, (View){in.x, C, 1}, (View){in.w, 1, C},
                   (View){in.b, 0, 1});
@@ -253,14 +258,13 @@ END_TEST
  *       1 + 2^-23. */
 START_TEST(test_pair_order_and_rounding) {
     int k = _i;
-    if (k >= n_kernels()) return;
-    use_kernel(k);
+    if (!use_kernel(k)) return;
     const real t = R(0x1p-12);
     real w[4] = {1, 0, t, t}, x[8] = {1, 0, t, -t, 1, 0, t, t}, out[2] = {0, 0};
     matmul_bf16_forward(out, x, w, NULL, 2, 4, 1, NULL, 0);
-    ck_assert_msg(out[0] == R(1.0), "%s: high products first: %a, want 1", k ? "avx512" : "portable",
+    ck_assert_msg(out[0] == R(1.0), "%s: high products first: %a, want 1", kernel_names[k],
                   (double)out[0]);
-    ck_assert_msg(out[1] == R(1.0), "%s: each sum rounded: %a, want 1", k ? "avx512" : "portable",
+    ck_assert_msg(out[1] == R(1.0), "%s: each sum rounded: %a, want 1", kernel_names[k],
                   (double)out[1]);
     matmul_bf16_select(BF16_KERNEL_AUTO);
 }
@@ -290,20 +294,22 @@ static void assert_same_outputs(const Outputs *a, const Outputs *b, const Inputs
     assert_same_bits(a->db, b->db, (size_t)in->OC, w);
 }
 
-/* The portable kernel gives the AVX512_BF16 kernel's numbers bit for bit; _i = shape. */
-START_TEST(test_portable_equals_avx512) {
-    if (n_kernels() < 2) {
-        printf("AVX512_BF16 kernel: not on this CPU, nothing to compare\n");
+/* The portable kernel gives the AVX2 and the AVX512_BF16 kernel's numbers bit for bit;
+ * _i = shape × fast kernel (1 AVX2, 2 AVX512_BF16). */
+START_TEST(test_portable_equals_fast) {
+    int s = _i / 2, k = 1 + _i % 2;
+    Inputs in = inputs(s, 50 + (unsigned)s);
+    if (!use_kernel(k)) {
+        free_inputs(&in);
         return;
     }
-    Inputs in = inputs(_i, 50 + (unsigned)_i);
-    use_kernel(0);
-    Outputs p = run_bf16(&in);
-    use_kernel(1);
     Outputs v = run_bf16(&in);
+    ck_assert(use_kernel(0));
+    Outputs p = run_bf16(&in);
     char what[64];
-    snprintf(what, sizeof what, "portable vs avx512_bf16 (%d,%d,%d)", in.N, in.C, in.OC);
+    snprintf(what, sizeof what, "portable vs %s (%d,%d,%d)", kernel_names[k], in.N, in.C, in.OC);
     assert_same_outputs(&p, &v, &in, what);
+    printf("%s: same bits\n", what);
     free_outputs(&p);
     free_outputs(&v);
     free_inputs(&in);
@@ -391,13 +397,13 @@ int main(void) {
     Suite *s = suite_create("matmul_bf16");
     TCase *tr = tcase_create("rounding");
     tcase_add_test(tr, test_rounding_table);
-    tcase_add_loop_test(tr, test_pair_order_and_rounding, 0, 2);
+    tcase_add_loop_test(tr, test_pair_order_and_rounding, 0, N_KERNELS);
     suite_add_tcase(s, tr);
     int n_shapes = sizeof shapes / sizeof shapes[0];
     TCase *tp = tcase_create("products");
     tcase_set_timeout(tp, 60);
-    tcase_add_loop_test(tp, test_products_vs_exact, 0, 2 * n_shapes);
-    tcase_add_loop_test(tp, test_portable_equals_avx512, 0, n_shapes);
+    tcase_add_loop_test(tp, test_products_vs_exact, 0, N_KERNELS * n_shapes);
+    tcase_add_loop_test(tp, test_portable_equals_fast, 0, 2 * n_shapes);
     tcase_add_test(tp, test_threads_same_bits);
     suite_add_tcase(s, tp);
     TCase *tm = tcase_create("model");

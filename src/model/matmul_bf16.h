@@ -6,9 +6,10 @@
  * for nn.Linear, except that the outputs stay float32 here (autocast returns bf16 tensors).
  * Parameters, gradients and every other kernel stay float32. dbias is a float32 sum of dout.
  *
- * Two kernels give the same numbers: AVX512_BF16 (`vdpbf16ps`) when the CPU has it (checked at
- * run time, the rest of the build unchanged), else portable C doing the same additions in the
- * same order. See matmul_bf16.c for the arithmetic and where the two could differ. */
+ * Three kernels give the same numbers: AVX512_BF16 (`vdpbf16ps`) when the CPU has it, else AVX2
+ * with FMA, else portable C, each doing the same additions in the same order (checked at run
+ * time, the rest of the build unchanged). See matmul_bf16.c for the arithmetic and where they
+ * could differ. */
 #ifndef SCALEDOT_MATMUL_BF16_H
 #define SCALEDOT_MATMUL_BF16_H
 
@@ -35,18 +36,23 @@ void matmul_bf16_backward(real *dinp, real *dweight, real *dbias, const real *do
                           const real *inp, const real *weight, int N, int C, int OC,
                           real *scratch, size_t scratch_len);
 
-/* Which kernel the products above run. AUTO (the default): AVX512_BF16 when this CPU and build
- * have it, else portable. For tests and the bench; call outside parallel regions. */
-typedef enum { BF16_KERNEL_AUTO, BF16_KERNEL_PORTABLE, BF16_KERNEL_AVX512 } Bf16Kernel;
+/* The kernels that can run the products above, all giving the same bits (matmul_bf16.c). */
+typedef enum {
+    BF16_KERNEL_AUTO,     /* the fastest this CPU has (the default) */
+    BF16_KERNEL_PORTABLE, /* plain C */
+    BF16_KERNEL_AVX2,     /* AVX2 + FMA: the bf16 pairs widened to float32, two FMAs per pair */
+    BF16_KERNEL_AVX512,   /* AVX512_BF16: vdpbf16ps */
+} Bf16Kernel;
 
-/* Selects kernel k; returns 0, or -1 (selection unchanged) when k is AVX512 and the CPU or build
- * lacks it. */
+/* 1 when this CPU and build can run kernel k (AUTO and PORTABLE: always). */
+int matmul_bf16_available(Bf16Kernel k);
+
+/* Selects kernel k (AUTO: AVX512_BF16, else AVX2, else portable); returns 0, or -1 (selection
+ * unchanged) when k is not available. For tests and the bench; call outside parallel regions. */
 int matmul_bf16_select(Bf16Kernel k);
 
-/* 1 when the AVX512_BF16 kernel is the one selected, 0 when the portable one is. */
-int matmul_bf16_fast(void);
-
-/* 1 when this CPU and build can run the AVX512_BF16 kernel. */
-int matmul_bf16_fast_available(void);
+/* The kernel the products run (never AUTO), and its name ("portable C", "AVX2", "AVX512_BF16"). */
+Bf16Kernel matmul_bf16_kernel(void);
+const char *matmul_bf16_kernel_name(void);
 
 #endif

@@ -179,7 +179,7 @@ static void announce_run(const Run *r, const char *checkpoint) {
     if (mc->matmul == MODEL_MATMUL_BF16)
         fprintf(stderr,
                 "linear layers in bf16: inputs rounded to bfloat16, float32 sums (%s kernel)\n",
-                matmul_bf16_fast() ? "AVX512_BF16" : "portable C");
+                matmul_bf16_kernel_name());
     if (checkpoint) fprintf(stderr, "resuming from %s at step %ld\n", checkpoint, r->start_step);
 }
 
