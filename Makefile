@@ -247,7 +247,9 @@ bench-sgemm: $(BUILD)/bench/sgemm_yardstick
 
 # Yardstick only: the same model's training step in PyTorch (Debian's python3-torch), alternated
 # with ours at the bench shapes on 1 and 2 threads (bench/torch_compare.sh; TORCH_ROUNDS rounds of
-# TORCH_SECONDS per program; TORCH_CORETYPE, default SkylakeX, the OpenBLAS kernel PyTorch gets).
+# TORCH_SECONDS per program; TORCH_CORETYPE, default SkylakeX, the OpenBLAS kernel PyTorch gets),
+# then the bf16 step against PyTorch's bf16 autocast where the CPU has a fast bf16 path
+# (TORCH_BF16=0: float32 only).
 TORCH_ROUNDS  ?= 3
 TORCH_SECONDS ?= 4
 bench-torch: $(BUILD)/bench/bench

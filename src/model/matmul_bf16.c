@@ -13,13 +13,15 @@
  * and C = C + acc for the others, as in matmul.c. Nothing depends on the thread count or the N
  * blocking, so results are bitwise the same on any number of threads.
  *
- * Kernels. The AVX512_BF16 one (`_mm512_dpbf16_ps`, 12 × 32 register tile as matmul.c's float
- * kernel; compiled with a target attribute, so the rest of the build keeps its flags) runs when
- * the CPU reports avx512bf16 at run time; else the portable C one, which does the additions
- * above in the same order. They agree bit for bit (tests/test_matmul_bf16.c) on normal numbers;
- * they could differ only where the hardware flushes: `vdpbf16ps` treats subnormal bf16 inputs as
- * zero (our rounding already gives ±0 for them, so both kernels see the same inputs) and flushes
- * subnormal float32 results to zero, which the portable kernel does not (sums below 2^-126).
+ * Kernels, chosen at run time from the CPU's features, each compiled with a target attribute so
+ * that the rest of the build keeps its flags: AVX512_BF16 (`_mm512_dpbf16_ps`, 12 × 32 register
+ * tile as matmul.c's float kernel), else AVX2 + FMA (pairs widened to float32, one FMA per
+ * product: acc + a·b rounded once, the same sum), else portable C; all three do the additions
+ * above in the same order and agree bit for bit (tests/test_matmul_bf16.c) on normal numbers.
+ * They could differ only where the hardware flushes: `vdpbf16ps` treats subnormal bf16 inputs as
+ * zero (our rounding already gives ±0 for them, so every kernel sees the same inputs) and flushes
+ * subnormal float32 results to zero, which the others do not: products or sums below 2^-126 in
+ * magnitude (where a product of two bf16 numbers is no longer exact in float32 either).
  *
  * Packing: B's micro-panels (NR pairs per k-pair) go into the caller's scratch as in matmul.c;
  * A's MR-row strip is always packed (into a stack buffer), in one of two layouts the kernel
@@ -169,8 +171,8 @@ typedef void TileFn(const uint32_t *ap, int rows_layout, const uint32_t *bp, int
                     long ldc, int mr, int nr, const real *bias, int first);
 
 /* acc[i][j] over np pairs, high products first (the order of vdpbf16ps: Intel SDM, VDPBF16PS;
- * checked on this project's AMD Zen 5 by tests/test_matmul_bf16.c). Each product is exact, so a
- * contraction of a·b + acc into an FMA gives the same sum. */
+ * tests/test_matmul_bf16.c checks it on any CPU with AVX512_BF16 — not yet run on one). Each
+ * product is exact, so a contraction of a·b + acc into an FMA gives the same sum. */
 static ALWAYS_INLINE void tile_acc_c(float acc[MR][NR], const uint32_t *ap, long ars, long acs,
                                      const uint32_t *bp, int np) {
     memset(acc, 0, sizeof(float) * MR * NR);
