@@ -5,10 +5,14 @@
  * trained by train_run twice, model.matmul = float32 and = bf16, everything else equal. The bf16
  * run must (1) really differ (its training losses are not the float32 run's: the key reaches the
  * model), (2) answer the validation set about as well at the end: token accuracy at most
- * MARGIN below the float32 run's, and above FLOOR, far from chance (1/8); (3) have lost as much:
- * final validation loss at most LOSS_RATIO times the float32 run's. bf16 rounds each input of a
- * product by 2^-9 relative at most, noise far below what changes what a model this size learns in
- * a few hundred steps; a kernel summing in bf16 or reading the wrong operands would not learn. */
+ * MARGIN below the float32 run's, and above FLOOR, far from chance (1/8); (3) have lost about as
+ * much: final validation loss at most LOSS_MARGIN nats above the float32 run's (an absolute band:
+ * both end near 0 here, 0.0017 and 0.0020 in the -O3 build, 0.014 and 0.0020 in the ASan build,
+ * whose other rounding of the float32 kernels takes the two runs along other paths, so a ratio
+ * of two losses near zero would test noise). bf16 rounds each input of a product by 2^-8
+ * relative at most, noise far below what changes what a model this size learns in a few hundred
+ * steps; a kernel reading the wrong operands does not learn (planted: B's pair halves swapped,
+ * token accuracy 0.074, validation loss about 2). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +26,7 @@
 enum { STEPS = 400, EVAL_EVERY = 100, LOG_EVERY = 20 };
 #define MARGIN 0.03    /* token accuracy: bf16 >= float32 - MARGIN */
 #define FLOOR 0.80     /* and >= FLOOR */
-#define LOSS_RATIO 1.5 /* final validation loss: bf16 <= LOSS_RATIO x float32 */
+#define LOSS_MARGIN 0.05 /* final validation loss: bf16 <= float32 + LOSS_MARGIN (nats) */
 
 static char tmpdir[256];
 
@@ -94,6 +98,7 @@ START_TEST(test_bf16_learns_as_float32) {
     printf("float32: val loss %.4f, token accuracy %.3f; bf16: val loss %.4f, token accuracy "
            "%.3f\n",
            f.val_loss, f.val_token_acc, b.val_loss, b.val_token_acc);
+    fflush(stdout);
     ck_assert_int_eq(f.rows, b.rows);
     /* step 0's loss comes from the same weights through other products: it differs already */
     int differ = 0;
@@ -105,8 +110,8 @@ START_TEST(test_bf16_learns_as_float32) {
     ck_assert_msg(b.val_token_acc >= f.val_token_acc - MARGIN && b.val_token_acc >= FLOOR,
                   "bf16 token accuracy %.3f, float32 %.3f (margin %.2f, floor %.2f)",
                   b.val_token_acc, f.val_token_acc, MARGIN, FLOOR);
-    ck_assert_msg(b.val_loss <= LOSS_RATIO * f.val_loss, "bf16 val loss %.4f > %.1f x %.4f",
-                  b.val_loss, LOSS_RATIO, f.val_loss);
+    ck_assert_msg(b.val_loss <= f.val_loss + LOSS_MARGIN, "bf16 val loss %.4f > %.4f + %.2f",
+                  b.val_loss, f.val_loss, LOSS_MARGIN);
     tu_remove_tree(tmpdir);
 }
 END_TEST
