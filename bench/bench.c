@@ -80,7 +80,8 @@ static void print_method(void) {
            "attention).\n"
            "Each shape on two paths: float32, and bf16 (model.matmul = bf16: the linear layers'\n"
            "inputs rounded to bf16, float32 sums; %s kernel); %%peak of a bf16 step is against\n"
-           "the bf16 probe (the rest of its step, attention included, stays float32).\n",
+           "the bf16 probe (the FMA probe without AVX512_BF16; the rest of its step, attention\n"
+           "included, stays float32).\n",
            sizeof(real) == 4 ? "float" : "double",
            matmul_bf16_kernel_name());
 }

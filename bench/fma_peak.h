@@ -15,6 +15,10 @@ double fma_peak_gflops(double seconds);
  * that gives the second vCPU less, lower it before any code of ours runs. */
 double fma_team_gflops(double seconds, int threads);
 
+/* The FMA probe's shape in this build: independent chains, and bytes per vector. */
+int fma_probe_chains(void);
+int fma_probe_bytes(void);
+
 /* The bf16 ceiling, the same way: chains of AVX512_BF16 `vdpbf16ps` (two bf16 products summed
  * into each float32 lane; a product and its addition count 2 FLOPs), best GFLOP/s of repeated
  * probes on the calling thread, or on `threads` threads at once. 0 when the CPU has no

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model/matmul_bf16.h"
+
 #include "bench.h"
 #include "fma_peak.h"
 
@@ -17,10 +19,11 @@ Peak measure_peak(double seconds) {
     for (int k = 0; k < FMA_RUNS; k++) runs[k] = fma_peak_gflops(seconds);
     qsort(runs, FMA_RUNS, sizeof runs[0], cmp_double);
     Peak p = {.min = runs[0], .median = runs[FMA_RUNS / 2], .best = runs[FMA_RUNS - 1]};
-    printf("one-core FMA peak (16 chains of 64-byte vector FMAs, best probe): %.1f GFLOP/s\n"
+    printf("one-core FMA peak (%d chains of %d-byte vector FMAs, best probe): %.1f GFLOP/s\n"
            "  spread over %d runs of %.1f s: min %.1f, median %.1f, max %.1f GFLOP/s "
            "(max/min %.2f)\n",
-           p.best, FMA_RUNS, seconds, p.min, p.median, p.best, p.min > 0 ? p.best / p.min : 0);
+           fma_probe_chains(), fma_probe_bytes(), p.best, FMA_RUNS, seconds, p.min, p.median,
+           p.best, p.min > 0 ? p.best / p.min : 0);
     for (int k = 0; k < FMA_RUNS; k++) runs[k] = bf16_peak_gflops(seconds);
     qsort(runs, FMA_RUNS, sizeof runs[0], cmp_double);
     p.bf16_min = runs[0];
@@ -34,8 +37,9 @@ Peak measure_peak(double seconds) {
                p.bf16_best, p.best > 0 ? p.bf16_best / p.best : 0, FMA_RUNS, seconds, p.bf16_min,
                p.bf16_median, p.bf16_best, p.bf16_min > 0 ? p.bf16_best / p.bf16_min : 0);
     else
-        printf("no AVX512_BF16 on this CPU: bf16 steps run the portable kernel, %%peak against "
-               "the FMA peak\n");
+        printf("no AVX512_BF16 on this CPU: bf16 steps run the %s kernel, %%peak against the "
+               "FMA peak\n",
+               matmul_bf16_kernel_name());
     return p;
 }
 
