@@ -209,6 +209,7 @@ BENCH_SRC     = bench/bench.c bench/step_timing.c bench/kernel_wrap.c bench/mach
 	bench/tables.c bench/matmul_mode.c bench/fma_peak.c
 BENCH_ARGS   ?=
 BENCH_KERNELS = matmul_forward matmul_backward matmul_forward_scratch matmul_backward_scratch \
+	matmul_bf16_forward matmul_bf16_backward \
 	attention_forward attention_backward attention_backward_scratch \
 	layernorm_forward layernorm_backward gelu_forward gelu_backward \
 	crossentropy_forward crossentropy_backward
@@ -247,7 +248,9 @@ bench-sgemm: $(BUILD)/bench/sgemm_yardstick
 
 # Yardstick only: the same model's training step in PyTorch (Debian's python3-torch), alternated
 # with ours at the bench shapes on 1 and 2 threads (bench/torch_compare.sh; TORCH_ROUNDS rounds of
-# TORCH_SECONDS per program; TORCH_CORETYPE, default SkylakeX, the OpenBLAS kernel PyTorch gets).
+# TORCH_SECONDS per program; TORCH_CORETYPE, default SkylakeX, the OpenBLAS kernel PyTorch gets),
+# then the bf16 step against PyTorch's bf16 autocast where the CPU has a fast bf16 path
+# (TORCH_BF16=0: float32 only).
 TORCH_ROUNDS  ?= 3
 TORCH_SECONDS ?= 4
 bench-torch: $(BUILD)/bench/bench

@@ -10,16 +10,21 @@
  *   tables.c       the printed tables
  *   matmul_mode.c  --matmul N
  *
- * Usage: bench [--quick] [--seconds S] [--shape I] [--threads N] [--seq]
+ * Every shape runs twice, with the linear layers in float32 and in bf16 (model.matmul = bf16,
+ * matmul_bf16.c); a bf16 step's %peak is held to the bf16 probe's ceiling (vdpbf16ps chains).
+ *
+ * Usage: bench [--quick] [--seconds S] [--shape I] [--threads N] [--path P] [--seq]
  *   --quick      fewer steps, for a smoke test
  *   --seconds S  time budget per shape (default 8 s, 1 with --quick); at least 5 (3) steps
- *   --shape I    only the I-th shape (0, 1, 2), e.g. under a profiler
+ *   --shape I    only the I-th shape (0 .. 4), e.g. under a profiler
  *   --threads N  only N threads
+ *   --path P     only the linear layers' path P: float32 or bf16 (default: both)
  *   --seq        the cost against sequence length instead: B=16, C=256, L=4, NH=4, V=64 at
  *                T = 64, 128, 256, 512 on one thread; time and memory per token, against T=128
  *                (with --shape I: only the I-th of those)
  *   --matmul N   only our matmul_forward_scratch at N x N x N on --threads T (default 1): its
- *                GFLOP/s, best of 5 calls (bench/torch_compare.sh holds PyTorch's sgemm to it)
+ *                GFLOP/s, best of 5 calls (bench/torch_compare.sh holds PyTorch's sgemm to it);
+ *                with --path bf16, matmul_bf16_forward
  *
  * The FMA probe (machine.c) runs FMA_RUNS times; %peak is against the fastest run, and the table
  * gives the range of %peak against the fastest .. slowest run beside it. With 2-thread steps it
@@ -28,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/matmul_bf16.h"
 #include "model/real.h"
 #include "util/provenance.h"
 
@@ -37,6 +43,10 @@ static const Shape bench_shapes[] = {
     {64, 32, 128, 2, 2, 16},
     {16, 128, 256, 4, 4, 64},
     {8, 256, 512, 6, 8, 256},
+    /* the regime map's width runs (issue 31 item 3): sort of 8 symbols from 16 (T = 17, vocab
+     * 18), batch 64, 2 layers, d_k 64, at d_model 512 and 768 */
+    {64, 17, 512, 2, 8, 18},
+    {64, 17, 768, 2, 12, 18},
 };
 /* --seq: one model, the sequence length varied; SEQ_BASE is the row the others are held to */
 static const Shape seq_shapes[] = {
@@ -46,12 +56,16 @@ static const Shape seq_shapes[] = {
     {16, 512, 256, 4, 4, 64},
 };
 enum { SEQ_BASE = 1 };
-enum { N_SHAPES = sizeof seq_shapes / sizeof seq_shapes[0] }; /* the longer of the two lists */
+enum { N_SHAPES = 5 }; /* the longer of the two lists */
+_Static_assert(sizeof bench_shapes / sizeof bench_shapes[0] <= N_SHAPES &&
+                   sizeof seq_shapes / sizeof seq_shapes[0] <= N_SHAPES,
+               "N_SHAPES: the longer of the two lists");
 
 static int usage(const char *prog) {
     fprintf(stderr,
-            "usage: %s [--quick] [--seconds S] [--shape I] [--threads N] [--seq]\n"
-            "       %s --matmul N [--threads T]\n",
+            "usage: %s [--quick] [--seconds S] [--shape I] [--threads N] [--path float32|bf16] "
+            "[--seq]\n"
+            "       %s --matmul N [--threads T] [--path float32|bf16]\n",
             prog, prog);
     return 2;
 }
@@ -63,12 +77,17 @@ static void print_method(void) {
            "d_ff = 4C, real = %s.\n"
            "GFLOP/s = model FLOPs per step / time, FLOPs per step = 3 x forward,\n"
            "forward = 2*B*T*12*L*C^2 + 2*B*T*C*V + 2*L*B*C*T*(T+1)  (matmuls, head, causal "
-           "attention).\n",
-           sizeof(real) == 4 ? "float" : "double");
+           "attention).\n"
+           "Each shape on two paths: float32, and bf16 (model.matmul = bf16: the linear layers'\n"
+           "inputs rounded to bf16, float32 sums; %s kernel); %%peak of a bf16 step is against\n"
+           "the bf16 probe (the FMA probe without AVX512_BF16; the rest of its step, attention\n"
+           "included, stays float32).\n",
+           sizeof(real) == 4 ? "float" : "double",
+           matmul_bf16_kernel_name());
 }
 
 int main(int argc, char **argv) {
-    int quick = 0, only_shape = -1, only_threads = 0, matmul_n = 0;
+    int quick = 0, only_shape = -1, only_threads = 0, matmul_n = 0, only_path = -1;
     const Shape *shapes = bench_shapes;
     int n_shapes = sizeof bench_shapes / sizeof bench_shapes[0];
     double budget_seconds = -1; /* --seconds; < 0: the default */
@@ -88,6 +107,10 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[i], "--matmul") == 0 && i + 1 < argc) {
             matmul_n = (int)strtol(argv[++i], &end, 10);
             if (*end || matmul_n < 1 || matmul_n > 16384) return usage(argv[0]);
+        } else if (strcmp(argv[i], "--path") == 0 && i + 1 < argc) {
+            i++;
+            only_path = strcmp(argv[i], "float32") == 0 ? 0 : strcmp(argv[i], "bf16") == 0 ? 1 : -2;
+            if (only_path < 0) return usage(argv[0]);
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             only_threads = (int)strtol(argv[++i], &end, 10);
             if (*end || only_threads < 1) return usage(argv[0]);
@@ -96,8 +119,9 @@ int main(int argc, char **argv) {
         }
     }
     if (only_shape >= n_shapes) return usage(argv[0]);
-    if (matmul_n) return matmul_mode(matmul_n, only_threads ? only_threads : 1);
+    if (matmul_n) return matmul_mode(matmul_n, only_threads ? only_threads : 1, only_path == 1);
     if (shapes == seq_shapes && !only_threads) only_threads = 1;
+    if (shapes == seq_shapes && only_path < 0) only_path = 0; /* --seq: float32 unless asked */
     /* which binary this is: a -march=native build times this CPU's instructions, a portable one
      * (make portable) the family's */
     printf("build: scaledot %s; %s; flags %s\n", provenance_build(), provenance_compiler(),
@@ -108,18 +132,21 @@ int main(int argc, char **argv) {
     int use[N_THREADS];
     for (int j = 0; j < N_THREADS; j++)
         use[j] = only_threads <= 0 || thread_counts[j] == only_threads;
-    Result res[N_SHAPES];
+    Result res[N_SHAPES * N_PATHS];
     memset(res, 0, sizeof res);
-    for (int i = 0; i < n_shapes; i++) {
-        if (only_shape >= 0 && i != only_shape) continue;
-        char label[64];
-        shape_label(&shapes[i], label, sizeof label);
-        fprintf(stderr, "bench: %s ...\n", label);
-        if (run_in_child(&shapes[i], use, quick, budget_seconds, &res[i]) != 0) {
-            fprintf(stderr, "bench: shape %s failed\n", label);
-            return 1;
+    for (int i = 0; i < n_shapes; i++)
+        for (int path = 0; path < N_PATHS; path++) {
+            if ((only_shape >= 0 && i != only_shape) || (only_path >= 0 && path != only_path))
+                continue;
+            char label[64];
+            shape_label(&shapes[i], label, sizeof label);
+            fprintf(stderr, "bench: %s %s ...\n", label, path_names[path]);
+            if (run_in_child(&shapes[i], path, use, quick, budget_seconds,
+                             &res[i * N_PATHS + path]) != 0) {
+                fprintf(stderr, "bench: shape %s %s failed\n", label, path_names[path]);
+                return 1;
+            }
         }
-    }
     /* the team probe only when a 2-thread step was timed (its ceiling is the scaling table's),
      * and only now: it starts OpenMP threads in this process, which the children must not
      * inherit (see measure_team_peak) */

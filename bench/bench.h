@@ -59,9 +59,14 @@ typedef struct {
     double share[K_COUNT]; /* fraction of the timed steps' total time */
 } Timing;
 
-/* The measurements of one shape. */
+/* The two paths of the linear layers each shape runs (model.matmul): 0 float32, 1 bf16. */
+enum { N_PATHS = 2 };
+extern const char *const path_names[N_PATHS];
+
+/* The measurements of one shape on one path. */
 typedef struct {
     int ok;
+    int path; /* 0 float32, 1 bf16 */
     Timing t[N_THREADS];
     double peak_rss_mb; /* ru_maxrss of the child process */
     double need_mb;     /* params + grads + AdamW state + activations + scratch */
@@ -76,13 +81,16 @@ typedef struct {
      * FMA_RUNS; team_threads 0 when not measured */
     int team_threads;
     double team_best, team_min;
+    /* the bf16 probe (bf16_peak_gflops), the ceiling of bf16 steps, the same way; all 0 when
+     * the CPU has no AVX512_BF16 */
+    double bf16_best, bf16_median, bf16_min, bf16_team_best, bf16_team_min;
 } Peak;
 
-/* step_timing.c: runs shape s in a child process (its own peak RSS) at the thread counts with
+/* step_timing.c: runs shape s with the linear layers of path (0 float32, 1 bf16) in a child process (its own peak RSS) at the thread counts with
  * use[j] set, steps interleaved, for budget_seconds (< 0: 8 s, 1 s when quick) and at least 5
  * (3 when quick) rounds; fills r. Returns 0, or -1 when the child or the pipe failed. */
-int run_in_child(const Shape *s, const int use[N_THREADS], int quick, double budget_seconds,
-                 Result *r);
+int run_in_child(const Shape *s, int path, const int use[N_THREADS], int quick,
+                 double budget_seconds, Result *r);
 
 /* machine.c: prints the CPU model name from /proc/cpuinfo and the online CPU count. */
 void print_cpu(void);
@@ -97,13 +105,15 @@ void measure_team_peak(Peak *p, double seconds, int team_threads);
 
 /* tables.c: "(B,T,C,L,NH,V)" of s into buf. */
 void shape_label(const Shape *s, char *buf, size_t n);
-/* tables.c: prints the time, kernel-share and memory tables of res[0 .. n_shapes) (rows whose
- * ok is 0 left out), then the thread scaling, or with seq_base >= 0 (--seq) the cost per token
- * against shapes[seq_base]. */
+/* tables.c: prints the time, kernel-share and memory tables of res[i·N_PATHS + path] for
+ * shapes i < n_shapes (rows whose ok is 0 left out), then the thread scaling and the bf16 step
+ * against the float32 one, or with seq_base >= 0 (--seq) the cost per token against
+ * shapes[seq_base] (float32). */
 void print_tables(const Shape *shapes, int n_shapes, const Result *res, const Peak *peak,
                   int seq_base);
 
-/* matmul_mode.c: --matmul N on `threads` threads; prints the GFLOP/s. Returns the exit code. */
-int matmul_mode(int n, int threads);
+/* matmul_mode.c: --matmul N on `threads` threads, the float32 (path 0) or bf16 (path 1) linear
+ * layer; prints the GFLOP/s. Returns the exit code. */
+int matmul_mode(int n, int threads, int path);
 
 #endif

@@ -1,4 +1,5 @@
-/* fma_peak.h: one core's measured FMA throughput, the ceiling `make bench` reports against. */
+/* fma_peak.h: one core's measured FMA and bf16 dot-product throughput, the ceilings `make bench`
+ * reports against. */
 #ifndef SCALEDOT_FMA_PEAK_H
 #define SCALEDOT_FMA_PEAK_H
 
@@ -13,5 +14,16 @@ double fma_peak_gflops(double seconds);
  * machine's own multi-core ceiling: cores that share a power or frequency budget, or a host
  * that gives the second vCPU less, lower it before any code of ours runs. */
 double fma_team_gflops(double seconds, int threads);
+
+/* The FMA probe's shape in this build: independent chains, and bytes per vector. */
+int fma_probe_chains(void);
+int fma_probe_bytes(void);
+
+/* The bf16 ceiling, the same way: chains of AVX512_BF16 `vdpbf16ps` (two bf16 products summed
+ * into each float32 lane; a product and its addition count 2 FLOPs), best GFLOP/s of repeated
+ * probes on the calling thread, or on `threads` threads at once. 0 when the CPU has no
+ * AVX512_BF16 (model.matmul = bf16 then runs its portable kernel, with no ceiling of its own). */
+double bf16_peak_gflops(double seconds);
+double bf16_team_gflops(double seconds, int threads);
 
 #endif

@@ -9,6 +9,7 @@
 #include "model/layernorm.h"
 #include "model/loss.h"
 #include "model/matmul.h"
+#include "model/matmul_bf16.h"
 
 #include "bench.h"
 
@@ -38,6 +39,14 @@ TIMED(K_MM_FWD, matmul_forward_scratch,
        real *scratch, size_t scratch_len),
       (out, inp, weight, bias, N, C, OC, scratch, scratch_len))
 TIMED(K_MM_BWD, matmul_backward_scratch,
+      (real * dinp, real *dweight, real *dbias, const real *dout, const real *inp,
+       const real *weight, int N, int C, int OC, real *scratch, size_t scratch_len),
+      (dinp, dweight, dbias, dout, inp, weight, N, C, OC, scratch, scratch_len))
+TIMED(K_MM_FWD, matmul_bf16_forward,
+      (real * out, const real *inp, const real *weight, const real *bias, int N, int C, int OC,
+       real *scratch, size_t scratch_len),
+      (out, inp, weight, bias, N, C, OC, scratch, scratch_len))
+TIMED(K_MM_BWD, matmul_bf16_backward,
       (real * dinp, real *dweight, real *dbias, const real *dout, const real *inp,
        const real *weight, int N, int C, int OC, real *scratch, size_t scratch_len),
       (dinp, dweight, dbias, dout, inp, weight, N, C, OC, scratch, scratch_len))

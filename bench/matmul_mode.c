@@ -5,14 +5,16 @@
 #include <stdlib.h>
 
 #include "model/matmul.h"
+#include "model/matmul_bf16.h"
 
 #include "bench.h"
 
-/* --matmul N: our linear layer alone, matmul_forward_scratch (no bias, packing scratch of
- * matmul_scratch_len(N), as the model's) at N x N x N (2 N^3 FLOPs), best of 5 calls after a
- * warm-up, on `threads` threads; prints the GFLOP/s alone on one line,
+/* --matmul N: our linear layer alone, matmul_forward_scratch (path 1, --path bf16:
+ * matmul_bf16_forward) (no bias, packing scratch of matmul_scratch_len(N), as the model's) at
+ * N x N x N (2 N^3 FLOPs), best of 5 calls after a warm-up, on `threads` threads; prints the
+ * GFLOP/s alone on one line,
  * for bench/torch_compare.sh to hold PyTorch's sgemm against. Returns the exit code. */
-int matmul_mode(int n, int threads) {
+int matmul_mode(int n, int threads, int path) {
     size_t nn = (size_t)n * n;
     real *x = malloc(nn * sizeof(real)), *w = malloc(nn * sizeof(real));
     real *out = malloc(nn * sizeof(real));
@@ -34,7 +36,10 @@ int matmul_mode(int n, int threads) {
     double best = INFINITY;
     for (int r = -1; r < 5; r++) { /* r = -1: warm-up */
         double t0 = now_s();
-        matmul_forward_scratch(out, x, w, NULL, n, n, n, scratch, len);
+        if (path)
+            matmul_bf16_forward(out, x, w, NULL, n, n, n, scratch, len);
+        else
+            matmul_forward_scratch(out, x, w, NULL, n, n, n, scratch, len);
         double dt = now_s() - t0;
         if (r >= 0 && dt < best) best = dt;
     }

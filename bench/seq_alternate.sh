@@ -15,7 +15,7 @@ seconds=${3:-5}
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 ms() { # --seq shape index -> median ms per step on one thread
     "$bench" --seq --shape "$1" --seconds "$seconds" 2>/dev/null |
-        awk '$1 ~ /^\(/ && $2 == 1 && NF >= 10 { print $4; exit }'
+        awk '$1 ~ /^\(/ && $2 == "float32" && $3 == 1 && NF >= 11 { print $5; exit }'
 }
 echo "cost per token, T = 512 against T = 128 (B=16, C=256, L=4, NH=4, V=64; one thread;"
 echo "median ms per step over ${seconds} s per program and round, programs alternated)"

@@ -21,6 +21,7 @@
 #include "bench.h"
 
 const int thread_counts[N_THREADS] = {1, 2};
+const char *const path_names[N_PATHS] = {"float32", "bf16"};
 enum { MAX_STEPS = 64 };
 
 /* One training step as train.c does it (without clipping and logging). */
@@ -76,16 +77,18 @@ static void summarise(Samples *sm, int steps, int threads, Timing *t) {
 
 /* Runs one shape in the calling process for the thread counts with use[j] set, their steps
  * interleaved; fills r. quick: fewer steps; budget_seconds: --seconds (< 0: the default). */
-static void run_shape(const Shape *s, const int use[N_THREADS], int quick, double budget_seconds,
-                      Result *r) {
+static void run_shape(const Shape *s, int path, const int use[N_THREADS], int quick,
+                      double budget_seconds, Result *r) {
     memset(r, 0, sizeof *r);
+    r->path = path;
     int max_threads = 1;
     for (int j = 0; j < N_THREADS; j++)
         if (use[j] && thread_counts[j] > max_threads) max_threads = thread_counts[j];
     set_threads(max_threads); /* the matmul scratch is sized for this many */
     ModelConfig mc = {.vocab_size = s->V, .d_model = s->C, .n_heads = s->NH, .n_layers = s->L,
                       .d_ff = 4 * s->C, .max_seq_len = s->T, .ln_eps = R(1e-5),
-                      .scale = (real)(1.0 / sqrt((double)(s->C / s->NH)))};
+                      .scale = (real)(1.0 / sqrt((double)(s->C / s->NH))),
+                      .matmul = path ? MODEL_MATMUL_BF16 : MODEL_MATMUL_FLOAT32};
     Model m;
     Optimizer opt = {0};
     if (model_build(&m, &mc, s->B) != 0) return;
@@ -141,8 +144,8 @@ done:
 }
 
 /* Runs one shape in a child process and collects its Result through a pipe. */
-int run_in_child(const Shape *s, const int use[N_THREADS], int quick, double budget_seconds,
-                 Result *r) {
+int run_in_child(const Shape *s, int path, const int use[N_THREADS], int quick,
+                 double budget_seconds, Result *r) {
     int fd[2];
     memset(r, 0, sizeof *r);
     if (pipe(fd) != 0) return -1;
@@ -152,7 +155,7 @@ int run_in_child(const Shape *s, const int use[N_THREADS], int quick, double bud
     if (pid == 0) {
         close(fd[0]);
         Result mine;
-        run_shape(s, use, quick, budget_seconds, &mine);
+        run_shape(s, path, use, quick, budget_seconds, &mine);
         ssize_t w = write(fd[1], &mine, sizeof mine);
         _exit(w == (ssize_t)sizeof mine && mine.ok ? 0 : 1);
     }

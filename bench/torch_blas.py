@@ -10,6 +10,8 @@ up in /proc/self/maps) and prints its real path:
     torch_blas.py which              ->  PATH
     torch_blas.py gflops N THREADS   ->  GFLOP/s of out = x . W^T at N x N x N (2 N^3 FLOPs),
                                          best of a few calls after a warm-up, on THREADS threads
+    torch_blas.py bf16gflops N THREADS  ->  the same product in bf16 (x and W bfloat16 tensors,
+                                         what autocast gives nn.Linear), GFLOP/s
 
 Run the timing with OPENBLAS_NUM_THREADS and OMP_NUM_THREADS set to THREADS
 (bench/torch_compare.sh does): OpenBLAS reads them when it is loaded.
@@ -36,11 +38,11 @@ def blas_path():
     return "unknown"
 
 
-def sgemm_gflops(n, threads, calls=5):
+def sgemm_gflops(n, threads, calls=5, dtype=torch.float32):
     torch.set_num_threads(threads)
     torch.manual_seed(1)
-    x, w = torch.rand(n, n) - 0.5, torch.rand(n, n) - 0.5
-    out = torch.empty(n, n)
+    x, w = (torch.rand(n, n) - 0.5).to(dtype), (torch.rand(n, n) - 0.5).to(dtype)
+    out = torch.empty(n, n, dtype=dtype)
     torch.mm(x, w.t(), out=out)  # warm-up
     best = float("inf")
     for _ in range(calls):
@@ -55,8 +57,10 @@ def main():
         print(blas_path())
     elif len(sys.argv) == 4 and sys.argv[1] == "gflops":
         print("%.1f" % sgemm_gflops(int(sys.argv[2]), int(sys.argv[3])))
+    elif len(sys.argv) == 4 and sys.argv[1] == "bf16gflops":
+        print("%.1f" % sgemm_gflops(int(sys.argv[2]), int(sys.argv[3]), dtype=torch.bfloat16))
     else:
-        sys.exit("usage: torch_blas.py which | gflops N THREADS")
+        sys.exit("usage: torch_blas.py which | gflops N THREADS | bf16gflops N THREADS")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,11 @@
 # is at or above our matmul on large squares; half leaves room for a loaded machine's noise).
 # The fix in both cases: apt-get install libopenblas0-pthread.
 #
+# Then the same rounds for bf16: our step with model.matmul = bf16 (bench --path bf16) against
+# PyTorch's step under torch.autocast("cpu", dtype=torch.bfloat16) (torch_step.py --bf16),
+# refused (exit 2, after the float32 results) when the CPU has no AVX512_BF16 or AMX-BF16 or when
+# PyTorch's bf16 matmul is slower than its float32 one; TORCH_BF16=0 leaves the bf16 part out.
+#
 # Usage: bench/torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]   (defaults 3 and 4)
 set -euo pipefail
 bench=${1:?usage: torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]}
@@ -46,13 +51,16 @@ fi
 export OPENBLAS_CORETYPE=$coretype
 shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256")
 
+path=float32 # the linear layers' path being compared: float32, then bf16
 ours() { # shape index, threads -> median ms per step
-    "$bench" --quick --seconds "$seconds" --shape "$1" --threads "$2" 2>/dev/null |
-        awk -v t="$2" '$1 ~ /^\(/ && $2 == t && NF >= 10 { print $4; exit }'
+    "$bench" --quick --seconds "$seconds" --shape "$1" --threads "$2" --path "$path" 2>/dev/null |
+        awk -v t="$2" -v p="$path" '$1 ~ /^\(/ && $2 == p && $3 == t && NF >= 11 { print $5; exit }'
 }
 theirs() { # shape, threads -> median ms per step
+    local flag=
+    [[ $path == bf16 ]] && flag=--bf16
     # shellcheck disable=SC2086
-    OPENBLAS_NUM_THREADS=$2 OMP_NUM_THREADS=$2 "$py" "$here/torch_step.py" $1 "$2" "$seconds" |
+    OPENBLAS_NUM_THREADS=$2 OMP_NUM_THREADS=$2 "$py" "$here/torch_step.py" $1 "$2" "$seconds" $flag |
         awk '{ print $10 }'
 }
 
@@ -88,27 +96,60 @@ echo "medians over ${seconds} s per program and round, $rounds rounds, programs 
 echo "ratio = PyTorch ms / scaledot ms (above 1: scaledot is faster)"
 grep -m1 'model name' /proc/cpuinfo | sed 's/^model name\s*:\s*/cpu: /'
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-22s %3s %5s %12s %12s %8s\n' "shape (B,T,C,L,NH,V)" thr round "scaledot ms" "PyTorch ms" ratio
-declare -A ratios
-for r in $(seq 1 "$rounds"); do
-    for i in 0 1 2; do
-        for t in 1 2; do
-            if (( r % 2 )); then a=$(ours "$i" "$t"); b=$(theirs "${shapes[$i]}" "$t")
-            else b=$(theirs "${shapes[$i]}" "$t"); a=$(ours "$i" "$t"); fi
-            [[ -n $a && -n $b ]] || { echo "torch_compare: a run printed no time" >&2; exit 1; }
-            q=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
-            ratios[$i,$t]+="$q "
-            printf '%-22s %3d %5d %12.1f %12.1f %7.2fx\n' "($(tr ' ' , <<<"${shapes[$i]}"))" "$t" "$r" "$a" "$b" "$q"
+# The alternated rounds and their medians for the current $path.
+compare() {
+    printf '%-22s %3s %5s %12s %12s %8s\n' "shape (B,T,C,L,NH,V)" thr round "scaledot ms" "PyTorch ms" ratio
+    declare -A ratios
+    for r in $(seq 1 "$rounds"); do
+        for i in 0 1 2; do
+            for t in 1 2; do
+                if (( r % 2 )); then a=$(ours "$i" "$t"); b=$(theirs "${shapes[$i]}" "$t")
+                else b=$(theirs "${shapes[$i]}" "$t"); a=$(ours "$i" "$t"); fi
+                [[ -n $a && -n $b ]] || { echo "torch_compare: a run printed no time" >&2; exit 1; }
+                q=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
+                ratios[$i,$t]+="$q "
+                printf '%-22s %3d %5d %12.1f %12.1f %7.2fx\n' "($(tr ' ' , <<<"${shapes[$i]}"))" "$t" "$r" "$a" "$b" "$q"
+            done
         done
     done
-done
-echo
-echo "median ratio over the rounds (PyTorch ms / scaledot ms):"
-for i in 0 1 2; do
-    for t in 1 2; do
-        m=$(tr ' ' '\n' <<<"${ratios[$i,$t]}" | grep . | sort -g |
-            awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
-        printf '%-22s %3d %7.2fx\n' "($(tr ' ' , <<<"${shapes[$i]}"))" "$t" "$m"
+    echo
+    echo "median ratio over the rounds (PyTorch ms / scaledot ms):"
+    for i in 0 1 2; do
+        for t in 1 2; do
+            m=$(tr ' ' '\n' <<<"${ratios[$i,$t]}" | grep . | sort -g |
+                awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+            printf '%-22s %3d %7.2fx\n' "($(tr ' ' , <<<"${shapes[$i]}"))" "$t" "$m"
+        done
     done
-done
+}
+compare
+
+# ---- bf16 (issue 31 item 4): PyTorch's bf16 autocast step against ours with model.matmul = bf16.
+# A PyTorch without a fast bf16 path is no yardstick (its bf16 matmuls are emulated, many times
+# slower than its float32 ones, and every ratio would flatter us): refused, exit 2, unless the CPU
+# has AVX512_BF16 (or AMX-BF16) and PyTorch's bf16 matmul at ${sgemm_n}^3 runs at least as fast as
+# its float32 one. TORCH_BF16=0 leaves the bf16 part out.
+if [[ ${TORCH_BF16:-1} != 0 ]]; then
+    echo
+    if ! grep -qwE 'avx512_bf16|amx_bf16' /proc/cpuinfo; then
+        echo "torch_compare: no bf16 yardstick: this CPU has neither AVX512_BF16 nor AMX-BF16" \
+            "(/proc/cpuinfo), so PyTorch's bf16 autocast runs emulated bf16 matmuls and our" \
+            "bf16 step its AVX2 or portable kernel; the float32 comparison above stands" \
+            "(TORCH_BF16=0 skips this part)" >&2
+        echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+        exit 2
+    fi
+    g32=$(OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "$py" "$here/torch_blas.py" gflops "$sgemm_n" 1)
+    g16=$(OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "$py" "$here/torch_blas.py" bf16gflops "$sgemm_n" 1)
+    echo "PyTorch's matmul at ${sgemm_n}^3 on 1 thread: bf16 $g16 GFLOP/s, float32 $g32;" \
+        "ours in bf16: $("$bench" --matmul "$sgemm_n" --threads 1 --path bf16)"
+    if awk -v a="$g16" -v b="$g32" 'BEGIN { exit !(a < b) }'; then
+        echo "torch_compare: PyTorch's bf16 matmul ($g16 GFLOP/s) is slower than its float32 one" \
+            "($g32): no fast bf16 path, no yardstick (TORCH_BF16=0 skips this part)" >&2
+        exit 2
+    fi
+    echo "bf16: scaledot with model.matmul = bf16 against PyTorch's torch.autocast(\"cpu\", bfloat16)"
+    path=bf16
+    compare
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -8,7 +8,12 @@ cross-entropy) written the plain way in PyTorch, in float32 on the CPU, and prin
 
     torch B T C L NH V threads steps median_ms min_ms max_ms
 
-Usage: torch_step.py B T C L NH V THREADS [SECONDS]
+(torch_bf16 in the first field with --bf16: the forward under torch.autocast("cpu",
+dtype=torch.bfloat16), PyTorch's bf16 autocast: nn.Linear and the attention matmuls take bf16
+operands and give bf16 outputs; the other ops follow the installed version's CPU autocast rules;
+parameters, gradients and the AdamW state stay float32.)
+
+Usage: torch_step.py B T C L NH V THREADS [SECONDS] [--bf16]
 A step is what scaledot's bench times: forward, zero_grad, backward, AdamW step. The first steps
 are warm-up (allocator, OpenBLAS buffers); then steps run until SECONDS (default 6) have passed
 and at least 5 were timed. Run it with OPENBLAS_CORETYPE set (bench/torch_compare.sh does): on
@@ -70,10 +75,12 @@ class Model(nn.Module):
 
 
 def main():
-    if len(sys.argv) not in (8, 9):
-        sys.exit("usage: torch_step.py B T C L NH V THREADS [SECONDS]")
-    B, T, C, L, NH, V, threads = (int(a) for a in sys.argv[1:8])
-    seconds = float(sys.argv[8]) if len(sys.argv) == 9 else 6.0
+    args = [a for a in sys.argv[1:] if a != "--bf16"]
+    bf16 = len(args) < len(sys.argv) - 1
+    if len(args) not in (7, 8):
+        sys.exit("usage: torch_step.py B T C L NH V THREADS [SECONDS] [--bf16]")
+    B, T, C, L, NH, V, threads = (int(a) for a in args[:7])
+    seconds = float(args[7]) if len(args) == 8 else 6.0
     torch.set_num_threads(threads)
     torch.manual_seed(1)
     model = Model(T, C, L, NH, V)
@@ -87,7 +94,8 @@ def main():
     mask = torch.ones(B, T)
 
     def step():
-        loss = model(tokens, targets, mask)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            loss = model(tokens, targets, mask)
         opt.zero_grad(set_to_none=False)
         loss.backward()
         opt.step()
@@ -105,7 +113,8 @@ def main():
     times.sort()
     n = len(times)
     median = times[n // 2] if n % 2 else 0.5 * (times[n // 2 - 1] + times[n // 2])
-    print(f"torch {B} {T} {C} {L} {NH} {V} {threads} {n} {median:.2f} {times[0]:.2f} {times[-1]:.2f}")
+    name = "torch_bf16" if bf16 else "torch"
+    print(f"{name} {B} {T} {C} {L} {NH} {V} {threads} {n} {median:.2f} {times[0]:.2f} {times[-1]:.2f}")
 
 
 if __name__ == "__main__":

@@ -22,8 +22,8 @@ printf '%-24s %5s %6s %10s\n' policy round shape ms
 for r in $(seq 1 "$rounds"); do
     for s in 0 1 2; do
         for p in "${policies[@]}"; do
-            ms=$(env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT "$p" "$bench" --quick --seconds 2 --shape "$s" --threads 2 2>/dev/null |
-                 awk '$1 ~ /^\(/ && $2 == 2 && NF >= 10 { print $4; exit }')
+            ms=$(env -u OMP_WAIT_POLICY -u GOMP_SPINCOUNT "$p" "$bench" --quick --seconds 2 --shape "$s" --threads 2 --path float32 2>/dev/null |
+                 awk '$1 ~ /^\(/ && $2 == "float32" && $3 == 2 && NF >= 11 { print $5; exit }')
             printf '%-24s %5d %6d %10s\n' "$p" "$r" "$s" "$ms"
         done
     done

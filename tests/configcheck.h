@@ -120,6 +120,7 @@ static const CcField CC_FIELDS[] = {
     CC_F(task_separator, CC_INT),
     CC_F(d_model, CC_INT), CC_F(n_heads, CC_INT), CC_F(n_layers, CC_INT), CC_F(d_ff, CC_INT),
     CC_F(max_seq_len, CC_INT), CC_F(ln_eps, CC_DOUBLE), CC_F(block, CC_INT),
+    CC_F(matmul, CC_INT),
     CC_F(scale_mode, CC_INT), CC_F(scale_value, CC_DOUBLE), CC_F(scale_init, CC_DOUBLE),
     CC_F(qk_norm, CC_INT), CC_F(softcap, CC_DOUBLE), CC_F(qk_clip, CC_DOUBLE), CC_F(window, CC_INT),
     CC_F(init, CC_INT), CC_F(init_std, CC_DOUBLE),
@@ -188,40 +189,41 @@ static const char *const CC_FULL =
     "max_seq_len = 50\n"                        /* 19 */
     "ln_eps = 1.2345678901234567e-7\n"          /* 20 */
     "block = llama\n"                           /* 21 */
-    "[attention]\n"                             /* 22 */
-    "scale = 0.1\n"                             /* 23 */
-    "qk_norm = layernorm\n"                     /* 24 */
-    "softcap = 30\n"                            /* 25 */
-    "window = 5\n"                              /* 26 */
-    "[init]\n"                                  /* 27 */
-    "scheme = gpt2\n"                           /* 28 */
-    "std = 0.1\n"                               /* 29 */
-    "[optim]\n"                                 /* 30 */
-    "name = sgd\n"                              /* 31 */
-    "lr = 0.3\n"                                /* 32 */
-    "beta1 = 0.1\n"                             /* 33 */
-    "beta2 = 0.7\n"                             /* 34 */
-    "eps = 3e-9\n"                              /* 35 */
-    "weight_decay = 0.01\n"                     /* 36 */
-    "momentum = 0.95\n"                         /* 37 */
-    "grad_clip = 1.5\n"                         /* 38 */
-    "warmup_steps = 11\n"                       /* 39 */
-    "schedule = cosine\n"                       /* 40 */
-    "min_lr = 1e-5\n"                           /* 41 */
-    "[train]\n"                                 /* 42 */
-    "steps = 5\n"                               /* 43 */
-    "batch_size = 7\n"                          /* 44 */
-    "eval_every = 9\n"                          /* 45 */
-    "checkpoint_every = 13\n"                   /* 46 */
-    "on_divergence = skip\n"                    /* 47 */
-    "[log]\n"                                   /* 48 */
-    "every = 3\n"                               /* 49 */
-    "progress = 0\n"                            /* 50 */
-    "[guard]\n"                                 /* 51 */
-    "logit_std_max = 25.5\n"                    /* 52 */
-    "max_weight_max = 0.875\n"                  /* 53 */
-    "grad_norm_min = 1e-9\n"                    /* 54 */
-    "grad_norm_max = 1e4\n"                     /* 55 */
-    "action = stop\n";                          /* 56 */
+    "matmul = bf16\n"                           /* 22 */
+    "[attention]\n"                             /* 23 */
+    "scale = 0.1\n"                             /* 24 */
+    "qk_norm = layernorm\n"                     /* 25 */
+    "softcap = 30\n"                            /* 26 */
+    "window = 5\n"                              /* 27 */
+    "[init]\n"                                  /* 28 */
+    "scheme = gpt2\n"                           /* 29 */
+    "std = 0.1\n"                               /* 30 */
+    "[optim]\n"                                 /* 31 */
+    "name = sgd\n"                              /* 32 */
+    "lr = 0.3\n"                                /* 33 */
+    "beta1 = 0.1\n"                             /* 34 */
+    "beta2 = 0.7\n"                             /* 35 */
+    "eps = 3e-9\n"                              /* 36 */
+    "weight_decay = 0.01\n"                     /* 37 */
+    "momentum = 0.95\n"                         /* 38 */
+    "grad_clip = 1.5\n"                         /* 39 */
+    "warmup_steps = 11\n"                       /* 40 */
+    "schedule = cosine\n"                       /* 41 */
+    "min_lr = 1e-5\n"                           /* 42 */
+    "[train]\n"                                 /* 43 */
+    "steps = 5\n"                               /* 44 */
+    "batch_size = 7\n"                          /* 45 */
+    "eval_every = 9\n"                          /* 46 */
+    "checkpoint_every = 13\n"                   /* 47 */
+    "on_divergence = skip\n"                    /* 48 */
+    "[log]\n"                                   /* 49 */
+    "every = 3\n"                               /* 50 */
+    "progress = 0\n"                            /* 51 */
+    "[guard]\n"                                 /* 52 */
+    "logit_std_max = 25.5\n"                    /* 53 */
+    "max_weight_max = 0.875\n"                  /* 54 */
+    "grad_norm_min = 1e-9\n"                    /* 55 */
+    "grad_norm_max = 1e4\n"                     /* 56 */
+    "action = stop\n";                          /* 57 */
 
 #endif

@@ -167,11 +167,11 @@ enum { MB = 12, MT = 24, MSTEPS = 5 };
  * step's gradients (concatenated) and the final parameters, all malloc'd, and in pass the
  * dprob_norm and blocked_rows of a model_backward_diag on the last batch ([2·L·NH]). */
 enum { MPASS = 2 * 2 * 4 };
-static void train_model(int threads, int qk_norm, int block, real *losses, real **grads,
-                        real **params, size_t *n, double *pass) {
+static void train_model(int threads, int qk_norm, int block, int matmul, real *losses,
+                        real **grads, real **params, size_t *n, double *pass) {
     ModelConfig mc = {.vocab_size = 20, .d_model = 64, .n_heads = 4, .n_layers = 2, .d_ff = 256,
                       .max_seq_len = MT, .ln_eps = R(1e-5), .scale = R(0.25), .qk_norm = qk_norm,
-                      .block = block};
+                      .block = block, .matmul = matmul};
     set_threads(4); /* scratch sized for the most threads used */
     Model m;
     ck_assert_int_eq(model_build(&m, &mc, MB), 0);
@@ -210,15 +210,17 @@ static void train_model(int threads, int qk_norm, int block, real *losses, real 
 }
 
 /* _i = 1: the qk-norm model (its per-head LayerNorms: 1152 (row, head) vectors, 16 channels);
- * _i = 2: the LLaMA block (RMSNorm, RoPE, SwiGLU); _i = 3: the LLaMA block with qk-norm */
+ * _i = 2: the LLaMA block (RMSNorm, RoPE, SwiGLU); _i = 3: the LLaMA block with qk-norm;
+ * _i = 4 .. 7: the same four with model.matmul = bf16 (matmul_bf16.c, the kernel the CPU has) */
 START_TEST(test_model_steps_are_thread_count_independent) {
     real ref_loss[MSTEPS], loss[MSTEPS], *ref_g, *ref_p, *g, *p;
     double ref_pass[MPASS], pass[MPASS];
     size_t n;
-    int qk = _i % 2, block = _i / 2 ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2;
-    train_model(1, qk, block, ref_loss, &ref_g, &ref_p, &n, ref_pass);
+    int qk = _i % 2, block = _i / 2 % 2 ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2;
+    int mm = _i / 4 ? MODEL_MATMUL_BF16 : MODEL_MATMUL_FLOAT32;
+    train_model(1, qk, block, mm, ref_loss, &ref_g, &ref_p, &n, ref_pass);
     for (int t = 1; t < N_COUNTS; t++) {
-        train_model(thread_counts[t], qk, block, loss, &g, &p, &n, pass);
+        train_model(thread_counts[t], qk, block, mm, loss, &g, &p, &n, pass);
         for (int i = 0; i < MPASS; i++)
             ck_assert_msg(memcmp(&ref_pass[i], &pass[i], sizeof(double)) == 0,
                           "%s of (layer, head) %d differs on %d threads: %.17g vs %.17g",
@@ -327,5 +329,5 @@ END_TEST
 
 TU_MAIN_TIMEOUT("determinism", 120, test_matmul_is_thread_count_independent,
                 test_attention_is_thread_count_independent,
-                TU_LOOP(test_model_steps_are_thread_count_independent, 0, 4),
+                TU_LOOP(test_model_steps_are_thread_count_independent, 0, 8),
                 test_train_run_logs_are_thread_count_independent);

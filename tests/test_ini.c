@@ -48,6 +48,7 @@ START_TEST(test_full_file_values_and_origins) {
     ck_assert(c.softcap == 30);
     ck_assert_int_eq(c.window, 5);
     ck_assert_int_eq(c.block, BLOCK_LLAMA);
+    ck_assert_int_eq(c.matmul, MATMUL_BF16);
     ck_assert_int_eq(c.init, INIT_GPT2);
     ck_assert_int_eq(c.optim, OPT_SGD);
     ck_assert_int_eq(c.schedule, SCHED_COSINE);
@@ -59,9 +60,9 @@ START_TEST(test_full_file_values_and_origins) {
     static const struct {
         const char *key;
         int line;
-    } origins[] = {{"model.d_model", 15}, {"model.block", 21}, {"log.progress", 50},
-                   {"attention.scale", 23}, {"attention.qk_norm", 24}, {"attention.softcap", 25},
-                   {"attention.window", 26}, {"guard.action", 56}};
+    } origins[] = {{"model.d_model", 15}, {"model.block", 21}, {"model.matmul", 22},
+                   {"log.progress", 51}, {"attention.scale", 24}, {"attention.qk_norm", 25},
+                   {"attention.softcap", 26}, {"attention.window", 27}, {"guard.action", 57}};
     for (int i = 0; i < CC_COUNT(origins); i++) {
         snprintf(want, sizeof want, "%s:%d", path, origins[i].line);
         ck_assert_str_eq(config_origin(&c, origins[i].key), want);

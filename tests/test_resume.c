@@ -2,7 +2,7 @@
  * src/cli/ over src/train/checkpoint.c). Named after what it tests rather than a source file:
  * these tests run the whole program, so no one src file is theirs. A run killed (kill -9) or
  * interrupted (SIGINT) and then resumed logs rows bitwise identical to the run never interrupted
- * (the timing columns aside), qk-norm and the LLaMA block included; a copied run folder resumes in the copy;
+ * (the timing columns aside), qk-norm, the LLaMA block and bf16 matmuls included; a copied run folder resumes in the copy;
  * train.on_divergence = skip counts the skipped steps; --eval prints accuracy and examples, for
  * recall without a separator too. The checkpoint file itself is test_checkpoint.c's job. A
  * finished run resumed is left byte for byte as it was; a checkpoint of another configuration
@@ -111,6 +111,25 @@ START_TEST(test_llama_resume_is_bitwise_identical) {
                                      "blocks.0.attn.proj.weight,blocks.0.ln2.weight,"
                                      "blocks.0.mlp.gate.weight,blocks.0.mlp.up.weight,"
                                      "blocks.0.mlp.down.weight,"));
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
+    assert_logs_match_full("killed");
+    extra_args = "";
+}
+END_TEST
+
+/* model.matmul = bf16 survives config.ini and the checkpoint: a bf16 run killed and resumed logs
+ * what the bf16 run never interrupted logs (its products, like the float32 ones, depend on
+ * nothing but their operands). */
+START_TEST(test_bf16_resume_is_bitwise_identical) {
+    make_tmpdir();
+    extra_args = "--set model.matmul=bf16";
+    run_full();
+    int st = run_and_signal("killed", SIGKILL);
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the run was killed");
+    char dir[600], path[700];
+    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
+    snprintf(path, sizeof path, "%s/config.ini", dir);
+    ck_assert_msg(tu_file_contains(path, "\nmatmul = bf16\n"), "config.ini keeps model.matmul");
     ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
     assert_logs_match_full("killed");
     extra_args = "";
@@ -477,7 +496,7 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_sigint_writes_checkpoint_and_resumes, test_eval_prints_accuracy_and_examples,
                 test_divergence_skip_counts_steps, test_resume_writes_into_the_given_folder,
                 test_eval_recall_without_separator, test_qk_norm_resume_is_bitwise_identical,
-                test_llama_resume_is_bitwise_identical,
+                test_llama_resume_is_bitwise_identical, test_bf16_resume_is_bitwise_identical,
                 test_finished_run_resumed_unchanged, test_foreign_checkpoint_refused,
                 test_failed_resume_changes_nothing,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,

@@ -147,6 +147,28 @@ END_TEST
 /* Widths by hand: labels take the longest non-heading label ("layer 0 logit std first > 10x step
  * 0", 36) + 2 = 38; run a's column its widest cell ("5.00 @ step 100", 15), run b's ("never (by
  * 48)", 13). A line is 38 + 3 + 15 + 3 + 13 = 72 wide. */
+/* A bf16 run adds a model.matmul row after task.name (and model.block's, when there is one); a
+ * run without the key is float32. */
+START_TEST(test_matmul_row_only_with_bf16) {
+    write_runs();
+    tu_put_file(NULL, 0, tmp, "b", "config.ini",
+                "[model]\nd_model = 64\nn_heads = 1\nmatmul = bf16\n[attention]\nscale = none\n"
+                "[task]\nname = copy\n[train]\nsteps = 100\n");
+    Run runs[2];
+    load_runs(runs);
+    Table t;
+    ck_assert_int_eq(summary_build(&t, runs, 2), 0);
+    ck_assert_int_eq(t.n, N_WANT + 1);
+    ck_assert_str_eq(t.row[4].label, "task.name");
+    ck_assert_str_eq(t.row[5].label, "model.matmul");
+    ck_assert_str_eq(t.row[5].cell[0], "float32");
+    ck_assert_str_eq(t.row[5].cell[1], "bf16");
+    ck_assert_str_eq(t.row[6].label, "d_k = d_model / n_heads");
+    summary_free(&t);
+    for (int i = 0; i < 2; i++) free_run(&runs[i]);
+}
+END_TEST
+
 START_TEST(test_print_layout) {
     write_runs();
     Run runs[2];
@@ -229,4 +251,4 @@ static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_summa
 static void teardown(void) { tu_remove_tree(tmp); }
 
 TU_MAIN_FIXTURE("summary", setup, teardown, test_rows_and_cells, test_print_layout,
-                test_block_row_only_with_llama, test_text_rows);
+                test_block_row_only_with_llama, test_text_rows, test_matmul_row_only_with_bf16);

@@ -18,6 +18,8 @@ typedef enum { SCALE_SQRT_DK, SCALE_NONE, SCALE_INV_DK, SCALE_LEARNED, SCALE_VAL
 typedef enum { QK_NORM_NONE, QK_NORM_LAYERNORM, QK_NORM_RMSNORM } QkNormKind;
 /* model.block; the same numbers as model.h's MODEL_BLOCK_* */
 typedef enum { BLOCK_GPT2, BLOCK_LLAMA } BlockKind;
+/* model.matmul; the same numbers as model.h's MODEL_MATMUL_* */
+typedef enum { MATMUL_FLOAT32, MATMUL_BF16 } MatmulKind;
 typedef enum { INIT_FAN_IN, INIT_GPT2 } InitScheme;
 typedef enum { OPT_ADAMW, OPT_SGD } OptimKind;
 typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
@@ -52,6 +54,7 @@ typedef struct {
     int max_seq_len;            /* model.max_seq_len: 0 = the task's sequence length */
     double ln_eps;              /* model.ln_eps */
     BlockKind block;            /* model.block: gpt2 | llama */
+    MatmulKind matmul;          /* model.matmul: float32 | bf16 */
     /* [attention] */
     ScaleMode scale_mode;       /* attention.scale: sqrt_dk | none | inv_dk | positive number */
     double scale_value;         /* the number when scale_mode == SCALE_VALUE */

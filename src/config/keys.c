@@ -38,6 +38,7 @@ static const char *const TASK_NAMES[] = {"sort", "reverse", "copy", "recall", "f
                                            NULL};
 static const char *const QK_NORM_NAMES[] = {"none", "layernorm", "rmsnorm", NULL};
 static const char *const BLOCK_NAMES[] = {"gpt2", "llama", NULL}; /* indexed by BlockKind */
+static const char *const MATMUL_NAMES[] = {"float32", "bf16", NULL}; /* indexed by MatmulKind */
 static const char *const INIT_NAMES[] = {"fan_in", "gpt2", NULL};
 static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
 static const char *const SCHED_NAMES[] = {"constant", "cosine", NULL};
@@ -98,6 +99,11 @@ const KeySpec cfg_keys[] = {
              "Transformer block: gpt2 = pre-LayerNorm GPT-2 (learned positions, GELU MLP, "
              "biases); llama = RMSNorm, rotary q and k (RoPE), SwiGLU MLP, no biases, as LLaMA "
              "(docs/llama_block.md)"),
+    KEY_ENUM("model", "matmul", matmul, "float32", MATMUL_NAMES,
+             "Precision of the linear layers' products (forward and backward): float32; bf16 = "
+             "inputs rounded to bfloat16 (nearest even), products summed in float32, as PyTorch's "
+             "bf16 autocast; parameters, optimizer, norms, attention and loss stay float32 "
+             "(docs/performance.md)"),
 
     {.section = "attention", .key = "scale", .type = T_SCALE,
      .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,

@@ -46,26 +46,21 @@ real llama_forward(Model *m, const int *tokens, const int *targets, const float 
         real *out = l + 1 < c->n_layers ? m->acts[l + 1].resid : m->resid_final;
         assert(w->up_w == w->gate_w + (size_t)F * C); /* one [2F, C] matrix */
         row_rmsnorm_forward(a->ln1, a->ln1_rstd, a->resid, w->ln1_w, N, C, c->ln_eps);
-        matmul_forward_scratch(a->qkv, a->ln1, w->qkv_w, NULL, N, C, 3 * C, m->mm_scratch,
-                               m->mm_scratch_len);
+        model_linear_forward(m, a->qkv, a->ln1, w->qkv_w, NULL, N, C, 3 * C);
         /* attn_qkv: qkv itself, or its qk-normed copy; rotated in place either way */
         if (c->qk_norm) model_qknorm_forward(m, l, N);
         rope_forward(a->attn_qkv, m->rope_cos, m->rope_sin, B, T, C, NH);
         model_attention_forward(m, l);
-        matmul_forward_scratch(a->attproj, a->atty, w->proj_w, NULL, N, C, C, m->mm_scratch,
-                               m->mm_scratch_len);
+        model_linear_forward(m, a->attproj, a->atty, w->proj_w, NULL, N, C, C);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
         row_rmsnorm_forward(a->ln2, a->ln2_rstd, a->resid2, w->ln2_w, N, C, c->ln_eps);
-        matmul_forward_scratch(a->gu, a->ln2, w->gate_w, NULL, N, C, 2 * F, m->mm_scratch,
-                               m->mm_scratch_len);
+        model_linear_forward(m, a->gu, a->ln2, w->gate_w, NULL, N, C, 2 * F);
         swiglu_forward(a->swiglu, a->gu, N, F);
-        matmul_forward_scratch(a->fcproj, a->swiglu, w->down_w, NULL, N, F, C, m->mm_scratch,
-                               m->mm_scratch_len);
+        model_linear_forward(m, a->fcproj, a->swiglu, w->down_w, NULL, N, F, C);
         residual_forward(out, a->resid2, a->fcproj, (long)N * C);
     }
     row_rmsnorm_forward(m->lnf, m->lnf_rstd, m->resid_final, m->p.lnf_w, N, C, c->ln_eps);
-    matmul_forward_scratch(m->logits, m->lnf, m->p.head_w, NULL, N, C, V, m->mm_scratch,
-                           m->mm_scratch_len);
+    model_linear_forward(m, m->logits, m->lnf, m->p.head_w, NULL, N, C, V);
     m->loss = crossentropy_forward(m->losses, m->probs, m->logits, targets, mask, N, V);
     return m->loss;
 }
@@ -78,8 +73,7 @@ void llama_backward(Model *m, int with_pass_stats) {
     /* As model.c's GPT-2 backward: kernels overwrite the activation gradients they produce,
      * and the RMSNorms add their dinp into the residual stream's gradient m->dx. */
     crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
-    matmul_backward_scratch(m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V,
-                            m->mm_scratch, m->mm_scratch_len);
+    model_linear_backward(m, m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V);
     memset(m->dx, 0, (size_t)N * C * sizeof(real));
     row_rmsnorm_backward(m->dx, m->g.lnf_w, m->dlnf, m->resid_final, m->p.lnf_w, m->lnf_rstd, N,
                          C);
@@ -90,23 +84,19 @@ void llama_backward(Model *m, int with_pass_stats) {
         BlockTensors *g = &m->g.block[l];
 
         /* out = resid2 + down(swiglu(gate, up)(ln2(resid2))) */
-        matmul_backward_scratch(m->dfch, g->down_w, NULL, m->dx, a->swiglu, w->down_w, N, F, C,
-                                m->mm_scratch, m->mm_scratch_len);
+        model_linear_backward(m, m->dfch, g->down_w, NULL, m->dx, a->swiglu, w->down_w, N, F, C);
         swiglu_backward(m->dgu, m->dfch, a->gu, N, F);
         /* gate and up at once: g->gate_w, g->up_w are adjacent in the gradient buffer too */
-        matmul_backward_scratch(m->dln, g->gate_w, NULL, m->dgu, a->ln2, w->gate_w, N, C, 2 * F,
-                                m->mm_scratch, m->mm_scratch_len);
+        model_linear_backward(m, m->dln, g->gate_w, NULL, m->dgu, a->ln2, w->gate_w, N, C, 2 * F);
         row_rmsnorm_backward(m->dx, g->ln2_w, m->dln, a->resid2, w->ln2_w, a->ln2_rstd, N, C);
 
         /* resid2 = resid + attproj(attention(rope(qknorm(qkv(ln1(resid)))))) */
-        matmul_backward_scratch(m->datty, g->proj_w, NULL, m->dx, a->atty, w->proj_w, N, C, C,
-                                m->mm_scratch, m->mm_scratch_len);
+        model_linear_backward(m, m->datty, g->proj_w, NULL, m->dx, a->atty, w->proj_w, N, C, C);
         real *dattn_qkv = c->qk_norm ? m->dattn_qkv : m->dqkv;
         model_attention_backward(m, l, dattn_qkv, with_pass_stats);
         rope_backward(dattn_qkv, m->rope_cos, m->rope_sin, B, T, C, NH);
         if (c->qk_norm) model_qknorm_backward(m, l, N);
-        matmul_backward_scratch(m->dln, g->qkv_w, NULL, m->dqkv, a->ln1, w->qkv_w, N, C, 3 * C,
-                                m->mm_scratch, m->mm_scratch_len);
+        model_linear_backward(m, m->dln, g->qkv_w, NULL, m->dqkv, a->ln1, w->qkv_w, N, C, 3 * C);
         row_rmsnorm_backward(m->dx, g->ln1_w, m->dln, a->resid, w->ln1_w, a->ln1_rstd, N, C);
     }
     /* tok_emb: rows in order, so a token seen twice sums its gradients in a fixed order */

@@ -403,7 +403,7 @@ static void bias_grad_chunk(real *dbias, const real *dout, int N, int OC, int w)
     for (int j = 0; j < w; j++) dbias[j] += acc[j];
 }
 
-static void bias_grad_share(real *dbias, const real *dout, int N, int OC) {
+void matmul_bias_grad_share(real *dbias, const real *dout, int N, int OC) {
     int t, T, lo, hi;
     team(&t, &T);
     share((OC + BW - 1) / BW, t, T, &lo, &hi);
@@ -426,7 +426,7 @@ void matmul_backward_scratch(real *dinp, real *dweight, real *dbias, const real 
     {
         gemm_share(&gx, scratch, scratch_len);
         gemm_share(&gw, scratch, scratch_len);
-        if (dbias) bias_grad_share(dbias, dout, N, OC);
+        if (dbias) matmul_bias_grad_share(dbias, dout, N, OC);
     }
 }
 

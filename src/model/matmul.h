@@ -35,6 +35,12 @@ void matmul_backward_scratch(real *dinp, real *dweight, real *dbias, const real 
                              const real *inp, const real *weight, int N, int C, int OC,
                              real *scratch, size_t scratch_len);
 
+/* The calling thread's share of dbias (OC) += Σ_rows dout (N, OC), when every thread of a
+ * parallel region calls it (alone: all of it): chunks of columns, each column's rows summed in
+ * order, so the sums do not depend on the thread count. For matmul_bf16.c's backward, whose
+ * bias gradient is this float32 one. */
+void matmul_bias_grad_share(real *dbias, const real *dout, int N, int OC);
+
 /* ---- the GEMM underneath, for other kernels (attention) ---- */
 
 /* A strided matrix view: element (r, c) is at p[r·rs + c·cs]. */

@@ -409,27 +409,22 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
         real *out = l + 1 < c->n_layers ? m->acts[l + 1].resid : m->resid_final;
         layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->resid, w->ln1_w, w->ln1_b, N, C,
                           c->ln_eps);
-        matmul_forward_scratch(a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C, m->mm_scratch,
-                               m->mm_scratch_len);
+        model_linear_forward(m, a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C);
         if (c->qk_norm) model_qknorm_forward(m, l, N);
         model_attention_forward(m, l);
-        matmul_forward_scratch(a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C,
-                               m->mm_scratch, m->mm_scratch_len);
+        model_linear_forward(m, a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
         layernorm_forward(a->ln2, a->ln2_mean, a->ln2_rstd, a->resid2, w->ln2_w, w->ln2_b, N, C,
                           c->ln_eps);
-        matmul_forward_scratch(a->fch, a->ln2, w->fc_w, w->fc_b, N, C, F, m->mm_scratch,
-                               m->mm_scratch_len);
+        model_linear_forward(m, a->fch, a->ln2, w->fc_w, w->fc_b, N, C, F);
         /* a->fch is overwritten by GELU' at fch: backward needs only that */
         gelu_forward(a->fch_gelu, a->fch, a->fch, (long)N * F);
-        matmul_forward_scratch(a->fcproj, a->fch_gelu, w->fcproj_w, w->fcproj_b, N, F, C,
-                               m->mm_scratch, m->mm_scratch_len);
+        model_linear_forward(m, a->fcproj, a->fch_gelu, w->fcproj_w, w->fcproj_b, N, F, C);
         residual_forward(out, a->resid2, a->fcproj, (long)N * C);
     }
     layernorm_forward(m->lnf, m->lnf_mean, m->lnf_rstd, m->resid_final, m->p.lnf_w, m->p.lnf_b,
                       N, C, c->ln_eps);
-    matmul_forward_scratch(m->logits, m->lnf, m->p.head_w, NULL, N, C, V, m->mm_scratch,
-                           m->mm_scratch_len);
+    model_linear_forward(m, m->logits, m->lnf, m->p.head_w, NULL, N, C, V);
     m->loss = crossentropy_forward(m->losses, m->probs, m->logits, targets, mask, N, V);
     return m->loss;
 }
@@ -452,8 +447,7 @@ static void backward(Model *m, int with_pass_stats) {
      * layer, GELU's and attention's dinp) and accumulate only where two paths meet: LayerNorm's
      * dinp adds into the residual stream's gradient. */
     crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
-    matmul_backward_scratch(m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V,
-                            m->mm_scratch, m->mm_scratch_len);
+    model_linear_backward(m, m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V);
     zero(m->dx, NC);
     layernorm_backward(m->dx, m->g.lnf_w, m->g.lnf_b, m->dlnf, m->resid_final, m->p.lnf_w,
                        m->lnf_mean, m->lnf_rstd, N, C);
@@ -467,21 +461,20 @@ static void backward(Model *m, int with_pass_stats) {
         BlockTensors *g = &m->g.block[l];
 
         /* out = resid2 + fcproj(gelu(fc(ln2(resid2)))) */
-        matmul_backward_scratch(m->dfch, g->fcproj_w, g->fcproj_b, m->dx, a->fch_gelu,
-                                w->fcproj_w, N, F, C, m->mm_scratch, m->mm_scratch_len);
+        model_linear_backward(m, m->dfch, g->fcproj_w, g->fcproj_b, m->dx, a->fch_gelu, w->fcproj_w,
+                              N, F, C);
         gelu_backward(m->dfch, a->fch, m->dfch, (long)N * F); /* a->fch holds GELU' */
-        matmul_backward_scratch(m->dln, g->fc_w, g->fc_b, m->dfch, a->ln2, w->fc_w, N, C, F,
-                                m->mm_scratch, m->mm_scratch_len);
+        model_linear_backward(m, m->dln, g->fc_w, g->fc_b, m->dfch, a->ln2, w->fc_w, N, C, F);
         layernorm_backward(m->dx, g->ln2_w, g->ln2_b, m->dln, a->resid2, w->ln2_w, a->ln2_mean,
                            a->ln2_rstd, N, C);
 
         /* resid2 = resid + attproj(attention(qkv(ln1(resid)))) */
-        matmul_backward_scratch(m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
-                                C, m->mm_scratch, m->mm_scratch_len);
+        model_linear_backward(m, m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
+                              C);
         model_attention_backward(m, l, c->qk_norm ? m->dattn_qkv : m->dqkv, with_pass_stats);
         if (c->qk_norm) model_qknorm_backward(m, l, N);
-        matmul_backward_scratch(m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
-                                3 * C, m->mm_scratch, m->mm_scratch_len);
+        model_linear_backward(m, m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
+                              3 * C);
         layernorm_backward(m->dx, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w, a->ln1_mean,
                            a->ln1_rstd, N, C);
     }

@@ -50,7 +50,12 @@ typedef struct {
     real qk_clip;     /* τ > 0: the forward keeps each head's largest logit for model_qk_clip */
     int window;       /* w > 0: each query sees its last w keys only (AttnScores); 0 = all */
     int block;        /* MODEL_BLOCK_GPT2 (0, the default) or MODEL_BLOCK_LLAMA (llama.h) */
+    int matmul;       /* MODEL_MATMUL_FLOAT32 (0, the default) or MODEL_MATMUL_BF16: the linear
+                       * layers' products with bf16 inputs, float32 sums (matmul_bf16.h) */
 } ModelConfig;
+
+/* ModelConfig.matmul (config key model.matmul). */
+enum { MODEL_MATMUL_FLOAT32 = 0, MODEL_MATMUL_BF16 = 1 };
 
 /* ModelConfig.qk_norm, numbered as the reference cases' `qk_norm` key. */
 enum { MODEL_QK_NORM_NONE, MODEL_QK_NORM_LAYERNORM, MODEL_QK_NORM_RMSNORM };

@@ -109,6 +109,23 @@ static void metric_rows(Table *t, const Run *runs, int n, const char *col, const
     for (int i = 0; i < n; i++) value_cell(t, row, i, &runs[i], col, total, tol, 1, fmt, scale);
 }
 
+/* A row for key when one of the runs sets it to `unusual`, its value per run (`usual` where a
+ * run's config.ini lacks the key); no row otherwise. */
+static void optional_row(Table *t, const Run *runs, int n, const char *key, const char *unusual,
+                         const char *usual) {
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        const char *v = ini_get(&runs[i].config, key);
+        any |= v && strcmp(v, unusual) == 0;
+    }
+    if (!any) return;
+    int row = table_add(t, 0, "%s", key);
+    for (int i = 0; i < n; i++) {
+        const char *v = ini_get(&runs[i].config, key);
+        cell(t, row, i, "%s", v ? v : usual);
+    }
+}
+
 static void summary_config_rows(Table *t, const Run *runs, int n) {
     static const char *const KEYS[] = {"attention.scale", "init.scheme", "task.name"};
     int row = table_add(t, 0, "status");
@@ -124,20 +141,11 @@ static void summary_config_rows(Table *t, const Run *runs, int n) {
             cell(t, row, i, "%s", v ? v : "?");
         }
     }
-    /* model.block only when a run uses the LLaMA block, so that the tables of GPT-2 runs (all
-     * of them before the key existed) stay as they were; a run without the key is gpt2. */
-    int any_llama = 0;
-    for (int i = 0; i < n; i++) {
-        const char *v = ini_get(&runs[i].config, "model.block");
-        any_llama |= v && strcmp(v, "llama") == 0;
-    }
-    if (any_llama) {
-        row = table_add(t, 0, "model.block");
-        for (int i = 0; i < n; i++) {
-            const char *v = ini_get(&runs[i].config, "model.block");
-            cell(t, row, i, "%s", v ? v : "gpt2");
-        }
-    }
+    /* model.block only when a run uses the LLaMA block, model.matmul only when a run uses bf16,
+     * so that the tables of runs without them (all runs before the keys existed) stay as they
+     * were; a run without the key has its default. */
+    optional_row(t, runs, n, "model.block", "llama", "gpt2");
+    optional_row(t, runs, n, "model.matmul", "bf16", "float32");
     /* d_k tells how much larger unscaled logits are: their std grows like sqrt(d_k). */
     row = table_add(t, 0, "d_k = d_model / n_heads");
     for (int i = 0; i < n; i++) {

@@ -37,6 +37,7 @@ ModelConfig train_model_config(const Config *c, const Task *t) {
         .qk_clip = (real)c->qk_clip,
         .window = c->window,
         .block = block,
+        .matmul = c->matmul == MATMUL_BF16 ? MODEL_MATMUL_BF16 : MODEL_MATMUL_FLOAT32,
     };
     return mc;
 }

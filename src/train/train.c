@@ -13,6 +13,7 @@
 #include <omp.h>
 #endif
 
+#include "model/matmul_bf16.h"
 #include "optim/optim.h"
 #include "train/checkpoint.h"
 #include "train/diagnostics.h"
@@ -175,6 +176,10 @@ static void announce_run(const Run *r, const char *checkpoint) {
             : mc->qk_norm == MODEL_QK_NORM_RMSNORM ? " with qk-RMSNorm"
                                                    : "",
             fixes, c->steps, c->batch_size, checkpoint ? " (resumed)" : "");
+    if (mc->matmul == MODEL_MATMUL_BF16)
+        fprintf(stderr,
+                "linear layers in bf16: inputs rounded to bfloat16, float32 sums (%s kernel)\n",
+                matmul_bf16_kernel_name());
     if (checkpoint) fprintf(stderr, "resuming from %s at step %ld\n", checkpoint, r->start_step);
 }
 
