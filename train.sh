@@ -22,11 +22,15 @@ cd "$(dirname "$(readlink -f "$0")")"
 # Which pair: the two configs differ only in attention.scale and run.name.
 pair=""
 replace=0
+chosen=""
 while [ $# -gt 0 ]; do
     case "$1" in
-    recall) pair="recall_" ;;
-    text) pair="text_" ;;
-    --replace) replace=1 ;;
+    recall | text)
+        [ -z "$chosen" ] || { echo "train.sh: '$chosen' and '$1' both given: one pair at a time" >&2; exit 2; }
+        chosen=$1 pair="$1_" ;;
+    --replace)
+        [ $replace = 0 ] || { echo "train.sh: --replace given twice" >&2; exit 2; }
+        replace=1 ;;
     *) break ;;
     esac
     shift
@@ -50,6 +54,14 @@ for ((i = 0; i < ${#args[@]}; i++)); do
     run.name=* | run.dir=*)
         echo "train.sh: --set '$v': the pair's run names and folder are fixed (runs/${pair}scaled, runs/${pair}unscaled); train the runs with ./train to choose them" >&2
         exit 2 ;;
+    attention.scale=*)
+        # the one key in which the pair differs: setting it for both would compare a run with itself
+        echo "train.sh: --set '$v': attention.scale is what the pair compares (sqrt_dk against none); train other scales with ./train or ./train --sweep --scales" >&2
+        exit 2 ;;
+    *.*=*) ;;
+    *)  # checked here, before the text pair's corpus is made (the full check comes below)
+        echo "train.sh: --set '$v' is not section.key=value" >&2
+        echo "$usage" >&2; exit 2 ;;
     esac
 done
 scaled_cfg=configs/${pair}scaled.ini

@@ -2,7 +2,9 @@
  * it writes before it starts, and a second ./train.sh keeps the first one's runs and report
  * (moved aside with their date) unless --replace is given; in both modes (sort and recall).
  * Arguments it cannot pass on (an option of ./train's, a misplaced 'recall', a --set of the
- * pair's run names or folder) are refused with exit code 2 before anything is moved or run. */
+ * pair's run names or folder, the pair's own attention.scale, a pair or --replace given twice,
+ * a --set that is not section.key=value) are refused with exit code 2 before anything is moved or
+ * run. */
 #include <check.h>
 #include <dirent.h>
 #include <limits.h>
@@ -99,7 +101,11 @@ START_TEST(test_bad_arguments_refused_before_anything) {
                  {"--set train.steps=3 text", "unexpected argument 'text'"},
                  {"--set run.name=x", "run names and folder are fixed"},
                  {"--set ' run.dir = /tmp'", "run names and folder are fixed"},
-                 {"--set=run.name=x", "run names and folder are fixed"}};
+                 {"--set=run.name=x", "run names and folder are fixed"},
+                 {"--set attention.scale=none", "attention.scale is what the pair compares"},
+                 {"recall text", "'recall' and 'text' both given"},
+                 {"--replace --replace", "--replace given twice"},
+                 {"text --set x", "'x' is not section.key=value"}};
     make_repo();
     ck_assert_int_eq(train_sh(""), 0);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -8,7 +8,8 @@
 # that twin/load.py reproduces the validation loss, token accuracy and answer accuracy to 1e-5
 # and the logits of the first batch to 1e-5 of their largest magnitude.
 # Then twin/train.py's text task started from a step-0 export (--init) against ./train's step-0
-# validation loss. Needs python3-torch (Debian); without it prints SKIPPED and exits 0.
+# validation loss, and what the twin must refuse: an --init of another model or a later step, a
+# --csv that exists or whose temporary name is a link, a model.matmul = bf16 run in load.py. Needs python3-torch (Debian); without it prints SKIPPED and exits 0.
 # Single-threaded, ~1 min.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -72,6 +73,44 @@ else
     echo "twin.sh: FAILED: twin/train.py's text task gives step-0 val loss '$twin', ./train '$ours'"
     fail=1
 fi
+# What twin/train.py must refuse (exit non-zero, saying why, writing nothing): an --init export of
+# another model (attention.scale differs) or of a later step, and a --csv that exists or whose
+# temporary name is a link (the file it points to keeps its bytes).
+refused() { # WHAT NEEDLE ARGS...: twin/train.py ARGS must fail saying NEEDLE
+    local what=$1 needle=$2
+    shift 2
+    if "$train" "${text[@]}" --set train.steps=1 "${extra[@]}" --print-config |
+        OMP_NUM_THREADS=1 "$py" "$root/twin/train.py" - "$@" > "$tmp/refused.log" 2>&1; then
+        echo "twin.sh: FAILED: twin/train.py accepted $what"; fail=1
+    elif ! grep -q -- "$needle" "$tmp/refused.log"; then
+        echo "twin.sh: FAILED: twin/train.py refused $what without saying '$needle':"
+        cat "$tmp/refused.log"; fail=1
+    fi
+}
+extra=(--set attention.scale=none)
+refused "an export of another attention.scale" "attention.scale = sqrt_dk there" \
+    --init "$tmp/text0.safetensors"
+extra=()
+(cd "$tmp" && "$train" "${text[@]}" --set train.steps=2 --set run.name=text2 > text2.log 2>&1 &&
+    "$train" --export runs/text2 text2.safetensors > /dev/null)
+refused "a step-2 export" "holds step 2" --init "$tmp/text2.safetensors"
+echo mine > "$tmp/mine.txt"
+refused "an existing --csv" "never replaced" --init "$tmp/text0.safetensors" --csv "$tmp/mine.txt"
+ln -s "$tmp/mine.txt" "$tmp/out.csv.tmp"
+refused "a --csv whose temporary name is a link" "never replaced" \
+    --init "$tmp/text0.safetensors" --csv "$tmp/out.csv"
+[ "$(cat "$tmp/mine.txt")" = mine ] || { echo "twin.sh: FAILED: a file was written through a link"; fail=1; }
+# a bf16 run is not one the twin can reproduce to 1e-5: load.py says so instead of DIFFERS
+(cd "$tmp" && "$train" "${text[@]}" --set train.steps=0 --set model.matmul=bf16 \
+    --set run.name=bf16 > bf16.log 2>&1 && "$train" --export runs/bf16 bf16.safetensors \
+    --val bf16_val.safetensors > /dev/null)
+if "$py" "$root/twin/load.py" "$tmp/bf16.safetensors" "$tmp/bf16_val.safetensors" \
+    > "$tmp/bf16_load.log" 2>&1; then
+    echo "twin.sh: FAILED: load.py accepted a bf16 run"; fail=1
+elif ! grep -q "model.matmul = bf16" "$tmp/bf16_load.log"; then
+    echo "twin.sh: FAILED: load.py did not name model.matmul = bf16:"; cat "$tmp/bf16_load.log"; fail=1
+fi
+[ $fail -ne 0 ] || echo "twin.sh: twin/train.py refuses a foreign or later --init and an existing --csv; load.py a bf16 run"
 if [ $fail -ne 0 ]; then
     echo "twin.sh: FAILED: the PyTorch twin does not reproduce ./train's validation numbers"
     exit 1

@@ -61,6 +61,11 @@ def main():
     params, meta = load(a.run)
     val, vmeta = load(a.val)
     cfg = parse_ini(meta["scaledot.config"])
+    if cfg.get("model.matmul", "float32") != "float32":
+        # the twin multiplies in float32 or float64: a bf16 run's logits differ by bf16's
+        # rounding (about 1e-2 relative), far beyond --tol, and that would not be a bug
+        sys.exit(f"load.py: {a.run} is a run with model.matmul = {cfg['model.matmul']}; the twin "
+                 "reproduces float32 runs only (its products are not rounded to bf16)")
     V, C = params["tok_emb"].shape
     # max_seq_len: pos_emb's rows (the LLaMA block has none: its RoPE angles need no table)
     model = twin_from_config(cfg, V, params["pos_emb"].shape[0] if "pos_emb" in params else 0)

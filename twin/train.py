@@ -48,6 +48,47 @@ def ran_on():
             f"{', '.join(sorted(libs)) or 'none found'}, OPENBLAS_CORETYPE {core}")
 
 
+# The keys that decide the model's parameters and what its forward pass computes: an --init
+# export must agree with the config on each (run.seed and the data may differ).
+MODEL_KEYS = ("model.", "attention.", "init.")
+
+
+def initial_parameters(path, cfg):
+    """The tensors of a step-0 export (./train --export of a run trained 0 steps) whose stored
+    configuration describes the same model as cfg; exits naming the file and the first key that
+    differs, or the step, instead of training from parameters the config does not describe."""
+    from load import load
+    try:
+        tensors, meta = load(path)
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"train.py: --init {path}: not a readable export ({e})")
+    if "scaledot.config" not in meta:
+        sys.exit(f"train.py: --init {path}: no scaledot.config in its metadata (not ./train's export)")
+    step = meta.get("scaledot.step", "?")
+    if step != "0":
+        sys.exit(f"train.py: --init {path} holds step {step}; --init takes a step-0 export "
+                 "(./train CONFIG --set train.steps=0, then ./train --export)")
+    theirs = parse_ini(meta["scaledot.config"])
+    for key in sorted(set(cfg) | set(theirs)):
+        if key.startswith(MODEL_KEYS) or key in ("task.name", "task.seq_len"):
+            if cfg.get(key) != theirs.get(key):
+                sys.exit(f"train.py: --init {path} is of another model: {key} = "
+                         f"{theirs.get(key, '(absent)')} there, {cfg.get(key, '(absent)')} in the config")
+    return {k: v.float() for k, v in tensors.items()}
+
+
+def open_new(path):
+    """path opened for writing as a new file: never through a symbolic link, never over a file
+    that exists (O_EXCL refuses both); exits naming it otherwise."""
+    import os
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    except OSError as e:
+        sys.exit(f"train.py: cannot write '{path}': {e.strerror} (an existing file or link is "
+                 "never replaced)")
+    return os.fdopen(fd, "w")
+
+
 def make_example(rng, kind, n, S, sep):
     """(tokens, targets, mask) of one example: n symbols, [separator], the answer; the model
     reads all but the last token and predicts the next one; the answer positions count."""
@@ -64,8 +105,11 @@ def text_task(cfg):
     src/tasks/text_task.c makes them: the last floor(n * val_fraction) bytes held out, validation
     window k = the T + 1 bytes from train_n + k * T, at most task.val_size of them."""
     path = cfg["task.file"]
-    with open(path, "rb") as f:
-        data = f.read()
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        sys.exit(f"train.py: task.file '{path}' cannot be read: {e.strerror}")
     T, frac = int(cfg["task.seq_len"]), float(cfg["task.val_fraction"])
     train_n = len(data) - math.floor(len(data) * frac)
     n_val = min((len(data) - train_n - 1) // T, int(cfg["task.val_size"]))
@@ -113,6 +157,9 @@ def main():
         sys.exit(f"train.py: task.name = {kind}: only sort, reverse, copy and text are twinned")
     if cfg["optim.name"] != "adamw":
         sys.exit("train.py: only optim.name = adamw is twinned")
+    if cfg.get("model.matmul", "float32") != "float32":
+        sys.exit(f"train.py: model.matmul = {cfg['model.matmul']} is not twinned: the twin's "
+                 "products are float32")
     if cfg["init.scheme"] != "fan_in" and not a.init:
         sys.exit(f"train.py: init.scheme = {cfg['init.scheme']} is not drawn here: give --init "
                  "with a step-0 export of the run")
@@ -146,9 +193,7 @@ def main():
     T = vtok.shape[1]
     model = twin_from_config(cfg, vocab, T)
     if a.init:
-        from load import load
-        tensors, _ = load(a.init)
-        model.load_state_dict({k: v.float() for k, v in tensors.items()}, strict=True)
+        model.load_state_dict(initial_parameters(a.init, cfg), strict=True)
     else:
         model.init_fan_in(torch.Generator().manual_seed(seed))
     # decoupled weight decay on embeddings and weight matrices only (reference README)
@@ -164,7 +209,9 @@ def main():
           f"{cfg['attention.scale']} ({model.blocks[0].attn.scale:.6g}), {steps} steps of batch {B}",
           flush=True)
     print(f"ran on: {ran_on()}", flush=True)
-    csv = open(a.csv + ".tmp", "w") if a.csv else None
+    if a.csv and __import__("os").path.lexists(a.csv):
+        sys.exit(f"train.py: --csv {a.csv} exists; an existing file is never replaced")
+    csv = open_new(a.csv + ".tmp") if a.csv else None
     if csv:
         csv.write("step,val_loss,val_bpb,val_token_acc,val_answer_acc\n")
     t0 = time.time()
@@ -196,9 +243,15 @@ def main():
         if qk_clip > 0:  # on this step's largest scores (src/model/qk_clip.c)
             for b in model.blocks:
                 b.attn.qk_clip(qk_clip)
-    if csv:  # whole or absent: written beside and renamed
+    if csv:  # whole or absent: written beside and linked into place (link fails if it exists)
         csv.close()
-        __import__("os").replace(a.csv + ".tmp", a.csv)
+        os = __import__("os")
+        try:
+            os.link(a.csv + ".tmp", a.csv)
+        except OSError as e:
+            os.unlink(a.csv + ".tmp")
+            sys.exit(f"train.py: cannot write '{a.csv}': {e.strerror}")
+        os.unlink(a.csv + ".tmp")
     print(f"final: val loss {last[0]:.4f}" +
           (f" ({last[0] / math.log(2):.4f} bits per byte), next-byte" if kind == "text" else
            f", answer accuracy {100 * last[2]:.1f}%,") +
