@@ -15,9 +15,9 @@
 #                                                   -> results/llama/init_width/d{64,128}/,
 #                                                      results/llama/regime_map/
 # Cost: 82 runs. Measured on one core of a 2-vCPU AMD EPYC (Zen 3) with other work beside it
-# (load 3-9): a d_model 64 run took 31-791 s, median 57 s (sweep.csv wall_s); the d_model 128 runs (the last
-# 12) were not run when results/llama/ was made. Runs go in sweeps/llama_*/ (git ignores them); started again, the script skips finished runs
-# and resumes interrupted ones.
+# (load 3-9): a d_model 64 run took 31-791 s, median 57 s (sweep.csv wall_s); the d_model 128
+# runs (the last 12) were not run when results/llama/ was made. Runs go in sweeps/llama_*/ (git
+# ignores them); started again, the script skips finished runs and resumes interrupted ones.
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 PARTS=${PARTS:-pairs kinds text widths}
 llama=(--set model.block=llama)
