@@ -30,7 +30,8 @@ START_TEST(test_validate_heads) {
 }
 END_TEST
 
-/* model.block = llama needs an even d_k (RoPE rotates pairs); the message starts at model.block */
+/* model.block = llama needs an even d_k (RoPE rotates pairs); the message starts at model.block and
+ * names where d_model and n_heads were set (either may be the one to change) */
 START_TEST(test_validate_llama_even_dk) {
     Config c;
     config_defaults(&c);
@@ -39,7 +40,8 @@ START_TEST(test_validate_llama_even_dk) {
     ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
     cc_assert_contains(err, CC_NAME ":2: 'model.block' = llama rotates each head's q and k by "
                             "channel pairs (RoPE), so d_k = model.d_model / model.n_heads must be "
-                            "even; it is 66 / 2 = 33 ('model.n_heads' set at " CC_NAME ":4)");
+                            "even; it is 66 / 2 = 33 ('model.d_model' set at " CC_NAME ":3, "
+                            "'model.n_heads' set at " CC_NAME ":4)");
     ck_assert_int_eq(config_set(&c, "model.n_heads=3", 2), 0); /* d_k 22 */
     ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0);
     ck_assert_str_eq(err, "");

@@ -36,13 +36,15 @@ static int check_llama(const Config *c) {
     if (c->block != BLOCK_LLAMA || c->d_model % c->n_heads != 0 ||
         (c->d_model / c->n_heads) % 2 == 0)
         return 0;
-    int bl = cfg_find_key("model", "block"), nh = cfg_find_key("model", "n_heads");
-    char at[sizeof c->origin[0] + 8];
+    int bl = cfg_find_key("model", "block"), nh = cfg_find_key("model", "n_heads"),
+        dm = cfg_find_key("model", "d_model");
+    char at[sizeof c->origin[0] + 8], at_dm[sizeof c->origin[0] + 8];
+    /* both settings named: either may be the one to change */
     fprintf(stderr, "%s: 'model.block' = llama rotates each head's q and k by channel pairs "
                     "(RoPE), so d_k = model.d_model / model.n_heads must be even; it is %d / %d "
-                    "= %d ('model.n_heads' %s)\n",
+                    "= %d ('model.d_model' %s, 'model.n_heads' %s)\n",
             cfg_origin_of(c, bl), c->d_model, c->n_heads, c->d_model / c->n_heads,
-            set_at(c, nh, at, sizeof at));
+            set_at(c, dm, at_dm, sizeof at_dm), set_at(c, nh, at, sizeof at));
     return -1;
 }
 
