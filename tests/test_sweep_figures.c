@@ -250,7 +250,7 @@ START_TEST(test_figure_of_any_key) {
     ck_assert_double_eq_tol(y[1], top + h * (1 - 0.20), 0.01);
     /* one line, so each seed has its own too: seed 3 at 100 % (sqrt_dk) and 60 % (none) */
     for (int i = 1; i <= 3; i++) {
-        char run[16];
+        char run[24];
         snprintf(run, sizeof run, "seed=%d", i);
         ck_assert_int_eq(tu_series_points(doc, run, "one seed"), 2);
     }
