@@ -17,11 +17,14 @@ static char tmp[200];
 static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_verdict_XXXXXX"); }
 static void teardown(void) { tu_remove_tree(tmp); }
 
-/* Loads runs tmp/names[i] (written before) into runs[i]. */
+/* Loads runs tmp/names[i] (written before) into runs[i]. A Run keeps its path pointer (load_run,
+ * runs.h), so the paths outlive this call. */
 static void load(Run *runs, const char *const *names, int n) {
+    static char paths[8][300];
+    ck_assert_int_le(n, 8);
     for (int i = 0; i < n; i++) {
-        char path[300];
-        snprintf(path, sizeof path, "%s/%s", tmp, names[i]);
+        char *path = paths[i];
+        snprintf(path, sizeof paths[i], "%s/%s", tmp, names[i]);
         memset(&runs[i], 0, sizeof runs[i]);
         TuCapture c;
         tu_capture_begin(&c, 2);
