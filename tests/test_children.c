@@ -67,16 +67,19 @@ static void wait_for(const char *path, const char *needle) {
     ck_assert_msg(tu_file_contains(path, needle), "'%s' never appeared in %s", needle, path);
 }
 
-START_TEST(test_relay_after_the_terminal_signal_is_not_a_second) {
-    char dir[64], status[128], exe[PATH_MAX];
-    tu_make_tmp(dir, sizeof dir, "/tmp/test_children.XXXXXX");
-    snprintf(status, sizeof status, "%s/status.txt", dir);
+/* A sweep of one run (children_run in a child of this test) whose run is this program's
+ * fake_run, reporting to dir/status.txt (dir made here, 64 bytes); returns once the run is
+ * ready, with the sweep's and the run's process ids. */
+static void start_sweep(char *dir, char *status, size_t n_status, pid_t *sweep, pid_t *run) {
+    char exe[PATH_MAX];
+    tu_make_tmp(dir, 64, "/tmp/test_children.XXXXXX");
+    snprintf(status, n_status, "%s/status.txt", dir);
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     ck_assert_int_gt(n, 0);
     exe[n] = '\0';
-    pid_t sweep = fork();
-    ck_assert_int_ge(sweep, 0);
-    if (sweep == 0) {
+    *sweep = fork();
+    ck_assert_int_ge(*sweep, 0);
+    if (*sweep == 0) {
         char *cfg[] = {status};
         JobList jl = {.exe = exe, .jobs = 1, .n = 1, .cfg = cfg, .total = 1,
                      .done = done_note, .ctx = status};
@@ -85,9 +88,15 @@ START_TEST(test_relay_after_the_terminal_signal_is_not_a_second) {
     wait_for(status, "ready ");
     char *text = tu_read_file(status, NULL);
     ck_assert_ptr_nonnull(text);
-    pid_t run = (pid_t)strtol(strstr(text, "ready ") + 6, NULL, 10);
+    *run = (pid_t)strtol(strstr(text, "ready ") + 6, NULL, 10);
     free(text);
-    ck_assert_int_gt(run, 0);
+    ck_assert_int_gt(*run, 0);
+}
+
+START_TEST(test_relay_after_the_terminal_signal_is_not_a_second) {
+    char dir[64], status[128];
+    pid_t sweep, run;
+    start_sweep(dir, status, sizeof status, &sweep, &run);
     ck_assert_int_eq(kill(run, SIGINT), 0); /* the terminal's signal, to the run first */
     wait_for(status, "first\n");
     ck_assert_int_eq(kill(sweep, SIGINT), 0); /* then to the sweep, which relays it */
@@ -105,25 +114,9 @@ END_TEST
 /* The control: a second SIGINT from this test (not the run's parent) does stop the run at
  * once, so "clean" above means the relay was recognised, not that no signal came. */
 START_TEST(test_second_signal_from_elsewhere_stops_at_once) {
-    char dir[64], status[128], exe[PATH_MAX];
-    tu_make_tmp(dir, sizeof dir, "/tmp/test_children.XXXXXX");
-    snprintf(status, sizeof status, "%s/status.txt", dir);
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    ck_assert_int_gt(n, 0);
-    exe[n] = '\0';
-    pid_t sweep = fork();
-    ck_assert_int_ge(sweep, 0);
-    if (sweep == 0) {
-        char *cfg[] = {status};
-        JobList jl = {.exe = exe, .jobs = 1, .n = 1, .cfg = cfg, .total = 1,
-                     .done = done_note, .ctx = status};
-        _exit(children_run(&jl, NULL));
-    }
-    wait_for(status, "ready ");
-    char *text = tu_read_file(status, NULL);
-    ck_assert_ptr_nonnull(text);
-    pid_t run = (pid_t)strtol(strstr(text, "ready ") + 6, NULL, 10);
-    free(text);
+    char dir[64], status[128];
+    pid_t sweep, run;
+    start_sweep(dir, status, sizeof status, &sweep, &run);
     ck_assert_int_eq(kill(run, SIGINT), 0);
     wait_for(status, "first\n");
     ck_assert_int_eq(kill(run, SIGINT), 0);
