@@ -194,7 +194,7 @@ START_TEST(test_export_matches_model) {
             prev_end = t->end;
             for (size_t e = 0; e < numel; e++) {
                 float got = str_f32(&f, t, e), exp = (float)want[i].view[e];
-                ck_assert_msg(memcmp(&got, &exp, 4) == 0, "%s %s[%zu]: %.9g, model %.9g",
+                TU_CHECK_MSG(memcmp(&got, &exp, 4) == 0, "%s %s[%zu]: %.9g, model %.9g",
                               runs[r], want[i].name, e, (double)got, (double)exp);
             }
         }
@@ -263,8 +263,8 @@ START_TEST(test_val_file) {
         ck_assert_uint_eq(all[k]->shape[1], T);
     }
     for (size_t e = 0; e < N * T; e++) {
-        ck_assert_int_eq((int32_t)str_word(&f, tok, e), l.task.val_tokens[e]);
-        ck_assert_int_eq((int32_t)str_word(&f, tgt, e), l.task.val_targets[e]);
+        TU_CHECK_INT_EQ((int32_t)str_word(&f, tok, e), l.task.val_tokens[e]);
+        TU_CHECK_INT_EQ((int32_t)str_word(&f, tgt, e), l.task.val_targets[e]);
         ck_assert_float_eq(str_f32(&f, mask, e), l.task.val_mask[e]);
     }
     /* logits [B, T, V] of the first batch (B = 8, the run's batch): the first example's equal
@@ -278,7 +278,7 @@ START_TEST(test_val_file) {
     ck_assert_uint_eq(lg->shape[2], V);
     model_forward(&l.m, l.task.val_tokens, l.task.val_targets, l.task.val_mask, 1, (int)T);
     for (size_t e = 0; e < T * V; e++)
-        ck_assert_msg(fabs(str_f32(&f, lg, e) - l.m.logits[e]) <= 1e-5,
+        TU_CHECK_MSG(fabs(str_f32(&f, lg, e) - l.m.logits[e]) <= 1e-5,
                       "logit %zu: %g, model %g", e, (double)str_f32(&f, lg, e), (double)l.m.logits[e]);
     double logged[3];
     last_val_row(run, logged);

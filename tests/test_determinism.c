@@ -48,9 +48,9 @@ static void set_threads(int n) {
 
 static void assert_same(const real *a, const real *b, size_t n, const char *what, int threads) {
     for (size_t i = 0; i < n; i++)
-        ck_assert_msg(memcmp(&a[i], &b[i], sizeof(real)) == 0,
-                      "%s[%zu] differs on %d threads: %.9g vs %.9g on 1 thread", what, i, threads,
-                      (double)b[i], (double)a[i]);
+        TU_CHECK_MSG(memcmp(&a[i], &b[i], sizeof(real)) == 0,
+                     "%s[%zu] differs on %d threads: %.9g vs %.9g on 1 thread", what, i, threads,
+                     (double)b[i], (double)a[i]);
 }
 
 /* ---- kernels ----------------------------------------------------------------------------- */

@@ -81,9 +81,9 @@ START_TEST(test_file_dedup_split_and_padding) {
         if (d.L - 1 < (int)T) {
             padded++;
             for (size_t i = (size_t)d.L - 1; i < T; i++) {
-                ck_assert_int_eq(tok[i], t.pad);
-                ck_assert_int_eq(tgt[i], t.pad);
-                ck_assert(m[i] == 0.0f);
+                TU_CHECK_INT_EQ(tok[i], t.pad);
+                TU_CHECK_INT_EQ(tgt[i], t.pad);
+                TU_CHECK(m[i] == 0.0f);
             }
         }
     }

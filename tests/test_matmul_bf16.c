@@ -142,10 +142,10 @@ static double check_product(const char *what, const real *got, int M, int Nn, in
             double bound1 = g * abs_r + 1e-12 * abs_r + 1e-300;
             double bound2 = (2 * UBF + UBF * UBF) * abs_u + bound1;
             double e1 = fabs(v - exact_r), e2 = fabs(v - exact_u);
-            ck_assert_msg(e1 <= bound1, "%s (%d,%d): %.9g, bf16-rounded inputs' product %.9g: "
+            TU_CHECK_MSG(e1 <= bound1, "%s (%d,%d): %.9g, bf16-rounded inputs' product %.9g: "
                           "error %.3g > float32 summation bound %.3g",
                           what, i, j, v, exact_r, e1, bound1);
-            ck_assert_msg(e2 <= bound2, "%s (%d,%d): %.9g, float32 inputs' product %.9g: "
+            TU_CHECK_MSG(e2 <= bound2, "%s (%d,%d): %.9g, float32 inputs' product %.9g: "
                           "error %.3g > bf16 rounding bound %.3g", what, i, j, v, exact_u, e2,
                           bound2);
             if (e1 / bound1 > worst1) worst1 = e1 / bound1;

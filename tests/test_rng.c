@@ -79,7 +79,7 @@ START_TEST(test_u64_is_xoshiro256starstar) {
         rng_seed(&r, SEEDS[k]);
         for (int i = 0; i < 10000; i++) {
             uint64_t want = ref_next(s), got = rng_u64(&r);
-            ck_assert_msg(got == want, "seed %llu, draw %d: %llu, want %llu",
+            TU_CHECK_MSG(got == want, "seed %llu, draw %d: %llu, want %llu",
                           (unsigned long long)SEEDS[k], i, (unsigned long long)got,
                           (unsigned long long)want);
         }

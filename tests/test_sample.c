@@ -67,7 +67,7 @@ START_TEST(test_frequencies_match_exact_probabilities) {
         rng_seed(&rng, 42 + c);
         for (int n = 0; n < N; n++) {
             int v = sample_next(DRAWS[c].z, V, DRAWS[c].temperature, DRAWS[c].top_k, &rng, p, top);
-            ck_assert_msg(v >= 0 && v < V, "case %zu: token %d", c, v);
+            TU_CHECK_MSG(v >= 0 && v < V, "case %zu: token %d", c, v);
             count[v]++;
         }
         for (int v = 0; v < V; v++) {

@@ -30,8 +30,8 @@ START_TEST(test_val_never_in_training_stream) {
     for (int round = 0; round < 200; round++) {
         task_train_batch(&t, b.B, b.tok, b.tgt, b.m);
         for (int i = 0; i < b.B; i++) {
-            ck_assert_int_eq(val_index_of(&t, b.tok + i * T, b.tgt + i * T), -1);
-            ck_assert(!task_in_val(&t, b.tok + i * T, b.tgt + i * T, b.m + i * T));
+            TU_CHECK_INT_EQ(val_index_of(&t, b.tok + i * T, b.tgt + i * T), -1);
+            TU_CHECK(!task_in_val(&t, b.tok + i * T, b.tgt + i * T, b.m + i * T));
         }
     }
     ck_assert_int_gt(t.skipped, 1000);  /* 20000 * 20/64 expected for copy */

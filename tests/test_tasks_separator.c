@@ -65,10 +65,10 @@ static void check_row(const Task *t, const int *tok, const int *tgt, const float
     int n_sep = 0;
     for (int i = 0; i < t->seq_len; i++) {
         int real = i < L - 1;
-        ck_assert_int_eq(tok[i], real ? seq[i] : t->pad);
-        ck_assert_int_eq(tgt[i], real ? seq[i + 1] : t->pad);
+        TU_CHECK_INT_EQ(tok[i], real ? seq[i] : t->pad);
+        TU_CHECK_INT_EQ(tgt[i], real ? seq[i + 1] : t->pad);
         int answer = real && i + 1 >= p + sep;  /* target seq[i + 1] is an answer token */
-        ck_assert_msg(m[i] == (answer ? 1.0f : 0.0f), "mask[%d] = %g (prompt %d, sep %d)", i,
+        TU_CHECK_MSG(m[i] == (answer ? 1.0f : 0.0f), "mask[%d] = %g (prompt %d, sep %d)", i,
                       (double)m[i], p, sep);
         n_sep += tok[i] == t->sep;
     }

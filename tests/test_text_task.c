@@ -88,9 +88,9 @@ START_TEST(test_text_split_and_windows) {
     for (int k = 0; k < t.n_val; k++)
         for (int i = 0; i < T; i++) {
             size_t at = train + (size_t)k * T + i, r = (size_t)k * T + i;
-            ck_assert_int_eq(t.val_tokens[r], b[at]);
-            ck_assert_int_eq(t.val_targets[r], b[at + 1]);
-            ck_assert(t.val_mask[r] == 1.0f);
+            TU_CHECK_INT_EQ(t.val_tokens[r], b[at]);
+            TU_CHECK_INT_EQ(t.val_targets[r], b[at + 1]);
+            TU_CHECK(t.val_mask[r] == 1.0f);
         }
     task_free(&t);
     unlink(path);
@@ -129,7 +129,7 @@ START_TEST(test_text_training_windows_avoid_tail) {
         ck_assert(memcmp(x.tok, y.tok, sizeof(int) * (size_t)B * T) == 0);
         for (int r = 0; r < B; r++) {
             const int *tok = x.tok + (size_t)r * T, *tgt = x.tgt + (size_t)r * T;
-            for (int i = 0; i < T; i++) ck_assert(x.m[(size_t)r * T + i] == 1.0f);
+            for (int i = 0; i < T; i++) TU_CHECK(x.m[(size_t)r * T + i] == 1.0f);
             long s = window_start(b, n, tok, tgt, T);
             ck_assert_msg(s >= 0, "draw %d row %d is no window of the file", draw, r);
             ck_assert_msg(s <= last_start, "a training window starts at %ld: its last target, "
