@@ -269,8 +269,8 @@ START_TEST(test_where_cli) {
         "predicted step-0 logit std: 0.8192",
         "largest lr that learnt: 5e-4 (8e-3 at d_model 64, 2e-3 at 128), extrapolated",
         "smallest lr at which a seed failed: 1e-3 (1.6e-2 at d_model 64, 4e-3 at 128)",
-        "dk64_none_lr-2e-3_s1 (results/lr_width/d128): d_model 128, lr 2e-3, seed 1, final answer "
-        "acc 100.0 %, peak logit std 10.1",
+        ("dk64_none_lr-2e-3_s1 (results/lr_width/d128): d_model 128, lr 2e-3, seed 1, final answer "
+         "acc 100.0 %, peak logit std 10.1"),
         "regime: the map's own",
         "\nverdict: optim.lr 2e-3 is 2.0 factors of 2 above the largest lr that learnt (5e-4)",
     };
@@ -333,10 +333,11 @@ START_TEST(test_init_check_line) {
     char *text = tu_read_file(path, NULL);
     ck_assert_ptr_nonnull(text);
     static const char *const order[] = {
-        "the scale changes little", "only at step 0", "\nlr map: optim.lr 2e-3 is 2.0 factors of 2 "
-        "above the largest lr that learnt (5e-4), at or above the smallest at which a seed failed "
-        "(1e-3): expect the logits to run away and the task to fail; d_model 256, scale none: "
-        "extrapolated", "(2 differences: task.val_size, train.steps)\n"};
+        "the scale changes little", "only at step 0",
+        ("\nlr map: optim.lr 2e-3 is 2.0 factors of 2 above the largest lr that learnt (5e-4), at or "
+         "above the smallest at which a seed failed (1e-3): expect the logits to run away and the "
+         "task to fail; d_model 256, scale none: extrapolated"),
+        "(2 differences: task.val_size, train.steps)\n"};
     int missing = tu_in_order(text, order, CC_COUNT(order));
     ck_assert_msg(missing < 0, "init_check.txt lacks '%s' (in order):\n%s",
                   missing < 0 ? "" : order[missing], text);
