@@ -27,6 +27,9 @@ static const Command COMMANDS[] = {
     {"", NULL, "[CONFIG.ini] [--set section.key=value ...]",
      "train the model CONFIG describes into runs/<run.name>/ (below)"},
     {"--print-config", NULL, "[CONFIG.ini] [--set ...]", "print the resolved config"},
+    {"--where", NULL, "[CONFIG.ini] [--set ...]",
+     "place the config on the measured learning-rate map (the lr thresholds at its width and\n"
+     "           scale, the nearest measured runs, a verdict); trains nothing, writes nothing"},
     {"--resume", NULL, "RUN_DIR [--set train.steps=N]", "continue from RUN_DIR/checkpoint.bin"},
     {"--eval", NULL,
      "RUN_DIR [--prompt \"" CLI_PROMPT_EXAMPLE "\" [--generate N [--temperature X]\n"

@@ -9,12 +9,13 @@
 #include "config/config.h"
 #include "train/sample.h"
 
-/* ./train [CONFIG.ini] [--print-config] [--resume RUN_DIR | --eval RUN_DIR [--prompt P
+/* ./train [CONFIG.ini] [--print-config | --where] [--resume RUN_DIR | --eval RUN_DIR [--prompt P
  * [--generate N [--temperature X] [--top-k K] [--seed S]]]] [--set section.key=value ...], read
  * without touching a file. */
 typedef struct {
     const char *config_path, *resume_dir, *eval_dir, *prompt;
     int print_config;
+    int where;         /* --where: place the config on the lr map (train/lr_map.h) */
     int generate;      /* 1: --generate given; then gen holds it and the sampling options */
     SampleOptions gen; /* defaults: temperature 1, top-k 0 (every token), seed 1 */
 } TrainArgs;

@@ -1,6 +1,7 @@
 /* cmd_train.c: the default command of ./train (command layer, above the whole pipeline): read
  * CONFIG.ini and the --set overrides, or a run folder's checkpoint for --resume / --eval, check
- * it all before any work starts, then --print-config, evaluate or train (train/train.h). */
+ * it all before any work starts, then --print-config, --where (train/lr_map.h), evaluate or train
+ * (train/train.h). */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "config/config.h"
 #include "tasks/tasks.h"
 #include "train/checkpoint.h"
+#include "train/lr_map.h"
 #include "train/task_source.h"
 #include "train/train.h"
 
@@ -167,6 +169,10 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             return EXIT_OK;
         } else if (strcmp(argv[i], "--print-config") == 0) {
             a->print_config = 1;
+        } else if (strcmp(argv[i], "--where") == 0) {
+            int rc = cli_once(&once, "--where", i);
+            if (rc >= 0) return rc;
+            a->where = 1;
         } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
             const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
             if (!dir || !*dir) return cli_fail(NULL, "%s needs a run folder", flag);
@@ -216,6 +222,9 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
     if (a->generate && !a->prompt)
         return cli_fail(NULL, "--generate goes with --eval RUN_DIR --prompt \"TEXT\" (the start "
                               "it continues)");
+    if (a->where && (a->print_config || a->resume_dir || a->eval_dir))
+        return cli_fail(NULL, "--where places a config file on the lr map; it goes with neither "
+                              "--print-config, --resume nor --eval");
     /* the checkpoint carries its own configuration; a config file would contradict it */
     if ((a->resume_dir || a->eval_dir) && (a->config_path || (a->resume_dir && a->eval_dir)))
         return cli_fail(NULL, "--resume and --eval take a run folder only (no config file)");
@@ -292,6 +301,8 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         config_write(&c, stdout);
         return EXIT_OK;
     }
+    /* the config checked as a run would be, then placed on the map: nothing trained or written */
+    if (a.where) return lr_map_report(stdout, &c) == 0 ? EXIT_OK : EXIT_RUNTIME;
     if (a.eval_dir && a.prompt && !a.generate && c.task == TASK_TEXT)
         return cli_fail(NULL, "--prompt on a text run goes with --generate N (the prompt is taken "
                               "byte for byte and continued; e.g. --prompt \"In the\" --generate 100)");

@@ -11,13 +11,13 @@
 #include <sys/stat.h>
 
 #include "config/config.h"
-#include "model/model.h"
 #include "runlog/csv_read.h"
 #include "runlog/log_query.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
 #include "report/sweep_columns.h"
 #include "report/time_to_learn.h"
+#include "train/train.h"
 
 int results_final(int exit_code) { return exit_code == 0 || exit_code == 3 || exit_code == 4; }
 
@@ -129,11 +129,7 @@ static void read_config(const char *dir, Measured *m) {
     Config c;
     config_defaults(&c);
     if (config_load_file(&c, path) != 0 || c.n_heads <= 0 || c.d_model % c.n_heads) return;
-    int d_k = c.d_model / c.n_heads;
-    m->pred = model_predicted_logit_std(c.d_model, d_k, config_attention_scale(&c, d_k),
-                                        c.qk_norm != QK_NORM_NONE,
-                                        model_qkv_init_std(c.d_model, c.init == INIT_GPT2,
-                                                           c.init_std));
+    m->pred = train_predicted_logit_std(&c);
     m->has_pred = 1;
     m->init = c.init == INIT_GPT2 ? "gpt2" : "fan_in";
 }

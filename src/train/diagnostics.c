@@ -181,9 +181,12 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
     else
         fprintf(f, "verdict: the assumption does NOT hold: q and k entries have variance far from 1 "
                    "(layer 0: %.3g and %.3g), so q.k has variance %.3g instead of d_k = %d. With q and k "
-                   "this %s, the scale changes %s at step 0.\n",
+                   "this %s, the scale changes %s at step 0%s.\n",
                 c0->var_q, c0->var_k, c0->var_qk, c0->d_k, c0->var_q < 0.5 ? "small" : "large",
-                min_qk < 1 ? "little: the logits are small either way" : "a lot");
+                min_qk < 1 ? "little: the logits are small either way" : "a lot",
+                min_qk < 1 ? " (only at step 0: during training the logits can still run away; "
+                             "the lr map line below places this run's learning rate)"
+                           : "");
     /* Step 0 is not the whole story: with AdamW the logits can grow during training, and how fast
      * depends on the learning rate, the width and the scale (docs/attention_fixes.md; measured
      * by experiments/lr_width.sh) — a small start does not promise a small end. */

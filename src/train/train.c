@@ -18,6 +18,7 @@
 #include "train/checkpoint.h"
 #include "train/diagnostics.h"
 #include "train/guards.h"
+#include "train/lr_map.h"
 #include "train/progress.h"
 #include "train/prompt.h"
 #include "train/run_setup.h"
@@ -62,6 +63,14 @@ static void forward_diag_batch(Run *r) {
     model_forward(&r->m, t->val_tokens, t->val_targets, t->val_mask, r->diag_B, t->seq_len);
 }
 
+double train_predicted_logit_std(const Config *c) {
+    int d_k = c->d_model / c->n_heads;
+    return model_predicted_logit_std(c->d_model, d_k, config_attention_scale(c, d_k),
+                                     c->qk_norm != QK_NORM_NONE,
+                                     model_qkv_init_std(c->d_model, c->init == INIT_GPT2,
+                                                        c->init_std));
+}
+
 /* The step-0 check of the √d_k assumption: printed and kept as init_check.txt. */
 static int init_check(Run *r) {
     InitCheck checks[MODEL_MAX_LAYERS];
@@ -70,12 +79,11 @@ static int init_check(Run *r) {
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (!f) return -1;
-    const ModelConfig *mc = &r->m.cfg;
-    double sigma = model_qkv_init_std(mc->d_model, r->c->init == INIT_GPT2, r->c->init_std);
-    diag_init_report(f, &r->m, checks,
-                     model_predicted_logit_std(mc->d_model, mc->d_model / mc->n_heads,
-                                               config_attention_scale(r->c, mc->d_model / mc->n_heads),
-                                               mc->qk_norm, sigma));
+    diag_init_report(f, &r->m, checks, train_predicted_logit_std(r->c));
+    /* where this run's lr lies against the measured runaway (lr_map.h): step 0 alone can look
+     * harmless at a learning rate that fails */
+    LrPlacement where;
+    if (lr_map_place(r->c, &where) == 0) lr_map_verdict(f, &where, "lr map: ");
     fclose(f);
     if (r->c->progress) fputs(text, stderr);
     int rc = runlog_write_file(&r->log, "init_check.txt", text);

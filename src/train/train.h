@@ -55,4 +55,10 @@ int train_run_folder_check(const char *dir);
 /* True when x is NaN or ±Inf, by its bit pattern, so no compiler flag can remove the test. */
 int is_nonfinite(double x);
 
+/* The step-0 attention-logit std predicted from config c alone (model_predicted_logit_std with
+ * c's d_model, d_k = d_model / n_heads, attention scale, qk-norm and qkv init std): the one home
+ * of that number for init_check.txt, sweep.csv's predicted_logit_std and ./train --where. c must
+ * have n_heads > 0 dividing d_model (config_validate checks it). */
+double train_predicted_logit_std(const Config *c);
+
 #endif
