@@ -15,12 +15,15 @@ publish() {
     echo "== $2: $(($(wc -l <"$2/sweep.csv") - 1)) runs"
 }
 
-# bpb DOCS_DIR: DOCS_DIR/bpb.txt, the final validation bits per byte (val_loss / ln 2) and
-# next-byte accuracy per d_k and scale, median [min-max] over the seeds, from its sweep.csv.
+# bpb DOCS_DIR [COLUMN]: DOCS_DIR/bpb.txt, the final validation bits per byte (val_loss / ln 2)
+# and next-byte accuracy per COLUMN (a sweep.csv column, default d_k) and scale, median [min-max]
+# over the seeds, from its sweep.csv.
 bpb() {
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    awk -F, -v by="${2:-d_k}" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+              if (!(by in c)) { print "bpb: no column " by " in " FILENAME > "/dev/stderr"; exit 2 }
+              next }
         $c["status"] == "ok" && $c["val_loss"] != "" {
-            k = $c["d_k"] " " $c["scale"]; n[k]++
+            k = $c[by] " " $c["scale"]; n[k]++
             b[k, n[k]] = $c["val_loss"] / log(2); a[k, n[k]] = 100 * $c["val_token_acc"]
             if (!(k in seen)) { seen[k] = 1; order[++m] = k } }
         function stat(v, k, cnt,   i, j, t, x, med) {
@@ -28,7 +31,8 @@ bpb() {
             for (i = 2; i <= cnt; i++) for (j = i; j > 1 && x[j - 1] > x[j]; j--) { t = x[j]; x[j] = x[j - 1]; x[j - 1] = t }
             med = cnt % 2 ? x[(cnt + 1) / 2] : (x[cnt / 2] + x[cnt / 2 + 1]) / 2
             return sprintf("%.4f [%.4f-%.4f]", med, x[1], x[cnt]) }
-        END { printf "%-5s %-8s %3s  %-26s %s\n", "d_k", "scale", "n", "val bits/byte", "next-byte acc %"
+        END { hdr = by; sub(/.*\./, "", hdr)
+              printf "%-5s %-8s %3s  %-26s %s\n", hdr, "scale", "n", "val bits/byte", "next-byte acc %"
               for (q = 1; q <= m; q++) { k = order[q]; split(k, p, " ")
                   printf "%-5s %-8s %3d  %-26s %s\n", p[1], p[2], n[k], stat(b, k, n[k]), stat(a, k, n[k]) } }' \
         "$1/sweep.csv" >"$1/bpb.txt"
