@@ -8,7 +8,8 @@
 #
 # Cost on one core of the 2-vCPU EPYC (one run at a time, JOBS=1): about 0.5, 1.2 and 2.8
 # minutes a run at d_model 64, 128 and 256; the default parts below are 24 + 24 + 16 runs, about
-# 1.5 core-hours. PARTS chooses parts (e.g. PARTS="d64 d128").
+# 1.5 core-hours. PARTS chooses parts (e.g. PARTS="d64 d128"). Ends by drawing the lr map of every
+# part published (results/regime_map_lr/).
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 part() { # NAME D_MODEL SCALES LRS
     ./train --sweep configs/scaled.ini --dk 64 --d-model "$2" --scales "$3" \
@@ -26,3 +27,8 @@ for p in ${PARTS:-d64 d128 d256_none d256_sqrt_dk}; do
     *) echo "lr_width.sh: unknown part $p" >&2; exit 2 ;;
     esac
 done
+# The map over lr x width (./train --regime-map: results/regime_map_lr/regime_map_lr.svg and .csv,
+# beside the step-0 regime map of the same runs) over every part published so far.
+parts=()
+for d in results/lr_width/*/; do [ -r "$d/sweep.csv" ] && parts+=("${d%/}"); done
+./train --regime-map --out results/regime_map_lr "${parts[@]}"

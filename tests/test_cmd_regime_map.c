@@ -18,10 +18,11 @@ static char g_tmp[64];
 static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cmd_regime_map.XXXXXX"); }
 static void remove_tmp(void) { tu_remove_tree(g_tmp); }
 
-static const char SWEEP[] = "run,scale,seed,status,val_loss,val_answer_acc,first_step_90,"
-                            "last_eval_step,predicted_logit_std,init_scheme\n"
-                            "s,sqrt_dk,1,ok,0.1,1,200,1000,1,fan_in\n"
-                            "n,none,1,ok,0.5,0.5,,1000,8,fan_in\n";
+/* two lrs: the map over lr x width is drawn too (regime_map_lr.*) */
+static const char SWEEP[] = "run,d_model,scale,seed,optim.lr,status,val_loss,val_answer_acc,"
+                            "first_step_90,last_eval_step,predicted_logit_std,init_scheme\n"
+                            "s,64,sqrt_dk,1,1e-3,ok,0.1,1,200,1000,1,fan_in\n"
+                            "n,64,none,1,2e-3,ok,0.5,0.5,,1000,8,fan_in\n";
 
 START_TEST(test_mistakes_exit_2) {
     char sw[128], sw2[160], empty[128], out[128];
@@ -88,21 +89,14 @@ START_TEST(test_help_and_good_line) {
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
     snprintf(path, sizeof path, "%s/regime_map.csv", out);
     ck_assert_int_eq(tu_count_lines(path), 3);
+    snprintf(path, sizeof path, "%s/regime_map_lr.csv", out);
+    ck_assert_int_eq(tu_count_lines(path), 3);
     tu_result_free(&r);
 }
 END_TEST
 
-/* 1 when path holds exactly text. */
-static int holds(const char *path, const char *text) {
-    size_t n;
-    char *got = tu_read_file(path, &n);
-    int same = got && n == strlen(text) && memcmp(got, text, n) == 0;
-    free(got);
-    return same;
-}
-
-/* --out that is a link, or a folder holding a regime_map.svg / .csv the user made (or a link
- * there): exit 2 before any work, the user's files unchanged and nothing written beside them.
+/* --out that is a link, or a folder holding a regime_map[_lr].svg / .csv the user made (or a
+ * link there): exit 2 before any work, the user's files unchanged and nothing written beside them.
  * The map's own folder, drawn again, is replaced (exit 0). */
 START_TEST(test_out_refused_unless_ours) {
     char sw[128], dir[128], link[160], path[256], other[256];
@@ -124,6 +118,11 @@ START_TEST(test_out_refused_unless_ours) {
         {"regime_map.svg", "<svg>my own figure</svg>\n"},
         {"regime_map.csv", "a,b\n1,2\n"},
         {"regime_map.csv", "sweep,run\n"}, /* a prefix of our header is not our header */
+        {"regime_map_lr.svg", "<svg>mine</svg>\n"},
+        {"regime_map_lr.csv", "d_model,scale\n64,none\n"},
+        /* the other map's header is not this one's */
+        {"regime_map_lr.csv", "sweep,run,scale,init_scheme,predicted_logit_std,val_answer_acc,"
+                              "slowdown_90,slowdown_90_bound\n"},
     };
     for (size_t i = 0; i < sizeof USER / sizeof *USER; i++) {
         char d[128], sub[16];
@@ -134,7 +133,7 @@ START_TEST(test_out_refused_unless_ours) {
         ck_assert_msg(r.rc == 2 && strstr(r.err, "is not a file ./train --regime-map wrote"),
                       "case %zu: rc %d: %s", i, r.rc, r.err);
         tu_result_free(&r);
-        ck_assert_msg(holds(path, USER[i].text), "case %zu: the user's file changed", i);
+        ck_assert_msg(tu_file_holds(path, USER[i].text), "case %zu: the user's file changed", i);
         snprintf(other, sizeof other, "%s/%s", d,
                  strstr(USER[i].name, ".svg") ? "regime_map.csv" : "regime_map.svg");
         ck_assert_msg(access(other, F_OK) != 0, "case %zu: written beside the user's file", i);
@@ -146,17 +145,21 @@ START_TEST(test_out_refused_unless_ours) {
         ck_assert_msg(r.rc == 0, "pass %d: rc %d: %s", k, r.rc, r.err);
         tu_result_free(&r);
     }
-    /* a link named regime_map.svg, even to a map of ours: the user's link would be replaced */
-    snprintf(other, sizeof other, "%s/regime_map.svg", dir);
-    snprintf(dir, sizeof dir, "%s/linked", g_tmp);
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/regime_map.svg", dir);
-    ck_assert_int_eq(symlink(other, path), 0);
-    r = regime_map("--out", dir, sw, NULL);
-    ck_assert_msg(r.rc == 2, "a link named regime_map.svg: rc %d: %s", r.rc, r.err);
-    tu_result_free(&r);
-    struct stat st;
-    ck_assert(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    /* a link named like one of ours, even to a map of ours: the user's link would be replaced */
+    static const char *const LINKED[] = {"regime_map.svg", "regime_map_lr.csv"};
+    for (int k = 0; k < 2; k++) {
+        char d[160];
+        snprintf(other, sizeof other, "%s/%s", dir, LINKED[k]);
+        snprintf(d, sizeof d, "%s/linked%d", g_tmp, k);
+        mkdir(d, 0755);
+        snprintf(path, sizeof path, "%s/%s", d, LINKED[k]);
+        ck_assert_int_eq(symlink(other, path), 0);
+        r = regime_map("--out", d, sw, NULL);
+        ck_assert_msg(r.rc == 2, "a link named %s: rc %d: %s", LINKED[k], r.rc, r.err);
+        tu_result_free(&r);
+        struct stat st;
+        ck_assert(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    }
 }
 END_TEST
 

@@ -142,6 +142,14 @@ int tu_file_contains(const char *path, const char *needle) {
     return found;
 }
 
+int tu_file_holds(const char *path, const char *text) {
+    size_t n;
+    char *got = tu_read_file(path, &n);
+    int same = got && n == strlen(text) && memcmp(got, text, n) == 0;
+    free(got);
+    return same;
+}
+
 void tu_write_file(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
     ck_assert_msg(f != NULL, "cannot create %s", path);

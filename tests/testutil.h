@@ -93,6 +93,10 @@ char *tu_read_file(const char *path, size_t *len);
 /* True when the file at path contains needle; false when it does not or cannot be read. */
 int tu_file_contains(const char *path, const char *needle);
 
+/* True when the file at path holds exactly text, byte for byte; false when it does not or cannot
+ * be read. */
+int tu_file_holds(const char *path, const char *text);
+
 /* Each of the n needles found in doc in the given order (each searched after the end of the one
  * before); returns the index of the first one missing, or -1 when all are there. */
 int tu_in_order(const char *doc, const char *const *needles, int n);

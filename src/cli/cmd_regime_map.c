@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "report/regime_map.h"
+#include "report/regime_map_lr.h"
 #include "util/exit_codes.h"
 
 static void usage(FILE *f) {
@@ -19,11 +20,16 @@ static void usage(FILE *f) {
             "std predicted from its init (predicted_logit_std, log axis): its final validation\n"
             "answer accuracy, and for the unscaled run of each none / sqrt_dk pair its slowdown to\n"
             "90 %% (censored values hollow). Colour: scale; marker: init scheme. Writes\n"
-            "DIR/regime_map.svg and DIR/regime_map.csv (the points). A sweep.csv of an older\n"
+            "DIR/regime_map.svg and DIR/regime_map.csv (the points). When the sweeps vary optim.lr\n"
+            "it also writes DIR/regime_map_lr.svg and .csv: the map over lr x d_model, a panel per\n"
+            "scale (sqrt_dk, none), a cell per (d_model, lr) coloured by the median final answer\n"
+            "accuracy over seeds, framed where the median peak logit std reached %g, starred at the\n"
+            "largest lr of each width at which every seed reached 99 %%. A sweep.csv of an older\n"
             "program lacks predicted_logit_std: ./train --sweep --collect --out SWEEP_DIR rebuilds it.\n"
             "Exit codes: 0 done, 1 a sweep.csv that cannot be parsed, or DIR cannot be written,\n"
             "2 bad arguments (a SWEEP_DIR without a readable sweep.csv, or one given twice; DIR a\n"
-            "link, or holding a regime_map.svg or .csv that --regime-map did not write).\n");
+            "link, or holding a regime_map[_lr].svg or .csv that --regime-map did not write).\n",
+            REGIME_MAP_LR_RUNAWAY);
 }
 
 int cli_regime_map(int argc, char **argv) {

@@ -10,6 +10,7 @@
 
 #include "runlog/log_query.h"
 #include "report/plot.h"
+#include "report/regime_map_lr.h"
 #include "report/slowdown.h"
 #include "report/svg.h"
 #include "report/sweep_table.h"
@@ -86,19 +87,13 @@ static const char *bound_name(const RegimePoint *p) {
     }
 }
 
-static void put_value(FILE *f, double v) {
-    char text[32] = "";
-    if (!isnan(v)) log_format_value(text, sizeof text, v, "%.6g", 1);
-    fprintf(f, ",%s", text);
-}
-
 static void write_csv(FILE *f, const RegimePoint *p, int n) {
     fputs(REGIME_MAP_CSV_HEADER, f);
     for (int i = 0; i < n; i++) {
         fprintf(f, "%s,%s,%s,%s", p[i].sweep, p[i].run, p[i].scale, p[i].init);
-        put_value(f, p[i].pred);
-        put_value(f, p[i].acc);
-        put_value(f, p[i].paired ? p[i].slow90.ratio : NAN);
+        regime_map_csv_value(f, p[i].pred);
+        regime_map_csv_value(f, p[i].acc);
+        regime_map_csv_value(f, p[i].paired ? p[i].slow90.ratio : NAN);
         fprintf(f, ",%s\n", bound_name(&p[i]));
     }
 }
@@ -209,9 +204,9 @@ static int write_replace(const char *path, const char *text, size_t len) {
     return -1;
 }
 
-/* 1 when dir/name is missing or a regular file of ours (see regime_map_check_out), else 0 with
- * a message. */
-static int file_ours_or_missing(const char *dir, const char *name, int svg) {
+/* 1 when dir/name is missing or a regular file of ours (see regime_map_check_out: an SVG when
+ * csv_header is NULL, else a CSV that starts with it), else 0 with a message. */
+static int file_ours_or_missing(const char *dir, const char *name, const char *csv_header) {
     char path[4200], why[128];
     struct stat st;
     if (log_path(path, sizeof path, dir, name) != 0) return 1; /* too long: the writer says so */
@@ -226,8 +221,8 @@ static int file_ours_or_missing(const char *dir, const char *name, int svg) {
     if (S_ISREG(st.st_mode)) {
         size_t n;
         char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &n, why, sizeof why);
-        ours = text && (svg ? svg_is_ours(text)
-                            : strncmp(text, REGIME_MAP_CSV_HEADER, strlen(REGIME_MAP_CSV_HEADER)) == 0);
+        ours = text && (!csv_header ? svg_is_ours(text)
+                                    : strncmp(text, csv_header, strlen(csv_header)) == 0);
         free(text);
     }
     if (!ours)
@@ -239,24 +234,28 @@ static int file_ours_or_missing(const char *dir, const char *name, int svg) {
 
 int regime_map_check_out(const char *out_dir) {
     if (dirs_refuse_link(out_dir, "regime map folder") != 0) return -1;
-    if (!file_ours_or_missing(out_dir, "regime_map.svg", 1) ||
-        !file_ours_or_missing(out_dir, "regime_map.csv", 0))
+    if (!file_ours_or_missing(out_dir, "regime_map.svg", NULL) ||
+        !file_ours_or_missing(out_dir, "regime_map.csv", REGIME_MAP_CSV_HEADER) ||
+        !file_ours_or_missing(out_dir, "regime_map_lr.svg", NULL) ||
+        !file_ours_or_missing(out_dir, "regime_map_lr.csv", REGIME_MAP_LR_CSV_HEADER))
         return -1;
     return 0;
 }
 
 int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out) {
     SweepTable *tables = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *tables);
+    char (*paths)[4200] = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *paths); /* t->path's */
     RegimePoint *pts = NULL;
     int n = 0, rc = 1, loaded = 0;
     char *csv = NULL;
     size_t csv_len = 0;
     Svg svg = {0};
-    if (!tables) goto oom;
+    RegimeLr lr = {0};
+    if (!tables || !paths) goto oom;
     while (loaded < n_dirs) {
-        char path[4200];
+        char *path = paths[loaded];
         const char *dir = dirs[loaded];
-        if (log_path(path, sizeof path, dir, "sweep.csv") != 0) {
+        if (log_path(path, sizeof *paths, dir, "sweep.csv") != 0) {
             fprintf(stderr, "error: path '%s' is too long\n", path);
             goto done;
         }
@@ -269,9 +268,15 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
     if (fclose(mem) != 0) goto oom;
     int drawn[2] = {0, 0};
     if (draw(&svg, pts, n, drawn) != 0) goto oom;
-    char svg_path[4200], csv_path[4200];
+    /* the map over lr x width too, when the sweeps vary the lr (regime_map_lr.h) */
+    int lr_varies = regime_map_lr_varies(tables, n_dirs);
+    if (lr_varies && regime_map_lr_build(tables, n_dirs, &lr) != 0) goto done;
+    int with_lr = lr.n_cells > 0;
+    char svg_path[4200], csv_path[4200], lr_svg[4200], lr_csv[4200];
     if (log_path(svg_path, sizeof svg_path, out_dir, "regime_map.svg") != 0 ||
-        log_path(csv_path, sizeof csv_path, out_dir, "regime_map.csv") != 0) {
+        log_path(csv_path, sizeof csv_path, out_dir, "regime_map.csv") != 0 ||
+        log_path(lr_svg, sizeof lr_svg, out_dir, "regime_map_lr.svg") != 0 ||
+        log_path(lr_csv, sizeof lr_csv, out_dir, "regime_map_lr.csv") != 0) {
         fprintf(stderr, "error: folder name '%s' is too long\n", out_dir);
         goto done;
     }
@@ -282,6 +287,9 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
     }
     if (write_replace(csv_path, csv, csv_len) != 0 ||
         write_replace(svg_path, svg.buf, svg.len) != 0)
+        goto done;
+    if (with_lr && (write_replace(lr_csv, lr.csv, lr.csv_len) != 0 ||
+                    write_replace(lr_svg, lr.svg, lr.svg_len) != 0))
         goto done;
     int paired = 0, shown = 0;
     for (int i = 0; i < n; i++) paired += pts[i].paired;
@@ -298,6 +306,19 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
     if (shown < paired) fprintf(out, " (the others: neither run got there, or not measured)");
     fputc('\n', out);
     fprintf(out, "wrote %s\nwrote %s\n", svg_path, csv_path);
+    if (with_lr) {
+        fprintf(out, "the sweeps vary optim.lr: map over lr x width of %d trained run%s, %d cell%s "
+                     "(d_model, scale, lr), %d place%s of the grid not run", lr.n_runs,
+                lr.n_runs == 1 ? "" : "s", lr.n_cells, lr.n_cells == 1 ? "" : "s", lr.n_empty,
+                lr.n_empty == 1 ? "" : "s");
+        if (lr.n_left_out)
+            fprintf(out, " (%d run%s left out: no optim.lr or d_model, or a scale other than "
+                         "sqrt_dk and none)", lr.n_left_out, lr.n_left_out == 1 ? "" : "s");
+        fprintf(out, "\nwrote %s\nwrote %s\n", lr_svg, lr_csv);
+    } else if (lr_varies) {
+        fprintf(out, "the sweeps vary optim.lr, but none of their runs has a d_model and scale "
+                     "sqrt_dk or none: no map over lr x width\n");
+    }
     rc = 0;
     goto done;
 oom:
@@ -305,8 +326,10 @@ oom:
 done:
     for (int i = 0; i < loaded && tables; i++) sweep_table_free(&tables[i]);
     free(tables);
+    free(paths);
     free(pts);
     free(csv);
     svg_free(&svg);
+    regime_map_lr_free(&lr);
     return rc;
 }

@@ -15,8 +15,9 @@
     "slowdown_90_bound\n"
 
 /* 0 when regime_map_write may write into out_dir: it is no symbolic link, and each of
- * regime_map.svg and regime_map.csv there is missing or a regular file this command wrote (the
- * SVG as svg_begin opens it, the CSV starting with REGIME_MAP_CSV_HEADER), so a map drawn again
+ * regime_map.svg, regime_map.csv, regime_map_lr.svg and regime_map_lr.csv there is missing or a
+ * regular file this command wrote (an SVG as svg_begin opens it, a CSV starting with
+ * REGIME_MAP_CSV_HEADER or REGIME_MAP_LR_CSV_HEADER), so a map drawn again
  * replaces only its own files. Else -1 after a message naming the link or the file; nothing is
  * written then. Other files in out_dir are left alone and do not matter. */
 int regime_map_check_out(const char *out_dir);
@@ -24,10 +25,12 @@ int regime_map_check_out(const char *out_dir);
 /* Reads DIR/sweep.csv of each of dirs[0..n_dirs) (the caller has checked that each exists) and
  * writes out_dir/regime_map.svg and out_dir/regime_map.csv (one row per trained run: sweep, run,
  * scale, init_scheme, predicted_logit_std, val_answer_acc, slowdown_90, slowdown_90_bound =
- * exact | lower | upper | neither | empty when the run is not the unscaled run of a pair), each
- * via a new temporary file renamed over the name (a link there is replaced, not followed).
+ * exact | lower | upper | neither | empty when the run is not the unscaled run of a pair), and,
+ * when the sweeps vary optim.lr (regime_map_lr_varies), out_dir/regime_map_lr.svg and .csv (the
+ * map over lr x width, regime_map_lr.h; said on out), each via a new temporary file renamed over
+ * the name (a link there is replaced, not followed).
  * out_dir and its missing parents are created after every sweep.csv was read. Prints what it wrote to out. Returns 0, or 1 after a message (a sweep.csv
- * unreadable, a write failed, out of memory). */
+ * unreadable or a value in it malformed, a write failed, out of memory). */
 int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out);
 
 #endif
