@@ -80,6 +80,9 @@ TEST_SUPPORT = $(filter-out tests/test_%.c,$(wildcard tests/*.c))
 CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 
+# `make` alone builds ./train (set here because rules for stamps come before `all`).
+.DEFAULT_GOAL := all
+
 # ./train is relinked when the compiler changes (make CC=clang, then make): a stamp per compiler.
 CC_STAMP := build/cc-$(notdir $(CC))-$(ARCH).stamp
 $(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
