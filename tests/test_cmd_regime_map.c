@@ -163,5 +163,87 @@ START_TEST(test_out_refused_unless_ours) {
 }
 END_TEST
 
+/* The same runs with other accuracies: every file of the map differs from SWEEP's. */
+static const char SWEEP2[] = "run,d_model,scale,seed,optim.lr,status,val_loss,val_answer_acc,"
+                             "first_step_90,last_eval_step,predicted_logit_std,init_scheme\n"
+                             "s,64,sqrt_dk,1,1e-3,ok,0.1,0.97,200,1000,1,fan_in\n"
+                             "n,64,none,1,2e-3,ok,0.5,0.25,,1000,8,fan_in\n";
+
+static const char *const SET[] = {"regime_map.csv", "regime_map.svg", "regime_map_lr.csv",
+                                  "regime_map_lr.svg"};
+
+/* A map drawn over an earlier one from sweeps of one lr: the earlier lr map is removed (it would
+ * stand beside the new map as if of the same runs), and stdout says so. */
+START_TEST(test_stale_lr_map_removed) {
+    char sw[128], one[128], out[160], path[256];
+    tu_put_file(sw, sizeof sw, g_tmp, "sw", "sweep.csv", SWEEP);
+    tu_put_file(one, sizeof one, g_tmp, "one", "sweep.csv",
+                "run,d_model,scale,seed,optim.lr,status,val_loss,val_answer_acc,"
+                "predicted_logit_std,init_scheme\ns,64,sqrt_dk,1,1e-3,ok,0.1,1,1,fan_in\n");
+    snprintf(out, sizeof out, "%s/out", g_tmp);
+    TuResult r = regime_map("--out", out, sw, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tu_result_free(&r);
+    r = regime_map("--out", out, one, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    for (int i = 2; i < 4; i++) {
+        char said[400];
+        snprintf(path, sizeof path, "%s/%s", out, SET[i]);
+        ck_assert_msg(access(path, F_OK) != 0, "the earlier %s is left", SET[i]);
+        snprintf(said, sizeof said, "removed %s: an earlier map's, and these sweeps draw no map "
+                                    "over lr x width\n", path);
+        ck_assert_msg(strstr(r.out, said), "%s", r.out);
+    }
+    tu_result_free(&r);
+    snprintf(path, sizeof path, "%s/regime_map.csv", out);
+    ck_assert_int_eq(tu_count_lines(path), 2);
+}
+END_TEST
+
+/* A file of the set that cannot be written (a folder in the way of its temporary file), the
+ * folder holding an earlier map: exit 1 naming the file, and every file of the set is then the
+ * new map's or gone, never the earlier map's beside new ones (the sweeps differ, so every file
+ * does); the failed one is gone. */
+START_TEST(test_failed_write_mixes_nothing) {
+    char sw[128], sw2[128], ref[160];
+    tu_put_file(sw, sizeof sw, g_tmp, "sw", "sweep.csv", SWEEP);
+    tu_put_file(sw2, sizeof sw2, g_tmp, "sw2", "sweep.csv", SWEEP2);
+    snprintf(ref, sizeof ref, "%s/ref", g_tmp);
+    TuResult r = regime_map("--out", ref, sw2, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tu_result_free(&r);
+    for (int k = 0; k < 4; k++) {
+        char out[160], path[256], tmp[300];
+        snprintf(out, sizeof out, "%s/fail%d", g_tmp, k);
+        r = regime_map("--out", out, sw, NULL);
+        ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+        tu_result_free(&r);
+        snprintf(tmp, sizeof tmp, "%s/%s.tmp/x", out, SET[k]);
+        snprintf(path, sizeof path, "%s/%s.tmp", out, SET[k]);
+        ck_assert_int_eq(mkdir(path, 0755), 0);
+        tu_write_file(tmp, "in the way\n");
+        r = regime_map("--out", out, sw2, NULL);
+        snprintf(path, sizeof path, "error: cannot write '%s/%s'", out, SET[k]);
+        ck_assert_msg(r.rc == 1 && strstr(r.err, path), "case %d: rc %d: %s", k, r.rc, r.err);
+        tu_result_free(&r);
+        for (int i = 0; i < 4; i++) {
+            char want[256];
+            snprintf(path, sizeof path, "%s/%s", out, SET[i]);
+            snprintf(want, sizeof want, "%s/%s", ref, SET[i]);
+            char *text = tu_read_file(want, NULL);
+            ck_assert_ptr_nonnull(text);
+            /* written before the failure: new; the failed one: gone; the rest new or gone */
+            if (i < k)
+                ck_assert_msg(tu_file_holds(path, text), "case %d: %s is not new", k, SET[i]);
+            else
+                ck_assert_msg(access(path, F_OK) != 0 || (i > k && tu_file_holds(path, text)),
+                              "case %d: the earlier %s is left beside the new files", k, SET[i]);
+            free(text);
+        }
+    }
+}
+END_TEST
+
 TU_MAIN_FIXTURE("cli_regime_map", make_tmp, remove_tmp, test_mistakes_exit_2,
-                test_bad_csv_makes_no_folder, test_help_and_good_line, test_out_refused_unless_ours);
+                test_bad_csv_makes_no_folder, test_help_and_good_line, test_out_refused_unless_ours,
+                test_stale_lr_map_removed, test_failed_write_mixes_nothing);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "runlog/csv_read.h"
 #include "testutil.h"
 #include "xmlcheck.h"
 
@@ -111,6 +112,20 @@ START_TEST(test_points_and_figure) {
 }
 END_TEST
 
+/* Writes text as g_tmp/sub/sweep.csv (its folder into dir, n bytes) and draws the map of that one
+ * sweep into g_tmp, which must return want_rc. Returns what it printed on fd (1 stdout, 2
+ * stderr; the caller frees it). */
+static char *draw_one(char *dir, size_t n, const char *sub, const char *text, int fd, int want_rc) {
+    tu_put_file(dir, n, g_tmp, sub, "sweep.csv", text);
+    char *dirs[] = {dir};
+    TuCapture c;
+    tu_capture_begin(&c, fd);
+    int rc = regime_map_write(g_tmp, dirs, 1, stdout);
+    char *said = tu_capture_end(&c);
+    ck_assert_int_eq(rc, want_rc);
+    return said;
+}
+
 /* A user's own sweep of scaled runs alone, at predicted std 1 and 2 (fan_in init: circles): the
  * log axis's whole ticks are 1 and 2 themselves, so without headroom the points sat on the frame,
  * half cut off. Every marker lies wholly inside its panel's frame, and the note about runs left
@@ -124,13 +139,7 @@ static const char SWEEP_SCALED[] =
 
 START_TEST(test_points_inside_frame) {
     char a[128], path[256];
-    tu_put_file(a, sizeof a, g_tmp, "s", "sweep.csv", SWEEP_SCALED);
-    char *dirs[] = {a};
-    TuCapture c;
-    tu_capture_begin(&c, 1);
-    int rc = regime_map_write(g_tmp, dirs, 1, stdout);
-    char *said = tu_capture_end(&c);
-    ck_assert_int_eq(rc, 0);
+    char *said = draw_one(a, sizeof a, "s", SWEEP_SCALED, 1, 0);
     ck_assert_msg(strstr(said, "regime map of 3 trained runs from 1 sweep: 3 drawn by accuracy; "
                                "0 unscaled runs paired with a scaled one, 0 drawn by slowdown to "
                                "90 %\n"), "%s", said);
@@ -162,13 +171,7 @@ END_TEST
 /* A sweep.csv that is not one: exit 1 after a message naming it, nothing written. */
 START_TEST(test_bad_sweep_csv) {
     char a[128], path[256];
-    tu_put_file(a, sizeof a, g_tmp, "a", "sweep.csv", "just,a,table\n1,2,3\n");
-    char *dirs[] = {a};
-    TuCapture c;
-    tu_capture_begin(&c, 2);
-    int rc = regime_map_write(g_tmp, dirs, 1, stdout);
-    char *err = tu_capture_end(&c);
-    ck_assert_int_eq(rc, 1);
+    char *err = draw_one(a, sizeof a, "a", "just,a,table\n1,2,3\n", 2, 1);
     ck_assert_msg(strstr(err, "sweep.csv") && strstr(err, "no column 'status'"), "%s", err);
     free(err);
     snprintf(path, sizeof path, "%s/regime_map.svg", g_tmp);
@@ -176,5 +179,32 @@ START_TEST(test_bad_sweep_csv) {
 }
 END_TEST
 
+/* A sweep folder and run names holding a comma or a quote (a user's names may): each field of
+ * regime_map.csv quoted as RFC 4180 says, so the file reads back with the header's 8 columns on
+ * every row and the names whole. */
+START_TEST(test_csv_fields_quoted) {
+    static const char SWEEP[] =
+        "run,scale,seed,status,val_loss,val_answer_acc,first_step_90,last_eval_step,"
+        "predicted_logit_std,init_scheme\n"
+        "\"s,1\",sqrt_dk,1,ok,0.1,1,200,2000,1,fan_in\n"
+        "\"say \"\"hi\"\"\",sqrt_dk,2,ok,0.1,0.99,250,2000,1,fan_in\n";
+    char a[128], path[256];
+    free(draw_one(a, sizeof a, "my,\"sweep\"", SWEEP, 1, 0));
+    snprintf(path, sizeof path, "%s/regime_map.csv", g_tmp);
+    Csv t;
+    ck_assert_int_eq(csv_load(&t, path), 0);
+    ck_assert_int_eq(t.n_cols, 8);
+    ck_assert_int_eq(t.n_rows, 2);
+    static const char *const RUN[] = {"s,1", "say \"hi\""};
+    for (int r = 0; r < 2; r++) {
+        ck_assert_int_eq(t.width[r + 1], 8);
+        ck_assert_str_eq(csv_str(&t, r, csv_col(&t, "sweep")), a);
+        ck_assert_str_eq(csv_str(&t, r, csv_col(&t, "run")), RUN[r]);
+        ck_assert_str_eq(csv_str(&t, r, csv_col(&t, "val_answer_acc")), r ? "0.99" : "1");
+    }
+    csv_free(&t);
+}
+END_TEST
+
 TU_MAIN_FIXTURE("regime_map", make_tmp, remove_tmp, test_points_and_figure, test_points_inside_frame,
-                test_bad_sweep_csv);
+                test_bad_sweep_csv, test_csv_fields_quoted);

@@ -265,5 +265,66 @@ START_TEST(test_published_is_current) {
 }
 END_TEST
 
+/* A logit_std_peak that is no std a run measured (nan, negative, or a number too large for a
+ * double, which strtod makes inf, while the program spells an overflowed std "inf"): a warning
+ * naming file, line and column, the run kept in its cell with its accuracy, its peak left out;
+ * the cell then is not framed and says "peak ?". The peaks print in one format (8.7k beside 74k),
+ * and the legend's frame is drawn as a cell's frame is, on no fill of its own. */
+START_TEST(test_peak_not_a_std) {
+    static const char *const BAD[] = {"nan", "-2", "1e400", "-inf"};
+    for (int i = 0; i < 4; i++) {
+        char sw[128], out[160], path[256], text[512], sub[8], want[160], buf[32];
+        snprintf(text, sizeof text, HEAD "a,64,none,1,1e-3,ok,0.1,1,0.2,8651\n"
+                                         "b,64,none,1,2e-3,ok,0.1,0.5,0.2,%s\n"
+                                         "c,64,none,1,4e-3,ok,0.1,0.5,0.2,74123\n", BAD[i]);
+        snprintf(sub, sizeof sub, "p%d", i);
+        tu_put_file(sw, sizeof sw, g_tmp, sub, "sweep.csv", text);
+        snprintf(out, sizeof out, "%s/pout%d", g_tmp, i);
+        TuResult r = regime_map("--out", out, sw, NULL);
+        snprintf(want, sizeof want, "sweep.csv:3: column logit_std_peak: '%s' is not a std >= 0",
+                 BAD[i]);
+        ck_assert_msg(r.rc == 0 && strstr(r.err, want), "case %d: rc %d: %s", i, r.rc, r.err);
+        tu_result_free(&r);
+        snprintf(path, sizeof path, "%s/regime_map_lr.csv", out);
+        ck_assert_msg(tu_file_contains(path, "\n64,none,2e-3,1,0.5,0.5,0.5,,0.2,,0\n"),
+                      "case %d: the cell's peak", i);
+        snprintf(path, sizeof path, "%s/regime_map_lr.svg", out);
+        char *svg = tu_read_xml(path);
+        const char *c = find_rect(svg, "cell", "none", 64, "2e-3");
+        ck_assert_ptr_nonnull(c);
+        ck_assert_str_eq(attr(c, "data-ran-away", buf, sizeof buf), "-1");
+        ck_assert_int_eq(xmlcheck_count(svg, "class=\"ran-away\""), 2);
+        ck_assert_ptr_nonnull(strstr(svg, ">peak ?<"));
+        ck_assert_ptr_nonnull(strstr(svg, ">peak 8.7k<"));
+        ck_assert_ptr_nonnull(strstr(svg, ">peak 74k<"));
+        ck_assert_ptr_nonnull(strstr(svg, "; peak ?: not recorded for the runs of that cell"));
+        ck_assert_ptr_nonnull(strstr(svg, "width=\"26.00\" height=\"16.00\" fill=\"none\" "
+                                          "stroke=\"#000000\" stroke-width=\"3\""));
+        free(svg);
+    }
+}
+END_TEST
+
+/* Sweeps without a logit_std_peak column: no cell can be framed, and the caption says why
+ * instead of explaining a frame that never appears. */
+START_TEST(test_no_peak_column) {
+    char sw[128], out[160], path[256];
+    tu_put_file(sw, sizeof sw, g_tmp, "np", "sweep.csv",
+                "run,d_model,scale,seed,optim.lr,status,val_loss,val_answer_acc\n"
+                "a,64,none,1,1e-3,ok,0.1,1\nb,64,none,1,2e-3,ok,0.1,0.5\n");
+    snprintf(out, sizeof out, "%s/npout", g_tmp);
+    TuResult r = regime_map("--out", out, sw, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    tu_result_free(&r);
+    snprintf(path, sizeof path, "%s/regime_map_lr.svg", out);
+    char *svg = tu_read_xml(path);
+    ck_assert_ptr_nonnull(strstr(svg, "no black frames: these sweeps did not record "
+                                      "logit_std_peak"));
+    ck_assert_ptr_null(strstr(svg, "black frame: the logits ran away"));
+    free(svg);
+}
+END_TEST
+
 TU_MAIN_FIXTURE("regime_map_lr", make_tmp, remove_tmp, test_cells_by_hand, test_single_scale,
-                test_no_lr_variation, test_malformed, test_published_is_current);
+                test_no_lr_variation, test_malformed, test_published_is_current,
+                test_peak_not_a_std, test_no_peak_column);

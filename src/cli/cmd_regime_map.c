@@ -24,8 +24,10 @@ static void usage(FILE *f) {
             "it also writes DIR/regime_map_lr.svg and .csv: the map over lr x d_model, a panel per\n"
             "scale (sqrt_dk, none), a cell per (d_model, lr) coloured by the median final answer\n"
             "accuracy over seeds, framed where the median peak logit std reached %g, starred at the\n"
-            "largest lr of each width at which every seed reached 99 %%. A sweep.csv of an older\n"
-            "program lacks predicted_logit_std: ./train --sweep --collect --out SWEEP_DIR rebuilds it.\n"
+            "largest lr of each width at which every seed reached 99 %%. An earlier map's file\n"
+            "there that this one does not write (no lr map now, or a write that failed) is removed,\n"
+            "never left beside the new files. A sweep.csv of an older program lacks\n"
+            "predicted_logit_std: ./train --sweep --collect --out SWEEP_DIR rebuilds it.\n"
             "Exit codes: 0 done, 1 a sweep.csv that cannot be parsed, or DIR cannot be written,\n"
             "2 bad arguments (a SWEEP_DIR without a readable sweep.csv, or one given twice; DIR a\n"
             "link, or holding a regime_map[_lr].svg or .csv that --regime-map did not write).\n",

@@ -90,7 +90,10 @@ static const char *bound_name(const RegimePoint *p) {
 static void write_csv(FILE *f, const RegimePoint *p, int n) {
     fputs(REGIME_MAP_CSV_HEADER, f);
     for (int i = 0; i < n; i++) {
-        fprintf(f, "%s,%s,%s,%s", p[i].sweep, p[i].run, p[i].scale, p[i].init);
+        regime_map_csv_text(f, p[i].sweep, 1);
+        regime_map_csv_text(f, p[i].run, 0);
+        regime_map_csv_text(f, p[i].scale, 0);
+        regime_map_csv_text(f, p[i].init, 0);
         regime_map_csv_value(f, p[i].pred);
         regime_map_csv_value(f, p[i].acc);
         regime_map_csv_value(f, p[i].paired ? p[i].slow90.ratio : NAN);
@@ -204,6 +207,24 @@ static int write_replace(const char *path, const char *text, size_t len) {
     return -1;
 }
 
+/* Removes path, an earlier map's file (regime_map_check_out has found it ours) that this map did
+ * not write, and says so on say: after a failed write (failed nonzero), so that the folder holds
+ * no old file beside the new ones; else because the sweeps drew no lr map. One made read-only is
+ * kept, as every whole-file write keeps it (said too). */
+static void remove_earlier(const char *path, FILE *say, int failed) {
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    const char *why = failed ? "an earlier map's, and this map is incomplete: old and new files "
+                               "must not stand side by side"
+                             : "an earlier map's, and these sweeps draw no map over lr x width";
+    if (!(st.st_mode & 0222))
+        fprintf(say, "kept %s although it is %s: it is read-only\n", path, why);
+    else if (remove(path) != 0)
+        fprintf(say, "cannot remove %s (%s): %s\n", path, why, strerror(errno));
+    else
+        fprintf(say, "removed %s: %s\n", path, why);
+}
+
 /* 1 when dir/name is missing or a regular file of ours (see regime_map_check_out: an SVG when
  * csv_header is NULL, else a CSV that starts with it), else 0 with a message. */
 static int file_ours_or_missing(const char *dir, const char *name, const char *csv_header) {
@@ -285,12 +306,22 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
         fprintf(stderr, "error: cannot create folder '%s': %s\n", out_dir, strerror(errno));
         goto done;
     }
-    if (write_replace(csv_path, csv, csv_len) != 0 ||
-        write_replace(svg_path, svg.buf, svg.len) != 0)
-        goto done;
-    if (with_lr && (write_replace(lr_csv, lr.csv, lr.csv_len) != 0 ||
-                    write_replace(lr_svg, lr.svg, lr.svg_len) != 0))
-        goto done;
+    /* the set of files a map is: each written when this map has it; an earlier map's copy of
+     * one not written (the lr map not drawn, or a write that failed) is removed, so the folder
+     * never holds old and new files of the set side by side */
+    const struct {
+        const char *path, *text;
+        size_t len;
+        int want;
+    } SET[] = {{csv_path, csv, csv_len, 1}, {svg_path, svg.buf, svg.len, 1},
+               {lr_csv, lr.csv, lr.csv_len, with_lr}, {lr_svg, lr.svg, lr.svg_len, with_lr}};
+    int n_set = (int)(sizeof SET / sizeof *SET), written[4] = {0}, failed = 0;
+    for (int i = 0; i < n_set && !failed; i++)
+        if (SET[i].want)
+            failed = !(written[i] = write_replace(SET[i].path, SET[i].text, SET[i].len) == 0);
+    for (int i = 0; i < n_set; i++)
+        if (!written[i]) remove_earlier(SET[i].path, failed ? stderr : out, failed);
+    if (failed) goto done;
     int paired = 0, shown = 0;
     for (int i = 0; i < n; i++) paired += pts[i].paired;
     for (int i = 0; i < n; i++) shown += pts[i].paired && pts[i].slow90.kind != SD_NEITHER &&

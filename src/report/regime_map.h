@@ -28,7 +28,11 @@ int regime_map_check_out(const char *out_dir);
  * exact | lower | upper | neither | empty when the run is not the unscaled run of a pair), and,
  * when the sweeps vary optim.lr (regime_map_lr_varies), out_dir/regime_map_lr.svg and .csv (the
  * map over lr x width, regime_map_lr.h; said on out), each via a new temporary file renamed over
- * the name (a link there is replaced, not followed).
+ * the name (a link there is replaced, not followed). An earlier map's file of those four that
+ * this map does not write (no lr map drawn: said on out; or a write failed: said on stderr, and
+ * the files after it are not written) is removed, so old and new files never stand side by side
+ * (one made read-only is kept, and said). Text fields of the CSVs are quoted as RFC 4180 says
+ * when they hold a comma, a quote or a line break.
  * out_dir and its missing parents are created after every sweep.csv was read. Prints what it wrote to out. Returns 0, or 1 after a message (a sweep.csv
  * unreadable or a value in it malformed, a write failed, out of memory). */
 int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out);

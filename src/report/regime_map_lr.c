@@ -57,7 +57,18 @@ static int read_run(const SweepTable *t, const SweepRow *r, LrRun *u) {
         return bad_value(t, r, "d_model", dm, "a positive whole number");
     if (k == 0 || u->panel < 0) return 0;
     u->d_model = (int)v;
-    if (parse_number(peak, &v) > 0) u->peak = v;
+    /* a std is >= 0: finite, or "inf" as the program writes one that overflowed (log_logit_growth
+     * keeps it: a run whose logits ran away, often diverged). Another value (nan, which the
+     * program never writes as a peak, a negative one, or a number too large for a double that
+     * strtod makes inf, as 1e400) is none a run measured: like an unreadable cell of sweep.csv it
+     * is skipped with a warning; the run keeps its accuracy in the cell, its peak is left out of
+     * the cell's median */
+    if ((k = parse_number(peak, &v)) > 0 && v >= 0 && (isfinite(v) || strcmp(peak, "inf") == 0))
+        u->peak = v;
+    else if (k != 0)
+        fprintf(stderr, "warning: %s:%d: column logit_std_peak: '%s' is not a std >= 0 (finite, "
+                        "or inf when it overflowed); that run's peak is left out of the lr map\n",
+                t->path, r->line, peak);
     u->acc = r->has[SW_VAL_ACC] ? r->v[SW_VAL_ACC] : NAN;
     u->std0 = r->has[SW_STD0] ? r->v[SW_STD0] : NAN;
     const char *seed = cell_text(t, r, "seed");
@@ -147,10 +158,26 @@ void regime_map_csv_value(FILE *f, double v) {
     fprintf(f, ",%s", text);
 }
 
+void regime_map_csv_text(FILE *f, const char *text, int first) {
+    if (!first) fputc(',', f);
+    if (!text[strcspn(text, ",\"\r\n")]) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
 static void write_csv(FILE *f, const LrCell *c, int n) {
     fputs(REGIME_MAP_LR_CSV_HEADER, f);
     for (int i = 0; i < n; i++) {
-        fprintf(f, "%d,%s,%s,%d", c[i].d_model, LR_PANEL_SCALE[c[i].panel], c[i].lr_text, c[i].n);
+        fprintf(f, "%d,%s", c[i].d_model, LR_PANEL_SCALE[c[i].panel]);
+        regime_map_csv_text(f, c[i].lr_text, 0);
+        fprintf(f, ",%d", c[i].n);
         regime_map_csv_value(f, c[i].acc_med);
         regime_map_csv_value(f, c[i].acc_lo);
         regime_map_csv_value(f, c[i].acc_hi);

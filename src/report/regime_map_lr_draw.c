@@ -115,13 +115,21 @@ static void acc_color(double t, char out[8]) {
     snprintf(out, 8, "#%02x%02x%02x", c[0] & 255, c[1] & 255, c[2] & 255);
 }
 
-/* A peak std short enough for a cell: 3.1, 160, 76k, 1.2M. */
+/* A peak std short enough for a cell, in one format: two significant digits at least, a suffix
+ * k or M from a thousand on: 3.1, 160, 8.7k, 76k, 1.2M; "?" when not measured. */
 static void short_std(char *out, size_t n, double v) {
-    if (!isfinite(v)) snprintf(out, n, "%s", isnan(v) ? "?" : "inf");
-    else if (v < 10) snprintf(out, n, "%.1f", v);
-    else if (v < 1e4) snprintf(out, n, "%.0f", v);
-    else if (v < 1e6) snprintf(out, n, "%.0fk", v / 1e3);
-    else snprintf(out, n, "%.1fM", v / 1e6);
+    static const char *const SUFFIX[] = {"", "k", "M", "G"};
+    int k = 0;
+    if (!isfinite(v)) {
+        snprintf(out, n, "%s", isnan(v) ? "?" : "inf");
+        return;
+    }
+    while (k < 3 && v >= 999.5) {
+        v /= 1e3;
+        k++;
+    }
+    if (v < 9.95) snprintf(out, n, "%.1f%s", v, SUFFIX[k]);
+    else snprintf(out, n, "%.0f%s", v, SUFFIX[k]);
 }
 
 #define PI 3.14159265358979323846
@@ -287,9 +295,19 @@ static void caption(Svg *s, const LrFigure *f, const Grid *g, double y) {
     svg_text(s, 20, y + 18, attrs,
              "cell colour and number: the median over the cell's seeds of the final validation "
              "answer accuracy; peak: their median peak head-mean attention-logit std (any layer)");
+    int n_peak = 0;
+    for (int i = 0; i < f->n_cells; i++) n_peak += !isnan(f->cells[i].peak_med);
     snprintf(line, sizeof line, "black frame: the logits ran away, median peak std \xe2\x89\xa5 %g (with "
                                 "GPT-2 init every run passes 10x its step-0 std by learning; "
                                 "docs/attention_fixes.md)", REGIME_MAP_LR_RUNAWAY);
+    /* without a peak no cell can be framed: an unframed cell then says nothing */
+    if (n_peak == 0)
+        snprintf(line, sizeof line, "no black frames: these sweeps did not record logit_std_peak, "
+                                    "so whether the logits ran away (median peak std \xe2\x89\xa5 "
+                                    "%g) is not known for any cell (peak ?)", REGIME_MAP_LR_RUNAWAY);
+    else if (n_peak < f->n_cells)
+        snprintf(line + strlen(line), sizeof line - strlen(line),
+                 "; peak ?: not recorded for the runs of that cell, not framed");
     svg_text(s, 20, y + 36, attrs, line);
 }
 
@@ -304,7 +322,8 @@ static void legend(Svg *s, double y) {
     static const char *const TICK[] = {"0 %", "50 %", "100 %"};
     for (int i = 0; i < 3; i++)
         svg_text(s, 230 + i * 98.0, y + 28, "text-anchor=\"middle\" font-size=\"10\"", TICK[i]);
-    svg_rect(s, 470, y, 26, 16, "fill=\"#fee090\" stroke=\"#000000\" stroke-width=\"3\"");
+    /* as a cell's frame (draw_cell): black, 3 wide, around no fill of its own */
+    svg_rect(s, 470, y, 26, 16, "fill=\"none\" stroke=\"#000000\" stroke-width=\"3\"");
     svg_text(s, 504, y + 12, "font-size=\"12\"", "the logits ran away");
     star(s, "legend", 664, y + 8, 7);
     svg_text(s, 676, y + 12, "font-size=\"12\"",
