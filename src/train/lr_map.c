@@ -114,24 +114,55 @@ static int regime_diffs(const Config *c, const Config *ref, LrPlacement *p) {
     return 0;
 }
 
+/* What a run uses where the config leaves it to a rule, so that a value spelt otherwise is no
+ * difference: task.separator auto as the task resolves it (task_has_separator, as run_setup.c
+ * stores it), and a numeric attention.scale equal (in double, exactly) to 1/sqrt(d_k) or to 1 as
+ * sqrt_dk or none, the factor the run multiplies by (config_attention_scale). */
+static void resolve(Config *x) {
+    x->task_separator = task_has_separator(x) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+    if (x->scale_mode != SCALE_VALUE) return;
+    double inv_sqrt_dk = 1.0 / sqrt((double)(x->d_model / x->n_heads));
+    if (x->scale_value == inv_sqrt_dk) x->scale_mode = SCALE_SQRT_DK;
+    else if (x->scale_value == 1.0) x->scale_mode = SCALE_NONE;
+    if (x->scale_mode != SCALE_VALUE) x->scale_value = 0;
+}
+
+/* model.d_ff as the run uses it (train_model_config: 0 is the block's model_default_d_ff). Both
+ * at their block's default: no difference here (a different block is named as model.block);
+ * else both as the widths the runs use. */
+static void resolve_d_ff(Config *x, Config *ref) {
+    int dx = model_default_d_ff(x->block == BLOCK_LLAMA ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2,
+                                x->d_model);
+    int dr = model_default_d_ff(ref->block == BLOCK_LLAMA ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2,
+                                ref->d_model);
+    int fx = x->d_ff > 0 ? x->d_ff : dx, fr = ref->d_ff > 0 ? ref->d_ff : dr;
+    x->d_ff = fx == dx && fr == dr ? 0 : fx;
+    ref->d_ff = fx == dx && fr == dr ? 0 : fr;
+}
+
 static void add_diff(LrPlacement *p, const char *text) {
     if (p->n_diffs < LR_MAP_MAX_DIFFS)
         snprintf(p->diffs[p->n_diffs++], sizeof p->diffs[0], "%s", text);
 }
 
-int lr_map_place(const Config *c, LrPlacement *p) {
+int lr_map_place(const Config *c0, LrPlacement *p) {
     memset(p, 0, sizeof *p);
+    Config run = *c0, *c = &run; /* as the run resolves it */
+    resolve(c);
     p->d_model = c->d_model;
     p->n_heads = c->n_heads;
     p->d_k = c->d_model / c->n_heads;
     p->scale = config_scale_name(c->scale_mode);
     p->lr = c->lr;
-    p->predicted_std = train_predicted_logit_std(c);
+    p->steps = c->steps;
+    p->predicted_std = train_predicted_logit_std(c0);
     p->map_d_k = lr_map_n_thresholds > 0 ? lr_map_thresholds[0].d_k : 0;
     for (int i = 0; i < lr_map_n_thresholds; i++)
         if (p->scale && strcmp(lr_map_thresholds[i].scale, p->scale) == 0) p->on_map = 1;
     Config ref;
     if (regime_config(c, &ref) != 0) return -1;
+    resolve(&ref);
+    resolve_d_ff(c, &ref);
     char text[200];
     if (!p->on_map) {
         snprintf(text, sizeof text, "attention.scale = %s (the map: sqrt_dk and none)",
@@ -147,6 +178,10 @@ int lr_map_place(const Config *c, LrPlacement *p) {
     if (p->on_map) {
         p->learnt = lr_map_estimate(lr_map_thresholds, lr_map_n_thresholds, p->scale, p->d_model, 0);
         p->failed = lr_map_estimate(lr_map_thresholds, lr_map_n_thresholds, p->scale, p->d_model, 1);
+        for (int i = 0; i < lr_map_n_thresholds; i++)
+            if (lr_map_thresholds[i].d_model == p->d_model &&
+                strcmp(lr_map_thresholds[i].scale, p->scale) == 0)
+                p->grid_lr_min = lr_map_thresholds[i].lr_min;
     }
     return 0;
 }
@@ -183,44 +218,89 @@ static void how_sure(FILE *f, const LrMapValue *v) {
     }
 }
 
-void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
+/* "factor" or "factors" for a distance of k factors of 2 as %.1f prints it. */
+static const char *factors(double k) {
+    return fabs(k) < 1.05 && fabs(k) > 0.95 ? "factor" : "factors";
+}
+
+/* Where p's lr lies on the map at its width and scale: the distance in factors of 2 from the
+ * largest lr that learnt ("estimated" where the width was not trained), below the smallest lr
+ * the map measured there that the map does not say; with judge, also what the distance means
+ * (only in the map's regime: outside it the thresholds do not apply). Then how sure the map is. */
+static void placement(FILE *f, const LrPlacement *p, int judge) {
+    const LrMapValue *L = &p->learnt, *F = &p->failed;
+    const char *est_l = L->kind == LR_MAP_MEASURED ? "" : "estimated ";
+    const char *est_f = F->kind == LR_MAP_MEASURED ? "" : "estimated ";
     char b1[32], b2[32];
-    fputs(prefix, f);
-    if (!p->on_map) {
-        fprintf(f, "not on the map: it was measured with attention.scale sqrt_dk and none only");
+    fprintf(f, "optim.lr %s ", lr_str(p->lr, b1, sizeof b1));
+    if (p->grid_lr_min > 0 && p->lr < p->grid_lr_min * (1 - 1e-9)) {
+        double k = log2(p->grid_lr_min / p->lr);
+        fprintf(f, "is %.1f %s of 2 below the smallest lr the map measured at this width (%s): the "
+                   "map does not say whether it learns in the budget (too low an lr can fail to "
+                   "learn in %d steps)", k, factors(k), lr_str(p->grid_lr_min, b2, sizeof b2),
+                p->steps);
     } else {
-        const LrMapValue *L = &p->learnt, *F = &p->failed;
-        fprintf(f, "optim.lr %s ", lr_str(p->lr, b1, sizeof b1));
         if (L->lr > 0) {
             double k = log2(p->lr / L->lr);
-            if (fabs(k) < 0.05) fprintf(f, "is at the largest lr that learnt");
-            else fprintf(f, "is %.1f factor%s of 2 %s the largest lr that learnt", fabs(k),
-                         fabs(k) < 1.05 && fabs(k) > 0.95 ? "" : "s", k < 0 ? "below" : "above");
+            if (fabs(k) < 0.05) fprintf(f, "is at the %slargest lr that learnt", est_l);
+            else fprintf(f, "is %.1f %s of 2 %s the %slargest lr that learnt", fabs(k), factors(k),
+                         k < 0 ? "below" : "above", est_l);
             fprintf(f, " (%s", lr_str(L->lr, b2, sizeof b2));
         } else if (L->kind == LR_MAP_MEASURED) {
             fprintf(f, "has no lr that learnt below it: no lr tried at this width and scale learnt (");
         } else {
             fprintf(f, "cannot be placed against the largest lr that learnt (");
         }
-        if (F->lr > 0 && p->lr >= F->lr * (1 - 1e-9))
-            fprintf(f, "), at or above the smallest at which a seed failed (%s): expect the logits "
-                       "to run away and the task to fail", lr_str(F->lr, b2, sizeof b2));
+        if (!judge)
+            fputc(')', f);
+        else if (F->lr > 0 && p->lr >= F->lr * (1 - 1e-9))
+            fprintf(f, "), at or above the %ssmallest at which a seed failed (%s): expect the "
+                       "logits to run away and the task to fail",
+                    est_f, lr_str(F->lr, b2, sizeof b2));
         else if (F->lr > 0 && L->lr > 0 && p->lr > L->lr * (1 + 1e-9))
-            fprintf(f, "), below the smallest at which a seed failed (%s): on the edge between "
-                       "the two", lr_str(F->lr, b2, sizeof b2));
+            fprintf(f, "), below the %ssmallest at which a seed failed (%s): on the edge between "
+                       "the two", est_f, lr_str(F->lr, b2, sizeof b2));
+        else if (L->lr > 0 && p->lr <= L->lr * (1 + 1e-9) && L->kind != LR_MAP_MEASURED)
+            fprintf(f, "): no seed was trained at this width");
         else if (L->lr > 0 && p->lr <= L->lr * (1 + 1e-9))
             fprintf(f, "): inside what learnt on every seed");
         else
             fprintf(f, "): no seed failed on the grid at this width");
-        fprintf(f, "; d_model %d, scale %s: ", p->d_model, p->scale);
-        how_sure(f, L->kind != LR_MAP_UNKNOWN ? L : F);
     }
-    if (p->n_diffs) {
-        fprintf(f, "; outside the map's regime, which it does not cover (%d difference%s: ",
-                p->n_diffs, p->n_diffs == 1 ? "" : "s");
-        for (int i = 0; i < p->n_diffs; i++)
-            fprintf(f, "%s%.*s", i ? ", " : "", (int)strcspn(p->diffs[i], " "), p->diffs[i]);
-        fputc(')', f);
+    fprintf(f, "; d_model %d, scale %s: ", p->d_model, p->scale);
+    how_sure(f, L->kind != LR_MAP_UNKNOWN ? L : F);
+}
+
+/* The regime differences by key: "(2 differences: task.val_size, train.steps)". */
+static void diff_keys(FILE *f, const LrPlacement *p) {
+    fprintf(f, "(%d difference%s: ", p->n_diffs, p->n_diffs == 1 ? "" : "s");
+    for (int i = 0; i < p->n_diffs; i++)
+        fprintf(f, "%s%.*s", i ? ", " : "", (int)strcspn(p->diffs[i], " "), p->diffs[i]);
+    fputc(')', f);
+}
+
+void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
+    fputs(prefix, f);
+    if (!p->on_map) {
+        fprintf(f, "not on the map: it was measured with attention.scale sqrt_dk and none only");
+    } else if (p->n_diffs) {
+        /* the thresholds come from other settings: the placement is for reference only */
+        fprintf(f, "outside the map's regime, which it does not cover ");
+        diff_keys(f, p);
+        fprintf(f, ": its thresholds were measured under other settings and do not apply here");
+    } else {
+        placement(f, p, 1);
+    }
+    if (p->predicted_std >= LR_MAP_STEP0_FAIL_STD)
+        fprintf(f, "; predicted step-0 logit std %.3g >= %g: runs with a step-0 std this large "
+                   "failed from the start (docs/findings.md, init_width), whatever the lr",
+                p->predicted_std, LR_MAP_STEP0_FAIL_STD);
+    if (!p->on_map && p->n_diffs) {
+        fprintf(f, "; outside the map's regime, which it does not cover ");
+        diff_keys(f, p);
+    } else if (p->on_map && p->n_diffs) {
+        fprintf(f, "; for reference only, under the map's settings: ");
+        placement(f, p, 0);
     }
     fputc('\n', f);
 }
@@ -272,6 +352,9 @@ int lr_map_report(FILE *f, const Config *c) {
     fprintf(f, "config: d_model %d, n_heads %d, d_k %d, attention.scale %s, optim.lr %s, init %s",
             p.d_model, p.n_heads, p.d_k, p.scale ? p.scale : "(a number)", lr_str(p.lr, b, sizeof b),
             c->init == INIT_GPT2 ? "gpt2" : "fan_in");
+    if (c->scale_mode == SCALE_VALUE && p.scale)
+        fprintf(f, " (attention.scale %.17g is this scale's factor at d_k %d)", c->scale_value,
+                p.d_k);
     if (c->init == INIT_GPT2) fprintf(f, " (std %g)", c->init_std);
     fprintf(f, "\npredicted step-0 logit std: %.4g (scale*sqrt(d_k)*d_model*sigma^2, sigma the qkv "
                "weight's init std%s)\n", p.predicted_std,

@@ -71,14 +71,23 @@ LrMapValue lr_map_estimate(const LrMapThreshold *rows, int n, const char *scale,
 
 #define LR_MAP_MAX_DIFFS 24
 
+/* The predicted step-0 logit std from which runs failed from the start: docs/findings.md ("where
+ * it begins", experiments/init_width.sh): at d_model 64 unscaled runs learnt while it was at most
+ * 2.5 and failed from about 5 on (at 5.1 no seed reached 99 %, from 8 on they ended at 20-26 %). */
+#define LR_MAP_STEP0_FAIL_STD 5.0
+
 /* A config on the map: its own numbers, the two thresholds at its width and scale, and every
  * setting in which it differs from the regime the map was measured in. */
 typedef struct {
     int d_model, n_heads, d_k;
-    const char *scale;       /* config_scale_name of its attention.scale */
+    const char *scale;       /* config_scale_name of its attention.scale, a number equal to
+                              * 1/sqrt(d_k) or 1 read as sqrt_dk or none (what the run uses) */
     int on_map;              /* its scale is one the map has (sqrt_dk, none) */
     double lr, predicted_std;
     int map_d_k;             /* the d_k of the map's runs */
+    double grid_lr_min;      /* the smallest lr the map measured at this width and scale; 0: the
+                              * width was not trained */
+    int steps;               /* train.steps: the budget */
     LrMapValue learnt, failed;
     int n_diffs;
     char diffs[LR_MAP_MAX_DIFFS][200]; /* "init.scheme = fan_in (the map: gpt2)" */
@@ -89,9 +98,12 @@ typedef struct {
 int lr_map_place(const Config *c, LrPlacement *p);
 
 /* Writes the one verdict line of a placement, prefix first ("verdict: " for --where, "lr map: "
- * for init_check.txt): how many factors of 2 its lr is below or above the largest lr that
- * learnt, against the smallest that failed, how sure the map is there (measured, interpolated,
- * extrapolated), and the regime differences, named, that the map does not cover. */
+ * for init_check.txt). In the map's regime: how many factors of 2 its lr is below or above the
+ * largest lr that learnt, against the smallest that failed (below the smallest lr measured at
+ * its width: that the map does not say), how sure the map is there (measured, interpolated,
+ * extrapolated). Outside it: first that the thresholds were measured under other settings and do
+ * not apply (the differences by key), then the placement for reference only. And with a
+ * predicted step-0 logit std >= LR_MAP_STEP0_FAIL_STD, that such runs failed from the start. */
 void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix);
 
 /* ./train --where: the placement of c written in full to f (its numbers, the predicted step-0
