@@ -54,12 +54,24 @@ static pid_t start_sweep_group(char *const *args) {
     return pid;
 }
 
-/* Waits until path contains needle (up to a minute). */
-static void wait_for(const char *path, const char *needle) {
+/* Waits until path contains needle (up to a minute), or, when pid > 0, until process pid has
+ * ended without writing it (left unreaped for the caller's waitpid): a process that will never
+ * write the needle fails the test at once, not after a minute (the mutation check runs this with
+ * such processes). */
+static void wait_for_pid(const char *path, const char *needle, pid_t pid) {
     struct timespec nap = {0, 20000000};
-    for (int i = 0; i < 3000 && !tu_file_contains(path, needle); i++) nanosleep(&nap, NULL);
+    for (int i = 0; i < 3000 && !tu_file_contains(path, needle); i++) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (pid > 0 && waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == pid)
+            break;
+        nanosleep(&nap, NULL);
+    }
     ck_assert_msg(tu_file_contains(path, needle), "'%s' never appeared in %s", needle, path);
 }
+
+static void wait_for(const char *path, const char *needle) { wait_for_pid(path, needle, 0); }
 
 static int stop_with(pid_t pid, int sig) {
     kill(pid, sig);
@@ -317,7 +329,7 @@ START_TEST(test_locked_run_waited_for) {
     pid_t pid = start_sweep(args);
     char bg[128];
     snprintf(bg, sizeof bg, "%s/bg.txt", g_tmp);
-    wait_for(bg, "waiting for it to end");
+    wait_for_pid(bg, "waiting for it to end", pid);
     struct timespec nap = {0, 300000000};
     nanosleep(&nap, NULL);
     ck_assert(!exists(marker)); /* nothing recorded while it waits */
