@@ -15,6 +15,7 @@
 #include "report/svg.h"
 #include "report/sweep_table.h"
 #include "runlog/csv_read.h"
+#include "runlog/csv_write.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
@@ -90,10 +91,10 @@ static const char *bound_name(const RegimePoint *p) {
 static void write_csv(FILE *f, const RegimePoint *p, int n) {
     fputs(REGIME_MAP_CSV_HEADER, f);
     for (int i = 0; i < n; i++) {
-        regime_map_csv_text(f, p[i].sweep, 1);
-        regime_map_csv_text(f, p[i].run, 0);
-        regime_map_csv_text(f, p[i].scale, 0);
-        regime_map_csv_text(f, p[i].init, 0);
+        csv_write_text(f, p[i].sweep, 1);
+        csv_write_text(f, p[i].run, 0);
+        csv_write_text(f, p[i].scale, 0);
+        csv_write_text(f, p[i].init, 0);
         regime_map_csv_value(f, p[i].pred);
         regime_map_csv_value(f, p[i].acc);
         regime_map_csv_value(f, p[i].paired ? p[i].slow90.ratio : NAN);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/regime_map_lr_draw.h"
+#include "runlog/csv_write.h"
 #include "runlog/log_query.h"
 
 /* ------------------------------------------------------------------ the runs */
@@ -158,25 +159,11 @@ void regime_map_csv_value(FILE *f, double v) {
     fprintf(f, ",%s", text);
 }
 
-void regime_map_csv_text(FILE *f, const char *text, int first) {
-    if (!first) fputc(',', f);
-    if (!text[strcspn(text, ",\"\r\n")]) {
-        fputs(text, f);
-        return;
-    }
-    fputc('"', f);
-    for (const char *p = text; *p; p++) {
-        if (*p == '"') fputc('"', f);
-        fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 static void write_csv(FILE *f, const LrCell *c, int n) {
     fputs(REGIME_MAP_LR_CSV_HEADER, f);
     for (int i = 0; i < n; i++) {
         fprintf(f, "%d,%s", c[i].d_model, LR_PANEL_SCALE[c[i].panel]);
-        regime_map_csv_text(f, c[i].lr_text, 0);
+        csv_write_text(f, c[i].lr_text, 0);
         fprintf(f, ",%d", c[i].n);
         regime_map_csv_value(f, c[i].acc_med);
         regime_map_csv_value(f, c[i].acc_lo);

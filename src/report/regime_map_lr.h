@@ -56,9 +56,4 @@ void regime_map_lr_free(RegimeLr *m);
  * for non-finite values), or "," alone when v is NAN meaning not measured. */
 void regime_map_csv_value(FILE *f, double v);
 
-/* One text field of either map's CSV: "," first unless first is nonzero, then text, in double
- * quotes (a quote inside doubled) when it holds a comma, a quote or a line break (RFC 4180; a
- * sweep folder or run name may), else as it is. */
-void regime_map_csv_text(FILE *f, const char *text, int first);
-
 #endif

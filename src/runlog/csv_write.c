@@ -119,3 +119,17 @@ int csv_log_has_column(const char *path, const char *col) {
     fclose(f);
     return found;
 }
+
+void csv_write_text(FILE *f, const char *text, int first) {
+    if (!first) fputc(',', f);
+    if (!text[strcspn(text, ",\"\r\n")]) {
+        fputs(text, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') fputc('"', f);
+        fputc(*p, f);
+    }
+    fputc('"', f);
+}

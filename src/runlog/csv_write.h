@@ -51,6 +51,12 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out);
  * csv_log_append's message. */
 FILE *csv_log_keep_commit(const char *path, AtomicFile *prepared);
 
+/* One text field of a CSV table written with stdio (the regime maps' CSVs): "," first unless
+ * first is nonzero, then text, in double quotes (a quote inside doubled) when it holds a comma, a
+ * quote or a line break (RFC 4180, as csv_read.h reads it; a sweep folder or run name may),
+ * else as it is. */
+void csv_write_text(FILE *f, const char *text, int first);
+
 /* True when the header (first line) of the log at path has a field equal to col; false when it
  * has none or the log cannot be read (a regular file of at most FILE_MAX_LOG_BYTES). */
 int csv_log_has_column(const char *path, const char *col);
