@@ -60,6 +60,7 @@ part() { # NAME MATMULS SWEEP_ARGS...
     ./train --sweep configs/scaled.ini "$@" --scales sqrt_dk,none --grid "model.matmul=$mm" \
         --seeds "${SEEDS:-3}" --jobs "$JOBS" --out "sweeps/bf16_$name"
     publish "sweeps/bf16_$name" "results/bf16/$name"
+    experiments/curves.sh "sweeps/bf16_$name" "results/bf16/$name/curves"
 }
 for p in ${PARTS:-sort d256}; do
     case "$p" in

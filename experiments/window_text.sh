@@ -17,4 +17,5 @@ experiments/text_corpus.sh
 ./train --sweep configs/text_scaled.ini --scales sqrt_dk,none --grid attention.window=8,16,64 \
     --seeds 3 --set "task.file=$PWD/data/kjv.txt" --jobs "$JOBS" --out sweeps/text_window
 publish sweeps/text_window results/text/window
+experiments/curves.sh sweeps/text_window results/text/window/curves
 bpb results/text/window attention.window
