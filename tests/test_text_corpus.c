@@ -2,7 +2,9 @@
  * first on PATH (the real one needs Debian's bible-kjv): a text whose SHA-256 is not the stored
  * one is never written (nor its temporary file left), the verse labels are stripped before the
  * check, a user's data/kjv.txt that is not the corpus is left as it was, a symbolic link there
- * is refused, and a bad argument is a usage error. */
+ * is refused, and a bad argument is a usage error. The second corpus (fortunes) is made from a
+ * stand-in fortune folder (FORTUNE_DIR): its files in byte order of their names, without the
+ * .dat indexes, ascii-art and the "%" lines. */
 #include <check.h>
 #include <limits.h>
 #include <stdio.h>
@@ -71,19 +73,14 @@ static int data_files(void) {
     return n;
 }
 
-START_TEST(test_wrong_text_not_written) {
-    ck_assert_int_eq(corpus(""), 1);
-    /* the labels were stripped before the check: the SHA-256 named is that of the bare text */
-    ck_assert_msg(said("the text has SHA-256 "), "no SHA-256 message");
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/bin/args", tmpdir);
-    ck_assert(tu_file_contains(path, "-f Gen1:1-Rev22:21"));
-    ck_assert_int_eq(data_files(), 0);
-    /* the SHA-256 it printed is that of the three verses without their labels */
-    char cmd[PATH_MAX * 2];
-    snprintf(cmd, sizeof cmd,
-             "printf 'In the beginning.\\nRise up, my love.\\nCharity suffereth long.\\n' | "
-             "sha256sum | cut -d' ' -f1 > %s/want.txt", tmpdir);
+/* The SHA-256 the script names for a text it refused must be that of `want` (computed here by
+ * sha256sum on the text written by hand). */
+static void said_sha_of(const char *want_text) {
+    char path[PATH_MAX], cmd[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/want_text.txt", tmpdir);
+    tu_write_file(path, want_text);
+    snprintf(cmd, sizeof cmd, "sha256sum %s/want_text.txt | cut -d' ' -f1 > %s/want.txt", tmpdir,
+             tmpdir);
     ck_assert_int_eq(system(cmd), 0);
     snprintf(path, sizeof path, "%s/want.txt", tmpdir);
     char *want = tu_read_file(path, NULL);
@@ -93,6 +90,18 @@ START_TEST(test_wrong_text_not_written) {
     snprintf(needle, sizeof needle, "the text has SHA-256 %s,", want);
     ck_assert_msg(said(needle), "expected '%s'", needle);
     free(want);
+}
+
+START_TEST(test_wrong_text_not_written) {
+    ck_assert_int_eq(corpus(""), 1);
+    /* the labels were stripped before the check: the SHA-256 named is that of the bare text */
+    ck_assert_msg(said("the text has SHA-256 "), "no SHA-256 message");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/bin/args", tmpdir);
+    ck_assert(tu_file_contains(path, "-f Gen1:1-Rev22:21"));
+    ck_assert_int_eq(data_files(), 0);
+    /* the SHA-256 it printed is that of the three verses without their labels */
+    said_sha_of("In the beginning.\nRise up, my love.\nCharity suffereth long.\n");
     ck_assert_int_eq(corpus("--check"), 1);
 }
 END_TEST
@@ -119,9 +128,44 @@ START_TEST(test_users_file_kept) {
     ck_assert_str_eq(s, "target\n");
     free(s);
     ck_assert_int_eq(corpus("--bogus"), 2);
-    ck_assert(said("usage: experiments/text_corpus.sh [--check]"));
+    ck_assert(said("usage: experiments/text_corpus.sh [kjv|fortunes] [--check]"));
+}
+END_TEST
+
+START_TEST(test_fortunes_text) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/fortunes", tmpdir);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    static const char *const files[][2] = {
+        {"fortunes", "Fortune one.\n%\nFortune two,\n\tindented.\n%\n"},
+        {"art", "Art is long.\n%\n"},
+        {"Zen", "Upper case sorts first in byte order.\n%\n"},
+        {"fortunes.dat", "INDEX\n"},
+        {"ascii-art", "  /\\_/\\\n%\n"},
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/fortunes/%s", tmpdir, files[i][0]);
+        tu_write_file(path, files[i][1]);
+    }
+    snprintf(path, sizeof path, "%s/fortunes", tmpdir);
+    ck_assert_int_eq(setenv("FORTUNE_DIR", path, 1), 0);
+    ck_assert_int_eq(corpus("fortunes"), 1);
+    said_sha_of("Upper case sorts first in byte order.\nArt is long.\nFortune one.\n"
+                "Fortune two,\n\tindented.\n");
+    ck_assert_int_eq(data_files(), 0);
+    ck_assert_int_eq(corpus("fortunes --check"), 1);
+    ck_assert(said("data/fortunes.txt is missing"));
+    /* a user's data/fortunes.txt is kept */
+    snprintf(path, sizeof path, "%s/data/fortunes.txt", tmpdir);
+    tu_write_file(path, "mine\n");
+    ck_assert_int_eq(corpus("fortunes"), 1);
+    ck_assert(said("is not overwritten"));
+    char *s = tu_read_file(path, NULL);
+    ck_assert_str_eq(s, "mine\n");
+    free(s);
+    ck_assert_int_eq(corpus("fortunes --bogus"), 2);
 }
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("text_corpus", setup, teardown, 60, test_wrong_text_not_written,
-                        test_users_file_kept);
+                        test_users_file_kept, test_fortunes_text);

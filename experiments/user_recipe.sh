@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The recipe GPT-2-style users train with, at the widths they train (issue 29, maps b and d):
+# nanoGPT's and llm.c's AdamW settings (lr 6e-4, beta2 0.95, weight decay 0.1, gradient clipping
+# at 1.0, linear warm-up, cosine decay to lr/10 = 6e-5) on sort as shipped otherwise (2000 steps,
+# warm-up 100, batch 64, d_k 64 so n_heads = d_model / 64), scale {1/sqrt(d_k), none}.
+#   d256, d512  init {fan_in, gpt2} x seeds 1-3       -> results/user_recipe/d256, d512
+#   d768        init gpt2, seed 1 (the pair at 12 heads) -> results/user_recipe/d768
+# Runs in sweeps/user_recipe_*/ (git ignores them); started again, the script skips finished runs
+# and resumes interrupted ones. PARTS chooses parts (default "d256 d512 d768").
+#
+# Cost, one run at a time on one core of the 2-vCPU EPYC (Zen 3), from earlier runs of the same
+# shapes (results/lr_width/d256_none, results/init_width/d512: sweep.csv wall_s): about 5.5 min a
+# run at d_model 256 and 11 at 512; 768 is about 2.2x 512's work (parameters x tokens), about
+# 24 min. The parts are 12 + 12 + 2 runs: about 1.1 + 2.2 + 0.8 = 4.1 core-hours.
+. "$(dirname "$(readlink -f "$0")")/common.sh"
+recipe=(--set optim.lr=6e-4 --set optim.beta2=0.95 --set optim.weight_decay=0.1
+    --set optim.grad_clip=1.0 --set optim.min_lr=6e-5)
+part() { # NAME D_MODEL INITS SEEDS
+    ./train --sweep configs/scaled.ini --dk 64 --d-model "$2" --scales sqrt_dk,none \
+        --grid init.scheme="$3" --seeds "$4" "${recipe[@]}" --jobs "$JOBS" \
+        --out "sweeps/user_recipe_$1"
+    publish "sweeps/user_recipe_$1" "results/user_recipe/$1"
+    experiments/curves.sh "sweeps/user_recipe_$1" "results/user_recipe/$1/curves"
+}
+for p in ${PARTS:-d256 d512 d768}; do
+    case "$p" in
+    d256) part d256 256 fan_in,gpt2 3 ;;
+    d512) part d512 512 fan_in,gpt2 3 ;;
+    d768) part d768 768 gpt2 1 ;;
+    *) echo "user_recipe.sh: unknown part $p" >&2; exit 2 ;;
+    esac
+done
