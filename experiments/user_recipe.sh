@@ -16,11 +16,16 @@
 recipe=(--set optim.lr=6e-4 --set optim.beta2=0.95 --set optim.weight_decay=0.1
     --set optim.grad_clip=1.0 --set optim.min_lr=6e-5)
 part() { # NAME D_MODEL INITS SEEDS
+    local out=sweeps/user_recipe_$1
     ./train --sweep configs/scaled.ini --dk 64 --d-model "$2" --scales sqrt_dk,none \
-        --grid init.scheme="$3" --seeds "$4" "${recipe[@]}" --jobs "$JOBS" \
-        --out "sweeps/user_recipe_$1"
-    publish "sweeps/user_recipe_$1" "results/user_recipe/$1"
-    experiments/curves.sh "sweeps/user_recipe_$1" "results/user_recipe/$1/curves"
+        --grid init.scheme="$3" --seeds "$4" "${recipe[@]}" --out "$out" --plan >/dev/null
+    # jobs.txt lists every scaled run before the unscaled ones; run it seed by seed instead, so
+    # that a sweep stopped early holds whole pairs. Each line trains, resumes or does nothing.
+    sed -E 's/.*_s([0-9]+)\.ini.*/\1\t&/' "$out/jobs.txt" | sort -s -n -k1,1 | cut -f2- |
+        tr '\n' '\0' | xargs -0 -P "$JOBS" -n 1 sh -c
+    ./train --sweep --collect --out "$out"
+    publish "$out" "results/user_recipe/$1"
+    experiments/curves.sh "$out" "results/user_recipe/$1/curves"
 }
 for p in ${PARTS:-d256 d512 d768}; do
     case "$p" in
