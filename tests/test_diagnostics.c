@@ -1,8 +1,9 @@
 /* test_diagnostics.c: attention statistics on hand-made rows with known entropy, maximum and
  * saturation, the init check on a model whose q and k are known, with and without qk-norm
- * (then of the normalised q and k, with its own verdict), and the softmax pass-through the
- * model reports (dprob_norm, dlogit_norm, blocked_rows, softmax_pass) against a recomputation
- * in double from its q, k, v and the gradient reaching the attention output. */
+ * (then of the normalised q and k, with its own verdict) and with a soft-cap (the measured logits
+ * within ±C, the report's lines about the cap), and the softmax pass-through the model reports
+ * (dprob_norm, dlogit_norm, blocked_rows, softmax_pass) against a recomputation in double from
+ * its q, k, v and the gradient reaching the attention output. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -249,6 +250,59 @@ START_TEST(test_init_report_predicted_std) {
 }
 END_TEST
 
+/* init_check.txt with attention.softcap = C: the softmax sees C·tanh(s/C), so every measured
+ * logit lies within ±C (its std too), while q·k is measured before the cap and keeps variance
+ * near d_k; the report says the measured columns are after the cap and the predictions before
+ * it, and whether the cap acts from step 0. fan_in init, d_model 64, one head, scale 1: the
+ * predicted pre-cap std is √64·64·(1/√64)² = 8 by hand. C = 2: 8 is 4 times the cap, a quarter
+ * or more: active from step 0, bending logits beyond 0.4·2 = 0.8. C = 40: 8 is 0.2 times the cap,
+ * under a quarter. C = 0 (off): no line about a cap. _i: 0, 1, 2 = C 0, 2, 40. */
+START_TEST(test_init_report_softcap) {
+    static const double CAP[] = {0, 2, 40};
+    double cap = CAP[_i];
+    ModelConfig mc = {.vocab_size = 50, .d_model = 64, .n_heads = 1, .n_layers = 2, .d_ff = 16,
+                      .max_seq_len = 32, .ln_eps = 1e-5f, .scale = 1.0f, .softcap = (real)cap};
+    Model m;
+    build_and_forward(&m, &mc, 8, 32, 11, 0, 0, 0);
+    InitCheck c[2] = {diag_init_check(&m, 0), diag_init_check(&m, 1)};
+    for (int l = 0; l < 2; l++) {
+        ck_assert_msg(c[l].var_qk > 0.5 * 64 && c[l].var_qk < 2.0 * 64, "var q.k %g", c[l].var_qk);
+        if (cap > 0) ck_assert_msg(c[l].var_logits <= cap * cap, "var logits %g, cap %g",
+                                   c[l].var_logits, cap);
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    diag_init_report(f, &m, c, 8.0);
+    fclose(f);
+    if (cap == 0) {
+        ck_assert_msg(!strstr(text, "soft-cap") && !strstr(text, "softcap"), "%s", text);
+    } else {
+        char want[320];
+        snprintf(want, sizeof want, "\nsoft-capped logits (attention.softcap = %g): var logits and "
+                 "std logits are measured after the cap, what the softmax sees; the predictions "
+                 "are of the logits before it.\nlayer ", cap);
+        ck_assert_msg(strstr(text, want), "no '%s' in\n%s", want, text);
+        snprintf(want, sizeof want, "soft-cap: attention.softcap = %g: the softmax sees "
+                 "%g*tanh(s/%g), bounded by +-%g however large s = scale*q.k grows; ", cap, cap,
+                 cap, cap);
+        ck_assert_msg(strstr(text, want), "no '%s' in\n%s", want, text);
+        const char *active = "the predicted step-0 std before the cap, 8, is 4 times the cap (a "
+                             "quarter or more): the cap is active from step 0, bending every "
+                             "logit beyond about 0.8 by 5 % or more.\n";
+        const char *idle = "the predicted step-0 std before the cap, 8, is 0.2 times the cap "
+                           "(under a quarter): at step 0 it leaves the logits nearly as they are";
+        ck_assert_msg(strstr(text, cap == 2 ? active : idle), "%s", text);
+        ck_assert_msg(!strstr(text, cap == 2 ? idle : active), "%s", text);
+        /* after the verdict, before the note */
+        ck_assert_msg(strstr(text, "verdict: ") < strstr(text, "soft-cap: ") &&
+                          strstr(text, "soft-cap: ") < strstr(text, "note: "), "%s", text);
+    }
+    free(text);
+    model_free(&m);
+}
+END_TEST
+
 START_TEST(test_softmax_pass_ratio) {
     ck_assert_double_eq(diag_softmax_pass(0.5, 2.0), 0.25);
     ck_assert_double_eq(diag_softmax_pass(0.0, 2.0), 0.0);
@@ -376,6 +430,7 @@ END_TEST
 TU_MAIN("diagnostics", test_head_stats_known_rows, test_head_stats_picks_head,
         test_init_check_known_model, test_init_check_fan_in_near_prediction,
         test_init_check_qk_norm_known_model, TU_LOOP(test_init_report_qk_norm, 0, 2),
+        TU_LOOP(test_init_report_softcap, 0, 3),
         TU_LOOP(test_init_check_matches_predicted_std, 0, 32), test_init_report_predicted_std,
         test_softmax_pass_ratio, test_model_pass_stats_by_the_book, test_saturation_threshold,
         test_model_head_stats_recomputed);

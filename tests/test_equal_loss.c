@@ -1,6 +1,7 @@
 /* test_equal_loss.c: src/report/equal_loss.c, two runs' gradient readings at equal validation
  * loss. equal_loss_step on a table of series; then report_equal_loss on two synthetic run
- * folders whose every expected number is worked out by hand in the comments. */
+ * folders whose every expected number is worked out by hand in the comments; a ratio 0 / 0 and
+ * an overlap that holds none of A's levels. */
 #include "report/equal_loss.h"
 
 #include <check.h>
@@ -63,7 +64,10 @@ END_TEST
  *   dprob     A 0.28; B equal loss (0.2, 0.26, 0.28) 0.26, A/B 1.077; equal step (0.2, 0.3, 0.4)
  *             0.3, A/B 0.9333: A above at equal loss, below at equal step: reverses.
  *   pass      A 0.05, B 0.1 both ways, A/B 0.5: survives.
- *   blocked   A 0.8, B 0 both ways: A/B inf, A above both ways: survives. */
+ *   blocked   A 0.8, B 0 both ways: A/B inf, A above both ways: survives.
+ * With A's blocked_rows 0 too (_i = 1), both medians are 0: a ratio 0 / 0 that printed "-nan". It
+ * reads "—" (right-aligned in the 7 columns of a ratio), as the sweep summary marks pairs where
+ * neither run got there, with a line below saying what it means; the other readings as above. */
 static void write_run(const char *base, const char *name, const double loss[3], double wq0,
                       double dz_head, double dp_slope, double dp0, double pass,
                       double blocked) {
@@ -103,7 +107,7 @@ static char *run_report(const char *a, const char *b, int *rc) {
 START_TEST(test_two_runs_by_hand) {
     char tmp[64], a[256], b[256];
     tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
-    write_run(tmp, "A", (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28, 0.05, 0.8);
+    write_run(tmp, "A", (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28, 0.05, _i ? 0 : 0.8);
     write_run(tmp, "B", (const double[]){3.2, 1.0, 0.5}, 1.0, 1.0, 0.001, 0.2, 0.1, 0.0);
     snprintf(a, sizeof a, "%s/A", tmp);
     snprintf(b, sizeof b, "%s/B", tmp);
@@ -131,13 +135,18 @@ START_TEST(test_two_runs_by_hand) {
         {"softmax_pass", 0.05, 0.1, 0.1, "survives"},
         {"blocked_rows", 0.8, 0.0, 0.0, "survives"},
     };
-    for (size_t k = 0; k < sizeof SUM / sizeof SUM[0]; k++) {
+    for (size_t k = 0; k < sizeof SUM / sizeof SUM[0] - (size_t)_i; k++) {
         snprintf(want, sizeof want, "layer 0 %-12s A %8.4g | equal loss: B %8.4g, A/B %7.3g | "
                  "equal step: B %8.4g, A/B %7.3g | %s\n", SUM[k].name, SUM[k].a, SUM[k].b_loss,
                  SUM[k].a / SUM[k].b_loss, SUM[k].b_step, SUM[k].a / SUM[k].b_step,
                  SUM[k].verdict);
         ck_assert_msg(strstr(out, want), "no line\n%s\nin\n%s", want, out);
     }
+    const char *zero = "layer 0 blocked_rows A        0 | equal loss: B        0, A/B       — | "
+                       "equal step: B        0, A/B       — | cannot tell\n";
+    const char *note = "\n\"—\": A and B are both 0 there (0/0): no ratio";
+    ck_assert_msg(!strstr(out, zero) == !_i && !strstr(out, note) == !_i, "%s", out);
+    ck_assert_msg(!strstr(out, "nan"), "%s", out);
     free(out);
 
     /* A never gets down to B: B's evaluations all below A's lowest */
@@ -149,6 +158,19 @@ START_TEST(test_two_runs_by_hand) {
                               "never gets down to B); no reading is compared at equal loss."),
                   "%s", out);
     ck_assert_ptr_null(strstr(out, "Median"));
+    free(out);
+
+    /* B's evaluations 2.9, 2.5, 2.1: the overlap [2.1, 2.9] holds none of A's levels (3, 2, 1.5):
+     * said in a line, and no table of medians of nothing (it printed nan throughout) */
+    write_run(tmp, "D", (const double[]){2.9, 2.5, 2.1}, 1.0, 1.0, 0.001, 0.2, 0.1, 0.0);
+    snprintf(b, sizeof b, "%s/D", tmp);
+    out = run_report(a, b, &rc);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_msg(strstr(out, "overlap [2.1, 2.9]: 0 of A's 3 evaluations (A goes lower than B: "
+                              "only the overlap is compared).\nNo evaluation of A lies in the "
+                              "overlap: no reading is compared at equal loss"), "%s", out);
+    ck_assert_msg(!strstr(out, "Median") && !strstr(out, "layer 0") && !strstr(out, "nan"), "%s",
+                  out);
     free(out);
     tu_remove_tree(tmp);
 }
@@ -211,5 +233,6 @@ START_TEST(test_no_validation_evaluation) {
 }
 END_TEST
 
-TU_MAIN("equal_loss", test_equal_loss_step, test_two_runs_by_hand, test_missing_column,
+TU_MAIN("equal_loss", test_equal_loss_step, TU_LOOP(test_two_runs_by_hand, 0, 2),
+        test_missing_column,
         test_no_validation_evaluation);

@@ -72,16 +72,18 @@ START_TEST(test_row_from_logs) {
     Plan p = one_run_plan();
     RowInfo info;
     char *row = results_row(&p, 0, dir, &info);
+    /* task: config.ini names none, so the default's, recall */
     ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.995,0.9,1.2,0.995,10,20,20,40,2.4,2,"
-                          "0.0181019,gpt2,0.4,0.3,9,0,1,,0.25,0.5,1.500,v9");
+                          "0.0181019,gpt2,recall,0.4,0.3,9,0,1,,0.25,0.5,1.500,v9");
     ck_assert_str_eq(info.status, "guard");
-    ck_assert(info.has_acc && info.answer_acc == 0.995);
+    ck_assert(info.has_acc && info.answer_acc == 0.995 && !info.text);
     free(row);
     char *head = results_header(&p);
     ck_assert_str_eq(head, "run,d_k,d_model,n_heads,scale,seed,steps,status,exit_code,steps_done,"
                            "val_loss,val_answer_acc,val_token_acc,best_val_loss,"
                            "best_val_answer_acc,first_step_50,first_step_90,first_step_99,"
-                           "last_eval_step,loss0,logit_std0,predicted_logit_std,init_scheme,saturated_final,"
+                           "last_eval_step,loss0,logit_std0,predicted_logit_std,init_scheme,task,"
+                           "saturated_final,"
                            "softmax_pass_final,logit_std_peak,logit_std_peak_step,"
                            "logit_std_peak_layer,logit_std_10x_step,gq_norm,gk_norm,wall_s,version");
     free(head);
@@ -89,7 +91,37 @@ START_TEST(test_row_from_logs) {
 END_TEST
 
 /* No softmax_pass column: that field is empty; a logged NaN stays visible; 0.2 reaches no
- * threshold: first_step_* empty, last_eval_step 0; no config.ini: predicted_logit_std empty. */
+ * threshold: first_step_* empty, last_eval_step 0; no config.ini: predicted_logit_std,
+ * init_scheme and task empty. */
+/* A text run (task.name = text in config.ini): the task column says so, and the row's info
+ * (the sweep's line per run, sweep.c) knows it and has the bits per byte: the last val_loss, 2.25
+ * ln 2 nats per byte, is 2.25 bits per byte; its val_answer_acc, 0.5, is the next-byte accuracy.
+ * Cut short of the plan's 40 steps (incomplete), its numbers go but the task stays. */
+START_TEST(test_row_text_run) {
+    char dir[128], loss[256];
+    snprintf(dir, sizeof dir, "%s/t1", g_tmp);
+    mkdir(dir, 0755);
+    snprintf(loss, sizeof loss, "step,val_loss,val_bpb,val_token_acc,val_answer_acc\n"
+                                "0,5.5,7.9,0.01,0.01\n40,%.17g,2.25,0.5,0.5\n", 2.25 * log(2.0));
+    write_in(dir, "loss.csv", loss);
+    write_in(dir, "config.ini", "[task]\nname = text\n[model]\nd_model = 16\nn_heads = 2\n");
+    write_in(dir, SWEEP_MARKER, "exit_code 0\nwall_s 1\nversion v9\n");
+    Plan p = one_run_plan();
+    RowInfo info;
+    char *row = results_row(&p, 0, dir, &info);
+    ck_assert_msg(strstr(row, ",fan_in,text,"), "%s", row);
+    ck_assert(info.has_acc && info.text && info.answer_acc == 0.5);
+    ck_assert_double_eq_tol(info.val_bpb, 2.25, 1e-12);
+    free(row);
+    write_in(dir, "loss.csv", "step,val_loss,val_bpb,val_token_acc,val_answer_acc\n"
+                              "0,5.5,7.9,0.01,0.01\n20,2,2.9,0.4,0.4\n");
+    row = results_row(&p, 0, dir, &info);
+    ck_assert_msg(strstr(row, ",incomplete,0,20,") && strstr(row, ",,text,,"), "%s", row);
+    ck_assert(!info.has_acc && info.text);
+    free(row);
+}
+END_TEST
+
 START_TEST(test_row_missing_fields) {
     char dir[128];
     snprintf(dir, sizeof dir, "%s/r1", g_tmp);
@@ -99,8 +131,8 @@ START_TEST(test_row_missing_fields) {
     write_in(dir, SWEEP_MARKER, "exit_code 3\nwall_s 2\nversion v9\n");
     Plan p = one_run_plan();
     char *row = results_row(&p, 0, dir, NULL);
-    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,,,0,nan,4,,,0.5,,4,"
-                          "0,0,,,,2.000,v9");
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,diverged,3,0,nan,0.2,0.1,nan,0.2,,,,0,nan,4,,,,0.5,,"
+                          "4,0,0,,,,2.000,v9");
     free(row);
 }
 END_TEST
@@ -158,9 +190,10 @@ START_TEST(test_status) {
         ck_assert_msg(strncmp(row, want, strlen(want)) == 0, "case %zu: %s", k, row);
         /* incomplete: after steps_done, the 21 measured fields (val_loss .. gk_norm, with
          * first_step_50/90, last_eval_step, predicted_logit_std, init_scheme and the 4 growth
-         * columns), wall_s (none in the marker) and version all empty: 23 commas */
+         * columns), task (no config.ini here), wall_s (none in the marker) and version all
+         * empty: 24 commas */
         if (strcmp(CASES[k].status, "incomplete") == 0 && CASES[k].last_step == 20)
-            ck_assert_str_eq(row, "r1,8,16,2,none,1,40,incomplete,0,20,,,,,,,,,,,,,,,,,,,,,,,");
+            ck_assert_str_eq(row, "r1,8,16,2,none,1,40,incomplete,0,20,,,,,,,,,,,,,,,,,,,,,,,,");
         free(row);
     }
     ck_assert(results_final(0) && results_final(3) && results_final(4));
@@ -229,6 +262,7 @@ START_TEST(test_write_csv) {
 }
 END_TEST
 
-TU_MAIN_FIXTURE("results", make_tmp, remove_tmp, test_row_from_logs, test_row_missing_fields,
+TU_MAIN_FIXTURE("results", make_tmp, remove_tmp, test_row_from_logs, test_row_text_run,
+                test_row_missing_fields,
                 test_status, test_status_running_while_locked, test_marker_round_trip,
                 test_write_csv);

@@ -6,12 +6,14 @@
  * --collect gives it too, and --collect names the runs that did not run; a guard stop is recorded
  * (status guard, exit code 4) and the sweep goes on; a symlinked run folder, or one holding the
  * user's files (their own train.log included), is refused with nothing written into it; the
- * default --out folder; a second sweep into a folder a sweep is using is refused.
+ * default --out folder; a second sweep into a folder a sweep is using is refused; the line per
+ * run names its measure (a text run's bits per byte and next-byte accuracy).
  * Started again after an interruption or an edit: test_sweep_restart.c. Argument and config
  * errors: test_plan.c. */
 #include "sweep/sweep.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -400,6 +402,53 @@ START_TEST(test_default_out_dir) {
 }
 END_TEST
 
+/* The line the sweep prints per finished run names what its number is: a run of a generated task
+ * its answer accuracy, a text run (which has no answers; its val_answer_acc is the next-byte
+ * accuracy) its bits per byte and next-byte accuracy. The expected numbers come from each run's
+ * own loss.csv: the last val_loss / ln 2 and the last val_token_acc (on text the same as
+ * val_answer_acc), the copy run's last val_answer_acc. */
+START_TEST(test_run_line_names_the_measure) {
+    write_ini();
+    char args[600];
+    snprintf(args, sizeof args, "tiny.ini --set task.name=text --set task.file=%s/data/prose.txt "
+                                "--set task.seq_len=16 --set model.d_model=16 --grid "
+                                "attention.scale=sqrt_dk,none --steps 4 --out %%s", SCALEDOT_SOURCE_DIR);
+    ck_assert_int_eq(sweep_cmd(args, "text"), 0);
+    char *msg = out_text();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 4 --out %s", "copy"), 0);
+    char *copy = out_text();
+    static const struct {
+        const char *dir, *run;
+        int text;
+    } RUNS[] = {{"text", "scale-sqrt_dk", 1}, {"text", "scale-none", 1}, {"copy", "lr-1e-3", 0}};
+    for (int i = 0; i < 3; i++) {
+        char path[256], want[256];
+        snprintf(path, sizeof path, "%s/%s/runs/%s/loss.csv", g_tmp, RUNS[i].dir, RUNS[i].run);
+        Csv t = {0};
+        ck_assert_msg(csv_load(&t, path) == 0, "no %s", path);
+        int row = t.n_rows - 1;
+        double loss = csv_num(&t, row, csv_col(&t, "val_loss"));
+        double acc = csv_num(&t, row, csv_col(&t, RUNS[i].text ? "val_token_acc" : "val_answer_acc"));
+        csv_free(&t);
+        if (RUNS[i].text)
+            snprintf(want, sizeof want, "sweep: run %s: ok (exit code 0), final val bpb %.4f, "
+                     "next-byte acc %.1f%%, ", RUNS[i].run, loss / log(2.0), 100 * acc);
+        else
+            snprintf(want, sizeof want, "sweep: run %s: ok (exit code 0), final val answer acc "
+                     "%.1f%%, ", RUNS[i].run, 100 * acc);
+        const char *out = RUNS[i].text ? msg : copy;
+        ck_assert_msg(strstr(out, want), "no '%s' in:\n%s", want, out);
+    }
+    ck_assert_msg(!strstr(msg, "answer acc"), "%s", msg);
+    free(copy);
+    free(msg);
+    /* the report knows it from sweep.csv's task column */
+    char path[256];
+    snprintf(path, sizeof path, "%s/text/summary.txt", g_tmp);
+    ck_assert(tu_file_contains(path, "final next-byte accuracy"));
+}
+END_TEST
+
 /* Issue 21 item 9: a second sweep into a folder a sweep is using is refused up front (exit 2),
  * naming the first one's pid, and writes nothing; once the first is gone it runs. The "first
  * sweep" is this test process holding the folder's lock. */
@@ -430,4 +479,4 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_ag
                                 (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
                         test_refused_run_named_without_train_log, test_collect_keeps_user_summary,
                         test_run_replaced_by_hand_not_collected_as_planned, test_default_out_dir,
-                        test_second_sweep_refused);
+                        test_second_sweep_refused, test_run_line_names_the_measure);

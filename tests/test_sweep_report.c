@@ -3,11 +3,13 @@
  * train listed and counted, summary.txt the same text as the terminal, the LR-sensitivity table
  * and the sweep page (index.html) written beside it with every figure,
  * an older sweep.csv, a malformed row, a folder without sweep.csv, a report file made read-only
- * or of the user's (kept), and ./train --sweep-report. */
+ * or of the user's (kept), ./train --sweep-report, and the words of a text sweep (next-byte
+ * accuracy and bits per byte, not answer accuracy). */
 #include "report/sweep_report.h"
 
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,71 @@ START_TEST(test_summary_over_seeds) {
     /* neither d_k nor lr varied: a figure against the scale (test_sweep_figures.c draws it) */
     assert_has(r.out, "\nsweep_by_scale.svg: the final validation answer accuracy (%) against "
                       "scale");
+    report_free(&r);
+}
+END_TEST
+
+/* A text sweep (task column "text"): two scales x two seeds. The text task has no answers, its
+ * val_answer_acc is the next-byte accuracy (evaluate.h), and its measure is bits per byte,
+ * val_loss / ln 2. val_loss is written as B·ln 2 for B = 2.0 and 2.2 (sqrt_dk: median 2.1 bits
+ * per byte) and 3.0 and 3.4 (none: median 3.2); accuracy 0.40, 0.42 (median 41.0 %) and 0.30,
+ * 0.32 (31.0 %); a missing run (no task: no config.ini was read) changes nothing. Every line
+ * names the next-byte accuracy and none the answer accuracy, in the summary, the page and the
+ * figure. One row of another task makes the words name both; a column of "sort" leaves them as
+ * a sweep.csv without the column has them. _i: 0 text, 1 one row sort, 2 all sort. */
+START_TEST(test_text_sweep_words) {
+    static const struct {
+        const char *run, *scale, *seed;
+        double bits, acc;
+    } ROWS[] = {{"t1", "sqrt_dk", "1", 2.0, 0.40}, {"t2", "sqrt_dk", "2", 2.2, 0.42},
+                {"n1", "none", "1", 3.0, 0.30}, {"n2", "none", "2", 3.4, 0.32}};
+    char csv[2048];
+    int len = snprintf(csv, sizeof csv, "run,scale,seed,steps,status,val_loss,val_answer_acc,"
+                                        "val_token_acc,first_step_50,first_step_90,first_step_99,"
+                                        "last_eval_step,task\n");
+    for (int i = 0; i < N(ROWS); i++)
+        len += snprintf(csv + len, sizeof csv - (size_t)len, "%s,%s,%s,100,ok,%.17g,%g,%g,,,,100,%s\n",
+                        ROWS[i].run, ROWS[i].scale, ROWS[i].seed, ROWS[i].bits * log(2.0),
+                        ROWS[i].acc, ROWS[i].acc, _i == 2 || (_i == 1 && i == 3) ? "sort" : "text");
+    snprintf(csv + len, sizeof csv - (size_t)len, "m3,none,3,100,missing,,,,,,,,\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweep.csv", g_tmp);
+    tu_write_file(path, csv);
+    /* what the report must say, per case (NULL ends a list) */
+    static const char *const WANT[3][9] = {
+        {"verdict: best of 2 groups, scale=sqrt_dk: final next-byte accuracy 41.0 % (median of 2 "
+         "runs), 2.100 bits per byte (median val_loss / ln 2), 0/2 reached 99 %\n",
+         "  worst, scale=none: final next-byte accuracy 31.0 % (median of 2 runs), 3.200 bits per "
+         "byte (median val_loss / ln 2), 0/2 reached 99 %\n",
+         "  unscaled over scaled steps to 50 / 90 / 99 % next-byte accuracy: ",
+         "acc = final next-byte accuracy (val_answer_acc = val_token_acc on text)",
+         /* group, n, acc, >=99%, step99, val_loss (nats: 2.1 ln 2 = 1.456), bpb, std0, sat */
+         "  group             n  acc                      >=99%  step99   val_loss      bpb      "
+         "std0     sat\n",
+         "  scale=sqrt_dk     2  41.0 [40.0-42.0]           0/2       -      1.456   2.1000      "
+         "   -       -\n",
+         "\nslowdown: steps to the first validation pass at >= 50 / 90 / 99 % next-byte accuracy, ",
+         "\nsweep_by_scale.svg: the final validation next-byte accuracy (%) against scale", NULL},
+        {": final answer accuracy (next-byte accuracy on the text runs) 41.0 % (median of 2 runs), "
+         "0/2 reached 99 %\n", NULL},
+        {"verdict: best of 2 groups, scale=sqrt_dk: final answer accuracy 41.0 % (median of 2 "
+         "runs), 0/2 reached 99 %\n", "acc = final val_answer_acc (%)",
+         "  unscaled over scaled steps to 50 / 90 / 99 %: ", NULL},
+    };
+    Report r = report();
+    ck_assert_msg(r.rc == 0, "%s", r.err);
+    for (int k = 0; WANT[_i][k]; k++) assert_has(r.out, WANT[_i][k]);
+    ck_assert_msg(!strstr(r.out, "bits per byte") == (_i != 0), "%s", r.out);
+    /* the words in every file the report writes */
+    static const char *const FILES[] = {"summary.txt", "index.html", "sweep_by_scale.svg"};
+    for (int f = 0; f < N(FILES); f++) {
+        snprintf(path, sizeof path, "%s/%s", g_tmp, FILES[f]);
+        char *text = tu_read_file(path, NULL);
+        ck_assert_ptr_nonnull(text);
+        ck_assert_msg(!strstr(text, "next-byte") == (_i == 2), "%s:\n%s", FILES[f], text);
+        if (_i == 0) ck_assert_msg(!strstr(text, "answer acc"), "%s:\n%s", FILES[f], text);
+        free(text);
+    }
     report_free(&r);
 }
 END_TEST
@@ -343,4 +410,4 @@ TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, t
                 test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
                 test_unwritable_outputs, test_figure_not_written_named,
                 TU_LOOP(test_user_files_kept, 0, 4),
-                test_train_sweep_report);
+                test_train_sweep_report, TU_LOOP(test_text_sweep_words, 0, 3));

@@ -167,6 +167,10 @@ int config_parse_number(const char *s, double *out, char *msg, size_t n);
  * 1 for none, 1/d_k for inv_dk, the configured number otherwise. */
 double config_attention_scale(const Config *c, int d_k);
 
+/* The name of task kind k as task.name spells it (sort, ..., text); NULL for a value that is no
+ * TaskKind. */
+const char *config_task_name(TaskKind k);
+
 /* The name of a named attention.scale mode as the key table spells it (sqrt_dk, none, inv_dk);
  * NULL for SCALE_VALUE, which is written as its number. */
 const char *config_scale_name(ScaleMode m);

@@ -34,8 +34,11 @@
     { .section = sec, .key = k, .type = T_ENUM, .offset = FIELD(f, sizeof(int)), .def = d, \
       .names = nm, .help = h }
 
+/* Indexed by TaskKind (config_task_name). */
 static const char *const TASK_NAMES[] = {"sort", "reverse", "copy", "recall", "file", "text",
                                            NULL};
+_Static_assert(sizeof TASK_NAMES / sizeof *TASK_NAMES == TASK_TEXT + 2,
+               "TASK_NAMES: one name per TaskKind, then NULL");
 static const char *const QK_NORM_NAMES[] = {"none", "layernorm", "rmsnorm", NULL};
 static const char *const BLOCK_NAMES[] = {"gpt2", "llama", NULL}; /* indexed by BlockKind */
 static const char *const MATMUL_NAMES[] = {"float32", "bf16", NULL}; /* indexed by MatmulKind */
@@ -228,6 +231,10 @@ double config_attention_scale(const Config *c, int d_k) {
     case SCALE_VALUE: return c->scale_value;
     }
     return 1.0 / sqrt((double)d_k);
+}
+
+const char *config_task_name(TaskKind k) {
+    return (unsigned)k <= (unsigned)TASK_TEXT ? TASK_NAMES[k] : NULL;
 }
 
 const char *config_scale_name(ScaleMode m) {

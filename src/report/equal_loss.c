@@ -143,6 +143,18 @@ static double median(double *v, int n) {
     return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
 }
 
+/* A / B into out (n bytes), 7 columns wide as "%7.3g" prints it: "—" when both are 0, a ratio
+ * 0/0 that says nothing (it printed "-nan"); returns 1 then, else 0. A / 0 stays inf (A above
+ * B), and a median not measured stays nan. */
+static int ratio_cell(char *out, size_t n, double a, double b) {
+    if (a == 0 && b == 0) {
+        snprintf(out, n, "%*s", 7 + (int)strlen("—") - 1, "—"); /* 3 bytes, 1 column */
+        return 1;
+    }
+    snprintf(out, n, "%7.3g", a / b);
+    return 0;
+}
+
 int report_equal_loss(FILE *out, const char *dir_a, const char *dir_b) {
     Run a = {0}, b = {0};
     int rc = run_load(&a, dir_a);
@@ -186,6 +198,11 @@ int report_equal_loss(FILE *out, const char *dir_a, const char *dir_b) {
     fprintf(out, "; overlap [%.4g, %.4g]: %d of A's %d evaluations%s.\n", lo, hi, m, n,
             a.lo < b.lo ? " (A goes lower than B: only the overlap is compared)"
             : a.hi > b.hi ? " (the levels above B's highest loss are left out)" : "");
+    if (m == 0) { /* the overlap falls between two of A's evaluations: no level to read at */
+        fprintf(out, "No evaluation of A lies in the overlap: no reading is compared at equal "
+                     "loss (evaluate more often, train.eval_every, or train longer).\n");
+        goto done;
+    }
 #define VAL(i, l, k, w) val[(((size_t)(i) * L + (l)) * N_READ + (k)) * 3 + (w)]
     for (int l = 0; l < L; l++) {
         fprintf(out, "\nlayer %d: A / B at equal loss\n%9s %6s %8s", l, "val_loss", "step A",
@@ -212,6 +229,7 @@ int report_equal_loss(FILE *out, const char *dir_a, const char *dir_b) {
         rc = 1;
         goto done;
     }
+    int any_zero = 0; /* a ratio 0 / 0 printed as "—" */
     for (int l = 0; l < L; l++)
         for (int k = 0; k < N_READ; k++) {
             double med[3];
@@ -219,7 +237,9 @@ int report_equal_loss(FILE *out, const char *dir_a, const char *dir_b) {
                 for (int i = 0; i < m; i++) col[i] = VAL(i, l, k, w);
                 med[w] = median(col, m);
             }
-            double r_loss = med[0] / med[1], r_step = med[0] / med[2];
+            char r_loss[16], r_step[16];
+            any_zero |= ratio_cell(r_loss, sizeof r_loss, med[0], med[1]);
+            any_zero |= ratio_cell(r_step, sizeof r_step, med[0], med[2]);
             /* the direction is A above or below B, read off the medians (a ratio is inf or
              * NaN when B's median is 0) */
             const char *verdict = isnan(med[0]) || isnan(med[1]) || isnan(med[2]) ||
@@ -227,10 +247,13 @@ int report_equal_loss(FILE *out, const char *dir_a, const char *dir_b) {
                                       ? "cannot tell"
                                   : (med[0] > med[1]) == (med[0] > med[2]) ? "survives"
                                                                            : "reverses";
-            fprintf(out, "layer %d %-12s A %8.4g | equal loss: B %8.4g, A/B %7.3g | equal step: "
-                         "B %8.4g, A/B %7.3g | %s\n",
+            fprintf(out, "layer %d %-12s A %8.4g | equal loss: B %8.4g, A/B %s | equal step: "
+                         "B %8.4g, A/B %s | %s\n",
                     l, READ_NAME[k], med[0], med[1], r_loss, med[2], r_step, verdict);
         }
+    if (any_zero)
+        fprintf(out, "\"—\": A and B are both 0 there (0/0): no ratio, and no direction to survive "
+                     "or reverse.\n");
 #undef VAL
     free(col);
 done:

@@ -21,8 +21,9 @@ double equal_loss_step(const double *steps, const double *losses, int n, double 
  * (grad_norms.csv blocks.L.attn.qkv.weight.q) and the mean over heads of attention.csv's
  * dlogit_norm, dprob_norm, softmax_pass and blocked_rows. Then per layer and reading the median
  * over the levels for A, for B at equal loss and for B at equal step (A's steps), the ratios
- * A / B and whether the equal-step reading's direction (A above or below B) survives at equal
- * loss. When the ranges do not overlap it says so and prints no levels.
+ * A / B ("—" for 0 / 0, explained below the table) and whether the equal-step reading's direction
+ * (A above or below B) survives at equal loss. When the ranges do not overlap, or none of A's
+ * evaluations lies in the overlap, it says so and prints no levels.
  * Returns 0, 2 when a log is missing or lacks a column (stderr names the path and column) or a
  * run has no finite val_loss (no validation evaluation: stderr names the run; nothing printed),
  * or 1 when memory runs out. */

@@ -1,6 +1,6 @@
-/* slowdown.c: unscaled over scaled steps to 50 / 90 / 99 % answer accuracy, per pair and as a
- * censored median over seeds (slowdown.h). Reading order: one pair, the censored median, the
- * section of the sweep summary. */
+/* slowdown.c: unscaled over scaled steps to 50 / 90 / 99 % answer accuracy (next-byte accuracy on
+ * text: sweep_acc_name), per pair and as a censored median over seeds (slowdown.h). Reading order:
+ * one pair, the censored median, the section of the sweep summary. */
 #include "report/slowdown.h"
 
 #include <math.h>
@@ -160,11 +160,11 @@ int slowdown_print(FILE *f, const SweepTable *t) {
     if (n_pairs < 0) goto done;
     rc = 0;
     if (n_pairs == 0) goto done;
-    fprintf(f, "\nslowdown: steps to the first validation pass at >= 50 / 90 / 99 %% answer accuracy, "
+    fprintf(f, "\nslowdown: steps to the first validation pass at >= 50 / 90 / 99 %% %s, "
                "scale=none over scale=sqrt_dk,\nper pair of runs that differ only in the scale; "
                "\"> N×\": the unscaled run never got there (censored at its last validation pass: "
                "N =\nthat step / the scaled run's steps, a lower bound); \"< N×\": the scaled run never "
-               "got there; \"—\": neither did\n\n");
+               "got there; \"—\": neither did\n\n", sweep_acc_name(t));
     int w = 4;
     for (int i = 0; i < n_pairs; i++)
         if ((int)strlen(g[pairs[i].group].label) > w) w = (int)strlen(g[pairs[i].group].label);

@@ -29,6 +29,7 @@ const SweepColumnInfo SWEEP_COLUMNS[SC_N] = {
     [SC_STD0] = {"logit_std0", 1},
     [SC_PRED_STD] = {"predicted_logit_std", 1},
     [SC_INIT] = {"init_scheme", 0},
+    [SC_TASK] = {"task", 0},
     [SC_SAT] = {"saturated_final", 1},
     [SC_PASS] = {"softmax_pass_final", 1},
     [SC_STD_PEAK] = {"logit_std_peak", 1},

@@ -8,15 +8,17 @@
  * accuracy (empty: not reached by last_eval_step, the last pass; time_to_learn.h);
  * predicted_logit_std the step-0 attention-logit std predicted from the run's config.ini
  * (model_predicted_logit_std) and init_scheme its init.scheme (fan_in | gpt2), so the regime map
- * knows every run's init whether or not the sweep varied it. */
+ * knows every run's init whether or not the sweep varied it; task its task.name, so the report
+ * knows what val_answer_acc measures (the text task has no answers: there it is the next-byte
+ * accuracy, evaluate.h). */
 #ifndef SCALEDOT_SWEEP_COLUMNS_H
 #define SCALEDOT_SWEEP_COLUMNS_H
 
 typedef enum {
     SC_STATUS, SC_EXIT_CODE, SC_STEPS_DONE, SC_VAL_LOSS, SC_VAL_ACC, SC_VAL_TOK, SC_BEST_LOSS,
     SC_BEST_ACC, SC_FIRST_50, SC_FIRST_90, SC_FIRST_99, SC_LAST_EVAL, SC_LOSS0, SC_STD0,
-    SC_PRED_STD, SC_INIT, SC_SAT, SC_PASS, SC_STD_PEAK, SC_STD_PEAK_STEP, SC_STD_PEAK_LAYER,
-    SC_STD_10X, SC_GQ, SC_GK, SC_WALL, SC_VERSION, SC_N
+    SC_PRED_STD, SC_INIT, SC_TASK, SC_SAT, SC_PASS, SC_STD_PEAK, SC_STD_PEAK_STEP,
+    SC_STD_PEAK_LAYER, SC_STD_10X, SC_GQ, SC_GK, SC_WALL, SC_VERSION, SC_N
 } SweepColumn;
 
 typedef struct {

@@ -103,6 +103,18 @@ static void dk_points(const SweepTable *t, const SweepGroup *g, int dk, SweepMet
     free(rows);
 }
 
+/* The words of a figure of the final accuracy against column `against`: its title, y label and
+ * what its caption says is drawn, each n bytes, naming what the accuracy is (sweep_acc_name). */
+static void acc_words(const SweepTable *t, const char *against, char *title, char *y_label,
+                      char *what, size_t n) {
+    const char *acc = sweep_acc_name(t);
+    snprintf(title, n, "Final validation %s against %s", acc, against);
+    snprintf(y_label, n, "%s (%%)", acc);
+    snprintf(what, n, "the final validation %s (%%)", acc);
+}
+
+/* A chart's title, y label and caption words; NULL title: the accuracy's (acc_words), NULL
+ * y_label: the loss's unit, per answer token or per byte (on text). */
 typedef struct {
     const char *file, *title, *y_label, *what;
     SweepMetric m;
@@ -111,10 +123,9 @@ typedef struct {
 } DkChart;
 
 static const DkChart DK_CHARTS[] = {
-    {"sweep_accuracy.svg", "Final validation answer accuracy against d_k", "answer accuracy (%)",
-     "the final validation answer accuracy (%)", SW_VAL_ACC, 100, 0},
-    {"sweep_loss.svg", "Final validation loss against d_k", "validation loss (nats/answer token)",
-     "the final validation loss", SW_VAL_LOSS, 1, 0},
+    {"sweep_accuracy.svg", NULL, NULL, NULL, SW_VAL_ACC, 100, 0},
+    {"sweep_loss.svg", "Final validation loss against d_k", NULL, "the final validation loss",
+     SW_VAL_LOSS, 1, 0},
     {"sweep_logit_std.svg", "Attention-logit std at step 0 against d_k",
      "logit std at step 0, layer 0 (log scale)",
      "the attention-logit std at step 0 (layer 0, mean over heads)", SW_STD0, 1, 1},
@@ -164,7 +175,20 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
             bars[i] = (PlotBars){pts[i].lo, pts[i].hi};
             labels[i] = g[i].label;
         }
-        PlotAxes ax = {.title = ch->title, .x_label = "d_k (log scale)", .y_label = ch->y_label,
+        static const char *const LOSS_UNIT[] = {
+            [SWEEP_ACC_ANSWER] = "validation loss (nats/answer token)",
+            [SWEEP_ACC_NEXT_BYTE] = "validation loss (nats/byte)",
+            [SWEEP_ACC_MIXED] = "validation loss (nats/answer token; nats/byte on text)",
+        };
+        char title[160], y_label[160], what[160];
+        if (ch->title) {
+            snprintf(title, sizeof title, "%s", ch->title);
+            snprintf(y_label, sizeof y_label, "%s", ch->y_label ? ch->y_label : LOSS_UNIT[t->acc]);
+            snprintf(what, sizeof what, "%s", ch->what);
+        } else {
+            acc_words(t, "d_k", title, y_label, what, sizeof title);
+        }
+        PlotAxes ax = {.title = title, .x_label = "d_k (log scale)", .y_label = y_label,
                        .log_y = ch->log_y, .log_x = PLOT_LOG2, .x_lo = NAN, .x_hi = NAN,
                        .y_lo = NAN, .y_hi = NAN, .y_from_zero = !ch->log_y};
         if (ch->m == SW_VAL_ACC) ax.y_lo = 0, ax.y_hi = 100;
@@ -185,7 +209,7 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
             fprintf(cap, "%s: %s against d_k (log x axis), one line per setting of the varied "
                          "columns other than d_k and seed; each point is the median over the "
                          "seeds that measured it, the bar spans their minimum to maximum.\n",
-                    ch->file, ch->what);
+                    ch->file, what);
         }
     }
     free(pts);
@@ -278,7 +302,7 @@ static int key_values(const SweepTable *t, int k, const char **vals, int cap) {
     return n;
 }
 
-/* Final validation answer accuracy against the values of varied column k, one tick per value,
+/* Final validation accuracy (acc_words) against the values of varied column k, one tick per value,
  * one line per group of the other varied columns (seed aside): median over the rows at a value,
  * min-max bars. Returns 1 when written, 0 when k has fewer than two trained values, -1. */
 static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
@@ -339,14 +363,14 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
         labels[ns] = seed_label[q];
     }
     const char *name = sweep_key_name(t, k);
-    char title[160], file[128];
-    snprintf(title, sizeof title, "Final validation answer accuracy against %s", name);
+    char title[256], y_label[256], what[256], file[128];
+    acc_words(t, name, title, y_label, what, sizeof title);
     int len = snprintf(file, sizeof file, "sweep_by_");
     for (const char *c = name; *c && len < (int)sizeof file - 5; c++)
         file[len++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
                               (*c >= '0' && *c <= '9') || *c == '-' ? *c : '_';
     snprintf(file + len, sizeof file - (size_t)len, ".svg");
-    PlotAxes ax = {.title = title, .x_label = name, .y_label = "answer accuracy (%)",
+    PlotAxes ax = {.title = title, .x_label = name, .y_label = y_label,
                    .x_lo = NAN, .x_hi = NAN, .y_lo = 0, .y_hi = 100, .x_names = vals,
                    .n_x_names = n_vals};
     int rc = save_chart(dir, file, &ax, s, bars, ns, labels,
@@ -356,10 +380,10 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
                                   "line per setting of the other varied columns",
                         cap);
     if (!rc)
-        fprintf(cap, "%s: the final validation answer accuracy (%%) against %s, one tick per "
-                     "value, one line per setting of the varied columns other than %s and seed; "
-                     "each point is the median over the seeds that measured it, the bar spans "
-                     "their minimum to maximum%s.\n", file, name, name,
+        fprintf(cap, "%s: %s against %s, one tick per value, one line per setting of the varied "
+                     "columns other than %s and seed; each point is the median over the seeds "
+                     "that measured it, the bar spans their minimum to maximum%s.\n", file, what,
+                name, name,
                 n_seeds ? "; with one such setting, each seed's own line beside it" : "");
     free(pts);
     free(rows);

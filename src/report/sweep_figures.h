@@ -1,7 +1,8 @@
 /* sweep_figures.h: the SVG figures of a sweep, drawn from its sweep.csv.
  *
  * When d_k varies: sweep_accuracy.svg, sweep_loss.svg and sweep_logit_std.svg, the final
- * validation answer accuracy, the final validation loss and the step-0 attention-logit std against
+ * validation answer accuracy (of a text sweep, the next-byte accuracy, and its loss per byte:
+ * sweep_acc_name), the final validation loss and the step-0 attention-logit std against
  * d_k (log x), one line per group of the other varied columns (the scale modes of a d_k sweep),
  * median over seeds with min-max bars. When optim.lr varies: sweep_lr.svg, the final validation
  * loss against lr (log x, log y), one line per LR-sensitivity group, median over seeds with

@@ -93,18 +93,28 @@ static int has_column(const SweepTable *t, SweepMetric m) {
 
 static void print_summary(FILE *f, const SweepTable *t, const SweepGroup *g, int n) {
     int w = 5, with_99 = t->col[SW_FIRST99] >= 0, with_pass = has_column(t, SW_PASS), any_stop = 0;
+    int text = t->acc == SWEEP_ACC_NEXT_BYTE; /* bits per byte: the measure of text */
     for (int k = 0; k < n; k++)
         if ((int)strlen(g[k].label) > w) w = (int)strlen(g[k].label);
-    fprintf(f, "\nsummary over seeds: acc = final val_answer_acc (%%), median [min-max]; >=99%% = "
+    /* the sort sweeps' wording, unchanged: acc is val_answer_acc */
+    char acc_is[160] = "final val_answer_acc";
+    if (t->acc != SWEEP_ACC_ANSWER)
+        snprintf(acc_is, sizeof acc_is, "final %s (val_answer_acc = val_token_acc on text)",
+                 sweep_acc_name(t));
+    fprintf(f, "\nsummary over seeds: acc = %s (%%), median [min-max]; >=99%% = "
                "seeds that reached 99 %% at some validation pass;\nstep99 = median first_step_99 "
-               "of those seeds; val_loss, std0 (logit_std0), sat (saturated_final)%s = medians\n\n",
+               "of those seeds; val_loss, %sstd0 (logit_std0), sat (saturated_final)%s = "
+               "medians\n\n", acc_is, text ? "bpb (val_loss / ln 2, bits per byte), " : "",
             with_pass ? ", pass (softmax_pass_final)" : "");
-    fprintf(f, "  %-*s  %4s  %-22s  %6s  %6s  %9s  %8s  %6s", w, "group", "n", "acc", ">=99%",
-            "step99", "val_loss", "std0", "sat");
+    fprintf(f, "  %-*s  %4s  %-22s  %6s  %6s  %9s", w, "group", "n", "acc", ">=99%", "step99",
+            "val_loss");
+    if (text) fprintf(f, "  %7s", "bpb");
+    fprintf(f, "  %8s  %6s", "std0", "sat");
     if (with_pass) fprintf(f, "  %6s", "pass");
     fputc('\n', f);
     for (int k = 0; k < n; k++) {
-        char acc[96], s99[16] = "-", step[16], loss[16], std[16], sat[16], pass[16], nn[16];
+        char acc[96], s99[16] = "-", step[16], loss[16], bpb[16], std[16], sat[16], pass[16],
+            nn[16];
         int stopped = 0, reached = 0;
         for (int i = 0; i < g[k].n; i++) {
             const SweepRow *r = &t->rows[g[k].rows[i]];
@@ -117,11 +127,13 @@ static void print_summary(FILE *f, const SweepTable *t, const SweepGroup *g, int
         range_cell(acc, sizeof acc, sweep_stat(t, &g[k], SW_VAL_ACC, 100), "%.1f");
         median_cell(step, sizeof step, sweep_stat(t, &g[k], SW_FIRST99, 1), "%.0f");
         median_cell(loss, sizeof loss, sweep_stat(t, &g[k], SW_VAL_LOSS, 1), "%.4g");
+        median_cell(bpb, sizeof bpb, sweep_stat(t, &g[k], SW_VAL_LOSS, 1 / log(2.0)), "%.4f");
         median_cell(std, sizeof std, sweep_stat(t, &g[k], SW_STD0, 1), "%.3g");
         median_cell(sat, sizeof sat, sweep_stat(t, &g[k], SW_SAT, 1), "%.3f");
         median_cell(pass, sizeof pass, sweep_stat(t, &g[k], SW_PASS, 1), "%.3f");
-        fprintf(f, "  %-*s  %4s  %-22s  %6s  %6s  %9s  %8s  %6s", w, g[k].label, nn, acc, s99,
-                step, loss, std, sat);
+        fprintf(f, "  %-*s  %4s  %-22s  %6s  %6s  %9s", w, g[k].label, nn, acc, s99, step, loss);
+        if (text) fprintf(f, "  %7s", bpb);
+        fprintf(f, "  %8s  %6s", std, sat);
         if (with_pass) fprintf(f, "  %6s", pass);
         fputc('\n', f);
     }

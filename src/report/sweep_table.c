@@ -136,6 +136,32 @@ static int read_rows(SweepTable *t, const char *text) {
     return 0;
 }
 
+/* ------------------------------------------------------------------ what the accuracy is */
+
+/* The text task's name in the task column (config/keys.c spells it; report/ reads no config, as
+ * runs.c's run_is_text). */
+#define TEXT_TASK "text"
+
+static const char *const ACC_NAME[] = {
+    [SWEEP_ACC_ANSWER] = "answer accuracy",
+    [SWEEP_ACC_NEXT_BYTE] = "next-byte accuracy",
+    [SWEEP_ACC_MIXED] = "answer accuracy (next-byte accuracy on the text runs)",
+};
+
+const char *sweep_acc_name(const SweepTable *t) { return ACC_NAME[t->acc]; }
+
+/* Rows with an empty task (no config.ini read: a missing run) say nothing either way. */
+static SweepAcc find_acc(const SweepTable *t) {
+    int col = csv_col(&t->csv, SWEEP_COLUMNS[SC_TASK].name), text = 0, other = 0;
+    for (int i = 0; col >= 0 && i < t->n_rows; i++) {
+        const char *task = csv_str(&t->csv, t->rows[i].csv_row, col);
+        if (!*task) continue;
+        if (strcmp(task, TEXT_TASK) == 0) text = 1;
+        else other = 1;
+    }
+    return !text ? SWEEP_ACC_ANSWER : other ? SWEEP_ACC_MIXED : SWEEP_ACC_NEXT_BYTE;
+}
+
 /* ------------------------------------------------------------------ varied columns */
 
 static void find_keys(SweepTable *t) {
@@ -175,6 +201,7 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
         return -1;
     }
     find_keys(t);
+    t->acc = find_acc(t);
     return 0;
 }
 

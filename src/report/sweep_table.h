@@ -24,6 +24,12 @@ const char *sweep_metric_name(SweepMetric m);
 
 #define SW_MAX_KEYS 32  /* varied columns */
 
+/* What val_answer_acc (and first_step_*) measure in a sweep.csv, from its task column: the answer
+ * accuracy (every task but text, and an older file without the column), the next-byte accuracy
+ * (every row that names its task is of the text task, which has no answers: evaluate.h), or each
+ * in its rows (some are text). */
+typedef enum { SWEEP_ACC_ANSWER, SWEEP_ACC_NEXT_BYTE, SWEEP_ACC_MIXED } SweepAcc;
+
 typedef struct {
     int line;            /* line of the file (1 = header) */
     int csv_row;         /* data row in the Csv */
@@ -44,6 +50,7 @@ typedef struct {
     int n_keys;                /* varied columns: more than one distinct value in the file */
     int key_col[SW_MAX_KEYS];  /* their Csv columns, in file order */
     int col[SW_N_METRIC];      /* Csv column of each metric, -1 when missing */
+    SweepAcc acc;              /* what the accuracy columns measure */
 } SweepTable;
 
 /* Reads and checks path. A row with a field that must be a number and is not (val_loss = "abc"),
@@ -56,6 +63,11 @@ int sweep_table_load(SweepTable *t, const char *path);
 int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t len);
 
 void sweep_table_free(SweepTable *t);
+
+/* The name of what t's accuracy columns measure, as the report's sentences say it: "answer
+ * accuracy", "next-byte accuracy", or for both "answer accuracy (next-byte accuracy on the text
+ * runs)". */
+const char *sweep_acc_name(const SweepTable *t);
 
 /* The varied column named name, as an index into key_col; -1 when it did not vary. */
 int sweep_key(const SweepTable *t, const char *name);

@@ -118,12 +118,16 @@ void verdict_compare(FILE *f, const Run *runs, int n) {
 
 /* ------------------------------------------------------------------ a sweep */
 
-/* One group's line: its label, median final answer accuracy, seeds at 99 %. */
+/* One group's line: its label, median final answer accuracy (next-byte accuracy and bits per
+ * byte on text), seeds at 99 %. */
 static void group_text(FILE *f, const SweepTable *t, const SweepGroup *g) {
     SweepStat acc = sweep_stat(t, g, SW_VAL_ACC, 100);
-    fprintf(f, "%s: final answer accuracy ", g->label);
+    fprintf(f, "%s: final %s ", g->label, sweep_acc_name(t));
     if (acc.n == 0) fprintf(f, "not measured");
     else fprintf(f, "%.1f %% (median of %d run%s)", acc.median, acc.n, acc.n == 1 ? "" : "s");
+    SweepStat bpb = sweep_stat(t, g, SW_VAL_LOSS, 1 / log(2.0));
+    if (t->acc == SWEEP_ACC_NEXT_BYTE && bpb.n > 0)
+        fprintf(f, ", %.3f bits per byte (median val_loss / ln 2)", bpb.median);
     if (t->col[SW_FIRST99] < 0) return;
     int reached = 0;
     for (int i = 0; i < g->n; i++) {
@@ -149,7 +153,9 @@ static int slowdown_line(FILE *f, const SweepTable *t) {
     if (n > 0) {
         fprintf(f, "  unscaled over scaled steps to ");
         for (int k = 0; k < TTL_N; k++) fprintf(f, "%s%s", k ? " / " : "", TTL_NAME[k]);
-        fprintf(f, " %%: ");
+        /* a sort verdict leaves the answer accuracy implied, as it always has */
+        fprintf(f, " %%%s%s: ", t->acc == SWEEP_ACC_ANSWER ? "" : " ",
+                t->acc == SWEEP_ACC_ANSWER ? "" : sweep_acc_name(t));
         for (int k = 0; k < TTL_N; k++) {
             for (int i = 0; i < n; i++)
                 v[i] = slowdown_at(t, &t->rows[p[i].none], &t->rows[p[i].sq], k);

@@ -17,6 +17,7 @@
 #include "util/run_lock.h"
 #include "report/sweep_columns.h"
 #include "report/time_to_learn.h"
+#include "train/evaluate.h"
 #include "train/train.h"
 
 int results_final(int exit_code) { return exit_code == 0 || exit_code == 3 || exit_code == 4; }
@@ -86,6 +87,7 @@ typedef struct {
     double steps_done, val_loss, val_acc, val_tok, best_loss, best_acc, loss0, std0, sat, pass,
         gq, gk, pred;
     const char *init; /* init.scheme from config.ini; "" when not read */
+    const char *task; /* task.name from config.ini; NULL when not read */
     TimeToLearn ttl;
 } Measured;
 
@@ -132,6 +134,7 @@ static void read_config(const char *dir, Measured *m) {
     m->pred = train_predicted_logit_std(&c);
     m->has_pred = 1;
     m->init = c.init == INIT_GPT2 ? "gpt2" : "fan_in";
+    m->task = config_task_name(c.task);
 }
 
 /* Mean of column name over every row (layers and heads) of the last step in attention.csv. */
@@ -227,10 +230,13 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
     long steps = planned_steps(p, r);
     rs.short_log = steps >= 0 && (!m.has_steps || m.steps_done < (double)steps);
     const char *status = results_status(&rs);
-    if (has_marker && mk.exit_code == 0 && rs.short_log) /* only how far it got is kept */
-        m = (Measured){.has_steps = m.has_steps, .steps_done = m.steps_done};
-    if (info) *info = (RowInfo){status, m.has_val, m.val_acc, has_marker ? mk.wall_s : NAN,
-                                has_marker ? mk.exit_code : -1};
+    /* only how far it got is kept, and what it is (the task is no number of the run's) */
+    if (has_marker && mk.exit_code == 0 && rs.short_log)
+        m = (Measured){.has_steps = m.has_steps, .steps_done = m.steps_done, .task = m.task};
+    int text = m.task && strcmp(m.task, config_task_name(TASK_TEXT)) == 0;
+    if (info)
+        *info = (RowInfo){status, m.has_val, m.val_acc, text, evaluate_bits_per_byte(m.val_loss),
+                          has_marker ? mk.wall_s : NAN, has_marker ? mk.exit_code : -1};
     char cell[SC_N][72];
     snprintf(cell[SC_STATUS], sizeof cell[0], "%s", status);
     put_num(cell[SC_EXIT_CODE], sizeof cell[0], has_marker, has_marker ? mk.exit_code : 0, "%.0f");
@@ -247,6 +253,7 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
     put_num(cell[SC_STD0], sizeof cell[0], m.has_std0, m.std0, "%.6g");
     put_num(cell[SC_PRED_STD], sizeof cell[0], m.has_pred, m.pred, "%.6g");
     snprintf(cell[SC_INIT], sizeof cell[0], "%s", m.init ? m.init : "");
+    snprintf(cell[SC_TASK], sizeof cell[0], "%s", m.task ? m.task : "");
     put_num(cell[SC_SAT], sizeof cell[0], m.has_sat, m.sat, "%.6g");
     put_num(cell[SC_PASS], sizeof cell[0], m.has_pass, m.pass, "%.6g");
     put_num(cell[SC_STD_PEAK], sizeof cell[0], m.has_peak, m.peak, "%.6g");

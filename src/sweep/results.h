@@ -51,7 +51,9 @@ const char *results_status(const RunState *s);
 typedef struct {
     const char *status;
     int has_acc;
-    double answer_acc;  /* last validation pass, fraction */
+    double answer_acc;  /* last validation pass, fraction; on a text run the next-byte accuracy */
+    int text;           /* a run of the text task (task.name = text in its config.ini) */
+    double val_bpb;     /* last validation pass, bits per byte (val_loss / ln 2), when has_acc */
     double wall_s;      /* NaN when not recorded */
     int exit_code;      /* -1 when none recorded */
 } RowInfo;
@@ -60,8 +62,8 @@ typedef struct {
 char *results_header(const Plan *p);
 
 /* The sweep.csv row of plan run r, read from run_dir (its folder; it may not exist); no
- * newline, malloc'd; info (may be NULL) gets the status and final accuracy. NULL when out of
- * memory. */
+ * newline, malloc'd; info (may be NULL) gets the status, the final accuracy and bits per byte, and
+ * whether the run is of the text task. NULL when out of memory. */
 char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info);
 
 /* Writes path (sweep.csv): the header and rows[0..p->n_runs), via a temporary file and rename,

@@ -123,8 +123,17 @@ static int run_done(void *ctx, int i, int rc) {
         fprintf(stderr, "sweep: run %s stopped (exit code %d); started again, the sweep resumes "
                         "it from its checkpoint\n", sw->plan.names[r], rc);
     } else {
-        char acc[32] = "not measured", wall[32] = "", log[SWEEP_PATH + PLAN_CELL + 16];
-        if (info.has_acc) snprintf(acc, sizeof acc, "%.1f%%", 100 * info.answer_acc);
+        /* a text run has no answers: its val_answer_acc is the next-byte accuracy, and bits per
+         * byte are the measure of text (evaluate.h) */
+        char acc[64], wall[32] = "", log[SWEEP_PATH + PLAN_CELL + 16];
+        if (!info.has_acc)
+            snprintf(acc, sizeof acc, "%s not measured",
+                     info.text ? "bpb and next-byte acc" : "answer acc");
+        else if (info.text)
+            snprintf(acc, sizeof acc, "bpb %.4f, next-byte acc %.1f%%", info.val_bpb,
+                     100 * info.answer_acc);
+        else
+            snprintf(acc, sizeof acc, "answer acc %.1f%%", 100 * info.answer_acc);
         if (!isnan(info.wall_s)) snprintf(wall, sizeof wall, ", %.1f s", info.wall_s);
         run_dir(sw, r, log, sizeof log);
         strncat(log, "/train.log", sizeof log - strlen(log) - 1);
@@ -134,7 +143,7 @@ static int run_done(void *ctx, int i, int rc) {
                           : access(log, F_OK) == 0 ? "; see its train.log"
                                                    : "; it wrote no train.log: its error is above";
         /* named, not numbered: the progress line after it (children.c) holds the one counter */
-        fprintf(stderr, "sweep: run %s: %s (exit code %d), final val answer acc %s%s%s\n",
+        fprintf(stderr, "sweep: run %s: %s (exit code %d), final val %s%s%s\n",
                 sw->plan.names[r], info.status, rc, acc, wall, see);
     }
     return results_write_csv(sw->csv, &sw->plan, sw->rows);

@@ -126,6 +126,30 @@ InitCheck diag_init_check(const Model *m, int layer) {
     return r;
 }
 
+/* With attention.softcap = C the softmax sees C·tanh(s/C), and the step-0 prediction is of s
+ * before it. tanh(x)/x is 0.95 at x = 0.39: a logit beyond about 0.4·C is bent by 5 % or more. At
+ * a pre-cap std of C/4 the largest logit of a row of 32-64 keys (about 2.4 std) sits near 0.6·C
+ * and is cut by about 10 %: from that fraction of C on, the cap already acts at step 0. */
+#define SOFTCAP_ACTIVE_FRACTION 0.25
+
+/* The soft-cap's line below the verdict: what it bounds, and whether it acts from step 0 (the
+ * pre-cap predicted std against C) or only once the logits grow. */
+static void softcap_line(FILE *f, double cap, double predicted_std) {
+    fprintf(f, "soft-cap: attention.softcap = %.6g: the softmax sees %.6g*tanh(s/%.6g), bounded "
+               "by +-%.6g however large s = scale*q.k grows; ", cap, cap, cap, cap);
+    if (isnan(predicted_std))
+        fprintf(f, "it bends the logits that come near +-%.6g.\n", cap);
+    else if (predicted_std >= SOFTCAP_ACTIVE_FRACTION * cap)
+        fprintf(f, "the predicted step-0 std before the cap, %.3g, is %.2g times the cap (a "
+                   "quarter or more): the cap is active from step 0, bending every logit beyond "
+                   "about %.3g by 5 %% or more.\n", predicted_std, predicted_std / cap, 0.4 * cap);
+    else
+        fprintf(f, "the predicted step-0 std before the cap, %.3g, is %.2g times the cap (under a "
+                   "quarter): at step 0 it leaves the logits nearly as they are (C*tanh(s/C) ~ s "
+                   "for |s| well below C), and bounds them only if they grow toward +-%.6g.\n",
+                predicted_std, predicted_std / cap, cap);
+}
+
 void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double predicted_std) {
     fprintf(f, "init check (step 0, one validation batch): the 1/sqrt(d_k) argument assumes q and k\n"
                "entries of variance 1, so that q.k has variance d_k and the scaled logits variance 1.\n");
@@ -137,6 +161,11 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
         fprintf(f, "std logits: measured; from init: predicted from the init alone, "
                    "scale*sqrt(d_k)*d_model*sigma^2 (sigma: std of the qkv weight; with qk-norm "
                    "scale*sqrt(d_k); model.h)\n");
+    double cap = (double)m->cfg.softcap;
+    if (cap > 0)
+        fprintf(f, "soft-capped logits (attention.softcap = %.6g): var logits and std logits are "
+                   "measured after the cap, what the softmax sees; the predictions are of the "
+                   "logits before it.\n", cap);
     fprintf(f, "%-6s %10s %10s %12s %12s %14s %14s", "layer", "var q", "var k", "var q.k",
             "predicted", "var logits", "predicted");
     if (has_pred) fprintf(f, " %12s %12s", "std logits", "from init");
@@ -187,6 +216,7 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
                 min_qk < 1 ? " (only at step 0: during training the logits can still run away; "
                              "the lr map line below places this run's learning rate)"
                            : "");
+    if (cap > 0) softcap_line(f, cap, predicted_std);
     /* Step 0 is not the whole story: with AdamW the logits can grow during training, and how fast
      * depends on the learning rate, the width and the scale (docs/attention_fixes.md; measured
      * by experiments/lr_width.sh) — a small start does not promise a small end. */

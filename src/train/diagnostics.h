@@ -58,7 +58,11 @@ InitCheck diag_init_check(const Model *m, int layer);
  * variance-1 premise holds by construction (unit LayerNorm weights at init), so the verdict says
  * so, and says when the scale leaves the logits large enough to saturate the softmax. Beside each
  * layer's measured logit std it prints predicted_std, the step-0 std predicted from the init
- * (model_predicted_logit_std; the same for every layer); NAN leaves those two columns out. */
+ * (model_predicted_logit_std; the same for every layer); NAN leaves those two columns out. With
+ * a soft-cap C (m->cfg.softcap > 0) the measured logits are after the cap and the predictions
+ * before it, which a line says; a line after the verdict says the cap bounds what the softmax
+ * sees at ±C and, when predicted_std is a sizable fraction of C (a quarter or more), that the cap
+ * is active from step 0. Without a cap the text is as it always was. */
 void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double predicted_std);
 
 #endif
