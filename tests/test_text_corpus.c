@@ -106,16 +106,24 @@ START_TEST(test_wrong_text_not_written) {
 }
 END_TEST
 
-START_TEST(test_users_file_kept) {
+/* A user's data/NAME that is not the corpus: running the script with args refuses (exit 1),
+ * says so, and leaves the file's text as it was. */
+static void users_file_kept(const char *args, const char *name, const char *mine) {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/data/kjv.txt", tmpdir);
-    tu_write_file(path, "my own notes\n");
-    ck_assert_int_eq(corpus(""), 1);
+    snprintf(path, sizeof path, "%s/data/%s", tmpdir, name);
+    tu_write_file(path, mine);
+    ck_assert_int_eq(corpus(args), 1);
     ck_assert(said("is not overwritten"));
     char *s = tu_read_file(path, NULL);
-    ck_assert_str_eq(s, "my own notes\n");
+    ck_assert_str_eq(s, mine);
     free(s);
+}
+
+START_TEST(test_users_file_kept) {
+    users_file_kept("", "kjv.txt", "my own notes\n");
     ck_assert_int_eq(data_files(), 1);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/data/kjv.txt", tmpdir);
     /* a symbolic link is refused, and its target untouched */
     ck_assert_int_eq(unlink(path), 0);
     char target[PATH_MAX];
@@ -124,7 +132,7 @@ START_TEST(test_users_file_kept) {
     ck_assert_int_eq(symlink(target, path), 0);
     ck_assert_int_eq(corpus(""), 1);
     ck_assert(said("symbolic link"));
-    s = tu_read_file(target, NULL);
+    char *s = tu_read_file(target, NULL);
     ck_assert_str_eq(s, "target\n");
     free(s);
     ck_assert_int_eq(corpus("--bogus"), 2);
@@ -155,14 +163,7 @@ START_TEST(test_fortunes_text) {
     ck_assert_int_eq(data_files(), 0);
     ck_assert_int_eq(corpus("fortunes --check"), 1);
     ck_assert(said("data/fortunes.txt is missing"));
-    /* a user's data/fortunes.txt is kept */
-    snprintf(path, sizeof path, "%s/data/fortunes.txt", tmpdir);
-    tu_write_file(path, "mine\n");
-    ck_assert_int_eq(corpus("fortunes"), 1);
-    ck_assert(said("is not overwritten"));
-    char *s = tu_read_file(path, NULL);
-    ck_assert_str_eq(s, "mine\n");
-    free(s);
+    users_file_kept("fortunes", "fortunes.txt", "mine\n");
     ck_assert_int_eq(corpus("fortunes --bogus"), 2);
 }
 END_TEST
