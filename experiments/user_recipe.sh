@@ -6,7 +6,8 @@
 #   d256, d512  init {fan_in, gpt2} x seeds 1-3       -> results/user_recipe/d256, d512
 #   d768        init gpt2, seed 1 (the pair at 12 heads) -> results/user_recipe/d768
 # Runs in sweeps/user_recipe_*/ (git ignores them); started again, the script skips finished runs
-# and resumes interrupted ones. PARTS chooses parts (default "d256 d512 d768").
+# and resumes interrupted ones. PARTS chooses parts (default "d256 d512 d768"); ONLY, an extended
+# regular expression, trains only the runs whose names match it (e.g. ONLY=gpt2 first, then the rest).
 #
 # Cost, one run at a time on one core of the 2-vCPU EPYC (Zen 3), from earlier runs of the same
 # shapes (results/lr_width/d256_none, results/init_width/d512: sweep.csv wall_s): about 5.5 min a
@@ -21,7 +22,8 @@ part() { # NAME D_MODEL INITS SEEDS
         --grid init.scheme="$3" --seeds "$4" "${recipe[@]}" --out "$out" --plan >/dev/null
     # jobs.txt lists every scaled run before the unscaled ones; run it seed by seed instead, so
     # that a sweep stopped early holds whole pairs. Each line trains, resumes or does nothing.
-    sed -E 's/.*_s([0-9]+)\.ini.*/\1\t&/' "$out/jobs.txt" | sort -s -n -k1,1 | cut -f2- |
+    grep -E -- "${ONLY:-.}" "$out/jobs.txt" |
+        sed -E 's/.*_s([0-9]+)\.ini.*/\1\t&/' | sort -s -n -k1,1 | cut -f2- |
         tr '\n' '\0' | xargs -0 -P "$JOBS" -n 1 sh -c
     ./train --sweep --collect --out "$out"
     publish "$out" "results/user_recipe/$1"
