@@ -10,7 +10,10 @@ JOBS=${JOBS:-$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc 2>/dev/null || echo 
 # run folders stay in sweeps/, which git ignores: they hold checkpoints).
 publish() {
     mkdir -p "$2"
-    cp "$1/sweep.csv" "$1/summary.txt" "$1/plan.txt" "$2/"
+    cp "$1/sweep.csv" "$1/plan.txt" "$2/"
+    # the report names the sweep (and its figures) by the path it was collected with: the
+    # repository's own, not this checkout's folder
+    sed "s|$PWD/||g" "$1/summary.txt" >"$2/summary.txt"
     for f in "$1"/*.svg; do [ -e "$f" ] && cp "$f" "$2/"; done
     echo "== $2: $(($(wc -l <"$2/sweep.csv") - 1)) runs"
 }

@@ -313,9 +313,10 @@ void run_status(const Run *r, char *out, size_t n) {
         snprintf(out, n, "%s @%d", what, last);
 }
 
+int task_name_is_text(const char *task) { return task && strcmp(task, "text") == 0; }
+
 int run_is_text(const Run *r) {
-    const char *task = ini_get(&r->config, "task.name");
-    return (task && strcmp(task, "text") == 0) || csv_col(&r->loss, "val_bpb") >= 0;
+    return task_name_is_text(ini_get(&r->config, "task.name")) || csv_col(&r->loss, "val_bpb") >= 0;
 }
 
 int runs_are_text(const Run *runs, int n) {

@@ -58,6 +58,10 @@ int attn_layers(const Run *r);
 /* First (last = 0) or last step of attention.csv; -1 when there is none. */
 int attn_step(const Run *r, int last);
 
+/* 1 when a task.name value names the text task ("text", as config/keys.c spells it; report/
+ * reads no config, so this is the one place here that spells it). */
+int task_name_is_text(const char *task);
+
 /* 1 when run r is a text run: task.name = text in its config.ini, or a val_bpb column in its
  * loss.csv (the trainer writes it for the text task only). */
 int run_is_text(const Run *r);

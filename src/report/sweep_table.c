@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/file_check.h"
+#include "report/runs.h"
 #include "report/sweep_columns.h"
 
 /* ------------------------------------------------------------------ the schema's columns */
@@ -138,10 +139,6 @@ static int read_rows(SweepTable *t, const char *text) {
 
 /* ------------------------------------------------------------------ what the accuracy is */
 
-/* The text task's name in the task column (config/keys.c spells it; report/ reads no config, as
- * runs.c's run_is_text). */
-#define TEXT_TASK "text"
-
 static const char *const ACC_NAME[] = {
     [SWEEP_ACC_ANSWER] = "answer accuracy",
     [SWEEP_ACC_NEXT_BYTE] = "next-byte accuracy",
@@ -156,7 +153,7 @@ static SweepAcc find_acc(const SweepTable *t) {
     for (int i = 0; col >= 0 && i < t->n_rows; i++) {
         const char *task = csv_str(&t->csv, t->rows[i].csv_row, col);
         if (!*task) continue;
-        if (strcmp(task, TEXT_TASK) == 0) text = 1;
+        if (task_name_is_text(task)) text = 1;
         else other = 1;
     }
     return !text ? SWEEP_ACC_ANSWER : other ? SWEEP_ACC_MIXED : SWEEP_ACC_NEXT_BYTE;
