@@ -4,8 +4,6 @@
 #ifndef SCALEDOT_MODEL_INTERNAL_H
 #define SCALEDOT_MODEL_INTERNAL_H
 
-#include "model/matmul.h"
-#include "model/matmul_bf16.h"
 #include "model/model.h"
 
 /* qk-norm of block l over N = B·T rows (attn_layer.c): acts[l].attn_qkv = [norm(q), norm(k), v]
@@ -23,27 +21,13 @@ void model_qknorm_backward(Model *m, int l, int N);
 void model_attention_forward(Model *m, int l);
 void model_attention_backward(Model *m, int l, real *dattn_qkv, int with_pass_stats);
 
-/* A linear layer of the model (matmul.h's products with the model's packing scratch), in float32
- * or, with cfg.matmul = MODEL_MATMUL_BF16, with bf16 inputs (matmul_bf16.h). */
-static inline void model_linear_forward(const Model *m, real *out, const real *inp,
-                                        const real *weight, const real *bias, int N, int C,
-                                        int OC) {
-    if (m->cfg.matmul == MODEL_MATMUL_BF16)
-        matmul_bf16_forward(out, inp, weight, bias, N, C, OC, m->mm_scratch, m->mm_scratch_len);
-    else
-        matmul_forward_scratch(out, inp, weight, bias, N, C, OC, m->mm_scratch,
-                               m->mm_scratch_len);
-}
-
-static inline void model_linear_backward(const Model *m, real *dinp, real *dweight, real *dbias,
-                                         const real *dout, const real *inp, const real *weight,
-                                         int N, int C, int OC) {
-    if (m->cfg.matmul == MODEL_MATMUL_BF16)
-        matmul_bf16_backward(dinp, dweight, dbias, dout, inp, weight, N, C, OC, m->mm_scratch,
-                             m->mm_scratch_len);
-    else
-        matmul_backward_scratch(dinp, dweight, dbias, dout, inp, weight, N, C, OC,
-                                m->mm_scratch, m->mm_scratch_len);
-}
+/* A linear layer of the model (model_linear.c): matmul.h's products with the model's packing
+ * scratch, in float32 or, with cfg.matmul = MODEL_MATMUL_BF16, with bf16 inputs (matmul_bf16.h).
+ * Shapes as matmul_forward / matmul_backward: inp [N, C], weight [OC, C], out [N, OC]. */
+void model_linear_forward(const Model *m, real *out, const real *inp, const real *weight,
+                          const real *bias, int N, int C, int OC);
+void model_linear_backward(const Model *m, real *dinp, real *dweight, real *dbias,
+                           const real *dout, const real *inp, const real *weight, int N, int C,
+                           int OC);
 
 #endif
