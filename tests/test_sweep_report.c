@@ -392,8 +392,8 @@ START_TEST(test_user_files_kept) {
 }
 END_TEST
 
-/* ./train --sweep-report DIR runs the same report; without DIR, or with a folder that holds no
- * sweep.csv, it is a wrong command line (exit 2). */
+/* ./train --sweep-report DIR runs the same report; without DIR, with two folders, or with a
+ * folder that holds no sweep.csv, it is a wrong command line (exit 2). */
 START_TEST(test_train_sweep_report) {
     sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
     char args[512];
@@ -403,6 +403,13 @@ START_TEST(test_train_sweep_report) {
     ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report"), 2);
     ck_assert(tu_train_output_contains(g_tmp, "usage: ./train --sweep-report SWEEP_DIR"));
     ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report /nonexistent/sweep"), 2);
+    /* two sweep folders: the error says it takes one, and names both */
+    char two[1100];
+    snprintf(two, sizeof two, "--sweep-report %s %s/other", g_tmp, g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, two), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "takes one sweep folder, not 2"));
+    ck_assert(tu_train_output_contains(g_tmp, "/other'"));
+    ck_assert(!tu_train_output_contains(g_tmp, "scale=sqrt_dk: seed 5"));
 }
 END_TEST
 

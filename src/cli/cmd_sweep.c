@@ -35,6 +35,12 @@ int cli_sweep_run(int argc, char **argv) {
 
 int cli_sweep_report(int argc, char **argv) {
     if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_REPORT_USAGE, stdout), EXIT_OK;
+    if (argc > 1) { /* e.g. two sweeps at once: say so, not only how the command reads */
+        fprintf(stderr, "error: --sweep-report takes one sweep folder, not %d ('%s', '%s'%s): "
+                        "report them one at a time\n", argc, argv[0], argv[1],
+                argc > 2 ? ", ..." : "");
+        return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
+    }
     if (argc != 1 || !*argv[0]) return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
     if (dirs_refuse_link(argv[0], "sweep folder") != 0) return EXIT_CONFIG;
     /* a folder without sweep.csv is a wrong argument (exit 2), not a failed read (exit 1) */
