@@ -9,6 +9,7 @@
 
 #include "runlog/log_query.h"
 #include "runlog/csv_read.h"
+#include "report/sweep_table.h"
 
 double equal_loss_step(const double *steps, const double *losses, int n, double level) {
     int prev = -1; /* the last finite evaluation above the level */
@@ -128,19 +129,12 @@ static double reading(const Run *r, int k, int l, double step, int *at) {
     return log_head_mean(&r->attn, *at, l, ATTN_COL[k], NULL);
 }
 
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of the finite values of v (n; reordered); NAN when there is none. */
+/* Median of the finite values of v (n; reordered): sweep_median of them; NAN when there is none. */
 static double median(double *v, int n) {
     int m = 0;
     for (int i = 0; i < n; i++)
         if (isfinite(v[i])) v[m++] = v[i];
-    if (m == 0) return NAN;
-    qsort(v, (size_t)m, sizeof *v, cmp_double);
-    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+    return sweep_median(v, m);
 }
 
 /* A / B into out (n bytes), 7 columns wide as "%7.3g" prints it: "—" when both are 0, a ratio
