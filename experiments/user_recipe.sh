@@ -9,10 +9,12 @@
 # and resumes interrupted ones. PARTS chooses parts (default "d256 d512 d768"); ONLY, an extended
 # regular expression, trains only the runs whose names match it (e.g. ONLY=gpt2 first, then the rest).
 #
-# Cost, one run at a time on one core of the 2-vCPU EPYC (Zen 3), from earlier runs of the same
-# shapes (results/lr_width/d256_none, results/init_width/d512: sweep.csv wall_s): about 5.5 min a
-# run at d_model 256 and 11 at 512; 768 is about 2.2x 512's work (parameters x tokens), about
-# 24 min. The parts are 12 + 12 + 2 runs: about 1.1 + 2.2 + 0.8 = 4.1 core-hours.
+# Cost on this 2-vCPU EPYC (Zen 3), measured (results/user_recipe/*/sweep.csv wall_s; two runs at
+# once throughout): at d_model 256, 441-758 s a run; at 512, 1165-1166 s for one pair of runs
+# (make bench's step time says 18.7 min on one core) and 1956-1965 s for another pair while other
+# work shared the cores; 768 is about 2.2x 512's work (parameters x tokens), about 43 min
+# (estimated). So the parts take about 1 h (12 runs), 2 h (12 runs) and 45 min (the pair) of a
+# quiet machine.
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 recipe=(--set optim.lr=6e-4 --set optim.beta2=0.95 --set optim.weight_decay=0.1
     --set optim.grad_clip=1.0 --set optim.min_lr=6e-5)
