@@ -11,9 +11,16 @@ JOBS=${JOBS:-$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc 2>/dev/null || echo 
 publish() {
     mkdir -p "$2"
     cp "$1/sweep.csv" "$1/plan.txt" "$2/"
-    # the report names the sweep (and its figures) by the path it was collected with: the
-    # repository's own, not this checkout's folder
-    sed "s|$PWD/||g" "$1/summary.txt" >"$2/summary.txt"
+    # The report names the sweep (and its figures) by the path it was collected with: the
+    # repository's own, not this checkout's folder. "$PWD/" is dropped as text (awk's index, not a
+    # sed pattern: a folder name may hold | . [ or &), into a temporary file renamed over the
+    # published one only when that worked.
+    PREFIX="$PWD/" awk '{
+            out = ""; s = $0; p = ENVIRON["PREFIX"]
+            while ((i = index(s, p)) > 0) { out = out substr(s, 1, i - 1); s = substr(s, i + length(p)) }
+            print out s
+        }' "$1/summary.txt" >"$2/summary.txt.tmp"
+    mv "$2/summary.txt.tmp" "$2/summary.txt"
     for f in "$1"/*.svg; do [ -e "$f" ] && cp "$f" "$2/"; done
     echo "== $2: $(($(wc -l <"$2/sweep.csv") - 1)) runs"
 }

@@ -7,7 +7,8 @@
 #   d768        init gpt2, seed 1 (the pair at 12 heads) -> results/user_recipe/d768
 # Runs in sweeps/user_recipe_*/ (git ignores them); started again, the script skips finished runs
 # and resumes interrupted ones. PARTS chooses parts (default "d256 d512 d768"); ONLY, an extended
-# regular expression, trains only the runs whose names match it (e.g. ONLY=gpt2 first, then the rest).
+# regular expression, trains only the runs whose names match it (e.g. ONLY=gpt2 first, then the
+# rest) and publishes nothing: a run without ONLY then publishes each whole part.
 #
 # Cost on this 2-vCPU EPYC (Zen 3), measured (results/user_recipe/*/sweep.csv wall_s; two runs at
 # once throughout): at d_model 256, 441-758 s a run; at 512, 1165-1166 s for one pair of runs
@@ -24,10 +25,21 @@ part() { # NAME D_MODEL INITS SEEDS
         --grid init.scheme="$3" --seeds "$4" "${recipe[@]}" --out "$out" --plan >/dev/null
     # jobs.txt lists every scaled run before the unscaled ones; run it seed by seed instead, so
     # that a sweep stopped early holds whole pairs. Each line trains, resumes or does nothing.
-    grep -E -- "${ONLY:-.}" "$out/jobs.txt" |
-        sed -E 's/.*_s([0-9]+)\.ini.*/\1\t&/' | sort -s -n -k1,1 | cut -f2- |
-        tr '\n' '\0' | xargs -0 -P "$JOBS" -n 1 sh -c
+    # With ONLY, only the lines whose run name (configs/NAME.ini) matches it.
+    local lines
+    lines=$(sed -E 's/.*\/configs\/([^/]*)\.ini.*/\1\t&/' "$out/jobs.txt" |
+        ONLY_RE="${ONLY:-.}" awk -F '\t' '$1 ~ ENVIRON["ONLY_RE"] { print $2 }')
+    if [ -z "$lines" ]; then
+        echo "user_recipe.sh: ONLY='${ONLY:-}' matches no run of part $1; skipped" >&2
+        return 0
+    fi
+    sed -E 's/.*_s([0-9]+)\.ini.*/\1\t&/' <<<"$lines" | sort -s -n -k1,1 | cut -f2- |
+        tr '\n' '\0' | xargs -0 -r -P "$JOBS" -n 1 sh -c
     ./train --sweep --collect --out "$out"
+    if [ -n "${ONLY:-}" ]; then # part of the runs: results/ gets the whole part, later
+        echo "user_recipe.sh: ONLY set: $out collected, not published (run again without ONLY)"
+        return 0
+    fi
     publish "$out" "results/user_recipe/$1"
     experiments/curves.sh "$out" "results/user_recipe/$1/curves"
 }

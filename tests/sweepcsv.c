@@ -51,8 +51,9 @@ char *sc_csv(int with_lr, const char *const *rows, int n) {
 }
 
 void sc_write(const char *dir, int with_lr, const char *const *rows, int n) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    char path[4096];
+    int n_path = snprintf(path, sizeof path, "%s/sweep.csv", dir);
+    ck_assert(n_path > 0 && (size_t)n_path < sizeof path); /* a cut path would write elsewhere */
     char *text = sc_csv(with_lr, rows, n);
     tu_write_file(path, text);
     free(text);

@@ -410,6 +410,46 @@ START_TEST(test_train_sweep_report) {
     ck_assert(tu_train_output_contains(g_tmp, "takes one sweep folder, not 2"));
     ck_assert(tu_train_output_contains(g_tmp, "/other'"));
     ck_assert(!tu_train_output_contains(g_tmp, "scale=sqrt_dk: seed 5"));
+    /* an empty folder name: said, not only the usage */
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report ''"), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "the folder name is empty"));
+}
+END_TEST
+
+/* A folder name longer than SWEEP_DIR_MAX (10 nested folders of 199 characters): refused with
+ * exit 2 before any work, and a user's file whose name a cut path would have hit (summary.t:
+ * the 2048-byte buffers cut "summary.txt" there when the folder's name was 2036 bytes) is left
+ * as it was; a folder just inside the limit is reported. */
+START_TEST(test_long_folder_refused) {
+    char dir[2400], args[2600];
+    int n = snprintf(dir, sizeof dir, "%s", g_tmp);
+    while (n <= SWEEP_DIR_MAX) {
+        n += snprintf(dir + n, sizeof dir - (size_t)n, "/%0199d", 0);
+        ck_assert_int_eq(mkdir(dir, 0755), 0);
+    }
+    sc_write(dir, 0, DK_ROWS, N(DK_ROWS));
+    char user[2600];
+    snprintf(user, sizeof user, "%s/summary.t", dir);
+    FILE *f = fopen(user, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("the user's notes\n", f);
+    fclose(f);
+    snprintf(args, sizeof args, "--sweep-report %s", dir);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "bytes long, over the 1900 the report takes"));
+    size_t len = 0;
+    char *kept = tu_read_file(user, &len);
+    ck_assert_str_eq(kept, "the user's notes\n");
+    free(kept);
+    char txt[2600];
+    snprintf(txt, sizeof txt, "%s/summary.txt", dir);
+    ck_assert_int_ne(access(txt, F_OK), 0);
+    /* the parent, shorter than the limit, is reported */
+    dir[strrchr(dir, '/') - dir] = '\0';
+    ck_assert_int_le((int)strlen(dir), SWEEP_DIR_MAX);
+    sc_write(dir, 0, DK_ROWS, N(DK_ROWS));
+    snprintf(args, sizeof args, "--sweep-report %s", dir);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
 }
 END_TEST
 
@@ -417,4 +457,5 @@ TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, t
                 test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
                 test_unwritable_outputs, test_figure_not_written_named,
                 TU_LOOP(test_user_files_kept, 0, 4),
-                test_train_sweep_report, TU_LOOP(test_text_sweep_words, 0, 3));
+                test_train_sweep_report, test_long_folder_refused,
+                TU_LOOP(test_text_sweep_words, 0, 3));

@@ -41,7 +41,10 @@ int cli_sweep_report(int argc, char **argv) {
                 argc > 2 ? ", ..." : "");
         return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
     }
+    if (argc == 1 && !*argv[0]) fprintf(stderr, "error: --sweep-report: the folder name is empty\n");
     if (argc != 1 || !*argv[0]) return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
+    /* its length first: a cut path must not reach the checks below */
+    if (sweep_report_check_name(argv[0]) != 0) return EXIT_CONFIG;
     if (dirs_refuse_link(argv[0], "sweep folder") != 0) return EXIT_CONFIG;
     /* a folder without sweep.csv is a wrong argument (exit 2), not a failed read (exit 1) */
     char csv[4096];

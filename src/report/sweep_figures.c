@@ -11,6 +11,7 @@
 
 #include "report/plot.h"
 #include "report/svg.h"
+#include "report/sweep_report.h"
 
 #define FIG_W 760.0
 #define CHART_H 440.0
@@ -35,7 +36,7 @@ static int save_chart(const char *dir, const char *file, const PlotAxes *ax,
     plot_legend(&svg, MARGIN, MARGIN, FIG_W - 2 * MARGIN, items, ns);
     svg_text(&svg, MARGIN, MARGIN + legend_h + 10, "font-size=\"11\" fill=\"#555555\"", note);
     plot_lines_bars(&svg, 0, top, FIG_W, CHART_H, ax, s, bars, ns);
-    char path[2048], failed[2056];
+    char path[SWEEP_DIR_MAX + 160], failed[SWEEP_DIR_MAX + 168]; /* dir: sweep_report_check_folder */
     snprintf(path, sizeof path, "%s/%s", dir, file);
     snprintf(failed, sizeof failed, "%s", path);
     int rc = svg_end(&svg) == 0 && svg_save_why(&svg, path, failed, sizeof failed) == 0 ? 0 : -1;

@@ -190,7 +190,17 @@ static int report_file_ours(const char *dir, const char *name) {
     return ours;
 }
 
+int sweep_report_check_name(const char *dir) {
+    size_t dir_len = strlen(dir);
+    if (dir_len <= SWEEP_DIR_MAX) return 0;
+    fprintf(stderr, "error: the sweep folder's name is %zu bytes long, over the %d the report "
+                    "takes (its files' paths must fit): '%.60s...'; nothing was written\n",
+            dir_len, SWEEP_DIR_MAX, dir);
+    return -1;
+}
+
 int sweep_report_check_folder(const char *dir) {
+    if (sweep_report_check_name(dir) != 0) return -1;
     DIR *d = opendir(dir);
     char first[256] = ""; /* the user's file first in strcmp order */
     for (struct dirent *e; d && (e = readdir(d));)
@@ -247,8 +257,8 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
 }
 
 int sweep_report(const char *out_dir, FILE *out) {
-    char csv_path[2048], txt_path[2048];
-    if (sweep_report_check_folder(out_dir) != 0) return 1;
+    char csv_path[SWEEP_DIR_MAX + 64], txt_path[SWEEP_DIR_MAX + 64];
+    if (sweep_report_check_folder(out_dir) != 0) return 1; /* also out_dir's length */
     snprintf(csv_path, sizeof csv_path, "%s/sweep.csv", out_dir);
     snprintf(txt_path, sizeof txt_path, "%s/summary.txt", out_dir);
     SweepTable t;

@@ -16,12 +16,20 @@
  * saying which runs are missing, but the sweep, --collect and --sweep-report exit with 1). */
 int sweep_report(const char *out_dir, FILE *out);
 
+/* The longest sweep folder name (bytes) the report takes: each file it writes there (a '/' and a
+ * name of at most 140 bytes: summary.txt, index.html, sweep_by_KEY.svg) must fit its path
+ * buffers whole, or a cut path would name another file. */
+#define SWEEP_DIR_MAX 1900
+
+/* 0 when dir is at most SWEEP_DIR_MAX bytes long, else -1 after saying so on stderr. */
+int sweep_report_check_name(const char *dir);
+
 /* 0 when the report may be written into dir: none of the files it writes there (summary.txt,
  * index.html, *.svg) is there, or each is one a sweep report wrote (a regular file: summary.txt
  * starting with SWEEP_REPORT_MARK, an index.html carrying SWEEP_PAGE_MARK, an SVG svg_is_ours
  * recognises). Else -1 after "error: 'DIR/NAME' is not a file a sweep into this folder wrote"
  * on stderr, naming the first such file in strcmp order: the user's, which the report would
- * replace. sweep_report makes this check itself; ./train --sweep-report and a new sweep
+ * replace. -1 too when dir is too long (sweep_report_check_name, checked first). sweep_report makes this check itself; ./train --sweep-report and a new sweep
  * (plan_check_fresh) make it first, to refuse with exit code 2 before any work. */
 int sweep_report_check_folder(const char *dir);
 
