@@ -430,10 +430,7 @@ START_TEST(test_long_folder_refused) {
     sc_write(dir, 0, DK_ROWS, N(DK_ROWS));
     char user[2600];
     snprintf(user, sizeof user, "%s/summary.t", dir);
-    FILE *f = fopen(user, "w");
-    ck_assert_ptr_nonnull(f);
-    fputs("the user's notes\n", f);
-    fclose(f);
+    tu_write_file(user, "the user's notes\n");
     snprintf(args, sizeof args, "--sweep-report %s", dir);
     ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
     ck_assert(tu_train_output_contains(g_tmp, "bytes long, over the 1900 the report takes"));
