@@ -41,7 +41,8 @@ int cli_sweep_report(int argc, char **argv) {
                 argc > 2 ? ", ..." : "");
         return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
     }
-    if (argc == 1 && !*argv[0]) fprintf(stderr, "error: --sweep-report: the folder name is empty\n");
+    if (argc == 1 && !*argv[0])
+        fprintf(stderr, "error: --sweep-report: the folder name is empty\n");
     if (argc != 1 || !*argv[0]) return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
     /* its length first: a cut path must not reach the checks below */
     if (sweep_report_check_name(argv[0]) != 0) return EXIT_CONFIG;

@@ -29,8 +29,9 @@ int sweep_report_check_name(const char *dir);
  * starting with SWEEP_REPORT_MARK, an index.html carrying SWEEP_PAGE_MARK, an SVG svg_is_ours
  * recognises). Else -1 after "error: 'DIR/NAME' is not a file a sweep into this folder wrote"
  * on stderr, naming the first such file in strcmp order: the user's, which the report would
- * replace. -1 too when dir is too long (sweep_report_check_name, checked first). sweep_report makes this check itself; ./train --sweep-report and a new sweep
- * (plan_check_fresh) make it first, to refuse with exit code 2 before any work. */
+ * replace. -1 too when dir is too long (sweep_report_check_name, checked first). sweep_report
+ * makes this check itself; ./train --sweep-report and a new sweep (plan_check_fresh) make it
+ * first, to refuse with exit code 2 before any work. */
 int sweep_report_check_folder(const char *dir);
 
 /* The start of every sweep report (summary.txt's first line, followed by the sweep.csv path): the
