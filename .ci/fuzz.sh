@@ -97,7 +97,6 @@ fuzz_one() {
         echo "   FAILED; the end of $log:"
         # The sanitizer report and libFuzzer's summary; the full log stays in build/fuzz/.
         grep -v '^#[0-9]' "$log" | tail -60 | sed 's/^/   | /'
-        local f
         for f in "$artifacts"/*; do
             [ -f "$f" ] || continue
             cp "$f" "fuzz/crashes/$name-$(basename "$f")"

@@ -13,9 +13,8 @@
 # Cost on this 2-vCPU EPYC (Zen 3), measured (results/user_recipe/*/sweep.csv wall_s; two runs at
 # once throughout): at d_model 256, 441-758 s a run; at 512, 1165-1166 s for one pair of runs
 # (make bench's step time says 18.7 min on one core) and 1956-1965 s for another pair while other
-# work shared the cores; 768 is about 2.2x 512's work (parameters x tokens), about 43 min
-# (estimated). So the parts take about 1 h (12 runs), 2 h (12 runs) and 45 min (the pair) of a
-# quiet machine.
+# work shared the cores; at 768, 3997-3999 s for the pair, partly beside a CI run. So the parts
+# take about 1 h (12 runs), 2 h (12 runs) and 45-67 min (the pair) of wall-clock time.
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 recipe=(--set optim.lr=6e-4 --set optim.beta2=0.95 --set optim.weight_decay=0.1
     --set optim.grad_clip=1.0 --set optim.min_lr=6e-5)
