@@ -4,17 +4,19 @@
 # at 1.0, linear warm-up, cosine decay to lr/10 = 6e-5) on sort as shipped otherwise (2000 steps,
 # warm-up 100, batch 64, d_k 64 so n_heads = d_model / 64), scale {1/sqrt(d_k), none}.
 #   d256, d512  init {fan_in, gpt2} x seeds 1-3       -> results/user_recipe/d256, d512
-#   d768        init gpt2, seed 1 (the pair at 12 heads) -> results/user_recipe/d768
+#   d768        init gpt2 x seeds 1-3 (12 heads)          -> results/user_recipe/d768
 # Runs in sweeps/user_recipe_*/ (git ignores them); started again, the script skips finished runs
 # and resumes interrupted ones. PARTS chooses parts (default "d256 d512 d768"); ONLY, an extended
 # regular expression, trains only the runs whose names match it (e.g. ONLY=gpt2 first, then the
 # rest) and publishes nothing: a run without ONLY then publishes each whole part.
 #
-# Cost on this 2-vCPU EPYC (Zen 3), measured (results/user_recipe/*/sweep.csv wall_s; two runs at
-# once throughout): at d_model 256, 441-758 s a run; at 512, 1165-1166 s for one pair of runs
+# Cost, measured (results/user_recipe/*/sweep.csv wall_s; two runs at once throughout). On a
+# 2-vCPU EPYC Zen 3: at d_model 256, 441-758 s a run; at 512, 1165-1166 s for one pair of runs
 # (make bench's step time says 18.7 min on one core) and 1956-1965 s for another pair while other
-# work shared the cores; at 768, 3997-3999 s for the pair, partly beside a CI run. So the parts
-# take about 1 h (12 runs), 2 h (12 runs) and 45-67 min (the pair) of wall-clock time.
+# work shared the cores; at 768, 3997-3999 s for seed 1's pair, partly beside a CI run. On a
+# 2-vCPU EPYC Zen 5 (AVX-512): at 512, 583-595 s a run (fan_in seeds 2-3); at 768, 1404-1437 s
+# (seeds 2-3). So on the Zen 3 the parts take about 1 h (12 runs), 2 h (12 runs) and, quiet,
+# 2 h (6 runs: bench's 39.9 min a run on one core); on the Zen 5 about half that or less.
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 recipe=(--set optim.lr=6e-4 --set optim.beta2=0.95 --set optim.weight_decay=0.1
     --set optim.grad_clip=1.0 --set optim.min_lr=6e-5)
@@ -46,7 +48,7 @@ for p in ${PARTS:-d256 d512 d768}; do
     case "$p" in
     d256) part d256 256 fan_in,gpt2 3 ;;
     d512) part d512 512 fan_in,gpt2 3 ;;
-    d768) part d768 768 gpt2 1 ;;
+    d768) part d768 768 gpt2 3 ;;
     *) echo "user_recipe.sh: unknown part $p" >&2; exit 2 ;;
     esac
 done
