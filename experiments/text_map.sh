@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The map where our users stand (issue 41): byte-level language modelling on the King James Bible
+# (data/kjv.txt, bits per byte), the LLaMA-style block (model.block = llama), GPT-2's init, the
+# recipe GPT-2-style users train with (AdamW beta2 0.95, weight decay 0.1, gradient clipping at 1,
+# 100 warm-up steps, cosine decay to lr/10), 1000 steps, batch 32 x 64 bytes, d_k 64 (so n_heads =
+# d_model / 64), learning rate in factors of 2 around nanoGPT's 6e-4, and four arms:
+#   scale {1/sqrt(d_k), none} x attention.qk_norm {none, rmsnorm}
+# (unscaled + qk-RMSNorm is Gemma 4's choice). Parts (PARTS, default "d128 d256 d512 gpt2_d256"):
+#   d128, d256, d512   the LLaMA block at that width                -> results/text_map/d<W>/
+#   d768               the LLaMA block at GPT-2 small's width (LRS=... to choose the lrs)
+#   gpt2_d256          the GPT-2 block at d_model 256, the cross-check against the sort maps
+# SEEDS (default 1,2) and LRS (default "3e-4 6e-4 1.2e-3 2.4e-3 4.8e-3 9.6e-3 1.92e-2") choose
+# the grid; ONLY (an extended regular expression on run names) trains a subset.
+#
+# Resumable, also on another machine: each (part, lr) is a sweep in sweeps/text_map_<part>/lr-<L>/
+# (git ignores sweeps/), trained seed by seed so that a stop leaves whole sets of arms; started
+# again, a run already finished in the local sweep is skipped and an interrupted one resumes from
+# its checkpoint, and a run whose row is already published in results/text_map/<part>/sweep.csv
+# with status ok or diverged is not trained again (the checkout is all another machine needs).
+# Publishing merges: a run's freshly collected row when it ended (ok, diverged, guard), else the
+# row already published, else the fresh row (missing); then ./train --sweep-report redraws the
+# summary, and experiments/curves.sh adds each local run's curve.
+#
+# Cost: the script prints the runs left and the core-hours before it trains (a run's seconds on
+# one core by width, measured below; COST_ONLY=1 prints the cost and stops). Measured on one core
+# of a 2-vCPU AMD EPYC Zen 5 (AVX-512), float32, quiet: d_model 256, 100 steps, 1.5 s per 10 steps
+# (148-152 ms/step), so about 160 s for 1000 steps with its 11 evaluations. The other widths are
+# scaled from it by the step's FLOPs (d_model 128: x0.27; 512: x3.8; 768: x8.4) until measured.
+. "$(dirname "$(readlink -f "$0")")/common.sh"
+PARTS=${PARTS:-d128 d256 d512 gpt2_d256}
+SEEDS=${SEEDS:-1,2}
+LRS=${LRS:-3e-4 6e-4 1.2e-3 2.4e-3 4.8e-3 9.6e-3 1.92e-2}
+experiments/text_corpus.sh kjv
+recipe=(--set init.scheme=gpt2 --set optim.beta2=0.95 --set optim.weight_decay=0.1
+    --set optim.grad_clip=1.0 --set optim.warmup_steps=100 --set optim.schedule=cosine
+    --steps 1000)
+
+part_width() { case $1 in d128) echo 128 ;; d256 | gpt2_d256) echo 256 ;; d512) echo 512 ;;
+    d768) echo 768 ;; *) echo "text_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
+part_block() { case $1 in gpt2_*) echo gpt2 ;; *) echo llama ;; esac; }
+run_seconds() { case $1 in 128) echo 45 ;; 256) echo 160 ;; 512) echo 610 ;; 768) echo 1340 ;; esac; }
+
+# plan PART LR: the (part, lr) sweep's plan (configs and jobs.txt); prints its folder
+plan() {
+    local w out min_lr
+    w=$(part_width "$1")
+    out=sweeps/text_map_$1/lr-$2
+    min_lr=$(awk -v l="$2" 'BEGIN { printf "%.6g", l / 10 }')
+    ./train --sweep configs/text_scaled.ini --dk 64 --d-model "$w" --scales sqrt_dk,none \
+        --grid attention.qk_norm=none,rmsnorm --grid optim.lr="$2" --seeds "$SEEDS" \
+        --set model.block="$(part_block "$1")" --set optim.min_lr="$min_lr" "${recipe[@]}" \
+        --out "$out" --plan >/dev/null
+    echo "$out"
+}
+
+# published_done PART: the names of the runs results/text_map/PART/sweep.csv holds as ended
+published_done() {
+    local f=results/text_map/$1/sweep.csv
+    [ -f "$f" ] || return 0
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["status"] == "ok" || $c["status"] == "diverged" { print $c["run"] }' "$f"
+}
+
+# jobs PART: the part's jobs.txt lines still to train, "SEED<TAB>LR-INDEX<TAB>LINE", unsorted
+jobs() {
+    local i=0 lr out done_list
+    done_list=$(published_done "$1")
+    for lr in $LRS; do
+        i=$((i + 1))
+        out=$(plan "$1" "$lr")
+        sed -E 's/.*\/configs\/([^/]*)\.ini.*/\1\t&/' "$out/jobs.txt" |
+            DONE="$done_list" ONLY_RE="${ONLY:-.}" awk -F '\t' -v i="$i" '
+                BEGIN { n = split(ENVIRON["DONE"], d, "\n"); for (k = 1; k <= n; k++) skip[d[k]] = 1 }
+                !($1 in skip) && $1 ~ ENVIRON["ONLY_RE"] {
+                    s = $1; sub(/.*_s/, "", s); print s "\t" i "\t" $2 }'
+    done
+}
+
+# publish_part PART: collect every lr's sweep, merge with the published rows, report, curves
+publish_part() {
+    local dest=results/text_map/$1 tmp lr out
+    tmp=$(mktemp -d /tmp/text_map.XXXXXX)
+    for lr in $LRS; do
+        out=sweeps/text_map_$1/lr-$lr
+        [ -f "$out/plan.txt" ] || continue
+        ./train --sweep --collect --out "$out" >/dev/null || true
+        [ -f "$out/sweep.csv" ] && cat "$out/sweep.csv" >>"$tmp/fresh.csv"
+        experiments/curves.sh "$out" "$dest/curves" >/dev/null
+    done
+    mkdir -p "$dest" "$tmp/report"
+    [ -f "$dest/sweep.csv" ] && cp "$dest/sweep.csv" "$tmp/old.csv" || : >"$tmp/old.csv"
+    # one header; per run the fresh row if it ended, else the published one, else the fresh one
+    awk -F, 'FNR == 1 { if (!hdr) { hdr = $0; print } for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $0 == hdr { next }
+        FILENAME ~ /old.csv$/ { old[$c["run"]] = $0; next }
+        { r = $c["run"]; if (!(r in seen)) order[++n] = r; seen[r] = 1
+          st = $c["status"]; fresh[r] = $0; ended[r] = (st == "ok" || st == "diverged" || st == "guard") }
+        END { for (r in old) if (!(r in seen)) { order[++n] = r; seen[r] = 1 }
+              for (k = 1; k <= n; k++) { r = order[k]
+                  if (r in fresh && ended[r]) print fresh[r]
+                  else if (r in old) print old[r]
+                  else print fresh[r] } }' "$tmp/old.csv" "$tmp/fresh.csv" >"$tmp/report/sweep.csv"
+    ./train --sweep-report "$tmp/report" >/dev/null
+    cp "$tmp/report/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
+    cp "$tmp/report/summary.txt" "$dest/summary.txt"
+    for f in "$tmp/report"/*.svg; do [ -e "$f" ] && cp "$f" "$dest/"; done
+    rm -rf "$tmp"
+    echo "== $dest: $(awk -F, 'NR > 1 && /,(ok|diverged),/' "$dest/sweep.csv" | wc -l) of" \
+        "$(($(wc -l <"$dest/sweep.csv") - 1)) runs ended"
+}
+
+# The cost first: every part's runs left, and their core-hours.
+total=0
+for p in $PARTS; do
+    n=$(jobs "$p" | wc -l)
+    s=$((n * $(run_seconds "$(part_width "$p")")))
+    total=$((total + s))
+    echo "text_map.sh: part $p: $n runs to train, about $(awk -v s="$s" 'BEGIN { printf "%.1f", s / 3600 }') core-hours"
+done
+echo "text_map.sh: in all about $(awk -v s="$total" 'BEGIN { printf "%.1f", s / 3600 }') core-hours," \
+    "$(awk -v s="$total" -v j="$JOBS" 'BEGIN { printf "%.1f", s / 3600 / j }') h with $JOBS runs at once"
+[ -n "${COST_ONLY:-}" ] && exit 0
+
+for p in $PARTS; do
+    # seed by seed, lr by lr within a seed: a stop leaves whole sets of the four arms
+    jobs "$p" | sort -s -n -k1,1 -k2,2 | cut -f3- | tr '\n' '\0' |
+        xargs -0 -r -P "$JOBS" -n 1 sh -c || echo "text_map.sh: part $p: some runs failed (see sweep.csv)"
+    publish_part "$p"
+done
