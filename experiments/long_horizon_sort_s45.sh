@@ -13,6 +13,7 @@
 ./train --sweep configs/scaled.ini --grid attention.scale=sqrt_dk,none --grid optim.schedule=constant \
     --grid run.seed=4,5 --steps 20000 --jobs "$JOBS" --out sweeps/long_sort_constant_s45
 publish sweeps/long_sort_constant_s45 results/long_horizon/sort_constant_s45
+experiments/curves.sh sweeps/long_sort_constant_s45 results/long_horizon/sort_constant_s45/curves
 a=results/long_horizon/sort/sweep.csv
 b=results/long_horizon/sort_constant_s45/sweep.csv
 m=results/long_horizon/sort_merged
