@@ -24,6 +24,10 @@ static const LrMapCell MAP[] = {
     {0, NONE, 256, 1e-3, 2e-3, "1e-3", "2e-3", 2.5e-4, 2e-3, 4, 3},
     {0, NONE, 512, 5e-4, 0, "5e-4", "", 5e-4, 5e-4, 1, 3}, /* no failure: no bracket */
     {0, "one", 64, 1e-1, 2e-1, "1e-1", "2e-1", 1e-1, 2e-1, 2, 2},
+    /* a wider bracket at 64 (8e-3 learnt, 3.2e-2 failed: 8e-3 and 1.6e-2 untried) */
+    {0, "wide", 64, 8e-3, 3.2e-2, "8e-3", "3.2e-2", 2e-3, 6.4e-2, 6, 3},
+    {0, "wide", 128, 2e-3, 4e-3, "2e-3", "4e-3", 1e-3, 3.2e-2, 6, 3},
+    {0, "wide", 256, 1e-3, 2e-3, "1e-3", "2e-3", 2.5e-4, 2e-3, 4, 3},
     {1, NONE, 64, 1e-9, 2e-9, "1e-9", "2e-9", 1e-9, 2e-9, 2, 2}, /* another regime */
 };
 #define N_MAP CC_COUNT(MAP)
@@ -37,6 +41,11 @@ START_TEST(test_fit) {
     ck_assert_double_eq_tol(f.slope, -1.5, 1e-12);
     ck_assert_int_eq(f.w_min, 64);
     ck_assert_int_eq(f.w_max, 256);
+    /* "wide": the middles are 1.6e-2 = 2^-5.97, 2e-3 * sqrt 2 and 1e-3 * sqrt 2: from 64 to
+     * 256 log2(1.414e-3 / 1.6e-2) = -3.5, so -1.75 (the largest learnt alone: -1.5) */
+    f = lr_map_fit(MAP, N_MAP, 0, "wide");
+    ck_assert_int_eq(f.n_widths, 3);
+    ck_assert_double_eq_tol(f.slope, -1.75, 1e-12);
     ck_assert_int_eq(lr_map_fit(MAP, N_MAP, 0, "one").n_widths, 0);
     ck_assert_int_eq(lr_map_fit(MAP, N_MAP, 1, "one").n_widths, 0);
 }
@@ -385,6 +394,18 @@ START_TEST(test_note_matters) {
     LrPlacement p;
     ck_assert_int_eq(lr_map_place(&c, &p), 0);
     ck_assert(lr_map_note_matters(&p));
+    /* on the edge (d_model 128 unscaled at 3e-3, between 2e-3 and 4e-3), or a regime's arm with
+     * no run: no failure is predicted, no note */
+    const char *const edge[] = {SORT, "init.scheme=gpt2", "attention.scale=none",
+                                "model.d_model=128", "model.n_heads=2", "optim.lr=3e-3", NULL};
+    config_of(&c, edge);
+    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(p.verdict, LR_VERDICT_EDGE);
+    ck_assert(!lr_map_note_matters(&p));
+    const char *const arm[] = {SORT, "init.scheme=gpt2", "attention.scale=learned", NULL};
+    config_of(&c, arm);
+    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert(p.regime >= 0 && !lr_map_note_matters(&p));
     /* configs/unscaled.ini fails in its regime, but from a step-0 std of 8 */
     const char *const u[] = {SORT, "attention.scale=none", NULL};
     config_of(&c, u);

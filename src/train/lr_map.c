@@ -255,10 +255,19 @@ static int regime_diffs(const Config *c, const char *text, int r, LrPlacement *p
     return 0;
 }
 
-/* The regime c is in (p->regime), else the one it differs from least (p->nearest), with the
+/* How far a config is from a regime: its differences, a task of another kind counting more than
+ * any number of settings (a text config is nearest the text regime). */
+static int distance(const LrPlacement *p) {
+    int d = p->n_diffs;
+    for (int i = 0; i < p->n_diffs; i++)
+        if (strncmp(p->diffs[i], "task.name ", 10) == 0) d += 2 * LR_MAP_MAX_DIFFS;
+    return d;
+}
+
+/* The regime c is in (p->regime), else the one it is nearest (p->nearest, distance), with the
  * differences from it. */
 static int find_regime(const Config *c, const char *text, LrPlacement *p) {
-    int best = -1, best_n = 0;
+    int best = -1, best_d = 0;
     p->regime = p->nearest = -1;
     for (int r = 0; r < lr_map_n_regimes; r++) {
         if (regime_diffs(c, text, r, p) != 0) return -1;
@@ -266,7 +275,7 @@ static int find_regime(const Config *c, const char *text, LrPlacement *p) {
             p->regime = r;
             return 0;
         }
-        if (best < 0 || p->n_diffs < best_n) best = r, best_n = p->n_diffs;
+        if (best < 0 || distance(p) < best_d) best = r, best_d = distance(p);
     }
     p->nearest = best;
     return best < 0 ? 0 : regime_diffs(c, text, best, p);
