@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "config/config.h"
@@ -146,6 +147,95 @@ START_TEST(test_regenerates) {
 }
 END_TEST
 
+/* Runs make lr-map's generator in folder dir on its regimes.txt; returns its exit status, its
+ * output (stdout, then stderr) in *out (free it). */
+static int generate(const char *dir, char **out) {
+    char cmd[1600], path[700];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s/tools/lr_map_table.sh' regimes.txt > out.txt 2>&1",
+             dir, SCALEDOT_SOURCE_DIR);
+    int rc = system(cmd);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    *out = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(*out);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* A regime is data: the text map's block of experiments/regimes.txt and a sweep of the shape
+ * experiments/text_map.sh publishes (axes d_k, scale, qk-norm, lr; val_loss the criterion, nats
+ * per byte) give its runs, arms (scale x qk-norm; lr and min lr place, not arm) and cells, with
+ * no code. */
+START_TEST(test_text_regime_is_data) {
+    char dir[600], path[800];
+    tu_make_tmp(dir, sizeof dir, "/tmp/test_lr_map_text.XXXXXX");
+    snprintf(path, sizeof path, "%s/regimes.txt", dir);
+    tu_write_file(path, "regime text_users\ntitle text\nsweeps results/text_map/*/sweep.csv\n"
+                        "axes run.seed model.d_model model.n_heads optim.lr optim.min_lr "
+                        "attention.scale attention.qk_norm\ndk 64\nlearns val_loss <= 1.4\n"
+                        "match task.name = text\nmatch model.block = llama\n"
+                        "match optim.beta2 = 0.95\n");
+    snprintf(path, sizeof path, "mkdir -p '%s/results/text_map'", dir);
+    ck_assert_int_eq(system(path), 0);
+    tu_put_file(NULL, 0, dir, "results/text_map/d256", "plan.txt",
+                "axis d_k 64 (d_model 256, n_heads = d_model / d_k)\n"
+                "axis attention.scale sqrt_dk,none\naxis attention.qk_norm none,rmsnorm\n"
+                "axis optim.lr 6e-4,2.4e-3\nbase task.name = text\nbase model.block = llama\n"
+                "base optim.beta2 = 0.95\nbase optim.min_lr = 6e-05\nbase train.steps = 1000\n");
+    tu_put_file(NULL, 0, dir, "results/text_map/d256", "sweep.csv",
+                "run,d_k,d_model,n_heads,scale,seed,attention.qk_norm,optim.lr,status,val_loss,"
+                "logit_std_peak\n"
+                "a,64,256,4,sqrt_dk,1,none,6e-4,ok,1.337,3.4\n"
+                "b,64,256,4,none,1,none,6e-4,ok,1.341,5.9\n"
+                "c,64,256,4,none,1,none,2.4e-3,ok,1.504,158\n"
+                "d,64,256,4,none,1,rmsnorm,2.4e-3,running,,\n");
+    char *out;
+    ck_assert_int_eq(generate(dir, &out), 0);
+    static const char *const want[] = {
+        "\"text_users\"", "\"run.seed model.d_model model.n_heads optim.lr optim.min_lr "
+        "attention.scale attention.qk_norm\", 64, \"val_loss\", \"<=\", 1.4,",
+        "{0, \"results/text_map/d256\", \"a\", 256, 64, \"attention.scale=sqrt_dk "
+        "attention.qk_norm=none\", 6e-4, \"6e-4\", 1, 1, 1.337, 3.4},",
+        "{0, \"results/text_map/d256\", \"c\", 256, 64, \"attention.scale=none "
+        "attention.qk_norm=none\", 2.4e-3, \"2.4e-3\", 1, 0, 1.504, 158},",
+        "{0, \"attention.scale=none attention.qk_norm=none\", 256, 6e-4, 2.4e-3,",
+        "const int lr_map_n_runs = 3;"};
+    for (int i = 0; i < CC_COUNT(want); i++)
+        ck_assert_msg(strstr(out, want[i]), "no '%s' in:\n%s", want[i], out);
+    /* the plan's other settings are the regime's too */
+    ck_assert_msg(strstr(out, "\"steps = 1000\\n\""), "%s", out);
+    free(out);
+    tu_remove_tree(dir);
+}
+END_TEST
+
+/* A malformed regimes file or sweep stops the generator (exit 1), naming the file and line. */
+static const struct {
+    const char *regimes, *message;
+} BAD_REGIMES[] = {
+    {"title x\n", "regimes.txt:1: title before any regime line"},
+    {"regime r\ntitle x\nlearns acc > 1\n", "regimes.txt:3: learns COLUMN >=|<= NUMBER"},
+    {"regime r\nmatch optim.lr 1\n", "regimes.txt:2: match KEY = VALUE"},
+    {"regime r\nwhat x\n", "regimes.txt:2: unknown directive 'what'"},
+    {"regime r\ntitle x\naxes run.seed\ndk 64\n", "regime r lacks title, axes, dk or learns"},
+    {"regime r\ntitle x\nsweeps s/sweep.csv\naxes run.seed\ndk 64\nlearns acc >= 1\n",
+     "'s/plan.txt' is missing"},
+};
+
+START_TEST(test_bad_regimes) {
+    int i = _i;
+    char dir[600], path[800];
+    tu_make_tmp(dir, sizeof dir, "/tmp/test_lr_map_bad.XXXXXX");
+    snprintf(path, sizeof path, "%s/regimes.txt", dir);
+    tu_write_file(path, BAD_REGIMES[i].regimes);
+    tu_put_file(NULL, 0, dir, "s", "sweep.csv", "run\n");
+    char *out;
+    ck_assert_int_eq(generate(dir, &out), 1);
+    ck_assert_msg(strstr(out, BAD_REGIMES[i].message), "no '%s' in:\n%s", BAD_REGIMES[i].message,
+                  out);
+    free(out);
+    tu_remove_tree(dir);
+}
+END_TEST
+
 /* Every finished run of results/lr_width (the lr map) and results/user_recipe (the users' recipe)
  * is in its compiled regime with its numbers, once. */
 static const struct {
@@ -276,6 +366,7 @@ START_TEST(test_regime_settings) {
 }
 END_TEST
 
-TU_MAIN("lr_map_table", test_regenerates, TU_LOOP(test_runs_match_results, 0, CC_COUNT(FOLDERS)),
+TU_MAIN("lr_map_table", test_regenerates, test_text_regime_is_data,
+        TU_LOOP(test_bad_regimes, 0, CC_COUNT(BAD_REGIMES)), TU_LOOP(test_runs_match_results, 0, CC_COUNT(FOLDERS)),
         test_cells_match_runs, test_docs_thresholds,
         TU_LOOP(test_regime_settings, 0, CC_COUNT(DEFINING)));
