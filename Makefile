@@ -19,7 +19,7 @@
 #                   the number of cores, each in a copy of its own)
 #   make portable  ./train for any x86-64-v3 CPU instead of this one (-march=native); ARCH=... too
 #   make reference-table  docs/configuration.md's table of every key regenerated (after a new key)
-#   make lr-map     src/train/lr_map_table.c regenerated from results/lr_width/*/sweep.csv
+#   make lr-map     src/train/lr_map_table.c regenerated from experiments/regimes.txt and results
 #   make clean
 ifeq ($(origin CC),default)
 CC = gcc
@@ -175,16 +175,16 @@ reference-table: train
 	@mv $(REF_DOC).tmp $(REF_DOC) && rm -f $(REF_DOC).table
 	@echo "$(REF_DOC): reference table regenerated"
 
-# The learning-rate map compiled into ./train (--where, init_check.txt; train/lr_map.h): every
-# results/lr_width/<part>/sweep.csv (and the plan.txt beside it) into LR_MAP_TABLE, by one
+# The measured regimes compiled into ./train (--where, init_check.txt; train/lr_map.h): the
+# regimes of LR_MAP_REGIMES and every finished run of their sweeps into LR_MAP_TABLE, by one
 # command after new results (tests/test_lr_map_table.c fails until it is run).
-LR_MAP_CSV   = $(sort $(wildcard results/lr_width/*/sweep.csv))
-LR_MAP_TABLE = src/train/lr_map_table.c
+LR_MAP_REGIMES = experiments/regimes.txt
+LR_MAP_TABLE   = src/train/lr_map_table.c
 .PHONY: lr-map
 lr-map:
-	@tools/lr_map_table.sh $(LR_MAP_CSV) > $(LR_MAP_TABLE).tmp || { rm -f $(LR_MAP_TABLE).tmp; exit 1; }
+	@tools/lr_map_table.sh $(LR_MAP_REGIMES) > $(LR_MAP_TABLE).tmp || { rm -f $(LR_MAP_TABLE).tmp; exit 1; }
 	@mv $(LR_MAP_TABLE).tmp $(LR_MAP_TABLE)
-	@echo "$(LR_MAP_TABLE): the lr map regenerated from $(words $(LR_MAP_CSV)) sweep.csv files"
+	@echo "$(LR_MAP_TABLE): regenerated from $(LR_MAP_REGIMES) and $$(grep -c '^    {[0-9]*, "results' $(LR_MAP_TABLE)) runs"
 
 # Check is the one test dependency: install it when missing and allowed, else say what to run.
 # tools/apt_install.sh waits for another apt (unattended upgrades) instead of failing.

@@ -1,104 +1,38 @@
 #!/usr/bin/env bash
-# tools/lr_map_table.sh SWEEP_CSV ...: src/train/lr_map_table.c, the learning-rate map that
-# ./train --where and init_check.txt place a config on (train/lr_map.h), on stdout. `make lr-map`
-# runs it on every results/lr_width/*/sweep.csv (the list's one home: LR_MAP_CSV in the Makefile).
+# tools/lr_map_table.sh REGIMES: src/train/lr_map_table.c on stdout, the measured regimes that
+# ./train --where and init_check.txt place a config in (train/lr_map.h). `make lr-map` runs it on
+# experiments/regimes.txt (the regimes' one home; its header gives the directives). Run from the
+# checkout: the regimes' sweep globs are relative to it.
 #
-# From each sweep.csv (a file may hold one scale, one width or any mix of them):
-#   - every finished run (status ok or diverged; running, stopped, missing, failed ... runs are
-#     left out: they measured nothing), with its sweep folder (the csv's folder as given), name,
-#     d_model, d_k, scale, optim.lr, seed, final val_answer_acc and logit_std_peak; a run learnt
-#     when its status is ok and val_answer_acc >= 0.99;
-#   - per (d_model, d_k, scale): the largest grid lr at which every seed learnt and the smallest
-#     at which a seed did not (0 when the grid holds none), the grid's ends and the seeds.
-# From the plan.txt beside each sweep.csv: its "base" lines but the map's axes (run.seed,
-# model.d_model, model.n_heads, attention.scale, optim.lr) as an INI text, the regime the map was
-# measured in; two plans that disagree on a key stop the script (exit 1). Reads the files only.
+# Per regime, from each sweep.csv its globs match (sorted) and the plan.txt beside it:
+#   - every finished run (status ok or diverged; running, stopped, missing ... runs measured
+#     nothing) whose settings are the regime's (each `match` key, from its plan's base line or,
+#     when the plan varies it, from the run's own column), with its sweep folder, name, d_model,
+#     d_k, arm (the regime's arm keys as "key=value ..."), optim.lr, seed, learnt (status ok and
+#     the `learns` criterion), the criterion's column and logit_std_peak;
+#   - per (arm, d_model): the largest lr at which every run learnt and the smallest at which one
+#     did not (0 when none), the lrs' ends, how many lrs and seeds;
+#   - the regime's settings as an INI text: its `match` keys, then the base lines of the plans
+#     whose runs fall in it but its axes and match keys (two such plans that disagree stop it).
+# Exit 1 with a message naming the file for a malformed regimes file, a sweep without plan.txt, a
+# missing column, or plans that disagree. Reads the files only.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: tools/lr_map_table.sh SWEEP_CSV ..." >&2; exit 2; }
-for f in "$@"; do
-    [ -r "$f" ] || { echo "lr_map_table.sh: cannot read '$f'" >&2; exit 1; }
-    [ -r "$(dirname "$f")/plan.txt" ] || { echo "lr_map_table.sh: '$(dirname "$f")/plan.txt' is missing" >&2; exit 1; }
-done
-plans=()
-for f in "$@"; do plans+=("$(dirname "$f")/plan.txt"); done
-awk -F, -v nfiles=$# '
-function die(msg) { print "lr_map_table.sh: " msg > "/dev/stderr"; failed = 1; exit 1 }
-function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
-function cstr(s) { return "\"" esc(s) "\"" }
-function dir_of(p) { if (sub(/\/[^\/]*$/, "", p) == 0) p = "."; return p }
-FNR == 1 { fileno++ }
-fileno <= nfiles && FNR == 1 {
-    split("", c)
-    for (i = 1; i <= NF; i++) c[$i] = i
-    nk = split("run d_model d_k scale optim.lr seed status val_answer_acc logit_std_peak", need, " ")
-    for (i = 1; i <= nk; i++) if (!(need[i] in c)) die(FILENAME " lacks the column " need[i])
-    folder = dir_of(FILENAME); F[fileno] = FILENAME
-    next }
-fileno <= nfiles {
-    st = $c["status"]
-    if (st != "ok" && st != "diverged") next
-    acc = $c["val_answer_acc"]; peak = $c["logit_std_peak"]
-    learnt = st == "ok" && acc != "" && acc + 0 >= 0.99
-    nr++
-    R[nr] = sprintf("    {%s, %s, %d, %d, %s, %s, %s, %d, %d, %s, %s},", cstr(folder),
-        cstr($c["run"]), $c["d_model"], $c["d_k"], cstr($c["scale"]), $c["optim.lr"],
-        cstr($c["optim.lr"]), $c["seed"], learnt, acc == "" ? "-1" : acc, peak == "" ? "-1" : peak)
-    g = $c["d_model"] SUBSEP $c["d_k"] SUBSEP $c["scale"]
-    if (!(g in gseen)) { gseen[g] = 1; G[++ng] = g }
-    lr = $c["optim.lr"] + 0; k = g SUBSEP lr
-    if (!(k in lrtext)) { lrtext[k] = $c["optim.lr"]; nlr[g]++; L[g, nlr[g]] = lr; all[k] = 1 }
-    if (!learnt) all[k] = 0
-    seeds[g SUBSEP $c["seed"]] = 1
-    next }
-# plan.txt: the base lines
-/^base / {
-    line = substr($0, 6); key = line; sub(/ = .*/, "", key); val = line; sub(/^[^=]* = /, "", val)
-    if (key == "run.seed" || key == "model.d_model" || key == "model.n_heads" ||
-        key == "attention.scale" || key == "optim.lr") next
-    if (key in base) { if (base[key] != val) die(FILENAME ": base " key " = " val " but an earlier plan has " base[key]); next }
-    base[key] = val
-    sec = key; sub(/\..*/, "", sec)
-    if (!(sec in nsec)) { S[++ns] = sec; nsec[sec] = 0 }
-    K[sec, ++nsec[sec]] = key
-}
-END {
-    if (failed) exit 1
-    if (!nr) die("no finished run in the sweep.csv files")
-    printf "/* lr_map_table.c: GENERATED by `make lr-map` (tools/lr_map_table.sh) from\n"
-    for (i = 1; i <= nfiles; i++) printf " * %s\n", F[i]
-    printf " * Do not edit: change the results and run make lr-map; tests/test_lr_map_table.c fails\n"
-    printf " * when this table and the results differ. */\n"
-    printf "#include \"train/lr_map.h\"\n\n"
-    printf "/* {sweep folder, run, d_model, d_k, scale, lr, lr as written, seed, learnt, final\n"
-    printf " * val_answer_acc, logit_std_peak} of every finished run (-1: not measured) */\n"
-    printf "const LrMapRun lr_map_runs[] = {\n"
-    for (i = 1; i <= nr; i++) print R[i]
-    printf "};\nconst int lr_map_n_runs = %d;\n\n", nr
-    printf "/* {d_model, d_k, scale, largest lr at which every seed learnt, smallest at which a seed\n"
-    printf " * did not (0: none on the grid), the grid'"'"'s smallest and largest lr, lrs, seeds} */\n"
-    printf "const LrMapThreshold lr_map_thresholds[] = {\n"
-    for (q = 1; q <= ng; q++) {
-        g = G[q]; split(g, p, SUBSEP); best = 0; worst = 0; lo = 0; hi = 0
-        for (j = 1; j <= nlr[g]; j++) {
-            lr = L[g, j]; k = g SUBSEP lr
-            if (lo == 0 || lr < lo) lo = lr
-            if (lr > hi) hi = lr
-            if (all[k] && lr > best) best = lr
-            if (!all[k] && (worst == 0 || lr < worst)) worst = lr
-        }
-        ns_ = 0; for (sk in seeds) { split(sk, sp, SUBSEP); if (sp[1] SUBSEP sp[2] SUBSEP sp[3] == g) ns_++ }
-        printf "    {%d, %d, %s, %s, %s, %s, %s, %s, %s, %d, %d},\n", p[1], p[2], cstr(p[3]),
-            best ? lrtext[g SUBSEP best] : "0", worst ? lrtext[g SUBSEP worst] : "0",
-            cstr(best ? lrtext[g SUBSEP best] : ""), cstr(worst ? lrtext[g SUBSEP worst] : ""),
-            lrtext[g SUBSEP lo], lrtext[g SUBSEP hi], nlr[g], ns_
-    }
-    printf "};\nconst int lr_map_n_thresholds = %d;\n\n", ng
-    printf "/* The plans'"'"' base settings but the map'"'"'s axes: the regime the runs were measured in. */\n"
-    printf "const char lr_map_regime_ini[] =\n"
-    for (s = 1; s <= ns; s++) {
-        printf "    \"[%s]\\n\"\n", S[s]
-        for (j = 1; j <= nsec[S[s]]; j++) { key = K[S[s], j]; sub(/^[^.]*\./, "", key)
-            printf "    \"%s = %s\\n\"\n", key, esc(base[K[S[s], j]]) }
-    }
-    printf "    ;\n"
-}' "$@" "${plans[@]}"
+[ $# -eq 1 ] || { echo "usage: tools/lr_map_table.sh REGIMES" >&2; exit 2; }
+[ -r "$1" ] || { echo "lr_map_table.sh: cannot read '$1'" >&2; exit 1; }
+# the regimes file with each sweeps line's globs expanded (sorted; a glob matching nothing: none)
+expanded=$(while IFS= read -r line; do
+    if [[ $line =~ ^sweeps[[:space:]] ]]; then
+        out="sweeps"
+        for g in ${line#sweeps}; do
+            for f in $(compgen -G "$g" | LC_ALL=C sort); do
+                [ -r "$(dirname "$f")/plan.txt" ] || {
+                    echo "lr_map_table.sh: '$(dirname "$f")/plan.txt' is missing" >&2; exit 1; }
+                out="$out $f"
+            done
+        done
+        echo "$out"
+    else
+        echo "$line"
+    fi
+done <"$1")
+printf '%s\n' "$expanded" | awk -v table="$1" -v defaults="$(dirname "$0")/../docs/configuration.md" -f "$(dirname "$0")/lr_map_table.awk"

@@ -214,7 +214,7 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
                 c0->var_q, c0->var_k, c0->var_qk, c0->d_k, c0->var_q < 0.5 ? "small" : "large",
                 min_qk < 1 ? "little: the logits are small either way" : "a lot",
                 min_qk < 1 ? " (only at step 0: during training the logits can still run away; "
-                             "the lr map line below places this run's learning rate)"
+                             "init_check.txt's lr map line places this run's learning rate)"
                            : "");
     if (cap > 0) softcap_line(f, cap, predicted_std);
     /* Step 0 is not the whole story: with AdamW the logits can grow during training, and how fast

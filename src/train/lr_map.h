@@ -1,15 +1,20 @@
-/* lr_map.h: the learning-rate map, a config placed on it before any training (./train --where,
- * and the "lr map:" line of init_check.txt). The map is the measured sweeps of
- * experiments/lr_width.sh (results/lr_width/<part>/sweep.csv: sort as shipped, GPT-2 init, d_k
- * 64, AdamW, 2000 steps, a factor-2 grid of optim.lr, seeds 1-2), compiled into the program by
- * `make lr-map` as lr_map_table.c (tools/lr_map_table.sh), so ./train answers from any folder;
- * tests/test_lr_map_table.c recomputes the table from the results and fails when they differ.
+/* lr_map.h: a config placed, before any training, in the measured regime it is in (./train
+ * --where, the "lr map:" line of init_check.txt, and the note before a run predicted to fail).
  *
- * At a config's width and scale the map gives two thresholds: the largest lr at which every seed
- * learnt (final val_answer_acc >= 99 %) and the smallest at which a seed did not. A width that
- * was trained gives them measured; between two trained widths they are interpolated, piecewise
- * linear in log2 d_model against log2 lr; beyond the trained widths extrapolated along the line
- * through the nearest two. */
+ * A regime is the task, block and optimizer settings a set of sweeps was measured under
+ * (experiments/regimes.txt, the one home of their definitions: which keys must match which
+ * values, which keys it was measured over, and when a run learnt). `make lr-map`
+ * (tools/lr_map_table.sh) compiles the regimes and every finished run of their sweeps into
+ * lr_map_table.c, so ./train answers from any folder; tests/test_lr_map_table.c regenerates the
+ * table and fails when it differs.
+ *
+ * In its regime a config's verdict comes from the runs of its arm (the regime's other axes:
+ * attention.scale, init.scheme ...): the runs at its own width and lr when there are any; else the
+ * two thresholds at its width (the largest lr at which every run learnt, the smallest at which one
+ * did not), measured, interpolated between two measured widths (linear in log2 d_model against
+ * log2 lr) or, beyond them, extrapolated with one exponent fitted by least squares over the widths
+ * whose thresholds the grid brackets; where a regime has no such bracket (one lr), the verdict of
+ * the nearest measured width, saying so. */
 #ifndef SCALEDOT_LR_MAP_H
 #define SCALEDOT_LR_MAP_H
 
@@ -17,57 +22,83 @@
 
 #include "config/config.h"
 
-/* One finished run of the map (status ok or diverged). */
+/* One regime of experiments/regimes.txt. */
 typedef struct {
-    const char *sweep;       /* its sweep folder, as make lr-map was given it: "results/lr_width/d64" */
+    const char *id, *title;
+    const char *axes;        /* the keys it was measured over, space-separated */
+    int d_k;                 /* model.d_model / model.n_heads of its runs */
+    const char *criterion;   /* the sweep.csv column that says whether a run learnt */
+    const char *op;          /* ">=" or "<=": learnt when status ok and criterion op threshold */
+    double threshold;
+    const char *ini;         /* its settings as an INI text: the match keys, then the plans' other
+                              * base lines (its axes not among them) */
+    const char *sweeps;      /* the sweep.csv files its runs came from, space-separated */
+} LrMapRegime;
+
+/* One finished run (status ok or diverged) of a regime. */
+typedef struct {
+    int regime;              /* index into lr_map_regimes */
+    const char *sweep;       /* its sweep folder: "results/lr_width/d64" */
     const char *run;         /* its name in the sweep: "dk64_none_lr-8e-3_s1" */
     int d_model, d_k;
-    const char *scale;       /* "sqrt_dk" | "none" (config_scale_name) */
+    const char *arm;         /* the regime's arm keys: "attention.scale=none init.scheme=gpt2" */
     double lr;
-    const char *lr_text;     /* the lr as the sweep wrote it: "8e-3" */
+    const char *lr_text;     /* optim.lr as its sweep or plan wrote it */
     int seed;
-    int learnt;              /* status ok and final val_answer_acc >= 0.99 */
-    double acc, peak;        /* final val_answer_acc (0..1) and logit_std_peak; -1: not measured */
+    int learnt;              /* status ok and the regime's criterion met */
+    double metric, peak;     /* the criterion's column and logit_std_peak; -1: not measured */
 } LrMapRun;
 
-/* The thresholds of one (d_model, d_k, scale) of the map. */
+/* The thresholds of one (regime, arm, d_model). */
 typedef struct {
-    int d_model, d_k;
-    const char *scale;
-    double learnt_lr;        /* largest grid lr at which every seed learnt; 0: none did */
-    double failed_lr;        /* smallest grid lr at which a seed did not learn; 0: none failed */
-    const char *learnt_text, *failed_text; /* as written in the sweep ("" for 0) */
-    double lr_min, lr_max;   /* the grid's ends */
+    int regime;
+    const char *arm;
+    int d_model;
+    double learnt_lr;        /* largest lr at which every run learnt; 0: none did */
+    double failed_lr;        /* smallest lr at which a run did not learn; 0: none failed */
+    const char *learnt_text, *failed_text; /* as written ("" for 0) */
+    double lr_min, lr_max;   /* the lrs' ends */
     int n_lrs, n_seeds;
-} LrMapThreshold;
+} LrMapCell;
 
-/* The compiled map (lr_map_table.c, generated; make lr-map). */
+/* The compiled regimes, runs and cells (lr_map_table.c, generated; make lr-map). */
+extern const LrMapRegime lr_map_regimes[];
+extern const int lr_map_n_regimes;
 extern const LrMapRun lr_map_runs[];
 extern const int lr_map_n_runs;
-extern const LrMapThreshold lr_map_thresholds[];
-extern const int lr_map_n_thresholds;
-/* The regime the runs were measured in: the sweeps' base settings but the map's axes (run.seed,
- * model.d_model, model.n_heads, attention.scale, optim.lr), as an INI text. */
-extern const char lr_map_regime_ini[];
+extern const LrMapCell lr_map_cells[];
+extern const int lr_map_n_cells;
 
 typedef enum { LR_MAP_UNKNOWN, LR_MAP_MEASURED, LR_MAP_INTERPOLATED, LR_MAP_EXTRAPOLATED } LrMapKind;
 
+/* The exponent of lr against d_model fitted over a regime's arm: least squares of log2 of the
+ * bracket's geometric middle, sqrt(learnt_lr * failed_lr), on log2 d_model, over the widths where
+ * both are on the grid; n_widths < 2: no fit. */
+typedef struct {
+    int n_widths;
+    double slope;
+    int w_min, w_max;        /* the fitted widths' range */
+} LrMapFit;
+
 /* One threshold at one width: how it was found, its lr (0 with MEASURED: the grid holds none;
- * 0 with UNKNOWN: fewer than two widths measured it), and the two widths it comes from (w_lo ==
- * w_hi == the width itself when measured). */
+ * 0 with UNKNOWN: not known), and the widths it comes from (w_lo == w_hi: one width, the width
+ * itself when measured, the anchor when extrapolated). */
 typedef struct {
     LrMapKind kind;
     double lr;
     int w_lo, w_hi;
-    double lr_lo, lr_hi; /* the threshold at w_lo and w_hi */
+    double lr_lo, lr_hi;     /* the threshold at w_lo and w_hi */
 } LrMapValue;
 
-/* The threshold (failed != 0: the smallest failing lr, else the largest learnt) of `scale` at
- * d_model, from the n rows of `rows` (lr_map_thresholds, or a test's own): measured when a row
- * has this width and scale, else interpolated or extrapolated in log2 d_model against log2 lr
- * from the rows whose value is on the grid. */
-LrMapValue lr_map_estimate(const LrMapThreshold *rows, int n, const char *scale, int d_model,
-                           int failed);
+/* The fit of (regime, arm) over the n cells of `cells` (lr_map_cells, or a test's own). */
+LrMapFit lr_map_fit(const LrMapCell *cells, int n, int regime, const char *arm);
+
+/* The threshold (failed != 0: the smallest failing lr, else the largest learnt) of (regime, arm)
+ * at d_model: measured when a cell has this width; between two widths whose value is on the grid,
+ * interpolated; beyond them, from the nearest such width along lr_map_fit's exponent; UNKNOWN
+ * without a fit. */
+LrMapValue lr_map_estimate(const LrMapCell *cells, int n, int regime, const char *arm,
+                           int d_model, int failed);
 
 #define LR_MAP_MAX_DIFFS 24
 
@@ -76,39 +107,74 @@ LrMapValue lr_map_estimate(const LrMapThreshold *rows, int n, const char *scale,
  * 2.5 and failed from about 5 on (at 5.1 no seed reached 99 %, from 8 on they ended at 20-26 %). */
 #define LR_MAP_STEP0_FAIL_STD 5.0
 
-/* A config on the map: its own numbers, the two thresholds at its width and scale, and every
- * setting in which it differs from the regime the map was measured in. */
+/* The verdict: what the regime's runs say of the config. */
+typedef enum {
+    LR_VERDICT_NONE,         /* in no regime, or its arm or width has no run */
+    LR_VERDICT_LEARNS,
+    LR_VERDICT_FAILS,
+    LR_VERDICT_SPLIT,        /* the runs it rests on: some learnt, some did not */
+    LR_VERDICT_EDGE,         /* between the largest lr that learnt and the smallest that failed */
+    LR_VERDICT_UNKNOWN       /* in the regime, but its lr lies outside the lrs measured */
+} LrVerdict;
+
+/* What the verdict rests on. */
+typedef enum {
+    LR_BASIS_NONE,
+    LR_BASIS_RUNS,           /* the runs at its width, arm and lr */
+    LR_BASIS_WIDTH,          /* the thresholds measured at its width */
+    LR_BASIS_INTERPOLATED,   /* the thresholds interpolated between two widths */
+    LR_BASIS_NEIGHBOURS,     /* the runs at its lr at the measured widths around it */
+    LR_BASIS_EXTRAPOLATED,   /* the thresholds extrapolated with the fitted exponent */
+    LR_BASIS_NEAREST         /* beyond the measured widths without a fit: the nearest one's */
+} LrBasis;
+
+/* One measured width's say at the config's lr (LR_BASIS_NEIGHBOURS, LR_BASIS_NEAREST). */
 typedef struct {
+    int d_model;
+    LrVerdict verdict;
+    int n_runs, n_learnt;    /* the runs at the config's lr there (0: judged by its thresholds) */
+} LrMapSay;
+
+/* A config in its regime. */
+typedef struct {
+    int regime;              /* index into lr_map_regimes; -1: in none */
+    int nearest;             /* with regime -1, the regime it differs from least; -1: none */
+    int n_diffs;             /* against regime, or nearest */
+    char diffs[LR_MAP_MAX_DIFFS][200]; /* "optim.beta2 = 0.95 (the regime: 0.999)" */
     int d_model, n_heads, d_k;
-    const char *scale;       /* config_scale_name of its attention.scale, a number equal to
-                              * 1/sqrt(d_k) or 1 read as sqrt_dk or none (what the run uses) */
-    int on_map;              /* its scale is one the map has (sqrt_dk, none) */
+    const char *scale;       /* config_scale_name of the scale the run uses (a number equal to
+                              * 1/sqrt(d_k) or 1 read as sqrt_dk or none); NULL: another number */
+    char arm[200];           /* its values of the regime's arm keys, as the runs' */
     double lr, predicted_std;
-    int map_d_k;             /* the d_k of the map's runs */
-    double grid_lr_min;      /* the smallest lr the map measured at this width and scale; 0: the
-                              * width was not trained */
-    int steps;               /* train.steps: the budget */
-    LrMapValue learnt, failed;
-    int n_diffs;
-    char diffs[LR_MAP_MAX_DIFFS][200]; /* "init.scheme = fan_in (the map: gpt2)" */
+    int steps;
+    LrVerdict verdict;
+    LrBasis basis;
+    int n_runs, n_learnt;    /* LR_BASIS_RUNS: the runs it rests on */
+    LrMapValue learnt, failed; /* the thresholds at its width (kind UNKNOWN: none) */
+    double lr_min, lr_max;   /* the lrs measured at its width (0: not measured) */
+    LrMapFit fit;
+    LrMapSay lo, hi;         /* NEIGHBOURS: the widths below and above; NEAREST: lo alone */
 } LrPlacement;
 
-/* Places the validated config c on the compiled map. Returns 0, or -1 after a message when the
- * compiled regime cannot be read (a broken generated table) or memory runs out. */
+/* Places the validated config c in its regime (the first of lr_map_regimes whose settings it has)
+ * and gives the verdict. Returns 0, or -1 after a message when a compiled regime cannot be read (a
+ * broken generated table) or memory runs out. */
 int lr_map_place(const Config *c, LrPlacement *p);
 
 /* Writes the one verdict line of a placement, prefix first ("verdict: " for --where, "lr map: "
- * for init_check.txt). In the map's regime: how many factors of 2 its lr is below or above the
- * largest lr that learnt, against the smallest that failed (below the smallest lr measured at
- * its width: that the map does not say), how sure the map is there (measured, interpolated,
- * extrapolated). Outside it: first that the thresholds were measured under other settings and do
- * not apply (the differences by key), then the placement for reference only. And with a
- * predicted step-0 logit std >= LR_MAP_STEP0_FAIL_STD, that such runs failed from the start. */
+ * for init_check.txt): the verdict in a word (learns, fails, split, on the edge, not known, no
+ * verdict), what it rests on and the regime; with a predicted step-0 logit std >=
+ * LR_MAP_STEP0_FAIL_STD, that such runs failed from the start. */
 void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix);
 
-/* ./train --where: the placement of c written in full to f (its numbers, the predicted step-0
- * logit std, the thresholds and how they were found, the nearest measured runs named, the
- * regime, the verdict). Writes no file. Returns 0, or -1 as lr_map_place. */
+/* Whether a training run prints its lr map line before it starts: in a regime, the verdict
+ * "fails", and the step-0 logit std predicted below LR_MAP_STEP0_FAIL_STD (from there init_check's
+ * own verdict already says the logits start large). */
+int lr_map_note_matters(const LrPlacement *p);
+
+/* ./train --where: the verdict line first, then the details (the regime, the config's numbers,
+ * the thresholds and fit, the runs it rests on, the differences from the nearest regime). Writes
+ * no file. Returns 0, or -1 as lr_map_place. */
 int lr_map_report(FILE *f, const Config *c);
 
 #endif

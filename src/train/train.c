@@ -80,12 +80,17 @@ static int init_check(Run *r) {
     FILE *f = open_memstream(&text, &len);
     if (!f) return -1;
     diag_init_report(f, &r->m, checks, train_predicted_logit_std(r->c));
-    /* where this run's lr lies against the measured runaway (lr_map.h): step 0 alone can look
-     * harmless at a learning rate that fails */
+    long shown = ftell(f); /* what stderr gets: the lr map line only when it matters */
+    /* where this run's lr lies in its measured regime (lr_map.h): step 0 alone can look harmless
+     * at a learning rate that fails */
     LrPlacement where;
-    if (lr_map_place(r->c, &where) == 0) lr_map_verdict(f, &where, "lr map: ");
+    int matters = 0;
+    if (lr_map_place(r->c, &where) == 0) {
+        lr_map_verdict(f, &where, "lr map: ");
+        matters = lr_map_note_matters(&where);
+    }
     fclose(f);
-    if (r->c->progress) fputs(text, stderr);
+    if (r->c->progress) fprintf(stderr, "%.*s", matters ? (int)len : (int)shown, text);
     int rc = runlog_write_file(&r->log, "init_check.txt", text);
     free(text);
     return rc;

@@ -1,0 +1,248 @@
+/* lr_map_report.c: the words of a placement (lr_map.h): the one verdict line (--where,
+ * init_check.txt, the note before a run) and --where's report, the verdict first. */
+#include <math.h>
+#include <string.h>
+
+#include "train/lr_map.h"
+
+/* A learning rate as the sweeps write them: "5e-4", "2.8e-3". */
+static const char *lr_str(double v, char *buf, size_t n) {
+    if (!(v > 0)) return snprintf(buf, n, "%g", v), buf;
+    int e = (int)floor(log10(v));
+    double m = v / pow(10, e);
+    char ms[16];
+    snprintf(ms, sizeof ms, "%.2g", m);
+    if (strcmp(ms, "10") == 0) snprintf(ms, sizeof ms, "1"), e++;
+    snprintf(buf, n, "%se%d", ms, e);
+    return buf;
+}
+
+/* "factor" or "factors" for a distance of k factors of 2 as %.1f prints it. */
+static const char *factors(double k) {
+    return fabs(k) < 1.05 && fabs(k) > 0.95 ? "factor" : "factors";
+}
+
+static const char *word(LrVerdict v) {
+    switch (v) {
+    case LR_VERDICT_LEARNS: return "learns";
+    case LR_VERDICT_FAILS: return "fails";
+    case LR_VERDICT_SPLIT: return "split";
+    case LR_VERDICT_EDGE: return "on the edge";
+    case LR_VERDICT_UNKNOWN: return "not known";
+    case LR_VERDICT_NONE: break;
+    }
+    return "no verdict";
+}
+
+/* Where did the thresholds at the config's width come from, as a phrase. */
+static void source(FILE *f, const LrPlacement *p) {
+    const LrMapValue *v = p->learnt.kind != LR_MAP_UNKNOWN ? &p->learnt : &p->failed;
+    if (v->kind == LR_MAP_MEASURED) fprintf(f, "measured at this width");
+    else if (v->kind == LR_MAP_INTERPOLATED)
+        fprintf(f, "interpolated between d_model %d and %d", v->w_lo, v->w_hi);
+    else if (v->kind == LR_MAP_EXTRAPOLATED)
+        fprintf(f, "extrapolated from d_model %d with the exponent %.2f fitted over d_model %d-%d",
+                v->w_lo, p->fit.slope, p->fit.w_min, p->fit.w_max);
+    else fprintf(f, "not known");
+}
+
+/* The lr against the thresholds at its width ("estimated" unless measured). */
+static void against_thresholds(FILE *f, const LrPlacement *p) {
+    const char *est = p->learnt.kind == LR_MAP_MEASURED ? "" : "estimated ";
+    char b1[32], b2[32];
+    double L = p->learnt.lr, F = p->failed.lr;
+    if (p->verdict == LR_VERDICT_LEARNS) {
+        double k = log2(L / p->lr);
+        if (k < 0.05) fprintf(f, "lr %s is at the %slargest lr that learnt (%s)", lr_str(p->lr, b1, 32), est, lr_str(L, b2, 32));
+        else fprintf(f, "lr %s is %.1f %s of 2 below the %slargest lr that learnt (%s)",
+                     lr_str(p->lr, b1, 32), k, factors(k), est, lr_str(L, b2, 32));
+    } else if (p->verdict == LR_VERDICT_FAILS) {
+        fprintf(f, "lr %s is at or above the %ssmallest lr at which a run failed (%s)",
+                lr_str(p->lr, b1, 32), est, lr_str(F, b2, 32));
+        if (L > 0) fprintf(f, "; the largest that learnt: %s", lr_str(L, b2, 32));
+    } else if (p->verdict == LR_VERDICT_EDGE) {
+        fprintf(f, "lr %s is between the %slargest lr that learnt (%s)", lr_str(p->lr, b1, 32), est,
+                lr_str(L, b2, 32));
+        fprintf(f, " and the smallest at which a run failed (%s)", lr_str(F, b2, 32));
+    } else if (p->lr_min > 0 && p->lr < p->lr_min) {
+        double k = log2(p->lr_min / p->lr);
+        fprintf(f, "lr %s is %.1f %s of 2 below the smallest lr measured at this width (%s): too "
+                   "low an lr can fail to learn in %d steps", lr_str(p->lr, b1, 32), k, factors(k),
+                lr_str(p->lr_min, b2, 32), p->steps);
+    } else {
+        fprintf(f, "lr %s is above the lrs measured at this width (up to %s), none of which failed",
+                lr_str(p->lr, b1, 32), lr_str(p->lr_max, b2, 32));
+    }
+    fprintf(f, ", ");
+    source(f, p);
+}
+
+/* One width's say: "d_model 256: split (2 of 3 runs learnt)". */
+static void say(FILE *f, const LrMapSay *s) {
+    fprintf(f, "d_model %d: %s", s->d_model, word(s->verdict));
+    if (s->n_runs) fprintf(f, " (%d of %d runs learnt)", s->n_learnt, s->n_runs);
+    else fprintf(f, " (by its thresholds: no run at this lr)");
+}
+
+/* What the verdict rests on, after the word. */
+static void basis(FILE *f, const LrPlacement *p) {
+    char b[32];
+    switch (p->basis) {
+    case LR_BASIS_RUNS:
+        fprintf(f, "%d of %d runs at its width, arm and lr learnt (d_model %d, lr %s)", p->n_learnt,
+                p->n_runs, p->d_model, lr_str(p->lr, b, sizeof b));
+        break;
+    case LR_BASIS_WIDTH:
+    case LR_BASIS_INTERPOLATED:
+    case LR_BASIS_EXTRAPOLATED: against_thresholds(f, p); break;
+    case LR_BASIS_NEIGHBOURS:
+        fprintf(f, "not measured at d_model %d; at lr %s, ", p->d_model, lr_str(p->lr, b, sizeof b));
+        say(f, &p->lo);
+        fprintf(f, ", ");
+        say(f, &p->hi);
+        if (p->lo.verdict != p->hi.verdict) fprintf(f, ": the nearer width's (in log2 d_model)");
+        break;
+    case LR_BASIS_NEAREST:
+        fprintf(f, "not measured at d_model %d, beyond the measured widths (no fitted exponent: no "
+                   "two widths bracket a threshold); the nearest at lr %s, ", p->d_model,
+                lr_str(p->lr, b, sizeof b));
+        say(f, &p->lo);
+        break;
+    case LR_BASIS_NONE: break;
+    }
+}
+
+/* The differences from a regime by key: "(2 differences: optim.lr, optim.min_lr)". */
+static void diff_keys(FILE *f, const LrPlacement *p) {
+    fprintf(f, "(%d difference%s: ", p->n_diffs, p->n_diffs == 1 ? "" : "s");
+    for (int i = 0; i < p->n_diffs; i++)
+        fprintf(f, "%s%.*s", i ? ", " : "", (int)strcspn(p->diffs[i], " "), p->diffs[i]);
+    fputc(')', f);
+}
+
+static int regime_has_runs(int regime) {
+    for (int i = 0; i < lr_map_n_runs; i++)
+        if (lr_map_runs[i].regime == regime) return 1;
+    return 0;
+}
+
+void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
+    fputs(prefix, f);
+    if (p->regime < 0 && p->nearest < 0) {
+        fprintf(f, "no verdict: no regime is compiled in");
+    } else if (p->regime < 0) {
+        fprintf(f, "no verdict: in no measured regime; the nearest is %s ", lr_map_regimes[p->nearest].id);
+        diff_keys(f, p);
+    } else if (!regime_has_runs(p->regime)) {
+        fprintf(f, "no verdict: in the regime %s, which has no published run yet",
+                lr_map_regimes[p->regime].id);
+    } else if (p->basis == LR_BASIS_NONE) {
+        fprintf(f, "no verdict: the regime %s has no run of its arm (%s)",
+                lr_map_regimes[p->regime].id, p->arm);
+    } else {
+        fprintf(f, "%s: ", word(p->verdict));
+        basis(f, p);
+        fprintf(f, "; regime %s", lr_map_regimes[p->regime].id);
+    }
+    if (p->predicted_std >= LR_MAP_STEP0_FAIL_STD)
+        fprintf(f, "; predicted step-0 logit std %.3g >= %g: runs with a step-0 std this large "
+                   "failed from the start (docs/findings.md, init_width), whatever the lr",
+                p->predicted_std, LR_MAP_STEP0_FAIL_STD);
+    fputc('\n', f);
+}
+
+/* One threshold's line of the report. */
+static void threshold_line(FILE *f, const char *what, const LrMapValue *v) {
+    char b[32], b0[32], b1[32];
+    fprintf(f, "  %s: ", what);
+    if (v->kind == LR_MAP_UNKNOWN) {
+        fprintf(f, "not known\n");
+        return;
+    }
+    fprintf(f, "%s", v->lr > 0 ? lr_str(v->lr, b, sizeof b) : "none among the lrs measured");
+    if (v->kind == LR_MAP_INTERPOLATED)
+        fprintf(f, ", interpolated (%s at d_model %d, %s at %d)", lr_str(v->lr_lo, b0, sizeof b0),
+                v->w_lo, lr_str(v->lr_hi, b1, sizeof b1), v->w_hi);
+    else if (v->kind == LR_MAP_EXTRAPOLATED)
+        fprintf(f, ", extrapolated from %s at d_model %d", lr_str(v->lr_lo, b0, sizeof b0), v->w_lo);
+    else
+        fprintf(f, ", measured");
+    fputc('\n', f);
+}
+
+/* The runs of its arm at width w whose lr is nearest p->lr (in log2; all on a tie). */
+static void nearest_runs(FILE *f, const LrPlacement *p, int w) {
+    const LrMapRegime *g = &lr_map_regimes[p->regime];
+    double best = INFINITY;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < lr_map_n_runs; i++) {
+            const LrMapRun *r = &lr_map_runs[i];
+            if (r->regime != p->regime || r->d_model != w || strcmp(r->arm, p->arm) != 0) continue;
+            double d = fabs(log2(r->lr / p->lr));
+            if (pass == 0) {
+                if (d < best) best = d;
+                continue;
+            }
+            if (d > best + 1e-9) continue;
+            char b[32];
+            fprintf(f, "  %s (%s): d_model %d, lr %s, seed %d, final %s %.4g, peak logit std ", r->run,
+                    r->sweep, r->d_model, lr_str(r->lr, b, sizeof b), r->seed, g->criterion,
+                    r->metric);
+            if (r->peak >= 0) fprintf(f, "%.3g", r->peak);
+            else fprintf(f, "-");
+            fprintf(f, "%s\n", r->learnt ? ": learnt" : ": did not learn");
+        }
+}
+
+/* The details of a placement in its regime: arm, thresholds, fit, runs. */
+static void regime_details(FILE *f, const LrPlacement *p) {
+    const LrMapRegime *g = &lr_map_regimes[p->regime];
+    fprintf(f, "regime: %s: %s\n  a run learnt: status ok and final %s %s %g; measured over: %s\n"
+               "  its runs: %s\n", g->id, g->title, g->criterion, g->op, g->threshold, g->axes,
+            *g->sweeps ? g->sweeps : "(no sweep published yet)");
+    fprintf(f, "arm: %s\n", p->arm);
+    fprintf(f, "thresholds at d_model %d (the largest lr at which every run learnt, the smallest at "
+               "which one did not):\n", p->d_model);
+    threshold_line(f, "largest lr that learnt", &p->learnt);
+    threshold_line(f, "smallest lr at which a run failed", &p->failed);
+    if (p->fit.n_widths >= 2)
+        fprintf(f, "fitted exponent: lr ~ d_model^%.2f over d_model %d-%d (%d widths; least squares "
+                   "on log2 of each width's middle, sqrt(largest learnt x smallest failed))\n",
+                p->fit.slope, p->fit.w_min, p->fit.w_max, p->fit.n_widths);
+    else
+        fprintf(f, "fitted exponent: none (fewer than two widths bracket a threshold)\n");
+    int w[2] = {p->d_model, 0};
+    if (p->basis == LR_BASIS_NEIGHBOURS) w[0] = p->lo.d_model, w[1] = p->hi.d_model;
+    else if (p->basis == LR_BASIS_NEAREST) w[0] = p->lo.d_model;
+    else if (p->basis == LR_BASIS_INTERPOLATED || p->basis == LR_BASIS_EXTRAPOLATED)
+        w[0] = p->learnt.w_lo, w[1] = p->learnt.w_hi != p->learnt.w_lo ? p->learnt.w_hi : 0;
+    char b[32];
+    fprintf(f, "nearest measured runs (its arm, the lr nearest %s):\n", lr_str(p->lr, b, sizeof b));
+    for (int i = 0; i < 2; i++)
+        if (w[i]) nearest_runs(f, p, w[i]);
+}
+
+int lr_map_report(FILE *f, const Config *c) {
+    LrPlacement p;
+    if (lr_map_place(c, &p) != 0) return -1;
+    lr_map_verdict(f, &p, "verdict: ");
+    char b[32];
+    fprintf(f, "config: d_model %d, n_heads %d, d_k %d, attention.scale %s, optim.lr %s, init %s",
+            p.d_model, p.n_heads, p.d_k, p.scale ? p.scale : "(a number)", lr_str(p.lr, b, sizeof b),
+            c->init == INIT_GPT2 ? "gpt2" : "fan_in");
+    if (c->scale_mode == SCALE_VALUE && p.scale)
+        fprintf(f, " (attention.scale %.17g is this scale's factor at d_k %d)", c->scale_value, p.d_k);
+    if (c->init == INIT_GPT2) fprintf(f, " (std %g)", c->init_std);
+    fprintf(f, "\npredicted step-0 logit std: %.4g (scale*sqrt(d_k)*d_model*sigma^2, sigma the qkv "
+               "weight's init std%s)\n", p.predicted_std,
+            c->qk_norm != QK_NORM_NONE ? "; with qk-norm scale*sqrt(d_k)" : "");
+    if (p.regime >= 0) {
+        regime_details(f, &p);
+    } else if (p.nearest >= 0) {
+        fprintf(f, "regime: none of the %d measured regimes has its settings; the nearest, %s (%s), "
+                   "differs in:\n", lr_map_n_regimes, lr_map_regimes[p.nearest].id,
+                lr_map_regimes[p.nearest].title);
+        for (int i = 0; i < p.n_diffs; i++) fprintf(f, "  %s\n", p.diffs[i]);
+    }
+    return 0;
+}

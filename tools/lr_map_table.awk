@@ -1,0 +1,198 @@
+# tools/lr_map_table.awk: the body of tools/lr_map_table.sh (read that first). stdin: the regimes
+# file with its sweeps globs expanded; -v table=PATH names it in messages.
+function die(msg) { print "lr_map_table.sh: " msg > "/dev/stderr"; failed = 1; exit 1 }
+function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
+function cstr(s) { return "\"" esc(s) "\"" }
+function dir_of(p) { if (sub(/\/[^\/]*$/, "", p) == 0) p = "."; return p }
+function isnum(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
+function same(a, b) { return isnum(a) && isnum(b) ? a + 0 == b + 0 : a == b }
+# the sweep.csv column of a config key
+function column(key) {
+    if (key == "attention.scale") return "scale"
+    if (key == "run.seed") return "seed"
+    if (key == "model.d_model") return "d_model"
+    if (key == "model.n_heads") return "n_heads"
+    return key
+}
+# a run's value of key: its own column, else its plan's base line
+function value(key, plan,    cn) {
+    cn = column(key)
+    if (cn in col) return $col[cn]
+    if (key in PB) return PB[key]
+    if (key in DEF) return DEF[key]
+    die(plan " has no base " key " and its sweep.csv no column " cn)
+}
+function read_plan(plan,    line, k, v) {
+    split("", PB); split("", PAX); npb = 0
+    while ((getline line < plan) > 0) {
+        if (line ~ /^base /) {
+            k = substr(line, 6); sub(/ = .*/, "", k); v = line; sub(/^base [^=]* = /, "", v)
+            PB[k] = v; PO[++npb] = k
+        } else if (line ~ /^axis /) { split(line, w, " "); PAX[w[2]] = 1 }
+    }
+    close(plan)
+}
+# a plan's value of key: its base line, else the key's default (the plan predates the key)
+function plan_value(k) { return k in PB ? PB[k] : k in DEF ? DEF[k] : "" }
+# the plan's base lines but the regime's axes and match keys into the regime's settings
+function merge_base(r, plan,    i, k) {
+    for (i = 1; i <= npb; i++) {
+        k = PO[i]
+        if ((r SUBSEP k) in AX || (r SUBSEP k) in MV) continue
+        if (!((r SUBSEP k) in BASE)) {
+            if (merged[r] && !same(PB[k], DEF[k])) die(plan ": base " k " = " PB[k] " but an earlier plan of regime " RN[r] " lacks it (its default: " DEF[k] ")")
+            BASE[r, k] = PB[k]; BK[r, ++nbk[r]] = k
+        }
+    }
+    for (i = 1; i <= nbk[r]; i++) {
+        k = BK[r, i]
+        if (!same(BASE[r, k], plan_value(k))) die(plan ": base " k " = " plan_value(k) " but an earlier plan of regime " RN[r] " has " BASE[r, k])
+    }
+    merged[r] = 1
+}
+# the finished runs of one sweep.csv that fall in regime r
+function read_sweep(r, f,    plan, k, i, line, n, keep, arm, g, lr, st, m, learnt, took) {
+    plan = dir_of(f) "/plan.txt"
+    read_plan(plan)
+    for (i = 1; i <= nm[r]; i++) {
+        k = MK[r, i]
+        if (k in PAX) continue
+        if (plan_value(k) == "") die(plan " has no base " k " (regime " RN[r] " matches it)")
+        if (!same(plan_value(k), MV[r, k])) return
+    }
+    for (k in PAX)
+        if (k != "d_k" && !((r SUBSEP k) in AX) && !((r SUBSEP k) in MV))
+            die(plan " varies " k ", which regime " RN[r] " neither matches nor has as an axis")
+    if ((getline line < f) <= 0) die(f " is empty")
+    FS = ","
+    split("", col); n = split(line, hd, ",")
+    for (i = 1; i <= n; i++) col[hd[i]] = i
+    split("run d_model d_k seed status " RC[r], need, " ")
+    for (i in need) if (!(need[i] in col)) die(f " lacks the column " need[i])
+    while ((getline line < f) > 0) {
+        $0 = line
+        st = $col["status"]
+        if (st != "ok" && st != "diverged") continue
+        if ($col["d_k"] != RD[r]) continue
+        keep = 1
+        for (i = 1; i <= nm[r]; i++) if ((MK[r, i] in PAX) && !same(value(MK[r, i], plan), MV[r, MK[r, i]])) keep = 0
+        if (!keep) continue
+        arm = ""
+        for (i = 1; i <= narm[r]; i++) arm = arm (i > 1 ? " " : "") ARM[r, i] "=" value(ARM[r, i], plan)
+        lr = value("optim.lr", plan); m = $col[RC[r]]
+        learnt = st == "ok" && m != "" && (RO[r] == ">=" ? m + 0 >= RV[r] + 0 : m + 0 <= RV[r] + 0)
+        R[++nrun] = sprintf("    {%d, %s, %s, %d, %d, %s, %s, %s, %d, %d, %s, %s},", r - 1,
+            cstr(dir_of(f)), cstr($col["run"]), $col["d_model"], $col["d_k"], cstr(arm), lr,
+            cstr(lr), $col["seed"], learnt, m == "" ? "-1" : m,
+            !("logit_std_peak" in col) || $col["logit_std_peak"] == "" ? "-1" : $col["logit_std_peak"])
+        took = 1
+        g = (r - 1) SUBSEP arm SUBSEP $col["d_model"]
+        if (!(g in gseen)) { gseen[g] = 1; G[++ng] = g }
+        k = g SUBSEP lr + 0
+        if (!(k in lrtext)) { lrtext[k] = lr; nlr[g]++; L[g, nlr[g]] = lr + 0; all[k] = 1 }
+        if (!learnt) all[k] = 0
+        if (!((g SUBSEP $col["seed"]) in seeds)) { seeds[g SUBSEP $col["seed"]] = 1; nseed[g]++ }
+    }
+    close(f)
+    FS = " "
+    if (took) { merge_base(r, plan); SRC[r] = SRC[r] " " f }
+}
+function parse(    d, rest, k, v, i, n, w) {
+    if ($0 ~ /^[ \t]*(#|$)/) return
+    d = $1; rest = NF > 1 ? $0 : ""; sub(/^[^ \t]+[ \t]+/, "", rest)
+    if (d == "regime") { RN[++nr] = $2; return }
+    if (!nr) die(table ":" NR ": " d " before any regime line")
+    if (d == "title") TI[nr] = rest
+    else if (d == "sweeps") SW[nr] = rest
+    else if (d == "dk") RD[nr] = $2 + 0
+    else if (d == "axes") {
+        RX[nr] = rest; n = split(rest, w, " ")
+        for (i = 1; i <= n; i++) {
+            AX[nr, w[i]] = 1
+            if (w[i] !~ /^(run\.seed|model\.d_model|model\.n_heads|optim\.lr|optim\.min_lr)$/) ARM[nr, ++narm[nr]] = w[i]
+        }
+    } else if (d == "learns") {
+        if (NF != 4 || ($3 != ">=" && $3 != "<=") || !isnum($4)) die(table ":" NR ": learns COLUMN >=|<= NUMBER")
+        RC[nr] = $2; RO[nr] = $3; RV[nr] = $4
+    } else if (d == "match") {
+        if ($3 != "=" || NF < 4) die(table ":" NR ": match KEY = VALUE")
+        k = $2; v = rest; sub(/^[^=]*=[ \t]*/, "", v)
+        if ((nr SUBSEP k) in MV) die(table ":" NR ": " k " matched twice")
+        MK[nr, ++nm[nr]] = k; MV[nr, k] = v
+    } else die(table ":" NR ": unknown directive '" d "'")
+}
+function print_regime(r,    s, i, k, sec, lsec, ini, n, keys) {
+    # the match keys, then the plans' other settings, by section in the order first seen
+    n = 0
+    for (i = 1; i <= nm[r]; i++) { keys[++n] = MK[r, i]; val[n] = MV[r, MK[r, i]] }
+    for (i = 1; i <= nbk[r]; i++) { keys[++n] = BK[r, i]; val[n] = BASE[r, BK[r, i]] }
+    ini = ""; split("", done)
+    for (i = 1; i <= n; i++) {
+        sec = keys[i]; sub(/\..*/, "", sec)
+        if (sec in done) continue
+        done[sec] = 1; ini = ini "\n        \"[" sec "]\\n\""
+        for (s = i; s <= n; s++) {
+            lsec = keys[s]; sub(/\..*/, "", lsec)
+            if (lsec != sec) continue
+            k = keys[s]; sub(/^[^.]*\./, "", k)
+            ini = ini "\n        \"" k " = " esc(val[s]) "\\n\""
+        }
+    }
+    printf "    {%s,\n     %s,\n     %s, %d, %s, %s, %s,%s,\n     %s},\n", cstr(RN[r]), cstr(TI[r]),
+        cstr(RX[r]), RD[r], cstr(RC[r]), cstr(RO[r]), RV[r], ini, cstr(substr(SRC[r], 2))
+}
+function print_cell(q,    g, p, j, lr, k, best, worst, lo, hi) {
+    g = G[q]; split(g, p, SUBSEP); best = 0; worst = 0; lo = 0; hi = 0
+    for (j = 1; j <= nlr[g]; j++) {
+        lr = L[g, j]; k = g SUBSEP lr
+        if (lo == 0 || lr < lo) lo = lr
+        if (lr > hi) hi = lr
+        if (all[k] && lr > best) best = lr
+        if (!all[k] && (worst == 0 || lr < worst)) worst = lr
+    }
+    printf "    {%d, %s, %d, %s, %s, %s, %s, %s, %s, %d, %d},\n", p[1], cstr(p[2]), p[3],
+        best ? lrtext[g SUBSEP best] : "0", worst ? lrtext[g SUBSEP worst] : "0",
+        cstr(best ? lrtext[g SUBSEP best] : ""), cstr(worst ? lrtext[g SUBSEP worst] : ""),
+        lrtext[g SUBSEP lo], lrtext[g SUBSEP hi], nlr[g], nseed[g]
+}
+# the defaults: docs/configuration.md's reference table (make reference-table), "| `key` | `value` |"
+function read_defaults(    line, n, w) {
+    while ((getline line < defaults) > 0) {
+        if (line !~ /^\| `[a-z_]+\.[a-z_0-9]+` \| `/) continue
+        n = split(line, w, "`")
+        DEF[w[2]] = w[4]
+    }
+    close(defaults)
+    if (!("optim.lr" in DEF)) die(defaults " has no reference table of the keys' defaults")
+}
+NR == 1 { read_defaults() }
+{ parse() }
+END {
+    if (failed) exit 1
+    if (!nr) die(table ": no regime")
+    for (r = 1; r <= nr; r++) {
+        if (TI[r] == "" || RX[r] == "" || !RD[r] || RC[r] == "") die(table ": regime " RN[r] " lacks title, axes, dk or learns")
+        n = split(SW[r], files, " ")
+        for (i = 1; i <= n; i++) read_sweep(r, files[i])
+    }
+    if (failed) exit 1
+    if (!nrun) die("no finished run in any regime")
+    printf "/* lr_map_table.c: GENERATED by `make lr-map` (tools/lr_map_table.sh) from %s and\n", table
+    printf " * the sweeps it names. Do not edit: change them and run make lr-map;\n"
+    printf " * tests/test_lr_map_table.c fails when this table and they differ. */\n"
+    printf "#include \"train/lr_map.h\"\n\n"
+    printf "/* {id, title, axes, d_k, criterion column, op, value, settings (INI), sweeps} */\n"
+    printf "const LrMapRegime lr_map_regimes[] = {\n"
+    for (r = 1; r <= nr; r++) print_regime(r)
+    printf "};\nconst int lr_map_n_regimes = %d;\n\n", nr
+    printf "/* {regime, sweep folder, run, d_model, d_k, arm, lr, lr as written, seed, learnt,\n"
+    printf " * criterion column, logit_std_peak} of every finished run in a regime (-1: not measured) */\n"
+    printf "const LrMapRun lr_map_runs[] = {\n"
+    for (i = 1; i <= nrun; i++) print R[i]
+    printf "};\nconst int lr_map_n_runs = %d;\n\n", nrun
+    printf "/* {regime, arm, d_model, largest lr at which every run learnt, smallest at which one did\n"
+    printf " * not (0: none), the same as written, the smallest and largest lr, lrs, seeds} */\n"
+    printf "const LrMapCell lr_map_cells[] = {\n"
+    for (q = 1; q <= ng; q++) print_cell(q)
+    printf "};\nconst int lr_map_n_cells = %d;\n", ng
+}
