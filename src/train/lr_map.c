@@ -116,10 +116,14 @@ static int regime_diffs(const Config *c, const Config *ref, LrPlacement *p) {
 
 /* What a run uses where the config leaves it to a rule, so that a value spelt otherwise is no
  * difference: task.separator auto as the task resolves it (task_has_separator, as run_setup.c
- * stores it), and a numeric attention.scale equal (in double, exactly) to 1/sqrt(d_k) or to 1 as
+ * stores it), and a numeric (or C/d_k) attention.scale equal (in double, exactly) to 1/sqrt(d_k) or to 1 as
  * sqrt_dk or none, the factor the run multiplies by (config_attention_scale). */
 static void resolve(Config *x) {
     x->task_separator = task_has_separator(x) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+    if (x->scale_mode == SCALE_OVER_DK) { /* C/d_k: its factor at this d_k, as a number */
+        x->scale_value = config_attention_scale(x, x->d_model / x->n_heads);
+        x->scale_mode = SCALE_VALUE;
+    }
     if (x->scale_mode != SCALE_VALUE) return;
     double inv_sqrt_dk = 1.0 / sqrt((double)(x->d_model / x->n_heads));
     if (x->scale_value == inv_sqrt_dk) x->scale_mode = SCALE_SQRT_DK;
@@ -355,6 +359,9 @@ int lr_map_report(FILE *f, const Config *c) {
     if (c->scale_mode == SCALE_VALUE && p.scale)
         fprintf(f, " (attention.scale %.17g is this scale's factor at d_k %d)", c->scale_value,
                 p.d_k);
+    if (c->scale_mode == SCALE_OVER_DK && p.scale)
+        fprintf(f, " (attention.scale %.17g%s is this scale's factor at d_k %d)", c->scale_value,
+                CONFIG_SCALE_OVER_DK, p.d_k);
     if (c->init == INIT_GPT2) fprintf(f, " (std %g)", c->init_std);
     fprintf(f, "\npredicted step-0 logit std: %.4g (scale*sqrt(d_k)*d_model*sigma^2, sigma the qkv "
                "weight's init std%s)\n", p.predicted_std,
