@@ -274,7 +274,8 @@ END_TEST
 
 /* Values spelt otherwise than the map's but resolved by the run to the same are no difference:
  * model.d_ff 4 * 256 = 1024 is d_ff 0 at d_model 256; sort resolves task.separator auto to true;
- * attention.scale 0.125 = 1/sqrt(64) exactly (d_k 256 / 4 = 64) is sqrt_dk, 1 is none. */
+ * attention.scale 0.125 = 1/sqrt(64) exactly (d_k 256 / 4 = 64) is sqrt_dk, and so is 8/d_k; 1 is
+ * none. */
 static const struct {
     const char *set, *scale;
 } SAME[] = {
@@ -282,6 +283,7 @@ static const struct {
     {"task.separator=true", "sqrt_dk"},
     {"attention.scale=0.125", "sqrt_dk"},
     {"attention.scale=1", "none"},
+    {"attention.scale=8/d_k", "sqrt_dk"}, /* muP's 8/d_k is 1/sqrt(d_k) at d_k 64 */
     /* a llama block's own default (8 * 256 / 3 = 682.7, up to a multiple of 8: 688) is named as
      * the block alone */
     {"model.block=llama", "sqrt_dk"},
@@ -321,6 +323,12 @@ static const struct {
     {"attention.scale=learned", "attention.scale = learned (the map: sqrt_dk and none)"},
     {"attention.scale=inv_dk", "attention.scale = inv_dk (the map: sqrt_dk and none)"},
     {"attention.scale=0.1", "attention.scale = a number (the map: sqrt_dk and none)"},
+    {"attention.scale=2/d_k", "attention.scale = a number (the map: sqrt_dk and none)"},
+    /* W_q's init and rate multipliers move the thresholds (docs/findings.md) */
+    {"init.q_mult=0.125", "init.q_mult = 0.125 (the map: 1)"},
+    {"init.k_mult=2", "init.k_mult = 2 (the map: 1)"},
+    {"optim.lr_q_mult=0.125", "optim.lr_q_mult = 0.125 (the map: 1)"},
+    {"optim.lr_k_mult=3", "optim.lr_k_mult = 3 (the map: 1)"},
     {"model.d_ff=512", "model.d_ff = 512 (the map: 1024)"},
     {"task.separator=false", "task.separator = false (the map: true)"},
     {"optim.name=sgd", "optim.name = sgd (the map: adamw)"},
