@@ -27,6 +27,8 @@
 #define KEY_DBL(sec, k, f, d, lo, lo_open, hi, hi_open, h) \
     { .section = sec, .key = k, .type = T_DOUBLE, .offset = FIELD(f, sizeof(double)), .def = d, \
       .dmin = lo, .dmin_open = lo_open, .dmax = hi, .dmax_open = hi_open, .help = h }
+/* A per-tensor multiplier (init.q_mult, optim.lr_q_mult, ...): default 1, a number in (0, 1e6]. */
+#define KEY_MULT(sec, k, f, h) KEY_DBL(sec, k, f, "1", 0.0, true, 1e6, false, h)
 #define KEY_STR(sec, k, f, d, chk, h) \
     { .section = sec, .key = k, .type = T_STR, .offset = FIELD(f, CONFIG_STR), .def = d, \
       .check = chk, .help = h }
@@ -138,13 +140,14 @@ const KeySpec cfg_keys[] = {
              "residual projections"),
     KEY_DBL("init", "std", init_std, "0.02", 0.0, true, 10.0, false,
             "Standard deviation of the gpt2 initialisation"),
-    KEY_DBL("init", "q_mult", init_q_mult, "1", 0.0, true, 1e6, false,
-            "Factor on the initial W_q, the query rows of attn.qkv.weight (and bias), after either "
-            "scheme has drawn them; with optim.lr_q_mult = c it trains as attention.scale times c "
-            "under Adam (docs/findings.md)"),
-    KEY_DBL("init", "k_mult", init_k_mult, "1", 0.0, true, 1e6, false,
-            "Factor on the initial W_k, the key rows of attn.qkv.weight (and bias), as "
-            "init.q_mult"),
+    KEY_MULT("init", "q_mult", init_q_mult,
+             "Factor on the initial W_q, the query rows of attn.qkv.weight (and bias), after "
+             "either scheme has drawn them; c here and in optim.lr_q_mult trains as "
+             "attention.scale times c under AdamW with eps -> 0 and no clipping "
+             "(docs/findings.md)"),
+    KEY_MULT("init", "k_mult", init_k_mult,
+             "Factor on the initial W_k, the key rows of attn.qkv.weight (and bias), as "
+             "init.q_mult"),
 
     KEY_ENUM("optim", "name", optim, "adamw", OPTIM_NAMES, "Optimiser"),
     KEY_DBL("optim", "lr", lr, "1e-3", 0.0, true, 10.0, false, "Peak learning rate"),
@@ -162,13 +165,13 @@ const KeySpec cfg_keys[] = {
              "Learning rate after warm-up: constant, or cosine decay to optim.min_lr"),
     KEY_DBL("optim", "min_lr", min_lr, "0", 0.0, false, INFINITY, false,
             "Final learning rate of the cosine schedule"),
-    KEY_DBL("optim", "lr_q_mult", lr_q_mult, "1", 0.0, true, 1e6, false,
-            "Factor on the learning rate of W_q, the query rows of attn.qkv.weight (and bias), at "
-            "every step of the schedule; the decoupled weight decay stays lr*weight_decay, not "
-            "multiplied"),
-    KEY_DBL("optim", "lr_k_mult", lr_k_mult, "1", 0.0, true, 1e6, false,
-            "Factor on the learning rate of W_k, the key rows of attn.qkv.weight (and bias), as "
-            "optim.lr_q_mult"),
+    KEY_MULT("optim", "lr_q_mult", lr_q_mult,
+             "Factor on the learning rate of W_q, the query rows of attn.qkv.weight (and bias), "
+             "at every step of the schedule; the decoupled weight decay stays lr*weight_decay, "
+             "not multiplied"),
+    KEY_MULT("optim", "lr_k_mult", lr_k_mult,
+             "Factor on the learning rate of W_k, the key rows of attn.qkv.weight (and bias), as "
+             "optim.lr_q_mult"),
 
     KEY_INT("train", "steps", steps, "2000", 0, 100000000, "Optimiser steps"),
     KEY_INT("train", "batch_size", batch_size, "64", 1, 65536, "Examples per step"),
