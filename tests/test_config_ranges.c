@@ -2,7 +2,8 @@
  *
  * The ranges are the documented ones (docs/configuration.md): optim.lr in (0, 10],
  * beta1 and beta2 in [0, 1) (β = 1 never forgets, and 1 − β2ᵗ = 0 divides by zero), eps > 0,
- * weight_decay in [0, 10], momentum in [0, 1), grad_clip >= 0, warmup_steps >= 0, min_lr >= 0.
+ * weight_decay in [0, 10], momentum in [0, 1), grad_clip >= 0, warmup_steps >= 0, min_lr >= 0;
+ * and the W_q, W_k multipliers optim.lr_q_mult, lr_k_mult, init.q_mult, init.k_mult in (0, 1e6].
  * A refused value must leave the setting unchanged and name its key. */
 #include <check.h>
 #include <stdlib.h>
@@ -54,6 +55,25 @@ static const RangeCase CASES[] = {
     {"optim.min_lr=0", 1},
     {"optim.min_lr=-1e-9", 0},
     {"optim.min_lr=5", 1},
+    /* the W_q and W_k multipliers: positive, at most 1e6, normal in float32 */
+    {"optim.lr_q_mult=0", 0},
+    {"optim.lr_q_mult=-0.125", 0},
+    {"optim.lr_q_mult=1e-300", 0},
+    {"optim.lr_q_mult=0.125", 1},
+    {"optim.lr_q_mult=1e6", 1},
+    {"optim.lr_q_mult=1.000001e6", 0},
+    {"optim.lr_k_mult=0", 0},
+    {"optim.lr_k_mult=1e6", 1},
+    {"optim.lr_k_mult=1.000001e6", 0},
+    {"init.q_mult=0", 0},
+    {"init.q_mult=-1", 0},
+    {"init.q_mult=1e-300", 0},
+    {"init.q_mult=0.125", 1},
+    {"init.q_mult=1e6", 1},
+    {"init.q_mult=1.000001e6", 0},
+    {"init.k_mult=0", 0},
+    {"init.k_mult=1e6", 1},
+    {"init.k_mult=1.000001e6", 0},
 };
 
 START_TEST(test_optim_range) {

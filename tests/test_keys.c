@@ -32,13 +32,16 @@ START_TEST(test_defaults) {
         {"attention.scale_init", c.scale_init, 1}, {"attention.softcap", c.softcap, 0},
         {"attention.qk_clip", c.qk_clip, 0},       {"attention.window", c.window, 0},
         {"init.scheme", c.init, INIT_FAN_IN},     {"init.std", c.init_std, 0.02},
+        {"init.q_mult", c.init_q_mult, 1},        {"init.k_mult", c.init_k_mult, 1},
         {"optim.name", c.optim, OPT_ADAMW},       {"optim.lr", c.lr, 1e-3},
         {"optim.beta1", c.beta1, 0.9},            {"optim.beta2", c.beta2, 0.999},
         {"optim.eps", c.eps, 1e-8},               {"optim.weight_decay", c.weight_decay, 0},
         {"optim.momentum", c.momentum, 0.9},      {"optim.grad_clip", c.grad_clip, 0},
         {"optim.warmup_steps", c.warmup_steps, 0},
         {"optim.schedule", c.schedule, SCHED_CONSTANT},
-        {"optim.min_lr", c.min_lr, 0},            {"train.steps", c.steps, 2000},
+        {"optim.min_lr", c.min_lr, 0},
+        {"optim.lr_q_mult", c.lr_q_mult, 1},      {"optim.lr_k_mult", c.lr_k_mult, 1},
+        {"train.steps", c.steps, 2000},
         {"train.batch_size", c.batch_size, 64},   {"train.eval_every", c.eval_every, 100},
         {"train.checkpoint_every", c.checkpoint_every, 500},
         {"train.on_divergence", c.on_divergence, DIVERGENCE_STOP},
@@ -63,7 +66,7 @@ END_TEST
 
 START_TEST(test_key_table) {
     int n = config_key_count();
-    ck_assert_int_eq(n, 52);
+    ck_assert_int_eq(n, 56);
     ck_assert_int_le(n, CONFIG_MAX_KEYS);
     ConfigKeyInfo info = {0};
     ck_assert_int_eq(config_key_info(-1, &info), -1);
@@ -125,6 +128,10 @@ START_TEST(test_attention_scale) {
         {"attention.scale=0.7", 64, 0.7},
         {"attention.scale=3", 64, 3.0}, /* integer-looking numbers too */
         {"attention.scale=learned", 64, 1.0}, /* the learned factor's start, scale_init = 1 */
+        {"attention.scale=8/d_k", 64, 0.125}, /* muP's 8/d_k: 1/sqrt(64) at d_k 64 */
+        {"attention.scale=8/d_k", 16, 0.5},
+        {"attention.scale=0.5/d_k", 2, 0.25},
+        {"attention.scale=\"1/d_k\"", 16, 0.0625}, /* inv_dk spelt as C/d_k, quoted */
     };
     for (int i = 0; i < CC_COUNT(cases); i++) {
         Config c;
@@ -138,6 +145,9 @@ START_TEST(test_attention_scale) {
     config_defaults(&c);
     ck_assert_int_eq(config_set(&c, "attention.scale=0.7", 1), 0);
     ck_assert_int_eq(c.scale_mode, SCALE_VALUE);
+    ck_assert_int_eq(config_set(&c, "attention.scale=8/d_k", 1), 0);
+    ck_assert_int_eq(c.scale_mode, SCALE_OVER_DK);
+    ck_assert(c.scale_value == 8.0);
 }
 END_TEST
 
@@ -148,7 +158,7 @@ START_TEST(test_scale_names) {
         ScaleMode mode;
         const char *name;
     } cases[] = {{SCALE_SQRT_DK, "sqrt_dk"}, {SCALE_NONE, "none"}, {SCALE_INV_DK, "inv_dk"},
-                 {SCALE_LEARNED, "learned"}, {SCALE_VALUE, NULL}};
+                 {SCALE_LEARNED, "learned"}, {SCALE_VALUE, NULL}, {SCALE_OVER_DK, NULL}};
     for (int i = 0; i < CC_COUNT(cases); i++) {
         const char *got = config_scale_name(cases[i].mode);
         if (!cases[i].name) {

@@ -273,6 +273,11 @@ static const struct {
     {"optim.warmup_steps=0", "optim.warmup_steps = 0 (the regime: 100)"},
     {"train.steps=4000", "train.steps = 4000 (the regime: 2000)"},
     {"train.batch_size=32", "train.batch_size = 32 (the regime: 64)"},
+    /* the W_q / W_k multipliers, newer than every published plan.txt: at their default 1 there */
+    {"init.q_mult=2", "init.q_mult = 2 (the regime: 1)"},
+    {"init.k_mult=0.5", "init.k_mult = 0.5 (the regime: 1)"},
+    {"optim.lr_q_mult=0.125", "optim.lr_q_mult = 0.125 (the regime: 1)"},
+    {"optim.lr_k_mult=3", "optim.lr_k_mult = 3 (the regime: 1)"},
 };
 
 START_TEST(test_outside) {
@@ -318,6 +323,7 @@ END_TEST
 static const char *const SAME[] = {
     "model.d_ff=1024", "task.separator=true", "attention.scale=0.125", "attention.scale=1",
     "run.name=mine", "run.threads=2", "log.every=5", "task.pairs=3", "optim.momentum=0.5",
+    "attention.scale=8/d_k", /* muP's 8/d_k is 1/sqrt(d_k) at d_k 64: the run's factor is 0.125 */
 };
 
 START_TEST(test_resolved_same) {

@@ -3,12 +3,12 @@
  * A small model (V=7, C=8, 2 heads, 2 layers, d_ff=12, max_seq_len=6) on B=2 sequences of T=5
  * tokens, with a mask that drops some positions and half-weights one, is initialised with
  * model_init_fan_in and then gets random LayerNorm weights (≠ 1) and biases (≠ 0) so that every
- * parameter's gradient is exercised. For each of scale = 1/√d_k, 1, 1/d_k and 0.37, the gradient
- * of every tensor (named from the tensor table) matches central finite differences of the loss
+ * parameter's gradient is exercised. For each of scale = 1/√d_k, 1, 1/d_k, 0.37 and 8/d_k, the
+ * gradient of every tensor (named from the tensor table) matches central finite differences of the loss
  * in double to < 1e-6 relative error, both into zeroed gradients and into gradients pre-filled
  * with GC_PREFILL (model_backward accumulates). Each comparison also proves that a gradient off
- * by 1 % would fail, so a 1 % bug in any kernel along any path is caught. The same again for
- * the qk-norm model (cfg.qk_norm = 1; its q_norm and k_norm weights and biases randomised too),
+ * by 1 % would fail, so a 1 % bug in any kernel along any path is caught. The same again (the
+ * first four scales) for the qk-norm model (cfg.qk_norm = 1; its q_norm and k_norm weights and biases randomised too),
  * whose attn.k_norm.bias gradient is 0 in exact arithmetic and is checked to be 0 on both
  * sides. The same for the LLaMA block (cfg.block = MODEL_BLOCK_LLAMA: RMSNorm, RoPE, SwiGLU, no
  * biases; its gains randomised) at scale 1/√d_k and 1, and with qk-norm; its tensor table
@@ -28,7 +28,8 @@
 
 enum { B = 2, T = 5 };
 
-static const char *scale_names[] = {"1/sqrt(d_k)", "1", "1/d_k", "0.37"};
+static const char *scale_names[] = {"1/sqrt(d_k)", "1", "1/d_k", "0.37", "8/d_k"};
+enum { N_SCALES = 5 }; /* the cases without qk-norm; with it, the first four */
 static const float mask[B * T] = {1, 0, 1, 1, 0.5f, 0, 1, 1, 0, 1};
 static int tokens[B * T], targets[B * T];
 static Model m;
@@ -49,7 +50,9 @@ static void build(int si, int qk_norm, int block) {
                        .max_seq_len = 6, .ln_eps = (real)1e-5, .qk_norm = qk_norm, .block = block,
                        .learned_scale = fix.learned_scale, .softcap = fix.softcap};
     double dk = (double)cfg.d_model / cfg.n_heads;
-    const double scales[] = {1 / sqrt(dk), 1, 1 / dk, 0.37};
+    /* 8/d_k: attention.scale = 8/d_k (muP's form) resolved for d_k 4 by config_attention_scale
+     * (tests/test_keys.c), the number 2 here */
+    const double scales[N_SCALES] = {1 / sqrt(dk), 1, 1 / dk, 0.37, 8 / dk};
     cfg.scale = (real)scales[si];
     ck_assert_int_eq(model_build(&m, &cfg, B), 0);
     Rng rng;
@@ -109,9 +112,9 @@ static void compare_all(const char *label, const real *grads, real prefill, cons
                   GC_BREAK, failed, worst_name, worst);
 }
 
-/* _i = index of the scale, + 4 with qk-norm */
+/* _i = index of the scale (0 .. N_SCALES - 1), then N_SCALES + the index with qk-norm */
 START_TEST(test_model_grads) {
-    int si = _i % 4, qk = _i / 4;
+    int qk = _i >= N_SCALES, si = qk ? _i - N_SCALES : _i;
     build(si, qk, MODEL_BLOCK_GPT2);
     double L = loss(NULL);
     model_zero_grad(&m);
@@ -121,7 +124,7 @@ START_TEST(test_model_grads) {
     double *num = gc_alloc(m.n_params, sizeof *num);
     /* the numeric gradient is the long part (about 10 s per case, minutes for the eight under
      * the sanitizers): a line first, which make test's heartbeat shows (tests/run_tests.sh) */
-    printf("model scale=%s%s: numeric gradient of %zu parameters (case %d of 8)\n",
+    printf("model scale=%s%s: numeric gradient of %zu parameters (case %d of 9)\n",
            scale_names[si], qk ? " qk-norm" : "", m.n_params, _i + 1);
     fflush(stdout);
     gc_numeric(m.params, m.n_params, loss, NULL, GC_H, num);
@@ -444,7 +447,7 @@ int main(void) {
     suite_add_tcase(s, table);
     TCase *tc = tcase_create("gradcheck");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, test_model_grads, 0, 8);
+    tcase_add_loop_test(tc, test_model_grads, 0, N_SCALES + 4);
     tcase_add_loop_test(tc, test_llama_grads, 0, 3);
     tcase_add_loop_test(tc, test_fixes_grads, 0, 4);
     suite_add_tcase(s, tc);

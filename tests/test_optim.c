@@ -5,7 +5,8 @@
  *     v = β2·v + (1−β2)·g², p = p·(1 − lr·wd) − lr·(m/(1−β1ᵗ)) / (√(v/(1−β2ᵗ)) + eps)
  *   SGD (PyTorch): m = μ·m + g, p = p·(1 − lr·wd) − lr·m
  * Three or more steps with a different gradient each step, so that β errors show (at t = 1 the
- * bias correction cancels them). */
+ * bias correction cancels them). The W_q and W_k rate multipliers on the thirds of a fused qkv
+ * tensor, with the decay not multiplied, against the same formulas per element. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -152,6 +153,58 @@ START_TEST(test_weight_decay_groups) {
 }
 END_TEST
 
+/* ---- the W_q and W_k rate multipliers (optim_set_qk_lr_mult)
+ * A fused [3·2, 1] "qkv" weight (qkv_thirds: entries 0-1 q, 2-3 k, 4-5 v) and a [3] "qkv" bias
+ * (q, k, v one entry each) beside a plain 1-D tensor: the reference, written here from the rule
+ * (rate lr·q_mult on the q third, lr·k_mult on the k third, lr elsewhere; the decoupled decay
+ * lr·wd on 2-D tensors, of the unmultiplied lr), runs ref_adamw's formula per element. With
+ * wd = 0.5 and q_mult = 4, a decay multiplied too (1 − 4·0.1·0.5 = 0.8 instead of 0.95 a step)
+ * is off by far more than the tolerance, and a multiplier on the wrong third (q's on k, or on v)
+ * or on the bias's wrong entry fails the same way. SGD takes the same rates. */
+enum { NQ = 6, NQB = 3, NQO = 2, NQKV = NQ + NQB + NQO };
+static const TensorInfo QKV_TENSORS[3] = {
+    {.name = "qkv.w", .ndim = 2, .shape = {6, 1}, .offset = 0, .numel = NQ, .qkv_thirds = 1},
+    {.name = "qkv.b", .ndim = 1, .shape = {3, 1}, .offset = NQ, .numel = NQB, .qkv_thirds = 1},
+    {.name = "other", .ndim = 1, .shape = {2, 1}, .offset = NQ + NQB, .numel = NQO},
+};
+/* the multiplier of each entry, and whether its tensor is decayed, as the comment above says */
+static const double QKV_MULT[NQKV] = {4, 4, 0.25, 0.25, 1, 1, 4, 0.25, 1, 1, 1};
+static const int QKV_DECAYED[NQKV] = {1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+
+START_TEST(test_qk_lr_mult) {
+    const int sgd = _i;
+    const double lr = 0.1, wd = 0.5, b1 = 0.9, b2 = 0.99, eps = 1e-8, mu = 0.9;
+    Optimizer o;
+    ck_assert_int_eq(optim_init(&o, sgd ? OPTIMIZER_SGD : OPTIMIZER_ADAMW, b1, b2, eps, wd, mu,
+                                NQKV), 0);
+    optim_set_qk_lr_mult(&o, 4, 0.25);
+    real p[NQKV], g[NQKV];
+    double rp[NQKV], rm[NQKV] = {0}, rv[NQKV] = {0};
+    for (int i = 0; i < NQKV; i++) p[i] = (real)(0.3 * (i + 1) - 1.1), rp[i] = (double)p[i];
+    for (int s = 0; s < STEPS; s++) {
+        for (int i = 0; i < NQKV; i++) g[i] = (real)G[s][i % N]; /* G's rows, reused */
+        optim_step(&o, p, g, QKV_TENSORS, 3, lr);
+        for (int i = 0; i < NQKV; i++) {
+            double gi = (double)g[i], decay = 1 - lr * (QKV_DECAYED[i] ? wd : 0);
+            if (sgd) {
+                rm[i] = mu * rm[i] + gi;
+                rp[i] = rp[i] * decay - lr * QKV_MULT[i] * rm[i];
+                continue;
+            }
+            rm[i] = b1 * rm[i] + (1 - b1) * gi;
+            rv[i] = b2 * rv[i] + (1 - b2) * gi * gi;
+            double mh = rm[i] / (1 - pow(b1, s + 1)), vh = rv[i] / (1 - pow(b2, s + 1));
+            rp[i] = rp[i] * decay - lr * QKV_MULT[i] * mh / (sqrt(vh) + eps);
+        }
+        for (int i = 0; i < NQKV; i++)
+            ck_assert_msg(fabs((double)p[i] - rp[i]) <= 2e-6 * fmax(1, fabs(rp[i])),
+                          "%s, step %d, p[%d] = %.9g, reference %.9g", sgd ? "SGD" : "AdamW",
+                          s + 1, i, (double)p[i], rp[i]);
+    }
+    optim_free(&o);
+}
+END_TEST
+
 /* ---- clipping: g = (3, 4, 0, 12), norm 13 */
 
 typedef struct {
@@ -231,6 +284,6 @@ TU_MAIN("optim",
         TU_LOOP(test_adamw_matches_reference, 0, (int)(sizeof ADAM_CASES / sizeof ADAM_CASES[0])),
         test_adamw_first_step_is_lr,
         TU_LOOP(test_sgd_matches_reference, 0, (int)(sizeof SGD_CASES / sizeof SGD_CASES[0])),
-        test_weight_decay_groups,
+        test_weight_decay_groups, TU_LOOP(test_qk_lr_mult, 0, 2),
         TU_LOOP(test_clip, 0, (int)(sizeof CLIP_CASES / sizeof CLIP_CASES[0])),
         TU_LOOP(test_lr_schedule, 0, (int)(sizeof LR_CASES / sizeof LR_CASES[0])));

@@ -60,6 +60,8 @@ static int build(Plan *p, SweepArgs *a, const char *first, ...) {
     snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
     tu_write_file(ini, TINY_INI);
     ck_assert_int_eq(config_load_file(base, ini), 0);
+    for (int i = 0; i < a->n_sets; i++) /* the --set lines, as the sweep applies them */
+        ck_assert_int_eq(config_set(base, a->sets[i], a->set_argn[i]), 0);
     int rc = plan_build(a, base, "/x/runs", p);
     free(base);
     return rc;
@@ -103,6 +105,14 @@ static const ExpandCase EXPAND[] = {
     /* a learned scale starting at 1 is not the fixed scale 1: both are planned */
     {{"--dk", "8", "--d-model", "16", "--scales", "none,learned"}, 2,
      {"dk8_none_s1", "dk8_learned_s1"}, {16, 16}, {2, 2}, ""},
+    /* muP's C/d_k scale: its '/' becomes '-' in the name (run.name allows [A-Za-z0-9._-]) */
+    {{"--dk", "16", "--one-head", "--scales", "8/d_k,sqrt_dk,2.5/d_k"}, 3,
+     {"dk16_8-d_k_s1", "dk16_sqrt_dk_s1", "dk16_2.5-d_k_s1"}, {16, 16, 16}, {1, 1, 1}, ""},
+    /* a C/d_k scale from the config (no --scales): its column says so, not the number */
+    {{"--grid", "optim.lr=5e-4", "--set", "attention.scale=8/d_k"}, 1, {"lr-5e-4"}, {64}, {1},
+     "optim.lr"},
+    /* a '+' is dropped, not made '-' (1e+0 -> 1e0; before, 'lr-1e+0' was refused by run.name) */
+    {{"--grid", "optim.lr=1e+0,2e-3"}, 2, {"lr-1e0", "lr-2e-3"}, {64, 64}, {1, 1}, "optim.lr"},
     /* no options at all: the d_k preset at width 128, three scales, seed 1 */
     {{NULL}, 15, {"dk8_sqrt_dk_s1", "dk8_none_s1", "dk8_inv_dk_s1", "dk16_sqrt_dk_s1"},
      {128, 128, 128, 128}, {16, 16, 16, 8}, ""},
@@ -132,6 +142,15 @@ START_TEST(test_expand) {
             ck_assert_int_eq(atoi(cell(&p, r, "d_model")), e->d_model[r]);
             ck_assert_int_eq(atoi(cell(&p, r, "n_heads")), e->n_heads[r]);
             ck_assert_int_eq(atoi(cell(&p, r, "d_k")), e->d_model[r] / e->n_heads[r]);
+            /* the name is one run.name accepts (its own rule, config/keys.c) */
+            Config named;
+            config_defaults(&named);
+            char set[300];
+            snprintf(set, sizeof set, "run.name=%s", p.names[r]);
+            ck_assert_msg(config_set(&named, set, 1) == 0, "case %zu: %s refused", k, p.names[r]);
+            /* the scale column keeps the value as typed */
+            if (strcmp(p.names[r], "dk16_8-d_k_s1") == 0 || strcmp(p.names[r], "lr-5e-4") == 0)
+                ck_assert_str_eq(cell(&p, r, "scale"), "8/d_k");
         }
         plan_free(&p);
         sweep_args_free(&a);
@@ -235,6 +254,8 @@ static const RefusedCase REFUSED[] = {
     {"train the same configuration", {"--grid", "optim.lr=1e-3", "--seeds", "1,01"}},
     {"train the same configuration", {"--dk", "8,08", "--d-model", "16"}},
     {"train the same configuration", {"--dk", "1", "--d-model", "1", "--scales", "none,1"}},
+    /* 8/d_k is 1/sqrt(d_k) at d_k 64 */
+    {"train the same configuration", {"--dk", "64", "--one-head", "--scales", "8/d_k,sqrt_dk"}},
     /* a run name of 3 + 5 + 242 = 250 characters (248-255 passed before, then failed after
      * plan.txt was written): configs/<name>.ini.tmp is over 255 */
     {"at most 247 fit", {"--grid", "optim.lr=0.001" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "00"}},

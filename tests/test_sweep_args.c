@@ -170,8 +170,8 @@ START_TEST(test_help) {
                           strstr(r.out, "Without --grid, the d_k preset"), "case %zu: %s", k, r.out);
         /* the scale names come from the key table, in both places; the preset keeps the fixed
          * factors (a learned scale is no preset's question) */
-        ck_assert_msg(strstr(r.out, "attention.scale values (sqrt_dk, none, inv_dk, learned or a "
-                                    "positive number)\n") &&
+        ck_assert_msg(strstr(r.out, "attention.scale values (sqrt_dk, none, inv_dk, learned,\n"
+                                    "                  C/d_k or a positive number)\n") &&
                           strstr(r.out, "--scales sqrt_dk,none,inv_dk,\n--seeds 1 unless given"),
                       "case %zu: %s", k, r.out);
         ck_assert_str_eq(r.err, "");

@@ -9,7 +9,7 @@
 #include "configcheck.h"
 #include "testutil.h"
 
-#define SCALE_ACCEPTED "sqrt_dk, none, inv_dk, learned or a number in [1e-6, 1e6]"
+#define SCALE_ACCEPTED "sqrt_dk, none, inv_dk, learned, C/d_k with C in [1e-6, 1e6], or a number in [1e-6, 1e6]"
 
 static const CcErrorCase ERRORS[] = {
     /* wrong type */
@@ -95,6 +95,21 @@ static const CcErrorCase ERRORS[] = {
      SCALE_ACCEPTED, 0},
     {"scale -1 by --set", "attention.scale=-1", 1, 0, "'attention.scale'",
      "a number in [1e-6, 1e6]", 0},
+    /* the C/d_k form (muP's 8/d_k): C a number in [1e-6, 1e6], the suffix exactly "/d_k" */
+    {"scale 8/dk", "[attention]\nscale = 8/dk\n", 0, 2, "'attention.scale'", "got '8/dk'", 0},
+    {"scale 8/d_k/d_k", "[attention]\nscale = 8/d_k/d_k\n", 0, 2, "'attention.scale'",
+     SCALE_ACCEPTED, 0},
+    {"scale /d_k", "[attention]\nscale = /d_k\n", 0, 2, "'attention.scale'", "got '/d_k'", 0},
+    {"scale x/d_k", "[attention]\nscale = x/d_k\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED, 0},
+    {"scale 0/d_k", "[attention]\nscale = 0/d_k\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED, 0},
+    {"scale -8/d_k", "[attention]\nscale = -8/d_k\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED,
+     0},
+    {"scale 2e6/d_k", "[attention]\nscale = 2e6/d_k\n", 0, 2, "'attention.scale'",
+     "C/d_k with C in [1e-6, 1e6]", 0},
+    {"scale 8 / d_k", "[attention]\nscale = 8 / d_k\n", 0, 2, "'attention.scale'", SCALE_ACCEPTED,
+     0},
+    {"scale sqrt_dk/d_k by --set", "attention.scale=sqrt_dk/d_k", 4, 0, "'attention.scale'",
+     "got 'sqrt_dk/d_k'", 0},
     /* found by fuzzing (fuzz_config_set): a text value holding a line break was accepted, so
      * config_write (the run's config.ini) wrote a line that config_load_file rejects */
     {"LF in a --set text", "task.file=data/w.txt\ntask.vao_size=8", 2, 0, "'task.file'",
@@ -124,15 +139,16 @@ START_TEST(test_string_length_limit) {
 }
 END_TEST
 
-/* The bounds of attention.scale themselves are accepted. */
+/* The bounds of attention.scale themselves are accepted, as numbers and as C of C/d_k. */
 START_TEST(test_scale_bounds) {
-    const char *bounds[] = {"[attention]\nscale = 1e6\n", "[attention]\nscale = 1e-6\n"};
-    for (int i = 0; i < 2; i++) {
+    const char *bounds[] = {"[attention]\nscale = 1e6\n", "[attention]\nscale = 1e-6\n",
+                            "[attention]\nscale = 1e6/d_k\n", "[attention]\nscale = 1e-6/d_k\n"};
+    for (int i = 0; i < 4; i++) {
         Config c;
         config_defaults(&c);
         cc_load_ok(&c, bounds[i]);
-        ck_assert_int_eq(c.scale_mode, SCALE_VALUE);
-        ck_assert(c.scale_value == (i ? 1e-6 : 1e6));
+        ck_assert_int_eq(c.scale_mode, i < 2 ? SCALE_VALUE : SCALE_OVER_DK);
+        ck_assert(c.scale_value == (i % 2 ? 1e-6 : 1e6));
     }
 }
 END_TEST

@@ -96,6 +96,30 @@ START_TEST(test_write_scale_modes) {
 }
 END_TEST
 
+/* The C/d_k form is written as typed, C in its shortest form, and reads back to the same mode
+ * and C (a number would lose the d_k it is divided by). */
+START_TEST(test_write_scale_over_dk) {
+    static const struct {
+        const char *set, *want;
+        double c;
+    } cases[] = {{"attention.scale=8/d_k", "\nscale = 8/d_k\n", 8.0},
+                 {"attention.scale=0.30/d_k", "\nscale = 0.3/d_k\n", 0.3},
+                 {"attention.scale=1e-6/d_k", "\nscale = 1e-06/d_k\n", 1e-6}};
+    for (int i = 0; i < 3; i++) {
+        Config c;
+        config_defaults(&c);
+        ck_assert_int_eq(config_set(&c, cases[i].set, 1), 0);
+        ck_assert_int_eq(c.scale_mode, SCALE_OVER_DK);
+        ck_assert(c.scale_value == cases[i].c);
+        char *text = config_text(&c);
+        ck_assert_ptr_nonnull(text);
+        cc_assert_contains(text, cases[i].want);
+        free(text);
+        round_trip(&c, cases[i].set);
+    }
+}
+END_TEST
+
 /* found by fuzzing (fuzz_config_set): line breaks are refused (test_value); other odd bytes stay
  * allowed and survive the round trip. */
 START_TEST(test_write_odd_bytes) {
@@ -106,5 +130,5 @@ START_TEST(test_write_odd_bytes) {
 }
 END_TEST
 
-TU_MAIN("write", test_write_round_trip, test_write_to_file, test_write_scale_modes,
+TU_MAIN("write", test_write_round_trip, test_write_to_file, test_write_scale_modes, test_write_scale_over_dk,
         test_write_odd_bytes);

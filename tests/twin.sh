@@ -2,13 +2,15 @@
 # tests/twin.sh (make test-twin): the PyTorch twin (twin/) against ./train. Trains three tiny runs
 # with ./train (one with attention.scale = none, one with sqrt_dk, two heads and qk_norm, so the
 # scale, the heads and the qk-LayerNorm are all exercised, and one of model.block = llama: RMSNorm,
-# RoPE, SwiGLU, no biases, two heads), and two with the attention fixes (a learned scale,
+# RoPE, SwiGLU, no biases, two heads), two with the attention fixes (a learned scale,
 # qk-RMSNorm, soft-capping and a window of 3 keys; the llama block with a learned scale, soft-capping and QK-clip,
-# whose clipped weights the export carries), exports each with --val, and checks
+# whose clipped weights the export carries), one with the W_q / W_k init and lr multipliers and
+# one with attention.scale = 8/d_k, exports each with --val, and checks
 # that twin/load.py reproduces the validation loss, token accuracy and answer accuracy to 1e-5
 # and the logits of the first batch to 1e-5 of their largest magnitude.
 # Then twin/train.py's text task started from a step-0 export (--init) against ./train's step-0
-# validation loss, and what the twin must refuse: an --init of another model or a later step, a
+# validation loss; issue 42's equivalence (scale sqrt_dk = scale none with W_q's init and lr
+# multiplied by 1/sqrt(d_k)) trained by twin/train.py itself; and what the twin must refuse: an --init of another model or a later step, a
 # --csv that exists or whose temporary name is a link, a model.matmul = bf16 run in load.py. Needs python3-torch (Debian); without it prints SKIPPED and exits 0.
 # Single-threaded, ~1 min.
 set -euo pipefail
@@ -42,7 +44,9 @@ for spec in "unscaled:--set attention.scale=none --set model.n_heads=1" \
             "qknorm:--set attention.scale=sqrt_dk --set model.n_heads=2 --set attention.qk_norm=layernorm" \
             "llama:--set attention.scale=sqrt_dk --set model.n_heads=2 --set model.block=llama" \
             "fixes:--set attention.scale=learned --set attention.scale_init=0.5 --set model.n_heads=2 --set attention.qk_norm=rmsnorm --set attention.softcap=3 --set attention.window=3" \
-            "llama_fixes:--set model.block=llama --set model.n_heads=2 --set attention.scale=learned --set attention.softcap=4 --set attention.qk_clip=6"; do
+            "llama_fixes:--set model.block=llama --set model.n_heads=2 --set attention.scale=learned --set attention.softcap=4 --set attention.qk_clip=6" \
+            "mult:--set attention.scale=none --set model.n_heads=2 --set init.q_mult=0.25 --set optim.lr_q_mult=0.25 --set init.k_mult=2 --set optim.lr_k_mult=0.5" \
+            "mup:--set attention.scale=8/d_k --set model.n_heads=2"; do
     name=${spec%%:*}
     # shellcheck disable=SC2086 # the spec's --set words are meant to split
     (cd "$tmp" && OMP_NUM_THREADS=1 "$train" "${common[@]}" --set run.name="$name" ${spec#*:} \
@@ -71,6 +75,39 @@ if awk -v a="$ours" -v b="$twin" 'BEGIN { d = a - b; exit !(a != "" && b != "" &
     echo "twin.sh: text from a step-0 export: step-0 val loss $twin (twin) against $ours (./train)"
 else
     echo "twin.sh: FAILED: twin/train.py's text task gives step-0 val loss '$twin', ./train '$ours'"
+    fail=1
+fi
+# The equivalence of issue 42 in the twin (twin/train.py's own init, data and AdamW, not
+# ./train's): attention.scale sqrt_dk against none with init.q_mult = optim.lr_q_mult = 1/sqrt(d_k)
+# = 0.25 (d_k 16), eps 1e-30, no clipping, weight decay 0.1, 40 steps: the validation losses agree
+# to 1e-6 relative, about the 6 digits the CSV holds (powers of two scale exactly; the scaled run
+# steps with torch.optim.AdamW, the other with train.py's row-rate AdamW, so this checks that one
+# too); with optim.lr_q_mult left out they must differ by more than 1e-3. Seen failing: that
+# AdamW's decay multiplied by the row rate gave 7.6e-6 at step 10.
+eq=(--set task.name=text --set "task.file=$root/data/prose.txt" --set task.seq_len=16
+    --set task.val_size=8 --set model.d_model=32 --set model.n_heads=2 --set model.n_layers=2
+    --set train.batch_size=4 --set train.steps=40 --set train.eval_every=10 --set optim.lr=3e-3
+    --set optim.eps=1e-30 --set optim.weight_decay=0.1 --set log.progress=0)
+twin_run() { # NAME --set...: twin/train.py on eq's config and the extra sets, into $tmp/NAME.csv
+    local name=$1
+    shift
+    "$train" "${eq[@]}" "$@" --print-config |
+        OMP_NUM_THREADS=1 "$py" "$root/twin/train.py" - --csv "$tmp/$name.csv" > "$tmp/$name.log" 2>&1 ||
+        { cat "$tmp/$name.log"; echo "twin.sh: FAILED: twin/train.py $name"; fail=1; }
+}
+twin_run eq_scaled --set attention.scale=sqrt_dk
+twin_run eq_mult --set attention.scale=none --set init.q_mult=0.25 --set optim.lr_q_mult=0.25
+twin_run eq_half --set attention.scale=none --set init.q_mult=0.25
+worst() { # A B: the largest relative difference of the val_loss columns
+    paste -d, "$tmp/$1.csv" "$tmp/$2.csv" | awk -F, 'NR > 1 { d = ($2 - $7) / $7; d = d < 0 ? -d : d;
+        if (d > w) w = d } END { printf "%.3g", w }'
+}
+d_eq=$(worst eq_scaled eq_mult)
+d_half=$(worst eq_scaled eq_half)
+if awk -v a="$d_eq" -v b="$d_half" 'BEGIN { exit !(a <= 1e-6 && b > 1e-3) }'; then
+    echo "twin.sh: the twin's sqrt_dk run and its none run with W_q's init and lr x 0.25 agree to $d_eq (relative val loss, 40 steps); with the lr multiplier left out $d_half"
+else
+    echo "twin.sh: FAILED: sqrt_dk against none with multipliers in the twin: $d_eq (want <= 1e-6), without lr_q_mult $d_half (want > 1e-3)"
     fail=1
 fi
 # What twin/train.py must refuse (exit non-zero, saying why, writing nothing): an --init export of

@@ -25,7 +25,11 @@ attention.qk_norm = rmsnorm (q, k <- RMSNorm over d_k, gain only); attention.sca
 (scores = exp(attn.log_scale[h]) * q k^T, log_scale [n_heads] starting at log(scale_init));
 attention.softcap = c (scores <- c tanh(scores / c) after the scale, before the mask);
 attention.window = w (query i sees keys i - w + 1 .. i only); attention.qk_clip = tau (train.py: after each step, a head whose largest logit of the step
-exceeded tau gets its q and k rows of attn.qkv times sqrt(tau / largest))."""
+exceeded tau gets its q and k rows of attn.qkv times sqrt(tau / largest)).
+
+The W_q and W_k multipliers (init.q_mult, init.k_mult, optim.lr_q_mult, optim.lr_k_mult) touch no
+forward: the rows 0..C-1 of attn.qkv (weight and bias) make q, C..2C-1 make k (qkv_thirds), and
+train.py multiplies their init and their learning rate."""
 import math
 
 import torch
@@ -55,8 +59,11 @@ def parse_ini(text):
 
 def attention_scale(cfg, d_k):
     """attention.scale resolved: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, learned = the
-    factor at step 0 (attention.scale_init), or a number."""
+    factor at step 0 (attention.scale_init), C/d_k = C divided by d_k (muP's 8/d_k), or a
+    number."""
     s = cfg["attention.scale"]
+    if s.endswith("/d_k"):
+        return float(s[:-len("/d_k")]) / d_k
     if s == "learned":
         return float(cfg.get("attention.scale_init", "1"))
     if s == "sqrt_dk":
@@ -230,6 +237,24 @@ class Twin(nn.Module):
                     p.fill_(1.0 if name.endswith("weight") else 0.0)
                 else:
                     p.zero_()
+
+
+def qkv_thirds(model, q, k):
+    """{parameter: multiplier} for every attn.qkv weight and bias: q on the rows making q (the
+    first third), k on those making k (the second), 1 on v; a tensor shaped to broadcast over the
+    parameter ([3C, 1] for the weight, [3C] for the bias). Empty when q = k = 1."""
+    out = {}
+    if q == 1 and k == 1:
+        return out
+    for b in model.blocks:
+        for p in (b.attn.qkv.weight, b.attn.qkv.bias):
+            if p is None:
+                continue
+            C = p.shape[0] // 3
+            m = torch.ones(p.shape[0], dtype=p.dtype)
+            m[:C], m[C:2 * C] = q, k
+            out[p] = m.view(-1, *([1] * (p.dim() - 1)))
+    return out
 
 
 def twin_from_config(cfg, vocab_size, max_seq_len):

@@ -9,7 +9,9 @@ windows as src/tasks/text_task.c, the training windows drawn by Python's generat
 numbers are not scaledot's; the gap between a scaled and an unscaled config is the point.
 The initial parameters are drawn here (init.scheme = fan_in) or, with --init, read from a step-0
 export (`./train CFG --set train.steps=0`, then `./train --export`): any init, the same as
-./train's. Prints the validation loss (nats, and bits per byte for text) and accuracies every
+./train's; init.q_mult and init.k_mult multiply the drawn q and k rows of attn.qkv (an export has
+them already), and optim.lr_q_mult, optim.lr_k_mult their learning rate (AdamWRowRates). Prints
+the validation loss (nats, and bits per byte for text) and accuracies every
 train.eval_every steps and at the end; --csv also writes them as step,val_loss,val_bpb,
 val_token_acc,val_answer_acc."""
 import argparse
@@ -23,7 +25,7 @@ import torch.nn.functional as F
 
 sys.dont_write_bytecode = True  # no twin/__pycache__ in the source tree
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
-from model import evaluate, parse_ini, twin_from_config  # noqa: E402
+from model import evaluate, parse_ini, qkv_thirds, twin_from_config  # noqa: E402
 
 
 def ran_on():
@@ -128,6 +130,41 @@ def batch_of(examples):
     return torch.tensor(tok), torch.tensor(tgt), torch.tensor(m)
 
 
+class AdamWRowRates:
+    """AdamW (the reference README's rule, step for step as torch.optim.AdamW computes it) with a
+    learning-rate multiplier per row of some parameters (optim.lr_q_mult, optim.lr_k_mult on the
+    q and k thirds of attn.qkv, model.qkv_thirds), which torch's per-parameter groups cannot
+    express: p <- p (1 - lr wd) - lr mult m_hat / (sqrt(v_hat) + eps). The decoupled decay stays
+    lr wd, not multiplied (src/optim/optim.h). Used when a multiplier is not 1."""
+
+    def __init__(self, groups, lr, betas, eps, mult):
+        self.param_groups = [dict(g, lr=lr) for g in groups]
+        self.b1, self.b2, self.eps, self.mult, self.t = betas[0], betas[1], eps, mult, 0
+        self.state = {}
+
+    def zero_grad(self, set_to_none=True):
+        for g in self.param_groups:
+            for p in g["params"]:
+                p.grad = None
+
+    @torch.no_grad()
+    def step(self):
+        self.t += 1
+        c1, c2 = 1 - self.b1 ** self.t, 1 - self.b2 ** self.t
+        for g in self.param_groups:
+            lr, wd = g["lr"], g["weight_decay"]
+            for p in g["params"]:
+                if p.grad is None:
+                    continue
+                m, v = self.state.setdefault(p, (torch.zeros_like(p), torch.zeros_like(p)))
+                p.mul_(1 - lr * wd)
+                m.lerp_(p.grad, 1 - self.b1)
+                v.mul_(self.b2).addcmul_(p.grad, p.grad, value=1 - self.b2)
+                denom = (v.sqrt() / math.sqrt(c2)).add_(self.eps)
+                step = (m / denom) * (lr / c1)
+                p.sub_(step * self.mult[p] if p in self.mult else step)
+
+
 def lr_at(cfg, step, steps):
     """src/optim/optim.c optim_lr_at: linear warmup over warmup_steps, then constant or cosine
     down to min_lr at the last step."""
@@ -194,16 +231,26 @@ def main():
     model = twin_from_config(cfg, vocab, T)
     if a.init:
         model.load_state_dict(initial_parameters(a.init, cfg), strict=True)
-    else:
+    else:  # an --init export holds the multiplied init already
         model.init_fan_in(torch.Generator().manual_seed(seed))
+        init_mult = qkv_thirds(model, float(cfg.get("init.q_mult", "1")),
+                               float(cfg.get("init.k_mult", "1")))
+        with torch.no_grad():
+            for p, m in init_mult.items():
+                p.mul_(m)
     # decoupled weight decay on embeddings and weight matrices only (reference README)
     decay = [p for p in model.parameters() if p.dim() >= 2]
     rest = [p for p in model.parameters() if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": wd},
-                             {"params": rest, "weight_decay": 0.0}],
-                            lr=float(cfg["optim.lr"]),
-                            betas=(float(cfg["optim.beta1"]), float(cfg["optim.beta2"])),
-                            eps=float(cfg["optim.eps"]))
+    groups = [{"params": decay, "weight_decay": wd}, {"params": rest, "weight_decay": 0.0}]
+    betas = (float(cfg["optim.beta1"]), float(cfg["optim.beta2"]))
+    lr_mult = qkv_thirds(model, float(cfg.get("optim.lr_q_mult", "1")),
+                         float(cfg.get("optim.lr_k_mult", "1")))
+    if lr_mult:
+        opt = AdamWRowRates(groups, float(cfg["optim.lr"]), betas, float(cfg["optim.eps"]),
+                            lr_mult)
+    else:
+        opt = torch.optim.AdamW(groups, lr=float(cfg["optim.lr"]), betas=betas,
+                                eps=float(cfg["optim.eps"]))
     print(f"twin: {kind}, T={T}, vocab {vocab}, d_model {cfg['model.d_model']}, n_heads "
           f"{cfg['model.n_heads']}, n_layers {cfg['model.n_layers']}, attention.scale = "
           f"{cfg['attention.scale']} ({model.blocks[0].attn.scale:.6g}), {steps} steps of batch {B}",

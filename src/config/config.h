@@ -13,8 +13,16 @@
 #define CONFIG_STR 256
 #define CONFIG_MAX_KEYS 64
 
-/* SCALE_LEARNED: each head learns its factor, starting from attention.scale_init. */
-typedef enum { SCALE_SQRT_DK, SCALE_NONE, SCALE_INV_DK, SCALE_LEARNED, SCALE_VALUE } ScaleMode;
+/* SCALE_LEARNED: each head learns its factor, starting from attention.scale_init. SCALE_VALUE:
+ * the number scale_value; SCALE_OVER_DK: scale_value / d_k, written "C/d_k" (μP's 1/d_k family,
+ * Yang et al. 2022, Tensor Programs V; its 8/d_k equals 1/√d_k at d_k = 64). */
+typedef enum {
+    SCALE_SQRT_DK, SCALE_NONE, SCALE_INV_DK, SCALE_LEARNED, SCALE_VALUE, SCALE_OVER_DK
+} ScaleMode;
+/* The suffix of the C/d_k form of attention.scale ("8/d_k"): the parser, config_write and the
+ * sweep's scale column spell it from here. */
+#define CONFIG_SCALE_OVER_DK "/d_k"
+
 typedef enum { QK_NORM_NONE, QK_NORM_LAYERNORM, QK_NORM_RMSNORM } QkNormKind;
 /* model.block; the same numbers as model.h's MODEL_BLOCK_* */
 typedef enum { BLOCK_GPT2, BLOCK_LLAMA } BlockKind;
@@ -56,8 +64,9 @@ typedef struct {
     BlockKind block;            /* model.block: gpt2 | llama */
     MatmulKind matmul;          /* model.matmul: float32 | bf16 */
     /* [attention] */
-    ScaleMode scale_mode;       /* attention.scale: sqrt_dk | none | inv_dk | positive number */
-    double scale_value;         /* the number when scale_mode == SCALE_VALUE */
+    ScaleMode scale_mode;       /* attention.scale: sqrt_dk | none | inv_dk | learned | number |
+                                 * C/d_k */
+    double scale_value;         /* the number (SCALE_VALUE), or C (SCALE_OVER_DK) */
     QkNormKind qk_norm;         /* attention.qk_norm: none | layernorm | rmsnorm (each head's q, k) */
     double scale_init;          /* attention.scale_init: each head's factor at step 0 (learned) */
     double softcap;             /* attention.softcap: cap c of the logits, 0 = off */
@@ -66,6 +75,7 @@ typedef struct {
     /* [init] */
     InitScheme init;            /* init.scheme: fan_in | gpt2 */
     double init_std;            /* init.std: std of gpt2 init */
+    double init_q_mult, init_k_mult; /* init.q_mult, init.k_mult: factors on W_q's, W_k's init */
     /* [optim] */
     OptimKind optim;            /* optim.name: adamw | sgd */
     double lr, beta1, beta2, eps, weight_decay, momentum;
@@ -73,6 +83,7 @@ typedef struct {
     int warmup_steps;           /* optim.warmup_steps: linear warm-up from 0 */
     SchedKind schedule;         /* optim.schedule: constant | cosine */
     double min_lr;              /* optim.min_lr: floor of the cosine schedule */
+    double lr_q_mult, lr_k_mult; /* optim.lr_q_mult, optim.lr_k_mult: factors on W_q's, W_k's lr */
     /* [train] */
     int steps, batch_size;
     int eval_every;             /* train.eval_every: steps between validation passes */
@@ -164,7 +175,8 @@ const char *config_origin(const Config *c, const char *section_key);
 int config_parse_number(const char *s, double *out, char *msg, size_t n);
 
 /* The number multiplying q·k for head size d_k (> 0) under this config: 1/sqrt(d_k) for sqrt_dk,
- * 1 for none, 1/d_k for inv_dk, the configured number otherwise. */
+ * 1 for none, 1/d_k for inv_dk, C/d_k for the form "C/d_k", the configured number otherwise
+ * (learned: attention.scale_init, the factor at step 0). */
 double config_attention_scale(const Config *c, int d_k);
 
 /* The name of task kind k as task.name spells it (sort, ..., text); NULL for a value that is no
@@ -172,7 +184,7 @@ double config_attention_scale(const Config *c, int d_k);
 const char *config_task_name(TaskKind k);
 
 /* The name of a named attention.scale mode as the key table spells it (sqrt_dk, none, inv_dk);
- * NULL for SCALE_VALUE, which is written as its number. */
+ * NULL for SCALE_VALUE, written as its number, and SCALE_OVER_DK, written as "C/d_k". */
 const char *config_scale_name(ScaleMode m);
 
 /* The names of config_scale_name in ScaleMode order joined by sep (", " gives

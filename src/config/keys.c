@@ -27,6 +27,8 @@
 #define KEY_DBL(sec, k, f, d, lo, lo_open, hi, hi_open, h) \
     { .section = sec, .key = k, .type = T_DOUBLE, .offset = FIELD(f, sizeof(double)), .def = d, \
       .dmin = lo, .dmin_open = lo_open, .dmax = hi, .dmax_open = hi_open, .help = h }
+/* A per-tensor multiplier (init.q_mult, optim.lr_q_mult, ...): default 1, a number in (0, 1e6]. */
+#define KEY_MULT(sec, k, f, h) KEY_DBL(sec, k, f, "1", 0.0, true, 1e6, false, h)
 #define KEY_STR(sec, k, f, d, chk, h) \
     { .section = sec, .key = k, .type = T_STR, .offset = FIELD(f, CONFIG_STR), .def = d, \
       .check = chk, .help = h }
@@ -49,7 +51,8 @@ static const char *const GUARD_NAMES[] = {"warn", "stop", NULL};
 static const char *const DIVERGENCE_NAMES[] = {"stop", "skip", NULL};
 /* Indexed by SeparatorMode. */
 static const char *const SEPARATOR_NAMES[] = {"auto", "true", "false", NULL};
-/* Indexed by ScaleMode; SCALE_VALUE has no name, it is written as the number. The one spelling
+/* Indexed by ScaleMode; SCALE_VALUE and SCALE_OVER_DK have no name, they are written as the
+ * number and as "C/d_k" (CONFIG_SCALE_OVER_DK). The one spelling
  * of these names: the parser, config_write, the sweep (config_scale_name, config_scale_names)
  * and its usage text read them from here. */
 static const char *const SCALE_NAMES[] = {"sqrt_dk", "none", "inv_dk", "learned", NULL};
@@ -112,7 +115,8 @@ const KeySpec cfg_keys[] = {
      .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,
      .help = "Factor on q.k: sqrt_dk = 1/sqrt(d_k), none = 1, inv_dk = 1/d_k, learned = a factor "
              "per head, exp(attn.log_scale), learned from attention.scale_init (Henry et al. "
-             "2020), or a number in [1e-6, 1e6]"},
+             "2020), C/d_k = C divided by d_k (muP's 8/d_k, Yang et al. 2022, equals 1/sqrt(d_k) "
+             "at d_k = 64), or a number in [1e-6, 1e6]"},
     KEY_DBL("attention", "scale_init", scale_init, "1", 1e-6, false, 1e6, false,
             "attention.scale = learned only: every head's factor on q.k at step 0; 1 = starts "
             "unscaled"),
@@ -136,6 +140,14 @@ const KeySpec cfg_keys[] = {
              "residual projections"),
     KEY_DBL("init", "std", init_std, "0.02", 0.0, true, 10.0, false,
             "Standard deviation of the gpt2 initialisation"),
+    KEY_MULT("init", "q_mult", init_q_mult,
+             "Factor on the initial W_q, the query rows of attn.qkv.weight (and bias), after "
+             "either scheme has drawn them; c here and in optim.lr_q_mult trains as "
+             "attention.scale times c under AdamW with eps -> 0 and no clipping "
+             "(docs/findings.md)"),
+    KEY_MULT("init", "k_mult", init_k_mult,
+             "Factor on the initial W_k, the key rows of attn.qkv.weight (and bias), as "
+             "init.q_mult"),
 
     KEY_ENUM("optim", "name", optim, "adamw", OPTIM_NAMES, "Optimiser"),
     KEY_DBL("optim", "lr", lr, "1e-3", 0.0, true, 10.0, false, "Peak learning rate"),
@@ -153,6 +165,13 @@ const KeySpec cfg_keys[] = {
              "Learning rate after warm-up: constant, or cosine decay to optim.min_lr"),
     KEY_DBL("optim", "min_lr", min_lr, "0", 0.0, false, INFINITY, false,
             "Final learning rate of the cosine schedule"),
+    KEY_MULT("optim", "lr_q_mult", lr_q_mult,
+             "Factor on the learning rate of W_q, the query rows of attn.qkv.weight (and bias), "
+             "at every step of the schedule; the decoupled weight decay stays lr*weight_decay, "
+             "not multiplied"),
+    KEY_MULT("optim", "lr_k_mult", lr_k_mult,
+             "Factor on the learning rate of W_k, the key rows of attn.qkv.weight (and bias), as "
+             "optim.lr_q_mult"),
 
     KEY_INT("train", "steps", steps, "2000", 0, 100000000, "Optimiser steps"),
     KEY_INT("train", "batch_size", batch_size, "64", 1, 65536, "Examples per step"),
@@ -229,6 +248,7 @@ double config_attention_scale(const Config *c, int d_k) {
     case SCALE_INV_DK: return 1.0 / (double)d_k;
     case SCALE_LEARNED: return c->scale_init; /* the factor at step 0 */
     case SCALE_VALUE: return c->scale_value;
+    case SCALE_OVER_DK: return c->scale_value / (double)d_k;
     }
     return 1.0 / sqrt((double)d_k);
 }

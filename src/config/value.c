@@ -46,7 +46,9 @@ void cfg_describe_allowed(const KeySpec *k, char *buf, size_t n) {
         size_t len = (size_t)snprintf(buf, n, "one of");
         for (int i = 0; k->names[i] && len < n; i++)
             len += (size_t)snprintf(buf + len, n - len, "%s %s", i ? "," : "", k->names[i]);
-        if (k->type == T_SCALE && len < n) snprintf(buf + len, n - len, ", or a number in [1e-6, 1e6]");
+        if (k->type == T_SCALE && len < n)
+            snprintf(buf + len, n - len, ", C%s with C in [1e-6, 1e6], or a number in [1e-6, 1e6]",
+                     CONFIG_SCALE_OVER_DK);
         break;
     }
     }
@@ -147,22 +149,34 @@ static int parse_enum(const KeySpec *k, const char *s, Value *v, char *msg, size
     return -1;
 }
 
+/* A number in [1e-6, 1e6]: beyond these bounds float logits overflow at once, or the factor
+ * rounds to 0 in float. */
+static int scale_number(const char *s, double *x) {
+    char ignored[MSG];
+    return config_parse_number(s, x, ignored, sizeof ignored) == 0 && *x >= 1e-6 && *x <= 1e6;
+}
+
+/* A name of the table, "C/d_k" (C a number as above: SCALE_OVER_DK), or a number. */
 static int parse_scale(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
     for (int i = 0; k->names[i]; i++)
         if (!strcmp(s, k->names[i])) {
             v->i = i; /* v->d stays 0: no stale number once a named mode is chosen */
             return 0;
         }
-    char ignored[MSG];
+    size_t len = strlen(s), suffix = strlen(CONFIG_SCALE_OVER_DK);
+    char c[64];
+    int over_dk = len > suffix && len - suffix < sizeof c &&
+                  strcmp(s + len - suffix, CONFIG_SCALE_OVER_DK) == 0;
+    if (over_dk) snprintf(c, sizeof c, "%.*s", (int)(len - suffix), s);
     double x;
-    /* beyond these bounds float logits overflow at once, or the factor rounds to 0 in float */
-    if (config_parse_number(s, &x, ignored, sizeof ignored) || !(x >= 1e-6 && x <= 1e6)) {
+    if (!scale_number(over_dk ? c : s, &x)) {
         char names[64];
         config_scale_names(names, sizeof names, ", ");
-        snprintf(msg, n, "expected %s or a number in [1e-6, 1e6], got '%s'", names, s);
+        snprintf(msg, n, "expected %s, C%s with C in [1e-6, 1e6], or a number in [1e-6, 1e6], "
+                         "got '%s'", names, CONFIG_SCALE_OVER_DK, s);
         return -1;
     }
-    v->i = SCALE_VALUE;
+    v->i = over_dk ? SCALE_OVER_DK : SCALE_VALUE;
     v->d = x;
     return 0;
 }

@@ -26,8 +26,10 @@ static void write_value(const Config *c, const KeySpec *k, FILE *f) {
     case T_STR: fprintf(f, "\"%s\"", (const char *)p); break;
     case T_ENUM: fprintf(f, "%s", k->names[*(const int *)p]); break;
     case T_SCALE:
-        if (c->scale_mode == SCALE_VALUE) write_double(f, c->scale_value);
+        if (c->scale_mode == SCALE_VALUE || c->scale_mode == SCALE_OVER_DK)
+            write_double(f, c->scale_value);
         else fprintf(f, "%s", k->names[c->scale_mode]);
+        if (c->scale_mode == SCALE_OVER_DK) fputs(CONFIG_SCALE_OVER_DK, f);
         break;
     }
 }

@@ -108,6 +108,8 @@ static void build_table(Model *m) {
             char name[MODEL_NAME_LEN];
             snprintf(name, sizeof name, "blocks.%d.%s", l, BLOCK_TENSORS[k].suffix);
             add_tensor(m, name, width(c, BLOCK_TENSORS[k].d0), width(c, BLOCK_TENSORS[k].d1));
+            /* [3C] rows: q, k, v (attn.qkv.weight and .bias, the only W_3C tensors) */
+            m->tensors[m->n_tensors - 1].qkv_thirds = BLOCK_TENSORS[k].d0 == W_3C;
         }
     add_tensor(m, "ln_f.weight", c->d_model, 0);
     if (!is_llama(c)) add_tensor(m, "ln_f.bias", c->d_model, 0);
@@ -370,6 +372,17 @@ static double gpt2_std(const ModelConfig *cfg, const TensorInfo *t, double std) 
 void model_init_fan_in(Model *m, Rng *rng) { init_walk(m, rng, fan_in_std, 0); }
 
 void model_init_gpt2(Model *m, Rng *rng, double std) { init_walk(m, rng, gpt2_std, std); }
+
+void model_scale_qk(Model *m, double q_mult, double k_mult) {
+    for (int i = 0; i < m->n_tensors; i++) {
+        const TensorInfo *t = &m->tensors[i];
+        if (!t->qkv_thirds) continue;
+        size_t third = t->numel / 3;
+        real *q = m->params + t->offset, *k = q + third, rq = (real)q_mult, rk = (real)k_mult;
+        for (size_t j = 0; j < third; j++) q[j] *= rq;
+        for (size_t j = 0; j < third; j++) k[j] *= rk;
+    }
+}
 
 double model_qkv_init_std(int d_model, int gpt2, double gpt2_std_arg) {
     /* the tensor as the table names and shapes it: (3C, C), fan_in C; asked of the same

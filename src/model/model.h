@@ -60,12 +60,17 @@ enum { MODEL_MATMUL_FLOAT32 = 0, MODEL_MATMUL_BF16 = 1 };
 /* ModelConfig.qk_norm, numbered as the reference cases' `qk_norm` key. */
 enum { MODEL_QK_NORM_NONE, MODEL_QK_NORM_LAYERNORM, MODEL_QK_NORM_RMSNORM };
 
-/* One parameter tensor: its reference name, shape and place in the flat buffer. */
+/* One parameter tensor: its reference name, shape and place in the flat buffer. qkv_thirds = 1
+ * for attn.qkv.weight [3C, C] and attn.qkv.bias [3C], whose rows (entries) are in thirds, the
+ * ones making q, then k, then v (the reference README's layout): W_q is the first numel/3 values,
+ * W_k the next numel/3 (what init.q_mult, init.k_mult and the optimizer's lr_q_mult, lr_k_mult
+ * multiply); 0 for every other tensor. */
 typedef struct {
     char name[MODEL_NAME_LEN];
     int ndim;
     int shape[2];
     size_t offset, numel;
+    int qkv_thirds;
 } TensorInfo;
 
 /* One block's tensors; qn_* and kn_* (attn.q_norm, attn.k_norm, [d_k]) are NULL without
@@ -172,6 +177,16 @@ void model_free(Model *m);
 void model_init_fan_in(Model *m, Rng *rng);
 void model_init_gpt2(Model *m, Rng *rng, double std);
 
+/* Per-tensor init multipliers (init.q_mult, init.k_mult), applied after model_init_*: the query
+ * third of every attn.qkv.weight and attn.qkv.bias (W_q and its bias, TensorInfo.qkv_thirds) is
+ * multiplied by q_mult, the key third (W_k and its bias) by k_mult; v and every other tensor are
+ * untouched, and no random number is drawn, so the other tensors are those of the same seed
+ * without multipliers. With a bias of 0 at init (both schemes) only the weights change. Why: a
+ * factor c on the logits, s = c·(x W_q)(x W_k)ᵀ, is the same function as factor 1 with W_q
+ * c times larger (issue 42; under Adam, with the learning rate of W_q also c times larger, the
+ * same training: docs/findings.md). Multipliers of 1 leave the parameters bit for bit. */
+void model_scale_qk(Model *m, double q_mult, double k_mult);
+
 /* The std σ of attn.qkv.weight's entries as model_init_fan_in (gpt2 == 0: 1/√d_model) or
  * model_init_gpt2 (gpt2 != 0: gpt2_std itself; the qkv weight is not one of the output
  * projections GPT-2 scales down) draw them; asked of the same per-tensor rules the init uses. */
@@ -211,6 +226,9 @@ double model_qkv_init_std(int d_model, int gpt2, double gpt2_std);
  * tests/test_diagnostics.c checks this block against the same prediction (measured/predicted
  * 0.94–1.04 at d_model 64 ... 512, both inits, with and without qk-norm). */
 double model_predicted_logit_std(int d_model, int d_k, double scale, int qk_norm, double qkv_std);
+/* (With init.q_mult and init.k_mult, q and k entries have std √C·σ·q_mult and √C·σ·k_mult, so the
+ * same derivation gives scale·q_mult·k_mult·√d_k·d_model·σ²: the caller passes
+ * scale·q_mult·k_mult as scale, without qk-norm, which normalises the multipliers away.) */
 
 /* What multiplies q·k in layer l and what caps it (attention.h), from cfg and the parameters. */
 AttnScores model_attn_scores(const Model *m, int l);

@@ -14,6 +14,7 @@ int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, dou
     o->eps = eps;
     o->weight_decay = weight_decay;
     o->momentum = momentum;
+    o->lr_q_mult = o->lr_k_mult = 1.0;
     o->t = 0;
     o->n = n;
     o->m = calloc(n, sizeof(real));
@@ -25,6 +26,11 @@ int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, dou
     return 0;
 }
 
+void optim_set_qk_lr_mult(Optimizer *o, double q_mult, double k_mult) {
+    o->lr_q_mult = q_mult;
+    o->lr_k_mult = k_mult;
+}
+
 void optim_free(Optimizer *o) {
     free(o->m);
     free(o->v);
@@ -32,9 +38,10 @@ void optim_free(Optimizer *o) {
 }
 
 /* Called inside the one parallel region of optim_step: `omp for nowait`, as tensors are
- * disjoint, so a step has one barrier instead of one per tensor. */
+ * disjoint, so a step has one barrier instead of one per tensor. lr: this part's rate;
+ * lr_wd: its decoupled decay, lr·weight_decay of the unmultiplied rate (optim.h). */
 static void adamw_tensor(const Optimizer *o, real *p, const real *g, real *m, real *v, size_t n,
-                         double lr, double wd) {
+                         double lr, double lr_wd) {
     /* 1 − β in double: from a float β2 = 0.999 (0.99900001) it would be 1.3e-5 relative too
      * small against the bias correction computed in double, making the first updates 6.4e-6
      * too large; rounded once from double, (1 − β)/(1 − βᵗ) is exactly 1 at t = 1. */
@@ -42,7 +49,7 @@ static void adamw_tensor(const Optimizer *o, real *p, const real *g, real *m, re
     real a1 = (real)(1.0 - o->beta1), a2 = (real)(1.0 - o->beta2);
     real c1 = (real)(1.0 - pow(o->beta1, (double)(o->t + 1)));
     real c2 = (real)(1.0 - pow(o->beta2, (double)(o->t + 1)));
-    real decay = (real)(1.0 - lr * wd), rlr = (real)lr, eps = (real)o->eps;
+    real decay = (real)(1.0 - lr_wd), rlr = (real)lr, eps = (real)o->eps;
 #pragma omp for schedule(static) nowait
     for (size_t i = 0; i < n; i++) {
         m[i] = b1 * m[i] + a1 * g[i];
@@ -53,8 +60,8 @@ static void adamw_tensor(const Optimizer *o, real *p, const real *g, real *m, re
 }
 
 static void sgd_tensor(const Optimizer *o, real *p, const real *g, real *m, size_t n, double lr,
-                       double wd) {
-    real mu = (real)o->momentum, decay = (real)(1.0 - lr * wd), rlr = (real)lr;
+                       double lr_wd) {
+    real mu = (real)o->momentum, decay = (real)(1.0 - lr_wd), rlr = (real)lr;
 #pragma omp for schedule(static) nowait
     for (size_t i = 0; i < n; i++) {
         m[i] = mu * m[i] + g[i];
@@ -64,15 +71,23 @@ static void sgd_tensor(const Optimizer *o, real *p, const real *g, real *m, size
 
 void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo *tensors,
                 int n_tensors, double lr) {
+    const double qkv_mult[3] = {o->lr_q_mult, o->lr_k_mult, 1.0}; /* q, k, v thirds */
 #pragma omp parallel
     for (int i = 0; i < n_tensors; i++) {
         const TensorInfo *t = &tensors[i];
         double wd = t->ndim >= 2 ? o->weight_decay : 0.0;
-        size_t off = t->offset;
-        if (o->kind == OPTIMIZER_ADAMW)
-            adamw_tensor(o, params + off, grads + off, o->m + off, o->v + off, t->numel, lr, wd);
-        else
-            sgd_tensor(o, params + off, grads + off, o->m + off, t->numel, lr, wd);
+        int parts = t->qkv_thirds ? 3 : 1;
+        size_t len = t->numel / (size_t)parts;
+        for (int k = 0; k < parts; k++) {
+            size_t off = t->offset + (size_t)k * len;
+            double rate = parts == 3 ? lr * qkv_mult[k] : lr;
+            double lr_wd = lr * wd; /* the decay of the unmultiplied rate (optim.h) */
+            if (o->kind == OPTIMIZER_ADAMW)
+                adamw_tensor(o, params + off, grads + off, o->m + off, o->v + off, len, rate,
+                             lr_wd);
+            else
+                sgd_tensor(o, params + off, grads + off, o->m + off, len, rate, lr_wd);
+        }
     }
     o->t++;
 }

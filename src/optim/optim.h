@@ -13,17 +13,30 @@ typedef enum { OPTIMIZER_ADAMW, OPTIMIZER_SGD } OptimizerKind;
 typedef struct {
     OptimizerKind kind;
     double beta1, beta2, eps, weight_decay, momentum;
+    double lr_q_mult, lr_k_mult; /* factors on the rate of W_q and W_k (optim_set_qk_lr_mult) */
     long t;        /* steps taken so far (AdamW bias correction uses t + 1) */
     size_t n;
     real *m, *v;   /* AdamW first and second moments, or SGD momentum buffer (m), [n] each */
 } Optimizer;
 
-/* Allocates zeroed state for n parameters. Returns 0, or -1 on out-of-memory. */
+/* Allocates zeroed state for n parameters, the W_q and W_k rate multipliers 1. Returns 0, or -1
+ * on out-of-memory. */
 int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, double eps,
                double weight_decay, double momentum, size_t n);
+
+/* Per-tensor learning-rate multipliers (optim.lr_q_mult, optim.lr_k_mult; both > 0): from the
+ * next optim_step on, the query third of every tensor with TensorInfo.qkv_thirds (W_q, the
+ * rows of attn.qkv.weight making q, and those entries of attn.qkv.bias) is updated at rate
+ * lr·q_mult, the key third at lr·k_mult, the rest at lr. The decoupled weight decay stays
+ * lr·weight_decay (not multiplied): with it, training with attention factor c at rate lr is,
+ * under AdamW with eps → 0 and no clipping, training with factor 1, W_q's init multiplied by c
+ * and q_mult = c (issue 42): Adam's step m̂/√v̂ does not see the 1/c of W̃_q = c·W_q's gradient,
+ * so W̃_q moves c·lr·step, c times W_q's move, and its decay c·W_q·lr·wd is c times W_q's. */
+void optim_set_qk_lr_mult(Optimizer *o, double q_mult, double k_mult);
 void optim_free(Optimizer *o);
 
-/* One update of params (n) from grads (n) at learning rate lr.
+/* One update of params (n) from grads (n) at learning rate lr (W_q and W_k at lr times their
+ * multipliers, optim_set_qk_lr_mult).
  * AdamW (Loshchilov and Hutter 2019, Algorithm 2; PyTorch semantics):
  *   m = β1·m + (1−β1)·g;  v = β2·v + (1−β2)·g²;  m̂ = m/(1−β1ᵗ);  v̂ = v/(1−β2ᵗ)
  *   p = p·(1 − lr·wd) − lr·m̂/(√v̂ + eps)

@@ -46,15 +46,21 @@ static int set_dk(Config *c, const SweepArgs *a, const Axis *ax, const char *val
     return set_value(c, ax, "model.n_heads", v);
 }
 
-/* A name part: only [A-Za-z0-9._+-] survive, anything else becomes '-'. */
+/* A name part: only what run.name accepts, [A-Za-z0-9._-], survives; a '+' is dropped (1e+3
+ * becomes 1e3, not 1e-3, which would read as another number) and anything else becomes '-'
+ * (attention.scale 8/d_k: 8-d_k). */
 static void name_part(char *dst, size_t n, const char *label, const char *value) {
     size_t len = strlen(dst);
     int k = snprintf(dst + len, n - len, "%s%s%s", len ? "_" : "", label, value);
     if (k < 0) return;
-    for (char *p = dst + len; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              *p == '.' || *p == '+' || *p == '-' || *p == '_'))
-            *p = '-';
+    char *out = dst + len;
+    for (const char *p = dst + len; *p; p++) {
+        if (*p == '+') continue;
+        int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                 *p == '.' || *p == '-' || *p == '_';
+        *out++ = ok ? *p : '-';
+    }
+    *out = '\0';
 }
 
 /* Value index of each axis for run `index`, the last axis fastest. */
@@ -115,7 +121,9 @@ static void scale_text(const SweepArgs *a, const Config *c, const int *d, char *
     const char *name = config_scale_name(c->scale_mode);
     if (ax) snprintf(out, n, "%s", ax->values[d[ax - a->axes]]);
     else if (name) snprintf(out, n, "%s", name);
-    else snprintf(out, n, "%.15g", c->scale_value);
+    else
+        snprintf(out, n, "%.15g%s", c->scale_value,
+                 c->scale_mode == SCALE_OVER_DK ? CONFIG_SCALE_OVER_DK : "");
 }
 
 /* The cell of fixed plan column f (report/sweep_columns.h) for run config c, axis values d. */

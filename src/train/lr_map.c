@@ -172,8 +172,21 @@ static void add_diff(LrPlacement *p, const char *text) {
         snprintf(p->diffs[p->n_diffs++], sizeof p->diffs[0], "%s", text);
 }
 
+/* Keys added after every published sweep was planned (their plan.txt files lack them), whose
+ * default is what those sweeps trained: a config must have them at their default to be in any
+ * regime, as if the regime's settings held them. */
+static const char *const NEWER_KEYS[] = {"init.q_mult", "init.k_mult", "optim.lr_q_mult",
+                                         "optim.lr_k_mult"};
+
 /* Whether a regime's settings (its INI text) hold section.key: the keys a config must match. */
 static int in_regime(const char *ini, const char *section, const char *key, size_t key_len) {
+    for (size_t i = 0; i < sizeof NEWER_KEYS / sizeof NEWER_KEYS[0]; i++) {
+        size_t n = strlen(section);
+        if (strncmp(NEWER_KEYS[i], section, n) == 0 && NEWER_KEYS[i][n] == '.' &&
+            strlen(NEWER_KEYS[i] + n + 1) == key_len &&
+            strncmp(NEWER_KEYS[i] + n + 1, key, key_len) == 0)
+            return 1;
+    }
     char head[80], line[120];
     snprintf(head, sizeof head, "[%s]\n", section);
     snprintf(line, sizeof line, "\n%.*s = ", (int)key_len, key);
@@ -207,11 +220,12 @@ static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
  * sqrt_dk or none, the factor the run multiplies by (config_attention_scale). */
 static void resolve(Config *x) {
     x->task_separator = task_has_separator(x) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
-    if (x->scale_mode != SCALE_VALUE) return;
-    double inv_sqrt_dk = 1.0 / sqrt((double)(x->d_model / x->n_heads));
-    if (x->scale_value == inv_sqrt_dk) x->scale_mode = SCALE_SQRT_DK;
-    else if (x->scale_value == 1.0) x->scale_mode = SCALE_NONE;
-    if (x->scale_mode != SCALE_VALUE) x->scale_value = 0;
+    if (x->scale_mode != SCALE_VALUE && x->scale_mode != SCALE_OVER_DK) return;
+    int d_k = x->d_model / x->n_heads;
+    double factor = config_attention_scale(x, d_k), inv_sqrt_dk = 1.0 / sqrt((double)d_k);
+    if (factor == inv_sqrt_dk) x->scale_mode = SCALE_SQRT_DK;
+    else if (factor == 1.0) x->scale_mode = SCALE_NONE;
+    if (x->scale_mode == SCALE_SQRT_DK || x->scale_mode == SCALE_NONE) x->scale_value = 0;
 }
 
 /* model.d_ff as the run uses it (train_model_config: 0 is the block's model_default_d_ff). Both

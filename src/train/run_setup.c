@@ -55,7 +55,10 @@ LrSchedule train_lr_schedule(const Config *c) {
 
 int train_optim_init(Optimizer *o, const Config *c, size_t n_params) {
     OptimizerKind kind = c->optim == OPT_SGD ? OPTIMIZER_SGD : OPTIMIZER_ADAMW;
-    return optim_init(o, kind, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum, n_params);
+    if (optim_init(o, kind, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum, n_params))
+        return -1;
+    optim_set_qk_lr_mult(o, c->lr_q_mult, c->lr_k_mult);
+    return 0;
 }
 
 /* The configuration as config.ini and the checkpoint store it: provenance comments first, then
@@ -181,6 +184,7 @@ static int init_and_allocate(Run *r) {
         model_init_fan_in(&r->m, &init_rng);
     else
         model_init_gpt2(&r->m, &init_rng, c->init_std);
+    model_scale_qk(&r->m, c->init_q_mult, c->init_k_mult);
     r->diag_B = r->task.n_val < B ? r->task.n_val : B;
     const double bound[GUARD_KINDS] = {
         [GUARD_LOGIT_STD] = c->guard_logit_std_max, [GUARD_MAX_WEIGHT] = c->guard_max_weight_max,

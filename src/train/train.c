@@ -65,8 +65,10 @@ static void forward_diag_batch(Run *r) {
 
 double train_predicted_logit_std(const Config *c) {
     int d_k = c->d_model / c->n_heads;
-    return model_predicted_logit_std(c->d_model, d_k, config_attention_scale(c, d_k),
-                                     c->qk_norm != QK_NORM_NONE,
+    int qk_norm = c->qk_norm != QK_NORM_NONE; /* normalises init.q_mult, init.k_mult away */
+    double mult = qk_norm ? 1.0 : c->init_q_mult * c->init_k_mult; /* model.h */
+    return model_predicted_logit_std(c->d_model, d_k, config_attention_scale(c, d_k) * mult,
+                                     qk_norm,
                                      model_qkv_init_std(c->d_model, c->init == INIT_GPT2,
                                                         c->init_std));
 }

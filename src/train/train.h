@@ -18,7 +18,8 @@ ModelConfig train_model_config(const Config *c, const Task *t);
 LrSchedule train_lr_schedule(const Config *c);
 
 /* optim_init with the optimizer a config asks for: optim.name, beta1, beta2, eps, weight_decay,
- * momentum; zeroed state for n_params parameters. Returns 0, or -1 on out-of-memory. */
+ * momentum, and optim.lr_q_mult, optim.lr_k_mult (optim_set_qk_lr_mult); zeroed state for
+ * n_params parameters. Returns 0, or -1 on out-of-memory. */
 int train_optim_init(Optimizer *o, const Config *c, size_t n_params);
 
 /* The whole run of ./train CONFIG: returns an exit code (util/exit_codes.h), or 128 + the signal
