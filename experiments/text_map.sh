@@ -19,7 +19,8 @@
 # with status ok or diverged is not trained again (the checkout is all another machine needs).
 # Publishing merges: a run's freshly collected row when it ended (ok, diverged, guard), else the
 # row already published, else the fresh row (missing); then ./train --sweep-report redraws the
-# summary, and experiments/curves.sh adds each local run's curve.
+# summary, and experiments/curves.sh adds each local run's curve. PUBLISH_ONLY=1 publishes what
+# the local sweeps hold (e.g. after stopping the script) and trains nothing.
 #
 # Cost: the script prints the runs left and the core-hours before it trains (a run's seconds on
 # one core by width, measured below; COST_ONLY=1 prints the cost and stops). Measured on one core
@@ -108,6 +109,11 @@ publish_part() {
     echo "== $dest: $(awk -F, 'NR > 1 && /,(ok|diverged),/' "$dest/sweep.csv" | wc -l) of" \
         "$(($(wc -l <"$dest/sweep.csv") - 1)) runs ended"
 }
+
+if [ -n "${PUBLISH_ONLY:-}" ]; then
+    for p in $PARTS; do [ -d "sweeps/text_map_$p" ] && publish_part "$p"; done
+    exit 0
+fi
 
 # The cost first: every part's runs left, and their core-hours.
 total=0
