@@ -240,7 +240,7 @@ START_TEST(test_collect_missing) {
     msg = out_text();
     ck_assert_msg(strstr(msg, "not finished: lr-1e-3 (incomplete: its jobs.txt line does not "
                               "train it; remove p/runs/lr-1e-3 to train it again)") &&
-                      strstr(msg, "not finished: lr-3e-3\n"),
+                      strstr(msg, "not finished: lr-3e-3 (missing)\n"),
                   "%s", msg);
     free(msg);
 }
@@ -385,6 +385,67 @@ START_TEST(test_run_replaced_by_hand_not_collected_as_planned) {
 }
 END_TEST
 
+/* Issue 45 item 3: a sweep's run that is not the plan's row, each way the issue found: trained
+ * again by hand with another lr, resumed with another train.steps, or trained from an edited
+ * configs/RUN.ini after its folder was removed. --collect names it with the setting that differs
+ * (the expected text is the config writer's spelling of the two values), marks the row mismatch
+ * with no numbers, exits 1; --sweep-report counts it out of the statistics and says why. */
+static const struct {
+    const char *name;
+    const char *edit;  /* a sed on configs/lr-1e-3.ini after removing runs/lr-1e-3, or NULL */
+    const char *train; /* ./train arguments in g_tmp */
+    const char *differs;
+} NOT_THE_PLANS[] = {
+    {"lr by hand", NULL, "h/runs/lr-1e-3/config.ini --set optim.lr=9e-3 --set log.progress=0",
+     "optim.lr = 0.009, the plan's 0.001"},
+    {"resumed longer", NULL, "--resume h/runs/lr-1e-3 --set train.steps=8 --set log.progress=0",
+     "train.steps = 8, the plan's 5"},
+    {"edited config", "s/^batch_size = 8/batch_size = 4/", "--sweep-run h/configs/lr-1e-3.ini",
+     "train.batch_size = 4, the plan's 8"},
+};
+
+/* g_tmp/dir/sweep.csv into t (asserted readable). Returns its number of rows. */
+static int load_sweep_csv(Csv *t, const char *tmp, const char *dir) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/sweep.csv", tmp, dir);
+    ck_assert_msg(csv_load(t, path) == 0, "no %s", path);
+    return t->n_rows;
+}
+
+START_TEST(test_run_not_the_plans_marked) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "h"), 0);
+    char cmd[512];
+    if (NOT_THE_PLANS[_i].edit) {
+        snprintf(cmd, sizeof cmd, "cd %s && rm -r h/runs/lr-1e-3 && sed -i '%s' h/configs/lr-1e-3.ini",
+                 g_tmp, NOT_THE_PLANS[_i].edit);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+    ck_assert_int_eq(tu_run_train(g_tmp, NOT_THE_PLANS[_i].train), 0);
+    ck_assert_int_eq(sweep_cmd("--collect --out %s", "h"), 1);
+    char *msg = out_text(), want[256];
+    snprintf(want, sizeof want, "warning: h/runs/lr-1e-3 holds a run of another configuration "
+                                "than the plan's row (%s)", NOT_THE_PLANS[_i].differs);
+    ck_assert_msg(strstr(msg, want), "%s: no '%s' in:\n%s", NOT_THE_PLANS[_i].name, want, msg);
+    ck_assert_msg(strstr(msg, "1 run is not the plan's"), "%s", msg);
+    free(msg);
+    Csv t = {0};
+    ck_assert_int_eq(load_sweep_csv(&t, g_tmp, "h"), 1);
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "optim.lr")), "1e-3");
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "status")), "mismatch");
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "val_loss")), "");
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "val_answer_acc")), "");
+    csv_free(&t);
+    char path[256];
+    snprintf(path, sizeof path, "%s/h/summary.txt", g_tmp);
+    ck_assert(tu_file_contains(path, "status mismatch: 1 run folder holds a run of another"));
+    /* --sweep-report reads sweep.csv alone: the row is not the plan's run, not counted */
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report h"), 1);
+    ck_assert(tu_train_output_contains(g_tmp, "in the statistics: 0 (ok 0"));
+    ck_assert(tu_train_output_contains(g_tmp, "lr-1e-3: mismatch"));
+}
+END_TEST
+
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
 START_TEST(test_default_out_dir) {
     write_ini();
@@ -478,5 +539,8 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_ag
                         TU_LOOP(test_user_run_folder_refused, 0,
                                 (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
                         test_refused_run_named_without_train_log, test_collect_keeps_user_summary,
-                        test_run_replaced_by_hand_not_collected_as_planned, test_default_out_dir,
+                        test_run_replaced_by_hand_not_collected_as_planned,
+                        TU_LOOP(test_run_not_the_plans_marked, 0,
+                                (int)(sizeof NOT_THE_PLANS / sizeof *NOT_THE_PLANS)),
+                        test_default_out_dir,
                         test_second_sweep_refused, test_run_line_names_the_measure);

@@ -16,6 +16,7 @@
 
 #include "report/lr_sensitivity.h"
 #include "report/slowdown.h"
+#include "report/sweep_columns.h"
 #include "report/sweep_figures.h"
 #include "report/sweep_page.h"
 #include "report/svg.h"
@@ -32,9 +33,10 @@
 /* ------------------------------------------------------------------ which rows count */
 
 static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
-    int n_ok = 0, n_div = 0, n_guard = 0, left = 0;
+    int n_ok = 0, n_div = 0, n_guard = 0, left = 0, n_mismatch = 0;
     for (int i = 0; i < t->n_rows; i++) {
         const char *s = t->rows[i].status;
+        n_mismatch += sweep_status_find(s) == ST_MISMATCH;
         n_ok += strcmp(s, "ok") == 0;
         n_div += strcmp(s, "diverged") == 0;
         n_guard += strcmp(s, "guard") == 0;
@@ -47,7 +49,8 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
     fprintf(f, "in the statistics: %d (ok %d, diverged %d, guard %d)\n", n_ok + n_div + n_guard,
             n_ok, n_div, n_guard);
     if (left) {
-        fprintf(f, "left out of the statistics: %d (did not train to the end):\n", left);
+        fprintf(f, "left out of the statistics: %d (did not train to the end%s):\n", left,
+                n_mismatch ? ", or not the plan's run" : "");
         for (int i = 0, shown = 0; i < t->n_rows; i++) {
             const SweepRow *r = &t->rows[i];
             if (r->in_stats) continue;
@@ -60,6 +63,10 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
             fputc('\n', f);
         }
     }
+    if (n_mismatch)
+        fprintf(f, "status mismatch: %d run folder%s a run of another configuration than the "
+                   "plan's row (--collect names the setting that differs); not counted as the "
+                   "plan's\n", n_mismatch, n_mismatch > 1 ? "s hold" : " holds");
     if (t->n_malformed)
         fprintf(f, "malformed rows skipped: %d (see the warnings)\n", t->n_malformed);
 }

@@ -34,7 +34,7 @@ typedef struct {
     int line;            /* line of the file (1 = header) */
     int csv_row;         /* data row in the Csv */
     const char *run;     /* the run column ("" when the file has none) */
-    const char *status;  /* ok | diverged | guard | failed | missing | running */
+    const char *status;  /* one of SWEEP_STATUSES (sweep_columns.h) */
     int in_stats;        /* status ok, diverged or guard: the run trained */
     int stopped;         /* status diverged or guard */
     double v[SW_N_METRIC];    /* the value; NAN when not measured (see has) */

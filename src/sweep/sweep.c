@@ -31,6 +31,8 @@ typedef struct {
     char out_abs[SWEEP_PATH];
     char csv[SWEEP_PATH + 16];
     char **rows;                /* sweep.csv rows, one per planned run */
+    SweepStatus *status;        /* each row's status */
+    char **mismatch;            /* status mismatch: the setting that differs (else NULL) */
     int *todo;                  /* plan indices of the runs this start runs */
     int n_todo;
     int lock_fd;                /* OUT/.lock (util/run_lock.h), held while this sweep runs */
@@ -99,12 +101,26 @@ static void run_dir(const Sweep *sw, int r, char *buf, size_t n) {
 /* Rebuilds row r from its folder. */
 static int refresh_row(Sweep *sw, int r, RowInfo *info) {
     char dir[SWEEP_PATH + PLAN_CELL];
+    RowInfo own;
+    if (!info) info = &own;
     run_dir(sw, r, dir, sizeof dir);
     free(sw->rows[r]);
+    free(sw->mismatch[r]);
     sw->rows[r] = results_row(&sw->plan, r, dir, info);
-    if (sw->rows[r]) return 0;
+    sw->status[r] = (SweepStatus)sweep_status_find(info->status);
+    sw->mismatch[r] = *info->mismatch ? strdup(info->mismatch) : NULL;
+    if (sw->rows[r] && (!*info->mismatch || sw->mismatch[r])) return 0;
     fprintf(stderr, "error: out of memory\n");
     return -1;
+}
+
+/* The rows and what is kept of each. Returns 0, or -1 when out of memory. */
+static int alloc_rows(Sweep *sw) {
+    size_t n = (size_t)sw->plan.n_runs;
+    sw->rows = calloc(n, sizeof *sw->rows);
+    sw->mismatch = calloc(n, sizeof *sw->mismatch);
+    sw->status = calloc(n, sizeof *sw->status);
+    return sw->rows && sw->mismatch && sw->status ? 0 : -1;
 }
 
 static int refresh_all(Sweep *sw) {
@@ -149,33 +165,48 @@ static int run_done(void *ctx, int i, int rc) {
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
 }
 
-/* Names the runs without a final outcome (missing, running, failed). */
-static void list_unfinished(const Sweep *sw) {
-    int n = 0;
+/* Names the runs without a final outcome (missing, running, failed, ...), each with its status;
+ * a run of another configuration than the plan's with the setting that differs. Returns how many
+ * rows are status mismatch. */
+static int list_unfinished(const Sweep *sw) {
+    int n = 0, n_mismatch = 0;
     for (int r = 0; r < sw->plan.n_runs; r++) {
-        const char *row = sw->rows[r];
-        int ok = row && (strstr(row, ",ok,") || strstr(row, ",diverged,") || strstr(row, ",guard,"));
-        if (ok) continue;
-        /* its marker says finished (incomplete) or cannot be read (unknown): its jobs.txt line
-         * does nothing, or refuses; only a fresh folder trains it again */
-        const char *stuck = !row                        ? NULL
-                            : strstr(row, ",incomplete,") ? "incomplete"
-                            : strstr(row, ",unknown,")    ? "unknown"
-                                                          : NULL;
+        const SweepStatusInfo *st = &SWEEP_STATUSES[sw->status[r]];
+        if (st->in_stats) continue;
+        if (sw->status[r] == ST_MISMATCH) {
+            /* never silently attributed: every one is named, with what differs */
+            n_mismatch++;
+            fprintf(stderr, "warning: %s/runs/%s holds a run of another configuration than the "
+                            "plan's row (%s): status mismatch, its numbers left out\n",
+                    sw->out, sw->plan.names[r], sw->mismatch[r] ? sw->mismatch[r] : "");
+        }
         if (n++ >= 20) continue;
-        if (stuck)
+        /* its marker says finished (incomplete), cannot be read (unknown), or the run is not the
+         * plan's (mismatch): its jobs.txt line does nothing, or refuses; only a fresh folder
+         * trains it again */
+        if (st->stuck)
             fprintf(stderr, "  not finished: %s (%s: its jobs.txt line does not train it; remove "
-                            "%s/runs/%s to train it again)\n", sw->plan.names[r], stuck, sw->out,
+                            "%s/runs/%s to train it again)\n", sw->plan.names[r], st->name, sw->out,
                     sw->plan.names[r]);
         else
-            fprintf(stderr, "  not finished: %s\n", sw->plan.names[r]);
+            fprintf(stderr, "  not finished: %s (%s)\n", sw->plan.names[r], st->name);
     }
     if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
     fprintf(stderr, "sweep: %d of %d planned runs %s\n", n, sw->plan.n_runs,
-            n ? "have not finished (missing, running, stopped, failed, incomplete or unknown; "
-                "run their jobs.txt lines, or remove the folders named above, then --collect "
-                "again)"
+            n ? "have not finished (status in sweep.csv; run their jobs.txt lines, or remove the "
+                "folders named above, then --collect again)"
               : "missing: every run has finished");
+    return n_mismatch;
+}
+
+/* Every run of the plan must be rebuildable from plan.txt alone (the identity check's plan
+ * side); a hand-edited value that is not is named with its line. */
+static int check_plan_configs(const Sweep *sw, const char *path) {
+    Config *c = malloc(sizeof *c);
+    int rc = c ? 0 : -1;
+    for (int r = 0; r < sw->plan.n_runs && !rc; r++) rc = plan_row_config(&sw->plan, r, sw->out, path, c);
+    free(c);
+    return rc;
 }
 
 static int collect(Sweep *sw) {
@@ -191,13 +222,17 @@ static int collect(Sweep *sw) {
     }
     int rc = plan_parse(&sw->plan, text, path);
     free(text);
-    if (rc != 0) return RC_USAGE;
-    sw->rows = calloc((size_t)sw->plan.n_runs, sizeof *sw->rows);
+    if (rc != 0 || check_plan_configs(sw, path) != 0) return RC_USAGE;
     if (sweep_report_check_folder(sw->out) != 0) return RC_USAGE; /* before sweep.csv is */
-    if (!sw->rows || refresh_all(sw) != 0) return RC_IO;
-    list_unfinished(sw);
+    if (alloc_rows(sw) != 0 || refresh_all(sw) != 0) return RC_IO;
+    int mismatched = list_unfinished(sw);
     fprintf(stderr, "sweep: wrote %s\n", sw->csv);
-    return sweep_report(sw->out, stdout) == 0 ? RC_OK : RC_IO;
+    rc = sweep_report(sw->out, stdout) == 0 ? RC_OK : RC_IO;
+    if (mismatched)
+        fprintf(stderr, "sweep: %d run%s not the plan's (status mismatch, named above): remove "
+                        "their folders and run their jobs.txt lines to train the plan's runs\n",
+                mismatched, mismatched > 1 ? "s are" : " is");
+    return mismatched ? RC_IO : rc;
 }
 
 /* The program's own path, for the children and jobs.txt. */
@@ -213,10 +248,9 @@ static int self_exe(char *buf, size_t n) {
 
 static int run_sweep(Sweep *sw, const char *exe) {
     Plan *p = &sw->plan;
-    sw->rows = calloc((size_t)p->n_runs, sizeof *sw->rows);
     sw->todo = calloc((size_t)p->n_runs, sizeof *sw->todo);
     char **cfg = calloc((size_t)p->n_runs, sizeof *cfg);
-    int rc = sw->rows && sw->todo && cfg ? RC_OK : RC_IO, before = 0;
+    int rc = alloc_rows(sw) == 0 && sw->todo && cfg ? RC_OK : RC_IO, before = 0;
     for (int r = 0; r < p->n_runs && !rc; r++) {
         char dir[SWEEP_PATH + PLAN_CELL];
         RunMarker mk;
@@ -369,7 +403,10 @@ int sweep_execute(const SweepArgs *a) {
     if (sw->lock_fd >= 0) close(sw->lock_fd);
     fflush(stdout);
     for (int r = 0; sw->rows && r < sw->plan.n_runs; r++) free(sw->rows[r]);
+    for (int r = 0; sw->mismatch && r < sw->plan.n_runs; r++) free(sw->mismatch[r]);
     free(sw->rows);
+    free(sw->mismatch);
+    free(sw->status);
     free(sw->todo);
     plan_free(&sw->plan);
     free(sw);
