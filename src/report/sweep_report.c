@@ -22,6 +22,7 @@
 #include "report/svg.h"
 #include "report/sweep_table.h"
 #include "report/verdict.h"
+#include "util/exit_codes.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
 
@@ -269,7 +270,8 @@ int sweep_report(const char *out_dir, FILE *out) {
     snprintf(csv_path, sizeof csv_path, "%s/sweep.csv", out_dir);
     snprintf(txt_path, sizeof txt_path, "%s/summary.txt", out_dir);
     SweepTable t;
-    if (sweep_table_load(&t, csv_path) != 0) return 1;
+    int loaded = sweep_table_load(&t, csv_path);
+    if (loaded != 0) return loaded == -2 ? EXIT_CONFIG : EXIT_RUNTIME; /* not a sweep.csv: bad input */
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);

@@ -170,18 +170,19 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
     memset(t, 0, sizeof *t);
     t->path = path;
     if (csv_parse(&t->csv, text, len) != 0) {
+        int oom = errno == ENOMEM;
         fprintf(stderr, "error: %s: %s\n", path,
-                errno == ENOMEM                         ? "out of memory"
+                oom                                     ? "out of memory"
                 : errno == EILSEQ || errno == ENOTUNIQ ? t->csv.problem
                                                         : "no header line (is it a sweep.csv?)");
-        return -1;
+        return oom ? -1 : -2;
     }
     for (size_t i = 0; i < sizeof REQUIRED / sizeof *REQUIRED; i++)
         if (csv_col(&t->csv, REQUIRED[i]) < 0) {
             fprintf(stderr, "error: %s: line 1: no column '%s' (is it a sweep.csv?)\n", path,
                     REQUIRED[i]);
             sweep_table_free(t);
-            return -1;
+            return -2;
         }
     for (int m = 0; m < SW_N_METRIC; m++) t->col[m] = csv_col(&t->csv, sweep_metric_name(m));
     if (t->col[SW_STD0] < 0) t->col[SW_STD0] = csv_col(&t->csv, "logit_std_step0"); /* older */

@@ -55,8 +55,9 @@ typedef struct {
 
 /* Reads and checks path. A row with a field that must be a number and is not (val_loss = "abc"),
  * or an unknown status, gets a warning on stderr naming file, line and column, and is skipped:
- * never a made-up number. Returns 0; or -1 after a message naming the file (cannot read it, no
- * header, a required column missing, out of memory), t then empty and safe to free. */
+ * never a made-up number. Returns 0; -2 after a message naming the file when it is no sweep.csv
+ * (no header, a required column missing, a NUL byte or a column twice: bad input); or -1 after a
+ * message (cannot read it, out of memory); t then empty and safe to free. */
 int sweep_table_load(SweepTable *t, const char *path);
 
 /* Same, from text in memory (path only names it in messages). */
