@@ -49,6 +49,14 @@ static char *csv_without_wall(const char *dir) {
     return buf;
 }
 
+/* g_tmp/dir/sweep.csv into t (asserted readable). Returns its number of rows. */
+static int load_sweep_csv(Csv *t, const char *tmp, const char *dir) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/sweep.csv", tmp, dir);
+    ck_assert_msg(csv_load(t, path) == 0, "no %s", path);
+    return t->n_rows;
+}
+
 START_TEST(test_jobs_1_and_2_agree) {
     write_ini();
     int rc = sweep_cmd(TINY_SWEEP " --jobs 2 --out %s", "j2");
@@ -330,14 +338,25 @@ START_TEST(test_refused_run_named_without_train_log) {
     snprintf(path, sizeof path, "%s/v/runs", g_tmp);
     ck_assert_int_eq(mkdir(path, 0755), 0);
     tu_put_file(NULL, 0, path, "lr-1e-3", "notes.txt", "mine\n");
-    ck_assert_int_ne(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "v"), 0);
+    /* issue 45 item 4: refused is bad input (exit 2), recorded as refused, not stopped (which
+     * says interrupted), and the closing line names it by that status, not "failed ... see their
+     * train.log"; the other run trains */
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3,2e-3 --steps 5 --out %s", "v"), 2);
     char *t = out_text();
     ck_assert_msg(strstr(t, "holds files but no run of ./train"), "%s", t);
-    ck_assert_msg(strstr(t, "sweep: run lr-1e-3: ") &&
+    ck_assert_msg(strstr(t, "sweep: run lr-1e-3: refused (exit code 2)") &&
                       strstr(t, "it wrote no train.log: its error is above") &&
-                      !strstr(t, "see its train.log"),
+                      !strstr(t, "see its train.log") && !strstr(t, "see their train.log"),
                   "%s", t);
+    ck_assert_msg(strstr(t, "  did not finish: lr-1e-3 (refused, exit code 2; it wrote no "
+                            "train.log: its error is above)\nsweep: 1 run did not finish"), "%s", t);
     free(t);
+    Csv c = {0};
+    ck_assert_int_eq(load_sweep_csv(&c, g_tmp, "v"), 2);
+    ck_assert_str_eq(csv_str(&c, 0, csv_col(&c, "status")), "refused");
+    ck_assert_str_eq(csv_str(&c, 0, csv_col(&c, "exit_code")), "2");
+    ck_assert_str_eq(csv_str(&c, 1, csv_col(&c, "status")), "ok");
+    csv_free(&c);
 }
 END_TEST
 
@@ -403,14 +422,6 @@ static const struct {
     {"edited config", "s/^batch_size = 8/batch_size = 4/", "--sweep-run h/configs/lr-1e-3.ini",
      "train.batch_size = 4, the plan's 8"},
 };
-
-/* g_tmp/dir/sweep.csv into t (asserted readable). Returns its number of rows. */
-static int load_sweep_csv(Csv *t, const char *tmp, const char *dir) {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s/sweep.csv", tmp, dir);
-    ck_assert_msg(csv_load(t, path) == 0, "no %s", path);
-    return t->n_rows;
-}
 
 START_TEST(test_run_not_the_plans_marked) {
     write_ini();

@@ -54,6 +54,7 @@ const SweepStatusInfo SWEEP_STATUSES[ST_N] = {
     [ST_INCOMPLETE] = {"incomplete", 0, 0, 1},
     [ST_UNKNOWN] = {"unknown", 0, 0, 1},
     [ST_MISMATCH] = {"mismatch", 0, 0, 1},
+    [ST_REFUSED] = {"refused", 0, 0, 0},
 };
 
 int sweep_status_find(const char *s) {

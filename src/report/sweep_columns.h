@@ -56,7 +56,7 @@ extern const PlanColumnInfo SWEEP_PLAN_COLUMNS[PC_N];
  * with its row (report/sweep_table.c: only a run that trained to its end is in the statistics). */
 typedef enum {
     ST_OK, ST_DIVERGED, ST_GUARD, ST_FAILED, ST_MISSING, ST_RUNNING, ST_STOPPED, ST_INCOMPLETE,
-    ST_UNKNOWN, ST_MISMATCH, ST_N
+    ST_UNKNOWN, ST_MISMATCH, ST_REFUSED, ST_N
 } SweepStatus;
 
 typedef struct {

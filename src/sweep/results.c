@@ -67,8 +67,9 @@ int results_marker_write(const char *run_dir, const RunMarker *m) {
 }
 
 SweepStatus results_status(const RunState *s) {
+    if (s->has_folder && s->mismatch) return ST_MISMATCH;
+    if (s->refused) return ST_REFUSED;
     if (!s->has_folder) return ST_MISSING;
-    if (s->mismatch) return ST_MISMATCH;
     if (s->marker == -2) return ST_UNKNOWN;
     if (s->marker == -1) return s->live ? ST_RUNNING : ST_STOPPED;
     switch (s->exit_code) {
@@ -268,13 +269,18 @@ static long planned_steps(const Plan *p, int r) {
 }
 
 char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
+    return results_row_as(p, r, run_dir, -1, info);
+}
+
+char *results_row_as(const Plan *p, int r, const char *run_dir, int refused, RowInfo *info) {
     struct stat sb;
     RunState rs = {0};
     rs.has_folder = stat(run_dir, &sb) == 0 && S_ISDIR(sb.st_mode);
     RunMarker mk;
     rs.marker = rs.has_folder ? results_marker_read(run_dir, &mk) : -1;
-    int has_marker = rs.marker == 0;
+    int has_marker = rs.marker == 0, code = refused >= 0 ? refused : has_marker ? mk.exit_code : -1;
     if (has_marker) rs.exit_code = mk.exit_code;
+    rs.refused = refused >= 0;
     rs.live = rs.has_folder && !has_marker && run_lock_holder(run_dir) != 0;
     char why[256] = "";
     rs.mismatch = rs.has_folder && mismatched(p, r, run_dir, why, sizeof why);
@@ -298,11 +304,11 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
     int text = m.task && strcmp(m.task, config_task_name(TASK_TEXT)) == 0;
     if (info)
         *info = (RowInfo){status, m.has_val, m.val_acc, text, evaluate_bits_per_byte(m.val_loss),
-                          has_marker ? mk.wall_s : NAN, has_marker ? mk.exit_code : -1, ""};
+                          has_marker ? mk.wall_s : NAN, code, ""};
     if (info && st == ST_MISMATCH) snprintf(info->mismatch, sizeof info->mismatch, "%s", why);
     char cell[SC_N][72];
     snprintf(cell[SC_STATUS], sizeof cell[0], "%s", status);
-    put_num(cell[SC_EXIT_CODE], sizeof cell[0], has_marker, has_marker ? mk.exit_code : 0, "%.0f");
+    put_num(cell[SC_EXIT_CODE], sizeof cell[0], code >= 0, code, "%.0f");
     put_num(cell[SC_STEPS_DONE], sizeof cell[0], m.has_steps, m.steps_done, "%.0f");
     put_num(cell[SC_VAL_LOSS], sizeof cell[0], m.has_val, m.val_loss, "%.6g");
     put_num(cell[SC_VAL_ACC], sizeof cell[0], m.has_val, m.val_acc, "%.6g");

@@ -42,6 +42,7 @@ int results_same_config(const Config *c, const char *origin, const char *text, c
 /* What the status column is decided from. */
 typedef struct {
     int mismatch;    /* its config.ini is not the plan's run (results_same_config) */
+    int refused;     /* its command refused it before it trained (exit code 2), this sweep saw */
     int has_folder;
     int marker;      /* results_marker_read's answer: 0 read, -1 none, -2 garbage */
     int exit_code;   /* the marker's, when marker == 0 */
@@ -50,7 +51,9 @@ typedef struct {
 } RunState;
 
 /* The status column for a run (SWEEP_STATUSES, report/sweep_columns.h): mismatch (its folder
- * holds a run of another configuration than the plan's row, whatever its marker says), missing (no folder), unknown (a marker that cannot be read),
+ * holds a run of another configuration than the plan's row, whatever its marker says), refused
+ * (its command refused it before training, exit code 2: known only to the sweep that started
+ * it, as nothing is written into a folder it refuses), missing (no folder), unknown (a marker that cannot be read),
  * running (no marker, a live process trains it), stopped (no marker, nobody trains it: stopped
  * by a signal or killed; the next start resumes it), ok, incomplete (exit code 0 but loss.csv
  * ends before train.steps: its numbers are left empty, out of the statistics), diverged, guard,
@@ -77,6 +80,10 @@ char *results_header(const Plan *p);
  * another configuration is status mismatch, its numbers left empty; no newline, malloc'd; info (may be NULL) gets the status, the final accuracy and bits per byte, and
  * whether the run is of the text task. NULL when out of memory. */
 char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info);
+
+/* results_row for a run whose command this sweep saw refuse it with exit code `refused` (>= 0:
+ * status refused, that exit code), or as results_row when refused is -1. */
+char *results_row_as(const Plan *p, int r, const char *run_dir, int refused, RowInfo *info);
 
 /* Writes path (sweep.csv): the header and rows[0..p->n_runs), via a temporary file and rename,
  * so a reader never sees it cut short. Returns 0, or -1 after a message. */
