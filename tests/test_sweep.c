@@ -457,6 +457,30 @@ START_TEST(test_run_not_the_plans_marked) {
 }
 END_TEST
 
+/* The identity check does not mistake the plan's own runs for others: --grid task.file with
+ * relative values (made absolute in each run's config, as given in plan.txt's cells), collected
+ * from another folder: every row ok, exit 0. */
+START_TEST(test_relative_task_files_are_the_plans) {
+    char path[256];
+    static const char WORDS[] = "a b | b a\nb c | c b\nc a | a c\na a | a a\nb b | b b\nc c | c c\n";
+    snprintf(path, sizeof path, "%s/w1.txt", g_tmp);
+    tu_write_file(path, WORDS);
+    snprintf(path, sizeof path, "%s/w2.txt", g_tmp);
+    tu_write_file(path, "a c | c a\nb a | a b\nc b | b c\na a | a a\nb b | b b\nc c | c c\n");
+    snprintf(path, sizeof path, "%s/f.ini", g_tmp);
+    tu_write_file(path, "[task]\nname = file\nval_size = 2\n[model]\nd_model = 16\nn_layers = 1\n"
+                        "[train]\nbatch_size = 4\n");
+    ck_assert_int_eq(sweep_cmd("f.ini --grid task.file=w1.txt,w2.txt --steps 5 --out %s", "f"), 0);
+    snprintf(path, sizeof path, "%s/sub", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    ck_assert_int_eq(tu_run_train(path, "--sweep --collect --out ../f"), 0);
+    Csv t = {0};
+    ck_assert_int_eq(load_sweep_csv(&t, g_tmp, "f"), 2);
+    for (int r = 0; r < 2; r++) ck_assert_str_eq(csv_str(&t, r, csv_col(&t, "status")), "ok");
+    csv_free(&t);
+}
+END_TEST
+
 /* Without --out the folder is sweeps/<config name>; --set reaches every run's config. */
 START_TEST(test_default_out_dir) {
     write_ini();
@@ -553,5 +577,5 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_ag
                         test_run_replaced_by_hand_not_collected_as_planned,
                         TU_LOOP(test_run_not_the_plans_marked, 0,
                                 (int)(sizeof NOT_THE_PLANS / sizeof *NOT_THE_PLANS)),
-                        test_default_out_dir,
+                        test_relative_task_files_are_the_plans, test_default_out_dir,
                         test_second_sweep_refused, test_run_line_names_the_measure);

@@ -334,6 +334,25 @@ static int apply_line(const Plan *p, int r, Config *c, char *line, const char *p
     return 0;
 }
 
+/* A relative task.file (a --grid value as given) as the plan made it absolute: the shortest path
+ * of the plan's task-file lines that ends in "/" + it (the plan may have been made in another
+ * folder than this one); left as it is when there is none. */
+static void absolute_task_file(const char *text, Config *c) {
+    size_t plen = strlen(PLAN_TASK_FILE), flen = strlen(c->task_file), best_len = 0;
+    const char *best = NULL;
+    if (!flen || c->task_file[0] == '/') return;
+    for (const char *q = text; *q;) {
+        size_t l = strcspn(q, "\n"), n = l > plen + 17 ? l - plen - 17 : 0; /* 16 hex, a space */
+        const char *f = q + plen + 17;
+        if (strncmp(q, PLAN_TASK_FILE, plen) == 0 && n > flen && f[n - flen - 1] == '/' &&
+            strncmp(f + n - flen, c->task_file, flen) == 0 && n < sizeof c->task_file &&
+            (!best || n < best_len))
+            best = f, best_len = n;
+        q += l + (q[l] != '\0');
+    }
+    if (best) snprintf(c->task_file, sizeof c->task_file, "%.*s", (int)best_len, best);
+}
+
 int plan_row_config(const Plan *p, int r, const char *runs_dir, const char *path, Config *out) {
     config_defaults(out);
     int rc = 0;
@@ -349,6 +368,7 @@ int plan_row_config(const Plan *p, int r, const char *runs_dir, const char *path
         free(copy);
     }
     if (rc) return -1;
+    absolute_task_file(p->text, out);
     if (strlen(runs_dir) >= sizeof out->run_dir) return -1;
     snprintf(out->run_dir, sizeof out->run_dir, "%s", runs_dir);
     snprintf(out->run_name, sizeof out->run_name, "%s", p->names[r]);
