@@ -113,6 +113,10 @@ static const ExpandCase EXPAND[] = {
      "optim.lr"},
     /* a '+' is dropped, not made '-' (1e+0 -> 1e0; before, 'lr-1e+0' was refused by run.name) */
     {{"--grid", "optim.lr=1e+0,2e-3"}, 2, {"lr-1e0", "lr-2e-3"}, {64, 64}, {1, 1}, "optim.lr"},
+    /* issue 45: windows shorter than the task's T = 6 (copy of 3: 3 symbols, SEP, 3 answers, the
+     * last one predicted only) are distinct runs */
+    {{"--grid", "attention.window=1,5"}, 2, {"window-1", "window-5"}, {64, 64}, {1, 1},
+     "attention.window"},
     /* no options at all: the d_k preset at width 128, three scales, seed 1 */
     {{NULL}, 15, {"dk8_sqrt_dk_s1", "dk8_none_s1", "dk8_inv_dk_s1", "dk16_sqrt_dk_s1"},
      {128, 128, 128, 128}, {16, 16, 16, 8}, ""},
@@ -256,6 +260,12 @@ static const RefusedCase REFUSED[] = {
     {"train the same configuration", {"--dk", "1", "--d-model", "1", "--scales", "none,1"}},
     /* 8/d_k is 1/sqrt(d_k) at d_k 64 */
     {"train the same configuration", {"--dk", "64", "--one-head", "--scales", "8/d_k,sqrt_dk"}},
+    /* issue 45: -0 is 0; a window of T = 6 keys or more is no window, as 0 */
+    {"--grid (argument 7): the values '0' and '-0' of attention.softcap train the same "
+     "configuration", {"--grid", "attention.softcap=0,-0"}},
+    {"the values '0' and '6' of attention.window train the same configuration (runs 'window-0' "
+     "and 'window-6'; a window of the task's T = 6 keys or more", {"--grid", "attention.window=0,6"}},
+    {"the values '7' and '100' of attention.window", {"--grid", "attention.window=7,100,3"}},
     /* a run name of 3 + 5 + 242 = 250 characters (248-255 passed before, then failed after
      * plan.txt was written): configs/<name>.ini.tmp is over 255 */
     {"at most 247 fit", {"--grid", "optim.lr=0.001" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "00"}},

@@ -49,6 +49,14 @@ static char *csv_without_wall(const char *dir) {
     return buf;
 }
 
+/* g_tmp/dir/sweep.csv into t (asserted readable). Returns its number of rows. */
+static int load_sweep_csv(Csv *t, const char *tmp, const char *dir) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/sweep.csv", tmp, dir);
+    ck_assert_msg(csv_load(t, path) == 0, "no %s", path);
+    return t->n_rows;
+}
+
 START_TEST(test_jobs_1_and_2_agree) {
     write_ini();
     int rc = sweep_cmd(TINY_SWEEP " --jobs 2 --out %s", "j2");
@@ -240,7 +248,7 @@ START_TEST(test_collect_missing) {
     msg = out_text();
     ck_assert_msg(strstr(msg, "not finished: lr-1e-3 (incomplete: its jobs.txt line does not "
                               "train it; remove p/runs/lr-1e-3 to train it again)") &&
-                      strstr(msg, "not finished: lr-3e-3\n"),
+                      strstr(msg, "not finished: lr-3e-3 (missing)\n"),
                   "%s", msg);
     free(msg);
 }
@@ -330,14 +338,25 @@ START_TEST(test_refused_run_named_without_train_log) {
     snprintf(path, sizeof path, "%s/v/runs", g_tmp);
     ck_assert_int_eq(mkdir(path, 0755), 0);
     tu_put_file(NULL, 0, path, "lr-1e-3", "notes.txt", "mine\n");
-    ck_assert_int_ne(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "v"), 0);
+    /* issue 45 item 4: refused is bad input (exit 2), recorded as refused, not stopped (which
+     * says interrupted), and the closing line names it by that status, not "failed ... see their
+     * train.log"; the other run trains */
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3,2e-3 --steps 5 --out %s", "v"), 2);
     char *t = out_text();
     ck_assert_msg(strstr(t, "holds files but no run of ./train"), "%s", t);
-    ck_assert_msg(strstr(t, "sweep: run lr-1e-3: ") &&
+    ck_assert_msg(strstr(t, "sweep: run lr-1e-3: refused (exit code 2)") &&
                       strstr(t, "it wrote no train.log: its error is above") &&
-                      !strstr(t, "see its train.log"),
+                      !strstr(t, "see its train.log") && !strstr(t, "see their train.log"),
                   "%s", t);
+    ck_assert_msg(strstr(t, "  did not finish: lr-1e-3 (refused, exit code 2; it wrote no "
+                            "train.log: its error is above)\nsweep: 1 run did not finish"), "%s", t);
     free(t);
+    Csv c = {0};
+    ck_assert_int_eq(load_sweep_csv(&c, g_tmp, "v"), 2);
+    ck_assert_str_eq(csv_str(&c, 0, csv_col(&c, "status")), "refused");
+    ck_assert_str_eq(csv_str(&c, 0, csv_col(&c, "exit_code")), "2");
+    ck_assert_str_eq(csv_str(&c, 1, csv_col(&c, "status")), "ok");
+    csv_free(&c);
 }
 END_TEST
 
@@ -382,6 +401,83 @@ START_TEST(test_run_replaced_by_hand_not_collected_as_planned) {
     ck_assert_str_ne(csv_str(&t, 0, csv_col(&t, "status")), "ok");
     csv_free(&t);
     ck_assert(tu_train_output_contains(g_tmp, "not finished: lr-1e-3"));
+}
+END_TEST
+
+/* Issue 45 item 3: a sweep's run that is not the plan's row, each way the issue found: trained
+ * again by hand with another lr, resumed with another train.steps, or trained from an edited
+ * configs/RUN.ini after its folder was removed. --collect names it with the setting that differs
+ * (the expected text is the config writer's spelling of the two values), marks the row mismatch
+ * with no numbers, exits 1; --sweep-report counts it out of the statistics and says why. */
+static const struct {
+    const char *name;
+    const char *edit;  /* a sed on configs/lr-1e-3.ini after removing runs/lr-1e-3, or NULL */
+    const char *train; /* ./train arguments in g_tmp */
+    const char *differs;
+} NOT_THE_PLANS[] = {
+    {"lr by hand", NULL, "h/runs/lr-1e-3/config.ini --set optim.lr=9e-3 --set log.progress=0",
+     "optim.lr = 0.009, the plan's 0.001"},
+    {"resumed longer", NULL, "--resume h/runs/lr-1e-3 --set train.steps=8 --set log.progress=0",
+     "train.steps = 8, the plan's 5"},
+    {"edited config", "s/^batch_size = 8/batch_size = 4/", "--sweep-run h/configs/lr-1e-3.ini",
+     "train.batch_size = 4, the plan's 8"},
+};
+
+START_TEST(test_run_not_the_plans_marked) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "h"), 0);
+    char cmd[512];
+    if (NOT_THE_PLANS[_i].edit) {
+        snprintf(cmd, sizeof cmd, "cd %s && rm -r h/runs/lr-1e-3 && sed -i '%s' h/configs/lr-1e-3.ini",
+                 g_tmp, NOT_THE_PLANS[_i].edit);
+        ck_assert_int_eq(system(cmd), 0);
+    }
+    ck_assert_int_eq(tu_run_train(g_tmp, NOT_THE_PLANS[_i].train), 0);
+    ck_assert_int_eq(sweep_cmd("--collect --out %s", "h"), 1);
+    char *msg = out_text(), want[256];
+    snprintf(want, sizeof want, "warning: h/runs/lr-1e-3 holds a run of another configuration "
+                                "than the plan's row (%s)", NOT_THE_PLANS[_i].differs);
+    ck_assert_msg(strstr(msg, want), "%s: no '%s' in:\n%s", NOT_THE_PLANS[_i].name, want, msg);
+    ck_assert_msg(strstr(msg, "1 run is not the plan's"), "%s", msg);
+    free(msg);
+    Csv t = {0};
+    ck_assert_int_eq(load_sweep_csv(&t, g_tmp, "h"), 1);
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "optim.lr")), "1e-3");
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "status")), "mismatch");
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "val_loss")), "");
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "val_answer_acc")), "");
+    csv_free(&t);
+    char path[256];
+    snprintf(path, sizeof path, "%s/h/summary.txt", g_tmp);
+    ck_assert(tu_file_contains(path, "status mismatch: 1 run folder holds a run of another"));
+    /* --sweep-report reads sweep.csv alone: the row is not the plan's run, not counted */
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report h"), 1);
+    ck_assert(tu_train_output_contains(g_tmp, "in the statistics: 0 (ok 0"));
+    ck_assert(tu_train_output_contains(g_tmp, "lr-1e-3: mismatch"));
+}
+END_TEST
+
+/* The identity check does not mistake the plan's own runs for others: --grid task.file with
+ * relative values (made absolute in each run's config, as given in plan.txt's cells), collected
+ * from another folder: every row ok, exit 0. */
+START_TEST(test_relative_task_files_are_the_plans) {
+    char path[256];
+    static const char WORDS[] = "a b | b a\nb c | c b\nc a | a c\na a | a a\nb b | b b\nc c | c c\n";
+    snprintf(path, sizeof path, "%s/w1.txt", g_tmp);
+    tu_write_file(path, WORDS);
+    snprintf(path, sizeof path, "%s/w2.txt", g_tmp);
+    tu_write_file(path, "a c | c a\nb a | a b\nc b | b c\na a | a a\nb b | b b\nc c | c c\n");
+    snprintf(path, sizeof path, "%s/f.ini", g_tmp);
+    tu_write_file(path, "[task]\nname = file\nval_size = 2\n[model]\nd_model = 16\nn_layers = 1\n"
+                        "[train]\nbatch_size = 4\n");
+    ck_assert_int_eq(sweep_cmd("f.ini --grid task.file=w1.txt,w2.txt --steps 5 --out %s", "f"), 0);
+    snprintf(path, sizeof path, "%s/sub", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    ck_assert_int_eq(tu_run_train(path, "--sweep --collect --out ../f"), 0);
+    Csv t = {0};
+    ck_assert_int_eq(load_sweep_csv(&t, g_tmp, "f"), 2);
+    for (int r = 0; r < 2; r++) ck_assert_str_eq(csv_str(&t, r, csv_col(&t, "status")), "ok");
+    csv_free(&t);
 }
 END_TEST
 
@@ -478,5 +574,8 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_ag
                         TU_LOOP(test_user_run_folder_refused, 0,
                                 (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
                         test_refused_run_named_without_train_log, test_collect_keeps_user_summary,
-                        test_run_replaced_by_hand_not_collected_as_planned, test_default_out_dir,
+                        test_run_replaced_by_hand_not_collected_as_planned,
+                        TU_LOOP(test_run_not_the_plans_marked, 0,
+                                (int)(sizeof NOT_THE_PLANS / sizeof *NOT_THE_PLANS)),
+                        test_relative_task_files_are_the_plans, test_default_out_dir,
                         test_second_sweep_refused, test_run_line_names_the_measure);

@@ -288,6 +288,21 @@ START_TEST(test_no_sweep_csv) {
 }
 END_TEST
 
+/* Issue 45: a sweep.csv whose header is damaged (the status column renamed) is bad input, as the
+ * README's exit codes say: 2, not 1, and nothing written. */
+START_TEST(test_damaged_header_is_bad_input) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweep.csv", g_tmp);
+    tu_write_file(path, "run,stat,val_loss,val_answer_acc\na,ok,0.5,0.9\n");
+    Report r = report();
+    ck_assert_int_eq(r.rc, 2);
+    assert_has(r.err, "sweep.csv: line 1: no column 'status' (is it a sweep.csv?)");
+    snprintf(path, sizeof path, "%s/summary.txt", g_tmp);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    report_free(&r);
+}
+END_TEST
+
 /* A figure, summary.txt or the page that cannot be written (here: the report's own file, made
  * read-only by the user) is an I/O error naming it, but what was computed is still shown; the
  * file keeps its bytes. */
@@ -452,6 +467,7 @@ END_TEST
 
 TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, test_lr_and_dk_sweep,
                 test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
+                test_damaged_header_is_bad_input,
                 test_unwritable_outputs, test_figure_not_written_named,
                 TU_LOOP(test_user_files_kept, 0, 4),
                 test_train_sweep_report, test_long_folder_refused,

@@ -133,7 +133,8 @@ const KeySpec cfg_keys[] = {
             "off"),
     KEY_INT("attention", "window", window, "0", 0, 65536,
             "Sliding-window attention: each query sees only its last window keys (itself "
-            "included; Child et al. 2019, Beltagy et al. 2020); 0 = every earlier key"),
+            "included; Child et al. 2019, Beltagy et al. 2020); 0 = every earlier key, and so is a "
+            "window of T keys or more (T: the task's sequence length): the same run as 0"),
 
     KEY_ENUM("init", "scheme", init, "fan_in", INIT_NAMES,
              "Weight initialisation: fan_in = N(0, 1/fan_in), gpt2 = N(0, init.std^2) with scaled "

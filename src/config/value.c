@@ -109,7 +109,7 @@ int config_parse_number(const char *s, double *out, char *msg, size_t n) {
         snprintf(msg, n, "'%s' is too small in magnitude to be represented", s);
         return -1;
     }
-    *out = x;
+    *out = x == 0 ? 0.0 : x; /* -0 is 0: one value, one text (a --grid of 0,-0 is one run) */
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* sweep_columns.c: the names of sweep.csv's plan and result columns (sweep_columns.h). */
 #include "report/sweep_columns.h"
 
-#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 
 const PlanColumnInfo SWEEP_PLAN_COLUMNS[PC_N] = {
     [PC_D_K] = {"d_k", NULL, 1},
@@ -41,3 +42,34 @@ const SweepColumnInfo SWEEP_COLUMNS[SC_N] = {
     [SC_WALL] = {"wall_s", 1},
     [SC_VERSION] = {"version", 0},
 };
+
+const SweepStatusInfo SWEEP_STATUSES[ST_N] = {
+    [ST_OK] = {"ok", 1, 0, 0},
+    [ST_DIVERGED] = {"diverged", 1, 1, 0},
+    [ST_GUARD] = {"guard", 1, 1, 0},
+    [ST_FAILED] = {"failed", 0, 0, 0},
+    [ST_MISSING] = {"missing", 0, 0, 0},
+    [ST_RUNNING] = {"running", 0, 0, 0},
+    [ST_STOPPED] = {"stopped", 0, 0, 0},
+    [ST_INCOMPLETE] = {"incomplete", 0, 0, 1},
+    [ST_UNKNOWN] = {"unknown", 0, 0, 1},
+    [ST_MISMATCH] = {"mismatch", 0, 0, 1},
+    [ST_REFUSED] = {"refused", 0, 0, 0},
+};
+
+int sweep_status_find(const char *s) {
+    for (int i = 0; i < ST_N; i++)
+        if (strcmp(s, SWEEP_STATUSES[i].name) == 0) return i;
+    return -1;
+}
+
+void sweep_status_list(char *out, size_t n) {
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < ST_N && len < n; i++) {
+        int k = snprintf(out + len, n - len, "%s%s", i == 0 ? "" : i == ST_N - 1 ? " or " : ", ",
+                         SWEEP_STATUSES[i].name);
+        if (k < 0) break;
+        len += (size_t)k;
+    }
+}

@@ -4,7 +4,7 @@
  * columns and cells in this order, sweep/results.c writes the header and rows, cli/sweep_args.c
  * tells a --grid key with a column of its own from these, and report/sweep_table.c reads them by
  * these names. Meanings (docs/sweeps.md, "What a row records"): status ok | diverged | guard | failed | missing |
- * running; first_step_50 / _90 / _99 the first validation pass at >= 50 / 90 / 99 % answer
+ * running ... (SWEEP_STATUSES); first_step_50 / _90 / _99 the first validation pass at >= 50 / 90 / 99 % answer
  * accuracy (empty: not reached by last_eval_step, the last pass; time_to_learn.h);
  * predicted_logit_std the step-0 attention-logit std predicted from the run's config.ini
  * (model_predicted_logit_std) and init_scheme its init.scheme (fan_in | gpt2), so the regime map
@@ -13,6 +13,8 @@
  * accuracy, evaluate.h). */
 #ifndef SCALEDOT_SWEEP_COLUMNS_H
 #define SCALEDOT_SWEEP_COLUMNS_H
+
+#include <stddef.h>
 
 typedef enum {
     SC_STATUS, SC_EXIT_CODE, SC_STEPS_DONE, SC_VAL_LOSS, SC_VAL_ACC, SC_VAL_TOK, SC_BEST_LOSS,
@@ -48,6 +50,30 @@ typedef struct {
 /* Indexed by PlanColumn. The columns before PC_STEPS are the ones a sweep varies (its axes);
  * steps is the budget. */
 extern const PlanColumnInfo SWEEP_PLAN_COLUMNS[PC_N];
+
+/* The values of the status column, spelled once (docs/sweeps.md, "What a row records"): what a
+ * run's folder says of it (sweep/results.c decides which), and what a reader of sweep.csv does
+ * with its row (report/sweep_table.c: only a run that trained to its end is in the statistics). */
+typedef enum {
+    ST_OK, ST_DIVERGED, ST_GUARD, ST_FAILED, ST_MISSING, ST_RUNNING, ST_STOPPED, ST_INCOMPLETE,
+    ST_UNKNOWN, ST_MISMATCH, ST_REFUSED, ST_N
+} SweepStatus;
+
+typedef struct {
+    const char *name;  /* as written in the status column */
+    int in_stats;      /* 1: the run trained to its end (ok, diverged, guard): its numbers count */
+    int stopped;       /* 1: it ended early for good (diverged, guard) */
+    int stuck;         /* 1: its jobs.txt line will not train it; only removing its folder does */
+} SweepStatusInfo;
+
+/* Indexed by SweepStatus. */
+extern const SweepStatusInfo SWEEP_STATUSES[ST_N];
+
+/* The status named s, or -1 when s is none of SWEEP_STATUSES. */
+int sweep_status_find(const char *s);
+
+/* The status names as "ok, diverged, ..., or unknown" into out (for messages). */
+void sweep_status_list(char *out, size_t n);
 
 /* The first_step_* column of time_to_learn threshold k (0: 50 %, 1: 90 %, 2: 99 %). */
 #define SC_FIRST(k) ((SweepColumn)(SC_FIRST_50 + (k)))

@@ -16,11 +16,13 @@
 
 #include "report/lr_sensitivity.h"
 #include "report/slowdown.h"
+#include "report/sweep_columns.h"
 #include "report/sweep_figures.h"
 #include "report/sweep_page.h"
 #include "report/svg.h"
 #include "report/sweep_table.h"
 #include "report/verdict.h"
+#include "util/exit_codes.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
 
@@ -32,9 +34,10 @@
 /* ------------------------------------------------------------------ which rows count */
 
 static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
-    int n_ok = 0, n_div = 0, n_guard = 0, left = 0;
+    int n_ok = 0, n_div = 0, n_guard = 0, left = 0, n_mismatch = 0;
     for (int i = 0; i < t->n_rows; i++) {
         const char *s = t->rows[i].status;
+        n_mismatch += sweep_status_find(s) == ST_MISMATCH;
         n_ok += strcmp(s, "ok") == 0;
         n_div += strcmp(s, "diverged") == 0;
         n_guard += strcmp(s, "guard") == 0;
@@ -47,7 +50,8 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
     fprintf(f, "in the statistics: %d (ok %d, diverged %d, guard %d)\n", n_ok + n_div + n_guard,
             n_ok, n_div, n_guard);
     if (left) {
-        fprintf(f, "left out of the statistics: %d (did not train to the end):\n", left);
+        fprintf(f, "left out of the statistics: %d (did not train to the end%s):\n", left,
+                n_mismatch ? ", or not the plan's run" : "");
         for (int i = 0, shown = 0; i < t->n_rows; i++) {
             const SweepRow *r = &t->rows[i];
             if (r->in_stats) continue;
@@ -60,6 +64,10 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
             fputc('\n', f);
         }
     }
+    if (n_mismatch)
+        fprintf(f, "status mismatch: %d run folder%s a run of another configuration than the "
+                   "plan's row (--collect names the setting that differs); not counted as the "
+                   "plan's\n", n_mismatch, n_mismatch > 1 ? "s hold" : " holds");
     if (t->n_malformed)
         fprintf(f, "malformed rows skipped: %d (see the warnings)\n", t->n_malformed);
 }
@@ -262,7 +270,8 @@ int sweep_report(const char *out_dir, FILE *out) {
     snprintf(csv_path, sizeof csv_path, "%s/sweep.csv", out_dir);
     snprintf(txt_path, sizeof txt_path, "%s/summary.txt", out_dir);
     SweepTable t;
-    if (sweep_table_load(&t, csv_path) != 0) return 1;
+    int loaded = sweep_table_load(&t, csv_path);
+    if (loaded != 0) return loaded == -2 ? EXIT_CONFIG : EXIT_RUNTIME; /* not a sweep.csv: bad input */
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);

@@ -10,8 +10,9 @@
 
 /* Reads OUT/sweep.csv (columns: see sweep_table.h); prints the summary table to `out`, writes the
  * same text to OUT/summary.txt, the SVG figures and OUT/index.html (sweep_page.h) into OUT.
- * Malformed rows are skipped after a warning on stderr. Returns 0, or 1 after an I/O message (no sweep.csv, not a sweep.csv, cannot
- * write into OUT, out of memory), or after sweep_report_check_folder refused OUT (nothing
+ * Malformed rows are skipped after a warning on stderr. Returns 0; 2 (EXIT_CONFIG) when
+ * sweep.csv is not one (its header damaged: bad input, nothing written); or 1 after an I/O
+ * message (no sweep.csv, cannot write into OUT, out of memory), or after sweep_report_check_folder refused OUT (nothing
  * written), or when no row trained (none ok, diverged or guard: every file is still written,
  * saying which runs are missing, but the sweep, --collect and --sweep-report exit with 1). */
 int sweep_report(const char *out_dir, FILE *out);

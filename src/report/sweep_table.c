@@ -69,18 +69,6 @@ static int parse_number(const char *s, double *v) {
     return *end ? -1 : 0;
 }
 
-static int known_status(const char *s, int *in_stats, int *stopped) {
-    static const char *const names[] = {"ok",      "diverged", "guard",      "failed", "missing",
-                                        "running", "stopped",  "incomplete", "unknown"};
-    for (int i = 0; i < (int)(sizeof names / sizeof *names); i++)
-        if (strcmp(s, names[i]) == 0) {
-            *in_stats = i < 3;
-            *stopped = i == 1 || i == 2;
-            return 1;
-        }
-    return 0;
-}
-
 /* Checks data row r (on line `line`) and fills *row. Returns 0, or -1 after a warning. */
 static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
     const Csv *c = &t->csv;
@@ -107,11 +95,16 @@ static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
     row->csv_row = r;
     row->run = csv_str(c, r, csv_col(c, SWEEP_RUN_COLUMN));
     row->status = csv_str(c, r, csv_col(c, "status"));
-    if (!known_status(row->status, &row->in_stats, &row->stopped)) {
-        fprintf(stderr, "warning: %s:%d: column status: unknown status '%s' (ok, diverged, guard, "
-                        "failed, missing, running, stopped, incomplete or unknown); row skipped\n", t->path, line, row->status);
+    int st = sweep_status_find(row->status);
+    if (st < 0) {
+        char names[256];
+        sweep_status_list(names, sizeof names);
+        fprintf(stderr, "warning: %s:%d: column status: unknown status '%s' (%s); row skipped\n",
+                t->path, line, row->status, names);
         return -1;
     }
+    row->in_stats = SWEEP_STATUSES[st].in_stats;
+    row->stopped = SWEEP_STATUSES[st].stopped;
     for (int m = 0; m < SW_N_METRIC; m++) {
         int col = t->col[m];
         row->has[m] = col >= 0 && !csv_empty(c, r, col);
@@ -177,18 +170,19 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
     memset(t, 0, sizeof *t);
     t->path = path;
     if (csv_parse(&t->csv, text, len) != 0) {
+        int oom = errno == ENOMEM;
         fprintf(stderr, "error: %s: %s\n", path,
-                errno == ENOMEM                         ? "out of memory"
+                oom                                     ? "out of memory"
                 : errno == EILSEQ || errno == ENOTUNIQ ? t->csv.problem
                                                         : "no header line (is it a sweep.csv?)");
-        return -1;
+        return oom ? -1 : -2;
     }
     for (size_t i = 0; i < sizeof REQUIRED / sizeof *REQUIRED; i++)
         if (csv_col(&t->csv, REQUIRED[i]) < 0) {
             fprintf(stderr, "error: %s: line 1: no column '%s' (is it a sweep.csv?)\n", path,
                     REQUIRED[i]);
             sweep_table_free(t);
-            return -1;
+            return -2;
         }
     for (int m = 0; m < SW_N_METRIC; m++) t->col[m] = csv_col(&t->csv, sweep_metric_name(m));
     if (t->col[SW_STD0] < 0) t->col[SW_STD0] = csv_col(&t->csv, "logit_std_step0"); /* older */

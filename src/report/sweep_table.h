@@ -34,7 +34,7 @@ typedef struct {
     int line;            /* line of the file (1 = header) */
     int csv_row;         /* data row in the Csv */
     const char *run;     /* the run column ("" when the file has none) */
-    const char *status;  /* ok | diverged | guard | failed | missing | running */
+    const char *status;  /* one of SWEEP_STATUSES (sweep_columns.h) */
     int in_stats;        /* status ok, diverged or guard: the run trained */
     int stopped;         /* status diverged or guard */
     double v[SW_N_METRIC];    /* the value; NAN when not measured (see has) */
@@ -55,8 +55,9 @@ typedef struct {
 
 /* Reads and checks path. A row with a field that must be a number and is not (val_loss = "abc"),
  * or an unknown status, gets a warning on stderr naming file, line and column, and is skipped:
- * never a made-up number. Returns 0; or -1 after a message naming the file (cannot read it, no
- * header, a required column missing, out of memory), t then empty and safe to free. */
+ * never a made-up number. Returns 0; -2 after a message naming the file when it is no sweep.csv
+ * (no header, a required column missing, a NUL byte or a column twice: bad input); or -1 after a
+ * message (cannot read it, out of memory); t then empty and safe to free. */
 int sweep_table_load(SweepTable *t, const char *path);
 
 /* Same, from text in memory (path only names it in messages). */

@@ -153,11 +153,13 @@ static void run_cells(const SweepArgs *a, const Config *c, long index, char (*ce
     }
 }
 
-/* The checks only a built task can do: the sequences must fit model.max_seq_len. */
-static int check_task(const Config *c) {
+/* The checks only a built task can do: the sequences must fit model.max_seq_len. *seq_len gets
+ * the task's sequence length T. */
+static int check_task(const Config *c, int *seq_len) {
     Task t;
     int rc = task_init(&t, c);
     if (rc == 0) {
+        *seq_len = t.seq_len;
         ModelConfig mc = train_model_config(c, &t);
         if (mc.max_seq_len < t.seq_len) {
             fprintf(stderr, "error: model.max_seq_len = %d (%s) is shorter than the task's "
@@ -203,14 +205,18 @@ int plan_alloc(Plan *p, int n_cols, long n_runs) {
     return -1;
 }
 
-/* What run config c trains, as text: its run.name cleared and the attention scale resolved to
- * its number, so that two spellings of one value (1e-3 and 0.001, seed 01 and 1, scale none and
- * 1) give the same text (a learned scale stays learned: it starts at its number, then moves). malloc'd; NULL when out of memory. */
-static char *effective_config(const Config *c) {
+/* What run config c trains on sequences of T tokens, as text: its run.name cleared, the attention
+ * scale resolved to its number, and a window of T keys or more written as 0 (each query sees
+ * every earlier key either way: docs/configuration.md, attention.window), so that two spellings
+ * of one value (1e-3 and 0.001, seed 01 and 1, scale none and 1, window 0 and 100 at T = 7) give
+ * the same text (a learned scale stays learned: it starts at its number, then moves). malloc'd;
+ * NULL when out of memory. */
+static char *effective_config(const Config *c, int T) {
     Config *k = malloc(sizeof *k);
     if (!k) return NULL;
     *k = *c;
     k->run_name[0] = '\0';
+    if (k->window >= T) k->window = 0;
     if (c->scale_mode != SCALE_LEARNED) { /* a learned scale is not the number it starts at */
         k->scale_value = config_attention_scale(c, c->d_model / c->n_heads);
         k->scale_mode = SCALE_VALUE;
@@ -240,12 +246,13 @@ static int cmp_hash(const void *x, const void *y) {
 /* Two runs that would train the same configuration (values equal once parsed: --grid
  * optim.lr=1e-3,0.001, --seeds 1,01, --dk 8,08, --scales none,1) are refused, naming both. */
 static int check_same_configs(const SweepArgs *a, const Config *base, const char *runs_dir,
-                              const Plan *p) {
+                              const Plan *p, const int *seq_len) {
     RunHash *h = malloc(sizeof *h * (size_t)p->n_runs);
     Config *c = malloc(sizeof *c);
     int rc = h && c ? 0 : -1;
     for (long r = 0; r < p->n_runs && !rc; r++) {
-        char *text = plan_run_config(a, base, runs_dir, r, c) == 0 ? effective_config(c) : NULL;
+        char *text = plan_run_config(a, base, runs_dir, r, c) == 0 ? effective_config(c, seq_len[r])
+                                                                    : NULL;
         if (!text) rc = -1;
         else h[r] = (RunHash){text_hash(text), r};
         free(text);
@@ -254,12 +261,26 @@ static int check_same_configs(const SweepArgs *a, const Config *base, const char
     for (long i = 1; i < p->n_runs && !rc; i++) {
         if (h[i].hash != h[i - 1].hash) continue;
         char *x = NULL, *y = NULL;
-        if (plan_run_config(a, base, runs_dir, h[i - 1].run, c) == 0) x = effective_config(c);
-        if (plan_run_config(a, base, runs_dir, h[i].run, c) == 0) y = effective_config(c);
+        if (plan_run_config(a, base, runs_dir, h[i - 1].run, c) == 0)
+            x = effective_config(c, seq_len[h[i - 1].run]);
+        if (plan_run_config(a, base, runs_dir, h[i].run, c) == 0)
+            y = effective_config(c, seq_len[h[i].run]);
         if (x && y && strcmp(x, y) == 0) {
-            fprintf(stderr, "error: runs '%s' and '%s' of the plan train the same configuration "
-                            "(two spellings of one value); list each value once\n",
-                    p->names[h[i - 1].run], p->names[h[i].run]);
+            /* the axis whose values differ between the two runs, named with both values */
+            int dx[SWEEP_MAX_AXES], dy[SWEEP_MAX_AXES], k = 0;
+            digits(a, h[i - 1].run, dx);
+            digits(a, h[i].run, dy);
+            while (k < a->n_axes - 1 && dx[k] == dy[k]) k++;
+            const Axis *ax = &a->axes[k];
+            char where[48] = "", why[96] = "equal once read";
+            if (ax->argn) snprintf(where, sizeof where, " (argument %d)", ax->argn);
+            if (strcmp(ax->key, "attention.window") == 0)
+                snprintf(why, sizeof why, "a window of the task's T = %d keys or more is every "
+                         "earlier key, as 0", seq_len[h[i].run]);
+            fprintf(stderr, "error: %s%s: the values '%s' and '%s' of %s train the same "
+                            "configuration (runs '%s' and '%s'; %s); list each value once\n",
+                    ax->flag, where, ax->values[dx[k]], ax->values[dy[k]], ax->key,
+                    p->names[h[i - 1].run], p->names[h[i].run], why);
             rc = -1;
         }
         free(x);
@@ -291,9 +312,11 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
     }
     Config *c = malloc(sizeof *c);
     char *files = calloc(1, 1);
-    int rc = c && files ? 0 : -1;
+    int *seq_len = calloc((size_t)n_runs, sizeof *seq_len);
+    int rc = c && files && seq_len ? 0 : -1;
     for (long r = 0; r < n_runs && !rc; r++) {
-        rc = plan_run_config(a, base, runs_dir, r, c) || config_validate(c) || check_task(c) ||
+        rc = plan_run_config(a, base, runs_dir, r, c) || config_validate(c) ||
+             check_task(c, &seq_len[r]) ||
              plan_add_task_file(&files, c);
         if (rc) {
             fprintf(stderr, "error: run %ld of %ld of the plan cannot be built; nothing was run\n",
@@ -313,7 +336,8 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
     }
     free(c);
     if (!rc) rc = check_unique(p);
-    if (!rc) rc = check_same_configs(a, base, runs_dir, p);
+    if (!rc) rc = check_same_configs(a, base, runs_dir, p, seq_len);
+    free(seq_len);
     if (!rc && !(p->text = plan_text(a, base, p, files))) {
         fprintf(stderr, "error: out of memory\n");
         rc = -1;

@@ -96,6 +96,13 @@ int plan_parse(Plan *p, const char *text, const char *path);
  * index.html. */
 int plan_check_fresh(const Plan *p, const char *out_abs);
 
+/* The configuration run r of plan p trains, rebuilt from the plan's text alone (its base lines,
+ * then r's cells of every axis; run.dir = runs_dir, run.name = its name, task.separator resolved
+ * as a run stores it): the plan's side of the identity check of a collected run (results.h),
+ * which an edited OUT/configs/RUN.ini cannot move. Returns 0, or -1 after a message naming path
+ * (plan.txt) and the line whose value is refused. */
+int plan_row_config(const Plan *p, int r, const char *runs_dir, const char *path, Config *out);
+
 /* Refuses a different plan in the same folder: returns 0 when path does not exist or holds
  * exactly text; else -1 after a message naming the first line that differs, old and new. */
 int plan_check_same(const char *path, const char *text);

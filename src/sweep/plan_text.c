@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/sweep_columns.h"
+#include "tasks/tasks.h"
 #include "train/task_source.h"
 #include "util/file_check.h"
 
@@ -271,4 +273,111 @@ int plan_check_task_file(const Config *c, const char *cfg_path) {
     }
     free(text);
     return rc;
+}
+
+/* Sets key (as `option`) to value in c; on error names path and line as well. */
+static int set_from_plan(Config *c, const char *key, const char *value, const char *path, int line) {
+    size_t n = strlen(key) + strlen(value) + 2;
+    char *buf = malloc(n);
+    if (!buf) return -1;
+    snprintf(buf, n, "%s=%s", key, value);
+    int rc = config_set_as(c, buf, path, 0);
+    free(buf);
+    if (rc != 0) fprintf(stderr, "error: %s:%d: the value '%s' of %s is refused (see above)\n",
+                         path, line, value, key);
+    return rc;
+}
+
+/* The plan column holding axis key's value: the --grid column of that name, or the fixed column
+ * that records the key (report/sweep_columns.h); -1 when none. */
+static int axis_column(const Plan *p, const char *key) {
+    for (int c = 0; c < p->n_cols; c++) {
+        if (strcmp(p->col_names[c], key) == 0) return c;
+        for (int f = 0; f < PC_N; f++)
+            if (SWEEP_PLAN_COLUMNS[f].key && strcmp(SWEEP_PLAN_COLUMNS[f].name, p->col_names[c]) == 0 &&
+                strcmp(SWEEP_PLAN_COLUMNS[f].key, key) == 0)
+                return c;
+    }
+    return -1;
+}
+
+/* Applies plan.txt line `line` (number line_no) to c when it says what run r trains: in pass 0 a
+ * base value, in pass 1 run r's cell(s) of an axis (the axis lines come first in the file, but
+ * their values replace the base's). Returns 0, or -1 after a message naming path and line. */
+static int apply_line(const Plan *p, int r, Config *c, char *line, const char *path, int line_no,
+                      int pass) {
+    if (pass == 0) {
+        if (strncmp(line, "base ", 5) != 0) return 0;
+        char *eq = strstr(line + 5, " = ");
+        if (!eq) {
+            fprintf(stderr, "error: %s:%d: not a 'base section.key = value' line\n", path, line_no);
+            return -1;
+        }
+        *eq = '\0';
+        return set_from_plan(c, line + 5, eq + 3, path, line_no);
+    }
+    if (pass != 1 || strncmp(line, "axis ", 5) != 0) return 0;
+    line[5 + strcspn(line + 5, " ")] = '\0';
+    const char *key = line + 5;
+    /* the d_k axis sets the width and the heads, both recorded in their columns */
+    const char *keys[2] = {key, NULL};
+    if (strcmp(key, SWEEP_PLAN_COLUMNS[PC_D_K].name) == 0)
+        keys[0] = SWEEP_PLAN_COLUMNS[PC_D_MODEL].key, keys[1] = SWEEP_PLAN_COLUMNS[PC_N_HEADS].key;
+    for (int k = 0; k < 2 && keys[k]; k++) {
+        int col = axis_column(p, keys[k]);
+        if (col < 0) {
+            fprintf(stderr, "error: %s:%d: axis %s has no column in the plan\n", path, line_no, key);
+            return -1;
+        }
+        if (set_from_plan(c, keys[k], p->cells[r * p->n_cols + col], path, line_no) != 0) return -1;
+    }
+    return 0;
+}
+
+/* A relative task.file (a --grid value as given) as the plan made it absolute: the shortest path
+ * of the plan's task-file lines that ends in "/" + it (the plan may have been made in another
+ * folder than this one); left as it is when there is none. */
+static void absolute_task_file(const char *text, Config *c) {
+    size_t plen = strlen(PLAN_TASK_FILE), flen = strlen(c->task_file), best_len = 0;
+    const char *best = NULL;
+    if (!flen || c->task_file[0] == '/') return;
+    for (const char *q = text; *q;) {
+        size_t l = strcspn(q, "\n"), n = l > plen + 17 ? l - plen - 17 : 0; /* 16 hex, a space */
+        const char *f = q + plen + 17;
+        if (strncmp(q, PLAN_TASK_FILE, plen) == 0 && n > flen && f[n - flen - 1] == '/' &&
+            strncmp(f + n - flen, c->task_file, flen) == 0 && n < sizeof c->task_file &&
+            (!best || n < best_len))
+            best = f, best_len = n;
+        q += l + (q[l] != '\0');
+    }
+    if (best) snprintf(c->task_file, sizeof c->task_file, "%.*s", (int)best_len, best);
+}
+
+int plan_row_config(const Plan *p, int r, const char *runs_dir, const char *path, Config *out) {
+    config_defaults(out);
+    int rc = 0;
+    for (int pass = 0; pass < 2 && !rc; pass++) {
+        char *copy = strdup(p->text);
+        if (!copy) return -1;
+        int line_no = 0;
+        for (char *line = copy, *next; line && *line && !rc; line = next) {
+            next = strchr(line, '\n');
+            if (next) *next++ = '\0';
+            rc = apply_line(p, r, out, line, path, ++line_no, pass);
+        }
+        free(copy);
+    }
+    if (rc) return -1;
+    absolute_task_file(p->text, out);
+    if (strlen(runs_dir) >= sizeof out->run_dir) return -1;
+    snprintf(out->run_dir, sizeof out->run_dir, "%s", runs_dir);
+    snprintf(out->run_name, sizeof out->run_name, "%s", p->names[r]);
+    if (config_validate(out) != 0) {
+        fprintf(stderr, "error: %s: run %s of the plan is not a valid configuration (see above)\n",
+                path, p->names[r]);
+        return -1;
+    }
+    /* resolved as the run stores it (sweep_load_run_config) */
+    out->task_separator = task_has_separator(out) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+    return 0;
 }

@@ -17,6 +17,7 @@
 #include "util/run_lock.h"
 #include "report/sweep_columns.h"
 #include "report/time_to_learn.h"
+#include "tasks/tasks.h"
 #include "train/evaluate.h"
 #include "train/train.h"
 
@@ -65,16 +66,74 @@ int results_marker_write(const char *run_dir, const RunMarker *m) {
     return sweep_write_atomic(path, text, (size_t)n);
 }
 
-const char *results_status(const RunState *s) {
-    if (!s->has_folder) return "missing";
-    if (s->marker == -2) return "unknown";
-    if (s->marker == -1) return s->live ? "running" : "stopped";
+SweepStatus results_status(const RunState *s) {
+    if (s->has_folder && s->mismatch) return ST_MISMATCH;
+    if (s->refused) return ST_REFUSED;
+    if (!s->has_folder) return ST_MISSING;
+    if (s->marker == -2) return ST_UNKNOWN;
+    if (s->marker == -1) return s->live ? ST_RUNNING : ST_STOPPED;
     switch (s->exit_code) {
-    case 0: return s->short_log ? "incomplete" : "ok";
-    case 3: return "diverged";
-    case 4: return "guard";
-    default: return "failed";
+    case 0: return s->short_log ? ST_INCOMPLETE : ST_OK;
+    case 3: return ST_DIVERGED;
+    case 4: return ST_GUARD;
+    default: return ST_FAILED;
     }
+}
+
+/* The first line of config text a (section.key = value) that differs from b's, as "KEY = A, the
+ * plan's B" into why. Both are config_write's text: the same keys in the same order. */
+static void first_difference(const char *a, const char *b, char *why, size_t n) {
+    char section[64] = "";
+    snprintf(why, n, "a setting differs");
+    while (*a && *b) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (*a == '[') snprintf(section, sizeof section, "%.*s", (int)strcspn(a + 1, "]"), a + 1);
+        if (la != lb || strncmp(a, b, la) != 0) {
+            int kl = (int)strcspn(a, " =");
+            const char *va = a + kl + strspn(a + kl, " ="), *vb = b + kl + strspn(b + kl, " =");
+            snprintf(why, n, "%s.%.*s = %.*s, the plan's %.*s", section, kl, a,
+                     (int)(la - (size_t)(va - a)), va, (int)(lb - (size_t)(vb - b)), vb);
+            return;
+        }
+        a += la + (a[la] != '\0'), b += lb + (b[lb] != '\0');
+    }
+}
+
+int results_same_config(const Config *c, const char *origin, const char *text, char *why, size_t n) {
+    Config *k = malloc(sizeof *k);
+    if (!k) return -1;
+    config_defaults(k);
+    int same = -1;
+    if (config_load_text(k, origin, text, strlen(text)) == 0) {
+        task_read_stored_separator(k);
+        memcpy(k->run_dir, c->run_dir, sizeof k->run_dir);
+        memcpy(k->run_name, c->run_name, sizeof k->run_name);
+        k->threads = c->threads;
+        k->progress = c->progress;
+        char *a = config_text(k), *b = config_text(c);
+        same = a && b && strcmp(a, b) == 0;
+        if (!same && a && b && why) first_difference(a, b, why, n);
+        free(a);
+        free(b);
+    }
+    free(k);
+    return same;
+}
+
+/* 1 when run_dir/config.ini, what the run in it trains, is not plan run r (why says which setting
+ * differs); 0 when it is, or when there is no config.ini or plan text to compare. */
+static int mismatched(const Plan *p, int r, const char *run_dir, char *why, size_t n) {
+    char path[SWEEP_PATH + 32], msg[128];
+    if (!p->text) return 0;
+    snprintf(path, sizeof path, "%s/config.ini", run_dir);
+    size_t len;
+    char *text = file_read_regular(path, 1 << 20, &len, msg, sizeof msg);
+    Config *c = text ? malloc(sizeof *c) : NULL;
+    int differs = c && plan_row_config(p, r, run_dir, "plan.txt", c) == 0 &&
+                  results_same_config(c, path, text, why, n) != 1;
+    free(c);
+    free(text);
+    return differs;
 }
 
 /* The numbers of a row; has_* say which were measured. */
@@ -210,14 +269,21 @@ static long planned_steps(const Plan *p, int r) {
 }
 
 char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
-    struct stat st;
+    return results_row_as(p, r, run_dir, -1, info);
+}
+
+char *results_row_as(const Plan *p, int r, const char *run_dir, int refused, RowInfo *info) {
+    struct stat sb;
     RunState rs = {0};
-    rs.has_folder = stat(run_dir, &st) == 0 && S_ISDIR(st.st_mode);
+    rs.has_folder = stat(run_dir, &sb) == 0 && S_ISDIR(sb.st_mode);
     RunMarker mk;
     rs.marker = rs.has_folder ? results_marker_read(run_dir, &mk) : -1;
-    int has_marker = rs.marker == 0;
+    int has_marker = rs.marker == 0, code = refused >= 0 ? refused : has_marker ? mk.exit_code : -1;
     if (has_marker) rs.exit_code = mk.exit_code;
+    rs.refused = refused >= 0;
     rs.live = rs.has_folder && !has_marker && run_lock_holder(run_dir) != 0;
+    char why[256] = "";
+    rs.mismatch = rs.has_folder && mismatched(p, r, run_dir, why, sizeof why);
     Measured m = {0};
     if (rs.has_folder) {
         read_loss(run_dir, &m);
@@ -229,17 +295,20 @@ char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info) {
      * run, and its numbers are not the run's final ones */
     long steps = planned_steps(p, r);
     rs.short_log = steps >= 0 && (!m.has_steps || m.steps_done < (double)steps);
-    const char *status = results_status(&rs);
-    /* only how far it got is kept, and what it is (the task is no number of the run's) */
-    if (has_marker && mk.exit_code == 0 && rs.short_log)
+    SweepStatus st = results_status(&rs);
+    const char *status = SWEEP_STATUSES[st].name;
+    /* only how far it got is kept, and what it is (the task is no number of the run's); a run of
+     * another configuration keeps none of its numbers on the plan's row */
+    if ((has_marker && mk.exit_code == 0 && rs.short_log) || st == ST_MISMATCH)
         m = (Measured){.has_steps = m.has_steps, .steps_done = m.steps_done, .task = m.task};
     int text = m.task && strcmp(m.task, config_task_name(TASK_TEXT)) == 0;
     if (info)
         *info = (RowInfo){status, m.has_val, m.val_acc, text, evaluate_bits_per_byte(m.val_loss),
-                          has_marker ? mk.wall_s : NAN, has_marker ? mk.exit_code : -1};
+                          has_marker ? mk.wall_s : NAN, code, ""};
+    if (info && st == ST_MISMATCH) snprintf(info->mismatch, sizeof info->mismatch, "%s", why);
     char cell[SC_N][72];
     snprintf(cell[SC_STATUS], sizeof cell[0], "%s", status);
-    put_num(cell[SC_EXIT_CODE], sizeof cell[0], has_marker, has_marker ? mk.exit_code : 0, "%.0f");
+    put_num(cell[SC_EXIT_CODE], sizeof cell[0], code >= 0, code, "%.0f");
     put_num(cell[SC_STEPS_DONE], sizeof cell[0], m.has_steps, m.steps_done, "%.0f");
     put_num(cell[SC_VAL_LOSS], sizeof cell[0], m.has_val, m.val_loss, "%.6g");
     put_num(cell[SC_VAL_ACC], sizeof cell[0], m.has_val, m.val_acc, "%.6g");

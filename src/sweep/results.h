@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "report/sweep_columns.h"
 #include "sweep/plan.h"
 
 /* RUN/sweep_result.txt: "exit_code N", "wall_s S", "version V", one per line. Written (via a
@@ -31,8 +32,17 @@ int results_marker_write(const char *run_dir, const RunMarker *m);
  * (4). Any other (1 I/O, 2 config, a crash) is tried again when the sweep is started again. */
 int results_final(int exit_code);
 
+/* Whether text (a stored configuration: a run's config.ini, a checkpoint's) is the configuration
+ * c but for where the run lives, what it is named, how many threads train it and whether it
+ * prints progress: the one identity of a run, the settings that change its numbers. Returns 1
+ * (the same), 0 (another; why, when not NULL, gets the first setting that differs, "optim.lr =
+ * 0.009, the plan's 0.001"), or -1 when text does not parse (after the reader's message). */
+int results_same_config(const Config *c, const char *origin, const char *text, char *why, size_t n);
+
 /* What the status column is decided from. */
 typedef struct {
+    int mismatch;    /* its config.ini is not the plan's run (results_same_config) */
+    int refused;     /* its command refused it before it trained (exit code 2), this sweep saw */
     int has_folder;
     int marker;      /* results_marker_read's answer: 0 read, -1 none, -2 garbage */
     int exit_code;   /* the marker's, when marker == 0 */
@@ -40,12 +50,15 @@ typedef struct {
     int short_log;   /* loss.csv ends before the plan's train.steps */
 } RunState;
 
-/* The status column for a run: missing (no folder), unknown (a marker that cannot be read),
+/* The status column for a run (SWEEP_STATUSES, report/sweep_columns.h): mismatch (its folder
+ * holds a run of another configuration than the plan's row, whatever its marker says), refused
+ * (its command refused it before training, exit code 2: known only to the sweep that started
+ * it, as nothing is written into a folder it refuses), missing (no folder), unknown (a marker that cannot be read),
  * running (no marker, a live process trains it), stopped (no marker, nobody trains it: stopped
  * by a signal or killed; the next start resumes it), ok, incomplete (exit code 0 but loss.csv
  * ends before train.steps: its numbers are left empty, out of the statistics), diverged, guard,
  * failed (any other exit code). */
-const char *results_status(const RunState *s);
+SweepStatus results_status(const RunState *s);
 
 /* What the sweep prints about a finished run. */
 typedef struct {
@@ -56,15 +69,21 @@ typedef struct {
     double val_bpb;     /* last validation pass, bits per byte (val_loss / ln 2), when has_acc */
     double wall_s;      /* NaN when not recorded */
     int exit_code;      /* -1 when none recorded */
+    char mismatch[256]; /* status mismatch: the first setting that differs from the plan's */
 } RowInfo;
 
 /* The header line of sweep.csv for plan p (no newline; malloc'd). NULL when out of memory. */
 char *results_header(const Plan *p);
 
-/* The sweep.csv row of plan run r, read from run_dir (its folder; it may not exist); no
- * newline, malloc'd; info (may be NULL) gets the status, the final accuracy and bits per byte, and
+/* The sweep.csv row of plan run r, read from run_dir (its folder; it may not exist), its
+ * config.ini checked against the plan's (plan_row_config, results_same_config): a run of
+ * another configuration is status mismatch, its numbers left empty; no newline, malloc'd; info (may be NULL) gets the status, the final accuracy and bits per byte, and
  * whether the run is of the text task. NULL when out of memory. */
 char *results_row(const Plan *p, int r, const char *run_dir, RowInfo *info);
+
+/* results_row for a run whose command this sweep saw refuse it with exit code `refused` (>= 0:
+ * status refused, that exit code), or as results_row when refused is -1. */
+char *results_row_as(const Plan *p, int r, const char *run_dir, int refused, RowInfo *info);
 
 /* Writes path (sweep.csv): the header and rows[0..p->n_runs), via a temporary file and rename,
  * so a reader never sees it cut short. Returns 0, or -1 after a message. */

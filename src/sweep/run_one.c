@@ -27,35 +27,11 @@
 
 #define WALL_FILE "sweep_wall.txt" /* seconds of earlier, interrupted attempts */
 
-/* 1 when text (a stored configuration: a checkpoint's or a config.ini) is the configuration c,
- * but for where the run lives and how many threads train it; 0 when it differs or does not
- * parse. */
-static int same_configuration(const Config *c, const char *origin, const char *text) {
-    Config *k = malloc(sizeof *k);
-    int same = 0;
-    if (k) {
-        config_defaults(k);
-        if (config_load_text(k, origin, text, strlen(text)) == 0) {
-            task_read_stored_separator(k);
-            memcpy(k->run_dir, c->run_dir, sizeof k->run_dir);
-            memcpy(k->run_name, c->run_name, sizeof k->run_name);
-            k->threads = c->threads;
-            k->progress = c->progress;
-            char *a = config_text(k), *b = config_text(c);
-            same = a && b && strcmp(a, b) == 0;
-            free(a);
-            free(b);
-        }
-    }
-    free(k);
-    return same;
-}
-
 /* The checkpoint must be of this very run. Returns 0, or -1 after a message. */
 static int checkpoint_matches(const Config *c, const char *checkpoint, const char *cfg_path) {
     char *text = NULL;
     if (checkpoint_read_config(checkpoint, &text) != 0) return -1;
-    int same = same_configuration(c, checkpoint, text);
+    int same = results_same_config(c, checkpoint, text, NULL, 0) == 1;
     if (!same)
         fprintf(stderr, "error: %s holds a run of another configuration than %s; remove "
                         "the run folder to train it again\n", checkpoint, cfg_path);
@@ -76,7 +52,7 @@ int sweep_finished_run_matches(const Config *c, const char *run_dir) {
     snprintf(path, sizeof path, "%s/config.ini", run_dir);
     size_t len;
     char *text = file_read_regular(path, 1 << 20, &len, why, sizeof why);
-    int same = text && same_configuration(c, path, text);
+    int same = text && results_same_config(c, path, text, NULL, 0) == 1;
     free(text);
     return same;
 }

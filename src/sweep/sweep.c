@@ -31,6 +31,9 @@ typedef struct {
     char out_abs[SWEEP_PATH];
     char csv[SWEEP_PATH + 16];
     char **rows;                /* sweep.csv rows, one per planned run */
+    SweepStatus *status;        /* each row's status */
+    char **mismatch;            /* status mismatch: the setting that differs (else NULL) */
+    int *run_rc;                /* the exit code of each run this start ran; -1: not run */
     int *todo;                  /* plan indices of the runs this start runs */
     int n_todo;
     int lock_fd;                /* OUT/.lock (util/run_lock.h), held while this sweep runs */
@@ -99,12 +102,29 @@ static void run_dir(const Sweep *sw, int r, char *buf, size_t n) {
 /* Rebuilds row r from its folder. */
 static int refresh_row(Sweep *sw, int r, RowInfo *info) {
     char dir[SWEEP_PATH + PLAN_CELL];
+    RowInfo own;
+    if (!info) info = &own;
     run_dir(sw, r, dir, sizeof dir);
     free(sw->rows[r]);
-    sw->rows[r] = results_row(&sw->plan, r, dir, info);
-    if (sw->rows[r]) return 0;
+    free(sw->mismatch[r]);
+    /* refused before it trained (exit code 2): nothing in its folder says so; this sweep saw it */
+    sw->rows[r] = results_row_as(&sw->plan, r, dir, sw->run_rc[r] == RC_USAGE ? RC_USAGE : -1, info);
+    sw->status[r] = (SweepStatus)sweep_status_find(info->status);
+    sw->mismatch[r] = *info->mismatch ? strdup(info->mismatch) : NULL;
+    if (sw->rows[r] && (!*info->mismatch || sw->mismatch[r])) return 0;
     fprintf(stderr, "error: out of memory\n");
     return -1;
+}
+
+/* The rows and what is kept of each. Returns 0, or -1 when out of memory. */
+static int alloc_rows(Sweep *sw) {
+    size_t n = (size_t)sw->plan.n_runs;
+    sw->rows = calloc(n, sizeof *sw->rows);
+    sw->mismatch = calloc(n, sizeof *sw->mismatch);
+    sw->status = calloc(n, sizeof *sw->status);
+    sw->run_rc = malloc(n * sizeof *sw->run_rc);
+    for (size_t r = 0; sw->run_rc && r < n; r++) sw->run_rc[r] = -1;
+    return sw->rows && sw->mismatch && sw->status && sw->run_rc ? 0 : -1;
 }
 
 static int refresh_all(Sweep *sw) {
@@ -113,11 +133,22 @@ static int refresh_all(Sweep *sw) {
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
 }
 
+/* Where a run that did not finish says why: its train.log, or, for a run refused before it
+ * opened one (a link, a folder of the user's), this terminal, just above. */
+static const char *where_to_look(const Sweep *sw, int r) {
+    char log[SWEEP_PATH + PLAN_CELL + 16];
+    run_dir(sw, r, log, sizeof log);
+    strncat(log, "/train.log", sizeof log - strlen(log) - 1);
+    return access(log, F_OK) == 0 ? "; see its train.log"
+                                  : "; it wrote no train.log: its error is above";
+}
+
 /* children_run's callback: the run's row is read again and sweep.csv rewritten whole. */
 static int run_done(void *ctx, int i, int rc) {
     Sweep *sw = ctx;
     int r = sw->todo[i];
     RowInfo info;
+    sw->run_rc[r] = rc;
     if (refresh_row(sw, r, &info) != 0) return -1;
     if (rc == 128 + 2 || rc == 128 + 15) {
         fprintf(stderr, "sweep: run %s stopped (exit code %d); started again, the sweep resumes "
@@ -125,7 +156,7 @@ static int run_done(void *ctx, int i, int rc) {
     } else {
         /* a text run has no answers: its val_answer_acc is the next-byte accuracy, and bits per
          * byte are the measure of text (evaluate.h) */
-        char acc[64], wall[32] = "", log[SWEEP_PATH + PLAN_CELL + 16];
+        char acc[64], wall[32] = "";
         if (!info.has_acc)
             snprintf(acc, sizeof acc, "%s not measured",
                      info.text ? "bpb and next-byte acc" : "answer acc");
@@ -135,13 +166,7 @@ static int run_done(void *ctx, int i, int rc) {
         else
             snprintf(acc, sizeof acc, "answer acc %.1f%%", 100 * info.answer_acc);
         if (!isnan(info.wall_s)) snprintf(wall, sizeof wall, ", %.1f s", info.wall_s);
-        run_dir(sw, r, log, sizeof log);
-        strncat(log, "/train.log", sizeof log - strlen(log) - 1);
-        /* a run refused before it opened its train.log (a link, a folder of the user's) said
-         * why on this terminal, just above */
-        const char *see = results_final(rc)          ? ""
-                          : access(log, F_OK) == 0 ? "; see its train.log"
-                                                   : "; it wrote no train.log: its error is above";
+        const char *see = results_final(rc) ? "" : where_to_look(sw, r);
         /* named, not numbered: the progress line after it (children.c) holds the one counter */
         fprintf(stderr, "sweep: run %s: %s (exit code %d), final val %s%s%s\n",
                 sw->plan.names[r], info.status, rc, acc, wall, see);
@@ -149,33 +174,48 @@ static int run_done(void *ctx, int i, int rc) {
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
 }
 
-/* Names the runs without a final outcome (missing, running, failed). */
-static void list_unfinished(const Sweep *sw) {
-    int n = 0;
+/* Names the runs without a final outcome (missing, running, failed, ...), each with its status;
+ * a run of another configuration than the plan's with the setting that differs. Returns how many
+ * rows are status mismatch. */
+static int list_unfinished(const Sweep *sw) {
+    int n = 0, n_mismatch = 0;
     for (int r = 0; r < sw->plan.n_runs; r++) {
-        const char *row = sw->rows[r];
-        int ok = row && (strstr(row, ",ok,") || strstr(row, ",diverged,") || strstr(row, ",guard,"));
-        if (ok) continue;
-        /* its marker says finished (incomplete) or cannot be read (unknown): its jobs.txt line
-         * does nothing, or refuses; only a fresh folder trains it again */
-        const char *stuck = !row                        ? NULL
-                            : strstr(row, ",incomplete,") ? "incomplete"
-                            : strstr(row, ",unknown,")    ? "unknown"
-                                                          : NULL;
+        const SweepStatusInfo *st = &SWEEP_STATUSES[sw->status[r]];
+        if (st->in_stats) continue;
+        if (sw->status[r] == ST_MISMATCH) {
+            /* never silently attributed: every one is named, with what differs */
+            n_mismatch++;
+            fprintf(stderr, "warning: %s/runs/%s holds a run of another configuration than the "
+                            "plan's row (%s): status mismatch, its numbers left out\n",
+                    sw->out, sw->plan.names[r], sw->mismatch[r] ? sw->mismatch[r] : "");
+        }
         if (n++ >= 20) continue;
-        if (stuck)
+        /* its marker says finished (incomplete), cannot be read (unknown), or the run is not the
+         * plan's (mismatch): its jobs.txt line does nothing, or refuses; only a fresh folder
+         * trains it again */
+        if (st->stuck)
             fprintf(stderr, "  not finished: %s (%s: its jobs.txt line does not train it; remove "
-                            "%s/runs/%s to train it again)\n", sw->plan.names[r], stuck, sw->out,
+                            "%s/runs/%s to train it again)\n", sw->plan.names[r], st->name, sw->out,
                     sw->plan.names[r]);
         else
-            fprintf(stderr, "  not finished: %s\n", sw->plan.names[r]);
+            fprintf(stderr, "  not finished: %s (%s)\n", sw->plan.names[r], st->name);
     }
     if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
     fprintf(stderr, "sweep: %d of %d planned runs %s\n", n, sw->plan.n_runs,
-            n ? "have not finished (missing, running, stopped, failed, incomplete or unknown; "
-                "run their jobs.txt lines, or remove the folders named above, then --collect "
-                "again)"
+            n ? "have not finished (status in sweep.csv; run their jobs.txt lines, or remove the "
+                "folders named above, then --collect again)"
               : "missing: every run has finished");
+    return n_mismatch;
+}
+
+/* Every run of the plan must be rebuildable from plan.txt alone (the identity check's plan
+ * side); a hand-edited value that is not is named with its line. */
+static int check_plan_configs(const Sweep *sw, const char *path) {
+    Config *c = malloc(sizeof *c);
+    int rc = c ? 0 : -1;
+    for (int r = 0; r < sw->plan.n_runs && !rc; r++) rc = plan_row_config(&sw->plan, r, sw->out, path, c);
+    free(c);
+    return rc;
 }
 
 static int collect(Sweep *sw) {
@@ -191,13 +231,17 @@ static int collect(Sweep *sw) {
     }
     int rc = plan_parse(&sw->plan, text, path);
     free(text);
-    if (rc != 0) return RC_USAGE;
-    sw->rows = calloc((size_t)sw->plan.n_runs, sizeof *sw->rows);
+    if (rc != 0 || check_plan_configs(sw, path) != 0) return RC_USAGE;
     if (sweep_report_check_folder(sw->out) != 0) return RC_USAGE; /* before sweep.csv is */
-    if (!sw->rows || refresh_all(sw) != 0) return RC_IO;
-    list_unfinished(sw);
+    if (alloc_rows(sw) != 0 || refresh_all(sw) != 0) return RC_IO;
+    int mismatched = list_unfinished(sw);
     fprintf(stderr, "sweep: wrote %s\n", sw->csv);
-    return sweep_report(sw->out, stdout) == 0 ? RC_OK : RC_IO;
+    rc = sweep_report(sw->out, stdout) == 0 ? RC_OK : RC_IO;
+    if (mismatched)
+        fprintf(stderr, "sweep: %d run%s not the plan's (status mismatch, named above): remove "
+                        "their folders and run their jobs.txt lines to train the plan's runs\n",
+                mismatched, mismatched > 1 ? "s are" : " is");
+    return mismatched ? RC_IO : rc;
 }
 
 /* The program's own path, for the children and jobs.txt. */
@@ -211,12 +255,33 @@ static int self_exe(char *buf, size_t n) {
     return 0;
 }
 
+/* The closing lines of a sweep: each run this start ran that did not finish, named with its
+ * status (sweep.csv's) and where it says why. Returns 2 when one was refused (bad input: its
+ * config, its folder), 1 when one did not finish otherwise, 0 when every one finished. */
+static int name_unfinished(const Sweep *sw) {
+    int n = 0, refused = 0;
+    for (int i = 0; i < sw->n_todo; i++) {
+        int r = sw->todo[i];
+        if (SWEEP_STATUSES[sw->status[r]].in_stats) continue;
+        refused += sw->status[r] == ST_REFUSED;
+        if (n++ < 20)
+            fprintf(stderr, "  did not finish: %s (%s, exit code %d%s)\n", sw->plan.names[r],
+                    SWEEP_STATUSES[sw->status[r]].name, sw->run_rc[r], where_to_look(sw, r));
+    }
+    if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
+    if (n)
+        fprintf(stderr, "sweep: %d run%s did not finish (named above with their status in "
+                        "sweep.csv)%s; started again, the sweep tries them again\n", n,
+                n > 1 ? "s" : "", refused ? "; a refused run trains once what its error names is "
+                                            "fixed" : "");
+    return refused ? RC_USAGE : n ? RC_IO : RC_OK;
+}
+
 static int run_sweep(Sweep *sw, const char *exe) {
     Plan *p = &sw->plan;
-    sw->rows = calloc((size_t)p->n_runs, sizeof *sw->rows);
     sw->todo = calloc((size_t)p->n_runs, sizeof *sw->todo);
     char **cfg = calloc((size_t)p->n_runs, sizeof *cfg);
-    int rc = sw->rows && sw->todo && cfg ? RC_OK : RC_IO, before = 0;
+    int rc = alloc_rows(sw) == 0 && sw->todo && cfg ? RC_OK : RC_IO, before = 0;
     for (int r = 0; r < p->n_runs && !rc; r++) {
         char dir[SWEEP_PATH + PLAN_CELL];
         RunMarker mk;
@@ -246,13 +311,12 @@ static int run_sweep(Sweep *sw, const char *exe) {
         sw->todo[sw->n_todo++] = r;
     }
     if (!rc && refresh_all(sw) != 0) rc = RC_IO;
-    int failed = 0;
     if (!rc) {
         fprintf(stderr, "sweep: %d runs into %s/ (%d finished before, skipped; %d to run, %d at "
                         "a time; each run's output in its train.log)\n",
                 p->n_runs, sw->out, before, sw->n_todo, sw->a.jobs);
         JobList jl = {exe, sw->a.jobs, sw->n_todo, cfg, p->n_runs, before, run_done, sw};
-        rc = children_run(&jl, &failed);
+        rc = children_run(&jl, NULL);
         if (refresh_all(sw) != 0 && rc == RC_OK) rc = RC_IO;
     }
     for (int i = 0; i < sw->n_todo; i++) free(cfg[i]);
@@ -265,13 +329,8 @@ static int run_sweep(Sweep *sw, const char *exe) {
     if (rc) return rc;
     if (sweep_report(sw->out, stdout) != 0) rc = RC_IO;
     printf("\nwrote %s\n", sw->csv);
-    if (failed) {
-        fprintf(stderr, "sweep: %d run%s failed (status failed in sweep.csv; see their "
-                        "train.log); started again, the sweep tries them again\n",
-                failed, failed > 1 ? "s" : "");
-        rc = RC_IO;
-    }
-    return rc;
+    int closing = name_unfinished(sw);
+    return closing ? closing : rc;
 }
 
 /* s as one word for sh: as it is when it holds only characters sh takes literally, else in
@@ -369,7 +428,11 @@ int sweep_execute(const SweepArgs *a) {
     if (sw->lock_fd >= 0) close(sw->lock_fd);
     fflush(stdout);
     for (int r = 0; sw->rows && r < sw->plan.n_runs; r++) free(sw->rows[r]);
+    for (int r = 0; sw->mismatch && r < sw->plan.n_runs; r++) free(sw->mismatch[r]);
     free(sw->rows);
+    free(sw->mismatch);
+    free(sw->status);
+    free(sw->run_rc);
     free(sw->todo);
     plan_free(&sw->plan);
     free(sw);
