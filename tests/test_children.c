@@ -7,7 +7,8 @@
  * what it is, not for a second request ("stop now", util/stop_signal.h): it finishes its clean
  * stop. The group-wide version of this in test_sweep_restart cannot fix the order: when the relay
  * comes while the first signal is still pending, the two merge into one, and a plain kill() in
- * place of the relay passes unseen. The progress line's ETA counts the runs going at once. */
+ * place of the relay passes unseen. The progress line's ETA counts the runs going at once, and
+ * the heartbeat names the running runs and their logged step. */
 #include <check.h>
 #include <limits.h>
 #include <math.h>
@@ -155,10 +156,64 @@ START_TEST(test_eta_counts_the_jobs) {
 }
 END_TEST
 
+/* The stand-in run of the heartbeat test: its "config" is the loss.csv it writes, two rows
+ * (steps 0 and 40), before it runs on for 1.5 s and ends well. */
+static const char HEARTBEAT_LOG[] = "step,train_loss\n0,3\n40,2.5\n";
+
+static int logging_run(const char *loss_csv) {
+    append(loss_csv, HEARTBEAT_LOG); /* outside a test: no ck_assert */
+    nap_ms(1500);
+    return 0;
+}
+
+static int done_quietly(void *ctx, int i, int rc) {
+    (void)ctx, (void)i, (void)rc;
+    return 0;
+}
+
+/* A run that logs and runs on: the sweep says, every beat (0.2 s here, 10 s by default), that it
+ * runs, under its folder's name, at the last step its loss.csv holds (40, read from the log the
+ * run wrote: the last line of HEARTBEAT_LOG), before the line that it ended. */
+START_TEST(test_heartbeat_names_the_running_runs) {
+    char tmp[64], dir[128], cfg_path[160], exe[PATH_MAX];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_children.XXXXXX");
+    snprintf(dir, sizeof dir, "%s/d16_s1", tmp);
+    tu_put_file(NULL, 0, tmp, "d16_s1", "train.log", "");
+    snprintf(cfg_path, sizeof cfg_path, "%s/loss.csv", dir);
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ck_assert_int_gt(n, 0);
+    exe[n] = '\0';
+    char *cfg[] = {cfg_path}, *dirs[] = {dir};
+    JobList jl = {.exe = exe, .jobs = 2, .n = 1, .cfg = cfg, .total = 3, .finished_before = 2,
+                  .dir = dirs, .beat_s = 0.2, .done = done_quietly};
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = children_run(&jl, NULL);
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 0);
+    const char *last = strrchr(HEARTBEAT_LOG, '\n') - 1;
+    while (last[-1] != '\n') last--;
+    char beat[96];
+    snprintf(beat, sizeof beat, "sweep: 2/3 runs done; running: d16_s1 (step %ld, ",
+             strtol(last, NULL, 10));
+    static const char *ORDER[2] = {NULL, "sweep: 3/3 runs done (2 before this start)"};
+    ORDER[0] = beat;
+    ck_assert_msg(tu_in_order(err, ORDER, 2) < 0, "want '%s' before '%s' in:\n%s", beat, ORDER[1],
+                  err);
+    free(err);
+    tu_remove_tree(tmp);
+}
+END_TEST
+
 int main(int argc, char **argv) {
-    if (argc == 3 && strcmp(argv[1], "--sweep-run") == 0) return fake_run(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "--sweep-run") == 0) {
+        size_t len = strlen(argv[2]);
+        if (len > 8 && strcmp(argv[2] + len - 8, "loss.csv") == 0) return logging_run(argv[2]);
+        return fake_run(argv[2]);
+    }
     return tu_main("children", 20, NULL, NULL,
                    (const TTest *const[]){test_relay_after_the_terminal_signal_is_not_a_second,
                                           test_second_signal_from_elsewhere_stops_at_once,
-                                          test_eta_counts_the_jobs, NULL});
+                                          test_eta_counts_the_jobs,
+                                          test_heartbeat_names_the_running_runs, NULL});
 }

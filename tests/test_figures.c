@@ -292,7 +292,8 @@ static double series_y0(const char *doc, const char *run, const char *series) {
 /* A pair of text runs speaks of bytes: losses in bits per byte (train_loss / ln 2, val_bpb as
  * logged) with the uniform guess at 8 bits per byte, whose line passes through the first
  * training point (ln 256 nats = 8 bits); one accuracy panel, next-byte; no answer-accuracy rows
- * in the summary; the samples and the verdict before the figures. */
+ * in the summary; the samples and the verdict before the figures; the gradient caption's final
+ * losses in bits per byte. */
 START_TEST(test_text_page) {
     tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_figures.XXXXXX");
     static const char *const HEAD =
@@ -311,6 +312,10 @@ START_TEST(test_text_page) {
              HEAD);
     tu_put_file(b, sizeof b, g_tmp, "t2", "loss.csv", text);
     tu_put_file(NULL, 0, g_tmp, "t2", "config.ini", "[task]\nname = text\n[train]\nsteps = 60\n");
+    for (int i = 0; i < 2; i++)
+        tu_put_file(NULL, 0, g_tmp, i ? "t2" : "t1", "grad_norms.csv",
+                    "step,global,blocks.0.attn.qkv.weight.q,blocks.0.attn.qkv.weight.k\n"
+                    "0,4,1,1\n60,2,0.5,0.25\n");
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     TuResult r = compare(a, b, "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
@@ -341,7 +346,10 @@ START_TEST(test_text_page) {
     static const char *const ORDER[] = {
         "<p class=\"verdict\" id=\"verdict\"><b>Verdict:</b> t1: 3.030 bits per byte",
         "<h2 id=\"samples\">Samples</h2>", "</span>the beginning",
-        "<h2 id=\"figures\">Figures</h2>", "in bits per byte", "<h2 id=\"summary\">Summary</h2>",
+        "<h2 id=\"figures\">Figures</h2>", "in bits per byte",
+        /* the gradient caption: val_bpb as logged, 3.0296 and 3.5, to 3 digits */
+        "(step 60), final validation loss 3.03 bits per byte",
+        "(step 60), final validation loss 3.5 bits per byte", "<h2 id=\"summary\">Summary</h2>",
         "<td>next-byte acc, final (step 60)</td><td>40.0%</td><td>35.0%</td>",
     };
     int miss = tu_in_order(doc, ORDER, (int)(sizeof ORDER / sizeof *ORDER));
@@ -390,8 +398,10 @@ START_TEST(test_gradient_caption_computed) {
     ck_assert_ptr_nonnull(cap);
     const char *end = strstr(cap, "</figcaption>");
     static const char *const WANT[] = {
-        "a layer 0 W<sub>q</sub> 0.125, W<sub>k</sub> 0.0625 (step 20), final validation loss 0.5",
-        "b layer 0 W<sub>q</sub> 0.75, W<sub>k</sub> 1.5 (step 10), final validation loss 1.25",
+        "a layer 0 W<sub>q</sub> 0.125, W<sub>k</sub> 0.0625 (step 20), final validation loss 0.5 "
+        "nats per answer token",
+        "b layer 0 W<sub>q</sub> 0.75, W<sub>k</sub> 1.5 (step 10), final validation loss 1.25 "
+        "nats per answer token",
     };
     for (int i = 0; i < 2; i++) {
         const char *hit = strstr(cap, WANT[i]);

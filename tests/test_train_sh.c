@@ -1,6 +1,7 @@
 /* test_train_sh.c: ./train.sh (the main job) in a scratch copy of the repository: it says where
- * it writes before it starts, and a second ./train.sh keeps the first one's runs and report
- * (moved aside with their date) unless --replace is given; in both modes (sort and recall).
+ * it writes before it starts, it ends with the page's verdict and path, and a second ./train.sh
+ * keeps the first one's runs and report (moved aside with their date) unless --replace is given;
+ * in both modes (sort and recall).
  * Arguments it cannot pass on (an option of ./train's, a misplaced 'recall', a --set of the
  * pair's run names or folder, the pair's own attention.scale, a pair or --replace given twice,
  * a --set that is not section.key=value) are refused with exit code 2 before anything is moved or
@@ -57,6 +58,18 @@ static int count_entries(const char *sub, const char *prefix) {
     return n;
 }
 
+/* What train.sh printed ends with the verdict of the page in reports/report and its path. */
+static void expect_verdict_last(const char *report) {
+    char page[PATH_MAX + 300], shown[300], path[PATH_MAX];
+    snprintf(shown, sizeof shown, "reports/%s/index.html", report);
+    snprintf(page, sizeof page, "%s/%s", tmpdir, shown);
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    char *out = tu_read_file(path, NULL);
+    ck_assert_msg(out != NULL, "missing %s", path);
+    free(tu_expect_verdict_last(out, page, shown));
+    free(out);
+}
+
 START_TEST(test_second_run_keeps_the_first) {
     static const struct {
         const char *mode, *scaled, *report;
@@ -69,6 +82,7 @@ START_TEST(test_second_run_keeps_the_first) {
         snprintf(want, sizeof want, "train.sh: writing runs/%s ", cases[i].scaled);
         ck_assert_msg(tu_train_output_contains(tmpdir, want), "case %zu: not said where", i);
         ck_assert(tu_train_output_contains(tmpdir, tmpdir));
+        expect_verdict_last(cases[i].report);
         ck_assert_int_eq(count_entries("runs", cases[i].scaled), 1);
         /* the second: the first pair moved aside, with its date */
         ck_assert_int_eq(train_sh(cases[i].mode), 0);

@@ -219,6 +219,46 @@ char *tu_read_xml(const char *path) {
     return doc;
 }
 
+char *tu_page_verdict(const char *doc) {
+    static const char open[] = "<p class=\"verdict\" id=\"verdict\"><b>Verdict:</b> ";
+    static const char *const ENT[][2] = {{"<br/>\n", "\n"}, {"&amp;", "&"}, {"&lt;", "<"},
+                                         {"&gt;", ">"},     {"&quot;", "\""}, {"&#39;", "'"}};
+    enum { N_ENT = sizeof ENT / sizeof ENT[0] };
+    const char *p = strstr(doc, open), *end = p ? strstr(p, "</p>") : NULL;
+    ck_assert_msg(p && end, "the page has no verdict paragraph");
+    p += strlen(open);
+    char *text = malloc((size_t)(end - p) + 2), *q = text;
+    ck_assert_ptr_nonnull(text);
+    while (p < end) {
+        int k = 0;
+        while (k < N_ENT && strncmp(p, ENT[k][0], strlen(ENT[k][0])) != 0) k++;
+        if (k < N_ENT) {
+            *q++ = ENT[k][1][0]; /* every entity stands for one character */
+            p += strlen(ENT[k][0]);
+        } else {
+            *q++ = *p++;
+        }
+    }
+    strcpy(q, "\n");
+    return text;
+}
+
+char *tu_expect_verdict_last(const char *out, const char *page_path, const char *shown) {
+    char *doc = tu_read_file(page_path, NULL);
+    ck_assert_msg(doc != NULL, "missing %s", page_path);
+    char *lines = tu_page_verdict(doc), tail[PATH_MAX + 16];
+    free(doc);
+    snprintf(tail, sizeof tail, "report: %s\n", shown);
+    const char *v = strstr(out, "\nverdict:\n");
+    ck_assert_msg(v != NULL, "no verdict in the output:\n%s", out);
+    v += strlen("\nverdict:\n");
+    size_t nl = strlen(lines);
+    ck_assert_msg(strlen(v) == nl + strlen(tail) && strncmp(v, lines, nl) == 0 &&
+                      strcmp(v + nl, tail) == 0,
+                  "the output ends with\n%swant the page's verdict\n%sthen %s", v, lines, tail);
+    return lines;
+}
+
 int tu_series_points(const char *doc, const char *run, const char *name) {
     char key[256];
     snprintf(key, sizeof key,

@@ -137,6 +137,16 @@ void tu_assert_well_formed(const char *doc, const char *what);
  * Returns the text (the caller frees). */
 char *tu_read_xml(const char *path);
 
+/* The verdict paragraph of a --compare index.html (doc) as the terminal prints it: a line per
+ * <br/>, the entities read back, each line ending with '\n' (malloc'd; the caller frees). Fails
+ * the test when the page has none. */
+char *tu_page_verdict(const char *doc);
+
+/* Fails the test unless out, what --compare (or ./train.sh) printed, ends with "verdict:", the
+ * verdict of the page at page_path (tu_page_verdict) and "report: " shown; shown is page_path as
+ * the command names it. Returns the verdict lines (malloc'd; the caller frees). */
+char *tu_expect_verdict_last(const char *out, const char *page_path, const char *shown);
+
 /* The data-points value of the <path class="series"> element of run `run` measuring `name` in a
  * chart drawn by plot_lines (report/plot.h), or -1 when there is no such element. */
 int tu_series_points(const char *doc, const char *run, const char *name);

@@ -2,14 +2,14 @@
 # apt_install.sh PKG...: apt-get update, then install Debian packages, as root (callers run it
 # with sudo otherwise). Every place that installs (make test's check-deps, train.sh, .ci/, tests/,
 # experiments/) comes here, so that none fails at once when another apt or dpkg holds a lock
-# (unattended upgrades do, for minutes): it waits, saying so, up to APT_LOCK_TIMEOUT seconds
-# (default 600), then gives up with apt's own message.
-#   install: apt's DPkg::Lock::Timeout makes apt-get wait for the dpkg lock, silently under -qq,
-#            so a first try without waiting tells us whether to print that we wait.
-#   update:  apt 2.6 (Debian 12) does not apply DPkg::Lock::Timeout to the package lists' lock
-#            (/var/lib/apt/lists/lock, held while unattended upgrades update), so update is
-#            retried every 5 s while its only complaint is a lock.
-# Output: apt's errors and warnings on stderr, a line when it waits; stdout is apt's (-qq).
+# (unattended upgrades do, for minutes): it waits, saying so at once and then every 10 s, up to
+# APT_LOCK_TIMEOUT seconds (default 600), then gives up with apt's own message.
+#   Each apt-get is tried without waiting for a lock (DPkg::Lock::Timeout=0) and tried again
+#   every 5 s while its only complaint is a lock: apt's own wait is silent under -qq, and
+#   apt 2.6 (Debian 12) does not apply DPkg::Lock::Timeout to the package lists' lock
+#   (/var/lib/apt/lists/lock, held while unattended upgrades update) at all.
+# Output: apt's errors and warnings and the lines while it waits, on stderr; apt's stdout (under
+# -qq next to nothing) is not shown.
 set -u
 if [ $# -eq 0 ]; then
     echo "usage: tools/apt_install.sh PKG..." >&2
@@ -23,26 +23,49 @@ is_lock_error() { # apt's words for "another process holds the lock"
     return 1
 }
 
-waited=0
-while :; do
-    err=$(apt-get -o DPkg::Lock::Timeout="$limit" update -qq 2>&1 >/dev/null) && break
-    if ! is_lock_error "$err" || [ "$waited" -ge "$limit" ]; then
-        printf '%s\n' "$err" >&2
-        [ "$waited" -gt 0 ] && echo "apt_install: still locked after $waited s; gave up" >&2
-        exit 1
-    fi
-    [ "$waited" -eq 0 ] &&
-        echo "apt_install: another apt holds the package lists' lock; waiting for it (up to $limit s)" >&2
-    sleep 5
-    waited=$((waited + 5))
-done
-[ -n "$err" ] && printf '%s\n' "$err" >&2 # update's warnings (W: ...) on success
+# While a lock holds, a line every 10 s (from a background loop: a locked try of apt-get takes
+# seconds of its own on a busy machine); its sleep holds none of our output open once it stops.
+ticker=""
+stop_ticker() {
+    [ -n "$ticker" ] && kill "$ticker" 2>/dev/null
+    ticker=""
+}
+trap stop_ticker EXIT
 
-# A first try that does not wait: its error says whether a lock is the reason.
-err=$(apt-get -o DPkg::Lock::Timeout=0 install -y -qq "$@" 2>&1 >/dev/null) && exit 0
-if ! is_lock_error "$err"; then
-    printf '%s\n' "$err" >&2
-    exit 1
-fi
-echo "apt_install: another apt or dpkg holds the dpkg lock; waiting for it (up to $limit s)" >&2
-exec apt-get -o DPkg::Lock::Timeout="$limit" install -y -qq "$@"
+# Runs apt-get with the arguments after $1 until it succeeds, or fails for another reason than a
+# lock, or a lock has held for $limit s; $1 names the lock in the lines it prints while waiting.
+while_locked() {
+    lock=$1
+    shift
+    start=$(date +%s)
+    waited=0
+    while :; do
+        err=$(apt-get -o DPkg::Lock::Timeout=0 "$@" 2>&1 >/dev/null) && break
+        waited=$(($(date +%s) - start))
+        if ! is_lock_error "$err" || [ "$waited" -ge "$limit" ]; then
+            had=$ticker
+            stop_ticker
+            printf '%s\n' "$err" >&2
+            [ -n "$had" ] && echo "apt_install: still locked after $waited s; gave up" >&2
+            exit 1
+        fi
+        if [ -z "$ticker" ]; then
+            echo "apt_install: another apt or dpkg holds $lock; waiting for it (up to $limit s)" >&2
+            while :; do
+                sleep 10 </dev/null >/dev/null 2>&1
+                echo "apt_install: still waiting for $lock ($(($(date +%s) - start)) s)" >&2
+            done &
+            ticker=$!
+        fi
+        sleep 5
+    done
+    if [ -n "$ticker" ]; then
+        stop_ticker
+        echo "apt_install: $lock is free after $(($(date +%s) - start)) s" >&2
+    fi
+    [ -n "$err" ] && printf '%s\n' "$err" >&2 # apt's warnings (W: ...) on success
+    return 0
+}
+
+while_locked "the package lists' lock" update -qq
+while_locked "the dpkg lock" install -y -qq "$@"

@@ -16,7 +16,8 @@ static void usage(FILE *f) {
     fprintf(f,
             "usage: ./train --compare RUN_DIR [RUN_DIR ...] [--out DIR] [--log-scale | --linear]\n"
             "Prints a summary table of the runs and writes SVG figures and index.html into DIR\n"
-            "(default reports/<run1>_vs_<run2>...).\n"
+            "(default reports/<run1>_vs_<run2>...); ends with the page's verdict, a line per run\n"
+            "and one for a pair, and the page's path.\n"
             "The loss axis is logarithmic when the losses span more than 30x, else linear;\n"
             "--log-scale or --linear chooses it.\n"
             "       ./train --compare RUN_A RUN_B --at-equal-loss\n"

@@ -7,7 +7,8 @@
  * folder of ours (never through a link, never over or beside a user's files, and with no figure
  * of an earlier report left beside the new page). The parts are, in
  * the order they run:
- * runs.h (the run folders), summary.h (the table), figures.h (the SVGs) and html.h (the page). */
+ * runs.h (the run folders), summary.h (the table), figures.h (the SVGs), html.h (the page), and
+ * last on the terminal the page's verdict (verdict.h) and the page's path. */
 #include "report/report.h"
 
 #include <dirent.h>
@@ -25,6 +26,7 @@
 #include "report/runs.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/verdict.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
 
@@ -150,7 +152,11 @@ int report_compare(const CompareArgs *a) {
     } else if (html_write(index, runs, n_dirs, &summary, figs, n_figs) != 0) {
         rc = RC_IO;
     }
-    if (rc == RC_OK) printf("\nreport: %s\n", index);
+    /* The terminal ends with the answer: the page's verdict, the same lines (verdict.h), and
+     * where the page is. */
+    printf("\nverdict:\n");
+    verdict_compare(stdout, runs, n_dirs);
+    if (rc == RC_OK) printf("report: %s\n", index);
 done:
     fflush(stdout);
     summary_free(&summary);

@@ -16,13 +16,6 @@
 #include "report/panels.h"
 #include "report/plot.h"
 
-/* The last logged value of loss.csv column col of run r, and its step (-1: none). */
-static double last_loss(const Run *r, const char *col, int *step) {
-    int c = csv_col(&r->loss, col), row = log_last_row(&r->loss, c);
-    *step = row >= 0 ? log_step(&r->loss, row) : -1;
-    return row >= 0 ? csv_num(&r->loss, row, c) : NAN;
-}
-
 /* The figures, one function each: returns the number of figures written (1, or 2 for the maps
  * and their folded rest, each filling one FigureInfo of fi: file, title, caption), 0 when there
  * was nothing to draw, -1 on error (printed). log_scale (the loss axis; the other figures ignore
@@ -212,7 +205,8 @@ static double last_grad(const Run *r, const char *col, int *step) {
 }
 
 /* The caption of grad_norms.svg: what the lines can and cannot say, then each run's layer-0
- * W_q and W_k norms at its last logged step beside its final validation loss. */
+ * W_q and W_k norms at its last logged step beside its final validation loss (in bits per byte
+ * for a text run, as the loss figure gives it, else nats per answer token). */
 static void gradient_caption(const Run *runs, int n, FigureInfo *fi) {
     caption_add(fi, "Gradient L2 norms before clipping, log scale: all parameters (top), then the "
                 "query and key weights W<sub>q</sub>, W<sub>k</sub> of each layer. Two effects "
@@ -226,14 +220,17 @@ static void gradient_caption(const Run *runs, int n, FigureInfo *fi) {
         int sq, sk, sv;
         double q = last_grad(&runs[r], "blocks.0.attn.qkv.weight.q", &sq);
         double k = last_grad(&runs[r], "blocks.0.attn.qkv.weight.k", &sk);
-        double v = last_loss(&runs[r], "val_loss", &sv);
+        int text = run_is_text(&runs[r]);
+        double v = text ? run_last_bpb(&runs[r], &sv) : run_last_logged(&runs[r], "val_loss", &sv);
         if (sq < 0 && sk < 0) continue;
         caption_add(fi, "%s", first ? "" : "; ");
         first = 0;
         caption_escaped(fi, runs[r].name);
         caption_add(fi, " layer 0 W<sub>q</sub> %.3g, W<sub>k</sub> %.3g (step %d)", q, k,
                 sq >= 0 ? sq : sk);
-        if (sv >= 0) caption_add(fi, ", final validation loss %.3g", v);
+        if (sv >= 0)
+            caption_add(fi, ", final validation loss %.3g %s", v,
+                        text ? "bits per byte" : "nats per answer token");
     }
     caption_add(fi, ". <code>--compare UNSCALED SCALED --at-equal-loss</code> reads two runs at equal "
                 "validation loss instead (docs/findings.md, link 4 of the chain).");

@@ -14,8 +14,10 @@ typedef struct {
 } CompareArgs;
 
 /* ./train --compare RUN_DIR RUN_DIR ... [--out DIR] [--log-scale | --linear]
- * Prints the terminal summary table and writes the SVG figures and index.html into the report
- * folder. Returns an exit code (0, 1 on I/O error, 2 on unreadable runs, each named). */
+ * Prints the terminal summary table, writes the SVG figures and index.html into the report
+ * folder, and prints last the page's verdict (verdict.h), the same lines, and the page's path
+ * ("report: DIR/index.html", when it was written). Returns an exit code (0, 1 on I/O error,
+ * 2 on unreadable runs, each named). */
 int report_compare(const CompareArgs *a);
 
 /* What ./train --softmax-table asks for (read by cli/cmd_softmax_table.c). */

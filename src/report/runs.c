@@ -324,3 +324,15 @@ int runs_are_text(const Run *runs, int n) {
         if (!run_is_text(&runs[i])) return 0;
     return n > 0;
 }
+
+double run_last_logged(const Run *r, const char *col, int *step) {
+    int c = csv_col(&r->loss, col), row = log_last_row(&r->loss, c);
+    *step = row >= 0 ? log_step(&r->loss, row) : -1;
+    return row >= 0 ? csv_num(&r->loss, row, c) : NAN;
+}
+
+double run_last_bpb(const Run *r, int *step) {
+    double v = run_last_logged(r, "val_bpb", step);
+    if (*step < 0) v = run_last_logged(r, "val_loss", step) / log(2.0);
+    return v;
+}

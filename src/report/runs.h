@@ -70,6 +70,14 @@ int run_is_text(const Run *r);
  * next-byte accuracy) instead of answers. */
 int runs_are_text(const Run *runs, int n);
 
+/* The last logged value of loss.csv column col of run r, its step in *step; NAN (step -1) when
+ * the column has no value. */
+double run_last_logged(const Run *r, const char *col, int *step);
+
+/* Run r's last validation loss in bits per byte (a text run's unit): val_bpb, else val_loss / ln 2;
+ * NAN (step -1) when neither was logged. */
+double run_last_bpb(const Run *r, int *step);
+
 /* "diverged @N" when the run ended on NaN/inf (N: the first bad step after its last good one),
  * else "finished @N", "running @N" (a ./train still trains in the folder: util/run_lock.h) or
  * "stopped @N" (fewer steps than its config asked for), plus ", K skipped"

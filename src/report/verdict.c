@@ -12,20 +12,6 @@
 
 /* ------------------------------------------------------------------ one run */
 
-/* The last logged value of loss.csv column col and its step; NAN (step -1) when none. */
-static double last_value(const Run *r, const char *col, int *step) {
-    int c = csv_col(&r->loss, col), row = log_last_row(&r->loss, c);
-    *step = row >= 0 ? log_step(&r->loss, row) : -1;
-    return row >= 0 ? csv_num(&r->loss, row, c) : NAN;
-}
-
-/* The run's last validation bits per byte: val_bpb, else val_loss / ln 2. */
-static double last_bpb(const Run *r, int *step) {
-    double v = last_value(r, "val_bpb", step);
-    if (*step < 0) v = last_value(r, "val_loss", step) / log(2.0);
-    return v;
-}
-
 /* "NAME" or "NAME (diverged @N)": the status when the run did not simply finish. */
 static void run_head(FILE *f, const Run *r) {
     char st[64];
@@ -36,7 +22,7 @@ static void run_head(FILE *f, const Run *r) {
 
 static void text_run_line(FILE *f, const Run *r) {
     int s_bpb, s_acc;
-    double bpb = last_bpb(r, &s_bpb), acc = last_value(r, "val_token_acc", &s_acc);
+    double bpb = run_last_bpb(r, &s_bpb), acc = run_last_logged(r, "val_token_acc", &s_acc);
     run_head(f, r);
     if (s_bpb < 0) {
         fprintf(f, "no validation pass logged\n");
@@ -49,7 +35,7 @@ static void text_run_line(FILE *f, const Run *r) {
 
 static void task_run_line(FILE *f, const Run *r) {
     int step;
-    double acc = last_value(r, "val_answer_acc", &step);
+    double acc = run_last_logged(r, "val_answer_acc", &step);
     TimeToLearn ttl = time_to_learn(&r->loss);
     run_head(f, r);
     if (!ttl.has_eval) {
@@ -83,7 +69,7 @@ static void text_pair_line(FILE *f, const Run *runs) {
     const Run *b, *a;
     pair_order(runs, &b, &a);
     int sa, sb;
-    double va = last_bpb(a, &sa), vb = last_bpb(b, &sb), d = vb - va;
+    double va = run_last_bpb(a, &sa), vb = run_last_bpb(b, &sb), d = vb - va;
     if (sa < 0 || sb < 0 || !isfinite(d)) return;
     if (d == 0)
         fprintf(f, "%s ends level with %s (%.3f bits per byte)\n", b->name, a->name, va);
@@ -118,8 +104,8 @@ void verdict_compare(FILE *f, const Run *runs, int n) {
 
 /* ------------------------------------------------------------------ a sweep */
 
-/* One group's line: its label, median final answer accuracy (next-byte accuracy and bits per
- * byte on text), seeds at 99 %. */
+/* One group's line: its label, median final answer accuracy and seeds at 99 % (on text: median
+ * next-byte accuracy and bits per byte, no threshold). */
 static void group_text(FILE *f, const SweepTable *t, const SweepGroup *g) {
     SweepStat acc = sweep_stat(t, g, SW_VAL_ACC, 100);
     fprintf(f, "%s: final %s ", g->label, sweep_acc_name(t));
@@ -128,7 +114,8 @@ static void group_text(FILE *f, const SweepTable *t, const SweepGroup *g) {
     SweepStat bpb = sweep_stat(t, g, SW_VAL_LOSS, 1 / log(2.0));
     if (t->acc == SWEEP_ACC_NEXT_BYTE && bpb.n > 0)
         fprintf(f, ", %.3f bits per byte (median val_loss / ln 2)", bpb.median);
-    if (t->col[SW_FIRST99] < 0) return;
+    /* a 99 % threshold of next-byte accuracy means nothing for text: its bits per byte stand */
+    if (t->col[SW_FIRST99] < 0 || t->acc == SWEEP_ACC_NEXT_BYTE) return;
     int reached = 0;
     for (int i = 0; i < g->n; i++) {
         const SweepRow *r = &t->rows[g->rows[i]];
@@ -199,5 +186,5 @@ int verdict_sweep(FILE *f, const SweepTable *t) {
         fprintf(f, "\n");
     }
     sweep_groups_free(g, n);
-    return slowdown_line(f, t);
+    return t->acc == SWEEP_ACC_NEXT_BYTE ? 0 : slowdown_line(f, t); /* thresholds: as above */
 }

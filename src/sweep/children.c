@@ -3,6 +3,7 @@
 #include "sweep/children.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "runlog/log_query.h"
 #include "sweep/results.h"
 #include "util/clock.h"
 #include "util/stop_signal.h"
@@ -43,6 +45,57 @@ static void format_eta(char *out, size_t n, double s) {
     if (t >= 3600) snprintf(out, n, "%ldh%02ldm", t / 3600, t / 60 % 60);
     else if (t >= 60) snprintf(out, n, "%ldm%02lds", t / 60, t % 60);
     else snprintf(out, n, "%lds", t);
+}
+
+/* The last step run folder dir has logged in loss.csv (a row with its train_loss, so the step
+ * field is whole while the line is still being written), or -1. */
+static int logged_step(const char *dir) {
+    Csv t = {0};
+    char path[PATH_MAX];
+    int step = -1;
+    if (dir && log_load(&t, dir, "loss.csv", path, sizeof path) == 0) {
+        int row = log_last_row(&t, csv_col(&t, "train_loss"));
+        step = row >= 0 ? log_step(&t, row) : -1;
+    }
+    csv_free(&t);
+    return step;
+}
+
+/* The heartbeat (children.h), once *last (the time of the last progress line) is beat_s old. */
+static void heartbeat(const JobList *jl, const pid_t *pid, const int *which, const double *began,
+                      int done, double *last) {
+    double now = now_s();
+    if (now - *last < (jl->beat_s > 0 ? jl->beat_s : CHILDREN_BEAT_S)) return;
+    *last = now;
+    fprintf(stderr, "sweep: %d/%d runs done; running:", jl->finished_before + done, jl->total);
+    for (int s = 0, first = 1; s < jl->jobs; s++) {
+        if (pid[s] <= 0) continue;
+        const char *path = jl->dir ? jl->dir[which[s]] : jl->cfg[which[s]];
+        const char *base = strrchr(path, '/');
+        int step = logged_step(jl->dir ? path : NULL);
+        fprintf(stderr, "%s %s (", first ? "" : ",", base ? base + 1 : path);
+        if (step >= 0) fprintf(stderr, "step %d, ", step);
+        fprintf(stderr, "%.0f s)", now - began[s]);
+        first = 0;
+    }
+    fprintf(stderr, "\n");
+}
+
+/* The progress line after a run ended (children.h); n: runs done, started, running, failed;
+ * run_s: the seconds of the runs done, summed; age: room for jobs values. */
+static void progress_line(const JobList *jl, const pid_t *pid, const double *began, double *age,
+                          const int n[4], double run_s) {
+    /* each run left takes as long as the mean run done so far, --jobs of them at once */
+    char eta[32] = "-";
+    int done = n[0], left = jl->n - done, n_age = 0;
+    for (int k = 0; k < jl->jobs; k++)
+        if (pid[k] > 0) age[n_age++] = now_s() - began[k];
+    if (done > 0 && left > 0)
+        format_eta(eta, sizeof eta, children_eta(run_s / done, age, n_age, jl->n - n[1], jl->jobs));
+    else if (left == 0) snprintf(eta, sizeof eta, "0s");
+    fprintf(stderr, "sweep: %d/%d runs done (%d before this start), %d running, %d failed; "
+                    "ETA %s\n", jl->finished_before + done, jl->total, jl->finished_before, n[2],
+            n[3], eta);
 }
 
 static pid_t start(const JobList *jl, int i) {
@@ -102,6 +155,7 @@ int children_run(const JobList *jl, int *failed) {
     stop_signals_catch(&saved);
     int next = 0, running = 0, done = 0, n_failed = 0, rc = 0, forwarded = 0;
     double run_s = 0; /* seconds of the runs done, summed */
+    double last_line = now_s(); /* the sweep's first line was just printed */
     while (next < jl->n || running > 0) {
         fill(jl, pid, which, began, &next, &running, &rc);
         if (rc && running == 0) break;
@@ -113,6 +167,7 @@ int children_run(const JobList *jl, int *failed) {
         int st;
         pid_t got = waitpid(-1, &st, WNOHANG);
         if (got == 0 || (got < 0 && errno == EINTR)) {
+            heartbeat(jl, pid, which, began, done, &last_line);
             struct timespec nap = {0, 50000000};
             nanosleep(&nap, NULL);
             continue;
@@ -133,18 +188,8 @@ int children_run(const JobList *jl, int *failed) {
         if (jl->done(jl->ctx, which[s], code) != 0) rc = 1;
         if (stopped) continue;
         fill(jl, pid, which, began, &next, &running, &rc); /* the next run first: "running" is true */
-        /* each run left takes as long as the mean run done so far, --jobs of them at once */
-        char eta[32] = "-";
-        int left = jl->n - done, n_age = 0;
-        for (int k = 0; k < jl->jobs; k++)
-            if (pid[k] > 0) age[n_age++] = now_s() - began[k];
-        if (done > 0 && left > 0)
-            format_eta(eta, sizeof eta,
-                       children_eta(run_s / done, age, n_age, jl->n - next, jl->jobs));
-        else if (left == 0) snprintf(eta, sizeof eta, "0s");
-        fprintf(stderr, "sweep: %d/%d runs done (%d before this start), %d running, %d failed; "
-                        "ETA %s\n", jl->finished_before + done, jl->total, jl->finished_before,
-                running, n_failed, eta);
+        progress_line(jl, pid, began, age, (int[]){done, next, running, n_failed}, run_s);
+        last_line = now_s();
     }
     stop_signals_restore(&saved);
     free(pid);

@@ -8,15 +8,22 @@ typedef struct {
     int n;                       /* runs to do */
     char *const *cfg;            /* their config files */
     int total, finished_before;  /* plan size and runs finished earlier, for the progress line */
+    char *const *dir;            /* their run folders, for the heartbeat's steps (NULL: none) */
+    double beat_s;               /* the heartbeat's period; 0: CHILDREN_BEAT_S */
     /* Called in the parent after run i exited with rc (128 + signal when a signal killed it);
      * returns 0, or -1 to stop starting new runs (an I/O error). */
     int (*done)(void *ctx, int i, int rc);
     void *ctx;
 } JobList;
 
+/* Seconds without a progress line after which the sweep says which runs are running. */
+#define CHILDREN_BEAT_S 10.0
+
 /* Starts the runs in order, at most jobs at once, and waits for every child. A progress line
  * on stderr after each run ends: runs done, running, failed (an exit code other than 0, 3, 4),
- * ETA (children_eta). SIGINT / SIGTERM to the sweep: no new run starts, the signal is passed to every running
+ * ETA (children_eta); and after beat_s seconds without one, a heartbeat: the runs done, and each
+ * running run's name (its folder's, else its config file's), last logged step (loss.csv) and
+ * seconds so far. SIGINT / SIGTERM to the sweep: no new run starts, the signal is passed to every running
  * child (each saves its checkpoint), and all are waited for. Returns 0, 128 + the signal after
  * SIGINT / SIGTERM, or 1 when a child could not be started or done() failed (after a message).
  * *failed (may be NULL) gets the number of failed runs. */

@@ -281,7 +281,8 @@ static int run_sweep(Sweep *sw, const char *exe) {
     Plan *p = &sw->plan;
     sw->todo = calloc((size_t)p->n_runs, sizeof *sw->todo);
     char **cfg = calloc((size_t)p->n_runs, sizeof *cfg);
-    int rc = alloc_rows(sw) == 0 && sw->todo && cfg ? RC_OK : RC_IO, before = 0;
+    char **dirs = calloc((size_t)p->n_runs, sizeof *dirs); /* the runs' folders: the heartbeat */
+    int rc = alloc_rows(sw) == 0 && sw->todo && cfg && dirs ? RC_OK : RC_IO, before = 0;
     for (int r = 0; r < p->n_runs && !rc; r++) {
         char dir[SWEEP_PATH + PLAN_CELL];
         RunMarker mk;
@@ -305,9 +306,9 @@ static int run_sweep(Sweep *sw, const char *exe) {
             before++;
             continue;
         }
-        cfg[sw->n_todo] = malloc(sizeof path);
-        if (!cfg[sw->n_todo]) rc = RC_IO;
-        else memcpy(cfg[sw->n_todo], path, sizeof path);
+        cfg[sw->n_todo] = strdup(path);
+        dirs[sw->n_todo] = strdup(dir);
+        if (!cfg[sw->n_todo] || !dirs[sw->n_todo]) rc = RC_IO;
         sw->todo[sw->n_todo++] = r;
     }
     if (!rc && refresh_all(sw) != 0) rc = RC_IO;
@@ -315,12 +316,13 @@ static int run_sweep(Sweep *sw, const char *exe) {
         fprintf(stderr, "sweep: %d runs into %s/ (%d finished before, skipped; %d to run, %d at "
                         "a time; each run's output in its train.log)\n",
                 p->n_runs, sw->out, before, sw->n_todo, sw->a.jobs);
-        JobList jl = {exe, sw->a.jobs, sw->n_todo, cfg, p->n_runs, before, run_done, sw};
+        JobList jl = {exe, sw->a.jobs, sw->n_todo, cfg, p->n_runs, before, dirs, 0, run_done, sw};
         rc = children_run(&jl, NULL);
         if (refresh_all(sw) != 0 && rc == RC_OK) rc = RC_IO;
     }
-    for (int i = 0; i < sw->n_todo; i++) free(cfg[i]);
+    for (int i = 0; i < sw->n_todo; i++) free(cfg[i]), free(dirs[i]);
     free(cfg);
+    free(dirs);
     if (rc > 128) {
         fprintf(stderr, "sweep: stopped by a signal; %s keeps every finished run; the same "
                         "command resumes the sweep\n", sw->csv);
