@@ -88,7 +88,10 @@ publish_part() {
         [ -f "$out/sweep.csv" ] && cat "$out/sweep.csv" >>"$tmp/fresh.csv"
         experiments/curves.sh "$out" "$dest/curves" >/dev/null
     done
-    mkdir -p "$dest" "$tmp/report"
+    # the report is drawn in a folder of the published path's name, so that its summary names the
+    # sweep by that path, not by the temporary folder
+    local rep=$tmp/$dest
+    mkdir -p "$dest" "$rep"
     [ -f "$dest/sweep.csv" ] && cp "$dest/sweep.csv" "$tmp/old.csv" || : >"$tmp/old.csv"
     # one header; per run the fresh row if it ended, else the published one, else the fresh one
     awk -F, 'FNR == 1 { if (!hdr) { hdr = $0; print } for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -100,11 +103,12 @@ publish_part() {
               for (k = 1; k <= n; k++) { r = order[k]
                   if (r in fresh && ended[r]) print fresh[r]
                   else if (r in old) print old[r]
-                  else print fresh[r] } }' "$tmp/old.csv" "$tmp/fresh.csv" >"$tmp/report/sweep.csv"
-    ./train --sweep-report "$tmp/report" >/dev/null
-    cp "$tmp/report/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
-    cp "$tmp/report/summary.txt" "$dest/summary.txt"
-    for f in "$tmp/report"/*.svg; do [ -e "$f" ] && cp "$f" "$dest/"; done
+                  else print fresh[r] } }' "$tmp/old.csv" "$tmp/fresh.csv" >"$rep/sweep.csv"
+    local train=$PWD/train
+    (cd "$tmp" && "$train" --sweep-report "$dest" >/dev/null)
+    cp "$rep/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
+    cp "$rep/summary.txt" "$dest/summary.txt"
+    for f in "$rep"/*.svg; do [ -e "$f" ] && cp "$f" "$dest/"; done
     rm -rf "$tmp"
     echo "== $dest: $(awk -F, 'NR > 1 && /,(ok|diverged),/' "$dest/sweep.csv" | wc -l) of" \
         "$(($(wc -l <"$dest/sweep.csv") - 1)) runs ended"
