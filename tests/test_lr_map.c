@@ -162,11 +162,27 @@ static const struct {
     /* extrapolated: scaled GPT-2 init at 1024 and 6e-4: learnt from 512 (2e-3) with the fitted
      * -1.5 (64-256: 3.2e-2, 1.6e-2, 4e-3 learnt, each failing one step up): 2e-3 / 2^1.5 =
      * 7.07e-4; 6e-4 is log2(7.07/6) = 0.24 below */
+    /* ... but the arm (scaled, GPT-2 init) was measured at no lr below 1e-3 at any width, so 6e-4
+     * is not known (log2(1e-3 / 6e-4) = 0.74 factors of 2 below): a fitted line says nothing of
+     * too low an lr */
     {{"init.scheme=gpt2", "attention.scale=sqrt_dk", "model.d_model=1024", "model.n_heads=16",
       "optim.lr=6e-4"},
+     "sort_lr_map", LR_BASIS_EXTRAPOLATED, LR_VERDICT_UNKNOWN,
+     "not known: lr 6e-4 is 0.7 factors of 2 below the smallest lr measured at any width of its "
+     "arm (1e-3): too low an lr can fail to learn in 2000 steps, extrapolated from d_model 512 "
+     "with the exponent -1.50 fitted over d_model 64-256"},
+    /* extrapolated and learns: 768 at 1e-3: 2e-3 (512) * 1.5^-1.5 = 1.09e-3, log2(1.09) = 0.12 */
+    {{"init.scheme=gpt2", "attention.scale=sqrt_dk", "model.d_model=768", "model.n_heads=12",
+      "optim.lr=1e-3"},
      "sort_lr_map", LR_BASIS_EXTRAPOLATED, LR_VERDICT_LEARNS,
-     "learns: lr 6e-4 is 0.2 factors of 2 below the estimated largest lr that learnt (7.1e-4), "
+     "learns: lr 1e-3 is 0.1 factors of 2 below the estimated largest lr that learnt (1.1e-3), "
      "extrapolated from d_model 512 with the exponent -1.50 fitted over d_model 64-256"},
+    /* far below every lr measured, between widths (issue: 'learns' at 1e-30 was said) */
+    {{"init.scheme=gpt2", "attention.scale=sqrt_dk", "model.d_model=192", "model.n_heads=3",
+      "optim.lr=1e-30"},
+     "sort_lr_map", LR_BASIS_INTERPOLATED, LR_VERDICT_UNKNOWN,
+     "not known: lr 1e-30 is 89.7 factors of 2 below the smallest lr measured at any width of its "
+     "arm (1e-3)"},
     /* 768 at 2e-3: failed from 256 (8e-3) * 3^-1.5 = 1.54e-3 <= 2e-3 */
     {{"init.scheme=gpt2", "attention.scale=sqrt_dk", "model.d_model=768", "model.n_heads=12"},
      "sort_lr_map", LR_BASIS_EXTRAPOLATED, LR_VERDICT_FAILS,

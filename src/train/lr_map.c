@@ -356,6 +356,15 @@ static void around(int regime, const char *arm, int d_model, const LrMapCell **l
     }
 }
 
+/* The smallest lr measured at any width of (regime, arm) (0: none). */
+static double arm_lr_min(int regime, const char *arm) {
+    double lo = 0;
+    for (int i = 0; i < lr_map_n_cells; i++)
+        if (of_arm(&lr_map_cells[i], regime, arm) && (lo == 0 || lr_map_cells[i].lr_min < lo))
+            lo = lr_map_cells[i].lr_min;
+    return lo;
+}
+
 static int brackets(const LrMapCell *t) { return t->learnt_lr > 0 && t->failed_lr > t->learnt_lr; }
 
 /* Between two measured widths without a bracket at both: the nearer one's say (in log2 d_model;
@@ -388,11 +397,15 @@ static void judge(LrPlacement *p) {
     if (lo && hi && !(brackets(lo) && brackets(hi))) {
         between(p, lo, hi);
     } else if (lo && hi) {
+        /* below every lr the arm was measured at: not known, as at a measured width (an
+         * estimated threshold says nothing of too low an lr) */
         p->basis = LR_BASIS_INTERPOLATED;
-        p->verdict = by_thresholds(p->lr, p->learnt.lr, p->failed.lr, 0);
+        p->lr_min = arm_lr_min(g, p->arm);
+        p->verdict = by_thresholds(p->lr, p->learnt.lr, p->failed.lr, p->lr_min);
     } else if ((lo || hi) && p->fit.n_widths >= 2) {
         p->basis = LR_BASIS_EXTRAPOLATED;
-        p->verdict = by_thresholds(p->lr, p->learnt.lr, p->failed.lr, 0);
+        p->lr_min = arm_lr_min(g, p->arm);
+        p->verdict = by_thresholds(p->lr, p->learnt.lr, p->failed.lr, p->lr_min);
     } else if (lo || hi) {
         p->basis = LR_BASIS_NEAREST;
         p->lo = width_say(g, p->arm, lo ? lo : hi, p->lr);

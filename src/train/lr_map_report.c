@@ -66,9 +66,11 @@ static void against_thresholds(FILE *f, const LrPlacement *p) {
         fprintf(f, " and the smallest at which a run failed (%s)", lr_str(F, b2, 32));
     } else if (p->lr_min > 0 && p->lr < p->lr_min) {
         double k = log2(p->lr_min / p->lr);
-        fprintf(f, "lr %s is %.1f %s of 2 below the smallest lr measured at this width (%s): too "
-                   "low an lr can fail to learn in %d steps", lr_str(p->lr, b1, 32), k, factors(k),
-                lr_str(p->lr_min, b2, 32), p->steps);
+        int here = p->basis == LR_BASIS_RUNS || p->basis == LR_BASIS_WIDTH;
+        fprintf(f, "lr %s is %.1f %s of 2 below the smallest lr measured at %s (%s): too low an lr "
+                   "can fail to learn in %d steps", lr_str(p->lr, b1, 32), k, factors(k),
+                here ? "this width" : "any width of its arm", lr_str(p->lr_min, b2, 32),
+                p->steps);
     } else {
         fprintf(f, "lr %s is above the lrs measured at this width (up to %s), none of which failed",
                 lr_str(p->lr, b1, 32), lr_str(p->lr_max, b2, 32));
