@@ -31,6 +31,8 @@ if ! [[ "$jobs" =~ ^[1-9][0-9]*$ ]]; then
     echo "mutation: MUTATION_JOBS must be a whole number >= 1, not '$jobs'"
     exit 2
 fi
+# OpenMP's idle threads sleep, as in make test and ./train (the Makefile's TEST_ENV says why)
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 # make's own -j in each copy: the cores shared among the workers (at least 1)
 make_j=$(((cores + jobs - 1) / jobs))
 t_start=$SECONDS
