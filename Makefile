@@ -88,8 +88,12 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 .DEFAULT_GOAL := all
 
 # ./train is relinked when the compiler changes (make CC=clang, then make): a stamp per compiler.
+# make test-clang links no ./train and leaves the stamps alone (TRAIN_STAMP=keep), so that the
+# next gcc make does not relink ./train under a step that runs it (CI runs them side by side).
 CC_STAMP := build/cc-$(notdir $(CC))-$(ARCH).stamp
+ifneq ($(TRAIN_STAMP),keep)
 $(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
+endif
 # made again if another compiler's make removed it meanwhile (CI runs builds side by side)
 $(CC_STAMP):
 	@touch $@
@@ -239,7 +243,7 @@ test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
 test-clang: check-deps
 	@command -v clang > /dev/null || { echo "make test-clang needs clang:" \
 	  "sudo apt-get install clang libomp-dev"; exit 1; }
-	@$(MAKE) --no-print-directory $(JOBS_FLAG) CC=clang test-clang-run
+	@$(MAKE) --no-print-directory $(JOBS_FLAG) CC=clang TRAIN_STAMP=keep test-clang-run
 
 test-clang-run: $(BUILD)/train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
 	@$(TEST_ENV) SCALEDOT_TRAIN_BIN=$(CURDIR)/$(BUILD)/train \
