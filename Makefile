@@ -1,10 +1,14 @@
 # scaledot: build ./train, run the tests, run the benchmark.
 #   make            build ./train (gcc; `make CC=clang` works too)
-#   make test       build and run every test, then again under ASan+UBSan (installs Check with
-#                   apt-get if missing and allowed); quiet: a line per compiled file and per test
-#                   program, a failing program's output in full; V=1 prints commands and output
-#   make test-run   the plain suite alone (no sanitizer build): the quick check while you work
-#                   (TEST_JOBS=N runs N test programs at once, for make test too; default 1)
+#   make test       build and run every test (gcc; installs Check with apt-get if missing and
+#                   allowed); quiet: a line per compiled file and per test program, a failing
+#                   program's output in full; V=1 prints commands and output; TEST_JOBS=N runs N
+#                   test programs at once (default: the number of cores)
+#   make test-run   the same without the Check install (the quick check while you work)
+#   make test-all   make test, then the sanitizer run, the clang run and the mutation check
+#                   (what CI's .ci/run adds to make test, minus trainings, fuzzing and the rest)
+#   make test-sanitize  every test again under ASan+UBSan (gcc, build/asan/)
+#   make test-clang every test built with clang (build/clang/; ./train is left alone)
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
@@ -84,8 +88,12 @@ CHECK_LIBS   = $(shell pkg-config --libs check 2>/dev/null)
 .DEFAULT_GOAL := all
 
 # ./train is relinked when the compiler changes (make CC=clang, then make): a stamp per compiler.
+# make test-clang links no ./train and leaves the stamps alone (TRAIN_STAMP=keep), so that the
+# next gcc make does not relink ./train under a step that runs it (CI runs them side by side).
 CC_STAMP := build/cc-$(notdir $(CC))-$(ARCH).stamp
+ifneq ($(TRAIN_STAMP),keep)
 $(shell mkdir -p build; [ -f $(CC_STAMP) ] || { rm -f build/cc-*.stamp; touch $(CC_STAMP); })
+endif
 # made again if another compiler's make removed it meanwhile (CI runs builds side by side)
 $(CC_STAMP):
 	@touch $@
@@ -102,7 +110,7 @@ PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS)
 PROV_STAMP := $(BUILD)/provenance.stamp
 $(shell mkdir -p $(BUILD); echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
-.PHONY: all test test-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-seq bench-block bench-sweep mutation portable
+.PHONY: all test test-run test-all test-clang test-clang-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-seq bench-block bench-sweep mutation portable
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -203,20 +211,43 @@ check-deps:
 	  fi; \
 	fi
 
-# make test: every test program, then all of them again under ASan + UBSan (make test-sanitize,
-# gcc). `make test-run` is the first half alone (used for the clang run in .ci/run).
-# The test programs are many small links: built on every core unless -j was given (the tests
-# themselves run one at a time, tests/run_tests.sh).
+# make test: every test program (gcc), built on every core unless -j was given and run
+# TEST_JOBS at a time (tests/run_tests.sh; default the number of cores: the programs are
+# independent, each in folders of its own). The sanitizer, clang and mutation runs are
+# make test-all's, and CI's (.ci/run).
 JOBS_FLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 1))
 test: check-deps
 	@$(MAKE) --no-print-directory $(JOBS_FLAG) test-run
-	@$(MAKE) --no-print-directory $(JOBS_FLAG) test-sanitize
 
-# Check's per-test time limits only catch hangs; a shared, busy machine gets five times more.
+# Every check make test leaves to CI, one after the other (each on every core); .ci/run runs the
+# same steps side by side with the rest of CI. The clang run needs clang (and libomp-dev).
+test-all: check-deps
+	@$(MAKE) --no-print-directory $(JOBS_FLAG) test-run
+	@$(MAKE) --no-print-directory test-sanitize
+	@$(MAKE) --no-print-directory test-clang
+	@$(MAKE) --no-print-directory mutation
+
+# The environment of every test run. Check's per-test time limits only catch hangs; a shared,
+# busy machine gets five times more. OpenMP's idle threads sleep (OMP_WAIT_POLICY=passive), as
+# ./train sets for itself (src/main.c): under libgomp's default they spin, and the test programs
+# call the kernels directly on tiny shapes, thousands of times, beside other programs: test_model
+# took 78 CPU seconds instead of 10, test_determinism (3 and 4 threads on 2 cores) 20 instead of 2.
 # TEST_JOBS (tests/run_tests.sh) reaches the script through the environment.
+TEST_ENV = CK_FORK=yes CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-5} \
+	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive}
 test-run: train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
-	@CK_FORK=yes CK_TIMEOUT_MULTIPLIER=$${CK_TIMEOUT_MULTIPLIER:-5} \
-	  V=$(V) tests/run_tests.sh "" ./$(BUILD)/tests $(ALL_TESTS)
+	@$(TEST_ENV) V=$(V) tests/run_tests.sh "" ./$(BUILD)/tests $(ALL_TESTS)
+
+# The suite built with clang in build/clang/; its end-to-end tests run build/clang/train, so
+# ./train (gcc) is neither relinked nor replaced while other steps run it (CI runs them side by side).
+test-clang: check-deps
+	@command -v clang > /dev/null || { echo "make test-clang needs clang:" \
+	  "sudo apt-get install clang libomp-dev"; exit 1; }
+	@$(MAKE) --no-print-directory $(JOBS_FLAG) CC=clang TRAIN_STAMP=keep test-clang-run
+
+test-clang-run: $(BUILD)/train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
+	@$(TEST_ENV) SCALEDOT_TRAIN_BIN=$(CURDIR)/$(BUILD)/train \
+	  V=$(V) tests/run_tests.sh " ($(notdir $(CC)))" ./$(BUILD)/tests $(ALL_TESTS)
 
 # The benchmark links the product's objects unchanged; -Wl,--wrap routes model.c's kernel calls
 # through timing wrappers in bench/kernel_wrap.c (per-kernel shares at no cost to the product).
@@ -354,9 +385,10 @@ fuzz: $(FUZZ_BINS)
 
 # CFLAGS is unset so that the child's CFLAGS comes from OPT.
 test-sanitize: check-deps
-	@unset CFLAGS; $(MAKE) --no-print-directory CC=gcc BUILD=$(SAN_BUILD) OPT='$(SAN_OPT)' \
-		test-sanitize-run
+	@unset CFLAGS; $(MAKE) --no-print-directory $(JOBS_FLAG) CC=gcc BUILD=$(SAN_BUILD) \
+		OPT='$(SAN_OPT)' test-sanitize-run
 
+# (SAN_ENV's CK_TIMEOUT_MULTIPLIER comes after TEST_ENV's and wins)
 test-sanitize-run: $(BUILD)/train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
-	@CK_FORK=yes SCALEDOT_TRAIN_BIN=$(CURDIR)/$(BUILD)/train $(SAN_ENV) \
+	@$(TEST_ENV) SCALEDOT_TRAIN_BIN=$(CURDIR)/$(BUILD)/train $(SAN_ENV) \
 	  V=$(V) tests/run_tests.sh " (ASan+UBSan)" ./$(BUILD)/tests $(ALL_TESTS)

@@ -3,10 +3,23 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 int gc_quiet;
 
+/* On one thread: the loss is thousands of forward passes over tiny shapes, where OpenMP's
+ * fork and join cost far more than the work (test_model took 78 CPU seconds on two threads
+ * beside a training run, 1.9 on one). The kernels give each output element one writer and a
+ * summation order fixed by the shapes, so the loss is the same on any thread count
+ * (test_determinism checks it bit for bit); the analytic gradient it is compared with is
+ * computed by the caller on the usual thread count. */
 void gc_numeric(real *x, size_t n, GcLossFn loss, void *ctx, double h, double *num) {
+#ifdef _OPENMP
+    int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+#endif
     for (size_t i = 0; i < n; i++) {
         real saved = x[i];
         real xp = (real)(saved + h), xm = (real)(saved - h);
@@ -17,6 +30,9 @@ void gc_numeric(real *x, size_t n, GcLossFn loss, void *ctx, double h, double *n
         x[i] = saved;
         num[i] = (lp - lm) / ((double)xp - (double)xm);
     }
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
 }
 
 double gc_compare(const real *analytic, real prefill, const double *numeric, size_t n,

@@ -2,7 +2,8 @@
  * usage, trains nothing and says what would, --help's --prompt example is answered,
  * `--set key value` (a space for '=') is named as such, a run's
  * config.ini, --eval and the --compare report carry the provenance, a closed stdout/stderr pipe does not kill a
- * run before its checkpoint, and stdout that cannot be written is an I/O error (exit 1). */
+ * run before its checkpoint, stdout that cannot be written is an I/O error (exit 1), and the
+ * restart that sets OMP_WAIT_POLICY keeps the command line. */
 #include <check.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -118,6 +119,24 @@ START_TEST(test_provenance_in_config_ini_and_eval) {
 }
 END_TEST
 
+/* Without OMP_WAIT_POLICY, ./train starts itself again with it set to passive (src/main.c); make
+ * test sets it for the test programs (the Makefile's TEST_ENV), so this test unsets it: the
+ * restarted program gets the whole command line and trains what it asks for. */
+START_TEST(test_restart_for_passive_openmp_keeps_the_arguments) {
+    make_tmpdir();
+    char cmd[2048], path[512];
+    snprintf(cmd, sizeof cmd, "cd %s && env -u OMP_WAIT_POLICY %s " TINY " --set train.steps=10 "
+             "--set run.name=w --set log.progress=0 > out.txt 2>&1", tmpdir, tu_train_bin());
+    int st = system(cmd);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "'%s' failed", cmd);
+    snprintf(path, sizeof path, "%s/runs/w/config.ini", tmpdir);
+    ck_assert(tu_file_contains(path, "run.name=w"));
+    ck_assert(tu_file_contains(path, "steps = 10"));
+    snprintf(path, sizeof path, "%s/runs/w/loss.csv", tmpdir);
+    ck_assert(tu_file_contains(path, "\n10,"));
+}
+END_TEST
+
 /* ./train ARGS with stdout on /dev/full (every write fails: no space left) and stderr in
  * tmpdir/out.txt. Returns the exit code. */
 static int run_stdout_full(const char *args) {
@@ -184,4 +203,4 @@ END_TEST
 TU_MAIN_TIMEOUT("main", 120, test_no_arguments_prints_usage_and_exits_2,
                 test_set_with_space_names_the_argument, test_help_prompt_example_is_answered,
                 test_provenance_in_config_ini_and_eval, test_closed_pipe_does_not_kill_the_run,
-                test_stdout_write_error_exits_1);
+                test_stdout_write_error_exits_1, test_restart_for_passive_openmp_keeps_the_arguments);

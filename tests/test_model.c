@@ -122,8 +122,8 @@ START_TEST(test_model_grads) {
     real *grads = gc_alloc(m.n_params, sizeof *grads);
     memcpy(grads, m.grads, m.n_params * sizeof *grads);
     double *num = gc_alloc(m.n_params, sizeof *num);
-    /* the numeric gradient is the long part (about 10 s per case, minutes for the eight under
-     * the sanitizers): a line first, which make test's heartbeat shows (tests/run_tests.sh) */
+    /* the numeric gradient is the long part (two forward passes per parameter, on one thread:
+     * gradcheck.c): a line first, which make test's heartbeat shows (tests/run_tests.sh) */
     printf("model scale=%s%s: numeric gradient of %zu parameters (case %d of 9)\n",
            scale_names[si], qk ? " qk-norm" : "", m.n_params, _i + 1);
     fflush(stdout);

@@ -1,7 +1,10 @@
 /* test_run_tests.c: tests/run_tests.sh, the runner behind make test, on stub programs: one that
  * runs longer than TEST_HEARTBEAT gets "running for N s: <its last line>" lines before its "ok"
  * line (its output is held until it ends, so without them make test showed nothing for the
- * minutes test_model takes), one that ends at once gets none, and the closing count follows. */
+ * minutes test_model took), one that ends at once gets none, and the closing count follows.
+ * With TEST_JOBS=2 a long program does not hold up the others: the next program starts as soon
+ * as a slot is free (the old runner started program K+2 only once program K had ended, so a long
+ * program left the second core idle), and the lines still come in the order given. */
 #include <check.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,18 +30,28 @@ static void stub(const char *name, const char *body) {
     ck_assert_int_eq(chmod(path, 0755), 0);
 }
 
-/* run_tests.sh's whole output for these programs with a heartbeat of 1 s; *rc its exit code. */
-static char *run(const char *programs, int *rc) {
+/* run_tests.sh's whole output for these programs, `jobs` at once, with a heartbeat of 1 s; *rc
+ * its exit code. */
+static char *run_jobs(const char *programs, int jobs, int *rc) {
     char cmd[PATH_MAX * 2], out[PATH_MAX];
     snprintf(out, sizeof out, "%s/out.txt", g_tmp);
-    snprintf(cmd, sizeof cmd, "TEST_HEARTBEAT=1 TEST_JOBS=1 V=0 %s/tests/run_tests.sh '' %s %s "
-             "> %s 2>&1 < /dev/null", SCALEDOT_SOURCE_DIR, g_tmp, programs, out);
+    snprintf(cmd, sizeof cmd, "TEST_HEARTBEAT=1 TEST_JOBS=%d V=0 %s/tests/run_tests.sh '' %s %s "
+             "> %s 2>&1 < /dev/null", jobs, SCALEDOT_SOURCE_DIR, g_tmp, programs, out);
     int status = system(cmd);
     ck_assert(WIFEXITED(status));
     *rc = WEXITSTATUS(status);
     char *text = tu_read_file(out, NULL);
     ck_assert_ptr_nonnull(text);
     return text;
+}
+
+static char *run(const char *programs, int *rc) { return run_jobs(programs, 1, rc); }
+
+/* Fails the test unless the n lines of order are in out, in that order. */
+static void assert_in_order(const char *out, const char *const *order, int n) {
+    int missing = tu_in_order(out, order, n);
+    ck_assert_msg(missing < 0, "no '%s' (in this order) in:\n%s", missing < 0 ? "" : order[missing],
+                  out);
 }
 
 START_TEST(test_heartbeat_while_running) {
@@ -57,9 +70,7 @@ START_TEST(test_heartbeat_while_running) {
         "  ok    fast                       100%: Checks: 2, Failures: 0, Errors: 0\n",
         "tests: 3 passed, 0 failed\n",
     };
-    int missing = tu_in_order(out, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
-    ck_assert_msg(missing < 0, "no '%s' (in this order) in:\n%s", missing < 0 ? "" : ORDER[missing],
-                  out);
+    assert_in_order(out, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
     /* every heartbeat names the slow program: none for a program that ended at once */
     int beats = 0;
     for (const char *p = out; (p = strstr(p, "  ..    ")); p++, beats++)
@@ -81,12 +92,44 @@ START_TEST(test_heartbeat_then_failure) {
         "FAIL  bad (exit code 3); its output:\n    broken on purpose\n", "failed: bad\n",
         "tests: 0 passed, 1 failed\n",
     };
-    int missing = tu_in_order(out, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
-    ck_assert_msg(missing < 0, "no '%s' (in this order) in:\n%s", missing < 0 ? "" : ORDER[missing],
-                  out);
+    assert_in_order(out, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
+    free(out);
+}
+END_TEST
+
+/* Two slots, a long program first: the three short ones after it must all start while it runs.
+ * "long" waits (up to 10 s) until each of them has left its mark, and fails if one has not. */
+START_TEST(test_free_slot_starts_the_next_program) {
+    char body[PATH_MAX * 2];
+    snprintf(body, sizeof body,
+             "#!/bin/sh\nfor i in $(seq 100); do\n"
+             "  [ -e %s/m1 ] && [ -e %s/m2 ] && [ -e %s/m3 ] && "
+             "{ echo '100%%: Checks: 1, Failures: 0, Errors: 0'; exit 0; }\n"
+             "  sleep 0.1\ndone\necho 'the short programs did not all run beside me'\nexit 1\n",
+             g_tmp, g_tmp, g_tmp);
+    stub("long", body);
+    for (int i = 1; i <= 3; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "mark%d", i);
+        snprintf(body, sizeof body,
+                 "#!/bin/sh\ntouch %s/m%d\necho '100%%: Checks: %d, Failures: 0, Errors: 0'\n",
+                 g_tmp, i, i);
+        stub(name, body);
+    }
+    int rc;
+    char *out = run_jobs("long mark1 mark2 mark3", 2, &rc);
+    ck_assert_msg(rc == 0, "rc %d:\n%s", rc, out);
+    static const char *const ORDER[] = {
+        "  ok    long                       100%: Checks: 1, Failures: 0, Errors: 0\n",
+        "  ok    mark1                      100%: Checks: 1, Failures: 0, Errors: 0\n",
+        "  ok    mark2                      100%: Checks: 2, Failures: 0, Errors: 0\n",
+        "  ok    mark3                      100%: Checks: 3, Failures: 0, Errors: 0\n",
+        "tests: 4 passed, 0 failed\n",
+    };
+    assert_in_order(out, ORDER, (int)(sizeof ORDER / sizeof ORDER[0]));
     free(out);
 }
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("run_tests", make_tmp, remove_tmp, 30, test_heartbeat_while_running,
-                        test_heartbeat_then_failure);
+                        test_heartbeat_then_failure, test_free_slot_starts_the_next_program);
