@@ -50,7 +50,7 @@ plan() {
     ./train --sweep configs/text_scaled.ini --dk 64 --d-model "$w" --scales sqrt_dk,none \
         --grid attention.qk_norm=none,rmsnorm --grid optim.lr="$2" --seeds "$SEEDS" \
         --set model.block="$(part_block "$1")" --set optim.min_lr="$min_lr" "${recipe[@]}" \
-        --out "$out" --plan >/dev/null
+        --out "$out" --plan >/dev/null || return 2 # (set -e does not act in a function under ||)
     echo "$out"
 }
 
@@ -118,6 +118,15 @@ if [ -n "${PUBLISH_ONLY:-}" ]; then
     for p in $PARTS; do [ -d "sweeps/text_map_$p" ] && publish_part "$p"; done
     exit 0
 fi
+
+# Every (part, lr) planned first, outside any pipeline: a plan ./train refuses (e.g. a sweep folder
+# planned by an older ./train, whose plan.txt lacks keys added since) stops the script here, before
+# any run trains from that folder's old configs.
+for p in $PARTS; do
+    for lr in $LRS; do
+        plan "$p" "$lr" >/dev/null || { echo "text_map.sh: part $p, lr $lr: the plan was refused (above)" >&2; exit 2; }
+    done
+done
 
 # The cost first: every part's runs left, and their core-hours.
 total=0
