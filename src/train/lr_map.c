@@ -180,14 +180,10 @@ static const char *const NEWER_KEYS[] = {"init.q_mult", "init.k_mult", "optim.lr
 
 /* Whether a regime's settings (its INI text) hold section.key: the keys a config must match. */
 static int in_regime(const char *ini, const char *section, const char *key, size_t key_len) {
-    for (size_t i = 0; i < sizeof NEWER_KEYS / sizeof NEWER_KEYS[0]; i++) {
-        size_t n = strlen(section);
-        if (strncmp(NEWER_KEYS[i], section, n) == 0 && NEWER_KEYS[i][n] == '.' &&
-            strlen(NEWER_KEYS[i] + n + 1) == key_len &&
-            strncmp(NEWER_KEYS[i] + n + 1, key, key_len) == 0)
-            return 1;
-    }
-    char head[80], line[120];
+    char name[120], head[80], line[120];
+    snprintf(name, sizeof name, "%s.%.*s", section, (int)key_len, key);
+    for (size_t i = 0; i < sizeof NEWER_KEYS / sizeof NEWER_KEYS[0]; i++)
+        if (strcmp(NEWER_KEYS[i], name) == 0) return 1;
     snprintf(head, sizeof head, "[%s]\n", section);
     snprintf(line, sizeof line, "\n%.*s = ", (int)key_len, key);
     const char *s = strstr(ini, head);
