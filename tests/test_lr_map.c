@@ -161,10 +161,9 @@ static const struct {
      "interpolated between d_model 128 and 256"},
     /* extrapolated: scaled GPT-2 init at 1024 and 6e-4: learnt from 512 (2e-3) with the fitted
      * -1.5 (64-256: 3.2e-2, 1.6e-2, 4e-3 learnt, each failing one step up): 2e-3 / 2^1.5 =
-     * 7.07e-4; 6e-4 is log2(7.07/6) = 0.24 below */
-    /* ... but the arm (scaled, GPT-2 init) was measured at no lr below 1e-3 at any width, so 6e-4
-     * is not known (log2(1e-3 / 6e-4) = 0.74 factors of 2 below): a fitted line says nothing of
-     * too low an lr */
+     * 7.07e-4, which 6e-4 is below; but the arm was measured at no lr below 1e-3 at any width, so
+     * 6e-4 (log2(1e-3 / 6e-4) = 0.74 factors of 2 below it) is not known: a fitted line says
+     * nothing of too low an lr */
     {{"init.scheme=gpt2", "attention.scale=sqrt_dk", "model.d_model=1024", "model.n_heads=16",
       "optim.lr=6e-4"},
      "sort_lr_map", LR_BASIS_EXTRAPOLATED, LR_VERDICT_UNKNOWN,
