@@ -77,6 +77,37 @@ jobs() {
     done
 }
 
+# combined_plan PART: on stdout, the part's plans (one sweep per lr) as one plan.txt for
+# results/text_map/PART/ (make lr-map reads a plan beside each sweep.csv): the lrs one axis, the
+# base lines all plans share (optim.lr and optim.min_lr, lr / 10, are the run's), the corpus by
+# its path in the checkout, every plan's runs. Exit 1 when two plans differ elsewhere.
+combined_plan() {
+    local plans=() lrs=() lr f
+    for lr in $LRS; do
+        f=sweeps/text_map_$1/lr-$lr/plan.txt
+        [ -f "$f" ] && plans+=("$f") && lrs+=("$lr")
+    done
+    [ ${#plans[@]} -gt 0 ] || return 0
+    LRLIST=$(IFS=,; echo "${lrs[*]}") awk -v part="$1" '
+        function fail(m) { print "text_map.sh: " m > "/dev/stderr"; bad = 1; exit 1 }
+        FNR == 1 { k = 0 }
+        /^base optim\.(lr|min_lr) = / || /^#/ { next }
+        /^base task\.file = / { $0 = "base task.file = \"data/kjv.txt\"" }
+        /^task-file / { $0 = $1 " " $2 " " $3 " data/kjv.txt" }
+        /^axis optim\.lr / { $0 = "axis optim.lr " ENVIRON["LRLIST"] }
+        /^(run|columns) / { if (/^run / || FNR == NR) runs[++nr] = $0; next }
+        FNR == NR { first[++nf] = $0; next }
+        { if (++k > nf || first[k] != $0) fail(FILENAME ": \"" $0 "\" is not in the first lr'"'"'s plan") }
+        END {
+            if (bad) exit 1
+            print "# results/text_map/" part ": experiments/text_map.sh plans one sweep per lr"
+            print "# (sweeps/text_map_" part "/lr-<L>/plan.txt); this is their plan as one: the lrs"
+            print "# one axis, optim.min_lr = optim.lr / 10 in every run"
+            for (i = 1; i <= nf; i++) print first[i]
+            for (i = 1; i <= nr; i++) print runs[i]
+        }' "${plans[@]}"
+}
+
 # publish_part PART: collect every lr's sweep, merge with the published rows, report, curves
 publish_part() {
     local dest=results/text_map/$1 tmp lr out
@@ -108,6 +139,7 @@ publish_part() {
     (cd "$tmp" && "$train" --sweep-report "$dest" >/dev/null)
     cp "$rep/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
     cp "$rep/summary.txt" "$dest/summary.txt"
+    combined_plan "$1" >"$dest/plan.txt.tmp" && mv "$dest/plan.txt.tmp" "$dest/plan.txt"
     for f in "$rep"/*.svg; do [ -e "$f" ] && cp "$f" "$dest/"; done
     rm -rf "$tmp"
     echo "== $dest: $(awk -F, 'NR > 1 && /,(ok|diverged),/' "$dest/sweep.csv" | wc -l) of" \

@@ -107,20 +107,34 @@ static int regime_index(const char *id) {
     return -1;
 }
 
+/* Whether every compiled run of (regime, arm, d_model) at lr learnt. */
+static int all_learnt(int regime, const char *arm, int d_model, double lr) {
+    for (int j = 0; j < lr_map_n_runs; j++) {
+        const LrMapRun *o = &lr_map_runs[j];
+        if (o->regime == regime && o->d_model == d_model && strcmp(o->arm, arm) == 0 &&
+            o->lr == lr && !o->learnt)
+            return 0;
+    }
+    return 1;
+}
+
 /* The docs' thresholds of (regime, arm, d_model), from the compiled runs: *learnt the largest lr
- * whose every run learnt, *failed the smallest with one that did not (0: none). */
+ * whose every run learnt, *failed the smallest with one that did not (0: none); in a relative
+ * regime (text) the lrs below the smallest whose every run learnt are left out. */
 static void thresholds(int regime, const char *arm, int d_model, double *learnt, double *failed) {
+    double floor = 0;
     *learnt = *failed = 0;
+    for (int i = 0; i < lr_map_n_runs && lr_map_regimes[regime].relative; i++) {
+        const LrMapRun *r = &lr_map_runs[i];
+        if (r->regime == regime && r->d_model == d_model && strcmp(r->arm, arm) == 0 &&
+            all_learnt(regime, arm, d_model, r->lr) && (floor == 0 || r->lr < floor))
+            floor = r->lr;
+    }
     for (int i = 0; i < lr_map_n_runs; i++) {
         const LrMapRun *r = &lr_map_runs[i];
         if (r->regime != regime || r->d_model != d_model || strcmp(r->arm, arm) != 0) continue;
-        int all = 1;
-        for (int j = 0; j < lr_map_n_runs; j++) {
-            const LrMapRun *o = &lr_map_runs[j];
-            if (o->regime == regime && o->d_model == d_model && strcmp(o->arm, arm) == 0 &&
-                o->lr == r->lr && !o->learnt)
-                all = 0;
-        }
+        if (r->lr < floor) continue;
+        int all = all_learnt(regime, arm, d_model, r->lr);
         if (all && r->lr > *learnt) *learnt = r->lr;
         if (!all && (*failed == 0 || r->lr < *failed)) *failed = r->lr;
     }

@@ -80,22 +80,34 @@ function read_sweep(r, f,    plan, k, i, line, n, keep, arm, g, lr, st, m, learn
         arm = ""
         for (i = 1; i <= narm[r]; i++) arm = arm (i > 1 ? " " : "") ARM[r, i] "=" value(ARM[r, i], plan)
         lr = value("optim.lr", plan); m = $col[RC[r]]
-        learnt = st == "ok" && m != "" && (RO[r] == ">=" ? m + 0 >= RV[r] + 0 : m + 0 <= RV[r] + 0)
-        R[++nrun] = sprintf("    {%d, %s, %s, %d, %d, %s, %s, %s, %d, %d, %s, %s},", r - 1,
-            cstr(dir_of(f)), cstr($col["run"]), $col["d_model"], $col["d_k"], cstr(arm), lr,
-            cstr(lr), $col["seed"], learnt, m == "" ? "-1" : m,
-            !("logit_std_peak" in col) || $col["logit_std_peak"] == "" ? "-1" : $col["logit_std_peak"])
+        # whether it learnt is decided once every run is read (a relative criterion needs the
+        # width's best): the run's fields wait in U*
+        U_R[++nrun] = r; U_DIR[nrun] = dir_of(f); U_RUN[nrun] = $col["run"]
+        U_DM[nrun] = $col["d_model"]; U_DK[nrun] = $col["d_k"]; U_ARM[nrun] = arm; U_LR[nrun] = lr
+        U_SEED[nrun] = $col["seed"]; U_OK[nrun] = st == "ok" && m != ""; U_M[nrun] = m
+        U_PEAK[nrun] = !("logit_std_peak" in col) || $col["logit_std_peak"] == "" ? "-1" : $col["logit_std_peak"]
+        if (RREL[r] && U_OK[nrun] && (!((r SUBSEP U_DM[nrun]) in BEST) || m + 0 < BEST[r, U_DM[nrun]]))
+            BEST[r, U_DM[nrun]] = m + 0
         took = 1
-        g = (r - 1) SUBSEP arm SUBSEP $col["d_model"]
-        if (!(g in gseen)) { gseen[g] = 1; G[++ng] = g }
-        k = g SUBSEP lr + 0
-        if (!(k in lrtext)) { lrtext[k] = lr; nlr[g]++; L[g, nlr[g]] = lr + 0; all[k] = 1 }
-        if (!learnt) all[k] = 0
-        if (!((g SUBSEP $col["seed"]) in seeds)) { seeds[g SUBSEP $col["seed"]] = 1; nseed[g]++ }
     }
     close(f)
     FS = " "
     if (took) { merge_base(r, plan); SRC[r] = SRC[r] " " f }
+}
+# run i learnt or not (status ok and the regime's criterion), into R[i] and its cell
+function decide(i,    r, m, learnt, g, k) {
+    r = U_R[i]; m = U_M[i]
+    if (RREL[r]) learnt = U_OK[i] && m + 0 <= BEST[r, U_DM[i]] + RV[r]
+    else learnt = U_OK[i] && (RO[r] == ">=" ? m + 0 >= RV[r] + 0 : m + 0 <= RV[r] + 0)
+    R[i] = sprintf("    {%d, %s, %s, %d, %d, %s, %s, %s, %d, %d, %s, %s},", r - 1, cstr(U_DIR[i]),
+        cstr(U_RUN[i]), U_DM[i], U_DK[i], cstr(U_ARM[i]), U_LR[i], cstr(U_LR[i]), U_SEED[i],
+        learnt, m == "" ? "-1" : m, U_PEAK[i])
+    g = (r - 1) SUBSEP U_ARM[i] SUBSEP U_DM[i]
+    if (!(g in gseen)) { gseen[g] = 1; G[++ng] = g; GR[g] = r }
+    k = g SUBSEP U_LR[i] + 0
+    if (!(k in lrtext)) { lrtext[k] = U_LR[i]; nlr[g]++; L[g, nlr[g]] = U_LR[i] + 0; all[k] = 1 }
+    if (!learnt) all[k] = 0
+    if (!((g SUBSEP U_SEED[i]) in seeds)) { seeds[g SUBSEP U_SEED[i]] = 1; nseed[g]++ }
 }
 function parse(    d, rest, k, v, i, n, w) {
     if ($0 ~ /^[ \t]*(#|$)/) return
@@ -112,8 +124,13 @@ function parse(    d, rest, k, v, i, n, w) {
             if (w[i] !~ /^(run\.seed|model\.d_model|model\.n_heads|optim\.lr|optim\.min_lr)$/) ARM[nr, ++narm[nr]] = w[i]
         }
     } else if (d == "learns") {
-        if (NF != 4 || ($3 != ">=" && $3 != "<=") || !isnum($4)) die(table ":" NR ": learns COLUMN >=|<= NUMBER")
-        RC[nr] = $2; RO[nr] = $3; RV[nr] = $4
+        # "learns COL OP NUMBER", or "learns COL <= best + NUMBER": within NUMBER of the smallest
+        # COL of the regime's runs (status ok) at the run's width, any arm and lr
+        if (NF == 6 && $3 == "<=" && $4 == "best" && $5 == "+" && isnum($6)) {
+            RC[nr] = $2; RO[nr] = $3; RV[nr] = $6; RREL[nr] = 1
+        } else if (NF != 4 || ($3 != ">=" && $3 != "<=") || !isnum($4))
+            die(table ":" NR ": learns COLUMN >=|<= NUMBER, or learns COLUMN <= best + NUMBER")
+        else { RC[nr] = $2; RO[nr] = $3; RV[nr] = $4 }
     } else if (d == "match") {
         if ($3 != "=" || NF < 4) die(table ":" NR ": match KEY = VALUE")
         k = $2; v = rest; sub(/^[^=]*=[ \t]*/, "", v)
@@ -138,13 +155,21 @@ function print_regime(r,    s, i, k, sec, lsec, ini, n, keys) {
             ini = ini "\n        \"" k " = " esc(val[s]) "\\n\""
         }
     }
-    printf "    {%s,\n     %s,\n     %s, %d, %s, %s, %s,%s,\n     %s},\n", cstr(RN[r]), cstr(TI[r]),
-        cstr(RX[r]), RD[r], cstr(RC[r]), cstr(RO[r]), RV[r], ini, cstr(substr(SRC[r], 2))
+    printf "    {%s,\n     %s,\n     %s, %d, %s, %s, %s, %d,%s,\n     %s},\n", cstr(RN[r]), cstr(TI[r]),
+        cstr(RX[r]), RD[r], cstr(RC[r]), cstr(RO[r]), RV[r], RREL[r] ? 1 : 0, ini, cstr(substr(SRC[r], 2))
 }
-function print_cell(q,    g, p, j, lr, k, best, worst, lo, hi) {
-    g = G[q]; split(g, p, SUBSEP); best = 0; worst = 0; lo = 0; hi = 0
+# A cell's thresholds: the largest lr at which every run learnt, the smallest at which one did not.
+# With a relative criterion an lr too low to come near the best in the steps is no failure of the
+# kind the map is about: the lrs below the smallest at which every run learnt are left out (that
+# lr becomes the cell's smallest, below which --where says "not known").
+function print_cell(q,    g, p, j, lr, k, best, worst, lo, hi, floor) {
+    g = G[q]; split(g, p, SUBSEP); best = 0; worst = 0; lo = 0; hi = 0; floor = 0
+    if (RREL[GR[g]])
+        for (j = 1; j <= nlr[g]; j++)
+            if (all[g SUBSEP L[g, j]] && (floor == 0 || L[g, j] < floor)) floor = L[g, j]
     for (j = 1; j <= nlr[g]; j++) {
         lr = L[g, j]; k = g SUBSEP lr
+        if (lr < floor) continue
         if (lo == 0 || lr < lo) lo = lr
         if (lr > hi) hi = lr
         if (all[k] && lr > best) best = lr
@@ -177,11 +202,12 @@ END {
     }
     if (failed) exit 1
     if (!nrun) die("no finished run in any regime")
+    for (i = 1; i <= nrun; i++) decide(i)
     printf "/* lr_map_table.c: GENERATED by `make lr-map` (tools/lr_map_table.sh) from %s and\n", table
     printf " * the sweeps it names. Do not edit: change them and run make lr-map;\n"
     printf " * tests/test_lr_map_table.c fails when this table and they differ. */\n"
     printf "#include \"train/lr_map.h\"\n\n"
-    printf "/* {id, title, axes, d_k, criterion column, op, value, settings (INI), sweeps} */\n"
+    printf "/* {id, title, axes, d_k, criterion column, op, value, relative, settings (INI), sweeps} */\n"
     printf "const LrMapRegime lr_map_regimes[] = {\n"
     for (r = 1; r <= nr; r++) print_regime(r)
     printf "};\nconst int lr_map_n_regimes = %d;\n\n", nr

@@ -161,6 +161,14 @@ static int regime_config(const Config *c, const LrMapRegime *reg, const char *te
         ref->task_seq_len = c->task_seq_len;
         ref->val_fraction = c->val_fraction;
     }
+    if (c->task == ref->task && c->task == TASK_TEXT) {
+        /* the generated tasks' keys; and the corpus: the regime's title names the one its runs
+         * read, and a config's own (a path, spelt its way) places it on the same map */
+        ref->task_length = c->task_length;
+        ref->task_pairs = c->task_pairs;
+        ref->task_symbols = c->task_symbols;
+        memcpy(ref->task_file, c->task_file, sizeof ref->task_file); /* any corpus */
+    }
     if (c->optim == OPT_ADAMW) ref->momentum = c->momentum;
     if (c->init != INIT_GPT2) ref->init_std = c->init_std;
     if (c->scale_mode != SCALE_LEARNED) ref->scale_init = c->scale_init;

@@ -30,6 +30,10 @@ typedef struct {
     const char *criterion;   /* the sweep.csv column that says whether a run learnt */
     const char *op;          /* ">=" or "<=": learnt when status ok and criterion op threshold */
     double threshold;
+    int relative;            /* 1: learnt when criterion <= the smallest of the regime's runs
+                              * (status ok) at the run's width, any arm and lr, + threshold (text:
+                              * no learn/fail edge; "near the best" is the verdict); lrs below the
+                              * smallest at which every run learnt leave its cells' thresholds */
     const char *ini;         /* its settings as an INI text: the match keys, then the plans' other
                               * base lines (its axes not among them) */
     const char *sweeps;      /* the sweep.csv files its runs came from, space-separated */

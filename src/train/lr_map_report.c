@@ -22,16 +22,29 @@ static const char *factors(double k) {
     return fabs(k) < 1.05 && fabs(k) > 0.95 ? "factor" : "factors";
 }
 
-static const char *word(LrVerdict v) {
+/* The verdict in a word; a relative regime's runs (text) have no learn/fail edge: they end near
+ * the width's best final loss or behind it. */
+static const char *word(LrVerdict v, int regime) {
+    int rel = regime >= 0 && lr_map_regimes[regime].relative;
     switch (v) {
-    case LR_VERDICT_LEARNS: return "learns";
-    case LR_VERDICT_FAILS: return "fails";
+    case LR_VERDICT_LEARNS: return rel ? "near the best" : "learns";
+    case LR_VERDICT_FAILS: return rel ? "behind the best" : "fails";
     case LR_VERDICT_SPLIT: return "split";
     case LR_VERDICT_EDGE: return "on the edge";
     case LR_VERDICT_UNKNOWN: return "not known";
     case LR_VERDICT_NONE: break;
     }
     return "no verdict";
+}
+
+/* What "learnt" means in the regime, as a verb phrase: "learnt", "ended near the best". */
+static const char *learnt(const LrPlacement *p) {
+    return p->regime >= 0 && lr_map_regimes[p->regime].relative ? "ended near the best" : "learnt";
+}
+
+/* What "failed" means in the regime: "a run failed", "a run fell behind". */
+static const char *failed(const LrPlacement *p) {
+    return p->regime >= 0 && lr_map_regimes[p->regime].relative ? "a run fell behind" : "a run failed";
 }
 
 /* Where did the thresholds at the config's width come from, as a phrase. */
@@ -53,17 +66,17 @@ static void against_thresholds(FILE *f, const LrPlacement *p) {
     double L = p->learnt.lr, F = p->failed.lr;
     if (p->verdict == LR_VERDICT_LEARNS) {
         double k = log2(L / p->lr);
-        if (k < 0.05) fprintf(f, "lr %s is at the %slargest lr that learnt (%s)", lr_str(p->lr, b1, 32), est, lr_str(L, b2, 32));
-        else fprintf(f, "lr %s is %.1f %s of 2 below the %slargest lr that learnt (%s)",
-                     lr_str(p->lr, b1, 32), k, factors(k), est, lr_str(L, b2, 32));
+        if (k < 0.05) fprintf(f, "lr %s is at the %slargest lr that %s (%s)", lr_str(p->lr, b1, 32), est, learnt(p), lr_str(L, b2, 32));
+        else fprintf(f, "lr %s is %.1f %s of 2 below the %slargest lr that %s (%s)",
+                     lr_str(p->lr, b1, 32), k, factors(k), est, learnt(p), lr_str(L, b2, 32));
     } else if (p->verdict == LR_VERDICT_FAILS) {
-        fprintf(f, "lr %s is at or above the %ssmallest lr at which a run failed (%s)",
-                lr_str(p->lr, b1, 32), est, lr_str(F, b2, 32));
-        if (L > 0) fprintf(f, "; the largest that learnt: %s", lr_str(L, b2, 32));
+        fprintf(f, "lr %s is at or above the %ssmallest lr at which %s (%s)",
+                lr_str(p->lr, b1, 32), est, failed(p), lr_str(F, b2, 32));
+        if (L > 0) fprintf(f, "; the largest that %s: %s", learnt(p), lr_str(L, b2, 32));
     } else if (p->verdict == LR_VERDICT_EDGE) {
-        fprintf(f, "lr %s is between the %slargest lr that learnt (%s)", lr_str(p->lr, b1, 32), est,
-                lr_str(L, b2, 32));
-        fprintf(f, " and the smallest at which a run failed (%s)", lr_str(F, b2, 32));
+        fprintf(f, "lr %s is between the %slargest lr that %s (%s)", lr_str(p->lr, b1, 32), est,
+                learnt(p), lr_str(L, b2, 32));
+        fprintf(f, " and the smallest at which %s (%s)", failed(p), lr_str(F, b2, 32));
     } else if (p->lr_min > 0 && p->lr < p->lr_min) {
         double k = log2(p->lr_min / p->lr);
         int here = p->basis == LR_BASIS_RUNS || p->basis == LR_BASIS_WIDTH;
@@ -80,9 +93,9 @@ static void against_thresholds(FILE *f, const LrPlacement *p) {
 }
 
 /* One width's say: "d_model 256: split (2 of 3 runs learnt)". */
-static void say(FILE *f, const LrMapSay *s) {
-    fprintf(f, "d_model %d: %s", s->d_model, word(s->verdict));
-    if (s->n_runs) fprintf(f, " (%d of %d runs learnt)", s->n_learnt, s->n_runs);
+static void say(FILE *f, const LrPlacement *p, const LrMapSay *s) {
+    fprintf(f, "d_model %d: %s", s->d_model, word(s->verdict, p->regime));
+    if (s->n_runs) fprintf(f, " (%d of %d runs %s)", s->n_learnt, s->n_runs, learnt(p));
     else fprintf(f, " (by its thresholds: no run at this lr)");
 }
 
@@ -91,24 +104,24 @@ static void basis(FILE *f, const LrPlacement *p) {
     char b[32];
     switch (p->basis) {
     case LR_BASIS_RUNS:
-        fprintf(f, "%d of %d runs at its width, arm and lr learnt (d_model %d, lr %s)", p->n_learnt,
-                p->n_runs, p->d_model, lr_str(p->lr, b, sizeof b));
+        fprintf(f, "%d of %d runs at its width, arm and lr %s (d_model %d, lr %s)", p->n_learnt,
+                p->n_runs, learnt(p), p->d_model, lr_str(p->lr, b, sizeof b));
         break;
     case LR_BASIS_WIDTH:
     case LR_BASIS_INTERPOLATED:
     case LR_BASIS_EXTRAPOLATED: against_thresholds(f, p); break;
     case LR_BASIS_NEIGHBOURS:
         fprintf(f, "not measured at d_model %d; at lr %s, ", p->d_model, lr_str(p->lr, b, sizeof b));
-        say(f, &p->lo);
+        say(f, p, &p->lo);
         fprintf(f, ", ");
-        say(f, &p->hi);
+        say(f, p, &p->hi);
         if (p->lo.verdict != p->hi.verdict) fprintf(f, ": the nearer width's (in log2 d_model)");
         break;
     case LR_BASIS_NEAREST:
         fprintf(f, "not measured at d_model %d, beyond the measured widths (no fitted exponent: no "
                    "two widths bracket a threshold); the nearest at lr %s, ", p->d_model,
                 lr_str(p->lr, b, sizeof b));
-        say(f, &p->lo);
+        say(f, p, &p->lo);
         break;
     case LR_BASIS_NONE: break;
     }
@@ -142,7 +155,7 @@ void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
         fprintf(f, "no verdict: the regime %s has no run of its arm (%s)",
                 lr_map_regimes[p->regime].id, p->arm);
     } else {
-        fprintf(f, "%s: ", word(p->verdict));
+        fprintf(f, "%s: ", word(p->verdict, p->regime));
         basis(f, p);
         fprintf(f, "; regime %s", lr_map_regimes[p->regime].id);
     }
@@ -192,21 +205,33 @@ static void nearest_runs(FILE *f, const LrPlacement *p, int w) {
                     r->metric);
             if (r->peak >= 0) fprintf(f, "%.3g", r->peak);
             else fprintf(f, "-");
-            fprintf(f, "%s\n", r->learnt ? ": learnt" : ": did not learn");
+            fprintf(f, "%s\n", g->relative ? (r->learnt ? ": near the best" : ": behind the best")
+                                       : (r->learnt ? ": learnt" : ": did not learn"));
         }
 }
 
 /* The details of a placement in its regime: arm, thresholds, fit, runs. */
 static void regime_details(FILE *f, const LrPlacement *p) {
     const LrMapRegime *g = &lr_map_regimes[p->regime];
-    fprintf(f, "regime: %s: %s\n  a run learnt: status ok and final %s %s %g; measured over: %s\n"
-               "  its runs: %s\n", g->id, g->title, g->criterion, g->op, g->threshold, g->axes,
+    fprintf(f, "regime: %s: %s\n", g->id, g->title);
+    if (g->relative)
+        /* val_loss is nats per token (per byte on text): the tolerance in bits too */
+        fprintf(f, "  a run ended near the best: status ok and final %s <= the smallest of the "
+                   "regime's runs at its width (any arm and lr) + %g (%.3g bits); the lrs below "
+                   "the smallest at which every run of an arm did are too low for %d steps, not "
+                   "a threshold", g->criterion, g->threshold, g->threshold / log(2), p->steps);
+    else
+        fprintf(f, "  a run learnt: status ok and final %s %s %g", g->criterion, g->op, g->threshold);
+    fprintf(f, "; measured over: %s\n  its runs: %s\n", g->axes,
             *g->sweeps ? g->sweeps : "(no sweep published yet)");
     fprintf(f, "arm: %s\n", p->arm);
-    fprintf(f, "thresholds at d_model %d (the largest lr at which every run learnt, the smallest at "
-               "which one did not):\n", p->d_model);
-    threshold_line(f, "largest lr that learnt", &p->learnt);
-    threshold_line(f, "smallest lr at which a run failed", &p->failed);
+    fprintf(f, "thresholds at d_model %d (the largest lr at which every run %s, the smallest at "
+               "which one did not):\n", p->d_model, learnt(p));
+    char what[64];
+    snprintf(what, sizeof what, "largest lr that %s", learnt(p));
+    threshold_line(f, what, &p->learnt);
+    snprintf(what, sizeof what, "smallest lr at which %s", failed(p));
+    threshold_line(f, what, &p->failed);
     if (p->fit.n_widths >= 2)
         fprintf(f, "fitted exponent: lr ~ d_model^%.2f over d_model %d-%d (%d widths; least squares "
                    "on log2 of each width's middle, sqrt(largest learnt x smallest failed))\n",

@@ -3,11 +3,11 @@
  * tests/test_lr_map_table.c fails when this table and they differ. */
 #include "train/lr_map.h"
 
-/* {id, title, axes, d_k, criterion column, op, value, settings (INI), sweeps} */
+/* {id, title, axes, d_k, criterion column, op, value, relative, settings (INI), sweeps} */
 const LrMapRegime lr_map_regimes[] = {
     {"sort_lr_map",
      "sort, GPT-2 block, AdamW beta2 0.999, no weight decay, clipping or min lr (the lr map)",
-     "run.seed model.d_model model.n_heads optim.lr attention.scale init.scheme", 64, "val_answer_acc", ">=", 0.99,
+     "run.seed model.d_model model.n_heads optim.lr attention.scale init.scheme", 64, "val_answer_acc", ">=", 0.99, 0,
         "[task]\n"
         "name = sort\n"
         "length = 8\n"
@@ -64,7 +64,7 @@ const LrMapRegime lr_map_regimes[] = {
      "results/lr_width/d128/sweep.csv results/lr_width/d128_s3/sweep.csv results/lr_width/d256_none/sweep.csv results/lr_width/d256_s3_none/sweep.csv results/lr_width/d256_s3_sqrt_dk/sweep.csv results/lr_width/d256_sqrt_dk/sweep.csv results/lr_width/d64/sweep.csv results/lr_width/d64_s3/sweep.csv results/init_width/d128/sweep.csv results/init_width/d256/sweep.csv results/init_width/d256_s23/sweep.csv results/init_width/d512/sweep.csv results/init_width/d512_s23/sweep.csv results/init_width/d64/sweep.csv"},
     {"sort_users",
      "sort, GPT-2 block, the users' recipe (AdamW lr 6e-4, beta2 0.95, weight decay 0.1, clip 1, min lr 6e-5)",
-     "run.seed model.d_model model.n_heads attention.scale init.scheme", 64, "val_answer_acc", ">=", 0.99,
+     "run.seed model.d_model model.n_heads attention.scale init.scheme", 64, "val_answer_acc", ">=", 0.99, 0,
         "[task]\n"
         "name = sort\n"
         "length = 8\n"
@@ -122,16 +122,29 @@ const LrMapRegime lr_map_regimes[] = {
      "results/user_recipe/d256/sweep.csv results/user_recipe/d512/sweep.csv results/user_recipe/d768/sweep.csv"},
     {"text_users",
      "text (KJV bytes), LLaMA block, GPT-2 init, the users' recipe (beta2 0.95, weight decay 0.1, clip 1, min lr = lr / 10), lr grid",
-     "run.seed model.d_model model.n_heads optim.lr optim.min_lr attention.scale attention.qk_norm", 64, "val_loss", "<=", 1.4,
+     "run.seed model.d_model model.n_heads optim.lr optim.min_lr attention.scale attention.qk_norm", 64, "val_loss", "<=", 0.0693, 1,
         "[task]\n"
         "name = text\n"
         "seq_len = 64\n"
+        "length = 8\n"
+        "pairs = 8\n"
+        "symbols = 16\n"
+        "file = \"data/kjv.txt\"\n"
+        "val_fraction = 0.1\n"
+        "val_size = 256\n"
+        "separator = auto\n"
         "[model]\n"
         "block = llama\n"
         "n_layers = 2\n"
+        "d_ff = 0\n"
+        "max_seq_len = 0\n"
+        "ln_eps = 1e-05\n"
+        "matmul = float32\n"
         "[init]\n"
         "scheme = gpt2\n"
         "std = 0.02\n"
+        "q_mult = 1\n"
+        "k_mult = 1\n"
         "[optim]\n"
         "name = adamw\n"
         "beta2 = 0.95\n"
@@ -139,10 +152,34 @@ const LrMapRegime lr_map_regimes[] = {
         "grad_clip = 1\n"
         "warmup_steps = 100\n"
         "schedule = cosine\n"
+        "beta1 = 0.9\n"
+        "eps = 1e-08\n"
+        "momentum = 0.9\n"
+        "lr_q_mult = 1\n"
+        "lr_k_mult = 1\n"
         "[train]\n"
         "steps = 1000\n"
-        "batch_size = 32\n",
-     ""},
+        "batch_size = 32\n"
+        "eval_every = 100\n"
+        "checkpoint_every = 500\n"
+        "on_divergence = stop\n"
+        "[run]\n"
+        "threads = 0\n"
+        "[attention]\n"
+        "scale_init = 1\n"
+        "softcap = 0\n"
+        "qk_clip = 0\n"
+        "window = 0\n"
+        "[log]\n"
+        "every = 20\n"
+        "progress = 1\n"
+        "[guard]\n"
+        "logit_std_max = 0\n"
+        "max_weight_max = 0\n"
+        "grad_norm_min = 0\n"
+        "grad_norm_max = 0\n"
+        "action = warn\n",
+     "results/text_map/d128/sweep.csv results/text_map/d256/sweep.csv"},
 };
 const int lr_map_n_regimes = 3;
 
@@ -309,8 +346,76 @@ const LrMapRun lr_map_runs[] = {
     {1, "results/user_recipe/d768", "dk64_none_scheme-gpt2_s1", 768, 64, "attention.scale=none init.scheme=gpt2", 0.0006, "0.0006", 1, 0, 0.457031, 557.623},
     {1, "results/user_recipe/d768", "dk64_none_scheme-gpt2_s2", 768, 64, "attention.scale=none init.scheme=gpt2", 0.0006, "0.0006", 2, 0, 0.404297, 404.982},
     {1, "results/user_recipe/d768", "dk64_none_scheme-gpt2_s3", 768, 64, "attention.scale=none init.scheme=gpt2", 0.0006, "0.0006", 3, 0, 0.419922, 472.909},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 1, 0, 1.54818, 2.26251},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 2, 0, 1.54545, 2.45852},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-3e-4_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 0, 1.50528, 2.03679},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-3e-4_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 3e-4, "3e-4", 2, 0, 1.52295, 2.0028},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-3e-4_s1", 128, 64, "attention.scale=none attention.qk_norm=none", 3e-4, "3e-4", 1, 0, 1.51711, 3.09525},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-3e-4_s2", 128, 64, "attention.scale=none attention.qk_norm=none", 3e-4, "3e-4", 2, 0, 1.51016, 3.31874},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-3e-4_s1", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 0, 1.71289, 12.636},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-3e-4_s2", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 3e-4, "3e-4", 2, 0, 1.74452, 13.2375},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-6e-4_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 6e-4, "6e-4", 1, 1, 1.45827, 3.04577},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-6e-4_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 6e-4, "6e-4", 2, 1, 1.44748, 3.12138},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-6e-4_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 6e-4, "6e-4", 1, 1, 1.4224, 2.20328},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-6e-4_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 6e-4, "6e-4", 2, 1, 1.44515, 2.19669},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-6e-4_s1", 128, 64, "attention.scale=none attention.qk_norm=none", 6e-4, "6e-4", 1, 1, 1.44123, 3.76517},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-6e-4_s2", 128, 64, "attention.scale=none attention.qk_norm=none", 6e-4, "6e-4", 2, 1, 1.4406, 4.40628},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-6e-4_s1", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 6e-4, "6e-4", 1, 0, 1.63847, 13.7759},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-6e-4_s2", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 6e-4, "6e-4", 2, 0, 1.67495, 13.5241},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-1.2e-3_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.2e-3, "1.2e-3", 1, 1, 1.42096, 3.54979},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-1.2e-3_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.2e-3, "1.2e-3", 2, 1, 1.42955, 4.10215},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.2e-3_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 1, 1, 1.40628, 2.51704},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.2e-3_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 2, 1, 1.40435, 2.58258},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-1.2e-3_s1", 128, 64, "attention.scale=none attention.qk_norm=none", 1.2e-3, "1.2e-3", 1, 1, 1.40718, 5.16403},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-1.2e-3_s2", 128, 64, "attention.scale=none attention.qk_norm=none", 1.2e-3, "1.2e-3", 2, 1, 1.43164, 6.33906},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-1.2e-3_s1", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 1, 0, 1.60169, 14.6813},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-1.2e-3_s2", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 2, 0, 1.61352, 16.0615},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-2.4e-3_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 2.4e-3, "2.4e-3", 1, 1, 1.43182, 5.25996},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-2.4e-3_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 2.4e-3, "2.4e-3", 2, 1, 1.44247, 5.36142},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-2.4e-3_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 1, 1, 1.41465, 2.85912},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-2.4e-3_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 2, 1, 1.41631, 2.96558},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-2.4e-3_s1", 128, 64, "attention.scale=none attention.qk_norm=none", 2.4e-3, "2.4e-3", 1, 1, 1.4532, 16.6514},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-2.4e-3_s2", 128, 64, "attention.scale=none attention.qk_norm=none", 2.4e-3, "2.4e-3", 2, 0, 1.48256, 18.8185},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-2.4e-3_s1", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 1, 0, 1.57282, 17.1033},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-2.4e-3_s2", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 2, 0, 1.60844, 18.1979},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-4.8e-3_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 4.8e-3, "4.8e-3", 1, 1, 1.46258, 7.40516},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-4.8e-3_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 4.8e-3, "4.8e-3", 2, 1, 1.45796, 7.57669},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-4.8e-3_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 1, 1, 1.42827, 3.08789},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-4.8e-3_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 2, 1, 1.47175, 3.14225},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-4.8e-3_s1", 128, 64, "attention.scale=none attention.qk_norm=none", 4.8e-3, "4.8e-3", 1, 0, 1.64054, 170.804},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-4.8e-3_s2", 128, 64, "attention.scale=none attention.qk_norm=none", 4.8e-3, "4.8e-3", 2, 0, 1.66581, 156.284},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-4.8e-3_s1", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 1, 0, 1.58411, 19.124},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-4.8e-3_s2", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 2, 0, 1.65657, 20.7051},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-9.6e-3_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 9.6e-3, "9.6e-3", 1, 0, 1.49888, 34.2681},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-9.6e-3_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 9.6e-3, "9.6e-3", 2, 0, 1.48442, 34.8123},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-9.6e-3_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 1, 1, 1.47255, 3.51066},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-9.6e-3_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 2, 0, 1.48819, 3.47607},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-9.6e-3_s1", 128, 64, "attention.scale=none attention.qk_norm=none", 9.6e-3, "9.6e-3", 1, 0, 1.79901, 853.755},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-9.6e-3_s2", 128, 64, "attention.scale=none attention.qk_norm=none", 9.6e-3, "9.6e-3", 2, 0, 1.78602, 1104.43},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-9.6e-3_s1", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 1, 0, 1.51771, 21.9762},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-9.6e-3_s2", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 2, 0, 1.57077, 23.3404},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-1.92e-2_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.92e-2, "1.92e-2", 1, 0, 1.62258, 256.789},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-none_lr-1.92e-2_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.92e-2, "1.92e-2", 2, 0, 1.50971, 212.809},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.92e-2_s1", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 1, 0, 1.51555, 3.48489},
+    {2, "results/text_map/d128", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.92e-2_s2", 128, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 2, 0, 1.51659, 4.45473},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-1.92e-2_s1", 128, 64, "attention.scale=none attention.qk_norm=none", 1.92e-2, "1.92e-2", 1, 0, 2.08954, 4744.9},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-none_lr-1.92e-2_s2", 128, 64, "attention.scale=none attention.qk_norm=none", 1.92e-2, "1.92e-2", 2, 0, 2.10834, 3152.98},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s1", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 1, 0, 1.59978, 21.7233},
+    {2, "results/text_map/d128", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s2", 128, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 2, 0, 1.58888, 21.2354},
+    {2, "results/text_map/d256", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 1, 1, 1.37283, 2.58201},
+    {2, "results/text_map/d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-3e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 1, 1.36275, 1.98914},
+    {2, "results/text_map/d256", "dk64_none_qk_norm-none_lr-3e-4_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 3e-4, "3e-4", 1, 1, 1.3647, 3.90308},
+    {2, "results/text_map/d256", "dk64_none_qk_norm-rmsnorm_lr-3e-4_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 0, 1.53183, 13.3691},
+    {2, "results/text_map/d256", "dk64_sqrt_dk_qk_norm-none_lr-6e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 6e-4, "6e-4", 1, 1, 1.33733, 3.38263},
+    {2, "results/text_map/d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-6e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 6e-4, "6e-4", 1, 1, 1.33067, 2.20769},
+    {2, "results/text_map/d256", "dk64_none_qk_norm-none_lr-6e-4_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 6e-4, "6e-4", 1, 1, 1.3409, 5.91561},
+    {2, "results/text_map/d256", "dk64_none_qk_norm-rmsnorm_lr-6e-4_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 6e-4, "6e-4", 1, 0, 1.51031, 15.8053},
+    {2, "results/text_map/d256", "dk64_sqrt_dk_qk_norm-none_lr-1.2e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.2e-3, "1.2e-3", 1, 1, 1.34116, 4.95113},
+    {2, "results/text_map/d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.2e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 1, 1, 1.3452, 2.62432},
+    {2, "results/text_map/d256", "dk64_none_qk_norm-none_lr-1.2e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 1.2e-3, "1.2e-3", 1, 0, 1.40191, 18.7735},
+    {2, "results/text_map/d256", "dk64_none_qk_norm-rmsnorm_lr-1.2e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 1, 0, 1.50228, 17.8869},
 };
-const int lr_map_n_runs = 160;
+const int lr_map_n_runs = 228;
 
 /* {regime, arm, d_model, largest lr at which every run learnt, smallest at which one did
  * not (0: none), the same as written, the smallest and largest lr, lrs, seeds} */
@@ -341,5 +446,13 @@ const LrMapCell lr_map_cells[] = {
     {1, "attention.scale=none init.scheme=gpt2", 512, 0, 0.0006, "", "0.0006", 0.0006, 0.0006, 1, 3},
     {1, "attention.scale=sqrt_dk init.scheme=gpt2", 768, 0.0006, 0, "0.0006", "", 0.0006, 0.0006, 1, 3},
     {1, "attention.scale=none init.scheme=gpt2", 768, 0, 0.0006, "", "0.0006", 0.0006, 0.0006, 1, 3},
+    {2, "attention.scale=sqrt_dk attention.qk_norm=none", 128, 4.8e-3, 9.6e-3, "4.8e-3", "9.6e-3", 6e-4, 1.92e-2, 7, 2},
+    {2, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 128, 4.8e-3, 9.6e-3, "4.8e-3", "9.6e-3", 6e-4, 1.92e-2, 7, 2},
+    {2, "attention.scale=none attention.qk_norm=none", 128, 1.2e-3, 2.4e-3, "1.2e-3", "2.4e-3", 6e-4, 1.92e-2, 7, 2},
+    {2, "attention.scale=none attention.qk_norm=rmsnorm", 128, 0, 3e-4, "", "3e-4", 3e-4, 1.92e-2, 7, 2},
+    {2, "attention.scale=sqrt_dk attention.qk_norm=none", 256, 1.2e-3, 0, "1.2e-3", "", 3e-4, 1.2e-3, 3, 1},
+    {2, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 256, 1.2e-3, 0, "1.2e-3", "", 3e-4, 1.2e-3, 3, 1},
+    {2, "attention.scale=none attention.qk_norm=none", 256, 6e-4, 1.2e-3, "6e-4", "1.2e-3", 3e-4, 1.2e-3, 3, 1},
+    {2, "attention.scale=none attention.qk_norm=rmsnorm", 256, 0, 3e-4, "", "3e-4", 3e-4, 1.2e-3, 3, 1},
 };
-const int lr_map_n_cells = 26;
+const int lr_map_n_cells = 34;
