@@ -8,7 +8,8 @@
 # generator. Writes results/text/nanogpt/: sweep.csv and the usual sweep files (./train),
 # bpb.txt, twin/<scale>_s<seed>.{csv,txt} (the twin's evaluations and output), curves.txt (the
 # validation bits per byte of both programs at every 100 steps, median over the seeds; nats per
-# byte = bits x ln 2). Runs go in sweeps/nanogpt*/ (git ignores them); started again, the script
+# byte = bits x ln 2) and curves.svg, its figure (experiments/nanogpt_figure.py; Python 3, as the
+# twin). Runs go in sweeps/nanogpt*/ (git ignores them); started again, the script
 # skips what finished.
 . "$(dirname "$(readlink -f "$0")")/common.sh"
 experiments/text_corpus.sh
@@ -62,3 +63,5 @@ done
                   med("twin sqrt_dk", s[i]), med("train none", s[i]), med("twin none", s[i]) }'
 } >"$out/curves.txt"
 cat "$out/curves.txt"
+# the figure of that table (README, findings.md): ./train solid, the twin dashed
+/usr/bin/python3 experiments/nanogpt_figure.py "$out/curves.txt" "$out/curves.svg"
