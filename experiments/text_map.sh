@@ -19,7 +19,10 @@
 # with status ok or diverged is not trained again (the checkout is all another machine needs).
 # Publishing merges: a run's freshly collected row when it ended (ok, diverged, guard), else the
 # row already published, else the fresh row (missing); then ./train --sweep-report redraws the
-# summary, and experiments/curves.sh adds each local run's curve. PUBLISH_ONLY=1 publishes what
+# summary, experiments/curves.sh adds each local run's curve, the part's plans are written as one
+# plan.txt (make lr-map reads it: the text_users regime of ./train --where), and
+# experiments/text_map_figure.py draws results/text_map/text_map.svg (bits per byte against lr, a
+# panel per part, peak logit std below) and lr_sensitivity.txt over every published part. PUBLISH_ONLY=1 publishes what
 # the local sweeps hold (e.g. after stopping the script) and trains nothing.
 #
 # Cost: the script prints the runs left and the core-hours before it trains (a run's seconds on
@@ -146,8 +149,16 @@ publish_part() {
         "$(($(wc -l <"$dest/sweep.csv") - 1)) runs ended"
 }
 
+# the figure over every published part and lr_sensitivity.txt (Python 3, as the twin; the runs
+# and tables above need only ./train)
+figure() {
+    if command -v python3 >/dev/null; then python3 experiments/text_map_figure.py results/text_map >/dev/null
+    else echo "text_map.sh: python3 not found: results/text_map/text_map.svg not redrawn"; fi
+}
+
 if [ -n "${PUBLISH_ONLY:-}" ]; then
     for p in $PARTS; do [ -d "sweeps/text_map_$p" ] && publish_part "$p"; done
+    figure
     exit 0
 fi
 
@@ -178,3 +189,4 @@ for p in $PARTS; do
         xargs -0 -r -P "$JOBS" -n 1 sh -c || echo "text_map.sh: part $p: some runs failed (see sweep.csv)"
     publish_part "$p"
 done
+figure
