@@ -2,7 +2,7 @@
 """experiments/equivalence_figure.py DIR: DIR/equivalence.svg from DIR/runs/*/loss.csv
 (experiments/equivalence.sh writes them).
 
-Left: the train loss of the scaled run and of the unscaled run with W_q's init and learning rate
+Left: the train loss (log axis) of the scaled run and of the unscaled run with W_q's init and learning rate
 multiplied by 1/sqrt(d_k), step by step (eps 1e-30, no clipping): one curve on the other.
 Right: |train loss difference| of the three pairs on a log axis: the exact pair is 0 at every
 step (said in its label: a log axis cannot draw 0), eps 1e-8 and clipping at 1 drift apart.
@@ -72,24 +72,29 @@ class Panel:
 
     def line(self, pts, col, width=1.5, dash="", label="", ly=0):
         pts = [(s, v) for s, v in pts if not self.logy or v > 0]
+        da = f' stroke-dasharray="{dash}"' if dash else ""
         if pts:
             d = " ".join(f"{'M' if i == 0 else 'L'}{self.X(s):.1f},{self.Y(v):.1f}"
                          for i, (s, v) in enumerate(pts))
-            da = f' stroke-dasharray="{dash}"' if dash else ""
             self.o.append(f'<path d="{d}" fill="none" stroke="{col}" stroke-width="{width}"{da}/>')
         if label:
-            self.o.append(f'<text x="{self.x + 8}" y="{self.y + 16 + 16 * ly}" fill="{col}">'
-                          f'{label}</text>')
+            # below the panel, out of the curves' way
+            ty = self.y + self.h + 52 + 16 * ly
+            self.o.append(f'<line x1="{self.x}" x2="{self.x + 24}" y1="{ty - 4}" y2="{ty - 4}" '
+                          f'stroke="{col}" stroke-width="2"{da if pts else ""}/>')
+            self.o.append(f'<text x="{self.x + 30}" y="{ty}">{label}</text>')
 
 
 def main():
-    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="980" height="400" viewBox="0 0 980 400" '
-         'font-family="sans-serif" font-size="12"><rect width="980" height="400" fill="white"/>']
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="980" height="420" viewBox="0 0 980 420" '
+         'font-family="sans-serif" font-size="12"><rect width="980" height="420" fill="white"/>']
     a, b = loss("scaled_exact"), loss("unscaled_q_exact")
     steps = sorted(a)
     hi = max(max(a.values()), max(b.values()))
-    p = Panel(o, 70, 40, 380, 290, (0, steps[-1]), (0, math.ceil(hi * 2) / 2), False,
-              "train loss, eps 1e-30, no clipping", "train loss (nats)")
+    lo_l = min(min(a.values()), min(b.values()))
+    p = Panel(o, 70, 40, 380, 260, (0, steps[-1]), (10.0 ** math.floor(math.log10(lo_l)),
+              10.0 ** math.ceil(math.log10(hi))), True,
+              "train loss, eps 1e-30, no clipping", "train loss (nats, log)")
     p.line([(s, a[s]) for s in steps], BLUE, 4, label="scale 1/√d_k", ly=0)
     p.line([(s, b[s]) for s in steps if s in b], ORANGE, 1.5, "5 3",
            label="scale 1, W_q init and lr × 1/√d_k", ly=1)
@@ -100,7 +105,7 @@ def main():
     pos = [v for d in ds for _, v in d if v > 0]
     lo = 10.0 ** math.floor(math.log10(min(pos))) if pos else 1e-8
     top = 10.0 ** math.ceil(math.log10(max(pos))) if pos else 1
-    q = Panel(o, 570, 40, 380, 290, (0, steps[-1]), (lo, top), True,
+    q = Panel(o, 570, 40, 380, 260, (0, steps[-1]), (lo, top), True,
               "|train loss difference| of each pair", "|difference| (nats, log)")
     for i, ((_, _, col, what), d) in enumerate(zip(pairs, ds)):
         zero = all(v == 0 for _, v in d)
