@@ -164,6 +164,7 @@ static const RowCase RANGE_ROWS[] = {
     {"30,0.9,,,,0,1.2,1.100,5120,1\n", 1},                 /* 13: lr 0 at a cosine's end */
     {"40,0.9,,,,0.003,-1.2,1.200,5120,1\n", 0},            /* 14: negative gradient norm */
     {"40,0.9,0.8,0,1,0.003,1.2,1.200,5120,1\n", 1},        /* 15: accuracies 0 and 1 */
+    {"45.5,0.9,,,,0.003,1.2,1.300,5120,1\n", 0},          /* 16: a step, in order, not whole */
 };
 
 /* Checks rows of text (header first) as file `path`; row i (line i + 2) kept when keep[i]. */
