@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report/warnings.h"
 #include "testutil.h"
 #include "util/run_lock.h"
 
@@ -43,16 +44,16 @@ static void write_in(const char *dir, const char *file, const char *text) {
  * over both layers; the growth columns: layer 1's head mean 9 at step 0 is the highest any
  * layer reaches (layer 0: 2 and 2), so peak 9, step 0, layer 1, and no 10x step (both layers
  * end lower). grad_norms.csv: the last row's W_q, W_k norms 0.25, 0.5. */
+#define LOSS_TO_20                                                                           \
+    "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"           \
+    "tokens_per_s,skipped_steps\n"                                                            \
+    "0,2.5,2.4,0.1,0,0.001,1,0,1,0\n"                                                         \
+    "10,2.0,1.4,0.5,0.6,0.001,1,0,1,0\n"                                                      \
+    "20,1.5,1.2,0.8,0.99,0.001,1,0,1,0\n"
+#define LOSS_FROM_30 "30,1.0,1.5,0.7,0.5,0.001,1,0,1,0\n40,,1.3,0.9,0.995,,,0,1,0\n"
 static void write_logs(const char *dir) {
     mkdir(dir, 0755);
-    write_in(dir, "loss.csv",
-             "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,elapsed_s,"
-             "tokens_per_s,skipped_steps\n"
-             "0,2.5,2.4,0.1,0,0.001,1,0,1,0\n"
-             "10,2.0,1.4,0.5,0.6,0.001,1,0,1,0\n"
-             "20,1.5,1.2,0.8,0.99,0.001,1,0,1,0\n"
-             "30,1.0,1.5,0.7,0.5,0.001,1,0,1,0\n"
-             "40,,1.3,0.9,0.995,,,0,1,0\n");
+    write_in(dir, "loss.csv", LOSS_TO_20 LOSS_FROM_30);
     write_in(dir, "attention.csv",
              "step,layer,head,logit_std,saturated_frac,softmax_pass\n"
              "0,0,0,1.0,0.1,0.5\n0,0,1,3.0,0.3,0.7\n0,1,0,9.0,0.0,0.0\n"
@@ -87,6 +88,34 @@ START_TEST(test_row_from_logs) {
                            "softmax_pass_final,logit_std_peak,logit_std_peak_step,"
                            "logit_std_peak_layer,logit_std_10x_step,gq_norm,gk_norm,wall_s,version");
     free(head);
+}
+END_TEST
+
+/* The collection reads the logs through the checked reader (report/log_check.h, issue 45): a
+ * row it cannot have written (here an accuracy of 1.5 with a negative loss, and step 20 written
+ * again with accuracy 1) is skipped, and the row is the one of the clean logs above, word for
+ * word; both warnings are kept for the sweep's page. */
+START_TEST(test_row_skips_impossible_rows) {
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/r1", g_tmp);
+    write_logs(dir);
+    write_in(dir, "loss.csv",
+             LOSS_TO_20 "20,1.5,0.1,0.8,1,0.001,1,0,1,0\n25,1.5,-1.0,0.8,1.5,0.001,1,0,1,0\n"
+             LOSS_FROM_30);
+    write_in(dir, SWEEP_MARKER, "exit_code 4\nwall_s 1.5\nversion v9\n");
+    Plan p = one_run_plan();
+    warnings_clear();
+    TuCapture cap;
+    tu_capture_begin(&cap, 2);
+    char *row = results_row(&p, 0, dir, NULL);
+    char *err = tu_capture_end(&cap);
+    ck_assert_str_eq(row, "r1,8,16,2,none,1,40,guard,4,40,1.3,0.995,0.9,1.2,0.995,10,20,20,40,2.4,2,"
+                          "0.0181019,gpt2,recall,0.4,0.3,9,0,1,,0.25,0.5,1.500,v9");
+    ck_assert_msg(strstr(err, "r1/loss.csv:5: step 20 again") && strstr(err, "r1/loss.csv:6: "),
+                  "%s", err);
+    ck_assert_int_eq(warnings_count(), 2);
+    free(err);
+    free(row);
 }
 END_TEST
 
@@ -262,7 +291,7 @@ START_TEST(test_write_csv) {
 }
 END_TEST
 
-TU_MAIN_FIXTURE("results", make_tmp, remove_tmp, test_row_from_logs, test_row_text_run,
-                test_row_missing_fields,
+TU_MAIN_FIXTURE("results", make_tmp, remove_tmp, test_row_from_logs,
+                test_row_skips_impossible_rows, test_row_text_run, test_row_missing_fields,
                 test_status, test_status_running_while_locked, test_marker_round_trip,
                 test_write_csv);

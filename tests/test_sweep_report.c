@@ -249,7 +249,9 @@ START_TEST(test_malformed_row) {
     Report r = report();
     ck_assert_int_eq(r.rc, 0);
     assert_has(r.err, "sweep.csv:3: column val_loss: 'oops' is not a number; row skipped");
-    assert_has(r.out, "malformed rows skipped: 1");
+    /* the summary (and so the page) lists what was skipped, as the terminal said it */
+    assert_has(r.out, "read with warnings: 1 (rows skipped; sweep.csv: 1)\n  ");
+    assert_has(r.out, "sweep.csv:3: column val_loss: 'oops' is not a number; row skipped\n");
     assert_has(r.out, "  all runs     2  85.0 [80.0-90.0]");
     report_free(&r);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/equal_loss.h"
+#include "report/warnings.h"
 #include "report/figures.h"
 #include "report/report.h"
 #include "util/exit_codes.h"
@@ -69,6 +70,7 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
 
 int cli_compare(int argc, char **argv) {
     CompareArgs a;
+    warnings_clear(); /* a command starts with none (report/warnings.h) */
     int rc = parse_args(&a, argc, argv);
     if (rc < 0) rc = a.at_equal_loss ? report_equal_loss(stdout, a.dirs[0], a.dirs[1])
                                      : report_compare(&a);

@@ -10,12 +10,14 @@
 
 #include "cli/sweep_args.h"
 #include "report/sweep_report.h"
+#include "report/warnings.h"
 #include "sweep/sweep.h"
 #include "util/dirs.h"
 #include "util/exit_codes.h"
 
 int cli_sweep(int argc, char **argv) {
     SweepArgs a;
+    warnings_clear(); /* a command starts with none (report/warnings.h) */
     int rc = sweep_args_parse(&a, argc, argv);
     rc = rc > 0 ? EXIT_OK : rc < 0 ? EXIT_CONFIG : sweep_execute(&a);
     sweep_args_free(&a);
@@ -34,6 +36,7 @@ int cli_sweep_run(int argc, char **argv) {
 }
 
 int cli_sweep_report(int argc, char **argv) {
+    warnings_clear();
     if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_REPORT_USAGE, stdout), EXIT_OK;
     if (argc > 1) { /* e.g. two sweeps at once: say so, not only how the command reads */
         fprintf(stderr, "error: --sweep-report takes one sweep folder, not %d ('%s', '%s'%s): "

@@ -27,6 +27,7 @@
 #include "report/summary.h"
 #include "report/svg.h"
 #include "report/verdict.h"
+#include "report/warnings.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
 
@@ -112,6 +113,25 @@ static void remove_stale_figures(const char *dir, const FigureInfo *figs, int n_
     closedir(d);
 }
 
+/* Runs of different tasks measure different things under one name (a text run's val_answer_acc
+ * is its next-byte accuracy, a sort run's the share of answers right): compared all the same,
+ * with a warning on the terminal and the page (issue 45, F7). */
+static void warn_mixed_tasks(const Run *runs, int n) {
+    int first = -1;
+    for (int i = 0; i < n; i++) {
+        const char *task = run_task(&runs[i]);
+        if (!task) continue;
+        if (first < 0) {
+            first = i;
+        } else if (strcmp(task, run_task(&runs[first])) != 0) {
+            warn_input("the runs are of different tasks ('%s': %s, '%s': %s): their losses and "
+                       "accuracies measure different things; shown side by side all the same",
+                       runs[first].name, run_task(&runs[first]), runs[i].name, task);
+            return;
+        }
+    }
+}
+
 int report_compare(const CompareArgs *a) {
     int n_dirs = a->n_dirs;
     Run *runs = calloc((size_t)n_dirs, sizeof *runs);
@@ -123,6 +143,7 @@ int report_compare(const CompareArgs *a) {
     char dir[PATH_MAX], index[PATH_MAX];
     if (rc != RC_OK) goto done;
     make_names_unique(runs, n_dirs);
+    warn_mixed_tasks(runs, n_dirs);
     if (a->out)
         snprintf(dir, sizeof dir, "%s", a->out);
     else

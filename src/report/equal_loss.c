@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "runlog/log_query.h"
+#include "report/log_check.h"
 #include "runlog/csv_read.h"
 #include "report/sweep_table.h"
 
@@ -61,7 +62,7 @@ static int run_load(Run *r, const char *dir) {
     static const char *const FILES[3] = {"loss.csv", "grad_norms.csv", "attention.csv"};
     r->dir = dir;
     for (int i = 0; i < 3; i++) {
-        if (log_load(logs[i], dir, FILES[i], path, sizeof path) != 0) {
+        if (log_read(logs[i], dir, FILES[i], path, sizeof path, 0) != 0) {
             fprintf(stderr, "error: --compare --at-equal-loss: cannot read '%s': %s\n", path,
                     strerror(errno));
             return errno == ENOMEM ? 1 : 2;

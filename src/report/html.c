@@ -12,6 +12,7 @@
 #include "report/plot.h"
 #include "report/svg.h"
 #include "report/verdict.h"
+#include "report/warnings.h"
 #include "util/file_check.h"
 #include "util/provenance.h"
 #include "util/whole_write.h"
@@ -239,6 +240,22 @@ static void html_verdict(FILE *f, const Run *runs, int n) {
     free(text);
 }
 
+/* What the command warned about its input (warnings.h), first: a row of a log it skipped, runs
+ * of different tasks. Nothing when there is none. */
+static void html_warnings(FILE *f) {
+    int n = warnings_count();
+    if (n == 0) return;
+    fprintf(f, "<p class=\"verdict\" id=\"warnings\" style=\"border-left-color:#b00020\">"
+               "<b>Read with warnings</b> (printed on the terminal too):");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "<br/>\n");
+        xml_escape_file(f, warnings_at(i));
+    }
+    if (warnings_dropped())
+        fprintf(f, "<br/>\n... and %d more (on the terminal)", warnings_dropped());
+    fprintf(f, "</p>\n");
+}
+
 /* Everything before the figures: head, title, the run folders, the verdict, the contents, the
  * samples (text runs: what a reader looks at first), the toggles' place. */
 static void html_top(FILE *f, const Run *runs, int n) {
@@ -264,6 +281,7 @@ static void html_top(FILE *f, const Run *runs, int n) {
     /* The verdict, the samples and the figures first, the tables after them; the script adds
      * hover and the run toggles. */
     fprintf(f, ".</p>\n");
+    html_warnings(f);
     html_verdict(f, runs, n);
     int samples = has_samples(runs, n);
     fprintf(f, "<nav>%s<a href=\"#figures\">Figures</a> &#183; <a href=\"#differ\">Settings "

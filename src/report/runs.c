@@ -154,11 +154,7 @@ static void run_name(char *out, size_t n, const char *path) {
  * (loaded), 0 (left out), or -1 when it was refused as not a regular file (message printed). */
 static int load_optional(Csv *t, const char *dir, const char *file, int note_missing) {
     char p[PATH_MAX];
-    if (log_load(t, dir, file, p, sizeof p) == 0) {
-        /* attn_map_tokens.csv holds symbol names; the other logs are all numbers */
-        if (strcmp(file, "attn_map_tokens.csv") != 0) log_check_rows(t, p);
-        return 1;
-    }
+    if (log_read(t, dir, file, p, sizeof p, 0) == 0) return 1;
     if (errno == ECANCELED) return -1;
     if (errno != ENOENT || note_missing)
         fprintf(stderr, "note: %s: %s; left out of the report\n", p, strerror(errno));
@@ -179,11 +175,10 @@ int load_run(Run *r, const char *path) {
         return -1;
     }
     char p[PATH_MAX];
-    if (log_load(&r->loss, path, "loss.csv", p, sizeof p) != 0) {
+    if (log_read(&r->loss, path, "loss.csv", p, sizeof p, 0) != 0) {
         if (errno != ECANCELED) fprintf(stderr, "error: cannot read '%s': %s\n", p, strerror(errno));
         return -1;
     }
-    log_check_rows(&r->loss, p);
     if (csv_col(&r->loss, "step") < 0) {
         fprintf(stderr, "error: '%s' has no 'step' column; is this a scaledot run folder?\n", p);
         return -1;
@@ -314,6 +309,11 @@ void run_status(const Run *r, char *out, size_t n) {
 }
 
 int task_name_is_text(const char *task) { return task && strcmp(task, "text") == 0; }
+
+const char *run_task(const Run *r) {
+    const char *task = ini_get(&r->config, "task.name");
+    return task && *task ? task : csv_col(&r->loss, "val_bpb") >= 0 ? "text" : NULL;
+}
 
 int run_is_text(const Run *r) {
     return task_name_is_text(ini_get(&r->config, "task.name")) || csv_col(&r->loss, "val_bpb") >= 0;

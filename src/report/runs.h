@@ -62,6 +62,10 @@ int attn_step(const Run *r, int last);
  * reads no config, so this is the one place here that spells it). */
 int task_name_is_text(const char *task);
 
+/* Run r's task: task.name of its config.ini, else "text" when its loss.csv has val_bpb (written
+ * for the text task only), else NULL (not known). */
+const char *run_task(const Run *r);
+
 /* 1 when run r is a text run: task.name = text in its config.ini, or a val_bpb column in its
  * loss.csv (the trainer writes it for the text task only). */
 int run_is_text(const Run *r);

@@ -25,11 +25,9 @@ typedef enum {
 
 typedef struct {
     const char *name;  /* header name */
-    int numeric;       /* a non-empty field must be a number (nan / inf included);
-                          SWEEP_FRACTION: a number in [0, 1] (an accuracy) */
+    int numeric;       /* a non-empty field must be a number (nan / inf included); its range,
+                          if it has one, is log_check.c's */
 } SweepColumnInfo;
-
-#define SWEEP_FRACTION 2 /* the numeric value of a column holding a fraction */
 
 /* Indexed by SweepColumn. */
 extern const SweepColumnInfo SWEEP_COLUMNS[SC_N];

@@ -22,6 +22,7 @@
 #include "report/svg.h"
 #include "report/sweep_table.h"
 #include "report/verdict.h"
+#include "report/warnings.h"
 #include "util/exit_codes.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
@@ -68,8 +69,15 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
         fprintf(f, "status mismatch: %d run folder%s a run of another configuration than the "
                    "plan's row (--collect names the setting that differs); not counted as the "
                    "plan's\n", n_mismatch, n_mismatch > 1 ? "s hold" : " holds");
-    if (t->n_malformed)
-        fprintf(f, "malformed rows skipped: %d (see the warnings)\n", t->n_malformed);
+    /* what the reading warned about (warnings.h): this sweep.csv's rows skipped and, after a
+     * collection, the run logs' */
+    if (warnings_count() || warnings_dropped()) {
+        fprintf(f, "read with warnings: %d (rows skipped; sweep.csv: %d)\n",
+                warnings_count() + warnings_dropped(), t->n_malformed);
+        for (int i = 0; i < warnings_count(); i++) fprintf(f, "  %s\n", warnings_at(i));
+        if (warnings_dropped())
+            fprintf(f, "  ... and %d more (printed above)\n", warnings_dropped());
+    }
 }
 
 /* ------------------------------------------------------------------ summary over seeds */

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/file_check.h"
+#include "report/log_check.h"
 #include "report/runs.h"
 #include "report/sweep_columns.h"
+#include "util/file_check.h"
 
 /* ------------------------------------------------------------------ the schema's columns */
 
@@ -29,26 +30,6 @@ const char *sweep_metric_name(SweepMetric m) {
                               : SWEEP_PLAN_COLUMNS[PC_STEPS].name;
 }
 
-/* Columns whose non-empty fields must be numbers (nan / inf included), checked in this order:
- * the plan's numeric columns, the names of older files, the numeric result columns (all but the
- * older names from sweep_columns.h). */
-static const char *const OLDER_NUMERIC[] = {"logit_std_step0", "grad_q_final", "grad_k_final"};
-#define N_OLDER ((int)(sizeof OLDER_NUMERIC / sizeof *OLDER_NUMERIC))
-#define N_NUMERIC (PC_N + N_OLDER + SC_N)
-
-/* Column i of N_NUMERIC when it is numeric; NULL for a column that is text. *fraction (may be
- * NULL) is set when its values must lie in [0, 1]. */
-static const char *numeric_name(int i, int *fraction) {
-    if (fraction) *fraction = 0;
-    if (i < PC_N) return SWEEP_PLAN_COLUMNS[i].numeric ? SWEEP_PLAN_COLUMNS[i].name : NULL;
-    if (i < PC_N + N_OLDER) return OLDER_NUMERIC[i - PC_N];
-    const SweepColumnInfo *c = &SWEEP_COLUMNS[i - PC_N - N_OLDER];
-    if (fraction) *fraction = c->numeric == SWEEP_FRACTION;
-    return c->numeric ? c->name : NULL;
-}
-
-static const char *const REQUIRED[] = {"status", "val_loss", "val_answer_acc"};
-
 /* Columns that can be varied: the plan's before steps (the model shape, the scale and the
  * seed), and any section.key. */
 static int can_vary(const char *name) {
@@ -59,74 +40,30 @@ static int can_vary(const char *name) {
 
 /* ------------------------------------------------------------------ rows */
 
-/* The whole field as a number (strtod: also nan, inf); surrounding blanks allowed. */
-static int parse_number(const char *s, double *v) {
-    char *end;
-    while (*s == ' ' || *s == '\t') s++;
-    *v = strtod(s, &end);
-    if (end == s) return -1;
-    while (*end == ' ' || *end == '\t') end++;
-    return *end ? -1 : 0;
-}
-
-/* Checks data row r (on line `line`) and fills *row. Returns 0, or -1 after a warning. */
-static int read_row(const SweepTable *t, int r, int line, SweepRow *row) {
+/* Fills *row from data row r, which log_check_rows has checked (its numeric fields are numbers,
+ * its status known). */
+static void read_row(const SweepTable *t, int r, SweepRow *row) {
     const Csv *c = &t->csv;
-    /* a row cut short (a copy interrupted, a hand edit) would read as a run with empty metrics */
-    if (c->width[r + 1] != c->n_cols) {
-        fprintf(stderr, "warning: %s:%d: %d fields, the header has %d; row skipped\n", t->path,
-                line, c->width[r + 1], c->n_cols);
-        return -1;
-    }
-    for (int i = 0; i < N_NUMERIC; i++) {
-        int fraction;
-        const char *name = numeric_name(i, &fraction);
-        int col = name ? csv_col(c, name) : -1;
-        double v;
-        if (col < 0 || csv_empty(c, r, col)) continue;
-        int number = parse_number(csv_str(c, r, col), &v) == 0;
-        if (number && (!fraction || (v >= 0 && v <= 1))) continue; /* an accuracy: [0, 1], not nan */
-        fprintf(stderr, "warning: %s:%d: column %s: '%s' is not %s; row skipped\n", t->path, line,
-                name, csv_str(c, r, col), number ? "a fraction in [0, 1]" : "a number");
-        return -1;
-    }
     memset(row, 0, sizeof *row);
-    row->line = line;
+    row->line = c->line[r + 1];
     row->csv_row = r;
     row->run = csv_str(c, r, csv_col(c, SWEEP_RUN_COLUMN));
     row->status = csv_str(c, r, csv_col(c, "status"));
     int st = sweep_status_find(row->status);
-    if (st < 0) {
-        char names[256];
-        sweep_status_list(names, sizeof names);
-        fprintf(stderr, "warning: %s:%d: column status: unknown status '%s' (%s); row skipped\n",
-                t->path, line, row->status, names);
-        return -1;
-    }
-    row->in_stats = SWEEP_STATUSES[st].in_stats;
-    row->stopped = SWEEP_STATUSES[st].stopped;
+    row->in_stats = st >= 0 && SWEEP_STATUSES[st].in_stats;
+    row->stopped = st >= 0 && SWEEP_STATUSES[st].stopped;
     for (int m = 0; m < SW_N_METRIC; m++) {
         int col = t->col[m];
         row->has[m] = col >= 0 && !csv_empty(c, r, col);
-        row->v[m] = NAN;
-        if (row->has[m]) parse_number(csv_str(c, r, col), &row->v[m]);
+        row->v[m] = row->has[m] ? csv_num(c, r, col) : NAN;
     }
-    return 0;
 }
 
-/* Every data row, its line number counted in the original text (csv.c skips blank lines). */
-static int read_rows(SweepTable *t, const char *text) {
+static int read_rows(SweepTable *t) {
     const Csv *c = &t->csv;
     t->rows = calloc((size_t)(c->n_rows > 0 ? c->n_rows : 1), sizeof *t->rows);
     if (!t->rows) return -1;
-    size_t pos = 0;
-    int line = 1;
-    for (int r = 0; r < c->n_rows; r++) {
-        size_t start = (size_t)(c->cell[(size_t)(r + 1) * (size_t)c->n_cols] - c->text);
-        for (; pos < start; pos++) line += text[pos] == '\n';
-        if (read_row(t, r, line, &t->rows[t->n_rows]) == 0) t->n_rows++;
-        else t->n_malformed++;
-    }
+    for (int r = 0; r < c->n_rows; r++) read_row(t, r, &t->rows[t->n_rows++]);
     return 0;
 }
 
@@ -169,24 +106,19 @@ static void find_keys(SweepTable *t) {
 int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t len) {
     memset(t, 0, sizeof *t);
     t->path = path;
-    if (csv_parse(&t->csv, text, len) != 0) {
+    int skipped = log_read_sweep(&t->csv, path, text, len); /* the checked reader */
+    if (skipped < 0) {
         int oom = errno == ENOMEM;
         fprintf(stderr, "error: %s: %s\n", path,
-                oom                                     ? "out of memory"
-                : errno == EILSEQ || errno == ENOTUNIQ ? t->csv.problem
-                                                        : "no header line (is it a sweep.csv?)");
+                oom                 ? "out of memory"
+                : t->csv.problem[0] ? t->csv.problem
+                                    : "no header line (is it a sweep.csv?)");
         return oom ? -1 : -2;
     }
-    for (size_t i = 0; i < sizeof REQUIRED / sizeof *REQUIRED; i++)
-        if (csv_col(&t->csv, REQUIRED[i]) < 0) {
-            fprintf(stderr, "error: %s: line 1: no column '%s' (is it a sweep.csv?)\n", path,
-                    REQUIRED[i]);
-            sweep_table_free(t);
-            return -2;
-        }
+    t->n_malformed = skipped;
     for (int m = 0; m < SW_N_METRIC; m++) t->col[m] = csv_col(&t->csv, sweep_metric_name(m));
     if (t->col[SW_STD0] < 0) t->col[SW_STD0] = csv_col(&t->csv, "logit_std_step0"); /* older */
-    if (read_rows(t, text) != 0) {
+    if (read_rows(t) != 0) {
         fprintf(stderr, "error: %s: out of memory\n", path);
         sweep_table_free(t);
         return -1;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "report/log_check.h"
 #include "runlog/log_query.h"
 #include "sweep/results.h"
 #include "util/clock.h"
@@ -53,7 +54,7 @@ static int logged_step(const char *dir) {
     Csv t = {0};
     char path[PATH_MAX];
     int step = -1;
-    if (dir && log_load(&t, dir, "loss.csv", path, sizeof path) == 0) {
+    if (dir && log_read(&t, dir, "loss.csv", path, sizeof path, LOG_QUIET) == 0) {
         int row = log_last_row(&t, csv_col(&t, "train_loss"));
         step = row >= 0 ? log_step(&t, row) : -1;
     }

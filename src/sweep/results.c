@@ -15,6 +15,7 @@
 #include "runlog/log_query.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
+#include "report/log_check.h"
 #include "report/sweep_columns.h"
 #include "report/time_to_learn.h"
 #include "tasks/tasks.h"
@@ -152,7 +153,7 @@ typedef struct {
 
 static int load(Csv *t, const char *dir, const char *file) {
     char path[SWEEP_PATH + 32];
-    return log_load(t, dir, file, path, sizeof path);
+    return log_read(t, dir, file, path, sizeof path, 0);
 }
 
 static void read_loss(const char *dir, Measured *m) {
