@@ -60,7 +60,7 @@ real llama_forward(Model *m, const int *tokens, const int *targets, const float 
         residual_forward(out, a->resid2, a->fcproj, (long)N * C);
     }
     row_rmsnorm_forward(m->lnf, m->lnf_rstd, m->resid_final, m->p.lnf_w, N, C, c->ln_eps);
-    model_linear_forward(m, m->logits, m->lnf, m->p.head_w, NULL, N, C, V);
+    model_readout_forward(m, N);
     m->loss = crossentropy_forward(m->losses, m->probs, m->logits, targets, mask, N, V);
     return m->loss;
 }
@@ -73,7 +73,7 @@ void llama_backward(Model *m, int with_pass_stats) {
     /* As model.c's GPT-2 backward: kernels overwrite the activation gradients they produce,
      * and the RMSNorms add their dinp into the residual stream's gradient m->dx. */
     crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
-    model_linear_backward(m, m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V);
+    model_readout_backward(m, N);
     memset(m->dx, 0, (size_t)N * C * sizeof(real));
     row_rmsnorm_backward(m->dx, m->g.lnf_w, m->dlnf, m->resid_final, m->p.lnf_w, m->lnf_rstd, N,
                          C);

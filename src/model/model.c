@@ -110,6 +110,8 @@ static void build_table(Model *m) {
             add_tensor(m, name, width(c, BLOCK_TENSORS[k].d0), width(c, BLOCK_TENSORS[k].d1));
             /* [3C] rows: q, k, v (attn.qkv.weight and .bias, the only W_3C tensors) */
             m->tensors[m->n_tensors - 1].qkv_thirds = BLOCK_TENSORS[k].d0 == W_3C;
+            /* a block's matrices are C or d_ff (both grow with C) by C, d_ff or 3C */
+            m->tensors[m->n_tensors - 1].hidden = BLOCK_TENSORS[k].d1 != W_NONE;
         }
     add_tensor(m, "ln_f.weight", c->d_model, 0);
     if (!is_llama(c)) add_tensor(m, "ln_f.bias", c->d_model, 0);
@@ -384,6 +386,18 @@ void model_scale_qk(Model *m, double q_mult, double k_mult) {
     }
 }
 
+void model_init_mup(Model *m, double width_mult) {
+    for (int i = 0; i < m->n_tensors; i++) {
+        const TensorInfo *t = &m->tensors[i];
+        real *x = m->params + t->offset;
+        if (t->qkv_thirds) fill_const(x, t->numel / 3, R(0.0));
+        if (strcmp(t->name, "head.weight") == 0 && width_mult != 1.0) {
+            real f = (real)sqrt(width_mult);
+            for (size_t j = 0; j < t->numel; j++) x[j] *= f;
+        }
+    }
+}
+
 double model_qkv_init_std(int d_model, int gpt2, double gpt2_std_arg) {
     /* the tensor as the table names and shapes it: (3C, C), fan_in C; asked of the same
      * functions the init draws with, so the prediction follows any change to the schemes */
@@ -437,7 +451,7 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
     }
     layernorm_forward(m->lnf, m->lnf_mean, m->lnf_rstd, m->resid_final, m->p.lnf_w, m->p.lnf_b,
                       N, C, c->ln_eps);
-    model_linear_forward(m, m->logits, m->lnf, m->p.head_w, NULL, N, C, V);
+    model_readout_forward(m, N);
     m->loss = crossentropy_forward(m->losses, m->probs, m->logits, targets, mask, N, V);
     return m->loss;
 }
@@ -460,7 +474,7 @@ static void backward(Model *m, int with_pass_stats) {
      * layer, GELU's and attention's dinp) and accumulate only where two paths meet: LayerNorm's
      * dinp adds into the residual stream's gradient. */
     crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
-    model_linear_backward(m, m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V);
+    model_readout_backward(m, N);
     zero(m->dx, NC);
     layernorm_backward(m->dx, m->g.lnf_w, m->g.lnf_b, m->dlnf, m->resid_final, m->p.lnf_w,
                        m->lnf_mean, m->lnf_rstd, N, C);

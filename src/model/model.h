@@ -52,6 +52,9 @@ typedef struct {
     int block;        /* MODEL_BLOCK_GPT2 (0, the default) or MODEL_BLOCK_LLAMA (llama.h) */
     int matmul;       /* MODEL_MATMUL_FLOAT32 (0, the default) or MODEL_MATMUL_BF16: the linear
                        * layers' products with bf16 inputs, float32 sums (matmul_bf16.h) */
+    real readout_mult; /* the factor on the logits (model_readout_forward; μP's 1/width_mult);
+                        * 0 or 1 = none */
+    int v_norm;       /* 1 = each head's v through a weightless RMSNorm (model.h, below) */
 } ModelConfig;
 
 /* ModelConfig.matmul (config key model.matmul). */
@@ -71,6 +74,9 @@ typedef struct {
     int shape[2];
     size_t offset, numel;
     int qkv_thirds;
+    int hidden; /* 1 = a hidden weight matrix: a block's 2-D tensor (both dimensions grow with
+                 * d_model), what μP's learning rate 1/width_mult multiplies; 0 for the
+                 * embeddings, head.weight and every 1-D tensor */
 } TensorInfo;
 
 /* One block's tensors; qn_* and kn_* (attn.q_norm, attn.k_norm, [d_k]) are NULL without
@@ -186,6 +192,15 @@ void model_init_gpt2(Model *m, Rng *rng, double std);
  * c times larger (issue 42; under Adam, with the learning rate of W_q also c times larger, the
  * same training: docs/findings.md). Multipliers of 1 leave the parameters bit for bit. */
 void model_scale_qk(Model *m, double q_mult, double k_mult);
+
+/* μP's init (model.param = mup; Yang et al. 2022, Tensor Programs V, Table 3, and microsoft/mup),
+ * applied after model_init_* and model_scale_qk: the query third of every attn.qkv.weight and
+ * attn.qkv.bias set to 0 (the mup README's zero-initialised query: q·k is 0 at step 0 whatever
+ * the width), and head.weight multiplied by √width_mult (MuReadout._rescale_parameters: with the
+ * logits' factor 1/width_mult the readout's output starts 1/√width_mult of the base width's,
+ * Table 3's output init variance 1/fan_in² against the hidden weights' 1/fan_in). Every other
+ * tensor is untouched and no random number is drawn. width_mult 1 changes only W_q. */
+void model_init_mup(Model *m, double width_mult);
 
 /* The std σ of attn.qkv.weight's entries as model_init_fan_in (gpt2 == 0: 1/√d_model) or
  * model_init_gpt2 (gpt2 != 0: gpt2_std itself; the qkv weight is not one of the output

@@ -30,4 +30,12 @@ void model_linear_backward(const Model *m, real *dinp, real *dweight, real *dbia
                            const real *dout, const real *inp, const real *weight, int N, int C,
                            int OC);
 
+/* The readout (model_linear.c): logits [N, V] = readout_mult · lnf [N, C] · head.weightᵀ, the
+ * factor cfg.readout_mult (0 or 1: none, the product as it is). μP's MuReadout (Yang et al.
+ * 2022, Tensor Programs V, Table 3's output multiplier 1/fan_in relative to the base width;
+ * microsoft/mup: forward(x / width_mult)). Backward: m->dlogits is multiplied in place by the
+ * factor, then head.weight's gradient is added and m->dlnf overwritten, as model_linear_backward. */
+void model_readout_forward(Model *m, int N);
+void model_readout_backward(Model *m, int N);
+
 #endif
