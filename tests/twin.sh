@@ -6,7 +6,9 @@
 # qk-RMSNorm, soft-capping and a window of 3 keys; the llama block with a learned scale, soft-capping and QK-clip,
 # whose clipped weights the export carries), one with the W_q / W_k init and lr multipliers and
 # one with attention.scale = 8/d_k, two with the mup preset (model.param = mup at width multiplier 2
-# and, llama, 4: the hidden rates in training, the logits' factor in load.py), exports each with --val, and checks
+# and, llama, 4: the hidden rates in training, the logits' factor in load.py), two with
+# attention.v_norm = rmsnorm (gpt2 with qk-RMSNorm and scale none, Gemma 4's set; llama alone),
+# exports each with --val, and checks
 # that twin/load.py reproduces the validation loss, token accuracy and answer accuracy to 1e-5
 # and the logits of the first batch to 1e-5 of their largest magnitude.
 # Then twin/train.py's text task started from a step-0 export (--init) against ./train's step-0
@@ -49,7 +51,9 @@ for spec in "unscaled:--set attention.scale=none --set model.n_heads=1" \
             "mult:--set attention.scale=none --set model.n_heads=2 --set init.q_mult=0.25 --set optim.lr_q_mult=0.25 --set init.k_mult=2 --set optim.lr_k_mult=0.5" \
             "mup:--set attention.scale=8/d_k --set model.n_heads=2" \
             "mup_preset:--set model.param=mup --set model.base_width=16 --set attention.scale=8/d_k --set model.n_heads=2" \
-            "llama_mup_preset:--set model.block=llama --set model.param=mup --set model.base_width=8 --set model.n_heads=2"; do
+            "llama_mup_preset:--set model.block=llama --set model.param=mup --set model.base_width=8 --set model.n_heads=2" \
+            "vnorm:--set attention.v_norm=rmsnorm --set model.n_heads=2 --set attention.qk_norm=rmsnorm --set attention.scale=none" \
+            "llama_vnorm:--set model.block=llama --set attention.v_norm=rmsnorm --set model.n_heads=2"; do
     name=${spec%%:*}
     # shellcheck disable=SC2086 # the spec's --set words are meant to split
     (cd "$tmp" && OMP_NUM_THREADS=1 "$train" "${common[@]}" --set run.name="$name" ${spec#*:} \

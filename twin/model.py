@@ -24,7 +24,8 @@ The attention fixes, each as the reference README defines it (docs/attention_fix
 attention.qk_norm = rmsnorm (q, k <- RMSNorm over d_k, gain only); attention.scale = learned
 (scores = exp(attn.log_scale[h]) * q k^T, log_scale [n_heads] starting at log(scale_init));
 attention.softcap = c (scores <- c tanh(scores / c) after the scale, before the mask);
-attention.window = w (query i sees keys i - w + 1 .. i only); attention.qk_clip = tau (train.py: after each step, a head whose largest logit of the step
+attention.window = w (query i sees keys i - w + 1 .. i only); attention.v_norm = rmsnorm
+(each head's v <- v / sqrt(mean(v^2) + model.ln_eps) over d_k, no gain; Gemma 4); attention.qk_clip = tau (train.py: after each step, a head whose largest logit of the step
 exceeded tau gets its q and k rows of attn.qkv times sqrt(tau / largest)).
 
 The W_q and W_k multipliers (init.q_mult, init.k_mult, optim.lr_q_mult, optim.lr_k_mult) touch no
@@ -128,6 +129,7 @@ class Attention(nn.Module):
         self.qk_norm = qk_norm
         self.proj = nn.Linear(C, C, bias=not llama)
         self.last_smax = None
+        self.v_norm_eps = None  # attention.v_norm = rmsnorm: its eps (twin_from_config)
 
     def forward(self, h):
         B, T, C = h.shape
@@ -136,6 +138,8 @@ class Attention(nn.Module):
         q, k, v = (t.view(B, T, NH, C // NH).transpose(1, 2) for t in (q, k, v))  # B NH T d_k
         if self.qk_norm:
             q, k = self.q_norm(q), self.k_norm(k)
+        if self.v_norm_eps is not None:  # weightless RMSNorm of each head's v over d_k
+            v = v * torch.rsqrt(v.pow(2).mean(dim=-1, keepdim=True) + self.v_norm_eps)
         if self.llama:
             q, k = rope(q), rope(k)
         f = self.log_scale.exp().view(1, NH, 1, 1) if self.learned else self.scale
@@ -294,6 +298,9 @@ def twin_from_config(cfg, vocab_size, max_seq_len):
                  float(cfg["model.ln_eps"]), llama, cfg["attention.scale"] == "learned",
                  float(cfg.get("attention.softcap", "0")), int(cfg.get("attention.window", "0")))
     model.readout_mult = 1.0 / width_mult(cfg)
+    if cfg.get("attention.v_norm", "none") == "rmsnorm":
+        for b in model.blocks:
+            b.attn.v_norm_eps = float(cfg["model.ln_eps"])
     return model
 
 

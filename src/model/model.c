@@ -169,8 +169,9 @@ static void layout_acts(Model *m, Arena *a) {
         b->ln1_rstd = carve(a, BT * r);
         b->qkv = carve(a, BT * 3 * C * r);
         b->attn_qkv = b->qkv;
+        if (c->qk_norm || c->v_norm) b->attn_qkv = carve(a, BT * 3 * C * r);
+        if (c->v_norm) b->v_rstd = carve(a, BT * c->n_heads * r);
         if (c->qk_norm) {
-            b->attn_qkv = carve(a, BT * 3 * C * r);
             b->q_mean = carve(a, BT * c->n_heads * r);
             b->q_rstd = carve(a, BT * c->n_heads * r);
             b->k_mean = carve(a, BT * c->n_heads * r);
@@ -218,7 +219,11 @@ static void layout_acts(Model *m, Arena *a) {
     AttnScores sc = {c->scale, NULL, c->softcap, c->window};
     m->attn_scratch =
         carve(a, (size_t)m->attn_slots * (size_t)attention_scratch_per_slot(c->max_seq_len, sc) * r);
-    if (c->qk_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
+    if (c->qk_norm || c->v_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
+    if (c->v_norm) {
+        m->v_gain = carve(a, (size_t)(C / c->n_heads) * r);
+        m->dv_gain = carve(a, (size_t)(C / c->n_heads) * r);
+    }
     size_t BNH = (size_t)m->max_batch * c->n_heads;
     if (c->learned_scale) m->dlog_scale_pairs = carve(a, BNH * sizeof(double));
     if (c->qk_clip > 0) {
@@ -304,6 +309,8 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     if (!a.base) goto oom;
     a.used = 0;
     layout_acts(m, &a);
+    if (c->v_norm)
+        for (int i = 0; i < c->d_model / c->n_heads; i++) m->v_gain[i] = R(1.0);
     if (is_llama(c)) rope_tables(m->rope_cos, m->rope_sin, c->max_seq_len, c->d_model / c->n_heads);
     return 0;
 oom:
@@ -437,7 +444,7 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
         layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->resid, w->ln1_w, w->ln1_b, N, C,
                           c->ln_eps);
         model_linear_forward(m, a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C);
-        if (c->qk_norm) model_qknorm_forward(m, l, N);
+        if (c->qk_norm || c->v_norm) model_qkvnorm_forward(m, l, N);
         model_attention_forward(m, l);
         model_linear_forward(m, a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
@@ -498,8 +505,8 @@ static void backward(Model *m, int with_pass_stats) {
         /* resid2 = resid + attproj(attention(qkv(ln1(resid)))) */
         model_linear_backward(m, m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
                               C);
-        model_attention_backward(m, l, c->qk_norm ? m->dattn_qkv : m->dqkv, with_pass_stats);
-        if (c->qk_norm) model_qknorm_backward(m, l, N);
+        model_attention_backward(m, l, m->dattn_qkv ? m->dattn_qkv : m->dqkv, with_pass_stats);
+        if (m->dattn_qkv) model_qkvnorm_backward(m, l, N);
         model_linear_backward(m, m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
                               3 * C);
         layernorm_backward(m->dx, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w, a->ln1_mean,

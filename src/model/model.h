@@ -98,7 +98,9 @@ typedef struct {
     real *lnf_w, *lnf_b, *head_w;
 } Tensors;
 
-/* One block's activations, (B·T, width) each. fch holds the fc output until GELU reads it, then
+/* One block's activations, (B·T, width) each. With cfg.v_norm, attn_qkv is a copy too, its v
+ * each head's v through a weightless RMSNorm, v / sqrt(mean(v²) + ln_eps) over d_k (Gemma 4's
+ * v-norm), q and k as without it. fch holds the fc output until GELU reads it, then
  * GELU's derivative there (all that backward needs of it). attn_qkv is the (B·T, 3C) q, k, v
  * that attention reads: qkv itself, or with qk-norm a copy with each head's q and k normalised
  * (then q_mean, q_rstd, k_mean, k_rstd are (B·T·NH) each; else NULL).
@@ -110,6 +112,7 @@ typedef struct {
 typedef struct {
     real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *attn_qkv, *att, *atty, *attproj;
     real *q_mean, *q_rstd, *k_mean, *k_rstd;
+    real *v_rstd; /* with cfg.v_norm: each head's v RMSNorm rstd, (B·T·NH); else NULL */
     real *resid2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *fcproj;
     real *gu, *swiglu;
 } BlockActs;
@@ -132,7 +135,10 @@ typedef struct {
     real loss;
     /* backward scratch, reused by every block */
     real *dlogits, *dlnf, *dx, *dln, *dfch, *datty, *dqkv;
-    real *dattn_qkv;              /* d loss / d attn_qkv with qk-norm (B·T, 3C); else NULL */
+    real *dattn_qkv;              /* d loss / d attn_qkv with qk-norm or v-norm (B·T, 3C); else NULL */
+    /* With cfg.v_norm: [d_k] ones, the v-norm's gain (it has none: RMSNorm times 1 is RMSNorm),
+     * and [d_k] where rmsnorm_backward puts that gain's gradient, never read; else NULL */
+    real *v_gain, *dv_gain;
     /* LLaMA block only (else NULL): d loss / d gu (B·T, 2·d_ff), and RoPE's cos and sin tables
      * [max_seq_len, d_k/2] (rope.h), made by model_build */
     real *dgu, *rope_cos, *rope_sin;
