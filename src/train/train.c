@@ -125,6 +125,7 @@ static int diagnostics(Run *r, int step) {
             s.blocked_rows = m->blocked_rows[l * NH + h];
             s.attn_scale = attn_factor(model_attn_scores(m, l), h);
             s.clipped_steps = m->clip_count ? m->clip_count[l * NH + h] : 0;
+            s.qk_gain_rms = diag_qk_gain_rms(m, l);
             if (m->clip_count) m->clip_count[l * NH + h] = 0; /* counted anew until the next row */
             if (runlog_attention_row(&r->log, step, l, h, &s) != 0) return EXIT_RUNTIME;
             tripped |= guards_check(&r->guards, GUARD_LOGIT_STD, s.logit_std, l, h, step, stderr);
