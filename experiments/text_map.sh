@@ -12,7 +12,8 @@
 # SEEDS (default 1,2) and LRS (default "3e-4 6e-4 1.2e-3 2.4e-3 4.8e-3 9.6e-3 1.92e-2") choose
 # the grid; ONLY (an extended regular expression on run names) trains a subset.
 #
-# Resumable, also on another machine: each (part, lr) is a sweep in sweeps/text_map_<part>/lr-<L>/
+# Resumable, also on another machine (the driver is experiments/lr_map_lib.sh, shared with
+# mup_map.sh): each (part, lr) is a sweep in sweeps/text_map_<part>/lr-<L>/
 # (git ignores sweeps/), trained seed by seed so that a stop leaves whole sets of arms; started
 # again, a run already finished in the local sweep is skipped and an interrupted one resumes from
 # its checkpoint, and a run whose row is already published in results/text_map/<part>/sweep.csv
@@ -54,95 +55,6 @@ plan() {
     echo "$out"
 }
 
-# published_done PART: the names of the runs results/text_map/PART/sweep.csv holds as ended
-published_done() {
-    local f=results/text_map/$1/sweep.csv
-    [ -f "$f" ] || return 0
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $c["status"] == "ok" || $c["status"] == "diverged" { print $c["run"] }' "$f"
-}
-
-# jobs PART: the part's jobs.txt lines still to train, "SEED<TAB>LR-INDEX<TAB>LINE", unsorted
-jobs() {
-    local i=0 lr out done_list
-    done_list=$(published_done "$1")
-    for lr in $LRS; do
-        i=$((i + 1))
-        out=$(plan "$1" "$lr")
-        sed -E 's/.*\/configs\/([^/]*)\.ini.*/\1\t&/' "$out/jobs.txt" |
-            DONE="$done_list" ONLY_RE="${ONLY:-.}" awk -F '\t' -v i="$i" '
-                BEGIN { n = split(ENVIRON["DONE"], d, "\n"); for (k = 1; k <= n; k++) skip[d[k]] = 1 }
-                !($1 in skip) && $1 ~ ENVIRON["ONLY_RE"] {
-                    s = $1; sub(/.*_s/, "", s); print s "\t" i "\t" $2 }'
-    done
-}
-
-# publish_part PART: collect every lr's sweep, merge with the published rows, report, curves
-publish_part() {
-    local dest=results/text_map/$1 tmp lr out
-    tmp=$(mktemp -d /tmp/text_map.XXXXXX)
-    for lr in $LRS; do
-        out=sweeps/text_map_$1/lr-$lr
-        [ -f "$out/plan.txt" ] || continue
-        ./train --sweep --collect --out "$out" >/dev/null || true
-        [ -f "$out/sweep.csv" ] && cat "$out/sweep.csv" >>"$tmp/fresh.csv"
-        experiments/curves.sh "$out" "$dest/curves" >/dev/null
-    done
-    # the report is drawn in a folder of the published path's name, so that its summary names the
-    # sweep by that path, not by the temporary folder
-    local rep=$tmp/$dest
-    mkdir -p "$dest" "$rep"
-    [ -f "$dest/sweep.csv" ] && cp "$dest/sweep.csv" "$tmp/old.csv" || : >"$tmp/old.csv"
-    # one header; per run the fresh row if it ended, else the published one, else the fresh one
-    awk -F, 'FNR == 1 { if (!hdr) { hdr = $0; print } for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $0 == hdr { next }
-        FILENAME ~ /old.csv$/ { old[$c["run"]] = $0; next }
-        { r = $c["run"]; if (!(r in seen)) order[++n] = r; seen[r] = 1
-          st = $c["status"]; fresh[r] = $0; ended[r] = (st == "ok" || st == "diverged" || st == "guard") }
-        END { for (r in old) if (!(r in seen)) { order[++n] = r; seen[r] = 1 }
-              for (k = 1; k <= n; k++) { r = order[k]
-                  if (r in fresh && ended[r]) print fresh[r]
-                  else if (r in old) print old[r]
-                  else print fresh[r] } }' "$tmp/old.csv" "$tmp/fresh.csv" >"$rep/sweep.csv"
-    local train=$PWD/train
-    (cd "$tmp" && "$train" --sweep-report "$dest" >/dev/null)
-    cp "$rep/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
-    cp "$rep/summary.txt" "$dest/summary.txt"
-    for f in "$rep"/*.svg; do [ -e "$f" ] && cp "$f" "$dest/"; done
-    rm -rf "$tmp"
-    echo "== $dest: $(awk -F, 'NR > 1 && /,(ok|diverged),/' "$dest/sweep.csv" | wc -l) of" \
-        "$(($(wc -l <"$dest/sweep.csv") - 1)) runs ended"
-}
-
-if [ -n "${PUBLISH_ONLY:-}" ]; then
-    for p in $PARTS; do [ -d "sweeps/text_map_$p" ] && publish_part "$p"; done
-    exit 0
-fi
-
-# Every (part, lr) planned first, outside any pipeline: a plan ./train refuses (e.g. a sweep folder
-# planned by an older ./train, whose plan.txt lacks keys added since) stops the script here, before
-# any run trains from that folder's old configs.
-for p in $PARTS; do
-    for lr in $LRS; do
-        plan "$p" "$lr" >/dev/null || { echo "text_map.sh: part $p, lr $lr: the plan was refused (above)" >&2; exit 2; }
-    done
-done
-
-# The cost first: every part's runs left, and their core-hours.
-total=0
-for p in $PARTS; do
-    n=$(jobs "$p" | wc -l)
-    s=$((n * $(run_seconds "$(part_width "$p")")))
-    total=$((total + s))
-    echo "text_map.sh: part $p: $n runs to train, about $(awk -v s="$s" 'BEGIN { printf "%.1f", s / 3600 }') core-hours"
-done
-echo "text_map.sh: in all about $(awk -v s="$total" 'BEGIN { printf "%.1f", s / 3600 }') core-hours," \
-    "$(awk -v s="$total" -v j="$JOBS" 'BEGIN { printf "%.1f", s / 3600 / j }') h with $JOBS runs at once"
-[ -n "${COST_ONLY:-}" ] && exit 0
-
-for p in $PARTS; do
-    # seed by seed, lr by lr within a seed: a stop leaves whole sets of the four arms
-    jobs "$p" | sort -s -n -k1,1 -k2,2 | cut -f3- | tr '\n' '\0' |
-        xargs -0 -r -P "$JOBS" -n 1 sh -c || echo "text_map.sh: part $p: some runs failed (see sweep.csv)"
-    publish_part "$p"
-done
+MAP=text_map
+. experiments/lr_map_lib.sh
+map_main
