@@ -11,7 +11,8 @@
  *     standard's bit for bit; the logits of the same parameters are half standard's (exact: a
  *     power of two); the optimizer gets the hidden rate 1/2; and the tensors the rate multiplies
  *     (TensorInfo.hidden) are exactly the blocks' weight matrices, listed here by hand for both
- *     blocks (not the embeddings, not head.weight, no 1-D tensor). The rate itself is
+ *     blocks (not the embeddings, not head.weight, no 1-D tensor); the step-0 logit std predicted
+ *     from the config is 0. The rate itself is
  *     tests/test_optim.c's, the readout's gradient tests/test_model.c's. */
 #include <check.h>
 #include <math.h>
@@ -202,6 +203,8 @@ START_TEST(test_mup_at_width_2) {
     /* the hidden rate 1/m, and the logits of the same parameters half standard's */
     ck_assert(om.lr_hidden_mult == 0.5 && os.lr_hidden_mult == 1.0);
     ck_assert(mm.cfg.readout_mult == (real)0.5);
+    /* W_q = 0 (bias too): every step-0 logit is 0, and so is the std init_check.txt predicts */
+    ck_assert(train_predicted_logit_std(&lm) == 0.0 && train_predicted_logit_std(&ls) > 0.0);
     memcpy(mm.params, ms.params, ms.n_params * sizeof(real));
     Task t;
     ck_assert_int_eq(task_init(&t, &ls), 0);
