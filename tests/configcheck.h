@@ -120,7 +120,7 @@ static const CcField CC_FIELDS[] = {
     CC_F(task_separator, CC_INT),
     CC_F(d_model, CC_INT), CC_F(n_heads, CC_INT), CC_F(n_layers, CC_INT), CC_F(d_ff, CC_INT),
     CC_F(max_seq_len, CC_INT), CC_F(ln_eps, CC_DOUBLE), CC_F(block, CC_INT),
-    CC_F(matmul, CC_INT),
+    CC_F(matmul, CC_INT), CC_F(param, CC_INT), CC_F(base_width, CC_INT), CC_F(v_norm, CC_INT),
     CC_F(scale_mode, CC_INT), CC_F(scale_value, CC_DOUBLE), CC_F(scale_init, CC_DOUBLE),
     CC_F(qk_norm, CC_INT), CC_F(softcap, CC_DOUBLE), CC_F(qk_clip, CC_DOUBLE), CC_F(window, CC_INT),
     CC_F(init, CC_INT), CC_F(init_std, CC_DOUBLE), CC_F(init_q_mult, CC_DOUBLE),

@@ -9,9 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
 #include "model/attention.h"
 #include "testutil.h"
+#include "train/checkpoint.h"
 #include "train/diagnostics.h"
+#include "train/train.h"
 
 /* One head, one batch, T = 3: row 0 sees one key, row 1 two, row 2 three. */
 START_TEST(test_head_stats_known_rows) {
@@ -427,10 +430,109 @@ START_TEST(test_model_head_stats_recomputed) {
 }
 END_TEST
 
+/* diag_qk_gain_rms by hand: d_k 4, layer 1's gains g_q = (1, 2, 0.5, -1), g_k = (2, 0.25, 4, 1),
+ * products (2, 0.5, 2, -1), squares (4, 0.25, 4, 1), mean 9.25 / 4 = 2.3125, rms √2.3125; layer
+ * 0's gains 1 (the init): 1. Without qk-RMSNorm (qk-LayerNorm, or none): NAN. */
+START_TEST(test_qk_gain_rms_by_hand) {
+    Model m;
+    ModelConfig mc = {.vocab_size = 5, .d_model = 8, .n_heads = 2, .n_layers = 2, .d_ff = 8,
+                      .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 1, .qk_norm = _i};
+    ck_assert_int_eq(model_build(&m, &mc, 1), 0);
+    Rng rng;
+    rng_seed(&rng, 3);
+    model_init_fan_in(&m, &rng);
+    if (_i != MODEL_QK_NORM_RMSNORM) {
+        ck_assert(isnan(diag_qk_gain_rms(&m, 0)));
+        model_free(&m);
+        return;
+    }
+    const real gq[4] = {1, 2, 0.5f, -1}, gk[4] = {2, 0.25f, 4, 1};
+    memcpy(m.p.block[1].qn_w, gq, sizeof gq);
+    memcpy(m.p.block[1].kn_w, gk, sizeof gk);
+    ck_assert_double_eq_tol(diag_qk_gain_rms(&m, 0), 1.0, 1e-15);
+    ck_assert_double_eq_tol(diag_qk_gain_rms(&m, 1), sqrt(2.3125), 1e-15);
+    model_free(&m);
+}
+END_TEST
+
+/* The column in a run's attention.csv: a 20-step run with qk-RMSNorm and scale none (lr 1e-2,
+ * so the gains move off 1) logs qk_gain_rms in every row; the rows of the last step hold, per
+ * layer, the rms of g_q ⊙ g_k computed here in double from the final checkpoint's
+ * attn.q_norm.weight and attn.k_norm.weight (to the 6 digits the log keeps), and a run with
+ * qk-LayerNorm has no such column. _i = 0 rmsnorm, 1 layernorm. */
+START_TEST(test_qk_gain_rms_logged) {
+    char tmp[256], buf[CONFIG_STR + 64];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_diagnostics_XXXXXX");
+    Config c;
+    config_defaults(&c);
+    const char *sets[] = {"task.name=sort", "task.length=4", "task.symbols=8", "task.val_size=16",
+                          "model.d_model=16", "model.n_heads=2", "train.batch_size=8",
+                          "train.steps=20", "train.eval_every=10", "log.progress=0",
+                          "run.threads=1", "optim.lr=1e-2", "attention.scale=none",
+                          "run.name=g", _i ? "attention.qk_norm=layernorm"
+                                           : "attention.qk_norm=rmsnorm"};
+    for (size_t i = 0; i < sizeof sets / sizeof *sets; i++)
+        ck_assert_int_eq(config_set(&c, sets[i], 1), 0);
+    snprintf(buf, sizeof buf, "run.dir=%s", tmp);
+    ck_assert_int_eq(config_set(&c, buf, 1), 0);
+    ck_assert_int_eq(train_run(&c), EXIT_OK);
+    char path[400];
+    snprintf(path, sizeof path, "%s/g/attention.csv", tmp);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    /* the column's index in the header */
+    int col = -1, k = 0;
+    for (const char *p = text; *p && *p != '\n'; k++) {
+        size_t len = strcspn(p, ",\n");
+        if (len == 11 && strncmp(p, "qk_gain_rms", 11) == 0) col = k;
+        p += len + (p[len] == ',');
+    }
+    if (_i) {
+        ck_assert_int_eq(col, -1);
+    } else {
+        ck_assert_int_ge(col, 0);
+        snprintf(path, sizeof path, "%s/g/checkpoint.bin", tmp);
+        Config cc;
+        Model m;
+        Task t;
+        Optimizer o;
+        CheckpointState st;
+        config_defaults(&cc);
+        ck_assert_int_eq(checkpoint_load_config(path, &cc), 0);
+        ck_assert_int_eq(task_init(&t, &cc), 0);
+        ModelConfig mc = train_model_config(&cc, &t);
+        ck_assert_int_eq(model_build(&m, &mc, 8), 0);
+        ck_assert_int_eq(train_optim_init(&o, &cc, m.n_params), 0);
+        ck_assert_int_eq(checkpoint_load(path, &m, &o, &st), 0);
+        int rows = 0;
+        for (const char *line = strchr(text, '\n') + 1; *line; line += strcspn(line, "\n") + 1) {
+            int step = atoi(line), layer = atoi(strchr(line, ',') + 1);
+            const char *p = line;
+            for (int j = 0; j < col; j++) p = strchr(p, ',') + 1;
+            if (step != 20) continue;
+            const real *gq = m.p.block[layer].qn_w, *gk = m.p.block[layer].kn_w;
+            double ss = 0;
+            for (int ch = 0; ch < 8; ch++) ss += pow((double)gq[ch] * (double)gk[ch], 2);
+            double want = sqrt(ss / 8), got = strtod(p, NULL);
+            ck_assert_msg(fabs(got - want) <= 1e-5 * want && fabs(want - 1) > 1e-3,
+                          "layer %d: logged %.9g, from the checkpoint %.9g", layer, got, want);
+            rows++;
+        }
+        ck_assert_int_eq(rows, 2 * 2); /* 2 layers x 2 heads */
+        optim_free(&o);
+        model_free(&m);
+        task_free(&t);
+    }
+    free(text);
+    tu_remove_tree(tmp);
+}
+END_TEST
+
 TU_MAIN("diagnostics", test_head_stats_known_rows, test_head_stats_picks_head,
         test_init_check_known_model, test_init_check_fan_in_near_prediction,
         test_init_check_qk_norm_known_model, TU_LOOP(test_init_report_qk_norm, 0, 2),
         TU_LOOP(test_init_report_softcap, 0, 3),
         TU_LOOP(test_init_check_matches_predicted_std, 0, 32), test_init_report_predicted_std,
         test_softmax_pass_ratio, test_model_pass_stats_by_the_book, test_saturation_threshold,
-        test_model_head_stats_recomputed);
+        test_model_head_stats_recomputed, TU_LOOP(test_qk_gain_rms_by_hand, 0, 3),
+        TU_LOOP(test_qk_gain_rms_logged, 0, 2));

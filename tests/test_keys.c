@@ -26,6 +26,8 @@ START_TEST(test_defaults) {
         {"model.n_layers", c.n_layers, 2},       {"model.d_ff", c.d_ff, 0},
         {"model.max_seq_len", c.max_seq_len, 0}, {"model.ln_eps", c.ln_eps, 1e-5},
         {"model.block", c.block, BLOCK_GPT2},     {"model.matmul", c.matmul, MATMUL_FLOAT32},
+        {"model.param", c.param, PARAM_STANDARD}, {"model.base_width", c.base_width, 128},
+        {"attention.v_norm", c.v_norm, V_NORM_NONE},
         {"attention.scale", c.scale_mode, SCALE_SQRT_DK},
         {"scale_value", c.scale_value, 0},
         {"attention.qk_norm", c.qk_norm, QK_NORM_NONE},
@@ -66,7 +68,7 @@ END_TEST
 
 START_TEST(test_key_table) {
     int n = config_key_count();
-    ck_assert_int_eq(n, 56);
+    ck_assert_int_eq(n, 59);
     ck_assert_int_le(n, CONFIG_MAX_KEYS);
     ConfigKeyInfo info = {0};
     ck_assert_int_eq(config_key_info(-1, &info), -1);

@@ -43,12 +43,15 @@ static double loss(void *ctx) {
 static struct {
     int learned_scale;
     real softcap;
+    real readout_mult; /* 0 = none */
+    int v_norm;
 } fix;
 
 static void build(int si, int qk_norm, int block) {
     ModelConfig cfg = {.vocab_size = 7, .d_model = 8, .n_heads = 2, .n_layers = 2, .d_ff = 12,
                        .max_seq_len = 6, .ln_eps = (real)1e-5, .qk_norm = qk_norm, .block = block,
-                       .learned_scale = fix.learned_scale, .softcap = fix.softcap};
+                       .learned_scale = fix.learned_scale, .softcap = fix.softcap,
+                       .readout_mult = fix.readout_mult, .v_norm = fix.v_norm};
     double dk = (double)cfg.d_model / cfg.n_heads;
     /* 8/d_k: attention.scale = 8/d_k (muP's form) resolved for d_k 4 by config_attention_scale
      * (tests/test_keys.c), the number 2 here */
@@ -249,16 +252,21 @@ END_TEST
 
 /* The attention fixes end to end (attn.log_scale drawn N(0, 0.3²) with the other 1-D tensors):
  * _i = 0 qk-RMSNorm, 1 soft-cap 0.5 at scale 1 (so that it bites), 2 learned scale, 3 all three
- * in the LLaMA block. */
+ * in the LLaMA block; then the options of issue 42: 4 μP's readout factor 0.3 on the logits
+ * (cfg.readout_mult), 5 the weightless v-RMSNorm (cfg.v_norm), 6 both in the LLaMA block with
+ * qk-RMSNorm. */
+enum { N_FIX_CASES = 7 };
 START_TEST(test_fixes_grads) {
-    static const char *const names[] = {"qk-RMSNorm", "soft-cap 0.5", "learned scale",
-                                        "llama, all three"};
-    fix.learned_scale = _i >= 2;
+    static const char *const names[N_FIX_CASES] = {
+        "qk-RMSNorm", "soft-cap 0.5", "learned scale", "llama, all three", "readout x 0.3",
+        "v-RMSNorm", "llama, readout x 0.3, v-RMSNorm, qk-RMSNorm"};
+    fix.learned_scale = _i == 2 || _i == 3;
     fix.softcap = (_i == 1 || _i == 3) ? (real)0.5 : 0;
-    build(_i == 1, _i == 0 || _i == 3 ? MODEL_QK_NORM_RMSNORM : 0,
-          _i == 3 ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2);
-    fix.learned_scale = 0;
-    fix.softcap = 0;
+    fix.readout_mult = _i == 4 || _i == 6 ? (real)0.3 : 0;
+    fix.v_norm = _i == 5 || _i == 6;
+    build(_i == 1, _i == 0 || _i == 3 || _i == 6 ? MODEL_QK_NORM_RMSNORM : 0,
+          _i == 3 || _i == 6 ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2);
+    memset(&fix, 0, sizeof fix);
     double L = loss(NULL);
     model_zero_grad(&m);
     model_backward(&m);
@@ -449,7 +457,7 @@ int main(void) {
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_model_grads, 0, N_SCALES + 4);
     tcase_add_loop_test(tc, test_llama_grads, 0, 3);
-    tcase_add_loop_test(tc, test_fixes_grads, 0, 4);
+    tcase_add_loop_test(tc, test_fixes_grads, 0, N_FIX_CASES);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

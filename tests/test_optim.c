@@ -153,23 +153,31 @@ START_TEST(test_weight_decay_groups) {
 }
 END_TEST
 
-/* ---- the W_q and W_k rate multipliers (optim_set_qk_lr_mult)
- * A fused [3·2, 1] "qkv" weight (qkv_thirds: entries 0-1 q, 2-3 k, 4-5 v) and a [3] "qkv" bias
- * (q, k, v one entry each) beside a plain 1-D tensor: the reference, written here from the rule
- * (rate lr·q_mult on the q third, lr·k_mult on the k third, lr elsewhere; the decoupled decay
- * lr·wd on 2-D tensors, of the unmultiplied lr), runs ref_adamw's formula per element. With
- * wd = 0.5 and q_mult = 4, a decay multiplied too (1 − 4·0.1·0.5 = 0.8 instead of 0.95 a step)
- * is off by far more than the tolerance, and a multiplier on the wrong third (q's on k, or on v)
- * or on the bias's wrong entry fails the same way. SGD takes the same rates. */
-enum { NQ = 6, NQB = 3, NQO = 2, NQKV = NQ + NQB + NQO };
-static const TensorInfo QKV_TENSORS[3] = {
-    {.name = "qkv.w", .ndim = 2, .shape = {6, 1}, .offset = 0, .numel = NQ, .qkv_thirds = 1},
+/* ---- the W_q and W_k rate multipliers (optim_set_qk_lr_mult) and μP's hidden-matrix factor
+ * (optim_set_hidden_lr_mult)
+ * A fused [3·2, 1] "qkv" weight (qkv_thirds and hidden: entries 0-1 q, 2-3 k, 4-5 v) and a [3]
+ * "qkv" bias (q, k, v one entry each) beside a plain 1-D tensor, a hidden [2, 1] matrix and a 2-D
+ * tensor that is not hidden (as an embedding): the reference, written here from the rule (rate
+ * lr·q_mult on the q third, lr·k_mult on the k third, times hidden_mult on a hidden tensor, lr
+ * elsewhere; the decoupled decay lr·wd on 2-D tensors, of the unmultiplied lr), runs ref_adamw's
+ * formula per element. With wd = 0.5 and q_mult = 4, a decay multiplied too (1 − 4·0.1·0.5 = 0.8
+ * instead of 0.95 a step) is off by far more than the tolerance, and a multiplier on the wrong
+ * third (q's on k, or on v), on the bias's wrong entry, the hidden factor left out or put on the
+ * embedding-like tensor fail the same way. SGD takes the same rates. */
+enum { NQ = 6, NQB = 3, NQO = 2, NQH = 2, NQE = 2, NQKV = NQ + NQB + NQO + NQH + NQE };
+static const TensorInfo QKV_TENSORS[5] = {
+    {.name = "qkv.w", .ndim = 2, .shape = {6, 1}, .offset = 0, .numel = NQ, .qkv_thirds = 1,
+     .hidden = 1},
     {.name = "qkv.b", .ndim = 1, .shape = {3, 1}, .offset = NQ, .numel = NQB, .qkv_thirds = 1},
     {.name = "other", .ndim = 1, .shape = {2, 1}, .offset = NQ + NQB, .numel = NQO},
+    {.name = "mlp.w", .ndim = 2, .shape = {2, 1}, .offset = NQ + NQB + NQO, .numel = NQH,
+     .hidden = 1},
+    {.name = "emb", .ndim = 2, .shape = {2, 1}, .offset = NQ + NQB + NQO + NQH, .numel = NQE},
 };
-/* the multiplier of each entry, and whether its tensor is decayed, as the comment above says */
-static const double QKV_MULT[NQKV] = {4, 4, 0.25, 0.25, 1, 1, 4, 0.25, 1, 1, 1};
-static const int QKV_DECAYED[NQKV] = {1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+/* the multiplier of each entry (q 4, k 0.25, hidden 0.5), and whether its tensor is decayed */
+static const double QKV_MULT[NQKV] = {2, 2, 0.125, 0.125, 0.5, 0.5, 4, 0.25, 1, 1, 1,
+                                      0.5, 0.5, 1, 1};
+static const int QKV_DECAYED[NQKV] = {1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1};
 
 START_TEST(test_qk_lr_mult) {
     const int sgd = _i;
@@ -178,12 +186,13 @@ START_TEST(test_qk_lr_mult) {
     ck_assert_int_eq(optim_init(&o, sgd ? OPTIMIZER_SGD : OPTIMIZER_ADAMW, b1, b2, eps, wd, mu,
                                 NQKV), 0);
     optim_set_qk_lr_mult(&o, 4, 0.25);
+    optim_set_hidden_lr_mult(&o, 0.5);
     real p[NQKV], g[NQKV];
     double rp[NQKV], rm[NQKV] = {0}, rv[NQKV] = {0};
     for (int i = 0; i < NQKV; i++) p[i] = (real)(0.3 * (i + 1) - 1.1), rp[i] = (double)p[i];
     for (int s = 0; s < STEPS; s++) {
         for (int i = 0; i < NQKV; i++) g[i] = (real)G[s][i % N]; /* G's rows, reused */
-        optim_step(&o, p, g, QKV_TENSORS, 3, lr);
+        optim_step(&o, p, g, QKV_TENSORS, 5, lr);
         for (int i = 0; i < NQKV; i++) {
             double gi = (double)g[i], decay = 1 - lr * (QKV_DECAYED[i] ? wd : 0);
             if (sgd) {

@@ -125,6 +125,25 @@ char *tu_read_file(const char *path, size_t *len) {
     return text;
 }
 
+char *tu_csv_columns(const char *text, int n_cols, int from_line, const char *skip_prefix) {
+    char *out = calloc(strlen(text) + 1, 1), *o = out;
+    if (!out) return NULL;
+    int row = 0;
+    for (const char *line = text; *line; row++) {
+        size_t len = strcspn(line, "\n");
+        if (row >= from_line &&
+            !(skip_prefix && strncmp(line, skip_prefix, strlen(skip_prefix)) == 0)) {
+            const char *p = line;
+            for (int commas = 0; p < line + len && commas < n_cols; p++) commas += *p == ',';
+            memcpy(o, line, (size_t)(p - line));
+            o += p - line;
+            *o++ = '\n';
+        }
+        line += len + (line[len] == '\n');
+    }
+    return out;
+}
+
 int tu_in_order(const char *doc, const char *const *needles, int n) {
     const char *p = doc;
     for (int i = 0; i < n; i++) {

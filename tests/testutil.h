@@ -90,6 +90,12 @@ void tu_remove_tree(const char *path);
  * NULL) gets its size in bytes. NULL when it cannot be opened or read, or memory runs out. */
 char *tu_read_file(const char *path, size_t *len);
 
+/* The first n_cols comma-separated columns of every line of text from line `from_line` on (0 =
+ * the first), each line ended by '\n', as a malloc'd string (the caller frees); lines that
+ * start with skip_prefix (NULL: none) are left out. For comparing two runs' logs without their
+ * timing columns. NULL when memory runs out. */
+char *tu_csv_columns(const char *text, int n_cols, int from_line, const char *skip_prefix);
+
 /* True when the file at path contains needle; false when it does not or cannot be read. */
 int tu_file_contains(const char *path, const char *needle);
 

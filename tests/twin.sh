@@ -5,7 +5,10 @@
 # RoPE, SwiGLU, no biases, two heads), two with the attention fixes (a learned scale,
 # qk-RMSNorm, soft-capping and a window of 3 keys; the llama block with a learned scale, soft-capping and QK-clip,
 # whose clipped weights the export carries), one with the W_q / W_k init and lr multipliers and
-# one with attention.scale = 8/d_k, exports each with --val, and checks
+# one with attention.scale = 8/d_k, two with the mup preset (model.param = mup at width multiplier 2
+# and, llama, 4: the hidden rates in training, the logits' factor in load.py), two with
+# attention.v_norm = rmsnorm (gpt2 with qk-RMSNorm and scale none, Gemma 4's set; llama alone),
+# exports each with --val, and checks
 # that twin/load.py reproduces the validation loss, token accuracy and answer accuracy to 1e-5
 # and the logits of the first batch to 1e-5 of their largest magnitude.
 # Then twin/train.py's text task started from a step-0 export (--init) against ./train's step-0
@@ -46,7 +49,11 @@ for spec in "unscaled:--set attention.scale=none --set model.n_heads=1" \
             "fixes:--set attention.scale=learned --set attention.scale_init=0.5 --set model.n_heads=2 --set attention.qk_norm=rmsnorm --set attention.softcap=3 --set attention.window=3" \
             "llama_fixes:--set model.block=llama --set model.n_heads=2 --set attention.scale=learned --set attention.softcap=4 --set attention.qk_clip=6" \
             "mult:--set attention.scale=none --set model.n_heads=2 --set init.q_mult=0.25 --set optim.lr_q_mult=0.25 --set init.k_mult=2 --set optim.lr_k_mult=0.5" \
-            "mup:--set attention.scale=8/d_k --set model.n_heads=2"; do
+            "mup:--set attention.scale=8/d_k --set model.n_heads=2" \
+            "mup_preset:--set model.param=mup --set model.base_width=16 --set attention.scale=8/d_k --set model.n_heads=2" \
+            "llama_mup_preset:--set model.block=llama --set model.param=mup --set model.base_width=8 --set model.n_heads=2" \
+            "vnorm:--set attention.v_norm=rmsnorm --set model.n_heads=2 --set attention.qk_norm=rmsnorm --set attention.scale=none" \
+            "llama_vnorm:--set model.block=llama --set attention.v_norm=rmsnorm --set model.n_heads=2"; do
     name=${spec%%:*}
     # shellcheck disable=SC2086 # the spec's --set words are meant to split
     (cd "$tmp" && OMP_NUM_THREADS=1 "$train" "${common[@]}" --set run.name="$name" ${spec#*:} \
@@ -59,24 +66,31 @@ for spec in "unscaled:--set attention.scale=none --set model.n_heads=1" \
 done
 # twin/train.py on a text from a step-0 export (--init): its own validation windows and the loaded
 # parameters must give ./train's step-0 validation loss (both evaluate the same 8 windows of
-# data/prose.txt's last 10 % with the same model), to 1e-5.
+# data/prose.txt's last 10 % with the same model), to 1e-5; once standard, once with the mup
+# preset at width multiplier 2 (its zero W_q and sqrt(2) head.weight from the export, its logits'
+# factor 1/2 from the config).
 text=(--set task.name=text --set "task.file=$root/data/prose.txt" --set task.seq_len=16
       --set task.val_size=8 --set model.d_model=32 --set model.n_heads=2 --set model.n_layers=2
       --set init.scheme=gpt2 --set train.batch_size=4 --set log.progress=0 --set run.threads=1)
-(cd "$tmp" && "$train" "${text[@]}" --set train.steps=0 --set run.name=text0 > text0.log 2>&1 &&
-    "$train" --export runs/text0 text0.safetensors > /dev/null) ||
-    { cat "$tmp/text0.log"; echo "twin.sh: the step-0 text run failed"; exit 1; }
-ours=$(awk -F, 'NR == 2 { print $3 }' "$tmp/runs/text0/loss.csv")
-"$train" "${text[@]}" --set train.steps=2 --set train.eval_every=2 --print-config |
-    OMP_NUM_THREADS=1 "$py" "$root/twin/train.py" - --init "$tmp/text0.safetensors" \
-        --csv "$tmp/text0_twin.csv" > "$tmp/text0_twin.log"
-twin=$(awk -F, 'NR == 2 { print $2 }' "$tmp/text0_twin.csv")
-if awk -v a="$ours" -v b="$twin" 'BEGIN { d = a - b; exit !(a != "" && b != "" && (d < 0 ? -d : d) <= 1e-5 * a) }'; then
-    echo "twin.sh: text from a step-0 export: step-0 val loss $twin (twin) against $ours (./train)"
-else
-    echo "twin.sh: FAILED: twin/train.py's text task gives step-0 val loss '$twin', ./train '$ours'"
-    fail=1
-fi
+for spec in "text0:" "textmup0:--set model.param=mup --set model.base_width=16"; do
+    name=${spec%%:*}
+    # shellcheck disable=SC2086 # the spec's --set words are meant to split
+    (cd "$tmp" && "$train" "${text[@]}" ${spec#*:} --set train.steps=0 --set run.name=$name \
+        > $name.log 2>&1 && "$train" --export runs/$name $name.safetensors > /dev/null) ||
+        { cat "$tmp/$name.log"; echo "twin.sh: the step-0 text run $name failed"; exit 1; }
+    ours=$(awk -F, 'NR == 2 { print $3 }' "$tmp/runs/$name/loss.csv")
+    # shellcheck disable=SC2086
+    "$train" "${text[@]}" ${spec#*:} --set train.steps=2 --set train.eval_every=2 --print-config |
+        OMP_NUM_THREADS=1 "$py" "$root/twin/train.py" - --init "$tmp/$name.safetensors" \
+            --csv "$tmp/${name}_twin.csv" > "$tmp/${name}_twin.log"
+    twin=$(awk -F, 'NR == 2 { print $2 }' "$tmp/${name}_twin.csv")
+    if awk -v a="$ours" -v b="$twin" 'BEGIN { d = a - b; exit !(a != "" && b != "" && (d < 0 ? -d : d) <= 1e-5 * a) }'; then
+        echo "twin.sh: text from a step-0 export ($name): step-0 val loss $twin (twin) against $ours (./train)"
+    else
+        echo "twin.sh: FAILED: twin/train.py's text task ($name) gives step-0 val loss '$twin', ./train '$ours'"
+        fail=1
+    fi
+done
 # The equivalence of issue 42 in the twin (twin/train.py's own init, data and AdamW, not
 # ./train's): attention.scale sqrt_dk against none with init.q_mult = optim.lr_q_mult = 1/sqrt(d_k)
 # = 0.25 (d_k 16), eps 1e-30, no clipping, weight decay 0.1, 40 steps: the validation losses agree

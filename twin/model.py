@@ -24,12 +24,19 @@ The attention fixes, each as the reference README defines it (docs/attention_fix
 attention.qk_norm = rmsnorm (q, k <- RMSNorm over d_k, gain only); attention.scale = learned
 (scores = exp(attn.log_scale[h]) * q k^T, log_scale [n_heads] starting at log(scale_init));
 attention.softcap = c (scores <- c tanh(scores / c) after the scale, before the mask);
-attention.window = w (query i sees keys i - w + 1 .. i only); attention.qk_clip = tau (train.py: after each step, a head whose largest logit of the step
+attention.window = w (query i sees keys i - w + 1 .. i only); attention.v_norm = rmsnorm
+(each head's v <- v / sqrt(mean(v^2) + model.ln_eps) over d_k, no gain; Gemma 4); attention.qk_clip = tau (train.py: after each step, a head whose largest logit of the step
 exceeded tau gets its q and k rows of attn.qkv times sqrt(tau / largest)).
 
 The W_q and W_k multipliers (init.q_mult, init.k_mult, optim.lr_q_mult, optim.lr_k_mult) touch no
 forward: the rows 0..C-1 of attn.qkv (weight and bias) make q, C..2C-1 make k (qkv_thirds), and
-train.py multiplies their init and their learning rate."""
+train.py multiplies their init and their learning rate.
+
+model.param = mup (src/model/model.h model_init_mup, src/optim/optim.h optim_set_hidden_lr_mult,
+after Yang et al. 2022, Tensor Programs V, Table 3, and microsoft/mup's MuReadout and MuAdamW),
+with m = model.d_model / model.base_width: logits = ln_f(x) head.weight^T / m (readout_mult);
+train.py starts W_q (and its bias) at 0 and head.weight at sqrt(m) times its draw, and trains the
+hidden matrices (hidden_params: every block's 2-D tensor) at lr / m."""
 import math
 
 import torch
@@ -122,6 +129,7 @@ class Attention(nn.Module):
         self.qk_norm = qk_norm
         self.proj = nn.Linear(C, C, bias=not llama)
         self.last_smax = None
+        self.v_norm_eps = None  # attention.v_norm = rmsnorm: its eps (twin_from_config)
 
     def forward(self, h):
         B, T, C = h.shape
@@ -130,6 +138,8 @@ class Attention(nn.Module):
         q, k, v = (t.view(B, T, NH, C // NH).transpose(1, 2) for t in (q, k, v))  # B NH T d_k
         if self.qk_norm:
             q, k = self.q_norm(q), self.k_norm(k)
+        if self.v_norm_eps is not None:  # weightless RMSNorm of each head's v over d_k
+            v = v * torch.rsqrt(v.pow(2).mean(dim=-1, keepdim=True) + self.v_norm_eps)
         if self.llama:
             q, k = rope(q), rope(k)
         f = self.log_scale.exp().view(1, NH, 1, 1) if self.learned else self.scale
@@ -214,13 +224,15 @@ class Twin(nn.Module):
                                     for _ in range(n_layers))
         self.ln_f = RMSNorm(d_model, ln_eps) if llama else nn.LayerNorm(d_model, eps=ln_eps)
         self.head = nn.Linear(d_model, vocab_size, bias=False)
+        self.readout_mult = 1.0  # model.param = mup: 1 / width multiplier (twin_from_config)
 
     def forward(self, tokens):
         T = tokens.shape[1]
         x = self.tok_emb[tokens] if self.llama else self.tok_emb[tokens] + self.pos_emb[:T]
         for b in self.blocks:
             x = b(x)
-        return self.head(self.ln_f(x))
+        logits = self.head(self.ln_f(x))
+        return logits if self.readout_mult == 1.0 else logits * self.readout_mult
 
     def init_fan_in(self, gen):
         """init.scheme = fan_in: weight matrices N(0, 1/fan_in), embeddings N(0, 1), biases 0,
@@ -257,6 +269,20 @@ def qkv_thirds(model, q, k):
     return out
 
 
+def width_mult(cfg):
+    """model.param = mup's width multiplier m = model.d_model / model.base_width; 1 for
+    standard (and for a config from before model.param existed)."""
+    if cfg.get("model.param", "standard") != "mup":
+        return 1.0
+    return int(cfg["model.d_model"]) / int(cfg["model.base_width"])
+
+
+def hidden_params(model):
+    """The hidden weight matrices whose rate mup divides by m: every block's 2-D tensor (not the
+    embeddings, not head.weight, no 1-D tensor), as src/model/model.c's TensorInfo.hidden."""
+    return [p for b in model.blocks for p in b.parameters() if p.dim() == 2]
+
+
 def twin_from_config(cfg, vocab_size, max_seq_len):
     """The model a resolved scaledot config describes, for a task of vocab_size tokens. A config
     from before model.block existed is a gpt2 one. model.d_ff = 0: 4 * d_model, or for llama
@@ -266,11 +292,16 @@ def twin_from_config(cfg, vocab_size, max_seq_len):
     d_ff = int(cfg["model.d_ff"]) or ((8 * C // 3 + 7) // 8 * 8 if llama else 4 * C)
     if int(cfg["model.max_seq_len"]):
         max_seq_len = int(cfg["model.max_seq_len"])
-    return Twin(vocab_size, max_seq_len, C, NH, int(cfg["model.n_layers"]), d_ff,
-                attention_scale(cfg, C // NH),
-                None if cfg["attention.qk_norm"] == "none" else cfg["attention.qk_norm"],
-                float(cfg["model.ln_eps"]), llama, cfg["attention.scale"] == "learned",
-                float(cfg.get("attention.softcap", "0")), int(cfg.get("attention.window", "0")))
+    model = Twin(vocab_size, max_seq_len, C, NH, int(cfg["model.n_layers"]), d_ff,
+                 attention_scale(cfg, C // NH),
+                 None if cfg["attention.qk_norm"] == "none" else cfg["attention.qk_norm"],
+                 float(cfg["model.ln_eps"]), llama, cfg["attention.scale"] == "learned",
+                 float(cfg.get("attention.softcap", "0")), int(cfg.get("attention.window", "0")))
+    model.readout_mult = 1.0 / width_mult(cfg)
+    if cfg.get("attention.v_norm", "none") == "rmsnorm":
+        for b in model.blocks:
+            b.attn.v_norm_eps = float(cfg["model.ln_eps"])
+    return model
 
 
 def evaluate(model, tokens, targets, mask, batch=64):

@@ -10,7 +10,9 @@ numbers are not scaledot's; the gap between a scaled and an unscaled config is t
 The initial parameters are drawn here (init.scheme = fan_in) or, with --init, read from a step-0
 export (`./train CFG --set train.steps=0`, then `./train --export`): any init, the same as
 ./train's; init.q_mult and init.k_mult multiply the drawn q and k rows of attn.qkv (an export has
-them already), and optim.lr_q_mult, optim.lr_k_mult their learning rate (AdamWRowRates). Prints
+them already), and optim.lr_q_mult, optim.lr_k_mult their learning rate (AdamWRowRates);
+model.param = mup (twin/model.py) starts W_q at 0 and head.weight at sqrt(m) times its draw (an
+export has them already) and divides the hidden matrices' rate by m. Prints
 the validation loss (nats, and bits per byte for text) and accuracies every
 train.eval_every steps and at the end; --csv also writes them as step,val_loss,val_bpb,
 val_token_acc,val_answer_acc."""
@@ -25,7 +27,8 @@ import torch.nn.functional as F
 
 sys.dont_write_bytecode = True  # no twin/__pycache__ in the source tree
 sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
-from model import evaluate, parse_ini, qkv_thirds, twin_from_config  # noqa: E402
+from model import (evaluate, hidden_params, parse_ini, qkv_thirds, twin_from_config,  # noqa: E402
+                   width_mult)
 
 
 def ran_on():
@@ -238,6 +241,12 @@ def main():
         with torch.no_grad():
             for p, m in init_mult.items():
                 p.mul_(m)
+            if cfg.get("model.param", "standard") == "mup":  # src/model/model.c model_init_mup
+                for b in model.blocks:
+                    for p in (b.attn.qkv.weight, b.attn.qkv.bias):
+                        if p is not None:
+                            p[:p.shape[0] // 3] = 0
+                model.head.weight.mul_(math.sqrt(width_mult(cfg)))
     # decoupled weight decay on embeddings and weight matrices only (reference README)
     decay = [p for p in model.parameters() if p.dim() >= 2]
     rest = [p for p in model.parameters() if p.dim() < 2]
@@ -245,6 +254,9 @@ def main():
     betas = (float(cfg["optim.beta1"]), float(cfg["optim.beta2"]))
     lr_mult = qkv_thirds(model, float(cfg.get("optim.lr_q_mult", "1")),
                          float(cfg.get("optim.lr_k_mult", "1")))
+    if width_mult(cfg) != 1.0:  # mup's hidden rate, composed with the q and k rows' factors
+        for p in hidden_params(model):
+            lr_mult[p] = lr_mult.get(p, 1.0) / width_mult(cfg)
     if lr_mult:
         opt = AdamWRowRates(groups, float(cfg["optim.lr"]), betas, float(cfg["optim.eps"]),
                             lr_mult)

@@ -28,6 +28,10 @@ typedef enum { QK_NORM_NONE, QK_NORM_LAYERNORM, QK_NORM_RMSNORM } QkNormKind;
 typedef enum { BLOCK_GPT2, BLOCK_LLAMA } BlockKind;
 /* model.matmul; the same numbers as model.h's MODEL_MATMUL_* */
 typedef enum { MATMUL_FLOAT32, MATMUL_BF16 } MatmulKind;
+/* model.param: the parametrisation (src/train/run_setup.c applies it). */
+typedef enum { PARAM_STANDARD, PARAM_MUP } ParamKind;
+/* attention.v_norm: a weightless RMSNorm on each head's v, or none. */
+typedef enum { V_NORM_NONE, V_NORM_RMSNORM } VNormKind;
 typedef enum { INIT_FAN_IN, INIT_GPT2 } InitScheme;
 typedef enum { OPT_ADAMW, OPT_SGD } OptimKind;
 typedef enum { SCHED_CONSTANT, SCHED_COSINE } SchedKind;
@@ -63,11 +67,14 @@ typedef struct {
     double ln_eps;              /* model.ln_eps */
     BlockKind block;            /* model.block: gpt2 | llama */
     MatmulKind matmul;          /* model.matmul: float32 | bf16 */
+    ParamKind param;            /* model.param: standard | mup */
+    int base_width;             /* model.base_width: mup's base d_model (width multiplier 1) */
     /* [attention] */
     ScaleMode scale_mode;       /* attention.scale: sqrt_dk | none | inv_dk | learned | number |
                                  * C/d_k */
     double scale_value;         /* the number (SCALE_VALUE), or C (SCALE_OVER_DK) */
     QkNormKind qk_norm;         /* attention.qk_norm: none | layernorm | rmsnorm (each head's q, k) */
+    VNormKind v_norm;           /* attention.v_norm: none | rmsnorm (each head's v, no weight) */
     double scale_init;          /* attention.scale_init: each head's factor at step 0 (learned) */
     double softcap;             /* attention.softcap: cap c of the logits, 0 = off */
     double qk_clip;             /* attention.qk_clip: QK-clip threshold tau, 0 = off */

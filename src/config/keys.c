@@ -44,6 +44,8 @@ _Static_assert(sizeof TASK_NAMES / sizeof *TASK_NAMES == TASK_TEXT + 2,
 static const char *const QK_NORM_NAMES[] = {"none", "layernorm", "rmsnorm", NULL};
 static const char *const BLOCK_NAMES[] = {"gpt2", "llama", NULL}; /* indexed by BlockKind */
 static const char *const MATMUL_NAMES[] = {"float32", "bf16", NULL}; /* indexed by MatmulKind */
+static const char *const PARAM_NAMES[] = {"standard", "mup", NULL}; /* indexed by ParamKind */
+static const char *const V_NORM_NAMES[] = {"none", "rmsnorm", NULL}; /* indexed by VNormKind */
 static const char *const INIT_NAMES[] = {"fan_in", "gpt2", NULL};
 static const char *const OPTIM_NAMES[] = {"adamw", "sgd", NULL};
 static const char *const SCHED_NAMES[] = {"constant", "cosine", NULL};
@@ -110,6 +112,16 @@ const KeySpec cfg_keys[] = {
              "inputs rounded to bfloat16 (nearest even), products summed in float32, as PyTorch's "
              "bf16 autocast; parameters, optimizer, norms, attention and loss stay float32 "
              "(docs/performance.md)"),
+    KEY_ENUM("model", "param", param, "standard", PARAM_NAMES,
+             "Parametrisation: standard, or mup = muP for Adam (Yang et al. 2022, Tensor Programs "
+             "V, Table 3; microsoft/mup's MuReadout and MuAdamW) with width multiplier m = "
+             "model.d_model / model.base_width: the hidden weight matrices (every block's 2-D "
+             "tensor) learn at optim.lr / m, the logits are multiplied by 1/m and head.weight's "
+             "init by sqrt(m), W_q (and its bias) starts at 0; embeddings, norms and biases keep "
+             "optim.lr, attention.scale is not changed (docs/configuration.md)"),
+    KEY_INT("model", "base_width", base_width, "128", 1, 8192,
+            "model.param = mup only: the d_model at which mup equals standard but for W_q's zero "
+            "init (width multiplier 1)"),
 
     {.section = "attention", .key = "scale", .type = T_SCALE,
      .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,
@@ -124,6 +136,10 @@ const KeySpec cfg_keys[] = {
              "A norm on each head's q and k before q.k: layernorm (weight and bias [d_k] shared "
              "by the heads; Dehghani et al. 2023) or rmsnorm (weight only; OLMo 2, Qwen3, Gemma "
              "3); the scale still multiplies q.k"),
+    KEY_ENUM("attention", "v_norm", v_norm, "none", V_NORM_NAMES,
+             "A weightless RMSNorm on each head's v before the attention mixes it: v / "
+             "sqrt(mean(v^2) + model.ln_eps) over d_k (Gemma 4); none = v as the projection "
+             "makes it"),
     KEY_DBL("attention", "softcap", softcap, "0", 0.0, false, 1e6, false,
             "Logit soft-capping: s = c*tanh(s/c) after the scale, before the mask (Gemma 2 uses "
             "50); 0 = off"),

@@ -17,11 +17,12 @@ AttnScores model_attn_scores(const Model *m, int l) {
     return sc;
 }
 
-/* ---- qk-norm ---------------------------------------------------------------------------- */
+/* ---- qk-norm and v-norm ----------------------------------------------------------------- */
 
-/* acts[l].attn_qkv = [norm(q), norm(k), v] per head: LayerNorm (qknorm.h) or RMSNorm
- * (rmsnorm.h; q_rstd and k_rstd hold its rstd, q_mean and k_mean are unused). */
-void model_qknorm_forward(Model *m, int l, int N) {
+/* acts[l].attn_qkv = [norm(q), norm(k), vnorm(v)] per head: qk-LayerNorm (qknorm.h) or
+ * qk-RMSNorm (rmsnorm.h; q_rstd and k_rstd hold its rstd, q_mean and k_mean are unused), or q and
+ * k copied; v through RMSNorm with the gain m->v_gain (ones: weightless), or copied. */
+void model_qkvnorm_forward(Model *m, int l, int N) {
     BlockActs *a = &m->acts[l];
     const BlockTensors *w = &m->p.block[l];
     int C = m->cfg.d_model, NH = m->cfg.n_heads, hs = C / NH;
@@ -30,19 +31,26 @@ void model_qknorm_forward(Model *m, int l, int N) {
         rmsnorm_forward(a->attn_qkv, a->q_rstd, a->qkv, w->qn_w, N, NH, hs, C3, m->cfg.ln_eps);
         rmsnorm_forward(a->attn_qkv + C, a->k_rstd, a->qkv + C, w->kn_w, N, NH, hs, C3,
                         m->cfg.ln_eps);
-    } else {
+    } else if (m->cfg.qk_norm == MODEL_QK_NORM_LAYERNORM) {
         qknorm_forward(a->attn_qkv, a->q_mean, a->q_rstd, a->qkv, w->qn_w, w->qn_b, N, NH, hs, C3,
                        m->cfg.ln_eps);
         qknorm_forward(a->attn_qkv + C, a->k_mean, a->k_rstd, a->qkv + C, w->kn_w, w->kn_b, N, NH,
                        hs, C3, m->cfg.ln_eps);
+    } else {
+        for (int n = 0; n < N; n++)
+            memcpy(a->attn_qkv + n * C3, a->qkv + n * C3, 2 * (size_t)C * sizeof(real));
     }
-    for (int n = 0; n < N; n++)
-        memcpy(a->attn_qkv + n * C3 + 2 * C, a->qkv + n * C3 + 2 * C, (size_t)C * sizeof(real));
+    if (m->cfg.v_norm)
+        rmsnorm_forward(a->attn_qkv + 2 * C, a->v_rstd, a->qkv + 2 * C, m->v_gain, N, NH, hs, C3,
+                        m->cfg.ln_eps);
+    else
+        for (int n = 0; n < N; n++)
+            memcpy(a->attn_qkv + n * C3 + 2 * C, a->qkv + n * C3 + 2 * C, (size_t)C * sizeof(real));
 }
 
 /* From d attn_qkv (m->dattn_qkv) to d qkv (m->dqkv, overwritten: nothing else flows into the
  * raw q, k and v), accumulating the q_norm and k_norm gradients. */
-void model_qknorm_backward(Model *m, int l, int N) {
+void model_qkvnorm_backward(Model *m, int l, int N) {
     const BlockActs *a = &m->acts[l];
     const BlockTensors *w = &m->p.block[l];
     BlockTensors *g = &m->g.block[l];
@@ -55,14 +63,25 @@ void model_qknorm_backward(Model *m, int l, int N) {
                          C3);
         rmsnorm_backward(m->dqkv + C, g->kn_w, m->dattn_qkv + C, a->qkv + C, w->kn_w, a->k_rstd, N,
                          NH, hs, C3);
-    } else {
+    } else if (m->cfg.qk_norm == MODEL_QK_NORM_LAYERNORM) {
         qknorm_backward(m->dqkv, g->qn_w, g->qn_b, m->dattn_qkv, a->qkv, w->qn_w, a->q_mean,
                         a->q_rstd, N, NH, hs, C3);
         qknorm_backward(m->dqkv + C, g->kn_w, g->kn_b, m->dattn_qkv + C, a->qkv + C, w->kn_w,
                         a->k_mean, a->k_rstd, N, NH, hs, C3);
+    } else { /* q and k pass through unchanged */
+        for (int n = 0; n < N; n++)
+            memcpy(m->dqkv + n * C3, m->dattn_qkv + n * C3, 2 * (size_t)C * sizeof(real));
     }
-    for (int n = 0; n < N; n++) /* v passes through unchanged */
-        memcpy(m->dqkv + n * C3 + 2 * C, m->dattn_qkv + n * C3 + 2 * C, (size_t)C * sizeof(real));
+    if (m->cfg.v_norm) { /* from 0 too; the gain's gradient goes to dv_gain, never read */
+        for (int n = 0; n < N; n++) memset(m->dqkv + n * C3 + 2 * C, 0, (size_t)C * sizeof(real));
+        memset(m->dv_gain, 0, (size_t)hs * sizeof(real)); /* bounded: zeroed at every use */
+        rmsnorm_backward(m->dqkv + 2 * C, m->dv_gain, m->dattn_qkv + 2 * C, a->qkv + 2 * C,
+                         m->v_gain, a->v_rstd, N, NH, hs, C3);
+    } else { /* v passes through unchanged */
+        for (int n = 0; n < N; n++)
+            memcpy(m->dqkv + n * C3 + 2 * C, m->dattn_qkv + n * C3 + 2 * C,
+                   (size_t)C * sizeof(real));
+    }
 }
 
 /* ---- attention ------------------------------------------------------------------------- */

@@ -47,8 +47,8 @@ real llama_forward(Model *m, const int *tokens, const int *targets, const float 
         assert(w->up_w == w->gate_w + (size_t)F * C); /* one [2F, C] matrix */
         row_rmsnorm_forward(a->ln1, a->ln1_rstd, a->resid, w->ln1_w, N, C, c->ln_eps);
         model_linear_forward(m, a->qkv, a->ln1, w->qkv_w, NULL, N, C, 3 * C);
-        /* attn_qkv: qkv itself, or its qk-normed copy; rotated in place either way */
-        if (c->qk_norm) model_qknorm_forward(m, l, N);
+        /* attn_qkv: qkv itself, or its qk- or v-normed copy; rotated in place either way */
+        if (c->qk_norm || c->v_norm) model_qkvnorm_forward(m, l, N);
         rope_forward(a->attn_qkv, m->rope_cos, m->rope_sin, B, T, C, NH);
         model_attention_forward(m, l);
         model_linear_forward(m, a->attproj, a->atty, w->proj_w, NULL, N, C, C);
@@ -60,7 +60,7 @@ real llama_forward(Model *m, const int *tokens, const int *targets, const float 
         residual_forward(out, a->resid2, a->fcproj, (long)N * C);
     }
     row_rmsnorm_forward(m->lnf, m->lnf_rstd, m->resid_final, m->p.lnf_w, N, C, c->ln_eps);
-    model_linear_forward(m, m->logits, m->lnf, m->p.head_w, NULL, N, C, V);
+    model_readout_forward(m, N);
     m->loss = crossentropy_forward(m->losses, m->probs, m->logits, targets, mask, N, V);
     return m->loss;
 }
@@ -73,7 +73,7 @@ void llama_backward(Model *m, int with_pass_stats) {
     /* As model.c's GPT-2 backward: kernels overwrite the activation gradients they produce,
      * and the RMSNorms add their dinp into the residual stream's gradient m->dx. */
     crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
-    model_linear_backward(m, m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V);
+    model_readout_backward(m, N);
     memset(m->dx, 0, (size_t)N * C * sizeof(real));
     row_rmsnorm_backward(m->dx, m->g.lnf_w, m->dlnf, m->resid_final, m->p.lnf_w, m->lnf_rstd, N,
                          C);
@@ -92,10 +92,10 @@ void llama_backward(Model *m, int with_pass_stats) {
 
         /* resid2 = resid + attproj(attention(rope(qknorm(qkv(ln1(resid)))))) */
         model_linear_backward(m, m->datty, g->proj_w, NULL, m->dx, a->atty, w->proj_w, N, C, C);
-        real *dattn_qkv = c->qk_norm ? m->dattn_qkv : m->dqkv;
+        real *dattn_qkv = m->dattn_qkv ? m->dattn_qkv : m->dqkv;
         model_attention_backward(m, l, dattn_qkv, with_pass_stats);
         rope_backward(dattn_qkv, m->rope_cos, m->rope_sin, B, T, C, NH);
-        if (c->qk_norm) model_qknorm_backward(m, l, N);
+        if (m->dattn_qkv) model_qkvnorm_backward(m, l, N);
         model_linear_backward(m, m->dln, g->qkv_w, NULL, m->dqkv, a->ln1, w->qkv_w, N, C, 3 * C);
         row_rmsnorm_backward(m->dx, g->ln1_w, m->dln, a->resid, w->ln1_w, a->ln1_rstd, N, C);
     }

@@ -110,6 +110,8 @@ static void build_table(Model *m) {
             add_tensor(m, name, width(c, BLOCK_TENSORS[k].d0), width(c, BLOCK_TENSORS[k].d1));
             /* [3C] rows: q, k, v (attn.qkv.weight and .bias, the only W_3C tensors) */
             m->tensors[m->n_tensors - 1].qkv_thirds = BLOCK_TENSORS[k].d0 == W_3C;
+            /* a block's matrices are C or d_ff (both grow with C) by C, d_ff or 3C */
+            m->tensors[m->n_tensors - 1].hidden = BLOCK_TENSORS[k].d1 != W_NONE;
         }
     add_tensor(m, "ln_f.weight", c->d_model, 0);
     if (!is_llama(c)) add_tensor(m, "ln_f.bias", c->d_model, 0);
@@ -167,8 +169,9 @@ static void layout_acts(Model *m, Arena *a) {
         b->ln1_rstd = carve(a, BT * r);
         b->qkv = carve(a, BT * 3 * C * r);
         b->attn_qkv = b->qkv;
+        if (c->qk_norm || c->v_norm) b->attn_qkv = carve(a, BT * 3 * C * r);
+        if (c->v_norm) b->v_rstd = carve(a, BT * c->n_heads * r);
         if (c->qk_norm) {
-            b->attn_qkv = carve(a, BT * 3 * C * r);
             b->q_mean = carve(a, BT * c->n_heads * r);
             b->q_rstd = carve(a, BT * c->n_heads * r);
             b->k_mean = carve(a, BT * c->n_heads * r);
@@ -216,7 +219,11 @@ static void layout_acts(Model *m, Arena *a) {
     AttnScores sc = {c->scale, NULL, c->softcap, c->window};
     m->attn_scratch =
         carve(a, (size_t)m->attn_slots * (size_t)attention_scratch_per_slot(c->max_seq_len, sc) * r);
-    if (c->qk_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
+    if (c->qk_norm || c->v_norm) m->dattn_qkv = carve(a, BT * 3 * C * r);
+    if (c->v_norm) {
+        m->v_gain = carve(a, (size_t)(C / c->n_heads) * r);
+        m->dv_gain = carve(a, (size_t)(C / c->n_heads) * r);
+    }
     size_t BNH = (size_t)m->max_batch * c->n_heads;
     if (c->learned_scale) m->dlog_scale_pairs = carve(a, BNH * sizeof(double));
     if (c->qk_clip > 0) {
@@ -302,6 +309,8 @@ int model_build(Model *m, const ModelConfig *cfg, int max_batch) {
     if (!a.base) goto oom;
     a.used = 0;
     layout_acts(m, &a);
+    if (c->v_norm)
+        for (int i = 0; i < c->d_model / c->n_heads; i++) m->v_gain[i] = R(1.0);
     if (is_llama(c)) rope_tables(m->rope_cos, m->rope_sin, c->max_seq_len, c->d_model / c->n_heads);
     return 0;
 oom:
@@ -384,6 +393,18 @@ void model_scale_qk(Model *m, double q_mult, double k_mult) {
     }
 }
 
+void model_init_mup(Model *m, double width_mult) {
+    for (int i = 0; i < m->n_tensors; i++) {
+        const TensorInfo *t = &m->tensors[i];
+        real *x = m->params + t->offset;
+        if (t->qkv_thirds) fill_const(x, t->numel / 3, R(0.0));
+        if (strcmp(t->name, "head.weight") == 0 && width_mult != 1.0) {
+            real f = (real)sqrt(width_mult);
+            for (size_t j = 0; j < t->numel; j++) x[j] *= f;
+        }
+    }
+}
+
 double model_qkv_init_std(int d_model, int gpt2, double gpt2_std_arg) {
     /* the tensor as the table names and shapes it: (3C, C), fan_in C; asked of the same
      * functions the init draws with, so the prediction follows any change to the schemes */
@@ -423,7 +444,7 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
         layernorm_forward(a->ln1, a->ln1_mean, a->ln1_rstd, a->resid, w->ln1_w, w->ln1_b, N, C,
                           c->ln_eps);
         model_linear_forward(m, a->qkv, a->ln1, w->qkv_w, w->qkv_b, N, C, 3 * C);
-        if (c->qk_norm) model_qknorm_forward(m, l, N);
+        if (c->qk_norm || c->v_norm) model_qkvnorm_forward(m, l, N);
         model_attention_forward(m, l);
         model_linear_forward(m, a->attproj, a->atty, w->proj_w, w->proj_b, N, C, C);
         residual_forward(a->resid2, a->resid, a->attproj, (long)N * C);
@@ -437,7 +458,7 @@ real model_forward(Model *m, const int *tokens, const int *targets, const float 
     }
     layernorm_forward(m->lnf, m->lnf_mean, m->lnf_rstd, m->resid_final, m->p.lnf_w, m->p.lnf_b,
                       N, C, c->ln_eps);
-    model_linear_forward(m, m->logits, m->lnf, m->p.head_w, NULL, N, C, V);
+    model_readout_forward(m, N);
     m->loss = crossentropy_forward(m->losses, m->probs, m->logits, targets, mask, N, V);
     return m->loss;
 }
@@ -460,7 +481,7 @@ static void backward(Model *m, int with_pass_stats) {
      * layer, GELU's and attention's dinp) and accumulate only where two paths meet: LayerNorm's
      * dinp adds into the residual stream's gradient. */
     crossentropy_backward(m->dlogits, m->probs, m->targets, m->mask, N, V);
-    model_linear_backward(m, m->dlnf, m->g.head_w, NULL, m->dlogits, m->lnf, m->p.head_w, N, C, V);
+    model_readout_backward(m, N);
     zero(m->dx, NC);
     layernorm_backward(m->dx, m->g.lnf_w, m->g.lnf_b, m->dlnf, m->resid_final, m->p.lnf_w,
                        m->lnf_mean, m->lnf_rstd, N, C);
@@ -484,8 +505,8 @@ static void backward(Model *m, int with_pass_stats) {
         /* resid2 = resid + attproj(attention(qkv(ln1(resid)))) */
         model_linear_backward(m, m->datty, g->proj_w, g->proj_b, m->dx, a->atty, w->proj_w, N, C,
                               C);
-        model_attention_backward(m, l, c->qk_norm ? m->dattn_qkv : m->dqkv, with_pass_stats);
-        if (c->qk_norm) model_qknorm_backward(m, l, N);
+        model_attention_backward(m, l, m->dattn_qkv ? m->dattn_qkv : m->dqkv, with_pass_stats);
+        if (m->dattn_qkv) model_qkvnorm_backward(m, l, N);
         model_linear_backward(m, m->dln, g->qkv_w, g->qkv_b, m->dqkv, a->ln1, w->qkv_w, N, C,
                               3 * C);
         layernorm_backward(m->dx, g->ln1_w, g->ln1_b, m->dln, a->resid, w->ln1_w, a->ln1_mean,

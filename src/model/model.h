@@ -52,6 +52,9 @@ typedef struct {
     int block;        /* MODEL_BLOCK_GPT2 (0, the default) or MODEL_BLOCK_LLAMA (llama.h) */
     int matmul;       /* MODEL_MATMUL_FLOAT32 (0, the default) or MODEL_MATMUL_BF16: the linear
                        * layers' products with bf16 inputs, float32 sums (matmul_bf16.h) */
+    real readout_mult; /* the factor on the logits (model_readout_forward; μP's 1/width_mult);
+                        * 0 or 1 = none */
+    int v_norm;       /* 1 = each head's v through a weightless RMSNorm (model.h, below) */
 } ModelConfig;
 
 /* ModelConfig.matmul (config key model.matmul). */
@@ -71,6 +74,9 @@ typedef struct {
     int shape[2];
     size_t offset, numel;
     int qkv_thirds;
+    int hidden; /* 1 = a hidden weight matrix: a block's 2-D tensor (both dimensions grow with
+                 * d_model), what μP's learning rate 1/width_mult multiplies; 0 for the
+                 * embeddings, head.weight and every 1-D tensor */
 } TensorInfo;
 
 /* One block's tensors; qn_* and kn_* (attn.q_norm, attn.k_norm, [d_k]) are NULL without
@@ -92,7 +98,9 @@ typedef struct {
     real *lnf_w, *lnf_b, *head_w;
 } Tensors;
 
-/* One block's activations, (B·T, width) each. fch holds the fc output until GELU reads it, then
+/* One block's activations, (B·T, width) each. With cfg.v_norm, attn_qkv is a copy too, its v
+ * each head's v through a weightless RMSNorm, v / sqrt(mean(v²) + ln_eps) over d_k (Gemma 4's
+ * v-norm), q and k as without it. fch holds the fc output until GELU reads it, then
  * GELU's derivative there (all that backward needs of it). attn_qkv is the (B·T, 3C) q, k, v
  * that attention reads: qkv itself, or with qk-norm a copy with each head's q and k normalised
  * (then q_mean, q_rstd, k_mean, k_rstd are (B·T·NH) each; else NULL).
@@ -104,6 +112,7 @@ typedef struct {
 typedef struct {
     real *resid, *ln1, *ln1_mean, *ln1_rstd, *qkv, *attn_qkv, *att, *atty, *attproj;
     real *q_mean, *q_rstd, *k_mean, *k_rstd;
+    real *v_rstd; /* with cfg.v_norm: each head's v RMSNorm rstd, (B·T·NH); else NULL */
     real *resid2, *ln2, *ln2_mean, *ln2_rstd, *fch, *fch_gelu, *fcproj;
     real *gu, *swiglu;
 } BlockActs;
@@ -126,7 +135,10 @@ typedef struct {
     real loss;
     /* backward scratch, reused by every block */
     real *dlogits, *dlnf, *dx, *dln, *dfch, *datty, *dqkv;
-    real *dattn_qkv;              /* d loss / d attn_qkv with qk-norm (B·T, 3C); else NULL */
+    real *dattn_qkv;              /* d loss / d attn_qkv with qk-norm or v-norm (B·T, 3C); else NULL */
+    /* With cfg.v_norm: [d_k] ones, the v-norm's gain (it has none: RMSNorm times 1 is RMSNorm),
+     * and [d_k] where rmsnorm_backward puts that gain's gradient, never read; else NULL */
+    real *v_gain, *dv_gain;
     /* LLaMA block only (else NULL): d loss / d gu (B·T, 2·d_ff), and RoPE's cos and sin tables
      * [max_seq_len, d_k/2] (rope.h), made by model_build */
     real *dgu, *rope_cos, *rope_sin;
@@ -186,6 +198,15 @@ void model_init_gpt2(Model *m, Rng *rng, double std);
  * c times larger (issue 42; under Adam, with the learning rate of W_q also c times larger, the
  * same training: docs/findings.md). Multipliers of 1 leave the parameters bit for bit. */
 void model_scale_qk(Model *m, double q_mult, double k_mult);
+
+/* μP's init (model.param = mup; Yang et al. 2022, Tensor Programs V, Table 3, and microsoft/mup),
+ * applied after model_init_* and model_scale_qk: the query third of every attn.qkv.weight and
+ * attn.qkv.bias set to 0 (the mup README's zero-initialised query: q·k is 0 at step 0 whatever
+ * the width), and head.weight multiplied by √width_mult (MuReadout._rescale_parameters: with the
+ * logits' factor 1/width_mult the readout's output starts 1/√width_mult of the base width's,
+ * Table 3's output init variance 1/fan_in² against the hidden weights' 1/fan_in). Every other
+ * tensor is untouched and no random number is drawn. width_mult 1 changes only W_q. */
+void model_init_mup(Model *m, double width_mult);
 
 /* The std σ of attn.qkv.weight's entries as model_init_fan_in (gpt2 == 0: 1/√d_model) or
  * model_init_gpt2 (gpt2 != 0: gpt2_std itself; the qkv weight is not one of the output

@@ -6,12 +6,13 @@
 
 #include "model/model.h"
 
-/* qk-norm of block l over N = B·T rows (attn_layer.c): acts[l].attn_qkv = [norm(q), norm(k), v]
- * per head from acts[l].qkv, LayerNorm (qknorm.h) or RMSNorm (rmsnorm.h) as cfg.qk_norm says;
- * backward from m->dattn_qkv to m->dqkv (overwritten), accumulating the q_norm and k_norm
- * gradients. Only with cfg.qk_norm. */
-void model_qknorm_forward(Model *m, int l, int N);
-void model_qknorm_backward(Model *m, int l, int N);
+/* The norms on q, k and v of block l over N = B·T rows (attn_layer.c): acts[l].attn_qkv =
+ * [qknorm(q), qknorm(k), vnorm(v)] per head from acts[l].qkv: the qk-norm LayerNorm (qknorm.h) or
+ * RMSNorm (rmsnorm.h) as cfg.qk_norm says (q and k copied without one), v through a weightless
+ * RMSNorm with cfg.v_norm (copied without); backward from m->dattn_qkv to m->dqkv (overwritten),
+ * accumulating the q_norm and k_norm gradients. Only with cfg.qk_norm or cfg.v_norm. */
+void model_qkvnorm_forward(Model *m, int l, int N);
+void model_qkvnorm_backward(Model *m, int l, int N);
 
 /* The attention of block l (attn_layer.c) with model_attn_scores(m, l), over the last forward's
  * B and T: acts[l].atty and att from acts[l].attn_qkv, and with cfg.qk_clip the largest logit of
@@ -29,5 +30,13 @@ void model_linear_forward(const Model *m, real *out, const real *inp, const real
 void model_linear_backward(const Model *m, real *dinp, real *dweight, real *dbias,
                            const real *dout, const real *inp, const real *weight, int N, int C,
                            int OC);
+
+/* The readout (model_linear.c): logits [N, V] = readout_mult · lnf [N, C] · head.weightᵀ, the
+ * factor cfg.readout_mult (0 or 1: none, the product as it is). μP's MuReadout (Yang et al.
+ * 2022, Tensor Programs V, Table 3's output multiplier 1/fan_in relative to the base width;
+ * microsoft/mup: forward(x / width_mult)). Backward: m->dlogits is multiplied in place by the
+ * factor, then head.weight's gradient is added and m->dlnf overwritten, as model_linear_backward. */
+void model_readout_forward(Model *m, int N);
+void model_readout_backward(Model *m, int N);
 
 #endif

@@ -14,7 +14,7 @@ int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, dou
     o->eps = eps;
     o->weight_decay = weight_decay;
     o->momentum = momentum;
-    o->lr_q_mult = o->lr_k_mult = 1.0;
+    o->lr_q_mult = o->lr_k_mult = o->lr_hidden_mult = 1.0;
     o->t = 0;
     o->n = n;
     o->m = calloc(n, sizeof(real));
@@ -30,6 +30,8 @@ void optim_set_qk_lr_mult(Optimizer *o, double q_mult, double k_mult) {
     o->lr_q_mult = q_mult;
     o->lr_k_mult = k_mult;
 }
+
+void optim_set_hidden_lr_mult(Optimizer *o, double mult) { o->lr_hidden_mult = mult; }
 
 void optim_free(Optimizer *o) {
     free(o->m);
@@ -80,7 +82,8 @@ void optim_step(Optimizer *o, real *params, const real *grads, const TensorInfo 
         size_t len = t->numel / (size_t)parts;
         for (int k = 0; k < parts; k++) {
             size_t off = t->offset + (size_t)k * len;
-            double rate = parts == 3 ? lr * qkv_mult[k] : lr;
+            /* the one place a tensor's rate is made: μP's hidden factor times q's or k's */
+            double rate = lr * (t->hidden ? o->lr_hidden_mult : 1.0) * (parts == 3 ? qkv_mult[k] : 1.0);
             double lr_wd = lr * wd; /* the decay of the unmultiplied rate (optim.h) */
             if (o->kind == OPTIMIZER_ADAMW)
                 adamw_tensor(o, params + off, grads + off, o->m + off, o->v + off, len, rate,

@@ -14,6 +14,7 @@ typedef struct {
     OptimizerKind kind;
     double beta1, beta2, eps, weight_decay, momentum;
     double lr_q_mult, lr_k_mult; /* factors on the rate of W_q and W_k (optim_set_qk_lr_mult) */
+    double lr_hidden_mult;       /* factor on the rate of the hidden matrices (optim_set_hidden_lr_mult) */
     long t;        /* steps taken so far (AdamW bias correction uses t + 1) */
     size_t n;
     real *m, *v;   /* AdamW first and second moments, or SGD momentum buffer (m), [n] each */
@@ -33,10 +34,20 @@ int optim_init(Optimizer *o, OptimizerKind kind, double beta1, double beta2, dou
  * and q_mult = c (issue 42): Adam's step m̂/√v̂ does not see the 1/c of W̃_q = c·W_q's gradient,
  * so W̃_q moves c·lr·step, c times W_q's move, and its decay c·W_q·lr·wd is c times W_q's. */
 void optim_set_qk_lr_mult(Optimizer *o, double q_mult, double k_mult);
+
+/* μP's learning rate for Adam (model.param = mup; Yang et al. 2022, Tensor Programs V, Table 3:
+ * hidden weights at η/fan_in, relative to the base width η·base/d_model; microsoft/mup's MuAdam
+ * divides the rate of every matrix-like tensor by its width_mult): from the next optim_step on,
+ * every tensor with TensorInfo.hidden is updated at rate lr·mult (times the q or k multiplier on
+ * its thirds, which compose); the embeddings, head.weight, norms and biases stay at lr. The
+ * decoupled decay stays lr·weight_decay, as for the q and k multipliers: MuAdamW's default
+ * (decoupled_wd = False) divides lr by width_mult and multiplies weight_decay by it, leaving
+ * PyTorch AdamW's decay factor 1 − lr·wd unchanged. mult > 0; 1 by default. */
+void optim_set_hidden_lr_mult(Optimizer *o, double mult);
 void optim_free(Optimizer *o);
 
-/* One update of params (n) from grads (n) at learning rate lr (W_q and W_k at lr times their
- * multipliers, optim_set_qk_lr_mult).
+/* One update of params (n) from grads (n) at learning rate lr (W_q, W_k and the hidden
+ * matrices at lr times their multipliers, optim_set_qk_lr_mult, optim_set_hidden_lr_mult).
  * AdamW (Loshchilov and Hutter 2019, Algorithm 2; PyTorch semantics):
  *   m = β1·m + (1−β1)·g;  v = β2·v + (1−β2)·g²;  m̂ = m/(1−β1ᵗ);  v̂ = v/(1−β2ᵗ)
  *   p = p·(1 − lr·wd) − lr·m̂/(√v̂ + eps)

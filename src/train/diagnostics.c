@@ -225,3 +225,15 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
                "logit_std in attention.csv (its peak and first 10x step are in --compare and "
                "sweep.csv).\n");
 }
+
+double diag_qk_gain_rms(const Model *m, int layer) {
+    if (m->cfg.qk_norm != MODEL_QK_NORM_RMSNORM) return NAN;
+    const real *gq = m->p.block[layer].qn_w, *gk = m->p.block[layer].kn_w;
+    int d_k = m->cfg.d_model / m->cfg.n_heads;
+    double ss = 0;
+    for (int c = 0; c < d_k; c++) {
+        double p = (double)gq[c] * (double)gk[c];
+        ss += p * p;
+    }
+    return sqrt(ss / d_k);
+}

@@ -22,7 +22,16 @@ typedef struct {
     /* Set by the training loop for the fixes' columns of attention.csv (runlog.h): */
     double attn_scale;     /* the head's factor on q·k (attention.scale = learned) */
     int clipped_steps;     /* updates QK-clip clipped this head since the previous row */
+    double qk_gain_rms;    /* the layer's diag_qk_gain_rms (attention.qk_norm = rmsnorm) */
 } HeadStats;
+
+/* With qk-RMSNorm (m->cfg.qk_norm = MODEL_QK_NORM_RMSNORM): the root mean square over the d_k
+ * channels of the product of layer `layer`'s q and k gains, sqrt(mean_c (g_q[c]·g_k[c])²), in
+ * double. Why (issue 42 item 4): q̂·k̂ = Σ_c g_q[c] g_k[c] n_q[c] n_k[c] with n_q, n_k of mean
+ * square 1, so for directions independent of each other the logit std is about
+ * scale·√d_k·rms(g_q ⊙ g_k): with scale none (Gemma 4) the gains alone can learn the 1/√d_k.
+ * NAN without qk-RMSNorm. */
+double diag_qk_gain_rms(const Model *m, int layer);
 
 /* Statistics of head h from preatt and att (B,NH,T,T) as written by attention_forward. Rows
  * with one visible key (query 0) are left out of the row statistics (their entropy is 0 and

@@ -183,8 +183,9 @@ static void add_diff(LrPlacement *p, const char *text) {
 /* Keys added after every published sweep was planned (their plan.txt files lack them), whose
  * default is what those sweeps trained: a config must have them at their default to be in any
  * regime, as if the regime's settings held them. */
-static const char *const NEWER_KEYS[] = {"init.q_mult", "init.k_mult", "optim.lr_q_mult",
-                                         "optim.lr_k_mult"};
+static const char *const NEWER_KEYS[] = {"init.q_mult",     "init.k_mult",    "optim.lr_q_mult",
+                                         "optim.lr_k_mult", "model.param",    "model.base_width",
+                                         "attention.v_norm"};
 
 /* Whether a regime's settings (its INI text) hold section.key: the keys a config must match. */
 static int in_regime(const char *ini, const char *section, const char *key, size_t key_len) {

@@ -18,6 +18,10 @@
 #include "util/provenance.h"
 #include "util/run_lock.h"
 
+double train_width_mult(const Config *c) {
+    return c->param == PARAM_MUP ? (double)c->d_model / (double)c->base_width : 1.0;
+}
+
 ModelConfig train_model_config(const Config *c, const Task *t) {
     int block = c->block == BLOCK_LLAMA ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2;
     ModelConfig mc = {
@@ -38,6 +42,8 @@ ModelConfig train_model_config(const Config *c, const Task *t) {
         .window = c->window,
         .block = block,
         .matmul = c->matmul == MATMUL_BF16 ? MODEL_MATMUL_BF16 : MODEL_MATMUL_FLOAT32,
+        .readout_mult = c->param == PARAM_MUP ? (real)(1.0 / train_width_mult(c)) : R(1.0),
+        .v_norm = c->v_norm == V_NORM_RMSNORM,
     };
     return mc;
 }
@@ -58,6 +64,7 @@ int train_optim_init(Optimizer *o, const Config *c, size_t n_params) {
     if (optim_init(o, kind, c->beta1, c->beta2, c->eps, c->weight_decay, c->momentum, n_params))
         return -1;
     optim_set_qk_lr_mult(o, c->lr_q_mult, c->lr_k_mult);
+    optim_set_hidden_lr_mult(o, 1.0 / train_width_mult(c));
     return 0;
 }
 
@@ -185,6 +192,7 @@ static int init_and_allocate(Run *r) {
     else
         model_init_gpt2(&r->m, &init_rng, c->init_std);
     model_scale_qk(&r->m, c->init_q_mult, c->init_k_mult);
+    if (c->param == PARAM_MUP) model_init_mup(&r->m, train_width_mult(c));
     r->diag_B = r->task.n_val < B ? r->task.n_val : B;
     const double bound[GUARD_KINDS] = {
         [GUARD_LOGIT_STD] = c->guard_logit_std_max, [GUARD_MAX_WEIGHT] = c->guard_max_weight_max,

@@ -57,6 +57,7 @@ static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
     r->attention = r->grad_norms ? csv_log_keep_commit(path[2], &tmp[2]) : NULL;
     for (int i = 0; i < 3; i++) atomic_discard(&tmp[i]); /* those not committed */
     r->attention_old = r->attention && !csv_log_has_column(path[2], "dprob_norm");
+    if (r->attention && !csv_log_has_column(path[2], "qk_gain_rms")) r->gain_col = 0;
     return r->loss && r->grad_norms && r->attention ? write_whole(r, "config.ini", config_text) : -1;
 }
 
@@ -69,8 +70,9 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
 static const char *attention_header(const RunLog *r, char *buf, size_t n) {
     snprintf(buf, n, "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,"
                      "max_weight,saturated_frac,dlogit_norm,dprob_norm,softmax_pass,blocked_rows"
-                     "%s%s\n",
-             r->scale_col ? ",attn_scale" : "", r->clip_col ? ",clipped_steps" : "");
+                     "%s%s%s\n",
+             r->scale_col ? ",attn_scale" : "", r->clip_col ? ",clipped_steps" : "",
+             r->gain_col ? ",qk_gain_rms" : "");
     return buf;
 }
 
@@ -83,6 +85,7 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
     r->d_model = m->cfg.d_model;
     r->scale_col = m->cfg.learned_scale;
     r->clip_col = m->cfg.qk_clip > 0;
+    r->gain_col = m->cfg.qk_norm == MODEL_QK_NORM_RMSNORM;
     if (make_dirs(dir) != 0) {
         fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
         return -1;
@@ -163,6 +166,7 @@ int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadSta
                       s->softmax_pass, s->blocked_rows);
     if (r->scale_col) n += snprintf(line + n, sizeof line - (size_t)n, ",%.6g", s->attn_scale);
     if (r->clip_col) n += snprintf(line + n, sizeof line - (size_t)n, ",%d", s->clipped_steps);
+    if (r->gain_col) n += snprintf(line + n, sizeof line - (size_t)n, ",%.6g", s->qk_gain_rms);
     snprintf(line + n, sizeof line - (size_t)n, "\n");
     return put_line(r, r->attention, "attention.csv", line);
 }

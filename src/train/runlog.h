@@ -23,6 +23,8 @@ typedef struct {
     int val_bpb;       /* loss.csv has the val_bpb column (the text task) */
     int scale_col;     /* attention.csv has attn_scale (attention.scale = learned) */
     int clip_col;      /* attention.csv has clipped_steps (attention.qk_clip > 0) */
+    int gain_col;      /* attention.csv has qk_gain_rms (attention.qk_norm = rmsnorm; not in a
+                          resumed log from before the column) */
     char *line;        /* grad_norms.csv row buffer, sized once so logging allocates nothing */
     size_t line_cap;
 } RunLog;
@@ -70,7 +72,8 @@ int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm);
  * of HeadStats, in its order, dprob_norm, softmax_pass and blocked_rows last), then only in the
  * runs of the fixes that have them: attn_scale (a learned scale: the head's factor on q·k at
  * this step) and clipped_steps (QK-clip: how many updates since the previous row clipped the
- * head; a resumed run counts from its resume step). */
+ * head; a resumed run counts from its resume step) and qk_gain_rms (qk-RMSNorm: the layer's
+ * rms(g_q ⊙ g_k), diag_qk_gain_rms, the same in each head's row). */
 int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s);
 
 /* Writes attn_map.csv (layer, head, query, then the weights over keys k0..k{T-1}) and

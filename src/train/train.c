@@ -67,6 +67,8 @@ double train_predicted_logit_std(const Config *c) {
     int d_k = c->d_model / c->n_heads;
     int qk_norm = c->qk_norm != QK_NORM_NONE; /* normalises init.q_mult, init.k_mult away */
     double mult = qk_norm ? 1.0 : c->init_q_mult * c->init_k_mult; /* model.h */
+    /* μP's W_q (and bias) start at 0: q = 0, and a norm of 0 is 0, so every logit is 0 */
+    if (c->param == PARAM_MUP) mult = 0.0;
     return model_predicted_logit_std(c->d_model, d_k, config_attention_scale(c, d_k) * mult,
                                      qk_norm,
                                      model_qkv_init_std(c->d_model, c->init == INIT_GPT2,
@@ -123,6 +125,7 @@ static int diagnostics(Run *r, int step) {
             s.blocked_rows = m->blocked_rows[l * NH + h];
             s.attn_scale = attn_factor(model_attn_scores(m, l), h);
             s.clipped_steps = m->clip_count ? m->clip_count[l * NH + h] : 0;
+            s.qk_gain_rms = diag_qk_gain_rms(m, l);
             if (m->clip_count) m->clip_count[l * NH + h] = 0; /* counted anew until the next row */
             if (runlog_attention_row(&r->log, step, l, h, &s) != 0) return EXIT_RUNTIME;
             tripped |= guards_check(&r->guards, GUARD_LOGIT_STD, s.logit_std, l, h, step, stderr);

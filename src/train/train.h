@@ -10,6 +10,11 @@
 #include "train/sample.h"
 #include "util/exit_codes.h"
 
+/* μP's width multiplier m = model.d_model / model.base_width with model.param = mup (the
+ * logits' factor 1/m, the hidden matrices' rate lr/m, head.weight's init √m: run_setup.c); 1
+ * with model.param = standard. */
+double train_width_mult(const Config *c);
+
 /* Builds the model config (V, T and the attention scale resolved) for a config and a task. */
 ModelConfig train_model_config(const Config *c, const Task *t);
 
@@ -18,7 +23,8 @@ ModelConfig train_model_config(const Config *c, const Task *t);
 LrSchedule train_lr_schedule(const Config *c);
 
 /* optim_init with the optimizer a config asks for: optim.name, beta1, beta2, eps, weight_decay,
- * momentum, and optim.lr_q_mult, optim.lr_k_mult (optim_set_qk_lr_mult); zeroed state for
+ * momentum, optim.lr_q_mult, optim.lr_k_mult (optim_set_qk_lr_mult) and model.param's hidden
+ * rate (optim_set_hidden_lr_mult, 1/train_width_mult); zeroed state for
  * n_params parameters. Returns 0, or -1 on out-of-memory. */
 int train_optim_init(Optimizer *o, const Config *c, size_t n_params);
 

@@ -1,0 +1,144 @@
+# shellcheck shell=bash
+# experiments/lr_map_lib.sh: the driver text_map.sh and mup_map.sh share (sourced after
+# common.sh, not run): each (part, lr) a sweep in sweeps/${MAP}_<part>/lr-<L>/, planned first,
+# the cost printed, runs already published in results/$MAP/<part>/sweep.csv (ok or diverged)
+# skipped, seed by seed, then published. The sourcing script sets MAP (the results folder's name),
+# PARTS, SEEDS, LRS and defines plan PART LR (plans one sweep, prints its folder, returns 2 when
+# ./train refuses it), part_width PART and run_seconds WIDTH, and may define map_figure (called after
+# publishing); then calls map_main. Publishing writes each part's plans as one plan.txt beside its
+# sweep.csv (make lr-map reads it).
+# COST_ONLY=1 prints the cost and stops; PUBLISH_ONLY=1 publishes what the local sweeps hold and
+# trains nothing; ONLY (an extended regular expression on run names) trains a subset.
+
+# published_done PART: the names of the runs results/$MAP/PART/sweep.csv holds as ended
+published_done() {
+    local f=results/$MAP/$1/sweep.csv
+    [ -f "$f" ] || return 0
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["status"] == "ok" || $c["status"] == "diverged" { print $c["run"] }' "$f"
+}
+
+# jobs PART: the part's jobs.txt lines still to train, "SEED<TAB>LR-INDEX<TAB>LINE", unsorted
+jobs() {
+    local i=0 lr out done_list
+    done_list=$(published_done "$1")
+    for lr in $LRS; do
+        i=$((i + 1))
+        out=$(plan "$1" "$lr")
+        sed -E 's/.*\/configs\/([^/]*)\.ini.*/\1\t&/' "$out/jobs.txt" |
+            DONE="$done_list" ONLY_RE="${ONLY:-.}" awk -F '\t' -v i="$i" '
+                BEGIN { n = split(ENVIRON["DONE"], d, "\n"); for (k = 1; k <= n; k++) skip[d[k]] = 1 }
+                !($1 in skip) && $1 ~ ENVIRON["ONLY_RE"] {
+                    s = $1; sub(/.*_s/, "", s); print s "\t" i "\t" $2 }'
+    done
+}
+
+# combined_plan PART: on stdout, the part's plans (one sweep per lr) as one plan.txt for
+# results/$MAP/PART/ (make lr-map reads a plan beside each sweep.csv): the lrs one axis, the
+# base lines all plans share (optim.lr and optim.min_lr, lr / 10, are the run's), the corpus by
+# its path in the checkout, every plan's runs. Exit 1 when two plans differ elsewhere.
+combined_plan() {
+    local plans=() lrs=() lr f
+    for lr in $LRS; do
+        f=sweeps/${MAP}_$1/lr-$lr/plan.txt
+        [ -f "$f" ] && plans+=("$f") && lrs+=("$lr")
+    done
+    [ ${#plans[@]} -gt 0 ] || return 0
+    LRLIST=$(IFS=,; echo "${lrs[*]}") awk -v part="$1" -v map="$MAP" '
+        function fail(m) { print map ".sh: " m > "/dev/stderr"; bad = 1; exit 1 }
+        FNR == 1 { k = 0 }
+        /^base optim\.(lr|min_lr) = / || /^#/ { next }
+        /^base task\.file = / { $0 = "base task.file = \"data/kjv.txt\"" }
+        /^task-file / { $0 = $1 " " $2 " " $3 " data/kjv.txt" }
+        /^axis optim\.lr / { $0 = "axis optim.lr " ENVIRON["LRLIST"] }
+        /^(run|columns) / { if (/^run / || FNR == NR) runs[++nr] = $0; next }
+        FNR == NR { first[++nf] = $0; next }
+        { if (++k > nf || first[k] != $0) fail(FILENAME ": \"" $0 "\" is not in the first lr'"'"'s plan") }
+        END {
+            if (bad) exit 1
+            print "# results/" map "/" part ": experiments/" map ".sh plans one sweep per lr"
+            print "# (sweeps/" map "_" part "/lr-<L>/plan.txt); this is their plan as one: the lrs"
+            print "# one axis, optim.min_lr = optim.lr / 10 in every run"
+            for (i = 1; i <= nf; i++) print first[i]
+            for (i = 1; i <= nr; i++) print runs[i]
+        }' "${plans[@]}"
+}
+
+# publish_part PART: collect every lr's sweep, merge with the published rows, report, curves
+publish_part() {
+    local dest=results/$MAP/$1 tmp lr out
+    tmp=$(mktemp -d "/tmp/$MAP.XXXXXX")
+    for lr in $LRS; do
+        out=sweeps/${MAP}_$1/lr-$lr
+        [ -f "$out/plan.txt" ] || continue
+        ./train --sweep --collect --out "$out" >/dev/null || true
+        [ -f "$out/sweep.csv" ] && cat "$out/sweep.csv" >>"$tmp/fresh.csv"
+        experiments/curves.sh "$out" "$dest/curves" >/dev/null
+    done
+    # the report is drawn in a folder of the published path's name, so that its summary names the
+    # sweep by that path, not by the temporary folder
+    local rep=$tmp/$dest
+    mkdir -p "$dest" "$rep"
+    [ -f "$dest/sweep.csv" ] && cp "$dest/sweep.csv" "$tmp/old.csv" || : >"$tmp/old.csv"
+    # one header; per run the fresh row if it ended, else the published one, else the fresh one
+    awk -F, 'FNR == 1 { if (!hdr) { hdr = $0; print } for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $0 == hdr { next }
+        FILENAME ~ /old.csv$/ { old[$c["run"]] = $0; next }
+        { r = $c["run"]; if (!(r in seen)) order[++n] = r; seen[r] = 1
+          st = $c["status"]; fresh[r] = $0; ended[r] = (st == "ok" || st == "diverged" || st == "guard") }
+        END { for (r in old) if (!(r in seen)) { order[++n] = r; seen[r] = 1 }
+              for (k = 1; k <= n; k++) { r = order[k]
+                  if (r in fresh && ended[r]) print fresh[r]
+                  else if (r in old) print old[r]
+                  else print fresh[r] } }' "$tmp/old.csv" "$tmp/fresh.csv" >"$rep/sweep.csv"
+    local train=$PWD/train
+    (cd "$tmp" && "$train" --sweep-report "$dest" >/dev/null)
+    cp "$rep/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
+    cp "$rep/summary.txt" "$dest/summary.txt"
+    combined_plan "$1" >"$dest/plan.txt.tmp" && mv "$dest/plan.txt.tmp" "$dest/plan.txt"
+    for f in "$rep"/*.svg; do [ -e "$f" ] && cp "$f" "$dest/"; done
+    rm -rf "$tmp"
+    echo "== $dest: $(awk -F, 'NR > 1 && /,(ok|diverged),/' "$dest/sweep.csv" | wc -l) of" \
+        "$(($(wc -l <"$dest/sweep.csv") - 1)) runs ended"
+}
+
+map_main() {
+    if [ -n "${PUBLISH_ONLY:-}" ]; then
+        for p in $PARTS; do [ -d "sweeps/${MAP}_$p" ] && publish_part "$p"; done
+        map_figure
+        return 0
+    fi
+
+    # Every (part, lr) planned first, outside any pipeline: a plan ./train refuses (e.g. a sweep folder
+    # planned by an older ./train, whose plan.txt lacks keys added since) stops the script here, before
+    # any run trains from that folder's old configs.
+    for p in $PARTS; do
+        for lr in $LRS; do
+            plan "$p" "$lr" >/dev/null || { echo "${MAP}.sh: part $p, lr $lr: the plan was refused (above)" >&2; return 2; }
+        done
+    done
+
+    # The cost first: every part's runs left, and their core-hours.
+    total=0
+    for p in $PARTS; do
+        n=$(jobs "$p" | wc -l)
+        s=$((n * $(run_seconds "$(part_width "$p")")))
+        total=$((total + s))
+        echo "${MAP}.sh: part $p: $n runs to train, about $(awk -v s="$s" 'BEGIN { printf "%.1f", s / 3600 }') core-hours"
+    done
+    echo "${MAP}.sh: in all about $(awk -v s="$total" 'BEGIN { printf "%.1f", s / 3600 }') core-hours," \
+        "$(awk -v s="$total" -v j="$JOBS" 'BEGIN { printf "%.1f", s / 3600 / j }') h with $JOBS runs at once"
+    [ -n "${COST_ONLY:-}" ] && return 0
+
+    for p in $PARTS; do
+        # seed by seed, lr by lr within a seed: a stop leaves whole sets of the four arms
+        jobs "$p" | sort -s -n -k1,1 -k2,2 | cut -f3- | tr '\n' '\0' |
+            xargs -0 -r -P "$JOBS" -n 1 sh -c || echo "${MAP}.sh: part $p: some runs failed (see sweep.csv)"
+        publish_part "$p"
+    done
+    map_figure
+}
+
+# map_figure: the sourcing script's figure over every published part (its own map_figure, when
+# it defines one before calling map_main; else nothing)
+declare -F map_figure >/dev/null || map_figure() { :; }
