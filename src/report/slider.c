@@ -135,7 +135,8 @@ static int *map_cols(const Csv *t, int *side) {
 
 /* One list of a head: field col of attention.csv at each of its steps, as text ("" when
  * attention.csv has no such row). */
-static void json_stat(FILE *f, const char *key, const Run *r, const int *arows, int n, const char *col) {
+static void json_stat(FILE *f, const char *key, const Run *r, const int *arows, int n,
+                      const char *col) {
     int c = csv_col(&r->attn, col);
     fprintf(f, ",\"%s\":[", key);
     for (int k = 0; k < n; k++) {
@@ -177,7 +178,8 @@ static int json_heads(FILE *f, const Run *r, const Csv *t, const Pair *pairs, in
     for (int p = 0, first = 1; p < n_pairs; p++) {
         int n = 0, from = 0;
         for (int row = 0; row < t->n_rows; row++)
-            if (csv_int(t, row, cl, -1) == pairs[p].layer && csv_int(t, row, ch, -1) == pairs[p].head)
+            if (csv_int(t, row, cl, -1) == pairs[p].layer &&
+                csv_int(t, row, ch, -1) == pairs[p].head)
                 rows[n++] = row;
         if (n == 0) continue;
         fprintf(f, "%s\"%d.%d\":{\"steps\":[", first ? "" : ",", pairs[p].layer, pairs[p].head);
@@ -185,7 +187,9 @@ static int json_heads(FILE *f, const Run *r, const Csv *t, const Pair *pairs, in
         for (int k = 0; k < n; k++) {
             int step = csv_int(t, rows[k], cs, -1);
             fprintf(f, "%s%d", k ? "," : "", step);
-            arows[k] = r->has_attn ? attn_row(&r->attn, step, pairs[p].layer, pairs[p].head, &from) : -1;
+            arows[k] = r->has_attn
+                           ? attn_row(&r->attn, step, pairs[p].layer, pairs[p].head, &from)
+                           : -1;
         }
         fputc(']', f);
         json_rows(f, "hist", t, rows, n, bins, nb);
@@ -218,8 +222,9 @@ static int pick_pair(const Run *runs, const Csv *logs, const int *has, int n, co
                 if (csv_int(t, row, cl, -1) == pairs[p].layer &&
                     csv_int(t, row, ch, -1) == pairs[p].head)
                     last = csv_int(t, row, cs, -1);
-            int ar = last >= 0 ? attn_row(&runs[i].attn, last, pairs[p].layer, pairs[p].head, &from) : -1;
-            double v = ar >= 0 ? csv_num(&runs[i].attn, ar, csv_col(&runs[i].attn, "saturated_frac")) : NAN;
+            const Csv *a = &runs[i].attn;
+            int ar = last >= 0 ? attn_row(a, last, pairs[p].layer, pairs[p].head, &from) : -1;
+            double v = ar >= 0 ? csv_num(a, ar, csv_col(a, "saturated_frac")) : NAN;
             if (v > best_v) {
                 best_v = v;
                 best = p;
@@ -285,7 +290,7 @@ static const char CSS[] =
 static const char SCRIPT[] =
     "(function () {\n"
     "'use strict';\n"
-    "var NS = 'http://www.w3.org/2000/svg';\n"
+    "var NS = document.getElementById('slider-ns').namespaceURI; /* an inline svg's, no URL */\n"
     "var data = JSON.parse(document.getElementById('slider-data').textContent);\n"
     "var range = document.getElementById('slider-step');\n"
     "var pick = document.getElementById('slider-head');\n"
@@ -476,7 +481,8 @@ int slider_section(FILE *f, const Run *runs, int n) {
                    "id=\"slider-step-value\"></output> <label>&#160; layer and head <select "
                    "id=\"slider-head\"></select></label></div>\n<p id=\"slider-nojs\" "
                    "class=\"note\">(The slider is drawn by JavaScript.)</p>\n<div "
-                   "id=\"slider-runs\" class=\"slider-runs\"></div>\n<script "
+                   "id=\"slider-runs\" class=\"slider-runs\"></div>\n<svg id=\"slider-ns\" width=\"0\" "
+                   "height=\"0\"></svg>\n<script "
                    "type=\"application/json\" id=\"slider-data\">", CSS);
         rc = slider_json(f, runs, logs, has, n);
         fprintf(f, "</script>\n<script>\n%s</script>\n", SCRIPT);

@@ -81,10 +81,12 @@ size_t attn_steps_row(char *buf, size_t cap, int step, int layer, int head,
 double attn_steps_max_bytes(int T, int B, int n_layers, int n_heads, int steps, int eval_every) {
     int side = attn_steps_map_side(T);
     long n_steps = 0, n_heads_logged = 0;
-    for (int s = 0; s <= steps; s += eval_every) n_steps += attn_steps_logs_step(s, steps, eval_every);
+    for (int s = 0; s <= steps; s += eval_every)
+        n_steps += attn_steps_logs_step(s, steps, eval_every);
     if (steps % eval_every != 0) n_steps++; /* the last step, evaluated whatever eval_every */
     for (int l = 0; l < n_layers; l++)
-        for (int h = 0; h < n_heads; h++) n_heads_logged += attn_steps_logs_head(l, h, n_layers, n_heads);
+        for (int h = 0; h < n_heads; h++)
+            n_heads_logged += attn_steps_logs_head(l, h, n_layers, n_heads);
     return (double)attn_steps_header_max(side) +
            (double)n_steps * n_heads_logged * (double)attn_steps_row_max(side, B, T);
 }
