@@ -4,7 +4,8 @@
 # data/prose.txt, 4 heads), and the sweep pages of three shipped sweeps (results/: one varies
 # optim.lr, one d_k, one the scale alone), then tests/browser_check.py opens each page with a checking script of its own
 # added, reads the DOM Chromium dumps (every figure inline, the tooltip after a pointer event on a
-# curve, the run toggles, no script error) and checks a screenshot is not blank.
+# curve, the run toggles, no script error; on the text pair's page the step slider against the
+# runs' attn_steps.csv and attention.csv) and checks a screenshot is not blank.
 # Needs Debian's chromium: installed here when run as root (apt-get), else SKIPPED (exit 0).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

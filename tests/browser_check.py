@@ -10,12 +10,16 @@ driver ran, and the driver's findings (a JSON <pre>) are checked here:
     pointermove far from every curve hides it;
   - one checkbox per run; unticking the hovered run hides all its elements in every figure (none
     visible, the other runs still visible), ticking it again shows them all;
-  - a verdict line (#verdict) above the first figure; on a text pair's page (its folder's name
+  - a verdict line (#verdict) above the first figure;
+  - on a page with the step slider (runs with attn_steps.csv), check_slider: moved to its first and
+    last step (an input event) and to another layer and head, the numbers each run shows equal its
+    attention.csv at its step, the histograms its attn_steps.csv, and the maps change; on a text pair's page (its folder's name
     starts with "text") the loss panels in bits per byte, one accuracy panel and the uniform-guess
     line named "chance" in the Show bar; a folded figure (the other heads' attention maps) keeps
     its <details> a line high until opened;
 then a screenshot of the page (first screen) must not be blank: enough non-white pixels, many
 distinct colours, and at least two of the run colours (plot_style.c) present."""
+import csv
 import json
 import os
 import re
@@ -89,6 +93,37 @@ window.addEventListener('load', function () {
       box.click();
       r.toggle.again = visible(p.dataset.run, true);
     }
+    var range = document.getElementById('slider-step');
+    if (range) {
+      /* the step slider: its state at the first step, the last, and the last of the first pair */
+      var pick = document.getElementById('slider-head');
+      function state() {
+        return {index: Number(range.value), pair: pick.options[pick.selectedIndex].textContent,
+                shown: document.getElementById('slider-step-value').textContent,
+                runs: Array.from(document.querySelectorAll('.slider-run')).map(function (c) {
+                  var nums = {};
+                  c.querySelectorAll('.slider-nums b').forEach(function (b) { nums[b.dataset.k] = b.textContent; });
+                  return {path: c.dataset.path, nums: nums,
+                          map: Array.from(c.querySelectorAll('svg.slider-map rect')).map(function (x) {
+                            return x.getAttribute('fill'); }).join(' '),
+                          cells: c.querySelectorAll('svg.slider-map rect title').length,
+                          shares: Array.from(c.querySelectorAll('svg.slider-hist rect')).map(function (x) {
+                            return Number(x.dataset.share); })};
+                })};
+      }
+      function move(v) { range.value = v; range.dispatchEvent(new Event('input', {bubbles: true})); }
+      r.slider = {ready: document.documentElement.dataset.slider || null, max: Number(range.max),
+                  height: document.getElementById('slider-runs').getBoundingClientRect().height,
+                  pairs: pick.options.length, states: []};
+      move(0);
+      r.slider.states.push(state());
+      move(range.max);
+      r.slider.states.push(state());
+      pick.value = '0';
+      pick.dispatchEvent(new Event('change', {bubbles: true}));
+      move(range.max);
+      r.slider.states.push(state());
+    }
   } catch (e) {
     r.errors.push('driver: ' + e);
   }
@@ -158,6 +193,53 @@ def png_pixels(path):
     return w, h, rows
 
 
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def check_slider(sl):
+    """The step slider against the run folders' own logs: at each state, the slider's step is the
+    state's index into the steps any run logged for the pair (attn_steps.csv); each run shows its
+    last logged step not after it, attention.csv's saturated_frac, logit_std and dlogit_norm of
+    that step as they are written, histogram bars of each bin's share of the counts, and a map of
+    side * (side + 1) / 2 visible cells; the maps change between the first and the last step."""
+    check(sl["ready"] == "ready", "the slider's script ran")
+    check(sl["height"] < 800, "one layer and head at a time: the runs' pictures %d px high" % sl["height"])
+    for st in sl["states"]:
+        layer, head = [int(t) for t in re.findall(r"[0-9]+", st["pair"])]
+        logs = {c["path"]: [r for r in read_csv(os.path.join(c["path"], "attn_steps.csv"))
+                            if int(r["layer"]) == layer and int(r["head"]) == head]
+                for c in st["runs"]}
+        steps = sorted({int(r["step"]) for rows in logs.values() for r in rows})
+        want_step = steps[st["index"]]
+        check(st["shown"] == str(want_step), "slider at %d shows step %s, want %d"
+              % (st["index"], st["shown"], want_step))
+        for c in st["runs"]:
+            rows = [r for r in logs[c["path"]] if int(r["step"]) <= want_step]
+            row = rows[-1]
+            step = row["step"]
+            attn = [a for a in read_csv(os.path.join(c["path"], "attention.csv"))
+                    if (a["step"], a["layer"], a["head"]) == (step, str(layer), str(head))][0]
+            want = {"step": step, "sat": attn["saturated_frac"], "std": attn["logit_std"],
+                    "grad": attn["dlogit_norm"]}
+            check(c["nums"] == want, "%s, %s at step %d: numbers %s, the logs say %s"
+                  % (c["path"], st["pair"], want_step, c["nums"], want))
+            counts = [float(row[k]) for k in row if k.startswith("n_") and k != "n_nan"]
+            shares = [n / sum(counts) for n in counts]
+            check(len(c["shares"]) == len(shares) and
+                  all(abs(a - b) <= 1e-9 for a, b in zip(c["shares"], shares)),
+                  "%s: histogram bars are the bins' shares of attn_steps.csv's counts" % c["path"])
+            side = sum(1 for k in row if re.fullmatch(r"q[0-9]+k0", k))
+            check(c["cells"] == side * (side + 1) // 2, "%s: a map of %d visible cells, want %d"
+                  % (c["path"], c["cells"], side * (side + 1) // 2))
+    first, last = sl["states"][0], sl["states"][1]
+    check(first["index"] == 0 and last["index"] == sl["max"] and sl["max"] > 0,
+          "the slider moved from 0 to its last step (%d)" % sl["max"])
+    check(all(a["map"] != b["map"] for a, b in zip(first["runs"], last["runs"])),
+          "every run's map changes between the first and the last step")
+
+
 def check_page(exe, d):
     page = os.path.join(d, "index.html")
     print("== " + page)
@@ -211,6 +293,8 @@ def check_page(exe, d):
         check(fold["closed"] < 60 and fold["open"] > 300,
               "the other heads' maps folded: <details> %s px high closed, %s open"
               % (fold["closed"], fold["open"]))
+    if res.get("slider") is not None:
+        check_slider(res["slider"])
     os.remove(test_page)
     shot = os.path.join(d, "screenshot.png")
     chromium(exe, ["--screenshot=" + shot, "file://" + page])

@@ -395,10 +395,44 @@ START_TEST(test_saturation_threshold) {
 }
 END_TEST
 
+/* The bin of logit v by another route than diag_hist_bin's scan: the doublings of |v| / 0.25
+ * counted by log2 (exact at powers of two), bins [a, b) closed below on both sides of 0. */
+static int bin_by_log2(double v) {
+    if (isnan(v)) return DIAG_HIST_BINS;
+    if (v >= 0) {
+        if (v < 0.25) return 12;
+        double k = floor(log2(v / 0.25));
+        return 13 + (int)fmin(k, 10);
+    }
+    if (v >= -0.25) return 11;
+    double k = ceil(log2(-v / 0.25));
+    return 11 - (int)fmin(k, 11);
+}
+
+/* The histogram's bins (diagnostics.h): the edges themselves, just off them, the infinities and
+ * NaN, each against the bin worked out by hand. */
+START_TEST(test_hist_bins_by_hand) {
+    static const struct {
+        double v;
+        int bin;
+    } CASES[] = {{-INFINITY, 0}, {-1e6, 0},  {-256.5, 0}, {-256, 1},     {-128.5, 1},
+                 {-128, 2},      {-1.5, 8},  {-1, 9},     {-0.5, 10},    {-0.25, 11},
+                 {-1e-30, 11},   {-0.0, 12}, {0, 12},     {0.2499, 12},  {0.25, 13},
+                 {1, 15},        {1.99, 15}, {2, 16},     {255.99, 22},  {256, 23},
+                 {1e30, 23},     {INFINITY, 23}, {NAN, DIAG_HIST_BINS}};
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        ck_assert_msg(diag_hist_bin(CASES[k].v) == CASES[k].bin, "logit %g: bin %d, want %d",
+                      CASES[k].v, diag_hist_bin(CASES[k].v), CASES[k].bin);
+        ck_assert_int_eq(bin_by_log2(CASES[k].v), CASES[k].bin); /* the test's own route agrees */
+    }
+}
+END_TEST
+
 /* The training forward keeps only P; the diagnostics recompute each pair's logits
  * (attention_logits). Their statistics must be those of the whole logits that
  * attention_forward writes when asked, bit for bit, on a 2-layer model with 2 heads and the
- * logit sums over several (b, h) pairs, so a slot or batch-offset mistake shows. */
+ * logit sums over several (b, h) pairs, so a slot or batch-offset mistake shows; and the
+ * histogram of diag_model_head_hist counts each visible logit once, in the bin log2 gives. */
 START_TEST(test_model_head_stats_recomputed) {
     enum { B = 3, T = 7, C = 16, NH = 2 };
     ModelConfig mc = {.vocab_size = 9, .d_model = C, .n_heads = NH, .n_layers = 2, .d_ff = 32,
@@ -416,6 +450,23 @@ START_TEST(test_model_head_stats_recomputed) {
             ck_assert_msg(memcmp(&whole, &again, sizeof whole) == 0,
                           "layer %d head %d: recomputed logit std %.17g, whole %.17g", l, h,
                           again.logit_std, whole.logit_std);
+            /* the histogram of the same recomputed logits: each visible one once, in its bin */
+            long got[DIAG_HIST_BINS + 1] = {0}, want[DIAG_HIST_BINS + 1] = {0}, sum = 0;
+            HeadStats with_hist = diag_model_head_hist(&m, l, h, got);
+            ck_assert(memcmp(&whole, &with_hist, sizeof whole) == 0);
+            for (int b = 0; b < B; b++)
+                for (int i = 0; i < T; i++)
+                    for (int j = 0; j <= i; j++)
+                        want[bin_by_log2(pre[(((size_t)b * NH + h) * T + i) * T + j])]++;
+            int used = 0;
+            for (int k = 0; k <= DIAG_HIST_BINS; k++) {
+                ck_assert_msg(got[k] == want[k], "layer %d head %d bin %d: %ld, want %ld", l, h,
+                              k, got[k], want[k]);
+                sum += got[k];
+                used += got[k] > 0;
+            }
+            ck_assert_int_eq(sum, B * T * (T + 1) / 2);
+            ck_assert_msg(used >= 4, "layer %d head %d: the logits fill only %d bins", l, h, used);
         }
         for (int b = 0; b < B; b++)
             for (int h = 0; h < NH; h++) {
@@ -535,4 +586,4 @@ TU_MAIN("diagnostics", test_head_stats_known_rows, test_head_stats_picks_head,
         TU_LOOP(test_init_check_matches_predicted_std, 0, 32), test_init_report_predicted_std,
         test_softmax_pass_ratio, test_model_pass_stats_by_the_book, test_saturation_threshold,
         test_model_head_stats_recomputed, TU_LOOP(test_qk_gain_rms_by_hand, 0, 3),
-        TU_LOOP(test_qk_gain_rms_logged, 0, 2));
+        TU_LOOP(test_qk_gain_rms_logged, 0, 2), test_hist_bins_by_hand);

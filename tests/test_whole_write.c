@@ -315,11 +315,12 @@ END_TEST
 static const char *const RUN_FILES[] = {
     "loss.csv", "grad_norms.csv", "attention.csv", "config.ini", "config.ini.tmp",
     "checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv", "attn_map.csv.tmp",
-    "attn_map_tokens.csv", "attn_map_step0.csv", "init_check.txt", "init_check.txt.tmp"};
+    "attn_map_tokens.csv", "attn_map_step0.csv", "init_check.txt", "init_check.txt.tmp",
+    "attn_steps.csv"};
 /* ... a resume (the logs are rewritten through .tmp, then appended to) */
 static const char *const RESUME_FILES[] = {
     "loss.csv.tmp", "grad_norms.csv.tmp", "attention.csv.tmp", "config.ini.tmp",
-    "checkpoint.bin.tmp", "attn_map.csv.tmp", "attn_map_tokens.csv.tmp"};
+    "checkpoint.bin.tmp", "attn_map.csv.tmp", "attn_map_tokens.csv.tmp", "attn_steps.csv.tmp"};
 /* ... --compare */
 static const char *const REPORT_FILES[] = {
     "index.html", "index.html.tmp", "loss.svg", "loss.svg.tmp", "accuracy.svg", "grad_norms.svg",

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "report/plot.h"
+#include "report/slider.h"
 #include "report/svg.h"
 #include "report/verdict.h"
 #include "report/warnings.h"
@@ -284,10 +285,11 @@ static void html_top(FILE *f, const Run *runs, int n) {
     html_warnings(f);
     html_verdict(f, runs, n);
     int samples = has_samples(runs, n);
-    fprintf(f, "<nav>%s<a href=\"#figures\">Figures</a> &#183; <a href=\"#differ\">Settings "
+    fprintf(f, "<nav>%s<a href=\"#figures\">Figures</a> &#183; %s<a href=\"#differ\">Settings "
                "that differ</a> &#183; <a href=\"#summary\">Summary</a> &#183; <a href=\"#all\">"
                "All settings</a> &#183; <a href=\"#provenance\">Provenance</a></nav>\n",
-            samples ? "<a href=\"#samples\">Samples</a> &#183; " : "");
+            samples ? "<a href=\"#samples\">Samples</a> &#183; " : "",
+            slider_has_data(runs, n) ? "<a href=\"#steps\">Step by step</a> &#183; " : "");
     html_samples(f, runs, n);
     fprintf(f, "<h2 id=\"figures\">Figures</h2>\n<p class=\"note\">Hover a curve for its step "
                "and value; untick a run to hide its curves in every figure.</p>\n"
@@ -323,6 +325,7 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
         html_figure(f, dir, figs[i].file, figs[i].title, figs[i].caption, 1);
         if (figs[i].folded) fprintf(f, "</details>\n");
     }
+    int rc = slider_section(f, runs, n) < 0 ? -1 : 0; /* the step slider, when runs logged it */
     fprintf(f, "<h2 id=\"differ\">Settings that differ</h2>\n");
     for (int k = 0; keys && k < n_keys; k++)
         n_diff += key_differs(runs, n, keys[k]) && !is_bookkeeping(keys[k]);
@@ -343,5 +346,5 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
         fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
         return -1;
     }
-    return 0;
+    return rc;
 }

@@ -19,7 +19,8 @@
 
 /* Writes the page to path: the verdict line and the samples first, then the figures (each SVG of
  * figs, read from path's folder, inlined so the script can reach it; a link to the file beside
- * it; a folded one inside a <details> toggle), then the settings that differ, the summary table,
+ * it; a folded one inside a <details> toggle), the step slider when the runs logged
+ * attn_steps.csv (slider.h), then the settings that differ, the summary table,
  * every setting and the provenance. Self-contained: CSS and script
  * inline, no external script, font or URL; without JavaScript it reads the same minus hover and
  * toggles. It is well-formed XML too (void elements closed, CSS and script free of <, > and &),

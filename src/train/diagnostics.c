@@ -14,7 +14,8 @@ typedef struct {
     double sum, sumsq, n_logits, n_rows;
 } HeadAcc;
 
-static void head_acc_add(HeadAcc *a, const real *z, const real *p, int T, int window) {
+/* hist: NULL, or the counts diag_model_head_hist adds the logits to. */
+static void head_acc_add(HeadAcc *a, const real *z, const real *p, int T, int window, long *hist) {
     HeadStats *s = &a->s;
     AttnScores sc = {.window = window};
     for (int i = 0; i < T; i++) {
@@ -23,6 +24,7 @@ static void head_acc_add(HeadAcc *a, const real *z, const real *p, int T, int wi
         int lo = attn_first_key(sc, i); /* the keys query i sees: lo .. i */
         for (int j = lo; j <= i; j++) {
             double v = zr[j];
+            if (hist) hist[diag_hist_bin(v)]++;
             a->sum += v;
             a->sumsq += v * v;
             if (fabs(v) > s->logit_absmax) s->logit_absmax = fabs(v);
@@ -59,11 +61,11 @@ HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int
     HeadAcc a = {0};
     for (int b = 0; b < B; b++)
         head_acc_add(&a, preatt + ((size_t)b * NH + h) * T * T, att + ((size_t)b * NH + h) * T * T,
-                     T, 0);
+                     T, 0, NULL);
     return head_acc_finish(&a);
 }
 
-HeadStats diag_model_head_stats(const Model *m, int layer, int h) {
+HeadStats diag_model_head_hist(const Model *m, int layer, int h, long hist[DIAG_HIST_BINS + 1]) {
     const BlockActs *act = &m->acts[layer];
     int T = m->T, NH = m->cfg.n_heads;
     HeadAcc a = {0};
@@ -71,9 +73,26 @@ HeadStats diag_model_head_stats(const Model *m, int layer, int h) {
         attention_logits(m->attn_scratch, act->attn_qkv, b, h, T, m->cfg.d_model, NH,
                          model_attn_scores(m, layer));
         head_acc_add(&a, m->attn_scratch, act->att + ((size_t)b * NH + h) * T * T, T,
-                     m->cfg.window);
+                     m->cfg.window, hist);
     }
     return head_acc_finish(&a);
+}
+
+HeadStats diag_model_head_stats(const Model *m, int layer, int h) {
+    return diag_model_head_hist(m, layer, h, NULL);
+}
+
+/* Doublings of |logit| from 0.25 to 256: a scaled head's logits (std near 1) fill the middle
+ * bins, an unscaled one's at d_k = 64 (std near 8 at step 0, 30 and more later) the outer ones. */
+const double DIAG_HIST_EDGES[DIAG_HIST_BINS + 1] = {
+    -INFINITY, -256, -128, -64, -32, -16, -8, -4, -2, -1, -0.5, -0.25, 0,
+    0.25,      0.5,  1,    2,   4,   8,   16, 32, 64, 128, 256, INFINITY};
+
+int diag_hist_bin(double v) {
+    if (isnan(v)) return DIAG_HIST_BINS;
+    int k = 0; /* the last edge <= v: the edges are few, a scan is clearer than a search */
+    while (k + 1 < DIAG_HIST_BINS && DIAG_HIST_EDGES[k + 1] <= v) k++;
+    return k;
 }
 
 double diag_softmax_pass(double dlogit_norm, double dprob_norm) {

@@ -44,6 +44,23 @@ HeadStats diag_head_stats(const real *preatt, const real *att, int B, int T, int
  * same bits as the forward's), so the result equals diag_head_stats on the whole logits. */
 HeadStats diag_model_head_stats(const Model *m, int layer, int h);
 
+/* The histogram of the logits, with bins fixed for every run and step so that a reader can
+ * compare them (the slider of --compare): a logit spread of 1 and one of 30 must both show. Each
+ * bin spans a doubling of |logit|: [-inf, -256), [-256, -128), ..., [-0.5, -0.25), [-0.25, 0),
+ * [0, 0.25), [0.25, 0.5), ..., [128, 256), [256, inf); DIAG_HIST_EDGES[k] and [k + 1] bound bin k.
+ * A NaN logit (a diverged run) is in no bin: it is counted at index DIAG_HIST_BINS. */
+#define DIAG_HIST_BINS 24
+extern const double DIAG_HIST_EDGES[DIAG_HIST_BINS + 1];
+
+/* The bin of logit v (DIAG_HIST_EDGES[k] <= v < DIAG_HIST_EDGES[k + 1]; -inf in bin 0, +inf in
+ * the last), or DIAG_HIST_BINS for a NaN. */
+int diag_hist_bin(double v);
+
+/* diag_model_head_stats that also adds each visible logit (j <= i, inside the window) of the
+ * batch to hist[diag_hist_bin(logit)] (hist: DIAG_HIST_BINS + 1 counts, zeroed by the caller): the
+ * counts then sum to the logits the statistics are over. No allocation. */
+HeadStats diag_model_head_hist(const Model *m, int layer, int h, long hist[DIAG_HIST_BINS + 1]);
+
 /* The fraction of the gradient reaching the attention probabilities that the softmax passes to
  * the logits: dlogit_norm / dprob_norm, and 0 when dprob_norm is 0 (no gradient arrives, so none
  * passes; this keeps a 0/0 NaN out of the logs of a head the loss does not reach). A NaN or Inf

@@ -296,8 +296,8 @@ int run_build(Run *r, const Config *c, const char *checkpoint) {
     if (rc == 0) rc = take_folder(r);
     if (rc != 0) return rc;
     if (!checkpoint) clear_earlier_run(r->dir);
-    rc = runlog_open_bpb(&r->log, r->dir, &r->m, r->cfg_text, checkpoint ? r->start_step : -1,
-                         r->task.kind == TASK_TEXT);
+    rc = runlog_open_with(&r->log, r->dir, &r->m, r->cfg_text, checkpoint ? r->start_step : -1,
+                          r->task.kind == TASK_TEXT, r->task.seq_len);
     return rc == 0 ? 0 : rc == -2 ? EXIT_CONFIG : EXIT_RUNTIME; /* -2: a log is not a file */
 }
 

@@ -1,13 +1,15 @@
 /* runlog.c: the logs stage: the CSV rows of a run (loss.csv, grad_norms.csv, attention.csv,
- * attention maps), each written whole (runlog.h) through the log writer runlog/csv_write.h. */
+ * attn_steps.csv, attention maps), each written whole (runlog.h) through the log writer runlog/csv_write.h. */
 #include "train/runlog.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "runlog/csv_write.h"
+#include "train/attn_steps.h"
 #include "util/whole_write.h"
 
 /* dir/name of the run folder into path (1200 bytes: the folder is at most 1023). */
@@ -38,32 +40,57 @@ static int put_line(const RunLog *r, FILE *f, const char *name, const char *line
     return csv_log_row(f, path_in(r, name, path), line);
 }
 
+/* attn_steps.csv, new, with its header (runlog_open_with with a seq_len). */
+static int open_attn_steps(RunLog *r) {
+    r->attn_steps = open_in(r, ATTN_STEPS_FILE);
+    if (!r->attn_steps) return -1;
+    if (attn_steps_header(r->steps_line, r->steps_cap, r->steps_side) == 0) return -1;
+    return put_line(r, r->attn_steps, ATTN_STEPS_FILE, r->steps_line);
+}
+
+/* The logs a run keeps, in RunLog order; attn_steps.csv only with a seq_len (runlog_open_with). */
+static const char *const LOGS[4] = {"loss.csv", "grad_norms.csv", "attention.csv", ATTN_STEPS_FILE};
+
 /* The resumed logs: every log is read and its rows before resume_step written aside before any
  * of them, or config.ini, is replaced, so a resume that fails here changes nothing
- * (runlog_open). */
+ * (runlog_open). A run of a version before attn_steps.csv has none: it starts anew, header and
+ * rows from the resume step on. */
 static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
-    static const char *const logs[3] = {"loss.csv", "grad_norms.csv", "attention.csv"};
-    AtomicFile tmp[3];
+    char path[4][1200];
+    int n = 3, steps_new = 0;
+    if (r->steps_line) {
+        path_in(r, LOGS[3], path[3]);
+        steps_new = access(path[3], F_OK) != 0 && errno == ENOENT;
+        n = steps_new ? 3 : 4;
+    }
+    AtomicFile tmp[4];
     int rc = 0, done = 0;
-    char path[3][1200];
-    for (; done < 3 && rc == 0; done++)
-        rc = csv_log_keep_before(path_in(r, logs[done], path[done]), resume_step, &tmp[done]);
+    for (; done < n && rc == 0; done++)
+        rc = csv_log_keep_before(path_in(r, LOGS[done], path[done]), resume_step, &tmp[done]);
     if (rc != 0) {
         for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
         return rc;
     }
-    r->loss = csv_log_keep_commit(path[0], &tmp[0]);
-    r->grad_norms = r->loss ? csv_log_keep_commit(path[1], &tmp[1]) : NULL;
-    r->attention = r->grad_norms ? csv_log_keep_commit(path[2], &tmp[2]) : NULL;
-    for (int i = 0; i < 3; i++) atomic_discard(&tmp[i]); /* those not committed */
+    FILE **logs[4] = {&r->loss, &r->grad_norms, &r->attention, &r->attn_steps};
+    for (int i = 0, ok = 1; i < n; i++) /* committed in order while each succeeds */
+        if (ok && !(*logs[i] = csv_log_keep_commit(path[i], &tmp[i]))) ok = 0;
+    for (int i = 0; i < n; i++) atomic_discard(&tmp[i]); /* those not committed */
     r->attention_old = r->attention && !csv_log_has_column(path[2], "dprob_norm");
     if (r->attention && !csv_log_has_column(path[2], "qk_gain_rms")) r->gain_col = 0;
-    return r->loss && r->grad_norms && r->attention ? write_whole(r, "config.ini", config_text) : -1;
+    for (int i = 0; i < n; i++)
+        if (!*logs[i]) return -1;
+    if (steps_new && open_attn_steps(r) != 0) return -1;
+    return write_whole(r, "config.ini", config_text);
 }
 
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
                 long resume_step) {
-    return runlog_open_bpb(r, dir, m, config_text, resume_step, 0);
+    return runlog_open_with(r, dir, m, config_text, resume_step, 0, 0);
+}
+
+int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *config_text,
+                    long resume_step, int val_bpb) {
+    return runlog_open_with(r, dir, m, config_text, resume_step, val_bpb, 0);
 }
 
 /* attention.csv's header: the columns every run has, then those of the fixes it uses. */
@@ -76,8 +103,8 @@ static const char *attention_header(const RunLog *r, char *buf, size_t n) {
     return buf;
 }
 
-int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *config_text,
-                    long resume_step, int val_bpb) {
+int runlog_open_with(RunLog *r, const char *dir, const Model *m, const char *config_text,
+                     long resume_step, int val_bpb, int seq_len) {
     memset(r, 0, sizeof *r);
     r->val_bpb = val_bpb;
     snprintf(r->dir, sizeof r->dir, "%s", dir);
@@ -94,6 +121,15 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
     r->line = malloc(cap);
     r->line_cap = cap;
     if (!r->line) return -1;
+    if (seq_len > 0) { /* attn_steps.csv's row buffer, sized once for its longest row */
+        r->steps_T = seq_len;
+        r->steps_side = attn_steps_map_side(seq_len);
+        size_t row = attn_steps_row_max(r->steps_side, m->max_batch, seq_len);
+        size_t head = attn_steps_header_max(r->steps_side);
+        r->steps_cap = (row > head ? row : head) + 1;
+        r->steps_line = malloc(r->steps_cap);
+        if (!r->steps_line) return -1;
+    }
     if (resume_step >= 0) return resume_logs(r, config_text, resume_step);
     if (write_whole(r, "config.ini", config_text) != 0) return -1;
     char head[256];
@@ -118,7 +154,8 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
                                 ",blocks.%d.attn.qkv.weight.q,blocks.%d.attn.qkv.weight.k,"
                                 "blocks.%d.attn.qkv.weight.v", l, l, l);
     snprintf(line + len, cap - len, ",global\n");
-    return put_line(r, r->grad_norms, "grad_norms.csv", line);
+    if (put_line(r, r->grad_norms, "grad_norms.csv", line) != 0) return -1;
+    return r->steps_line ? open_attn_steps(r) : 0;
 }
 
 int runlog_loss_row(RunLog *r, const LossRow *w) {
@@ -169,6 +206,22 @@ int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadSta
     if (r->gain_col) n += snprintf(line + n, sizeof line - (size_t)n, ",%.6g", s->qk_gain_rms);
     snprintf(line + n, sizeof line - (size_t)n, "\n");
     return put_line(r, r->attention, "attention.csv", line);
+}
+
+int runlog_attn_steps_row(RunLog *r, int step, const Model *m, int layer, int head,
+                          const long hist[DIAG_HIST_BINS + 1]) {
+    if (!r->attn_steps) return 0;
+    int T = m->T;
+    const real *map = m->acts[layer].att + (size_t)head * T * T; /* example 0 of the batch */
+    size_t len = T == r->steps_T ? attn_steps_row(r->steps_line, r->steps_cap, step, layer, head,
+                                                  hist, map, T, r->steps_side)
+                                 : r->steps_cap;
+    if (len >= r->steps_cap) { /* a forward of another length, or a row past its bound: a bug */
+        fprintf(stderr, "error: %s/%s: the row of step %d does not fit its bound\n", r->dir,
+                ATTN_STEPS_FILE, step);
+        return -1;
+    }
+    return put_line(r, r->attn_steps, ATTN_STEPS_FILE, r->steps_line);
 }
 
 int runlog_write_file(RunLog *r, const char *name, const char *text) {
@@ -239,8 +292,10 @@ int runlog_close(RunLog *r) {
     if (r->loss && fclose(r->loss) != 0) rc = -1;
     if (r->grad_norms && fclose(r->grad_norms) != 0) rc = -1;
     if (r->attention && fclose(r->attention) != 0) rc = -1;
-    r->loss = r->grad_norms = r->attention = NULL;
+    if (r->attn_steps && fclose(r->attn_steps) != 0) rc = -1;
+    r->loss = r->grad_norms = r->attention = r->attn_steps = NULL;
     free(r->line);
-    r->line = NULL;
+    free(r->steps_line);
+    r->line = r->steps_line = NULL;
     return rc;
 }

@@ -17,6 +17,7 @@ typedef struct {
     FILE *loss;        /* loss.csv */
     FILE *grad_norms;  /* grad_norms.csv */
     FILE *attention;   /* attention.csv */
+    FILE *attn_steps;  /* attn_steps.csv (train/attn_steps.h), NULL when not kept */
     int n_layers, d_model;
     int attention_old;  /* resumed attention.csv from before the pass-through columns: its rows
                            keep the old 11 columns, so the file stays one table */
@@ -27,12 +28,15 @@ typedef struct {
                           resumed log from before the column) */
     char *line;        /* grad_norms.csv row buffer, sized once so logging allocates nothing */
     size_t line_cap;
+    char *steps_line;  /* attn_steps.csv's row buffer, sized once for its longest row */
+    size_t steps_cap;
+    int steps_T, steps_side; /* the sequence length of its maps, and their side */
 } RunLog;
 
 /* Creates the run folder (and its parents), writes config.ini from the text given, and opens
  * loss.csv, grad_norms.csv and attention.csv with their header rows. With resume_step >= 0 the
  * logs are kept instead: rows of steps >= resume_step (written after the checkpoint, before the
- * run stopped) are dropped and new rows are appended: all three are read and written aside
+ * run stopped) are dropped and new rows are appended: all of them are read and written aside
  * first, and only then replaced (temporary file + rename) and config.ini written, so a resume
  * that fails here changes nothing and leaves no .tmp. Nothing is written through a link
  * (util/whole_write.h). Returns 0, or -1 after printing which path could not be created or
@@ -45,6 +49,14 @@ int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_t
  * it. A resumed loss.csv keeps its header. */
 int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *config_text,
                     long resume_step, int val_bpb);
+
+/* runlog_open_bpb, and with seq_len > 0 attn_steps.csv too (train/attn_steps.h: the maps are of
+ * sequences of seq_len tokens, the counts of batches of up to m->max_batch), opened, resumed and
+ * kept like the other logs; its row buffer is allocated here, once. A resumed run whose folder
+ * has no attn_steps.csv (a version before it) starts one, with the rows from the resume on.
+ * runlog_open and runlog_open_bpb keep none. */
+int runlog_open_with(RunLog *r, const char *dir, const Model *m, const char *config_text,
+                     long resume_step, int val_bpb, int seq_len);
 
 /* One row of loss.csv. has_train / has_val say which groups were measured at this step; the
  * others are left empty. A measured NaN or Inf is written as nan / inf, never hidden. Units:
@@ -75,6 +87,14 @@ int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm);
  * head; a resumed run counts from its resume step) and qk_gain_rms (qk-RMSNorm: the layer's
  * rms(g_q ⊙ g_k), diag_qk_gain_rms, the same in each head's row). */
 int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s);
+
+/* One row of attn_steps.csv (attn_steps_row): the histogram hist of the logits of one head (its
+ * DIAG_HIST_BINS + 1 counts: diag_model_head_hist) and the attention map of example 0 of the last
+ * model_forward, which must be of the log's seq_len. Which steps and heads the caller logs:
+ * attn_steps_logs_step and attn_steps_logs_head. Does nothing without attn_steps.csv. Allocates
+ * nothing. Returns 0, or -1 when the write failed (message printed). */
+int runlog_attn_steps_row(RunLog *r, int step, const Model *m, int layer, int head,
+                          const long hist[DIAG_HIST_BINS + 1]);
 
 /* Writes attn_map.csv (layer, head, query, then the weights over keys k0..k{T-1}) and
  * attn_map_tokens.csv (position, token, answer: 1 when that input token is part of the answer)

@@ -15,6 +15,7 @@
 
 #include "model/matmul_bf16.h"
 #include "optim/optim.h"
+#include "train/attn_steps.h"
 #include "train/checkpoint.h"
 #include "train/diagnostics.h"
 #include "train/guards.h"
@@ -101,10 +102,11 @@ static int init_check(Run *r) {
 }
 
 /* Attention statistics on the fixed validation batch, one attention.csv row per layer and
- * head, and the attention guards. Runs its own forward and backward (for the gradients that
- * reach the attention probabilities and the logits); the training step that follows recomputes
- * its own. Returns 0, or an exit code. */
-static int diagnostics(Run *r, int step) {
+ * head, and the attention guards; at an evaluation, the logit histograms and maps of
+ * attn_steps.csv (attn_steps.h says which steps and heads). Runs its own forward and backward (for
+ * the gradients that reach the attention probabilities and the logits); the training step that
+ * follows recomputes its own. Returns 0, or an exit code. */
+static int diagnostics(Run *r, int step, int do_eval) {
     Model *m = &r->m;
     int NH = m->cfg.n_heads;
     forward_diag_batch(r);
@@ -116,9 +118,14 @@ static int diagnostics(Run *r, int step) {
     model_zero_grad(m);
     model_backward_diag(m);
     int tripped = 0;
+    int steps_row = do_eval && attn_steps_logs_step(step, r->c->steps, r->c->eval_every);
     for (int l = 0; l < m->cfg.n_layers; l++)
         for (int h = 0; h < NH; h++) {
-            HeadStats s = diag_model_head_stats(m, l, h);
+            long hist[DIAG_HIST_BINS + 1] = {0};
+            int keep = steps_row && attn_steps_logs_head(l, h, m->cfg.n_layers, NH);
+            HeadStats s = diag_model_head_hist(m, l, h, keep ? hist : NULL);
+            if (keep && runlog_attn_steps_row(&r->log, step, m, l, h, hist) != 0)
+                return EXIT_RUNTIME;
             s.dlogit_norm = m->dpreatt_norm[l * NH + h];
             s.dprob_norm = m->dprob_norm[l * NH + h];
             s.softmax_pass = diag_softmax_pass(s.dlogit_norm, s.dprob_norm);
@@ -291,7 +298,7 @@ static int run_step(Run *r, Pace *p, int step) {
               .loss = NAN, .norm = NAN, .lr = NAN};
     s.do_eval = s.last || step % c->eval_every == 0;
     s.do_log = s.do_eval || step % c->log_every == 0;
-    int rc = s.do_log ? diagnostics(r, step) : 0;
+    int rc = s.do_log ? diagnostics(r, step, s.do_eval) : 0;
     if (rc != 0) return rc;
     if (s.do_eval && evaluate_validation_until(&r->m, &r->task, stop_signal_caught, &s.ev) != 0)
         /* stopped inside the validation pass: no row for this step (a partial evaluation is
