@@ -117,6 +117,14 @@ static const ExpandCase EXPAND[] = {
      * last one predicted only) are distinct runs */
     {{"--grid", "attention.window=1,5"}, 2, {"window-1", "window-5"}, {64, 64}, {1, 1},
      "attention.window"},
+    /* issue 45 F3: values that resolve to different runs stay distinct (T = 6, d_model 64:
+     * d_ff 0 is 4 x 64 = 256, not 128; max_seq_len 0 is 6, not 7; the copy task's separator
+     * auto is true, not false) */
+    {{"--grid", "model.d_ff=0,128", "--grid", "model.max_seq_len=0,7"}, 4,
+     {"d_ff-0_max_seq_len-0", "d_ff-0_max_seq_len-7", "d_ff-128_max_seq_len-0",
+      "d_ff-128_max_seq_len-7"}, {64, 64, 64, 64}, {1, 1, 1, 1}, "model.d_ff,model.max_seq_len"},
+    {{"--grid", "task.separator=auto,false"}, 2, {"separator-auto", "separator-false"}, {64, 64},
+     {1, 1}, "task.separator"},
     /* no options at all: the d_k preset at width 128, three scales, seed 1 */
     {{NULL}, 15, {"dk8_sqrt_dk_s1", "dk8_none_s1", "dk8_inv_dk_s1", "dk16_sqrt_dk_s1"},
      {128, 128, 128, 128}, {16, 16, 16, 8}, ""},
@@ -316,6 +324,14 @@ static const RefusedCase REFUSED[] = {
     {"the values '0' and '6' of attention.window train the same configuration (runs 'window-0' "
      "and 'window-6'; a window of the task's T = 6 keys or more", {"--grid", "attention.window=0,6"}},
     {"the values '7' and '100' of attention.window", {"--grid", "attention.window=7,100,3"}},
+    /* issue 45 F3: compared as the run resolves them (T = 6, d_model 64, the copy task) */
+    {"--grid (argument 7): the values '0' and '256' of model.d_ff train the same configuration "
+     "(runs 'd_ff-0' and 'd_ff-256'; ", {"--grid", "model.d_ff=0,256"}},
+    {"the values '0' and '6' of model.max_seq_len train the same configuration",
+     {"--grid", "model.max_seq_len=0,6"}},
+    {"the values 'auto' and 'true' of task.separator train the same configuration",
+     {"--grid", "task.separator=auto,true"}},
+
     /* a run name of 3 + 5 + 242 = 250 characters (248-255 passed before, then failed after
      * plan.txt was written): configs/<name>.ini.tmp is over 255 */
     {"at most 247 fit", {"--grid", "optim.lr=0.001" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "00"}},
