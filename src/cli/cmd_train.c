@@ -302,7 +302,15 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         return EXIT_OK;
     }
     /* the config checked as a run would be, then placed on the map: nothing trained or written */
-    if (a.where) return lr_map_report(stdout, &c) == 0 ? EXIT_OK : EXIT_RUNTIME;
+    if (a.where) {
+        /* the task's T: what max_seq_len 0 and a window of T keys or more resolve to (a text
+         * task's T is task.seq_len; its corpus is not read) */
+        Task t;
+        if (task_init_model_only(&t, &c) != 0) return EXIT_CONFIG;
+        int T = t.seq_len;
+        task_free(&t);
+        return lr_map_report(stdout, &c, T) == 0 ? EXIT_OK : EXIT_RUNTIME;
+    }
     if (a.eval_dir && a.prompt && !a.generate && c.task == TASK_TEXT)
         return cli_fail(NULL, "--prompt on a text run goes with --generate N (the prompt is taken "
                               "byte for byte and continued; e.g. --prompt \"In the\" --generate 100)");

@@ -224,9 +224,9 @@ static void regime_details(FILE *f, const LrPlacement *p) {
         if (w[i]) nearest_runs(f, p, w[i]);
 }
 
-int lr_map_report(FILE *f, const Config *c) {
+int lr_map_report(FILE *f, const Config *c, int T) {
     LrPlacement p;
-    if (lr_map_place(c, &p) != 0) return -1;
+    if (lr_map_place(c, T, &p) != 0) return -1;
     lr_map_verdict(f, &p, "verdict: ");
     char b[32];
     fprintf(f, "config: d_model %d, n_heads %d, d_k %d, attention.scale %s, optim.lr %s, init %s",
