@@ -262,7 +262,9 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     char checkpoint[1100];
     if (run_dir) {
         snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.bin", run_dir);
-        if (checkpoint_load_config(checkpoint, &c) != 0) return EXIT_CONFIG;
+        if (checkpoint_check_present(run_dir, a.resume_dir ? "--resume" : "--eval") != 0 ||
+            checkpoint_load_config(checkpoint, &c) != 0)
+            return EXIT_CONFIG;
         /* The run lives where the user points, not where it was first written: a copied or moved
          * run folder is resumed in place, never in its original. */
         if (cli_split_run_dir(run_dir, &c) != 0) return EXIT_CONFIG;
