@@ -504,6 +504,15 @@ START_TEST(test_where_cli) {
     ck_assert_int_eq(tu_run_train(tmp, args), 0);
     ck_assert(tu_train_output_contains(tmp, "\n  optim.beta2 = 0.95 (the regime: 0.999)\n"));
     assert_only(tmp, out_only, 1);
+    /* issue 45: a scale no name stands for is shown as written, not "(a number)" */
+    static const char *const SCALES[][2] = {{"2.5/d_k", "attention.scale 2.5/d_k,"},
+                                            {"0.3", "attention.scale 0.3,"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "--where %s/configs/scaled.ini --set attention.scale=%s",
+                 SCALEDOT_SOURCE_DIR, SCALES[i][0]);
+        ck_assert_int_eq(tu_run_train(tmp, args), 0);
+        ck_assert_msg(tu_train_output_contains(tmp, SCALES[i][1]), "no '%s'", SCALES[i][1]);
+    }
 }
 END_TEST
 
