@@ -205,9 +205,32 @@ START_TEST(test_heartbeat_names_the_running_runs) {
 }
 END_TEST
 
+/* Issue 45: a run refused at its start (exit 2 at once, as --sweep-run of a config it refuses)
+ * says nothing of how long a run takes: the progress line after it gives no ETA (it said "ETA
+ * 0s", the mean of one refused run). */
+START_TEST(test_no_eta_from_refused_runs) {
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ck_assert_int_gt(n, 0);
+    exe[n] = '\0';
+    char *cfg[] = {"a.refused", "b.refused"};
+    JobList jl = {.exe = exe, .jobs = 1, .n = 2, .cfg = cfg, .total = 2, .done = done_quietly};
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int failed = 0, rc = children_run(&jl, &failed);
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(failed, 2);
+    ck_assert_msg(strstr(err, "sweep: 1/2 runs done (0 before this start), 1 running, 1 failed\n"),
+                  "%s", err);
+    free(err);
+}
+END_TEST
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "--sweep-run") == 0) {
         size_t len = strlen(argv[2]);
+        if (len > 8 && strcmp(argv[2] + len - 8, ".refused") == 0) return 2;
         if (len > 8 && strcmp(argv[2] + len - 8, "loss.csv") == 0) return logging_run(argv[2]);
         return fake_run(argv[2]);
     }
@@ -215,5 +238,6 @@ int main(int argc, char **argv) {
                    (const TTest *const[]){test_relay_after_the_terminal_signal_is_not_a_second,
                                           test_second_signal_from_elsewhere_stops_at_once,
                                           test_eta_counts_the_jobs,
-                                          test_heartbeat_names_the_running_runs, NULL});
+                                          test_heartbeat_names_the_running_runs,
+                                          test_no_eta_from_refused_runs, NULL});
 }

@@ -13,6 +13,7 @@
 
 #include "configcheck.h"
 #include "testutil.h"
+#include "lrmapcheck.h"
 #include "train/lr_map.h"
 
 /* A made-up regime 0 of three widths per arm, the lr map's numbers for "none"
@@ -199,7 +200,7 @@ static void check_case(const char *const *sets, const char *regime, LrBasis basi
     Config c;
     config_of(&c, sets);
     LrPlacement p;
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_msg(p.regime >= 0, "%s: in no regime (%s)", phrase, p.n_diffs ? p.diffs[0] : "");
     ck_assert_str_eq(lr_map_regimes[p.regime].id, regime);
     ck_assert_int_eq(p.basis, basis);
@@ -276,6 +277,9 @@ static const struct {
     {"attention.softcap=30", "attention.softcap = 3e+01 (the regime: 0)"},
     {"attention.qk_clip=30", "attention.qk_clip = 3e+01 (the regime: 0)"},
     {"attention.window=4", "attention.window = 4 (the regime: 0)"},
+    /* longer than the task's T = 16 (sort of 8: 8 + SEP + 8 tokens, the last predicted only),
+     * which the regime's 0 resolves to */
+    {"model.max_seq_len=17", "model.max_seq_len = 17 (the regime: 16)"},
     {"model.d_ff=512", "model.d_ff = 512 (the regime: 1024)"},
     {"task.separator=false", "task.separator = false (the regime: true)"},
     {"optim.name=sgd", "optim.name = sgd (the regime: adamw)"},
@@ -302,7 +306,7 @@ START_TEST(test_outside) {
     Config c;
     config_of(&c, sets);
     LrPlacement p;
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_int_eq(p.regime, -1);
     ck_assert_int_eq(p.verdict, LR_VERDICT_NONE);
     ck_assert_str_eq(lr_map_regimes[p.nearest].id, "sort_lr_map");
@@ -325,7 +329,7 @@ START_TEST(test_users_min_lr) {
     Config c;
     config_of(&c, sets);
     LrPlacement p;
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_int_eq(p.regime, -1);
     ck_assert_str_eq(lr_map_regimes[p.nearest].id, "sort_users");
     ck_assert_int_eq(p.n_diffs, 1);
@@ -339,6 +343,9 @@ static const char *const SAME[] = {
     "model.d_ff=1024", "task.separator=true", "attention.scale=0.125", "attention.scale=1",
     "run.name=mine", "run.threads=2", "log.every=5", "task.pairs=3", "optim.momentum=0.5",
     "attention.scale=8/d_k", /* muP's 8/d_k is 1/sqrt(d_k) at d_k 64: the run's factor is 0.125 */
+    /* issue 45 F4: the task's T = 16 is what max_seq_len 0 resolves to, and a window of T keys
+     * or more is every earlier key, as 0 */
+    "model.max_seq_len=16", "attention.window=16", "attention.window=1000",
 };
 
 START_TEST(test_resolved_same) {
@@ -348,7 +355,7 @@ START_TEST(test_resolved_same) {
     Config c;
     config_of(&c, sets);
     LrPlacement p;
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_msg(p.regime >= 0, "%s: %s", SAME[i], p.n_diffs ? p.diffs[0] : "");
     ck_assert_str_eq(lr_map_regimes[p.regime].id, "sort_lr_map");
     /* the arm as the runs' */
@@ -364,7 +371,7 @@ START_TEST(test_no_runs) {
     Config c;
     config_of(&c, a);
     LrPlacement p;
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_int_eq(p.verdict, LR_VERDICT_NONE);
     char *v = verdict_of(&p);
     ck_assert_msg(strstr(v, "no verdict: the regime sort_lr_map has no run of its arm "
@@ -387,7 +394,7 @@ START_TEST(test_text_regime) {
     Config c;
     config_of(&c, t);
     LrPlacement p;
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_msg(p.regime >= 0, "%s", p.n_diffs ? p.diffs[0] : "");
     ck_assert_str_eq(lr_map_regimes[p.regime].id, "text_users");
     char *v = verdict_of(&p);
@@ -395,7 +402,7 @@ START_TEST(test_text_regime) {
                         "the best (d_model 128, lr 6e-4); regime text_users\n");
     free(v);
     ck_assert_int_eq(config_set(&c, "optim.lr=4.8e-3", 0), 0);
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     v = verdict_of(&p);
     ck_assert_str_eq(v, "verdict: behind the best: 0 of 2 runs at its width, arm and lr ended "
                         "near the best (d_model 128, lr 4.8e-3); regime text_users\n");
@@ -420,7 +427,7 @@ START_TEST(test_note_matters) {
         config_defaults(&c);
         ck_assert_int_eq(config_load_file(&c, path), 0);
         LrPlacement p;
-        ck_assert_int_eq(lr_map_place(&c, &p), 0);
+        ck_assert_int_eq(lmc_place(&c, &p), 0);
         ck_assert_msg(!lr_map_note_matters(&p), "%s gets the note", e->d_name);
         n++;
     }
@@ -431,24 +438,24 @@ START_TEST(test_note_matters) {
     Config c;
     config_of(&c, sets);
     LrPlacement p;
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert(lr_map_note_matters(&p));
     /* on the edge (d_model 128 unscaled at 3e-3, between 2e-3 and 4e-3), or a regime's arm with
      * no run: no failure is predicted, no note */
     const char *const edge[] = {SORT, "init.scheme=gpt2", "attention.scale=none",
                                 "model.d_model=128", "model.n_heads=2", "optim.lr=3e-3", NULL};
     config_of(&c, edge);
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_int_eq(p.verdict, LR_VERDICT_EDGE);
     ck_assert(!lr_map_note_matters(&p));
     const char *const arm[] = {SORT, "init.scheme=gpt2", "attention.scale=learned", NULL};
     config_of(&c, arm);
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert(p.regime >= 0 && !lr_map_note_matters(&p));
     /* configs/unscaled.ini fails in its regime, but from a step-0 std of 8 */
     const char *const u[] = {SORT, "attention.scale=none", NULL};
     config_of(&c, u);
-    ck_assert_int_eq(lr_map_place(&c, &p), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_int_eq(p.verdict, LR_VERDICT_FAILS);
     ck_assert(!lr_map_note_matters(&p));
     /* fan_in, sigma^2 = 1/64: 1 * sqrt(64) * 64 / 64 = 8 */
@@ -515,6 +522,15 @@ START_TEST(test_where_cli) {
     ck_assert_int_eq(tu_run_train(tmp, args), 0);
     ck_assert(tu_train_output_contains(tmp, "\n  optim.beta2 = 0.95 (the regime: 0.999)\n"));
     assert_only(tmp, out_only, 1);
+    /* issue 45: a scale no name stands for is shown as written, not "(a number)" */
+    static const char *const SCALES[][2] = {{"2.5/d_k", "attention.scale 2.5/d_k,"},
+                                            {"0.3", "attention.scale 0.3,"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(args, sizeof args, "--where %s/configs/scaled.ini --set attention.scale=%s",
+                 SCALEDOT_SOURCE_DIR, SCALES[i][0]);
+        ck_assert_int_eq(tu_run_train(tmp, args), 0);
+        ck_assert_msg(tu_train_output_contains(tmp, SCALES[i][1]), "no '%s'", SCALES[i][1]);
+    }
 }
 END_TEST
 

@@ -19,6 +19,7 @@
 #include "configcheck.h"
 #include "runlog/csv_read.h"
 #include "testutil.h"
+#include "lrmapcheck.h"
 #include "train/lr_map.h"
 
 #ifndef SCALEDOT_SOURCE_DIR
@@ -165,7 +166,7 @@ static void judge_sweep(const char *dir, const char *want_regime, Count *counts)
         Config c;
         run_config(&c, plan, &t, r);
         LrPlacement p;
-        ck_assert_int_eq(lr_map_place(&c, &p), 0);
+        ck_assert_int_eq(lmc_place(&c, &p), 0);
         const char *got = p.regime >= 0 ? lr_map_regimes[p.regime].id : "";
         ck_assert_msg(strcmp(got, want_regime) == 0, "%s %s: in regime '%s', want '%s' (%s)", dir,
                       name, got, want_regime, p.n_diffs ? p.diffs[0] : "");

@@ -445,6 +445,14 @@ START_TEST(test_second_signal_stops_at_once) {
         free(text);
     }
     ck_assert_int_eq(sh("%s --eval %s > /dev/null 2>&1", tu_train_bin(), dir), 0);
+    /* issue 45: not silent; it names the checkpoint left (a periodic one) and how to go on */
+    snprintf(path, sizeof path, "%s/twice.err", tmpdir);
+    char want[800];
+    snprintf(want, sizeof want, "stopped at once; no checkpoint of this step. %s/ keeps its logs "
+             "and the checkpoint of step ", dir);
+    ck_assert_msg(tu_file_contains(path, want), "no note of the checkpoint left");
+    snprintf(want, sizeof want, "./train --resume %s continues from there\n", dir);
+    ck_assert_msg(tu_file_contains(path, want), "no note of how to go on");
 
     /* issue 33: the same two signals from the run's parent (a shell that started ./train &,
      * timeout, a batch system) stop it at once too */
@@ -469,6 +477,48 @@ START_TEST(test_second_signal_stops_at_once) {
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit status %d", st);
     snprintf(path, sizeof path, "%s/relay.err", tmpdir);
     ck_assert_msg(tu_file_contains(path, "continue with"), "the run did not stop cleanly");
+}
+END_TEST
+
+/* Issue 45: a second stop signal before the run's first checkpoint says that none was written,
+ * that the folder holds nothing to resume and what to do; --resume (and --eval) of that folder
+ * then say plainly that it holds no checkpoint, exit code 2, not only "No such file". The long
+ * validation pass of test_sigint_inside_evaluation_stops_within_seconds holds the run at step 0,
+ * before any checkpoint (train.checkpoint_every 500 > 10 steps). */
+START_TEST(test_second_signal_before_any_checkpoint) {
+    make_tmpdir();
+    const char *args = "--set task.name=sort --set task.length=32 --set task.val_size=200000 "
+                       "--set model.d_model=16 --set model.n_layers=1 --set train.steps=10 "
+                       "--set log.progress=0 --set run.threads=1";
+    pid_t pid = start_train_until("none", args, "attn_map_step0.csv");
+    char cmd[200], path[700], want[1400];
+    snprintf(cmd, sizeof cmd, "kill -STOP %ld; kill -INT %ld; kill -TERM %ld; kill -CONT %ld",
+             (long)pid, (long)pid, (long)pid, (long)pid);
+    ck_assert_int_eq(system(cmd), 0);
+    int st = wait_within(pid, 5, "two stop signals");
+    ck_assert_msg(WIFEXITED(st) && (WEXITSTATUS(st) == 130 || WEXITSTATUS(st) == 143),
+                  "exit status %d", st);
+    snprintf(path, sizeof path, "%s/none/checkpoint.bin", tmpdir);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    snprintf(path, sizeof path, "%s/none.err", tmpdir);
+    snprintf(want, sizeof want, "stopped at once; no checkpoint was written (one "
+             "Ctrl-C writes one; train.checkpoint_every = 500: the first comes at that step). "
+             "%s/none/ holds the logs so far and nothing to resume: the same command trains the "
+             "run again from step 0, replacing them\n", tmpdir);
+    ck_assert_msg(tu_file_contains(path, want), "no note of the state left");
+    static const char *const cmds[] = {"--resume", "--eval"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "%s none", cmds[i]);
+        ck_assert_int_eq(train_in_tmp(cmd), 2);
+        snprintf(want, sizeof want, "error: %s none: the folder holds no checkpoint "
+                 "(checkpoint.bin), so there is nothing to %s", cmds[i], i ? "evaluate" : "resume");
+        ck_assert_msg(tu_train_output_contains(tmpdir, want), "%s: not said plainly", cmds[i]);
+        ck_assert(tu_train_output_contains(tmpdir, "Train it again from step 0 with the command "
+                                                   "that started it (its settings are in "
+                                                   "none/config.ini)"));
+    }
+    ck_assert_int_eq(train_in_tmp("--resume nowhere"), 2);
+    ck_assert(tu_train_output_contains(tmpdir, "error: --resume nowhere: no such run folder"));
 }
 END_TEST
 
@@ -502,4 +552,5 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,
                         (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),
                 test_sigint_inside_evaluation_stops_within_seconds,
-                test_second_signal_stops_at_once, test_relative_task_file_from_another_folder);
+                test_second_signal_stops_at_once, test_second_signal_before_any_checkpoint,
+                test_relative_task_file_from_another_folder);

@@ -439,6 +439,16 @@ START_TEST(test_run_not_the_plans_marked) {
                                 "than the plan's row (%s)", NOT_THE_PLANS[_i].differs);
     ck_assert_msg(strstr(msg, want), "%s: no '%s' in:\n%s", NOT_THE_PLANS[_i].name, want, msg);
     ck_assert_msg(strstr(msg, "1 run is not the plan's"), "%s", msg);
+    /* issue 45 F6: where configs/lr-1e-3.ini was edited, removing the folder and running its
+     * jobs.txt line would train the edit again: that is said, and how to put the plan's back */
+    int edited = NOT_THE_PLANS[_i].edit != NULL;
+    snprintf(want, sizeof want, "warning: h/configs/lr-1e-3.ini is not the plan's row either (%s): "
+                                "it was edited after the plan was made", NOT_THE_PLANS[_i].differs);
+    ck_assert_msg(!strstr(msg, want) == !edited, "%s: edited %d, in:\n%s", NOT_THE_PLANS[_i].name,
+                  edited, msg);
+    ck_assert_msg(!strstr(msg, "first put the plan's settings back in the edited configs/ files "
+                               "(run the sweep's command again with --plan") == !edited,
+                  "%s: advice, in:\n%s", NOT_THE_PLANS[_i].name, msg);
     free(msg);
     Csv t = {0};
     ck_assert_int_eq(load_sweep_csv(&t, g_tmp, "h"), 1);
@@ -454,6 +464,16 @@ START_TEST(test_run_not_the_plans_marked) {
     ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-report h"), 1);
     ck_assert(tu_train_output_contains(g_tmp, "in the statistics: 0 (ok 0"));
     ck_assert(tu_train_output_contains(g_tmp, "lr-1e-3: mismatch"));
+    if (!edited) return;
+    /* the advice followed: re-planned, the folder removed, its jobs.txt line run: the plan's run */
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "h"), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && rm -r h/runs/lr-1e-3 && sh h/jobs.txt > /dev/null 2>&1",
+             g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(sweep_cmd("--collect --out %s", "h"), 0);
+    ck_assert_int_eq(load_sweep_csv(&t, g_tmp, "h"), 1);
+    ck_assert_str_eq(csv_str(&t, 0, csv_col(&t, "status")), "ok");
+    csv_free(&t);
 }
 END_TEST
 

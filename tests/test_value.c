@@ -139,6 +139,40 @@ START_TEST(test_string_length_limit) {
 }
 END_TEST
 
+/* Issue 45: a long value (300 digits) is quoted shortened, its first 40 and last 16 characters
+ * around "...", so the message keeps its reason (before, it was cut inside the value, at 512
+ * bytes). Each row: key, what comes before and after 300 copies of digit, and the reason. */
+static const struct {
+    const char *key, *before, *after;
+    char digit;
+    const char *reason;
+} LONG_VALUES[] = {
+    {"optim.lr", "", "", '1', " is out of range; allowed: number in (0, 10]"},
+    {"optim.lr", "0.", "1", '0', " is 0 or subnormal in float32"},
+    {"optim.lr", "", "x", '1', "expected a number, got '"},
+    {"optim.lr", "1e", "", '1', "' is not a finite number"},
+    {"model.d_model", "", "", '1', "' does not fit in 64 bits; allowed: integer in [1, 8192]"},
+    {"model.d_model", "", "x", '1', "expected an integer in base 10, got '"},
+    {"optim.name", "", "", 'a', "unknown value '"},
+    {"attention.scale", "", "", '9', "or a number in [1e-6, 1e6], got '"},
+};
+
+START_TEST(test_long_value_keeps_reason) {
+    int i = _i;
+    char set[600], head[64], tail[32], shown[128];
+    int n = snprintf(set, sizeof set, "%s=%s", LONG_VALUES[i].key, LONG_VALUES[i].before);
+    memset(set + n, LONG_VALUES[i].digit, 300);
+    snprintf(set + n + 300, sizeof set - (size_t)n - 300, "%s", LONG_VALUES[i].after);
+    /* the value shown: its first 40 characters, "...", its last 16 */
+    const char *value = strchr(set, '=') + 1;
+    snprintf(head, sizeof head, "%.40s", value);
+    snprintf(tail, sizeof tail, "%s", value + strlen(value) - 16);
+    snprintf(shown, sizeof shown, "%s...%s", head, tail);
+    CcErrorCase e = {set, set, 2, 0, LONG_VALUES[i].reason, shown, 0};
+    cc_check_error(&e);
+}
+END_TEST
+
 /* The bounds of attention.scale themselves are accepted, as numbers and as C of C/d_k. */
 START_TEST(test_scale_bounds) {
     const char *bounds[] = {"[attention]\nscale = 1e6\n", "[attention]\nscale = 1e-6\n",
@@ -167,4 +201,5 @@ START_TEST(test_float32_edges_accepted) {
 END_TEST
 
 TU_MAIN("value", TU_LOOP(test_value_errors, 0, CC_COUNT(ERRORS)), test_string_length_limit,
+        TU_LOOP(test_long_value_keeps_reason, 0, CC_COUNT(LONG_VALUES)),
         test_scale_bounds, test_float32_edges_accepted);

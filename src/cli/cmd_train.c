@@ -262,7 +262,9 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     char checkpoint[1100];
     if (run_dir) {
         snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.bin", run_dir);
-        if (checkpoint_load_config(checkpoint, &c) != 0) return EXIT_CONFIG;
+        if (checkpoint_check_present(run_dir, a.resume_dir ? "--resume" : "--eval") != 0 ||
+            checkpoint_load_config(checkpoint, &c) != 0)
+            return EXIT_CONFIG;
         /* The run lives where the user points, not where it was first written: a copied or moved
          * run folder is resumed in place, never in its original. */
         if (cli_split_run_dir(run_dir, &c) != 0) return EXIT_CONFIG;
@@ -302,7 +304,15 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         return EXIT_OK;
     }
     /* the config checked as a run would be, then placed on the map: nothing trained or written */
-    if (a.where) return lr_map_report(stdout, &c) == 0 ? EXIT_OK : EXIT_RUNTIME;
+    if (a.where) {
+        /* the task's T: what max_seq_len 0 and a window of T keys or more resolve to (a text
+         * task's T is task.seq_len; its corpus is not read) */
+        Task t;
+        if (task_init_model_only(&t, &c) != 0) return EXIT_CONFIG;
+        int T = t.seq_len;
+        task_free(&t);
+        return lr_map_report(stdout, &c, T) == 0 ? EXIT_OK : EXIT_RUNTIME;
+    }
     if (a.eval_dir && a.prompt && !a.generate && c.task == TASK_TEXT)
         return cli_fail(NULL, "--prompt on a text run goes with --generate N (the prompt is taken "
                               "byte for byte and continued; e.g. --prompt \"In the\" --generate 100)");

@@ -60,19 +60,39 @@ typedef struct {
     const char *s;
 } Value;
 
+/* The longest value a message quotes whole; a longer one is shown by its first SHOWN_HEAD and
+ * last SHOWN_TAIL bytes around "...", so that the message (at most MSG bytes with its prefix)
+ * keeps its reason after a 300-digit number. */
+#define SHOWN_HEAD 40
+#define SHOWN_TAIL 16
+#define SHOWN_BUF (SHOWN_HEAD + SHOWN_TAIL + 8)
+
+/* s as a message quotes it, into buf (SHOWN_BUF bytes) when shortened; never cut inside a UTF-8
+ * character. */
+static const char *shown(const char *s, char *buf) {
+    size_t len = strlen(s), head = SHOWN_HEAD, tail = len - SHOWN_TAIL;
+    if (len <= SHOWN_HEAD + SHOWN_TAIL + 3) return s;
+    while (head > 0 && (s[head] & 0xC0) == 0x80) head--;  /* s[head] starts a character */
+    while (tail < len && (s[tail] & 0xC0) == 0x80) tail++;
+    snprintf(buf, SHOWN_BUF, "%.*s...%s", (int)head, s, s + tail);
+    return buf;
+}
+
 static int parse_integer(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
-    char *end;
+    char *end, buf[SHOWN_BUF];
     errno = 0;
     long long x = strtoll(s, &end, 10);
     if (end == s || *end) {
         bool hex = end != s && (*end == 'x' || *end == 'X');
-        snprintf(msg, n, "expected an integer%s, got '%s'", hex ? " in base 10" : "", s);
+        snprintf(msg, n, "expected an integer%s, got '%s'", hex ? " in base 10" : "",
+                 shown(s, buf));
         return -1;
     }
     char allowed[128];
     cfg_describe_allowed(k, allowed, sizeof allowed);
     if (errno == ERANGE) {
-        snprintf(msg, n, "integer overflow: '%s' does not fit in 64 bits; allowed: %s", s, allowed);
+        snprintf(msg, n, "integer overflow: '%s' does not fit in 64 bits; allowed: %s", shown(s, buf),
+                 allowed);
         return -1;
     }
     long long type_max = k->type == T_INT ? INT_MAX : LONG_MAX;
@@ -90,23 +110,23 @@ static int parse_integer(const KeySpec *k, const char *s, Value *v, char *msg, s
 }
 
 int config_parse_number(const char *s, double *out, char *msg, size_t n) {
-    char *end;
+    char *end, buf[SHOWN_BUF];
     errno = 0;
     double x = strtod(s, &end);
     if (end == s || *end) {
-        snprintf(msg, n, "expected a number, got '%s'", s);
+        snprintf(msg, n, "expected a number, got '%s'", shown(s, buf));
         return -1;
     }
     if (!isfinite(x)) {
-        snprintf(msg, n, "'%s' is not a finite number", s);
+        snprintf(msg, n, "'%s' is not a finite number", shown(s, buf));
         return -1;
     }
     if (strpbrk(s, "xX")) {
-        snprintf(msg, n, "expected a decimal number, got '%s'", s);
+        snprintf(msg, n, "expected a decimal number, got '%s'", shown(s, buf));
         return -1;
     }
     if (errno == ERANGE) {
-        snprintf(msg, n, "'%s' is too small in magnitude to be represented", s);
+        snprintf(msg, n, "'%s' is too small in magnitude to be represented", shown(s, buf));
         return -1;
     }
     *out = x == 0 ? 0.0 : x; /* -0 is 0: one value, one text (a --grid of 0,-0 is one run) */
@@ -115,13 +135,14 @@ int config_parse_number(const char *s, double *out, char *msg, size_t n) {
 
 static int parse_double(const KeySpec *k, const char *s, Value *v, char *msg, size_t n) {
     double x;
+    char buf[SHOWN_BUF];
     if (config_parse_number(s, &x, msg, n)) return -1;
     bool low = k->dmin_open ? !(x > k->dmin) : !(x >= k->dmin);
     bool high = k->dmax_open ? !(x < k->dmax) : !(x <= k->dmax);
     if (low || high) {
         char allowed[128];
         cfg_describe_allowed(k, allowed, sizeof allowed);
-        snprintf(msg, n, "%s is out of range; allowed: %s", s, allowed);
+        snprintf(msg, n, "%s is out of range; allowed: %s", shown(s, buf), allowed);
         return -1;
     }
     /* the model and optimizer compute in float32: a value that becomes 0 or subnormal there
@@ -129,8 +150,8 @@ static int parse_double(const KeySpec *k, const char *s, Value *v, char *msg, si
      * range above but is not the value the user asked for */
     if (x != 0 && fabs(x) < FLT_MIN) {
         snprintf(msg, n, "%s is 0 or subnormal in float32, in which training computes (the "
-                         "smallest normal float32 is %g); use 0 or a larger magnitude", s,
-                 (double)FLT_MIN);
+                         "smallest normal float32 is %g); use 0 or a larger magnitude",
+                 shown(s, buf), (double)FLT_MIN);
         return -1;
     }
     v->d = x;
@@ -143,9 +164,9 @@ static int parse_enum(const KeySpec *k, const char *s, Value *v, char *msg, size
             v->i = i;
             return 0;
         }
-    char allowed[256];
+    char allowed[256], buf[SHOWN_BUF];
     cfg_describe_allowed(k, allowed, sizeof allowed);
-    snprintf(msg, n, "unknown value '%s'; expected %s", s, allowed);
+    snprintf(msg, n, "unknown value '%s'; expected %s", shown(s, buf), allowed);
     return -1;
 }
 
@@ -170,10 +191,10 @@ static int parse_scale(const KeySpec *k, const char *s, Value *v, char *msg, siz
     if (over_dk) snprintf(c, sizeof c, "%.*s", (int)(len - suffix), s);
     double x;
     if (!scale_number(over_dk ? c : s, &x)) {
-        char names[64];
+        char names[64], buf[SHOWN_BUF];
         config_scale_names(names, sizeof names, ", ");
         snprintf(msg, n, "expected %s, C%s with C in [1e-6, 1e6], or a number in [1e-6, 1e6], "
-                         "got '%s'", names, CONFIG_SCALE_OVER_DK, s);
+                         "got '%s'", names, CONFIG_SCALE_OVER_DK, shown(s, buf));
         return -1;
     }
     v->i = over_dk ? SCALE_OVER_DK : SCALE_VALUE;
@@ -196,7 +217,8 @@ static int parse_string(const KeySpec *k, const char *s, Value *v, char *msg, si
     }
     const char *why = k->check ? k->check(s) : NULL;
     if (why) {
-        snprintf(msg, n, "'%s' %s", s, why);
+        char buf[SHOWN_BUF];
+        snprintf(msg, n, "'%s' %s", shown(s, buf), why);
         return -1;
     }
     v->s = s;
@@ -216,7 +238,8 @@ static int unquote(const KeySpec *k, char **s, char *msg, size_t n) {
     }
     if (v[0] == '"') {
         if (len < 2 || v[len - 1] != '"') {
-            snprintf(msg, n, "unterminated double quote in %s", v);
+            char buf[SHOWN_BUF];
+            snprintf(msg, n, "unterminated double quote in %s", shown(v, buf));
             return -1;
         }
         v[len - 1] = '\0';

@@ -82,21 +82,26 @@ static void heartbeat(const JobList *jl, const pid_t *pid, const int *which, con
     fprintf(stderr, "\n");
 }
 
-/* The progress line after a run ended (children.h); n: runs done, started, running, failed;
- * run_s: the seconds of the runs done, summed; age: room for jobs values. */
+/* The progress line after a run ended (children.h); n: runs done, started, running, failed,
+ * timed (those that ended for good: results_final); run_s: the seconds of the timed runs,
+ * summed; age: room for jobs values. */
 static void progress_line(const JobList *jl, const pid_t *pid, const double *began, double *age,
-                          const int n[4], double run_s) {
-    /* each run left takes as long as the mean run done so far, --jobs of them at once */
-    char eta[32] = "-";
-    int done = n[0], left = jl->n - done, n_age = 0;
+                          const int n[5], double run_s) {
+    /* each run left takes as long as the mean run trained so far, --jobs of them at once; a run
+     * refused at its start or failed says nothing of how long a run takes: with none trained
+     * there is no ETA */
+    char eta[48] = "", t[32];
+    int done = n[0], left = jl->n - done, n_age = 0, timed = n[4];
     for (int k = 0; k < jl->jobs; k++)
         if (pid[k] > 0) age[n_age++] = now_s() - began[k];
-    if (done > 0 && left > 0)
-        format_eta(eta, sizeof eta, children_eta(run_s / done, age, n_age, jl->n - n[1], jl->jobs));
-    else if (left == 0) snprintf(eta, sizeof eta, "0s");
-    fprintf(stderr, "sweep: %d/%d runs done (%d before this start), %d running, %d failed; "
-                    "ETA %s\n", jl->finished_before + done, jl->total, jl->finished_before, n[2],
-            n[3], eta);
+    if (timed > 0 && left > 0) {
+        format_eta(t, sizeof t, children_eta(run_s / timed, age, n_age, jl->n - n[1], jl->jobs));
+        snprintf(eta, sizeof eta, "; ETA %s", t);
+    } else if (left == 0) {
+        snprintf(eta, sizeof eta, "; ETA 0s");
+    }
+    fprintf(stderr, "sweep: %d/%d runs done (%d before this start), %d running, %d failed%s\n",
+            jl->finished_before + done, jl->total, jl->finished_before, n[2], n[3], eta);
 }
 
 static pid_t start(const JobList *jl, int i) {
@@ -154,8 +159,8 @@ int children_run(const JobList *jl, int *failed) {
     }
     StopSignals saved;
     stop_signals_catch(&saved);
-    int next = 0, running = 0, done = 0, n_failed = 0, rc = 0, forwarded = 0;
-    double run_s = 0; /* seconds of the runs done, summed */
+    int next = 0, running = 0, done = 0, n_failed = 0, timed = 0, rc = 0, forwarded = 0;
+    double run_s = 0; /* seconds of the runs that ended for good, summed */
     double last_line = now_s(); /* the sweep's first line was just printed */
     while (next < jl->n || running > 0) {
         fill(jl, pid, which, began, &next, &running, &rc);
@@ -183,13 +188,13 @@ int children_run(const JobList *jl, int *failed) {
         int stopped = stop_signal_caught() && (code == 128 + SIGINT || code == 128 + SIGTERM);
         if (!stopped) {
             done++;
-            run_s += now_s() - began[s];
             n_failed += !results_final(code);
+            if (results_final(code)) timed++, run_s += now_s() - began[s];
         }
         if (jl->done(jl->ctx, which[s], code) != 0) rc = 1;
         if (stopped) continue;
         fill(jl, pid, which, began, &next, &running, &rc); /* the next run first: "running" is true */
-        progress_line(jl, pid, began, age, (int[]){done, next, running, n_failed}, run_s);
+        progress_line(jl, pid, began, age, (int[]){done, next, running, n_failed, timed}, run_s);
         last_line = now_s();
     }
     stop_signals_restore(&saved);

@@ -21,7 +21,7 @@ typedef struct {
 
 /* Starts the runs in order, at most jobs at once, and waits for every child. A progress line
  * on stderr after each run ends: runs done, running, failed (an exit code other than 0, 3, 4),
- * ETA (children_eta); and after beat_s seconds without one, a heartbeat: the runs done, and each
+ * ETA (children_eta over the runs that ended for good; none while no run has); and after beat_s seconds without one, a heartbeat: the runs done, and each
  * running run's name (its folder's, else its config file's), last logged step (loss.csv) and
  * seconds so far. SIGINT / SIGTERM to the sweep: no new run starts, the signal is passed to every running
  * child (each saves its checkpoint), and all are waited for. Returns 0, 128 + the signal after

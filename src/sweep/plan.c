@@ -13,6 +13,7 @@
 
 #include "report/sweep_columns.h"
 #include "tasks/tasks.h"
+#include "train/resolved.h"
 #include "train/train.h"
 
 /* config_set on "key=value"; on error names the sweep option behind the value too. */
@@ -206,17 +207,17 @@ int plan_alloc(Plan *p, int n_cols, long n_runs) {
 }
 
 /* What run config c trains on sequences of T tokens, as text: its run.name cleared, the attention
- * scale resolved to its number, and a window of T keys or more written as 0 (each query sees
- * every earlier key either way: docs/configuration.md, attention.window), so that two spellings
- * of one value (1e-3 and 0.001, seed 01 and 1, scale none and 1, window 0 and 100 at T = 7) give
- * the same text (a learned scale stays learned: it starts at its number, then moves). malloc'd;
- * NULL when out of memory. */
+ * scale resolved to its number, and what c leaves to a rule resolved as the run uses it
+ * (train/resolved.h: d_ff 0, max_seq_len 0, a window of T keys or more, separator auto), so that
+ * two spellings of one value (1e-3 and 0.001, seed 01 and 1, scale none and 1, window 0 and 100
+ * at T = 7, d_ff 0 and 4 d_model) give the same text (a learned scale stays learned: it starts
+ * at its number, then moves). malloc'd; NULL when out of memory. */
 static char *effective_config(const Config *c, int T) {
     Config *k = malloc(sizeof *k);
     if (!k) return NULL;
     *k = *c;
     k->run_name[0] = '\0';
-    if (k->window >= T) k->window = 0;
+    train_resolve_config(k, T);
     if (c->scale_mode != SCALE_LEARNED) { /* a learned scale is not the number it starts at */
         k->scale_value = config_attention_scale(c, c->d_model / c->n_heads);
         k->scale_mode = SCALE_VALUE;
@@ -241,6 +242,24 @@ static int cmp_hash(const void *x, const void *y) {
     const RunHash *a = x, *b = y;
     if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
     return a->run < b->run ? -1 : a->run > b->run;
+}
+
+/* Why two values of config key `key` train the same run, for the message: the rule that
+ * resolves one to the other for run config c on sequences of T tokens (train/resolved.h), or
+ * "equal once read" (two spellings of one number). c is changed. */
+static void same_why(const char *key, Config *c, int T, char *why, size_t n) {
+    train_resolve_config(c, T);
+    if (strcmp(key, "attention.window") == 0)
+        snprintf(why, n, "a window of the task's T = %d keys or more is every earlier key, as 0", T);
+    else if (strcmp(key, "model.d_ff") == 0)
+        snprintf(why, n, "0 is the block's default width, %d", c->d_ff);
+    else if (strcmp(key, "model.max_seq_len") == 0)
+        snprintf(why, n, "0 is the task's sequence length T = %d", T);
+    else if (strcmp(key, "task.separator") == 0)
+        snprintf(why, n, "auto is %s for this task",
+                 c->task_separator == SEPARATOR_TRUE ? "true" : "false");
+    else
+        snprintf(why, n, "equal once read");
 }
 
 /* Two runs that would train the same configuration (values equal once parsed: --grid
@@ -272,11 +291,9 @@ static int check_same_configs(const SweepArgs *a, const Config *base, const char
             digits(a, h[i].run, dy);
             while (k < a->n_axes - 1 && dx[k] == dy[k]) k++;
             const Axis *ax = &a->axes[k];
-            char where[48] = "", why[96] = "equal once read";
+            char where[48] = "", why[128];
             if (ax->argn) snprintf(where, sizeof where, " (argument %d)", ax->argn);
-            if (strcmp(ax->key, "attention.window") == 0)
-                snprintf(why, sizeof why, "a window of the task's T = %d keys or more is every "
-                         "earlier key, as 0", seq_len[h[i].run]);
+            same_why(ax->key, c, seq_len[h[i].run], why, sizeof why);
             fprintf(stderr, "error: %s%s: the values '%s' and '%s' of %s train the same "
                             "configuration (runs '%s' and '%s'; %s); list each value once\n",
                     ax->flag, where, ax->values[dx[k]], ax->values[dy[k]], ax->key,

@@ -104,7 +104,9 @@ int plan_check_fresh(const Plan *p, const char *out_abs);
 int plan_row_config(const Plan *p, int r, const char *runs_dir, const char *path, Config *out);
 
 /* Refuses a different plan in the same folder: returns 0 when path does not exist or holds
- * exactly text; else -1 after a message naming the first line that differs, old and new. */
+ * text, where a "base KEY = VALUE" line of text that path lacks any line of KEY for (a plan.txt
+ * of an older program, from before KEY existed) counts as present when VALUE is KEY's default;
+ * else -1 after a message naming the first line that differs, old and new. */
 int plan_check_same(const char *path, const char *text);
 
 /* The start of plan.txt's line for a task file the runs read: PLAN_TASK_FILE, 16 hex digits of

@@ -203,6 +203,52 @@ int plan_parse(Plan *p, const char *text, const char *path) {
     return -1;
 }
 
+/* 1 when the n-byte line at b names key `key` in "base KEY = ..." form. */
+static int base_line_of(const char *b, size_t n, const char *key, size_t klen) {
+    return n > 5 + klen && strncmp(b, "base ", 5) == 0 && strncmp(b + 5, key, klen) == 0 &&
+           b[5 + klen] == ' ';
+}
+
+/* 1 when text has a line of exactly the n bytes at line. */
+static int has_line(const char *text, const char *line, size_t n) {
+    for (const char *q = text; *q;) {
+        size_t l = strcspn(q, "\n");
+        if (l == n && strncmp(q, line, n) == 0) return 1;
+        q += l + (q[l] != '\0');
+    }
+    return 0;
+}
+
+/* 1 when the new plan's line b (n bytes) is a base key the old plan has no line for, at the
+ * value the defaults give it (a line of `defaults`): a key added since the old plan was written,
+ * which that plan's runs trained at its default (the program had no other value then). */
+static int added_default(const char *b, size_t n, const char *old, const char *defaults) {
+    if (n < 6 || strncmp(b, "base ", 5) != 0 || !has_line(defaults, b, n)) return 0;
+    size_t klen = strcspn(b + 5, " ");
+    for (const char *q = old; *q;) {
+        size_t l = strcspn(q, "\n");
+        if (base_line_of(q, l, b + 5, klen)) return 0;
+        q += l + (q[l] != '\0');
+    }
+    return 1;
+}
+
+/* The "base ..." lines of the defaults, as write_base writes them. malloc'd; NULL when out of
+ * memory. */
+static char *default_base_lines(void) {
+    Config *d = malloc(sizeof *d);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = d ? open_memstream(&buf, &len) : NULL;
+    if (f) {
+        config_defaults(d);
+        write_base(f, d);
+        if (fclose(f) != 0) free(buf), buf = NULL;
+    }
+    free(d);
+    return buf;
+}
+
 int plan_check_same(const char *path, const char *text) {
     char why[128];
     size_t len = 0;
@@ -218,21 +264,39 @@ int plan_check_same(const char *path, const char *text) {
         free(old);
         return 0;
     }
+    /* a plan.txt of an older program lacks the keys added since: such a line of this plan at
+     * the key's default is no difference (issue 45 item 4) */
+    char *defaults = default_base_lines();
+    if (!defaults) {
+        free(old);
+        return -1;
+    }
     const char *a = old, *b = text;
-    int line = 1;
+    int line = 1, rc = -1;
     for (;;) {
         size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
-        if (la != lb || strncmp(a, b, la) != 0 || !a[la] || !b[lb]) {
+        if (*b && added_default(b, lb, old, defaults)) {
+            b += lb + (b[lb] != '\0');
+            continue;
+        }
+        if (!*a && !*b) {
+            rc = 0;
+            break;
+        }
+        if (!*a || !*b || la != lb || strncmp(a, b, la) != 0) {
+            static const char END_FILE[] = "(end of file)", END_PLAN[] = "(end of plan)";
             fprintf(stderr, "error: %s holds a different sweep plan; line %d was '%.*s', this "
                             "command's is '%.*s'. Use another --out, or remove that folder to "
                             "start over\n",
-                    path, line, (int)la, *a ? a : "(end of file)", (int)lb, *b ? b : "(end of plan)");
+                    path, line, *a ? (int)la : (int)strlen(END_FILE), *a ? a : END_FILE,
+                    *b ? (int)lb : (int)strlen(END_PLAN), *b ? b : END_PLAN);
             break;
         }
-        a += la + 1, b += lb + 1, line++;
+        a += la + (a[la] != '\0'), b += lb + (b[lb] != '\0'), line++;
     }
+    free(defaults);
     free(old);
-    return -1;
+    return rc;
 }
 
 int plan_check_task_file(const Config *c, const char *cfg_path) {

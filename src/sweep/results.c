@@ -18,6 +18,7 @@
 #include "report/log_check.h"
 #include "report/sweep_columns.h"
 #include "report/time_to_learn.h"
+#include "sweep/sweep.h"
 #include "tasks/tasks.h"
 #include "train/evaluate.h"
 #include "train/train.h"
@@ -135,6 +136,22 @@ static int mismatched(const Plan *p, int r, const char *run_dir, char *why, size
     free(c);
     free(text);
     return differs;
+}
+
+int results_config_edited(const Plan *p, int r, const char *out, char *why, size_t n) {
+    char path[SWEEP_PATH + PLAN_CELL + 16], runs[SWEEP_PATH + 8];
+    plan_config_path(path, sizeof path, out, p->names[r]);
+    snprintf(runs, sizeof runs, "%s/runs", out);
+    Config *k = p->text ? malloc(2 * sizeof *k) : NULL;
+    char *text = NULL;
+    int edited = 0;
+    /* read as --sweep-run reads it (task.separator resolved), against the plan's row */
+    if (k && sweep_load_run_config(path, &k[0]) == 0 && (text = config_text(&k[0])) &&
+        plan_row_config(p, r, runs, "plan.txt", &k[1]) == 0)
+        edited = results_same_config(&k[1], path, text, why, n) == 0;
+    free(text);
+    free(k);
+    return edited;
 }
 
 /* The numbers of a row; has_* say which were measured. */

@@ -39,6 +39,12 @@ int results_final(int exit_code);
  * 0.009, the plan's 0.001"), or -1 when text does not parse (after the reader's message). */
 int results_same_config(const Config *c, const char *origin, const char *text, char *why, size_t n);
 
+/* 1 when out/configs/RUN.ini of plan run r, what its jobs.txt line trains, is not the plan's
+ * row either (why: the first setting that differs, as results_same_config): it was edited after
+ * the plan was made, so removing the run's folder and running its jobs.txt line would train the
+ * edited settings again. 0 when it is the plan's row, or cannot be read. */
+int results_config_edited(const Plan *p, int r, const char *out, char *why, size_t n);
+
 /* What the status column is decided from. */
 typedef struct {
     int mismatch;    /* its config.ini is not the plan's run (results_same_config) */

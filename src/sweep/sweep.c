@@ -175,12 +175,16 @@ static int run_done(void *ctx, int i, int rc) {
 }
 
 /* Names the runs without a final outcome (missing, running, failed, ...), each with its status;
- * a run of another configuration than the plan's with the setting that differs. Returns how many
- * rows are status mismatch. */
-static int list_unfinished(const Sweep *sw) {
+ * a run of another configuration than the plan's with the setting that differs, and, when its
+ * configs/RUN.ini is not the plan's row either (edited), that too: its jobs.txt line would train
+ * the edited settings again. Returns how many rows are status mismatch; *n_edited how many of
+ * those have an edited configs/RUN.ini. */
+static int list_unfinished(const Sweep *sw, int *n_edited) {
     int n = 0, n_mismatch = 0;
+    *n_edited = 0;
     for (int r = 0; r < sw->plan.n_runs; r++) {
         const SweepStatusInfo *st = &SWEEP_STATUSES[sw->status[r]];
+        char why[256];
         if (st->in_stats) continue;
         if (sw->status[r] == ST_MISMATCH) {
             /* never silently attributed: every one is named, with what differs */
@@ -188,6 +192,13 @@ static int list_unfinished(const Sweep *sw) {
             fprintf(stderr, "warning: %s/runs/%s holds a run of another configuration than the "
                             "plan's row (%s): status mismatch, its numbers left out\n",
                     sw->out, sw->plan.names[r], sw->mismatch[r] ? sw->mismatch[r] : "");
+            if (results_config_edited(&sw->plan, r, sw->out, why, sizeof why) == 1) {
+                (*n_edited)++;
+                fprintf(stderr, "warning: %s/configs/%s.ini is not the plan's row either (%s): "
+                                "it was edited after the plan was made, and its jobs.txt line "
+                                "trains it as edited\n",
+                        sw->out, sw->plan.names[r], why);
+            }
         }
         if (n++ >= 20) continue;
         /* its marker says finished (incomplete), cannot be read (unknown), or the run is not the
@@ -234,13 +245,18 @@ static int collect(Sweep *sw) {
     if (rc != 0 || check_plan_configs(sw, path) != 0) return RC_USAGE;
     if (sweep_report_check_folder(sw->out) != 0) return RC_USAGE; /* before sweep.csv is */
     if (alloc_rows(sw) != 0 || refresh_all(sw) != 0) return RC_IO;
-    int mismatched = list_unfinished(sw);
+    int edited, mismatched = list_unfinished(sw, &edited);
     fprintf(stderr, "sweep: wrote %s\n", sw->csv);
     rc = sweep_report(sw->out, stdout) == 0 ? RC_OK : RC_IO;
+    /* the jobs.txt line trains configs/RUN.ini: where that was edited, it must be the plan's
+     * again first, or the run trained anew is again not the plan's */
     if (mismatched)
-        fprintf(stderr, "sweep: %d run%s not the plan's (status mismatch, named above): remove "
+        fprintf(stderr, "sweep: %d run%s not the plan's (status mismatch, named above): %sremove "
                         "their folders and run their jobs.txt lines to train the plan's runs\n",
-                mismatched, mismatched > 1 ? "s are" : " is");
+                mismatched, mismatched > 1 ? "s are" : " is",
+                edited ? "first put the plan's settings back in the edited configs/ files "
+                         "(run the sweep's command again with --plan, the same options and "
+                         "--out: it writes configs/ from the plan), then " : "");
     return mismatched ? RC_IO : rc;
 }
 

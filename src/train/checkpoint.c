@@ -202,6 +202,30 @@ static char *get_config(Reader *r) {
     return text;
 }
 
+int checkpoint_check_present(const char *run_dir, const char *what) {
+    struct stat st;
+    if (stat(run_dir, &st) != 0) {
+        fprintf(stderr, "error: %s %s: %s\n", what, run_dir,
+                errno == ENOENT ? "no such run folder" : strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "error: %s %s: not a folder (a run folder holds checkpoint.bin)\n", what,
+                run_dir);
+        return -1;
+    }
+    char path[1100];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", run_dir);
+    if (lstat(path, &st) == 0 || errno != ENOENT) return 0;
+    fprintf(stderr, "error: %s %s: the folder holds no checkpoint (checkpoint.bin), so there is "
+                    "nothing to %s: its run stopped before writing one (a second Ctrl-C or "
+                    "SIGTERM stops at once, as does a kill or a crash) or never trained. Train it "
+                    "again from step 0 with the command that started it (its settings are in "
+                    "%s/config.ini), which replaces the folder's logs\n",
+            what, run_dir, strcmp(what, "--eval") == 0 ? "evaluate" : "resume", run_dir);
+    return -1;
+}
+
 int checkpoint_read_config(const char *path, char **config_text) {
     Reader r;
     *config_text = NULL;

@@ -42,6 +42,13 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
  * hash. Returns 0, or -1 with a message naming the file and what is wrong. */
 int checkpoint_read_config(const char *path, char **config_text);
 
+/* For `what` (--resume or --eval) of run folder run_dir: 0 when run_dir is a folder holding a
+ * checkpoint.bin (of any kind: the loader checks it); else -1 after a message that says so
+ * plainly: no such folder, or no checkpoint in it, so nothing to resume or evaluate (a run
+ * stopped before its first checkpoint: a second Ctrl-C, a kill), and what to do (train it again
+ * from step 0). */
+int checkpoint_check_present(const char *run_dir, const char *what);
+
 /* Reads the configuration stored in the checkpoint at path into c (which should hold defaults):
  * checkpoint_read_config, then config_load_text with the checkpoint's path in messages, then what
  * an older checkpoint meant by a key it lacks: one without task.separator was written when every

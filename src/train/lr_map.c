@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "train/resolved.h"
 #include "train/train.h"
 
 /* ---- thresholds, fit, estimate -------------------------------------------------------------- */
@@ -219,12 +220,13 @@ static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
     }
 }
 
-/* What a run uses where the config leaves it to a rule, so that a value spelt otherwise is no
- * difference: task.separator auto as the task resolves it (task_has_separator, as run_setup.c
- * stores it), and a numeric attention.scale equal (in double, exactly) to 1/sqrt(d_k) or to 1 as
- * sqrt_dk or none, the factor the run multiplies by (config_attention_scale). */
-static void resolve(Config *x) {
-    x->task_separator = task_has_separator(x) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+/* What a run on sequences of T tokens uses where the config leaves it to a rule, so that a value
+ * spelt otherwise is no difference: d_ff, max_seq_len, a window of T keys or more and
+ * task.separator auto as the run resolves them (train/resolved.h), and a numeric attention.scale
+ * equal (in double, exactly) to 1/sqrt(d_k) or to 1 as sqrt_dk or none, the factor the run
+ * multiplies by (config_attention_scale). */
+static void resolve(Config *x, int T) {
+    train_resolve_config(x, T);
     if (x->scale_mode != SCALE_VALUE && x->scale_mode != SCALE_OVER_DK) return;
     int d_k = x->d_model / x->n_heads;
     double factor = config_attention_scale(x, d_k), inv_sqrt_dk = 1.0 / sqrt((double)d_k);
@@ -233,9 +235,8 @@ static void resolve(Config *x) {
     if (x->scale_mode == SCALE_SQRT_DK || x->scale_mode == SCALE_NONE) x->scale_value = 0;
 }
 
-/* model.d_ff as the run uses it (train_model_config: 0 is the block's model_default_d_ff). Both
- * at their block's default: no difference here (a different block is named as model.block);
- * else both as the widths the runs use. */
+/* model.d_ff, resolved (resolve): both at their block's default width, no difference here (a
+ * different block is named as model.block); else both as the widths the runs use. */
 static void resolve_d_ff(Config *x, Config *ref) {
     int dx = model_default_d_ff(x->block == BLOCK_LLAMA ? MODEL_BLOCK_LLAMA : MODEL_BLOCK_GPT2,
                                 x->d_model);
@@ -246,14 +247,15 @@ static void resolve_d_ff(Config *x, Config *ref) {
     ref->d_ff = fx == dx && fr == dr ? 0 : fr;
 }
 
-/* The settings in which the resolved config c (text: its config_text) differs from regime r,
- * into p->diffs (cleared first). Returns 0, or -1 after a message. */
-static int regime_diffs(const Config *c, const char *text, int r, LrPlacement *p) {
+/* The settings in which the resolved config c (text: its config_text; T: its task's sequence
+ * length) differs from regime r, into p->diffs (cleared first). Returns 0, or -1 after a
+ * message. */
+static int regime_diffs(const Config *c, const char *text, int T, int r, LrPlacement *p) {
     const LrMapRegime *reg = &lr_map_regimes[r];
     Config ref, x = *c;
     p->n_diffs = 0;
     if (regime_config(c, reg, text, &ref) != 0) return -1;
-    resolve(&ref);
+    resolve(&ref, T); /* the regime's task differs from c's only where a difference is named */
     resolve_d_ff(&x, &ref);
     char line[200];
     if (p->d_k != reg->d_k) {
@@ -285,11 +287,11 @@ static int distance(const LrPlacement *p) {
 
 /* The regime c is in (p->regime), else the one it is nearest (p->nearest, distance), with the
  * differences from it. */
-static int find_regime(const Config *c, const char *text, LrPlacement *p) {
+static int find_regime(const Config *c, const char *text, int T, LrPlacement *p) {
     int best = -1, best_d = 0;
     p->regime = p->nearest = -1;
     for (int r = 0; r < lr_map_n_regimes; r++) {
-        if (regime_diffs(c, text, r, p) != 0) return -1;
+        if (regime_diffs(c, text, T, r, p) != 0) return -1;
         if (p->n_diffs == 0) {
             p->regime = r;
             return 0;
@@ -297,7 +299,7 @@ static int find_regime(const Config *c, const char *text, LrPlacement *p) {
         if (best < 0 || distance(p) < best_d) best = r, best_d = distance(p);
     }
     p->nearest = best;
-    return best < 0 ? 0 : regime_diffs(c, text, best, p);
+    return best < 0 ? 0 : regime_diffs(c, text, T, best, p);
 }
 
 /* ---- the verdict ----------------------------------------------------------------------------- */
@@ -418,10 +420,10 @@ static void judge(LrPlacement *p) {
     }
 }
 
-int lr_map_place(const Config *c0, LrPlacement *p) {
+int lr_map_place(const Config *c0, int T, LrPlacement *p) {
     memset(p, 0, sizeof *p);
     Config run = *c0, *c = &run; /* as the run resolves it */
-    resolve(c);
+    resolve(c, T);
     p->d_model = c->d_model;
     p->n_heads = c->n_heads;
     p->d_k = c->d_model / c->n_heads;
@@ -434,7 +436,7 @@ int lr_map_place(const Config *c0, LrPlacement *p) {
         fprintf(stderr, "error: out of memory placing the config in a regime\n");
         return -1;
     }
-    int rc = find_regime(c, text, p);
+    int rc = find_regime(c, text, T, p);
     if (rc == 0 && p->regime >= 0) {
         AxisCopy a = {text, NULL, p->arm, sizeof p->arm};
         each_axis(lr_map_regimes[p->regime].axes, copy_axis, &a);

@@ -161,9 +161,11 @@ typedef struct {
 } LrPlacement;
 
 /* Places the validated config c in its regime (the first of lr_map_regimes whose settings it has)
- * and gives the verdict. Returns 0, or -1 after a message when a compiled regime cannot be read (a
- * broken generated table) or memory runs out. */
-int lr_map_place(const Config *c, LrPlacement *p);
+ * and gives the verdict; T is the sequence length of c's task (Task.seq_len), for the settings a
+ * run resolves by it (train/resolved.h: model.max_seq_len 0 is T, a window of T keys or more is
+ * none). Returns 0, or -1 after a message when a compiled regime cannot be read (a broken
+ * generated table) or memory runs out. */
+int lr_map_place(const Config *c, int T, LrPlacement *p);
 
 /* Writes the one verdict line of a placement, prefix first ("verdict: " for --where, "lr map: "
  * for init_check.txt): the verdict in a word (learns, fails, split, on the edge, not known, no
@@ -177,8 +179,8 @@ void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix);
 int lr_map_note_matters(const LrPlacement *p);
 
 /* ./train --where: the verdict line first, then the details (the regime, the config's numbers,
- * the thresholds and fit, the runs it rests on, the differences from the nearest regime). Writes
- * no file. Returns 0, or -1 as lr_map_place. */
-int lr_map_report(FILE *f, const Config *c);
+ * the thresholds and fit, the runs it rests on, the differences from the nearest regime). T as
+ * for lr_map_place. Writes no file. Returns 0, or -1 as lr_map_place. */
+int lr_map_report(FILE *f, const Config *c, int T);
 
 #endif

@@ -249,13 +249,16 @@ static void regime_details(FILE *f, const LrPlacement *p) {
         if (w[i]) nearest_runs(f, p, w[i]);
 }
 
-int lr_map_report(FILE *f, const Config *c) {
+int lr_map_report(FILE *f, const Config *c, int T) {
     LrPlacement p;
-    if (lr_map_place(c, &p) != 0) return -1;
+    if (lr_map_place(c, T, &p) != 0) return -1;
     lr_map_verdict(f, &p, "verdict: ");
-    char b[32];
+    char b[32], scale[48];
+    /* a scale no name stands for, as written: the number, or C/d_k */
+    snprintf(scale, sizeof scale, "%.15g%s", c->scale_value,
+             c->scale_mode == SCALE_OVER_DK ? CONFIG_SCALE_OVER_DK : "");
     fprintf(f, "config: d_model %d, n_heads %d, d_k %d, attention.scale %s, optim.lr %s, init %s",
-            p.d_model, p.n_heads, p.d_k, p.scale ? p.scale : "(a number)", lr_str(p.lr, b, sizeof b),
+            p.d_model, p.n_heads, p.d_k, p.scale ? p.scale : scale, lr_str(p.lr, b, sizeof b),
             c->init == INIT_GPT2 ? "gpt2" : "fan_in");
     if (c->scale_mode == SCALE_VALUE && p.scale)
         fprintf(f, " (attention.scale %.17g is this scale's factor at d_k %d)", c->scale_value, p.d_k);

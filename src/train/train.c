@@ -90,7 +90,7 @@ static int init_check(Run *r) {
      * at a learning rate that fails */
     LrPlacement where;
     int matters = 0;
-    if (lr_map_place(r->c, &where) == 0) {
+    if (lr_map_place(r->c, r->task.seq_len, &where) == 0) {
         lr_map_verdict(f, &where, "lr map: ");
         matters = lr_map_note_matters(&where);
     }
@@ -149,11 +149,32 @@ static int grad_guard(Run *r, int step, double norm) {
     return tripped && g->stop ? EXIT_GUARD : 0;
 }
 
+/* The line a second SIGINT / SIGTERM prints before it ends the process at once (stop_signal.h):
+ * what the run's folder then holds, and what to do with it; checkpoint_step the updates done
+ * in the folder's checkpoint, -1 when it has none. */
+static void note_stop_state(const Run *r, long checkpoint_step) {
+    char note[STOP_NOTE_MAX];
+    if (checkpoint_step >= 0)
+        snprintf(note, sizeof note, "no checkpoint of this step. %s/ keeps its logs and the "
+                 "checkpoint of step %ld; ./train --resume %s continues from there\n",
+                 r->dir, checkpoint_step, r->dir);
+    else
+        snprintf(note, sizeof note, "no checkpoint was written (one Ctrl-C writes one; "
+                 "train.checkpoint_every = %d: %s). %s/ holds the logs so far and nothing to "
+                 "resume: the same command trains the run again from step 0, replacing them\n",
+                 r->c->checkpoint_every,
+                 r->c->checkpoint_every > 0 ? "the first comes at that step" : "none before the end",
+                 r->dir);
+    stop_signal_note(note);
+}
+
 static int save_checkpoint(Run *r, long updates_done, double elapsed_s) {
     char path[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", r->dir);
     CheckpointState st = {updates_done, elapsed_s, r->skipped, r->task.rng};
-    return checkpoint_save(path, r->cfg_text, &r->m, &r->opt, &st) == 0 ? 0 : EXIT_RUNTIME;
+    if (checkpoint_save(path, r->cfg_text, &r->m, &r->opt, &st) != 0) return EXIT_RUNTIME;
+    note_stop_state(r, updates_done);
+    return 0;
 }
 
 /* Reports a non-finite loss or gradient at this step: names the first parameter (a non-finite
@@ -350,6 +371,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
     announce_run(&run, checkpoint);
     StopSignals saved; /* SIGINT / SIGTERM ask the loop to stop after the current step */
     stop_signals_catch(&saved);
+    note_stop_state(&run, checkpoint ? run.start_step : -1);
     Pace pace = {.t0 = now_s() - run.resumed_elapsed};
     pace.t_last = now_s();
     for (int step = (int)run.start_step; step <= c->steps && rc == 0; step++)

@@ -2,18 +2,51 @@
  * mechanism for the training loop and the sweep's child processes. */
 #include "util/stop_signal.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
+#include <string.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t caught;
+
+/* The note of stop_signal_note in one of two buffers, note_at the one the handler writes (-1:
+ * none): a new note goes into the other, then note_at moves to it, so the handler, which can
+ * interrupt stop_signal_note anywhere, writes one whole note, the old or the new. */
+static char notes[2][STOP_NOTE_MAX];
+static size_t note_len[2];
+static volatile sig_atomic_t note_at = -1;
+
+void stop_signal_note(const char *text) {
+    if (!text) {
+        note_at = -1;
+        return;
+    }
+    int next = note_at == 0;
+    size_t n = strlen(text);
+    if (n > STOP_NOTE_MAX) n = STOP_NOTE_MAX;
+    memcpy(notes[next], text, n);
+    note_len[next] = n;
+    atomic_signal_fence(memory_order_seq_cst); /* the note is whole before the handler sees it */
+    note_at = next;
+}
+
+/* write(2) of the whole of s (n bytes) to stderr, as far as it goes: async-signal-safe. */
+static void write_all(const char *s, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, s, n);
+        if (w <= 0) return;
+        s += w, n -= (size_t)w;
+    }
+}
 
 /* The value stop_signal_relay sends with the signal ("stop" in ASCII). */
 #define RELAY_VALUE 0x73746f70
 
 /* The first signal is recorded for the job to poll. A second one means "now": the process ends
- * at once with 128 + its number (only async-signal-safe calls here), whoever sent it, but for
- * the parent's relay (stop_signal_relay): a sweep passes on the Ctrl-C its children may already
- * have had from the terminal, which is not a second request. */
+ * at once with 128 + its number, after the job's note (only async-signal-safe calls here:
+ * write(2), _exit), whoever sent it, but for the parent's relay (stop_signal_relay): a sweep
+ * passes on the Ctrl-C its children may already have had from the terminal, which is not a
+ * second request. */
 static void on_stop_signal(int sig, siginfo_t *info, void *uctx) {
     (void)uctx;
     if (!caught) {
@@ -23,6 +56,14 @@ static void on_stop_signal(int sig, siginfo_t *info, void *uctx) {
     if (info && info->si_code == SI_QUEUE && info->si_value.sival_int == RELAY_VALUE &&
         info->si_pid == getppid())
         return;
+    int at = note_at;
+    if (at >= 0) {
+        static const char AGAIN_INT[] = "\nsecond SIGINT: stopped at once; ",
+                          AGAIN_TERM[] = "\nsecond SIGTERM: stopped at once; ";
+        if (sig == SIGINT) write_all(AGAIN_INT, sizeof AGAIN_INT - 1);
+        else write_all(AGAIN_TERM, sizeof AGAIN_TERM - 1);
+        write_all(notes[at], note_len[at]);
+    }
     _exit(128 + sig);
 }
 
@@ -40,6 +81,7 @@ void stop_signals_catch(StopSignals *saved) {
     sigaddset(&sa.sa_mask, SIGINT);
     sigaddset(&sa.sa_mask, SIGTERM);
     caught = 0;
+    note_at = -1;
     sigaction(SIGINT, &sa, &saved->old_int);
     sigaction(SIGTERM, &sa, &saved->old_term);
 }
