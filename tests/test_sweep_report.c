@@ -384,7 +384,8 @@ END_TEST
  * it first with exit 2, test_cmd_sweep.c) before writing anything, and the file keeps its
  * bytes. */
 START_TEST(test_user_files_kept) {
-    static const char *const files[] = {"summary.txt", "index.html", "loss.svg", "index.html"};
+    static const char *const files[] = {"summary.txt", "index.html", "sweep_loss.svg",
+                                        "index.html"};
     sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
     char path[512], cmd[700];
     snprintf(path, sizeof path, "%s/%s", g_tmp, files[_i]);

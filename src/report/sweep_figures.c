@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "report/plot.h"
 #include "report/svg.h"
 #include "report/sweep_report.h"
+#include "util/owned_dir.h"
 
 #define FIG_W 760.0
 #define CHART_H 440.0
@@ -48,8 +48,7 @@ static int save_chart(const char *dir, const char *file, const PlotAxes *ax,
         /* an earlier report's figure (the folder holds no SVG of the user's: checked before)
          * must not stand in for this one; one made read-only is kept, as every whole-file
          * write keeps it */
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0222)) remove(path);
+        owned_remove(path);
     }
     svg_free(&svg);
     return rc;
