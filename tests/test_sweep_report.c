@@ -18,6 +18,7 @@
 
 #include "sweepcsv.h"
 #include "testutil.h"
+#include "util/owned_dir.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof *(a)))
 
@@ -408,6 +409,37 @@ START_TEST(test_user_files_kept) {
 }
 END_TEST
 
+/* Issue 45: an earlier report's figure that this report does not draw (a column no longer
+ * varied) is removed, as the folder's manifest names it ours; a user's copy of a figure under a
+ * name of their own stays. In a folder of an earlier version (no manifest) such a figure is
+ * adopted by its content (an SVG the report drew) and removed all the same. */
+START_TEST(test_stale_figures_removed) {
+    sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    report_free(&r);
+    char cmd[1200], path[600];
+    snprintf(cmd, sizeof cmd, "cd %s && f=$(ls sweep_*.svg | head -n 1) && cp $f sweep_by_gone.svg && "
+             "cp $f my_copy.svg && echo sweep_by_gone.svg >> " OWNED_MANIFEST, g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    r = report();
+    ck_assert_int_eq(r.rc, 0);
+    report_free(&r);
+    snprintf(path, sizeof path, "%s/sweep_by_gone.svg", g_tmp);
+    ck_assert_msg(access(path, F_OK) != 0, "an earlier report's figure is still there");
+    snprintf(path, sizeof path, "%s/my_copy.svg", g_tmp);
+    ck_assert_msg(access(path, F_OK) == 0, "the user's copy was removed");
+    snprintf(cmd, sizeof cmd, "cd %s && rm " OWNED_MANIFEST " && cp my_copy.svg sweep_by_old.svg",
+             g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    r = report();
+    ck_assert_int_eq(r.rc, 0);
+    report_free(&r);
+    snprintf(path, sizeof path, "%s/sweep_by_old.svg", g_tmp);
+    ck_assert_msg(access(path, F_OK) != 0, "an earlier version's figure is still there");
+}
+END_TEST
+
 /* ./train --sweep-report DIR runs the same report; without DIR, with two folders, or with a
  * folder that holds no sweep.csv, it is a wrong command line (exit 2). */
 START_TEST(test_train_sweep_report) {
@@ -470,6 +502,6 @@ TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, t
                 test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
                 test_damaged_header_is_bad_input,
                 test_unwritable_outputs, test_figure_not_written_named,
-                TU_LOOP(test_user_files_kept, 0, 4),
+                TU_LOOP(test_user_files_kept, 0, 4), test_stale_figures_removed,
                 test_train_sweep_report, test_long_folder_refused,
                 TU_LOOP(test_text_sweep_words, 0, 3));
