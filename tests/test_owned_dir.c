@@ -149,12 +149,17 @@ START_TEST(test_manifest_rule) {
     ck_assert(!has(dir, "fig_1.svg") && has(dir, "a.txt") && has(dir, "notes.svg"));
     snprintf(path, sizeof path, "%s/" OWNED_MANIFEST, dir);
     ck_assert(tu_file_holds(path, OWNED_MANIFEST_HEAD "\n@test\na.txt\n"));
-    /* owned_remove: only what the manifest names */
-    snprintf(path, sizeof path, "%s/notes.svg", dir);
+    /* owned_remove: only what the manifest names (a file of W's names that appeared after the
+     * check is not ours; a name not of W's is not its to remove) */
     h = owned_dir_open(dir, &W, OWNED_LOCK);
+    ck_assert_int_ge(h, 0);
+    put(dir, "fig_late.svg", "mine\n");
+    snprintf(path, sizeof path, "%s/fig_late.svg", dir);
+    ck_assert_int_eq(owned_remove(path), 1);
+    snprintf(path, sizeof path, "%s/notes.svg", dir);
     ck_assert_int_eq(owned_remove(path), 1);
     owned_dir_close(h);
-    ck_assert(has(dir, "notes.svg"));
+    ck_assert(has(dir, "notes.svg") && has(dir, "fig_late.svg"));
 }
 END_TEST
 
