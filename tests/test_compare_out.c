@@ -88,6 +88,9 @@ static const struct {
     /* a figure of a report of ours replaced by a link: the name is the manifest's, the link is
      * replaced (never followed) */
     {0, 0, 1, {{"loss.svg", "->index.html"}}, 0, NULL},
+    /* a folder of an earlier version (no manifest): a link at a name of the report's is not
+     * adopted, even to a figure that reads as ours */
+    {0, 0, 0, {{"a.svg", OUR_SVG_HEAD "</svg>\n"}, {"loss.svg", "->a.svg"}}, 2, "loss.svg"},
     {0, 0, 0, {{NULL, NULL}}, 0, NULL},                    /* empty */
     {0, 0, 1, {{NULL, NULL}}, 0, NULL},                    /* ours: written again */
     {0, 0, 1, {{"index.html.tmp", "torn"}}, 0, NULL},      /* ... with a leftover */
