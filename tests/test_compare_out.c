@@ -58,8 +58,10 @@ START_TEST(test_unwritable_out_dir) {
 END_TEST
 
 /* The report folder is refused (exit code 2, the link or the file named, nothing written) when it
- * is a symbolic link or holds anything a report did not write; a report folder of ours is written
- * again. Each case: the folder a link to another (link, with a trailing '/' with slash), a report
+ * is a symbolic link or holds, under a name the report writes, a file no report of ours wrote (not
+ * in its manifest; in a folder of an earlier version, no manifest, one that does not read as
+ * ours); a report folder of ours is written again; files under other names are kept as they
+ * are (a user's copy of a figure of ours among them: it was once removed as "stale"). Each case: the folder a link to another (link, with a trailing '/' with slash), a report
  * written first (ours), the files planted (name, text; a NULL text makes a folder, a text
  * starting "->" a link to that file), the exit code and the name the message gives. */
 #define OUR_SVG_HEAD                                                                               \
@@ -70,17 +72,25 @@ static const struct {
     int link, slash, ours;
     const char *files[3][2];
     int rc;
-    const char *named;
+    const char *named; /* refused: the file named; exit 0: the file that must be kept */
 } OUT_FOLDERS[] = {
     {1, 0, 0, {{"index.html", "keep\n"}}, 2, NULL},
     {1, 1, 0, {{"index.html", "keep\n"}}, 2, NULL},
     {1, 0, 1, {{NULL, NULL}}, 2, NULL}, /* a link to a report folder of ours: still a link */
     {0, 0, 0, {{"index.html", "<html>my page</html>\n"}}, 2, "index.html"},
     {0, 0, 0, {{"loss.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>\n"}}, 2, "loss.svg"},
-    {0, 0, 0, {{"notes.txt", "mine\n"}}, 2, "notes.txt"},
-    {0, 0, 0, {{"loss.svg", OUR_SVG_HEAD "</svg>\n"}, {"b.svg", NULL}}, 2, "b.svg"},
-    {0, 0, 1, {{"notes.txt", "mine\n"}}, 2, "notes.txt"},
-    {0, 0, 1, {{"zz.svg", "->loss.svg"}}, 2, "zz.svg"}, /* a link to a figure of ours */
+    /* names the report does not use: never touched (the owner rule, util/owned_dir.h) */
+    {0, 0, 0, {{"notes.txt", "mine\n"}}, 0, "notes.txt"},
+    {0, 0, 0, {{"loss.svg", OUR_SVG_HEAD "</svg>\n"}, {"b.svg", NULL}}, 0, "b.svg"},
+    {0, 0, 1, {{"notes.txt", "mine\n"}}, 0, "notes.txt"},
+    {0, 0, 1, {{"zz.svg", "->loss.svg"}}, 0, "zz.svg"}, /* a link to a figure of ours */
+    {0, 0, 1, {{"my_loss.svg", OUR_SVG_HEAD "</svg>\n"}}, 0, "my_loss.svg"}, /* a copy of one */
+    /* a figure of a report of ours replaced by a link: the name is the manifest's, the link is
+     * replaced (never followed) */
+    {0, 0, 1, {{"loss.svg", "->index.html"}}, 0, NULL},
+    /* a folder of an earlier version (no manifest): a link at a name of the report's is not
+     * adopted, even to a figure that reads as ours */
+    {0, 0, 0, {{"a.svg", OUR_SVG_HEAD "</svg>\n"}, {"loss.svg", "->a.svg"}}, 2, "loss.svg"},
     {0, 0, 0, {{NULL, NULL}}, 0, NULL},                    /* empty */
     {0, 0, 1, {{NULL, NULL}}, 0, NULL},                    /* ours: written again */
     {0, 0, 1, {{"index.html.tmp", "torn"}}, 0, NULL},      /* ... with a leftover */
@@ -99,6 +109,7 @@ START_TEST(test_out_folder_refused) {
     for (int f = 0; f < 3 && OUT_FOLDERS[_i].files[f][0]; f++) {
         const char *name = OUT_FOLDERS[_i].files[f][0], *text = OUT_FOLDERS[_i].files[f][1];
         snprintf(path, sizeof path, "%s/%s", real, name);
+        remove(path); /* a file of the report written first, replaced by the case's */
         if (!text) ck_assert_int_eq(mkdir(path, 0755), 0);
         else if (strncmp(text, "->", 2) == 0) ck_assert_int_eq(symlink(text + 2, path), 0);
         else tu_write_file(path, text);
@@ -118,6 +129,11 @@ START_TEST(test_out_folder_refused) {
         snprintf(path, sizeof path, "%s/index.html", real);
         ck_assert(tu_file_contains(path, "unscaled"));
         tu_result_free(&r);
+        if (OUT_FOLDERS[_i].named) { /* the file of the user's named is kept as it was */
+            snprintf(after, sizeof after, "diff -r --no-dereference %s/before/%s %s/%s > /dev/null",
+                     g_tmp, OUT_FOLDERS[_i].named, real, OUT_FOLDERS[_i].named);
+            ck_assert_msg(system(after) == 0, "%s changed", OUT_FOLDERS[_i].named);
+        }
         return;
     }
     if (OUT_FOLDERS[_i].named)

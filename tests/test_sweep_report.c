@@ -18,6 +18,7 @@
 
 #include "sweepcsv.h"
 #include "testutil.h"
+#include "util/owned_dir.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof *(a)))
 
@@ -386,7 +387,8 @@ END_TEST
  * it first with exit 2, test_cmd_sweep.c) before writing anything, and the file keeps its
  * bytes. */
 START_TEST(test_user_files_kept) {
-    static const char *const files[] = {"summary.txt", "index.html", "loss.svg", "index.html"};
+    static const char *const files[] = {"summary.txt", "index.html", "sweep_loss.svg",
+                                        "index.html"};
     sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
     char path[512], cmd[700];
     snprintf(path, sizeof path, "%s/%s", g_tmp, files[_i]);
@@ -406,6 +408,37 @@ START_TEST(test_user_files_kept) {
         ck_assert_str_eq(text, "my notes\n");
         free(text);
     }
+}
+END_TEST
+
+/* Issue 45: an earlier report's figure that this report does not draw (a column no longer
+ * varied) is removed, as the folder's manifest names it ours; a user's copy of a figure under a
+ * name of their own stays. In a folder of an earlier version (no manifest) such a figure is
+ * adopted by its content (an SVG the report drew) and removed all the same. */
+START_TEST(test_stale_figures_removed) {
+    sc_write(g_tmp, 0, DK_ROWS, N(DK_ROWS));
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    report_free(&r);
+    char cmd[1200], path[600];
+    snprintf(cmd, sizeof cmd, "cd %s && f=$(ls sweep_*.svg | head -n 1) && cp $f sweep_by_gone.svg && "
+             "cp $f my_copy.svg && echo sweep_by_gone.svg >> " OWNED_MANIFEST, g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    r = report();
+    ck_assert_int_eq(r.rc, 0);
+    report_free(&r);
+    snprintf(path, sizeof path, "%s/sweep_by_gone.svg", g_tmp);
+    ck_assert_msg(access(path, F_OK) != 0, "an earlier report's figure is still there");
+    snprintf(path, sizeof path, "%s/my_copy.svg", g_tmp);
+    ck_assert_msg(access(path, F_OK) == 0, "the user's copy was removed");
+    snprintf(cmd, sizeof cmd, "cd %s && rm " OWNED_MANIFEST " && cp my_copy.svg sweep_by_old.svg",
+             g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    r = report();
+    ck_assert_int_eq(r.rc, 0);
+    report_free(&r);
+    snprintf(path, sizeof path, "%s/sweep_by_old.svg", g_tmp);
+    ck_assert_msg(access(path, F_OK) != 0, "an earlier version's figure is still there");
 }
 END_TEST
 
@@ -471,6 +504,6 @@ TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, t
                 test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
                 test_damaged_header_is_bad_input,
                 test_unwritable_outputs, test_figure_not_written_named,
-                TU_LOOP(test_user_files_kept, 0, 4),
+                TU_LOOP(test_user_files_kept, 0, 4), test_stale_figures_removed,
                 test_train_sweep_report, test_long_folder_refused,
                 TU_LOOP(test_text_sweep_words, 0, 3));

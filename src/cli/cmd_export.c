@@ -25,8 +25,10 @@
 #include "train/evaluate.h"
 #include "train/task_source.h"
 #include "train/train.h"
+#include "util/dirs.h"
 #include "util/provenance.h"
 #include "util/safetensors.h"
+#include "util/whole_write.h"
 
 _Static_assert(sizeof(real) == sizeof(float), "the export writes the float32 build's parameters");
 _Static_assert(sizeof(int) == 4, "validation tokens are written as I32");
@@ -122,6 +124,9 @@ static int check_new_file(const char *path, const char *what) {
         fprintf(stderr, "error: %s '%s': %s\n", what, path, strerror(errno));
         return -1;
     }
+    /* the owner rule's first part (util/owned_dir.h): nothing is written through a link, also
+     * one among the file's parents */
+    if (dirs_refuse_link(path, what) != 0) return -1;
     char dir[4096];
     const char *slash = strrchr(path, '/');
     size_t n = slash ? (size_t)(slash - path) : 1;
@@ -241,7 +246,7 @@ int cli_export(int argc, char **argv) {
     rc = EXIT_RUNTIME;
     if (write_params(a.out, &m, stored, prov, st.step) != 0) goto done;
     if (a.val && write_val(a.val, &m, &task, st.step) != 0) {
-        unlink(a.out); /* made by this command a moment ago: no half export is left */
+        file_remove_made(a.out); /* made by this command a moment ago: no half export is left */
         goto done;
     }
     printf("exported %s (step %ld, %d tensors, %zu parameters) to %s%s%s\n", checkpoint, st.step,

@@ -286,12 +286,12 @@ int figure_maps(const Run *runs, int n, const char *dir, FigureInfo *fi) {
     rc = 1;
     if (n_more == 0) goto done;
     FigureInfo *rest = fi + 1;
-    *rest = (FigureInfo){.file = "attn_maps_more.svg",
+    *rest = (FigureInfo){.file = FIGURE_MAPS_MORE_FILE,
                          .title = "The other heads' attention maps", .folded = 1};
     caption_add(rest, "Attention maps of the heads the figure above leaves out (neither the most "
                   "nor the least saturated of their run and layer): %d maps, drawn as above.",
             n_more);
-    rc = draw_maps(runs, more, n_more, dir, "attn_maps_more.svg",
+    rc = draw_maps(runs, more, n_more, dir, FIGURE_MAPS_MORE_FILE,
                    "Attention of one validation example: the other heads") == 0 ? 2 : -1;
 done:
     free(keep);

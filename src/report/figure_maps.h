@@ -2,6 +2,9 @@
 #ifndef SCALEDOT_FIGURE_MAPS_H
 #define SCALEDOT_FIGURE_MAPS_H
 
+/* The folded second file of attention maps (figure_maps). */
+#define FIGURE_MAPS_MORE_FILE "attn_maps_more.svg"
+
 #include "report/figures.h"
 
 /* Writes dir/attn_maps.svg: per run and layer, the most and the least saturated head

@@ -367,6 +367,13 @@ static const FigureSpec FIGURES[] = {
     {figure_maps_info, "attn_maps.svg", "Attention maps at step 0 and at the end of training"},
 };
 
+int figures_file_names(const char **names) {
+    int n = 0;
+    for (size_t i = 0; i < sizeof FIGURES / sizeof *FIGURES; i++) names[n++] = FIGURES[i].file;
+    names[n++] = FIGURE_MAPS_MORE_FILE;
+    return n;
+}
+
 int figures_write(const Run *runs, int n, const char *dir, int log_scale, FigureInfo *figs,
                   int *n_figs) {
     int rc = 0;

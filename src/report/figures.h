@@ -23,6 +23,10 @@ typedef struct {
 /* Heads per run and layer in attn_maps.svg: the most and the least saturated. */
 #define FIGURES_MAP_HEADS 2
 
+/* The names of every figure file figures_write may write, into names[0..FIGURES_MAX) (the
+ * report folder's owner rule, util/owned_dir.h, lists them); returns their number. */
+int figures_file_names(const char **names);
+
 /* log_scale of figures_write: choose the loss axis from the data (log when it spans > 30x). */
 #define FIGURES_LOG_AUTO (-1)
 

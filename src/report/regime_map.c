@@ -18,6 +18,7 @@
 #include "runlog/csv_write.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
+#include "util/owned_dir.h"
 #include "util/whole_write.h"
 
 /* ------------------------------------------------------------------ the points */
@@ -220,55 +221,53 @@ static void remove_earlier(const char *path, FILE *say, int failed) {
                              : "an earlier map's, and these sweeps draw no map over lr x width";
     if (!(st.st_mode & 0222))
         fprintf(say, "kept %s although it is %s: it is read-only\n", path, why);
-    else if (remove(path) != 0)
+    else if (owned_remove(path) != 0)
         fprintf(say, "cannot remove %s (%s): %s\n", path, why, strerror(errno));
     else
         fprintf(say, "removed %s: %s\n", path, why);
 }
 
-/* 1 when dir/name is missing or a regular file of ours (see regime_map_check_out: an SVG when
- * csv_header is NULL, else a CSV that starts with it), else 0 with a message. */
-static int file_ours_or_missing(const char *dir, const char *name, const char *csv_header) {
+/* The map's owner rule (util/owned_dir.h): in a folder of an earlier version (no manifest), a
+ * regular file of the set is adopted when it reads as ours: an SVG svg.c began, a CSV that
+ * starts with its header. */
+static int adopt_map_file(const char *dir, const char *name) {
     char path[4200], why[128];
     struct stat st;
-    if (log_path(path, sizeof path, dir, name) != 0) return 1; /* too long: the writer says so */
-    if (lstat(path, &st) != 0) {
-        /* missing, or dir is no folder (make_dirs says so) */
-        if (errno == ENOENT || errno == ENOTDIR) return 1;
-        fprintf(stderr, "error: cannot check '%s': %s; nothing was written\n", path,
-                strerror(errno));
+    if (log_path(path, sizeof path, dir, name) != 0 || lstat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
         return 0;
-    }
-    int ours = 0;
-    if (S_ISREG(st.st_mode)) {
-        size_t n;
-        char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &n, why, sizeof why);
-        ours = text && (!csv_header ? svg_is_ours(text)
+    const char *csv_header = strcmp(name, "regime_map.csv") == 0      ? REGIME_MAP_CSV_HEADER
+                             : strcmp(name, "regime_map_lr.csv") == 0 ? REGIME_MAP_LR_CSV_HEADER
+                                                                      : NULL;
+    size_t n;
+    char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &n, why, sizeof why);
+    int ours = text && (!csv_header ? svg_is_ours(text)
                                     : strncmp(text, csv_header, strlen(csv_header)) == 0);
-        free(text);
-    }
-    if (!ours)
-        fprintf(stderr, "error: '%s' is not a file ./train --regime-map wrote, and the map would "
-                        "replace it. Use another --out, or move it away; nothing was written\n",
-                path);
+    free(text);
     return ours;
 }
 
-int regime_map_check_out(const char *out_dir) {
-    if (dirs_refuse_link(out_dir, "regime map folder") != 0) return -1;
-    if (!file_ours_or_missing(out_dir, "regime_map.svg", NULL) ||
-        !file_ours_or_missing(out_dir, "regime_map.csv", REGIME_MAP_CSV_HEADER) ||
-        !file_ours_or_missing(out_dir, "regime_map_lr.svg", NULL) ||
-        !file_ours_or_missing(out_dir, "regime_map_lr.csv", REGIME_MAP_LR_CSV_HEADER))
-        return -1;
-    return 0;
-}
+static const char *const MAP_NAMES[] = {"regime_map.svg", "regime_map.csv", "regime_map_lr.svg",
+                                        "regime_map_lr.csv"};
+
+static const OwnedWriter MAP_WRITER = {
+    .id = "regime-map",
+    .what = "regime map folder",
+    .who = "./train --regime-map",
+    .would = "the map would replace it",
+    .names = MAP_NAMES,
+    .n_names = (int)(sizeof MAP_NAMES / sizeof *MAP_NAMES),
+    .adopt = adopt_map_file,
+    .advice = "Use another --out, or move it away",
+};
+
+int regime_map_check_out(const char *out_dir) { return owned_dir_check(out_dir, &MAP_WRITER); }
 
 int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out) {
     SweepTable *tables = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *tables);
     char (*paths)[4200] = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *paths); /* t->path's */
     RegimePoint *pts = NULL;
-    int n = 0, rc = 1, loaded = 0;
+    int n = 0, rc = 1, loaded = 0, owned = -1;
     char *csv = NULL;
     size_t csv_len = 0;
     Svg svg = {0};
@@ -305,6 +304,11 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
     /* created only now, after every sweep.csv was read: a refused map leaves no folder */
     if (make_dirs(out_dir) != 0) {
         fprintf(stderr, "error: cannot create folder '%s': %s\n", out_dir, strerror(errno));
+        goto done;
+    }
+    /* locked while written, each file claimed in the folder's manifest (owned_dir.h) */
+    if ((owned = owned_dir_open(out_dir, &MAP_WRITER, OWNED_LOCK_WAIT)) < 0) {
+        if (owned == -2) rc = 2;
         goto done;
     }
     /* the set of files a map is: each written when this map has it; an earlier map's copy of
@@ -356,6 +360,7 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
 oom:
     fprintf(stderr, "error: out of memory drawing the regime map\n");
 done:
+    owned_dir_close(owned);
     for (int i = 0; i < loaded && tables; i++) sweep_table_free(&tables[i]);
     free(tables);
     free(paths);

@@ -454,8 +454,7 @@ int slider_section(FILE *f, const Run *runs, int n) {
     int any = 0, rc = 0;
     for (int i = 0; logs && has && i < n; i++) {
         char p[4096];
-        if (log_load(&logs[i], runs[i].path, SLIDER_FILE, p, sizeof p) == 0) {
-            log_check_rows(&logs[i], p);
+        if (log_read(&logs[i], runs[i].path, SLIDER_FILE, p, sizeof p, 0) == 0) {
             has[i] = csv_col(&logs[i], "layer") >= 0 && csv_col(&logs[i], "head") >= 0;
         } else if (errno != ENOENT) {
             fprintf(stderr, "note: %s: %s; left out of the report\n", p, strerror(errno));

@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "report/plot.h"
 #include "report/svg.h"
@@ -45,11 +44,8 @@ static int save_chart(const char *dir, const char *file, const PlotAxes *ax,
         /* the file that failed: the figure, or its temporary file */
         fprintf(stderr, "error: cannot write '%s': %s\n", failed, strerror(err));
         fprintf(cap, "%s: " SWEEP_FIGURE_NOT_WRITTEN "%s)\n", file, strerror(err));
-        /* an earlier report's figure (the folder holds no SVG of the user's: checked before)
-         * must not stand in for this one; one made read-only is kept, as every whole-file
-         * write keeps it */
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0222)) remove(path);
+        /* an earlier report's copy of it must not stand in for this one: sweep_report removes
+         * it with every figure of the manifest's this report did not write (owned_dir.h) */
     }
     svg_free(&svg);
     return rc;

@@ -6,7 +6,6 @@
  * to the terminal and to summary.txt, so the two never differ. */
 #include "report/sweep_report.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -25,6 +24,7 @@
 #include "report/warnings.h"
 #include "util/exit_codes.h"
 #include "util/file_check.h"
+#include "util/owned_dir.h"
 #include "util/whole_write.h"
 
 /* A seed this many accuracy points (of 100) from its group's median is named. */
@@ -215,19 +215,28 @@ int sweep_report_check_name(const char *dir) {
     return -1;
 }
 
+/* The report's owner rule (util/owned_dir.h): in a folder of an earlier version (no manifest),
+ * a file the report writes is adopted when it is one a sweep report wrote (report_file_ours). */
+static int adopt_report_file(const char *dir, const char *name) {
+    return report_file_ours(dir, name) == 1;
+}
+
+static const char *const REPORT_NAMES[] = {"summary.txt", "index.html", SWEEP_FIGURE_NAMES};
+
+static const OwnedWriter REPORT_WRITER = {
+    .id = "sweep-report",
+    .what = "sweep folder",
+    .who = "a sweep into this folder",
+    .would = "the sweep's report would replace it",
+    .names = REPORT_NAMES,
+    .n_names = (int)(sizeof REPORT_NAMES / sizeof *REPORT_NAMES),
+    .adopt = adopt_report_file,
+    .advice = "Use another --out, or move it away",
+};
+
 int sweep_report_check_folder(const char *dir) {
     if (sweep_report_check_name(dir) != 0) return -1;
-    DIR *d = opendir(dir);
-    char first[256] = ""; /* the user's file first in strcmp order */
-    for (struct dirent *e; d && (e = readdir(d));)
-        if (report_file_ours(dir, e->d_name) == 0 && (!first[0] || strcmp(e->d_name, first) < 0))
-            snprintf(first, sizeof first, "%s", e->d_name);
-    if (d) closedir(d);
-    if (!first[0]) return 0;
-    fprintf(stderr, "error: '%s/%s' is not a file a sweep into this folder wrote, and the sweep's "
-                    "report would replace it. Use another --out, or move it away; nothing was "
-                    "written\n", dir, first);
-    return -1;
+    return owned_dir_check(dir, &REPORT_WRITER);
 }
 
 /* ------------------------------------------------------------------ the report */
@@ -288,9 +297,20 @@ int sweep_report(const char *out_dir, FILE *out) {
         sweep_table_free(&t);
         return 1;
     }
+    /* locked while it is written (a second report into the folder waits), and the figures of
+     * an earlier report that this one does not draw go (owned_dir.h) */
+    int owned = owned_dir_open(out_dir, &REPORT_WRITER, OWNED_LOCK_WAIT);
+    if (owned < 0) {
+        fclose(mem);
+        free(text);
+        sweep_table_free(&t);
+        return owned == -2 ? EXIT_CONFIG : 1;
+    }
     /* What was computed is shown even when a figure could not be written. */
     int trained = 0;
     int rc = report_text(mem, &t, csv_path, out_dir, &trained);
+    static const char *const figures[] = {SWEEP_FIGURE_NAMES};
+    owned_dir_remove_stale(owned, figures, 1);
     if (fclose(mem) != 0 || !text) {
         fprintf(stderr, "error: out of memory writing the sweep report\n");
         rc = -1;
@@ -310,6 +330,7 @@ int sweep_report(const char *out_dir, FILE *out) {
             else fprintf(out, "wrote %s/index.html\n", out_dir);
         }
     }
+    owned_dir_close(owned);
     free(text);
     sweep_table_free(&t);
     /* the files are written all the same (they say which runs are missing), but a script's

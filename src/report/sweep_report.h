@@ -35,6 +35,9 @@ int sweep_report_check_name(const char *dir);
  * first, to refuse with exit code 2 before any work. */
 int sweep_report_check_folder(const char *dir);
 
+/* The names of the report's figures (sweep_figures.h), as a pattern of util/owned_dir.h. */
+#define SWEEP_FIGURE_NAMES "sweep_*.svg"
+
 /* The start of every sweep report (summary.txt's first line, followed by the sweep.csv path): the
  * mark by which a sweep's own summary.txt is recognised (sweep/plan_files.c). */
 #define SWEEP_REPORT_MARK "sweep report of "

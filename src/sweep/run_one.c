@@ -1,15 +1,18 @@
 /* run_one.c: ./train --sweep-run CONFIG: the one per-run command behind every sweep path (the
  * in-process sweep's children, jobs.txt under xargs, GNU parallel or Slurm): train if absent,
  * resume if interrupted, nothing if finished; the outcome recorded in the run's marker. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "sweep/sweep.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,12 +23,69 @@
 #include "train/runlog.h"
 #include "train/train.h"
 #include "util/clock.h"
+#include "util/dirs.h"
 #include "util/file_check.h"
+#include "util/owned_dir.h"
 #include "util/whole_write.h"
 #include "util/run_lock.h"
 #include "util/version.h"
 
 #define WALL_FILE "sweep_wall.txt" /* seconds of earlier, interrupted attempts */
+
+/* What the run command writes into a run folder before and after ./train's own files (its
+ * owner rule, util/owned_dir.h; train/run_setup.c has ./train's): in a folder of an earlier
+ * version, a train.log is adopted when a run command began it, a marker when it reads as one. */
+static int adopt_sweep_file(const char *dir, const char *name) {
+    if (strcmp(name, "train.log") == 0) return train_log_is_sweeps(dir);
+    RunMarker mk;
+    return strcmp(name, SWEEP_MARKER) != 0 || results_marker_read(dir, &mk) == 0;
+}
+
+static const char *const SWEEP_RUN_NAMES[] = {"train.log", SWEEP_MARKER, WALL_FILE};
+
+static const OwnedWriter SWEEP_RUN_WRITER = {
+    .id = "sweep-run",
+    .what = "run folder",
+    .who = "./train --sweep-run",
+    .would = "the run's log would be appended to it",
+    .names = SWEEP_RUN_NAMES,
+    .n_names = (int)(sizeof SWEEP_RUN_NAMES / sizeof *SWEEP_RUN_NAMES),
+    .adopt = adopt_sweep_file,
+    .advice = "Move it away, or remove the run folder to train the run again",
+};
+
+/* A config of a sweep folder that was moved (or copied) away from where it was planned names
+ * the old folder's runs/ in run.dir (an absolute path): the run goes into the runs/ beside the
+ * config instead, OUT/runs for OUT/configs/NAME.ini when OUT holds a plan.txt and is not the
+ * folder run.dir names, with a note; never into the old place. */
+static int follow_moved_sweep(Config *c, const char *cfg_path) {
+    char out[SWEEP_PATH], old[SWEEP_PATH], abs[PATH_MAX], plan[SWEEP_PATH + 16];
+    const char *slash = strrchr(cfg_path, '/');
+    size_t n = slash ? (size_t)(slash - cfg_path) : 0;
+    if (n < 7 || strncmp(cfg_path + n - 7, "configs", 7) != 0 || n - 7 >= sizeof out) return 0;
+    if (n == 7) snprintf(out, sizeof out, ".");
+    else snprintf(out, sizeof out, "%.*s", (int)(n - 8), cfg_path);
+    if (!*out) snprintf(out, sizeof out, "/");
+    snprintf(plan, sizeof plan, "%s/plan.txt", out);
+    size_t m = strlen(c->run_dir);
+    while (m > 1 && c->run_dir[m - 1] == '/') m--;
+    if (access(plan, F_OK) != 0 || m < 5 || strncmp(c->run_dir + m - 5, "/runs", 5) != 0) return 0;
+    snprintf(old, sizeof old, "%.*s", (int)(m - 5), c->run_dir);
+    struct stat a, b;
+    if (stat(out, &a) != 0) return 0;
+    if (stat(old, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) return 0;
+    if (!realpath(out, abs) || strlen(abs) + 6 > sizeof c->run_dir) {
+        fprintf(stderr, "error: %s names run.dir '%s', not the runs/ of its own sweep folder "
+                        "'%s', which cannot be resolved: plan the sweep again with ./train --sweep "
+                        "... --out %s\n", cfg_path, c->run_dir, out, out);
+        return -1;
+    }
+    fprintf(stderr, "note: %s was planned in '%.*s', not in its folder '%s' now (the sweep "
+                    "folder was moved or copied): its run goes into %s/runs\n",
+            cfg_path, (int)(m - 5), c->run_dir, abs, abs);
+    snprintf(c->run_dir, sizeof c->run_dir, "%s/runs", abs);
+    return 0;
+}
 
 /* The checkpoint must be of this very run. Returns 0, or -1 after a message. */
 static int checkpoint_matches(const Config *c, const char *checkpoint, const char *cfg_path) {
@@ -90,7 +150,7 @@ static int redirect_output(const char *dir) {
 int sweep_run_one(const char *cfg_path) {
     Config *c = malloc(sizeof *c);
     if (!c) return EXIT_RUNTIME;
-    if (sweep_load_run_config(cfg_path, c) != 0) {
+    if (sweep_load_run_config(cfg_path, c) != 0 || follow_moved_sweep(c, cfg_path) != 0) {
         free(c);
         return EXIT_CONFIG;
     }
@@ -136,8 +196,8 @@ int sweep_run_one(const char *cfg_path) {
     /* train.log and the markers go into the run folder before ./train's own check (train.c):
      * the check is made here first, so that a link or a folder of the user's (their own
      * train.log included) gets nothing written into it */
-    if (train_run_folder_check(dir) != 0) { /* a run of ours, resumed, passes */
-        free(c);
+    if (train_run_folder_check(dir) != 0 || owned_dir_check(dir, &SWEEP_RUN_WRITER) != 0) {
+        free(c); /* a run of ours, resumed, passes */
         return EXIT_CONFIG;
     }
     if (make_dirs(dir) != 0) {
@@ -145,17 +205,25 @@ int sweep_run_one(const char *cfg_path) {
         free(c);
         return EXIT_RUNTIME;
     }
+    /* ./train locks the folder itself while it trains; the run command's files are claimed in
+     * the folder's manifest */
+    int owned = owned_dir_open(dir, &SWEEP_RUN_WRITER, OWNED_NO_LOCK);
+    if (owned < 0) {
+        free(c);
+        return owned == -2 ? EXIT_CONFIG : EXIT_RUNTIME;
+    }
     /* the terminal (or the scheduler's log) still hears of a failure: the run's own messages go
      * to its train.log, which a user running jobs.txt by hand would not think to read */
     int terminal = dup(2);
     if (redirect_output(dir) != 0) {
         if (terminal >= 0) close(terminal);
+        owned_dir_close(owned);
         free(c);
         return EXIT_RUNTIME;
     }
     /* a failed attempt's marker goes: stopped now, the run must read as interrupted */
     snprintf(path, sizeof path, "%s/%s", dir, SWEEP_MARKER);
-    remove(path);
+    owned_remove(path);
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     int resume = access(path, F_OK) == 0;
     double before = resume ? read_wall(dir) : 0, t0 = now_s();
@@ -178,8 +246,9 @@ int sweep_run_one(const char *cfg_path) {
     } else {
         mk = (RunMarker){rc, wall, SCALEDOT_VERSION};
         if (results_marker_write(dir, &mk) != 0 && rc == 0) rc = EXIT_RUNTIME;
-        remove(path);
+        owned_remove(path);
     }
+    owned_dir_close(owned);
     fflush(NULL);
     if (terminal >= 0) {
         if (rc != 0) {

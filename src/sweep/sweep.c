@@ -19,6 +19,7 @@
 #include "sweep/results.h"
 #include "train/runlog.h"
 #include "util/file_check.h"
+#include "util/owned_dir.h"
 #include "util/run_lock.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
@@ -37,7 +38,41 @@ typedef struct {
     int *todo;                  /* plan indices of the runs this start runs */
     int n_todo;
     int lock_fd;                /* OUT/.lock (util/run_lock.h), held while this sweep runs */
+    int owned[2];               /* util/owned_dir.h: the folder as out and as out_abs; -1 none */
 } Sweep;
+
+/* What a sweep writes into its folder (the report's files are sweep_report.c's writer). In a
+ * folder of an earlier version (no manifest) they are adopted: the checks made before
+ * (plan_check_same, plan_check_fresh, a sweep.csv without plan.txt refused) have refused what is
+ * not a sweep's. */
+static int adopt_sweep_file(const char *dir, const char *name) {
+    (void)dir, (void)name;
+    return 1;
+}
+
+static const char *const SWEEP_NAMES[] = {"plan.txt", "jobs.txt", "sweep.csv", "configs/*.ini"};
+
+static const OwnedWriter SWEEP_WRITER = {
+    .id = "sweep",
+    .what = "sweep folder",
+    .who = "a sweep into this folder",
+    .would = "the sweep would overwrite it",
+    .names = SWEEP_NAMES,
+    .n_names = (int)(sizeof SWEEP_NAMES / sizeof *SWEEP_NAMES),
+    .adopt = adopt_sweep_file,
+    .advice = "Use another --out, or move it away",
+};
+
+/* Registers the sweep folder (made, and locked by the caller when it runs), under both of the
+ * names its paths are built from. Returns 0, or RC_USAGE / RC_IO after a message. */
+static int own_folder(Sweep *sw) {
+    int bad = sw->owned[0] = owned_dir_open(sw->out, &SWEEP_WRITER, OWNED_NO_LOCK);
+    if (bad >= 0 && strcmp(sw->out, sw->out_abs) != 0) {
+        bad = owned_dir_open(sw->out_abs, &SWEEP_WRITER, OWNED_NO_LOCK);
+        sw->owned[1] = bad >= 0 ? bad : -1;
+    }
+    return bad >= 0 ? 0 : bad == -2 ? RC_USAGE : RC_IO;
+}
 
 /* The sweep folder: --out, else sweeps/<config file name without .ini>, else sweeps/default. */
 static int out_dir(Sweep *sw) {
@@ -243,7 +278,10 @@ static int collect(Sweep *sw) {
     int rc = plan_parse(&sw->plan, text, path);
     free(text);
     if (rc != 0 || check_plan_configs(sw, path) != 0) return RC_USAGE;
-    if (sweep_report_check_folder(sw->out) != 0) return RC_USAGE; /* before sweep.csv is */
+    if (sweep_report_check_folder(sw->out) != 0 || owned_dir_check(sw->out, &SWEEP_WRITER) != 0)
+        return RC_USAGE; /* before sweep.csv is */
+    rc = own_folder(sw);
+    if (rc) return rc;
     if (alloc_rows(sw) != 0 || refresh_all(sw) != 0) return RC_IO;
     int edited, mismatched = list_unfinished(sw, &edited);
     fprintf(stderr, "sweep: wrote %s\n", sw->csv);
@@ -393,7 +431,8 @@ static int sweep_command(Sweep *sw) {
     /* a folder of this plan (plan.txt checked above) holds only what the sweep wrote; a folder
      * with one holds no report file of the user's, which the report at the end would replace */
     if ((access(plan_path, F_OK) != 0 ? plan_check_fresh(&sw->plan, sw->out_abs)
-                                      : sweep_report_check_folder(sw->out_abs)) != 0)
+                                      : sweep_report_check_folder(sw->out_abs)) != 0 ||
+        owned_dir_check(sw->out, &SWEEP_WRITER) != 0)
         return RC_USAGE;
     if (self_exe(exe, sizeof exe) != 0) return RC_IO;
     if (make_dirs(sw->out) != 0) {
@@ -411,6 +450,8 @@ static int sweep_command(Sweep *sw) {
         fprintf(stderr, "error: cannot lock the sweep folder '%s': %s\n", sw->out, strerror(errno));
         return RC_IO;
     }
+    int rc = own_folder(sw);
+    if (rc) return rc;
     int had_plan = access(plan_path, F_OK) == 0;
     if (plan_write_files(&sw->a, &sw->base, &sw->plan, sw->out_abs, exe) != 0) return RC_IO;
     if (sw->a.mode == MODE_PLAN) {
@@ -430,10 +471,10 @@ static int sweep_command(Sweep *sw) {
         free(q);
         return RC_OK;
     }
-    int rc = run_sweep(sw, exe);
+    rc = run_sweep(sw, exe);
     /* refused (the folder holds another plan's finished runs): a plan.txt written just now
      * would make it look like this plan's folder */
-    if (rc == RC_USAGE && !had_plan) remove(plan_path);
+    if (rc == RC_USAGE && !had_plan) owned_remove(plan_path);
     return rc;
 }
 
@@ -442,7 +483,10 @@ int sweep_execute(const SweepArgs *a) {
     if (!sw) return RC_IO;
     sw->a = *a; /* a shallow copy: the caller owns and frees a */
     sw->lock_fd = -1;
+    sw->owned[0] = sw->owned[1] = -1;
     int rc = sweep_command(sw);
+    owned_dir_close(sw->owned[1]);
+    owned_dir_close(sw->owned[0]);
     if (sw->lock_fd >= 0) close(sw->lock_fd);
     fflush(stdout);
     for (int r = 0; sw->rows && r < sw->plan.n_runs; r++) free(sw->rows[r]);

@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 
 #include "train/checkpoint.h"
+#include "train/sample.h"
 #include "train/task_source.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
+#include "util/owned_dir.h"
 #include "util/provenance.h"
 #include "util/run_lock.h"
 
@@ -91,6 +93,7 @@ static char *run_config_text(const Config *c, const Task *t) {
 int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch, int model_only) {
     memset(r, 0, sizeof *r);
     r->lock_fd = -1;
+    r->owned = -1;
     r->c = c;
     /* task_init checks that the sequences fit model.max_seq_len */
     if ((model_only ? task_init_model_only(&r->task, c) : task_init(&r->task, c)) != 0)
@@ -125,9 +128,7 @@ static int config_ini_is_ours(const char *dir) {
     return ours;
 }
 
-/* 1 when dir/train.log is one a sweep's run command began (TRAIN_SWEEP_LOG_START; empty: opened
- * by one stopped before its first line), else 0. */
-static int sweep_log_is_ours(const char *dir) {
+int train_log_is_sweeps(const char *dir) {
     char path[1100], why[128], head[sizeof TRAIN_SWEEP_LOG_START] = "";
     snprintf(path, sizeof path, "%s/train.log", dir);
     FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
@@ -144,20 +145,56 @@ static int sweep_log_is_ours(const char *dir) {
 static int folder_holds_files(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return 0;
-    static const char *const sweep_files[] = {".", "..", ".lock", "train.log", "sweep_result.txt",
-                                              "sweep_wall.txt"};
+    static const char *const sweep_files[] = {".", "..", ".lock", OWNED_MANIFEST, "train.log",
+                                              "sweep_result.txt", "sweep_wall.txt"};
     int holds = 0;
     for (struct dirent *e; !holds && (e = readdir(d));) {
         holds = 1;
         for (size_t i = 0; i < sizeof sweep_files / sizeof sweep_files[0]; i++)
             if (strcmp(e->d_name, sweep_files[i]) == 0) holds = 0;
-        if (!holds && strcmp(e->d_name, "train.log") == 0) holds = !sweep_log_is_ours(dir);
+        if (!holds && strcmp(e->d_name, "train.log") == 0) holds = !train_log_is_sweeps(dir);
         size_t n = strlen(e->d_name);
         if (n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0) holds = 0;
     }
     closedir(d);
     return holds;
 }
+
+/* A run folder's files of an earlier version (no manifest) are adopted when the folder holds a
+ * run of ours (its config.ini ./train wrote, or a checkpoint.bin), and a sample.txt only when it
+ * starts as sample.c writes it: one of the user's under a name a run uses is refused, never
+ * replaced or removed. */
+static int adopt_run_file(const char *dir, const char *name) {
+    char path[1200], why[128];
+    snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
+    if (access(path, F_OK) != 0 && !config_ini_is_ours(dir)) return 0;
+    if (strcmp(name, "sample.txt") != 0) return 1;
+    snprintf(path, sizeof path, "%s/sample.txt", dir);
+    size_t len;
+    char *text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+    int ours = text && strncmp(text, SAMPLE_FILE_START, strlen(SAMPLE_FILE_START)) == 0;
+    free(text);
+    return ours;
+}
+
+/* Every file ./train writes into a run folder (runlog.c, checkpoint.c, train.c, sample.c), and
+ * the markers of a sweep's run command, which a new run removes (clear_earlier_run). */
+static const char *const RUN_NAMES[] = {
+    "config.ini",          "loss.csv",           "grad_norms.csv", "attention.csv",
+    "checkpoint.bin",      "attn_map.csv",       "attn_map_tokens.csv", "attn_map_step0.csv",
+    "init_check.txt",      "sample.txt",         "sweep_result.txt", "sweep_wall.txt",
+    "attn_steps.csv"};
+
+static const OwnedWriter RUN_WRITER = {
+    .id = "run",
+    .what = "run folder",
+    .who = "./train",
+    .would = "the run would replace it",
+    .names = RUN_NAMES,
+    .n_names = (int)(sizeof RUN_NAMES / sizeof *RUN_NAMES),
+    .adopt = adopt_run_file,
+    .advice = "Move it away, or set run.name for a run of its own",
+};
 
 /* Before a new run (no checkpoint) touches its folder: a symbolic link is refused (the logs
  * would be written wherever it points), and so is a folder that holds files but no run of ours
@@ -170,7 +207,9 @@ int train_run_folder_check(const char *dir) {
     if (dirs_refuse_link(dir, "run folder") != 0) return EXIT_CONFIG;
     if (lstat(dir, &st) != 0) return 0; /* absent: created below (or the error said there) */
     if (!S_ISDIR(st.st_mode)) return 0; /* make_dirs reports it (ENOTDIR) */
-    if (!folder_holds_files(dir) || run_lock_holder(dir) != 0) return 0;
+    if (run_lock_holder(dir) != 0) return 0; /* the lock's refusal says it */
+    if (owned_dir_check(dir, &RUN_WRITER) != 0) return EXIT_CONFIG;
+    if (!folder_holds_files(dir)) return 0;
     char path[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     if (access(path, F_OK) == 0 || config_ini_is_ours(dir)) return 0;
@@ -267,35 +306,36 @@ static int take_folder(Run *r) {
  * it (a stale checkpoint would later be resumed as if it belonged to this run's logs; a text
  * run's sample.txt would be shown by --compare as this run's; a sweep's marker, sweep_result.txt,
  * would make --collect report this run, of any configuration, as the plan's run finished).
- * Every file a run writes is either opened fresh (the logs, config.ini) or listed here. */
-static void clear_earlier_run(const char *dir) {
+ * Every file the manifest names goes but the sweep's train.log (RUN_NAMES: not ./train's), which
+ * the run command began for this run; the logs and config.ini are written anew. */
+static void clear_earlier_run(const char *dir, int owned) {
     char previous[1100];
     snprintf(previous, sizeof previous, "%s/loss.csv", dir);
     if (access(previous, F_OK) == 0)
         fprintf(stderr, "note: %s/ holds an earlier run; its logs and checkpoint are replaced "
                         "(set run.name to keep both)\n", dir);
-    static const char *const stale[] = {"checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv",
-                                        "attn_map_tokens.csv", "attn_map_step0.csv",
-                                        "init_check.txt", "sample.txt", "sweep_result.txt",
-                                        "sweep_wall.txt"};
-    for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
-        snprintf(previous, sizeof previous, "%s/%s", dir, stale[i]);
-        remove(previous);
-    }
+    owned_dir_remove_stale(owned, RUN_NAMES, RUN_WRITER.n_names);
 }
 
 int run_build(Run *r, const Config *c, const char *checkpoint) {
     memset(r, 0, sizeof *r); /* run_free of a run refused here frees nothing */
     r->lock_fd = -1;
+    r->owned = -1;
     char dir[sizeof r->dir];
     snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
-    int rc = checkpoint ? 0 : train_run_folder_check(dir);
+    /* a resumed run's folder too: a file of the user's under a name the run writes */
+    int rc = checkpoint ? owned_dir_check(dir, &RUN_WRITER) != 0 ? EXIT_CONFIG : 0
+                        : train_run_folder_check(dir);
     if (rc == 0) rc = run_build_task_model_optimizer(r, c, c->batch_size, 0);
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
     if (rc == 0) rc = take_folder(r);
     if (rc != 0) return rc;
-    if (!checkpoint) clear_earlier_run(r->dir);
+    /* the folder is locked (take_folder): checked again and registered, so that every file
+     * the run writes is claimed in its manifest (util/owned_dir.h) */
+    r->owned = owned_dir_open(r->dir, &RUN_WRITER, OWNED_NO_LOCK);
+    if (r->owned < 0) return r->owned == -2 ? EXIT_CONFIG : EXIT_RUNTIME;
+    if (!checkpoint) clear_earlier_run(r->dir, r->owned);
     rc = runlog_open_with(&r->log, r->dir, &r->m, r->cfg_text, checkpoint ? r->start_step : -1,
                           r->task.kind == TASK_TEXT, r->task.seq_len);
     return rc == 0 ? 0 : rc == -2 ? EXIT_CONFIG : EXIT_RUNTIME; /* -2: a log is not a file */
@@ -303,6 +343,7 @@ int run_build(Run *r, const Config *c, const char *checkpoint) {
 
 void run_free(Run *r) {
     runlog_close(&r->log);
+    owned_dir_close(r->owned);
     if (r->lock_fd >= 0) close(r->lock_fd);
     guards_free(&r->guards);
     free(r->cfg_text);

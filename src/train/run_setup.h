@@ -26,6 +26,7 @@ typedef struct {
     double resumed_elapsed; /* seconds spent before this process (resume) */
     long skipped;           /* updates skipped after a non-finite loss or gradient */
     int lock_fd;            /* run_lock.h: held while this process trains in dir; -1 none */
+    int owned;              /* util/owned_dir.h: dir's handle while registered; -1 none */
     GuardLog guards;        /* tripped guards: reported once each, counted (guards.h) */
 } Run;
 

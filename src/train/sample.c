@@ -267,7 +267,7 @@ int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, in
         size_t n_body = n_prompt_chars +
                         sample_escape(bytes + n_prompt, (size_t)o->n_new, body + n_prompt_chars);
         int h = snprintf(head, sizeof head,
-                         "# sample: temperature %g, top-k %d, seed %llu, %d bytes after a "
+                         SAMPLE_FILE_START "%g, top-k %d, seed %llu, %d bytes after a "
                          "%d-byte prompt\n# prompt: %zu characters\n",
                          o->temperature, o->top_k, (unsigned long long)o->seed, o->n_new, n_prompt,
                          n_prompt_chars);

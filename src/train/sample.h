@@ -92,6 +92,10 @@ int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, in
  * run_dir/sample.txt by sample_write_file (context: t->seq_len). The same run gives the same
  * file; two runs at the same task.file and seed share the prompt, so --compare can set their
  * samples side by side. Returns 0, or -1 after a message naming the file. */
+/* The start of every sample file sample_write writes (its header's first words): how a
+ * sample.txt of ours is told from a user's (train/run_setup.c). */
+#define SAMPLE_FILE_START "# sample: temperature "
+
 #define SAMPLE_RUN_PROMPT 32
 #define SAMPLE_RUN_NEW 200
 int sample_write_run(const char *run_dir, Model *m, const Task *t);

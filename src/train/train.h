@@ -59,6 +59,10 @@ int train_run_folder_check(const char *dir);
  * CONFIG: training ...): a train.log that does not start so is the user's. */
 #define TRAIN_SWEEP_LOG_START "sweep-run "
 
+/* 1 when dir/train.log is one a sweep's run command began (TRAIN_SWEEP_LOG_START; empty: opened
+ * by one stopped before its first line), else 0. */
+int train_log_is_sweeps(const char *dir);
+
 /* True when x is NaN or ±Inf, by its bit pattern, so no compiler flag can remove the test. */
 int is_nonfinite(double x);
 

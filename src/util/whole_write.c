@@ -11,6 +11,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "util/owned_dir.h"
+
 int whole_write(int fd, const char *text, size_t len) {
     struct stat sb;
     if (fstat(fd, &sb) != 0) return -1;
@@ -48,6 +50,8 @@ FILE *atomic_open(AtomicFile *a, const char *path) {
         errno = EACCES;
         return NULL;
     }
+    /* a folder under the owner rule (owned_dir.h): the name goes into its manifest first */
+    if (owned_claim(path) != 0) return NULL;
     a->failed = a->tmp; /* from here on, the temporary file is what can fail */
     /* a leftover of a killed writer, or a planted link: removed (never followed), then O_EXCL
      * makes sure the name is ours */
@@ -82,6 +86,7 @@ int atomic_commit(AtomicFile *a, int sync) {
         errno = err;
         return -1;
     }
+    owned_wrote(a->path);
     return 0;
 }
 
@@ -119,6 +124,10 @@ int file_write_atomic_why(const char *path, const char *text, size_t len, char *
 }
 
 int file_open_log(const char *path, int fresh, char *why, size_t why_n) {
+    if (owned_claim(path) != 0) {
+        snprintf(why, why_n, "%s", errno == EEXIST ? "not a file ./train wrote here" : strerror(errno));
+        return -1;
+    }
     if (fresh && unlink(path) != 0 && errno != ENOENT) {
         snprintf(why, why_n, "%s", strerror(errno));
         return -1;
@@ -142,5 +151,16 @@ int file_open_log(const char *path, int fresh, char *why, size_t why_n) {
         return -1;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    owned_wrote(path);
     return fd;
+}
+
+int file_remove_made(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return -1;
+    if (!S_ISREG(st.st_mode)) {
+        errno = EINVAL;
+        return -1;
+    }
+    return unlink(path);
 }

@@ -58,4 +58,9 @@ int file_write_atomic_why(const char *path, const char *text, size_t len, char *
  * ("a symbolic link: not written through", "not a regular file", strerror text) and errno. */
 int file_open_log(const char *path, int fresh, char *why, size_t why_n);
 
+/* Removes path, a regular file this very command created a moment ago (an export whose second
+ * file failed: no half export is left); a link or anything else there is left alone. Returns 0,
+ * or -1 with errno. */
+int file_remove_made(const char *path);
+
 #endif
