@@ -522,6 +522,12 @@ START_TEST(test_where_cli) {
     ck_assert_int_eq(tu_run_train(tmp, args), 0);
     ck_assert(tu_train_output_contains(tmp, "\n  optim.beta2 = 0.95 (the regime: 0.999)\n"));
     assert_only(tmp, out_only, 1);
+    /* issue 45: a text config is placed before its corpus exists (--where reads none) */
+    snprintf(args, sizeof args, "--where %s/configs/text_scaled.ini --set task.file=no_corpus.txt",
+             SCALEDOT_SOURCE_DIR);
+    ck_assert_int_eq(tu_run_train(tmp, args), 0);
+    ck_assert(tu_train_output_contains(tmp, "verdict: no verdict: in no measured regime; the "
+                                            "nearest is text_users"));
     /* issue 45: a scale no name stands for is shown as written, not "(a number)" */
     static const char *const SCALES[][2] = {{"2.5/d_k", "attention.scale 2.5/d_k,"},
                                             {"0.3", "attention.scale 0.3,"}};

@@ -293,8 +293,11 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
                     : checkpoint_check_resume(checkpoint, run_dir, &c,
                                               a.resume_dir ? "--resume" : "--eval") != 0)
             return EXIT_CONFIG;
-    } else if ((c.task == TASK_FILE || c.task == TASK_TEXT) && access(c.task_file, R_OK) != 0) {
-        /* --print-config too: a config that cannot run is not a config to print */
+    } else if ((c.task == TASK_FILE || (c.task == TASK_TEXT && !a.where)) &&
+               access(c.task_file, R_OK) != 0) {
+        /* --print-config too: a config that cannot run is not a config to print. --where reads
+         * no text corpus (its T is task.seq_len), so a text config is placed before its corpus
+         * is made (issue 45); a file task's T comes from its file */
         fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s\n", c.task_file,
                 config_origin(&c, "task.file"), strerror(errno));
         return EXIT_CONFIG;
