@@ -83,7 +83,9 @@ static int follow_moved_sweep(Config *c, const char *cfg_path) {
     fprintf(stderr, "note: %s was planned in '%.*s', not in its folder '%s' now (the sweep "
                     "folder was moved or copied): its run goes into %s/runs\n",
             cfg_path, (int)(m - 5), c->run_dir, abs, abs);
-    snprintf(c->run_dir, sizeof c->run_dir, "%s/runs", abs);
+    size_t l = strlen(abs); /* l + 6 <= sizeof c->run_dir, checked above */
+    memcpy(c->run_dir, abs, l);
+    memcpy(c->run_dir + l, "/runs", 6);
     return 0;
 }
 
