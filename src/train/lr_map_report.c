@@ -22,10 +22,15 @@ static const char *factors(double k) {
     return fabs(k) < 1.05 && fabs(k) > 0.95 ? "factor" : "factors";
 }
 
+/* Whether the regime (-1: none) judges its runs against the width's best (text), not by an edge. */
+static int relative(int regime) {
+    return regime >= 0 && lr_map_regimes[regime].relative;
+}
+
 /* The verdict in a word; a relative regime's runs (text) have no learn/fail edge: they end near
  * the width's best final loss or behind it. */
 static const char *word(LrVerdict v, int regime) {
-    int rel = regime >= 0 && lr_map_regimes[regime].relative;
+    int rel = relative(regime);
     switch (v) {
     case LR_VERDICT_LEARNS: return rel ? "near the best" : "learns";
     case LR_VERDICT_FAILS: return rel ? "behind the best" : "fails";
@@ -39,12 +44,12 @@ static const char *word(LrVerdict v, int regime) {
 
 /* What "learnt" means in the regime, as a verb phrase: "learnt", "ended near the best". */
 static const char *learnt(const LrPlacement *p) {
-    return p->regime >= 0 && lr_map_regimes[p->regime].relative ? "ended near the best" : "learnt";
+    return relative(p->regime) ? "ended near the best" : "learnt";
 }
 
 /* What "failed" means in the regime: "a run failed", "a run fell behind". */
 static const char *failed(const LrPlacement *p) {
-    return p->regime >= 0 && lr_map_regimes[p->regime].relative ? "a run fell behind" : "a run failed";
+    return relative(p->regime) ? "a run fell behind" : "a run failed";
 }
 
 /* Where did the thresholds at the config's width come from, as a phrase. */
