@@ -576,7 +576,11 @@ START_TEST(test_second_sweep_refused) {
     ck_assert_int_eq(mkdir(out, 0755), 0);
     int fd = run_lock_take(out, NULL);
     ck_assert_int_ge(fd, 0);
-    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "two"), 2);
+    /* refused at once: a sweep that went on would wait for the folder's lock this process holds
+     * (its report takes it), so it gets 15 s, not the test's whole time limit */
+    char args[256];
+    snprintf(args, sizeof args, "--sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out %s", "two");
+    ck_assert_int_eq(tu_run_train_within(g_tmp, 15, args), 2);
     char *t = out_text(), want[64];
     snprintf(want, sizeof want, "another sweep (pid %ld)", (long)getpid());
     ck_assert_msg(strstr(t, want), "%s", t);

@@ -207,10 +207,13 @@ const char *tu_train_bin(void) {
     return b && *b ? b : SCALEDOT_SOURCE_DIR "/train";
 }
 
-int tu_run_train(const char *dir, const char *args) {
-    char cmd[4096];
-    int n = snprintf(cmd, sizeof cmd, "cd %s && %s %s >%s/out.txt 2>&1", dir, tu_train_bin(), args,
-                     dir);
+int tu_run_train(const char *dir, const char *args) { return tu_run_train_within(dir, 0, args); }
+
+int tu_run_train_within(const char *dir, int seconds, const char *args) {
+    char cmd[4096], limit[48] = "";
+    if (seconds > 0) snprintf(limit, sizeof limit, "timeout -k 5 %d ", seconds);
+    int n = snprintf(cmd, sizeof cmd, "cd %s && %s%s %s >%s/out.txt 2>&1", dir, limit,
+                     tu_train_bin(), args, dir);
     ck_assert(n > 0 && (size_t)n < sizeof cmd);
     int st = system(cmd);
     ck_assert_msg(WIFEXITED(st), "'%s' did not exit normally", cmd);

@@ -130,6 +130,11 @@ const char *tu_train_bin(void);
  * stderr in dir/out.txt; returns its exit code. Fails the test when it did not exit normally. */
 int tu_run_train(const char *dir, const char *args);
 
+/* tu_run_train stopped after `seconds` (coreutils timeout: exit code 124) when seconds > 0: for a
+ * command that must answer at once, so that a wrong program that waits instead (for a lock,
+ * say) fails the test in seconds rather than at the test's own time limit. */
+int tu_run_train_within(const char *dir, int seconds, const char *args);
+
 /* True when what tu_run_train(dir, ...) printed last contains needle. */
 int tu_train_output_contains(const char *dir, const char *needle);
 
