@@ -187,6 +187,42 @@ START_TEST(test_init_report_qk_norm) {
 }
 END_TEST
 
+/* μP's zero W_q (model_init_mup, width_mult 1 changes only W_q): q = 0 exactly, so var q = 0
+ * and every logit is 0; the report says the softmax starts uniform, not that the assumption
+ * fails (issue 42: "does NOT hold (var q 0)" misread a zero query as a broken premise). */
+START_TEST(test_init_report_mup_zero_query) {
+    ModelConfig mc = {.vocab_size = 50, .d_model = 64, .n_heads = 2, .n_layers = 1, .d_ff = 16,
+                      .max_seq_len = 32, .ln_eps = 1e-5f, .scale = (real)(1 / sqrt(32.0))};
+    Model m;
+    ck_assert_int_eq(model_build(&m, &mc, 2), 0);
+    Rng rng;
+    rng_seed(&rng, 11);
+    model_init_gpt2(&m, &rng, 0.02);
+    model_init_mup(&m, 1);
+    int tokens[64], targets[64];
+    float mask[64];
+    for (int i = 0; i < 64; i++) {
+        tokens[i] = (int)rng_below(&rng, 50);
+        targets[i] = 0;
+        mask[i] = 1;
+    }
+    model_forward(&m, tokens, targets, mask, 2, 32);
+    InitCheck c = diag_init_check(&m, 0);
+    ck_assert_msg(c.var_q == 0 && c.var_logits == 0, "var q %g, var logits %g", c.var_q, c.var_logits);
+    ck_assert_msg(c.var_k > 0, "var k %g", c.var_k);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    diag_init_report(f, &m, &c, NAN);
+    fclose(f);
+    ck_assert_msg(strstr(text, "q is exactly 0 at step 0") && strstr(text, "starts uniform") &&
+                      !strstr(text, "does NOT hold"),
+                  "%s", text);
+    free(text);
+    model_free(&m);
+}
+END_TEST
+
 /* The control variable: the measured step-0 logit std of freshly built models (two layers,
  * d_k 64, n_heads = d_model / 64, random tokens) within 15 % of the prediction from the init
  * (model_predicted_logit_std), at every layer, for each init scheme, with and without qk-norm,
@@ -582,6 +618,7 @@ END_TEST
 TU_MAIN("diagnostics", test_head_stats_known_rows, test_head_stats_picks_head,
         test_init_check_known_model, test_init_check_fan_in_near_prediction,
         test_init_check_qk_norm_known_model, TU_LOOP(test_init_report_qk_norm, 0, 2),
+        test_init_report_mup_zero_query,
         TU_LOOP(test_init_report_softcap, 0, 3),
         TU_LOOP(test_init_check_matches_predicted_std, 0, 32), test_init_report_predicted_std,
         test_softmax_pass_ratio, test_model_pass_stats_by_the_book, test_saturation_threshold,

@@ -220,6 +220,15 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
                 c0->var_logits > 4 ? " qk-norm bounds the logits but does not replace the "
                                      "1/sqrt(d_k) scale: without it the model starts saturated."
                                    : "");
+    else if (c0->var_q == 0)
+        /* μP (model.param = mup) starts W_q at exactly zero (Tensor Programs V; microsoft/mup):
+         * the premise "q and k entries of variance 1" is not broken but not yet posed, so the
+         * verdict says what the zero means rather than "does NOT hold". */
+        fprintf(f, "verdict: q is exactly 0 at step 0 (W_q starts at zero: the zero-initialised query "
+                   "of model.param = mup), so every logit is 0 and the softmax starts uniform whatever "
+                   "the scale (var k %.3g); the premise of the 1/sqrt(d_k) argument applies once W_q has "
+                   "learnt: watch logit_std in attention.csv.\n",
+                c0->var_k);
     else if (assumption_holds)
         fprintf(f, "verdict: the assumption holds: q and k entries have variance near 1 (layer 0: %.3g "
                    "and %.3g), so q.k has variance near d_k = %d (measured %.3g). With scale %.4g the "
