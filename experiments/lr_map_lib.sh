@@ -1,6 +1,8 @@
 # shellcheck shell=bash
 # experiments/lr_map_lib.sh: the driver text_map.sh and mup_map.sh share (sourced after
-# common.sh, not run): each (part, lr) a sweep in sweeps/${MAP}_<part>/lr-<L>/, planned first,
+# common.sh, not run): each (part, lr) a sweep in sweeps/${MAP}_<part>/lr-<L>/ (seeds 1,2; another
+# SEEDS, e.g. a third seed at the lrs that decide a threshold, in lr-<L>_seeds-<S>/ beside it, as
+# a different --seeds is a different plan), planned first,
 # the cost printed, runs already published in results/$MAP/<part>/sweep.csv (ok or diverged)
 # skipped, seed by seed, then published. The sourcing script sets MAP (the results folder's name),
 # PARTS, SEEDS, LRS and defines plan PART LR (plans one sweep, prints its folder, returns 2 when
@@ -9,6 +11,22 @@
 # sweep.csv (make lr-map reads it).
 # COST_ONLY=1 prints the cost and stops; PUBLISH_ONLY=1 publishes what the local sweeps hold and
 # trains nothing; ONLY (an extended regular expression on run names) trains a subset.
+
+# sweep_dir PART LR: the folder of the (part, lr) sweep with this SEEDS (plan uses it)
+sweep_dir() {
+    local suffix=
+    [ "$SEEDS" = "1,2" ] || suffix=_seeds-${SEEDS//,/-}
+    echo "sweeps/${MAP}_$1/lr-$2$suffix"
+}
+
+# sweep_dirs PART LR: every planned (part, lr) sweep folder, whatever its seeds
+sweep_dirs() {
+    local d
+    for d in "sweeps/${MAP}_$1/lr-$2" "sweeps/${MAP}_$1/lr-$2"_seeds-*; do
+        [ -f "$d/plan.txt" ] && echo "$d"
+    done
+    return 0
+}
 
 # published_done PART: the names of the runs results/$MAP/PART/sweep.csv holds as ended
 published_done() {
@@ -33,15 +51,18 @@ jobs() {
     done
 }
 
-# combined_plan PART: on stdout, the part's plans (one sweep per lr) as one plan.txt for
-# results/$MAP/PART/ (make lr-map reads a plan beside each sweep.csv): the lrs one axis, the
-# base lines all plans share (optim.lr and optim.min_lr, lr / 10, are the run's), the corpus by
-# its path in the checkout, every plan's runs. Exit 1 when two plans differ elsewhere.
+# combined_plan PART: on stdout, the part's plans (one sweep per lr and seed set) as one plan.txt
+# for results/$MAP/PART/ (make lr-map reads a plan beside each sweep.csv): the lrs one axis, the
+# seeds one axis (their union), the base lines all plans share (optim.lr and optim.min_lr, lr / 10,
+# are the run's), the corpus by its path in the checkout, every plan's runs. Exit 1 when two plans
+# differ elsewhere.
 combined_plan() {
     local plans=() lrs=() lr f
     for lr in $LRS; do
-        f=sweeps/${MAP}_$1/lr-$lr/plan.txt
-        [ -f "$f" ] && plans+=("$f") && lrs+=("$lr")
+        f=$(sweep_dirs "$1" "$lr")
+        [ -n "$f" ] || continue
+        lrs+=("$lr")
+        while IFS= read -r f; do plans+=("$f/plan.txt"); done <<<"$(sweep_dirs "$1" "$lr")"
     done
     [ ${#plans[@]} -gt 0 ] || return 0
     LRLIST=$(IFS=,; echo "${lrs[*]}") awk -v part="$1" -v map="$MAP" '
@@ -51,15 +72,22 @@ combined_plan() {
         /^base task\.file = / { $0 = "base task.file = \"data/kjv.txt\"" }
         /^task-file / { $0 = $1 " " $2 " " $3 " data/kjv.txt" }
         /^axis optim\.lr / { $0 = "axis optim.lr " ENVIRON["LRLIST"] }
-        /^(run|columns) / { if (/^run / || FNR == NR) runs[++nr] = $0; next }
+        /^axis run\.seed / { n = split($3, sd, ","); for (i = 1; i <= n; i++) seed[sd[i]] = 1
+                             $0 = "axis run.seed" }
+        /^(run|columns) / { if ((/^run / && !($0 in had)) || (/^columns / && FNR == NR)) { had[$0] = 1; runs[++nr] = $0 }
+                           next }
         FNR == NR { first[++nf] = $0; next }
         { if (++k > nf || first[k] != $0) fail(FILENAME ": \"" $0 "\" is not in the first lr'"'"'s plan") }
         END {
             if (bad) exit 1
+            ns = 0; for (s in seed) sl[++ns] = s + 0
+            for (i = 2; i <= ns; i++) for (j = i; j > 1 && sl[j - 1] > sl[j]; j--) { t = sl[j]; sl[j] = sl[j - 1]; sl[j - 1] = t }
+            seeds = sl[1]; for (i = 2; i <= ns; i++) seeds = seeds "," sl[i]
             print "# results/" map "/" part ": experiments/" map ".sh plans one sweep per lr"
-            print "# (sweeps/" map "_" part "/lr-<L>/plan.txt); this is their plan as one: the lrs"
-            print "# one axis, optim.min_lr = optim.lr / 10 in every run"
-            for (i = 1; i <= nf; i++) print first[i]
+            print "# (sweeps/" map "_" part "/lr-<L>/plan.txt, other seeds in lr-<L>_seeds-<S>/); this is"
+            print "# their plan as one: the lrs one axis, the seeds one axis, optim.min_lr = optim.lr / 10"
+            print "# in every run"
+            for (i = 1; i <= nf; i++) print (first[i] == "axis run.seed" ? first[i] " " seeds : first[i])
             for (i = 1; i <= nr; i++) print runs[i]
         }' "${plans[@]}"
 }
@@ -69,11 +97,11 @@ publish_part() {
     local dest=results/$MAP/$1 tmp lr out
     tmp=$(mktemp -d "/tmp/$MAP.XXXXXX")
     for lr in $LRS; do
-        out=sweeps/${MAP}_$1/lr-$lr
-        [ -f "$out/plan.txt" ] || continue
-        ./train --sweep --collect --out "$out" >/dev/null || true
-        [ -f "$out/sweep.csv" ] && cat "$out/sweep.csv" >>"$tmp/fresh.csv"
-        experiments/curves.sh "$out" "$dest/curves" >/dev/null
+        for out in $(sweep_dirs "$1" "$lr"); do
+            ./train --sweep --collect --out "$out" >/dev/null || true
+            [ -f "$out/sweep.csv" ] && cat "$out/sweep.csv" >>"$tmp/fresh.csv"
+            experiments/curves.sh "$out" "$dest/curves" >/dev/null
+        done
     done
     # the report is drawn in a folder of the published path's name, so that its summary names the
     # sweep by that path, not by the temporary folder
@@ -85,7 +113,9 @@ publish_part() {
         $0 == hdr { next }
         FILENAME ~ /old.csv$/ { old[$c["run"]] = $0; next }
         { r = $c["run"]; if (!(r in seen)) order[++n] = r; seen[r] = 1
-          st = $c["status"]; fresh[r] = $0; ended[r] = (st == "ok" || st == "diverged" || st == "guard") }
+          st = $c["status"]
+          # a run in two folders (seeds 1,2 and a seed set around them): its ended row wins
+          if (!(r in fresh) || !ended[r]) { fresh[r] = $0; ended[r] = (st == "ok" || st == "diverged" || st == "guard") } }
         END { for (r in old) if (!(r in seen)) { order[++n] = r; seen[r] = 1 }
               for (k = 1; k <= n; k++) { r = order[k]
                   if (r in fresh && ended[r]) print fresh[r]

@@ -56,7 +56,7 @@ run_seconds() { case $1 in 128) echo 45 ;; 256) echo 160 ;; 512) echo 610 ;; esa
 # plan PART LR: the (part, lr) sweep's plan (configs and jobs.txt); prints its folder
 plan() {
     local out min_lr
-    out=sweeps/mup_map_$1/lr-$2
+    out=$(sweep_dir "$1" "$2")
     min_lr=$(awk -v l="$2" 'BEGIN { printf "%.6g", l / 10 }')
     ./train --sweep configs/text_scaled.ini --dk "$(part_dk "$1")" --d-model "$(part_width "$1")" \
         --scales "$(part_scales "$1")" --grid model.param=standard,mup --grid optim.lr="$2" \

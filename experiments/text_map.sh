@@ -10,7 +10,10 @@
 #   d768               the LLaMA block at GPT-2 small's width (LRS=... to choose the lrs)
 #   gpt2_d256          the GPT-2 block at d_model 256, the cross-check against the sort maps
 # SEEDS (default 1,2) and LRS (default "3e-4 6e-4 1.2e-3 2.4e-3 4.8e-3 9.6e-3 1.92e-2") choose
-# the grid; ONLY (an extended regular expression on run names) trains a subset.
+# the grid; ONLY (an extended regular expression on run names) trains a subset. Another seed set,
+# e.g. SEEDS=3 (seeds 1-3) at the lrs that decide a threshold, is planned in lr-<L>_seeds-<S>/
+# beside lr-<L>/ (a different --seeds is a different plan); its runs already published (seeds 1
+# and 2) are skipped, the rest trained and published with the others.
 #
 # Resumable, also on another machine (the driver is experiments/lr_map_lib.sh, shared with
 # mup_map.sh): each (part, lr) is a sweep in sweeps/text_map_<part>/lr-<L>/
@@ -50,7 +53,7 @@ run_seconds() { case $1 in 128) echo 45 ;; 256) echo 160 ;; 512) echo 610 ;; 768
 plan() {
     local w out min_lr
     w=$(part_width "$1")
-    out=sweeps/text_map_$1/lr-$2
+    out=$(sweep_dir "$1" "$2")
     min_lr=$(awk -v l="$2" 'BEGIN { printf "%.6g", l / 10 }')
     ./train --sweep configs/text_scaled.ini --dk 64 --d-model "$w" --scales sqrt_dk,none \
         --grid attention.qk_norm=none,rmsnorm --grid optim.lr="$2" --seeds "$SEEDS" \
