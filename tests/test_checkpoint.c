@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "ckpttest.h"
+#include "temp_names.h"
 #include "testutil.h"
 #include "train/checkpoint.h"
 #include "train/train.h"
@@ -69,11 +70,7 @@ START_TEST(test_round_trip_is_exact) {
     ck_assert_int_eq(checkpoint_read_config(path, &cfg), 0);
     ck_assert_str_eq(cfg, "[run]\nname = x\n");
     free(cfg);
-    /* no temporary file is left behind */
-    char tmp[320];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    struct stat sb;
-    ck_assert_int_ne(stat(tmp, &sb), 0);
+    temp_names_assert_none(tmpdir); /* no temporary file is left behind */
     optim_free(&oa);
     optim_free(&ob);
     model_free(&a);

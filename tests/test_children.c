@@ -22,6 +22,7 @@
 
 #include "sweep/children.h"
 #include "testutil.h"
+#include "util/dirs.h"
 #include "util/stop_signal.h"
 
 static void nap_ms(long ms) {
@@ -127,6 +128,57 @@ START_TEST(test_second_signal_from_elsewhere_stops_at_once) {
     ck_assert_int_eq(WEXITSTATUS(st), 0); /* the sweep itself had no signal */
     ck_assert(tu_file_contains(status, "run 0 exit 130\n"));
     ck_assert(!tu_file_contains(status, "clean\n"));
+    tu_remove_tree(dir);
+}
+END_TEST
+
+/* Issue 45: the sweep's own second signal. Two SIGINTs to the sweep (not to the run: kill(2),
+ * as from another terminal or a batch system): the first is relayed to the run, which starts its
+ * clean stop; the second ends the sweep at once with exit 130 and one line on its stderr saying
+ * so in the run's words: its running run not waited for, which folder keeps a checkpoint (here
+ * one is planted: the line says so) and how to resume. The run stops at once too (no "clean":
+ * it gets SIGTERM as its parent dies), and the sweep's done() never ran for it. Before: the
+ * sweep ended silently. */
+START_TEST(test_sweeps_second_signal_says_what_it_did) {
+    char dir[64], status[128], err[160], run_dir[160], exe[PATH_MAX];
+    tu_make_tmp(dir, sizeof dir, "/tmp/test_children.XXXXXX");
+    snprintf(status, sizeof status, "%s/status.txt", dir);
+    snprintf(err, sizeof err, "%s/err.txt", dir);
+    snprintf(run_dir, sizeof run_dir, "%s/runs/r", dir);
+    ck_assert_int_eq(make_dirs(run_dir), 0);
+    tu_put_file(NULL, 0, dir, "runs/r", "checkpoint.bin", "a checkpoint\n");
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    ck_assert_int_gt(n, 0);
+    exe[n] = '\0';
+    pid_t sweep = fork();
+    ck_assert_int_ge(sweep, 0);
+    if (sweep == 0) {
+        if (!freopen(err, "w", stderr)) _exit(99);
+        char *cfg[] = {status}, *dirs[] = {run_dir};
+        JobList jl = {.exe = exe, .jobs = 1, .n = 1, .cfg = cfg, .total = 1, .dir = dirs,
+                     .beat_s = 1000, .done = done_note, .ctx = status};
+        _exit(children_run(&jl, NULL));
+    }
+    wait_for(status, "ready ");
+    nap_ms(200); /* the sweep's loop has seen the run start (its note names it) */
+    ck_assert_int_eq(kill(sweep, SIGINT), 0);
+    wait_for(status, "first\n"); /* the relay reached the run */
+    ck_assert_int_eq(kill(sweep, SIGINT), 0);
+    int st;
+    ck_assert_int_eq(waitpid(sweep, &st, 0), sweep);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 130);
+    char want[600];
+    snprintf(want, sizeof want, "\nsecond SIGINT: stopped at once; its 1 running run too, not "
+             "waited for: no checkpoint of this step. Their logs and last checkpoint kept: %s/. "
+             "Every finished run is kept; the same command resumes the sweep, each run from its "
+             "checkpoint\n", run_dir);
+    char *said = tu_read_file(err, NULL);
+    ck_assert_msg(said && strstr(said, want), "no '%s' in '%s'", want, said ? said : "");
+    free(said);
+    nap_ms(2500); /* the run's clean stop would have said "clean" by now */
+    ck_assert_msg(!tu_file_contains(status, "clean\n"), "the run was waited for");
+    ck_assert(!tu_file_contains(status, "run 0 exit"));
     tu_remove_tree(dir);
 }
 END_TEST
@@ -237,6 +289,7 @@ int main(int argc, char **argv) {
     return tu_main("children", 20, NULL, NULL,
                    (const TTest *const[]){test_relay_after_the_terminal_signal_is_not_a_second,
                                           test_second_signal_from_elsewhere_stops_at_once,
+                                          test_sweeps_second_signal_says_what_it_did,
                                           test_eta_counts_the_jobs,
                                           test_heartbeat_names_the_running_runs,
                                           test_no_eta_from_refused_runs, NULL});

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "temp_names.h"
 #include "testutil.h"
 
 #define regime_map(...) tu_run_cmd(cli_regime_map, __VA_ARGS__)
@@ -200,7 +201,7 @@ START_TEST(test_stale_lr_map_removed) {
 }
 END_TEST
 
-/* A file of the set that cannot be written (a folder in the way of its temporary file), the
+/* A file of the set that cannot be written (folders at its temporary names: temp_names.h), the
  * folder holding an earlier map: exit 1 naming the file, and every file of the set is then the
  * new map's or gone, never the earlier map's beside new ones (the sweeps differ, so every file
  * does); the failed one is gone. */
@@ -218,10 +219,8 @@ START_TEST(test_failed_write_mixes_nothing) {
         r = regime_map("--out", out, sw, NULL);
         ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
         tu_result_free(&r);
-        snprintf(tmp, sizeof tmp, "%s/%s.tmp/x", out, SET[k]);
-        snprintf(path, sizeof path, "%s/%s.tmp", out, SET[k]);
-        ck_assert_int_eq(mkdir(path, 0755), 0);
-        tu_write_file(tmp, "in the way\n");
+        snprintf(path, sizeof path, "%s/%s", out, SET[k]);
+        temp_names_take(path, tmp, sizeof tmp);
         r = regime_map("--out", out, sw2, NULL);
         snprintf(path, sizeof path, "error: cannot write '%s/%s'", out, SET[k]);
         ck_assert_msg(r.rc == 1 && strstr(r.err, path), "case %d: rc %d: %s", k, r.rc, r.err);

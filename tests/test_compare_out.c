@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "temp_names.h"
 #include "testutil.h"
 
 #define FIX SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"
@@ -94,6 +95,7 @@ static const struct {
     {0, 0, 0, {{NULL, NULL}}, 0, NULL},                    /* empty */
     {0, 0, 1, {{NULL, NULL}}, 0, NULL},                    /* ours: written again */
     {0, 0, 1, {{"index.html.tmp", "torn"}}, 0, NULL},      /* ... with a leftover */
+    {0, 0, 1, {{"loss.svg.tmp.99999.0", "torn"}}, 0, NULL}, /* ... a killed writer's */
     {0, 0, 0, {{"loss.svg", OUR_SVG_HEAD "</svg>\n"}}, 0, NULL}, /* a report cut short */
 };
 
@@ -176,22 +178,21 @@ START_TEST(test_stale_figures_removed) {
 }
 END_TEST
 
-/* issue 33: a figure that cannot be written (here its temporary file's name is taken by a
- * folder, which the writer cannot remove) used to vanish from the page with no note, the error
- * naming the figure instead of the file that failed, and the earlier report's copy was removed
- * silently. Now: exit code 1, the error names loss.svg.tmp, the page says which figure is missing
- * and why (strerror's text for EISDIR, from libc), no stale loss.svg is left beside it, and the
+/* issue 33: a figure that cannot be written (here every temporary name it would try is taken by
+ * a folder: temp_names.h) used to vanish from the page with no note, the error naming the figure
+ * instead of the file that failed, and the earlier report's copy was removed silently. Now: exit
+ * code 1, the error names the temporary file that failed, the page says which figure is missing
+ * and why (strerror's text for EEXIST, from libc), no stale loss.svg is left beside it, and the
  * other figures are there. */
 START_TEST(test_figure_not_written_is_named) {
-    char out[256], path[PATH_MAX], want[512];
+    char out[256], path[PATH_MAX], want[1024];
     snprintf(out, sizeof out, "%s/rep", g_tmp);
     TuResult r = compare(FIX "/scaled", "--out", out, NULL);
     ck_assert_msg(r.rc == 0, "rc %d, stderr: %s", r.rc, r.err);
     tu_result_free(&r);
-    snprintf(path, sizeof path, "%s/loss.svg.tmp", out);
-    ck_assert_int_eq(mkdir(path, 0700), 0);
-    snprintf(path, sizeof path, "%s/loss.svg.tmp/x", out);
-    tu_write_file(path, "a folder that is not empty cannot be removed as a file\n");
+    char last[400];
+    snprintf(path, sizeof path, "%s/loss.svg", out);
+    temp_names_take(path, last, sizeof last);
     /* and one figure made read-only by the user: kept, bytes and all, and named missing too */
     char kept[PATH_MAX];
     snprintf(kept, sizeof kept, "%s/attention.svg", out);
@@ -200,13 +201,12 @@ START_TEST(test_figure_not_written_is_named) {
     ck_assert_int_eq(chmod(kept, 0444), 0);
     r = compare(FIX "/scaled", "--out", out, NULL);
     ck_assert_msg(r.rc == 1, "rc %d, stderr: %s", r.rc, r.err);
-    snprintf(want, sizeof want, "error: cannot write '%s/loss.svg.tmp': %s\n", out,
-             strerror(EISDIR));
+    snprintf(want, sizeof want, "error: cannot write '%s': %s\n", last, strerror(EEXIST));
     ck_assert_msg(strstr(r.err, want), "no '%s' in:\n%s", want, r.err);
     tu_result_free(&r);
     snprintf(path, sizeof path, "%s/index.html", out);
     snprintf(want, sizeof want, "Figure <code>loss.svg</code> (Loss against step) is missing: it "
-             "could not be written (%s)", strerror(EISDIR));
+             "could not be written (%s)", strerror(EEXIST));
     ck_assert_msg(tu_file_contains(path, want), "the page does not say loss.svg is missing");
     ck_assert(tu_file_contains(path, "<figure id=\"accuracy\">"));
     snprintf(path, sizeof path, "%s/loss.svg", out);

@@ -1,7 +1,7 @@
 /* test_csv_write.c: the CSV log writer (src/runlog/csv_write.c): a field spelled the way the
  * reader (csv_read.c) reads it back (empty, nan, inf, -inf, a number in the row's format), a row
  * never overrunning its buffer, a resumed log cut back to the rows before the checkpoint (a torn
- * last line dropped, no .tmp left), a log that is not a regular file refused with the path in the
+ * last line dropped, no temporary file left), a log that is not a regular file refused with the path in the
  * message, a header's column found, a new log never written through a link. Expected texts are
  * written out by hand. */
 #include "runlog/csv_write.h"
@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "runlog/csv_read.h"
+#include "temp_names.h"
 #include "testutil.h"
 
 static char tmp[200];
@@ -102,9 +103,8 @@ static const struct {
 };
 
 START_TEST(test_keep_before) {
-    char path[300], tmp_path[310];
+    char path[300];
     snprintf(path, sizeof path, "%s/loss.csv", tmp);
-    snprintf(tmp_path, sizeof tmp_path, "%s.tmp", path);
     tu_write_file(path, "step,x\n0,a\n5,b\n10,c\n15,d\n20,e"); /* killed mid-row */
     AtomicFile out;
     ck_assert_int_eq(csv_log_keep_before(path, KEEP[_i].step, &out), 0);
@@ -113,7 +113,7 @@ START_TEST(test_keep_before) {
     free(before);
     FILE *f = csv_log_keep_commit(path, &out);
     ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(access(tmp_path, F_OK), -1);
+    temp_names_assert_none(tmp);
     ck_assert_int_eq(csv_log_row(f, path, "99,z\n"), 0);
     fclose(f);
     char want[128], *text = tu_read_file(path, NULL);
@@ -124,7 +124,7 @@ START_TEST(test_keep_before) {
 END_TEST
 
 /* A log to resume that is missing (-1) or not a regular file (-2): refused with its path, no
- * .tmp made. */
+ * temporary file made. */
 START_TEST(test_keep_before_refuses) {
     char path[300], fifo[300], msg[700];
     snprintf(path, sizeof path, "%s/missing.csv", tmp);
@@ -142,9 +142,7 @@ START_TEST(test_keep_before_refuses) {
         snprintf(msg, sizeof msg, "error: cannot resume: '%s': ", paths[i]);
         ck_assert_msg(strstr(err, msg), "message: %s", err);
         free(err);
-        char t[310];
-        snprintf(t, sizeof t, "%s.tmp", paths[i]);
-        ck_assert_int_eq(access(t, F_OK), -1);
+        temp_names_assert_none(tmp);
     }
 }
 END_TEST
@@ -161,9 +159,8 @@ static const struct {
 };
 
 START_TEST(test_keep_before_refuses_headerless) {
-    char path[300], t[310], want[400];
+    char path[300], want[400];
     snprintf(path, sizeof path, "%s/loss.csv", tmp);
-    snprintf(t, sizeof t, "%s.tmp", path);
     tu_write_file(path, NO_HEADER[_i].text);
     AtomicFile out;
     TuCapture c;
@@ -175,7 +172,7 @@ START_TEST(test_keep_before_refuses_headerless) {
              NO_HEADER[_i].says);
     ck_assert_msg(strstr(err, want), "message: %s", err);
     free(err);
-    ck_assert_int_eq(access(t, F_OK), -1);
+    temp_names_assert_none(tmp);
     char *text = tu_read_file(path, NULL);
     ck_assert_str_eq(text, NO_HEADER[_i].text);
     free(text);

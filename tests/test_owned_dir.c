@@ -283,7 +283,11 @@ START_TEST(test_export_under_a_link_refused) {
 END_TEST
 
 /* A sweep folder moved after it was planned (its configs name the old folder's runs/ in
- * run.dir): its run trains in the moved folder, never in the old place. */
+ * run.dir): its run trains in the moved folder, never in the old place, by the sweep's run
+ * command and by the plain ./train MOVED/configs/R.ini (issue 45: that one trained in the old
+ * place), which says so; --collect then finds the run, the plan's. */
+static const char *const MOVED_RUN_COMMANDS[] = {"--sweep-run ", ""};
+
 START_TEST(test_moved_sweep_trains_in_place) {
     char path[PATH_MAX], args[1024];
     snprintf(path, sizeof path, "%s/tiny.ini", g_tmp);
@@ -295,16 +299,41 @@ START_TEST(test_moved_sweep_trains_in_place) {
     char cmd[PATH_MAX];
     snprintf(cmd, sizeof cmd, "mv %s/sw %s/moved", g_tmp, g_tmp);
     ck_assert_int_eq(system(cmd), 0);
-    snprintf(args, sizeof args, "--sweep-run %s/moved/configs/lr-1e-3.ini", g_tmp);
+    snprintf(args, sizeof args, "%smoved/configs/lr-1e-3.ini", MOVED_RUN_COMMANDS[_i]);
     ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
     snprintf(path, sizeof path, "%s/moved/runs/lr-1e-3/loss.csv", g_tmp);
     ck_assert_msg(access(path, F_OK) == 0, "the run did not train in the moved folder");
     snprintf(path, sizeof path, "%s/sw", g_tmp);
     ck_assert_msg(access(path, F_OK) != 0, "the run wrote into the old place");
+    if (!*MOVED_RUN_COMMANDS[_i]) { /* the sweep's run command writes its output to train.log */
+        snprintf(cmd, sizeof cmd, "note: moved/configs/lr-1e-3.ini was planned in '%s/sw', not in "
+                 "its folder '%s/moved' now", g_tmp, g_tmp);
+        ck_assert_msg(tu_train_output_contains(g_tmp, cmd), "'%s' not said", cmd);
+    }
+    /* the plain command leaves no marker of a finished run (sweep_result.txt): collected as
+     * stopped, exit 1; never as another run's (mismatch) */
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep --collect --out moved"),
+                     *MOVED_RUN_COMMANDS[_i] ? 0 : 1);
+    snprintf(path, sizeof path, "%s/moved/sweep.csv", g_tmp);
+    ck_assert(tu_file_contains(path, "\nlr-1e-3,") && !tu_file_contains(path, ",mismatch,"));
+    ck_assert(tu_file_contains(path, *MOVED_RUN_COMMANDS[_i] ? ",ok,0,5," : ",stopped,,5,"));
+    if (*MOVED_RUN_COMMANDS[_i]) return;
+    /* a config of the user's put in configs/, a run the plan does not name: its run.dir
+     * is its own word (here the old place, made anew), as for any config */
+    snprintf(cmd, sizeof cmd, "cd %s/moved/configs && sed 's/^name = \"lr-1e-3\"$/name = extra/' "
+             "lr-1e-3.ini > extra.ini", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(tu_run_train(g_tmp, "moved/configs/extra.ini"), 0);
+    ck_assert(!tu_train_output_contains(g_tmp, "note: moved/configs/extra.ini"));
+    snprintf(path, sizeof path, "%s/sw/runs/extra/loss.csv", g_tmp);
+    ck_assert_msg(access(path, F_OK) == 0, "a run the plan does not name was moved");
+    snprintf(path, sizeof path, "%s/moved/runs/extra", g_tmp);
+    ck_assert(access(path, F_OK) != 0);
 }
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("owned_dir", setup, teardown, 120, test_no_writer_bypasses_the_rule,
                         test_manifest_rule, test_folder_without_manifest,
                         test_run_refuses_users_sample, test_compare_waits_for_the_folder,
-                        test_export_under_a_link_refused, test_moved_sweep_trains_in_place);
+                        test_export_under_a_link_refused,
+                        TU_LOOP(test_moved_sweep_trains_in_place, 0, 2));

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "temp_names.h"
 #include "testutil.h"
 #include "tinyrun.h"
 
@@ -232,8 +233,9 @@ END_TEST
 static char tmpdir[256];
 
 /* sample.txt: the comment lines, then the escaped prompt and greedy continuation, read back
- * through the unescaper here; a link at path or at path.tmp is replaced, not written through
- * (util/whole_write.h's file_write_atomic). */
+ * through the unescaper here; a link at path is replaced, a link at its first temporary name
+ * (util/whole_write.h: NAME.tmp.PID.0) is neither written through nor removed, and no
+ * temporary file of the write is left. */
 START_TEST(test_write_file) {
     tu_make_tmp(tmpdir, sizeof tmpdir, "/tmp/scaledot_test_sample_XXXXXX");
     Model m;
@@ -244,17 +246,19 @@ START_TEST(test_write_file) {
     SampleOptions o = {.n_new = 40, .temperature = 0, .top_k = 0, .seed = 1};
     int want[40];
     greedy_here(&m, 16, prompt, 32, 40, want);
-    char path[400], victim[400], tmp[420];
+    char path[400], victim[400], tmp[460];
     snprintf(path, sizeof path, "%s/sample.txt", tmpdir);
     snprintf(victim, sizeof victim, "%s/victim.txt", tmpdir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    ck_assert_int_eq(atomic_temp_name(path, (long)getpid(), 0, tmp, sizeof tmp), 0);
     tu_write_file(victim, "the user's\n");
     ck_assert_int_eq(symlink(victim, path), 0);
+    ck_assert_int_eq(symlink(victim, tmp), 0);
     ck_assert_int_eq(sample_write_file(path, &m, 16, prompt, 32, &o), 0);
     char *victim_text = tu_read_file(victim, NULL);
     ck_assert_str_eq(victim_text, "the user's\n");
     free(victim_text);
-    ck_assert_int_ne(access(tmp, F_OK), 0); /* no path.tmp left */
+    ck_assert_int_eq(unlink(tmp), 0); /* the planted link, left alone ... */
+    temp_names_assert_none(tmpdir);   /* ... and no temporary file of the write's */
     char *text = tu_read_file(path, NULL);
     ck_assert_ptr_nonnull(text);
     static const char HEAD[] = "# sample: temperature 0, top-k 0, seed 1, 40 bytes after a "
@@ -279,10 +283,12 @@ START_TEST(test_write_file) {
     free(prompt_part);
     free(copy);
     free(text);
-    /* a link where the temporary file goes: removed, not followed; its target left alone */
+    /* again with the link where the first temporary file goes: not followed, its target left
+     * alone, and left itself (never removed: it is not ours) */
     ck_assert_int_eq(symlink(victim, tmp), 0);
     ck_assert_int_eq(sample_write_file(path, &m, 16, prompt, 32, &o), 0);
-    ck_assert_int_ne(access(tmp, F_OK), 0);
+    ck_assert_int_eq(unlink(tmp), 0);
+    temp_names_assert_none(tmpdir);
     char *again = tu_read_file(path, NULL);
     ck_assert_ptr_nonnull(again);
     ck_assert(strncmp(again, HEAD, strlen(HEAD)) == 0);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -160,6 +162,58 @@ START_TEST(test_grid_line) {
 }
 END_TEST
 
+/* A value or key too long for the plan's cells: the message gives that reason and the limit
+ * (PLAN_CELL - 1 = 255 characters a value, 63 a key: counted by hand from plan.h's CONFIG_STR
+ * and the key buffer) and names the key, before the value (issue 45: a 300-character --grid
+ * value was called a "bad entry", a long key "not section.key=v1,v2"). The longest value kept
+ * is 255 characters. */
+START_TEST(test_too_long) {
+    static char val300[301], val255[256], val256[257], key[320], list[400], grid[400];
+    memset(val300, '1', 300);
+    memset(val255, '1', 255);
+    memset(val256, '7', 256);
+    snprintf(key, sizeof key, "optim.%0300d=1", 0);
+    snprintf(list, sizeof list, "optim.lr=1e-3,%s,2e-3", val256);
+    snprintf(grid, sizeof grid, "optim.lr=%s", val300);
+    static const struct { const char *arg, *flag, *needle; } CASES[] = {
+        {grid, "--grid", "error: --grid (argument 3): a value of 'optim.lr' is too long (300 "
+                         "characters, at most 255): '1111"},
+        {list, "--grid", "error: --grid (argument 3): a value of 'optim.lr' is too long (256 "
+                         "characters, at most 255): '7777"},
+        {key, "--grid", "error: --grid (argument 3): the key 'optim.0000"},
+        {key, "--grid", "is too long (306 characters, at most 63; see ./train --reference-table)"},
+        {val300, "--scales", "error: --scales (argument 3): a value of 'attention.scale' is too "
+                             "long (300 characters, at most 255)"},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        const char *args[] = {CASES[k].flag, CASES[k].arg, NULL};
+        TuResult r = tu_call(parse_cmd, args);
+        ck_assert_msg(r.rc == -1, "case %zu: rc %d", k, r.rc);
+        ck_assert_msg(strstr(r.err, CASES[k].needle), "case %zu: '%s' not in:\n%s", k,
+                      CASES[k].needle, r.err);
+        tu_result_free(&r);
+    }
+    snprintf(grid, sizeof grid, "optim.lr=%s", val255);
+    char *argv[] = {"--grid", grid};
+    SweepArgs a;
+    ck_assert_int_eq(sweep_args_parse(&a, 2, argv), 0);
+    ck_assert_int_eq((int)strlen(a.axes[0].values[0]), 255);
+    sweep_args_free(&a);
+    /* the command: exit 2 with the message, nothing made */
+    char dir[200], cmd[900], out[300];
+    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_sweep_args_XXXXXX");
+    snprintf(cmd, sizeof cmd, "%s --sweep --grid optim.lr=%s --plan --out %s/sw 2> %s/err.txt",
+             tu_train_bin(), val300, dir, dir);
+    int st = system(cmd);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 2, "exit %d", WEXITSTATUS(st));
+    snprintf(out, sizeof out, "%s/err.txt", dir);
+    ck_assert(tu_file_contains(out, "a value of 'optim.lr' is too long (300 characters"));
+    snprintf(out, sizeof out, "%s/sw", dir);
+    ck_assert_int_ne(access(out, F_OK), 0);
+    tu_remove_tree(dir);
+}
+END_TEST
+
 /* --help: usage on stdout, return 1 (the command then exits 0), whatever else is on the line. */
 START_TEST(test_help) {
     static const char *const lines[][4] = {{"--help"}, {"--dk", "8", "-h"}};
@@ -180,4 +234,4 @@ START_TEST(test_help) {
 }
 END_TEST
 
-TU_MAIN("sweep_args", test_refused, test_preset_line, test_grid_line, test_help);
+TU_MAIN("sweep_args", test_refused, test_too_long, test_preset_line, test_grid_line, test_help);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sweepcsv.h"
+#include "temp_names.h"
 #include "testutil.h"
 #include "util/owned_dir.h"
 
@@ -343,10 +344,10 @@ START_TEST(test_unwritable_outputs) {
 }
 END_TEST
 
-/* issue 33: a figure that cannot be written (its temporary file's name taken by a folder) is
- * named in the error as the file that failed, the page and summary.txt say it is missing and why
- * (libc's text for EISDIR), the earlier report's copy is removed, the other figures are still
- * written, and the result is 1. */
+/* issue 33: a figure that cannot be written (every temporary name it would try taken by a
+ * folder: temp_names.h) is named in the error as the file that failed, the page and summary.txt
+ * say it is missing and why (libc's text for EEXIST), the earlier report's copy is removed, the
+ * other figures are still written, and the result is 1. */
 START_TEST(test_figure_not_written_named) {
     static const char *const rows[] = {"a,8,8,1,none,1,,ok,0.5,0.9,,2,1,0.1,",
                                        "b,16,16,1,none,1,,ok,0.7,0.8,,2,1,0.1,"};
@@ -355,25 +356,23 @@ START_TEST(test_figure_not_written_named) {
     ck_assert_int_eq(r.rc, 0);
     report_free(&r);
     char path[512], want[600];
-    snprintf(path, sizeof path, "%s/sweep_accuracy.svg.tmp", g_tmp);
-    ck_assert_int_eq(mkdir(path, 0700), 0);
-    snprintf(path, sizeof path, "%s/sweep_accuracy.svg.tmp/x", g_tmp);
-    tu_write_file(path, "keeps the folder from being removed as a file\n");
+    char last[512];
+    snprintf(path, sizeof path, "%s/sweep_accuracy.svg", g_tmp);
+    temp_names_take(path, last, sizeof last);
     snprintf(path, sizeof path, "%s/sweep_loss.svg", g_tmp);
     ck_assert_int_eq(remove(path), 0); /* so that only this report can make it again */
     r = report();
     ck_assert_int_eq(r.rc, 1);
-    snprintf(want, sizeof want, "error: cannot write '%s/sweep_accuracy.svg.tmp': %s\n", g_tmp,
-             strerror(EISDIR));
+    snprintf(want, sizeof want, "error: cannot write '%s': %s\n", last, strerror(EEXIST));
     assert_has(r.err, want);
     report_free(&r);
     snprintf(path, sizeof path, "%s/index.html", g_tmp);
     snprintf(want, sizeof want, "Figure <code>sweep_accuracy.svg</code> (sweep_accuracy) is "
-             "missing: it could not be written (%s)", strerror(EISDIR));
+             "missing: it could not be written (%s)", strerror(EEXIST));
     ck_assert_msg(tu_file_contains(path, want), "the page does not name the missing figure");
     snprintf(path, sizeof path, "%s/summary.txt", g_tmp);
     snprintf(want, sizeof want, "sweep_accuracy.svg: could not be written (%s)\n",
-             strerror(EISDIR));
+             strerror(EEXIST));
     ck_assert(tu_file_contains(path, want));
     snprintf(path, sizeof path, "%s/sweep_accuracy.svg", g_tmp);
     ck_assert_msg(access(path, F_OK) != 0, "the earlier report's figure is still there");

@@ -7,11 +7,13 @@
  * crosses it is cut away. (2) ./train under a limit that runs out mid-run: it stops with exit
  * code 1 and an error naming the file, and every CSV of the run ends in a whole row, each row
  * with the header's number of fields. (3) atomic_open / file_write_atomic / file_open_log with a
- * link planted at the path or at its .tmp (the file linked to keeps its bytes), a FIFO (refused
- * at once), a limit (the old file stays, no .tmp left), a read-only file (kept, EACCES). (4) End to end: links planted at every
- * file a run, a resume, --compare and a sweep write leave the file they point at unchanged;
- * --compare under a limit leaves every SVG and index.html whole or absent, no .tmp; a link among
- * the parents of a report, sweep or run folder is refused with nothing written through it. */
+ * link planted at the path or at its temporary name (the file linked to keeps its bytes), a
+ * FIFO (refused at once), a limit (the old file stays, no temporary file left), a read-only file
+ * (kept, EACCES); the temporary names (NAME.tmp.PID.K); two processes writing one file at once
+ * (always one whole version). (4) End to end: links planted at every file a run, a resume,
+ * --compare and a sweep write leave the file they point at unchanged; --compare under a limit
+ * leaves every SVG and index.html whole or absent, no temporary file; a link among the parents
+ * of a report, sweep or run folder is refused with nothing written through it. */
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -165,21 +167,34 @@ static int exists(const char *path) {
     return lstat(path, &sb) == 0;
 }
 
+/* The folder's names, compared whole (tu_list_dir), freed. */
+static void assert_names(const char *dir, const char *want) {
+    char *got = tu_list_dir(dir, NULL);
+    ck_assert_str_eq(got, want);
+    free(got);
+}
+
+/* A link at the path is replaced; links at this process's first temporary name (the name
+ * atomic_open would try first, NAME.tmp.PID.0) and at a version before's NAME.tmp are neither
+ * followed nor removed: the write takes the next free name. Afterwards the folder holds exactly
+ * what it held, with the new file: no temporary file of the write is left. */
 START_TEST(test_atomic_replaces_links) {
     make_victim();
-    char path[300], tmpname[310];
+    char path[300], first[400], want[1200];
     snprintf(path, sizeof path, "%s/out.txt", tmp);
-    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
+    ck_assert_int_eq(atomic_temp_name(path, (long)getpid(), 0, first, sizeof first), 0);
     plant_link(tmp, "out.txt");
     plant_link(tmp, "out.txt.tmp");
+    plant_link(tmp, strrchr(first, '/') + 1);
     ck_assert_int_eq(file_write_atomic(path, "new\n", 4), 0);
     assert_victim_unchanged("file_write_atomic");
     ck_assert(is_regular(path));
     char *text = tu_read_file(path, NULL);
     ck_assert_str_eq(text, "new\n");
     free(text);
-    ck_assert(!exists(tmpname));
-    /* atomic_discard: path keeps its bytes, no .tmp */
+    snprintf(want, sizeof want, "out.txt out.txt.tmp out.txt.tmp.%ld.0 victim.txt", (long)getpid());
+    assert_names(tmp, want);
+    /* atomic_discard: path keeps its bytes, no temporary file */
     AtomicFile a;
     ck_assert_ptr_nonnull(atomic_open(&a, path));
     fputs("half", a.f);
@@ -187,16 +202,86 @@ START_TEST(test_atomic_replaces_links) {
     text = tu_read_file(path, NULL);
     ck_assert_str_eq(text, "new\n");
     free(text);
-    ck_assert(!exists(tmpname));
+    assert_names(tmp, want);
+}
+END_TEST
+
+/* The temporary names: the pid and the attempt after NAME.tmp, NAME cut (in the temporary name
+ * only) to fit one file name of 255 bytes; atomic_is_temp_name knows them and a version
+ * before's NAME.tmp, and nothing else. */
+START_TEST(test_temp_names) {
+    char out[600], path[400];
+    ck_assert_int_eq(atomic_temp_name("d/fig.svg", 42, 3, out, sizeof out), 0);
+    ck_assert_str_eq(out, "d/fig.svg.tmp.42.3");
+    memset(path, 'a', 300);
+    memcpy(path, "d/", 2);
+    path[300] = 0; /* a 298-byte name: too long for a file, not for the cut temporary name */
+    ck_assert_int_eq(atomic_temp_name(path, 12345, 0, out, sizeof out), 0);
+    ck_assert_int_eq((int)strlen(strrchr(out, '/') + 1), 255);
+    ck_assert_str_eq(out + strlen(out) - 13, "a.tmp.12345.0");
+    ck_assert_int_eq(atomic_temp_name("d/x", 1, 0, out, 8), -1);
+    static const struct { const char *name; int is; } NAMES[] = {
+        {"fig.svg.tmp.42.3", 1}, {"fig.svg.tmp", 1}, {"a.tmp.b.tmp.7.0", 1},
+        {"fig.svg.tmp.42", 0}, {"fig.svg.tmp.42.", 0}, {"fig.svg.tmp..3", 0},
+        {"fig.svg.tmp.4x.3", 0}, {"fig.svg", 0}, {".tmp.1.2", 0}, {"notes.tmp.txt", 0},
+        {"fig.svg.tmp.42.3.svg", 0}};
+    for (size_t k = 0; k < sizeof NAMES / sizeof *NAMES; k++)
+        ck_assert_msg(atomic_is_temp_name(NAMES[k].name) == NAMES[k].is, "%s", NAMES[k].name);
+}
+END_TEST
+
+/* Two processes write one file through file_write_atomic at once, many times, each its own
+ * version (one byte repeated over 256 KiB, many stdio writes each), while this process reads
+ * it: every write succeeds, every read is one whole version (never a mix, never short), and
+ * the folder is left holding the file alone (no temporary file). With one fixed temporary name
+ * the two share it: one removes or renames the other's half-written file. */
+#define RACE_BYTES (256 * 1024)
+#define RACE_ROUNDS 150
+
+static pid_t race_writer(const char *path, char byte) {
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid) return pid;
+    static char text[RACE_BYTES];
+    memset(text, byte, sizeof text);
+    for (int i = 0; i < RACE_ROUNDS; i++)
+        if (file_write_atomic(path, text, sizeof text) != 0) _exit(1);
+    _exit(0);
+}
+
+START_TEST(test_two_writers_one_file) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/page.html", tmp);
+    pid_t a = race_writer(path, 'a'), b = race_writer(path, 'b');
+    int done = 0, st, reads = 0;
+    while (done < 2) {
+        size_t len;
+        char *text = tu_read_file(path, &len);
+        if (text) {
+            reads++;
+            ck_assert_msg(len == RACE_BYTES, "a read of %zu bytes", len);
+            ck_assert_msg(text[0] == 'a' || text[0] == 'b', "byte %d", text[0]);
+            for (size_t i = 1; i < len; i++)
+                ck_assert_msg(text[i] == text[0], "a mix: byte %zu is '%c' after '%c'", i, text[i],
+                              text[0]);
+            free(text);
+        }
+        pid_t w = waitpid(-1, &st, WNOHANG);
+        if (w == a || w == b) {
+            ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a writer's write failed");
+            done++;
+        }
+    }
+    ck_assert_int_gt(reads, 0);
+    assert_names(tmp, "page.html");
 }
 END_TEST
 
 /* A file made read-only (chmod 444) is kept by file_write_atomic (EACCES, its bytes and mode
  * unchanged, no .tmp), also when the test runs as root; a writable one is replaced. */
 START_TEST(test_atomic_keeps_read_only) {
-    char path[300], tmpname[310];
+    char path[300];
     snprintf(path, sizeof path, "%s/index.html", tmp);
-    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
     ck_assert_int_eq(file_write_atomic(path, "mine\n", 5), 0);
     ck_assert_int_eq(chmod(path, 0444), 0);
     errno = 0;
@@ -208,7 +293,7 @@ START_TEST(test_atomic_keeps_read_only) {
     struct stat sb;
     ck_assert_int_eq(lstat(path, &sb), 0);
     ck_assert_int_eq(sb.st_mode & 07777, 0444);
-    ck_assert(!exists(tmpname));
+    assert_names(tmp, "index.html");
     ck_assert_int_eq(chmod(path, 0200), 0); /* one write bit is enough */
     ck_assert_int_eq(file_write_atomic(path, "new\n", 4), 0);
     ck_assert_int_eq(chmod(path, 0644), 0);
@@ -250,9 +335,8 @@ END_TEST
 /* Under a file-size limit (a full disk: the write fails part way), file_write_atomic fails, the
  * old file keeps its bytes and no .tmp is left. */
 START_TEST(test_atomic_full_disk_keeps_old) {
-    char path[300], tmpname[310];
+    char path[300];
     snprintf(path, sizeof path, "%s/fig.svg", tmp);
-    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
     tu_write_file(path, "OLD\n");
     static char big[200000];
     memset(big, 'x', sizeof big);
@@ -270,16 +354,15 @@ START_TEST(test_atomic_full_disk_keeps_old) {
     char *text = tu_read_file(path, NULL);
     ck_assert_str_eq(text, "OLD\n");
     free(text);
-    ck_assert(!exists(tmpname));
+    assert_names(tmp, "fig.svg");
 }
 END_TEST
 
 /* A figure saved under the same limit (svg_save, what every report figure goes through): it
  * fails, the old figure keeps its bytes, no .tmp is left. */
 START_TEST(test_svg_save_full_disk_keeps_old) {
-    char path[300], tmpname[310];
+    char path[300];
     snprintf(path, sizeof path, "%s/fig.svg", tmp);
-    snprintf(tmpname, sizeof tmpname, "%s.tmp", path);
     tu_write_file(path, "OLD\n");
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
@@ -299,7 +382,7 @@ START_TEST(test_svg_save_full_disk_keeps_old) {
     char *text = tu_read_file(path, NULL);
     ck_assert_str_eq(text, "OLD\n");
     free(text);
-    ck_assert(!exists(tmpname));
+    assert_names(tmp, "fig.svg");
 }
 END_TEST
 
@@ -311,13 +394,15 @@ END_TEST
     "--set train.batch_size=8 --set train.eval_every=10 --set log.every=5 --set log.progress=0 " \
     "--set train.checkpoint_every=10 --set run.threads=1"
 
-/* Every file a run writes, and the temporary names its whole-file writes use. */
+/* Every file a run writes, and the temporary names a version before used for its whole-file
+ * writes (NAME.tmp: a leftover of it, or a planted link, is never followed, removed nor in the
+ * way; links at this version's names, NAME.tmp.PID.K, are test_atomic_replaces_links'). */
 static const char *const RUN_FILES[] = {
     "loss.csv", "grad_norms.csv", "attention.csv", "config.ini", "config.ini.tmp",
     "checkpoint.bin", "checkpoint.bin.tmp", "attn_map.csv", "attn_map.csv.tmp",
     "attn_map_tokens.csv", "attn_map_step0.csv", "init_check.txt", "init_check.txt.tmp",
     "attn_steps.csv"};
-/* ... a resume (the logs are rewritten through .tmp, then appended to) */
+/* ... a resume (the logs are rewritten through a temporary file, then appended to) */
 static const char *const RESUME_FILES[] = {
     "loss.csv.tmp", "grad_norms.csv.tmp", "attention.csv.tmp", "config.ini.tmp",
     "checkpoint.bin.tmp", "attn_map.csv.tmp", "attn_map_tokens.csv.tmp", "attn_steps.csv.tmp"};
@@ -350,10 +435,20 @@ START_TEST(test_run_resume_compare_sweep_write_no_link) {
     snprintf(args, sizeof args, TINY_RUN " --set train.steps=20 --set run.dir=%s --set run.name=r", tmp);
     ck_assert_int_eq(tu_run_train(tmp, args), 0);
     assert_victim_unchanged("a run");
-    for (size_t i = 0; i < N_OF(RESUME_FILES); i++) plant_link(dir, RESUME_FILES[i]);
+    for (size_t i = 0; i < N_OF(RESUME_FILES); i++) {
+        char planted[600];
+        snprintf(planted, sizeof planted, "%s/%s", dir, RESUME_FILES[i]);
+        if (!exists(planted)) plant_link(dir, RESUME_FILES[i]); /* the run's are still there */
+    }
     snprintf(args, sizeof args, "--resume %s --set train.steps=30", dir);
     ck_assert_int_eq(tu_run_train(tmp, args), 0);
     assert_victim_unchanged("a resume");
+    /* the planted links stay, and no temporary file of the run's or the resume's is left */
+    char *left = tu_list_dir(dir, atomic_is_temp_name);
+    ck_assert_str_eq(left, "attention.csv.tmp attn_map.csv.tmp attn_map_tokens.csv.tmp "
+                           "attn_steps.csv.tmp checkpoint.bin.tmp config.ini.tmp "
+                           "grad_norms.csv.tmp init_check.txt.tmp loss.csv.tmp");
+    free(left);
     char path[500];
     snprintf(path, sizeof path, "%s/loss.csv", dir);
     ck_assert(is_regular(path) && tu_file_contains(path, "\n30,"));
@@ -361,7 +456,7 @@ START_TEST(test_run_resume_compare_sweep_write_no_link) {
     char rep[400];
     snprintf(rep, sizeof rep, "%s/rep", tmp);
     ck_assert_int_eq(mkdir(rep, 0755), 0);
-    /* links at its temporary names are removed, not followed; a link at a report file itself,
+    /* links at a version before's temporary names are not followed; a link at a report file itself,
      * a name the folder's manifest gives to the report, is replaced, never written through */
     for (size_t i = 0; i < N_OF(REPORT_FILES); i++)
         if (strstr(REPORT_FILES[i], ".tmp")) plant_link(rep, REPORT_FILES[i]);
@@ -390,8 +485,8 @@ START_TEST(test_run_resume_compare_sweep_write_no_link) {
     for (size_t i = 0; i < N_OF(SWEEP_FILES); i++) plant_link(sw, SWEEP_FILES[i]);
     /* a link at summary.txt or sweep.csv (put there after the plan: not in the folder's
      * manifest, util/owned_dir.h) is not a file of the sweep's: refused before any run (exit 2),
-     * as --compare refuses one; once both are gone, the links at the temporary names are
-     * replaced */
+     * as --compare refuses one; once both are gone, the sweep runs, the links at a version
+     * before's temporary names never followed */
     static const char *const THEIRS[] = {"summary.txt", "sweep.csv"};
     for (int k = 0; k < 2; k++) {
         ck_assert_int_eq(sh("cd %s && %s --sweep tiny.ini --grid optim.lr=1e-3 --steps 5 --out sw "
@@ -414,6 +509,27 @@ START_TEST(test_run_resume_compare_sweep_write_no_link) {
     snprintf(path, sizeof path, "%s/configs/lr-1e-3.ini", sw);
     ck_assert_int_ne(sh("%s --sweep-run %s > /dev/null 2>&1", tu_train_bin(), path), 0);
     assert_victim_unchanged("--sweep-run");
+}
+END_TEST
+
+/* A run killed while it wrote its first files leaves a temporary file (here config.ini's, of a
+ * process 4242 that is gone); training into that folder again works (exit 0: the folder holds no
+ * file of the user's, only ours), the leftover is left where it is (it may be a live writer's)
+ * and the folder's manifest never lists it. */
+START_TEST(test_killed_writers_leftover_no_block) {
+    char dir[400], path[500], args[1024];
+    snprintf(dir, sizeof dir, "%s/r", tmp);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/config.ini.tmp.4242.0", dir);
+    tu_write_file(path, "[run]\nname = r\n");
+    snprintf(args, sizeof args, TINY_RUN " --set train.steps=5 --set run.dir=%s --set run.name=r", tmp);
+    ck_assert_int_eq(tu_run_train(tmp, args), 0);
+    ck_assert(tu_file_holds(path, "[run]\nname = r\n"));
+    char *left = tu_list_dir(dir, atomic_is_temp_name);
+    ck_assert_str_eq(left, "config.ini.tmp.4242.0");
+    free(left);
+    snprintf(path, sizeof path, "%s/.scaledot-manifest", dir);
+    ck_assert(tu_file_contains(path, "\nconfig.ini\n") && !tu_file_contains(path, ".tmp"));
 }
 END_TEST
 
@@ -476,11 +592,7 @@ START_TEST(test_compare_full_disk_whole_or_absent) {
     for (size_t i = 0; i < N_OF(REPORT_FILES); i++) {
         char path[500];
         snprintf(path, sizeof path, "%s/rep/%s", tmp, REPORT_FILES[i]);
-        size_t n = strlen(REPORT_FILES[i]);
-        if (n > 4 && strcmp(REPORT_FILES[i] + n - 4, ".tmp") == 0) {
-            ck_assert_msg(!exists(path), "%s left behind", path);
-            continue;
-        }
+        if (atomic_is_temp_name(REPORT_FILES[i])) continue; /* the listing below */
         size_t len;
         char *text = tu_read_file(path, &len);
         if (!text) continue; /* not written: allowed */
@@ -489,6 +601,10 @@ START_TEST(test_compare_full_disk_whole_or_absent) {
                       "%s is torn (%zu bytes)", path, len);
         free(text);
     }
+    snprintf(cmd, sizeof cmd, "%s/rep", tmp);
+    char *left = tu_list_dir(cmd, atomic_is_temp_name);
+    ck_assert_msg(!left[0], "left behind: %s", left);
+    free(left);
 }
 END_TEST
 
@@ -496,6 +612,8 @@ TU_MAIN_FIXTURE_TIMEOUT("whole_write", setup, teardown, 60,
                         TU_LOOP(test_cut_back_to_whole_rows, 0,
                                 (int)(sizeof LIMITS / sizeof LIMITS[0])),
                         TU_LOOP(test_train_full_disk, 0, 3), test_atomic_replaces_links,
+                        test_temp_names, test_two_writers_one_file,
+                        test_killed_writers_leftover_no_block,
                         test_atomic_keeps_read_only,
                         test_log_refuses_links_and_fifos, test_atomic_full_disk_keeps_old,
                         test_svg_save_full_disk_keeps_old,

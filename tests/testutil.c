@@ -196,6 +196,31 @@ int tu_count_lines(const char *path) {
     return n;
 }
 
+static int cmp_names(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+char *tu_list_dir(const char *dir, int (*match)(const char *name)) {
+    DIR *d = opendir(dir);
+    ck_assert_msg(d != NULL, "cannot read folder %s", dir);
+    char *names[512], *out = NULL;
+    size_t n = 0, len = 0;
+    for (struct dirent *e; (e = readdir(d)) && n < 512;)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+            (!match || match(e->d_name)))
+            names[n++] = strdup(e->d_name);
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_names);
+    FILE *m = open_memstream(&out, &len);
+    ck_assert(m != NULL);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(m, "%s%s", i ? " " : "", names[i]);
+        free(names[i]);
+    }
+    ck_assert_int_eq(fclose(m), 0);
+    return out;
+}
+
 /* ------------------------------------------------------------- XML */
 
 #ifndef SCALEDOT_SOURCE_DIR

@@ -120,6 +120,12 @@ const char *tu_put_file(char *dir, size_t n, const char *base, const char *sub, 
 /* Number of '\n' in the file at path; -1 when it cannot be opened. */
 int tu_count_lines(const char *path);
 
+/* The names in folder dir (not "." and ".."), sorted (strcmp) and joined by single spaces, as a
+ * malloc'd string (the caller frees): what a write left there, compared whole. Only names for
+ * which match(name) is nonzero, or every name when match is NULL (e.g. util/whole_write.h's
+ * atomic_is_temp_name: the temporary files left). Fails the test when dir cannot be read. */
+char *tu_list_dir(const char *dir, int (*match)(const char *name));
+
 /* ------------------------------------------------------------- the ./train program */
 
 /* The program end-to-end tests run: $SCALEDOT_TRAIN_BIN when set (`make test-sanitize` points it

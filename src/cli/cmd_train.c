@@ -14,6 +14,7 @@
 
 #include "cli/cli_internal.h"
 #include "config/config.h"
+#include "sweep/sweep.h"
 #include "tasks/tasks.h"
 #include "train/checkpoint.h"
 #include "train/lr_map.h"
@@ -272,6 +273,12 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     if (a.config_path && config_load_file(&c, a.config_path) != 0) return EXIT_CONFIG;
     if (apply_sets(&c, argc, argv, run_dir != NULL) != 0) return EXIT_CONFIG;
     if (config_validate(&c) != 0) return EXIT_CONFIG;
+    /* a sweep's run config trained by hand after its sweep folder moved: the run goes to the
+     * runs/ beside it, as the sweep's own run command does, never into the old folder; a run.dir
+     * given by --set is the user's word */
+    if (!run_dir && a.config_path && strncmp(config_origin(&c, "run.dir"), "--set", 5) != 0 &&
+        sweep_follow_moved(&c, a.config_path) != 0)
+        return EXIT_CONFIG;
     if (run_dir) {
         /* a relative task.file was relative to the folder the run was started from: where it
          * names nothing (another folder), the stored absolute path names the file (its hash is

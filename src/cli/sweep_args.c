@@ -79,7 +79,13 @@ static int split_values(Axis *ax, const char *list, const char *flag, int argn) 
         size_t len = strcspn(p, ",");
         int blank = 0;
         for (size_t k = 0; k < len; k++) blank |= isspace((unsigned char)p[k]) != 0;
-        if (len == 0 || len >= PLAN_CELL || blank) {
+        if (len >= PLAN_CELL) { /* the reason first: the value itself may fill the screen */
+            fprintf(stderr, "error: %s (argument %d): a value of '%s' is too long (%zu "
+                            "characters, at most %d): '%.*s'\n",
+                    flag, argn, ax->key, len, PLAN_CELL - 1, (int)len, p);
+            return -1;
+        }
+        if (len == 0 || blank) {
             fprintf(stderr, "error: %s (argument %d): bad entry '%.*s' in '%s' (entries are "
                             "non-empty, without blanks, separated by single commas)\n",
                     flag, argn, (int)len, p, list);
@@ -189,7 +195,13 @@ static void axis_init(Axis *ax, AxisKind kind, const char *key, const char *labe
 static int parse_grid(Parts *p, const char *v, int argn) {
     size_t klen = strcspn(v, "=");
     char key[64];
-    if (!v[klen] || klen == 0 || klen >= sizeof key) {
+    if (v[klen] && klen >= sizeof key) {
+        fprintf(stderr, "error: --grid (argument %d): the key '%.*s' is too long (%zu characters, "
+                        "at most %d; see ./train --reference-table)\n",
+                argn, (int)klen, v, klen, (int)sizeof key - 1);
+        return -1;
+    }
+    if (!v[klen] || klen == 0) {
         fprintf(stderr, "error: --grid (argument %d): '%s' is not section.key=v1,v2,...\n", argn, v);
         return -1;
     }

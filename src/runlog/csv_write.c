@@ -72,7 +72,7 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
         return -2;
     }
     if (!atomic_open(out, path)) {
-        fprintf(stderr, "error: cannot write '%s.tmp': %s\n", path, strerror(errno));
+        fprintf(stderr, "error: cannot write '%s': %s\n", out->failed, strerror(errno));
         free(line);
         fclose(in);
         return -1;

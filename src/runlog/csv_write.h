@@ -35,18 +35,19 @@ int csv_log_row(FILE *f, const char *path, const char *line);
  * written (the row is cut, never overrun). */
 size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, const char *fmt);
 
-/* The first half of resuming a log: writes path.tmp (atomic_open: never through a link) with the
- * header and the rows of the log at path whose step (first field, as strtol reads it) is below
- * resume_step, dropping later rows (written after the checkpoint) and a last line without its
- * '\n' (a killed write); path itself is not touched. Returns 0 (out is then open: commit it with
- * csv_log_keep_commit or atomic_discard it), -1 after printing why ("error: cannot resume:
- * 'path': reason", "cannot write 'path.tmp'", "cannot rewrite 'path'"), or -2 when the log is
- * not a regular file or larger than FILE_MAX_LOG_BYTES (util/file_check.h), or its first line is
- * not a whole header (empty file, no '\n', not starting "step,": rows appended to it could not
- * be read back); out is then not open (nothing to discard) and no path.tmp is left. */
+/* The first half of resuming a log: writes a temporary file (atomic_open: never through a link)
+ * with the header and the rows of the log at path whose step (first field, as strtol reads it)
+ * is below resume_step, dropping later rows (written after the checkpoint) and a last line
+ * without its '\n' (a killed write); path itself is not touched. Returns 0 (out is then open:
+ * commit it with csv_log_keep_commit or atomic_discard it), -1 after printing why ("error: cannot
+ * resume: 'path': reason", "cannot write 'TEMPORARY'", "cannot rewrite 'path'"), or -2 when the
+ * log is not a regular file or larger than FILE_MAX_LOG_BYTES (util/file_check.h), or its first
+ * line is not a whole header (empty file, no '\n', not starting "step,": rows appended to it
+ * could not be read back); out is then not open (nothing to discard) and no temporary file is
+ * left. */
 int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out);
 
-/* The second half: renames the prepared path.tmp over path and opens it with csv_log_append.
+/* The second half: renames the prepared temporary file over path and opens it with csv_log_append.
  * Returns NULL after printing "error: cannot rewrite 'path': strerror" (path unchanged) or
  * csv_log_append's message. */
 FILE *csv_log_keep_commit(const char *path, AtomicFile *prepared);

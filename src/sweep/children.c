@@ -128,6 +128,40 @@ static pid_t start(const JobList *jl, int i) {
     return pid;
 }
 
+/* The line a second SIGINT / SIGTERM to the sweep prints as it ends at once (util/stop_signal.h:
+ * "second SIGINT: stopped at once; " and this note), in the words of a run's own line: its
+ * running runs were not waited for and stop at once too (each gets SIGTERM as its parent dies:
+ * start(); a Ctrl-C at the terminal reaches them directly), with no checkpoint of this step;
+ * which of their folders keep a checkpoint to go on from (checkpoint.bin there now) and which
+ * train again from step 0; the same command resumes the sweep. Called as runs start and end and
+ * while they run, so that the note is the state of the moment. */
+static void note_stop_state(const JobList *jl, const pid_t *pid, const int *which) {
+    char note[STOP_NOTE_MAX], kept[STOP_NOTE_MAX / 2] = "", none[STOP_NOTE_MAX / 2] = "";
+    int running = 0;
+    for (int s = 0; s < jl->jobs; s++) {
+        if (pid[s] <= 0) continue;
+        running++;
+        const char *name = jl->dir ? jl->dir[which[s]] : jl->cfg[which[s]];
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/checkpoint.bin", name);
+        char *list = jl->dir && access(path, F_OK) == 0 ? kept : none;
+        size_t len = strlen(list);
+        snprintf(list + len, sizeof kept - len, "%s%s%s", len ? ", " : "", name, jl->dir ? "/" : "");
+    }
+    if (running == 0)
+        snprintf(note, sizeof note, "no run was running. Every finished run is kept; the same "
+                 "command resumes the sweep\n");
+    else
+        snprintf(note, sizeof note, "its %d running run%s too, not waited for: no checkpoint of "
+                 "this step.%s%s%s%s%s%s Every finished run is kept; the same command resumes "
+                 "the sweep, each run from its checkpoint\n", running, running > 1 ? "s" : "",
+                 kept[0] ? " Their logs and last checkpoint kept: " : "", kept, kept[0] ? "." : "",
+                 none[0] ? (jl->dir ? " No checkpoint, trained again from step 0: "
+                                    : " Runs (their train.log says what each keeps): ") : "",
+                 none, none[0] ? "." : "");
+    stop_signal_note(note);
+}
+
 /* Starts runs into the free slots, unless a signal came or a start failed (*rc = 1). */
 static void fill(const JobList *jl, pid_t *pid, int *which, double *began, int *next,
                  int *running, int *rc) {
@@ -164,6 +198,7 @@ int children_run(const JobList *jl, int *failed) {
     double last_line = now_s(); /* the sweep's first line was just printed */
     while (next < jl->n || running > 0) {
         fill(jl, pid, which, began, &next, &running, &rc);
+        note_stop_state(jl, pid, which);
         if (rc && running == 0) break;
         if (stop_signal_caught() && !forwarded) {
             for (int s = 0; s < jl->jobs; s++)

@@ -54,11 +54,27 @@ static const OwnedWriter SWEEP_RUN_WRITER = {
     .advice = "Move it away, or remove the run folder to train the run again",
 };
 
-/* A config of a sweep folder that was moved (or copied) away from where it was planned names
- * the old folder's runs/ in run.dir (an absolute path): the run goes into the runs/ beside the
- * config instead, OUT/runs for OUT/configs/NAME.ini when OUT holds a plan.txt and is not the
- * folder run.dir names, with a note; never into the old place. */
-static int follow_moved_sweep(Config *c, const char *cfg_path) {
+/* 1 when the plan in plan_path (OUT/plan.txt) names run `name`; 0 when it does not, -1 after a
+ * message when it cannot be read. */
+static int plan_names_run(const char *plan_path, const char *name) {
+    char why[128];
+    size_t len;
+    char *text = file_read_regular(plan_path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+    if (!text) {
+        fprintf(stderr, "error: cannot read '%s': %s\n", plan_path, why);
+        return -1;
+    }
+    Plan p;
+    int rc = plan_parse(&p, text, plan_path);
+    free(text);
+    if (rc != 0) return -1;
+    int found = 0;
+    for (int r = 0; r < p.n_runs && !found; r++) found = strcmp(p.names[r], name) == 0;
+    plan_free(&p);
+    return found;
+}
+
+int sweep_follow_moved(Config *c, const char *cfg_path) {
     char out[SWEEP_PATH], old[SWEEP_PATH], abs[PATH_MAX], plan[SWEEP_PATH + 16];
     const char *slash = strrchr(cfg_path, '/');
     size_t n = slash ? (size_t)(slash - cfg_path) : 0;
@@ -70,10 +86,17 @@ static int follow_moved_sweep(Config *c, const char *cfg_path) {
     size_t m = strlen(c->run_dir);
     while (m > 1 && c->run_dir[m - 1] == '/') m--;
     if (access(plan, F_OK) != 0 || m < 5 || strncmp(c->run_dir + m - 5, "/runs", 5) != 0) return 0;
+    /* the plan's own config of run R: OUT/configs/R.ini with run.name = R */
+    size_t rn = strlen(c->run_name);
+    if (strlen(slash + 1) != rn + 4 || strncmp(slash + 1, c->run_name, rn) != 0 ||
+        strcmp(slash + 1 + rn, ".ini") != 0)
+        return 0;
     snprintf(old, sizeof old, "%.*s", (int)(m - 5), c->run_dir);
     struct stat a, b;
     if (stat(out, &a) != 0) return 0;
     if (stat(old, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) return 0;
+    int named = plan_names_run(plan, c->run_name);
+    if (named <= 0) return named;
     if (!realpath(out, abs) || strlen(abs) + 6 > sizeof c->run_dir) {
         fprintf(stderr, "error: %s names run.dir '%s', not the runs/ of its own sweep folder "
                         "'%s', which cannot be resolved: plan the sweep again with ./train --sweep "
@@ -152,7 +175,7 @@ static int redirect_output(const char *dir) {
 int sweep_run_one(const char *cfg_path) {
     Config *c = malloc(sizeof *c);
     if (!c) return EXIT_RUNTIME;
-    if (sweep_load_run_config(cfg_path, c) != 0 || follow_moved_sweep(c, cfg_path) != 0) {
+    if (sweep_load_run_config(cfg_path, c) != 0 || sweep_follow_moved(c, cfg_path) != 0) {
         free(c);
         return EXIT_CONFIG;
     }

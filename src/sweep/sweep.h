@@ -25,6 +25,15 @@ int sweep_execute(const SweepArgs *a);
  * recorded one when nothing was done), 2 for a bad config file. */
 int sweep_run_one(const char *cfg_path);
 
+/* Where a run config of a sweep folder that was moved (or copied) away from where it was planned
+ * trains: its run.dir names the old folder's runs/ (an absolute path), so c->run_dir is set to the
+ * runs/ beside the config instead, OUT/runs for cfg_path OUT/configs/R.ini, when OUT holds a
+ * plan.txt that names run R, c's run.name is R, and OUT is not the folder run.dir names; a note
+ * on stderr says so. Never the old place. Used by the sweep's run command and by a plain
+ * ./train OUT/configs/R.ini (docs/sweeps.md). Returns 0 (c moved, or left as it was when the
+ * config is no such run config), or -1 after a message (plan.txt unreadable, OUT unresolvable). */
+int sweep_follow_moved(Config *c, const char *cfg_path);
+
 /* Reads a run's config file (OUT/configs/RUN.ini) into c as the run stores it (task.separator
  * resolved). Returns 0, or -1 after a message naming the file, line and key. */
 int sweep_load_run_config(const char *cfg_path, Config *c);

@@ -50,10 +50,10 @@ static uint32_t n_state_buffers(const Optimizer *o) { return o->kind == OPTIMIZE
 
 int checkpoint_save(const char *path, const char *config_text, const Model *m,
                     const Optimizer *o, const CheckpointState *s) {
-    AtomicFile out; /* path.tmp, never through a link, renamed over path when whole */
+    AtomicFile out; /* a temporary file, never through a link, renamed over path when whole */
     Writer w = {atomic_open(&out, path), 0xcbf29ce484222325ull, 0};
     if (!w.f) {
-        fprintf(stderr, "error: cannot write checkpoint '%s.tmp': %s\n", path, strerror(errno));
+        fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", out.failed, strerror(errno));
         return -1;
     }
     put(&w, MAGIC, 8);

@@ -32,8 +32,8 @@ typedef struct {
     Rng data_rng;       /* the training stream's generator */
 } CheckpointState;
 
-/* Writes the checkpoint to path (via path.tmp). Returns 0, or -1 after printing which file could
- * not be written and why. */
+/* Writes the checkpoint to path (via a temporary file, util/whole_write.h). Returns 0, or -1
+ * after printing which file could not be written and why. */
 int checkpoint_save(const char *path, const char *config_text, const Model *m,
                     const Optimizer *o, const CheckpointState *s);
 

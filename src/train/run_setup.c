@@ -19,6 +19,7 @@
 #include "util/owned_dir.h"
 #include "util/provenance.h"
 #include "util/run_lock.h"
+#include "util/whole_write.h"
 
 double train_width_mult(const Config *c) {
     return c->param == PARAM_MUP ? (double)c->d_model / (double)c->base_width : 1.0;
@@ -140,8 +141,8 @@ int train_log_is_sweeps(const char *dir) {
 
 /* 1 when the folder dir holds a file other than what a sweep's run command writes before the run
  * starts (.lock, a train.log it began, its markers) and the temporary files of a write cut short
- * (NAME.tmp); 0 when it holds none of its own, or cannot be read (creating the lock or logs
- * there reports it). */
+ * (util/whole_write.h: atomic_is_temp_name); 0 when it holds none of its own, or cannot be
+ * read (creating the lock or logs there reports it). */
 static int folder_holds_files(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return 0;
@@ -153,8 +154,7 @@ static int folder_holds_files(const char *dir) {
         for (size_t i = 0; i < sizeof sweep_files / sizeof sweep_files[0]; i++)
             if (strcmp(e->d_name, sweep_files[i]) == 0) holds = 0;
         if (!holds && strcmp(e->d_name, "train.log") == 0) holds = !train_log_is_sweeps(dir);
-        size_t n = strlen(e->d_name);
-        if (n > 4 && strcmp(e->d_name + n - 4, ".tmp") == 0) holds = 0;
+        if (atomic_is_temp_name(e->d_name)) holds = 0;
     }
     closedir(d);
     return holds;

@@ -38,7 +38,7 @@ typedef struct {
  * logs are kept instead: rows of steps >= resume_step (written after the checkpoint, before the
  * run stopped) are dropped and new rows are appended: all of them are read and written aside
  * first, and only then replaced (temporary file + rename) and config.ini written, so a resume
- * that fails here changes nothing and leaves no .tmp. Nothing is written through a link
+ * that fails here changes nothing and leaves no temporary file. Nothing is written through a link
  * (util/whole_write.h). Returns 0, or -1 after printing which path could not be created or
  * written and why (strerror), or -2 when a log to resume is not a regular file or too large. */
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,

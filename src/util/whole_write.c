@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,6 +36,33 @@ int whole_write(int fd, const char *text, size_t len) {
     return 0;
 }
 
+int atomic_temp_name(const char *path, long pid, int k, char *out, size_t n) {
+    char suffix[48];
+    int slen = snprintf(suffix, sizeof suffix, ATOMIC_TEMP_MARK "%ld.%d", pid, k);
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0, base_len = strlen(path) - dir_len;
+    if (base_len + (size_t)slen > NAME_MAX) base_len = NAME_MAX - (size_t)slen;
+    if (snprintf(out, n, "%.*s%s", (int)(dir_len + base_len), path, suffix) >= (int)n) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+int atomic_is_temp_name(const char *name) {
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".tmp") == 0) return 1; /* a version before this one's */
+    const char *mark = NULL;
+    for (const char *p = strstr(name, ATOMIC_TEMP_MARK); p; p = strstr(p + 1, ATOMIC_TEMP_MARK))
+        mark = p; /* the last one: NAME itself may hold ".tmp." */
+    if (!mark || mark == name) return 0;
+    const char *p = mark + strlen(ATOMIC_TEMP_MARK);
+    size_t pid = strspn(p, "0123456789");
+    if (pid == 0 || p[pid] != '.') return 0;
+    size_t k = strspn(p + pid + 1, "0123456789");
+    return k > 0 && p[pid + 1 + k] == '\0';
+}
+
 FILE *atomic_open(AtomicFile *a, const char *path) {
     a->f = NULL;
     a->failed = a->path;
@@ -42,7 +70,6 @@ FILE *atomic_open(AtomicFile *a, const char *path) {
         errno = ENAMETOOLONG;
         return NULL;
     }
-    snprintf(a->tmp, sizeof a->tmp, "%s.tmp", path);
     /* a file made read-only (no write bit for anyone) is kept, as open(2) keeps it from anyone
      * but root: the rename would replace it, and the new one would come back writable */
     struct stat st;
@@ -53,11 +80,15 @@ FILE *atomic_open(AtomicFile *a, const char *path) {
     /* a folder under the owner rule (owned_dir.h): the name goes into its manifest first */
     if (owned_claim(path) != 0) return NULL;
     a->failed = a->tmp; /* from here on, the temporary file is what can fail */
-    /* a leftover of a killed writer, or a planted link: removed (never followed), then O_EXCL
-     * makes sure the name is ours */
-    if (unlink(a->tmp) != 0 && errno != ENOENT) return NULL;
-    int fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0) return NULL;
+    /* a name taken (a leftover of a killed writer, a planted link or folder) is skipped, never
+     * removed nor followed: O_EXCL makes sure the name we write is ours alone */
+    int fd = -1;
+    for (int k = 0; fd < 0 && k < ATOMIC_TEMP_TRIES; k++) {
+        if (atomic_temp_name(path, (long)getpid(), k, a->tmp, sizeof a->tmp) != 0) return NULL;
+        fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) return NULL;
+    }
+    if (fd < 0) return NULL; /* EEXIST: every name tried is taken */
     a->f = fdopen(fd, "w");
     if (!a->f) {
         int err = errno;

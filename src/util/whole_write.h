@@ -17,37 +17,61 @@
  * of the failed write (the file then ends where it ended before, plus any whole rows of text). */
 int whole_write(int fd, const char *text, size_t len);
 
-/* A file being written whole: the stream writes PATH.tmp, atomic_commit renames it over PATH. */
+/* The temporary file of a whole-file write is NAME.tmp.PID.K beside NAME: PID the writing
+ * process's id, K the first of 0, 1, 2, ... whose name is free (created with O_CREAT | O_EXCL |
+ * O_NOFOLLOW, so a name that exists, a link included, is never opened: the next K is tried).
+ * Why this, and not one fixed NAME.tmp: two processes writing one file at once (two --compare
+ * into one folder, a sweep and a run by hand) each write a temporary file of their own, and the
+ * rename publishes one whole version, never the other's half. Why the pid, and not mkstemp's
+ * random letters: a leftover says which process left it. A leftover of a killed writer is never
+ * removed (it may be a live writer's of another PID namespace sharing the folder), never listed
+ * in a folder's manifest (owned_dir.h claims NAME, not its temporary name), never read, and
+ * never blocks a write (its name is skipped); atomic_is_temp_name lets a folder check pass over
+ * it. NAME is cut, in the temporary name only, so that it fits one file name (NAME_MAX). */
+#define ATOMIC_TEMP_MARK ".tmp."
+
+/* Temporary names (K = 0 .. ATOMIC_TEMP_TRIES - 1) tried before atomic_open gives up with
+ * EEXIST: only leftovers of earlier processes that had this pid, or planted names, take them. */
+#define ATOMIC_TEMP_TRIES 100
+
+/* The temporary name of attempt k for path, by process pid, into out[0..n). Returns 0, or -1
+ * (ENAMETOOLONG) when it does not fit. */
+int atomic_temp_name(const char *path, long pid, int k, char *out, size_t n);
+
+/* 1 when name (a file name, no folder) is a temporary name of atomic_open's: NAME.tmp.PID.K, or
+ * NAME.tmp of a version before it; else 0. */
+int atomic_is_temp_name(const char *name);
+
+/* A file being written whole: the stream writes the temporary file (above), atomic_commit
+ * renames it over PATH. */
 typedef struct {
     FILE *f;
-    char path[4096], tmp[4100];
+    char path[4096], tmp[4096 + 48];
     const char *failed; /* after a failure: tmp or path, the file it was at (for the message) */
 } AtomicFile;
 
-/* Starts writing path: removes a stale path.tmp (a link there is removed, not followed) and
- * creates it anew (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0666 less the umask). Returns the stream
- * to write to (also a->f), or NULL with errno set (ENAMETOOLONG for a path of 4096 bytes or
- * more; EACCES when path is a regular file without any write permission bit, made read-only to
- * keep it, also when running as root) and nothing created. */
+/* Starts writing path: creates its temporary file (above; mode 0666 less the umask). Returns the
+ * stream to write to (also a->f), or NULL with errno set (ENAMETOOLONG for a path of 4096 bytes
+ * or more; EACCES when path is a regular file without any write permission bit, made read-only
+ * to keep it, also when running as root) and nothing created. */
 FILE *atomic_open(AtomicFile *a, const char *path);
 
-/* Flushes and closes the stream (fsync first when sync is nonzero) and renames path.tmp over
- * path, replacing whatever was there (a symbolic link is replaced, the file it points at is not
- * touched). Returns 0, or -1 with errno of the first failure (a full disk: ENOSPC), path left as
- * it was and path.tmp removed. */
+/* Flushes and closes the stream (fsync first when sync is nonzero) and renames the temporary
+ * file over path, replacing whatever was there (a symbolic link is replaced, the file it points
+ * at is not touched). Returns 0, or -1 with errno of the first failure (a full disk: ENOSPC),
+ * path left as it was and the temporary file removed. */
 int atomic_commit(AtomicFile *a, int sync);
 
-/* Abandons the write: closes the stream and removes path.tmp; path is left as it was. */
+/* Abandons the write: closes the stream and removes the temporary file; path is left as it was. */
 void atomic_discard(AtomicFile *a);
 
 /* Replaces the file at path with text[0..len) whole (atomic_open, one write, atomic_commit).
- * Returns 0, or -1 with errno set, path unchanged and no path.tmp left. Prints nothing. */
+ * Returns 0, or -1 with errno set, path unchanged and no temporary file left. Prints nothing. */
 int file_write_atomic(const char *path, const char *text, size_t len);
 
 /* file_write_atomic that also names, on failure, the file the failure was at in failed[0..n):
- * path.tmp when the temporary file could not be removed, created or written (a folder of that
- * name, a full disk), else path (made read-only, or the rename onto it refused), so that the
- * message names the file to look at. */
+ * the temporary file when it could not be created or written (a full disk), else path (made
+ * read-only, or the rename onto it refused), so that the message names the file to look at. */
 int file_write_atomic_why(const char *path, const char *text, size_t len, char *failed, size_t n);
 
 /* Opens the log at path for appending with whole_write: O_WRONLY | O_APPEND | O_CREAT, never
