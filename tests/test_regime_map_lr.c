@@ -1,4 +1,4 @@
-/* test_regime_map_lr.c: the regime map over learning rate x width (src/report/regime_map_lr.c,
+/* test_regime_map_lr.c: the regime map over learning rate x width (src/report/map/regime_map_lr.c,
  * regime_map_lr_draw.c) through ./train --regime-map (cmd_regime_map.c): two hand-made sweeps
  * whose cells (medians over seeds, ran_away, the largest lr that learnt per width) are worked
  * out by hand below and checked in regime_map_lr.csv exactly; the SVG well-formed, a cell per

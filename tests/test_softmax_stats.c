@@ -1,11 +1,11 @@
-/* test_softmax_stats.c: src/report/softmax_stats.c (softmax, entropy, Jacobian norm, Welford,
+/* test_softmax_stats.c: src/report/table/softmax_stats.c (softmax, entropy, Jacobian norm, Welford,
  * the q·k measurement). The command line of ./train --softmax-table is test_cmd_softmax_table's,
  * the table it prints test_softmax_table's.
  *
  * Expected values are derived in the comments, not copied from a run. The statistical tests use a
  * fixed seed, so they are deterministic; their tolerances are several standard errors derived
  * from the distribution of q·k, so they would also pass for almost every other seed. */
-#include "report/softmax_stats.h"
+#include "report/table/softmax_stats.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,9 +1,9 @@
-/* test_verdict.c: the verdict at the top of the report pages (src/report/verdict.c), every line
+/* test_verdict.c: the verdict at the top of the report pages (src/report/page/verdict.c), every line
  * worked out by hand: a pair of generated-task runs (final answer accuracy, the first step at
  * 50 / 90 / 99 %, the unscaled over the scaled run's steps, censored where a run never got
  * there), a pair of text runs (bits per byte and next-byte accuracy, how far apart they end), and
  * a sweep (best and worst group, seeds at 99 %, the median slowdown over its pairs). */
-#include "report/verdict.h"
+#include "report/page/verdict.h"
 
 #include <check.h>
 #include <stdio.h>

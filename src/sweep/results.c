@@ -1,6 +1,6 @@
 /* results.c: a run folder read into one sweep.csv row (the marker for status, exit code, wall
  * time and version; loss.csv, attention.csv, grad_norms.csv and config.ini for the numbers), and
- * sweep.csv written whole from the rows. Columns: report/sweep_columns.h. */
+ * sweep.csv written whole from the rows. Columns: report/read/sweep_columns.h. */
 #include "sweep/results.h"
 
 #include <errno.h>
@@ -15,9 +15,9 @@
 #include "runlog/log_query.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
-#include "report/log_check.h"
-#include "report/sweep_columns.h"
-#include "report/time_to_learn.h"
+#include "report/read/log_check.h"
+#include "report/read/sweep_columns.h"
+#include "report/table/time_to_learn.h"
 #include "sweep/sweep.h"
 #include "tasks/tasks.h"
 #include "train/evaluate.h"

@@ -1,0 +1,72 @@
+/* panels.h: the grid of line-chart panels that the figures of ./train --compare are made of
+ * (figures.c, figure_passthru.c). A Figure is a grid of panels, two per row (or one panel across
+ * the row); each panel holds one XY line per run, read from a log column, and every panel of a
+ * figure spans the same steps so they line up. */
+#ifndef SCALEDOT_PANELS_H
+#define SCALEDOT_PANELS_H
+
+#include "report/plot/plot.h"
+#include "report/read/runs.h"
+#include "report/plot/svg.h"
+
+#define PANEL_W 520.0
+#define PANEL_H 320.0
+#define MARGIN 20.0
+
+/* Points of one line: steps and values. */
+typedef struct {
+    double *x, *y;
+    int n;
+    int present;   /* the run has the file this series comes from */
+} XY;
+
+typedef struct {
+    PlotAxes ax;
+    const char *series;  /* what each line measures, for data-series */
+    XY *xy;              /* one per run */
+    int span;            /* grid columns the panel takes */
+    const char *ref_label; /* NULL, or a horizontal reference line at ref_y (chance level) */
+    double ref_y;        /* drawn across the whole panel in PLOT_STYLE_REFERENCE, named in the
+                          * legend by ref_label (the first panel's label when several have one) */
+} Panel;
+
+typedef struct {
+    Panel *p;
+    int n, cap, n_runs;
+    double x_max;  /* every panel spans steps 0..x_max, so figures line up */
+    int failed;
+} Figure;
+
+/* An empty figure for n runs, its x axis up to the last step any loss.csv logged. */
+Figure figure_init(const Run *runs, int n);
+
+/* Appends a panel (title, data-series name, y label, log y axis, grid columns 1 or 2) with an
+ * empty XY per run; title and y_label must outlive the figure. NULL (and f->failed set) when
+ * memory runs out. */
+Panel *figure_panel(Figure *f, const char *title, const char *series, const char *y_label,
+                    int log_y, int span);
+void figure_free(Figure *f);
+
+/* Steps and values (times scale) of the rows where column `name` is not empty: a value that was
+ * not measured at a step is left out, while a logged NaN/inf is kept so the line breaks there.
+ * A missing column gives an empty line. Returns 0, or -1 when memory runs out. */
+int xy_column(XY *xy, const Csv *t, const char *name, double scale);
+
+/* Mean over heads of an attention.csv column for one layer, one point per step (times scale);
+ * a missing column gives an empty line. Returns 0, or -1 when memory runs out. */
+int xy_attention(XY *xy, const Csv *t, int layer, const char *name, double scale);
+
+/* Gives the panels first, first + stride, ... below last the union of their y ranges, so
+ * magnitudes compare. Returns 0 (ranges left as they were) when they have nothing to draw. */
+int share_y_range(Figure *f, int first, int last, int stride, const Run *runs);
+
+/* Ends s and writes it to dir/file, then frees it. Returns 0, or -1 with errno set after printing
+ * the error, which names the file that failed (dir/file or its temporary file). */
+int save_figure(Svg *s, const char *dir, const char *file);
+
+/* Writes dir/file: the title, a legend of the runs that appear, and the panels in a grid of two
+ * columns (a panel with span 2 takes a whole row). Returns 0, or -1 after printing the error. */
+int figure_write(const Figure *f, const Run *runs, const char *title, const char *dir,
+                 const char *file);
+
+#endif
