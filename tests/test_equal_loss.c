@@ -2,7 +2,7 @@
  * loss. equal_loss_step on a table of series; then report_equal_loss on two synthetic run
  * folders whose every expected number is worked out by hand in the comments; a ratio 0 / 0 and
  * an overlap that holds none of A's levels. */
-#include "report/table/equal_loss.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <math.h>

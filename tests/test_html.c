@@ -5,7 +5,7 @@
  * with bad values marked, every setting with the differing ones highlighted, and each run's
  * provenance lines or "not recorded"; one self-contained page (no URL out), a missing figure file
  * named in its place. */
-#include "report/page/html.h"
+#include "report/page/page_internal.h"
 
 #include <check.h>
 #include <stdio.h>

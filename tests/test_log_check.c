@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "runlog/csv_read.h"
-#include "report/read/log_check.h"
+#include "report/read/read.h"
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 #include "sweepcsv.h"
 #include "testutil.h"

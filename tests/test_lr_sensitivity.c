@@ -2,7 +2,7 @@
  * (src/report/table/lr_sensitivity.c): the formula on bare curves, then on a hand-made sweep.csv with
  * two scale modes, three learning rates, two seeds and one diverged run, worked out by hand; l*
  * per group, the min() cap, rows without a loss, a file without loss0, and the printed table. */
-#include "report/table/lr_sensitivity.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <math.h>

@@ -3,7 +3,7 @@
  * out, a logged nan kept) or the mean over heads of an attention column, panels share a y range,
  * and the SVG has one row per two half-width panels or one full-width one, a legend of the runs
  * that appear, and one line per run present. Expected values are worked out by hand. */
-#include "report/figure/panels.h"
+#include "report/figure/figure_internal.h"
 
 #include <check.h>
 #include <math.h>

@@ -215,7 +215,7 @@ END_TEST
 
 /* A value of the lr map that is not one: exit 1, file, line and column named, nothing written,
  * no folder made. An lr that is not a number > 0 is one no run trained with: the checked reader
- * of sweep.csv (log_check.h) skips its row with a warning, as every command does, and the map is
+ * of sweep.csv (log_check.c) skips its row with a warning, as every command does, and the map is
  * drawn from the others. */
 START_TEST(test_malformed) {
     static const struct {

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/read/warnings.h"
+#include "report/read/read.h"
 #include "testutil.h"
 #include "util/run_lock.h"
 

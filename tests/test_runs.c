@@ -3,7 +3,7 @@
  * made unique, and the questions asked of one run's logs: last steps, layers, attention steps and
  * the status line (finished, stopped, diverged, skipped). Every expected value is worked out by
  * hand from the small files written here. (test_run_lock.c checks the "running" status.) */
-#include "report/read/runs.h"
+#include "report/read/read.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/page/slider.h"
+#include "report/page/page_internal.h"
 #include "testutil.h"
 
 static const char ATTN[] = "step,layer,head,logit_std,saturated_frac,dlogit_norm\n"

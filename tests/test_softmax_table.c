@@ -4,8 +4,7 @@
  * first summary line read off those rows; part 3's rows, softmax_random_row_pass of n = 4 .. 256
  * from a generator seeded afresh with the seed; the progress lines on stderr. (Its command line is
  * test_cmd_softmax_table's, the statistics themselves test_softmax_stats'.) */
-#include "report/page/report.h"
-#include "report/table/softmax_stats.h"
+#include "report/table/table_internal.h"
 
 #include <check.h>
 #include <math.h>

@@ -5,7 +5,7 @@
  * answer accuracy, gradient norms and attention means over heads; then the printed layout with
  * its column widths worked out by hand; a model.block row only when a run uses the llama block;
  * text runs in bits per byte with one accuracy, next-byte. */
-#include "report/table/summary.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * The checker is tested first on hand-written good and bad documents, so that "well-formed" in
  * the other tests means something; then the writer's output is run through it, with data that
  * needs escaping. */
-#include "report/plot/svg.h"
+#include "report/plot/plot.h"
 
 #include <check.h>
 #include <errno.h>

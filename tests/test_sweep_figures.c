@@ -4,7 +4,7 @@
  * the d_k are not), min-max bars, the lr figure with its l0 line from edge to edge, a figure of
  * any other varied column (the scale) on a categorical axis, the captions, and a folder that
  * cannot be written. */
-#include "report/figure/sweep_figures.h"
+#include "report/figure/figure.h"
 
 #include <check.h>
 #include <math.h>

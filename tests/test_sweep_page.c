@@ -4,7 +4,7 @@
  * (escaped) -- the indented paragraphs of a section (the LR table's groups) stay in it; no URL out;
  * a listed figure that cannot be read named in its place; a report without figures says so; an
  * unwritable folder is an error naming the file. */
-#include "report/page/sweep_page.h"
+#include "report/page/page_internal.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * an older sweep.csv, a malformed row, a folder without sweep.csv, a report file made read-only
  * or of the user's (kept), ./train --sweep-report, and the words of a text sweep (next-byte
  * accuracy and bits per byte, not answer accuracy). */
-#include "report/page/sweep_report.h"
+#include "report/page/page.h"
 
 #include <check.h>
 #include <errno.h>

@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/plot/svg.h"
+#include "report/plot/plot.h"
 #include "testutil.h"
 #include "util/dirs.h"
 #include "util/whole_write.h"

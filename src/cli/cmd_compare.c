@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/table/equal_loss.h"
-#include "report/read/warnings.h"
-#include "report/figure/figures.h"
-#include "report/page/report.h"
+#include "report/table/table.h"
+#include "report/read/read.h"
+#include "report/figure/figure.h"
+#include "report/page/page.h"
 #include "util/exit_codes.h"
 
 static void usage(FILE *f) {

@@ -9,8 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/map/regime_map.h"
-#include "report/map/regime_map_lr.h"
+#include "report/map/map.h"
 #include "util/exit_codes.h"
 
 static void usage(FILE *f) {

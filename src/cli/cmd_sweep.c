@@ -9,8 +9,8 @@
 #include "cli/args.h"
 
 #include "cli/sweep_args.h"
-#include "report/page/sweep_report.h"
-#include "report/read/warnings.h"
+#include "report/page/page.h"
+#include "report/read/read.h"
 #include "sweep/sweep.h"
 #include "util/dirs.h"
 #include "util/exit_codes.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/read/sweep_columns.h"
+#include "report/read/read.h"
 #include "tasks/tasks.h"
 #include "train/resolved.h"
 #include "train/train.h"

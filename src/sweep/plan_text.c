@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/read/sweep_columns.h"
+#include "report/read/read.h"
 #include "tasks/tasks.h"
 #include "train/task_source.h"
 #include "util/file_check.h"

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "report/read/sweep_columns.h"
+#include "report/read/read.h"
 #include "sweep/plan.h"
 
 /* RUN/sweep_result.txt: "exit_code N", "wall_s S", "version V", one per line. Written (via a

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/page/sweep_report.h"
+#include "report/page/page.h"
 #include "sweep/children.h"
 #include "sweep/plan.h"
 #include "sweep/results.h"

@@ -1,5 +1,5 @@
-/* figure_caption.c: appending to a figure's caption (figure_caption.h). */
-#include "report/figure/figure_caption.h"
+/* figure_caption.c: appending to a figure's caption (figure_internal.h). */
+#include "report/figure/figure_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

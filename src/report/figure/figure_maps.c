@@ -1,17 +1,14 @@
 /* figure_maps.c: the attention-map figure of ./train --compare (attn_maps.svg, and the other
  * heads folded in attn_maps_more.svg): one heatmap per run, layer and head, at step 0 and at the
  * end, the most and the least saturated head of each run and layer shown first. */
-#include "report/figure/figure_maps.h"
+#include "report/figure/figure_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/figure/figure_caption.h"
-#include "report/figure/panels.h"
 #include "report/plot/plot.h"
-#include "report/plot/svg.h"
 
 /* One heatmap of the attention-map figure. */
 typedef struct {

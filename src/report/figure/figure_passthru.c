@@ -1,11 +1,10 @@
 /* figure_passthru.c: passthru.svg of ./train --compare: the softmax pass-through (softmax_pass)
  * and the saturated fraction per layer against step, from attention.csv. */
-#include "report/figure/figure_passthru.h"
+#include "report/figure/figure_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "report/figure/panels.h"
 
 const char FIGURE_PASSTHRU_TITLE[] = "Softmax pass-through and saturation against step";
 

@@ -1,7 +1,6 @@
 /* figures.c: the figures of ./train --compare, one function each (made of the panel grid of
- * panels.h; the pass-through figure is in figure_passthru.c, the attention maps in figure_maps.c),
+ * panels.c; the pass-through figure is in figure_passthru.c, the attention maps in figure_maps.c),
  * and figures_write, which draws them all and gives the page its captions. */
-#include "report/figure/figures.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,11 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/figure/figure_caption.h"
-#include "report/figure/figure_maps.h"
-#include "report/figure/figure_passthru.h"
+#include "report/figure/figure_internal.h"
 #include "runlog/log_query.h"
-#include "report/figure/panels.h"
 #include "report/plot/plot.h"
 
 /* The figures, one function each: returns the number of figures written (1, or 2 for the maps

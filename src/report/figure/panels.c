@@ -1,6 +1,6 @@
-/* panels.c: the grid of line-chart panels of the --compare figures (see panels.h): building a
+/* panels.c: the grid of line-chart panels of the --compare figures (see figure_internal.h): building a
  * figure's panels, reading their lines from the logs, shared y ranges, and writing the SVG. */
-#include "report/figure/panels.h"
+#include "report/figure/figure_internal.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,7 +1,7 @@
-/* sweep_figures.c: the figures of a sweep report (see sweep_figures.h). Reading order: one figure
+/* sweep_figures.c: the figures of a sweep report (see figure.h). Reading order: one figure
  * onto disk, the lines against d_k, the three d_k figures, the lr figure, the figure of any other
  * varied column, sweep_figures_write. */
-#include "report/figure/sweep_figures.h"
+#include "report/figure/figure.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,8 +9,7 @@
 #include <string.h>
 
 #include "report/plot/plot.h"
-#include "report/plot/svg.h"
-#include "report/page/sweep_report.h"
+#include "report/read/read.h"
 
 #define FIG_W 760.0
 #define CHART_H 440.0
@@ -22,7 +21,7 @@
 #define X_PAD 1.25
 
 /* Legend, a note line and the chart; saved as dir/file. Returns 0, or -1 after a message naming
- * the file that failed, with the caption saying so written to cap (sweep_figures.h). */
+ * the file that failed, with the caption saying so written to cap (figure.h). */
 static int save_chart(const char *dir, const char *file, const PlotAxes *ax,
                       const PlotSeries *s, const PlotBars *bars, int ns,
                       const char *const *labels, const char *note, FILE *cap) {
@@ -140,9 +139,59 @@ static int powers_of_two(const Points *pts, int n) {
     return 1;
 }
 
-/* The three d_k figures. Returns the number written, or -1. */
-static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
-    int dk = sweep_key(t, "d_k"), seed = sweep_key(t, "seed");
+/* One d_k chart (ch) of the lines of groups g[0..ng), each point from the group's rows at a
+ * d_k (pts: ng lines' room). Returns 0 when written, its caption on cap, or -1. */
+static int dk_chart(const SweepTable *t, const DkChart *ch, const SweepGroup *g, int ng, int dk,
+                    Points *pts, const char *dir, FILE *cap) {
+    PlotSeries s[MAX_LINES];
+    PlotBars bars[MAX_LINES];
+    const char *labels[MAX_LINES];
+    for (int i = 0; i < ng; i++) {
+        dk_points(t, &g[i], dk, ch->m, ch->scale, &pts[i]);
+        s[i] = (PlotSeries){g[i].label, "median over seeds", pts[i].x, pts[i].y, pts[i].n, i};
+        bars[i] = (PlotBars){pts[i].lo, pts[i].hi};
+        labels[i] = g[i].label;
+    }
+    static const char *const LOSS_UNIT[] = {
+        [SWEEP_ACC_ANSWER] = "validation loss (nats/answer token)",
+        [SWEEP_ACC_NEXT_BYTE] = "validation loss (nats/byte)",
+        [SWEEP_ACC_MIXED] = "validation loss (nats/answer token; nats/byte on text)",
+    };
+    char title[160], y_label[160], what[160];
+    if (ch->title) {
+        snprintf(title, sizeof title, "%s", ch->title);
+        snprintf(y_label, sizeof y_label, "%s", ch->y_label ? ch->y_label : LOSS_UNIT[t->acc]);
+        snprintf(what, sizeof what, "%s", ch->what);
+    } else {
+        acc_words(t, "d_k", title, y_label, what, sizeof title);
+    }
+    PlotAxes ax = {.title = title, .x_label = "d_k (log scale)", .y_label = y_label,
+                   .log_y = ch->log_y, .log_x = PLOT_LOG2, .x_lo = NAN, .x_hi = NAN,
+                   .y_lo = NAN, .y_hi = NAN, .y_from_zero = !ch->log_y};
+    if (ch->m == SW_VAL_ACC) ax.y_lo = 0, ax.y_hi = 100;
+    double lo = NAN, hi = NAN;
+    for (int i = 0; i < ng; i++)
+        for (int j = 0; j < pts[i].n; j++) {
+            if (!(pts[i].x[j] >= lo)) lo = pts[i].x[j];
+            if (!(pts[i].x[j] <= hi)) hi = pts[i].x[j];
+        }
+    if (lo > 0) ax.x_lo = lo / X_PAD, ax.x_hi = hi * X_PAD;
+    if (!powers_of_two(pts, ng)) ax.log_x = 1;
+    const char *note = "lines: median over seeds; bars: min to max over seeds; "
+                       "one line per setting of the other varied columns";
+    if (save_chart(dir, ch->file, &ax, s, bars, ng, labels, note, cap) != 0) return -1;
+    fprintf(cap, "%s: %s against d_k (log x axis), one line per setting of the varied "
+                 "columns other than d_k and seed; each point is the median over the "
+                 "seeds that measured it, the bar spans their minimum to maximum.\n",
+            ch->file, what);
+    return 0;
+}
+
+/* The varied columns the d_k figures draw no line of their own for: d_k (their x), the seed
+ * (the bars), and d_model = d_k · n_heads when it moves with d_k, and n_heads when d_k and the
+ * width fix it. */
+static unsigned dk_ignored(const SweepTable *t, int dk) {
+    int seed = sweep_key(t, "seed");
     unsigned ignore = 1u << dk | (seed >= 0 ? 1u << seed : 0u);
     /* d_k = d_model / n_heads: a width that moves with d_k is no line of its own, and neither are
      * heads that d_k and the width fix (lines then compare widths). */
@@ -151,8 +200,14 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
     if (width >= 0 && follows(t, width, shape)) ignore |= 1u << width;
     if (width >= 0) shape |= 1u << width;
     if (heads >= 0 && follows(t, heads, shape)) ignore |= 1u << heads;
+    return ignore;
+}
+
+/* The three d_k figures. Returns the number written, or -1. */
+static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
+    int dk = sweep_key(t, "d_k");
     SweepGroup *g;
-    int n_groups = sweep_groups(t, ignore, &g);
+    int n_groups = sweep_groups(t, dk_ignored(t, dk), &g);
     Points *pts = n_groups >= 0 ? calloc((size_t)(n_groups > 0 ? n_groups : 1), sizeof *pts) : NULL;
     if (!pts) {
         fprintf(stderr, "error: out of memory drawing the d_k figures\n");
@@ -162,52 +217,8 @@ static int dk_figures(const SweepTable *t, const char *dir, FILE *cap) {
     int ng = n_groups < MAX_LINES ? n_groups : MAX_LINES; /* lines drawn */
     int rc = 0, written = 0;
     for (int c = 0; c < N_DK_CHARTS; c++) { /* one that fails leaves the others to be written */
-        const DkChart *ch = &DK_CHARTS[c];
-        PlotSeries s[MAX_LINES];
-        PlotBars bars[MAX_LINES];
-        const char *labels[MAX_LINES];
-        for (int i = 0; i < ng; i++) {
-            dk_points(t, &g[i], dk, ch->m, ch->scale, &pts[i]);
-            s[i] = (PlotSeries){g[i].label, "median over seeds", pts[i].x, pts[i].y, pts[i].n, i};
-            bars[i] = (PlotBars){pts[i].lo, pts[i].hi};
-            labels[i] = g[i].label;
-        }
-        static const char *const LOSS_UNIT[] = {
-            [SWEEP_ACC_ANSWER] = "validation loss (nats/answer token)",
-            [SWEEP_ACC_NEXT_BYTE] = "validation loss (nats/byte)",
-            [SWEEP_ACC_MIXED] = "validation loss (nats/answer token; nats/byte on text)",
-        };
-        char title[160], y_label[160], what[160];
-        if (ch->title) {
-            snprintf(title, sizeof title, "%s", ch->title);
-            snprintf(y_label, sizeof y_label, "%s", ch->y_label ? ch->y_label : LOSS_UNIT[t->acc]);
-            snprintf(what, sizeof what, "%s", ch->what);
-        } else {
-            acc_words(t, "d_k", title, y_label, what, sizeof title);
-        }
-        PlotAxes ax = {.title = title, .x_label = "d_k (log scale)", .y_label = y_label,
-                       .log_y = ch->log_y, .log_x = PLOT_LOG2, .x_lo = NAN, .x_hi = NAN,
-                       .y_lo = NAN, .y_hi = NAN, .y_from_zero = !ch->log_y};
-        if (ch->m == SW_VAL_ACC) ax.y_lo = 0, ax.y_hi = 100;
-        double lo = NAN, hi = NAN;
-        for (int i = 0; i < ng; i++)
-            for (int j = 0; j < pts[i].n; j++) {
-                if (!(pts[i].x[j] >= lo)) lo = pts[i].x[j];
-                if (!(pts[i].x[j] <= hi)) hi = pts[i].x[j];
-            }
-        if (lo > 0) ax.x_lo = lo / X_PAD, ax.x_hi = hi * X_PAD;
-        if (!powers_of_two(pts, ng)) ax.log_x = 1;
-        const char *note = "lines: median over seeds; bars: min to max over seeds; "
-                           "one line per setting of the other varied columns";
-        if (save_chart(dir, ch->file, &ax, s, bars, ng, labels, note, cap) != 0) {
-            rc = -1;
-        } else {
-            written++;
-            fprintf(cap, "%s: %s against d_k (log x axis), one line per setting of the varied "
-                         "columns other than d_k and seed; each point is the median over the "
-                         "seeds that measured it, the bar spans their minimum to maximum.\n",
-                    ch->file, what);
-        }
+        if (dk_chart(t, &DK_CHARTS[c], g, ng, dk, pts, dir, cap) != 0) rc = -1;
+        else written++;
     }
     free(pts);
     sweep_groups_free(g, n_groups);
@@ -299,6 +310,47 @@ static int key_values(const SweepTable *t, int k, const char **vals, int cap) {
     return n;
 }
 
+/* Group g's line: at each of the n_vals values of column k, the median (min, max) over the
+ * group's rows there, x = the value's index; rows: room for t->n_rows row indices. */
+static void key_medians(const SweepTable *t, int k, const char *const *vals, int n_vals,
+                        const SweepGroup *g, int *rows, Points *p) {
+    for (int j = 0; j < n_vals; j++) {
+        SweepGroup at = {.rows = rows, .n = 0};
+        for (int r = 0; r < g->n; r++)
+            if (strcmp(sweep_key_value(t, &t->rows[g->rows[r]], k), vals[j]) == 0)
+                rows[at.n++] = g->rows[r];
+        SweepStat st = sweep_stat(t, &at, SW_VAL_ACC, 100);
+        if (st.n == 0) continue;
+        p->x[p->n] = j, p->y[p->n] = st.median, p->lo[p->n] = st.lo, p->hi[p->n] = st.hi;
+        p->n++;
+    }
+}
+
+/* One seed's own line in group g: its accuracy at each value of column k (seed: the seed's
+ * column, value: the seed). */
+static void seed_line(const SweepTable *t, int k, int seed, const char *value,
+                      const char *const *vals, int n_vals, const SweepGroup *g, Points *p) {
+    for (int j = 0; j < n_vals; j++)
+        for (int r = 0; r < g->n; r++) {
+            const SweepRow *row = &t->rows[g->rows[r]];
+            if (strcmp(sweep_key_value(t, row, seed), value) != 0 ||
+                strcmp(sweep_key_value(t, row, k), vals[j]) != 0 || !row->has[SW_VAL_ACC] ||
+                isnan(row->v[SW_VAL_ACC]))
+                continue;
+            p->x[p->n] = j, p->y[p->n++] = 100 * row->v[SW_VAL_ACC];
+            break;
+        }
+}
+
+/* "sweep_by_NAME.svg" into file (n bytes), each byte of NAME but letters, digits and '-' as '_'. */
+static void key_file_name(const char *name, char *file, size_t n) {
+    int len = snprintf(file, n, "sweep_by_");
+    for (const char *c = name; *c && len < (int)n - 5; c++)
+        file[len++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+                              (*c >= '0' && *c <= '9') || *c == '-' ? *c : '_';
+    snprintf(file + len, n - (size_t)len, ".svg");
+}
+
 /* Final validation accuracy (acc_words) against the values of varied column k, one tick per value,
  * one line per group of the other varied columns (seed aside): median over the rows at a value,
  * min-max bars. Returns 1 when written, 0 when k has fewer than two trained values, -1. */
@@ -322,19 +374,9 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
     PlotBars bars[MAX_LINES];
     const char *labels[MAX_LINES];
     for (int i = 0; i < ng; i++) {
-        Points *p = &pts[i];
-        for (int j = 0; j < n_vals; j++) {
-            SweepGroup at = {.rows = rows, .n = 0};
-            for (int r = 0; r < g[i].n; r++)
-                if (strcmp(sweep_key_value(t, &t->rows[g[i].rows[r]], k), vals[j]) == 0)
-                    rows[at.n++] = g[i].rows[r];
-            SweepStat st = sweep_stat(t, &at, SW_VAL_ACC, 100);
-            if (st.n == 0) continue;
-            p->x[p->n] = j, p->y[p->n] = st.median, p->lo[p->n] = st.lo, p->hi[p->n] = st.hi;
-            p->n++;
-        }
-        s[i] = (PlotSeries){g[i].label, "median over seeds", p->x, p->y, p->n, i};
-        bars[i] = (PlotBars){p->lo, p->hi};
+        key_medians(t, k, vals, n_vals, &g[i], rows, &pts[i]);
+        s[i] = (PlotSeries){g[i].label, "median over seeds", pts[i].x, pts[i].y, pts[i].n, i};
+        bars[i] = (PlotBars){pts[i].lo, pts[i].hi};
         labels[i] = g[i].label;
     }
     /* One line in all (only k and the seed varied, the scale alone above all): each seed's own
@@ -344,16 +386,7 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
     int n_seeds = ng == 1 && seed >= 0 ? key_values(t, seed, seeds, MAX_LINES - 1) : 0, ns = ng;
     for (int q = 0; q < n_seeds; q++, ns++) {
         Points *p = &pts[ns];
-        for (int j = 0; j < n_vals; j++)
-            for (int r = 0; r < g[0].n; r++) {
-                const SweepRow *row = &t->rows[g[0].rows[r]];
-                if (strcmp(sweep_key_value(t, row, seed), seeds[q]) != 0 ||
-                    strcmp(sweep_key_value(t, row, k), vals[j]) != 0 || !row->has[SW_VAL_ACC] ||
-                    isnan(row->v[SW_VAL_ACC]))
-                    continue;
-                p->x[p->n] = j, p->y[p->n++] = 100 * row->v[SW_VAL_ACC];
-                break;
-            }
+        seed_line(t, k, seed, seeds[q], vals, n_vals, &g[0], p);
         snprintf(seed_label[q], sizeof seed_label[q], "seed=%s", seeds[q]);
         s[ns] = (PlotSeries){seed_label[q], "one seed", p->x, p->y, p->n, ns};
         bars[ns] = (PlotBars){NULL, NULL};
@@ -362,11 +395,7 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
     const char *name = sweep_key_name(t, k);
     char title[256], y_label[256], what[256], file[128];
     acc_words(t, name, title, y_label, what, sizeof title);
-    int len = snprintf(file, sizeof file, "sweep_by_");
-    for (const char *c = name; *c && len < (int)sizeof file - 5; c++)
-        file[len++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-                              (*c >= '0' && *c <= '9') || *c == '-' ? *c : '_';
-    snprintf(file + len, sizeof file - (size_t)len, ".svg");
+    key_file_name(name, file, sizeof file);
     PlotAxes ax = {.title = title, .x_label = name, .y_label = y_label,
                    .x_lo = NAN, .x_hi = NAN, .y_lo = 0, .y_hi = 100, .x_names = vals,
                    .n_x_names = n_vals};

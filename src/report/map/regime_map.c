@@ -1,6 +1,6 @@
-/* regime_map.c: the regime map (regime_map.h). Reading order: the points from the sweeps, the CSV,
+/* regime_map.c: the regime map (map.h). Reading order: the points from the sweeps, the CSV,
  * the figure, writing both. */
-#include "report/map/regime_map.h"
+#include "report/map/map.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,10 +10,7 @@
 
 #include "runlog/log_query.h"
 #include "report/plot/plot.h"
-#include "report/map/regime_map_lr.h"
-#include "report/table/slowdown.h"
-#include "report/plot/svg.h"
-#include "report/table/sweep_table.h"
+#include "report/table/table.h"
 #include "runlog/csv_read.h"
 #include "runlog/csv_write.h"
 #include "util/dirs.h"
@@ -263,110 +260,153 @@ static const OwnedWriter MAP_WRITER = {
 
 int regime_map_check_out(const char *out_dir) { return owned_dir_check(out_dir, &MAP_WRITER); }
 
-int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out) {
-    SweepTable *tables = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *tables);
-    char (*paths)[4200] = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *paths); /* t->path's */
-    RegimePoint *pts = NULL;
-    int n = 0, rc = 1, loaded = 0, owned = -1;
-    char *csv = NULL;
-    size_t csv_len = 0;
-    Svg svg = {0};
-    RegimeLr lr = {0};
-    if (!tables || !paths) goto oom;
-    while (loaded < n_dirs) {
-        char *path = paths[loaded];
-        const char *dir = dirs[loaded];
-        if (log_path(path, sizeof *paths, dir, "sweep.csv") != 0) {
-            fprintf(stderr, "error: path '%s' is too long\n", path);
-            goto done;
-        }
-        if (sweep_table_load(&tables[loaded], path) != 0) goto done;
-        if (add_points(&tables[loaded++], dir, &pts, &n) != 0) goto oom;
-    }
-    FILE *mem = open_memstream(&csv, &csv_len);
-    if (!mem) goto oom;
-    write_csv(mem, pts, n);
-    if (fclose(mem) != 0) goto oom;
-    int drawn[2] = {0, 0};
-    if (draw(&svg, pts, n, drawn) != 0) goto oom;
-    /* the map over lr x width too, when the sweeps vary the lr (regime_map_lr.h) */
-    int lr_varies = regime_map_lr_varies(tables, n_dirs);
-    if (lr_varies && regime_map_lr_build(tables, n_dirs, &lr) != 0) goto done;
-    int with_lr = lr.n_cells > 0;
+/* One --regime-map: the sweeps read, the maps built in memory, the paths they go to. */
+typedef struct {
+    SweepTable *tables;      /* one per sweep, the first `loaded` of them read */
+    char (*paths)[4200];     /* their sweep.csv paths (a table's path points here) */
+    int loaded;
+    RegimePoint *pts;        /* every trained run of them */
+    int n;
+    char *csv;               /* regime_map.csv */
+    size_t csv_len;
+    Svg svg;                 /* regime_map.svg */
+    int drawn[2];            /* points drawn in each panel */
+    RegimeLr lr;             /* the map over lr x width */
+    int lr_varies, with_lr;  /* the sweeps vary optim.lr; the lr map has cells (written then) */
     char svg_path[4200], csv_path[4200], lr_svg[4200], lr_csv[4200];
-    if (log_path(svg_path, sizeof svg_path, out_dir, "regime_map.svg") != 0 ||
-        log_path(csv_path, sizeof csv_path, out_dir, "regime_map.csv") != 0 ||
-        log_path(lr_svg, sizeof lr_svg, out_dir, "regime_map_lr.svg") != 0 ||
-        log_path(lr_csv, sizeof lr_csv, out_dir, "regime_map_lr.csv") != 0) {
+} RegimeMapSet;
+
+/* Reads the sweep.csv of each of dirs and places its trained runs. Returns 0, 1 after the
+ * message, or -1 when out of memory. */
+static int read_sweeps(RegimeMapSet *m, char *const *dirs, int n_dirs) {
+    m->tables = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *m->tables);
+    m->paths = calloc((size_t)(n_dirs > 0 ? n_dirs : 1), sizeof *m->paths); /* t->path's */
+    if (!m->tables || !m->paths) return -1;
+    while (m->loaded < n_dirs) {
+        char *path = m->paths[m->loaded];
+        const char *dir = dirs[m->loaded];
+        if (log_path(path, sizeof *m->paths, dir, "sweep.csv") != 0) {
+            fprintf(stderr, "error: path '%s' is too long\n", path);
+            return 1;
+        }
+        if (sweep_table_load(&m->tables[m->loaded], path) != 0) return 1;
+        if (add_points(&m->tables[m->loaded++], dir, &m->pts, &m->n) != 0) return -1;
+    }
+    return 0;
+}
+
+/* The CSV and the figure in memory, and the lr map when the sweeps vary the lr. Returns 0, 1
+ * after the message, or -1 when out of memory. */
+static int build_maps(RegimeMapSet *m, int n_dirs) {
+    FILE *mem = open_memstream(&m->csv, &m->csv_len);
+    if (!mem) return -1;
+    write_csv(mem, m->pts, m->n);
+    if (fclose(mem) != 0) return -1;
+    if (draw(&m->svg, m->pts, m->n, m->drawn) != 0) return -1;
+    /* the map over lr x width too, when the sweeps vary the lr (regime_map_lr.c) */
+    m->lr_varies = regime_map_lr_varies(m->tables, n_dirs);
+    if (m->lr_varies && regime_map_lr_build(m->tables, n_dirs, &m->lr) != 0) return 1;
+    m->with_lr = m->lr.n_cells > 0;
+    return 0;
+}
+
+/* The four files' paths in out_dir. Returns 0, or 1 after the message. */
+static int out_paths(RegimeMapSet *m, const char *out_dir) {
+    if (log_path(m->svg_path, sizeof m->svg_path, out_dir, "regime_map.svg") != 0 ||
+        log_path(m->csv_path, sizeof m->csv_path, out_dir, "regime_map.csv") != 0 ||
+        log_path(m->lr_svg, sizeof m->lr_svg, out_dir, "regime_map_lr.svg") != 0 ||
+        log_path(m->lr_csv, sizeof m->lr_csv, out_dir, "regime_map_lr.csv") != 0) {
         fprintf(stderr, "error: folder name '%s' is too long\n", out_dir);
-        goto done;
+        return 1;
     }
-    /* created only now, after every sweep.csv was read: a refused map leaves no folder */
-    if (make_dirs(out_dir) != 0) {
-        fprintf(stderr, "error: cannot create folder '%s': %s\n", out_dir, strerror(errno));
-        goto done;
-    }
-    /* locked while written, each file claimed in the folder's manifest (owned_dir.h) */
-    if ((owned = owned_dir_open(out_dir, &MAP_WRITER, OWNED_LOCK_WAIT)) < 0) {
-        if (owned == -2) rc = 2;
-        goto done;
-    }
-    /* the set of files a map is: each written when this map has it; an earlier map's copy of
-     * one not written (the lr map not drawn, or a write that failed) is removed, so the folder
-     * never holds old and new files of the set side by side */
+    return 0;
+}
+
+/* Writes the set of files a map is into its locked folder: each written when this map has it;
+ * an earlier map's copy of one not written (the lr map not drawn, or a write that failed) is
+ * removed, so the folder never holds old and new files of the set side by side. Returns 0, or
+ * 1 when a write failed (said). */
+static int write_set(const RegimeMapSet *m, FILE *out) {
     const struct {
         const char *path, *text;
         size_t len;
         int want;
-    } SET[] = {{csv_path, csv, csv_len, 1}, {svg_path, svg.buf, svg.len, 1},
-               {lr_csv, lr.csv, lr.csv_len, with_lr}, {lr_svg, lr.svg, lr.svg_len, with_lr}};
+    } SET[] = {{m->csv_path, m->csv, m->csv_len, 1}, {m->svg_path, m->svg.buf, m->svg.len, 1},
+               {m->lr_csv, m->lr.csv, m->lr.csv_len, m->with_lr},
+               {m->lr_svg, m->lr.svg, m->lr.svg_len, m->with_lr}};
     int n_set = (int)(sizeof SET / sizeof *SET), written[4] = {0}, failed = 0;
     for (int i = 0; i < n_set && !failed; i++)
         if (SET[i].want)
             failed = !(written[i] = write_replace(SET[i].path, SET[i].text, SET[i].len) == 0);
     for (int i = 0; i < n_set; i++)
         if (!written[i]) remove_earlier(SET[i].path, failed ? stderr : out, failed);
-    if (failed) goto done;
-    int paired = 0, shown = 0;
+    return failed;
+}
+
+/* What was drawn and written, on out; each note only when it explains runs that were left out. */
+static void say_written(const RegimeMapSet *m, int n_dirs, FILE *out) {
+    int n = m->n, paired = 0, shown = 0;
+    const RegimePoint *pts = m->pts;
     for (int i = 0; i < n; i++) paired += pts[i].paired;
     for (int i = 0; i < n; i++) shown += pts[i].paired && pts[i].slow90.kind != SD_NEITHER &&
                                          pts[i].slow90.kind != SD_UNKNOWN;
-    /* each note only when it explains runs that were left out */
     fprintf(out, "regime map of %d trained run%s from %d sweep%s: %d drawn by accuracy", n,
-            n == 1 ? "" : "s", n_dirs, n_dirs == 1 ? "" : "s", drawn[0]);
-    if (drawn[0] < n)
+            n == 1 ? "" : "s", n_dirs, n_dirs == 1 ? "" : "s", m->drawn[0]);
+    if (m->drawn[0] < n)
         fprintf(out, " (the rest lack predicted_logit_std or an accuracy: rebuild an older "
                      "sweep.csv with ./train --sweep --collect)");
     fprintf(out, "; %d unscaled runs paired with a scaled one, %d drawn by slowdown to 90 %%",
             paired, shown);
     if (shown < paired) fprintf(out, " (the others: neither run got there, or not measured)");
     fputc('\n', out);
-    fprintf(out, "wrote %s\nwrote %s\n", svg_path, csv_path);
-    if (with_lr) {
+    fprintf(out, "wrote %s\nwrote %s\n", m->svg_path, m->csv_path);
+    const RegimeLr *lr = &m->lr;
+    if (m->with_lr) {
         fprintf(out, "the sweeps vary optim.lr: map over lr x width of %d trained run%s, %d cell%s "
-                     "(d_model, scale, lr), %d place%s of the grid not run", lr.n_runs,
-                lr.n_runs == 1 ? "" : "s", lr.n_cells, lr.n_cells == 1 ? "" : "s", lr.n_empty,
-                lr.n_empty == 1 ? "" : "s");
-        if (lr.n_left_out)
+                     "(d_model, scale, lr), %d place%s of the grid not run", lr->n_runs,
+                lr->n_runs == 1 ? "" : "s", lr->n_cells, lr->n_cells == 1 ? "" : "s", lr->n_empty,
+                lr->n_empty == 1 ? "" : "s");
+        if (lr->n_left_out)
             fprintf(out, " (%d run%s left out: no optim.lr or d_model, or a scale other than "
-                         "sqrt_dk and none)", lr.n_left_out, lr.n_left_out == 1 ? "" : "s");
-        fprintf(out, "\nwrote %s\nwrote %s\n", lr_svg, lr_csv);
-    } else if (lr_varies) {
+                         "sqrt_dk and none)", lr->n_left_out, lr->n_left_out == 1 ? "" : "s");
+        fprintf(out, "\nwrote %s\nwrote %s\n", m->lr_svg, m->lr_csv);
+    } else if (m->lr_varies) {
         fprintf(out, "the sweeps vary optim.lr, but none of their runs has a d_model and scale "
                      "sqrt_dk or none: no map over lr x width\n");
     }
-    rc = 0;
-    goto done;
-oom:
-    fprintf(stderr, "error: out of memory drawing the regime map\n");
-done:
+}
+
+static void regime_map_set_free(RegimeMapSet *m) {
+    for (int i = 0; i < m->loaded && m->tables; i++) sweep_table_free(&m->tables[i]);
+    free(m->tables);
+    free(m->paths);
+    free(m->pts);
+    free(m->csv);
+    svg_free(&m->svg);
+    regime_map_lr_free(&m->lr);
+}
+
+int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *out) {
+    RegimeMapSet m = {0};
+    int owned = -1;
+    int rc = read_sweeps(&m, dirs, n_dirs);
+    if (rc == 0) rc = build_maps(&m, n_dirs);
+    if (rc == 0) rc = out_paths(&m, out_dir);
+    /* created only now, after every sweep.csv was read: a refused map leaves no folder */
+    if (rc == 0 && make_dirs(out_dir) != 0) {
+        fprintf(stderr, "error: cannot create folder '%s': %s\n", out_dir, strerror(errno));
+        rc = 1;
+    }
+    /* locked while written, each file claimed in the folder's manifest (owned_dir.h) */
+    if (rc == 0 && (owned = owned_dir_open(out_dir, &MAP_WRITER, OWNED_LOCK_WAIT)) < 0)
+        rc = owned == -2 ? 2 : 1;
+    if (rc == 0) rc = write_set(&m, out);
+    if (rc == 0) say_written(&m, n_dirs, out);
+    if (rc < 0) {
+        fprintf(stderr, "error: out of memory drawing the regime map\n");
+        rc = 1;
+    }
     owned_dir_close(owned);
-    for (int i = 0; i < loaded && tables; i++) sweep_table_free(&tables[i]);
-    free(tables);
-    free(paths);
-    free(pts);
-    free(csv);
-    svg_free(&svg);
-    regime_map_lr_free(&lr);
+    regime_map_set_free(&m);
     return rc;
 }

@@ -1,6 +1,5 @@
-/* regime_map_lr.c: the regime map over learning rate x width (regime_map_lr.h). Reading order:
+/* regime_map_lr.c: the regime map over learning rate x width (map.h). Reading order:
  * the runs from the sweeps, the cells, the CSV; the figure is regime_map_lr_draw.c. */
-#include "report/map/regime_map_lr.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -8,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/map/regime_map_lr_draw.h"
+#include "report/map/map_internal.h"
 #include "runlog/csv_write.h"
 #include "runlog/log_query.h"
 

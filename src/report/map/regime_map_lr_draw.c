@@ -1,14 +1,13 @@
-/* regime_map_lr_draw.c: the lr map's figure (regime_map_lr_draw.h): the grid of every lr and
+/* regime_map_lr_draw.c: the lr map's figure (map_internal.h): the grid of every lr and
  * width trained, two panels of cells on it, the legend and a caption computed from the runs. */
-#include "report/map/regime_map_lr_draw.h"
+#include "report/map/map_internal.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/map/regime_map_lr.h"
-#include "report/plot/svg.h"
+#include "report/plot/plot.h"
 
 const char *const LR_PANEL_SCALE[LR_N_PANELS] = {"sqrt_dk", "none"};
 static const char *const PANEL_TITLE[LR_N_PANELS] = {
@@ -41,7 +40,7 @@ static double min_gap(const double *v, int n) {
     return isfinite(g) && g > 0 ? g : 1;
 }
 
-static int cmp_double(const void *a, const void *b) {
+static int cmp_grid_value(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
@@ -65,9 +64,9 @@ static int make_grid(const LrFigure *f, Grid *g) {
         for (k = 0; k < g->n_d && g->d_model[k] != f->cells[i].d_model; k++) {}
         if (k == g->n_d) g->d_model[g->n_d++] = f->cells[i].d_model;
     }
-    qsort(g->lr, (size_t)g->n_lr, sizeof *g->lr, cmp_double);
+    qsort(g->lr, (size_t)g->n_lr, sizeof *g->lr, cmp_grid_value);
     for (int i = 0; i < g->n_d; i++) dx[i] = g->d_model[i];
-    qsort(dx, (size_t)g->n_d, sizeof *dx, cmp_double);
+    qsort(dx, (size_t)g->n_d, sizeof *dx, cmp_grid_value);
     for (int i = 0; i < g->n_lr; i++) {
         for (int k = 0; k < f->n_cells; k++)
             if (f->cells[k].lr == g->lr[i]) {
@@ -158,7 +157,7 @@ static double area_y(const Area *a, const Grid *g, int d_model) {
     return a->top + (1 - (log2(d_model) - g->y_lo) / (g->y_hi - g->y_lo)) * a->height;
 }
 
-static const LrCell *find_cell(const LrFigure *f, int panel, int d_model, double lr) {
+static const LrCell *lr_cell_at(const LrFigure *f, int panel, int d_model, double lr) {
     for (int i = 0; i < f->n_cells; i++)
         if (f->cells[i].panel == panel && f->cells[i].d_model == d_model && f->cells[i].lr == lr)
             return &f->cells[i];
@@ -214,7 +213,7 @@ static int draw_panel(Svg *s, const LrFigure *f, const Grid *g, int p, double x0
     for (int j = 0; j < g->n_d; j++)
         for (int i = 0; i < g->n_lr; i++) {
             double x = area_x(&a, g, g->lr[i]) - w / 2, y = area_y(&a, g, g->d_model[j]) - ht / 2;
-            const LrCell *c = find_cell(f, p, g->d_model[j], g->lr[i]);
+            const LrCell *c = lr_cell_at(f, p, g->d_model[j], g->lr[i]);
             if (c) {
                 draw_cell(s, c, x, y, w, ht);
                 continue;
@@ -256,7 +255,7 @@ static void list_int(char *out, size_t n, int v) {
     snprintf(out + len, n - len, "%s%d", len ? ", " : "", v);
 }
 
-static int cmp_int(const void *a, const void *b) {
+static int cmp_seed(const void *a, const void *b) {
     int x = *(const int *)a, y = *(const int *)b;
     return x < y ? -1 : x > y;
 }
@@ -275,7 +274,7 @@ static void caption(Svg *s, const LrFigure *f, const Grid *g, double y) {
             s0_hi = fmax(s0_hi, f->runs[i].std0);
         }
     }
-    if (sd) qsort(sd, (size_t)ns, sizeof *sd, cmp_int);
+    if (sd) qsort(sd, (size_t)ns, sizeof *sd, cmp_seed);
     for (int i = 0; i < ns; i++)
         if (i == 0 || sd[i] != sd[i - 1]) list_int(seeds, sizeof seeds, sd[i]);
     free(sd);

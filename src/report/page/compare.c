@@ -7,9 +7,8 @@
  * (util/owned_dir.h: never through a link, never over a user's file, locked while written, and
  * with no figure of an earlier report left beside the new page). The parts are, in
  * the order they run:
- * runs.h (the run folders), summary.h (the table), figures.h (the SVGs), html.h (the page), and
- * last on the terminal the page's verdict (verdict.h) and the page's path. */
-#include "report/page/report.h"
+ * runs.c (the run folders), summary.c (the table), figures.c (the SVGs), html.c (the page), and
+ * last on the terminal the page's verdict (verdict.c) and the page's path. */
 
 #include <errno.h>
 #include <limits.h>
@@ -18,22 +17,19 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/figure/figures.h"
-#include "report/page/html.h"
+#include "report/figure/figure.h"
+#include "report/page/page_internal.h"
 #include "runlog/log_query.h"
-#include "report/page/out_dir.h"
-#include "report/read/runs.h"
-#include "report/table/summary.h"
-#include "report/plot/svg.h"
-#include "report/page/verdict.h"
-#include "report/read/warnings.h"
+#include "report/read/read.h"
+#include "report/table/table.h"
+#include "report/plot/plot.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
 
-/* The report folder when there is no --out (out_dir.h). */
+/* The report folder when there is no --out (out_dir.c). */
 static void default_out(char *out, size_t n, const Run *runs, int n_runs) {
     const char **names = malloc((size_t)(n_runs > 0 ? n_runs : 1) * sizeof *names);
     if (!names) { /* a name of the first run alone still keeps spaces out */
@@ -48,7 +44,7 @@ static void default_out(char *out, size_t n, const Run *runs, int n_runs) {
 
 /* The report folder's owner rule (util/owned_dir.h): index.html and the figures are the names
  * --compare writes; in a folder of an earlier version (no manifest), a regular index.html
- * carrying HTML_COMPARE_MARK (html.h) or a figure svg.c began (svg_is_ours) is adopted as ours. */
+ * carrying HTML_COMPARE_MARK (html.c) or a figure svg.c began (svg_is_ours) is adopted as ours. */
 static int adopt_report_file(const char *dir, const char *name) {
     char path[PATH_MAX], why[128];
     struct stat st;
@@ -147,7 +143,7 @@ int report_compare(const CompareArgs *a) {
         rc = RC_IO;
     }
     owned_dir_close(owned);
-    /* The terminal ends with the answer: the page's verdict, the same lines (verdict.h), and
+    /* The terminal ends with the answer: the page's verdict, the same lines (verdict.c), and
      * where the page is. */
     printf("\nverdict:\n");
     verdict_compare(stdout, runs, n_dirs);

@@ -1,6 +1,6 @@
 /* html.c: index.html of ./train --compare. Every text that comes from the runs (names, paths,
  * settings, table cells) goes through xml_escape_file. */
-#include "report/page/html.h"
+#include "report/page/page_internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,10 +10,7 @@
 #include <unistd.h>
 
 #include "report/plot/plot.h"
-#include "report/page/slider.h"
-#include "report/plot/svg.h"
-#include "report/page/verdict.h"
-#include "report/read/warnings.h"
+#include "report/read/read.h"
 #include "util/file_check.h"
 #include "util/provenance.h"
 #include "util/whole_write.h"
@@ -215,7 +212,7 @@ static void html_samples(FILE *f, const Run *runs, int n) {
     fprintf(f, "</tr>\n</table>\n");
 }
 
-/* The verdict (verdict.h) as the page's first paragraph: "Verdict:" in bold, a line per run and
+/* The verdict (verdict.c) as the page's first paragraph: "Verdict:" in bold, a line per run and
  * one for the pair. */
 static void html_verdict(FILE *f, const Run *runs, int n) {
     char *text = NULL;
@@ -241,7 +238,7 @@ static void html_verdict(FILE *f, const Run *runs, int n) {
     free(text);
 }
 
-/* What the command warned about its input (warnings.h), first: a row of a log it skipped, runs
+/* What the command warned about its input (warnings.c), first: a row of a log it skipped, runs
  * of different tasks. Nothing when there is none. */
 static void html_warnings(FILE *f) {
     int n = warnings_count();

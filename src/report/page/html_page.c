@@ -1,13 +1,13 @@
-/* html_page.c: what every page of ours shares (html_page.h): the inline style and script, and a
+/* html_page.c: what every page of ours shares (page_internal.h): the inline style and script, and a
  * figure's SVG inlined with its caption. */
-#include "report/page/html_page.h"
+#include "report/page/page_internal.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/plot/svg.h"
+#include "report/plot/plot.h"
 #include "util/file_check.h"
 
 static const char CSS[] =

@@ -1,5 +1,5 @@
-/* out_dir.c: the default report folder name of ./train --compare (see out_dir.h). */
-#include "report/page/out_dir.h"
+/* out_dir.c: the default report folder name of ./train --compare (see page_internal.h). */
+#include "report/page/page_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>

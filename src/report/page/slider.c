@@ -1,7 +1,7 @@
-/* slider.c: the "Step by step" section of the --compare page (slider.h): each run's
+/* slider.c: the "Step by step" section of the --compare page (page_internal.h): each run's
  * attn_steps.csv and the attention.csv rows of the same steps as JSON, and the script that draws
  * the picked layer and head of every run at the slider's step. */
-#include "report/page/slider.h"
+#include "report/page/page_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,9 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/read/log_check.h"
+#include "report/read/read.h"
 #include "report/plot/plot.h"
-#include "report/plot/svg.h"
 #include "runlog/log_query.h"
 
 /* A JSON string: quotes, backslashes and control characters escaped, and '<', '>' and '&' as

@@ -1,16 +1,15 @@
-/* sweep_page.c: index.html of a sweep (see sweep_page.h), built from the text of the sweep report
+/* sweep_page.c: index.html of a sweep (see page_internal.h), built from the text of the sweep report
  * so the page and summary.txt never disagree. Every text from the report goes through
  * xml_escape_file. */
-#include "report/page/sweep_page.h"
+#include "report/page/page_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/page/html.h"
-#include "report/plot/svg.h"
-#include "report/figure/sweep_figures.h"
+#include "report/plot/plot.h"
+#include "report/figure/figure.h"
 #include "util/whole_write.h"
 
 /* One section of the report text: [start, end), its heading the first line up to ':' or " (". */
@@ -68,7 +67,7 @@ static int top_section(const Section *s) {
     return starts(s, "sweep report of") || starts(s, "verdict: ") || starts(s, "figures in");
 }
 
-/* The verdict section (verdict.h) as the page's first paragraph: "Verdict:" in bold, then its
+/* The verdict section (verdict.c) as the page's first paragraph: "Verdict:" in bold, then its
  * lines (the first without "verdict: ", the others unindented), one per line. */
 static void verdict(FILE *f, const Section *s) {
     fprintf(f, "<p class=\"verdict\" id=\"verdict\"><b>Verdict:</b> ");

@@ -1,10 +1,9 @@
-/* sweep_report.c: the sweep report (see sweep_report.h). Reading order: which rows count, the
- * summary over seeds (after the verdict, verdict.h), the outlying seeds, sweep_report (LR
+/* sweep_report.c: the sweep report (see page.h). Reading order: which rows count, the
+ * summary over seeds (after the verdict, verdict.c), the outlying seeds, sweep_report (LR
  * sensitivity and figures come from
  * lr_sensitivity.c and sweep_figures.c), and before it the check that the folder holds no file of
  * the user's that the report would replace. The text is built once in memory and then written both
  * to the terminal and to summary.txt, so the two never differ. */
-#include "report/page/sweep_report.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -13,15 +12,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/table/lr_sensitivity.h"
-#include "report/table/slowdown.h"
-#include "report/read/sweep_columns.h"
-#include "report/figure/sweep_figures.h"
-#include "report/page/sweep_page.h"
-#include "report/plot/svg.h"
-#include "report/table/sweep_table.h"
-#include "report/page/verdict.h"
-#include "report/read/warnings.h"
+#include "report/table/table.h"
+#include "report/read/read.h"
+#include "report/figure/figure.h"
+#include "report/page/page_internal.h"
+#include "report/plot/plot.h"
 #include "util/exit_codes.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
@@ -69,7 +64,7 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
         fprintf(f, "status mismatch: %d run folder%s a run of another configuration than the "
                    "plan's row (--collect names the setting that differs); not counted as the "
                    "plan's\n", n_mismatch, n_mismatch > 1 ? "s hold" : " holds");
-    /* what the reading warned about (warnings.h): this sweep.csv's rows skipped and, after a
+    /* what the reading warned about (warnings.c): this sweep.csv's rows skipped and, after a
      * collection, the run logs' */
     if (warnings_count() || warnings_dropped()) {
         fprintf(f, "read with warnings: %d (rows skipped; sweep.csv: %d)\n",
@@ -107,7 +102,7 @@ static int has_column(const SweepTable *t, SweepMetric m) {
     return 0;
 }
 
-static void print_summary(FILE *f, const SweepTable *t, const SweepGroup *g, int n) {
+static void print_sweep_summary(FILE *f, const SweepTable *t, const SweepGroup *g, int n) {
     int w = 5, with_99 = t->col[SW_FIRST99] >= 0, with_pass = has_column(t, SW_PASS), any_stop = 0;
     int text = t->acc == SWEEP_ACC_NEXT_BYTE; /* bits per byte: the measure of text */
     for (int k = 0; k < n; k++)
@@ -255,12 +250,12 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
     }
     *trained = n;
     if (n > 0) {
-        fputc('\n', f); /* the verdict first (verdict.h): the page shows it at the top */
+        fputc('\n', f); /* the verdict first (verdict.c): the page shows it at the top */
         if (verdict_sweep(f, t) != 0) {
             sweep_groups_free(g, n);
             return -1;
         }
-        print_summary(f, t, g, n);
+        print_sweep_summary(f, t, g, n);
         print_outliers(f, t, g, n);
         if (slowdown_print(f, t) != 0) {
             sweep_groups_free(g, n);

@@ -1,13 +1,12 @@
-/* verdict.c: the few lines at the top of a report page (verdict.h). Reading order: one run's
+/* verdict.c: the few lines at the top of a report page (page_internal.h). Reading order: one run's
  * line, the pair's line, the compare verdict, the sweep verdict. */
-#include "report/page/verdict.h"
+#include "report/page/page_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/table/slowdown.h"
-#include "report/table/time_to_learn.h"
+#include "report/table/table.h"
 #include "runlog/log_query.h"
 
 /* ------------------------------------------------------------------ one run */

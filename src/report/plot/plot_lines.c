@@ -82,12 +82,10 @@ static void series_data_attrs(Svg *s, const PlotSeries *p) {
     svg_raw(s, "\"");
 }
 
-/* One series as a path broken at unusable values; isolated points get a dot, a series that ends in
- * NaN/inf a cross at its last drawn point. Returns the number of points drawn. */
-static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBars *b) {
+/* The series' <path>: its data attributes (the drawn points' values too, in the order of the
+ * path's vertices, for the page's tooltip), broken at unusable values, and its <title>. */
+static void series_path(Svg *s, const Frame *f, const PlotSeries *p, int drawn) {
     const char *color = plot_color(p->style), *dash = plot_dash(p->style);
-    int drawn = 0;
-    for (int i = 0; i < p->n; i++) drawn += frame_drawn(f, p->x[i], p->y[i]);
     svg_raw(s, "<path class=\"series\"");
     series_data_attrs(s, p);
     svg_raw(s, " data-points=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
@@ -118,7 +116,12 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBa
     svg_raw(s, ": ");
     svg_escaped(s, p->name);
     svg_raw(s, "</title></path>\n");
-    /* A point with no usable neighbour would be invisible as a path. */
+}
+
+/* A dot at each point with no usable neighbour (invisible as a path), and a cross at the last
+ * drawn point when the series goes on in NaN/inf after it. */
+static void series_markers(Svg *s, const Frame *f, const PlotSeries *p) {
+    const char *color = plot_color(p->style);
     int last_usable = -1, bad_after = 0;
     for (int i = 0; i < p->n; i++) {
         if (!frame_drawn(f, p->x[i], p->y[i])) {
@@ -146,6 +149,11 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBa
         svg_escaped(s, p->run);
         svg_raw(s, ": last finite value; the next is NaN or infinite</title></path>\n");
     }
+}
+
+/* A capped error bar at each drawn point whose bar ends are drawable too (b may be NULL). */
+static void series_bars(Svg *s, const Frame *f, const PlotSeries *p, const PlotBars *b) {
+    const char *color = plot_color(p->style);
     for (int i = 0; b && b->lo && i < p->n; i++) {
         if (!frame_drawn(f, p->x[i], p->y[i]) || !frame_drawn(f, p->x[i], b->lo[i]) ||
             !frame_drawn(f, p->x[i], b->hi[i]))
@@ -157,6 +165,16 @@ static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBa
                    "stroke=\"%s\" stroke-width=\"1.2\" fill=\"none\"/>\n",
                 cx, lo, cx, hi, cx - 4, lo, cx + 4, lo, cx - 4, hi, cx + 4, hi, color);
     }
+}
+
+/* One series as a path broken at unusable values; isolated points get a dot, a series that ends in
+ * NaN/inf a cross at its last drawn point. Returns the number of points drawn. */
+static int draw_series(Svg *s, const Frame *f, const PlotSeries *p, const PlotBars *b) {
+    int drawn = 0;
+    for (int i = 0; i < p->n; i++) drawn += frame_drawn(f, p->x[i], p->y[i]);
+    series_path(s, f, p, drawn);
+    series_markers(s, f, p);
+    series_bars(s, f, p, b);
     return drawn;
 }
 

@@ -1,6 +1,6 @@
-/* svg.c: the report stage's SVG writer (svg.h): a document built in memory, escaped text, well-formed
+/* svg.c: the report stage's SVG writer (plot.h): a document built in memory, escaped text, well-formed
  * XML. */
-#include "report/plot/svg.h"
+#include "report/plot/plot.h"
 
 #include <errno.h>
 #include <stdarg.h>

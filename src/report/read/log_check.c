@@ -1,7 +1,7 @@
-/* log_check.c: the one checked reader of the run logs and sweep.csv (log_check.h). Reading order:
+/* log_check.c: the one checked reader of the run logs and sweep.csv (read.h). Reading order:
  * the ranges of the columns, one field, one row of a log, one row of sweep.csv, the order of the
  * rows, the file, the entry points. */
-#include "report/read/log_check.h"
+#include "report/read/read.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/read/sweep_columns.h"
-#include "report/read/warnings.h"
 #include "runlog/log_query.h"
 
 /* ------------------------------------------------------------------ the ranges */
@@ -237,7 +235,7 @@ static const char *sweep_row_problem(const Csv *t, int row, const int *kept, int
 
 /* ------------------------------------------------------------------ the file */
 
-/* Checks every row of t, a run log or (sweep) a sweep.csv, as log_check.h says; quiet: without a
+/* Checks every row of t, a run log or (sweep) a sweep.csv, as read.h says; quiet: without a
  * word. */
 static int check_rows(Csv *t, const char *path, int sweep, int quiet) {
     const char *slash = strrchr(path, '/');

@@ -1,7 +1,7 @@
 /* runs.c: reading a run folder (a tolerant config.ini reader, the CSV logs, the run's name) and
  * the questions the report asks of one run's logs (status, layers, attention steps). */
 #define _XOPEN_SOURCE 700 /* realpath */
-#include "report/read/runs.h"
+#include "report/read/read.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/read/log_check.h"
 #include "runlog/log_query.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"

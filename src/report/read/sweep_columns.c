@@ -1,5 +1,5 @@
-/* sweep_columns.c: the names of sweep.csv's plan and result columns (sweep_columns.h). */
-#include "report/read/sweep_columns.h"
+/* sweep_columns.c: the names of sweep.csv's plan and result columns (read.h). */
+#include "report/read/read.h"
 
 #include <stdio.h>
 #include <string.h>

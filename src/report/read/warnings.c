@@ -1,6 +1,6 @@
 /* warnings.c: a command's warnings about its input, printed once and kept for its page
- * (warnings.h). */
-#include "report/read/warnings.h"
+ * (read.h). */
+#include "report/read/read.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* lr_sensitivity.c: LR sensitivity per group of a sweep over optim.lr (Wortsman et al. 2023,
- * section 2.2; see lr_sensitivity.h): the formula, then the groups and lr grids of a sweep.csv,
+ * section 2.2; see table.h): the formula, then the groups and lr grids of a sweep.csv,
  * then the printed table. */
-#include "report/table/lr_sensitivity.h"
+#include "report/table/table.h"
 
 #include <math.h>
 #include <stdlib.h>

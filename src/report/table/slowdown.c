@@ -1,13 +1,12 @@
 /* slowdown.c: unscaled over scaled steps to 50 / 90 / 99 % answer accuracy (next-byte accuracy on
- * text: sweep_acc_name), per pair and as a censored median over seeds (slowdown.h). Reading order:
+ * text: sweep_acc_name), per pair and as a censored median over seeds (table.h). Reading order:
  * one pair, the censored median, the section of the sweep summary. */
-#include "report/table/slowdown.h"
+#include "report/table/table.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/table/time_to_learn.h"
 
 /* ------------------------------------------------------------------ one pair */
 
@@ -38,13 +37,13 @@ void slowdown_format(char *out, size_t n, Slowdown s) {
 
 /* ------------------------------------------------------------------ censored median */
 
-static int cmp_double(const void *a, const void *b) {
+static int cmp_slowdown(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
 static double middle(double *v, int n) {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, cmp_slowdown);
     if (n % 2) return v[n / 2];
     /* the mean of the two middle values; with an infinite one it is infinite */
     return isinf(v[n / 2]) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -149,17 +148,9 @@ int slowdown_pairs(const SweepTable *t, SweepGroup **groups, int *n_groups, Slow
     return n_pairs;
 }
 
-int slowdown_print(FILE *f, const SweepTable *t) {
-    int scale = sweep_key(t, "scale"), seed = sweep_key(t, "seed");
-    if (scale < 0) return 0;
-    SweepGroup *g = NULL, *mg = NULL;
-    SlowPair *pairs = NULL;
-    Slowdown *vals = NULL;
-    int n = 0, n_m = -1, rc = -1;
-    int n_pairs = slowdown_pairs(t, &g, &n, &pairs);
-    if (n_pairs < 0) goto done;
-    rc = 0;
-    if (n_pairs == 0) goto done;
+/* The table of the pairs: each one's steps to every threshold and its slowdowns. */
+static void print_pairs(FILE *f, const SweepTable *t, const SweepGroup *g, const SlowPair *pairs,
+                        int n_pairs) {
     fprintf(f, "\nslowdown: steps to the first validation pass at >= 50 / 90 / 99 %% %s, "
                "scale=none over scale=sqrt_dk,\nper pair of runs that differ only in the scale; "
                "\"> N×\": the unscaled run never got there (censored at its last validation pass: "
@@ -184,14 +175,12 @@ int slowdown_print(FILE *f, const SweepTable *t) {
         for (int k = 0; k < TTL_N; k++) put_right(f, 9, r[k]);
         fputc('\n', f);
     }
-    if (seed < 0) goto done;
-    /* medians over seeds: the pairs grouped by every varied column but scale and seed */
-    n_m = sweep_groups(t, 1u << scale | 1u << seed, &mg);
-    vals = malloc(sizeof *vals * (size_t)n_pairs);
-    if (n_m < 0 || !vals) {
-        rc = -1;
-        goto done;
-    }
+}
+
+/* The table of the medians over seeds: a line per group mg[m] of the pairs (vals: room for
+ * n_pairs slowdowns). */
+static void print_seed_medians(FILE *f, const SweepTable *t, const SweepGroup *mg, int n_m,
+                               const SlowPair *pairs, int n_pairs, Slowdown *vals) {
     fprintf(f, "\nmedian over seeds of the slowdowns above (n: pairs; a pair where neither run got "
                "there has no ratio and is left out,\ncounted in 'neither'). A censored ratio counts "
                "once at its bound and once at its extreme (0 or infinity): when the two\nmedians "
@@ -222,7 +211,27 @@ int slowdown_print(FILE *f, const SweepTable *t) {
         for (int k = 0; k < TTL_N; k++) put_right(f, 12, cell[k]);
         fputc('\n', f);
     }
-done:
+}
+
+int slowdown_print(FILE *f, const SweepTable *t) {
+    int scale = sweep_key(t, "scale"), seed = sweep_key(t, "seed");
+    if (scale < 0) return 0;
+    SweepGroup *g = NULL, *mg = NULL;
+    SlowPair *pairs = NULL;
+    Slowdown *vals = NULL;
+    int n = 0, n_m = -1, rc = 0;
+    int n_pairs = slowdown_pairs(t, &g, &n, &pairs);
+    if (n_pairs < 0) rc = -1;
+    if (n_pairs > 0) {
+        print_pairs(f, t, g, pairs, n_pairs);
+        if (seed >= 0) {
+            /* medians over seeds: the pairs grouped by every varied column but scale and seed */
+            n_m = sweep_groups(t, 1u << scale | 1u << seed, &mg);
+            vals = malloc(sizeof *vals * (size_t)n_pairs);
+            if (n_m < 0 || !vals) rc = -1;
+            else print_seed_medians(f, t, mg, n_m, pairs, n_pairs, vals);
+        }
+    }
     if (rc < 0) fprintf(stderr, "error: out of memory computing the slowdowns\n");
     free(vals);
     free(pairs);

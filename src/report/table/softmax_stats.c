@@ -1,14 +1,13 @@
 /* softmax_stats.c: the measurements behind the 1/sqrt(d_k) scale for --softmax-table
- * (softmax_stats.h): q.k variance and softmax saturation on random vectors; trains nothing. */
-#include "report/table/softmax_stats.h"
+ * (table_internal.h): q.k variance and softmax saturation on random vectors; trains nothing. */
+#include "report/table/table_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 
 #include "model/attention.h"
-#include "train/diagnostics.h"
 
-int softmax_row(double *p, const double *x, int n) {
+int softmax_row_double(double *p, const double *x, int n) {
     int imax = 0;
     for (int i = 1; i < n; i++)
         if (x[i] > x[imax]) imax = i;
@@ -119,7 +118,7 @@ static void measure_row(RowStats *rs, const double *scales, int n_scales, int d_
             x[j] = scales[c] * dots[j];
             welford_add(&o->logits, x[j]);
         }
-        int imax = softmax_row(x, x, n_keys);
+        int imax = softmax_row_double(x, x, n_keys);
         o->max_p = x[imax];
         o->entropy = softmax_entropy(x, n_keys);
         o->jac = softmax_jacobian_frobenius(x, n_keys);
@@ -201,7 +200,7 @@ static void pass_row(RowPass *rp, const double *stds, int n_stds, int n, uint64_
     for (int j = 0; j < n; j++) unit[j] = 0;
     for (int c = 0; c < n_stds; c++) {
         for (int j = 0; j < n; j++) x[j] = stds[c] * z[j];
-        softmax_row(x, x, n);
+        softmax_row_double(x, x, n);
         real pmax = 0;
         for (int j = 0; j < n; j++) {
             p[j] = (real)x[j];

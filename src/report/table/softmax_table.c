@@ -7,7 +7,6 @@
  * footnote 4). Part 3 gives the pass-through of random rows against the logits' std: a uniform
  * row passes little too, so a low softmax_pass can mean "too soft" as well as "saturated", and
  * blocked_rows tells them apart. Nothing is trained; every number is computed here (see report/table/softmax_stats.h). */
-#include "report/page/report.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -16,7 +15,7 @@
 #include <string.h>
 
 #include "model/attention.h"
-#include "report/table/softmax_stats.h"
+#include "report/table/table_internal.h"
 #include "util/clock.h"
 #include "util/rng.h"
 
@@ -55,7 +54,7 @@ static void print_examples(void) {
             if (x[i] < lo) lo = x[i];
             if (x[i] > hi) hi = x[i];
         }
-        int imax = softmax_row(p, x, N);
+        int imax = softmax_row_double(p, x, N);
         double h = softmax_entropy(p, N);
         pmax[r] = p[imax];
         frob[r] = softmax_jacobian_frobenius(p, N);
@@ -79,7 +78,7 @@ static void print_row(int d_k, const char *label, double pred, const SoftmaxStat
 }
 
 /* The closing lines: only ratios, ranges and end points read off the measured table. */
-static void print_summary(const SoftmaxStats (*st)[2], int n) {
+static void print_softmax_summary(const SoftmaxStats (*st)[2], int n) {
     double ratio_lo = INFINITY, ratio_hi = -INFINITY, svar_lo = INFINITY, svar_hi = -INFINITY;
     double smax_lo = INFINITY, smax_hi = -INFINITY, ssat_hi = 0.0;
     int first_half = -1; /* first d_k where more than half the unscaled rows are saturated */
@@ -155,7 +154,7 @@ static int print_sweep(const SoftmaxTableArgs *a, double t0) {
         print_row(DKS[d], "1", (double)DKS[d], &st[d][0], n);
         print_row(DKS[d], "1/sqrt", 1.0, &st[d][1], n);
     }
-    print_summary((const SoftmaxStats(*)[2])st, n);
+    print_softmax_summary((const SoftmaxStats(*)[2])st, n);
     return TABLE_OK;
 }
 

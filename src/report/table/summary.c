@@ -1,6 +1,6 @@
 /* summary.c: the summary table of ./train --compare: rows of loss, accuracy, gradient-norm and
  * attention-logit values per run, built from the logs and printed with aligned columns. */
-#include "report/table/summary.h"
+#include "report/table/table.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "runlog/log_query.h"
-#include "report/table/time_to_learn.h"
 
 /* Appends a row and returns its index, or -1 when out of memory (then cell() ignores it). */
 static int table_add(Table *t, int section, const char *fmt, ...)

@@ -1,7 +1,7 @@
 /* sweep_table.c: reads sweep.csv into checked rows, finds the varied columns, groups rows and
  * computes medians and ranges over a group. Reading order: columns of the schema, reading and
  * checking rows, varied columns, groups, statistics. */
-#include "report/table/sweep_table.h"
+#include "report/table/table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,14 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/read/log_check.h"
-#include "report/read/runs.h"
-#include "report/read/sweep_columns.h"
+#include "report/read/read.h"
 #include "util/file_check.h"
 
 /* ------------------------------------------------------------------ the schema's columns */
 
-/* The sweep_columns.h column of each metric; -1: the plan's steps column. */
+/* The sweep_columns.c column of each metric; -1: the plan's steps column. */
 static const int METRIC_COL[SW_N_METRIC] = {
     [SW_VAL_LOSS] = SC_VAL_LOSS, [SW_VAL_ACC] = SC_VAL_ACC, [SW_FIRST99] = SC_FIRST_99,
     [SW_LOSS0] = SC_LOSS0, [SW_STD0] = SC_STD0, [SW_SAT] = SC_SAT, [SW_PASS] = SC_PASS,

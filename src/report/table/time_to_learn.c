@@ -1,6 +1,6 @@
 /* time_to_learn.c: first evaluated steps at 50 / 90 / 99 % validation answer accuracy from a
- * run's loss.csv (time_to_learn.h). */
-#include "report/table/time_to_learn.h"
+ * run's loss.csv (table.h). */
+#include "report/table/table.h"
 
 #include "runlog/log_query.h"
 

@@ -1,9 +1,14 @@
-/* regime_map_lr_draw.h: the figure of the lr map (regime_map_lr.h), from the runs and cells
- * regime_map_lr.c made of the sweeps. Internal to those two files. */
-#ifndef SCALEDOT_REGIME_MAP_LR_DRAW_H
-#define SCALEDOT_REGIME_MAP_LR_DRAW_H
+/* map_internal.h: what report/map/ shares inside itself: the drawing of the lr map
+ * (regime_map_lr_draw.c), which regime_map_lr.c calls. */
+#ifndef SCALEDOT_REPORT_MAP_INTERNAL_H
+#define SCALEDOT_REPORT_MAP_INTERNAL_H
 
 #include <stddef.h>
+
+#include "report/map/map.h"
+
+/* ==== regime_map_lr_draw.c: the figure of the lr map (regime_map_lr.c), from the runs and cells
+ * regime_map_lr.c made of the sweeps. Internal to those two files. */
 
 /* The panels' scales, in panel order (panel 0 left). */
 #define LR_N_PANELS 2

@@ -1,22 +1,27 @@
-/* softmax_stats.h: the measurements behind the 1/√d_k scale of attention (Vaswani et al. 2017,
+/* table_internal.h: what report/table/ shares inside itself and with its tests: the exact
+ * softmax statistics behind --softmax-table (softmax_stats.c). */
+#ifndef SCALEDOT_REPORT_TABLE_INTERNAL_H
+#define SCALEDOT_REPORT_TABLE_INTERNAL_H
+
+#include "report/table/table.h"
+#include "util/rng.h"
+
+/* ==== softmax_stats.c: the measurements behind the 1/√d_k scale of attention (Vaswani et al. 2017,
  * sec. 3.2.1 and footnote 4). For q, k with independent zero-mean unit-variance entries, q·k has
  * mean 0 and variance d_k; large logits push the softmax towards a one-hot row, where its
  * Jacobian, and so the gradient reaching the logits, is close to zero.
  *
  * Everything here is double precision, independent of the model's `real`: these are reference
  * numbers for a table and its tests, not a kernel of the trainer. */
-#ifndef SCALEDOT_SOFTMAX_STATS_H
-#define SCALEDOT_SOFTMAX_STATS_H
-
-#include "util/rng.h"
 
 /* A row is "saturated" when its largest softmax weight exceeds this. */
 #define SOFTMAX_SATURATED 0.99
 
 /* p (n) = softmax(x (n)): p_i = exp(x_i − m) / Σ_j exp(x_j − m) with m the true row maximum, so
  * no exp overflows and the largest term is exactly 1 (n ≥ 1; p may alias x). Returns the index
- * of the maximum (the first one on ties). */
-int softmax_row(double *p, const double *x, int n);
+ * of the maximum (the first one on ties). In double throughout, unlike model/attention.c's
+ * softmax_row (the model's real): a name of its own, so no two functions share one. */
+int softmax_row_double(double *p, const double *x, int n);
 
 /* Shannon entropy of a probability row p (n), in nats: H = −Σ_i p_i·ln p_i, with 0·ln 0 = 0.
  * 0 for a one-hot row, ln n for the uniform row. */
@@ -86,7 +91,7 @@ int softmax_measure(SoftmaxStats *out, const double *scales, int n_scales, int d
  *              ATTN_BLOCKED_PASS) for one dL/dp ~ N(0, I) drawn per row.
  *   saturated  the fraction of rows whose largest weight exceeds SOFTMAX_SATURATED (the 0.99 of
  *              diag_head_stats).
- * Each row's p is computed in double (softmax_row) and rounded, with dL/dp, to the model's real
+ * Each row's p is computed in double (softmax_row_double) and rounded, with dL/dp, to the model's real
  * at the call (softmax_row_pass takes rows as the model holds them and sums in double).
  * The *_se fields are Monte Carlo standard errors: of the fraction, √(f(1 − f)/rows); of pass,
  * by the delta method from the sample variance of the rows' Σ_k|J·e_k|²/n. */
