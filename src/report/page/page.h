@@ -1,11 +1,13 @@
 /* page.h: the face of report/page/, the commands that write a report folder, on top of
  * report/: ./train --compare (compare.c: its summary, figures and index.html) and a sweep's
- * report (sweep_report.c: summary.txt, figures, index.html), with their pages' parts. Includes
- * every lower room of report/ through its face. */
+ * report (sweep_report.c: summary.txt, figures, index.html), with their pages' parts. The top
+ * floor: its files include every lower room of report/, each through its face. */
 #ifndef SCALEDOT_REPORT_PAGE_H
 #define SCALEDOT_REPORT_PAGE_H
 
 #include <stdio.h>
+
+#include "report/read/read.h" /* SWEEP_DIR_MAX, the longest sweep folder the report takes */
 
 /* ==== compare.c: ./train --compare. */
 
