@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report/plot/plot.h"
 #include "report/read/read.h"
@@ -114,11 +113,11 @@ static void html_provenance(FILE *f, const Run *runs, int n) {
                "flags, command line, start time, threads and CPU of each run, from the comments "
                "at the top of its <code>config.ini</code>.</p>\n<table class=\"config\">\n");
     for (int i = 0; i < n; i++) {
-        char path[PATH_MAX], *text = NULL, *lines = NULL;
+        char *text = NULL, *lines = NULL;
         size_t len = 0, text_len = 0;
-        snprintf(path, sizeof path, "%s/config.ini", runs[i].path);
         char why[128];
-        text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &text_len, why, sizeof why);
+        text = run_read_text(&runs[i], "config.ini", FILE_MAX_TEXT_BYTES, &text_len, why,
+                             sizeof why);
         FILE *mem = open_memstream(&lines, &len);
         int found = 0;
         if (text && mem) found = provenance_print_lines(text, "", mem);
@@ -167,17 +166,12 @@ static void html_sample_cell(FILE *f, char *text) {
 /* The runs' sample.txt side by side (a text run writes one at the end of training), each run's
  * text escaped; nothing when no run folder holds one. */
 static int has_samples(const Run *runs, int n) {
-    char path[PATH_MAX];
     int any = 0;
-    for (int i = 0; i < n && !any; i++) {
-        snprintf(path, sizeof path, "%s/sample.txt", runs[i].path);
-        any = access(path, F_OK) == 0;
-    }
+    for (int i = 0; i < n && !any; i++) any = run_has_file(&runs[i], "sample.txt");
     return any;
 }
 
 static void html_samples(FILE *f, const Run *runs, int n) {
-    char path[PATH_MAX];
     int any = has_samples(runs, n);
     if (!any) return;
     fprintf(f, "<h2 id=\"samples\">Samples</h2>\n<p class=\"note\">Text each run generated after the same "
@@ -189,16 +183,16 @@ static void html_samples(FILE *f, const Run *runs, int n) {
     for (int i = 0; i < n; i++) {
         char why[256];
         size_t len = 0;
-        snprintf(path, sizeof path, "%s/sample.txt", runs[i].path);
+        int has = run_has_file(&runs[i], "sample.txt");
         fprintf(f, "<td class=\"sample\">");
-        char *text = access(path, F_OK) == 0
-                         ? file_read_regular(path, SAMPLE_MAX_BYTES, &len, why, sizeof why)
+        char *text = has ? run_read_text(&runs[i], "sample.txt", SAMPLE_MAX_BYTES, &len, why,
+                                         sizeof why)
                          : NULL;
         if (text) {
             html_sample_cell(f, text);
         } else {
             fprintf(f, "<span class=\"note\">");
-            if (access(path, F_OK) == 0) {
+            if (has) {
                 xml_escape_file(f, "sample.txt unreadable: ");
                 xml_escape_file(f, why);
             } else {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "runlog/log_query.h"
+#include "util/file_check.h"
 
 /* ------------------------------------------------------------------ the ranges */
 
@@ -298,4 +299,12 @@ int log_read_sweep(Csv *t, const char *path, const char *text, size_t len) {
             return -1;
         }
     return check_rows(t, path, 1, 0);
+}
+
+char *log_sweep_text(const char *path, size_t *len) {
+    char why[128];
+    *len = 0;
+    char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, len, why, sizeof why);
+    if (!text) fprintf(stderr, "error: cannot read '%s': %s\n", path, why);
+    return text;
 }

@@ -46,6 +46,14 @@ typedef struct {
 int load_run(Run *r, const char *path);
 void free_run(Run *r);
 
+/* 1 when run r's folder holds an entry named file (of any kind: sample.txt), else 0. */
+int run_has_file(const Run *r, const char *file);
+
+/* The text file `file` of run r's folder (config.ini, sample.txt) read whole: a regular file of
+ * at most max bytes (util/file_check.h's file_read_regular). Returns the text, NUL-terminated
+ * (malloc'd; *len its length), or NULL with why (n bytes) saying why. */
+char *run_read_text(const Run *r, const char *file, size_t max, size_t *len, char *why, size_t n);
+
 /* Two folders with the same name (runs/a/x, runs/b/x) would be indistinguishable in the legend:
  * the later ones become "x (2)", "x (3)", ... (a long name cut to make room, at a UTF-8 character
  * boundary). */
@@ -120,6 +128,11 @@ int log_read(Csv *t, const char *dir, const char *file, char *path, size_t n, un
  * column 'status' (is it a sweep.csv?)" when a column every reader needs (status, val_loss,
  * val_answer_acc) is missing. */
 int log_read_sweep(Csv *t, const char *path, const char *text, size_t len);
+
+/* The text of the sweep.csv at path, read whole (a regular file of at most FILE_MAX_LOG_BYTES,
+ * util/file_check.h), for log_read_sweep: NUL-terminated, malloc'd, *len its length; NULL after
+ * "error: cannot read 'PATH': WHY" on stderr. */
+char *log_sweep_text(const char *path, size_t *len);
 
 /* Removes from t, a run log loaded from path (log_read_sweep: a sweep.csv), each row that ./train
  * cannot have written, with a warning "PATH:LINE: REASON; row skipped" (warn_input; past

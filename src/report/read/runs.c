@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "runlog/log_query.h"
 #include "util/file_check.h"
@@ -334,4 +335,16 @@ double run_last_bpb(const Run *r, int *step) {
     double v = run_last_logged(r, "val_bpb", step);
     if (*step < 0) v = run_last_logged(r, "val_loss", step) / log(2.0);
     return v;
+}
+
+int run_has_file(const Run *r, const char *file) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", r->path, file);
+    return access(path, F_OK) == 0;
+}
+
+char *run_read_text(const Run *r, const char *file, size_t max, size_t *len, char *why, size_t n) {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", r->path, file);
+    return file_read_regular(path, max, len, why, n);
 }

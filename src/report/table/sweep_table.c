@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "report/read/read.h"
-#include "util/file_check.h"
 
 /* ------------------------------------------------------------------ the schema's columns */
 
@@ -128,12 +127,9 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
 
 int sweep_table_load(SweepTable *t, const char *path) {
     memset(t, 0, sizeof *t);
-    char why[128];
-    size_t len = 0;
-    char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, &len, why, sizeof why);
-    int rc = -1;
-    if (!text) fprintf(stderr, "error: cannot read '%s': %s\n", path, why);
-    else rc = sweep_table_parse(t, path, text, len);
+    size_t len;
+    char *text = log_sweep_text(path, &len); /* read/: the one door to sweep.csv */
+    int rc = text ? sweep_table_parse(t, path, text, len) : -1;
     free(text);
     return rc;
 }
