@@ -441,7 +441,7 @@ START_TEST(test_no_reader_bypasses_the_checks) {
     scan_dir(SCALEDOT_SOURCE_DIR "/src", "", found, sizeof found, &files);
     ck_assert_msg(files > 100, "only %d source files found", files);
     ck_assert_msg(!found[0], "these read a log or sweep.csv without the checks of "
-                  "report/read/log_check.h (use log_read or log_read_sweep):\n%s", found);
+                  "report/read/read.h (use log_read or log_read_sweep):\n%s", found);
 }
 END_TEST
 

@@ -70,7 +70,7 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
 
 int cli_compare(int argc, char **argv) {
     CompareArgs a;
-    warnings_clear(); /* a command starts with none (report/read/warnings.h) */
+    warnings_clear(); /* a command starts with none (report/read/warnings.c) */
     int rc = parse_args(&a, argc, argv);
     if (rc < 0) rc = a.at_equal_loss ? report_equal_loss(stdout, a.dirs[0], a.dirs[1])
                                      : report_compare(&a);

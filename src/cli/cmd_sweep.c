@@ -17,7 +17,7 @@
 
 int cli_sweep(int argc, char **argv) {
     SweepArgs a;
-    warnings_clear(); /* a command starts with none (report/read/warnings.h) */
+    warnings_clear(); /* a command starts with none (report/read/warnings.c) */
     int rc = sweep_args_parse(&a, argc, argv);
     rc = rc > 0 ? EXIT_OK : rc < 0 ? EXIT_CONFIG : sweep_execute(&a);
     sweep_args_free(&a);

@@ -1,6 +1,6 @@
 /* results.c: a run folder read into one sweep.csv row (the marker for status, exit code, wall
  * time and version; loss.csv, attention.csv, grad_norms.csv and config.ini for the numbers), and
- * sweep.csv written whole from the rows. Columns: report/read/sweep_columns.h. */
+ * sweep.csv written whole from the rows. Columns: report/read/sweep_columns.c. */
 #include "sweep/results.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
  * scale and what it does to the softmax over a row of keys (Vaswani et al. 2017, sec. 3.2.1 and
  * footnote 4). Part 3 gives the pass-through of random rows against the logits' std: a uniform
  * row passes little too, so a low softmax_pass can mean "too soft" as well as "saturated", and
- * blocked_rows tells them apart. Nothing is trained; every number is computed here (see report/table/softmax_stats.h). */
+ * blocked_rows tells them apart. Nothing is trained; every number is computed here (see report/table/softmax_stats.c). */
 
 #include <inttypes.h>
 #include <math.h>
