@@ -68,7 +68,10 @@ $(info note: $(CC) has no usable OpenMP; building single-threaded (for clang: ap
 endif
 
 BUILD     = build/$(notdir $(CC))$(if $(filter-out native,$(ARCH)),-$(ARCH))
-LIB_SRC   = $(filter-out src/main.c,$(wildcard src/*/*.c))
+# src/<stage>/*.c, and one level deeper for a stage kept in rooms (src/report/<room>/*.c)
+LIB_SRC   = $(filter-out src/main.c,$(wildcard src/*/*.c src/*/*/*.c))
+# every header of the product, the dependency of each object (a changed header rebuilds them all)
+SRC_H     = $(wildcard src/*/*.h src/*/*/*.h)
 LIB_OBJ   = $(patsubst src/%.c,$(BUILD)/float/%.o,$(LIB_SRC))
 # The model's kernels again in double precision, for the finite-difference gradient tests.
 DBL_SRC   = $(wildcard src/model/*.c) src/util/rng.c
@@ -117,12 +120,12 @@ train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
 	$(SAY) LD $@
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS)
 
-$(BUILD)/float/%.o: src/%.c $(wildcard src/*/*.h)
+$(BUILD)/float/%.o: src/%.c $(SRC_H)
 	@mkdir -p $(dir $@)
 	$(SAY) CC $@
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/float/util/provenance.o: src/util/provenance.c $(wildcard src/*/*.h) $(PROV_STAMP)
+$(BUILD)/float/util/provenance.o: src/util/provenance.c $(SRC_H) $(PROV_STAMP)
 	@mkdir -p $(dir $@)
 	$(SAY) CC $@
 	$(Q)$(CC) $(CPPFLAGS) $(PROV_DEFS) $(CFLAGS) -c -o $@ $<
@@ -132,7 +135,7 @@ $(BUILD)/float/util/provenance.o: src/util/provenance.c $(wildcard src/*/*.h) $(
 portable:
 	@$(MAKE) --no-print-directory train ARCH=$(if $(filter-out native,$(ARCH)),$(ARCH),x86-64-v3)
 
-$(BUILD)/double/%.o: src/%.c $(wildcard src/*/*.h)
+$(BUILD)/double/%.o: src/%.c $(SRC_H)
 	@mkdir -p $(dir $@)
 	$(SAY) CC $@
 	$(Q)$(CC) $(CPPFLAGS) -DSCALEDOT_DOUBLE $(CFLAGS) -c -o $@ $<
@@ -143,7 +146,7 @@ $(BUILD)/double/%.o: src/%.c $(wildcard src/*/*.h)
 # tests (make mutation relinks only the programs a mutant names). The objects hold this tree's
 # path (SCALEDOT_SOURCE_DIR), like the programs.
 TEST_OBJ      = $(BUILD)/test-obj
-TEST_DEPS     = $(wildcard tests/*.h) $(wildcard src/*/*.h)
+TEST_DEPS     = $(wildcard tests/*.h) $(SRC_H)
 TEST_CPPFLAGS = $(CPPFLAGS) -Itests -DSCALEDOT_SOURCE_DIR='"$(CURDIR)"'
 SUPPORT_NAMES = $(basename $(notdir $(TEST_SUPPORT)))
 
@@ -261,7 +264,7 @@ BENCH_KERNELS = matmul_forward matmul_backward matmul_forward_scratch matmul_bac
 	crossentropy_forward crossentropy_backward
 BENCH_WRAP    = $(foreach k,$(BENCH_KERNELS),-Wl,--wrap=$(k))
 
-$(BUILD)/bench/bench: $(BENCH_SRC) bench/bench.h bench/fma_peak.h $(LIB_OBJ) $(wildcard src/*/*.h)
+$(BUILD)/bench/bench: $(BENCH_SRC) bench/bench.h bench/fma_peak.h $(LIB_OBJ) $(SRC_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(BENCH_SRC) $(LIB_OBJ) $(LDFLAGS) $(BENCH_WRAP) $(LDLIBS)
 
@@ -356,12 +359,12 @@ FUZZ_LIB_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
 FUZZ_ALL_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRC))
 FUZZ_BINS     = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))
 
-$(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/*/*.h)
+$(FUZZ_DIR)/obj/%.o: src/%.c $(SRC_H)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz_checkpoint: $(FUZZ_ALL_OBJ)
-$(FUZZ_BINS): $(FUZZ_DIR)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(wildcard fuzz/*.h) $(wildcard src/*/*.h)
+$(FUZZ_BINS): $(FUZZ_DIR)/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(wildcard fuzz/*.h) $(SRC_H)
 	$(FUZZ_CC) $(CPPFLAGS) -Ifuzz $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< \
 		$(sort $(filter %.o,$^)) $(LDLIBS)
 

@@ -1,4 +1,4 @@
-/* test_compare.c: ./train --compare (src/report/compare.c) on the hand-written fixture runs in
+/* test_compare.c: ./train --compare (src/report/page/compare.c) on the hand-written fixture runs in
  * tests/fixtures/runs: scaled and unscaled (complete), diverged (NaN/inf at step 30, then stops)
  * and no_attention (no attention.csv, stopped at step 50 of 100).
  *

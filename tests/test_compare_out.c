@@ -1,5 +1,5 @@
-/* test_compare_out.c: the report folder of ./train --compare (src/report/compare.c with
- * src/report/out_dir.c): the default folder under reports/, a folder that cannot be created, and
+/* test_compare_out.c: the report folder of ./train --compare (src/report/page/compare.c with
+ * src/report/page/out_dir.c): the default folder under reports/, a folder that cannot be created, and
  * the refusal of a folder that is a symbolic link or holds files a report did not write (nothing
  * written, nothing changed); a folder of ours written again keeps no figure of the earlier report
  * that the new one does not draw. The report's contents are test_compare.c's. */

@@ -1,4 +1,4 @@
-/* test_compare_verdict.c: the last lines ./train --compare (src/report/compare.c) prints are the
+/* test_compare_verdict.c: the last lines ./train --compare (src/report/page/compare.c) prints are the
  * page's verdict and the page's path: after "verdict:", exactly the lines of index.html's verdict
  * paragraph (its <br/> lines, the entities read back), then "report: DIR/index.html" and nothing
  * more. The numbers in them are checked against the runs' loss.csv, read here: the final

@@ -1,8 +1,8 @@
-/* test_equal_loss.c: src/report/equal_loss.c, two runs' gradient readings at equal validation
+/* test_equal_loss.c: src/report/table/equal_loss.c, two runs' gradient readings at equal validation
  * loss. equal_loss_step on a table of series; then report_equal_loss on two synthetic run
  * folders whose every expected number is worked out by hand in the comments; a ratio 0 / 0 and
  * an overlap that holds none of A's levels. */
-#include "report/equal_loss.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* test_figure_passthru.c: the softmax pass-through in ./train --compare: passthru.svg
- * (src/report/figure_passthru.c) and its rows of the summary table (src/report/summary.c), on
+ * (src/report/figure/figure_passthru.c) and its rows of the summary table (src/report/table/summary.c), on
  * hand-written runs whose attention.csv has dprob_norm, softmax_pass and blocked_rows, next to a
  * fixture logged before those columns existed (tests/fixtures/runs/scaled). Expected values are
  * the means over heads (and steps) of the numbers written here, worked out by hand. */

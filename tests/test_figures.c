@@ -1,4 +1,4 @@
-/* test_figures.c: the figures of --compare (src/report/figures.c): the loss axis is logarithmic
+/* test_figures.c: the figures of --compare (src/report/figure/figures.c): the loss axis is logarithmic
  * by default when the plotted losses span more than 30x, linear otherwise, and --log-scale /
  * --linear choose it; the attention maps show step 0 and the end, masked cells hatched and the
  * prompt/answer boundary marked, each head's maps in one column whatever the run names, and

@@ -1,11 +1,11 @@
-/* test_html.c: index.html of --compare (src/report/html.c) on two hand-made runs: well-formed,
+/* test_html.c: index.html of --compare (src/report/page/html.c) on two hand-made runs: well-formed,
  * every run text escaped, the figures first (each SVG inline, its ids prefixed by the figure's id,
  * with title, caption and a link to the file), then the settings that differ (run.name and run.dir
  * aside) in order of first appearance and "(not set)" where a run lacks one, the summary table
  * with bad values marked, every setting with the differing ones highlighted, and each run's
  * provenance lines or "not recorded"; one self-contained page (no URL out), a missing figure file
  * named in its place. */
-#include "report/html.h"
+#include "report/page/page_internal.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "runlog/csv_read.h"
-#include "report/log_check.h"
+#include "report/read/read.h"
 #include "cli/cli.h" /* the report through its command line: cli_compare */
 #include "sweepcsv.h"
 #include "testutil.h"
@@ -352,11 +352,11 @@ END_TEST
 /* ------------------------------------------------------------------ no reader beside it */
 
 /* The raw readers, which check nothing: called only where they are made (src/runlog/csv_read.*,
- * log_query.*) and by the checked reader (src/report/log_check.c). */
+ * log_query.*) and by the checked reader (src/report/read/log_check.c). */
 static const char *const RAW[] = {"csv_parse", "csv_load", "log_load"};
 static const char *const RAW_HOME[] = {"runlog/csv_read.c", "runlog/csv_read.h",
                                        "runlog/log_query.c", "runlog/log_query.h",
-                                       "report/log_check.c"};
+                                       "report/read/log_check.c"};
 
 /* text with its comments and string and character literals blanked (newlines kept). */
 static void blank_comments(char *s) {
@@ -441,7 +441,7 @@ START_TEST(test_no_reader_bypasses_the_checks) {
     scan_dir(SCALEDOT_SOURCE_DIR "/src", "", found, sizeof found, &files);
     ck_assert_msg(files > 100, "only %d source files found", files);
     ck_assert_msg(!found[0], "these read a log or sweep.csv without the checks of "
-                  "report/log_check.h (use log_read or log_read_sweep):\n%s", found);
+                  "report/read/read.h (use log_read or log_read_sweep):\n%s", found);
 }
 END_TEST
 

@@ -1,8 +1,8 @@
 /* test_lr_sensitivity.c: the LR sensitivity of Wortsman et al. 2023, sec. 2.2
- * (src/report/lr_sensitivity.c): the formula on bare curves, then on a hand-made sweep.csv with
+ * (src/report/table/lr_sensitivity.c): the formula on bare curves, then on a hand-made sweep.csv with
  * two scale modes, three learning rates, two seeds and one diverged run, worked out by hand; l*
  * per group, the min() cap, rows without a loss, a file without loss0, and the printed table. */
-#include "report/lr_sensitivity.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,7 +1,7 @@
-/* test_out_dir.c: the default report folder of --compare (src/report/out_dir.c): plain names
+/* test_out_dir.c: the default report folder of --compare (src/report/page/out_dir.c): plain names
  * kept, spaces and parentheses replaced, long lists shortened, and two different run lists never
  * given the same folder. */
-#include "report/out_dir.h"
+#include "report/page/page_internal.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* test_panels.c: the panel grid of the --compare figures (src/report/panels.c): a figure spans
+/* test_panels.c: the panel grid of the --compare figures (src/report/figure/panels.c): a figure spans
  * the steps of the longest run, panels get their axes, lines read a log column (empty fields left
  * out, a logged nan kept) or the mean over heads of an attention column, panels share a y range,
  * and the SVG has one row per two half-width panels or one full-width one, a legend of the runs
  * that appear, and one line per run present. Expected values are worked out by hand. */
-#include "report/panels.h"
+#include "report/figure/figure_internal.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,7 +1,7 @@
-/* test_plot_heatmap.c: heatmaps (src/report/plot_heatmap.c): cells, escaped labels, the hatched
+/* test_plot_heatmap.c: heatmaps (src/report/plot/plot_heatmap.c): cells, escaped labels, the hatched
  * NaN cell, the prompt/answer boundary at its cells, the colour bar, and the colour ramp's ends,
  * clamping and NaN grey. */
-#include "report/plot.h"
+#include "report/plot/plot.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,8 +1,8 @@
-/* test_plot_lines.c: line charts (src/report/plot_lines.c): one series element per series,
+/* test_plot_lines.c: line charts (src/report/plot/plot_lines.c): one series element per series,
  * non-finite values skipped with the line broken, a log y axis, escaping, fixed ranges and
  * clipping, a log x axis, error bars, and linear charts byte-identical to a stored reference.
  * Every document drawn is run through the XML well-formedness checker. */
-#include "report/plot.h"
+#include "report/plot/plot.h"
 
 #include <check.h>
 #include <math.h>

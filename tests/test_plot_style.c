@@ -1,7 +1,7 @@
-/* test_plot_style.c: run styles and legends (src/report/plot_style.c): the first 8 styles differ
+/* test_plot_style.c: run styles and legends (src/report/plot/plot_style.c): the first 8 styles differ
  * in colour and dash, the next cycle shifts the dashes, the reference style differs from all of
  * them, and a legend measures the height it draws (wrapping). */
-#include "report/plot.h"
+#include "report/plot/plot.h"
 
 #include <check.h>
 #include <math.h>

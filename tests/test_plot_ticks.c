@@ -1,8 +1,8 @@
-/* test_plot_ticks.c: axis ticks (src/report/plot_ticks.c): linear ticks at 1-2-5 steps over a
+/* test_plot_ticks.c: axis ticks (src/report/plot/plot_ticks.c): linear ticks at 1-2-5 steps over a
  * table of ranges (values, labels and the widened range worked out by hand), the cap, and log
  * ticks (decades, 2 and 5 labelled on narrow ranges, sparse labels on wide ones, bad bounds), and
  * ticks at powers of two (a d_k axis). */
-#include "report/plot.h"
+#include "report/plot/plot.h"
 
 #include <check.h>
 #include <math.h>

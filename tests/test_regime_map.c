@@ -1,7 +1,7 @@
-/* test_regime_map.c: the regime map's data and figure (src/report/regime_map.c): two hand-made
+/* test_regime_map.c: the regime map's data and figure (src/report/map/regime_map.c): two hand-made
  * sweep.csv files, the points (one per trained run, values from sweep.csv, slowdowns worked out
  * by hand) in regime_map.csv, and the SVG well-formed with one marker per drawable point. */
-#include "report/regime_map.h"
+#include "report/map/map.h"
 
 #include <check.h>
 #include <stdio.h>

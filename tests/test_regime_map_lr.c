@@ -1,4 +1,4 @@
-/* test_regime_map_lr.c: the regime map over learning rate x width (src/report/regime_map_lr.c,
+/* test_regime_map_lr.c: the regime map over learning rate x width (src/report/map/regime_map_lr.c,
  * regime_map_lr_draw.c) through ./train --regime-map (cmd_regime_map.c): two hand-made sweeps
  * whose cells (medians over seeds, ran_away, the largest lr that learnt per width) are worked
  * out by hand below and checked in regime_map_lr.csv exactly; the SVG well-formed, a cell per
@@ -215,7 +215,7 @@ END_TEST
 
 /* A value of the lr map that is not one: exit 1, file, line and column named, nothing written,
  * no folder made. An lr that is not a number > 0 is one no run trained with: the checked reader
- * of sweep.csv (log_check.h) skips its row with a warning, as every command does, and the map is
+ * of sweep.csv (log_check.c) skips its row with a warning, as every command does, and the map is
  * drawn from the others. */
 START_TEST(test_malformed) {
     static const struct {

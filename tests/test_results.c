@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/warnings.h"
+#include "report/read/read.h"
 #include "testutil.h"
 #include "util/run_lock.h"
 
@@ -91,7 +91,7 @@ START_TEST(test_row_from_logs) {
 }
 END_TEST
 
-/* The collection reads the logs through the checked reader (report/log_check.h, issue 45): a
+/* The collection reads the logs through the checked reader (report/read/read.h, issue 45): a
  * row it cannot have written (here an accuracy of 1.5 with a negative loss, and step 20 written
  * again with accuracy 1) is skipped, and the row is the one of the clean logs above, word for
  * word; both warnings are kept for the sweep's page. */

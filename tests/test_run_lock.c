@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/runs.h"
+#include "report/read/read.h"
 #include "testutil.h"
 
 #define FIX SCALEDOT_SOURCE_DIR "/tests/fixtures/runs"

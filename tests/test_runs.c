@@ -1,9 +1,9 @@
-/* test_runs.c: reading a run folder (src/report/runs.c): its tolerant config.ini reader (sections,
+/* test_runs.c: reading a run folder (src/report/read/runs.c): its tolerant config.ini reader (sections,
  * comments, quotes, a later line winning), the run's name, which files are required, the names
  * made unique, and the questions asked of one run's logs: last steps, layers, attention steps and
  * the status line (finished, stopped, diverged, skipped). Every expected value is worked out by
  * hand from the small files written here. (test_run_lock.c checks the "running" status.) */
-#include "report/runs.h"
+#include "report/read/read.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* test_slider.c: the data the compare page's step slider draws (src/report/slider.c): from a
+/* test_slider.c: the data the compare page's step slider draws (src/report/page/slider.c): from a
  * hand-written attn_steps.csv and attention.csv, the JSON holds each head's steps, counts and
  * weights as logged, attention.csv's text of the same step, layer and head (a step attention.csv
  * lacks gives ""), the pair of the most saturated last step first, the tokens, and no '<', '>'
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/slider.h"
+#include "report/page/page_internal.h"
 #include "testutil.h"
 
 static const char ATTN[] = "step,layer,head,logit_std,saturated_frac,dlogit_norm\n"

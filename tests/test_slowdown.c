@@ -1,7 +1,7 @@
-/* test_slowdown.c: unscaled over scaled steps to a threshold, censored (src/report/slowdown.c):
+/* test_slowdown.c: unscaled over scaled steps to a threshold, censored (src/report/table/slowdown.c):
  * one pair, the censored median and the sweep summary's section, every expected value worked out
  * by hand from the inputs. */
-#include "report/slowdown.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <math.h>

@@ -1,11 +1,11 @@
-/* test_softmax_stats.c: src/report/softmax_stats.c (softmax, entropy, Jacobian norm, Welford,
+/* test_softmax_stats.c: src/report/table/softmax_stats.c (softmax, entropy, Jacobian norm, Welford,
  * the q·k measurement). The command line of ./train --softmax-table is test_cmd_softmax_table's,
  * the table it prints test_softmax_table's.
  *
  * Expected values are derived in the comments, not copied from a run. The statistical tests use a
  * fixed seed, so they are deterministic; their tolerances are several standard errors derived
  * from the distribution of q·k, so they would also pass for almost every other seed. */
-#include "report/softmax_stats.h"
+#include "report/table/table_internal.h"
 
 #include <check.h>
 #include <math.h>
@@ -41,7 +41,7 @@ static double jacobian_frobenius_brute(const double *p, int n) {
 START_TEST(test_softmax_example) {
     const double x[3] = {1.0, 0.5, 0.8};
     double p[3];
-    ck_assert_int_eq(softmax_row(p, x, 3), 0);
+    ck_assert_int_eq(softmax_row_double(p, x, 3), 0);
     double z = exp(1.0) + exp(0.5) + exp(0.8);
     ck_assert_double_eq_tol(p[0], 0.412327, 1e-6);
     ck_assert_double_eq_tol(p[1], 0.250089, 1e-6);
@@ -56,7 +56,7 @@ END_TEST
 START_TEST(test_softmax_wide_example) {
     const double x[3] = {14.0, 10.0, 12.0};
     double p[3];
-    ck_assert_int_eq(softmax_row(p, x, 3), 0);
+    ck_assert_int_eq(softmax_row_double(p, x, 3), 0);
     ck_assert_double_eq_tol(p[0], 0.866813, 1e-6);
     ck_assert_double_eq_tol(p[1], 0.015876, 1e-6);
     ck_assert_double_eq_tol(p[2], 0.117310, 1e-6);
@@ -68,7 +68,7 @@ END_TEST
 START_TEST(test_softmax_stable) {
     const double x[3] = {1000.0, 999.0, -1000.0};
     double p[3];
-    ck_assert_int_eq(softmax_row(p, x, 3), 0);
+    ck_assert_int_eq(softmax_row_double(p, x, 3), 0);
     for (int i = 0; i < 3; i++) ck_assert(isfinite(p[i]) && p[i] >= 0.0);
     ck_assert_double_eq_tol(sum_of(p, 3), 1.0, 1e-15);
     ck_assert_double_eq_tol(p[0], 1.0 / (1.0 + exp(-1.0)), 1e-15);
@@ -77,14 +77,14 @@ START_TEST(test_softmax_stable) {
     /* All very negative: exp(x_i) alone would underflow every term to 0 and divide 0/0. */
     const double y[2] = {-2000.0, -2001.0};
     double q[2];
-    ck_assert_int_eq(softmax_row(q, y, 2), 0);
+    ck_assert_int_eq(softmax_row_double(q, y, 2), 0);
     ck_assert_double_eq_tol(q[0], 1.0 / (1.0 + exp(-1.0)), 1e-15);
 }
 END_TEST
 
 START_TEST(test_softmax_in_place_and_argmax) {
     double x[4] = {0.0, 3.0, 3.0, -1.0};
-    ck_assert_int_eq(softmax_row(x, x, 4), 1); /* first maximum on ties */
+    ck_assert_int_eq(softmax_row_double(x, x, 4), 1); /* first maximum on ties */
     ck_assert_double_eq(x[1], x[2]);
     ck_assert_double_eq_tol(sum_of(x, 4), 1.0, 1e-15);
 }
@@ -148,7 +148,7 @@ START_TEST(test_jacobian_matches_definition) {
         int n = 2 + trial % 11;
         double spread = 0.1 * (trial + 1); /* from nearly uniform to strongly peaked */
         for (int i = 0; i < n; i++) x[i] = spread * rng_normal(&r);
-        softmax_row(p, x, n);
+        softmax_row_double(p, x, n);
         double want = jacobian_frobenius_brute(p, n);
         ck_assert_double_eq_tol(softmax_jacobian_frobenius(p, n), want, 1e-14 * (1.0 + want));
     }

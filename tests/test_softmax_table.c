@@ -1,11 +1,10 @@
-/* test_softmax_table.c: the table of ./train --softmax-table (src/report/softmax_table.c): part
+/* test_softmax_table.c: the table of ./train --softmax-table (src/report/table/softmax_table.c): part
  * 1's two example rows with their softmax, entropy and Jacobian norms computed here in double;
  * part 2's rows, one pair per d_k = 16 .. 1024 from one generator seeded with the seed, and its
  * first summary line read off those rows; part 3's rows, softmax_random_row_pass of n = 4 .. 256
  * from a generator seeded afresh with the seed; the progress lines on stderr. (Its command line is
  * test_cmd_softmax_table's, the statistics themselves test_softmax_stats'.) */
-#include "report/report.h"
-#include "report/softmax_stats.h"
+#include "report/table/table_internal.h"
 
 #include <check.h>
 #include <math.h>

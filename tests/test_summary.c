@@ -1,11 +1,11 @@
-/* test_summary.c: the summary table of src/report/summary.c on two hand-made runs, every row and
+/* test_summary.c: the summary table of src/report/table/summary.c on two hand-made runs, every row and
  * cell: the steps of each metric row (0, 10%, 25%, 50% of the longest run, snapped to the logged
  * steps of the run that logged longest, repeats dropped), "(@N)" for a value logged at another
  * step within 5%, "-" for none, "n/a" for a log the run does not have, the first step at 99%
  * answer accuracy, gradient norms and attention means over heads; then the printed layout with
  * its column widths worked out by hand; a model.block row only when a run uses the llama block;
  * text runs in bits per byte with one accuracy, next-byte. */
-#include "report/summary.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* test_svg.c: the SVG writer (src/report/svg.c) and the XML checker the report tests rely on.
+/* test_svg.c: the SVG writer (src/report/plot/svg.c) and the XML checker the report tests rely on.
  *
  * The checker is tested first on hand-written good and bad documents, so that "well-formed" in
  * the other tests means something; then the writer's output is run through it, with data that
  * needs escaping. */
-#include "report/svg.h"
+#include "report/plot/plot.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,10 +1,10 @@
-/* test_sweep_figures.c: the sweep figures (src/report/sweep_figures.c) from hand-made sweep.csv
+/* test_sweep_figures.c: the sweep figures (src/report/figure/sweep_figures.c) from hand-made sweep.csv
  * files: which figures are drawn, one line per scale mode with d_model following d_k, the median
  * (not the mean) over seeds at each d_k on a log x axis ticked at the powers of two (1-2-5 when
  * the d_k are not), min-max bars, the lr figure with its l0 line from edge to edge, a figure of
  * any other varied column (the scale) on a categorical axis, the captions, and a folder that
  * cannot be written. */
-#include "report/sweep_figures.h"
+#include "report/figure/figure.h"
 
 #include <check.h>
 #include <math.h>

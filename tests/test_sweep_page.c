@@ -1,10 +1,10 @@
-/* test_sweep_page.c: a sweep's index.html (src/report/sweep_page.c) from a hand-written report
+/* test_sweep_page.c: a sweep's index.html (src/report/page/sweep_page.c) from a hand-written report
  * text: the header first, then the figures (each listed SVG inline with its caption, ids
  * prefixed), then one section per unindented paragraph with its heading and its text verbatim
  * (escaped) -- the indented paragraphs of a section (the LR table's groups) stay in it; no URL out;
  * a listed figure that cannot be read named in its place; a report without figures says so; an
  * unwritable folder is an error naming the file. */
-#include "report/sweep_page.h"
+#include "report/page/page_internal.h"
 
 #include <check.h>
 #include <stdio.h>

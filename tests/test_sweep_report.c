@@ -1,11 +1,11 @@
-/* test_sweep_report.c: the sweep report (src/report/sweep_report.c) on hand-made sweep folders:
+/* test_sweep_report.c: the sweep report (src/report/page/sweep_report.c) on hand-made sweep folders:
  * the summary over seeds (odd and even seed counts), outlying seeds named, rows that did not
  * train listed and counted, summary.txt the same text as the terminal, the LR-sensitivity table
  * and the sweep page (index.html) written beside it with every figure,
  * an older sweep.csv, a malformed row, a folder without sweep.csv, a report file made read-only
  * or of the user's (kept), ./train --sweep-report, and the words of a text sweep (next-byte
  * accuracy and bits per byte, not answer accuracy). */
-#include "report/sweep_report.h"
+#include "report/page/page.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,9 +1,9 @@
-/* test_sweep_table.c: reading sweep.csv (src/report/sweep_table.c): medians of odd and even
+/* test_sweep_table.c: reading sweep.csv (src/report/table/sweep_table.c): medians of odd and even
  * counts, the varied columns, groups over seeds with median and min-max, rows that did not train
  * left out, malformed rows (an accuracy outside [0, 1] included) skipped with a warning naming
  * file, line and column, older files
  * without the optional columns, and a file that is not a sweep.csv. */
-#include "report/sweep_table.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/sweep_columns.h"
+#include "report/read/read.h"
 #include "sweepcsv.h"
 #include "testutil.h"
 
@@ -253,7 +253,7 @@ START_TEST(test_plan_columns_numeric) {
 }
 END_TEST
 
-/* The new result columns are read by the names sweep_columns.h spells (the names the engine
+/* The new result columns are read by the names sweep_columns.c spells (the names the engine
  * writes), numbers checked like the others: first_step_50 / _90, last_eval_step,
  * predicted_logit_std, and the plan's steps (the budget). */
 START_TEST(test_time_to_learn_columns) {

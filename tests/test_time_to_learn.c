@@ -1,7 +1,7 @@
 /* test_time_to_learn.c: the first evaluated steps at 50 / 90 / 99 % answer accuracy from a
- * loss.csv (src/report/time_to_learn.c). Each case's expected steps are read off its text by
+ * loss.csv (src/report/table/time_to_learn.c). Each case's expected steps are read off its text by
  * hand. */
-#include "report/time_to_learn.h"
+#include "report/table/table.h"
 
 #include <check.h>
 #include <string.h>

@@ -1,9 +1,9 @@
-/* test_verdict.c: the verdict at the top of the report pages (src/report/verdict.c), every line
+/* test_verdict.c: the verdict at the top of the report pages (src/report/page/verdict.c), every line
  * worked out by hand: a pair of generated-task runs (final answer accuracy, the first step at
  * 50 / 90 / 99 %, the unscaled over the scaled run's steps, censored where a run never got
  * there), a pair of text runs (bits per byte and next-byte accuracy, how far apart they end), and
  * a sweep (best and worst group, seeds at 99 %, the median slowdown over its pairs). */
-#include "report/verdict.h"
+#include "report/page/page_internal.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ static void setup(void) { tu_make_tmp(tmp, sizeof tmp, "/tmp/scaledot_test_verdi
 static void teardown(void) { tu_remove_tree(tmp); }
 
 /* Loads runs tmp/names[i] (written before) into runs[i]. A Run keeps its path pointer (load_run,
- * runs.h), so the paths outlive this call. */
+ * runs.c), so the paths outlive this call. */
 static void load(Run *runs, const char *const *names, int n) {
     static char paths[8][300];
     ck_assert_int_le(n, 8);

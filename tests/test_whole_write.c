@@ -26,7 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/svg.h"
+#include "report/plot/plot.h"
 #include "testutil.h"
 #include "util/dirs.h"
 #include "util/whole_write.h"

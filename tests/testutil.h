@@ -165,7 +165,7 @@ char *tu_page_verdict(const char *doc);
 char *tu_expect_verdict_last(const char *out, const char *page_path, const char *shown);
 
 /* The data-points value of the <path class="series"> element of run `run` measuring `name` in a
- * chart drawn by plot_lines (report/plot.h), or -1 when there is no such element. */
+ * chart drawn by plot_lines (report/plot/plot.h), or -1 when there is no such element. */
 int tu_series_points(const char *doc, const char *run, const char *name);
 
 /* The line of a printed table whose label (after the two-space indent) starts with label,

@@ -1,16 +1,16 @@
 /* cmd_compare.c: ./train --compare RUN_DIR ... [--out DIR] [--log-scale | --linear] (command layer):
- * its arguments read into CompareArgs, then the report (report/compare.c); with --at-equal-loss
- * and two runs, their gradient readings at equal validation loss (report/equal_loss.c). */
+ * its arguments read into CompareArgs, then the report (report/page/compare.c); with --at-equal-loss
+ * and two runs, their gradient readings at equal validation loss (report/table/equal_loss.c). */
 #include "cli/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/equal_loss.h"
-#include "report/warnings.h"
-#include "report/figures.h"
-#include "report/report.h"
+#include "report/table/table.h"
+#include "report/read/read.h"
+#include "report/figure/figure.h"
+#include "report/page/page.h"
 #include "util/exit_codes.h"
 
 static void usage(FILE *f) {
@@ -70,7 +70,7 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
 
 int cli_compare(int argc, char **argv) {
     CompareArgs a;
-    warnings_clear(); /* a command starts with none (report/warnings.h) */
+    warnings_clear(); /* a command starts with none (report/read/warnings.c) */
     int rc = parse_args(&a, argc, argv);
     if (rc < 0) rc = a.at_equal_loss ? report_equal_loss(stdout, a.dirs[0], a.dirs[1])
                                      : report_compare(&a);

@@ -1,5 +1,5 @@
 /* cmd_regime_map.c: ./train --regime-map --out DIR SWEEP_DIR [SWEEP_DIR ...] (command layer): its
- * arguments checked, then the figure (report/regime_map.c). */
+ * arguments checked, then the figure (report/map/regime_map.c). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/cli.h"
 
@@ -9,8 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/regime_map.h"
-#include "report/regime_map_lr.h"
+#include "report/map/map.h"
 #include "util/exit_codes.h"
 
 static void usage(FILE *f) {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/table/table.h"
 #include "util/exit_codes.h"
 
 #define DEFAULT_SEED 1

@@ -1,6 +1,6 @@
 /* cmd_sweep.c: the sweep's commands (command layer): ./train --sweep (arguments read by
  * sweep_args.c, then the engine, sweep/sweep.c), ./train --sweep-run RUN.ini (one run of it,
- * sweep/run_one.c) and ./train --sweep-report SWEEP_DIR (report/sweep_report.c). */
+ * sweep/run_one.c) and ./train --sweep-report SWEEP_DIR (report/page/sweep_report.c). */
 #include "cli/cli.h"
 
 #include <stdio.h>
@@ -9,15 +9,15 @@
 #include "cli/args.h"
 
 #include "cli/sweep_args.h"
-#include "report/sweep_report.h"
-#include "report/warnings.h"
+#include "report/page/page.h"
+#include "report/read/read.h"
 #include "sweep/sweep.h"
 #include "util/dirs.h"
 #include "util/exit_codes.h"
 
 int cli_sweep(int argc, char **argv) {
     SweepArgs a;
-    warnings_clear(); /* a command starts with none (report/warnings.h) */
+    warnings_clear(); /* a command starts with none (report/read/warnings.c) */
     int rc = sweep_args_parse(&a, argc, argv);
     rc = rc > 0 ? EXIT_OK : rc < 0 ? EXIT_CONFIG : sweep_execute(&a);
     sweep_args_free(&a);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/args.h"
-#include "report/sweep_columns.h"
+#include "report/read/read.h"
 
 /* argv starts after --sweep; config_set numbers arguments on the whole command line. */
 #define ARGN(i) ((i) + 2)

@@ -92,6 +92,10 @@ SoftmaxRowPass softmax_row_pass(const real *p, const real *dp, int n) {
     return r;
 }
 
+double diag_softmax_pass(double dlogit_norm, double dprob_norm) {
+    return dprob_norm == 0 ? 0 : dlogit_norm / dprob_norm;
+}
+
 /* The pass-through sums of one (b, h) pair's rows while dz still holds dP (see AttnGradStats),
  * over the keys each query sees. */
 static void pass_stats(AttnGradStats *st, long slot, const real *dp, const real *p, int T,

@@ -85,6 +85,15 @@ typedef struct {
  * softmax cannot be said to block a gradient that never arrives. */
 SoftmaxRowPass softmax_row_pass(const real *p, const real *dp, int n);
 
+/* The fraction of the gradient reaching the attention probabilities that the softmax passes to
+ * the logits, over many rows: dlogit_norm / dprob_norm (the L2 norms of dL/dZ and dL/dP, e.g.
+ * the roots of softmax_row_pass's sums), and 0 when dprob_norm is 0 (no gradient arrives, so none
+ * passes; this keeps a 0/0 NaN out of the logs of a head the loss does not reach). A NaN or Inf
+ * norm of a diverged run still gives NaN: it is not hidden. Here, beside the per-row sums it is
+ * the ratio of, so that the training loop's diagnostics (train/) and --softmax-table (report/)
+ * compute it in one place without report/ including train/ (issue 46). */
+double diag_softmax_pass(double dlogit_norm, double dprob_norm);
+
 /* Per-(b, head) sums of the softmax pass-through, slot b·NH + h, from one attention_backward:
  *   dprob_sumsq  Σ over rows i and visible keys j ≤ i of (dL/dP_ij)², before the softmax backward
  *   rows         rows softmax_row_pass counts (≥ 2 visible keys, dp ≠ 0)

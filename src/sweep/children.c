@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "report/log_check.h"
+#include "report/read/read.h"
 #include "runlog/log_query.h"
 #include "sweep/results.h"
 #include "util/clock.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/sweep_columns.h"
+#include "report/read/read.h"
 #include "tasks/tasks.h"
 #include "train/resolved.h"
 #include "train/train.h"
@@ -127,7 +127,7 @@ static void scale_text(const SweepArgs *a, const Config *c, const int *d, char *
                  c->scale_mode == SCALE_OVER_DK ? CONFIG_SCALE_OVER_DK : "");
 }
 
-/* The cell of fixed plan column f (report/sweep_columns.h) for run config c, axis values d. */
+/* The cell of fixed plan column f (report/read/sweep_columns.c) for run config c, axis values d. */
 static void fixed_cell(PlanColumn f, const SweepArgs *a, const Config *c, const int *d,
                        char *out) {
     switch (f) {

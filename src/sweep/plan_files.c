@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/sweep_report.h"
+#include "report/page/page.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"

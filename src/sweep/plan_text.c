@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/sweep_columns.h"
+#include "report/read/read.h"
 #include "tasks/tasks.h"
 #include "train/task_source.h"
 #include "util/file_check.h"
@@ -353,7 +353,7 @@ static int set_from_plan(Config *c, const char *key, const char *value, const ch
 }
 
 /* The plan column holding axis key's value: the --grid column of that name, or the fixed column
- * that records the key (report/sweep_columns.h); -1 when none. */
+ * that records the key (report/read/sweep_columns.c); -1 when none. */
 static int axis_column(const Plan *p, const char *key) {
     for (int c = 0; c < p->n_cols; c++) {
         if (strcmp(p->col_names[c], key) == 0) return c;

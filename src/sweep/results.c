@@ -1,6 +1,6 @@
 /* results.c: a run folder read into one sweep.csv row (the marker for status, exit code, wall
  * time and version; loss.csv, attention.csv, grad_norms.csv and config.ini for the numbers), and
- * sweep.csv written whole from the rows. Columns: report/sweep_columns.h. */
+ * sweep.csv written whole from the rows. Columns: report/read/sweep_columns.c. */
 #include "sweep/results.h"
 
 #include <errno.h>
@@ -15,9 +15,8 @@
 #include "runlog/log_query.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
-#include "report/log_check.h"
-#include "report/sweep_columns.h"
-#include "report/time_to_learn.h"
+#include "report/read/read.h"
+#include "report/table/table.h"
 #include "sweep/sweep.h"
 #include "tasks/tasks.h"
 #include "train/evaluate.h"

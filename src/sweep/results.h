@@ -1,12 +1,12 @@
 /* results.h: what a sweep knows about one run, read from its folder: the marker the per-run
  * command writes when the run ends (sweep_result.txt), and the sweep.csv row built from the
- * run's logs (result columns: report/sweep_columns.h). */
+ * run's logs (result columns: report/read/sweep_columns.c). */
 #ifndef SCALEDOT_SWEEP_RESULTS_H
 #define SCALEDOT_SWEEP_RESULTS_H
 
 #include <stddef.h>
 
-#include "report/sweep_columns.h"
+#include "report/read/read.h"
 #include "sweep/plan.h"
 
 /* RUN/sweep_result.txt: "exit_code N", "wall_s S", "version V", one per line. Written (via a
@@ -56,7 +56,7 @@ typedef struct {
     int short_log;   /* loss.csv ends before the plan's train.steps */
 } RunState;
 
-/* The status column for a run (SWEEP_STATUSES, report/sweep_columns.h): mismatch (its folder
+/* The status column for a run (SWEEP_STATUSES, report/read/sweep_columns.c): mismatch (its folder
  * holds a run of another configuration than the plan's row, whatever its marker says), refused
  * (its command refused it before training, exit code 2: known only to the sweep that started
  * it, as nothing is written into a folder it refuses), missing (no folder), unknown (a marker that cannot be read),

@@ -1,7 +1,7 @@
 /* sweep.c: ./train --sweep, the engine's top: the plan from the parsed arguments
  * (cli/sweep_args.c reads them, plan.c expands them), the stored plan, the runs as child
  * processes (children.c), sweep.csv rebuilt from the run folders (results.c) and the report
- * (report/sweep_report.h). Also --plan (stop after writing the plan, the configs and jobs.txt)
+ * (report/page/sweep_report.c). Also --plan (stop after writing the plan, the configs and jobs.txt)
  * and --collect (rebuild from the folders). */
 #include "sweep/sweep.h"
 
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/sweep_report.h"
+#include "report/page/page.h"
 #include "sweep/children.h"
 #include "sweep/plan.h"
 #include "sweep/results.h"

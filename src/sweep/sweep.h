@@ -9,7 +9,7 @@
 /* ./train --sweep ...; a holds its arguments (read by cli/sweep_args.c; see ./train --sweep
  * --help) and stays the caller's to free (sweep_args_free). Plans every run and checks each one's config before anything runs,
  * stores the plan in OUT, then runs the runs not yet finished as child processes of the program
- * (/proc/self/exe --sweep-run), --jobs at a time, rebuilding OUT/sweep.csv (its result columns: report/sweep_columns.h)
+ * (/proc/self/exe --sweep-run), --jobs at a time, rebuilding OUT/sweep.csv (its result columns: report/read/sweep_columns.c)
  * as each ends, and calls sweep_report. --plan stops after writing the plan, the configs and
  * jobs.txt; --collect only rebuilds sweep.csv and the report. Returns an exit code: 0; 1 I/O
  * error or a failed run; 2 bad arguments or config, nothing run or written; 128 + signal after

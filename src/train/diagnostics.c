@@ -95,10 +95,6 @@ int diag_hist_bin(double v) {
     return k;
 }
 
-double diag_softmax_pass(double dlogit_norm, double dprob_norm) {
-    return dprob_norm == 0 ? 0 : dlogit_norm / dprob_norm;
-}
-
 /* Variance of channels [off, off + C) of the (N, 3C) qkv activations. */
 static double qkv_part_variance(const real *qkv, int N, int C, int off) {
     double sum = 0, sumsq = 0;

@@ -61,12 +61,6 @@ int diag_hist_bin(double v);
  * counts then sum to the logits the statistics are over. No allocation. */
 HeadStats diag_model_head_hist(const Model *m, int layer, int h, long hist[DIAG_HIST_BINS + 1]);
 
-/* The fraction of the gradient reaching the attention probabilities that the softmax passes to
- * the logits: dlogit_norm / dprob_norm, and 0 when dprob_norm is 0 (no gradient arrives, so none
- * passes; this keeps a 0/0 NaN out of the logs of a head the loss does not reach). A NaN or Inf
- * norm of a diverged run still gives NaN: it is not hidden. */
-double diag_softmax_pass(double dlogit_norm, double dprob_norm);
-
 /* Step-0 check of one layer, from the activations of the last model_forward. */
 typedef struct {
     int d_k;
