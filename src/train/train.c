@@ -64,18 +64,6 @@ static void forward_diag_batch(Run *r) {
     model_forward(&r->m, t->val_tokens, t->val_targets, t->val_mask, r->diag_B, t->seq_len);
 }
 
-double train_predicted_logit_std(const Config *c) {
-    int d_k = c->d_model / c->n_heads;
-    int qk_norm = c->qk_norm != QK_NORM_NONE; /* normalises init.q_mult, init.k_mult away */
-    double mult = qk_norm ? 1.0 : c->init_q_mult * c->init_k_mult; /* model.h */
-    /* μP's W_q (and bias) start at 0: q = 0, and a norm of 0 is 0, so every logit is 0 */
-    if (c->param == PARAM_MUP) mult = 0.0;
-    return model_predicted_logit_std(c->d_model, d_k, config_attention_scale(c, d_k) * mult,
-                                     qk_norm,
-                                     model_qkv_init_std(c->d_model, c->init == INIT_GPT2,
-                                                        c->init_std));
-}
-
 /* The step-0 check of the √d_k assumption: printed and kept as init_check.txt. */
 static int init_check(Run *r) {
     InitCheck checks[MODEL_MAX_LAYERS];
