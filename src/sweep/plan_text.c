@@ -116,13 +116,55 @@ static int split_words(char *line, char **w, int max) {
     return n;
 }
 
+/* "base KEY = VALUE" of a plan (hand-edited, perhaps): only keys the program knows. Returns 0,
+ * or -1 with the reason in why. */
+static int check_base_line(const char *line, char *why, size_t n) {
+    char key[128];
+    size_t kl = strcspn(line + 5, " =");
+    snprintf(key, sizeof key, "%.*s", (int)(kl < 127 ? kl : 127), line + 5);
+    if (config_key_index(key) < 0) {
+        snprintf(why, n, "unknown config key '%s'", key);
+        return -1;
+    }
+    return 0;
+}
+
+/* "run NAME CELL..." (n_cols cells) as run p->n_runs of p (at most n_runs), at line line_no;
+ * run_line[k] keeps the line of run k. The name is a folder under OUT/runs/ (nothing that leads
+ * outside it), listed once. Returns 0, or -1 (why says more, or is left empty). */
+static int add_run_line(Plan *p, char *line, int n_cols, long n_runs, int *run_line, int line_no,
+                        char *why, size_t n) {
+    char *w[SWEEP_MAX_AXES + 8];
+    int r = p->n_runs;
+    why[0] = '\0';
+    if (n_cols < 0 || r >= n_runs || split_words(line + 4, w, SWEEP_MAX_AXES + 8) != n_cols + 1)
+        return -1;
+    /* the name is a folder under OUT/runs/: nothing that leads outside it */
+    if (!*w[0] || strchr(w[0], '/') || strcmp(w[0], ".") == 0 || strcmp(w[0], "..") == 0 ||
+        (int)strlen(w[0]) > PLAN_NAME_MAX) {
+        snprintf(why, n, "run name '%.200s' is not a folder name under "
+                 "runs/ (no '/', '.' or '..', at most %d characters)", w[0], PLAN_NAME_MAX);
+        return -1;
+    }
+    for (int k = 0; k < r; k++)
+        if (strcmp(p->names[k], w[0]) == 0) {
+            snprintf(why, n, "run '%.200s' is listed twice (line %d too)", w[0], run_line[k]);
+            return -1;
+        }
+    snprintf(p->names[r], PLAN_CELL, "%s", w[0]);
+    for (int c = 0; c < n_cols; c++) snprintf(p->cells[r * n_cols + c], PLAN_CELL, "%s", w[c + 1]);
+    run_line[r] = line_no;
+    p->n_runs++;
+    return 0;
+}
+
 int plan_parse(Plan *p, const char *text, const char *path) {
     memset(p, 0, sizeof *p);
     char *copy = strdup(text);
     if (!copy) return -1;
     long n_runs = 0;
     for (const char *q = text; (q = strstr(q, "\nrun ")); q++) n_runs++;
-    char *w[SWEEP_MAX_AXES + 8], *save = NULL;
+    char *w[SWEEP_MAX_AXES + 8];
     int rc = -1, line_no = 0, n_cols = -1;
     int *run_line = calloc((size_t)n_runs + 1, sizeof *run_line);
     const char *why = "not a sweep plan written by ./train --sweep";
@@ -136,22 +178,14 @@ int plan_parse(Plan *p, const char *text, const char *path) {
         next = strchr(line, '\n');
         if (next) *next++ = '\0';
         line_no++;
-        (void)save;
         if (!*line || line[0] == '#' || strncmp(line, "axis ", 5) == 0 ||
             strncmp(line, PLAN_TASK_FILE, strlen(PLAN_TASK_FILE)) == 0)
             continue;
         if (strncmp(line, "base ", 5) == 0) {
-            /* a hand-edited plan: only keys the program knows */
-            char key[128];
-            size_t kl = strcspn(line + 5, " =");
-            snprintf(key, sizeof key, "%.*s", (int)(kl < 127 ? kl : 127), line + 5);
-            if (config_key_index(key) < 0) {
-                snprintf(whybuf, sizeof whybuf, "unknown config key '%s'", key);
-                why = whybuf;
-                rc = -1;
-                break;
-            }
-            continue;
+            if (check_base_line(line, whybuf, sizeof whybuf) == 0) continue;
+            why = whybuf;
+            rc = -1;
+            break;
         }
         if (strncmp(line, "columns ", 8) == 0 && n_cols < 0) {
             n_cols = split_words(line + 8, w, SWEEP_MAX_AXES + 8);
@@ -160,33 +194,11 @@ int plan_parse(Plan *p, const char *text, const char *path) {
             p->n_runs = 0;
             rc = 0;
         } else if (strncmp(line, "run ", 4) == 0) {
-            int r = p->n_runs;
-            if (n_cols < 0 || r >= n_runs || split_words(line + 4, w, SWEEP_MAX_AXES + 8) != n_cols + 1) {
+            if (add_run_line(p, line, n_cols, n_runs, run_line, line_no, whybuf, sizeof whybuf)) {
+                if (whybuf[0]) why = whybuf;
                 rc = -1;
                 break;
             }
-            /* the name is a folder under OUT/runs/: nothing that leads outside it */
-            if (!*w[0] || strchr(w[0], '/') || strcmp(w[0], ".") == 0 || strcmp(w[0], "..") == 0 ||
-                (int)strlen(w[0]) > PLAN_NAME_MAX) {
-                snprintf(whybuf, sizeof whybuf, "run name '%.200s' is not a folder name under "
-                         "runs/ (no '/', '.' or '..', at most %d characters)", w[0], PLAN_NAME_MAX);
-                why = whybuf;
-                rc = -1;
-                break;
-            }
-            for (int k = 0; k < r; k++)
-                if (strcmp(p->names[k], w[0]) == 0) {
-                    snprintf(whybuf, sizeof whybuf, "run '%.200s' is listed twice (line %d too)",
-                             w[0], run_line[k]);
-                    why = whybuf;
-                    rc = -1;
-                    break;
-                }
-            if (rc) break;
-            snprintf(p->names[r], PLAN_CELL, "%s", w[0]);
-            for (int c = 0; c < n_cols; c++) snprintf(p->cells[r * n_cols + c], PLAN_CELL, "%s", w[c + 1]);
-            run_line[r] = line_no;
-            p->n_runs++;
         } else {
             snprintf(whybuf, sizeof whybuf, "unknown line '%.40s' (a plan has # comments and "
                      "axis, base, task-file, columns and run lines)", line);
