@@ -1,6 +1,7 @@
-/* plan_text.c: the sweep plan as text, OUT/plan.txt, and back: written from the expanded plan
- * (plan_text), read for --collect (plan_parse), compared with the plan already in the folder
- * (plan_check_same), and its task-file hashes checked before a run starts (plan_check_task_file).
+/* plan_text.c: the sweep plan's text, OUT/plan.txt (written by plan.c's plan_text), read back:
+ * for --collect (plan_parse), compared with the plan already in the folder (plan_check_same),
+ * its task-file hashes checked before a run starts (plan_check_task_file), a run's config from
+ * it (plan_row_config).
  *
  * plan.txt is line-based text: "axis KEY VALUES [shape]", "base section.key = value" for every
  * key of the base config but run.name / run.dir, "task-file fnv1a64 HASH PATH" for every task
@@ -19,92 +20,6 @@
 #include "tasks/tasks.h"
 #include "train/task_source.h"
 #include "util/file_check.h"
-
-/* "base section.key = value" lines from config_write (comments dropped). */
-static void write_base(FILE *f, const Config *base) {
-    char *buf = NULL, section[64] = "";
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return;
-    config_write(base, m);
-    fclose(m);
-    for (char *line = buf ? strtok(buf, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-        if (line[0] == '[') {
-            snprintf(section, sizeof section, "%.*s", (int)strcspn(line + 1, "]"), line + 1);
-        } else if (line[0] != ';' && line[0] != '#' && line[0] != '\0') {
-            int klen = (int)strcspn(line, " =");
-            char key[128];
-            snprintf(key, sizeof key, "%s.%.*s", section, klen, line);
-            if (strcmp(key, "run.name") != 0 && strcmp(key, "run.dir") != 0)
-                fprintf(f, "base %s%s\n", key, line + klen);
-        }
-    }
-    free(buf);
-}
-
-char *plan_text(const SweepArgs *a, const Config *base, const Plan *p, const char *files) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    fprintf(f, "# sweep plan (./train --sweep); a sweep into this folder must have this plan\n");
-    for (int i = 0; i < a->n_axes; i++) {
-        const Axis *ax = &a->axes[i];
-        fprintf(f, "axis %s ", ax->key);
-        for (int k = 0; k < ax->n; k++) fprintf(f, "%s%s", k ? "," : "", ax->values[k]);
-        if (ax->kind == AXIS_DK && a->one_head) fprintf(f, " (one head, d_model = d_k)");
-        else if (ax->kind == AXIS_DK) fprintf(f, " (d_model %d, n_heads = d_model / d_k)", a->d_model);
-        fputc('\n', f);
-    }
-    write_base(f, base);
-    fputs(files, f);
-    fprintf(f, "columns");
-    for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->col_names[c]);
-    fputc('\n', f);
-    for (int r = 0; r < p->n_runs; r++) {
-        fprintf(f, "run %s", p->names[r]);
-        for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->cells[r * p->n_cols + c]);
-        fputc('\n', f);
-    }
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-static int reads_task_file(const Config *c) { return c->task == TASK_FILE || c->task == TASK_TEXT; }
-
-/* Adds c's task file (when its task reads one) to the "task-file" lines in *lines (malloc'd
- * text, grown), once per path: its hash goes into plan.txt, so that a sweep started again after
- * the file changed is another plan, and --sweep-run of a run not yet started refuses the file. */
-int plan_add_task_file(char **lines, const Config *c) {
-    if (!reads_task_file(c)) return 0;
-    for (const char *q = *lines; q && *q;) { /* "task-file fnv1a64 <16 hex> PATH\n" */
-        size_t len = strcspn(q, "\n");
-        const char *path = q + strlen(PLAN_TASK_FILE) + 17;
-        if ((size_t)(path - q) < len && strlen(c->task_file) == len - (size_t)(path - q) &&
-            strncmp(path, c->task_file, len - (size_t)(path - q)) == 0)
-            return 0;
-        q += len + (q[len] != '\0');
-    }
-    uint64_t h;
-    if (task_source_hash(c->task_file, &h) != 0) {
-        fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
-        return -1;
-    }
-    size_t old = *lines ? strlen(*lines) : 0, add = strlen(PLAN_TASK_FILE) + 18 + strlen(c->task_file) + 2;
-    char *grown = realloc(*lines, old + add);
-    if (!grown) return -1;
-    snprintf(grown + old, add, "%s%016llx ", PLAN_TASK_FILE, (unsigned long long)h);
-    /* one line: a newline in the path would end it */
-    size_t k = strlen(grown);
-    for (const char *q = c->task_file; *q; q++) grown[k++] = *q == '\n' || *q == '\r' ? '?' : *q;
-    grown[k++] = '\n';
-    grown[k] = '\0';
-    *lines = grown;
-    return 0;
-}
 
 /* Splits line at spaces into up to max words (NUL-terminating them in place). */
 static int split_words(char *line, char **w, int max) {
@@ -245,7 +160,7 @@ static int added_default(const char *b, size_t n, const char *old, const char *d
     return 1;
 }
 
-/* The "base ..." lines of the defaults, as write_base writes them. malloc'd; NULL when out of
+/* The "base ..." lines of the defaults, as plan_write_base writes them. malloc'd; NULL when out of
  * memory. */
 static char *default_base_lines(void) {
     Config *d = malloc(sizeof *d);
@@ -254,7 +169,7 @@ static char *default_base_lines(void) {
     FILE *f = d ? open_memstream(&buf, &len) : NULL;
     if (f) {
         config_defaults(d);
-        write_base(f, d);
+        plan_write_base(f, d);
         if (fclose(f) != 0) free(buf), buf = NULL;
     }
     free(d);
@@ -312,7 +227,7 @@ int plan_check_same(const char *path, const char *text) {
 }
 
 int plan_check_task_file(const Config *c, const char *cfg_path) {
-    if (!reads_task_file(c)) return 0;
+    if (!plan_reads_task_file(c)) return 0;
     char path[2 * SWEEP_PATH], why[128];
     size_t n = strlen(c->run_dir);
     while (n > 1 && c->run_dir[n - 1] == '/') n--;

@@ -101,24 +101,6 @@ static int checkpoint_matches(const Config *c, const char *checkpoint, const cha
     return same ? 0 : -1;
 }
 
-int sweep_load_run_config(const char *cfg_path, Config *c) {
-    config_defaults(c);
-    if (config_load_file(c, cfg_path) != 0 || config_validate(c) != 0) return -1;
-    /* resolved as the run stores it (train.c), so that its stored copies compare equal */
-    c->task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
-    return 0;
-}
-
-int sweep_finished_run_matches(const Config *c, const char *run_dir) {
-    char path[SWEEP_PATH + 32], why[128];
-    snprintf(path, sizeof path, "%s/config.ini", run_dir);
-    size_t len;
-    char *text = file_read_regular(path, 1 << 20, &len, why, sizeof why);
-    int same = text && results_same_config(c, path, text, NULL, 0) == 1;
-    free(text);
-    return same;
-}
-
 static double read_wall(const char *dir) {
     char path[SWEEP_PATH + 32];
     snprintf(path, sizeof path, "%s/%s", dir, WALL_FILE);
