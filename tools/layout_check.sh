@@ -15,9 +15,10 @@ root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 [ -d "$root/src" ] || { echo "layout_check.sh: '$root' has no src/ folder" >&2; exit 2; }
 awk_body=$(cd "$(dirname "$0")" && pwd)/layout_check.awk
 
-# The model's kernels: a kernel's loops over (batch, position, head, channel) are kept whole in
+# The model's kernels: a kernel's loops over (batch, position, head, channel) may be kept whole in
 # one function, where the shapes and the source equation can be read against the math; splitting
-# them would hide the loop nest (and the compiler's view of it). One file per line.
+# them would hide the loop nest (and the compiler's view of it). One file per line. (None of
+# their functions is over 70 lines today; the matmul kernels are being reworked beside this.)
 ALLOW='
 src/model/attention.c
 src/model/matmul.c
