@@ -33,6 +33,34 @@ static void usage(FILE *f) {
             REGIME_MAP_LR_RUNAWAY);
 }
 
+/* The n sweep folders checked before any work (a wrong one is a wrong argument): each holds a
+ * readable sweep.csv, and none is given twice under two spellings (real[i]: dirs[i]'s real
+ * path, for the caller to free). Returns an exit code, or -1 when they are fine. */
+static int check_sweep_dirs(char **dirs, char **real, int n) {
+    /* every folder checked before any work: a wrong one is a wrong argument */
+    for (int i = 0; i < n; i++) {
+        char csv[4200];
+        int len = snprintf(csv, sizeof csv, "%s/sweep.csv", dirs[i]);
+        if (len < 0 || (size_t)len >= sizeof csv || access(csv, R_OK) != 0) {
+            fprintf(stderr, "error: '%s' holds no readable sweep.csv: give the folders sweeps "
+                            "wrote (their --out)\n", dirs[i]);
+            return EXIT_CONFIG;
+        }
+    }
+    /* the same folder twice (sw1, ./sw1, $PWD/sw1) would draw each of its runs twice */
+    for (int i = 0; i < n; i++) {
+        if (!(real[i] = realpath(dirs[i], NULL))) {
+            fprintf(stderr, "error: sweep folder '%s': %s\n", dirs[i], strerror(errno));
+            return errno == ENOMEM ? EXIT_RUNTIME : EXIT_CONFIG;
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(real[i], real[j]) == 0)
+                return cli_fail(NULL, "sweep folder '%s' is given twice ('%s' and '%s'): give "
+                                      "each sweep once", real[i], dirs[j], dirs[i]);
+    }
+    return -1;
+}
+
 int cli_regime_map(int argc, char **argv) {
     const char *out = NULL;
     char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
@@ -74,31 +102,7 @@ int cli_regime_map(int argc, char **argv) {
         rc = cli_fail(usage, "--regime-map needs at least one sweep folder");
         goto done;
     }
-    /* every folder checked before any work: a wrong one is a wrong argument */
-    for (int i = 0; i < n; i++) {
-        char csv[4200];
-        int len = snprintf(csv, sizeof csv, "%s/sweep.csv", dirs[i]);
-        if (len < 0 || (size_t)len >= sizeof csv || access(csv, R_OK) != 0) {
-            fprintf(stderr, "error: '%s' holds no readable sweep.csv: give the folders sweeps "
-                            "wrote (their --out)\n", dirs[i]);
-            rc = EXIT_CONFIG;
-            goto done;
-        }
-    }
-    /* the same folder twice (sw1, ./sw1, $PWD/sw1) would draw each of its runs twice */
-    for (int i = 0; i < n; i++) {
-        if (!(real[i] = realpath(dirs[i], NULL))) {
-            fprintf(stderr, "error: sweep folder '%s': %s\n", dirs[i], strerror(errno));
-            rc = errno == ENOMEM ? EXIT_RUNTIME : EXIT_CONFIG;
-            goto done;
-        }
-        for (int j = 0; j < i; j++)
-            if (strcmp(real[i], real[j]) == 0) {
-                rc = cli_fail(NULL, "sweep folder '%s' is given twice ('%s' and '%s'): give each "
-                                    "sweep once", real[i], dirs[j], dirs[i]);
-                goto done;
-            }
-    }
+    if ((rc = check_sweep_dirs(dirs, real, n)) >= 0) goto done;
     /* a link for DIR, or a user's own regime_map.svg or .csv there, is a wrong --out */
     if (regime_map_check_out(out) != 0) {
         rc = EXIT_CONFIG;

@@ -151,6 +151,46 @@ static int set_given_before(int argc, char **argv, int at, const char *v) {
     return 0;
 }
 
+/* The --set at argv[*at] (either spelling; *at moves past its value): refused when it is not
+ * section.key=value or sets a key an earlier --set set. Returns an exit code, or -1 to go on. */
+static int parse_set(int argc, char **argv, int *at, CliUsage *usage) {
+    int eq_form = argv[*at][5] == '=';
+    const char *v = eq_form ? argv[*at] + 6 : cli_next(argc, argv, at);
+    if (!v) return cli_fail(usage, "--set needs section.key=value");
+    /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file (the
+     * --set= form is config_set's to judge) */
+    if (!strchr(v, '=') && !eq_form)
+        return cli_fail(NULL, "--set (argument %d): '%s' is not section.key=value; --set "
+                              "needs one argument section.key=value, with '=' and no "
+                              "spaces (e.g. --set optim.lr=1e-3)", *at, v);
+    /* one key set twice: the last one silently won */
+    int before = set_given_before(argc, argv, *at, v);
+    if (before)
+        return cli_fail(NULL, "--set (argument %d): '%.*s' is already set by --set "
+                              "(argument %d); give it once", *at, (int)strcspn(v, "="), v,
+                        before);
+    return -1;
+}
+
+/* The options that go together, once all are read (seen: a sampling option was given). Returns an
+ * exit code, or -1 when they fit. */
+static int check_combinations(const TrainArgs *a, unsigned seen) {
+    if (a->prompt && !a->eval_dir)
+        return cli_fail(NULL, "--prompt goes with --eval RUN_DIR (the model that answers it)");
+    if (seen && !a->generate)
+        return cli_fail(NULL, "--temperature, --top-k and --seed go with --generate N");
+    if (a->generate && !a->prompt)
+        return cli_fail(NULL, "--generate goes with --eval RUN_DIR --prompt \"TEXT\" (the start "
+                              "it continues)");
+    if (a->where && (a->print_config || a->resume_dir || a->eval_dir))
+        return cli_fail(NULL, "--where places a config file on the lr map; it goes with neither "
+                              "--print-config, --resume nor --eval");
+    /* the checkpoint carries its own configuration; a config file would contradict it */
+    if ((a->resume_dir || a->eval_dir) && (a->config_path || (a->resume_dir && a->eval_dir)))
+        return cli_fail(NULL, "--resume and --eval take a run folder only (no config file)");
+    return -1;
+}
+
 int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
     *a = (TrainArgs){.gen = {.temperature = 1, .top_k = 0, .seed = 1}};
     unsigned seen = 0; /* bit k: SAMPLE_FLAGS[k] given */
@@ -192,21 +232,8 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             int rc = cli_once(&once, "--prompt", i);
             if (rc >= 0) return rc;
         } else if (strcmp(argv[i], "--set") == 0 || strncmp(argv[i], "--set=", 6) == 0) {
-            int eq_form = argv[i][5] == '=';
-            const char *v = eq_form ? argv[i] + 6 : cli_next(argc, argv, &i);
-            if (!v) return cli_fail(usage, "--set needs section.key=value");
-            /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file (the
-             * --set= form is config_set's to judge) */
-            if (!strchr(v, '=') && !eq_form)
-                return cli_fail(NULL, "--set (argument %d): '%s' is not section.key=value; --set "
-                                      "needs one argument section.key=value, with '=' and no "
-                                      "spaces (e.g. --set optim.lr=1e-3)", i, v);
-            /* one key set twice: the last one silently won */
-            int before = set_given_before(argc, argv, i, v);
-            if (before)
-                return cli_fail(NULL, "--set (argument %d): '%.*s' is already set by --set "
-                                      "(argument %d); give it once", i, (int)strcspn(v, "="), v,
-                                before);
+            int rc = parse_set(argc, argv, &i, usage);
+            if (rc >= 0) return rc;
         } else if (argv[i][0] == '-') {
             return cli_fail(usage, "unknown option '%s'", argv[i]);
         } else if (a->config_path) {
@@ -216,20 +243,7 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             a->config_path = argv[i];
         }
     }
-    if (a->prompt && !a->eval_dir)
-        return cli_fail(NULL, "--prompt goes with --eval RUN_DIR (the model that answers it)");
-    if (seen && !a->generate)
-        return cli_fail(NULL, "--temperature, --top-k and --seed go with --generate N");
-    if (a->generate && !a->prompt)
-        return cli_fail(NULL, "--generate goes with --eval RUN_DIR --prompt \"TEXT\" (the start "
-                              "it continues)");
-    if (a->where && (a->print_config || a->resume_dir || a->eval_dir))
-        return cli_fail(NULL, "--where places a config file on the lr map; it goes with neither "
-                              "--print-config, --resume nor --eval");
-    /* the checkpoint carries its own configuration; a config file would contradict it */
-    if ((a->resume_dir || a->eval_dir) && (a->config_path || (a->resume_dir && a->eval_dir)))
-        return cli_fail(NULL, "--resume and --eval take a run folder only (no config file)");
-    return -1;
+    return check_combinations(a, seen);
 }
 
 /* The --set overrides in command-line order, after the config file or checkpoint; on a run
@@ -250,6 +264,34 @@ static int apply_sets(Config *c, int argc, char **argv, int in_run_dir) {
         }
         if (a && config_set(c, a, i) != 0) return -1;
     }
+    return 0;
+}
+
+/* A run folder's checkpoint and its task file, for --resume and --eval: a relative task.file the
+ * stored absolute path names when it names nothing here, the file unchanged, the checkpoint the
+ * folder's own. Returns 0, or EXIT_CONFIG after a message. */
+static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
+                            const char *checkpoint) {
+    /* a relative task.file was relative to the folder the run was started from: where it
+     * names nothing (another folder), the stored absolute path names the file (its hash is
+     * checked next). A run folder moved together with its file still reads the copy */
+    if ((c->task == TASK_FILE || c->task == TASK_TEXT) && c->task_file[0] != '/' &&
+        access(c->task_file, R_OK) != 0) {
+        char *stored = NULL, abs[CONFIG_STR];
+        if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
+        if (task_source_stored_path(stored, abs, sizeof abs) == 0 && access(abs, R_OK) == 0)
+            memcpy(c->task_file, abs, strlen(abs) + 1);
+        free(stored);
+    }
+    /* the task file the run was trained on, unchanged (train/task_source.h), and a
+     * checkpoint of the folder's own run (its config.ini): --eval of a foreign checkpoint
+     * would report another run's numbers under this folder's name. A text run's generation
+     * reads no data (its vocabulary is the 256 bytes): its file may have moved away */
+    int no_data = a->generate && c->task == TASK_TEXT;
+    if (no_data ? checkpoint_check_folder(checkpoint, run_dir, "--eval") != 0
+                : checkpoint_check_resume(checkpoint, run_dir, c,
+                                          a->resume_dir ? "--resume" : "--eval") != 0)
+        return EXIT_CONFIG;
     return 0;
 }
 
@@ -280,26 +322,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         sweep_follow_moved(&c, a.config_path) != 0)
         return EXIT_CONFIG;
     if (run_dir) {
-        /* a relative task.file was relative to the folder the run was started from: where it
-         * names nothing (another folder), the stored absolute path names the file (its hash is
-         * checked next). A run folder moved together with its file still reads the copy */
-        if ((c.task == TASK_FILE || c.task == TASK_TEXT) && c.task_file[0] != '/' &&
-            access(c.task_file, R_OK) != 0) {
-            char *stored = NULL, abs[CONFIG_STR];
-            if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
-            if (task_source_stored_path(stored, abs, sizeof abs) == 0 && access(abs, R_OK) == 0)
-                memcpy(c.task_file, abs, strlen(abs) + 1);
-            free(stored);
-        }
-        /* the task file the run was trained on, unchanged (train/task_source.h), and a
-         * checkpoint of the folder's own run (its config.ini): --eval of a foreign checkpoint
-         * would report another run's numbers under this folder's name. A text run's generation
-         * reads no data (its vocabulary is the 256 bytes): its file may have moved away */
-        int no_data = a.generate && c.task == TASK_TEXT;
-        if (no_data ? checkpoint_check_folder(checkpoint, run_dir, "--eval") != 0
-                    : checkpoint_check_resume(checkpoint, run_dir, &c,
-                                              a.resume_dir ? "--resume" : "--eval") != 0)
-            return EXIT_CONFIG;
+        if (check_run_folder(&c, &a, run_dir, checkpoint) != 0) return EXIT_CONFIG;
     } else if ((c.task == TASK_FILE || (c.task == TASK_TEXT && !a.where)) &&
                access(c.task_file, R_OK) != 0) {
         /* --print-config too: a config that cannot run is not a config to print. --where reads

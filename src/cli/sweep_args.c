@@ -234,6 +234,29 @@ static int parse_grid(Parts *p, const char *v, int argn) {
     return split_values(ax, v + klen + 1, "--grid", argn);
 }
 
+/* The options whose value is a count (--steps, --jobs, --d-model), argument argn: in range, or
+ * -1 after a message. */
+static int parse_count(SweepArgs *a, const char *flag, const char *v, int argn) {
+    long n;
+    static const struct { const char *flag; long lo, hi; const char *what; } INTS[] = {
+        {"--steps", 0, 100000000, "a number of steps (0 or more)"},
+        {"--jobs", 1, 256, "a number of parallel runs from 1 to 256"},
+        {"--d-model", 1, 1000000, "a model width (a positive integer)"},
+    };
+    for (size_t k = 0; k < sizeof INTS / sizeof *INTS; k++) {
+        if (strcmp(flag, INTS[k].flag) != 0) continue;
+        if (cli_parse_count(v, strlen(v), INTS[k].lo, INTS[k].hi, &n) != 0) {
+            fprintf(stderr, "error: %s (argument %d): '%s' is not %s\n", flag, argn, v,
+                    INTS[k].what);
+            return -1;
+        }
+        if (k == 0) a->steps = (int)n, a->steps_argn = argn;
+        else if (k == 1) a->jobs = (int)n, a->jobs_argn = argn;
+        else a->d_model = (int)n, a->d_model_argn = argn;
+    }
+    return 0;
+}
+
 static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     const char *arg = argv[*i], *v;
     if (strcmp(arg, "--one-head") == 0) {
@@ -263,7 +286,6 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
         return -1;
     }
     int argn = ARGN(*i);
-    long n;
     if (check_repeat(a, p, fk, v, argn) != 0) return -1;
     if (strcmp(flag, "--dk") == 0) {
         axis_init(&p->dk, AXIS_DK, "d_k", "dk", "--dk", argn);
@@ -293,23 +315,7 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
         a->set_argn[a->n_sets++] = argn;
         return 0;
     }
-    static const struct { const char *flag; long lo, hi; const char *what; } INTS[] = {
-        {"--steps", 0, 100000000, "a number of steps (0 or more)"},
-        {"--jobs", 1, 256, "a number of parallel runs from 1 to 256"},
-        {"--d-model", 1, 1000000, "a model width (a positive integer)"},
-    };
-    for (size_t k = 0; k < sizeof INTS / sizeof *INTS; k++) {
-        if (strcmp(flag, INTS[k].flag) != 0) continue;
-        if (cli_parse_count(v, strlen(v), INTS[k].lo, INTS[k].hi, &n) != 0) {
-            fprintf(stderr, "error: %s (argument %d): '%s' is not %s\n", flag, argn, v,
-                    INTS[k].what);
-            return -1;
-        }
-        if (k == 0) a->steps = (int)n, a->steps_argn = argn;
-        else if (k == 1) a->jobs = (int)n, a->jobs_argn = argn;
-        else a->d_model = (int)n, a->d_model_argn = argn;
-    }
-    return 0;
+    return parse_count(a, flag, v, argn);
 }
 
 /* The keys each shorthand owns; a --grid or --set of one of them is refused, naming both. */

@@ -1,7 +1,8 @@
 /* keys.c: the table of every configuration key (section, name, type, field, default, range,
- * accepted names, help) and what is read straight off it: lookups, the defaults, the number of
- * attention.scale. First stop of the pipeline (config -> task -> model -> optimizer -> training
- * loop -> logs -> report); ini.c and set.c parse into the fields this table names.
+ * accepted names, help) and what is read straight off it: lookups, the number of attention.scale
+ * (value.c's config_defaults reads the defaults through it). First stop of the pipeline (config
+ * -> task -> model -> optimizer -> training loop -> logs -> report); ini.c and set.c parse into
+ * the fields this table names.
  *
  * Everything about a key lives in one row of cfg_keys, so the parser, config_write, the
  * defaults and the reference table (docs/configuration.md) cannot disagree. */
@@ -241,21 +242,6 @@ bool cfg_section_exists(const char *section) {
     for (int i = 0; i < N_KEYS; i++)
         if (!strcmp(cfg_keys[i].section, section)) return true;
     return false;
-}
-
-/* ---------------------------------------------------------------- public: defaults */
-
-void config_defaults(Config *c) {
-    memset(c, 0, sizeof *c);
-    for (int i = 0; i < N_KEYS; i++) {
-        char text[CONFIG_STR + 2], msg[MSG];
-        snprintf(text, sizeof text, "\"%s\"", cfg_keys[i].def); /* quoted so "" is accepted */
-        if (cfg_assign(c, i, text, "", msg, sizeof msg)) {
-            fprintf(stderr, "config/keys.c: bad default of %s.%s: %s\n", cfg_keys[i].section,
-                    cfg_keys[i].key, msg);
-            abort(); /* a broken table is a programming error, not user input */
-        }
-    }
 }
 
 double config_attention_scale(const Config *c, int d_k) {

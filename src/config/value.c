@@ -1,7 +1,8 @@
 /* value.c: one value's text turned into its key's field: quotes, type (integer, number, text,
  * name, attention scale), range and the key's own rule, each refusal with a message saying why.
- * Shared by the INI reader (ini.c), --set (set.c) and the defaults (keys.c), so a value means
- * the same wherever it is written; the config stage of the pipeline. */
+ * Shared by the INI reader (ini.c), --set (set.c) and the defaults (config_defaults, here, from
+ * keys.c's table), so a value means the same wherever it is written; the config stage of the
+ * pipeline. */
 #include <ctype.h>
 #include <errno.h>
 #include <float.h>
@@ -292,4 +293,20 @@ int cfg_assign(Config *c, int i, char *text, const char *origin, char *msg, size
     store_value(c, &cfg_keys[i], &v);
     snprintf(c->origin[i], sizeof c->origin[i], "%s", origin);
     return 0;
+}
+
+/* ---------------------------------------------------------------- public: defaults */
+
+/* Every key's default text (keys.c's table) read through cfg_assign, as a user's value would be. */
+void config_defaults(Config *c) {
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < config_key_count(); i++) {
+        char text[CONFIG_STR + 2], msg[MSG];
+        snprintf(text, sizeof text, "\"%s\"", cfg_keys[i].def); /* quoted so "" is accepted */
+        if (cfg_assign(c, i, text, "", msg, sizeof msg)) {
+            fprintf(stderr, "config/keys.c: bad default of %s.%s: %s\n", cfg_keys[i].section,
+                    cfg_keys[i].key, msg);
+            abort(); /* a broken table is a programming error, not user input */
+        }
+    }
 }

@@ -18,7 +18,7 @@
 #ifndef SCALEDOT_LLAMA_H
 #define SCALEDOT_LLAMA_H
 
-#include "model/model.h"
+#include "model/model_types.h"
 
 /* model_forward for the LLaMA block: the same contract (fills every activation, returns the loss
  * and sets m->loss). */

@@ -154,45 +154,46 @@ static void *carve(Arena *a, size_t bytes) {
     return p;
 }
 
-/* Lays out (or, with a->base == NULL, only measures) the activations. */
-static void layout_acts(Model *m, Arena *a) {
-    const ModelConfig *c = &m->cfg;
-    size_t BT = (size_t)m->max_batch * c->max_seq_len;
-    size_t C = c->d_model, F = c->d_ff, V = c->vocab_size;
-    size_t att = (size_t)m->max_batch * c->n_heads * c->max_seq_len * c->max_seq_len;
-    size_t r = sizeof(real);
-    for (int l = 0; l < c->n_layers; l++) {
-        BlockActs *b = &m->acts[l];
-        b->resid = carve(a, BT * C * r);
-        b->ln1 = carve(a, BT * C * r);
-        b->ln1_mean = carve(a, BT * r);
-        b->ln1_rstd = carve(a, BT * r);
-        b->qkv = carve(a, BT * 3 * C * r);
-        b->attn_qkv = b->qkv;
-        if (c->qk_norm || c->v_norm) b->attn_qkv = carve(a, BT * 3 * C * r);
-        if (c->v_norm) b->v_rstd = carve(a, BT * c->n_heads * r);
-        if (c->qk_norm) {
-            b->q_mean = carve(a, BT * c->n_heads * r);
-            b->q_rstd = carve(a, BT * c->n_heads * r);
-            b->k_mean = carve(a, BT * c->n_heads * r);
-            b->k_rstd = carve(a, BT * c->n_heads * r);
-        }
-        b->att = carve(a, att * r);
-        b->atty = carve(a, BT * C * r);
-        b->attproj = carve(a, BT * C * r);
-        b->resid2 = carve(a, BT * C * r);
-        b->ln2 = carve(a, BT * C * r);
-        b->ln2_mean = carve(a, BT * r);
-        b->ln2_rstd = carve(a, BT * r);
-        if (is_llama(c)) {
-            b->gu = carve(a, BT * 2 * F * r);
-            b->swiglu = carve(a, BT * F * r);
-        } else {
-            b->fch = carve(a, BT * F * r);
-            b->fch_gelu = carve(a, BT * F * r);
-        }
-        b->fcproj = carve(a, BT * C * r);
+/* One block's activations (forward), in the arena's order. */
+static void layout_block_acts(const ModelConfig *c, BlockActs *b, Arena *a, int max_batch) {
+    size_t BT = (size_t)max_batch * c->max_seq_len;
+    size_t C = c->d_model, F = c->d_ff, r = sizeof(real);
+    size_t att = (size_t)max_batch * c->n_heads * c->max_seq_len * c->max_seq_len;
+    b->resid = carve(a, BT * C * r);
+    b->ln1 = carve(a, BT * C * r);
+    b->ln1_mean = carve(a, BT * r);
+    b->ln1_rstd = carve(a, BT * r);
+    b->qkv = carve(a, BT * 3 * C * r);
+    b->attn_qkv = b->qkv;
+    if (c->qk_norm || c->v_norm) b->attn_qkv = carve(a, BT * 3 * C * r);
+    if (c->v_norm) b->v_rstd = carve(a, BT * c->n_heads * r);
+    if (c->qk_norm) {
+        b->q_mean = carve(a, BT * c->n_heads * r);
+        b->q_rstd = carve(a, BT * c->n_heads * r);
+        b->k_mean = carve(a, BT * c->n_heads * r);
+        b->k_rstd = carve(a, BT * c->n_heads * r);
     }
+    b->att = carve(a, att * r);
+    b->atty = carve(a, BT * C * r);
+    b->attproj = carve(a, BT * C * r);
+    b->resid2 = carve(a, BT * C * r);
+    b->ln2 = carve(a, BT * C * r);
+    b->ln2_mean = carve(a, BT * r);
+    b->ln2_rstd = carve(a, BT * r);
+    if (is_llama(c)) {
+        b->gu = carve(a, BT * 2 * F * r);
+        b->swiglu = carve(a, BT * F * r);
+    } else {
+        b->fch = carve(a, BT * F * r);
+        b->fch_gelu = carve(a, BT * F * r);
+    }
+    b->fcproj = carve(a, BT * C * r);
+}
+
+/* The head's activations (final LayerNorm, logits, loss) and the batch's inputs; their end is
+ * act_bytes, the forward's whole share of the arena. */
+static void layout_head_acts(Model *m, Arena *a, size_t BT) {
+    size_t C = m->cfg.d_model, V = m->cfg.vocab_size, r = sizeof(real);
     m->resid_final = carve(a, BT * C * r);
     m->lnf = carve(a, BT * C * r);
     m->lnf_mean = carve(a, BT * r);
@@ -204,7 +205,13 @@ static void layout_acts(Model *m, Arena *a) {
     m->targets = carve(a, BT * sizeof(int));
     m->mask = carve(a, BT * sizeof(float));
     m->act_bytes = a->used;
-    /* backward scratch: one block's worth, reused from the last block down to the first */
+}
+
+/* The backward's scratch: one block's worth, reused from the last block down to the first, and
+ * what the options add (qk/v-norm, learned scale, QK-clip, the LLaMA block). */
+static void layout_backward_scratch(Model *m, Arena *a, size_t BT) {
+    const ModelConfig *c = &m->cfg;
+    size_t C = c->d_model, F = c->d_ff, V = c->vocab_size, r = sizeof(real);
     m->dlogits = carve(a, BT * V * r);
     m->dlnf = carve(a, BT * C * r);
     m->dx = carve(a, BT * C * r);
@@ -236,6 +243,12 @@ static void layout_acts(Model *m, Arena *a) {
         m->rope_cos = carve(a, (size_t)c->max_seq_len * (C / c->n_heads / 2) * r);
         m->rope_sin = carve(a, (size_t)c->max_seq_len * (C / c->n_heads / 2) * r);
     }
+}
+
+/* The diagnostics' per-head sums and the matmul scratch; their end closes scratch_bytes. */
+static void layout_stats_scratch(Model *m, Arena *a) {
+    const ModelConfig *c = &m->cfg;
+    size_t r = sizeof(real);
     size_t LH = (size_t)c->n_layers * c->n_heads, BH = (size_t)m->max_batch * c->n_heads;
     m->dpreatt_norm = carve(a, LH * sizeof(double));
     m->dprob_norm = carve(a, LH * sizeof(double));
@@ -249,6 +262,18 @@ static void layout_acts(Model *m, Arena *a) {
     m->mm_scratch_len = matmul_scratch_len(widest > c->vocab_size ? widest : c->vocab_size);
     m->mm_scratch = carve(a, m->mm_scratch_len * r);
     m->scratch_bytes = a->used - m->act_bytes;
+}
+
+/* Lays out (or, with a->base == NULL, only measures) the activations and the scratch, in a fixed
+ * order: the blocks', the head's (act_bytes), then the backward's and the statistics' scratch
+ * (scratch_bytes). */
+static void layout_acts(Model *m, Arena *a) {
+    size_t BT = (size_t)m->max_batch * m->cfg.max_seq_len;
+    for (int l = 0; l < m->cfg.n_layers; l++)
+        layout_block_acts(&m->cfg, &m->acts[l], a, m->max_batch);
+    layout_head_acts(m, a, BT);
+    layout_backward_scratch(m, a, BT);
+    layout_stats_scratch(m, a);
 }
 
 /* calloc of a huge arena succeeds on Linux (overcommit) and the machine then swaps or the

@@ -81,28 +81,25 @@ static int split_line(char **pos, char *end, Fields *f, int *line) {
     return 0;
 }
 
-int csv_parse(Csv *t, const char *text, size_t len) {
-    memset(t, 0, sizeof *t);
-    Fields f = {0};
-    char *buf = malloc(len + 1);
-    if (!buf) {
-        errno = ENOMEM;
-        return -1;
-    }
-    memcpy(buf, text, len);
-    buf[len] = '\0';
-    char *r = buf, *end = buf + len;
-    int line = 1;
+/* A NUL byte in buf[0..len) would end a cell silently: refused, naming its line in t->problem
+ * (errno EILSEQ). Returns 0 when there is none, else -1. */
+static int refuse_nul(Csv *t, const char *buf, size_t len) {
     const char *nul = memchr(buf, '\0', len);
+    int line = 1;
     if (nul) { /* a cell would end at it, silently: refused, naming the line */
         for (const char *p = buf; p < nul; p++) line += *p == '\n';
         snprintf(t->problem, sizeof t->problem, "line %d: a NUL byte (a torn or binary file, "
                  "not a log ./train wrote)", line);
-        free(buf);
         errno = EILSEQ;
         return -1;
     }
-    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) r += 3;
+    return 0;
+}
+
+/* Splits every line of r..end into f (blank lines skipped, LF or CRLF ends). Returns 0, or -1
+ * when out of memory. */
+static int split_lines(char *r, char *end, Fields *f) {
+    int line = 1;
     while (r < end) {
         if (*r == '\n') {
             r++;
@@ -114,35 +111,38 @@ int csv_parse(Csv *t, const char *text, size_t len) {
             line++;
             continue;
         }
-        if (split_line(&r, end, &f, &line)) goto oom;
+        if (split_line(&r, end, f, &line)) return -1;
     }
-    if (f.n_row == 0) {
-        free(buf);
-        errno = EINVAL;
-        return -1;
-    }
-    int cols = f.row_len[0];
-    size_t rows = f.n_row;
+    return 0;
+}
+
+/* The fields of f as t's table of rows of the header's width; short rows padded with the empty
+ * string at end (the buffer's closing NUL). Returns 0, or -1 when out of memory. */
+static int as_table(Csv *t, const Fields *f, char *end) {
+    int cols = f->row_len[0];
+    size_t rows = f->n_row;
     t->cell = malloc(rows * (size_t)cols * sizeof *t->cell);
     t->line = malloc(rows * sizeof *t->line);
     t->width = malloc(rows * sizeof *t->width);
-    if (!t->cell || !t->line || !t->width) goto oom;
-    memcpy(t->line, f.row_line, rows * sizeof *t->line);
-    memcpy(t->width, f.row_len, rows * sizeof *t->width);
-    /* Short rows are padded with the empty string at the end of the buffer. */
+    if (!t->cell || !t->line || !t->width) return -1;
+    memcpy(t->line, f->row_line, rows * sizeof *t->line);
+    memcpy(t->width, f->row_len, rows * sizeof *t->width);
     size_t k = 0;
     for (size_t i = 0; i < rows; i++) {
-        for (int c = 0; c < f.row_len[i]; c++, k++)
-            if (c < cols) t->cell[i * (size_t)cols + (size_t)c] = f.field[k];
-        for (int c = f.row_len[i]; c < cols; c++) t->cell[i * (size_t)cols + (size_t)c] = end;
+        for (int c = 0; c < f->row_len[i]; c++, k++)
+            if (c < cols) t->cell[i * (size_t)cols + (size_t)c] = f->field[k];
+        for (int c = f->row_len[i]; c < cols; c++) t->cell[i * (size_t)cols + (size_t)c] = end;
     }
-    t->text = buf;
     t->n_cols = cols;
     t->n_rows = (int)rows - 1;
-    free(f.field);
-    free(f.row_len);
-    free(f.row_line);
-    for (int a = 0; a < cols; a++) /* csv_col would give the first of two: refused */
+    return 0;
+}
+
+/* A header naming one column twice (csv_col would give the first of two): t freed, the problem
+ * kept, errno ENOTUNIQ, -1; else 0. */
+static int refuse_twice_named(Csv *t) {
+    int cols = t->n_cols;
+    for (int a = 0; a < cols; a++)
         for (int b = a + 1; b < cols && t->cell[a][0]; b++)
             if (strcmp(t->cell[a], t->cell[b]) == 0) {
                 char problem[sizeof t->problem];
@@ -154,10 +154,41 @@ int csv_parse(Csv *t, const char *text, size_t len) {
                 return -1;
             }
     return 0;
+}
+
+static void fields_free(Fields *f) {
+    free(f->field);
+    free(f->row_len);
+    free(f->row_line);
+}
+
+int csv_parse(Csv *t, const char *text, size_t len) {
+    memset(t, 0, sizeof *t);
+    Fields f = {0};
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    if (refuse_nul(t, buf, len) != 0) {
+        free(buf);
+        return -1;
+    }
+    char *start = buf + (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0);
+    if (split_lines(start, buf + len, &f) != 0) goto oom;
+    if (f.n_row == 0) {
+        free(buf);
+        errno = EINVAL;
+        return -1;
+    }
+    if (as_table(t, &f, buf + len) != 0) goto oom;
+    t->text = buf;
+    fields_free(&f);
+    return refuse_twice_named(t);
 oom:
-    free(f.field);
-    free(f.row_len);
-    free(f.row_line);
+    fields_free(&f);
     free(buf);
     free(t->cell);
     free(t->line);

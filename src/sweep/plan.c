@@ -1,7 +1,8 @@
 /* plan.c: the sweep's grid expanded into runs: each run's config (base + one value per axis),
- * its name, its sweep.csv cells; every run checked before the first one trains (plan_build).
- * The plan as text (OUT/plan.txt) is plan_text.c's job; the files a sweep writes from it
- * (OUT/configs/, OUT/jobs.txt) plan_files.c's. */
+ * its name, its sweep.csv cells; every run checked before the first one trains (plan_build);
+ * the plan written as the text of OUT/plan.txt (plan_text, with the task files' hashes). That
+ * text read back is plan_text.c's job; the files a sweep writes from the plan (OUT/configs/,
+ * OUT/jobs.txt) plan_files.c's. */
 #include "sweep/plan.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include "report/read/read.h"
 #include "tasks/tasks.h"
 #include "train/resolved.h"
+#include "train/task_source.h"
 #include "train/train.h"
 
 /* config_set on "key=value"; on error names the sweep option behind the value too. */
@@ -361,6 +363,91 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
     }
     free(files);
     return rc ? -1 : 0;
+}
+
+void plan_write_base(FILE *f, const Config *base) {
+    char *buf = NULL, section[64] = "";
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return;
+    config_write(base, m);
+    fclose(m);
+    for (char *line = buf ? strtok(buf, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+        if (line[0] == '[') {
+            snprintf(section, sizeof section, "%.*s", (int)strcspn(line + 1, "]"), line + 1);
+        } else if (line[0] != ';' && line[0] != '#' && line[0] != '\0') {
+            int klen = (int)strcspn(line, " =");
+            char key[128];
+            snprintf(key, sizeof key, "%s.%.*s", section, klen, line);
+            if (strcmp(key, "run.name") != 0 && strcmp(key, "run.dir") != 0)
+                fprintf(f, "base %s%s\n", key, line + klen);
+        }
+    }
+    free(buf);
+}
+
+char *plan_text(const SweepArgs *a, const Config *base, const Plan *p, const char *files) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fprintf(f, "# sweep plan (./train --sweep); a sweep into this folder must have this plan\n");
+    for (int i = 0; i < a->n_axes; i++) {
+        const Axis *ax = &a->axes[i];
+        fprintf(f, "axis %s ", ax->key);
+        for (int k = 0; k < ax->n; k++) fprintf(f, "%s%s", k ? "," : "", ax->values[k]);
+        if (ax->kind == AXIS_DK && a->one_head) fprintf(f, " (one head, d_model = d_k)");
+        else if (ax->kind == AXIS_DK) fprintf(f, " (d_model %d, n_heads = d_model / d_k)", a->d_model);
+        fputc('\n', f);
+    }
+    plan_write_base(f, base);
+    fputs(files, f);
+    fprintf(f, "columns");
+    for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->col_names[c]);
+    fputc('\n', f);
+    for (int r = 0; r < p->n_runs; r++) {
+        fprintf(f, "run %s", p->names[r]);
+        for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->cells[r * p->n_cols + c]);
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+int plan_reads_task_file(const Config *c) { return c->task == TASK_FILE || c->task == TASK_TEXT; }
+
+/* Adds c's task file (when its task reads one) to the "task-file" lines in *lines (malloc'd
+ * text, grown), once per path: its hash goes into plan.txt, so that a sweep started again after
+ * the file changed is another plan, and --sweep-run of a run not yet started refuses the file. */
+int plan_add_task_file(char **lines, const Config *c) {
+    if (!plan_reads_task_file(c)) return 0;
+    for (const char *q = *lines; q && *q;) { /* "task-file fnv1a64 <16 hex> PATH\n" */
+        size_t len = strcspn(q, "\n");
+        const char *path = q + strlen(PLAN_TASK_FILE) + 17;
+        if ((size_t)(path - q) < len && strlen(c->task_file) == len - (size_t)(path - q) &&
+            strncmp(path, c->task_file, len - (size_t)(path - q)) == 0)
+            return 0;
+        q += len + (q[len] != '\0');
+    }
+    uint64_t h;
+    if (task_source_hash(c->task_file, &h) != 0) {
+        fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
+        return -1;
+    }
+    size_t old = *lines ? strlen(*lines) : 0, add = strlen(PLAN_TASK_FILE) + 18 + strlen(c->task_file) + 2;
+    char *grown = realloc(*lines, old + add);
+    if (!grown) return -1;
+    snprintf(grown + old, add, "%s%016llx ", PLAN_TASK_FILE, (unsigned long long)h);
+    /* one line: a newline in the path would end it */
+    size_t k = strlen(grown);
+    for (const char *q = c->task_file; *q; q++) grown[k++] = *q == '\n' || *q == '\r' ? '?' : *q;
+    grown[k++] = '\n';
+    grown[k] = '\0';
+    *lines = grown;
+    return 0;
 }
 
 void plan_free(Plan *p) {

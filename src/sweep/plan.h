@@ -1,6 +1,7 @@
 /* plan.h: what a sweep will run: its command line read into axes (SweepArgs, filled by
- * cli/sweep_args.c), the grid expanded into named, checked runs (plan.c), the plan as the text of
- * OUT/plan.txt and back (plan_text.c), and the files written from it into OUT (plan_files.c).
+ * cli/sweep_args.c), the grid expanded into named, checked runs and written as the text of
+ * OUT/plan.txt (plan.c), that text read back (plan_text.c), and the files written from the plan
+ * into OUT (plan_files.c); plan_text.c calls plan.c, never the other way.
  *
  * An axis is one thing the sweep varies: d_k (--dk: model.d_model and model.n_heads together),
  * a config key (--scales = attention.scale, --seeds = run.seed, --grid section.key=v1,v2,...).
@@ -10,6 +11,7 @@
 #define SCALEDOT_SWEEP_PLAN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config/config.h"
 
@@ -146,9 +148,16 @@ int plan_alloc(Plan *p, int n_cols, long n_runs);
  * columns, runs). malloc'd; NULL when out of memory. */
 char *plan_text(const SweepArgs *a, const Config *base, const Plan *p, const char *files);
 
+/* Writes base's "base section.key = value" lines to f, as plan.txt holds them: config_write's
+ * keys but run.name and run.dir, comments dropped. */
+void plan_write_base(FILE *f, const Config *base);
+
 /* Adds c's task file (when its task reads one) to the "task-file" lines in *lines (malloc'd
  * text, grown), once per path. Returns 0, or -1: after a message when the file cannot be read,
  * silently when memory runs out. */
 int plan_add_task_file(char **lines, const Config *c);
+
+/* 1 when c's task reads task.file (task.name = file or text): its hash goes into plan.txt. */
+int plan_reads_task_file(const Config *c);
 
 #endif

@@ -1,6 +1,7 @@
-/* plan_text.c: the sweep plan as text, OUT/plan.txt, and back: written from the expanded plan
- * (plan_text), read for --collect (plan_parse), compared with the plan already in the folder
- * (plan_check_same), and its task-file hashes checked before a run starts (plan_check_task_file).
+/* plan_text.c: the sweep plan's text, OUT/plan.txt (written by plan.c's plan_text), read back:
+ * for --collect (plan_parse), compared with the plan already in the folder (plan_check_same),
+ * its task-file hashes checked before a run starts (plan_check_task_file), a run's config from
+ * it (plan_row_config).
  *
  * plan.txt is line-based text: "axis KEY VALUES [shape]", "base section.key = value" for every
  * key of the base config but run.name / run.dir, "task-file fnv1a64 HASH PATH" for every task
@@ -20,92 +21,6 @@
 #include "train/task_source.h"
 #include "util/file_check.h"
 
-/* "base section.key = value" lines from config_write (comments dropped). */
-static void write_base(FILE *f, const Config *base) {
-    char *buf = NULL, section[64] = "";
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return;
-    config_write(base, m);
-    fclose(m);
-    for (char *line = buf ? strtok(buf, "\n") : NULL; line; line = strtok(NULL, "\n")) {
-        if (line[0] == '[') {
-            snprintf(section, sizeof section, "%.*s", (int)strcspn(line + 1, "]"), line + 1);
-        } else if (line[0] != ';' && line[0] != '#' && line[0] != '\0') {
-            int klen = (int)strcspn(line, " =");
-            char key[128];
-            snprintf(key, sizeof key, "%s.%.*s", section, klen, line);
-            if (strcmp(key, "run.name") != 0 && strcmp(key, "run.dir") != 0)
-                fprintf(f, "base %s%s\n", key, line + klen);
-        }
-    }
-    free(buf);
-}
-
-char *plan_text(const SweepArgs *a, const Config *base, const Plan *p, const char *files) {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    fprintf(f, "# sweep plan (./train --sweep); a sweep into this folder must have this plan\n");
-    for (int i = 0; i < a->n_axes; i++) {
-        const Axis *ax = &a->axes[i];
-        fprintf(f, "axis %s ", ax->key);
-        for (int k = 0; k < ax->n; k++) fprintf(f, "%s%s", k ? "," : "", ax->values[k]);
-        if (ax->kind == AXIS_DK && a->one_head) fprintf(f, " (one head, d_model = d_k)");
-        else if (ax->kind == AXIS_DK) fprintf(f, " (d_model %d, n_heads = d_model / d_k)", a->d_model);
-        fputc('\n', f);
-    }
-    write_base(f, base);
-    fputs(files, f);
-    fprintf(f, "columns");
-    for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->col_names[c]);
-    fputc('\n', f);
-    for (int r = 0; r < p->n_runs; r++) {
-        fprintf(f, "run %s", p->names[r]);
-        for (int c = 0; c < p->n_cols; c++) fprintf(f, " %s", p->cells[r * p->n_cols + c]);
-        fputc('\n', f);
-    }
-    if (fclose(f) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-static int reads_task_file(const Config *c) { return c->task == TASK_FILE || c->task == TASK_TEXT; }
-
-/* Adds c's task file (when its task reads one) to the "task-file" lines in *lines (malloc'd
- * text, grown), once per path: its hash goes into plan.txt, so that a sweep started again after
- * the file changed is another plan, and --sweep-run of a run not yet started refuses the file. */
-int plan_add_task_file(char **lines, const Config *c) {
-    if (!reads_task_file(c)) return 0;
-    for (const char *q = *lines; q && *q;) { /* "task-file fnv1a64 <16 hex> PATH\n" */
-        size_t len = strcspn(q, "\n");
-        const char *path = q + strlen(PLAN_TASK_FILE) + 17;
-        if ((size_t)(path - q) < len && strlen(c->task_file) == len - (size_t)(path - q) &&
-            strncmp(path, c->task_file, len - (size_t)(path - q)) == 0)
-            return 0;
-        q += len + (q[len] != '\0');
-    }
-    uint64_t h;
-    if (task_source_hash(c->task_file, &h) != 0) {
-        fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
-        return -1;
-    }
-    size_t old = *lines ? strlen(*lines) : 0, add = strlen(PLAN_TASK_FILE) + 18 + strlen(c->task_file) + 2;
-    char *grown = realloc(*lines, old + add);
-    if (!grown) return -1;
-    snprintf(grown + old, add, "%s%016llx ", PLAN_TASK_FILE, (unsigned long long)h);
-    /* one line: a newline in the path would end it */
-    size_t k = strlen(grown);
-    for (const char *q = c->task_file; *q; q++) grown[k++] = *q == '\n' || *q == '\r' ? '?' : *q;
-    grown[k++] = '\n';
-    grown[k] = '\0';
-    *lines = grown;
-    return 0;
-}
-
 /* Splits line at spaces into up to max words (NUL-terminating them in place). */
 static int split_words(char *line, char **w, int max) {
     int n = 0;
@@ -116,13 +31,55 @@ static int split_words(char *line, char **w, int max) {
     return n;
 }
 
+/* "base KEY = VALUE" of a plan (hand-edited, perhaps): only keys the program knows. Returns 0,
+ * or -1 with the reason in why. */
+static int check_base_line(const char *line, char *why, size_t n) {
+    char key[128];
+    size_t kl = strcspn(line + 5, " =");
+    snprintf(key, sizeof key, "%.*s", (int)(kl < 127 ? kl : 127), line + 5);
+    if (config_key_index(key) < 0) {
+        snprintf(why, n, "unknown config key '%s'", key);
+        return -1;
+    }
+    return 0;
+}
+
+/* "run NAME CELL..." (n_cols cells) as run p->n_runs of p (at most n_runs), at line line_no;
+ * run_line[k] keeps the line of run k. The name is a folder under OUT/runs/ (nothing that leads
+ * outside it), listed once. Returns 0, or -1 (why says more, or is left empty). */
+static int add_run_line(Plan *p, char *line, int n_cols, long n_runs, int *run_line, int line_no,
+                        char *why, size_t n) {
+    char *w[SWEEP_MAX_AXES + 8];
+    int r = p->n_runs;
+    why[0] = '\0';
+    if (n_cols < 0 || r >= n_runs || split_words(line + 4, w, SWEEP_MAX_AXES + 8) != n_cols + 1)
+        return -1;
+    /* the name is a folder under OUT/runs/: nothing that leads outside it */
+    if (!*w[0] || strchr(w[0], '/') || strcmp(w[0], ".") == 0 || strcmp(w[0], "..") == 0 ||
+        (int)strlen(w[0]) > PLAN_NAME_MAX) {
+        snprintf(why, n, "run name '%.200s' is not a folder name under "
+                 "runs/ (no '/', '.' or '..', at most %d characters)", w[0], PLAN_NAME_MAX);
+        return -1;
+    }
+    for (int k = 0; k < r; k++)
+        if (strcmp(p->names[k], w[0]) == 0) {
+            snprintf(why, n, "run '%.200s' is listed twice (line %d too)", w[0], run_line[k]);
+            return -1;
+        }
+    snprintf(p->names[r], PLAN_CELL, "%s", w[0]);
+    for (int c = 0; c < n_cols; c++) snprintf(p->cells[r * n_cols + c], PLAN_CELL, "%s", w[c + 1]);
+    run_line[r] = line_no;
+    p->n_runs++;
+    return 0;
+}
+
 int plan_parse(Plan *p, const char *text, const char *path) {
     memset(p, 0, sizeof *p);
     char *copy = strdup(text);
     if (!copy) return -1;
     long n_runs = 0;
     for (const char *q = text; (q = strstr(q, "\nrun ")); q++) n_runs++;
-    char *w[SWEEP_MAX_AXES + 8], *save = NULL;
+    char *w[SWEEP_MAX_AXES + 8];
     int rc = -1, line_no = 0, n_cols = -1;
     int *run_line = calloc((size_t)n_runs + 1, sizeof *run_line);
     const char *why = "not a sweep plan written by ./train --sweep";
@@ -136,22 +93,14 @@ int plan_parse(Plan *p, const char *text, const char *path) {
         next = strchr(line, '\n');
         if (next) *next++ = '\0';
         line_no++;
-        (void)save;
         if (!*line || line[0] == '#' || strncmp(line, "axis ", 5) == 0 ||
             strncmp(line, PLAN_TASK_FILE, strlen(PLAN_TASK_FILE)) == 0)
             continue;
         if (strncmp(line, "base ", 5) == 0) {
-            /* a hand-edited plan: only keys the program knows */
-            char key[128];
-            size_t kl = strcspn(line + 5, " =");
-            snprintf(key, sizeof key, "%.*s", (int)(kl < 127 ? kl : 127), line + 5);
-            if (config_key_index(key) < 0) {
-                snprintf(whybuf, sizeof whybuf, "unknown config key '%s'", key);
-                why = whybuf;
-                rc = -1;
-                break;
-            }
-            continue;
+            if (check_base_line(line, whybuf, sizeof whybuf) == 0) continue;
+            why = whybuf;
+            rc = -1;
+            break;
         }
         if (strncmp(line, "columns ", 8) == 0 && n_cols < 0) {
             n_cols = split_words(line + 8, w, SWEEP_MAX_AXES + 8);
@@ -160,33 +109,11 @@ int plan_parse(Plan *p, const char *text, const char *path) {
             p->n_runs = 0;
             rc = 0;
         } else if (strncmp(line, "run ", 4) == 0) {
-            int r = p->n_runs;
-            if (n_cols < 0 || r >= n_runs || split_words(line + 4, w, SWEEP_MAX_AXES + 8) != n_cols + 1) {
+            if (add_run_line(p, line, n_cols, n_runs, run_line, line_no, whybuf, sizeof whybuf)) {
+                if (whybuf[0]) why = whybuf;
                 rc = -1;
                 break;
             }
-            /* the name is a folder under OUT/runs/: nothing that leads outside it */
-            if (!*w[0] || strchr(w[0], '/') || strcmp(w[0], ".") == 0 || strcmp(w[0], "..") == 0 ||
-                (int)strlen(w[0]) > PLAN_NAME_MAX) {
-                snprintf(whybuf, sizeof whybuf, "run name '%.200s' is not a folder name under "
-                         "runs/ (no '/', '.' or '..', at most %d characters)", w[0], PLAN_NAME_MAX);
-                why = whybuf;
-                rc = -1;
-                break;
-            }
-            for (int k = 0; k < r; k++)
-                if (strcmp(p->names[k], w[0]) == 0) {
-                    snprintf(whybuf, sizeof whybuf, "run '%.200s' is listed twice (line %d too)",
-                             w[0], run_line[k]);
-                    why = whybuf;
-                    rc = -1;
-                    break;
-                }
-            if (rc) break;
-            snprintf(p->names[r], PLAN_CELL, "%s", w[0]);
-            for (int c = 0; c < n_cols; c++) snprintf(p->cells[r * n_cols + c], PLAN_CELL, "%s", w[c + 1]);
-            run_line[r] = line_no;
-            p->n_runs++;
         } else {
             snprintf(whybuf, sizeof whybuf, "unknown line '%.40s' (a plan has # comments and "
                      "axis, base, task-file, columns and run lines)", line);
@@ -233,7 +160,7 @@ static int added_default(const char *b, size_t n, const char *old, const char *d
     return 1;
 }
 
-/* The "base ..." lines of the defaults, as write_base writes them. malloc'd; NULL when out of
+/* The "base ..." lines of the defaults, as plan_write_base writes them. malloc'd; NULL when out of
  * memory. */
 static char *default_base_lines(void) {
     Config *d = malloc(sizeof *d);
@@ -242,7 +169,7 @@ static char *default_base_lines(void) {
     FILE *f = d ? open_memstream(&buf, &len) : NULL;
     if (f) {
         config_defaults(d);
-        write_base(f, d);
+        plan_write_base(f, d);
         if (fclose(f) != 0) free(buf), buf = NULL;
     }
     free(d);
@@ -300,7 +227,7 @@ int plan_check_same(const char *path, const char *text) {
 }
 
 int plan_check_task_file(const Config *c, const char *cfg_path) {
-    if (!reads_task_file(c)) return 0;
+    if (!plan_reads_task_file(c)) return 0;
     char path[2 * SWEEP_PATH], why[128];
     size_t n = strlen(c->run_dir);
     while (n > 1 && c->run_dir[n - 1] == '/') n--;

@@ -17,7 +17,6 @@
 #include "util/run_lock.h"
 #include "report/read/read.h"
 #include "report/table/table.h"
-#include "sweep/sweep.h"
 #include "tasks/tasks.h"
 #include "train/evaluate.h"
 #include "train/train.h"
@@ -380,4 +379,22 @@ int results_write_csv(const char *path, const Plan *p, char *const *rows) {
     int rc = sweep_write_atomic(path, buf, len);
     free(buf);
     return rc;
+}
+
+int sweep_load_run_config(const char *cfg_path, Config *c) {
+    config_defaults(c);
+    if (config_load_file(c, cfg_path) != 0 || config_validate(c) != 0) return -1;
+    /* resolved as the run stores it (train.c), so that its stored copies compare equal */
+    c->task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
+    return 0;
+}
+
+int sweep_finished_run_matches(const Config *c, const char *run_dir) {
+    char path[SWEEP_PATH + 32], why[128];
+    snprintf(path, sizeof path, "%s/config.ini", run_dir);
+    size_t len;
+    char *text = file_read_regular(path, 1 << 20, &len, why, sizeof why);
+    int same = text && results_same_config(c, path, text, NULL, 0) == 1;
+    free(text);
+    return same;
 }

@@ -124,24 +124,6 @@ static int checkpoint_matches(const Config *c, const char *checkpoint, const cha
     return same ? 0 : -1;
 }
 
-int sweep_load_run_config(const char *cfg_path, Config *c) {
-    config_defaults(c);
-    if (config_load_file(c, cfg_path) != 0 || config_validate(c) != 0) return -1;
-    /* resolved as the run stores it (train.c), so that its stored copies compare equal */
-    c->task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
-    return 0;
-}
-
-int sweep_finished_run_matches(const Config *c, const char *run_dir) {
-    char path[SWEEP_PATH + 32], why[128];
-    snprintf(path, sizeof path, "%s/config.ini", run_dir);
-    size_t len;
-    char *text = file_read_regular(path, 1 << 20, &len, why, sizeof why);
-    int same = text && results_same_config(c, path, text, NULL, 0) == 1;
-    free(text);
-    return same;
-}
-
 static double read_wall(const char *dir) {
     char path[SWEEP_PATH + 32];
     snprintf(path, sizeof path, "%s/%s", dir, WALL_FILE);
@@ -172,15 +154,10 @@ static int redirect_output(const char *dir) {
     return rc;
 }
 
-int sweep_run_one(const char *cfg_path) {
-    Config *c = malloc(sizeof *c);
-    if (!c) return EXIT_RUNTIME;
-    if (sweep_load_run_config(cfg_path, c) != 0 || sweep_follow_moved(c, cfg_path) != 0) {
-        free(c);
-        return EXIT_CONFIG;
-    }
-    char dir[SWEEP_PATH], path[SWEEP_PATH + 32];
-    snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
+/* The run's outcome so far, before training: its marker unreadable (EXIT_CONFIG), the run
+ * finished before (its exit code, or EXIT_CONFIG for another configuration's run), or -1 to
+ * train. A live process still training in dir is waited for first, then looked at again. */
+static int earlier_outcome(const Config *c, const char *dir, const char *cfg_path) {
     RunMarker mk;
     for (int waited = 0;; waited = 1) {
         int marker = results_marker_read(dir, &mk);
@@ -189,7 +166,6 @@ int sweep_run_one(const char *cfg_path) {
             fprintf(stderr, "error: %s/%s cannot be read (not a marker ./train wrote); the run's "
                             "outcome is unknown. Remove that file to resume or train the run "
                             "again\n", dir, SWEEP_MARKER);
-            free(c);
             return EXIT_CONFIG;
         }
         if (marker == 0 && results_final(mk.exit_code)) {
@@ -197,7 +173,6 @@ int sweep_run_one(const char *cfg_path) {
             if (!same)
                 fprintf(stderr, "error: %s holds a finished run of another configuration than "
                                 "%s; remove the run folder to train it again\n", dir, cfg_path);
-            free(c);
             return same ? mk.exit_code : EXIT_CONFIG; /* finished before: nothing to do */
         }
         /* still trained by a live process (a child of a sweep killed a moment ago, which its
@@ -211,41 +186,32 @@ int sweep_run_one(const char *cfg_path) {
         struct timespec nap = {0, 200000000};
         nanosleep(&nap, NULL);
     }
+    return -1;
+}
+
+/* The checks before anything is written into dir: a run not yet started trains on the task
+ * file the sweep was planned with; the folder is absent or a run of ours. Returns 0 or
+ * EXIT_CONFIG. */
+static int may_train_in(const Config *c, const char *dir, const char *cfg_path) {
+    char path[SWEEP_PATH + 32];
     /* a run not yet started trains on the task file the sweep was planned with, or not at all:
      * its numbers would be pooled with those of the runs that did (sweep/plan.h) */
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
-    if (access(path, F_OK) != 0 && plan_check_task_file(c, cfg_path) != 0) {
-        free(c);
-        return EXIT_CONFIG;
-    }
+    if (access(path, F_OK) != 0 && plan_check_task_file(c, cfg_path) != 0) return EXIT_CONFIG;
     /* train.log and the markers go into the run folder before ./train's own check (train.c):
      * the check is made here first, so that a link or a folder of the user's (their own
      * train.log included) gets nothing written into it */
     if (train_run_folder_check(dir) != 0 || owned_dir_check(dir, &SWEEP_RUN_WRITER) != 0) {
-        free(c); /* a run of ours, resumed, passes */
-        return EXIT_CONFIG;
+        return EXIT_CONFIG; /* a run of ours, resumed, passes */
     }
-    if (make_dirs(dir) != 0) {
-        fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
-        free(c);
-        return EXIT_RUNTIME;
-    }
-    /* ./train locks the folder itself while it trains; the run command's files are claimed in
-     * the folder's manifest */
-    int owned = owned_dir_open(dir, &SWEEP_RUN_WRITER, OWNED_NO_LOCK);
-    if (owned < 0) {
-        free(c);
-        return owned == -2 ? EXIT_CONFIG : EXIT_RUNTIME;
-    }
-    /* the terminal (or the scheduler's log) still hears of a failure: the run's own messages go
-     * to its train.log, which a user running jobs.txt by hand would not think to read */
-    int terminal = dup(2);
-    if (redirect_output(dir) != 0) {
-        if (terminal >= 0) close(terminal);
-        owned_dir_close(owned);
-        free(c);
-        return EXIT_RUNTIME;
-    }
+    return 0;
+}
+
+/* Trains the run, or resumes it from its checkpoint, its output going to dir/train.log; then
+ * records its outcome: the wall time so far after an interruption, else the marker. Returns
+ * the run's exit code. */
+static int train_and_record(Config *c, const char *dir, const char *cfg_path) {
+    char path[SWEEP_PATH + 32];
     /* a failed attempt's marker goes: stopped now, the run must read as interrupted */
     snprintf(path, sizeof path, "%s/%s", dir, SWEEP_MARKER);
     owned_remove(path);
@@ -269,23 +235,66 @@ int sweep_run_one(const char *cfg_path) {
         int n = snprintf(text, sizeof text, "%.3f\n", wall);
         sweep_write_atomic(path, text, (size_t)n);
     } else {
-        mk = (RunMarker){rc, wall, SCALEDOT_VERSION};
+        RunMarker mk = {rc, wall, SCALEDOT_VERSION};
         if (results_marker_write(dir, &mk) != 0 && rc == 0) rc = EXIT_RUNTIME;
         owned_remove(path);
     }
+    return rc;
+}
+
+/* A failed run's line on the terminal (fd terminal, closed here): the run's own messages went to
+ * its train.log, which a user running jobs.txt by hand would not think to read. */
+static void tell_terminal(int terminal, int rc, const char *cfg_path, const char *dir) {
+    if (terminal < 0) return;
+    if (rc != 0) {
+        char line[SWEEP_PATH + 128];
+        int n = snprintf(line, sizeof line, "sweep-run %s: exit code %d; see %s/train.log\n",
+                         cfg_path, rc, dir);
+        if (n > 0 && write(terminal, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0) {
+            /* nothing more to say: the terminal is gone, the marker and train.log have it */
+        }
+    }
+    close(terminal);
+}
+
+int sweep_run_one(const char *cfg_path) {
+    Config *c = malloc(sizeof *c);
+    if (!c) return EXIT_RUNTIME;
+    if (sweep_load_run_config(cfg_path, c) != 0 || sweep_follow_moved(c, cfg_path) != 0) {
+        free(c);
+        return EXIT_CONFIG;
+    }
+    char dir[SWEEP_PATH];
+    snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
+    int rc = earlier_outcome(c, dir, cfg_path);
+    if (rc >= 0 || (rc = may_train_in(c, dir, cfg_path)) != 0) {
+        free(c); /* finished before, or not to be trained here */
+        return rc;
+    }
+    if (make_dirs(dir) != 0) {
+        fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
+        free(c);
+        return EXIT_RUNTIME;
+    }
+    /* ./train locks the folder itself while it trains; the run command's files are claimed in
+     * the folder's manifest */
+    int owned = owned_dir_open(dir, &SWEEP_RUN_WRITER, OWNED_NO_LOCK);
+    if (owned < 0) {
+        free(c);
+        return owned == -2 ? EXIT_CONFIG : EXIT_RUNTIME;
+    }
+    /* the terminal (or the scheduler's log) still hears of a failure */
+    int terminal = dup(2);
+    if (redirect_output(dir) != 0) {
+        if (terminal >= 0) close(terminal);
+        owned_dir_close(owned);
+        free(c);
+        return EXIT_RUNTIME;
+    }
+    rc = train_and_record(c, dir, cfg_path);
     owned_dir_close(owned);
     fflush(NULL);
-    if (terminal >= 0) {
-        if (rc != 0) {
-            char line[SWEEP_PATH + 128];
-            int n = snprintf(line, sizeof line, "sweep-run %s: exit code %d; see %s/train.log\n",
-                             cfg_path, rc, dir);
-            if (n > 0 && write(terminal, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0) {
-                /* nothing more to say: the terminal is gone, the marker and train.log have it */
-            }
-        }
-        close(terminal);
-    }
+    tell_terminal(terminal, rc, cfg_path, dir);
     free(c);
     return rc;
 }

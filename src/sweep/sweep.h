@@ -34,13 +34,4 @@ int sweep_run_one(const char *cfg_path);
  * config is no such run config), or -1 after a message (plan.txt unreadable, OUT unresolvable). */
 int sweep_follow_moved(Config *c, const char *cfg_path);
 
-/* Reads a run's config file (OUT/configs/RUN.ini) into c as the run stores it (task.separator
- * resolved). Returns 0, or -1 after a message naming the file, line and key. */
-int sweep_load_run_config(const char *cfg_path, Config *c);
-
-/* 1 when run_dir/config.ini, the configuration a finished run was trained with, is c (but for
- * its folder and thread count); 0 when it differs or cannot be read. A finished run is skipped
- * only when it is the run the plan asks for. */
-int sweep_finished_run_matches(const Config *c, const char *run_dir);
-
 #endif

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tasks/tasks.h"
+#include "tasks/file_parse.h"
 #include "tasks/tasks_internal.h"
 #include "util/file_check.h"
 
-int task_file_error(const Config *c, const char *path, int line, const char *fmt, ...) {
+int task_file_error(const TaskConfig *c, const char *path, int line, const char *fmt, ...) {
     Origin o = task_set_at(c, "task.file");
     if (line > 0)
         fprintf(stderr, "%s:%d: ", path, line);
@@ -157,7 +157,7 @@ static int push_example(FileParse *fp, size_t start, int plen, int alen, int lin
 /* A task file of a million lines of a few symbols is tens of MB; 1 GiB bounds a wrong path. */
 #define MAX_TASK_FILE_BYTES ((size_t)1 << 30)
 
-static int read_all(FileParse *fp, const Config *c, const char *path) {
+static int read_all(FileParse *fp, const TaskConfig *c, const char *path) {
     char why[256];
     fp->text = file_read_regular(path, MAX_TASK_FILE_BYTES, &fp->size, why, sizeof why);
     if (!fp->text) return task_file_error(c, path, 0, "cannot read the task file: %s", why);
@@ -165,7 +165,7 @@ static int read_all(FileParse *fp, const Config *c, const char *path) {
 }
 
 /* The task file's content given in memory, copied as read_all would have read it. */
-static int copy_text(FileParse *fp, const Config *c, const char *path, const char *text,
+static int copy_text(FileParse *fp, const TaskConfig *c, const char *path, const char *text,
                      size_t len) {
     char *buf = len < SIZE_MAX ? malloc(len + 1) : NULL;
     if (!buf) return task_file_error(c, path, 0, "out of memory reading the task file");
@@ -176,12 +176,58 @@ static int copy_text(FileParse *fp, const Config *c, const char *path, const cha
     return 0;
 }
 
-int task_parse_load(FileParse *fp, const Config *c, const char *path, const char *text,
+int task_parse_load(FileParse *fp, const TaskConfig *c, const char *path, const char *text,
                     size_t len) {
     return text ? copy_text(fp, c, path, text, len) : read_all(fp, c, path);
 }
 
-int task_parse_lines(FileParse *fp, const Config *c, const char *path) {
+/* One example line's content p..stop (comment cut off): its one '|', the symbols on either side
+ * interned and appended to fp. Returns 0, or -1 after a message naming the line. */
+static int parse_example(FileParse *fp, const TaskConfig *c, const char *path, int line,
+                         const char *p, const char *stop) {
+    int bars = 0;
+    for (const char *q = p; q < stop; q++) bars += *q == '|';
+    if (bars == 0)
+        return task_file_error(c, path, line, "missing '|' (expected 'prompt | answer')");
+    if (bars > 1)
+        return task_file_error(c, path, line,
+                               "more than one '|' (expected 'prompt | answer'; '|' cannot be a "
+                               "symbol)");
+    size_t start = fp->n_ids;
+    int count[2] = {0, 0}, side = 0;
+    for (const char *q = p; q < stop;) {
+        if (is_space((unsigned char)*q)) {
+            q++;
+            continue;
+        }
+        if (*q == '|') {
+            side = 1;
+            q++;
+            continue;
+        }
+        const char *w = q;
+        while (q < stop && !is_space((unsigned char)*q) && *q != '|') q++;
+        if (count[0] + count[1] >= TASK_MAX_FILE_LINE_SYMBOLS)
+            return task_file_error(c, path, line, "more than %d symbols on one line",
+                                   TASK_MAX_FILE_LINE_SYMBOLS);
+        int id = intern(fp, w, (size_t)(q - w));
+        if (id == -1)
+            return task_file_error(c, path, line,
+                                   "too many distinct symbols: '%.*s' would be symbol "
+                                   "number %d, the limit is %d",
+                                   (int)(q - w), w, TASK_MAX_FILE_SYMBOLS + 1,
+                                   TASK_MAX_FILE_SYMBOLS);
+        if (id < 0 || push_id(fp, id) != 0) return task_file_error(c, path, line, "out of memory");
+        count[side]++;
+    }
+    if (count[0] == 0) return task_file_error(c, path, line, "empty prompt (nothing before '|')");
+    if (count[1] == 0) return task_file_error(c, path, line, "empty answer (nothing after '|')");
+    if (push_example(fp, start, count[0], count[1], line) != 0)
+        return task_file_error(c, path, line, "out of memory");
+    return 0;
+}
+
+int task_parse_lines(FileParse *fp, const TaskConfig *c, const char *path) {
     const char *s = fp->text, *end = fp->text + fp->size;
     if (fp->size >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) s += 3;
     for (int line = 1; s < end; line++) {
@@ -205,48 +251,7 @@ int task_parse_lines(FileParse *fp, const Config *c, const char *path) {
                 stop = q;
                 break;
             }
-        int bars = 0;
-        for (const char *q = p; q < stop; q++) bars += *q == '|';
-        if (bars == 0)
-            return task_file_error(c, path, line, "missing '|' (expected 'prompt | answer')");
-        if (bars > 1)
-            return task_file_error(c, path, line,
-                                   "more than one '|' (expected 'prompt | answer'; '|' cannot be a "
-                                   "symbol)");
-        size_t start = fp->n_ids;
-        int count[2] = {0, 0}, side = 0;
-        for (const char *q = p; q < stop;) {
-            if (is_space((unsigned char)*q)) {
-                q++;
-                continue;
-            }
-            if (*q == '|') {
-                side = 1;
-                q++;
-                continue;
-            }
-            const char *w = q;
-            while (q < stop && !is_space((unsigned char)*q) && *q != '|') q++;
-            if (count[0] + count[1] >= TASK_MAX_FILE_LINE_SYMBOLS)
-                return task_file_error(c, path, line, "more than %d symbols on one line",
-                                       TASK_MAX_FILE_LINE_SYMBOLS);
-            int id = intern(fp, w, (size_t)(q - w));
-            if (id == -1)
-                return task_file_error(c, path, line,
-                                       "too many distinct symbols: '%.*s' would be symbol "
-                                       "number %d, the limit is %d",
-                                       (int)(q - w), w, TASK_MAX_FILE_SYMBOLS + 1,
-                                       TASK_MAX_FILE_SYMBOLS);
-            if (id < 0 || push_id(fp, id) != 0)
-                return task_file_error(c, path, line, "out of memory");
-            count[side]++;
-        }
-        if (count[0] == 0)
-            return task_file_error(c, path, line, "empty prompt (nothing before '|')");
-        if (count[1] == 0)
-            return task_file_error(c, path, line, "empty answer (nothing after '|')");
-        if (push_example(fp, start, count[0], count[1], line) != 0)
-            return task_file_error(c, path, line, "out of memory");
+        if (parse_example(fp, c, path, line, p, stop) != 0) return -1;
         s = e + 1;
     }
     if (fp->n_ex == 0)

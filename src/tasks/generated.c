@@ -5,8 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tasks/tasks.h"
+#include "tasks/generated.h"
 #include "tasks/tasks_internal.h"
+#include "tasks/valset.h"
 
 static uint64_t mul_sat(uint64_t a, uint64_t b) {
     if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
@@ -57,51 +58,49 @@ int task_gen_example(Task *t, Rng *r, int *seq, int *L) {
     return n + s;
 }
 
-int task_init_generated(Task *t, const Config *c) {
-    const char *name = task_kind_name(c->task);
-    int S = c->task_symbols;
-    if (S < 1 || S > MAX_GEN_SYMBOLS)
-        return task_key_error(c, "task.symbols",
-                              "%d is out of range; task '%s' needs 1 .. %d symbols", S, name,
-                              MAX_GEN_SYMBOLS);
-    if (c->val_size < 0 || c->val_size > MAX_VAL)
-        return task_key_error(c, "task.val_size", "%d is out of range (0 .. %d)", c->val_size,
-                              MAX_VAL);
-    uint64_t space;
-    const char *len_key;
-    int len_val;
-    if (c->task == TASK_RECALL) {
-        int n = c->task_pairs;
-        len_key = "task.pairs";
-        len_val = n;
-        if (n < 1 || n > (MAX_SEQ - 3) / 2)
-            return task_key_error(c, "task.pairs", "%d is out of range (1 .. %d)", n,
-                                  (MAX_SEQ - 3) / 2);
-        if (n > S) {
-            Origin os = task_set_at(c, "task.symbols");
-            return task_key_error(c, "task.pairs",
-                                  "%d pairs need %d distinct keys, but task.symbols = %d (%s) "
-                                  "has only %d symbols; lower task.pairs or raise task.symbols",
-                                  n, n, S, os.s, S);
-        }
-        /* Ordered distinct keys, any values, any of the n keys as the query. */
-        uint64_t keys = 1;
-        for (int i = 0; i < n && keys != UINT64_MAX; i++) keys = mul_sat(keys, (uint64_t)(S - i));
-        space = mul_sat(mul_sat(keys, pow_sat((uint64_t)S, n)), (uint64_t)n);
-        t->pairs = n;
-        t->seq_len = 2 * n + 1 + t->separator;
-        t->max_answer = 1;
-    } else {
-        int n = c->task_length;
-        len_key = "task.length";
-        len_val = n;
-        if (n < 1 || n > MAX_SEQ / 2)
-            return task_key_error(c, "task.length", "%d is out of range (1 .. %d)", n, MAX_SEQ / 2);
-        space = pow_sat((uint64_t)S, n);
-        t->length = n;
-        t->seq_len = 2 * n - 1 + t->separator;
-        t->max_answer = n;
+/* Recall's shape from task.pairs (n pairs of symbols, then a key; one answer token) and the size
+ * of its example space into *space. Returns 0, or -1 after a message naming the key. */
+static int recall_shape(Task *t, const TaskConfig *c, uint64_t *space) {
+    int n = c->pairs, S = c->symbols;
+    if (n < 1 || n > (MAX_SEQ - 3) / 2)
+        return task_key_error(c, "task.pairs", "%d is out of range (1 .. %d)", n,
+                              (MAX_SEQ - 3) / 2);
+    if (n > S) {
+        Origin os = task_set_at(c, "task.symbols");
+        return task_key_error(c, "task.pairs",
+                              "%d pairs need %d distinct keys, but task.symbols = %d (%s) "
+                              "has only %d symbols; lower task.pairs or raise task.symbols",
+                              n, n, S, os.s, S);
     }
+    /* Ordered distinct keys, any values, any of the n keys as the query. */
+    uint64_t keys = 1;
+    for (int i = 0; i < n && keys != UINT64_MAX; i++) keys = mul_sat(keys, (uint64_t)(S - i));
+    *space = mul_sat(mul_sat(keys, pow_sat((uint64_t)S, n)), (uint64_t)n);
+    t->pairs = n;
+    t->seq_len = 2 * n + 1 + t->separator;
+    t->max_answer = 1;
+    return 0;
+}
+
+/* Sort's, reverse's and copy's shape from task.length (n symbols in, n out) and the size of
+ * their example space into *space. Returns 0, or -1 after a message naming the key. */
+static int sequence_shape(Task *t, const TaskConfig *c, uint64_t *space) {
+    int n = c->length;
+    if (n < 1 || n > MAX_SEQ / 2)
+        return task_key_error(c, "task.length", "%d is out of range (1 .. %d)", n, MAX_SEQ / 2);
+    *space = pow_sat((uint64_t)c->symbols, n);
+    t->length = n;
+    t->seq_len = 2 * n - 1 + t->separator;
+    t->max_answer = n;
+    return 0;
+}
+
+/* Refuses an example space too small for the validation set and the training stream beside it,
+ * and sequences longer than model.max_seq_len; messages name the task's length key. */
+static int room_for(const Task *t, const TaskConfig *c, uint64_t space) {
+    const char *name = task_kind_name(c->kind);
+    const char *len_key = c->kind == TASK_RECALL ? "task.pairs" : "task.length";
+    int len_val = c->kind == TASK_RECALL ? c->pairs : c->length, S = c->symbols;
     /* A training stream that must avoid the validation set needs room left over; half the
      * space keeps both the distinct-validation draw and the skipping cheap. */
     uint64_t need = 2 * (uint64_t)c->val_size;
@@ -123,18 +122,12 @@ int task_init_generated(Task *t, const Config *c) {
                 om.s, c->max_seq_len, name, t->seq_len, len_key);
         return -1;
     }
+    return 0;
+}
 
-    t->n_symbols = S;
-    t->sep = S;
-    t->pad = S + 1;
-    t->vocab_size = S + 2;
-    t->scratch = xcalloc((size_t)t->seq_len + 1 + (size_t)S, sizeof(int));
-    if (!t->scratch) {
-        fprintf(stderr, "task: out of memory\n");
-        return -1;
-    }
-    if (task_alloc_val(t, c->val_size) != 0) return -1;
-
+/* Draws t->n_val distinct validation examples from the validation stream and seeds the training
+ * stream, both from run.seed. */
+static void draw_val_set(Task *t, const TaskConfig *c) {
     Rng vr;
     seed_stream(&vr, c->seed, STREAM_VAL);
     seed_stream(&t->rng, c->seed, STREAM_TRAIN);
@@ -152,5 +145,31 @@ int task_init_generated(Task *t, const Config *c) {
         task_val_insert(t, h, k);
         k++;
     }
+}
+
+int task_init_generated(Task *t, const TaskConfig *c) {
+    int S = c->symbols;
+    if (S < 1 || S > MAX_GEN_SYMBOLS)
+        return task_key_error(c, "task.symbols",
+                              "%d is out of range; task '%s' needs 1 .. %d symbols", S,
+                              task_kind_name(c->kind), MAX_GEN_SYMBOLS);
+    if (c->val_size < 0 || c->val_size > MAX_VAL)
+        return task_key_error(c, "task.val_size", "%d is out of range (0 .. %d)", c->val_size,
+                              MAX_VAL);
+    uint64_t space;
+    int rc = c->kind == TASK_RECALL ? recall_shape(t, c, &space) : sequence_shape(t, c, &space);
+    if (rc != 0 || room_for(t, c, space) != 0) return -1;
+
+    t->n_symbols = S;
+    t->sep = S;
+    t->pad = S + 1;
+    t->vocab_size = S + 2;
+    t->scratch = xcalloc((size_t)t->seq_len + 1 + (size_t)S, sizeof(int));
+    if (!t->scratch) {
+        fprintf(stderr, "task: out of memory\n");
+        return -1;
+    }
+    if (task_alloc_val(t, c->val_size) != 0) return -1;
+    draw_val_set(t, c);
     return 0;
 }

@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "tasks/tasks.h"
+#include "tasks/generated.h"
 #include "tasks/tasks_internal.h"
+#include "tasks/valset.h"
 
 void task_train_batch(Task *t, int B, int *tokens, int *targets, float *mask) {
     size_t T = (size_t)t->seq_len;
@@ -37,4 +39,10 @@ void task_train_batch(Task *t, int B, int *tokens, int *targets, float *mask) {
             t->skipped++;
         }
     }
+}
+
+int task_in_val(const Task *t, const int *tokens, const int *targets, const float *mask) {
+    if (t->n_val == 0) return 0;
+    uint64_t h = task_row_hash(tokens, targets, mask, t->seq_len);
+    return task_val_find(t, tokens, targets, mask, h) >= 0;
 }

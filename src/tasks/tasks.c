@@ -1,109 +1,65 @@
-/* tasks.c: the task's entry points -- task_init picks the builder for task.name (generated.c,
- * file_task.c or text_task.c), task_free, the kind names -- and the messages every builder gives, which name the
- * config key and where it was set. Pipeline: config -> task (here) -> model -> optimizer ->
+/* tasks.c: the task's entry points -- task_init makes the narrow TaskConfig once from the Config
+ * (task_config.c) and picks the builder for task.name (generated.c, file_task.c or text_task.c),
+ * which sees only that; task_free; the separator a config means. Pipeline: config -> task (here) -> model -> optimizer ->
  * training loop -> logs -> report. */
 #include "tasks/tasks.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tasks/tasks_internal.h"
+#include "tasks/file_task.h"
+#include "tasks/generated.h"
+#include "tasks/text_task.h"
 
-const char *task_kind_name(TaskKind k) {
-    switch (k) {
-    case TASK_SORT: return "sort";
-    case TASK_REVERSE: return "reverse";
-    case TASK_COPY: return "copy";
-    case TASK_RECALL: return "recall";
-    case TASK_FILE: return "file";
-    case TASK_TEXT: return "text";
-    }
-    return "?";
-}
-
-/* ---- messages --------------------------------------------------------------------------- */
-
-Origin task_origin_of(const Config *c, const char *key) {
-    Origin o;
-    const char *s = config_origin(c, key);
-    snprintf(o.s, sizeof o.s, "%s", s ? s : "default");
-    return o;
-}
-
-Origin task_set_at(const Config *c, const char *key) {
-    Origin o = task_origin_of(c, key), r;
-    if (strcmp(o.s, "default") == 0) return o;
-    snprintf(r.s, sizeof r.s, "set at %.*s", (int)sizeof o.s - 8, o.s);
-    return r;
-}
-
-int task_key_error(const Config *c, const char *key, const char *fmt, ...) {
-    Origin o = task_origin_of(c, key);
-    fprintf(stderr, "%s: key '%s': ", o.s, key);
-    va_list ap;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return -1;
-}
-
-/* ---- public --------------------------------------------------------------------------------- */
-
-/* Whether the task's sequences hold SEP between prompt and answer (see SeparatorMode). Text has
- * neither prompt nor answer (every byte is a target): never, whatever auto means elsewhere;
- * config_validate refuses true for it. */
-static int has_separator(const Config *c, TaskKind kind) {
-    if (kind == TASK_TEXT) return 0;
-    if (c->task_separator == SEPARATOR_TRUE) return 1;
-    if (c->task_separator == SEPARATOR_FALSE) return 0;
-    return kind != TASK_RECALL;
-}
-
-int task_has_separator(const Config *c) { return has_separator(c, c->task); }
+int task_has_separator(const Config *c) { return task_separator_of(c, c->task); }
 
 void task_read_stored_separator(Config *c) {
     if (c->task == TASK_TEXT && c->task_separator == SEPARATOR_TRUE)
         c->task_separator = SEPARATOR_FALSE;
 }
 
-int task_init(Task *t, const Config *c) {
+/* t emptied, then filled by the builder of tc's kind (the file task from path, or from
+ * text[0..len) when text is not NULL), or only with the text task's shape (shape_only); freed
+ * again on failure. Returns the builder's 0 or -1. */
+static int build(Task *t, const TaskConfig *tc, const char *path, const char *text, size_t len,
+                 int shape_only) {
     memset(t, 0, sizeof *t);
-    t->kind = c->task;
-    t->separator = has_separator(c, c->task);
+    t->kind = tc->kind;
+    t->separator = tc->separator;
     int rc;
-    switch (c->task) {
+    switch (tc->kind) {
     case TASK_SORT:
     case TASK_REVERSE:
     case TASK_COPY:
-    case TASK_RECALL: rc = task_init_generated(t, c); break;
-    case TASK_FILE: rc = task_init_file(t, c, c->task_file, NULL, 0); break;
-    case TASK_TEXT: rc = task_init_text_file(t, c, c->task_file); break;
-    default: rc = task_key_error(c, "task.name", "unknown task kind %d", (int)c->task); break;
+    case TASK_RECALL: rc = task_init_generated(t, tc); break;
+    case TASK_FILE: rc = task_init_file(t, tc, path, text, len); break;
+    case TASK_TEXT: rc = shape_only ? task_init_text_shape(t, tc) : task_init_text_file(t, tc, path); break;
+    default: rc = task_key_error(tc, "task.name", "unknown task kind %d", (int)tc->kind); break;
     }
     if (rc != 0) task_free(t);
     return rc;
 }
 
+int task_init(Task *t, const Config *c) {
+    TaskConfig tc;
+    task_config_from(&tc, c);
+    return build(t, &tc, tc.file, NULL, 0, 0);
+}
+
 int task_init_model_only(Task *t, const Config *c) {
     if (c->task != TASK_TEXT) return task_init(t, c);
-    memset(t, 0, sizeof *t);
-    t->kind = TASK_TEXT;
-    t->separator = has_separator(c, TASK_TEXT);
-    int rc = task_init_text_shape(t, c);
-    if (rc != 0) task_free(t);
-    return rc;
+    TaskConfig tc;
+    task_config_from(&tc, c);
+    return build(t, &tc, tc.file, NULL, 0, 1);
 }
 
 int task_init_text(Task *t, const Config *c, const char *name, const char *text, size_t len) {
-    memset(t, 0, sizeof *t);
-    t->kind = TASK_FILE;
-    t->separator = has_separator(c, TASK_FILE);
-    int rc = task_init_file(t, c, name, text, len);
-    if (rc != 0) task_free(t);
-    return rc;
+    TaskConfig tc;
+    task_config_from(&tc, c);
+    tc.kind = TASK_FILE;
+    tc.separator = task_separator_of(c, TASK_FILE);
+    return build(t, &tc, name, text, len, 0);
 }
 
 void task_free(Task *t) {

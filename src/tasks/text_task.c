@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tasks/tasks.h"
+#include "tasks/text_task.h"
+#include "tasks/file_parse.h"
 #include "tasks/tasks_internal.h"
+#include "tasks/valset.h"
 #include "util/file_check.h"
 #include "util/fnv1a.h"
 
@@ -34,11 +36,11 @@ size_t task_text_min_bytes(int T, double val_fraction) {
     return n;
 }
 
-int task_init_text_shape(Task *t, const Config *c) {
+int task_init_text_shape(Task *t, const TaskConfig *c) {
     if (c->val_size < 0 || c->val_size > MAX_VAL)
         return task_key_error(c, "task.val_size", "%d is out of range (0 .. %d)", c->val_size,
                               MAX_VAL);
-    int T = c->task_seq_len;
+    int T = c->seq_len;
     double f = c->val_fraction;
     if (T < 1 || T > MAX_SEQ)
         return task_key_error(c, "task.seq_len", "%d is out of range (1 .. %d)", T, MAX_SEQ);
@@ -60,11 +62,11 @@ int task_init_text_shape(Task *t, const Config *c) {
     return 0;
 }
 
-int task_init_text_file(Task *t, const Config *c, const char *path) {
+int task_init_text_file(Task *t, const TaskConfig *c, const char *path) {
     if (path[0] == '\0')
         return task_key_error(c, "task.file", "is empty, but task.name = text needs a text file");
     if (task_init_text_shape(t, c) != 0) return -1;
-    int T = c->task_seq_len;
+    int T = c->seq_len;
     double f = c->val_fraction;
     char why[256];
     size_t n = 0;

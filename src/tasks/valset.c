@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tasks/tasks.h"
+#include "tasks/valset.h"
 #include "tasks/tasks_internal.h"
 
 void task_put_row(const Task *t, const int *seq, int a, int L, int *tok, int *tgt, float *m) {
@@ -56,12 +56,6 @@ void task_val_insert(Task *t, uint64_t h, int k) {
     while (t->val_slots[i] >= 0) i = (i + 1) & mask;
     t->val_slots[i] = k;
     t->val_hashes[i] = h;
-}
-
-int task_in_val(const Task *t, const int *tokens, const int *targets, const float *mask) {
-    if (t->n_val == 0) return 0;
-    uint64_t h = task_row_hash(tokens, targets, mask, t->seq_len);
-    return task_val_find(t, tokens, targets, mask, h) >= 0;
 }
 
 int task_alloc_val(Task *t, int n_val) {

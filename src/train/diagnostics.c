@@ -165,22 +165,28 @@ static void softcap_line(FILE *f, double cap, double predicted_std) {
                 predicted_std, predicted_std / cap, cap);
 }
 
-void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double predicted_std) {
+/* init_check.txt's opening lines: what the check assumes and, as they apply, qk-norm, the
+ * predicted column and the soft cap. */
+static void init_header(FILE *f, const Model *m, int has_pred, double cap) {
     fprintf(f, "init check (step 0, one validation batch): the 1/sqrt(d_k) argument assumes q and k\n"
                "entries of variance 1, so that q.k has variance d_k and the scaled logits variance 1.\n");
     if (m->cfg.qk_norm)
         fprintf(f, "qk-norm is on: var q, var k and q.k are of the normalised q and k (what the "
                    "softmax sees).\n");
-    int has_pred = !isnan(predicted_std);
     if (has_pred)
         fprintf(f, "std logits: measured; from init: predicted from the init alone, "
                    "scale*sqrt(d_k)*d_model*sigma^2 (sigma: std of the qkv weight; with qk-norm "
                    "scale*sqrt(d_k); model.h)\n");
-    double cap = (double)m->cfg.softcap;
     if (cap > 0)
         fprintf(f, "soft-capped logits (attention.softcap = %.6g): var logits and std logits are "
                    "measured after the cap, what the softmax sees; the predictions are of the "
                    "logits before it.\n", cap);
+}
+
+/* The table, a row per layer; returns 1 when every layer's q and k entries have variance near 1
+ * (0.5 .. 2), and the smallest var q.k into *min_qk_out. */
+static int init_table(FILE *f, const Model *m, const InitCheck *checks, int has_pred,
+                      double predicted_std, double *min_qk_out) {
     fprintf(f, "%-6s %10s %10s %12s %12s %14s %14s", "layer", "var q", "var k", "var q.k",
             "predicted", "var logits", "predicted");
     if (has_pred) fprintf(f, " %12s %12s", "std logits", "from init");
@@ -198,6 +204,13 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
         if (c->var_q < 0.5 || c->var_q > 2 || c->var_k < 0.5 || c->var_k > 2) assumption_holds = 0;
         if (c->var_qk < min_qk) min_qk = c->var_qk;
     }
+    *min_qk_out = min_qk;
+    return assumption_holds;
+}
+
+/* The verdict on layer 0: qk-norm's, the assumption holding, or not. */
+static void init_verdict(FILE *f, const Model *m, const InitCheck *checks, int assumption_holds,
+                         double min_qk) {
     const InitCheck *c0 = &checks[0];
     double pred0 = c0->d_k * c0->scale * c0->scale;
     const char *softmax_start = c0->var_logits > 4
@@ -240,6 +253,14 @@ void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double p
                 min_qk < 1 ? " (only at step 0: during training the logits can still run away; "
                              "init_check.txt's lr map line places this run's learning rate)"
                            : "");
+}
+
+void diag_init_report(FILE *f, const Model *m, const InitCheck *checks, double predicted_std) {
+    int has_pred = !isnan(predicted_std);
+    double cap = (double)m->cfg.softcap, min_qk;
+    init_header(f, m, has_pred, cap);
+    int assumption_holds = init_table(f, m, checks, has_pred, predicted_std, &min_qk);
+    init_verdict(f, m, checks, assumption_holds, min_qk);
     if (cap > 0) softcap_line(f, cap, predicted_std);
     /* Step 0 is not the whole story: with AdamW the logits can grow during training, and how fast
      * depends on the learning rate, the width and the scale (docs/attention_fixes.md; measured

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "train/resolved.h"
-#include "train/train.h"
 
 /* ---- thresholds, fit, estimate -------------------------------------------------------------- */
 

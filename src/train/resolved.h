@@ -15,4 +15,10 @@
  * their own terms). */
 void train_resolve_config(Config *c, int T);
 
+/* The step-0 attention-logit std predicted from config c alone (model_predicted_logit_std with
+ * c's d_model, d_k = d_model / n_heads, attention scale, qk-norm and qkv init std): the one home
+ * of that number for init_check.txt, sweep.csv's predicted_logit_std and ./train --where. c must
+ * have n_heads > 0 dividing d_model (config_validate checks it). */
+double train_predicted_logit_std(const Config *c);
+
 #endif

@@ -91,7 +91,7 @@ static char *run_config_text(const Config *c, const Task *t) {
     return buf;
 }
 
-int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch, int model_only) {
+int run_build_task_model_optimizer(TrainRun *r, const Config *c, int max_batch, int model_only) {
     memset(r, 0, sizeof *r);
     r->lock_fd = -1;
     r->owned = -1;
@@ -221,7 +221,7 @@ int train_run_folder_check(const char *dir) {
 
 /* The initial weights (from the seed's "init" stream), the guard tally, the batch buffers and
  * the configuration text the run stores. Returns 0 or EXIT_RUNTIME. */
-static int init_and_allocate(Run *r) {
+static int init_and_allocate(TrainRun *r) {
     const Config *c = r->c;
     int B = c->batch_size, T = r->task.seq_len;
     Rng init_rng;
@@ -259,7 +259,7 @@ static int init_and_allocate(Run *r) {
 /* The parameters, optimizer state, data generator, step and counters of the checkpoint file;
  * RUN_FINISHED (a note printed, nothing touched) when it is of the finished run. Returns 0,
  * RUN_FINISHED or EXIT_CONFIG. */
-static int resume_from(Run *r, const char *checkpoint) {
+static int resume_from(TrainRun *r, const char *checkpoint) {
     const Config *c = r->c;
     CheckpointState st;
     if (checkpoint_load(checkpoint, &r->m, &r->opt, &st) != 0) return EXIT_CONFIG;
@@ -287,7 +287,7 @@ static int resume_from(Run *r, const char *checkpoint) {
 /* Creates the run folder and takes its lock, before anything in it is touched: a second
  * ./train there would mix two runs. Returns 0, EXIT_CONFIG (another process holds the lock) or
  * EXIT_RUNTIME. */
-static int take_folder(Run *r) {
+static int take_folder(TrainRun *r) {
     snprintf(r->dir, sizeof r->dir, "%s/%s", r->c->run_dir, r->c->run_name);
     pid_t holder = 0;
     if (make_dirs(r->dir) != 0 || (r->lock_fd = run_lock_take(r->dir, &holder)) == -1) {
@@ -317,7 +317,7 @@ static void clear_earlier_run(const char *dir, int owned) {
     owned_dir_remove_stale(owned, RUN_NAMES, RUN_WRITER.n_names);
 }
 
-int run_build(Run *r, const Config *c, const char *checkpoint) {
+int run_build(TrainRun *r, const Config *c, const char *checkpoint) {
     memset(r, 0, sizeof *r); /* run_free of a run refused here frees nothing */
     r->lock_fd = -1;
     r->owned = -1;
@@ -341,7 +341,7 @@ int run_build(Run *r, const Config *c, const char *checkpoint) {
     return rc == 0 ? 0 : rc == -2 ? EXIT_CONFIG : EXIT_RUNTIME; /* -2: a log is not a file */
 }
 
-void run_free(Run *r) {
+void run_free(TrainRun *r) {
     runlog_close(&r->log);
     owned_dir_close(r->owned);
     if (r->lock_fd >= 0) close(r->lock_fd);

@@ -1,13 +1,49 @@
-/* run_setup.h: what one training run owns (Run) and how it is built and freed: the task, model
+/* run_setup.h: what one training run owns (TrainRun) and how it is built and freed: the task, model
  * and optimizer from a config, the folder checks and lock, the checkpoint to resume from, the
  * logs. Internal to src/train/ (train.c runs the steps). */
 #ifndef SCALEDOT_RUN_SETUP_H
 #define SCALEDOT_RUN_SETUP_H
 
+#include "config/config.h"
+#include "model/model.h"
 #include "optim/optim.h"
+#include "tasks/tasks.h"
 #include "train/guards.h"
 #include "train/runlog.h"
-#include "train/train.h"
+
+/* μP's width multiplier m = model.d_model / model.base_width with model.param = mup (the
+ * logits' factor 1/m, the hidden matrices' rate lr/m, head.weight's init √m: run_setup.c); 1
+ * with model.param = standard. */
+double train_width_mult(const Config *c);
+
+/* Builds the model config (V, T and the attention scale resolved) for a config and a task. */
+ModelConfig train_model_config(const Config *c, const Task *t);
+
+/* The learning-rate schedule (optim.h) of a config: optim.lr, optim.min_lr, optim.warmup_steps,
+ * optim.schedule and train.steps. */
+LrSchedule train_lr_schedule(const Config *c);
+
+/* optim_init with the optimizer a config asks for: optim.name, beta1, beta2, eps, weight_decay,
+ * momentum, optim.lr_q_mult, optim.lr_k_mult (optim_set_qk_lr_mult) and model.param's hidden
+ * rate (optim_set_hidden_lr_mult, 1/train_width_mult); zeroed state for
+ * n_params parameters. Returns 0, or -1 on out-of-memory. */
+int train_optim_init(Optimizer *o, const Config *c, size_t n_params);
+
+/* The check a new run (no checkpoint) makes of its folder dir before anything is written there:
+ * 0 when it is absent, empty but for what a sweep's run command wrote (.lock, its markers, a
+ * train.log starting with TRAIN_SWEEP_LOG_START), or a run of ./train (a config.ini it wrote, a
+ * checkpoint.bin), or another process trains there (the lock refuses it later); else
+ * EXIT_CONFIG after naming it: a symbolic link, or a folder holding files of the user's. The
+ * sweep's run command (sweep/run_one.c) makes it before its train.log and markers go there. */
+int train_run_folder_check(const char *dir);
+
+/* The first bytes of every train.log a sweep's run command writes (its first line, sweep-run
+ * CONFIG: training ...): a train.log that does not start so is the user's. */
+#define TRAIN_SWEEP_LOG_START "sweep-run "
+
+/* 1 when dir/train.log is one a sweep's run command began (TRAIN_SWEEP_LOG_START; empty: opened
+ * by one stopped before its first line), else 0. */
+int train_log_is_sweeps(const char *dir);
 
 /* Everything one run owns; built once, so the step itself allocates nothing. */
 typedef struct {
@@ -28,7 +64,7 @@ typedef struct {
     int lock_fd;            /* run_lock.h: held while this process trains in dir; -1 none */
     int owned;              /* util/owned_dir.h: dir's handle while registered; -1 none */
     GuardLog guards;        /* tripped guards: reported once each, counted (guards.h) */
-} Run;
+} TrainRun;
 
 #define RUN_FINISHED (-1) /* run_build: the checkpoint is of the finished run; nothing to do */
 
@@ -38,15 +74,15 @@ typedef struct {
  * RUN_FINISHED before anything in the folder is touched. A new run (no checkpoint) refuses a
  * folder that is a symbolic link or holds files but no run of ./train (EXIT_CONFIG), and removes
  * what an earlier run there left. run_free releases r after any return. */
-int run_build(Run *r, const Config *c, const char *checkpoint);
+int run_build(TrainRun *r, const Config *c, const char *checkpoint);
 
 /* The part of a run that training and --eval share: the task (validation set included; with
  * model_only, as far as the model needs it: task_init_model_only, so a text run's file is not
  * read), the model sized for batches of max_batch, and a zeroed optimizer. Returns 0 or an exit
  * code. */
-int run_build_task_model_optimizer(Run *r, const Config *c, int max_batch, int model_only);
+int run_build_task_model_optimizer(TrainRun *r, const Config *c, int max_batch, int model_only);
 
 /* Releases everything r holds (the lock too); safe on a run whose build failed part way. */
-void run_free(Run *r);
+void run_free(TrainRun *r);
 
 #endif

@@ -59,25 +59,13 @@ static const char *first_nonfinite(const Model *m, const real *buf) {
     return NULL;
 }
 
-static void forward_diag_batch(Run *r) {
+static void forward_diag_batch(TrainRun *r) {
     const Task *t = &r->task;
     model_forward(&r->m, t->val_tokens, t->val_targets, t->val_mask, r->diag_B, t->seq_len);
 }
 
-double train_predicted_logit_std(const Config *c) {
-    int d_k = c->d_model / c->n_heads;
-    int qk_norm = c->qk_norm != QK_NORM_NONE; /* normalises init.q_mult, init.k_mult away */
-    double mult = qk_norm ? 1.0 : c->init_q_mult * c->init_k_mult; /* model.h */
-    /* μP's W_q (and bias) start at 0: q = 0, and a norm of 0 is 0, so every logit is 0 */
-    if (c->param == PARAM_MUP) mult = 0.0;
-    return model_predicted_logit_std(c->d_model, d_k, config_attention_scale(c, d_k) * mult,
-                                     qk_norm,
-                                     model_qkv_init_std(c->d_model, c->init == INIT_GPT2,
-                                                        c->init_std));
-}
-
 /* The step-0 check of the √d_k assumption: printed and kept as init_check.txt. */
-static int init_check(Run *r) {
+static int init_check(TrainRun *r) {
     InitCheck checks[MODEL_MAX_LAYERS];
     for (int l = 0; l < r->m.cfg.n_layers; l++) checks[l] = diag_init_check(&r->m, l);
     char *text = NULL;
@@ -106,7 +94,7 @@ static int init_check(Run *r) {
  * attn_steps.csv (attn_steps.h says which steps and heads). Runs its own forward and backward (for
  * the gradients that reach the attention probabilities and the logits); the training step that
  * follows recomputes its own. Returns 0, or an exit code. */
-static int diagnostics(Run *r, int step, int do_eval) {
+static int diagnostics(TrainRun *r, int step, int do_eval) {
     Model *m = &r->m;
     int NH = m->cfg.n_heads;
     forward_diag_batch(r);
@@ -142,7 +130,7 @@ static int diagnostics(Run *r, int step, int do_eval) {
 }
 
 /* The gradient-norm guards: the lower bound first; the upper one only when it did not trip. */
-static int grad_guard(Run *r, int step, double norm) {
+static int grad_guard(TrainRun *r, int step, double norm) {
     GuardLog *g = &r->guards;
     int tripped = guards_check(g, GUARD_GRAD_MIN, norm, 0, 0, step, stderr) ||
                   guards_check(g, GUARD_GRAD_MAX, norm, 0, 0, step, stderr);
@@ -152,7 +140,7 @@ static int grad_guard(Run *r, int step, double norm) {
 /* The line a second SIGINT / SIGTERM prints before it ends the process at once (stop_signal.h):
  * what the run's folder then holds, and what to do with it; checkpoint_step the updates done
  * in the folder's checkpoint, -1 when it has none. */
-static void note_stop_state(const Run *r, long checkpoint_step) {
+static void note_stop_state(const TrainRun *r, long checkpoint_step) {
     char note[STOP_NOTE_MAX];
     if (checkpoint_step >= 0)
         snprintf(note, sizeof note, "no checkpoint of this step. %s/ keeps its logs and the "
@@ -168,7 +156,7 @@ static void note_stop_state(const Run *r, long checkpoint_step) {
     stop_signal_note(note);
 }
 
-static int save_checkpoint(Run *r, long updates_done, double elapsed_s) {
+static int save_checkpoint(TrainRun *r, long updates_done, double elapsed_s) {
     char path[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", r->dir);
     CheckpointState st = {updates_done, elapsed_s, r->skipped, r->task.rng};
@@ -179,7 +167,7 @@ static int save_checkpoint(Run *r, long updates_done, double elapsed_s) {
 
 /* Reports a non-finite loss or gradient at this step: names the first parameter (a non-finite
  * one explains everything after it) or gradient tensor affected. */
-static void report_divergence(const Run *r, int step, double loss, double norm) {
+static void report_divergence(const TrainRun *r, int step, double loss, double norm) {
     const Model *m = &r->m;
     const char *param = first_nonfinite(m, m->params), *grad = first_nonfinite(m, m->grads);
     int skip = r->c->on_divergence == DIVERGENCE_SKIP;
@@ -192,7 +180,7 @@ static void report_divergence(const Run *r, int step, double loss, double norm) 
 
 /* After SIGINT / SIGTERM: the checkpoint of `done` updates, then 128 + the signal (or
  * EXIT_RUNTIME when the checkpoint cannot be written). */
-static int stop_run(Run *r, long done, double elapsed_s) {
+static int stop_run(TrainRun *r, long done, double elapsed_s) {
     int sig = stop_signal_caught();
     if (save_checkpoint(r, done, elapsed_s) != 0) return EXIT_RUNTIME;
     fprintf(stderr, "\n%s after step %ld: checkpoint and logs written to %s/; continue with "
@@ -202,7 +190,7 @@ static int stop_run(Run *r, long done, double elapsed_s) {
 }
 
 /* The run's opening lines on stderr: task, model, scale, steps; where a resume starts. */
-static void announce_run(const Run *r, const char *checkpoint) {
+static void announce_run(const TrainRun *r, const char *checkpoint) {
     const Config *c = r->c;
     const ModelConfig *mc = &r->m.cfg;
     char fixes[96] = "";
@@ -232,7 +220,7 @@ static void announce_run(const Run *r, const char *checkpoint) {
 /* The training step proper: a batch, forward, loss, backward, the learning rate and the global
  * gradient norm (logged before clipping, with grad_norms.csv's row on a logged step); counts a
  * non-finite loss or norm as a divergence. Returns 0 or EXIT_RUNTIME. */
-static int forward_backward(Run *r, Pace *p, Step *s) {
+static int forward_backward(TrainRun *r, Pace *p, Step *s) {
     Model *m = &r->m;
     int B = r->c->batch_size, T = r->task.seq_len;
     task_train_batch(&r->task, B, r->tokens, r->targets, r->mask);
@@ -250,7 +238,7 @@ static int forward_backward(Run *r, Pace *p, Step *s) {
 
 /* The step's loss.csv row (a logged step, or a divergence) and its progress line. Returns 0 or
  * EXIT_RUNTIME. */
-static int log_step(Run *r, Pace *p, const Step *s) {
+static int log_step(TrainRun *r, Pace *p, const Step *s) {
     const Config *c = r->c;
     double BT = (double)c->batch_size * r->task.seq_len;
     double t = now_s();
@@ -285,7 +273,7 @@ static int log_step(Run *r, Pace *p, const Step *s) {
 /* After a finite step: the gradient guards, clipping, the optimizer's update. After a non-finite
  * one, the divergence policy: stop (EXIT_DIVERGED) or skip the update. Returns 0 or an exit
  * code. */
-static int update(Run *r, const Step *s) {
+static int update(TrainRun *r, const Step *s) {
     Model *m = &r->m;
     if (s->diverged) {
         report_divergence(r, s->step, s->loss, s->norm);
@@ -301,7 +289,7 @@ static int update(Run *r, const Step *s) {
 
 /* After `done` updates: the periodic checkpoint (the final one is finish_run's), and the stop
  * asked by SIGINT / SIGTERM. Returns 0, an exit code, or 128 + the signal. */
-static int checkpoint_or_stop(Run *r, const Pace *p, long done) {
+static int checkpoint_or_stop(TrainRun *r, const Pace *p, long done) {
     const Config *c = r->c;
     if (c->checkpoint_every > 0 && done % c->checkpoint_every == 0 && done < c->steps) {
         int rc = save_checkpoint(r, done, now_s() - p->t0);
@@ -313,7 +301,7 @@ static int checkpoint_or_stop(Run *r, const Pace *p, long done) {
 /* One step of the loop, in order: diagnostics, evaluation, the training step, its log rows, the
  * update, the checkpoint or stop. Step train.steps evaluates and logs only. Returns 0 to go on,
  * or an exit code (128 + the signal after SIGINT / SIGTERM). */
-static int run_step(Run *r, Pace *p, int step) {
+static int run_step(TrainRun *r, Pace *p, int step) {
     const Config *c = r->c;
     Step s = {.step = step, .last = step == c->steps, .ev = {NAN, NAN, NAN},
               .loss = NAN, .norm = NAN, .lr = NAN};
@@ -335,7 +323,7 @@ static int run_step(Run *r, Pace *p, int step) {
 /* After the last step: the final checkpoint, the attention of one validation example (for the
  * heatmaps), a language model's own words (for --compare: sample.h), the closing line. Returns 0
  * or EXIT_RUNTIME. */
-static int finish_run(Run *r, const Pace *p) {
+static int finish_run(TrainRun *r, const Pace *p) {
     if (save_checkpoint(r, r->c->steps, now_s() - p->t0) != 0) return EXIT_RUNTIME;
     forward_diag_batch(r);
     if (runlog_attn_map(&r->log, &r->m, &r->task, 0) != 0) return EXIT_RUNTIME;
@@ -362,7 +350,7 @@ int train_run(const Config *c) { return train_run_from(c, NULL); }
 
 int train_run_from(const Config *c, const char *checkpoint) {
     set_threads(c);
-    Run run;
+    TrainRun run;
     int rc = run_build(&run, c, checkpoint);
     if (rc != 0) {
         run_free(&run);
@@ -390,7 +378,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
 int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
                           const char *prompt, const SampleOptions *gen) {
     set_threads(c);
-    Run run;
+    TrainRun run;
     CheckpointState st;
     /* evaluation needs no large batch; the training one may not even fit this machine */
     /* generating needs only the model (and a text run's fixed byte vocabulary), not the data */

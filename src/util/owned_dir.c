@@ -292,6 +292,8 @@ int owned_dir_open(const char *dir, const OwnedWriter *w, int lock) {
         return -1;
     }
     e->used = 1;
+    /* every file the one writer creates asks the rule first, and is recorded once written */
+    file_write_set_owner_rule(&(FileOwnerRule){owned_claim, owned_wrote});
     return h;
 }
 

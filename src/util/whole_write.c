@@ -12,7 +12,17 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "util/owned_dir.h"
+/* The owner rule (file_write_set_owner_rule); none set: any name, nothing recorded. */
+static FileOwnerRule g_rule;
+
+void file_write_set_owner_rule(const FileOwnerRule *rule) { g_rule = *rule; }
+
+static int claim_name(const char *path) { return g_rule.claim ? g_rule.claim(path) : 0; }
+
+static void wrote_name(const char *path) {
+    if (g_rule.wrote) g_rule.wrote(path);
+}
+
 
 int whole_write(int fd, const char *text, size_t len) {
     struct stat sb;
@@ -78,7 +88,7 @@ FILE *atomic_open(AtomicFile *a, const char *path) {
         return NULL;
     }
     /* a folder under the owner rule (owned_dir.h): the name goes into its manifest first */
-    if (owned_claim(path) != 0) return NULL;
+    if (claim_name(path) != 0) return NULL;
     a->failed = a->tmp; /* from here on, the temporary file is what can fail */
     /* a name taken (a leftover of a killed writer, a planted link or folder) is skipped, never
      * removed nor followed: O_EXCL makes sure the name we write is ours alone */
@@ -117,7 +127,7 @@ int atomic_commit(AtomicFile *a, int sync) {
         errno = err;
         return -1;
     }
-    owned_wrote(a->path);
+    wrote_name(a->path);
     return 0;
 }
 
@@ -155,7 +165,7 @@ int file_write_atomic_why(const char *path, const char *text, size_t len, char *
 }
 
 int file_open_log(const char *path, int fresh, char *why, size_t why_n) {
-    if (owned_claim(path) != 0) {
+    if (claim_name(path) != 0) {
         snprintf(why, why_n, "%s", errno == EEXIST ? "not a file ./train wrote here" : strerror(errno));
         return -1;
     }
@@ -182,7 +192,7 @@ int file_open_log(const char *path, int fresh, char *why, size_t why_n) {
         return -1;
     }
     fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    owned_wrote(path);
+    wrote_name(path);
     return fd;
 }
 

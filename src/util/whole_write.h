@@ -87,4 +87,16 @@ int file_open_log(const char *path, int fresh, char *why, size_t why_n);
  * or -1 with errno. */
 int file_remove_made(const char *path);
 
+/* The owner rule of the folders the program writes (util/owned_dir.h), as this writer asks it:
+ * claim before a file is created under a name (0: it may be written, else -1 with errno), wrote
+ * after it was written whole. owned_dir_open sets it (owned_claim, owned_wrote): passed in, not
+ * called, because owned_dir.c writes its manifest through this writer. Until it is set every
+ * name may be written and nothing is recorded (no folder is under the rule then). */
+typedef struct {
+    int (*claim)(const char *path);
+    void (*wrote)(const char *path);
+} FileOwnerRule;
+
+void file_write_set_owner_rule(const FileOwnerRule *rule);
+
 #endif
