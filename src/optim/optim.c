@@ -76,7 +76,7 @@ static void adamw_tensor(const Optimizer *o, real *p, const real *g, real *m, re
     __m512 vdecay = _mm512_set1_ps(decay), vlr = _mm512_set1_ps(rlr), veps = _mm512_set1_ps(eps);
     /* the _round_ forms are builtins the compiler may not contract into FMAs (gcc contracts
      * _mm512_mul_ps and _mm512_sub_ps, plain vector arithmetic, under -ffp-contract=fast) */
-    const int rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    enum { rn = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }; /* a constant, as clang needs */
     for (size_t i = lo; i < hi && i < n; i += 16) {
         __mmask16 k = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
         __m512 gi = _mm512_maskz_loadu_ps(k, g + i);
