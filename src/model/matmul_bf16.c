@@ -26,7 +26,10 @@
  * Packing: B's micro-panels (NR pairs per k-pair) go into the caller's scratch as in matmul.c;
  * A's MR-row strip is always packed (into a stack buffer), in one of two layouts the kernel
  * reads with constant strides: "rows" (A.cs == 1: inp, dout; each row's pairs contiguous, a
- * plain conversion of a contiguous run) or "pairs" (doutᵀ: MR contiguous pairs per k-pair). */
+ * plain conversion of a contiguous run) or "pairs" (doutᵀ: MR contiguous pairs per k-pair).
+ * The portable and AVX2 kernels pack in C (round_hi per value); the AVX512_BF16 one with the
+ * CPU's `vcvtne2ps2bf16`, whose rounding is round_hi's bit for bit (see its packers), 32 values
+ * per instruction, the forward's Wᵀ panel by 16 × 16 transpositions in registers. */
 #include "model/matmul_bf16.h"
 
 #include <string.h>
