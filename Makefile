@@ -10,6 +10,8 @@
 #   make test-sanitize  every test again under ASan+UBSan (gcc, build/asan/)
 #   make test-clang every test built with clang (build/clang/; ./train is left alone)
 #   make bench      time whole training steps on fixed shapes (BENCH_ARGS=--quick for a short run)
+#   make bench-gpt2   the same at GPT-2 small's shape (4,64,768,12,12,50257), 1 and 2 threads
+#   make bench-kernels  each matmul product alone at the width shapes' sizes, one thread
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
 #   make test-twin  the PyTorch twin (twin/) reproduces exported runs (needs python3-torch; optional)
@@ -113,7 +115,7 @@ PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS)
 PROV_STAMP := $(BUILD)/provenance.stamp
 $(shell mkdir -p $(BUILD); echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
-.PHONY: all test test-run test-all test-clang test-clang-run check-deps clean bench bench-sgemm bench-torch bench-wait bench-seq bench-block bench-sweep mutation portable
+.PHONY: all test test-run test-all test-clang test-clang-run check-deps clean bench bench-gpt2 bench-kernels bench-sgemm bench-torch bench-wait bench-seq bench-block bench-sweep mutation portable
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -255,7 +257,7 @@ test-clang-run: $(BUILD)/train $(addprefix $(BUILD)/tests/,$(ALL_TESTS))
 # The benchmark links the product's objects unchanged; -Wl,--wrap routes model.c's kernel calls
 # through timing wrappers in bench/kernel_wrap.c (per-kernel shares at no cost to the product).
 BENCH_SRC     = bench/bench.c bench/step_timing.c bench/kernel_wrap.c bench/machine.c \
-	bench/tables.c bench/matmul_mode.c bench/fma_peak.c
+	bench/tables.c bench/matmul_mode.c bench/kernel_lines.c bench/fma_peak.c
 BENCH_ARGS   ?=
 BENCH_KERNELS = matmul_forward matmul_backward matmul_forward_scratch matmul_backward_scratch \
 	matmul_bf16_forward matmul_bf16_backward \
@@ -264,13 +266,20 @@ BENCH_KERNELS = matmul_forward matmul_backward matmul_forward_scratch matmul_bac
 	crossentropy_forward crossentropy_backward
 BENCH_WRAP    = $(foreach k,$(BENCH_KERNELS),-Wl,--wrap=$(k))
 
-$(BUILD)/bench/bench: $(BENCH_SRC) bench/bench.h bench/fma_peak.h $(LIB_OBJ) $(SRC_H)
+$(BUILD)/bench/bench: $(BENCH_SRC) $(wildcard bench/*.h) $(LIB_OBJ) $(SRC_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $(BENCH_SRC) $(LIB_OBJ) $(LDFLAGS) $(BENCH_WRAP) $(LDLIBS)
 
 # Idle OpenMP threads sleep, as in ./train (src/main.c), unless OMP_WAIT_POLICY is set.
 bench: $(BUILD)/bench/bench
 	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} ./$(BUILD)/bench/bench $(BENCH_ARGS)
+
+# GPT-2 small's shape (4,64,768,12,12,50257), too slow for the default run; the kernel lines alone.
+bench-gpt2: $(BUILD)/bench/bench
+	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} ./$(BUILD)/bench/bench --gpt2 $(BENCH_ARGS)
+
+bench-kernels: $(BUILD)/bench/bench
+	OMP_WAIT_POLICY=$${OMP_WAIT_POLICY:-passive} ./$(BUILD)/bench/bench --kernels $(BENCH_ARGS)
 
 # Yardstick only: OpenBLAS is never linked into the product, the tests or `make bench`.
 # OpenBLAS 0.3.21 does not recognise this CPU model and falls back to its generic Prescott

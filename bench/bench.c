@@ -8,12 +8,14 @@
  *   kernel_wrap.c  the per-kernel times, through -Wl,--wrap (the product's objects unchanged)
  *   machine.c      the CPU's name and one core's FMA peak (fma_peak.c), the ceiling of %peak
  *   tables.c       the printed tables
+ *   kernel_lines.c each matmul product alone at the width shapes' sizes, one thread
  *   matmul_mode.c  --matmul N
  *
  * Every shape runs twice, with the linear layers in float32 and in bf16 (model.matmul = bf16,
  * matmul_bf16.c); a bf16 step's %peak is held to the bf16 probe's ceiling (vdpbf16ps chains).
  *
- * Usage: bench [--quick] [--seconds S] [--shape I] [--threads N] [--path P] [--seq]
+ * Usage: bench [--quick] [--seconds S] [--shape I] [--threads N] [--path P] [--seq | --gpt2]
+ *        bench --kernels [--quick]
  *   --quick      fewer steps, for a smoke test
  *   --seconds S  time budget per shape (default 8 s, 1 with --quick); at least 5 (3) steps
  *   --shape I    only the I-th shape (0 .. 4), e.g. under a profiler
@@ -22,6 +24,11 @@
  *   --seq        the cost against sequence length instead: B=16, C=256, L=4, NH=4, V=64 at
  *                T = 64, 128, 256, 512 on one thread; time and memory per token, against T=128
  *                (with --shape I: only the I-th of those)
+ *   --gpt2       GPT-2 small's shape instead, (4,64,768,12,12,50257), the shape llm.c's README
+ *                trains on a CPU (make bench-gpt2; too slow for the default run)
+ *   --kernels    only the probes and the kernel lines: each matmul product (forward, dinp,
+ *                dweight; float32 and bf16) alone on one thread at the matrix sizes of the
+ *                width shapes (the last three), which the full default run prints too
  *   --matmul N   only our matmul_forward_scratch at N x N x N on --threads T (default 1): its
  *                GFLOP/s, best of 5 calls (bench/torch_compare.sh holds PyTorch's sgemm to it);
  *                with --path bf16, matmul_bf16_forward
@@ -37,7 +44,12 @@
 #include "model/real.h"
 #include "util/provenance.h"
 
-#include "bench.h"
+#include "bench_util.h"
+#include "kernel_lines.h"
+#include "machine.h"
+#include "matmul_mode.h"
+#include "step_timing.h"
+#include "tables.h"
 
 static const Shape bench_shapes[] = {
     {64, 32, 128, 2, 2, 16},
@@ -56,17 +68,23 @@ static const Shape seq_shapes[] = {
     {16, 512, 256, 4, 4, 64},
 };
 enum { SEQ_BASE = 1 };
-enum { N_SHAPES = 5 }; /* the longer of the two lists */
+/* --gpt2: GPT-2 small (124M parameters with its tied head; 163M here, whose head is its own
+ * tensor) on llm.c's CPU batch */
+static const Shape gpt2_shapes[] = {{4, 64, 768, 12, 12, 50257}};
+enum { N_SHAPES = 5 }; /* the longest of the lists */
 _Static_assert(sizeof bench_shapes / sizeof bench_shapes[0] <= N_SHAPES &&
                    sizeof seq_shapes / sizeof seq_shapes[0] <= N_SHAPES,
-               "N_SHAPES: the longer of the two lists");
+               "N_SHAPES: the longest of the lists");
+/* the kernel lines' shapes: bench_shapes from (8,256,512,6,8,256) on (the widths 512, 768) */
+enum { FIRST_WIDTH_SHAPE = 2, N_WIDTH_SHAPES = 3, KERNEL_REPS = 7, KERNEL_REPS_QUICK = 3 };
 
 static int usage(const char *prog) {
     fprintf(stderr,
             "usage: %s [--quick] [--seconds S] [--shape I] [--threads N] [--path float32|bf16] "
-            "[--seq]\n"
+            "[--seq | --gpt2]\n"
+            "       %s --kernels [--quick]\n"
             "       %s --matmul N [--threads T] [--path float32|bf16]\n",
-            prog, prog);
+            prog, prog, prog);
     return 2;
 }
 
@@ -86,38 +104,62 @@ static void print_method(void) {
            matmul_bf16_kernel_name());
 }
 
-int main(int argc, char **argv) {
-    int quick = 0, only_shape = -1, only_threads = 0, matmul_n = 0, only_path = -1;
-    const Shape *shapes = bench_shapes;
-    int n_shapes = sizeof bench_shapes / sizeof bench_shapes[0];
-    double budget_seconds = -1; /* --seconds; < 0: the default */
+/* The command line's choices (bench's usage text). */
+typedef struct {
+    int quick, only_shape, only_threads, matmul_n, only_path, kernels;
+    const Shape *shapes;
+    int n_shapes;
+    double budget_seconds; /* --seconds; < 0: the default */
+} Options;
+
+/* argv into o; 0, or usage's exit code for a bad argument. */
+static int parse_options(int argc, char **argv, Options *o) {
+    *o = (Options){.only_shape = -1, .only_path = -1, .shapes = bench_shapes,
+                   .n_shapes = sizeof bench_shapes / sizeof bench_shapes[0], .budget_seconds = -1};
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
+            o->quick = 1;
         } else if (strcmp(argv[i], "--seq") == 0) {
-            shapes = seq_shapes;
-            n_shapes = sizeof seq_shapes / sizeof seq_shapes[0];
+            o->shapes = seq_shapes;
+            o->n_shapes = sizeof seq_shapes / sizeof seq_shapes[0];
+        } else if (strcmp(argv[i], "--gpt2") == 0) {
+            o->shapes = gpt2_shapes;
+            o->n_shapes = sizeof gpt2_shapes / sizeof gpt2_shapes[0];
+        } else if (strcmp(argv[i], "--kernels") == 0) {
+            o->kernels = 1;
         } else if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
-            budget_seconds = strtod(argv[++i], &end);
-            if (*end || !(budget_seconds >= 0)) return usage(argv[0]);
+            o->budget_seconds = strtod(argv[++i], &end);
+            if (*end || !(o->budget_seconds >= 0)) return usage(argv[0]);
         } else if (strcmp(argv[i], "--shape") == 0 && i + 1 < argc) {
-            only_shape = (int)strtol(argv[++i], &end, 10);
-            if (*end || only_shape < 0) return usage(argv[0]);
+            o->only_shape = (int)strtol(argv[++i], &end, 10);
+            if (*end || o->only_shape < 0) return usage(argv[0]);
         } else if (strcmp(argv[i], "--matmul") == 0 && i + 1 < argc) {
-            matmul_n = (int)strtol(argv[++i], &end, 10);
-            if (*end || matmul_n < 1 || matmul_n > 16384) return usage(argv[0]);
+            o->matmul_n = (int)strtol(argv[++i], &end, 10);
+            if (*end || o->matmul_n < 1 || o->matmul_n > 16384) return usage(argv[0]);
         } else if (strcmp(argv[i], "--path") == 0 && i + 1 < argc) {
             i++;
-            only_path = strcmp(argv[i], "float32") == 0 ? 0 : strcmp(argv[i], "bf16") == 0 ? 1 : -2;
-            if (only_path < 0) return usage(argv[0]);
+            o->only_path = strcmp(argv[i], "float32") == 0 ? 0 : strcmp(argv[i], "bf16") == 0 ? 1 : -2;
+            if (o->only_path < 0) return usage(argv[0]);
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            only_threads = (int)strtol(argv[++i], &end, 10);
-            if (*end || only_threads < 1) return usage(argv[0]);
+            o->only_threads = (int)strtol(argv[++i], &end, 10);
+            if (*end || o->only_threads < 1) return usage(argv[0]);
         } else {
             return usage(argv[0]);
         }
     }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    Options o;
+    int bad = parse_options(argc, argv, &o);
+    if (bad) return bad;
+    int quick = o.quick, only_shape = o.only_shape, only_threads = o.only_threads;
+    int matmul_n = o.matmul_n, only_path = o.only_path, kernels = o.kernels;
+    const Shape *shapes = o.shapes;
+    int n_shapes = o.n_shapes;
+    double budget_seconds = o.budget_seconds;
     if (only_shape >= n_shapes) return usage(argv[0]);
     if (matmul_n) return matmul_mode(matmul_n, only_threads ? only_threads : 1, only_path == 1);
     if (shapes == seq_shapes && !only_threads) only_threads = 1;
@@ -128,6 +170,9 @@ int main(int argc, char **argv) {
            provenance_flags());
     print_cpu();
     Peak peak = measure_peak(quick ? 0.3 : 1.0);
+    int reps = quick ? KERNEL_REPS_QUICK : KERNEL_REPS;
+    if (kernels)
+        return print_kernel_lines(bench_shapes + FIRST_WIDTH_SHAPE, N_WIDTH_SHAPES, &peak, reps);
     print_method();
     int use[N_THREADS];
     for (int j = 0; j < N_THREADS; j++)
@@ -147,6 +192,10 @@ int main(int argc, char **argv) {
                 return 1;
             }
         }
+    /* the kernel lines in the full default run, after the children (they start OpenMP here) */
+    if (shapes == bench_shapes && only_shape < 0 && only_threads == 0 && only_path < 0 &&
+        print_kernel_lines(bench_shapes + FIRST_WIDTH_SHAPE, N_WIDTH_SHAPES, &peak, reps) != 0)
+        return 1;
     /* the team probe only when a 2-thread step was timed (its ceiling is the scaling table's),
      * and only now: it starts OpenMP threads in this process, which the children must not
      * inherit (see measure_team_peak) */

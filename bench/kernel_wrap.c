@@ -11,7 +11,8 @@
 #include "model/matmul.h"
 #include "model/matmul_bf16.h"
 
-#include "bench.h"
+#include "bench_util.h"
+#include "kernel_wrap.h"
 
 const char *const kernel_names[K_COUNT] = {"mm fwd", "mm bwd", "att fwd", "att bwd", "lnorm",
                                            "gelu",   "loss",   "optim",   "other"};

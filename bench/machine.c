@@ -9,8 +9,9 @@
 
 #include "model/matmul_bf16.h"
 
-#include "bench.h"
+#include "bench_util.h"
 #include "fma_peak.h"
+#include "machine.h"
 
 enum { FMA_RUNS = 5 };
 
@@ -79,4 +80,9 @@ void print_cpu(void) {
     if (f) fclose(f);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     printf("cpu: %s, %ld online\n", name, ncpu);
+}
+
+double peak_ceiling(const Peak *p, int path, int slow) {
+    if (path == 1 && p->bf16_best > 0) return slow ? p->bf16_min : p->bf16_best;
+    return slow ? p->min : p->best;
 }

@@ -7,7 +7,8 @@
 #include "model/matmul.h"
 #include "model/matmul_bf16.h"
 
-#include "bench.h"
+#include "bench_util.h"
+#include "matmul_mode.h"
 
 /* --matmul N: our linear layer alone, matmul_forward_scratch (path 1, --path bf16:
  * matmul_bf16_forward) (no bias, packing scratch of matmul_scratch_len(N), as the model's) at

@@ -18,7 +18,9 @@
 #include "model/model.h"
 #include "optim/optim.h"
 
-#include "bench.h"
+#include "bench_util.h"
+#include "kernel_wrap.h"
+#include "step_timing.h"
 
 const int thread_counts[N_THREADS] = {1, 2};
 const char *const path_names[N_PATHS] = {"float32", "bf16"};

@@ -5,7 +5,7 @@
  * length. */
 #include <stdio.h>
 
-#include "bench.h"
+#include "tables.h"
 
 /* Model FLOPs of one training step (forward + backward = 3 x forward), PERF_NOTES convention. */
 static double step_flops(const Shape *s) {
@@ -25,12 +25,8 @@ static void row_label(const Shape *shapes, int r, char *buf, size_t n) {
     snprintf(buf, n, "%s %s", sh, path_names[r % N_PATHS]);
 }
 
-/* The one-core ceiling of row r's path: the FMA probe's (float32) or the bf16 probe's (bf16;
- * the FMA probe's when the CPU has no AVX512_BF16), fastest (slow = 0) or slowest run. */
-static double ceiling(const Peak *p, int r, int slow) {
-    if (r % N_PATHS == 1 && p->bf16_best > 0) return slow ? p->bf16_min : p->bf16_best;
-    return slow ? p->min : p->best;
-}
+/* The one-core ceiling of row r's path, fastest (slow = 0) or slowest probe run. */
+static double ceiling(const Peak *p, int r, int slow) { return peak_ceiling(p, r % N_PATHS, slow); }
 
 /* Time per step, tokens/s, GFLOP/s and %peak, CPU time. */
 static void print_times(const Shape *shapes, int n_rows, const Result *res, const Peak *peak) {

@@ -270,6 +270,59 @@ START_TEST(test_pair_order_and_rounding) {
 }
 END_TEST
 
+/* Every packing path rounds as the table says (ties, carries, subnormals, signed zeros): with
+ * one operand an identity matrix, each output is one input value rounded to bf16. V holds the
+ * table's finite cases; n × n, n = 48 (whole pairs) and 47 (an odd last pair, edge tiles):
+ *   forward x = V, W = I: out = V (A's rows);  x = I, W = V: out = Vᵀ (B = Wᵀ);
+ *   backward dout = I, W = inp = V: dinp = V (B = W), dW = V (B = inp);
+ *   backward dout = V, W = inp = I: dinp = V (A = dout), dW = Vᵀ (A = doutᵀ).
+ * _i = kernel × size. */
+START_TEST(test_packing_rounds_as_table) {
+    int k = _i / 2, n = _i % 2 ? 47 : 48;
+    if (!use_kernel(k)) return;
+    float cases[16], want[16];
+    int nc = 0;
+    for (size_t c = 0; c < sizeof round_cases / sizeof round_cases[0]; c++) {
+        float x = float_of(round_cases[c].in), r = float_of((uint32_t)round_cases[c].out << 16);
+        if (isfinite(x) && isfinite(r) && nc < 16) cases[nc] = x, want[nc++] = r;
+    }
+    size_t nn = (size_t)n * n;
+    real *v = malloc(nn * sizeof(real)), *id = calloc(nn, sizeof(real));
+    real *o1 = malloc(nn * sizeof(real)), *o2 = calloc(nn, sizeof(real));
+    int *which = malloc(nn * sizeof(int));
+    ck_assert(v && id && o1 && o2 && which);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            which[r * n + c] = (5 * r + 3 * c) % nc;
+            v[r * n + c] = cases[which[r * n + c]];
+            id[r * n + c] = r == c;
+        }
+    /* t: 0 the output is V, 1 it is Vᵀ */
+#define CHECK_ALL(out, t, what)                                                                   \
+    for (int r = 0; r < n; r++)                                                                   \
+        for (int c = 0; c < n; c++) {                                                             \
+            int w = t ? which[c * n + r] : which[r * n + c];                                      \
+            ck_assert_msg((out)[r * n + c] == want[w], "%s n=%d %s (%d,%d): %a, want %a (%a)",    \
+                          kernel_names[k], n, what, r, c, (double)(out)[r * n + c],               \
+                          (double)want[w], (double)cases[w]);                                     \
+        }
+    matmul_bf16_forward(o1, v, id, NULL, n, n, n, NULL, 0);
+    CHECK_ALL(o1, 0, "forward, x = V");
+    matmul_bf16_forward(o1, id, v, NULL, n, n, n, NULL, 0);
+    CHECK_ALL(o1, 1, "forward, W = V");
+    matmul_bf16_backward(o1, o2, NULL, id, v, v, n, n, n, NULL, 0);
+    CHECK_ALL(o1, 0, "dinp, W = V");
+    CHECK_ALL(o2, 0, "dweight, inp = V");
+    memset(o2, 0, nn * sizeof(real));
+    matmul_bf16_backward(o1, o2, NULL, v, id, id, n, n, n, NULL, 0);
+    CHECK_ALL(o1, 0, "dinp, dout = V");
+    CHECK_ALL(o2, 1, "dweight, dout = V");
+#undef CHECK_ALL
+    free(v), free(id), free(o1), free(o2), free(which);
+    matmul_bf16_select(BF16_KERNEL_AUTO);
+}
+END_TEST
+
 static void assert_same_bits(const real *a, const real *b, size_t n, const char *what) {
     size_t diff = 0, first = n;
     for (size_t i = 0; i < n; i++)
@@ -314,6 +367,28 @@ START_TEST(test_portable_equals_fast) {
     free_outputs(&v);
     free_inputs(&in);
     matmul_bf16_select(BF16_KERNEL_AUTO);
+}
+END_TEST
+
+/* The backward's products alone (bench/kernel_lines.c times them so) give
+ * matmul_bf16_backward's bits (the selected kernel); _i = shape. */
+START_TEST(test_backward_products_alone) {
+    Inputs in = inputs(_i, 90 + (unsigned)_i);
+    int N = in.N, C = in.C, OC = in.OC;
+    Outputs o = run_bf16(&in);
+    size_t len = matmul_scratch_len(C > OC ? C : OC);
+    real *scratch = malloc(len * sizeof(real)), *dx = malloc(sizeof(real) * N * C);
+    real *dw = malloc(sizeof(real) * OC * C);
+    ck_assert(scratch && dx && dw);
+    memcpy(dw, in.dw0, sizeof(real) * OC * C);
+    for (long i = 0; i < (long)N * C; i++) dx[i] = 7; /* overwritten */
+    matmul_bf16_backward_input(dx, in.dy, in.w, N, C, OC, scratch, len);
+    matmul_bf16_backward_weight(dw, in.dy, in.x, N, C, OC, scratch, len);
+    assert_same_bits(o.dx, dx, (size_t)N * C, "dinp alone");
+    assert_same_bits(o.dw, dw, (size_t)OC * C, "dweight alone");
+    free(scratch), free(dx), free(dw);
+    free_outputs(&o);
+    free_inputs(&in);
 }
 END_TEST
 
@@ -398,6 +473,7 @@ int main(void) {
     TCase *tr = tcase_create("rounding");
     tcase_add_test(tr, test_rounding_table);
     tcase_add_loop_test(tr, test_pair_order_and_rounding, 0, N_KERNELS);
+    tcase_add_loop_test(tr, test_packing_rounds_as_table, 0, 2 * N_KERNELS);
     suite_add_tcase(s, tr);
     int n_shapes = sizeof shapes / sizeof shapes[0];
     TCase *tp = tcase_create("products");
@@ -405,6 +481,7 @@ int main(void) {
     tcase_add_loop_test(tp, test_products_vs_exact, 0, N_KERNELS * n_shapes);
     tcase_add_loop_test(tp, test_portable_equals_fast, 0, 2 * n_shapes);
     tcase_add_test(tp, test_threads_same_bits);
+    tcase_add_loop_test(tp, test_backward_products_alone, 0, n_shapes);
     suite_add_tcase(s, tp);
     TCase *tm = tcase_create("model");
     tcase_add_loop_test(tm, test_model_uses_bf16, 0, 2);

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/matmul.h"
 #include "gradcheck.h"
@@ -74,6 +75,30 @@ START_TEST(test_linear_layer) {
 }
 END_TEST
 
+/* The backward's products alone (bench/kernel_lines.c times them so) give matmul_backward's
+ * bits, which test_linear_layer checks against the naive product; _i picks a shape. */
+START_TEST(test_backward_products_alone) {
+    int N = shapes[_i][0], C = shapes[_i][1], OC = shapes[_i][2];
+    Rng rng;
+    rng_seed(&rng, 5 + (unsigned)_i);
+    real *x = gc_normal_array((size_t)N * C, &rng), *w = gc_normal_array((size_t)OC * C, &rng);
+    real *dy = gc_normal_array((size_t)N * OC, &rng), *dw0 = gc_normal_array((size_t)OC * C, &rng);
+    real *dx = malloc(sizeof(real) * N * C), *dw = malloc(sizeof(real) * OC * C);
+    real *dx1 = malloc(sizeof(real) * N * C), *dw1 = malloc(sizeof(real) * OC * C);
+    size_t len = matmul_scratch_len(C > OC ? C : OC);
+    real *scratch = malloc(len * sizeof(real));
+    memcpy(dw, dw0, sizeof(real) * OC * C);
+    memcpy(dw1, dw0, sizeof(real) * OC * C);
+    for (size_t i = 0; i < (size_t)N * C; i++) dx1[i] = 7; /* overwritten */
+    matmul_backward_scratch(dx, dw, NULL, dy, x, w, N, C, OC, scratch, len);
+    matmul_backward_input_scratch(dx1, dy, w, N, C, OC, scratch, len);
+    matmul_backward_weight_scratch(dw1, dy, x, N, C, OC, scratch, len);
+    ck_assert_msg(memcmp(dx, dx1, sizeof(real) * N * C) == 0, "dinp alone differs");
+    ck_assert_msg(memcmp(dw, dw1, sizeof(real) * OC * C) == 0, "dweight alone differs");
+    free(x), free(w), free(dy), free(dw0), free(dx), free(dw), free(dx1), free(dw1), free(scratch);
+}
+END_TEST
+
 /* matmul_gemm as attention uses it (T × T by T × hs and T × hs by hs × T, transposed views),
  * with each MatTri, overwrite and accumulate; _i = T. */
 START_TEST(test_gemm_triangles) {
@@ -129,6 +154,7 @@ int main(void) {
     Suite *s = suite_create("matmul_float");
     TCase *tc = tcase_create("vs naive");
     tcase_add_loop_test(tc, test_linear_layer, 0, sizeof shapes / sizeof shapes[0]);
+    tcase_add_loop_test(tc, test_backward_products_alone, 0, sizeof shapes / sizeof shapes[0]);
     suite_add_tcase(s, tc);
     TCase *tt = tcase_create("gemm"); /* T = 1..3, 16, 37, 300 (two K blocks) */
     tcase_add_loop_test(tt, test_gemm_triangles, 1, 4);

@@ -25,24 +25,10 @@ src/model/matmul.c
 src/model/matmul_bf16.c
 '
 
-# Pending (removed at the merge): findings owned by the helpers working beside this one, which
-# are printed but do not fail. report/ is being moved into sub-folders (its long functions, its
-# include of train/, its circles); bench/'s circle belongs to the speed work on the matmul modes.
-# Keys: "long FUNCTION", "upward FILE" (basename, no extension), "circle FILE FILE..." (the
-# members' basenames in the order of their paths).
-PENDING='
-long report_equal_loss
-long regime_map_write
-long draw_series
-long slowdown_print
-long dk_figures
-long key_figure
-upward softmax_stats
-circle figure_caption figure_maps figures
-circle regime_map_lr regime_map_lr_draw
-circle sweep_figures sweep_page sweep_report
-circle bench machine matmul_mode step_timing tables
-'
+# Pending: findings that are printed but do not fail, for work landing in steps (keys: "long
+# FUNCTION", "upward FILE" (basename, no extension), "circle FILE FILE..." (the members' basenames
+# in the order of their paths)). Empty: every rule holds on this tree.
+PENDING=''
 
 cd "$root"
 files=$(find src $( [ -d bench ] && echo bench) -name '*.[ch]' | LC_ALL=C sort)

@@ -411,23 +411,46 @@ void matmul_bias_grad_share(real *dbias, const real *dout, int N, int OC) {
         bias_grad_chunk(dbias + ch * BW, dout + ch * BW, N, OC, min_int(BW, OC - ch * BW));
 }
 
+/* The backward's two products: dinp (N, C) = dout · W (overwrite), dweight (OC, C) += doutᵀ · inp. */
+static Gemm dinp_gemm(real *dinp, const real *dout, const real *weight, int N, int C, int OC) {
+    MatView dy = {dout, OC, 1}; /* dout (N, OC) */
+    MatView w = {weight, C, 1}; /* weight (OC, C) */
+    return (Gemm){N, C, OC, dy, w, dinp, C, R(1.0), NULL, 1, MAT_FULL};
+}
+
+static Gemm dweight_gemm(real *dweight, const real *dout, const real *inp, int N, int C, int OC) {
+    MatView dyT = {dout, 1, OC}; /* doutᵀ (OC, N) */
+    MatView x = {inp, C, 1};     /* inp (N, C) */
+    return (Gemm){OC, C, N, dyT, x, dweight, C, R(1.0), NULL, 0, MAT_FULL};
+}
+
 /* dinp, dweight and dbias are independent outputs, so each thread does its share of all three
  * in one parallel region, without waiting for the others in between. */
 void matmul_backward_scratch(real *dinp, real *dweight, real *dbias, const real *dout,
                              const real *inp, const real *weight, int N, int C, int OC,
                              real *scratch, size_t scratch_len) {
-    MatView dy = {dout, OC, 1};  /* dout (N, OC) */
-    MatView dyT = {dout, 1, OC}; /* doutᵀ (OC, N) */
-    MatView w = {weight, C, 1};  /* weight (OC, C) */
-    MatView x = {inp, C, 1};     /* inp (N, C) */
-    Gemm gx = {N, C, OC, dy, w, dinp, C, R(1.0), NULL, 1, MAT_FULL};
-    Gemm gw = {OC, C, N, dyT, x, dweight, C, R(1.0), NULL, 0, MAT_FULL};
+    Gemm gx = dinp_gemm(dinp, dout, weight, N, C, OC);
+    Gemm gw = dweight_gemm(dweight, dout, inp, N, C, OC);
 #pragma omp parallel
     {
         gemm_share(&gx, scratch, scratch_len);
         gemm_share(&gw, scratch, scratch_len);
         if (dbias) matmul_bias_grad_share(dbias, dout, N, OC);
     }
+}
+
+void matmul_backward_input_scratch(real *dinp, const real *dout, const real *weight, int N, int C,
+                                   int OC, real *scratch, size_t scratch_len) {
+    Gemm g = dinp_gemm(dinp, dout, weight, N, C, OC);
+#pragma omp parallel
+    gemm_share(&g, scratch, scratch_len);
+}
+
+void matmul_backward_weight_scratch(real *dweight, const real *dout, const real *inp, int N,
+                                    int C, int OC, real *scratch, size_t scratch_len) {
+    Gemm g = dweight_gemm(dweight, dout, inp, N, C, OC);
+#pragma omp parallel
+    gemm_share(&g, scratch, scratch_len);
 }
 
 void matmul_forward(real *out, const real *inp, const real *weight, const real *bias, int N,

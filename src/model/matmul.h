@@ -35,6 +35,15 @@ void matmul_backward_scratch(real *dinp, real *dweight, real *dbias, const real 
                              const real *inp, const real *weight, int N, int C, int OC,
                              real *scratch, size_t scratch_len);
 
+/* The backward's two products alone, each in its own parallel region, with the same bits as
+ * matmul_backward_scratch's: dinp (N,C) = dout · weight (overwritten), dweight (OC,C) +=
+ * doutᵀ · inp. For timing each product by itself (bench/kernel_lines.c); the model calls
+ * matmul_backward_scratch, which runs both (and dbias) without a barrier between them. */
+void matmul_backward_input_scratch(real *dinp, const real *dout, const real *weight, int N, int C,
+                                   int OC, real *scratch, size_t scratch_len);
+void matmul_backward_weight_scratch(real *dweight, const real *dout, const real *inp, int N,
+                                    int C, int OC, real *scratch, size_t scratch_len);
+
 /* The calling thread's share of dbias (OC) += Σ_rows dout (N, OC), when every thread of a
  * parallel region calls it (alone: all of it): chunks of columns, each column's rows summed in
  * order, so the sums do not depend on the thread count. For matmul_bf16.c's backward, whose

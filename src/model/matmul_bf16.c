@@ -26,7 +26,10 @@
  * Packing: B's micro-panels (NR pairs per k-pair) go into the caller's scratch as in matmul.c;
  * A's MR-row strip is always packed (into a stack buffer), in one of two layouts the kernel
  * reads with constant strides: "rows" (A.cs == 1: inp, dout; each row's pairs contiguous, a
- * plain conversion of a contiguous run) or "pairs" (doutᵀ: MR contiguous pairs per k-pair). */
+ * plain conversion of a contiguous run) or "pairs" (doutᵀ: MR contiguous pairs per k-pair).
+ * The portable and AVX2 kernels pack in C (round_hi per value); the AVX512_BF16 one with the
+ * CPU's `vcvtne2ps2bf16`, whose rounding is round_hi's bit for bit (see its packers), 32 values
+ * per instruction, the forward's Wᵀ panel by 16 × 16 transpositions in registers. */
 #include "model/matmul_bf16.h"
 
 #include <string.h>
@@ -101,18 +104,27 @@ static int min_int(int a, int b) { return a < b ? a : b; }
 
 /* "rows" layout, A's rows contiguous (A.cs == 1): ap[i·KP + p] = pair(A(i0+i, k0+2p),
  * A(i0+i, k0+2p+1)) for p < ceil(kc/2) (an odd kc's last high half 0); rows mr .. MR-1 zero. */
-static void pack_a_rows(uint32_t *ap, MatView A, int i0, int mr, int k0, int kc) {
-    int half = kc / 2, np = (kc + 1) / 2;
+typedef void PackRowFn(uint32_t *dst, const real *src, int kc); /* one row's pairs */
+
+static ALWAYS_INLINE void pack_rows_with(uint32_t *ap, MatView A, int i0, int mr, int k0, int kc,
+                                         PackRowFn *row) {
     for (int i = 0; i < MR; i++) {
         uint32_t *dst = ap + (long)i * KP;
-        if (i >= mr) {
-            memset(dst, 0, (size_t)np * sizeof *dst);
-            continue;
-        }
-        const real *src = A.p + (long)(i0 + i) * A.rs + k0;
-        for (int p = 0; p < half; p++) dst[p] = pair(src[2 * p], src[2 * p + 1]);
-        if (kc & 1) dst[half] = pair(src[kc - 1], 0);
+        if (i >= mr)
+            memset(dst, 0, (size_t)(kc + 1) / 2 * sizeof *dst);
+        else
+            row(dst, A.p + (long)(i0 + i) * A.rs + k0, kc);
     }
+}
+
+static void pack_row(uint32_t *dst, const real *src, int kc) {
+    int half = kc / 2;
+    for (int p = 0; p < half; p++) dst[p] = pair(src[2 * p], src[2 * p + 1]);
+    if (kc & 1) dst[half] = pair(src[kc - 1], 0);
+}
+
+static void pack_a_rows(uint32_t *ap, MatView A, int i0, int mr, int k0, int kc) {
+    pack_rows_with(ap, A, i0, mr, k0, kc, pack_row);
 }
 
 /* "pairs" layout, any A (doutᵀ: i contiguous): ap[p·MR + i], the same pairs; i >= mr zero. */
@@ -233,6 +245,12 @@ static BF16_TARGET void tile_avx512(const uint32_t *ap, int rows_layout, const u
                                     int np, real *c, long ldc, int mr, int nr, const real *bias,
                                     int first) {
     __m512 acc[MR][2];
+    /* C's lines (read-added or written at the end), fetched while the products run: C is
+     * M × N, far beyond L2 at the width shapes, and 24 misses at the end of each tile stalled it */
+    for (int i = 0; i < mr; i++) {
+        __builtin_prefetch(c + (long)i * ldc, 1, 3);
+        __builtin_prefetch(c + (long)i * ldc + 16, 1, 3);
+    }
     if (rows_layout)
         tile_acc_avx(acc, ap, KP, 1, bp, np);
     else
@@ -247,6 +265,134 @@ static BF16_TARGET void tile_avx512(const uint32_t *ap, int rows_layout, const u
                           : bias ? _mm512_maskz_loadu_ps(k, bias + 16 * v)
                                  : _mm512_setzero_ps();
             _mm512_mask_storeu_ps(p, k, _mm512_add_ps(base, acc[i][v]));
+        }
+}
+
+/* Packing with AVX512_BF16's own rounding: `vcvtne2ps2bf16` rounds to nearest even, keeps NaN a
+ * quiet NaN of its sign and inf inf, and reads float32 subnormals as ±0 (Intel SDM,
+ * VCVTNE2PS2BF16, convert_fp32_to_bfloat16): round_hi's rule bit for bit, 32 values per
+ * instruction. _mm512_cvtne2ps_pbh(hi, lo) holds bf16(lo) in its 16 low bf16 elements and
+ * bf16(hi) in its 16 high ones. Masked-off lanes load as 0, whose bf16 is 0: the zero padding of
+ * edges and of an odd kc's last high half. */
+static inline __mmask16 lanes(int w) { /* the first w of 16 lanes, w clamped to 0 .. 16 */
+    return w <= 0 ? (__mmask16)0 : w >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << w) - 1);
+}
+
+/* 16 pairs (lo[l], hi[l]) from two vectors of 16 floats: converted, then the two halves
+ * interleaved (bf16 element 2l = lo[l], 2l + 1 = hi[l]). */
+static BF16_TARGET ALWAYS_INLINE __m512i pairs16(__m512 lo, __m512 hi) {
+    const __m512i zip = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9,
+                                         24, 8, 23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1,
+                                         16, 0);
+    return _mm512_permutexvar_epi16(zip, (__m512i)_mm512_cvtne2ps_pbh(hi, lo));
+}
+
+/* pack_a_rows: a row's kc contiguous floats converted in order are its pairs (little-endian: the
+ * even k in the low half). */
+static BF16_TARGET void pack_row_avx512(uint32_t *dst, const real *src, int kc) {
+    int np = (kc + 1) / 2;
+    for (int p = 0; p < np; p += 16) {
+        int nf = kc - 2 * p; /* floats left in the row */
+        __m512 v0 = _mm512_maskz_loadu_ps(lanes(nf), src + 2 * p);
+        __m512 v1 = _mm512_maskz_loadu_ps(lanes(nf - 16), src + 2 * p + 16);
+        _mm512_mask_storeu_epi32(dst + p, lanes(np - p), (__m512i)_mm512_cvtne2ps_pbh(v1, v0));
+    }
+}
+
+static BF16_TARGET void pack_a_rows_avx512(uint32_t *ap, MatView A, int i0, int mr, int k0,
+                                           int kc) {
+    pack_rows_with(ap, A, i0, mr, k0, kc, pack_row_avx512);
+}
+
+/* pack_a_pairs for A.rs == 1 (doutᵀ: the MR values of one k contiguous); else the C one. */
+static BF16_TARGET void pack_a_pairs_avx512(uint32_t *ap, MatView A, int i0, int mr, int k0,
+                                            int kc) {
+    if (A.rs != 1) {
+        pack_a_pairs(ap, A, i0, mr, k0, kc);
+        return;
+    }
+    int np = (kc + 1) / 2;
+    for (int p = 0; p < np; p++) {
+        const real *s0 = A.p + i0 + (long)(k0 + 2 * p) * A.cs;
+        __m512 lo = _mm512_maskz_loadu_ps(lanes(mr), s0);
+        __m512 hi = 2 * p + 1 < kc ? _mm512_maskz_loadu_ps(lanes(mr), s0 + A.cs)
+                                   : _mm512_setzero_ps();
+        _mm512_mask_storeu_epi32(ap + (long)p * MR, lanes(MR), pairs16(lo, hi));
+    }
+}
+
+/* r[l] element q -> r[q] element l: a 16 × 16 transposition of 32-bit values in four rounds
+ * (pairs of values, pairs of pairs, then 128-bit lanes twice). */
+static BF16_TARGET ALWAYS_INLINE void transpose16(__m512i r[16]) {
+    __m512i t[16];
+    UNROLL
+    for (int i = 0; i < 8; i++) { /* t[2i] lane b: r[2i][4b], r[2i+1][4b], r[2i][4b+1], ... */
+        t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+    }
+    UNROLL
+    for (int i = 0; i < 4; i++) { /* r[4i+c] lane b: element 4b+c of rows 4i .. 4i+3 */
+        r[4 * i] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+        r[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+        r[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+        r[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+    }
+    UNROLL
+    for (int c = 0; c < 4; c++) { /* element 4b+c gathers lane b of r[c], r[4+c], r[8+c], r[12+c] */
+        __m512i x0 = _mm512_shuffle_i32x4(r[c], r[4 + c], _MM_SHUFFLE(1, 0, 1, 0));
+        __m512i x1 = _mm512_shuffle_i32x4(r[c], r[4 + c], _MM_SHUFFLE(3, 2, 3, 2));
+        __m512i y0 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], _MM_SHUFFLE(1, 0, 1, 0));
+        __m512i y1 = _mm512_shuffle_i32x4(r[8 + c], r[12 + c], _MM_SHUFFLE(3, 2, 3, 2));
+        t[c] = _mm512_shuffle_i32x4(x0, y0, _MM_SHUFFLE(2, 0, 2, 0));
+        t[4 + c] = _mm512_shuffle_i32x4(x0, y0, _MM_SHUFFLE(3, 1, 3, 1));
+        t[8 + c] = _mm512_shuffle_i32x4(x1, y1, _MM_SHUFFLE(2, 0, 2, 0));
+        t[12 + c] = _mm512_shuffle_i32x4(x1, y1, _MM_SHUFFLE(3, 1, 3, 1));
+    }
+    UNROLL
+    for (int i = 0; i < 16; i++) r[i] = t[i];
+}
+
+/* pack_b_panel: rows of B contiguous (W, inp) as two interleaved rows per pair; B = Wᵀ (B.rs ==
+ * 1: W's rows are B's columns, each pair two adjacent floats of a row) by converting 16 pairs of
+ * 16 columns at a time in order and transposing the 16 × 16 block; else the C one. */
+static BF16_TARGET void pack_b_panel_avx512(uint32_t *bp, MatView B, int k0, int kc, int j0,
+                                            int nr) {
+    int np = (kc + 1) / 2;
+    if (B.cs == 1) {
+        for (int p = 0; p < np; p++) {
+            const real *s0 = B.p + (long)(k0 + 2 * p) * B.rs + j0;
+            int has_hi = 2 * p + 1 < kc;
+            for (int v = 0; v < 2; v++) {
+                __mmask16 m = lanes(nr - 16 * v);
+                __m512 lo = _mm512_maskz_loadu_ps(m, s0 + 16 * v);
+                __m512 hi = has_hi ? _mm512_maskz_loadu_ps(m, s0 + B.rs + 16 * v)
+                                   : _mm512_setzero_ps();
+                _mm512_storeu_si512((void *)(bp + (long)p * NR + 16 * v), pairs16(lo, hi));
+            }
+        }
+        return;
+    }
+    if (B.rs != 1) {
+        pack_b_panel(bp, B, k0, kc, j0, nr);
+        return;
+    }
+    for (int v = 0; v < 2; v++)           /* columns 16v .. 16v+15 */
+        for (int p0 = 0; p0 < np; p0 += 16) { /* pairs p0 .. p0+15 */
+            __m512i r[16];
+            int nf = kc - 2 * p0; /* floats left in each column's run */
+            for (int l = 0; l < 16; l++) {
+                if (16 * v + l >= nr) {
+                    r[l] = _mm512_setzero_si512();
+                    continue;
+                }
+                const real *src = B.p + (long)(j0 + 16 * v + l) * B.cs + k0 + 2 * p0;
+                __m512 f0 = _mm512_maskz_loadu_ps(lanes(nf), src);
+                __m512 f1 = _mm512_maskz_loadu_ps(lanes(nf - 16), src + 16);
+                r[l] = (__m512i)_mm512_cvtne2ps_pbh(f1, f0); /* element q: pair p0+q */
+            }
+            transpose16(r); /* r[q] element l: pair p0+q of column 16v+l */
+            for (int q = 0; q < 16 && p0 + q < np; q++)
+                _mm512_storeu_si512((void *)(bp + (long)(p0 + q) * NR + 16 * v), r[q]);
         }
 }
 #endif
@@ -311,7 +457,23 @@ static AVX2_TARGET void tile_avx2(const uint32_t *ap, int rows_layout, const uin
 }
 #endif
 
-static TileFn *tile_fn; /* the selected kernel; NULL until the first use or selection */
+/* A kernel: its tile and its packers (the portable and AVX2 kernels pack in C). */
+typedef void PackAFn(uint32_t *ap, MatView A, int i0, int mr, int k0, int kc);
+typedef void PackBFn(uint32_t *bp, MatView B, int k0, int kc, int j0, int nr);
+typedef struct {
+    TileFn *tile;
+    PackAFn *pack_rows, *pack_pairs;
+    PackBFn *pack_b;
+} Bf16Ops;
+
+static const Bf16Ops ops_portable = {tile_portable, pack_a_rows, pack_a_pairs, pack_b_panel};
+#if HAVE_AVX512BF16_KERNEL
+static const Bf16Ops ops_avx2 = {tile_avx2, pack_a_rows, pack_a_pairs, pack_b_panel};
+static const Bf16Ops ops_avx512 = {tile_avx512, pack_a_rows_avx512, pack_a_pairs_avx512,
+                                   pack_b_panel_avx512};
+#endif
+
+static const Bf16Ops *tile_fn; /* the selected kernel; NULL until the first use or selection */
 static Bf16Kernel tile_kind;
 
 int matmul_bf16_available(Bf16Kernel k) {
@@ -333,16 +495,16 @@ int matmul_bf16_select(Bf16Kernel k) {
             : matmul_bf16_available(BF16_KERNEL_AVX2) ? BF16_KERNEL_AVX2
                                                       : BF16_KERNEL_PORTABLE;
     if (!matmul_bf16_available(k)) return -1;
-    tile_fn = tile_portable;
+    tile_fn = &ops_portable;
 #if HAVE_AVX512BF16_KERNEL
-    if (k == BF16_KERNEL_AVX512) tile_fn = tile_avx512;
-    if (k == BF16_KERNEL_AVX2) tile_fn = tile_avx2;
+    if (k == BF16_KERNEL_AVX512) tile_fn = &ops_avx512;
+    if (k == BF16_KERNEL_AVX2) tile_fn = &ops_avx2;
 #endif
     tile_kind = k;
     return 0;
 }
 
-static TileFn *selected(void) {
+static const Bf16Ops *selected(void) {
     if (!tile_fn) matmul_bf16_select(BF16_KERNEL_AUTO);
     return tile_fn;
 }
@@ -367,7 +529,7 @@ typedef struct {
     long ldc;
     const real *bias;
     int overwrite;
-    TileFn *tile;
+    const Bf16Ops *ops;
 } Gemm16;
 
 /* Strip s of A (MR rows) times the packed B block (columns jc .. jc+nc-1, k pc .. pc+kc-1). */
@@ -376,13 +538,13 @@ static void gemm_strip(const Gemm16 *g, int s, int jc, int nc, int pc, int kc,
     int i0 = s * MR, mr = min_int(MR, g->M - i0), np = (kc + 1) / 2;
     int rows_layout = g->A.cs == 1;
     if (rows_layout)
-        pack_a_rows(ap, g->A, i0, mr, pc, kc);
+        g->ops->pack_rows(ap, g->A, i0, mr, pc, kc);
     else
-        pack_a_pairs(ap, g->A, i0, mr, pc, kc);
+        g->ops->pack_pairs(ap, g->A, i0, mr, pc, kc);
     int first = g->overwrite && pc == 0;
     for (int jp = 0; jp * NR < nc; jp++) {
         int j0 = jc + jp * NR;
-        g->tile(ap, rows_layout, bpack + (long)jp * np * NR, np, g->C + (long)i0 * g->ldc + j0,
+        g->ops->tile(ap, rows_layout, bpack + (long)jp * np * NR, np, g->C + (long)i0 * g->ldc + j0,
                 g->ldc, mr, min_int(NR, nc - jp * NR), g->bias ? g->bias + j0 : NULL, first);
     }
 }
@@ -399,7 +561,7 @@ static void gemm_rect(const Gemm16 *g, int s0, int s1, int n0, int n1, uint32_t 
         for (int pc = 0; pc < g->K; pc += KC) {
             int kc = min_int(KC, g->K - pc), np = (kc + 1) / 2;
             for (int jp = 0; jp * NR < nc; jp++)
-                pack_b_panel(bpack + (long)jp * np * NR, g->B, pc, kc, jc + jp * NR,
+                g->ops->pack_b(bpack + (long)jp * np * NR, g->B, pc, kc, jc + jp * NR,
                              min_int(NR, nc - jp * NR));
             for (int s = s0; s < s1; s++) gemm_strip(g, s, jc, nc, pc, kc, bpack, ap);
         }
@@ -450,20 +612,43 @@ void matmul_bf16_forward(real *out, const real *inp, const real *weight, const r
     gemm_share(&g, scratch, scratch_len);
 }
 
+/* The backward's two products: dinp (N, C) = dout · W (overwrite), dweight (OC, C) += doutᵀ · inp. */
+static Gemm16 dinp_gemm(real *dinp, const real *dout, const real *weight, int N, int C, int OC) {
+    MatView dy = {dout, OC, 1}; /* dout (N, OC) */
+    MatView w = {weight, C, 1}; /* weight (OC, C) */
+    return (Gemm16){N, C, OC, dy, w, dinp, C, NULL, 1, selected()};
+}
+
+static Gemm16 dweight_gemm(real *dweight, const real *dout, const real *inp, int N, int C,
+                           int OC) {
+    MatView dyT = {dout, 1, OC}; /* doutᵀ (OC, N) */
+    MatView x = {inp, C, 1};     /* inp (N, C) */
+    return (Gemm16){OC, C, N, dyT, x, dweight, C, NULL, 0, selected()};
+}
+
 void matmul_bf16_backward(real *dinp, real *dweight, real *dbias, const real *dout,
                           const real *inp, const real *weight, int N, int C, int OC,
                           real *scratch, size_t scratch_len) {
-    MatView dy = {dout, OC, 1};  /* dout (N, OC) */
-    MatView dyT = {dout, 1, OC}; /* doutᵀ (OC, N) */
-    MatView w = {weight, C, 1};  /* weight (OC, C) */
-    MatView x = {inp, C, 1};     /* inp (N, C) */
-    TileFn *tile = selected();
-    Gemm16 gx = {N, C, OC, dy, w, dinp, C, NULL, 1, tile};
-    Gemm16 gw = {OC, C, N, dyT, x, dweight, C, NULL, 0, tile};
+    Gemm16 gx = dinp_gemm(dinp, dout, weight, N, C, OC);
+    Gemm16 gw = dweight_gemm(dweight, dout, inp, N, C, OC);
 #pragma omp parallel
     {
         gemm_share(&gx, scratch, scratch_len);
         gemm_share(&gw, scratch, scratch_len);
         if (dbias) matmul_bias_grad_share(dbias, dout, N, OC);
     }
+}
+
+void matmul_bf16_backward_input(real *dinp, const real *dout, const real *weight, int N, int C,
+                                int OC, real *scratch, size_t scratch_len) {
+    Gemm16 g = dinp_gemm(dinp, dout, weight, N, C, OC);
+#pragma omp parallel
+    gemm_share(&g, scratch, scratch_len);
+}
+
+void matmul_bf16_backward_weight(real *dweight, const real *dout, const real *inp, int N, int C,
+                                 int OC, real *scratch, size_t scratch_len) {
+    Gemm16 g = dweight_gemm(dweight, dout, inp, N, C, OC);
+#pragma omp parallel
+    gemm_share(&g, scratch, scratch_len);
 }

@@ -36,6 +36,14 @@ void matmul_bf16_backward(real *dinp, real *dweight, real *dbias, const real *do
                           const real *inp, const real *weight, int N, int C, int OC,
                           real *scratch, size_t scratch_len);
 
+/* The backward's two products alone (matmul.h's matmul_backward_input_scratch and
+ * matmul_backward_weight_scratch in bf16), with the same bits as matmul_bf16_backward's. For
+ * timing each product by itself (bench/kernel_lines.c). */
+void matmul_bf16_backward_input(real *dinp, const real *dout, const real *weight, int N, int C,
+                                int OC, real *scratch, size_t scratch_len);
+void matmul_bf16_backward_weight(real *dweight, const real *dout, const real *inp, int N, int C,
+                                 int OC, real *scratch, size_t scratch_len);
+
 /* The kernels that can run the products above, all giving the same bits (matmul_bf16.c). */
 typedef enum {
     BF16_KERNEL_AUTO,     /* the fastest this CPU has (the default) */
