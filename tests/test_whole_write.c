@@ -533,6 +533,30 @@ START_TEST(test_killed_writers_leftover_no_block) {
 }
 END_TEST
 
+/* A user's folder whose only files merely look like temporary names (NAME.tmp, NAME.tmp.PID.K)
+ * but not of a file a run writes is the user's, refused as one (exit 2) like a folder holding
+ * thesis.txt: the run must not train into it. The last two are of a longer name than a run's
+ * file, or have more after config.ini's mark than PID.K. */
+static const char *const LOOKALIKES[] = {"thesis.tmp", "notes.tmp.1.2", "loss.csv2.tmp",
+                                         "config.ini.tmp.x.tmp.1.2"};
+
+START_TEST(test_users_tmp_files_refused) {
+    char dir[400], path[500], args[1024], want[600];
+    snprintf(dir, sizeof dir, "%s/u", tmp);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    snprintf(path, sizeof path, "%s/%s", dir, LOOKALIKES[_i]);
+    tu_write_file(path, "mine\n");
+    snprintf(args, sizeof args, TINY_RUN " --set train.steps=5 --set run.dir=%s --set run.name=u", tmp);
+    ck_assert_int_eq(tu_run_train(tmp, args), 2);
+    ck_assert(tu_train_output_contains(tmp, "holds files but no run of ./train"));
+    ck_assert(tu_file_holds(path, "mine\n"));
+    char *left = tu_list_dir(dir, NULL);
+    snprintf(want, sizeof want, "%s", LOOKALIKES[_i]);
+    ck_assert_str_eq(left, want);
+    free(left);
+}
+END_TEST
+
 /* A symbolic link among the parents of what a command writes (issue 33): --compare and
  * --regime-map --out linkdir/sub, a sweep whose OUT/runs or OUT/configs is a link, a run with
  * run.dir = linkdir, a planned run whose OUT/runs became a link before its jobs.txt line ran.
@@ -614,6 +638,8 @@ TU_MAIN_FIXTURE_TIMEOUT("whole_write", setup, teardown, 60,
                         TU_LOOP(test_train_full_disk, 0, 3), test_atomic_replaces_links,
                         test_temp_names, test_two_writers_one_file,
                         test_killed_writers_leftover_no_block,
+                        TU_LOOP(test_users_tmp_files_refused, 0,
+                                (int)(sizeof LOOKALIKES / sizeof LOOKALIKES[0])),
                         test_atomic_keeps_read_only,
                         test_log_refuses_links_and_fifos, test_atomic_full_disk_keeps_old,
                         test_svg_save_full_disk_keeps_old,

@@ -139,10 +139,28 @@ int train_log_is_sweeps(const char *dir) {
     return n == 0 || (n == sizeof head - 1 && memcmp(head, TRAIN_SWEEP_LOG_START, n) == 0);
 }
 
+/* Every file ./train writes into a run folder (runlog.c, checkpoint.c, train.c, sample.c), and
+ * the markers of a sweep's run command, which a new run removes (clear_earlier_run). */
+static const char *const RUN_NAMES[] = {
+    "config.ini",          "loss.csv",           "grad_norms.csv", "attention.csv",
+    "checkpoint.bin",      "attn_map.csv",       "attn_map_tokens.csv", "attn_map_step0.csv",
+    "init_check.txt",      "sample.txt",         "sweep_result.txt", "sweep_wall.txt",
+    "attn_steps.csv"};
+
+/* 1 when name is the temporary file of a whole-file write of ours cut short (a killed writer's
+ * leftover, util/whole_write.h): of a file a run writes or of the folder's manifest. A user's
+ * "thesis.tmp" is not: a folder holding only it is the user's. */
+static int run_temp_leftover(const char *name) {
+    if (atomic_is_temp_name_of(name, OWNED_MANIFEST)) return 1;
+    for (size_t i = 0; i < sizeof RUN_NAMES / sizeof *RUN_NAMES; i++)
+        if (atomic_is_temp_name_of(name, RUN_NAMES[i])) return 1;
+    return 0;
+}
+
 /* 1 when the folder dir holds a file other than what a sweep's run command writes before the run
- * starts (.lock, a train.log it began, its markers) and the temporary files of a write cut short
- * (util/whole_write.h: atomic_is_temp_name); 0 when it holds none of its own, or cannot be
- * read (creating the lock or logs there reports it). */
+ * starts (.lock, a train.log it began, its markers) and the temporary files of a write of ours
+ * cut short (run_temp_leftover); 0 when it holds none of its own, or cannot be read (creating
+ * the lock or logs there reports it). */
 static int folder_holds_files(const char *dir) {
     DIR *d = opendir(dir);
     if (!d) return 0;
@@ -154,7 +172,7 @@ static int folder_holds_files(const char *dir) {
         for (size_t i = 0; i < sizeof sweep_files / sizeof sweep_files[0]; i++)
             if (strcmp(e->d_name, sweep_files[i]) == 0) holds = 0;
         if (!holds && strcmp(e->d_name, "train.log") == 0) holds = !train_log_is_sweeps(dir);
-        if (atomic_is_temp_name(e->d_name)) holds = 0;
+        if (run_temp_leftover(e->d_name)) holds = 0;
     }
     closedir(d);
     return holds;
@@ -176,14 +194,6 @@ static int adopt_run_file(const char *dir, const char *name) {
     free(text);
     return ours;
 }
-
-/* Every file ./train writes into a run folder (runlog.c, checkpoint.c, train.c, sample.c), and
- * the markers of a sweep's run command, which a new run removes (clear_earlier_run). */
-static const char *const RUN_NAMES[] = {
-    "config.ini",          "loss.csv",           "grad_norms.csv", "attention.csv",
-    "checkpoint.bin",      "attn_map.csv",       "attn_map_tokens.csv", "attn_map_step0.csv",
-    "init_check.txt",      "sample.txt",         "sweep_result.txt", "sweep_wall.txt",
-    "attn_steps.csv"};
 
 static const OwnedWriter RUN_WRITER = {
     .id = "run",

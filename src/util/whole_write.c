@@ -73,6 +73,15 @@ int atomic_is_temp_name(const char *name) {
     return k > 0 && p[pid + 1 + k] == '\0';
 }
 
+int atomic_is_temp_name_of(const char *name, const char *of) {
+    size_t n = strlen(of), m = strlen(ATOMIC_TEMP_MARK);
+    if (strncmp(name, of, n) != 0 || !atomic_is_temp_name(name)) return 0;
+    const char *rest = name + n; /* the mark must follow of itself, not a longer name */
+    if (strcmp(rest, ".tmp") == 0) return 1;
+    return strncmp(rest, ATOMIC_TEMP_MARK, m) == 0 &&
+           rest[m + strspn(rest + m, "0123456789.")] == '\0';
+}
+
 FILE *atomic_open(AtomicFile *a, const char *path) {
     a->f = NULL;
     a->failed = a->path;

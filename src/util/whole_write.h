@@ -42,6 +42,12 @@ int atomic_temp_name(const char *path, long pid, int k, char *out, size_t n);
  * NAME.tmp of a version before it; else 0. */
 int atomic_is_temp_name(const char *name);
 
+/* 1 when name is a temporary name of atomic_open's for the file named of (no folder):
+ * of.tmp.PID.K, or of.tmp of a version before it; else 0. Why beside atomic_is_temp_name: a
+ * folder check that passes over leftovers must pass over only its own files' (a user's
+ * "thesis.tmp" is the user's file, not a leftover of ours). */
+int atomic_is_temp_name_of(const char *name, const char *of);
+
 /* A file being written whole: the stream writes the temporary file (above), atomic_commit
  * renames it over PATH. */
 typedef struct {
