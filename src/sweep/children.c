@@ -151,14 +151,14 @@ static void note_stop_state(const JobList *jl, const pid_t *pid, const int *whic
     if (running == 0)
         snprintf(note, sizeof note, "no run was running. Every finished run is kept; the same "
                  "command resumes the sweep\n");
-    else
-        snprintf(note, sizeof note, "its %d running run%s too, not waited for: no checkpoint of "
+    else if (snprintf(note, sizeof note, "its %d running run%s too, not waited for: no checkpoint of "
                  "this step.%s%s%s%s%s%s Every finished run is kept; the same command resumes "
                  "the sweep, each run from its checkpoint\n", running, running > 1 ? "s" : "",
                  kept[0] ? " Their logs and last checkpoint kept: " : "", kept, kept[0] ? "." : "",
                  none[0] ? (jl->dir ? " No checkpoint, trained again from step 0: "
                                     : " Runs (their train.log says what each keeps): ") : "",
-                 none, none[0] ? "." : "");
+                 none, none[0] ? "." : "") >= (int)sizeof note)
+        memcpy(note + sizeof note - 5, "...\n", 5); /* a list too long for the note: cut, said so */
     stop_signal_note(note);
 }
 
