@@ -6,6 +6,12 @@ make -s train
 # One thread per run, as many runs at once as there are cores (JOBS=N to choose).
 JOBS=${JOBS:-$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc 2>/dev/null || echo 1)}
 
+# The recipe GPT-2-style users train with (issue 41): AdamW beta2 0.95, weight decay 0.1, gradient
+# clipping at 1, 100 warm-up steps, cosine decay, 1000 steps. The scripts of the users' regime
+# (text_map.sh, mup_map.sh, qk_gains.sh) add their init, block and floor (optim.min_lr) to it.
+users_recipe=(--set optim.beta2=0.95 --set optim.weight_decay=0.1 --set optim.grad_clip=1.0
+    --set optim.warmup_steps=100 --set optim.schedule=cosine --steps 1000)
+
 # publish SWEEP_DIR DOCS_DIR: the sweep's sweep.csv, summary.txt and figures into DOCS_DIR (the
 # run folders stay in sweeps/, which git ignores: they hold checkpoints).
 publish() {

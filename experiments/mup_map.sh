@@ -40,9 +40,8 @@ SEEDS=${SEEDS:-1,2}
 LRS=${LRS:-1.5e-4 3e-4 6e-4 1.2e-3 2.4e-3 4.8e-3 9.6e-3}
 INIT=${INIT:-gpt2}
 experiments/text_corpus.sh kjv
-recipe=(--set init.scheme="$INIT" --set optim.beta2=0.95 --set optim.weight_decay=0.1
-    --set optim.grad_clip=1.0 --set optim.warmup_steps=100 --set optim.schedule=cosine
-    --set model.block=llama --set model.base_width=128 --steps 1000)
+recipe=(--set init.scheme="$INIT" "${users_recipe[@]}" --set model.block=llama
+    --set model.base_width=128)
 
 part_width() { case $1 in *_d128) echo 128 ;; *_d256) echo 256 ;; *_d512) echo 512 ;;
     *) echo "mup_map.sh: unknown part $1" >&2; exit 2 ;; esac; }

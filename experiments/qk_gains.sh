@@ -31,9 +31,7 @@ for lr in $lrs; do
     ./train --sweep configs/text_scaled.ini --d-model 128 --dk 16,32,64 --scales none,sqrt_dk \
         --grid optim.lr="$lr" --seeds 1 --set "task.file=$PWD/data/kjv.txt" \
         --set attention.qk_norm=rmsnorm --set model.block=llama --set init.scheme=gpt2 \
-        --set optim.beta2=0.95 --set optim.weight_decay=0.1 --set optim.grad_clip=1.0 \
-        --set optim.warmup_steps=100 --set optim.schedule=cosine --set optim.min_lr="$min_lr" \
-        --steps 1000 --jobs "$JOBS" --out "$out" ||
+        "${users_recipe[@]}" --set optim.min_lr="$min_lr" --jobs "$JOBS" --out "$out" ||
         echo "qk_gains.sh: some runs at lr $lr did not finish (see $out/sweep.csv)"
     publish "$out" "$res/lr-$lr"
     experiments/curves.sh "$out" "$res/lr-$lr/curves"

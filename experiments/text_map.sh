@@ -40,9 +40,7 @@ PARTS=${PARTS:-d128 d256 d512 gpt2_d256}
 SEEDS=${SEEDS:-1,2}
 LRS=${LRS:-3e-4 6e-4 1.2e-3 2.4e-3 4.8e-3 9.6e-3 1.92e-2}
 experiments/text_corpus.sh kjv
-recipe=(--set init.scheme=gpt2 --set optim.beta2=0.95 --set optim.weight_decay=0.1
-    --set optim.grad_clip=1.0 --set optim.warmup_steps=100 --set optim.schedule=cosine
-    --steps 1000)
+recipe=(--set init.scheme=gpt2 "${users_recipe[@]}")
 
 part_width() { case $1 in d128) echo 128 ;; d256 | gpt2_d256) echo 256 ;; d512) echo 512 ;;
     d768) echo 768 ;; *) echo "text_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
