@@ -139,7 +139,9 @@ static int parse_options(int argc, char **argv, Options *o) {
             if (*end || o->matmul_n < 1 || o->matmul_n > 16384) return usage(argv[0]);
         } else if (strcmp(argv[i], "--path") == 0 && i + 1 < argc) {
             i++;
-            o->only_path = strcmp(argv[i], "float32") == 0 ? 0 : strcmp(argv[i], "bf16") == 0 ? 1 : -2;
+            o->only_path = strcmp(argv[i], "float32") == 0 ? 0
+                           : strcmp(argv[i], "bf16") == 0  ? 1
+                                                           : -2;
             if (o->only_path < 0) return usage(argv[0]);
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             o->only_threads = (int)strtol(argv[++i], &end, 10);
@@ -148,6 +150,12 @@ static int parse_options(int argc, char **argv, Options *o) {
             return usage(argv[0]);
         }
     }
+    if (o->only_shape >= o->n_shapes) return usage(argv[0]);
+    /* --seq: one thread and float32 unless asked (not for --matmul, which reads them as given) */
+    if (o->shapes == seq_shapes && !o->matmul_n) {
+        if (!o->only_threads) o->only_threads = 1;
+        if (o->only_path < 0) o->only_path = 0;
+    }
     return 0;
 }
 
@@ -155,51 +163,46 @@ int main(int argc, char **argv) {
     Options o;
     int bad = parse_options(argc, argv, &o);
     if (bad) return bad;
-    int quick = o.quick, only_shape = o.only_shape, only_threads = o.only_threads;
-    int matmul_n = o.matmul_n, only_path = o.only_path, kernels = o.kernels;
-    const Shape *shapes = o.shapes;
-    int n_shapes = o.n_shapes;
-    double budget_seconds = o.budget_seconds;
-    if (only_shape >= n_shapes) return usage(argv[0]);
-    if (matmul_n) return matmul_mode(matmul_n, only_threads ? only_threads : 1, only_path == 1);
-    if (shapes == seq_shapes && !only_threads) only_threads = 1;
-    if (shapes == seq_shapes && only_path < 0) only_path = 0; /* --seq: float32 unless asked */
+    if (o.matmul_n)
+        return matmul_mode(o.matmul_n, o.only_threads ? o.only_threads : 1, o.only_path == 1);
     /* which binary this is: a -march=native build times this CPU's instructions, a portable one
      * (make portable) the family's */
     printf("build: scaledot %s; %s; flags %s\n", provenance_build(), provenance_compiler(),
            provenance_flags());
     print_cpu();
-    Peak peak = measure_peak(quick ? 0.3 : 1.0);
-    int reps = quick ? KERNEL_REPS_QUICK : KERNEL_REPS;
-    if (kernels)
+    Peak peak = measure_peak(o.quick ? 0.3 : 1.0);
+    int reps = o.quick ? KERNEL_REPS_QUICK : KERNEL_REPS;
+    if (o.kernels)
         return print_kernel_lines(bench_shapes + FIRST_WIDTH_SHAPE, N_WIDTH_SHAPES, &peak, reps);
     print_method();
     int use[N_THREADS];
     for (int j = 0; j < N_THREADS; j++)
-        use[j] = only_threads <= 0 || thread_counts[j] == only_threads;
+        use[j] = o.only_threads <= 0 || thread_counts[j] == o.only_threads;
     Result res[N_SHAPES * N_PATHS];
     memset(res, 0, sizeof res);
-    for (int i = 0; i < n_shapes; i++)
+    for (int i = 0; i < o.n_shapes; i++)
         for (int path = 0; path < N_PATHS; path++) {
-            if ((only_shape >= 0 && i != only_shape) || (only_path >= 0 && path != only_path))
+            if ((o.only_shape >= 0 && i != o.only_shape) ||
+                (o.only_path >= 0 && path != o.only_path))
                 continue;
             char label[64];
-            shape_label(&shapes[i], label, sizeof label);
+            shape_label(&o.shapes[i], label, sizeof label);
             fprintf(stderr, "bench: %s %s ...\n", label, path_names[path]);
-            if (run_in_child(&shapes[i], path, use, quick, budget_seconds,
+            if (run_in_child(&o.shapes[i], path, use, o.quick, o.budget_seconds,
                              &res[i * N_PATHS + path]) != 0) {
                 fprintf(stderr, "bench: shape %s %s failed\n", label, path_names[path]);
                 return 1;
             }
         }
     /* the kernel lines in the full default run, after the children (they start OpenMP here) */
-    if (shapes == bench_shapes && only_shape < 0 && only_threads == 0 && only_path < 0 &&
+    if (o.shapes == bench_shapes && o.only_shape < 0 && o.only_threads == 0 && o.only_path < 0 &&
         print_kernel_lines(bench_shapes + FIRST_WIDTH_SHAPE, N_WIDTH_SHAPES, &peak, reps) != 0)
         return 1;
     /* the team probe only when a 2-thread step was timed (its ceiling is the scaling table's),
      * and only now: it starts OpenMP threads in this process, which the children must not
      * inherit (see measure_team_peak) */
-    if (only_threads != 1) measure_team_peak(&peak, quick ? 0.3 : 1.0, thread_counts[N_THREADS - 1]);
-    print_tables(shapes, n_shapes, res, &peak, shapes == seq_shapes ? SEQ_BASE : -1);
+    if (o.only_threads != 1)
+        measure_team_peak(&peak, o.quick ? 0.3 : 1.0, thread_counts[N_THREADS - 1]);
+    print_tables(o.shapes, o.n_shapes, res, &peak, o.shapes == seq_shapes ? SEQ_BASE : -1);
     return 0;
 }
