@@ -160,9 +160,14 @@ static int save_checkpoint(TrainRun *r, long updates_done, double elapsed_s) {
     char path[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", r->dir);
     CheckpointState st = {updates_done, elapsed_s, r->skipped, r->task.rng};
-    if (checkpoint_save(path, r->cfg_text, &r->m, &r->opt, &st) != 0) return EXIT_RUNTIME;
-    note_stop_state(r, updates_done);
-    return 0;
+    /* held: a second signal between the rename and the new note would name the checkpoint
+     * before it (or none) */
+    sigset_t mask;
+    stop_signals_hold(&mask);
+    int failed = checkpoint_save(path, r->cfg_text, &r->m, &r->opt, &st) != 0;
+    if (!failed) note_stop_state(r, updates_done);
+    stop_signals_release(&mask);
+    return failed ? EXIT_RUNTIME : 0;
 }
 
 /* Reports a non-finite loss or gradient at this step: names the first parameter (a non-finite

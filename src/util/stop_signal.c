@@ -91,4 +91,14 @@ void stop_signals_restore(const StopSignals *saved) {
     sigaction(SIGTERM, &saved->old_term, NULL);
 }
 
+void stop_signals_hold(sigset_t *old) {
+    sigset_t both;
+    sigemptyset(&both);
+    sigaddset(&both, SIGINT);
+    sigaddset(&both, SIGTERM);
+    sigprocmask(SIG_BLOCK, &both, old);
+}
+
+void stop_signals_release(const sigset_t *old) { sigprocmask(SIG_SETMASK, old, NULL); }
+
 int stop_signal_caught(void) { return caught; }
