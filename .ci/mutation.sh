@@ -13,6 +13,9 @@
 #   MUTATION_JOBS=N              mutants tried at once (default: the number of cores)
 #   MUTATION_KEEP=1              keep the scratch folder (its path is printed)
 #   MUTATION_TIMEOUT=S           seconds one test program may take (default 300)
+#   MUTATION_BASELINE_PASSED=1   the caller has just run every test program on this same tree
+#                                and all passed (CI, after make test): the unmutated run is
+#                                skipped (it is built still)
 #
 # Line format of .ci/mutants.txt (one mutant per line; '#' lines and blank lines are ignored):
 #   ID @@ FILE @@ PROGRAM [PROGRAM ...] @@ OLD @@ NEW [@@ OLD2 @@ NEW2 ...]
@@ -96,13 +99,16 @@ if ! make -s -j"$cores" CC="$cc" "${targets[@]}" > build.log 2>&1; then
     echo "mutation: the unmutated tree does not build"
     exit 1
 fi
-# MUTATION_JOBS programs at once (each its own log; the failures are listed after all ran)
+# MUTATION_JOBS programs at once (each its own log; the failures are listed after all ran),
+# unless they have just passed (MUTATION_BASELINE_PASSED=1)
 export build tmo
-printf '%s\n' $all_progs | xargs -r -P "$jobs" -I{} bash -c \
+[ "${MUTATION_BASELINE_PASSED:-}" = 1 ] ||
+    printf '%s\n' $all_progs | xargs -r -P "$jobs" -I{} bash -c \
     'CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$1" > "baseline-$1.log" 2>&1 ||
      touch "baseline-$1.failed"' _ {} || true
 bad=0
 for p in $all_progs; do
+    [ "${MUTATION_BASELINE_PASSED:-}" != 1 ] || break
     if [ -e "baseline-$p.failed" ] || [ ! -e "baseline-$p.log" ]; then
         tail -20 "baseline-$p.log" 2> /dev/null
         echo "mutation: $p fails on the unmutated tree; fix that first"
@@ -124,7 +130,9 @@ for p in $all_progs; do
     fi
 done
 cp -p train train.base
-echo "mutation: baseline built and passing ($((SECONDS - t_start)) s); $(($(wc -w <<< "$needs_train"))) of the programs run ./train"
+passing=passing
+[ "${MUTATION_BASELINE_PASSED:-}" != 1 ] || passing="passing (in the caller's run, not run again)"
+echo "mutation: baseline built and $passing ($((SECONDS - t_start)) s); $(($(wc -w <<< "$needs_train"))) of the programs run ./train"
 
 # The objects built from FILE, whether built yet or not: src/X.c gives X.o of the float and the
 # double build, tests/X.c its test objects (float and double); anything else none.
