@@ -404,7 +404,7 @@ START_TEST(test_text_regime) {
     ck_assert_int_eq(config_set(&c, "optim.lr=4.8e-3", 0), 0);
     ck_assert_int_eq(lmc_place(&c, &p), 0);
     v = verdict_of(&p);
-    ck_assert_str_eq(v, "verdict: behind the best: 0 of 2 runs at its width, arm and lr ended "
+    ck_assert_str_eq(v, "verdict: behind the best: 0 of 3 runs at its width, arm and lr ended "
                         "near the best (d_model 128, lr 4.8e-3); regime text_users\n");
     free(v);
 }

@@ -50,7 +50,7 @@ static const struct {
 } WANT[] = {
     {"sort_lr_map", 130, 127, 3},
     {"sort_users", 30, 24, 6},
-    {"text_users", 112, 108, 4},
+    {"text_users", 128, 119, 9},
 };
 
 /* The split cells, the documented near-threshold ones (docs/attention_fixes.md): d_model 64
@@ -67,6 +67,7 @@ static const struct {
     /* the text map (docs/findings.md, "Where our users stand"): one seed within 0.1 bits per
      * byte of the width's best, one not */
     {"text_users", "none", "gpt2", "none", 128, 2.4e-3},
+    {"text_users", "sqrt_dk", "gpt2", "rmsnorm", 128, 4.8e-3},
     {"text_users", "sqrt_dk", "gpt2", "rmsnorm", 128, 9.6e-3},
 };
 
