@@ -32,11 +32,10 @@ static void teardown(void) { tu_remove_tree(g_tmp); }
 /* ---- (1) no writer bypasses the rule ---------------------------------------------------- */
 
 /* The only files of src/ that may create, rename or remove files themselves: the mechanism
- * (whole_write.c, owned_dir.c), the lock (run_lock.c: .lock), mkdir -p (dirs.c) and the export
- * writer (safetensors.c: a new name only, by link(2), never replacing one). */
+ * (whole_write.c, owned_dir.c; the export's new-name-only write too: atomic_commit_new), the
+ * lock (run_lock.c: .lock) and mkdir -p (dirs.c). */
 static const char *const ALLOWED[] = {"src/util/whole_write.c", "src/util/owned_dir.c",
-                                      "src/util/run_lock.c", "src/util/dirs.c",
-                                      "src/util/safetensors.c"};
+                                      "src/util/run_lock.c", "src/util/dirs.c"};
 
 START_TEST(test_no_writer_bypasses_the_rule) {
     char cmd[PATH_MAX + 600], path[PATH_MAX];
@@ -329,6 +328,16 @@ START_TEST(test_moved_sweep_trains_in_place) {
     ck_assert_msg(access(path, F_OK) == 0, "a run the plan does not name was moved");
     snprintf(path, sizeof path, "%s/moved/runs/extra", g_tmp);
     ck_assert(access(path, F_OK) != 0);
+    /* the plan's config copied into a folder whose name only ends in "configs" (moved/xconfigs/):
+     * not the sweep's configs/, so its run.dir is its own word too (the old check took any
+     * "*configs" folder, and the folder above it cut by one character, for the sweep's) */
+    snprintf(cmd, sizeof cmd, "mkdir %s/moved/xconfigs && cp %s/moved/configs/lr-1e-3.ini "
+             "%s/moved/xconfigs/", g_tmp, g_tmp, g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(tu_run_train(g_tmp, "moved/xconfigs/lr-1e-3.ini"), 0);
+    ck_assert(!tu_train_output_contains(g_tmp, "note: moved/xconfigs/lr-1e-3.ini"));
+    snprintf(path, sizeof path, "%s/sw/runs/lr-1e-3/loss.csv", g_tmp);
+    ck_assert_msg(access(path, F_OK) == 0, "a config outside the sweep's configs/ was moved");
 }
 END_TEST
 

@@ -333,8 +333,8 @@ static const RefusedCase REFUSED[] = {
      {"--grid", "task.separator=auto,true"}},
 
     /* a run name of 3 + 5 + 242 = 250 characters (248-255 passed before, then failed after
-     * plan.txt was written): configs/<name>.ini.tmp is over 255 */
-    {"at most 247 fit", {"--grid", "optim.lr=0.001" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "00"}},
+     * plan.txt was written); the message names the file it is for, not an old temporary name */
+    {"at most 247, so that the files named after it (configs/<name>.ini and others) fit", {"--grid", "optim.lr=0.001" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "0000000000" "00"}},
 };
 
 START_TEST(test_refused) {

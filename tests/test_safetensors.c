@@ -127,8 +127,8 @@ START_TEST(test_empty_file_bytes) {
 END_TEST
 
 /* A name the folder takes (here 253 and 255 bytes, NAME_MAX) can be written: the temporary
- * name (NAME.tmp.XXXXXX) is cut to fit, and is gone afterwards (issue 33: a legal 252-byte name
- * failed with "File name too long"). */
+ * name (NAME.tmp.PID.K, whole_write.h) is cut to fit, and is gone afterwards (issue 33: a legal
+ * 252-byte name failed with "File name too long"). */
 START_TEST(test_long_names) {
     static const int lens[] = {253, 255};
     for (int i = 0; i < 2; i++) {

@@ -344,7 +344,8 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
         }
         if ((int)strlen(c->run_name) > PLAN_NAME_MAX) {
             fprintf(stderr, "error: run %ld of the plan is named '%s', %zu characters; at most "
-                            "%d fit a file name (configs/<name>.ini.tmp). Use shorter values; "
+                            "%d, so that the files named after it (configs/<name>.ini and "
+                            "others) fit a file name of 255 characters. Use shorter values; "
                             "nothing was run or written\n",
                     r + 1, c->run_name, strlen(c->run_name), PLAN_NAME_MAX);
             rc = -1;

@@ -137,8 +137,11 @@ int sweep_write_atomic(const char *path, const char *text, size_t len);
 
 /* ---- Shared by plan.c and plan_text.c only ---- */
 
-/* The longest run name: OUT/configs/<name>.ini.tmp must fit one file name (NAME_MAX). */
-#define PLAN_NAME_MAX (255 - (int)sizeof ".ini.tmp" + 1)
+/* The longest run name: the files named after it (OUT/configs/<name>.ini, a published
+ * curves/<name>.csv) must fit one file name (NAME_MAX, 255), with 8 characters kept for their
+ * suffixes. (It was once set by the temporary name <name>.ini.tmp; temporary names are now cut
+ * to fit, whole_write.h.) */
+#define PLAN_NAME_MAX (255 - 8)
 
 /* Allocates p's column names, run names and cells for n_cols columns and n_runs runs (zeroed).
  * Returns 0, or -1 after a message (out of memory; what was allocated is freed by plan_free). */

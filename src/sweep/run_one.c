@@ -78,7 +78,10 @@ int sweep_follow_moved(Config *c, const char *cfg_path) {
     char out[SWEEP_PATH], old[SWEEP_PATH], abs[PATH_MAX], plan[SWEEP_PATH + 16];
     const char *slash = strrchr(cfg_path, '/');
     size_t n = slash ? (size_t)(slash - cfg_path) : 0;
-    if (n < 7 || strncmp(cfg_path + n - 7, "configs", 7) != 0 || n - 7 >= sizeof out) return 0;
+    /* a folder named configs exactly (".../configs/R.ini" or "configs/R.ini") */
+    if (n < 7 || strncmp(cfg_path + n - 7, "configs", 7) != 0 ||
+        (n > 7 && cfg_path[n - 8] != '/') || n - 7 >= sizeof out)
+        return 0;
     if (n == 7) snprintf(out, sizeof out, ".");
     else snprintf(out, sizeof out, "%.*s", (int)(n - 8), cfg_path);
     if (!*out) snprintf(out, sizeof out, "/");

@@ -9,9 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary file's suffix (mkstemp's X's last) and its length. */
-#define TMP_SUFFIX ".tmp.XXXXXX"
-#define TMP_SUFFIX_LEN (sizeof TMP_SUFFIX - 1)
+#include "util/whole_write.h"
 
 _Static_assert(sizeof(float) == 4, "F32 tensors are written from 4-byte floats");
 
@@ -163,49 +161,28 @@ int safetensors_write(const char *path, const SafetensorsTensor *tensors, int n_
         }
     size_t header_len = 0;
     char *header = header_json(tensors, n_tensors, meta, n_meta, &header_len);
-    size_t tmp_len = strlen(path) + sizeof TMP_SUFFIX;
-    char *tmp = malloc(tmp_len);
-    if (!header || !tmp) {
+    if (!header) {
         fprintf(stderr, "error: cannot write '%s': out of memory\n", path);
-        free(header);
-        free(tmp);
         return -1;
     }
-    /* same folder: link(2) cannot cross. A name near NAME_MAX is cut for the temporary name
-     * only (mkstemp keeps it unique), so every name the folder takes can be exported to. */
-    const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path) + 1 : 0, base_len = strlen(path) - dir_len;
-    size_t keep = base_len + TMP_SUFFIX_LEN > NAME_MAX ? NAME_MAX - TMP_SUFFIX_LEN : base_len;
-    snprintf(tmp, tmp_len, "%.*s" TMP_SUFFIX, (int)(dir_len + keep), path);
-    int fd = mkstemp(tmp), rc = -1;
-    /* mkstemp makes the file 0600; a new file of the user's gets what fopen would give it */
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fd >= 0) fchmod(fd, 0666 & ~mask);
-    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-    if (!f) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", fd >= 0 ? tmp : path, strerror(errno));
-        if (fd >= 0) close(fd), unlink(tmp);
-        free(header);
-        free(tmp);
-        return -1;
-    }
-    int bad = write_body(f, header, header_len, tensors, n_tensors) != 0 || fflush(f) != 0 ||
-              fsync(fileno(f)) != 0;
-    int err = errno;
-    if (fclose(f) != 0 && !bad) bad = 1, err = errno;
-    if (bad) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", tmp, strerror(err));
-    } else if (link(tmp, path) != 0) {
+    /* the temporary file beside path, named and created as every whole write's (whole_write.h),
+     * then linked to path, never replacing what appeared there meanwhile */
+    AtomicFile out;
+    int rc = -1;
+    if (!atomic_open(&out, path)) {
+        fprintf(stderr, "error: cannot write '%s': %s\n", out.failed, strerror(errno));
+    } else if (write_body(out.f, header, header_len, tensors, n_tensors) != 0) {
+        int err = errno ? errno : EIO;
+        atomic_discard(&out);
+        fprintf(stderr, "error: cannot write '%s': %s\n", out.tmp, strerror(err));
+    } else if (atomic_commit_new(&out, 1) != 0) {
         /* EEXIST: something appeared at path since the check above; it is left alone */
-        fprintf(stderr, "error: cannot write '%s': %s\n", path,
+        fprintf(stderr, "error: cannot write '%s': %s\n", out.failed,
                 errno == EEXIST ? "it appeared while writing; it is never overwritten"
                                 : strerror(errno));
     } else {
         rc = 0;
     }
-    unlink(tmp);
     free(header);
-    free(tmp);
     return rc;
 }

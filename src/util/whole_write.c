@@ -118,7 +118,9 @@ FILE *atomic_open(AtomicFile *a, const char *path) {
     return a->f;
 }
 
-int atomic_commit(AtomicFile *a, int sync) {
+/* atomic_commit (replace nonzero: rename over path) and atomic_commit_new (0: link, never
+ * replacing). */
+static int commit(AtomicFile *a, int sync, int replace) {
     if (!a->f) {
         errno = EBADF;
         return -1;
@@ -130,15 +132,20 @@ int atomic_commit(AtomicFile *a, int sync) {
     if (!err && sync && fsync(fileno(a->f)) != 0) err = errno;
     if (fclose(a->f) != 0 && !err) err = errno;
     a->f = NULL;
-    if (!err && rename(a->tmp, a->path) != 0) err = errno, a->failed = a->path;
+    if (!err && (replace ? rename(a->tmp, a->path) : link(a->tmp, a->path)) != 0)
+        err = errno, a->failed = a->path;
+    if (err || !replace) unlink(a->tmp);
     if (err) {
-        unlink(a->tmp);
         errno = err;
         return -1;
     }
     wrote_name(a->path);
     return 0;
 }
+
+int atomic_commit(AtomicFile *a, int sync) { return commit(a, sync, 1); }
+
+int atomic_commit_new(AtomicFile *a, int sync) { return commit(a, sync, 0); }
 
 void atomic_discard(AtomicFile *a) {
     if (!a->f) return;

@@ -68,6 +68,13 @@ FILE *atomic_open(AtomicFile *a, const char *path);
  * path left as it was and the temporary file removed. */
 int atomic_commit(AtomicFile *a, int sync);
 
+/* atomic_commit for a file that must be new: the temporary file is linked to path (link(2)),
+ * which fails with EEXIST instead of replacing anything that appeared at path meanwhile (a
+ * file, a folder, a link: none is touched), then removed. Why beside atomic_commit: --export
+ * never overwrites, and its temporary file is named and created as every other's (above).
+ * Returns 0, or -1 with errno (the first failure) and path as it was. */
+int atomic_commit_new(AtomicFile *a, int sync);
+
 /* Abandons the write: closes the stream and removes the temporary file; path is left as it was. */
 void atomic_discard(AtomicFile *a);
 
