@@ -78,6 +78,7 @@ int sweep_follow_moved(Config *c, const char *cfg_path) {
     char out[SWEEP_PATH], old[SWEEP_PATH], abs[PATH_MAX], plan[SWEEP_PATH + 16];
     const char *slash = strrchr(cfg_path, '/');
     size_t n = slash ? (size_t)(slash - cfg_path) : 0;
+    while (n > 0 && cfg_path[n - 1] == '/') n--; /* configs//R.ini: the folder is configs */
     /* a folder named configs exactly (".../configs/R.ini" or "configs/R.ini") */
     if (n < 7 || strncmp(cfg_path + n - 7, "configs", 7) != 0 ||
         (n > 7 && cfg_path[n - 8] != '/') || n - 7 >= sizeof out)

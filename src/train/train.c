@@ -162,11 +162,10 @@ static int save_checkpoint(TrainRun *r, long updates_done, double elapsed_s) {
     CheckpointState st = {updates_done, elapsed_s, r->skipped, r->task.rng};
     /* held: a second signal between the rename and the new note would name the checkpoint
      * before it (or none) */
-    sigset_t mask;
-    stop_signals_hold(&mask);
+    stop_signals_hold();
     int failed = checkpoint_save(path, r->cfg_text, &r->m, &r->opt, &st) != 0;
     if (!failed) note_stop_state(r, updates_done);
-    stop_signals_release(&mask);
+    stop_signals_release();
     return failed ? EXIT_RUNTIME : 0;
 }
 

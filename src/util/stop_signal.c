@@ -8,6 +8,10 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t caught;
+/* stop_signals_hold: 1 while held; held_sig a second signal that came meanwhile (0: none). A
+ * flag, not a signal mask: the mask is per thread, and OpenMP's idle threads take the signal
+ * too (a sigprocmask hold in the main thread let them end the process mid-write). */
+static volatile sig_atomic_t holding, held_sig;
 
 /* The note of stop_signal_note in one of two buffers, note_at the one the handler writes (-1:
  * none): a new note goes into the other, then note_at moves to it, so the handler, which can
@@ -42,6 +46,8 @@ static void write_all(const char *s, size_t n) {
 /* The value stop_signal_relay sends with the signal ("stop" in ASCII). */
 #define RELAY_VALUE 0x73746f70
 
+static void stop_now(int sig);
+
 /* The first signal is recorded for the job to poll. A second one means "now": the process ends
  * at once with 128 + its number, after the job's note (only async-signal-safe calls here:
  * write(2), _exit), whoever sent it, but for the parent's relay (stop_signal_relay): a sweep
@@ -56,6 +62,15 @@ static void on_stop_signal(int sig, siginfo_t *info, void *uctx) {
     if (info && info->si_code == SI_QUEUE && info->si_value.sival_int == RELAY_VALUE &&
         info->si_pid == getppid())
         return;
+    if (holding) {
+        held_sig = sig;
+        return;
+    }
+    stop_now(sig);
+}
+
+/* The second signal's end: the note, then _exit(128 + sig) (async-signal-safe only). */
+static void stop_now(int sig) {
     int at = note_at;
     if (at >= 0) {
         static const char AGAIN_INT[] = "\nsecond SIGINT: stopped at once; ",
@@ -82,6 +97,8 @@ void stop_signals_catch(StopSignals *saved) {
     sigaddset(&sa.sa_mask, SIGTERM);
     caught = 0;
     note_at = -1;
+    holding = 0;
+    held_sig = 0;
     sigaction(SIGINT, &sa, &saved->old_int);
     sigaction(SIGTERM, &sa, &saved->old_term);
 }
@@ -91,14 +108,15 @@ void stop_signals_restore(const StopSignals *saved) {
     sigaction(SIGTERM, &saved->old_term, NULL);
 }
 
-void stop_signals_hold(sigset_t *old) {
-    sigset_t both;
-    sigemptyset(&both);
-    sigaddset(&both, SIGINT);
-    sigaddset(&both, SIGTERM);
-    sigprocmask(SIG_BLOCK, &both, old);
+void stop_signals_hold(void) {
+    held_sig = 0;
+    holding = 1;
 }
 
-void stop_signals_release(const sigset_t *old) { sigprocmask(SIG_SETMASK, old, NULL); }
+void stop_signals_release(void) {
+    holding = 0;
+    /* a second signal during the hold ends the process now; one after this line, in the handler */
+    if (held_sig) stop_now(held_sig);
+}
 
 int stop_signal_caught(void) { return caught; }

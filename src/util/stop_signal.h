@@ -36,14 +36,14 @@ void stop_signals_restore(const StopSignals *saved);
  * changes (a checkpoint written): the handler writes the last note whole, never a mix. */
 void stop_signal_note(const char *text);
 
-/* Holds SIGINT and SIGTERM back (they stay pending; old gets the mask before) until
- * stop_signals_release: for a change the second-signal handler must see whole or not at all,
- * e.g. a checkpoint's rename and the note that names it. A signal sent meanwhile takes effect
- * at the release. */
-void stop_signals_hold(sigset_t *old);
+/* Holds back the second signal's end until stop_signals_release: for a change the handler must
+ * see whole or not at all, e.g. a checkpoint's rename and the note that names it. A first signal
+ * is recorded as always; a second one that comes meanwhile (in any thread: OpenMP's take signals
+ * too) ends the process at the release, with the note then current. */
+void stop_signals_hold(void);
 
-/* Ends stop_signals_hold: puts back the mask it saved, delivering what came meanwhile. */
-void stop_signals_release(const sigset_t *old);
+/* Ends stop_signals_hold; a second signal that came meanwhile ends the process here. */
+void stop_signals_release(void);
 
 /* The signal caught since stop_signals_catch (SIGINT or SIGTERM), or 0. */
 int stop_signal_caught(void);
