@@ -50,6 +50,14 @@ rounds=${2:-3}
 seconds=${3:-4}
 here=$(cd "$(dirname "$0")" && pwd)
 py=${PYTHON:-/usr/bin/python3}
+case ${TORCH_SHAPES:-bench} in
+    bench) shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256"); shape_set=() ;;
+    gpt2) shapes=("4 64 768 12 12 50257"); shape_set=(--gpt2) ;;
+    *) echo "torch_compare: TORCH_SHAPES=$TORCH_SHAPES: expected bench (make bench's three shapes)" \
+        "or gpt2 (GPT-2 small's)" >&2; exit 2 ;;
+esac
+wide=0 # 1: rows with tokens/s and peak RSS (GPT-2 small's shape)
+[[ ${TORCH_SHAPES:-bench} == gpt2 ]] && wide=1
 if ! "$py" -c 'import torch' 2>/dev/null; then
     echo "torch_compare: $py cannot import torch; install Debian's PyTorch: apt-get install python3-torch" >&2
     exit 2
@@ -60,14 +68,6 @@ if [[ -n ${OPENBLAS_CORETYPE:-} && $OPENBLAS_CORETYPE != "$coretype" ]]; then
     echo "torch_compare: OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE from the environment replaced by $coretype (TORCH_CORETYPE=... to choose)" >&2
 fi
 export OPENBLAS_CORETYPE=$coretype
-case ${TORCH_SHAPES:-bench} in
-    bench) shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256"); shape_set=() ;;
-    gpt2) shapes=("4 64 768 12 12 50257"); shape_set=(--gpt2) ;;
-    *) echo "torch_compare: TORCH_SHAPES=$TORCH_SHAPES: expected bench (make bench's three shapes)" \
-        "or gpt2 (GPT-2 small's)" >&2; exit 2 ;;
-esac
-wide=0 # 1: rows with tokens/s and peak RSS (GPT-2 small's shape)
-[[ ${TORCH_SHAPES:-bench} == gpt2 ]] && wide=1
 
 path=float32 # the linear layers' path being compared: float32, then bf16
 # shape index, threads -> "median_ms n_params peak_rss_mb" (the time table's row, the memory table's)
