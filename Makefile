@@ -14,6 +14,7 @@
 #   make bench-kernels  each matmul product alone at the width shapes' sizes, one thread
 #   make bench-sgemm  our matmul kernels against OpenBLAS sgemm (needs libopenblas-dev; optional)
 #   make bench-torch  the same training step in PyTorch against ours (needs python3-torch; optional)
+#   make bench-torch-gpt2  the same at GPT-2 small's shape, with tokens/s and peak RSS (optional)
 #   make test-twin  the PyTorch twin (twin/) reproduces exported runs (needs python3-torch; optional)
 #   make test-browser  the report pages in headless Chromium (tests/browser.sh; optional)
 #   make bench-wait   OpenMP's idle threads asleep (our default) against a short spin
@@ -115,7 +116,7 @@ PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS)
 PROV_STAMP := $(BUILD)/provenance.stamp
 $(shell mkdir -p $(BUILD); echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))
 
-.PHONY: all test test-run test-all test-clang test-clang-run check-deps clean bench bench-gpt2 bench-kernels bench-sgemm bench-torch bench-wait bench-seq bench-block bench-sweep mutation portable
+.PHONY: all test test-run test-all test-clang test-clang-run check-deps clean bench bench-gpt2 bench-kernels bench-sgemm bench-torch bench-torch-gpt2 bench-wait bench-seq bench-block bench-sweep mutation portable
 all: train
 
 train: $(BUILD)/float/main.o $(LIB_OBJ) $(CC_STAMP)
@@ -313,6 +314,12 @@ TORCH_ROUNDS  ?= 3
 TORCH_SECONDS ?= 4
 bench-torch: $(BUILD)/bench/bench
 	bench/torch_compare.sh ./$(BUILD)/bench/bench $(TORCH_ROUNDS) $(TORCH_SECONDS)
+
+# The same at GPT-2 small's shape (4,64,768,12,12,50257), bench --gpt2's model: TORCH_SHAPES=gpt2,
+# whose rows add tokens/s and both processes' peak RSS; TORCH_ROUNDS, TORCH_SECONDS, TORCH_BF16 as
+# above (a step takes seconds: each program still times its minimum of steps).
+bench-torch-gpt2: $(BUILD)/bench/bench
+	TORCH_SHAPES=gpt2 bench/torch_compare.sh ./$(BUILD)/bench/bench $(TORCH_ROUNDS) $(TORCH_SECONDS)
 
 # The PyTorch twin (twin/) against ./train: three tiny runs (gpt2, qk-norm, llama) exported and re-evaluated in PyTorch
 # (tests/twin.sh; prints SKIPPED and succeeds without python3-torch).

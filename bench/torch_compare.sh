@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # torch_compare.sh: `make bench-torch`, scaledot's training step against the same model in
-# PyTorch (bench/torch_step.py), at make bench's three shapes, on 1 and 2 threads.
+# PyTorch (bench/torch_step.py), at make bench's three shapes, on 1 and 2 threads; with
+# TORCH_SHAPES=gpt2 (`make bench-torch-gpt2`) at GPT-2 small's shape instead.
 #
 # A yardstick, not part of the product: it needs Debian's python3-torch
 # (apt-get install python3-torch). For each round, shape and thread count it runs one program
@@ -32,6 +33,16 @@
 # refused (exit 2, after the float32 results) when the CPU has no AVX512_BF16 or AMX-BF16 or when
 # PyTorch's bf16 matmul is slower than its float32 one; TORCH_BF16=0 leaves the bf16 part out.
 #
+# TORCH_SHAPES=gpt2 (issue 43 item 5): the one shape of `bench --gpt2`, (4,64,768,12,12,50257),
+# the same model as make bench-gpt2 times (torch_step.py's docstring says what is matched), with
+# the same yardstick checks, rounds and paths; each row adds tokens per second (B*T / median step
+# time) and the peak RSS of both processes: bench's child that ran the steps (its memory table)
+# and torch_step.py (ru_maxrss, which counts the interpreter and PyTorch's libraries: the line
+# after the table gives that part, the peak right after `import torch`). At this shape a step takes
+# seconds, so SECONDS is a floor: bench --quick times at least 3 steps and torch_step.py 5.
+# With either set of shapes the script refuses (exit 1) a pair whose parameter counts differ: the
+# two programs did not build the same model.
+#
 # Usage: bench/torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]   (defaults 3 and 4)
 set -euo pipefail
 bench=${1:?usage: torch_compare.sh BENCH_BINARY [ROUNDS] [SECONDS]}
@@ -39,6 +50,14 @@ rounds=${2:-3}
 seconds=${3:-4}
 here=$(cd "$(dirname "$0")" && pwd)
 py=${PYTHON:-/usr/bin/python3}
+case ${TORCH_SHAPES:-bench} in
+    bench) shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256"); shape_set=() ;;
+    gpt2) shapes=("4 64 768 12 12 50257"); shape_set=(--gpt2) ;;
+    *) echo "torch_compare: TORCH_SHAPES=$TORCH_SHAPES: expected bench (make bench's three shapes)" \
+        "or gpt2 (GPT-2 small's)" >&2; exit 2 ;;
+esac
+wide=0 # 1: rows with tokens/s and peak RSS (GPT-2 small's shape)
+[[ ${TORCH_SHAPES:-bench} == gpt2 ]] && wide=1
 if ! "$py" -c 'import torch' 2>/dev/null; then
     echo "torch_compare: $py cannot import torch; install Debian's PyTorch: apt-get install python3-torch" >&2
     exit 2
@@ -49,19 +68,24 @@ if [[ -n ${OPENBLAS_CORETYPE:-} && $OPENBLAS_CORETYPE != "$coretype" ]]; then
     echo "torch_compare: OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE from the environment replaced by $coretype (TORCH_CORETYPE=... to choose)" >&2
 fi
 export OPENBLAS_CORETYPE=$coretype
-shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256")
 
 path=float32 # the linear layers' path being compared: float32, then bf16
-ours() { # shape index, threads -> median ms per step
-    "$bench" --quick --seconds "$seconds" --shape "$1" --threads "$2" --path "$path" 2>/dev/null |
-        awk -v t="$2" -v p="$path" '$1 ~ /^\(/ && $2 == p && $3 == t && NF >= 11 { print $5; exit }'
+# shape index, threads -> "median_ms n_params peak_rss_mb" (the time table's row, the memory table's)
+ours() {
+    "$bench" "${shape_set[@]}" --quick --seconds "$seconds" --shape "$1" --threads "$2" \
+        --path "$path" 2>/dev/null |
+        awk -v t="$2" -v p="$path" '
+            $1 ~ /^\(/ && $2 == p && $3 == t && NF >= 11 && ms == "" { ms = $5 }
+            $1 ~ /^\(/ && $2 == p && NF == 7 { n = $3; rss = $5 }
+            END { if (ms != "" && rss != "") print ms, n, rss }'
 }
-theirs() { # shape, threads -> median ms per step
+# shape, threads -> "median_ms n_params peak_rss_mb import_rss_mb"
+theirs() {
     local flag=
     [[ $path == bf16 ]] && flag=--bf16
     # shellcheck disable=SC2086
     OPENBLAS_NUM_THREADS=$2 OMP_NUM_THREADS=$2 "$py" "$here/torch_step.py" $1 "$2" "$seconds" $flag |
-        awk '{ print $10 }'
+        awk 'NF >= 15 { print $10, $13, $14, $15 }'
 }
 
 install_blas="apt-get install libopenblas0-pthread"
@@ -94,27 +118,48 @@ torch_ver=$("$py" -c 'import torch; print(torch.__version__)')
 echo "scaledot vs PyTorch $torch_ver (OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE), ms per AdamW step,"
 echo "medians over ${seconds} s per program and round, $rounds rounds, programs alternated;"
 echo "ratio = PyTorch ms / scaledot ms (above 1: scaledot is faster)"
+if ((wide)); then
+    echo "shape: GPT-2 small's, bench --gpt2's model; a step takes seconds, so each program times at" \
+        "least its minimum of steps after warm-up (scaledot 3, PyTorch 5) whatever the ${seconds} s"
+fi
 grep -m1 'model name' /proc/cpuinfo | sed 's/^model name\s*:\s*/cpu: /'
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The alternated rounds and their medians for the current $path.
 compare() {
-    printf '%-22s %3s %5s %12s %12s %8s\n' "shape (B,T,C,L,NH,V)" thr round "scaledot ms" "PyTorch ms" ratio
+    printf '%-22s %3s %5s %12s %12s %8s' "shape (B,T,C,L,NH,V)" thr round "scaledot ms" "PyTorch ms" ratio
+    ((wide)) && printf ' %14s %14s %12s %12s' "scaledot tok/s" "PyTorch tok/s" "scaledot MB" "PyTorch MB"
+    echo
     declare -A ratios
+    local a b a_n b_n a_rss b_rss b_base sb st tokens
     for r in $(seq 1 "$rounds"); do
-        for i in 0 1 2; do
+        for i in "${!shapes[@]}"; do
+            read -r sb st _ <<<"${shapes[$i]}"
+            tokens=$((sb * st)) # B*T, a step's tokens
             for t in 1 2; do
                 if (( r % 2 )); then a=$(ours "$i" "$t"); b=$(theirs "${shapes[$i]}" "$t")
                 else b=$(theirs "${shapes[$i]}" "$t"); a=$(ours "$i" "$t"); fi
                 [[ -n $a && -n $b ]] || { echo "torch_compare: a run printed no time" >&2; exit 1; }
+                read -r a a_n a_rss <<<"$a"
+                read -r b b_n b_rss b_base <<<"$b"
+                if [[ $a_n != "$b_n" ]]; then
+                    echo "torch_compare: not the same model at (${shapes[$i]}): scaledot has $a_n" \
+                        "parameters, torch_step.py $b_n" >&2
+                    exit 1
+                fi
                 q=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", b / a }')
                 ratios[$i,$t]+="$q "
-                printf '%-22s %3d %5d %12.1f %12.1f %7.2fx\n' "($(tr ' ' , <<<"${shapes[$i]}"))" "$t" "$r" "$a" "$b" "$q"
+                printf '%-22s %3d %5d %12.1f %12.1f %7.2fx' "($(tr ' ' , <<<"${shapes[$i]}"))" "$t" "$r" "$a" "$b" "$q"
+                ((wide)) && awk -v n="$tokens" -v a="$a" -v b="$b" -v ra="$a_rss" -v rb="$b_rss" \
+                    'BEGIN { printf " %14.1f %14.1f %12.1f %12.1f", 1e3 * n / a, 1e3 * n / b, ra, rb }'
+                echo
             done
         done
     done
+    ((wide)) && echo "(tok/s: B*T / median ms per step; MB: peak RSS, bench's child that ran the steps" \
+        "and torch_step.py's process, of which $b_base MB was already resident after \`import torch\`)"
     echo
     echo "median ratio over the rounds (PyTorch ms / scaledot ms):"
-    for i in 0 1 2; do
+    for i in "${!shapes[@]}"; do
         for t in 1 2; do
             m=$(tr ' ' '\n' <<<"${ratios[$i,$t]}" | grep . | sort -g |
                 awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')

@@ -6,12 +6,22 @@ pos embeddings, pre-LayerNorm blocks with one fused qkv nn.Linear, causal softma
 proj, GELU(tanh) MLP with d_ff = 4C, final LayerNorm, head without bias, masked mean
 cross-entropy) written the plain way in PyTorch, in float32 on the CPU, and prints one line:
 
-    torch B T C L NH V threads steps median_ms min_ms max_ms
+    torch B T C L NH V threads steps median_ms min_ms max_ms n_params peak_rss_mb import_rss_mb
+
+(n_params: the model's parameter count, which torch_compare.sh holds to bench's; peak_rss_mb:
+the process's peak resident memory, getrusage ru_maxrss, which counts the interpreter and
+PyTorch's libraries too; import_rss_mb: that peak right after `import torch`, before the model.)
 
 (torch_bf16 in the first field with --bf16: the forward under torch.autocast("cpu",
 dtype=torch.bfloat16), PyTorch's bf16 autocast: nn.Linear and the attention matmuls take bf16
 operands and give bf16 outputs; the other ops follow the installed version's CPU autocast rules;
 parameters, gradients and the AdamW state stay float32.)
+
+The model is the one bench builds for every shape (bench/step_timing.c's ModelConfig), so at
+GPT-2 small's shape (make bench-torch-gpt2: 4 64 768 12 12 50257) it is bench --gpt2's: the gpt2
+block (LayerNorm, GELU; not the llama block), biases on all four linear layers of a block and on
+every LayerNorm, head.weight its own tensor without bias (not tied to tok), pos of T rows, d_ff 4C,
+eps 1e-5, scale 1/sqrt(d_k): 162,299,904 parameters, the count bench prints.
 
 Usage: torch_step.py B T C L NH V THREADS [SECONDS] [--bf16]
 A step is what scaledot's bench times: forward, zero_grad, backward, AdamW step. The first steps
@@ -20,12 +30,16 @@ and at least 5 were timed. Run it with OPENBLAS_CORETYPE set (bench/torch_compar
 these CPUs OpenBLAS otherwise picks a slow generic kernel.
 """
 import math
+import resource
 import sys
 import time
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+# Linux reports ru_maxrss in KiB
+IMPORT_RSS_MB = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 class Block(nn.Module):
@@ -114,7 +128,10 @@ def main():
     n = len(times)
     median = times[n // 2] if n % 2 else 0.5 * (times[n // 2 - 1] + times[n // 2])
     name = "torch_bf16" if bf16 else "torch"
-    print(f"{name} {B} {T} {C} {L} {NH} {V} {threads} {n} {median:.2f} {times[0]:.2f} {times[-1]:.2f}")
+    n_params = sum(p.numel() for p in model.parameters())
+    peak_rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    print(f"{name} {B} {T} {C} {L} {NH} {V} {threads} {n} {median:.2f} {times[0]:.2f} {times[-1]:.2f}"
+          f" {n_params} {peak_rss_mb:.1f} {IMPORT_RSS_MB:.1f}")
 
 
 if __name__ == "__main__":
