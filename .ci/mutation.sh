@@ -106,21 +106,23 @@ fi
 # MUTATION_JOBS programs at once (each its own log; the failures are listed after all ran),
 # unless they have just passed (MUTATION_BASELINE_PASSED=1)
 export build tmo
-[ "${MUTATION_BASELINE_PASSED:-}" = 1 ] ||
+passing="passing (in the caller's run, not run again)"
+if [ "${MUTATION_BASELINE_PASSED:-}" != 1 ]; then
+    passing=passing
     printf '%s\n' $all_progs | xargs -r -P "$jobs" -I{} bash -c \
-    'CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$1" > "baseline-$1.log" 2>&1 ||
-     touch "baseline-$1.failed"' _ {} || true
-bad=0
-for p in $all_progs; do
-    [ "${MUTATION_BASELINE_PASSED:-}" != 1 ] || break
-    if [ -e "baseline-$p.failed" ] || [ ! -e "baseline-$p.log" ]; then
-        tail -20 "baseline-$p.log" 2> /dev/null
-        echo "mutation: $p fails on the unmutated tree; fix that first"
-        bad=1
-    fi
-done
-[ "$bad" = 0 ] || exit 1
-rm -f baseline-*.log
+        'CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$1" > "baseline-$1.log" 2>&1 ||
+         touch "baseline-$1.failed"' _ {} || true
+    bad=0
+    for p in $all_progs; do
+        if [ -e "baseline-$p.failed" ] || [ ! -e "baseline-$p.log" ]; then
+            tail -20 "baseline-$p.log" 2> /dev/null
+            echo "mutation: $p fails on the unmutated tree; fix that first"
+            bad=1
+        fi
+    done
+    [ "$bad" = 0 ] || exit 1
+    rm -f baseline-*.log
+fi
 # The programs that run ./train: their object calls tu_train_bin or tu_run_train
 # (tests/testutil.h). Only a mutant naming one of them relinks ./train (for a header, recompiles
 # every object of it); the others leave the unmutated ./train of the baseline (train.base) in
@@ -134,8 +136,6 @@ for p in $all_progs; do
     fi
 done
 cp -p train train.base
-passing=passing
-[ "${MUTATION_BASELINE_PASSED:-}" != 1 ] || passing="passing (in the caller's run, not run again)"
 echo "mutation: baseline built and $passing ($((SECONDS - t_start)) s); $(($(wc -w <<< "$needs_train"))) of the programs run ./train"
 
 # The objects built from FILE, whether built yet or not: src/X.c gives X.o of the float and the

@@ -51,13 +51,12 @@ seconds=${3:-4}
 here=$(cd "$(dirname "$0")" && pwd)
 py=${PYTHON:-/usr/bin/python3}
 case ${TORCH_SHAPES:-bench} in
-    bench) shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256"); shape_set=() ;;
-    gpt2) shapes=("4 64 768 12 12 50257"); shape_set=(--gpt2) ;;
+    bench) shapes=("64 32 128 2 2 16" "16 128 256 4 4 64" "8 256 512 6 8 256"); shape_set=(); wide=0 ;;
+    gpt2) shapes=("4 64 768 12 12 50257"); shape_set=(--gpt2); wide=1 ;;
     *) echo "torch_compare: TORCH_SHAPES=$TORCH_SHAPES: expected bench (make bench's three shapes)" \
         "or gpt2 (GPT-2 small's)" >&2; exit 2 ;;
 esac
-wide=0 # 1: rows with tokens/s and peak RSS (GPT-2 small's shape)
-[[ ${TORCH_SHAPES:-bench} == gpt2 ]] && wide=1
+# wide=1: rows with tokens/s and peak RSS (GPT-2 small's shape)
 if ! "$py" -c 'import torch' 2>/dev/null; then
     echo "torch_compare: $py cannot import torch; install Debian's PyTorch: apt-get install python3-torch" >&2
     exit 2

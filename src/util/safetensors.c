@@ -3,11 +3,9 @@
 #include "util/safetensors.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "util/whole_write.h"
 
