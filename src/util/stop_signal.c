@@ -12,6 +12,9 @@ static volatile sig_atomic_t caught;
  * flag, not a signal mask: the mask is per thread, and OpenMP's idle threads take the signal
  * too (a sigprocmask hold in the main thread let them end the process mid-write). */
 static volatile sig_atomic_t holding, held_sig;
+/* Set by the first stop_now: the handler (in any thread) and stop_signals_release may both see a
+ * second signal that came as the hold ended; one of them ends the process. */
+static atomic_flag ending = ATOMIC_FLAG_INIT;
 
 /* The note of stop_signal_note in one of two buffers, note_at the one the handler writes (-1:
  * none): a new note goes into the other, then note_at moves to it, so the handler, which can
@@ -64,6 +67,8 @@ static void on_stop_signal(int sig, siginfo_t *info, void *uctx) {
         return;
     if (holding) {
         held_sig = sig;
+        /* the hold may have ended since it was read: then the release may have missed held_sig */
+        if (!holding) stop_now(sig);
         return;
     }
     stop_now(sig);
@@ -71,6 +76,7 @@ static void on_stop_signal(int sig, siginfo_t *info, void *uctx) {
 
 /* The second signal's end: the note, then _exit(128 + sig) (async-signal-safe only). */
 static void stop_now(int sig) {
+    if (atomic_flag_test_and_set(&ending)) return; /* the other caller is ending the process */
     int at = note_at;
     if (at >= 0) {
         static const char AGAIN_INT[] = "\nsecond SIGINT: stopped at once; ",
@@ -99,6 +105,7 @@ void stop_signals_catch(StopSignals *saved) {
     note_at = -1;
     holding = 0;
     held_sig = 0;
+    atomic_flag_clear(&ending);
     sigaction(SIGINT, &sa, &saved->old_int);
     sigaction(SIGTERM, &sa, &saved->old_term);
 }
