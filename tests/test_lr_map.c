@@ -402,10 +402,42 @@ START_TEST(test_text_regime) {
                         "the best (d_model 128, lr 6e-4); regime text_users\n");
     free(v);
     ck_assert_int_eq(config_set(&c, "optim.lr=4.8e-3", 0), 0);
+    ck_assert_int_eq(config_set(&c, "optim.min_lr=4.8e-4", 0), 0);
     ck_assert_int_eq(lmc_place(&c, &p), 0);
     v = verdict_of(&p);
     ck_assert_str_eq(v, "verdict: behind the best: 0 of 3 runs at its width, arm and lr ended "
                         "near the best (d_model 128, lr 4.8e-3); regime text_users\n");
+    free(v);
+    /* the map's runs decayed to lr / 10 (experiments/text_map.sh; regimes.txt's min_lr_ratio):
+     * a floor of 0, or one left at 6e-5 while lr moved, is another schedule, named */
+    static const struct {
+        const char *set, *diff;
+    } OFF[] = {{"optim.min_lr=0", "optim.min_lr = 0 (the regime: optim.lr x 0.1 = 0.00048)"},
+               {"optim.min_lr=6e-5", "optim.min_lr = 6e-05 (the regime: optim.lr x 0.1 = 0.00048)"}};
+    for (int i = 0; i < CC_COUNT(OFF); i++) {
+        ck_assert_int_eq(config_set(&c, OFF[i].set, 0), 0);
+        ck_assert_int_eq(lmc_place(&c, &p), 0);
+        ck_assert_int_eq(p.regime, -1);
+        ck_assert_str_eq(lr_map_regimes[p.nearest].id, "text_users");
+        ck_assert_int_eq(p.n_diffs, 1);
+        ck_assert_str_eq(p.diffs[0], OFF[i].diff);
+    }
+}
+END_TEST
+
+/* configs/text_users.ini, the users' run, is a point of the text map: d_model 256, LLaMA block,
+ * scaled at lr 6e-4 (min_lr 6e-5), where results/text_map/d256's two runs ended near the best
+ * (1.337 and 1.329 nats per byte). */
+START_TEST(test_text_users_config) {
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_users.ini"), 0);
+    LrPlacement p;
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
+    ck_assert_msg(p.regime >= 0, "%s", p.n_diffs ? p.diffs[0] : "");
+    char *v = verdict_of(&p);
+    ck_assert_str_eq(v, "verdict: near the best: 2 of 2 runs at its width, arm and lr ended near "
+                        "the best (d_model 256, lr 6e-4); regime text_users\n");
     free(v);
 }
 END_TEST
@@ -602,5 +634,5 @@ TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,
                         TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_no_runs, test_text_regime,
-                        test_note_matters, test_where_cli,
+                        test_text_users_config, test_note_matters, test_where_cli,
                         TU_LOOP(test_where_bad_input, 0, CC_COUNT(BAD)), test_init_check_line);

@@ -230,6 +230,9 @@ static const struct {
     {"regime r\nmatch optim.lr 1\n", "regimes.txt:2: match KEY = VALUE"},
     {"regime r\nwhat x\n", "regimes.txt:2: unknown directive 'what'"},
     {"regime r\ntitle x\naxes run.seed\ndk 64\n", "regime r lacks title, axes, dk or learns"},
+    {"regime r\nmin_lr_ratio -0.1\n", "regimes.txt:2: min_lr_ratio NUMBER (> 0)"},
+    {"regime r\ntitle x\naxes run.seed optim.lr\nmin_lr_ratio 0.1\ndk 64\nlearns acc >= 1\n",
+     "regime r has min_lr_ratio but not optim.min_lr among its axes"},
     {"regime r\ntitle x\nsweeps s/sweep.csv\naxes run.seed\ndk 64\nlearns acc >= 1\n",
      "'s/plan.txt' is missing"},
 };

@@ -131,6 +131,9 @@ function parse(    d, rest, k, v, i, n, w) {
         } else if (NF != 4 || ($3 != ">=" && $3 != "<=") || !isnum($4))
             die(table ":" NR ": learns COLUMN >=|<= NUMBER, or learns COLUMN <= best + NUMBER")
         else { RC[nr] = $2; RO[nr] = $3; RV[nr] = $4 }
+    } else if (d == "min_lr_ratio") {
+        if (NF != 2 || !isnum($2) || $2 + 0 <= 0) die(table ":" NR ": min_lr_ratio NUMBER (> 0)")
+        RT[nr] = $2
     } else if (d == "match") {
         if ($3 != "=" || NF < 4) die(table ":" NR ": match KEY = VALUE")
         k = $2; v = rest; sub(/^[^=]*=[ \t]*/, "", v)
@@ -155,8 +158,9 @@ function print_regime(r,    s, i, k, sec, lsec, ini, n, keys) {
             ini = ini "\n        \"" k " = " esc(val[s]) "\\n\""
         }
     }
-    printf "    {%s,\n     %s,\n     %s, %d, %s, %s, %s, %d,%s,\n     %s},\n", cstr(RN[r]), cstr(TI[r]),
-        cstr(RX[r]), RD[r], cstr(RC[r]), cstr(RO[r]), RV[r], RREL[r] ? 1 : 0, ini, cstr(substr(SRC[r], 2))
+    printf "    {%s,\n     %s,\n     %s, %d, %s, %s, %s, %d, %s,%s,\n     %s},\n", cstr(RN[r]), cstr(TI[r]),
+        cstr(RX[r]), RD[r], cstr(RC[r]), cstr(RO[r]), RV[r], RREL[r] ? 1 : 0, RT[r] ? RT[r] : "0", ini,
+        cstr(substr(SRC[r], 2))
 }
 # A cell's thresholds: the largest lr at which every run learnt, the smallest at which one did not.
 # With a relative criterion an lr too low to come near the best in the steps is no failure of the
@@ -197,6 +201,7 @@ END {
     if (!nr) die(table ": no regime")
     for (r = 1; r <= nr; r++) {
         if (TI[r] == "" || RX[r] == "" || !RD[r] || RC[r] == "") die(table ": regime " RN[r] " lacks title, axes, dk or learns")
+        if (RT[r] && !((r SUBSEP "optim.min_lr") in AX)) die(table ": regime " RN[r] " has min_lr_ratio but not optim.min_lr among its axes")
         n = split(SW[r], files, " ")
         for (i = 1; i <= n; i++) read_sweep(r, files[i])
     }
@@ -207,7 +212,8 @@ END {
     printf " * the sweeps it names. Do not edit: change them and run make lr-map;\n"
     printf " * tests/test_lr_map_table.c fails when this table and they differ. */\n"
     printf "#include \"train/lr_map.h\"\n\n"
-    printf "/* {id, title, axes, d_k, criterion column, op, value, relative, settings (INI), sweeps} */\n"
+    printf "/* {id, title, axes, d_k, criterion column, op, value, relative, min_lr / lr (0: not tied),\n"
+    printf " * settings (INI), sweeps} */\n"
     printf "const LrMapRegime lr_map_regimes[] = {\n"
     for (r = 1; r <= nr; r++) print_regime(r)
     printf "};\nconst int lr_map_n_regimes = %d;\n\n", nr

@@ -273,6 +273,14 @@ static int regime_diffs(const Config *c, const char *text, int T, int r, LrPlace
     text_diffs(a, b, reg->ini, p);
     free(a);
     free(b);
+    /* min_lr is an axis, so the config's own value was copied above; where the runs tied it to
+     * their lr, a config must follow the same rule (min_lr 0 is another schedule's tail) */
+    double want = reg->min_lr_ratio * x.lr;
+    if (reg->min_lr_ratio > 0 && !(fabs(x.min_lr - want) <= 1e-6 * want)) {
+        snprintf(line, sizeof line, "optim.min_lr = %g (the regime: optim.lr x %g = %g)",
+                 x.min_lr, reg->min_lr_ratio, want);
+        add_diff(p, line);
+    }
     return 0;
 }
 

@@ -34,6 +34,9 @@ typedef struct {
                               * (status ok) at the run's width, any arm and lr, + threshold (text:
                               * no learn/fail edge; "near the best" is the verdict); lrs below the
                               * smallest at which every run learnt leave its cells' thresholds */
+    double min_lr_ratio;     /* > 0: every run's optim.min_lr was this times its optim.lr (the
+                              * experiment's rule: text_map.sh decays to lr / 10), and a config's
+                              * must be too; 0: min_lr is matched or copied like any other key */
     const char *ini;         /* its settings as an INI text: the match keys, then the plans' other
                               * base lines (its axes not among them) */
     const char *sweeps;      /* the sweep.csv files its runs came from, space-separated */

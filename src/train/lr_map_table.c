@@ -3,11 +3,12 @@
  * tests/test_lr_map_table.c fails when this table and they differ. */
 #include "train/lr_map.h"
 
-/* {id, title, axes, d_k, criterion column, op, value, relative, settings (INI), sweeps} */
+/* {id, title, axes, d_k, criterion column, op, value, relative, min_lr / lr (0: not tied),
+ * settings (INI), sweeps} */
 const LrMapRegime lr_map_regimes[] = {
     {"sort_lr_map",
      "sort, GPT-2 block, AdamW beta2 0.999, no weight decay, clipping or min lr (the lr map)",
-     "run.seed model.d_model model.n_heads optim.lr attention.scale init.scheme", 64, "val_answer_acc", ">=", 0.99, 0,
+     "run.seed model.d_model model.n_heads optim.lr attention.scale init.scheme", 64, "val_answer_acc", ">=", 0.99, 0, 0,
         "[task]\n"
         "name = sort\n"
         "length = 8\n"
@@ -64,7 +65,7 @@ const LrMapRegime lr_map_regimes[] = {
      "results/lr_width/d128/sweep.csv results/lr_width/d128_s3/sweep.csv results/lr_width/d256_none/sweep.csv results/lr_width/d256_s3_none/sweep.csv results/lr_width/d256_s3_sqrt_dk/sweep.csv results/lr_width/d256_sqrt_dk/sweep.csv results/lr_width/d64/sweep.csv results/lr_width/d64_s3/sweep.csv results/init_width/d128/sweep.csv results/init_width/d256/sweep.csv results/init_width/d256_s23/sweep.csv results/init_width/d512/sweep.csv results/init_width/d512_s23/sweep.csv results/init_width/d64/sweep.csv"},
     {"sort_users",
      "sort, GPT-2 block, the users' recipe (AdamW lr 6e-4, beta2 0.95, weight decay 0.1, clip 1, min lr 6e-5)",
-     "run.seed model.d_model model.n_heads attention.scale init.scheme", 64, "val_answer_acc", ">=", 0.99, 0,
+     "run.seed model.d_model model.n_heads attention.scale init.scheme", 64, "val_answer_acc", ">=", 0.99, 0, 0,
         "[task]\n"
         "name = sort\n"
         "length = 8\n"
@@ -122,7 +123,7 @@ const LrMapRegime lr_map_regimes[] = {
      "results/user_recipe/d256/sweep.csv results/user_recipe/d512/sweep.csv results/user_recipe/d768/sweep.csv"},
     {"text_users",
      "text (KJV bytes), LLaMA block, GPT-2 init, the users' recipe (beta2 0.95, weight decay 0.1, clip 1, min lr = lr / 10), lr grid",
-     "run.seed model.d_model model.n_heads optim.lr optim.min_lr attention.scale attention.qk_norm", 64, "val_loss", "<=", 0.0693, 1,
+     "run.seed model.d_model model.n_heads optim.lr optim.min_lr attention.scale attention.qk_norm", 64, "val_loss", "<=", 0.0693, 1, 0.1,
         "[task]\n"
         "name = text\n"
         "seq_len = 64\n"
