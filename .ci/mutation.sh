@@ -303,7 +303,8 @@ for ((w = 2; w <= jobs; w++)); do
     # the programs, and the test objects that hold copy 1's path (SCALEDOT_SOURCE_DIR): made
     # again in this copy when a mutant first needs them; the other objects are the same here
     rm -f "$scratch/$w/$build/tests/"*
-    grep -l -a -F "$scratch/1" "$scratch/$w/$build"/test-obj/*/*.o 2> /dev/null | xargs -r rm -f
+    { grep -l -a -F "$scratch/1" "$scratch/$w/$build"/test-obj/*/*.o || [ $? = 1 ]; } |
+        xargs -r rm -f
 done
 for ((w = 1; w <= jobs; w++)); do
     worker $w &
@@ -312,6 +313,7 @@ done
 
 # The results in the list's order, each as soon as it and those before it are in.
 caught=0 survived=0
+not_caught=() # the ids that survived or broke, named again in the last line (CI shows the tail)
 for k in "${!ids[@]}"; do
     while [ ! -f "$scratch/results/$k.rc" ]; do
         alive=0
@@ -322,18 +324,19 @@ for k in "${!ids[@]}"; do
     if [ ! -f "$scratch/results/$k.rc" ]; then
         echo "ERROR    ${ids[$k]}: no worker finished it"
         broken=$((broken + 1))
+        not_caught+=("${ids[$k]}")
         continue
     fi
     cat "$scratch/results/$k.txt"
     case $(cat "$scratch/results/$k.rc") in
         0) caught=$((caught + 1)) ;;
-        1) survived=$((survived + 1)) ;;
-        *) broken=$((broken + 1)) ;;
+        1) survived=$((survived + 1)) not_caught+=("${ids[$k]}") ;;
+        *) broken=$((broken + 1)) not_caught+=("${ids[$k]}") ;;
     esac
 done
 wait
 pids=()
 
 total=$((caught + survived + broken))
-echo "mutation: $caught caught, $survived survived, $broken broken, of $total; $((SECONDS - t_start)) s"
+echo "mutation: $caught caught, $survived survived, $broken broken, of $total; $((SECONDS - t_start)) s${not_caught[*]:+; not caught: ${not_caught[*]}}"
 [ "$survived" -eq 0 ] && [ "$broken" -eq 0 ]

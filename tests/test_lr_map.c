@@ -442,6 +442,72 @@ START_TEST(test_text_users_config) {
 }
 END_TEST
 
+/* lr_map_report's whole text for c, and whether it holds line (a whole line) */
+static int report_has_line(const Config *c, const char *line) {
+    Task t;
+    ck_assert_int_eq(task_init_model_only(&t, c), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(lr_map_report(f, c, t.seq_len), 0);
+    fclose(f);
+    task_free(&t);
+    char want[600];
+    snprintf(want, sizeof want, "\n%s\n", line);
+    int has = strstr(buf, want) != NULL;
+    if (!has) fprintf(stderr, "no line '%s' in:\n%s", line, buf);
+    free(buf);
+    return has;
+}
+
+/* A config outside every regime is told the --set options that remove its differences from the
+ * nearest, and they do: configs/text_scaled.ini against text_users (written by hand from the
+ * two: its GPT-2 block, fan_in init, AdamW's beta2 0.999, no decay or clipping, 600 steps and a
+ * floor of 0 at lr 2e-3, against the regime's LLaMA block ... and floor lr / 10 = 2e-4). A value
+ * other than a plain word is single-quoted (a file task near the sort map: task.file = ""), and a
+ * d_k no n_heads gives at the config's d_model is said, not set. */
+START_TEST(test_where_sets) {
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_scaled.ini"), 0);
+    const char *const sets[] = {"model.block=llama", "init.scheme=gpt2", "optim.beta2=0.95",
+                                "optim.weight_decay=0.1", "optim.grad_clip=1",
+                                "train.steps=1000", "optim.min_lr=0.0002"};
+    ck_assert(report_has_line(&c, "  to match it: --set model.block=llama --set init.scheme=gpt2 "
+                                  "--set optim.beta2=0.95 --set optim.weight_decay=0.1 --set "
+                                  "optim.grad_clip=1 --set train.steps=1000 --set "
+                                  "optim.min_lr=0.0002"));
+    for (int i = 0; i < CC_COUNT(sets); i++) ck_assert_int_eq(config_set(&c, sets[i], 1), 0);
+    LrPlacement p;
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
+    ck_assert_msg(p.regime >= 0, "%s", p.n_diffs ? p.diffs[0] : "");
+    ck_assert_str_eq(lr_map_regimes[p.regime].id, "text_users");
+    /* d_model 96 with 2 heads: d_k 48; n_heads 1.5 would give 64 */
+    ck_assert_int_eq(config_set(&c, "model.d_model=96", 1), 0);
+    ck_assert_int_eq(config_set(&c, "model.n_heads=2", 1), 0);
+    ck_assert(report_has_line(&c, "  to match it: (d_k 64 needs a d_model it divides)"));
+    /* d_model 128 with 4 heads: d_k 32; 2 heads give 64 */
+    ck_assert_int_eq(config_set(&c, "model.d_model=128", 1), 0);
+    ck_assert_int_eq(config_set(&c, "model.n_heads=4", 1), 0);
+    ck_assert(report_has_line(&c, "  to match it: --set model.n_heads=2"));
+
+    char dir[600], path[700];
+    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_where_sets_XXXXXX");
+    snprintf(path, sizeof path, "%s/it's.txt", dir);
+    tu_write_file(path, "a b | b a\nb a | a b\na a | a a\n");
+    char set[800];
+    snprintf(set, sizeof set, "task.file=%s", path);
+    const char *const file[] = {"task.name=file", "task.val_size=1", set, NULL};
+    config_of(&c, file);
+    /* (the defaults' constant lr without warm-up, against the map's 100 warm-up steps, cosine) */
+    ck_assert(report_has_line(&c, "  to match it: --set task.name=sort --set 'task.file=\"\"' --set "
+                                  "task.val_size=512 --set optim.warmup_steps=100 --set "
+                                  "optim.schedule=cosine"));
+    tu_remove_tree(dir);
+}
+END_TEST
+
 /* A run prints its lr map line only when it matters: a verdict of failure in a regime, with a
  * predicted step-0 std below 5 (from 5 on init_check's own verdict says the logits start large).
  * None of the shipped configs gets it; d_model 256 unscaled at 2e-3 with GPT-2 init does. */
@@ -634,5 +700,5 @@ TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,
                         TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_no_runs, test_text_regime,
-                        test_text_users_config, test_note_matters, test_where_cli,
+                        test_text_users_config, test_where_sets, test_note_matters, test_where_cli,
                         TU_LOOP(test_where_bad_input, 0, CC_COUNT(BAD)), test_init_check_line);

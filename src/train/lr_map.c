@@ -176,9 +176,11 @@ static int regime_config(const Config *c, const LrMapRegime *reg, const char *te
     return 0;
 }
 
-static void add_diff(LrPlacement *p, const char *text) {
-    if (p->n_diffs < LR_MAP_MAX_DIFFS)
-        snprintf(p->diffs[p->n_diffs++], sizeof p->diffs[0], "%s", text);
+/* A difference, and the --set that removes it (set: "key=value", or "" when none does). */
+static void add_diff(LrPlacement *p, const char *text, const char *set) {
+    if (p->n_diffs >= LR_MAP_MAX_DIFFS) return;
+    snprintf(p->sets[p->n_diffs], sizeof p->sets[0], "%s", set);
+    snprintf(p->diffs[p->n_diffs++], sizeof p->diffs[0], "%s", text);
 }
 
 /* Keys added after every published sweep was planned (their plan.txt files lack them), whose
@@ -205,7 +207,7 @@ static int in_regime(const char *ini, const char *section, const char *key, size
 /* Each "key = value" line of a that differs from b's (config_text of two configs) and that the
  * regime's settings hold, into p->diffs. */
 static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
-    char section[64] = "", line[200];
+    char section[64] = "", line[200], set[200];
     char *sa = NULL, *sb = NULL;
     /* the two texts have the same lines, key for key (config_write), values aside */
     for (char *la = strtok_r(a, "\n", &sa), *lb = strtok_r(b, "\n", &sb); la && lb;
@@ -216,7 +218,8 @@ static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
         if (!va || !vb || !in_regime(ini, section, la, (size_t)(va - la))) continue;
         snprintf(line, sizeof line, "%s.%.*s = %s (the regime: %s)", section, (int)(va - la), la,
                  va + 3, vb + 3);
-        add_diff(p, line);
+        snprintf(set, sizeof set, "%s.%.*s=%s", section, (int)(va - la), la, vb + 3);
+        add_diff(p, line, set);
     }
 }
 
@@ -261,7 +264,10 @@ static int regime_diffs(const Config *c, const char *text, int T, int r, LrPlace
     if (p->d_k != reg->d_k) {
         snprintf(line, sizeof line, "d_k = %d, model.d_model / model.n_heads (the regime: %d)",
                  p->d_k, reg->d_k);
-        add_diff(p, line);
+        char set[40] = ""; /* the heads that give the regime's d_k at this d_model, if any do */
+        if (p->d_model % reg->d_k == 0)
+            snprintf(set, sizeof set, "model.n_heads=%d", p->d_model / reg->d_k);
+        add_diff(p, line, set);
     }
     char *a = config_text(&x), *b = config_text(&ref);
     if (!a || !b) {
@@ -279,7 +285,9 @@ static int regime_diffs(const Config *c, const char *text, int T, int r, LrPlace
     if (reg->min_lr_ratio > 0 && !(fabs(x.min_lr - want) <= 1e-6 * want)) {
         snprintf(line, sizeof line, "optim.min_lr = %g (the regime: optim.lr x %g = %g)",
                  x.min_lr, reg->min_lr_ratio, want);
-        add_diff(p, line);
+        char set[40];
+        snprintf(set, sizeof set, "optim.min_lr=%g", want);
+        add_diff(p, line, set);
     }
     return 0;
 }

@@ -148,6 +148,8 @@ typedef struct {
     int nearest;             /* with regime -1, the regime it differs from least; -1: none */
     int n_diffs;             /* against regime, or nearest */
     char diffs[LR_MAP_MAX_DIFFS][200]; /* "optim.beta2 = 0.95 (the regime: 0.999)" */
+    char sets[LR_MAP_MAX_DIFFS][200];  /* each diff as the --set that removes it:
+                                        * "optim.beta2=0.999" ("": none, e.g. d_k alone) */
     int d_model, n_heads, d_k;
     const char *scale;       /* config_scale_name of the scale the run uses (a number equal to
                               * 1/sqrt(d_k) or 1 read as sqrt_dk or none); NULL: another number */

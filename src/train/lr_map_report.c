@@ -254,6 +254,34 @@ static void regime_details(FILE *f, const LrPlacement *p) {
         if (w[i]) nearest_runs(f, p, w[i]);
 }
 
+/* The --set options that remove the differences from the nearest regime, in one line to paste
+ * after the config's path (a value with other characters than letters, digits and ._+-/: in
+ * single quotes); a difference no --set removes (d_k at a d_model no n_heads divides into it) is
+ * said after them. */
+static void print_sets(FILE *f, const LrPlacement *p) {
+    int n = 0, unset = 0;
+    for (int i = 0; i < p->n_diffs; i++) {
+        const char *s = p->sets[i];
+        if (!s[0]) {
+            unset = 1;
+            continue;
+        }
+        fprintf(f, "%s --set ", n++ ? "" : "  to match it:");
+        if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-/:=") ==
+            strlen(s)) {
+            fputs(s, f);
+            continue;
+        }
+        fputc('\'', f);
+        for (; *s; s++) fputs(*s == '\'' ? "'\\''" : (char[]){*s, 0}, f);
+        fputc('\'', f);
+    }
+    if (unset)
+        fprintf(f, "%s(d_k %d needs a d_model it divides)", n ? " " : "  to match it: ",
+                lr_map_regimes[p->nearest].d_k);
+    if (n || unset) fputc('\n', f);
+}
+
 int lr_map_report(FILE *f, const Config *c, int T) {
     LrPlacement p;
     if (lr_map_place(c, T, &p) != 0) return -1;
@@ -278,6 +306,7 @@ int lr_map_report(FILE *f, const Config *c, int T) {
                    "differs in:\n", lr_map_n_regimes, lr_map_regimes[p.nearest].id,
                 lr_map_regimes[p.nearest].title);
         for (int i = 0; i < p.n_diffs; i++) fprintf(f, "  %s\n", p.diffs[i]);
+        print_sets(f, &p);
     }
     return 0;
 }
