@@ -388,7 +388,9 @@ SAN_BUILD = build/asan
 # -O2, not the usual -O1: every check is still compiled in, and the kernels keep their tiles in
 # registers, which about halves the training-heavy tests (on one core: test_train 22.9 -> 8.9 s,
 # test_train_sh 40.8 -> 16.0 s; the ten slowest sanitized tests 140 -> 72 s).
-SAN_OPT   = -O2 -g -march=native -fno-omit-frame-pointer -fsanitize=address,undefined \
+# -g1: the line tables a sanitizer's stack trace names file:line by, without the rest of -g's
+# debug information, which made the build a third slower.
+SAN_OPT   = -O2 -g1 -march=native -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 # Check kills a test after 4 s by default; sanitized code runs several times slower.
 SAN_ENV   = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
