@@ -508,6 +508,22 @@ START_TEST(test_where_sets) {
 }
 END_TEST
 
+/* An arm none of whose lrs came near the best at a width: results/text_map/d256, unscaled with
+ * qk-RMSNorm, ended 0.196 bits per byte or more behind the best (1.326 nats) at every lr from
+ * 3e-4 (its best 1.462 at 9.6e-3; near means within 0.1): the threshold line
+ * says none, not "none ..., measured". */
+START_TEST(test_no_lr_near_best) {
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_users.ini"), 0);
+    ck_assert_int_eq(config_set(&c, "attention.scale=none", 1), 0);
+    ck_assert_int_eq(config_set(&c, "attention.qk_norm=rmsnorm", 1), 0);
+    ck_assert(report_has_line(&c, "  largest lr that ended near the best: none among the lrs "
+                                  "measured"));
+    ck_assert(report_has_line(&c, "  smallest lr at which a run fell behind: 3e-4, measured"));
+}
+END_TEST
+
 /* A run prints its lr map line only when it matters: a verdict of failure in a regime, with a
  * predicted step-0 std below 5 (from 5 on init_check's own verdict says the logits start large).
  * None of the shipped configs gets it; d_model 256 unscaled at 2e-3 with GPT-2 init does. */
@@ -700,5 +716,6 @@ TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,
                         TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_no_runs, test_text_regime,
-                        test_text_users_config, test_where_sets, test_note_matters, test_where_cli,
+                        test_text_users_config, test_where_sets,
+                        test_no_lr_near_best, test_note_matters, test_where_cli,
                         TU_LOOP(test_where_bad_input, 0, CC_COUNT(BAD)), test_init_check_line);

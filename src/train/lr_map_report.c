@@ -179,7 +179,11 @@ static void threshold_line(FILE *f, const char *what, const LrMapValue *v) {
         fprintf(f, "not known\n");
         return;
     }
-    fprintf(f, "%s", v->lr > 0 ? lr_str(v->lr, b, sizeof b) : "none among the lrs measured");
+    if (v->lr <= 0) { /* measured, and no lr of the grid is one (not "none ..., measured") */
+        fprintf(f, "none among the lrs measured\n");
+        return;
+    }
+    fprintf(f, "%s", lr_str(v->lr, b, sizeof b));
     if (v->kind == LR_MAP_INTERPOLATED)
         fprintf(f, ", interpolated (%s at d_model %d, %s at %d)", lr_str(v->lr_lo, b0, sizeof b0),
                 v->w_lo, lr_str(v->lr_hi, b1, sizeof b1), v->w_hi);
