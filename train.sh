@@ -18,6 +18,13 @@
 # NAME.<date of its loss.csv>, e.g. runs/scaled.2026-12-01T083012 (--replace: overwritten).
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")"
+usage="usage: ./train.sh [recall | text] [--replace] [--set section.key=value ...]"
+# -h, --help: the usage and this file's opening comment, on stdout, exit 0 (nothing is built)
+show_help() {
+    echo "$usage"
+    awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' train.sh
+    exit 0
+}
 
 # Which pair: the two configs differ only in attention.scale and run.name.
 pair=""
@@ -31,15 +38,15 @@ while [ $# -gt 0 ]; do
     --replace)
         [ $replace = 0 ] || { echo "train.sh: --replace given twice" >&2; exit 2; }
         replace=1 ;;
+    -h | --help) show_help ;;
     *) break ;;
     esac
     shift
 done
-# What is left must be --set assignments, passed to both runs; anything else (--help, a config
-# file, an option of ./train's) is refused before anything is moved or trained. The pair's run
-# names and folder are this script's: a --set of run.name or run.dir would send both runs into
-# one folder.
-usage="usage: ./train.sh [recall | text] [--replace] [--set section.key=value ...]"
+# What is left must be --set assignments, passed to both runs (or -h / --help); anything else (a
+# config file, an option of ./train's) is refused before anything is moved or trained. The pair's
+# run names and folder are this script's: a --set of run.name or run.dir would send both runs
+# into one folder.
 args=("$@")
 for ((i = 0; i < ${#args[@]}; i++)); do
     a=${args[i]}
@@ -47,6 +54,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
     --set) ((i + 1 < ${#args[@]})) || { echo "train.sh: --set needs section.key=value" >&2; echo "$usage" >&2; exit 2; }
         i=$((i + 1)); v=${args[i]} ;;
     --set=*) v=${a#--set=} ;;
+    -h | --help) show_help ;;
     *) echo "train.sh: unexpected argument '$a' ('recall', 'text' and --replace go first)" >&2
         echo "$usage" >&2; exit 2 ;;
     esac

@@ -108,8 +108,7 @@ END_TEST
 START_TEST(test_bad_arguments_refused_before_anything) {
     static const struct {
         const char *args, *says;
-    } cases[] = {{"--help", "unexpected argument '--help'"},
-                 {"--print-config", "unexpected argument '--print-config'"},
+    } cases[] = {{"--print-config", "unexpected argument '--print-config'"},
                  {"configs/scaled.ini", "unexpected argument 'configs/scaled.ini'"},
                  {"--set train.steps=3 recall", "unexpected argument 'recall'"},
                  {"--set train.steps=3 text", "unexpected argument 'text'"},
@@ -132,6 +131,23 @@ START_TEST(test_bad_arguments_refused_before_anything) {
         ck_assert_msg(tu_train_output_contains(tmpdir, cases[i].says), "case %zu", i);
         ck_assert_int_eq(count_entries("runs", "scaled"), 1);
         ck_assert_int_eq(count_entries("runs", "x"), 0);
+    }
+    /* -h and --help, first or after a --set: the usage and what each form does, exit 0,
+     * nothing moved or trained */
+    static const char *const help[] = {"--help", "-h", "recall --help", "--set run.seed=2 -h"};
+    for (size_t i = 0; i < sizeof help / sizeof help[0]; i++) {
+        char cmd[PATH_MAX * 2];
+        snprintf(cmd, sizeof cmd, "cd / && %s/train.sh %s >%s/out.txt 2>&1", tmpdir, help[i],
+                 tmpdir);
+        int st = system(cmd);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: exit %d", help[i],
+                      WEXITSTATUS(st));
+        ck_assert(tu_train_output_contains(
+            tmpdir, "usage: ./train.sh [recall | text] [--replace] [--set section.key=value ...]\n"
+                    "The main job: build scaledot, train the scaled and the unscaled run"));
+        ck_assert(tu_train_output_contains(tmpdir, "  ./train.sh text                the text "
+                                                   "pair: configs/text_scaled.ini"));
+        ck_assert_int_eq(count_entries("runs", "scaled"), 1);
     }
     tu_remove_tree(tmpdir);
 }
