@@ -87,6 +87,8 @@ if ! command -v make >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
     fi
 fi
 
+# What this will do, before the build (about a minute from a fresh clone) keeps the terminal quiet.
+[ -x train ] || echo "train.sh: building ./train first, then training ${outputs[*]} in $PWD"
 make -s train
 # The text pair's corpus, made (and checked) before anything is trained.
 if [ "$pair" = text_ ]; then
