@@ -275,6 +275,22 @@ START_TEST(test_text_bad_input) {
         snprintf(run, sizeof run, "%s/runs/r", tmpdir);
         ck_assert_msg(access(run, F_OK) != 0, "case %zu: a run folder was created", i);
     }
+    /* a missing relative path names the folder it was looked for from; the shipped configs'
+     * corpus (a file named kjv.txt) names the script that makes it; an absolute path neither */
+    char args0[1200], want[600];
+    snprintf(args0, sizeof args0, "%s --set task.file=data/kjv.txt", TINY);
+    ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
+    snprintf(want, sizeof want, "No such file or directory (a relative path: from the current "
+             "folder, %s); the King James Bible corpus is made by experiments/text_corpus.sh", tmpdir);
+    ck_assert_msg(tu_train_output_contains(tmpdir, want), "no '%s'", want);
+    snprintf(args0, sizeof args0, "%s --set task.file=%s/kjv.txt", TINY, tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
+    ck_assert(!tu_train_output_contains(tmpdir, "relative path"));
+    ck_assert(tu_train_output_contains(tmpdir, "experiments/text_corpus.sh"));
+    snprintf(args0, sizeof args0, "%s --set task.file=notkjv.txt", TINY);
+    ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
+    ck_assert(tu_train_output_contains(tmpdir, "(a relative path: from the current folder"));
+    ck_assert(!tu_train_output_contains(tmpdir, "experiments/text_corpus.sh"));
     /* one byte more and it trains */
     text[169] = 'a';
     text[170] = 0;

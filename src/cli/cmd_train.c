@@ -328,8 +328,18 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         /* --print-config too: a config that cannot run is not a config to print. --where reads
          * no text corpus (its T is task.seq_len), so a text config is placed before its corpus
          * is made (issue 45); a file task's T comes from its file */
-        fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s\n", c.task_file,
-                config_origin(&c, "task.file"), strerror(errno));
+        int err = errno;
+        fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s", c.task_file,
+                config_origin(&c, "task.file"), strerror(err));
+        char cwd[PATH_MAX];
+        if (err == ENOENT && c.task_file[0] != '/' && getcwd(cwd, sizeof cwd))
+            fprintf(stderr, " (a relative path: from the current folder, %s)", cwd);
+        /* the shipped text configs' corpus is made, not shipped */
+        const char *base = strrchr(c.task_file, '/');
+        if (err == ENOENT && strcmp(base ? base + 1 : c.task_file, "kjv.txt") == 0)
+            fprintf(stderr, "; the King James Bible corpus is made by experiments/text_corpus.sh "
+                            "in the checkout (./train.sh text makes it first)");
+        fputc('\n', stderr);
         return EXIT_CONFIG;
     }
     if (a.print_config) {
