@@ -94,6 +94,11 @@ while IFS= read -r line || [ -n "$line" ]; do
     # the OLD/NEW pairs, kept as one string separated by a byte that C source never holds
     patches+=("$(printf '%s\x1f' "${fields[@]:3}")")
 done < "$list"
+# a mistyped prefix checks nothing: that is not a pass
+if [ ${#ids[@]} -eq 0 ] && [ "$broken" -eq 0 ]; then
+    echo "mutation: no mutant in .ci/mutants.txt${only:+ whose id starts with '$only'}"
+    exit 2
+fi
 echo "mutation: ${#ids[@]} mutants from .ci/mutants.txt, $jobs at a time"
 
 # Every test program the list names, built once and run unmutated: a program that fails anyway

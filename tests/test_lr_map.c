@@ -492,6 +492,23 @@ START_TEST(test_where_sets) {
     ck_assert_int_eq(config_set(&c, "model.n_heads=4", 1), 0);
     ck_assert(report_has_line(&c, "  to match it: --set model.n_heads=2"));
 
+    /* a rule stays a rule: model.max_seq_len 0 (the regime's value resolved with this config's
+     * seq_len 32 would be 32, which the pasted task.seq_len=64 refuses) */
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_users.ini"), 0);
+    ck_assert_int_eq(config_set(&c, "task.seq_len=32", 1), 0);
+    ck_assert_int_eq(config_set(&c, "model.max_seq_len=48", 1), 0);
+    ck_assert(report_has_line(&c, "  to match it: --set task.seq_len=64 --set model.max_seq_len=0"));
+    /* min_lr printed so that pasting it lands: lr 1.2345678e-3 / 10, all its digits */
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_users.ini"), 0);
+    ck_assert_int_eq(config_set(&c, "optim.lr=1.2345678e-3", 1), 0);
+    ck_assert_int_eq(config_set(&c, "optim.min_lr=1e-4", 1), 0);
+    ck_assert(report_has_line(&c, "  to match it: --set optim.min_lr=0.00012345678"));
+    ck_assert_int_eq(config_set(&c, "optim.min_lr=0.00012345678", 1), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
+    ck_assert_msg(p.regime >= 0, "%s", p.n_diffs ? p.diffs[0] : "");
+
     char dir[600], path[700];
     tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_where_sets_XXXXXX");
     snprintf(path, sizeof path, "%s/it's.txt", dir);

@@ -276,17 +276,27 @@ START_TEST(test_text_bad_input) {
         ck_assert_msg(access(run, F_OK) != 0, "case %zu: a run folder was created", i);
     }
     /* a missing relative path names the folder it was looked for from; the shipped configs'
-     * corpus (a file named kjv.txt) names the script that makes it; an absolute path neither */
+     * data/kjv.txt, missing in a checkout (a folder with experiments/text_corpus.sh), names the
+     * script that makes it; from another folder, another name or an absolute path, not */
     char args0[1200], want[600];
     snprintf(args0, sizeof args0, "%s --set task.file=data/kjv.txt", TINY);
     ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
     snprintf(want, sizeof want, "No such file or directory (a relative path: from the current "
+             "folder, %s)\n", tmpdir);
+    ck_assert_msg(tu_train_output_contains(tmpdir, want), "no '%s'", want);
+    char script[600];
+    snprintf(script, sizeof script, "%s/experiments", tmpdir);
+    ck_assert_int_eq(mkdir(script, 0700), 0);
+    snprintf(script, sizeof script, "%s/experiments/text_corpus.sh", tmpdir);
+    tu_write_file(script, "");
+    ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
+    snprintf(want, sizeof want, "No such file or directory (a relative path: from the current "
              "folder, %s); the King James Bible corpus is made by experiments/text_corpus.sh", tmpdir);
     ck_assert_msg(tu_train_output_contains(tmpdir, want), "no '%s'", want);
-    snprintf(args0, sizeof args0, "%s --set task.file=%s/kjv.txt", TINY, tmpdir);
+    snprintf(args0, sizeof args0, "%s --set task.file=%s/data/kjv.txt", TINY, tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
     ck_assert(!tu_train_output_contains(tmpdir, "relative path"));
-    ck_assert(tu_train_output_contains(tmpdir, "experiments/text_corpus.sh"));
+    ck_assert(!tu_train_output_contains(tmpdir, "experiments/text_corpus.sh"));
     snprintf(args0, sizeof args0, "%s --set task.file=notkjv.txt", TINY);
     ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(tmpdir, "(a relative path: from the current folder"));

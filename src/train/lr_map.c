@@ -178,7 +178,10 @@ static int regime_config(const Config *c, const LrMapRegime *reg, const char *te
 
 /* A difference, and the --set that removes it (set: "key=value", or "" when none does). */
 static void add_diff(LrPlacement *p, const char *text, const char *set) {
-    if (p->n_diffs >= LR_MAP_MAX_DIFFS) return;
+    if (p->n_diffs >= LR_MAP_MAX_DIFFS) {
+        p->n_unlisted++;
+        return;
+    }
     snprintf(p->sets[p->n_diffs], sizeof p->sets[0], "%s", set);
     snprintf(p->diffs[p->n_diffs++], sizeof p->diffs[0], "%s", text);
 }
@@ -190,18 +193,21 @@ static const char *const NEWER_KEYS[] = {"init.q_mult",     "init.k_mult",    "o
                                          "optim.lr_k_mult", "model.param",    "model.base_width",
                                          "attention.v_norm"};
 
-/* Whether a regime's settings (its INI text) hold section.key: the keys a config must match. */
-static int in_regime(const char *ini, const char *section, const char *key, size_t key_len) {
+/* Whether a regime's settings (its INI text) hold section.key, the keys a config must match:
+ * NULL if not, else its value there as written, up to the line's end ("0" for a model.max_seq_len
+ * the run resolves; "" for the NEWER_KEYS, which the INI lacks). */
+static const char *regime_value(const char *ini, const char *section, const char *key,
+                                size_t key_len) {
     char name[120], head[80], line[120];
     snprintf(name, sizeof name, "%s.%.*s", section, (int)key_len, key);
     for (size_t i = 0; i < sizeof NEWER_KEYS / sizeof NEWER_KEYS[0]; i++)
-        if (strcmp(NEWER_KEYS[i], name) == 0) return 1;
+        if (strcmp(NEWER_KEYS[i], name) == 0) return "";
     snprintf(head, sizeof head, "[%s]\n", section);
-    snprintf(line, sizeof line, "\n%.*s = ", (int)key_len, key);
+    int n = snprintf(line, sizeof line, "\n%.*s = ", (int)key_len, key);
     const char *s = strstr(ini, head);
-    if (!s) return 0;
+    if (!s) return NULL;
     const char *end = strstr(s + 1, "\n["), *hit = strstr(s, line);
-    return hit && (!end || hit < end);
+    return hit && (!end || hit < end) ? hit + n : NULL;
 }
 
 /* Each "key = value" line of a that differs from b's (config_text of two configs) and that the
@@ -214,11 +220,17 @@ static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
          la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb)) {
         if (la[0] == '[') snprintf(section, sizeof section, "%.*s", (int)strcspn(la + 1, "]"), la + 1);
         if (la[0] == '[' || la[0] == ';' || strcmp(la, lb) == 0) continue;
-        const char *va = strstr(la, " = "), *vb = strstr(lb, " = ");
-        if (!va || !vb || !in_regime(ini, section, la, (size_t)(va - la))) continue;
+        const char *va = strstr(la, " = "), *vb = strstr(lb, " = "), *written;
+        if (!va || !vb || !(written = regime_value(ini, section, la, (size_t)(va - la)))) continue;
         snprintf(line, sizeof line, "%s.%.*s = %s (the regime: %s)", section, (int)(va - la), la,
                  va + 3, vb + 3);
-        snprintf(set, sizeof set, "%s.%.*s=%s", section, (int)(va - la), la, vb + 3);
+        /* the --set: the value as the regime's settings write it (a rule such as max_seq_len 0
+         * stays a rule: resolved here it would contradict a changed seq_len), else as resolved */
+        if (*written)
+            snprintf(set, sizeof set, "%s.%.*s=%.*s", section, (int)(va - la), la,
+                     (int)strcspn(written, "\n"), written);
+        else
+            snprintf(set, sizeof set, "%s.%.*s=%s", section, (int)(va - la), la, vb + 3);
         add_diff(p, line, set);
     }
 }
@@ -256,7 +268,7 @@ static void resolve_d_ff(Config *x, Config *ref) {
 static int regime_diffs(const Config *c, const char *text, int T, int r, LrPlacement *p) {
     const LrMapRegime *reg = &lr_map_regimes[r];
     Config ref, x = *c;
-    p->n_diffs = 0;
+    p->n_diffs = p->n_unlisted = 0;
     if (regime_config(c, reg, text, &ref) != 0) return -1;
     resolve(&ref, T); /* the regime's task differs from c's only where a difference is named */
     resolve_d_ff(&x, &ref);
@@ -283,10 +295,11 @@ static int regime_diffs(const Config *c, const char *text, int T, int r, LrPlace
      * their lr, a config must follow the same rule (min_lr 0 is another schedule's tail) */
     double want = reg->min_lr_ratio * x.lr;
     if (reg->min_lr_ratio > 0 && !(fabs(x.min_lr - want) <= 1e-6 * want)) {
-        snprintf(line, sizeof line, "optim.min_lr = %g (the regime: optim.lr x %g = %g)",
+        /* 9 digits: the printed value is within the 1e-6 above, so pasting it lands */
+        snprintf(line, sizeof line, "optim.min_lr = %.9g (the regime: optim.lr x %g = %.9g)",
                  x.min_lr, reg->min_lr_ratio, want);
         char set[40];
-        snprintf(set, sizeof set, "optim.min_lr=%g", want);
+        snprintf(set, sizeof set, "optim.min_lr=%.9g", want);
         add_diff(p, line, set);
     }
     return 0;
@@ -295,7 +308,7 @@ static int regime_diffs(const Config *c, const char *text, int T, int r, LrPlace
 /* How far a config is from a regime: its differences, a task of another kind counting more than
  * any number of settings (a text config is nearest the text regime). */
 static int distance(const LrPlacement *p) {
-    int d = p->n_diffs;
+    int d = p->n_diffs + p->n_unlisted;
     for (int i = 0; i < p->n_diffs; i++)
         if (strncmp(p->diffs[i], "task.name ", 10) == 0) d += 2 * LR_MAP_MAX_DIFFS;
     return d;

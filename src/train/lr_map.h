@@ -107,7 +107,9 @@ LrMapFit lr_map_fit(const LrMapCell *cells, int n, int regime, const char *arm);
 LrMapValue lr_map_estimate(const LrMapCell *cells, int n, int regime, const char *arm,
                            int d_model, int failed);
 
-#define LR_MAP_MAX_DIFFS 24
+/* Differences kept per placement: every key a config has (84 today) and d_k; any beyond are
+ * counted in LrPlacement.n_unlisted, never dropped silently. */
+#define LR_MAP_MAX_DIFFS 88
 
 /* The predicted step-0 logit std from which runs failed from the start: docs/findings.md ("where
  * it begins", experiments/init_width.sh): at d_model 64 unscaled runs learnt while it was at most
@@ -147,6 +149,7 @@ typedef struct {
     int regime;              /* index into lr_map_regimes; -1: in none */
     int nearest;             /* with regime -1, the regime it differs from least; -1: none */
     int n_diffs;             /* against regime, or nearest */
+    int n_unlisted;          /* differences beyond LR_MAP_MAX_DIFFS: counted, not listed */
     char diffs[LR_MAP_MAX_DIFFS][200]; /* "optim.beta2 = 0.95 (the regime: 0.999)" */
     char sets[LR_MAP_MAX_DIFFS][200];  /* each diff as the --set that removes it:
                                         * "optim.beta2=0.999" ("": none, e.g. d_k alone) */

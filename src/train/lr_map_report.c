@@ -134,9 +134,11 @@ static void basis(FILE *f, const LrPlacement *p) {
 
 /* The differences from a regime by key: "(2 differences: optim.lr, optim.min_lr)". */
 static void diff_keys(FILE *f, const LrPlacement *p) {
-    fprintf(f, "(%d difference%s: ", p->n_diffs, p->n_diffs == 1 ? "" : "s");
+    int n = p->n_diffs + p->n_unlisted;
+    fprintf(f, "(%d difference%s: ", n, n == 1 ? "" : "s");
     for (int i = 0; i < p->n_diffs; i++)
         fprintf(f, "%s%.*s", i ? ", " : "", (int)strcspn(p->diffs[i], " "), p->diffs[i]);
+    if (p->n_unlisted) fprintf(f, " and %d more", p->n_unlisted);
     fputc(')', f);
 }
 
@@ -310,6 +312,7 @@ int lr_map_report(FILE *f, const Config *c, int T) {
                    "differs in:\n", lr_map_n_regimes, lr_map_regimes[p.nearest].id,
                 lr_map_regimes[p.nearest].title);
         for (int i = 0; i < p.n_diffs; i++) fprintf(f, "  %s\n", p.diffs[i]);
+        if (p.n_unlisted) fprintf(f, "  and %d more, not listed\n", p.n_unlisted);
         print_sets(f, &p);
     }
     return 0;
