@@ -439,6 +439,23 @@ START_TEST(test_text_users_config) {
     ck_assert_str_eq(v, "verdict: near the best: 2 of 2 runs at its width, arm and lr ended near "
                         "the best (d_model 256, lr 6e-4); regime text_users\n");
     free(v);
+    /* with the GPT-2 block, its own regime (results/text_map/gpt2_d256, best run 2.026 bits per
+     * byte): unscaled at 2.4e-3 ended at 2.256 / 2.281, more than 0.1 behind; scaled at 2.026 /
+     * 2.035, near */
+    const char *const gpt2[] = {"model.block=gpt2", "optim.lr=2.4e-3", "optim.min_lr=2.4e-4",
+                                "attention.scale=none"};
+    for (int i = 0; i < CC_COUNT(gpt2); i++) ck_assert_int_eq(config_set(&c, gpt2[i], 0), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
+    v = verdict_of(&p);
+    ck_assert_str_eq(v, "verdict: behind the best: 0 of 2 runs at its width, arm and lr ended near "
+                        "the best (d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
+    free(v);
+    ck_assert_int_eq(config_set(&c, "attention.scale=sqrt_dk", 0), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
+    v = verdict_of(&p);
+    ck_assert_str_eq(v, "verdict: near the best: 2 of 2 runs at its width, arm and lr ended near "
+                        "the best (d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
+    free(v);
 }
 END_TEST
 
@@ -462,27 +479,25 @@ static int report_has_line(const Config *c, const char *line) {
 }
 
 /* A config outside every regime is told the --set options that remove its differences from the
- * nearest, and they do: configs/text_scaled.ini against text_users (written by hand from the
- * two: its GPT-2 block, fan_in init, AdamW's beta2 0.999, no decay or clipping, 600 steps and a
- * floor of 0 at lr 2e-3, against the regime's LLaMA block ... and floor lr / 10 = 2e-4). A value
+ * nearest, and they do: configs/text_scaled.ini (the GPT-2 block) against text_users_gpt2
+ * (written by hand from the two: its fan_in init, AdamW's beta2 0.999, no decay or clipping, 600
+ * steps and a floor of 0 at lr 2e-3, against the regime's GPT-2 init ... and floor lr / 10). A value
  * other than a plain word is single-quoted (a file task near the sort map: task.file = ""), and a
  * d_k no n_heads gives at the config's d_model is said, not set. */
 START_TEST(test_where_sets) {
     Config c;
     config_defaults(&c);
     ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_scaled.ini"), 0);
-    const char *const sets[] = {"model.block=llama", "init.scheme=gpt2", "optim.beta2=0.95",
-                                "optim.weight_decay=0.1", "optim.grad_clip=1",
-                                "train.steps=1000", "optim.min_lr=0.0002"};
-    ck_assert(report_has_line(&c, "  to match it: --set model.block=llama --set init.scheme=gpt2 "
-                                  "--set optim.beta2=0.95 --set optim.weight_decay=0.1 --set "
-                                  "optim.grad_clip=1 --set train.steps=1000 --set "
-                                  "optim.min_lr=0.0002"));
+    const char *const sets[] = {"init.scheme=gpt2", "optim.beta2=0.95", "optim.weight_decay=0.1",
+                                "optim.grad_clip=1", "train.steps=1000", "optim.min_lr=0.0002"};
+    ck_assert(report_has_line(&c, "  to match it: --set init.scheme=gpt2 --set optim.beta2=0.95 "
+                                  "--set optim.weight_decay=0.1 --set optim.grad_clip=1 --set "
+                                  "train.steps=1000 --set optim.min_lr=0.0002"));
     for (int i = 0; i < CC_COUNT(sets); i++) ck_assert_int_eq(config_set(&c, sets[i], 1), 0);
     LrPlacement p;
     ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_msg(p.regime >= 0, "%s", p.n_diffs ? p.diffs[0] : "");
-    ck_assert_str_eq(lr_map_regimes[p.regime].id, "text_users");
+    ck_assert_str_eq(lr_map_regimes[p.regime].id, "text_users_gpt2");
     /* d_model 96 with 2 heads: d_k 48; n_heads 1.5 would give 64 */
     ck_assert_int_eq(config_set(&c, "model.d_model=96", 1), 0);
     ck_assert_int_eq(config_set(&c, "model.n_heads=2", 1), 0);

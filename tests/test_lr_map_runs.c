@@ -42,6 +42,7 @@ static const struct {
     {"init_width", "std_", ""}, /* init.std 0.035-0.14: no regime measured it */
     {"user_recipe", "", "sort_users"},
     {"text_map", "d", "text_users"}, /* the LLaMA block's parts: d128, d256, ... */
+    {"text_map", "gpt2_", "text_users_gpt2"}, /* the GPT-2 block's: gpt2_d256 */
 };
 
 static const struct {
@@ -51,6 +52,7 @@ static const struct {
     {"sort_lr_map", 130, 127, 3},
     {"sort_users", 30, 24, 6},
     {"text_users", 128, 119, 9},
+    {"text_users_gpt2", 56, 56, 0},
 };
 
 /* The split cells, the documented near-threshold ones (docs/attention_fixes.md): d_model 64
@@ -157,7 +159,7 @@ static void judge_sweep(const char *dir, const char *want_regime, Count *counts)
     snprintf(plan, sizeof plan, "%s/plan.txt", dir);
     Csv t;
     if (csv_load(&t, path) != 0) return;
-    int text = strcmp(want_regime, "text_users") == 0;
+    int text = strncmp(want_regime, "text_users", 10) == 0;
     double best = text ? best_loss(&t) : 0;
     for (int r = 0; r < t.n_rows; r++) {
         const char *st = cell(&t, r, "status"), *name = cell(&t, r, "run");

@@ -184,8 +184,71 @@ const LrMapRegime lr_map_regimes[] = {
         "grad_norm_max = 0\n"
         "action = warn\n",
      "results/text_map/d128/sweep.csv results/text_map/d256/sweep.csv"},
+    {"text_users_gpt2",
+     "text (KJV bytes), GPT-2 block, GPT-2 init, the users' recipe (beta2 0.95, weight decay 0.1, clip 1, min lr = lr / 10), lr grid",
+     "run.seed model.d_model model.n_heads optim.lr optim.min_lr attention.scale attention.qk_norm", 64, "val_loss", "<=", 0.0693, 1, 0.1,
+        "[task]\n"
+        "name = text\n"
+        "seq_len = 64\n"
+        "length = 8\n"
+        "pairs = 8\n"
+        "symbols = 16\n"
+        "file = \"data/kjv.txt\"\n"
+        "val_fraction = 0.1\n"
+        "val_size = 256\n"
+        "separator = auto\n"
+        "[model]\n"
+        "block = gpt2\n"
+        "n_layers = 2\n"
+        "d_ff = 0\n"
+        "max_seq_len = 0\n"
+        "ln_eps = 1e-05\n"
+        "matmul = float32\n"
+        "param = standard\n"
+        "base_width = 128\n"
+        "[init]\n"
+        "scheme = gpt2\n"
+        "std = 0.02\n"
+        "q_mult = 1\n"
+        "k_mult = 1\n"
+        "[optim]\n"
+        "name = adamw\n"
+        "beta2 = 0.95\n"
+        "weight_decay = 0.1\n"
+        "grad_clip = 1\n"
+        "warmup_steps = 100\n"
+        "schedule = cosine\n"
+        "beta1 = 0.9\n"
+        "eps = 1e-08\n"
+        "momentum = 0.9\n"
+        "lr_q_mult = 1\n"
+        "lr_k_mult = 1\n"
+        "[train]\n"
+        "steps = 1000\n"
+        "batch_size = 32\n"
+        "eval_every = 100\n"
+        "checkpoint_every = 500\n"
+        "on_divergence = stop\n"
+        "[run]\n"
+        "threads = 0\n"
+        "[attention]\n"
+        "scale_init = 1\n"
+        "v_norm = none\n"
+        "softcap = 0\n"
+        "qk_clip = 0\n"
+        "window = 0\n"
+        "[log]\n"
+        "every = 20\n"
+        "progress = 1\n"
+        "[guard]\n"
+        "logit_std_max = 0\n"
+        "max_weight_max = 0\n"
+        "grad_norm_min = 0\n"
+        "grad_norm_max = 0\n"
+        "action = warn\n",
+     "results/text_map/gpt2_d256/sweep.csv"},
 };
-const int lr_map_n_regimes = 3;
+const int lr_map_n_regimes = 4;
 
 /* {regime, sweep folder, run, d_model, d_k, arm, lr, lr as written, seed, learnt,
  * criterion column, logit_std_peak} of every finished run in a regime (-1: not measured) */
@@ -478,8 +541,64 @@ const LrMapRun lr_map_runs[] = {
     {2, "results/text_map/d256", "dk64_none_qk_norm-none_lr-1.92e-2_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 1.92e-2, "1.92e-2", 2, 0, 2.4212, 29268.3},
     {2, "results/text_map/d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 1, 0, 1.47528, 19.836},
     {2, "results/text_map/d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 2, 0, 1.49223, 19.8974},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 1, 0, 1.57637, 3.44263},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 2, 0, 1.58363, 3.15184},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-3e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 0, 1.49891, 2.30445},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-3e-4_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 3e-4, "3e-4", 2, 0, 1.49566, 2.21813},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-3e-4_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 3e-4, "3e-4", 1, 0, 1.49013, 4.53478},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-3e-4_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 3e-4, "3e-4", 2, 0, 1.49068, 4.16423},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-3e-4_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 0, 1.68459, 20.5731},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-3e-4_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 3e-4, "3e-4", 2, 0, 1.71024, 20.6767},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-6e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 6e-4, "6e-4", 1, 1, 1.46095, 3.13804},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-6e-4_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 6e-4, "6e-4", 2, 1, 1.44893, 2.61639},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-6e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 6e-4, "6e-4", 1, 1, 1.43927, 2.41304},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-6e-4_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 6e-4, "6e-4", 2, 1, 1.44429, 2.48433},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-6e-4_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 6e-4, "6e-4", 1, 1, 1.43931, 5.29389},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-6e-4_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 6e-4, "6e-4", 2, 1, 1.43996, 4.7152},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-6e-4_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 6e-4, "6e-4", 1, 0, 1.62677, 25.972},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-6e-4_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 6e-4, "6e-4", 2, 0, 1.60879, 25.2557},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-1.2e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.2e-3, "1.2e-3", 1, 1, 1.40952, 2.19243},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-1.2e-3_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.2e-3, "1.2e-3", 2, 1, 1.41301, 1.7527},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.2e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 1, 1, 1.41579, 2.75764},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.2e-3_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 2, 1, 1.42159, 2.69065},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-1.2e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 1.2e-3, "1.2e-3", 1, 1, 1.45442, 35.5021},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-1.2e-3_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 1.2e-3, "1.2e-3", 2, 1, 1.47025, 42.0659},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-1.2e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 1, 0, 1.64651, 27.9728},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-1.2e-3_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 2, 0, 1.63316, 28.9592},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-2.4e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 2.4e-3, "2.4e-3", 1, 1, 1.40423, 2.38723},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-2.4e-3_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 2.4e-3, "2.4e-3", 2, 1, 1.41061, 2.39239},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-2.4e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 1, 1, 1.4167, 3.04325},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-2.4e-3_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 2, 1, 1.4303, 2.96101},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-2.4e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 2.4e-3, "2.4e-3", 1, 0, 1.56402, 243.369},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-2.4e-3_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 2.4e-3, "2.4e-3", 2, 0, 1.5808, 211.232},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-2.4e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 1, 0, 1.7112, 28.7771},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-2.4e-3_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 2, 0, 1.80375, 31.1091},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-4.8e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 4.8e-3, "4.8e-3", 1, 1, 1.44653, 8.86704},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-4.8e-3_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 4.8e-3, "4.8e-3", 2, 1, 1.45079, 10.0612},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-4.8e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 1, 1, 1.43174, 3.22558},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-4.8e-3_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 2, 1, 1.43391, 3.48945},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-4.8e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 4.8e-3, "4.8e-3", 1, 0, 1.62611, 880.257},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-4.8e-3_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 4.8e-3, "4.8e-3", 2, 0, 1.86247, 835.043},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-4.8e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 1, 0, 1.83049, 29.6887},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-4.8e-3_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 2, 0, 1.80465, 33.2912},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-9.6e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 9.6e-3, "9.6e-3", 1, 0, 1.55039, 60.1844},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-9.6e-3_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 9.6e-3, "9.6e-3", 2, 0, 1.55921, 59.97},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-9.6e-3_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 1, 1, 1.47227, 3.50777},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-9.6e-3_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 2, 1, 1.46682, 3.68568},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-9.6e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 9.6e-3, "9.6e-3", 1, 0, 2.36663, 7052.89},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-9.6e-3_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 9.6e-3, "9.6e-3", 2, 0, 2.37383, 12614.5},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-9.6e-3_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 1, 0, 1.74942, 31.039},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-9.6e-3_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 2, 0, 1.88809, 30.8366},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-1.92e-2_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.92e-2, "1.92e-2", 1, 0, 2.28466, 1372.65},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-1.92e-2_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.92e-2, "1.92e-2", 2, 0, 2.30208, 2260.29},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.92e-2_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 1, 0, 1.48824, 5.80287},
+    {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.92e-2_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 2, 0, 1.50162, 4.8917},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-1.92e-2_s1", 256, 64, "attention.scale=none attention.qk_norm=none", 1.92e-2, "1.92e-2", 1, 0, 2.49863, 25655},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-none_lr-1.92e-2_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 1.92e-2, "1.92e-2", 2, 0, 2.46674, 33877.5},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 1, 0, 1.76628, 29.3318},
+    {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 2, 0, 1.66464, 30.176},
 };
-const int lr_map_n_runs = 288;
+const int lr_map_n_runs = 344;
 
 /* {regime, arm, d_model, largest lr at which every run learnt, smallest at which one did
  * not (0: none), the same as written, the smallest and largest lr, lrs, seeds} */
@@ -518,5 +637,9 @@ const LrMapCell lr_map_cells[] = {
     {2, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 256, 9.6e-3, 1.92e-2, "9.6e-3", "1.92e-2", 3e-4, 1.92e-2, 7, 2},
     {2, "attention.scale=none attention.qk_norm=none", 256, 6e-4, 1.2e-3, "6e-4", "1.2e-3", 3e-4, 1.92e-2, 7, 2},
     {2, "attention.scale=none attention.qk_norm=rmsnorm", 256, 0, 3e-4, "", "3e-4", 3e-4, 1.92e-2, 7, 2},
+    {3, "attention.scale=sqrt_dk attention.qk_norm=none", 256, 4.8e-3, 9.6e-3, "4.8e-3", "9.6e-3", 6e-4, 1.92e-2, 7, 2},
+    {3, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 256, 9.6e-3, 1.92e-2, "9.6e-3", "1.92e-2", 6e-4, 1.92e-2, 7, 2},
+    {3, "attention.scale=none attention.qk_norm=none", 256, 1.2e-3, 2.4e-3, "1.2e-3", "2.4e-3", 6e-4, 1.92e-2, 7, 2},
+    {3, "attention.scale=none attention.qk_norm=rmsnorm", 256, 0, 3e-4, "", "3e-4", 3e-4, 1.92e-2, 7, 2},
 };
-const int lr_map_n_cells = 34;
+const int lr_map_n_cells = 38;
