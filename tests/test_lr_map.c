@@ -98,6 +98,17 @@ static void config_of(Config *c, const char *const *sets) {
     ck_assert_int_eq(config_validate(c), 0);
 }
 
+static char *verdict_of(const LrPlacement *p);
+
+/* Places c and fails the test unless its verdict line is want. */
+static void assert_verdict(const Config *c, const char *want) {
+    LrPlacement p;
+    ck_assert_int_eq(lmc_place(c, &p), 0);
+    char *v = verdict_of(&p);
+    ck_assert_str_eq(v, want);
+    free(v);
+}
+
 static char *verdict_of(const LrPlacement *p) {
     char *buf = NULL;
     size_t len = 0;
@@ -403,11 +414,8 @@ START_TEST(test_text_regime) {
     free(v);
     ck_assert_int_eq(config_set(&c, "optim.lr=4.8e-3", 0), 0);
     ck_assert_int_eq(config_set(&c, "optim.min_lr=4.8e-4", 0), 0);
-    ck_assert_int_eq(lmc_place(&c, &p), 0);
-    v = verdict_of(&p);
-    ck_assert_str_eq(v, "verdict: behind the best: 0 of 3 runs at its width, arm and lr ended "
-                        "near the best (d_model 128, lr 4.8e-3); regime text_users\n");
-    free(v);
+    assert_verdict(&c, "verdict: behind the best: 0 of 3 runs at its width, arm and lr ended "
+                       "near the best (d_model 128, lr 4.8e-3); regime text_users\n");
     /* the map's runs decayed to lr / 10 (experiments/text_map.sh; regimes.txt's min_lr_ratio):
      * a floor of 0, or one left at 6e-5 while lr moved, is another schedule, named */
     static const struct {
@@ -445,17 +453,11 @@ START_TEST(test_text_users_config) {
     const char *const gpt2[] = {"model.block=gpt2", "optim.lr=2.4e-3", "optim.min_lr=2.4e-4",
                                 "attention.scale=none"};
     for (int i = 0; i < CC_COUNT(gpt2); i++) ck_assert_int_eq(config_set(&c, gpt2[i], 0), 0);
-    ck_assert_int_eq(lmc_place(&c, &p), 0);
-    v = verdict_of(&p);
-    ck_assert_str_eq(v, "verdict: behind the best: 0 of 2 runs at its width, arm and lr ended near "
-                        "the best (d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
-    free(v);
+    assert_verdict(&c, "verdict: behind the best: 0 of 2 runs at its width, arm and lr ended near "
+                       "the best (d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
     ck_assert_int_eq(config_set(&c, "attention.scale=sqrt_dk", 0), 0);
-    ck_assert_int_eq(lmc_place(&c, &p), 0);
-    v = verdict_of(&p);
-    ck_assert_str_eq(v, "verdict: near the best: 2 of 2 runs at its width, arm and lr ended near "
-                        "the best (d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
-    free(v);
+    assert_verdict(&c, "verdict: near the best: 2 of 2 runs at its width, arm and lr ended near "
+                       "the best (d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
 }
 END_TEST
 
