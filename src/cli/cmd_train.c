@@ -295,6 +295,23 @@ static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
     return 0;
 }
 
+/* The error for a task.file that cannot be read (err: its errno), and what to do: a relative path
+ * says the folder it was read from; the shipped text configs' corpus is made, not shipped, so a
+ * missing data/kjv.txt in a checkout (where the script is; elsewhere the folder is what is wrong)
+ * names the script that makes it. */
+static void say_unreadable(const Config *c, int err) {
+    fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s", c->task_file,
+            config_origin(c, "task.file"), strerror(err));
+    char cwd[PATH_MAX];
+    if (err == ENOENT && c->task_file[0] != '/' && getcwd(cwd, sizeof cwd))
+        fprintf(stderr, " (a relative path: from the current folder, %s)", cwd);
+    if (err == ENOENT && strcmp(c->task_file, "data/kjv.txt") == 0 &&
+        access("experiments/text_corpus.sh", F_OK) == 0)
+        fprintf(stderr, "; the King James Bible corpus is made by experiments/text_corpus.sh "
+                        "(./train.sh text makes it first)");
+    fputc('\n', stderr);
+}
+
 int cli_train(int argc, char **argv, CliUsage *usage) {
     Config c;
     config_defaults(&c);
@@ -328,19 +345,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         /* --print-config too: a config that cannot run is not a config to print. --where reads
          * no text corpus (its T is task.seq_len), so a text config is placed before its corpus
          * is made (issue 45); a file task's T comes from its file */
-        int err = errno;
-        fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s", c.task_file,
-                config_origin(&c, "task.file"), strerror(err));
-        char cwd[PATH_MAX];
-        if (err == ENOENT && c.task_file[0] != '/' && getcwd(cwd, sizeof cwd))
-            fprintf(stderr, " (a relative path: from the current folder, %s)", cwd);
-        /* the shipped text configs' corpus is made, not shipped: said in a checkout, where the
-         * script is (elsewhere the folder above is what is wrong) */
-        if (err == ENOENT && strcmp(c.task_file, "data/kjv.txt") == 0 &&
-            access("experiments/text_corpus.sh", F_OK) == 0)
-            fprintf(stderr, "; the King James Bible corpus is made by experiments/text_corpus.sh "
-                            "(./train.sh text makes it first)");
-        fputc('\n', stderr);
+        say_unreadable(&c, errno);
         return EXIT_CONFIG;
     }
     if (a.print_config) {
