@@ -21,8 +21,10 @@ cd "$(dirname "$(readlink -f "$0")")"
 usage="usage: ./train.sh [recall | text] [--replace] [--set section.key=value ...]"
 # -h, --help: the usage and this file's opening comment, on stdout, exit 0 (nothing is built)
 show_help() {
-    echo "$usage"
-    awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' train.sh
+    trap '' PIPE # ./train.sh --help | head: the reader may leave early; that is no failure
+    { echo "$usage"
+      awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' train.sh; } 2> /dev/null ||
+        true
     exit 0
 }
 

@@ -297,6 +297,14 @@ START_TEST(test_text_bad_input) {
     ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
     ck_assert(!tu_train_output_contains(tmpdir, "relative path"));
     ck_assert(!tu_train_output_contains(tmpdir, "experiments/text_corpus.sh"));
+    /* a dangling link says so (the name is there, its file is not) */
+    char link_path[600];
+    snprintf(link_path, sizeof link_path, "%s/dangling.txt", tmpdir);
+    ck_assert_int_eq(symlink("no_such_target.txt", link_path), 0);
+    snprintf(args0, sizeof args0, "%s --set task.file=%s", TINY, link_path);
+    ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
+    ck_assert(tu_train_output_contains(tmpdir, "No such file or directory (a symbolic link to a "
+                                               "file that is not there)\n"));
     snprintf(args0, sizeof args0, "%s --set task.file=notkjv.txt", TINY);
     ck_assert_int_eq(tu_run_train(tmpdir, args0), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(tmpdir, "(a relative path: from the current folder"));

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli_internal.h"
@@ -302,6 +303,9 @@ static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
 static void say_unreadable(const Config *c, int err) {
     fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s", c->task_file,
             config_origin(c, "task.file"), strerror(err));
+    struct stat st;
+    if (err == ENOENT && lstat(c->task_file, &st) == 0 && S_ISLNK(st.st_mode))
+        fprintf(stderr, " (a symbolic link to a file that is not there)");
     char cwd[PATH_MAX];
     if (err == ENOENT && c->task_file[0] != '/' && getcwd(cwd, sizeof cwd))
         fprintf(stderr, " (a relative path: from the current folder, %s)", cwd);
