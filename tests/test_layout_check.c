@@ -31,15 +31,8 @@ static void put(const char *path, const char *text) {
 static char *check_tree(const char *root, int *rc) {
     char cmd[PATH_MAX * 3], out[PATH_MAX];
     snprintf(out, sizeof out, "%s.out", g_tmp);
-    snprintf(cmd, sizeof cmd, "%s/tools/layout_check.sh '%s' > '%s' 2>&1 < /dev/null",
-             SCALEDOT_SOURCE_DIR, root, out);
-    int status = system(cmd);
-    ck_assert(WIFEXITED(status));
-    *rc = WEXITSTATUS(status);
-    char *text = tu_read_file(out, NULL);
-    ck_assert_ptr_nonnull(text);
-    remove(out);
-    return text;
+    snprintf(cmd, sizeof cmd, "%s/tools/layout_check.sh '%s'", SCALEDOT_SOURCE_DIR, root);
+    return tu_shell_output(cmd, out, rc);
 }
 
 /* Checks g_tmp: wants exit code want_rc and each needle (NULL-ended) in the output. */

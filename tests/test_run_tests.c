@@ -35,14 +35,9 @@ static void stub(const char *name, const char *body) {
 static char *run_jobs(const char *programs, int jobs, int *rc) {
     char cmd[PATH_MAX * 2], out[PATH_MAX];
     snprintf(out, sizeof out, "%s/out.txt", g_tmp);
-    snprintf(cmd, sizeof cmd, "TEST_HEARTBEAT=1 TEST_JOBS=%d V=0 %s/tests/run_tests.sh '' %s %s "
-             "> %s 2>&1 < /dev/null", jobs, SCALEDOT_SOURCE_DIR, g_tmp, programs, out);
-    int status = system(cmd);
-    ck_assert(WIFEXITED(status));
-    *rc = WEXITSTATUS(status);
-    char *text = tu_read_file(out, NULL);
-    ck_assert_ptr_nonnull(text);
-    return text;
+    snprintf(cmd, sizeof cmd, "TEST_HEARTBEAT=1 TEST_JOBS=%d V=0 %s/tests/run_tests.sh '' %s %s",
+             jobs, SCALEDOT_SOURCE_DIR, g_tmp, programs);
+    return tu_shell_output(cmd, out, rc);
 }
 
 static char *run(const char *programs, int *rc) { return run_jobs(programs, 1, rc); }

@@ -376,6 +376,21 @@ void tu_result_free(TuResult *r) {
     free(r->err);
 }
 
+char *tu_shell_output(const char *cmd, const char *out_path, int *rc) {
+    size_t n = strlen(cmd) + strlen(out_path) + 32;
+    char *full = malloc(n);
+    ck_assert_ptr_nonnull(full);
+    snprintf(full, n, "%s > '%s' 2>&1 < /dev/null", cmd, out_path);
+    int status = system(full);
+    free(full);
+    ck_assert_msg(WIFEXITED(status), "'%s' did not exit normally", cmd);
+    *rc = WEXITSTATUS(status);
+    char *text = tu_read_file(out_path, NULL);
+    ck_assert_ptr_nonnull(text);
+    remove(out_path);
+    return text;
+}
+
 const char *tu_table_line(const char *out, const char *label, char *buf, size_t n) {
     char key[160];
     snprintf(key, sizeof key, "\n  %s", label);

@@ -168,6 +168,11 @@ char *tu_expect_verdict_last(const char *out, const char *page_path, const char 
  * chart drawn by plot_lines (report/plot/plot.h), or -1 when there is no such element. */
 int tu_series_points(const char *doc, const char *run, const char *name);
 
+/* Runs cmd with sh (stdin from /dev/null), its stdout and stderr into out_path (removed after);
+ * returns what it printed (malloc'd; the caller frees) and sets *rc to its exit code. Fails the
+ * test when it did not exit normally. For tests of the project's scripts. */
+char *tu_shell_output(const char *cmd, const char *out_path, int *rc);
+
 /* The line of a printed table whose label (after the two-space indent) starts with label,
  * copied into buf (n bytes) and returned; fails the test when there is none. */
 const char *tu_table_line(const char *out, const char *label, char *buf, size_t n);

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# experiments/mup_transfer.sh [MAP_DIR]: the three readings issue 42 asks of experiments/mup_map.sh's
+# published parts (MAP_DIR, default results/mup_map; each part a folder <series>_d<width> holding
+# sweep.csv and curves/), printed on stdout (make it results/mup_map/transfer.txt by redirection):
+#  1. the best learning rate per width and arm, and the transfer slope d log2(lr*) / d log2(d_model)
+#     (0 = the optimum transfers; -1 = it halves when the width doubles), least squares over the
+#     widths present, from the grid's best lr and from the vertex of a parabola through the best
+#     lr and its two neighbours in (log2 lr, bits per byte) (the grid's factor 2 alone cannot
+#     resolve a slope under 1);
+#  2. the loss lost by training at the d_model 128 optimum: l(lr*_128) - l* at each width, bits per byte;
+#  3. the premise: std(q.k) = (the logits' std) / (the scale), per layer, at the last logged step
+#     (step 1000) of each run (curves/<run>.csv, logit_std_l<layer>, over the visible entries of the
+#     batch's heads), mean over seeds, and its exponent alpha in std(q.k) ~ d_k^alpha between the
+#     series' d_k (1/2 = entries independent, 1 = q and k aligned), at each arm's own best lr and
+#     at every lr both widths ran.
+# l(lr) is the final val_loss / ln 2 (bits per byte), the mean over the seeds; a diverged run counts
+# as its loss at initialisation (loss0), as in the LR sensitivity of the sweep report. The d_k 64
+# runs (h2_d128) were planned once with scale sqrt_dk: 8/d_k is the same number there, so they stand
+# for both scales' arms. Exit 2 when MAP_DIR holds no part.
+set -euo pipefail
+dir=${1:-results/mup_map}
+parts=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name '*_d*' -exec basename {} \; 2>/dev/null | LC_ALL=C sort) || true
+[ -n "$parts" ] || { echo "mup_transfer.sh: $dir holds no published part (<series>_d<width>/sweep.csv)" >&2; exit 2; }
+
+# one line per run: series width d_k param scale lr seed bits_per_byte std_qk_l0 std_qk_l1 ...
+rows() {
+    local p f
+    for p in $parts; do
+        f=$dir/$p/sweep.csv
+        [ -f "$f" ] || continue
+        awk -F, -v part="$p" -v curves="$dir/$p/curves" '
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            $c["status"] != "ok" && $c["status"] != "diverged" { next }
+            {
+                series = part; sub(/_d[0-9]+$/, "", series)
+                dk = $c["d_k"]; sc = $c["scale"]
+                cval = sc == "sqrt_dk" ? 1 / sqrt(dk) : sc == "8/d_k" ? 8 / dk : sc + 0
+                l = ($c["status"] == "ok" ? $c["val_loss"] : $c["loss0"]) / log(2)
+                # the last row of the curve with logit stds: std(q.k) = logit std / scale
+                file = curves "/" $c["run"] ".csv"; last = ""; hdr = ""
+                while ((getline line < file) > 0) { if (hdr == "") hdr = line; else last = line }
+                close(file)
+                nh = split(hdr, h, ","); split(last, v, ","); stds = ""
+                for (i = 1; i <= nh; i++) if (h[i] ~ /^logit_std_l/) stds = stds " " (v[i] == "" ? "nan" : v[i] / cval)
+                # d_k 64: 8/d_k is sqrt_dk, one set of runs for both arms
+                scales = (sc == "sqrt_dk" && dk == 64) ? "sqrt_dk 8/d_k" : sc
+                ns = split(scales, s, " ")
+                for (k = 1; k <= ns; k++)
+                    print series, $c["d_model"], dk, $c["model.param"], s[k], $c["optim.lr"], $c["seed"], l stds
+            }' "$f"
+    done
+}
+
+rows | awk '
+function lg2(x) { return log(x) / log(2) }
+# the least-squares slope of y on x over n points (x[1..n], y[1..n]); "-" when under 2 widths
+function slope(x, y, n,   i, mx, my, sxx, sxy) {
+    if (n < 2) return "-"
+    for (i = 1; i <= n; i++) { mx += x[i]; my += y[i] }
+    mx /= n; my /= n
+    for (i = 1; i <= n; i++) { sxx += (x[i] - mx) ^ 2; sxy += (x[i] - mx) * (y[i] - my) }
+    return sprintf("%+.2f", sxy / sxx)
+}
+{
+    arm = $1 " " $4 " " $5; key = arm SUBSEP $2 SUBSEP $6
+    if (!(arm in seen_arm)) { seen_arm[arm] = 1; arms[++na] = arm }
+    if (!((arm, $2) in seen_w)) { seen_w[arm, $2] = 1; nw[arm]++; widths[arm, nw[arm]] = $2; dkof[arm, $2] = $3 }
+    if (!((arm, $2, $6) in seen_lr)) { seen_lr[arm, $2, $6] = 1; nl[arm, $2]++; lrs[arm, $2, nl[arm, $2]] = $6 }
+    n[key]++; sum[key] += $8
+    for (i = 9; i <= NF; i++) { layers = NF - 8; if ($i != "nan") { qk[key, i - 8] += $i; nq[key, i - 8]++ } }
+}
+END {
+    printf "The best learning rate per width, the transfer slope and the loss lost at the d_model 128 optimum\n"
+    printf "(experiments/mup_map.sh parts, bits per byte = final val_loss / ln 2, mean over seeds)\n\n"
+    printf "%-36s %8s %5s %6s %9s %9s %9s %12s %6s\n", "arm (series, model.param, scale)", "d_model", "d_k", "runs", "best lr", "vertex", "l* bpb", "l(lr*_128)", "lost"
+    for (a = 1; a <= na; a++) {
+        arm = arms[a]; np = 0; best128 = ""
+        # widths in increasing order
+        for (i = 1; i <= nw[arm]; i++) for (j = i + 1; j <= nw[arm]; j++)
+            if (widths[arm, j] + 0 < widths[arm, i] + 0) { t = widths[arm, i]; widths[arm, i] = widths[arm, j]; widths[arm, j] = t }
+        for (i = 1; i <= nw[arm]; i++) {
+            w = widths[arm, i]; m = nl[arm, w]; runs = 0
+            # lrs in increasing order, their mean losses
+            for (p = 1; p <= m; p++) for (q = p + 1; q <= m; q++)
+                if (lrs[arm, w, q] + 0 < lrs[arm, w, p] + 0) { t = lrs[arm, w, p]; lrs[arm, w, p] = lrs[arm, w, q]; lrs[arm, w, q] = t }
+            bi = 0
+            for (p = 1; p <= m; p++) {
+                k = arm SUBSEP w SUBSEP lrs[arm, w, p]; L[p] = sum[k] / n[k]; runs += n[k]
+                if (bi == 0 || L[p] < L[bi]) bi = p
+            }
+            blr = lrs[arm, w, bi]; bestlr[arm, w] = blr
+            # the parabola through (log2 lr, l) at the best lr and its neighbours (grid factor 2)
+            vtx = "edge"
+            if (bi > 1 && bi < m) {
+                x0 = lg2(lrs[arm, w, bi - 1]); x1 = lg2(blr); x2 = lg2(lrs[arm, w, bi + 1])
+                d = (L[bi - 1] - 2 * L[bi] + L[bi + 1])
+                if ((x1 - x0) - (x2 - x1) < 1e-6 && (x2 - x1) - (x1 - x0) < 1e-6 && d > 0) vtx = sprintf("%.3g", 2 ^ (x1 - (x2 - x1) * (L[bi + 1] - L[bi - 1]) / (2 * d)))
+            }
+            if (i == 1 && w == 128) best128 = blr
+            lost = "-"; l128 = "-"
+            if (best128 != "") {
+                k = arm SUBSEP w SUBSEP best128
+                if (k in n) { l128 = sprintf("%.4f", sum[k] / n[k]); lost = sprintf("%.4f", sum[k] / n[k] - L[bi]) }
+            }
+            printf "%-36s %8d %5d %6d %9s %9s %9.4f %12s %6s\n", arm, w, dkof[arm, w], runs, blr, vtx, L[bi], l128, lost
+            np++; X[np] = lg2(w); Y[np] = lg2(blr); if (vtx != "edge") { nv++; XV[nv] = lg2(w); YV[nv] = lg2(vtx) }
+        }
+        printf "%-36s transfer slope d log2 lr* / d log2 d_model: %s (grid), %s (vertex)\n\n", "", slope(X, Y, np), (nv == np ? slope(XV, YV, nv) : "-")
+        delete X; delete Y; delete XV; delete YV; nv = 0
+    }
+    printf "The premise: std(q.k) = logit std / scale at step 1000, per layer (mean over seeds), and alpha in\n"
+    printf "std(q.k) ~ d_k^alpha between consecutive d_k of a series (1/2 = independent entries, 1 = aligned)\n\n"
+    printf "%-36s %9s %8s %5s %11s %11s %8s %8s\n", "arm", "lr", "d_model", "d_k", "std l0", "std l1", "alpha l0", "alpha l1"
+    for (a = 1; a <= na; a++) {
+        arm = arms[a]
+        if (nw[arm] < 2) continue
+        # at the arm own best lr of each width, then at every lr the widths share
+        for (i = 1; i <= nw[arm]; i++) {
+            w = widths[arm, i]; row(arm, "best", w, bestlr[arm, w], i)
+        }
+        m = nl[arm, widths[arm, 1]]
+        for (p = 1; p <= m; p++) {
+            lr = lrs[arm, widths[arm, 1], p]; all = 1
+            for (i = 1; i <= nw[arm]; i++) if (!((arm SUBSEP widths[arm, i] SUBSEP lr) in n)) all = 0
+            if (!all) continue
+            for (i = 1; i <= nw[arm]; i++) row(arm, lr, widths[arm, i], lr, i)
+        }
+        print ""
+    }
+}
+# one line: std(q.k) per layer at (arm, width, lr), alpha against the previous width on the same row kind
+function row(arm, label, w, lr, i,   k, j, s, al, out, pw, pk) {
+    k = arm SUBSEP w SUBSEP lr; out = ""; al = ""
+    for (j = 1; j <= 2; j++) {
+        s = nq[k, j] ? qk[k, j] / nq[k, j] : 0
+        out = out sprintf(" %11.4g", s)
+        if (i > 1 && prev_s[j] > 0 && s > 0) al = al sprintf(" %8.2f", log(s / prev_s[j]) / log(dkof[arm, w] / prev_dk))
+        else al = al sprintf(" %8s", "-")
+        cur_s[j] = s
+    }
+    printf "%-36s %9s %8d %5d%s%s\n", arm, (label == "best" ? "best " lr : lr), w, dkof[arm, w], out, al
+    for (j = 1; j <= 2; j++) prev_s[j] = cur_s[j]
+    prev_dk = dkof[arm, w]
+}'
