@@ -11,6 +11,8 @@ import math
 import os
 import sys
 
+from svg_panel import write_svg
+
 D = sys.argv[1] if len(sys.argv) > 1 else "results/equivalence"
 BLUE, ORANGE, GREEN, PURPLE = "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd"
 
@@ -112,9 +114,7 @@ def main():
         q.line(d, col, label=what + (": 0 at every step" if zero else ""), ly=i)
     o.append("</svg>")
     path = os.path.join(D, "equivalence.svg")
-    with open(path + ".tmp", "w") as f:
-        f.write("\n".join(o) + "\n")
-    os.replace(path + ".tmp", path)
+    write_svg(path, o)
     print(f"equivalence_figure.py: {path}")
 
 

@@ -21,6 +21,8 @@ import math
 import os
 import sys
 
+from svg_panel import legend, lr_text, panel, write_svg
+
 D = sys.argv[1] if len(sys.argv) > 1 else "results/text_map"
 PARTS = ["d128", "d256", "d512", "d768", "gpt2_d256"]
 TITLE = {"d128": "d_model 128", "d256": "d_model 256", "d512": "d_model 512",
@@ -82,45 +84,6 @@ def analyse(rs):
     return out, best_run
 
 
-def lr_text(v):
-    e = math.floor(math.log10(v))
-    m = f"{v / 10 ** e:.3g}"
-    return f"{m}e{e}"
-
-
-def panel(o, x, y, w, h, lo, hi, logy, xs, title, ylabel):
-    def X(lr):
-        return x + w * (math.log2(lr) - math.log2(xs[0]) + 0.3) / (math.log2(xs[-1]) - math.log2(xs[0]) + 0.6)
-
-    def Y(v):
-        if logy:
-            return y + h * (math.log10(hi) - math.log10(v)) / (math.log10(hi) - math.log10(lo))
-        return y + h * (hi - v) / (hi - lo)
-
-    o.append(f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="none" stroke="#333"/>')
-    if title:
-        o.append(f'<text x="{x + w / 2}" y="{y - 8}" text-anchor="middle" font-weight="bold">{title}</text>')
-    for lr in xs:
-        o.append(f'<line x1="{X(lr):.1f}" x2="{X(lr):.1f}" y1="{y}" y2="{y + h}" stroke="#eee"/>')
-        o.append(f'<text x="{X(lr):.1f}" y="{y + h + 14}" text-anchor="middle" font-size="10">{lr_text(lr)}</text>')
-    if logy:
-        for e in range(int(math.floor(math.log10(lo))), int(math.ceil(math.log10(hi))) + 1):
-            v = 10.0 ** e
-            if lo <= v <= hi:
-                o.append(f'<line x1="{x}" x2="{x + w}" y1="{Y(v):.1f}" y2="{Y(v):.1f}" stroke="#ddd"/>')
-                o.append(f'<text x="{x - 4}" y="{Y(v) + 4:.1f}" text-anchor="end" font-size="10">{v:g}</text>')
-    else:
-        step = 0.2 if hi - lo <= 1.6 else 0.5
-        v = math.ceil(lo / step) * step
-        while v <= hi + 1e-9:
-            o.append(f'<line x1="{x}" x2="{x + w}" y1="{Y(v):.1f}" y2="{Y(v):.1f}" stroke="#ddd"/>')
-            o.append(f'<text x="{x - 4}" y="{Y(v) + 4:.1f}" text-anchor="end" font-size="10">{v:.1f}</text>')
-            v += step
-    if ylabel:
-        o.append(f'<text transform="translate({x - 36} {y + h / 2}) rotate(-90)" text-anchor="middle">{ylabel}</text>')
-    return X, Y
-
-
 def main():
     parts = [p for p in PARTS if rows(p)]
     if not parts:
@@ -171,20 +134,14 @@ def main():
                  f'stroke="#2ca02c" stroke-dasharray="2 3"/>')
         o.append(f'<text x="{x + PW - 4}" y="{Y(best_run + NEAR) - 4:.1f}" text-anchor="end" font-size="10" '
                  f'fill="#2ca02c">best + 0.1</text>')
-    for k, (_, _, col, dash, label) in enumerate(ARMS):
-        lx, ly = L + (k // 2) * 260, H - 62 + 18 * (k % 2)
-        da = f' stroke-dasharray="{dash}"' if dash else ""
-        o.append(f'<line x1="{lx}" x2="{lx + 28}" y1="{ly}" y2="{ly}" stroke="{col}" stroke-width="2"{da}/>')
-        o.append(f'<text x="{lx + 34}" y="{ly + 4}">{label}</text>')
+    legend(o, ARMS, L, H - 62, 260)
     o.append(f'<text x="{L}" y="{H - 20}" font-size="11">text (KJV bytes), the users\' recipe, 1000 steps; '
              f'points: median over the seeds, bars: their min to max</text>')
     o.append(f'<text x="{L}" y="{H - 6}" font-size="11">(above {hi_b:.1f}: drawn at the top edge); '
              f'bottom: each run\'s peak head-mean logit std</text>')
     o.append("</svg>")
     path = os.path.join(D, "text_map.svg")
-    with open(path + ".tmp", "w") as f:
-        f.write("\n".join(o) + "\n")
-    os.replace(path + ".tmp", path)
+    write_svg(path, o)
 
     t = ["# experiments/text_map_figure.py: per part and arm, from results/text_map/<part>/sweep.csv",
          "# best lr: smallest mean final val_loss over the seeds; bpb: its median (bits per byte);",
