@@ -64,6 +64,17 @@ plan() {
     echo "$out"
 }
 
+# map_figure: after publishing, the readings (experiments/mup_transfer.sh: best lr per width, the
+# transfer slope, the loss lost at the d_model 128 optimum, alpha of std(q.k)) into
+# results/mup_map/transfer.txt, and the figure results/mup_map/mup_map.svg (Python 3, as the twin;
+# the runs and the table need only ./train and awk)
+map_figure() {
+    experiments/mup_transfer.sh results/mup_map >results/mup_map/transfer.txt.tmp &&
+        mv results/mup_map/transfer.txt.tmp results/mup_map/transfer.txt
+    if command -v python3 >/dev/null; then python3 experiments/mup_figure.py results/mup_map >/dev/null
+    else echo "mup_map.sh: python3 not found: results/mup_map/mup_map.svg not redrawn"; fi
+}
+
 MAP=mup_map
 . experiments/lr_map_lib.sh
 map_main
