@@ -357,6 +357,19 @@ static int runs_at(int regime, const char *arm, int d_model, double lr, int *n_l
     return n;
 }
 
+double lr_map_behind_best(const LrMapRun *runs, int n, int regime, const char *arm, int d_model,
+                          double lr) {
+    double best = INFINITY, sum = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const LrMapRun *r = &runs[i];
+        if (r->regime != regime || r->d_model != d_model || r->metric < 0) continue;
+        if (r->learnt && r->metric < best) best = r->metric;
+        if (strcmp(r->arm, arm) == 0 && same_lr(r->lr, lr)) sum += r->metric, k++;
+    }
+    return k && isfinite(best) ? (sum / k - best) / log(2.0) : -1;
+}
+
 /* The verdict of lr against thresholds learnt and failed (0: none), lo the smallest lr measured
  * (0: any): below it, not known (too low an lr can fail to learn in the budget). */
 static LrVerdict by_thresholds(double lr, double learnt, double failed, double lo) {
@@ -427,6 +440,9 @@ static void judge(LrPlacement *p) {
         p->n_runs = runs_at(g, p->arm, p->d_model, p->lr, &p->n_learnt);
         p->basis = p->n_runs ? LR_BASIS_RUNS : LR_BASIS_WIDTH;
         p->verdict = width_say(g, p->arm, t, p->lr).verdict;
+        if (p->n_runs && lr_map_regimes[g].relative)
+            p->behind_bits = lr_map_behind_best(lr_map_runs, lr_map_n_runs, g, p->arm, p->d_model,
+                                                p->lr);
         return;
     }
     around(g, p->arm, p->d_model, &lo, &hi);
@@ -451,6 +467,7 @@ static void judge(LrPlacement *p) {
 
 int lr_map_place(const Config *c0, int T, LrPlacement *p) {
     memset(p, 0, sizeof *p);
+    p->behind_bits = -1;
     Config run = *c0, *c = &run; /* as the run resolves it */
     resolve(c, T);
     p->d_model = c->d_model;

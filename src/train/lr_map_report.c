@@ -162,7 +162,11 @@ void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
         fprintf(f, "no verdict: the regime %s has no run of its arm (%s)",
                 lr_map_regimes[p->regime].id, p->arm);
     } else {
-        fprintf(f, "%s: ", word(p->verdict, p->regime));
+        fprintf(f, "%s", word(p->verdict, p->regime));
+        if (p->behind_bits >= 0)
+            fprintf(f, " (%.3f bits per byte behind the best run at d_model %d)", p->behind_bits,
+                    p->d_model);
+        fputs(": ", f);
         basis(f, p);
         fprintf(f, "; regime %s", lr_map_regimes[p->regime].id);
     }
