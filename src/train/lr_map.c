@@ -210,6 +210,35 @@ static const char *regime_value(const char *ini, const char *section, const char
     return hit && (!end || hit < end) ? hit + n : NULL;
 }
 
+/* The rules by which a run resolves a written value (train/resolved.h), as the difference line
+ * says them after the regime's written value: "(the regime: 0, i.e. the task's length 32)". */
+static const struct {
+    const char *key, *rule;
+} RULES[] = {
+    {"model.max_seq_len", "the task's length"},
+    {"model.d_ff", "the block's default"},
+    {"attention.window", "no window at the task's length,"}, /* T keys or more: every key */
+    {"task.separator", "the task's own format,"},
+};
+
+/* The difference line of section.key (k, its length kl): "key = mine (the regime: its)", its the
+ * value the regime writes; where a rule resolves that to another value (RULES), what the run
+ * makes of it too, so that the line and its --set (the written value) tell one story. */
+static void diff_line(char *line, size_t n, const char *section, const char *k, int kl,
+                      const char *mine, const char *written, const char *resolved) {
+    char name[120];
+    snprintf(name, sizeof name, "%s.%.*s", section, kl, k);
+    int wl = (int)strcspn(written, "\n");
+    const char *rule = NULL;
+    for (size_t i = 0; i < sizeof RULES / sizeof RULES[0]; i++)
+        if (strcmp(RULES[i].key, name) == 0) rule = RULES[i].rule;
+    if (rule && wl && ((int)strlen(resolved) != wl || strncmp(resolved, written, wl) != 0))
+        snprintf(line, n, "%s = %s (the regime: %.*s, i.e. %s %s)", name, mine, wl, written, rule,
+                 resolved);
+    else
+        snprintf(line, n, "%s = %s (the regime: %s)", name, mine, resolved);
+}
+
 /* Each "key = value" line of a that differs from b's (config_text of two configs) and that the
  * regime's settings hold, into p->diffs. */
 static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
@@ -222,8 +251,7 @@ static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
         if (la[0] == '[' || la[0] == ';' || strcmp(la, lb) == 0) continue;
         const char *va = strstr(la, " = "), *vb = strstr(lb, " = "), *written;
         if (!va || !vb || !(written = regime_value(ini, section, la, (size_t)(va - la)))) continue;
-        snprintf(line, sizeof line, "%s.%.*s = %s (the regime: %s)", section, (int)(va - la), la,
-                 va + 3, vb + 3);
+        diff_line(line, sizeof line, section, la, (int)(va - la), va + 3, written, vb + 3);
         /* the --set: the value as the regime's settings write it (a rule such as max_seq_len 0
          * stays a rule: resolved here it would contradict a changed seq_len), else as resolved */
         if (*written)
