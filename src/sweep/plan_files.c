@@ -14,6 +14,7 @@
 #include "report/page/page.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
+#include "util/shell_word.h"
 #include "util/whole_write.h"
 
 /* 1 when the file at path is one a sweep into `out` wrote: a run config (config_write's first
@@ -75,16 +76,6 @@ void plan_config_path(char *buf, size_t n, const char *out, const char *name) {
     snprintf(buf, n, "%s/configs/%s.ini", out, name);
 }
 
-/* 'text' for the shell: single quotes, each ' as '\''. */
-static void shell_quote(FILE *f, const char *s) {
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'') fputs("'\\''", f);
-        else fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
 int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, const char *out_abs,
                      const char *exe_abs) {
     char path[SWEEP_PATH + 64], runs[SWEEP_PATH + 8];
@@ -114,9 +105,10 @@ int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, cons
         rc = sweep_write_atomic(path, cfg, cfg_len);
         free(cfg);
         cfg = NULL;
-        shell_quote(jf, exe_abs);
+        /* the command word too: exe_abs is absolute, so bare it is no assignment or reserved word */
+        shell_word(jf, exe_abs);
         fputs(" --sweep-run ", jf);
-        shell_quote(jf, path);
+        shell_word(jf, path);
         fputc('\n', jf);
     }
     if (jf && fclose(jf) != 0) rc = -1;
