@@ -178,6 +178,25 @@ static const CcErrorCase SHAPE_ERRORS[] = {
 START_TEST(test_shape_errors) { cc_check_error(&SHAPE_ERRORS[_i]); }
 END_TEST
 
+/* Every error of a file is reported (test_input_errors: end to end), up to CONFIG_MAX_ERRORS, then
+ * one line that says the rest was not read: 25 unknown keys give lines 2-21's messages and that
+ * line at line 21, 21 lines in all. */
+START_TEST(test_errors_capped) {
+    char text[1024] = "[model]\n", err[8192];
+    for (int i = 0; i < 25; i++) strcat(text, "nokey = 1\n");
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(cc_load(&c, text, 0, err, sizeof err), -1);
+    int lines = 0;
+    for (const char *p = err; *p; p++) lines += *p == '\n';
+    ck_assert_msg(lines == 21, "%d lines:\n%s", lines, err);
+    ck_assert_msg(strstr(err, CC_NAME ":21: unknown key 'model.nokey'") &&
+                      strstr(err, CC_NAME ":21: 20 errors; the rest of the file was not read\n"),
+                  "%s", err);
+    ck_assert(!strstr(err, CC_NAME ":22:"));
+}
+END_TEST
+
 /* config_load_file on a path that cannot be read as a file: "cannot open 'PATH': reason". */
 static void expect_cannot_open(const char *path, const char *reason) {
     Config c;
@@ -222,6 +241,7 @@ int main(void) {
     suite_add_tcase(s, good);
     TCase *bad = tcase_create("file errors");
     tcase_add_loop_test(bad, test_shape_errors, 0, CC_COUNT(SHAPE_ERRORS));
+    tcase_add_test(bad, test_errors_capped);
     tcase_add_test(bad, test_error_missing_file);
     tcase_add_test(bad, test_error_unreadable_file);
     suite_add_tcase(s, bad);

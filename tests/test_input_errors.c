@@ -44,6 +44,29 @@ START_TEST(test_repeated_section) {
 }
 END_TEST
 
+/* An INI file with several errors names every one in one run (it stopped at the first: N typos
+ * took N fixes and N runs): two unknown keys, each with its "did you mean", a value out of range
+ * between them, and an unknown section whose keys are not reported again; exit 2 before any work:
+ * no run folder. */
+START_TEST(test_every_error_named) {
+    char path[300], runs[300];
+    snprintf(path, sizeof path, "%s/typos.ini", tmpdir);
+    tu_write_file(path, "[run]\nname = typos\n[model]\nd_modle = 32\nn_heads = 0\n[optim]\n"
+                        "learning_rate = 1e-3\n[trian]\nsteps = 5\n");
+    ck_assert_int_eq(tu_run_train(tmpdir, "typos.ini"), 2);
+    static const char *const LINES[] = {
+        "typos.ini:4: unknown key 'model.d_modle'; did you mean 'model.d_model'?\n",
+        "typos.ini:5: 'model.n_heads': 0 is out of range; allowed: integer in [1, 1024]\n",
+        "typos.ini:7: unknown key 'optim.learning_rate'; the keys of [optim] are name, lr,",
+        "typos.ini:8: unknown section [trian]; did you mean [train]?\n"};
+    for (size_t i = 0; i < sizeof LINES / sizeof LINES[0]; i++)
+        ck_assert_msg(tu_train_output_contains(tmpdir, LINES[i]), "no '%s'", LINES[i]);
+    ck_assert(!tu_train_output_contains(tmpdir, "typos.ini:9"));
+    snprintf(runs, sizeof runs, "%s/runs", tmpdir);
+    ck_assert_int_eq(access(runs, F_OK), -1);
+}
+END_TEST
+
 /* A --set far over the length limit names its key (it used to say only "argument too long"). */
 START_TEST(test_long_set_names_key) {
     static const char *const KEYS[] = {"run.name", "task.file", "optim.lr"};
@@ -180,4 +203,4 @@ TU_MAIN_FIXTURE_TIMEOUT("input_errors", setup, teardown, 60, test_repeated_secti
                         TU_LOOP(test_long_set_names_key, 0, 3), test_task_comment_after_whitespace,
                         test_task_conflicting_answers,
                         TU_LOOP(test_checkpoint_impossible_state, 0, 4),
-                        test_checkpoint_beyond_steps);
+                        test_checkpoint_beyond_steps, test_every_error_named);

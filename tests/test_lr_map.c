@@ -91,6 +91,30 @@ START_TEST(test_estimate) {
 }
 END_TEST
 
+/* lr_map_behind_best over made-up runs of regime 0 at d_model 64, val_loss in nats per byte: arm
+ * "a" at lr 1e-3 ended at 1.0 and 1.2 (mean 1.1; a third without the column is left out), arm
+ * "b" at 2e-3 at 0.9, the best run that learnt; a run that did not learn at 0.5 (diverged: no
+ * best), another width's 0.1 and another regime's 0.2 are not the width's best. So arm a is
+ * (1.1 - 0.9) / ln 2 = 0.2 / 0.693147 = 0.288539 bits per byte behind, arm b 0; an lr without runs,
+ * and a width where none learnt, give -1. */
+START_TEST(test_behind_best) {
+    static const LrMapRun RUNS[] = {
+        {0, "s", "a1", 64, 64, "a", 1e-3, "1e-3", 1, 1, 1.0, -1},
+        {0, "s", "a2", 64, 64, "a", 1e-3, "1e-3", 2, 0, 1.2, -1},
+        {0, "s", "a3", 64, 64, "a", 1e-3, "1e-3", 3, 0, -1, -1},
+        {0, "s", "b1", 64, 64, "b", 2e-3, "2e-3", 1, 1, 0.9, -1},
+        {0, "s", "c1", 64, 64, "b", 4e-3, "4e-3", 1, 0, 0.5, -1},
+        {0, "s", "w1", 128, 64, "a", 1e-3, "1e-3", 1, 0, 0.1, -1},
+        {1, "s", "r1", 64, 64, "a", 1e-3, "1e-3", 1, 1, 0.2, -1},
+    };
+    const int n = CC_COUNT(RUNS);
+    ck_assert_double_eq_tol(lr_map_behind_best(RUNS, n, 0, "a", 64, 1e-3), 0.288539008, 1e-8);
+    ck_assert_double_eq_tol(lr_map_behind_best(RUNS, n, 0, "b", 64, 2e-3), 0, 1e-12);
+    ck_assert_double_eq(lr_map_behind_best(RUNS, n, 0, "a", 64, 2e-3), -1);
+    ck_assert_double_eq(lr_map_behind_best(RUNS, n, 0, "a", 128, 1e-3), -1);
+}
+END_TEST
+
 /* A config: the defaults, then the --set style assignments (NULL-terminated). */
 static void config_of(Config *c, const char *const *sets) {
     config_defaults(c);
@@ -290,9 +314,10 @@ static const struct {
     {"attention.window=4", "attention.window = 4 (the regime: 0)"},
     /* longer than the task's T = 16 (sort of 8: 8 + SEP + 8 tokens, the last predicted only),
      * which the regime's 0 resolves to */
-    {"model.max_seq_len=17", "model.max_seq_len = 17 (the regime: 16)"},
-    {"model.d_ff=512", "model.d_ff = 512 (the regime: 1024)"},
-    {"task.separator=false", "task.separator = false (the regime: true)"},
+    {"model.max_seq_len=17", "model.max_seq_len = 17 (the regime: 0, i.e. the task's length 16)"},
+    {"model.d_ff=512", "model.d_ff = 512 (the regime: 0, i.e. the block's default 1024)"},
+    {"task.separator=false",
+     "task.separator = false (the regime: auto, i.e. the task's own format, true)"},
     {"optim.name=sgd", "optim.name = sgd (the regime: adamw)"},
     /* the keys that tell the lr map from the users' recipe */
     {"optim.beta2=0.95", "optim.beta2 = 0.95 (the regime: 0.999)"},
@@ -392,10 +417,11 @@ START_TEST(test_no_runs) {
 END_TEST
 
 /* A users'-recipe text config with the LLaMA block (any corpus: the map's title names KJV) is in
- * the text map's regime, and its verdict says "near the best" / "behind the best": at d_model 128
- * unscaled, results/text_map/d128 ended at 2.079 / 2.078 bits per byte at lr 6e-4 and 2.367 /
- * 2.403 at 4.8e-3, against the width's best 2.026 (scaled + qk-RMSNorm, lr 1.2e-3): within 0.1
- * bits per byte, and not. */
+ * the text map's regime, and its verdict says "near the best" / "behind the best" and by how
+ * much: at d_model 128 unscaled, results/text_map/d128 ended at 1.44123 / 1.4406 nats per byte at
+ * lr 6e-4 and 1.64054 / 1.66581 / 1.5296 at 4.8e-3, against the width's best 1.395 (scaled +
+ * qk-RMSNorm, lr 2.4e-3, seed 3): (1.440915 - 1.395) / ln 2 = 0.066 bits per byte, within 0.1,
+ * and (1.611983 - 1.395) / ln 2 = 0.313, not. */
 START_TEST(test_text_regime) {
     const char *const t[] = {"task.name=text", "task.file=" SCALEDOT_SOURCE_DIR "/data/prose.txt",
                              "model.block=llama", USERS, "optim.warmup_steps=100",
@@ -409,13 +435,15 @@ START_TEST(test_text_regime) {
     ck_assert_msg(p.regime >= 0, "%s", p.n_diffs ? p.diffs[0] : "");
     ck_assert_str_eq(lr_map_regimes[p.regime].id, "text_users");
     char *v = verdict_of(&p);
-    ck_assert_str_eq(v, "verdict: near the best: 2 of 2 runs at its width, arm and lr ended near "
-                        "the best (d_model 128, lr 6e-4); regime text_users\n");
+    ck_assert_str_eq(v, "verdict: near the best (0.066 bits per byte behind the best run at d_model "
+                        "128): 2 of 2 runs at its width, arm and lr ended near the best (d_model "
+                        "128, lr 6e-4); regime text_users\n");
     free(v);
     ck_assert_int_eq(config_set(&c, "optim.lr=4.8e-3", 0), 0);
     ck_assert_int_eq(config_set(&c, "optim.min_lr=4.8e-4", 0), 0);
-    assert_verdict(&c, "verdict: behind the best: 0 of 3 runs at its width, arm and lr ended "
-                       "near the best (d_model 128, lr 4.8e-3); regime text_users\n");
+    assert_verdict(&c, "verdict: behind the best (0.313 bits per byte behind the best run at "
+                       "d_model 128): 0 of 3 runs at its width, arm and lr ended near the best "
+                       "(d_model 128, lr 4.8e-3); regime text_users\n");
     /* the map's runs decayed to lr / 10 (experiments/text_map.sh; regimes.txt's min_lr_ratio):
      * a floor of 0, or one left at 6e-5 while lr moved, is another schedule, named */
     static const struct {
@@ -435,7 +463,8 @@ END_TEST
 
 /* configs/text_users.ini, the users' run, is a point of the text map: d_model 256, LLaMA block,
  * scaled at lr 6e-4 (min_lr 6e-5), where results/text_map/d256's two runs ended near the best
- * (1.337 and 1.329 nats per byte). */
+ * (1.33733 and 1.32863 nats per byte, the width's best 1.32599: (1.33298 - 1.32599) / ln 2 =
+ * 0.010 bits per byte behind). */
 START_TEST(test_text_users_config) {
     Config c;
     config_defaults(&c);
@@ -444,20 +473,24 @@ START_TEST(test_text_users_config) {
     ck_assert_int_eq(lmc_place(&c, &p), 0);
     ck_assert_msg(p.regime >= 0, "%s", p.n_diffs ? p.diffs[0] : "");
     char *v = verdict_of(&p);
-    ck_assert_str_eq(v, "verdict: near the best: 2 of 2 runs at its width, arm and lr ended near "
-                        "the best (d_model 256, lr 6e-4); regime text_users\n");
+    ck_assert_str_eq(v, "verdict: near the best (0.010 bits per byte behind the best run at d_model "
+                        "256): 2 of 2 runs at its width, arm and lr ended near the best (d_model "
+                        "256, lr 6e-4); regime text_users\n");
     free(v);
-    /* with the GPT-2 block, its own regime (results/text_map/gpt2_d256, best run 2.026 bits per
-     * byte): unscaled at 2.4e-3 ended at 2.256 / 2.281, more than 0.1 behind; scaled at 2.026 /
-     * 2.035, near */
+    /* with the GPT-2 block, its own regime (results/text_map/gpt2_d256, best run 1.40423 nats
+     * per byte = 2.026 bits): unscaled at 2.4e-3 ended at 1.56402 / 1.5808 (mean 1.57241,
+     * (1.57241 - 1.40423) / ln 2 = 0.243 bits behind); scaled at 1.40423 / 1.41061 (mean
+     * 1.40742: 0.0046 bits, "0.005") */
     const char *const gpt2[] = {"model.block=gpt2", "optim.lr=2.4e-3", "optim.min_lr=2.4e-4",
                                 "attention.scale=none"};
     for (int i = 0; i < CC_COUNT(gpt2); i++) ck_assert_int_eq(config_set(&c, gpt2[i], 0), 0);
-    assert_verdict(&c, "verdict: behind the best: 0 of 2 runs at its width, arm and lr ended near "
-                       "the best (d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
+    assert_verdict(&c, "verdict: behind the best (0.243 bits per byte behind the best run at "
+                       "d_model 256): 0 of 2 runs at its width, arm and lr ended near the best "
+                       "(d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
     ck_assert_int_eq(config_set(&c, "attention.scale=sqrt_dk", 0), 0);
-    assert_verdict(&c, "verdict: near the best: 2 of 2 runs at its width, arm and lr ended near "
-                       "the best (d_model 256, lr 2.4e-3); regime text_users_gpt2\n");
+    assert_verdict(&c, "verdict: near the best (0.005 bits per byte behind the best run at d_model "
+                       "256): 2 of 2 runs at its width, arm and lr ended near the best (d_model "
+                       "256, lr 2.4e-3); regime text_users_gpt2\n");
 }
 END_TEST
 
@@ -516,6 +549,9 @@ START_TEST(test_where_sets) {
     ck_assert_int_eq(config_set(&c, "task.seq_len=32", 1), 0);
     ck_assert_int_eq(config_set(&c, "model.max_seq_len=48", 1), 0);
     ck_assert(report_has_line(&c, "  to match it: --set task.seq_len=64 --set model.max_seq_len=0"));
+    /* and the difference line says the same: the regime's 0, and what it is at this T */
+    ck_assert(report_has_line(&c, "  model.max_seq_len = 48 (the regime: 0, i.e. the task's length "
+                                  "32)"));
     /* min_lr printed so that pasting it lands: lr 1.2345678e-3 / 10, all its digits */
     config_defaults(&c);
     ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_users.ini"), 0);
@@ -745,7 +781,7 @@ START_TEST(test_init_check_line) {
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
-                        TU_LOOP(test_estimate, 0, CC_COUNT(ESTIMATES)),
+                        TU_LOOP(test_estimate, 0, CC_COUNT(ESTIMATES)), test_behind_best,
                         TU_LOOP(test_cases, 0, CC_COUNT(CASES)),
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,

@@ -174,27 +174,33 @@ static int generate(const char *dir, char **out) {
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+/* dir/regimes.txt and one sweep, dir/results/text_map/d256/ (plan.txt, sweep.csv), for generate. */
+static void put_regimes(const char *dir, const char *regimes, const char *plan, const char *csv) {
+    char path[800];
+    snprintf(path, sizeof path, "%s/regimes.txt", dir);
+    tu_write_file(path, regimes);
+    snprintf(path, sizeof path, "mkdir -p '%s/results/text_map'", dir);
+    ck_assert_int_eq(system(path), 0);
+    tu_put_file(NULL, 0, dir, "results/text_map/d256", "plan.txt", plan);
+    tu_put_file(NULL, 0, dir, "results/text_map/d256", "sweep.csv", csv);
+}
+
 /* A regime is data: the text map's block of experiments/regimes.txt and a sweep of the shape
  * experiments/text_map.sh publishes (axes d_k, scale, qk-norm, lr; val_loss the criterion, nats
  * per byte) give its runs, arms (scale x qk-norm; lr and min lr place, not arm) and cells, with
  * no code. */
 START_TEST(test_text_regime_is_data) {
-    char dir[600], path[800];
+    char dir[600];
     tu_make_tmp(dir, sizeof dir, "/tmp/test_lr_map_text.XXXXXX");
-    snprintf(path, sizeof path, "%s/regimes.txt", dir);
-    tu_write_file(path, "regime text_users\ntitle text\nsweeps results/text_map/*/sweep.csv\n"
-                        "axes run.seed model.d_model model.n_heads optim.lr optim.min_lr "
-                        "attention.scale attention.qk_norm\ndk 64\nlearns val_loss <= 1.4\n"
-                        "match task.name = text\nmatch model.block = llama\n"
-                        "match optim.beta2 = 0.95\n");
-    snprintf(path, sizeof path, "mkdir -p '%s/results/text_map'", dir);
-    ck_assert_int_eq(system(path), 0);
-    tu_put_file(NULL, 0, dir, "results/text_map/d256", "plan.txt",
+    put_regimes(dir, "regime text_users\ntitle text\nsweeps results/text_map/*/sweep.csv\n"
+                "axes run.seed model.d_model model.n_heads optim.lr optim.min_lr "
+                "attention.scale attention.qk_norm\ndk 64\nlearns val_loss <= 1.4\n"
+                "match task.name = text\nmatch model.block = llama\n"
+                "match optim.beta2 = 0.95\n",
                 "axis d_k 64 (d_model 256, n_heads = d_model / d_k)\n"
                 "axis attention.scale sqrt_dk,none\naxis attention.qk_norm none,rmsnorm\n"
                 "axis optim.lr 6e-4,2.4e-3\nbase task.name = text\nbase model.block = llama\n"
-                "base optim.beta2 = 0.95\nbase optim.min_lr = 6e-05\nbase train.steps = 1000\n");
-    tu_put_file(NULL, 0, dir, "results/text_map/d256", "sweep.csv",
+                "base optim.beta2 = 0.95\nbase optim.min_lr = 6e-05\nbase train.steps = 1000\n",
                 "run,d_k,d_model,n_heads,scale,seed,attention.qk_norm,optim.lr,status,val_loss,"
                 "logit_std_peak\n"
                 "a,64,256,4,sqrt_dk,1,none,6e-4,ok,1.337,3.4\n"
@@ -235,6 +241,14 @@ static const struct {
      "regime r has min_lr_ratio but not optim.min_lr among its axes"},
     {"regime r\ntitle x\nsweeps s/sweep.csv\naxes run.seed\ndk 64\nlearns acc >= 1\n",
      "'s/plan.txt' is missing"},
+    /* like copies a regime defined above: not an unknown one, nor one below */
+    {"regime r\nlike q\n", "regimes.txt:2: like q: no regime q above this one to copy"},
+    {"regime r\nlike s\nregime s\ntitle x\n", "regimes.txt:2: like s: no regime s above"},
+    {"regime r\nlike r\n", "regimes.txt:2: like r: no regime r above"},
+    {"regime a\ntitle x\nregime r\ntitle y\nlike a\n", "regimes.txt:5: like REGIME, right after"},
+    /* a copied match is replaced once; the block's own twice is still twice */
+    {"regime a\nmatch k = 1\nregime r\nlike a\nmatch k = 2\nmatch k = 3\n",
+     "regimes.txt:6: k matched twice"},
 };
 
 START_TEST(test_bad_regimes) {
@@ -250,6 +264,50 @@ START_TEST(test_bad_regimes) {
                   out);
     free(out);
     tu_remove_tree(dir);
+}
+END_TEST
+
+/* like: a regime written as a copy of an earlier one with some lines replaced compiles to the same
+ * table, byte for byte, as the same regime written out in full by hand (tools/lr_map_table.awk):
+ * title, axes (reordered: its arms' keys in the new order, not added to the copied ones) and
+ * learns (relative -> fixed) replaced, task.name's match replaced in its place (first), and a
+ * new match added after the copied ones. */
+START_TEST(test_like) {
+    static const char BASE[] =
+        "regime t\ntitle text\nsweeps results/text_map/*/sweep.csv\n"
+        "axes run.seed model.d_model model.n_heads optim.lr optim.min_lr attention.scale "
+        "attention.qk_norm\ndk 64\nlearns val_loss <= best + 0.07\nmatch task.name = text\n"
+        "match model.block = llama\nmatch optim.beta2 = 0.95\n";
+    static const char *const U[] = {
+        "regime u\nlike t\ntitle other\naxes run.seed model.d_model model.n_heads optim.lr "
+        "optim.min_lr attention.qk_norm attention.scale\nlearns val_loss <= 1.4\n"
+        "match task.name = text\nmatch train.steps = 1000\n",
+        "regime u\ntitle other\nsweeps results/text_map/*/sweep.csv\naxes run.seed model.d_model "
+        "model.n_heads optim.lr optim.min_lr attention.qk_norm attention.scale\ndk 64\n"
+        "learns val_loss <= 1.4\nmatch task.name = text\nmatch model.block = llama\n"
+        "match optim.beta2 = 0.95\nmatch train.steps = 1000\n"};
+    char *out[2];
+    for (int i = 0; i < 2; i++) {
+        char dir[600], text[2048];
+        tu_make_tmp(dir, sizeof dir, "/tmp/test_lr_map_like.XXXXXX");
+        snprintf(text, sizeof text, "%s%s", BASE, U[i]);
+        put_regimes(dir, text,
+                    "axis d_k 64 (d_model 256, n_heads = d_model / d_k)\n"
+                    "axis attention.scale sqrt_dk,none\naxis attention.qk_norm none\n"
+                    "base task.name = text\nbase model.block = llama\nbase optim.beta2 = 0.95\n"
+                    "base optim.lr = 6e-4\nbase optim.min_lr = 6e-05\nbase train.steps = 1000\n",
+                    "run,d_k,d_model,n_heads,scale,seed,attention.qk_norm,status,val_loss\n"
+                    "a,64,256,4,sqrt_dk,1,none,ok,1.337\nb,64,256,4,none,1,none,ok,1.45\n");
+        ck_assert_int_eq(generate(dir, &out[i]), 0);
+        tu_remove_tree(dir);
+    }
+    ck_assert_str_eq(out[0], out[1]);
+    /* and the copy is u's: its arm keys in its order, two regimes of two runs */
+    ck_assert_msg(strstr(out[0], "\"attention.qk_norm=none attention.scale=none\", 6e-4"), "%s",
+                  out[0]);
+    ck_assert_msg(strstr(out[0], "const int lr_map_n_regimes = 2;"), "%s", out[0]);
+    free(out[0]);
+    free(out[1]);
 }
 END_TEST
 
@@ -383,7 +441,7 @@ START_TEST(test_regime_settings) {
 }
 END_TEST
 
-TU_MAIN("lr_map_table", test_regenerates, test_text_regime_is_data,
+TU_MAIN("lr_map_table", test_regenerates, test_text_regime_is_data, test_like,
         TU_LOOP(test_bad_regimes, 0, CC_COUNT(BAD_REGIMES)), TU_LOOP(test_runs_match_results, 0, CC_COUNT(FOLDERS)),
         test_cells_match_runs, test_docs_thresholds,
         TU_LOOP(test_regime_settings, 0, CC_COUNT(DEFINING)));

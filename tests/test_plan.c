@@ -525,6 +525,33 @@ START_TEST(test_user_files_not_overwritten) {
 }
 END_TEST
 
+/* A jobs.txt is the sweep's when its lines are --sweep-run commands of this folder's configs as
+ * this version writes them (a plain path bare) or as earlier ones did (every word quoted): a
+ * folder without plan.txt holding either is planned again; one naming another folder's configs
+ * is the user's, refused (exit 2). */
+START_TEST(test_jobs_txt_recognised) {
+    static const struct {
+        const char *line; /* %s: the sweep folder */
+        int rc;
+    } JOBS[] = {{"/x/train --sweep-run %s/configs/lr-1e-3.ini\n", 0},
+                {"'/x/train' --sweep-run '%s/configs/lr-1e-3.ini'\n", 0},
+                {"/x/train --sweep-run %s/other/configs/lr-1e-3.ini\n", 2}};
+    char ini[128], out[128], path[200], text[400];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    for (size_t k = 0; k < sizeof JOBS / sizeof JOBS[0]; k++) {
+        snprintf(out, sizeof out, "%s/jobs%zu", g_tmp, k);
+        ck_assert_int_eq(mkdir(out, 0755), 0);
+        snprintf(path, sizeof path, "%s/jobs.txt", out);
+        snprintf(text, sizeof text, JOBS[k].line, out);
+        tu_write_file(path, text);
+        TuResult r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3", "--out", out, NULL);
+        ck_assert_msg(r.rc == JOBS[k].rc, "case %zu: rc %d, stderr:\n%s", k, r.rc, r.err);
+        tu_result_free(&r);
+    }
+}
+END_TEST
+
 /* A folder without plan.txt holding a report file the sweep writes after its runs (summary.txt,
  * index.html, a figure) that a sweep did not write (a link there neither) is refused before
  * anything is written: exit code 2, the file named and kept, no plan.txt left. One that reads
@@ -607,7 +634,7 @@ END_TEST
 TU_MAIN_FIXTURE_TIMEOUT("plan", make_tmp, remove_tmp, 30, test_expand, test_run_config,
                         test_parse_and_compare, test_older_plan_without_new_keys, test_refused, test_out_bytes_refused,
                         test_parse_refused_edits, test_bad_config_file, test_collect_refused,
-                        test_old_sweep_folder, test_user_files_not_overwritten,
+                        test_old_sweep_folder, test_user_files_not_overwritten, test_jobs_txt_recognised,
                         TU_LOOP(test_user_report_files_not_overwritten, 0,
                                 (int)(sizeof REPORT_FILES / sizeof REPORT_FILES[0])),
                         test_linked_sweep_folder_refused);

@@ -166,7 +166,7 @@ START_TEST(test_plan_xargs_collect) {
 END_TEST
 
 /* --plan's lines to paste: the folder quoted for sh when it needs it (single quotes, ' as
- * '\''), as it is when plain; -P and parallel's -j are --jobs when given, else 2; the GNU
+ * '\''), as it is when plain, and so is its configs' path in jobs.txt (the folder in /tmp: plain); -P and parallel's -j are --jobs when given, else 2; the GNU
  * parallel line names the package to install. Pasting the printed --collect line
  * into sh (with ./train the test's binary) reads this plan back, and runs nothing else. The
  * expected words are written by hand. */
@@ -175,11 +175,15 @@ START_TEST(test_plan_lines_quoted) {
     static const struct {
         const char *arg, *flags, *word; /* --out as the test's sh reads it; the printed word */
         int p;
+        const char *dir, *job; /* the folder; its jobs.txt's --sweep-run word's start (%s: g_tmp) */
     } cases[] = {
-        {"'sw/$(touch PWNED)'", "", "'sw/$(touch PWNED)'", 2},
-        {"'sw/with space'", " --jobs 3", "'sw/with space'", 3},
-        {"\"sw/it's\"", "", "'sw/it'\\''s'", 2},
-        {"sw/plain_1.x", " --jobs 1", "sw/plain_1.x", 1},
+        {"'sw/$(touch PWNED)'", "", "'sw/$(touch PWNED)'", 2, "sw/$(touch PWNED)",
+         " --sweep-run '%s/sw/$(touch PWNED)/configs/"},
+        {"'sw/with space'", " --jobs 3", "'sw/with space'", 3, "sw/with space",
+         " --sweep-run '%s/sw/with space/configs/"},
+        {"\"sw/it's\"", "", "'sw/it'\\''s'", 2, "sw/it's", " --sweep-run '%s/sw/it'\\''s/configs/"},
+        {"sw/plain_1.x", " --jobs 1", "sw/plain_1.x", 1, "sw/plain_1.x",
+         " --sweep-run %s/sw/plain_1.x/configs/"},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         char args[512];
@@ -193,6 +197,10 @@ START_TEST(test_plan_lines_quoted) {
                  cases[c].word, cases[c].p, cases[c].p, cases[c].word, cases[c].word);
         char *msg = out_text();
         ck_assert_msg(strstr(msg, want), "case %zu: no '%s' in:\n%s", c, want, msg);
+        char jobs[512];
+        snprintf(jobs, sizeof jobs, "%s/%s/jobs.txt", g_tmp, cases[c].dir);
+        snprintf(want, sizeof want, cases[c].job, g_tmp);
+        ck_assert_msg(tu_file_contains(jobs, want), "case %zu: no '%s' in %s", c, want, jobs);
         /* the printed --collect line, pasted */
         const char *then = strstr(msg, "then:            ./train ");
         ck_assert_ptr_nonnull(then);
@@ -513,7 +521,7 @@ START_TEST(test_default_out_dir) {
     ck_assert(tu_file_contains(path, "n_heads = 2"));
     ck_assert(tu_file_contains(path, "scale = none"));
     snprintf(path, sizeof path, "%s/sweeps/tiny/jobs.txt", g_tmp);
-    ck_assert(tu_file_contains(path, "--sweep-run '/"));
+    ck_assert(tu_file_contains(path, "--sweep-run /")); /* a plain path bare (shell_word) */
     ck_assert_int_eq(tu_count_lines(path), 1);
 }
 END_TEST

@@ -109,15 +109,33 @@ function decide(i,    r, m, learnt, g, k) {
     if (!learnt) all[k] = 0
     if (!((g SUBSEP U_SEED[i]) in seeds)) { seeds[g SUBSEP U_SEED[i]] = 1; nseed[g]++ }
 }
+# like SRC: regime nr, which has no line yet, becomes a copy of regime SRC's lines (its own
+# lines, and the ones it copied, in order: a later one of them replaces an earlier as below)
+function copy_regime(src,    i, saved) {
+    saved = $0; copying = 1
+    for (i = 1; i <= nl[src]; i++) { $0 = LN[src, i]; parse() }
+    copying = 0; $0 = saved
+}
 function parse(    d, rest, k, v, i, n, w) {
     if ($0 ~ /^[ \t]*(#|$)/) return
     d = $1; rest = NF > 1 ? $0 : ""; sub(/^[^ \t]+[ \t]+/, "", rest)
     if (d == "regime") { RN[++nr] = $2; return }
     if (!nr) die(table ":" NR ": " d " before any regime line")
+    if (d == "like") {
+        if (NF != 2 || nl[nr]) die(table ":" NR ": like REGIME, right after the regime line")
+        for (i = 1; i < nr; i++) if (RN[i] == $2) break
+        if (i >= nr) die(table ":" NR ": like " $2 ": no regime " $2 " above this one to copy")
+        copy_regime(i)
+        return
+    }
+    LN[nr, ++nl[nr]] = $0 # the lines a later regime's like copies
     if (d == "title") TI[nr] = rest
     else if (d == "sweeps") SW[nr] = rest
     else if (d == "dk") RD[nr] = $2 + 0
     else if (d == "axes") {
+        # a second axes line (a copied one replaced) replaces the first
+        n = split(RX[nr], w, " "); for (i = 1; i <= n; i++) delete AX[nr, w[i]]
+        narm[nr] = 0
         RX[nr] = rest; n = split(rest, w, " ")
         for (i = 1; i <= n; i++) {
             AX[nr, w[i]] = 1
@@ -126,6 +144,7 @@ function parse(    d, rest, k, v, i, n, w) {
     } else if (d == "learns") {
         # "learns COL OP NUMBER", or "learns COL <= best + NUMBER": within NUMBER of the smallest
         # COL of the regime's runs (status ok) at the run's width, any arm and lr
+        RREL[nr] = 0
         if (NF == 6 && $3 == "<=" && $4 == "best" && $5 == "+" && isnum($6)) {
             RC[nr] = $2; RO[nr] = $3; RV[nr] = $6; RREL[nr] = 1
         } else if (NF != 4 || ($3 != ">=" && $3 != "<=") || !isnum($4))
@@ -137,8 +156,12 @@ function parse(    d, rest, k, v, i, n, w) {
     } else if (d == "match") {
         if ($3 != "=" || NF < 4) die(table ":" NR ": match KEY = VALUE")
         k = $2; v = rest; sub(/^[^=]*=[ \t]*/, "", v)
-        if ((nr SUBSEP k) in MV) die(table ":" NR ": " k " matched twice")
-        MK[nr, ++nm[nr]] = k; MV[nr, k] = v
+        # a copied match of the key is replaced where it stands (the settings' order kept)
+        if ((nr SUBSEP k) in MV && !copying && !((nr SUBSEP k) in CPM)) die(table ":" NR ": " k " matched twice")
+        if (!((nr SUBSEP k) in MV)) MK[nr, ++nm[nr]] = k
+        MV[nr, k] = v
+        if (copying) CPM[nr, k] = 1
+        else delete CPM[nr, k]
     } else die(table ":" NR ": unknown directive '" d "'")
 }
 function print_regime(r,    s, i, k, sec, lsec, ini, n, keys) {

@@ -107,6 +107,9 @@ typedef struct {
     char origin[CONFIG_MAX_KEYS][CONFIG_STR + 32];
 } Config;
 
+/* The errors config_load_file reports of one file before it stops reading it. */
+#define CONFIG_MAX_ERRORS 20
+
 /* A configuration error reported by the functions below exits with EXIT_CONFIG (2,
  * util/exit_codes.h): the message has been printed, the run must not start, and 2 tells scripts
  * "bad input" apart from a crash (1) or success (0). */
@@ -116,10 +119,12 @@ typedef struct {
 void config_defaults(Config *c);
 
 /* Reads an INI file into c, which should hold defaults (and may already hold an earlier file's
- * values). Stops at the first error: prints "FILE:LINE: 'section.key': message" to stderr (or
- * "FILE:LINE: message" when no valid key is involved, e.g. an unknown section or a malformed
- * line; "cannot open 'FILE': reason" when the file is missing or unreadable) and returns -1,
- * leaving c unchanged. The caller should then exit with EXIT_CONFIG. Rejects keys outside a
+ * values). Reports every error of the file, not only the first, so that one run names every
+ * typo (up to CONFIG_MAX_ERRORS, then says it stopped; the keys under a bad section header are
+ * not read, their header's error stands for them): prints "FILE:LINE: 'section.key': message"
+ * to stderr (or "FILE:LINE: message" when no valid key is involved, e.g. an unknown section or a
+ * malformed line; "cannot open 'FILE': reason" when the file is missing or unreadable) and
+ * returns -1, leaving c unchanged. The caller should then exit with EXIT_CONFIG. Rejects keys outside a
  * section, unknown sections and keys (suggesting the nearest valid one), a key given twice in the
  * file, a section header given twice (naming both lines), empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
  * non-finite or longer than CONFIG_STR - 1, and text values holding a line break (CR or LF:

@@ -17,6 +17,7 @@ typedef struct {
     long first_line[CONFIG_MAX_KEYS]; /* 0 = not yet seen in this file */
     /* line of a section's header, at its first key's index; 0 = none */
     long section_line[CONFIG_MAX_KEYS];
+    int skip;        /* under a header that was refused: its keys are not read (nor reported) */
 } Reader;
 
 static int line_error(const Reader *r, const char *msg) {
@@ -45,6 +46,8 @@ static int strip_comment(char *s) {
 }
 
 static int read_header(Reader *r, char *s) {
+    r->section[0] = '\0';
+    r->skip = 1; /* until this header is known good */
     char *close = strchr(s, ']');
     if (!close) return line_error(r, "section header without closing ']'");
     *close = '\0';
@@ -73,11 +76,13 @@ static int read_header(Reader *r, char *s) {
     }
     r->section_line[first_key] = r->line;
     snprintf(r->section, sizeof r->section, "%s", name);
+    r->skip = 0;
     return 0;
 }
 
 static int read_assignment(Reader *r, Config *c, char *s, char *eq) {
     char msg[MSG];
+    if (r->skip) return 0;
     *eq = '\0';
     char *key = cfg_trim(s);
     if (!*key) return line_error(r, "missing key name before '='");
@@ -94,12 +99,12 @@ static int read_assignment(Reader *r, Config *c, char *s, char *eq) {
         snprintf(msg, sizeof msg, "set twice in this file (first at line %ld)", r->first_line[i]);
         return key_error(r, i, msg);
     }
+    r->first_line[i] = r->line; /* a bad value too: set again below is still twice */
     char *value = eq + 1;
     if (strip_comment(value)) return key_error(r, i, "unterminated double quote");
     char origin[sizeof c->origin[0]];
     snprintf(origin, sizeof origin, "%s:%ld", r->path, r->line);
     if (cfg_assign(c, i, cfg_trim(value), origin, msg, sizeof msg)) return key_error(r, i, msg);
-    r->first_line[i] = r->line;
     return 0;
 }
 
@@ -122,9 +127,10 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len) 
     Config work = *c; /* so that a failed load leaves c as it was */
     char *line = NULL;
     size_t cap = 0;
-    int rc = 0;
-    /* One line at a time into a NUL-terminated copy, since the line parser edits in place. */
-    for (size_t pos = 0; rc == 0 && pos < len;) {
+    int rc = 0, n_errors = 0;
+    /* One line at a time into a NUL-terminated copy, since the line parser edits in place; on
+     * past an error, so that every error of the file is reported at once (work is then dropped) */
+    for (size_t pos = 0; pos < len;) {
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
         if (n + 1 > cap) {
@@ -143,8 +149,15 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len) 
         pos += n;
         r.line++;
         /* a NUL byte would silently end the line for the parser below */
-        rc = memchr(line, '\0', n) ? line_error(&r, "a NUL byte in the line (not a text file?)")
-                                   : read_line(&r, &work, line);
+        if ((memchr(line, '\0', n) ? line_error(&r, "a NUL byte in the line (not a text file?)")
+                                    : read_line(&r, &work, line)) == 0)
+            continue;
+        rc = -1;
+        if (++n_errors == CONFIG_MAX_ERRORS && pos < len) {
+            fprintf(stderr, "%s:%ld: %d errors; the rest of the file was not read\n", name, r.line,
+                    n_errors);
+            break;
+        }
     }
     free(line);
     if (rc == 0) *c = work;

@@ -14,25 +14,46 @@
 #include "report/page/page.h"
 #include "util/dirs.h"
 #include "util/file_check.h"
+#include "util/shell_word.h"
 #include "util/whole_write.h"
+
+/* The start of a jobs.txt line's config word for a sweep into out, into want (n bytes): as
+ * plan_write_files writes it (shell_word of the config's path; a run's name adds only plain
+ * characters, so the word is quoted or bare as out/configs/ is), without its closing quote;
+ * quoted, also into legacy (else ""): how versions before shell_word wrote every word. Returns
+ * -1 when out of memory. */
+static int jobs_word_start(const char *out, char *want, char *legacy, size_t n) {
+    char *q = NULL, dir[SWEEP_PATH + 16];
+    size_t len = 0;
+    FILE *m = open_memstream(&q, &len);
+    if (!m) return -1;
+    snprintf(dir, sizeof dir, "%s/configs/", out);
+    shell_word(m, dir);
+    if (fclose(m) != 0) return free(q), -1;
+    int quoted = q[0] == '\'';
+    snprintf(want, n, " --sweep-run %.*s", (int)(len - (size_t)quoted), q);
+    if (quoted) legacy[0] = '\0';
+    else snprintf(legacy, n, " --sweep-run '%s", q);
+    free(q);
+    return 0;
+}
 
 /* 1 when the file at path is one a sweep into `out` wrote: a run config (config_write's first
  * line, its run.dir this folder's runs/) or a jobs.txt (every line a --sweep-run of a config
- * under this folder's configs/). Such a file is rewritten from the plan; anything else is the
- * user's. */
+ * under this folder's configs/, as this version or an earlier one wrote it). Such a file is
+ * rewritten from the plan; anything else is the user's. */
 static int written_by_a_sweep(const char *path, const char *out, int is_jobs) {
     size_t len;
-    char why[128], want[SWEEP_PATH + 64];
+    char why[128], want[4 * SWEEP_PATH + 64], legacy[4 * SWEEP_PATH + 64];
     char *text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
     if (!text) return 0;
     int ours;
     if (is_jobs) {
-        snprintf(want, sizeof want, " --sweep-run '%s/configs/", out);
-        ours = len > 0;
+        ours = len > 0 && jobs_word_start(out, want, legacy, sizeof want) == 0;
         for (char *line = text; ours && *line;) {
             char *end = strchr(line, '\n');
             if (end) *end = '\0';
-            ours = strstr(line, want) != NULL;
+            ours = strstr(line, want) || (legacy[0] && strstr(line, legacy));
             line = end ? end + 1 : line + strlen(line);
         }
     } else {
@@ -75,16 +96,6 @@ void plan_config_path(char *buf, size_t n, const char *out, const char *name) {
     snprintf(buf, n, "%s/configs/%s.ini", out, name);
 }
 
-/* 'text' for the shell: single quotes, each ' as '\''. */
-static void shell_quote(FILE *f, const char *s) {
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'') fputs("'\\''", f);
-        else fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
 int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, const char *out_abs,
                      const char *exe_abs) {
     char path[SWEEP_PATH + 64], runs[SWEEP_PATH + 8];
@@ -114,9 +125,10 @@ int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, cons
         rc = sweep_write_atomic(path, cfg, cfg_len);
         free(cfg);
         cfg = NULL;
-        shell_quote(jf, exe_abs);
+        /* the command word too: exe_abs is absolute, so bare it is no assignment or reserved word */
+        shell_word(jf, exe_abs);
         fputs(" --sweep-run ", jf);
-        shell_quote(jf, path);
+        shell_word(jf, path);
         fputc('\n', jf);
     }
     if (jf && fclose(jf) != 0) rc = -1;

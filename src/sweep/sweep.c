@@ -21,6 +21,7 @@
 #include "util/file_check.h"
 #include "util/owned_dir.h"
 #include "util/run_lock.h"
+#include "util/shell_word.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
 
@@ -389,22 +390,17 @@ static int run_sweep(Sweep *sw, const char *exe) {
     return closing ? closing : rc;
 }
 
-/* s as one word for sh: as it is when it holds only characters sh takes literally, else in
- * single quotes with each ' written '\''. malloc'd; NULL when out of memory. */
+/* s as one word for sh (util/shell_word.h), malloc'd; NULL when out of memory. */
 static char *sh_quote(const char *s) {
-    static const char PLAIN[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                "_-./+,:@%";
-    if (*s && strspn(s, PLAIN) == strlen(s)) return strdup(s);
-    size_t n = 3;
-    for (const char *p = s; *p; p++) n += *p == '\'' ? 4 : 1;
-    char *q = malloc(n), *w = q;
-    if (!q) return NULL;
-    *w++ = '\'';
-    for (const char *p = s; *p; p++)
-        if (*p == '\'') memcpy(w, "'\\''", 4), w += 4;
-        else *w++ = *p;
-    *w++ = '\'';
-    *w = '\0';
+    char *q = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&q, &n);
+    if (!m) return NULL;
+    shell_word(m, s);
+    if (fclose(m) != 0) {
+        free(q);
+        return NULL;
+    }
     return q;
 }
 

@@ -210,6 +210,35 @@ static const char *regime_value(const char *ini, const char *section, const char
     return hit && (!end || hit < end) ? hit + n : NULL;
 }
 
+/* The rules by which a run resolves a written value (train/resolved.h), as the difference line
+ * says them after the regime's written value: "(the regime: 0, i.e. the task's length 32)". */
+static const struct {
+    const char *key, *rule;
+} RULES[] = {
+    {"model.max_seq_len", "the task's length"},
+    {"model.d_ff", "the block's default"},
+    {"attention.window", "no window at the task's length,"}, /* T keys or more: every key */
+    {"task.separator", "the task's own format,"},
+};
+
+/* The difference line of section.key (k, its length kl): "key = mine (the regime: its)", its the
+ * value the regime writes; where a rule resolves that to another value (RULES), what the run
+ * makes of it too, so that the line and its --set (the written value) tell one story. */
+static void diff_line(char *line, size_t n, const char *section, const char *k, int kl,
+                      const char *mine, const char *written, const char *resolved) {
+    char name[120];
+    snprintf(name, sizeof name, "%s.%.*s", section, kl, k);
+    int wl = (int)strcspn(written, "\n");
+    const char *rule = NULL;
+    for (size_t i = 0; i < sizeof RULES / sizeof RULES[0]; i++)
+        if (strcmp(RULES[i].key, name) == 0) rule = RULES[i].rule;
+    if (rule && wl && ((int)strlen(resolved) != wl || strncmp(resolved, written, wl) != 0))
+        snprintf(line, n, "%s = %s (the regime: %.*s, i.e. %s %s)", name, mine, wl, written, rule,
+                 resolved);
+    else
+        snprintf(line, n, "%s = %s (the regime: %s)", name, mine, resolved);
+}
+
 /* Each "key = value" line of a that differs from b's (config_text of two configs) and that the
  * regime's settings hold, into p->diffs. */
 static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
@@ -222,8 +251,7 @@ static void text_diffs(char *a, char *b, const char *ini, LrPlacement *p) {
         if (la[0] == '[' || la[0] == ';' || strcmp(la, lb) == 0) continue;
         const char *va = strstr(la, " = "), *vb = strstr(lb, " = "), *written;
         if (!va || !vb || !(written = regime_value(ini, section, la, (size_t)(va - la)))) continue;
-        snprintf(line, sizeof line, "%s.%.*s = %s (the regime: %s)", section, (int)(va - la), la,
-                 va + 3, vb + 3);
+        diff_line(line, sizeof line, section, la, (int)(va - la), va + 3, written, vb + 3);
         /* the --set: the value as the regime's settings write it (a rule such as max_seq_len 0
          * stays a rule: resolved here it would contradict a changed seq_len), else as resolved */
         if (*written)
@@ -357,6 +385,19 @@ static int runs_at(int regime, const char *arm, int d_model, double lr, int *n_l
     return n;
 }
 
+double lr_map_behind_best(const LrMapRun *runs, int n, int regime, const char *arm, int d_model,
+                          double lr) {
+    double best = INFINITY, sum = 0;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        const LrMapRun *r = &runs[i];
+        if (r->regime != regime || r->d_model != d_model || r->metric < 0) continue;
+        if (r->learnt && r->metric < best) best = r->metric;
+        if (strcmp(r->arm, arm) == 0 && same_lr(r->lr, lr)) sum += r->metric, k++;
+    }
+    return k && isfinite(best) ? (sum / k - best) / log(2.0) : -1;
+}
+
 /* The verdict of lr against thresholds learnt and failed (0: none), lo the smallest lr measured
  * (0: any): below it, not known (too low an lr can fail to learn in the budget). */
 static LrVerdict by_thresholds(double lr, double learnt, double failed, double lo) {
@@ -427,6 +468,9 @@ static void judge(LrPlacement *p) {
         p->n_runs = runs_at(g, p->arm, p->d_model, p->lr, &p->n_learnt);
         p->basis = p->n_runs ? LR_BASIS_RUNS : LR_BASIS_WIDTH;
         p->verdict = width_say(g, p->arm, t, p->lr).verdict;
+        if (p->n_runs && lr_map_regimes[g].relative)
+            p->behind_bits = lr_map_behind_best(lr_map_runs, lr_map_n_runs, g, p->arm, p->d_model,
+                                                p->lr);
         return;
     }
     around(g, p->arm, p->d_model, &lo, &hi);
@@ -451,6 +495,7 @@ static void judge(LrPlacement *p) {
 
 int lr_map_place(const Config *c0, int T, LrPlacement *p) {
     memset(p, 0, sizeof *p);
+    p->behind_bits = -1;
     Config run = *c0, *c = &run; /* as the run resolves it */
     resolve(c, T);
     p->d_model = c->d_model;

@@ -107,6 +107,16 @@ LrMapFit lr_map_fit(const LrMapCell *cells, int n, int regime, const char *arm);
 LrMapValue lr_map_estimate(const LrMapCell *cells, int n, int regime, const char *arm,
                            int d_model, int failed);
 
+/* How far the runs of (regime, arm) at d_model and lr ended behind the best run at d_model, in
+ * bits per byte (a relative regime is byte-level text, its criterion val_loss in nats per byte):
+ * (the mean of their criterion column - the smallest of any run of the regime at d_model that
+ * learnt) / ln 2, over the n runs of `runs` (lr_map_runs, or a test's own). The best run is always
+ * one that learnt (within the regime's tolerance of itself, status ok), so that smallest is the
+ * generator's best (status ok, any arm and lr). Runs without the column (-1) are left out.
+ * Returns -1 when no run is at (arm, d_model, lr) with the column, or none at d_model learnt. */
+double lr_map_behind_best(const LrMapRun *runs, int n, int regime, const char *arm, int d_model,
+                          double lr);
+
 /* Differences kept per placement: every key a config has (84 today) and d_k; any beyond are
  * counted in LrPlacement.n_unlisted, never dropped silently. */
 #define LR_MAP_MAX_DIFFS 88
@@ -166,6 +176,8 @@ typedef struct {
     double lr_min, lr_max;   /* the lrs measured at its width (0: not measured) */
     LrMapFit fit;
     LrMapSay lo, hi;         /* NEIGHBOURS: the widths below and above; NEAREST: lo alone */
+    double behind_bits;      /* a relative regime with LR_BASIS_RUNS: lr_map_behind_best of the
+                              * runs it rests on; -1: none */
 } LrPlacement;
 
 /* Places the validated config c in its regime (the first of lr_map_regimes whose settings it has)
@@ -177,7 +189,8 @@ int lr_map_place(const Config *c, int T, LrPlacement *p);
 
 /* Writes the one verdict line of a placement, prefix first ("verdict: " for --where, "lr map: "
  * for init_check.txt): the verdict in a word (learns, fails, split, on the edge, not known, no
- * verdict), what it rests on and the regime; with a predicted step-0 logit std >=
+ * verdict; on text near the best, behind the best, with behind_bits when known: "near the best
+ * (0.008 bits per byte behind the best run at d_model 256)"), what it rests on and the regime; with a predicted step-0 logit std >=
  * LR_MAP_STEP0_FAIL_STD, that such runs failed from the start. */
 void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix);
 

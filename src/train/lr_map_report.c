@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "train/lr_map.h"
+#include "util/shell_word.h"
 
 /* A learning rate as the sweeps write them: "5e-4", "2.8e-3". */
 static const char *lr_str(double v, char *buf, size_t n) {
@@ -162,7 +163,11 @@ void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
         fprintf(f, "no verdict: the regime %s has no run of its arm (%s)",
                 lr_map_regimes[p->regime].id, p->arm);
     } else {
-        fprintf(f, "%s: ", word(p->verdict, p->regime));
+        fprintf(f, "%s", word(p->verdict, p->regime));
+        if (p->behind_bits >= 0)
+            fprintf(f, " (%.3f bits per byte behind the best run at d_model %d)", p->behind_bits,
+                    p->d_model);
+        fputs(": ", f);
         basis(f, p);
         fprintf(f, "; regime %s", lr_map_regimes[p->regime].id);
     }
@@ -261,9 +266,8 @@ static void regime_details(FILE *f, const LrPlacement *p) {
 }
 
 /* The --set options that remove the differences from the nearest regime, in one line to paste
- * after the config's path (a value with other characters than letters, digits and ._+-/: in
- * single quotes); a difference no --set removes (d_k at a d_model no n_heads divides into it) is
- * said after them. */
+ * after the config's path (each a shell word, util/shell_word.h); a difference no --set removes
+ * (d_k at a d_model no n_heads divides into it) is said after them. */
 static void print_sets(FILE *f, const LrPlacement *p) {
     int n = 0, unset = 0;
     for (int i = 0; i < p->n_diffs; i++) {
@@ -273,14 +277,7 @@ static void print_sets(FILE *f, const LrPlacement *p) {
             continue;
         }
         fprintf(f, "%s --set ", n++ ? "" : "  to match it:");
-        if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-/:=") ==
-            strlen(s)) {
-            fputs(s, f);
-            continue;
-        }
-        fputc('\'', f);
-        for (; *s; s++) fputs(*s == '\'' ? "'\\''" : (char[]){*s, 0}, f);
-        fputc('\'', f);
+        shell_word(f, s);
     }
     if (unset)
         fprintf(f, "%s(d_k %d needs a d_model it divides)", n ? " " : "  to match it: ",
