@@ -54,8 +54,10 @@ jobs() {
 # combined_plan PART: on stdout, the part's plans (one sweep per lr and seed set) as one plan.txt
 # for results/$MAP/PART/ (make lr-map reads a plan beside each sweep.csv): the lrs one axis, the
 # seeds one axis (their union), the base lines all plans share (optim.lr and optim.min_lr, lr / 10,
-# are the run's), the corpus by its path in the checkout, every plan's runs. Exit 1 when two plans
-# differ elsewhere.
+# are the run's), the corpus by its path in the checkout, every plan's runs. The part's published
+# plan.txt, when there is one, adds its lrs, seeds and runs (an lr or seed set trained from another
+# checkout, whose sweep folders are not here, stays in the plan; its base lines are not compared:
+# an older ./train wrote fewer keys, at their defaults). Exit 1 when two local plans differ elsewhere.
 combined_plan() {
     local plans=() lrs=() lr f
     for lr in $LRS; do
@@ -65,31 +67,43 @@ combined_plan() {
         while IFS= read -r f; do plans+=("$f/plan.txt"); done <<<"$(sweep_dirs "$1" "$lr")"
     done
     [ ${#plans[@]} -gt 0 ] || return 0
-    LRLIST=$(IFS=,; echo "${lrs[*]}") awk -v part="$1" -v map="$MAP" '
+    local pub=results/$MAP/$1/plan.txt
+    [ -f "$pub" ] || pub=/dev/null
+    LRLIST=$(IFS=,; echo "${lrs[*]}") awk -v part="$1" -v map="$MAP" -v pub="$pub" '
         function fail(m) { print map ".sh: " m > "/dev/stderr"; bad = 1; exit 1 }
-        FNR == 1 { k = 0 }
+        # the lrs as written, each once, in increasing order
+        function add_lrs(list,   n, v, i) { n = split(list, v, ","); for (i = 1; i <= n; i++) if (!(v[i] in haslr)) { haslr[v[i]] = 1; lr[++nlr] = v[i] } }
+        BEGIN { add_lrs(ENVIRON["LRLIST"]) }
+        FNR == 1 { k = 0; if (FILENAME != pub && first_file == "") first_file = FILENAME }
+        # the published plan: its lrs, seeds and runs only
+        FILENAME == pub { if (/^axis optim\.lr /) add_lrs($3)
+                          else if (/^axis run\.seed /) { n = split($3, sd, ","); for (i = 1; i <= n; i++) seed[sd[i]] = 1 }
+                          else if (/^run / && !($0 in had)) { had[$0] = 1; runs[++nr] = $0 }
+                          next }
         /^base optim\.(lr|min_lr) = / || /^#/ { next }
         /^base task\.file = / { $0 = "base task.file = \"data/kjv.txt\"" }
         /^task-file / { $0 = $1 " " $2 " " $3 " data/kjv.txt" }
-        /^axis optim\.lr / { $0 = "axis optim.lr " ENVIRON["LRLIST"] }
+        /^axis optim\.lr / { $0 = "axis optim.lr" }
         /^axis run\.seed / { n = split($3, sd, ","); for (i = 1; i <= n; i++) seed[sd[i]] = 1
                              $0 = "axis run.seed" }
-        /^(run|columns) / { if ((/^run / && !($0 in had)) || (/^columns / && FNR == NR)) { had[$0] = 1; runs[++nr] = $0 }
+        /^(run|columns) / { if ((/^run / && !($0 in had)) || (/^columns / && FILENAME == first_file)) { had[$0] = 1; runs[++nr] = $0 }
                            next }
-        FNR == NR { first[++nf] = $0; next }
+        FILENAME == first_file { first[++nf] = $0; next }
         { if (++k > nf || first[k] != $0) fail(FILENAME ": \"" $0 "\" is not in the first lr'"'"'s plan") }
         END {
             if (bad) exit 1
             ns = 0; for (s in seed) sl[++ns] = s + 0
             for (i = 2; i <= ns; i++) for (j = i; j > 1 && sl[j - 1] > sl[j]; j--) { t = sl[j]; sl[j] = sl[j - 1]; sl[j - 1] = t }
             seeds = sl[1]; for (i = 2; i <= ns; i++) seeds = seeds "," sl[i]
+            for (i = 2; i <= nlr; i++) for (j = i; j > 1 && lr[j - 1] + 0 > lr[j] + 0; j--) { t = lr[j]; lr[j] = lr[j - 1]; lr[j - 1] = t }
+            lrs = lr[1]; for (i = 2; i <= nlr; i++) lrs = lrs "," lr[i]
             print "# results/" map "/" part ": experiments/" map ".sh plans one sweep per lr"
             print "# (sweeps/" map "_" part "/lr-<L>/plan.txt, other seeds in lr-<L>_seeds-<S>/); this is"
             print "# their plan as one: the lrs one axis, the seeds one axis, optim.min_lr = optim.lr / 10"
             print "# in every run"
-            for (i = 1; i <= nf; i++) print (first[i] == "axis run.seed" ? first[i] " " seeds : first[i])
+            for (i = 1; i <= nf; i++) print (first[i] == "axis run.seed" ? first[i] " " seeds : first[i] == "axis optim.lr" ? first[i] " " lrs : first[i])
             for (i = 1; i <= nr; i++) print runs[i]
-        }' "${plans[@]}"
+        }' "$pub" "${plans[@]}"
 }
 
 # publish_part PART: collect every lr's sweep, merge with the published rows, report, curves
