@@ -106,12 +106,22 @@ START_TEST(test_behind_best) {
         {0, "s", "c1", 64, 64, "b", 4e-3, "4e-3", 1, 0, 0.5, -1},
         {0, "s", "w1", 128, 64, "a", 1e-3, "1e-3", 1, 0, 0.1, -1},
         {1, "s", "r1", 64, 64, "a", 1e-3, "1e-3", 1, 1, 0.2, -1},
+        /* a diverged run among two (its val_loss as a diverged sweep row holds it) */
+        {0, "s", "d1", 64, 64, "d", 1e-3, "1e-3", 1, 0, 1.3, -1},
+        {0, "s", "d2", 64, 64, "d", 1e-3, "1e-3", 2, 0, 4.91991e21, -1},
+        /* just worse than uniform (ln 256 = 5.545 nats) and just better */
+        {0, "s", "u1", 64, 64, "u", 1e-3, "1e-3", 1, 0, 5.55, -1},
+        {0, "s", "v1", 64, 64, "v", 1e-3, "1e-3", 1, 0, 5.54, -1},
     };
     const int n = CC_COUNT(RUNS);
     ck_assert_double_eq_tol(lr_map_behind_best(RUNS, n, 0, "a", 64, 1e-3), 0.288539008, 1e-8);
     ck_assert_double_eq_tol(lr_map_behind_best(RUNS, n, 0, "b", 64, 2e-3), 0, 1e-12);
     ck_assert_double_eq(lr_map_behind_best(RUNS, n, 0, "a", 64, 2e-3), -1);
     ck_assert_double_eq(lr_map_behind_best(RUNS, n, 0, "a", 128, 1e-3), -1);
+    ck_assert_double_eq(lr_map_behind_best(RUNS, n, 0, "d", 64, 1e-3), -1);
+    ck_assert_double_eq(lr_map_behind_best(RUNS, n, 0, "u", 64, 1e-3), -1);
+    /* (5.54 - 0.9) / ln 2, the best 0.9 (b1) */
+    ck_assert_double_eq_tol(lr_map_behind_best(RUNS, n, 0, "v", 64, 1e-3), 6.694105, 1e-5);
 }
 END_TEST
 

@@ -388,14 +388,18 @@ static int runs_at(int regime, const char *arm, int d_model, double lr, int *n_l
 double lr_map_behind_best(const LrMapRun *runs, int n, int regime, const char *arm, int d_model,
                           double lr) {
     double best = INFINITY, sum = 0;
-    int k = 0;
+    int k = 0, broken = 0;
     for (int i = 0; i < n; i++) {
         const LrMapRun *r = &runs[i];
         if (r->regime != regime || r->d_model != d_model || r->metric < 0) continue;
         if (r->learnt && r->metric < best) best = r->metric;
-        if (strcmp(r->arm, arm) == 0 && same_lr(r->lr, lr)) sum += r->metric, k++;
+        if (strcmp(r->arm, arm) != 0 || !same_lr(r->lr, lr)) continue;
+        /* worse than a uniform guess over the 256 byte values: a diverged run, whose loss is
+         * no distance from the best (a mean would be ruled by it) */
+        if (!isfinite(r->metric) || r->metric > log(256.0)) broken = 1;
+        sum += r->metric, k++;
     }
-    return k && isfinite(best) ? (sum / k - best) / log(2.0) : -1;
+    return k && !broken && isfinite(best) ? (sum / k - best) / log(2.0) : -1;
 }
 
 /* The verdict of lr against thresholds learnt and failed (0: none), lo the smallest lr measured

@@ -113,7 +113,9 @@ LrMapValue lr_map_estimate(const LrMapCell *cells, int n, int regime, const char
  * learnt) / ln 2, over the n runs of `runs` (lr_map_runs, or a test's own). The best run is always
  * one that learnt (within the regime's tolerance of itself, status ok), so that smallest is the
  * generator's best (status ok, any arm and lr). Runs without the column (-1) are left out.
- * Returns -1 when no run is at (arm, d_model, lr) with the column, or none at d_model learnt. */
+ * Returns -1 when no run is at (arm, d_model, lr) with the column, when one of them ended worse
+ * than a uniform guess (criterion > ln 256 nats per byte: a diverged run, whose mean with the
+ * others would say nothing), or none at d_model learnt. */
 double lr_map_behind_best(const LrMapRun *runs, int n, int regime, const char *arm, int d_model,
                           double lr);
 
