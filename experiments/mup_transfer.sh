@@ -22,36 +22,48 @@ dir=${1:-results/mup_map}
 parts=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name '*_d*' -exec basename {} \; 2>/dev/null | LC_ALL=C sort) || true
 [ -n "$parts" ] || { echo "mup_transfer.sh: $dir holds no published part (<series>_d<width>/sweep.csv)" >&2; exit 2; }
 
-# one line per run: series width d_k param scale lr seed bits_per_byte std_qk_l0 std_qk_l1 ...
+# one line per run, tab-separated: series width d_k param scale lr seed bits_per_byte, then
+# std(q.k) per layer ("nan": the run's curve has no step-1000 value). A sweep.csv without a column
+# the readings need, a scale it cannot read, or an ended run without its loss: exit 2, naming it.
 rows() {
     local p f
-    for p in $parts; do
+    while IFS= read -r p; do
         f=$dir/$p/sweep.csv
-        [ -f "$f" ] || continue
-        awk -F, -v part="$p" -v curves="$dir/$p/curves" '
-            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        if [ ! -f "$f" ]; then echo "mup_transfer.sh: $dir/$p has no sweep.csv: left out" >&2; continue; fi
+        awk -F, -v OFS='\t' -v part="$p" -v curves="$dir/$p/curves" '
+            function die(m) { print "mup_transfer.sh: " FILENAME ": " m > "/dev/stderr"; bad = 1; exit 2 }
+            NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+                      n = split("run d_k d_model scale seed model.param optim.lr status val_loss loss0", need, " ")
+                      for (i = 1; i <= n; i++) if (!(need[i] in c)) die("no column " need[i])
+                      next }
             $c["status"] != "ok" && $c["status"] != "diverged" { next }
             {
                 series = part; sub(/_d[0-9]+$/, "", series)
                 dk = $c["d_k"]; sc = $c["scale"]
                 cval = sc == "sqrt_dk" ? 1 / sqrt(dk) : sc == "8/d_k" ? 8 / dk : sc + 0
-                l = ($c["status"] == "ok" ? $c["val_loss"] : $c["loss0"]) / log(2)
+                if (!(cval > 0) || dk + 0 <= 0) die("run " $c["run"] ": scale " sc " with d_k " dk " is not a positive factor")
+                loss = $c["status"] == "ok" ? $c["val_loss"] : $c["loss0"]
+                if (loss == "") die("run " $c["run"] " (" $c["status"] ") has no " ($c["status"] == "ok" ? "val_loss" : "loss0"))
+                l = loss / log(2)
                 # the last row of the curve with logit stds: std(q.k) = logit std / scale
                 file = curves "/" $c["run"] ".csv"; last = ""; hdr = ""
                 while ((getline line < file) > 0) { if (hdr == "") hdr = line; else last = line }
                 close(file)
-                nh = split(hdr, h, ","); split(last, v, ","); stds = ""
-                for (i = 1; i <= nh; i++) if (h[i] ~ /^logit_std_l/) stds = stds " " (v[i] == "" ? "nan" : v[i] / cval)
+                nh = split(hdr, h, ","); split(last, v, ","); stds = ""; nl = 0
+                for (i = 1; i <= nh; i++) if (h[i] ~ /^logit_std_l/) { nl++; stds = stds OFS (v[i] == "" ? "nan" : v[i] / cval) }
+                if (nl == 0) stds = OFS "nan"
                 # d_k 64: 8/d_k is sqrt_dk, one set of runs for both arms
                 scales = (sc == "sqrt_dk" && dk == 64) ? "sqrt_dk 8/d_k" : sc
                 ns = split(scales, s, " ")
                 for (k = 1; k <= ns; k++)
                     print series, $c["d_model"], dk, $c["model.param"], s[k], $c["optim.lr"], $c["seed"], l stds
-            }' "$f"
-    done
+            }' "$f" || exit 2
+    done <<<"$parts"
 }
 
-rows | awk '
+# every row read first: a bad sweep.csv stops the script before any table is printed
+all=$(rows)
+printf '%s\n' "$all" | awk -F'\t' '
 function lg2(x) { return log(x) / log(2) }
 # the least-squares slope of y on x over n points (x[1..n], y[1..n]); "-" when under 2 widths
 function slope(x, y, n,   i, mx, my, sxx, sxy) {
@@ -67,7 +79,9 @@ function slope(x, y, n,   i, mx, my, sxx, sxy) {
     if (!((arm, $2) in seen_w)) { seen_w[arm, $2] = 1; nw[arm]++; widths[arm, nw[arm]] = $2; dkof[arm, $2] = $3 }
     if (!((arm, $2, $6) in seen_lr)) { seen_lr[arm, $2, $6] = 1; nl[arm, $2]++; lrs[arm, $2, nl[arm, $2]] = $6 }
     n[key]++; sum[key] += $8
-    for (i = 9; i <= NF; i++) { layers = NF - 8; if ($i != "nan") { qk[key, i - 8] += $i; nq[key, i - 8]++ } }
+    miss = 0
+    for (i = 9; i <= NF; i++) if ($i != "nan") { qk[key, i - 8] += $i; nq[key, i - 8]++ } else miss = 1
+    nostd += miss && !($3 == 64 && $5 == "8/d_k")  # d_k 64: the sqrt_dk row is the same run
 }
 END {
     printf "The best learning rate per width, the transfer slope and the loss lost at the d_model 128 optimum\n"
@@ -127,13 +141,14 @@ END {
         }
         print ""
     }
+    if (nostd) printf "(%d runs had no step-1000 logit std in their curve, for a layer or all (a curve missing or empty): left out of those means; \"-\": no run had one)\n", nostd
 }
 # one line: std(q.k) per layer at (arm, width, lr), alpha against the previous width on the same row kind
 function row(arm, label, w, lr, i,   k, j, s, al, out, pw, pk) {
     k = arm SUBSEP w SUBSEP lr; out = ""; al = ""
     for (j = 1; j <= 2; j++) {
         s = nq[k, j] ? qk[k, j] / nq[k, j] : 0
-        out = out sprintf(" %11.4g", s)
+        out = out (s > 0 ? sprintf(" %11.4g", s) : sprintf(" %11s", "-"))
         if (i > 1 && prev_s[j] > 0 && s > 0) al = al sprintf(" %8.2f", log(s / prev_s[j]) / log(dkof[arm, w] / prev_dk))
         else al = al sprintf(" %8s", "-")
         cur_s[j] = s

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -126,6 +127,44 @@ START_TEST(test_transfer_and_alpha) {
 }
 END_TEST
 
+/* A sweep.csv without a column the readings need: exit 2 naming it, before any table. */
+START_TEST(test_missing_column) {
+    write_part(0);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/h2_d256", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/h2_d256/sweep.csv", g_tmp);
+    tu_write_file(path, "run,d_k,d_model,scale,seed,model.param,optim.lr,status,loss0\n"
+                        "r1,128,256,sqrt_dk,1,standard,1e-3,ok,3.9\n");
+    int rc;
+    char *out = run_script(g_tmp, &rc);
+    ck_assert_int_eq(rc, 2);
+    ck_assert_msg(strstr(out, "h2_d256/sweep.csv: no column val_loss"), "%s", out);
+    ck_assert_msg(!strstr(out, "transfer slope"), "a table printed:\n%s", out);
+    free(out);
+}
+END_TEST
+
+/* A run without its curve: its std is left out, said in a line; a width with none says "-", not 0. */
+START_TEST(test_missing_curve) {
+    write_part(0);
+    write_part(1);
+    char cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "rm '%s'/h2_d256/curves/*", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    int rc;
+    char *out = run_script(g_tmp, &rc);
+    ck_assert_int_eq(rc, 0);
+    char line[1024];
+    find_line(out, (const char *const[]){"h2 standard sqrt_dk", "  2e-3 ", " 256 ", NULL}, line,
+              sizeof line);
+    ck_assert_msg(strstr(line, " - ") && !strstr(line, " 0 "), "%s", line);
+    /* the 6 runs of d_model 256 */
+    ck_assert_msg(strstr(out, "(6 runs had no step-1000 logit std"), "%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_no_part) {
     int rc;
     char *out = run_script(g_tmp, &rc);
@@ -136,4 +175,4 @@ START_TEST(test_no_part) {
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("mup_transfer", make_tmp, remove_tmp, 60, test_transfer_and_alpha,
-                        test_no_part);
+                        test_missing_column, test_missing_curve, test_no_part);
