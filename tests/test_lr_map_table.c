@@ -249,6 +249,13 @@ static const struct {
     /* a copied match is replaced once; the block's own twice is still twice */
     {"regime a\nmatch k = 1\nregime r\nlike a\nmatch k = 2\nmatch k = 3\n",
      "regimes.txt:6: k matched twice"},
+    /* one name per regime; a single-valued directive once per block; like with one name */
+    {"regime a\ntitle x\nregime a\nlike a\n", "regimes.txt:3: regime a is defined twice"},
+    {"regime a\ntitle x\ntitle y\n", "regimes.txt:3: title given twice in regime a"},
+    {"regime a\ntitle x\nregime r\nlike a\ntitle y\ntitle z\n",
+     "regimes.txt:6: title given twice in regime r"},
+    {"regime a\ntitle x\nregime r\nlike a extra\n", "regimes.txt:4: like REGIME (one name)"},
+    {"regime a\r\ntitle x\r\n", "regimes.txt:1: a carriage return at the line's end"},
 };
 
 START_TEST(test_bad_regimes) {

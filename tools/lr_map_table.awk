@@ -118,11 +118,22 @@ function copy_regime(src,    i, saved) {
 }
 function parse(    d, rest, k, v, i, n, w) {
     if ($0 ~ /^[ \t]*(#|$)/) return
+    if ($0 ~ /\r$/) die(table ":" NR ": a carriage return at the line's end (a CRLF file): save it with LF line ends")
     d = $1; rest = NF > 1 ? $0 : ""; sub(/^[^ \t]+[ \t]+/, "", rest)
-    if (d == "regime") { RN[++nr] = $2; return }
+    if (d == "regime") {
+        if (NF != 2) die(table ":" NR ": regime NAME (one word)")
+        for (i = 1; i <= nr; i++) if (RN[i] == $2) die(table ":" NR ": regime " $2 " is defined twice")
+        RN[++nr] = $2; return
+    }
     if (!nr) die(table ":" NR ": " d " before any regime line")
+    # a directive of one value, given twice by the block itself (a copied one may be replaced once)
+    if (!copying && d != "match" && d != "like") {
+        if ((nr SUBSEP d) in OWN) die(table ":" NR ": " d " given twice in regime " RN[nr])
+        OWN[nr, d] = 1
+    }
     if (d == "like") {
-        if (NF != 2 || nl[nr]) die(table ":" NR ": like REGIME, right after the regime line")
+        if (NF != 2) die(table ":" NR ": like REGIME (one name)")
+        if (nl[nr]) die(table ":" NR ": like REGIME, right after the regime line")
         for (i = 1; i < nr; i++) if (RN[i] == $2) break
         if (i >= nr) die(table ":" NR ": like " $2 ": no regime " $2 " above this one to copy")
         copy_regime(i)
