@@ -324,10 +324,10 @@ static const struct {
     {"attention.window=4", "attention.window = 4 (the regime: 0)"},
     /* longer than the task's T = 16 (sort of 8: 8 + SEP + 8 tokens, the last predicted only),
      * which the regime's 0 resolves to */
-    {"model.max_seq_len=17", "model.max_seq_len = 17 (the regime: 0, i.e. the task's length 16)"},
-    {"model.d_ff=512", "model.d_ff = 512 (the regime: 0, i.e. the block's default 1024)"},
+    {"model.max_seq_len=17", "model.max_seq_len = 17 (the regime: 0, i.e. the task's length, here 16)"},
+    {"model.d_ff=512", "model.d_ff = 512 (the regime: 0, i.e. the block's default, here 1024)"},
     {"task.separator=false",
-     "task.separator = false (the regime: auto, i.e. the task's own format, true)"},
+     "task.separator = false (the regime: auto, i.e. the task's own format, here true)"},
     {"optim.name=sgd", "optim.name = sgd (the regime: adamw)"},
     /* the keys that tell the lr map from the users' recipe */
     {"optim.beta2=0.95", "optim.beta2 = 0.95 (the regime: 0.999)"},
@@ -560,8 +560,8 @@ START_TEST(test_where_sets) {
     ck_assert_int_eq(config_set(&c, "model.max_seq_len=48", 1), 0);
     ck_assert(report_has_line(&c, "  to match it: --set task.seq_len=64 --set model.max_seq_len=0"));
     /* and the difference line says the same: the regime's 0, and what it is at this T */
-    ck_assert(report_has_line(&c, "  model.max_seq_len = 48 (the regime: 0, i.e. the task's length "
-                                  "32)"));
+    ck_assert(report_has_line(&c, "  model.max_seq_len = 48 (the regime: 0, i.e. the task's length, "
+                                  "here 32)"));
     /* min_lr printed so that pasting it lands: lr 1.2345678e-3 / 10, all its digits */
     config_defaults(&c);
     ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_users.ini"), 0);

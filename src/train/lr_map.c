@@ -211,14 +211,15 @@ static const char *regime_value(const char *ini, const char *section, const char
 }
 
 /* The rules by which a run resolves a written value (train/resolved.h), as the difference line
- * says them after the regime's written value: "(the regime: 0, i.e. the task's length 32)". */
+ * says them after the regime's written value: "(the regime: 0, i.e. the task's length, here 32)":
+ * "here", as the rule resolves at this config (its task), not at the regime's runs. */
 static const struct {
     const char *key, *rule;
 } RULES[] = {
     {"model.max_seq_len", "the task's length"},
     {"model.d_ff", "the block's default"},
-    {"attention.window", "no window at the task's length,"}, /* T keys or more: every key */
-    {"task.separator", "the task's own format,"},
+    {"attention.window", "no window at the task's length"}, /* T keys or more: every key */
+    {"task.separator", "the task's own format"},
 };
 
 /* The difference line of section.key (k, its length kl): "key = mine (the regime: its)", its the
@@ -233,8 +234,8 @@ static void diff_line(char *line, size_t n, const char *section, const char *k, 
     for (size_t i = 0; i < sizeof RULES / sizeof RULES[0]; i++)
         if (strcmp(RULES[i].key, name) == 0) rule = RULES[i].rule;
     if (rule && wl && ((int)strlen(resolved) != wl || strncmp(resolved, written, wl) != 0))
-        snprintf(line, n, "%s = %s (the regime: %.*s, i.e. %s %s)", name, mine, wl, written, rule,
-                 resolved);
+        snprintf(line, n, "%s = %s (the regime: %.*s, i.e. %s, here %s)", name, mine, wl, written,
+                 rule, resolved);
     else
         snprintf(line, n, "%s = %s (the regime: %s)", name, mine, resolved);
 }
