@@ -10,7 +10,7 @@
  * link planted at the path or at its temporary name (the file linked to keeps its bytes), a
  * FIFO (refused at once), a limit (the old file stays, no temporary file left), a read-only file
  * (kept, EACCES); the temporary names (NAME.tmp.PID.K); two processes writing one file at once
- * (always one whole version). (4) End to end: links planted at every file a run, a resume,
+ * (always one whole version), and two writers of one file interleaved step by step (both commit). (4) End to end: links planted at every file a run, a resume,
  * --compare and a sweep write leave the file they point at unchanged; --compare under a limit
  * leaves every SVG and index.html whole or absent, no temporary file; a link among the parents
  * of a report, sweep or run folder is refused with nothing written through it. */
@@ -273,6 +273,33 @@ START_TEST(test_two_writers_one_file) {
         }
     }
     ck_assert_int_gt(reads, 0);
+    assert_names(tmp, "page.html");
+}
+END_TEST
+
+/* The same without a race, step by step in one process: writer A opens the file and writes half
+ * its version, writer B writes its whole version and commits, then A writes the rest and commits.
+ * Each had its own temporary file: both commits succeed, the file is A's whole version (the last
+ * rename), and no temporary file is left. With one temporary name per file, B's open removes or
+ * truncates A's half-written file and A's commit fails or leaves a mix; this catches that on
+ * every run, where the race above needs the two writers to overlap (2 workers on 2 cores may not). */
+START_TEST(test_two_writers_interleaved) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/page.html", tmp);
+    AtomicFile a, b;
+    FILE *fa = atomic_open(&a, path);
+    ck_assert_ptr_nonnull(fa);
+    ck_assert_int_eq(fputs("AAAA", fa) >= 0, 1);
+    ck_assert_int_eq(fflush(fa), 0);
+    FILE *fb = atomic_open(&b, path);
+    ck_assert_ptr_nonnull(fb);
+    ck_assert_int_eq(fputs("BBBBBBBB", fb) >= 0, 1);
+    ck_assert_int_eq(atomic_commit(&b, 0), 0);
+    ck_assert_int_eq(fputs("AAAA", fa) >= 0, 1);
+    ck_assert_int_eq(atomic_commit(&a, 0), 0);
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "AAAAAAAA");
+    free(text);
     assert_names(tmp, "page.html");
 }
 END_TEST
@@ -636,7 +663,7 @@ TU_MAIN_FIXTURE_TIMEOUT("whole_write", setup, teardown, 60,
                         TU_LOOP(test_cut_back_to_whole_rows, 0,
                                 (int)(sizeof LIMITS / sizeof LIMITS[0])),
                         TU_LOOP(test_train_full_disk, 0, 3), test_atomic_replaces_links,
-                        test_temp_names, test_two_writers_one_file,
+                        test_temp_names, test_two_writers_one_file, test_two_writers_interleaved,
                         test_killed_writers_leftover_no_block,
                         TU_LOOP(test_users_tmp_files_refused, 0,
                                 (int)(sizeof LOOKALIKES / sizeof LOOKALIKES[0])),
