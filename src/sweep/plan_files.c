@@ -23,13 +23,11 @@
  * quoted, also into legacy (else ""): how versions before shell_word wrote every word. Returns
  * -1 when out of memory. */
 static int jobs_word_start(const char *out, char *want, char *legacy, size_t n) {
-    char *q = NULL, dir[SWEEP_PATH + 16];
-    size_t len = 0;
-    FILE *m = open_memstream(&q, &len);
-    if (!m) return -1;
+    char dir[SWEEP_PATH + 16];
     snprintf(dir, sizeof dir, "%s/configs/", out);
-    shell_word(m, dir);
-    if (fclose(m) != 0) return free(q), -1;
+    char *q = shell_word_dup(dir);
+    if (!q) return -1;
+    size_t len = strlen(q);
     int quoted = q[0] == '\'';
     snprintf(want, n, " --sweep-run %.*s", (int)(len - (size_t)quoted), q);
     if (quoted) legacy[0] = '\0';

@@ -390,20 +390,6 @@ static int run_sweep(Sweep *sw, const char *exe) {
     return closing ? closing : rc;
 }
 
-/* s as one word for sh (util/shell_word.h), malloc'd; NULL when out of memory. */
-static char *sh_quote(const char *s) {
-    char *q = NULL;
-    size_t n = 0;
-    FILE *m = open_memstream(&q, &n);
-    if (!m) return NULL;
-    shell_word(m, s);
-    if (fclose(m) != 0) {
-        free(q);
-        return NULL;
-    }
-    return q;
-}
-
 static int sweep_command(Sweep *sw) {
     if (out_dir(sw) != 0 || dirs_refuse_link(sw->out, "sweep folder") != 0) return RC_USAGE;
     if (sw->a.mode == MODE_COLLECT) return collect(sw);
@@ -453,7 +439,7 @@ static int sweep_command(Sweep *sw) {
     if (sw->a.mode == MODE_PLAN) {
         /* lines to paste into a shell: the folder quoted for sh when it needs it. GNU parallel
          * is not on a stock machine ("parallel: not found"), so its line says how to get it. */
-        char *q = sh_quote(sw->out);
+        char *q = shell_word_dup(sw->out);
         if (!q) return RC_IO;
         int p = sw->a.jobs_argn ? sw->a.jobs : 2; /* runs at once: --jobs when given */
         printf("wrote %s, %s/configs/ (%d runs) and %s/jobs.txt (one command per run: trains, "

@@ -20,4 +20,7 @@
  * give this only absolute paths there, which begin with '/' and are neither. */
 void shell_word(FILE *f, const char *s);
 
+/* shell_word's word as a string (malloc'd, the caller frees); NULL when out of memory. */
+char *shell_word_dup(const char *s);
+
 #endif
