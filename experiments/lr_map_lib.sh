@@ -71,8 +71,14 @@ combined_plan() {
     [ -f "$pub" ] || pub=/dev/null
     LRLIST=$(IFS=,; echo "${lrs[*]}") awk -v part="$1" -v map="$MAP" -v pub="$pub" '
         function fail(m) { print map ".sh: " m > "/dev/stderr"; bad = 1; exit 1 }
-        # the lrs as written, each once, in increasing order
+        # the lrs as written, each once (sorted at the end)
         function add_lrs(list,   n, v, i) { n = split(list, v, ","); for (i = 1; i <= n; i++) if (!(v[i] in haslr)) { haslr[v[i]] = 1; lr[++nlr] = v[i] } }
+        # a[1..n] in increasing numeric order, each as written, joined by commas
+        function sorted_list(a, n,   i, j, t, out) {
+            for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+            out = a[1]; for (i = 2; i <= n; i++) out = out "," a[i]
+            return out
+        }
         BEGIN { add_lrs(ENVIRON["LRLIST"]) }
         FNR == 1 { k = 0; if (FILENAME != pub && first_file == "") first_file = FILENAME }
         # the published plan: its lrs, seeds and runs only
@@ -93,10 +99,7 @@ combined_plan() {
         END {
             if (bad) exit 1
             ns = 0; for (s in seed) sl[++ns] = s + 0
-            for (i = 2; i <= ns; i++) for (j = i; j > 1 && sl[j - 1] > sl[j]; j--) { t = sl[j]; sl[j] = sl[j - 1]; sl[j - 1] = t }
-            seeds = sl[1]; for (i = 2; i <= ns; i++) seeds = seeds "," sl[i]
-            for (i = 2; i <= nlr; i++) for (j = i; j > 1 && lr[j - 1] + 0 > lr[j] + 0; j--) { t = lr[j]; lr[j] = lr[j - 1]; lr[j - 1] = t }
-            lrs = lr[1]; for (i = 2; i <= nlr; i++) lrs = lrs "," lr[i]
+            seeds = sorted_list(sl, ns); lrs = sorted_list(lr, nlr)
             print "# results/" map "/" part ": experiments/" map ".sh plans one sweep per lr"
             print "# (sweeps/" map "_" part "/lr-<L>/plan.txt, other seeds in lr-<L>_seeds-<S>/); this is"
             print "# their plan as one: the lrs one axis, the seeds one axis, optim.min_lr = optim.lr / 10"
