@@ -2,7 +2,7 @@
  * split between the kernels and the rest of the step (issue 43 item 1).
  *
  * The products are the model's own entry points with the model's packing scratch
- * (matmul_scratch_len of the widest layer), on one thread: forward out = x·Wᵀ
+ * (matmul_scratch_len of the widest layer), on one thread and then on two: forward out = x·Wᵀ
  * (matmul_forward_scratch, matmul_bf16_forward), dinp = dout·W and dW += doutᵀ·x (the backward's
  * two products, each alone). Inputs are uniform in [-0.5, 0.5); the bias is left out (its add is
  * part of the forward tile's store either way). */
@@ -10,6 +10,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "model/matmul.h"
 #include "model/matmul_bf16.h"
@@ -88,9 +91,21 @@ static int alloc_bufs(Bufs *b, int M, int C) {
     return 0;
 }
 
-/* One shape's twelve lines and its total per path. */
-static void shape_lines(const Bufs *b, int M, int C, const Peak *peak, int reps) {
-    double flops_all = 0, best_all[2] = {0, 0};
+/* One product's cells on one path: best and median GFLOP/s at one thread, the best's share of
+ * the probe, and (when timed) the 2-thread best's speed-up over the 1-thread best. */
+static void print_cells(double flops, double best1, double med1, double best2, double ceil) {
+    printf("   %7.1f %7.1f %5.1f%%", flops / best1 / 1e9, flops / med1 / 1e9,
+           ceil > 0 ? 100 * flops / best1 / 1e9 / ceil : 0);
+    if (best2 > 0)
+        printf(" %5.2fx", best1 / best2);
+    else
+        printf(" %6s", "-");
+}
+
+/* One shape's twelve lines and its total per path. Each product is timed on one thread and then,
+ * when `two`, on two, per path: the pairs alternate, so the machine's drift falls on both. */
+static void shape_lines(const Bufs *b, int M, int C, const Peak *peak, int reps, int two) {
+    double flops_all = 0, best_all[2][2] = {{0, 0}, {0, 0}};
     for (int l = 0; l < N_LAYERS; l++)
         for (int p = 0; p < N_PRODUCTS; p++) {
             int in = layers[l].in * C, out = layers[l].out * C;
@@ -98,31 +113,45 @@ static void shape_lines(const Bufs *b, int M, int C, const Peak *peak, int reps)
             flops_all += flops;
             printf("%6d %5d %5d %-5s %-5s", M, in, out, layers[l].name, product_names[p]);
             for (int path = 0; path < 2; path++) {
-                double best, med, ceil = peak_ceiling(peak, path, 0);
-                time_product(b, path, p, M, in, out, reps, &best, &med);
-                best_all[path] += best;
-                printf("   %7.1f %7.1f %5.1f%%", flops / best / 1e9, flops / med / 1e9,
-                       ceil > 0 ? 100 * flops / best / 1e9 / ceil : 0);
+                double best[2] = {0, 0}, med, med2;
+                set_threads(1);
+                time_product(b, path, p, M, in, out, reps, &best[0], &med);
+                if (two) {
+                    set_threads(2);
+                    time_product(b, path, p, M, in, out, reps, &best[1], &med2);
+                }
+                best_all[path][0] += best[0], best_all[path][1] += best[1];
+                print_cells(flops, best[0], med, best[1], peak_ceiling(peak, path, 0));
             }
             printf("\n");
         }
     printf("%6d %5d %5s %-11s", M, C, "", "all 12");
     for (int path = 0; path < 2; path++) {
-        double g = flops_all / best_all[path] / 1e9, ceil = peak_ceiling(peak, path, 0);
+        double g = flops_all / best_all[path][0] / 1e9, ceil = peak_ceiling(peak, path, 0);
         printf("   %7.1f %7s %5.1f%%", g, "", ceil > 0 ? 100 * g / ceil : 0);
+        if (two)
+            printf(" %5.2fx", best_all[path][0] / best_all[path][1]);
+        else
+            printf(" %6s", "-");
     }
     printf("\n");
 }
 
 int print_kernel_lines(const Shape *shapes, int n_shapes, const Peak *peak, int reps) {
     if (reps > MAX_REPS) reps = MAX_REPS;
-    set_threads(1);
+    int two = 0;
+#ifdef _OPENMP
+    two = omp_get_num_procs() >= 2;
+#endif
+    set_threads(two ? 2 : 1); /* the scratch is sized for this many (alloc_bufs) */
     printf("\nMatmul kernels alone, one thread (%d calls after a warm-up; GFLOP/s = 2*M*in*out / "
            "time;\n%% of the path's one-core probe, best run: float32 against the FMA probe, "
-           "bf16 against the bf16 probe):\n",
-           reps);
-    printf("%6s %5s %5s %-5s %-5s   %7s %7s %6s   %7s %7s %6s\n", "M=B*T", "in", "out", "layer",
-           "prod", "f32best", "median", "%FMA", "bf16bst", "median", "%bf16");
+           "bf16 against the bf16 probe;\n2thr: the best of %d calls on 2 threads against the "
+           "best on one, timed right after it):\n",
+           reps, reps);
+    printf("%6s %5s %5s %-5s %-5s   %7s %7s %6s %6s   %7s %7s %6s %6s\n", "M=B*T", "in", "out",
+           "layer", "prod", "f32best", "median", "%FMA", "2thr", "bf16bst", "median", "%bf16",
+           "2thr");
     for (int i = 0; i < n_shapes; i++) {
         Bufs b = {0};
         int M = shapes[i].B * shapes[i].T, C = shapes[i].C;
@@ -131,11 +160,11 @@ int print_kernel_lines(const Shape *shapes, int n_shapes, const Peak *peak, int 
             fprintf(stderr, "bench: kernel lines at M = %d, C = %d: out of memory\n", M, C);
             return 1;
         }
-        shape_lines(&b, M, C, peak, reps);
+        shape_lines(&b, M, C, peak, reps, two);
         free_bufs(&b);
     }
-    printf("(all 12: the shape's twelve products' FLOPs over the sum of their best times; "
-           "%s bf16 kernel)\n",
-           matmul_bf16_kernel_name());
+    printf("(all 12: the shape's twelve products' FLOPs over the sum of their best times, and "
+           "the 2-thread sum against it;\n %s bf16 kernel%s)\n",
+           matmul_bf16_kernel_name(), two ? "" : "; one CPU online: no 2-thread column");
     return 0;
 }

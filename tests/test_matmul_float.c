@@ -29,8 +29,9 @@ static void assert_close(const real *got, const double *want, size_t n, const ch
     ck_assert_msg(err / scale < 1e-5, "%s: relative error %.3g", what, err / scale);
 }
 
-/* _i picks a shape (N, C, OC): full tiles and two K blocks; edges everywhere; one row. */
-static const int shapes[][3] = {{300, 320, 256}, {37, 70, 45}, {1, 33, 17}};
+/* _i picks a shape (N, C, OC): full tiles and two K blocks; edges everywhere; one row; rows 4 KB
+ * and 8 KB apart (C 1024, OC 2048 in float), whose strips the forward and dinp copy first. */
+static const int shapes[][3] = {{300, 320, 256}, {37, 70, 45}, {1, 33, 17}, {40, 1024, 2048}};
 
 START_TEST(test_linear_layer) {
     int N = shapes[_i][0], C = shapes[_i][1], OC = shapes[_i][2];
