@@ -157,8 +157,10 @@ static double check_product(const char *what, const real *got, int M, int Nn, in
 }
 
 /* (N, C, OC): full tiles and two K blocks in every product; odd K and edges everywhere; one row;
- * K = 2 (one pair). */
-static const int shapes[][3] = {{300, 320, 256}, {37, 71, 45}, {1, 33, 17}, {13, 2, 3}};
+ * K = 2 (one pair); 400 rows, 34 strips, which 2 threads share by strips (matmul_share_strips)
+ * where the first shape's products share panels. */
+static const int shapes[][3] = {{300, 320, 256}, {37, 71, 45}, {1, 33, 17}, {13, 2, 3},
+                                {400, 70, 45}};
 
 /* The kernels, indexed by the loop tests' kernel number. */
 static const Bf16Kernel kernels[] = {BF16_KERNEL_PORTABLE, BF16_KERNEL_AVX2, BF16_KERNEL_AVX512};
@@ -392,10 +394,11 @@ START_TEST(test_backward_products_alone) {
 }
 END_TEST
 
-/* 1 and 2 threads give the same bits (the selected kernel). */
+/* 1 and 2 threads give the same bits (the selected kernel); _i: panels shared (shape 0) or strips
+ * (shape 4). */
 START_TEST(test_threads_same_bits) {
 #ifdef _OPENMP
-    Inputs in = inputs(0, 77);
+    Inputs in = inputs(_i == 0 ? 0 : 4, 77);
     omp_set_num_threads(1);
     Outputs one = run_bf16(&in);
     omp_set_num_threads(2);
@@ -480,7 +483,7 @@ int main(void) {
     tcase_set_timeout(tp, 60);
     tcase_add_loop_test(tp, test_products_vs_exact, 0, N_KERNELS * n_shapes);
     tcase_add_loop_test(tp, test_portable_equals_fast, 0, 2 * n_shapes);
-    tcase_add_test(tp, test_threads_same_bits);
+    tcase_add_loop_test(tp, test_threads_same_bits, 0, 2);
     tcase_add_loop_test(tp, test_backward_products_alone, 0, n_shapes);
     suite_add_tcase(s, tp);
     TCase *tm = tcase_create("model");

@@ -337,6 +337,10 @@ static void share(int n, int t, int T, int *lo, int *hi) {
 /* Fraction of T threads' time spent working when n equal units are shared out. */
 static double balance(int n, int T) { return n / (double)(T * ((n + T - 1) / T)); }
 
+int matmul_share_strips(int strips, int panels, int threads) {
+    return strips >= 16 * threads || balance(strips, threads) >= balance(panels, threads);
+}
+
 /* This thread's id and the team size, (0, 1) outside a parallel region or without OpenMP. */
 static void team(int *t, int *T) {
     *t = 0;
@@ -348,14 +352,14 @@ static void team(int *t, int *T) {
 }
 
 /* The calling thread's share of the product, when every thread of a parallel region calls it:
- * each computes its own rectangle of C, the strips or the NR-column panels being shared out,
- * whichever divides more evenly. Each packs the B it needs into its own part of the scratch
+ * each computes its own rectangle of C, the strips or the NR-column panels being shared out
+ * (matmul_share_strips). Each packs the B it needs into its own part of the scratch
  * (or, if that is too small, its own stack), so the threads never wait for one another. */
 static void gemm_share(const Gemm *g, real *scratch, size_t len) {
     int t, T, strips = (g->M + MR - 1) / MR, panels = (g->N + NR - 1) / NR;
     team(&t, &T);
     int s0 = 0, s1 = strips, p0 = 0, p1 = panels;
-    if (balance(strips, T) >= balance(panels, T))
+    if (matmul_share_strips(strips, panels, T))
         share(strips, t, T, &s0, &s1);
     else
         share(panels, t, T, &p0, &p1);

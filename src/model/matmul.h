@@ -50,6 +50,19 @@ void matmul_backward_weight_scratch(real *dweight, const real *dout, const real 
  * bias gradient is this float32 one. */
 void matmul_bias_grad_share(real *dbias, const real *dout, int N, int OC);
 
+/* Whether a parallel product of `strips` MR-row strips of A and `panels` NR-column panels of B
+ * shares the strips (1) or the panels (0) among `threads` threads (matmul.c's and
+ * matmul_bf16.c's gemm_share). The strips whenever each thread gets at least 16: with the panels
+ * shared, every thread sweeps every A strip across only its part of the columns, so A is read,
+ * and in bf16 converted, `threads` times as often per FLOP, while sharing the strips costs each
+ * thread a packing of all of B, which its many strips amortise. Otherwise whichever divides more
+ * evenly. Which thread computes a tile never changes its bits (see matmul.c). Measured on Zen 5
+ * (bench --kernels, 2 threads against 1, three rounds alternated): the twelve products of each
+ * width shape 1.83-1.98x (float32) and 1.78-2.00x (bf16) against 1.67-1.89x and 1.57-1.80x with
+ * the old rule (whichever divides more evenly, panels on a tie), the products with 512 or 768
+ * output columns most. */
+int matmul_share_strips(int strips, int panels, int threads);
+
 /* ---- the GEMM underneath, for other kernels (attention) ---- */
 
 /* A strided matrix view: element (r, c) is at p[r·rs + c·cs]. */

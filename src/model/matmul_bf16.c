@@ -573,10 +573,8 @@ static void share(int n, int t, int T, int *lo, int *hi) {
     *hi = (int)((long)n * (t + 1) / T);
 }
 
-static double balance(int n, int T) { return n / (double)(T * ((n + T - 1) / T)); }
-
 /* The calling thread's share when every thread of a parallel region calls it (matmul.c's
- * gemm_share): strips or panels shared out, whichever divides more evenly; each thread packs
+ * gemm_share): strips or panels shared out (matmul_share_strips); each thread packs
  * into its own part of the scratch, or its stack when that part is too small. */
 static void gemm_share(const Gemm16 *g, real *scratch, size_t len) {
     int t = 0, T = 1;
@@ -586,7 +584,7 @@ static void gemm_share(const Gemm16 *g, real *scratch, size_t len) {
 #endif
     int strips = (g->M + MR - 1) / MR, panels = (g->N + NR - 1) / NR;
     int s0 = 0, s1 = strips, p0 = 0, p1 = panels;
-    if (balance(strips, T) >= balance(panels, T))
+    if (matmul_share_strips(strips, panels, T))
         share(strips, t, T, &s0, &s1);
     else
         share(panels, t, T, &p0, &p1);
