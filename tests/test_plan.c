@@ -301,7 +301,8 @@ typedef struct {
 } RefusedCase;
 
 /* Refused by the plan (plan_build), the arguments being well-formed; what the argument reader
- * refuses is test_sweep_args.c's. */
+ * refuses is test_sweep_args.c's (a --grid value its key refuses, 'fast' and '0' below, is
+ * refused there too, with the same two lines, every bad argument in one run). */
 static const RefusedCase REFUSED[] = {
     {"does not divide", {"--dk", "3", "--d-model", "16"}},
     {"does not divide", {"--dk", "256"}}, /* larger than the default width 128 */
