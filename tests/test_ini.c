@@ -179,21 +179,31 @@ START_TEST(test_shape_errors) { cc_check_error(&SHAPE_ERRORS[_i]); }
 END_TEST
 
 /* Every error of a file is reported (test_input_errors: end to end), up to CONFIG_MAX_ERRORS, then
- * one line that says the rest was not read: 25 unknown keys give lines 2-21's messages and that
- * line at line 21, 21 lines in all. */
+ * one line that says how many more there are, only when there are: 25 unknown keys (then a blank
+ * line and a comment) give lines 2-21's messages and "5 more" at line 21, 21 lines in all; 21
+ * give "1 more"; exactly 20 give their 20 lines and no such line, though a blank line and a
+ * comment follow the last (it said "the rest of the file was not read" of them). */
 START_TEST(test_errors_capped) {
-    char text[1024] = "[model]\n", err[8192];
-    for (int i = 0; i < 25; i++) strcat(text, "nokey = 1\n");
-    Config c;
-    config_defaults(&c);
-    ck_assert_int_eq(cc_load(&c, text, 0, err, sizeof err), -1);
-    int lines = 0;
-    for (const char *p = err; *p; p++) lines += *p == '\n';
-    ck_assert_msg(lines == 21, "%d lines:\n%s", lines, err);
-    ck_assert_msg(strstr(err, CC_NAME ":21: unknown key 'model.nokey'") &&
-                      strstr(err, CC_NAME ":21: 20 errors; the rest of the file was not read\n"),
-                  "%s", err);
-    ck_assert(!strstr(err, CC_NAME ":22:"));
+    static const struct { int keys, lines; const char *last; } CASES[] = {
+        {25, 21, CC_NAME ":21: 20 errors named; 5 more after this line, not named\n"},
+        {21, 21, CC_NAME ":21: 20 errors named; 1 more after this line, not named\n"},
+        {20, 20, NULL},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        char text[1024] = "[model]\n", err[8192];
+        for (int i = 0; i < CASES[k].keys; i++) strcat(text, "nokey = 1\n");
+        strcat(text, "\n; the end\n");
+        Config c;
+        config_defaults(&c);
+        ck_assert_int_eq(cc_load(&c, text, 0, err, sizeof err), -1);
+        int lines = 0;
+        for (const char *p = err; *p; p++) lines += *p == '\n';
+        ck_assert_msg(lines == CASES[k].lines, "%d lines:\n%s", lines, err);
+        ck_assert_msg(strstr(err, CC_NAME ":21: unknown key 'model.nokey'"), "%s", err);
+        ck_assert_msg(CASES[k].last ? strstr(err, CASES[k].last) != NULL : !strstr(err, "errors"),
+                      "case %zu:\n%s", k, err);
+        ck_assert(!strstr(err, CC_NAME ":22:"));
+    }
 }
 END_TEST
 

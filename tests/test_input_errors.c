@@ -67,6 +67,19 @@ START_TEST(test_every_error_named) {
 }
 END_TEST
 
+/* Several bad --set are all named in one run, each with its argument, as a config file's errors
+ * are (it stopped at the first); exit 2 before any work: no run folder. */
+START_TEST(test_every_bad_set_named) {
+    char runs[300];
+    ck_assert_int_eq(tu_run_train(tmpdir, "--set run.name=sets --set optim.lr=abc --set "
+                                          "model.d_modle=32 --set train.steps=1"), 2);
+    ck_assert(tu_train_output_contains(tmpdir, "--set (argument 4): 'optim.lr': expected a number"));
+    ck_assert(tu_train_output_contains(tmpdir, "--set (argument 6): unknown key 'model.d_modle'"));
+    snprintf(runs, sizeof runs, "%s/runs", tmpdir);
+    ck_assert_int_eq(access(runs, F_OK), -1);
+}
+END_TEST
+
 /* A --set far over the length limit names its key (it used to say only "argument too long"). */
 START_TEST(test_long_set_names_key) {
     static const char *const KEYS[] = {"run.name", "task.file", "optim.lr"};
@@ -203,4 +216,5 @@ TU_MAIN_FIXTURE_TIMEOUT("input_errors", setup, teardown, 60, test_repeated_secti
                         TU_LOOP(test_long_set_names_key, 0, 3), test_task_comment_after_whitespace,
                         test_task_conflicting_answers,
                         TU_LOOP(test_checkpoint_impossible_state, 0, 4),
-                        test_checkpoint_beyond_steps, test_every_error_named);
+                        test_checkpoint_beyond_steps, test_every_error_named,
+                        test_every_bad_set_named);

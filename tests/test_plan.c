@@ -301,7 +301,8 @@ typedef struct {
 } RefusedCase;
 
 /* Refused by the plan (plan_build), the arguments being well-formed; what the argument reader
- * refuses is test_sweep_args.c's. */
+ * refuses is test_sweep_args.c's (a --grid value its key refuses, 'fast' and '0' below, is
+ * refused there too, with the same two lines, every bad argument in one run). */
 static const RefusedCase REFUSED[] = {
     {"does not divide", {"--dk", "3", "--d-model", "16"}},
     {"does not divide", {"--dk", "256"}}, /* larger than the default width 128 */
@@ -525,17 +526,24 @@ START_TEST(test_user_files_not_overwritten) {
 }
 END_TEST
 
-/* A jobs.txt is the sweep's when its lines are --sweep-run commands of this folder's configs as
- * this version writes them (a plain path bare) or as earlier ones did (every word quoted): a
- * folder without plan.txt holding either is planned again; one naming another folder's configs
- * is the user's, refused (exit 2). */
+/* A jobs.txt is the sweep's when every line is exactly a --sweep-run command of this folder's
+ * configs as this version writes it (a plain path bare) or as earlier ones did (every word
+ * quoted): a folder without plan.txt holding either is planned again; one naming another folder's
+ * configs, a line with text around the command (it was recognised by the text inside it), a
+ * word quoted the other way, or a line of the user's after ours, is the user's: refused (exit 2),
+ * the file and its first such line named, the file kept. */
 START_TEST(test_jobs_txt_recognised) {
     static const struct {
         const char *line; /* %s: the sweep folder */
         int rc;
-    } JOBS[] = {{"/x/train --sweep-run %s/configs/lr-1e-3.ini\n", 0},
-                {"'/x/train' --sweep-run '%s/configs/lr-1e-3.ini'\n", 0},
-                {"/x/train --sweep-run %s/other/configs/lr-1e-3.ini\n", 2}};
+        const char *named; /* the foreign line as the message names it */
+    } JOBS[] = {{"/x/train --sweep-run %s/configs/lr-1e-3.ini\n", 0, NULL},
+                {"'/x/train' --sweep-run '%s/configs/lr-1e-3.ini'\n", 0, NULL},
+                {"/x/train --sweep-run %s/other/configs/lr-1e-3.ini\n", 2, "line 1: '/x/train"},
+                {"cd /tmp; /x/train --sweep-run %s/configs/x.ini; rm -f mine\n", 2, "line 1: 'cd"},
+                {"/x/train --sweep-run %s/configs/x.ini && rm -f mine\n", 2, "&& rm -f mine'"},
+                {"'/x/train' --sweep-run %s/configs/x.ini\n", 2, "line 1: ''/x/train'"},
+                {"/x/train --sweep-run %s/configs/x.ini\nmy own line\n", 2, "line 2: 'my own line'"}};
     char ini[128], out[128], path[200], text[400];
     snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
     tu_write_file(ini, TINY_INI);
@@ -547,6 +555,11 @@ START_TEST(test_jobs_txt_recognised) {
         tu_write_file(path, text);
         TuResult r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3", "--out", out, NULL);
         ck_assert_msg(r.rc == JOBS[k].rc, "case %zu: rc %d, stderr:\n%s", k, r.rc, r.err);
+        if (JOBS[k].named) {
+            ck_assert_msg(strstr(r.err, path) && strstr(r.err, JOBS[k].named),
+                          "case %zu: '%s' not named in:\n%s", k, JOBS[k].named, r.err);
+            ck_assert_msg(tu_file_contains(path, text), "case %zu: jobs.txt overwritten", k);
+        }
         tu_result_free(&r);
     }
 }

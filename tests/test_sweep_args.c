@@ -162,6 +162,26 @@ START_TEST(test_grid_line) {
 }
 END_TEST
 
+/* Every bad --set and --grid argument is named in one run (it stopped at the first: N typos took
+ * N runs), as a config file's errors are: an unknown --grid key, a --grid value its key refuses,
+ * two bad --set (a value, a key), each naming its argument (counted by hand: argv[i] is argument
+ * i + 2). */
+START_TEST(test_every_bad_argument) {
+    const char *args[] = {"--set",  "optim.lr=abc",  "--grid", "optim.lrr=1",
+                          "--set",  "model.d_modle=32", "--grid", "optim.beta2=0.9,2", NULL};
+    TuResult r = tu_call(parse_cmd, args);
+    ck_assert_int_eq(r.rc, -1);
+    static const char *const NEEDLES[] = {
+        "--set (argument 3): 'optim.lr': expected a number, got 'abc'",
+        "--grid (argument 5): 'optim.lrr' is not a config key",
+        "--set (argument 7): unknown key 'model.d_modle'",
+        "error: --grid (argument 9): value '2' of 'optim.beta2' is refused"};
+    for (size_t k = 0; k < sizeof NEEDLES / sizeof *NEEDLES; k++)
+        ck_assert_msg(strstr(r.err, NEEDLES[k]), "'%s' not in:\n%s", NEEDLES[k], r.err);
+    tu_result_free(&r);
+}
+END_TEST
+
 /* A value or key too long for the plan's cells: the message gives that reason and the limit
  * (PLAN_CELL - 1 = 255 characters a value, 63 a key: counted by hand from plan.h's CONFIG_STR
  * and the key buffer) and names the key, before the value (issue 45: a 300-character --grid
@@ -193,7 +213,7 @@ START_TEST(test_too_long) {
                       CASES[k].needle, r.err);
         tu_result_free(&r);
     }
-    snprintf(grid, sizeof grid, "optim.lr=%s", val255);
+    snprintf(grid, sizeof grid, "task.file=%s", val255); /* a value task.file takes */
     char *argv[] = {"--grid", grid};
     SweepArgs a;
     ck_assert_int_eq(sweep_args_parse(&a, 2, argv), 0);
@@ -234,4 +254,4 @@ START_TEST(test_help) {
 }
 END_TEST
 
-TU_MAIN("sweep_args", test_refused, test_too_long, test_preset_line, test_grid_line, test_help);
+TU_MAIN("sweep_args", test_refused, test_every_bad_argument, test_too_long, test_preset_line, test_grid_line, test_help);

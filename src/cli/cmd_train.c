@@ -248,8 +248,10 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
 }
 
 /* The --set overrides in command-line order, after the config file or checkpoint; on a run
- * folder only the resumable keys. Returns 0, or -1 after a message. */
+ * folder only the resumable keys. Every bad one is named (as a config file's errors are, all in
+ * one run). Returns 0, or -1 after the messages. */
 static int apply_sets(Config *c, int argc, char **argv, int in_run_dir) {
+    int bad = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = NULL;
         if (strcmp(argv[i], "--set") == 0) a = argv[++i];
@@ -261,11 +263,12 @@ static int apply_sets(Config *c, int argc, char **argv, int in_run_dir) {
                     "train.steps, run.threads and log.progress may be set; start a new run "
                     "(another run.name) to change anything else\n",
                     i, (int)strcspn(a, "="), a);
-            return -1;
+            bad = 1;
+        } else if (a && config_set(c, a, i) != 0) {
+            bad = 1;
         }
-        if (a && config_set(c, a, i) != 0) return -1;
     }
-    return 0;
+    return bad ? -1 : 0;
 }
 
 /* A run folder's checkpoint and its task file, for --resume and --eval: a relative task.file the

@@ -411,6 +411,30 @@ static void axis_free(Axis *ax) {
     ax->n = 0;
 }
 
+/* Each --set, and each value of each --grid, tried on the defaults: a value's own rules do not
+ * depend on the rest of the config (config/value.c), so one run names every bad argument, as a
+ * config file's errors are all named at once. The config file and the checks across keys come
+ * later (the sweep's base config, plan_build). Returns 0, or -1 after the messages. */
+static int check_values(const SweepArgs *a, const Parts *p) {
+    Config *c = malloc(sizeof *c);
+    if (!c) {
+        fprintf(stderr, "error: out of memory\n");
+        return -1;
+    }
+    int bad = 0;
+    for (int s = 0; s < a->n_sets; s++) {
+        config_defaults(c);
+        bad |= config_set(c, a->sets[s], a->set_argn[s]) != 0;
+    }
+    for (int g = 0; g < p->n_grid; g++)
+        for (int v = 0; v < p->grid[g].n; v++) {
+            config_defaults(c);
+            bad |= plan_axis_set(c, &p->grid[g], p->grid[g].key, p->grid[g].values[v]) != 0;
+        }
+    free(c);
+    return bad ? -1 : 0;
+}
+
 /* --collect reads the plan from OUT/plan.txt: anything that would make a plan is refused. */
 static int check_collect(const SweepArgs *a, const Parts *p) {
     if (a->config_path || p->has_dk || p->has_scale || p->has_seed || a->any_grid || a->n_sets ||
@@ -432,12 +456,16 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
     Parts *p = calloc(1, sizeof *p);
     int rc = a->sets && a->set_argn && p ? 0 : -1;
     if (rc) fprintf(stderr, "error: out of memory\n");
+    int bad = 0; /* a bad --grid or --set: the others are read too, every bad one named */
     for (int i = 0; i < argc && !rc; i++) {
         if (cli_is_help(argv[i])) {
             sweep_usage(stdout);
             rc = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            rc = parse_option(a, p, argc, argv, &i);
+            int repeatable = cli_is_flag(argv[i], "--grid") || cli_is_flag(argv[i], "--set");
+            int r = parse_option(a, p, argc, argv, &i);
+            if (r != 0 && repeatable) bad = 1;
+            else rc = r;
         } else if (a->config_path) {
             fprintf(stderr, "error: --sweep takes one config file ('%s' and '%s' given)\n",
                     a->config_path, argv[i]);
@@ -446,6 +474,8 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
             a->config_path = argv[i];
         }
     }
+    if (!rc && a->mode != MODE_COLLECT) bad |= check_values(a, p) != 0;
+    if (!rc && bad) rc = -1;
     if (!rc && a->mode == MODE_COLLECT) rc = check_collect(a, p);
     else if (!rc) rc = assemble(a, p);
     if (p) {

@@ -107,7 +107,7 @@ typedef struct {
     char origin[CONFIG_MAX_KEYS][CONFIG_STR + 32];
 } Config;
 
-/* The errors config_load_file reports of one file before it stops reading it. */
+/* The errors config_load_file names of one file; any more are counted, not named. */
 #define CONFIG_MAX_ERRORS 20
 
 /* A configuration error reported by the functions below exits with EXIT_CONFIG (2,
@@ -120,8 +120,8 @@ void config_defaults(Config *c);
 
 /* Reads an INI file into c, which should hold defaults (and may already hold an earlier file's
  * values). Reports every error of the file, not only the first, so that one run names every
- * typo (up to CONFIG_MAX_ERRORS, then says it stopped; the keys under a bad section header are
- * not read, their header's error stands for them): prints "FILE:LINE: 'section.key': message"
+ * typo (up to CONFIG_MAX_ERRORS; when the file has more, one line then says how many; the keys
+ * under a bad section header are not read, their header's error stands for them): prints "FILE:LINE: 'section.key': message"
  * to stderr (or "FILE:LINE: message" when no valid key is involved, e.g. an unknown section or a
  * malformed line; "cannot open 'FILE': reason" when the file is missing or unreadable) and
  * returns -1, leaving c unchanged. The caller should then exit with EXIT_CONFIG. Rejects keys outside a

@@ -18,16 +18,18 @@ typedef struct {
     /* line of a section's header, at its first key's index; 0 = none */
     long section_line[CONFIG_MAX_KEYS];
     int skip;        /* under a header that was refused: its keys are not read (nor reported) */
+    int quiet;       /* past CONFIG_MAX_ERRORS: errors counted, not named */
 } Reader;
 
 static int line_error(const Reader *r, const char *msg) {
-    fprintf(stderr, "%s:%ld: %s\n", r->path, r->line, msg);
+    if (!r->quiet) fprintf(stderr, "%s:%ld: %s\n", r->path, r->line, msg);
     return -1;
 }
 
 static int key_error(const Reader *r, int i, const char *msg) {
-    fprintf(stderr, "%s:%ld: '%s.%s': %s\n", r->path, r->line, cfg_keys[i].section,
-            cfg_keys[i].key, msg);
+    if (!r->quiet)
+        fprintf(stderr, "%s:%ld: '%s.%s': %s\n", r->path, r->line, cfg_keys[i].section,
+                cfg_keys[i].key, msg);
     return -1;
 }
 
@@ -128,8 +130,11 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len) 
     char *line = NULL;
     size_t cap = 0;
     int rc = 0, n_errors = 0;
+    long cap_line = 0; /* the line of the last error named */
     /* One line at a time into a NUL-terminated copy, since the line parser edits in place; on
-     * past an error, so that every error of the file is reported at once (work is then dropped) */
+     * past an error, so that every error of the file is reported at once (work is then dropped);
+     * past CONFIG_MAX_ERRORS the rest is read quietly, to say how many more there are (none:
+     * no such line) */
     for (size_t pos = 0; pos < len;) {
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
@@ -153,12 +158,11 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len) 
                                     : read_line(&r, &work, line)) == 0)
             continue;
         rc = -1;
-        if (++n_errors == CONFIG_MAX_ERRORS && pos < len) {
-            fprintf(stderr, "%s:%ld: %d errors; the rest of the file was not read\n", name, r.line,
-                    n_errors);
-            break;
-        }
+        if (++n_errors == CONFIG_MAX_ERRORS) r.quiet = 1, cap_line = r.line;
     }
+    if (n_errors > CONFIG_MAX_ERRORS)
+        fprintf(stderr, "%s:%ld: %d errors named; %d more after this line, not named\n", name,
+                cap_line, CONFIG_MAX_ERRORS, n_errors - CONFIG_MAX_ERRORS);
     free(line);
     if (rc == 0) *c = work;
     return rc;

@@ -18,8 +18,7 @@
 #include "train/task_source.h"
 #include "train/train.h"
 
-/* config_set on "key=value"; on error names the sweep option behind the value too. */
-static int set_value(Config *c, const Axis *ax, const char *key, const char *value) {
+int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value) {
     char buf[2 * PLAN_CELL];
     snprintf(buf, sizeof buf, "%s=%s", key, value);
     if (config_set_as(c, buf, ax->flag, ax->argn) == 0) return 0;
@@ -44,9 +43,9 @@ static int set_dk(Config *c, const SweepArgs *a, const Axis *ax, const char *val
     }
     char v[32];
     snprintf(v, sizeof v, "%d", dm);
-    if (set_value(c, ax, "model.d_model", v) != 0) return -1;
+    if (plan_axis_set(c, ax, "model.d_model", v) != 0) return -1;
     snprintf(v, sizeof v, "%d", dm / dk);
-    return set_value(c, ax, "model.n_heads", v);
+    return plan_axis_set(c, ax, "model.n_heads", v);
 }
 
 /* A name part: only what run.name accepts, [A-Za-z0-9._-], survives; a '+' is dropped (1e+3
@@ -101,7 +100,8 @@ int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir
     for (int i = 0; i < a->n_axes; i++) {
         const Axis *ax = &a->axes[i];
         const char *v = ax->values[d[i]];
-        if (ax->kind == AXIS_DK ? set_dk(out, a, ax, v) : set_value(out, ax, ax->key, v)) return -1;
+        if (ax->kind == AXIS_DK ? set_dk(out, a, ax, v) : plan_axis_set(out, ax, ax->key, v))
+            return -1;
         name_part(name, sizeof name, ax->label, v);
     }
     if (!*name) snprintf(name, sizeof name, "run");

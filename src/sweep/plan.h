@@ -71,6 +71,10 @@ typedef struct {
  * does not fit task.file). */
 int plan_absolute_task_file(Config *c);
 
+/* config_set of "key=value" on c, a value of axis ax (its option and argument named in the
+ * error, then a line saying the option's value is refused). Returns 0, or -1 after the messages. */
+int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value);
+
 /* Config of run `index` (0-based, plan order): base, then each axis' value, run.dir = runs_dir,
  * run.name = the run's name, run.threads = 1 unless base set it, task.file absolute. Returns 0, or -1 after a
  * message naming the option and key that could not be set. Does not validate. */
@@ -90,12 +94,13 @@ int plan_parse(Plan *p, const char *text, const char *path);
 
 /* For a folder without plan.txt: 0 when none of the files the plan would write into out_abs
  * (its configs/<run>.ini and jobs.txt) is a user's: each is absent or one a sweep into this
- * folder wrote (a run config whose run.dir is out_abs/runs, a jobs.txt of --sweep-run lines into
- * out_abs/configs/), and each report file the sweep writes after its runs (summary.txt,
+ * folder wrote (a run config whose run.dir is out_abs/runs, a jobs.txt each of whose lines is
+ * exactly a --sweep-run command of a config in out_abs/configs/ as this version or an earlier one
+ * wrote it), and each report file the sweep writes after its runs (summary.txt,
  * index.html, any *.svg) is absent or one a sweep wrote (a regular file that reads like ours; a
  * link never does). Else -1 after naming the file: `--out .` from the project root must not
  * replace a configs/ file of the user's that is named like a run, nor the folder's own
- * index.html. */
+ * index.html. A jobs.txt's message names its first line that is not ours. */
 int plan_check_fresh(const Plan *p, const char *out_abs);
 
 /* The configuration run r of plan p trains, rebuilt from the plan's text alone (its base lines,

@@ -17,41 +17,96 @@
 #include "util/shell_word.h"
 #include "util/whole_write.h"
 
-/* The start of a jobs.txt line's config word for a sweep into out, into want (n bytes): as
- * plan_write_files writes it (shell_word of the config's path; a run's name adds only plain
- * characters, so the word is quoted or bare as out/configs/ is), without its closing quote;
- * quoted, also into legacy (else ""): how versions before shell_word wrote every word. Returns
- * -1 when out of memory. */
-static int jobs_word_start(const char *out, char *want, char *legacy, size_t n) {
-    char dir[SWEEP_PATH + 16];
-    snprintf(dir, sizeof dir, "%s/configs/", out);
-    char *q = shell_word_dup(dir);
-    if (!q) return -1;
-    size_t len = strlen(q);
-    int quoted = q[0] == '\'';
-    snprintf(want, n, " --sweep-run %.*s", (int)(len - (size_t)quoted), q);
-    if (quoted) legacy[0] = '\0';
-    else snprintf(legacy, n, " --sweep-run '%s", q);
-    free(q);
+/* The value of the shell word at s as shell_word's rules read back ('...' taken literally, \' a
+ * quote, any other character itself) into *value (malloc'd), up to an unquoted space or the end;
+ * *end past it. Lenient: the caller compares the word with the value's shell_word. Returns -1 on
+ * an unclosed quote or out of memory. */
+static int read_word(const char *s, char **value, const char **end) {
+    char *v = malloc(strlen(s) + 1);
+    size_t n = 0;
+    if (!v) return -1;
+    while (*s && *s != ' ') {
+        if (*s == '\'') {
+            const char *close = strchr(s + 1, '\'');
+            if (!close) break;
+            memcpy(v + n, s + 1, (size_t)(close - s - 1));
+            n += (size_t)(close - s - 1);
+            s = close + 1;
+        } else if (s[0] == '\\' && s[1] == '\'') {
+            v[n++] = '\'', s += 2;
+        } else {
+            v[n++] = *s++;
+        }
+    }
+    v[n] = '\0';
+    if (*s && *s != ' ') {
+        free(v);
+        return -1;
+    }
+    *value = v;
+    *end = s;
     return 0;
 }
 
+/* Whether the text w (len bytes) is value as shell_word writes it (legacy 0), or as versions
+ * before shell_word wrote every word (legacy 1: single-quoted, even a plain one). */
+static int word_is(const char *w, size_t len, const char *value, int legacy) {
+    char *q = shell_word_dup(value);
+    if (!q) return 0;
+    int bare = q[0] != '\'', same;
+    if (legacy && bare)
+        same = len == strlen(q) + 2 && w[0] == '\'' && w[len - 1] == '\'' &&
+               strncmp(w + 1, q, len - 2) == 0;
+    else
+        same = len == strlen(q) && strncmp(w, q, len) == 0;
+    free(q);
+    return same;
+}
+
+/* 1 when line is exactly one that plan_write_files writes for a sweep into out, this version or
+ * an earlier one: "EXE --sweep-run OUT/configs/RUN.ini", EXE an absolute path, RUN a run's name
+ * (the characters run.name accepts), both words as shell_word writes them or both single-quoted
+ * (versions before shell_word). Text around the command (a hand-written "cd x; ... ; rm y")
+ * makes it the user's. */
+static int jobs_line_is_ours(const char *line, const char *out) {
+    static const char RUN[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+    const char *e1, *e2, *w2 = NULL, *mid = " --sweep-run ";
+    char *exe = NULL, *cfg = NULL;
+    int ours = read_word(line, &exe, &e1) == 0 && strncmp(e1, mid, strlen(mid)) == 0 &&
+               read_word(w2 = e1 + strlen(mid), &cfg, &e2) == 0 && *e2 == '\0' && exe[0] == '/';
+    size_t lo = strlen(out), lc = ours ? strlen(cfg) : 0;
+    ours = ours && lc > lo + 13 && strncmp(cfg, out, lo) == 0 &&
+           strncmp(cfg + lo, "/configs/", 9) == 0 && strcmp(cfg + lc - 4, ".ini") == 0 &&
+           strspn(cfg + lo + 9, RUN) == lc - lo - 9; /* RUN.ini: RUN's characters */
+    size_t l1 = ours ? (size_t)(e1 - line) : 0, l2 = ours ? (size_t)(e2 - w2) : 0;
+    ours = ours && ((word_is(line, l1, exe, 0) && word_is(w2, l2, cfg, 0)) ||
+                    (word_is(line, l1, exe, 1) && word_is(w2, l2, cfg, 1)));
+    free(exe);
+    free(cfg);
+    return ours;
+}
+
 /* 1 when the file at path is one a sweep into `out` wrote: a run config (config_write's first
- * line, its run.dir this folder's runs/) or a jobs.txt (every line a --sweep-run of a config
- * under this folder's configs/, as this version or an earlier one wrote it). Such a file is
- * rewritten from the plan; anything else is the user's. */
-static int written_by_a_sweep(const char *path, const char *out, int is_jobs) {
+ * line, its run.dir this folder's runs/) or a jobs.txt (every line exactly one of
+ * jobs_line_is_ours). Such a file is rewritten from the plan; anything else is the user's, and
+ * the first line of a jobs.txt that is not ours goes into foreign (n bytes; "" if none). */
+static int written_by_a_sweep(const char *path, const char *out, int is_jobs, char *foreign,
+                              size_t n) {
     size_t len;
-    char why[128], want[4 * SWEEP_PATH + 64], legacy[4 * SWEEP_PATH + 64];
+    char why[128], want[SWEEP_PATH + 64];
     char *text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+    foreign[0] = '\0';
     if (!text) return 0;
-    int ours;
+    int ours = len > 0;
     if (is_jobs) {
-        ours = len > 0 && jobs_word_start(out, want, legacy, sizeof want) == 0;
+        long no = 0;
         for (char *line = text; ours && *line;) {
             char *end = strchr(line, '\n');
             if (end) *end = '\0';
-            ours = strstr(line, want) || (legacy[0] && strstr(line, legacy));
+            no++;
+            if (!(ours = jobs_line_is_ours(line, out)))
+                snprintf(foreign, n, "line %ld: '%.200s%s'", no, line,
+                         strlen(line) > 200 ? "..." : "");
             line = end ? end + 1 : line + strlen(line);
         }
     } else {
@@ -63,11 +118,13 @@ static int written_by_a_sweep(const char *path, const char *out, int is_jobs) {
     return ours;
 }
 
-/* The message of plan_check_fresh for path; returns -1. */
-static int not_ours(const char *path) {
-    fprintf(stderr, "error: '%s' is not a file a sweep into this folder wrote, and the sweep "
-                    "would overwrite it. Use another --out, or move it away; nothing was run\n",
-            path);
+/* The message of plan_check_fresh for path (foreign: its first line that is not ours, or "");
+ * returns -1. */
+static int not_ours(const char *path, const char *foreign) {
+    fprintf(stderr, "error: '%s' is not a file a sweep into this folder wrote%s%s%s, and the "
+                    "sweep would overwrite it. Use another --out, or move it away; nothing was "
+                    "run\n",
+            path, foreign[0] ? " (" : "", foreign, foreign[0] ? ")" : "");
     return -1;
 }
 
@@ -78,8 +135,10 @@ int plan_check_fresh(const Plan *p, const char *out_abs) {
     for (int r = -1; r < p->n_runs; r++) {
         if (r < 0) snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
         else plan_config_path(path, sizeof path, out_abs, p->names[r]);
-        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, r < 0))
-            return not_ours(path);
+        char foreign[256];
+        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, r < 0, foreign,
+                                                           sizeof foreign))
+            return not_ours(path, foreign);
     }
     return 0;
 }

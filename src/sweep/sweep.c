@@ -114,13 +114,15 @@ static int out_dir(Sweep *sw) {
     return 0;
 }
 
-/* The config file, the --set overrides in order, then --steps. */
+/* The config file, the --set overrides in order (every bad one named), then --steps. */
 static int base_config(Sweep *sw) {
     const SweepArgs *a = &sw->a;
     config_defaults(&sw->base);
     if (a->config_path && config_load_file(&sw->base, a->config_path) != 0) return -1;
+    int bad = 0;
     for (int i = 0; i < a->n_sets; i++)
-        if (config_set(&sw->base, a->sets[i], a->set_argn[i]) != 0) return -1;
+        bad |= config_set(&sw->base, a->sets[i], a->set_argn[i]) != 0;
+    if (bad) return -1;
     if (a->steps >= 0) {
         char buf[64];
         snprintf(buf, sizeof buf, "train.steps=%d", a->steps);

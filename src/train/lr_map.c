@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model/model.h"
 #include "train/resolved.h"
@@ -137,11 +138,16 @@ static int copy_axis(const char *key, void *arg) {
 /* The regime's config with c's own values on its axes and where they cannot change the trained
  * numbers or are not read (c's task, optimizer or init makes them unused): what is left differs
  * from c only where the regime does not cover c. c is resolved (resolve). */
-static int regime_config(const Config *c, const LrMapRegime *reg, const char *text, Config *ref) {
+/* The regime's own settings (its INI text) into ref. */
+static int regime_settings(const LrMapRegime *reg, Config *ref) {
     config_defaults(ref);
     char name[120];
     snprintf(name, sizeof name, "the regime %s (lr_map_table.c)", reg->id);
-    if (config_load_text(ref, name, reg->ini, strlen(reg->ini)) != 0) return -1;
+    return config_load_text(ref, name, reg->ini, strlen(reg->ini));
+}
+
+static int regime_config(const Config *c, const LrMapRegime *reg, const char *text, Config *ref) {
+    if (regime_settings(reg, ref) != 0) return -1;
     AxisCopy a = {text, ref, NULL, 0};
     if (each_axis(reg->axes, copy_axis, &a) != 0) {
         fprintf(stderr, "error: the regime %s's axes cannot be copied (lr_map_table.c)\n", reg->id);
@@ -168,7 +174,7 @@ static int regime_config(const Config *c, const LrMapRegime *reg, const char *te
         ref->task_length = c->task_length;
         ref->task_pairs = c->task_pairs;
         ref->task_symbols = c->task_symbols;
-        memcpy(ref->task_file, c->task_file, sizeof ref->task_file); /* any corpus */
+        memcpy(ref->task_file, c->task_file, sizeof ref->task_file); /* any (note_corpus) */
     }
     if (c->optim == OPT_ADAMW) ref->momentum = c->momentum;
     if (c->init != INIT_GPT2) ref->init_std = c->init_std;
@@ -360,6 +366,31 @@ static int find_regime(const Config *c, const char *text, int T, LrPlacement *p)
     return best < 0 ? 0 : regime_diffs(c, text, T, best, p);
 }
 
+/* Whether the path a text config names is the map's corpus (map: its runs' task.file, a path
+ * from the repository's root): the same text, that path below a folder (an absolute path, or
+ * ../data/kjv.txt from a folder beside data/), or the same file where both open from here. The
+ * corpus is not read: --where places a config before its corpus exists (issue 45). */
+static int same_corpus(const char *mine, const char *map) {
+    size_t a = strlen(mine), b = strlen(map);
+    if (strcmp(mine, map) == 0) return 1;
+    if (a > b && mine[a - b - 1] == '/' && strcmp(mine + a - b, map) == 0) return 1;
+    struct stat sa, sb;
+    return stat(mine, &sa) == 0 && stat(map, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* p->corpus and p->config_file when the text config c is in regime r but trains on another corpus
+ * than r's runs: their gap to the best run was measured on r's, not on c's. */
+static int note_corpus(const Config *c, int r, LrPlacement *p) {
+    Config ref;
+    if (c->task != TASK_TEXT) return 0;
+    if (regime_settings(&lr_map_regimes[r], &ref) != 0) return -1;
+    if (ref.task != TASK_TEXT || same_corpus(c->task_file, ref.task_file)) return 0;
+    snprintf(p->corpus, sizeof p->corpus, "%s", ref.task_file);
+    snprintf(p->config_file, sizeof p->config_file, "%s", c->task_file);
+    return 0;
+}
+
 /* ---- the verdict ----------------------------------------------------------------------------- */
 
 static const LrMapCell *find_cell(int regime, const char *arm, int d_model) {
@@ -516,6 +547,7 @@ int lr_map_place(const Config *c0, int T, LrPlacement *p) {
         return -1;
     }
     int rc = find_regime(c, text, T, p);
+    if (rc == 0 && p->regime >= 0) rc = note_corpus(c, p->regime, p);
     if (rc == 0 && p->regime >= 0) {
         AxisCopy a = {text, NULL, p->arm, sizeof p->arm};
         each_axis(lr_map_regimes[p->regime].axes, copy_axis, &a);

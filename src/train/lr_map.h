@@ -180,6 +180,9 @@ typedef struct {
     LrMapSay lo, hi;         /* NEIGHBOURS: the widths below and above; NEAREST: lo alone */
     double behind_bits;      /* a relative regime with LR_BASIS_RUNS: lr_map_behind_best of the
                               * runs it rests on; -1: none */
+    char corpus[CONFIG_STR]; /* a text regime's corpus (its runs' task.file, "data/kjv.txt") when
+                              * the config trains on another (config_file below), else "" */
+    char config_file[CONFIG_STR]; /* with corpus: the config's task.file */
 } LrPlacement;
 
 /* Places the validated config c in its regime (the first of lr_map_regimes whose settings it has)
@@ -192,8 +195,10 @@ int lr_map_place(const Config *c, int T, LrPlacement *p);
 /* Writes the one verdict line of a placement, prefix first ("verdict: " for --where, "lr map: "
  * for init_check.txt): the verdict in a word (learns, fails, split, on the edge, not known, no
  * verdict; on text near the best, behind the best, with behind_bits when known: "near the best
- * (0.008 bits per byte behind the best run at d_model 256)"), what it rests on and the regime; with a predicted step-0 logit std >=
- * LR_MAP_STEP0_FAIL_STD, that such runs failed from the start. */
+ * (0.008 bits per byte behind the best run at d_model 256)"; on a corpus other than the map's, no
+ * number but "(measured on the map's corpus data/kjv.txt; this config trains on FILE)"), what it
+ * rests on and the regime; with a predicted step-0 logit std >= LR_MAP_STEP0_FAIL_STD, that such
+ * runs failed from the start. */
 void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix);
 
 /* Whether a training run prints its lr map line before it starts: in a regime, the verdict

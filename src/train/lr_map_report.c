@@ -164,7 +164,10 @@ void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
                 lr_map_regimes[p->regime].id, p->arm);
     } else {
         fprintf(f, "%s", word(p->verdict, p->regime));
-        if (p->behind_bits >= 0)
+        if (p->corpus[0]) /* a number from another text would read as this one's */
+            fprintf(f, " (measured on the map's corpus %s; this config trains on %s)", p->corpus,
+                    p->config_file);
+        else if (p->behind_bits >= 0)
             fprintf(f, " (%.3f bits per byte behind the best run at d_model %d)", p->behind_bits,
                     p->d_model);
         fputs(": ", f);
