@@ -135,9 +135,6 @@ static int copy_axis(const char *key, void *arg) {
     return 0;
 }
 
-/* The regime's config with c's own values on its axes and where they cannot change the trained
- * numbers or are not read (c's task, optimizer or init makes them unused): what is left differs
- * from c only where the regime does not cover c. c is resolved (resolve). */
 /* The regime's own settings (its INI text) into ref. */
 static int regime_settings(const LrMapRegime *reg, Config *ref) {
     config_defaults(ref);
@@ -146,6 +143,9 @@ static int regime_settings(const LrMapRegime *reg, Config *ref) {
     return config_load_text(ref, name, reg->ini, strlen(reg->ini));
 }
 
+/* The regime's config with c's own values on its axes and where they cannot change the trained
+ * numbers or are not read (c's task, optimizer or init makes them unused): what is left differs
+ * from c only where the regime does not cover c. c is resolved (resolve). */
 static int regime_config(const Config *c, const LrMapRegime *reg, const char *text, Config *ref) {
     if (regime_settings(reg, ref) != 0) return -1;
     AxisCopy a = {text, ref, NULL, 0};
