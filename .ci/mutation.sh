@@ -13,9 +13,10 @@
 #   MUTATION_JOBS=N              mutants tried at once (default: the number of cores)
 #   MUTATION_KEEP=1              keep the scratch folder (its path is printed)
 #   MUTATION_TIMEOUT=S           seconds one test program may take (default 300)
-#   MUTATION_BASELINE_PASSED=1   the caller has just run every test program on this same tree
-#                                and all passed (CI, after make test): the unmutated run is
-#                                skipped (it is built still)
+#   MUTATION_BASELINE_PASSED=1   the caller has just built and run every test program on this
+#                                same tree and all passed (CI, after make test): the unmutated
+#                                run is skipped, and of the unmutated build only ./train is made
+#                                (a test program is linked when a mutant first needs it)
 #
 # Line format of .ci/mutants.txt (one mutant per line; '#' lines and blank lines are ignored):
 #   ID @@ FILE @@ PROGRAM [PROGRAM ...] @@ OLD @@ NEW [@@ OLD2 @@ NEW2 ...]
@@ -101,12 +102,27 @@ if [ ${#ids[@]} -eq 0 ] && [ "$broken" -eq 0 ]; then
 fi
 echo "mutation: ${#ids[@]} mutants from .ci/mutants.txt, $jobs at a time"
 
+# What make works out at its start and that no mutant changes, asked once and passed to every
+# make below: its OpenMP probe compiles and links a program each time, pkg-config runs at each
+# test compile and link, git finds no checkout in a copy (the Makefile says so of each). About a
+# fifth of a second of CPU per make, once per mutant.
+mapfile -t make_vars < <(make -s --no-print-directory CC="$cc" --eval '.mutation-vars: ;
+	@printf "%s\n" "OMP_OK=$(OMP_OK)" "CHECK_CFLAGS=$(CHECK_CFLAGS)" "CHECK_LIBS=$(CHECK_LIBS)" "GIT_DESC=$(GIT_DESC)"' \
+    .mutation-vars)
+if [ ${#make_vars[@]} -ne 4 ]; then
+    echo "mutation: could not ask make for its settings: ${make_vars[*]}"
+    exit 1
+fi
 # Every test program the list names, built once and run unmutated: a program that fails anyway
-# would "catch" every mutant.
+# would "catch" every mutant. When the caller has just done that (MUTATION_BASELINE_PASSED=1),
+# only ./train: a mutant relinks each program it runs anyway (its object is newer), so a program
+# linked here would never run (linking all of them had been most of CI's 47 s of baseline).
 all_progs=$(printf '%s\n' "${progs[@]}" | tr ' ' '\n' | sort -u | grep -v '^$' || true)
 targets=(train)
-for p in $all_progs; do targets+=("$build/tests/$p"); done
-if ! make -s -j"$cores" CC="$cc" "${targets[@]}" > build.log 2>&1; then
+if [ "${MUTATION_BASELINE_PASSED:-}" != 1 ]; then
+    for p in $all_progs; do targets+=("$build/tests/$p"); done
+fi
+if ! make -s -j"$cores" "${make_vars[@]}" CC="$cc" "${targets[@]}" > build.log 2>&1; then
     cat build.log
     echo "mutation: the unmutated tree does not build"
     exit 1
@@ -135,15 +151,20 @@ fi
 # (tests/testutil.h). Only a mutant naming one of them relinks ./train (for a header, recompiles
 # every object of it); the others leave the unmutated ./train of the baseline (train.base) in
 # place, so a program that ran ./train another way would run it unmutated: the mutant could
-# survive, never be caught by it.
+# survive, never be caught by it. The object is this copy's, or the tree's when this copy's was
+# removed above (it held the tree's path) and not built again (MUTATION_BASELINE_PASSED=1).
 needs_train=" "
 for p in $all_progs; do
-    syms=$(nm -u "$build"/test-obj/*/"$p.o" 2>&1) || syms=tu_train_bin # unknown: it may
+    objs_p=$(compgen -G "$build/test-obj/*/$p.o" || compgen -G "$root/$build/test-obj/*/$p.o" || true)
+    syms=$(nm -u $objs_p 2>&1) || syms=tu_train_bin # unknown (no object): it may
     if grep -qwE 'tu_train_bin|tu_run_train' <<< "$syms"; then
         needs_train+="$p "
     fi
 done
 cp -p train train.base
+# The baseline's programs are never run again (a mutant links what it runs): removed, so that the
+# copies below and a header mutant's copy of the build folder (try_mutant) leave them out.
+rm -f "$build"/tests/*
 echo "mutation: baseline built and $passing ($((SECONDS - t_start)) s); $(($(wc -w <<< "$needs_train"))) of the programs run ./train"
 
 # The objects built from FILE, whether built yet or not: src/X.c gives X.o of the float and the
@@ -210,10 +231,9 @@ try_mutant() {
         echo "ERROR    $id: no file $file"
         return 2
     fi
-    # whole content, trailing newlines included (the x keeps $(...) from eating them)
-    local orig text rest count old new i
-    orig=$(cat "$file"; printf x)
-    orig=${orig%x}
+    # whole content, trailing newlines included (read up to a NUL byte, which no source holds)
+    local orig='' text rest count old new i
+    IFS= read -r -d '' orig < "$file" || true
     text=$orig
     local pairs=()
     IFS=$'\x1f' read -r -d '' -a pairs < <(printf '%s' "${patches[$k]}") || true
@@ -241,31 +261,37 @@ try_mutant() {
     for o in $objs; do if [ -f "$o" ]; then cp -p "$o" "$o.orig"; fi; done
     case $file in *.h) cp -a "$build" mutation.build ;; esac
     printf '%s' "$text" > "$file"
-    local targets=()
-    for p in ${progs[$k]}; do targets+=("$build/tests/$p"); done
+    # Each program is built just before it runs (./train too, before the first program that runs
+    # it): a mutant caught by its first program links no other (57 of the 60 mutants that name
+    # two programs had linked the second for nothing).
+    local targets=() built=() ran=''
+    rc=0
     for p in ${progs[$k]}; do
-        if [[ "$needs_train" == *" $p "* ]]; then
+        targets=("$build/tests/$p")
+        if [[ "$needs_train" == *" $p "* && " ${built[*]} " != *" train "* ]]; then
             targets=(train "${targets[@]}")
+        fi
+        built+=("${targets[@]}")
+        # WARN without -Werror: a mutant may leave a variable unused, which is not the point
+        if ! make -s -j"$make_j" "${make_vars[@]}" CC="$cc" WARN="-Wall -Wextra" "${targets[@]}" \
+            > build.log 2>&1; then
+            echo "ERROR    $id: the mutant does not compile:"
+            sed 's/^/         /' build.log | head -10
+            rc=2
+            break
+        fi
+        ran+=" $p"
+        if ! run_program "$p" 2> /dev/null; then # (not the shell's "Killed" line)
+            by=$p
             break
         fi
     done
-    # WARN without -Werror: a mutant may leave a variable unused, which is not the point
-    if ! make -s -j"$make_j" CC="$cc" WARN="-Wall -Wextra" "${targets[@]}" > build.log 2>&1; then
-        echo "ERROR    $id: the mutant does not compile:"
-        sed 's/^/         /' build.log | head -10
-        rc=2
-    else
-        for p in ${progs[$k]}; do
-            if ! run_program "$p" 2> /dev/null; then # (not the shell's "Killed" line)
-                by=$p
-                break
-            fi
-        done
+    if [ "$rc" != 2 ]; then
         if [ -n "$by" ]; then
             printf 'caught   %-34s by %-22s (%d s)\n' "$id" "$by" $((SECONDS - t0))
             rc=0
         else
-            printf 'SURVIVED %-34s ran: %s\n' "$id" "${progs[$k]}"
+            printf 'SURVIVED %-34s ran:%s\n' "$id" "$ran"
             rc=1
         fi
     fi
@@ -275,9 +301,9 @@ try_mutant() {
     # ./train and the programs just built hold the mutant and are newer than the restored
     # objects: the programs are removed and the baseline's ./train put back (older than them), so
     # a next mutant outside the objects (a script) cannot run the mutant.
-    for p in "${targets[@]}"; do [ "$p" = train ] || rm -f "$p"; done
+    for p in "${built[@]}"; do [ "$p" = train ] || rm -f "$p"; done
     # a copy renamed over it: a ./train still executing cannot be written in place
-    if ! { cp -p train.base train.new && mv -f train.new train; }; then
+    if [[ " ${built[*]} " == *" train "* ]] && ! { cp -p train.base train.new && mv -f train.new train; }; then
         echo "ERROR    $id: the baseline's ./train could not be put back"
         rc=2
     fi
@@ -305,9 +331,8 @@ cd "$scratch"
 if ((jobs > ${#ids[@]})); then jobs=${#ids[@]}; fi
 for ((w = 2; w <= jobs; w++)); do
     cp -a "$scratch/1" "$scratch/$w"
-    # the programs, and the test objects that hold copy 1's path (SCALEDOT_SOURCE_DIR): made
-    # again in this copy when a mutant first needs them; the other objects are the same here
-    rm -f "$scratch/$w/$build/tests/"*
+    # the test objects that hold copy 1's path (SCALEDOT_SOURCE_DIR): made again in this copy
+    # when a mutant first needs them; the other objects are the same here
     { grep -l -a -F "$scratch/1" "$scratch/$w/$build"/test-obj/*/*.o || [ $? = 1 ]; } |
         xargs -r rm -f
 done
