@@ -19,8 +19,11 @@
 #                                (a test program is linked when a mutant first needs it)
 #
 # Line format of .ci/mutants.txt (one mutant per line; '#' lines and blank lines are ignored):
-#   ID @@ FILE @@ PROGRAM [PROGRAM ...] @@ OLD @@ NEW [@@ OLD2 @@ NEW2 ...]
-# OLD is literal text that must occur exactly once in FILE; it is replaced by NEW. Needs bash,
+#   ID @@ FILE @@ PROGRAM[:TEST] [PROGRAM[:TEST] ...] @@ OLD @@ NEW [@@ OLD2 @@ NEW2 ...]
+# OLD is literal text that must occur exactly once in FILE; it is replaced by NEW. PROGRAM:TEST
+# runs the test TEST of PROGRAM first, then its other tests (SCALEDOT_TEST_FIRST,
+# tests/testutil.h): for a mutant that one test catches late in a slow program. TEST must be a
+# START_TEST of tests/PROGRAM.c. A caught mutant's line names the test that failed. Needs bash,
 # make, the C compiler, tar, coreutils (timeout, nproc); nothing else.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -117,7 +120,7 @@ fi
 # would "catch" every mutant. When the caller has just done that (MUTATION_BASELINE_PASSED=1),
 # only ./train: a mutant relinks each program it runs anyway (its object is newer), so a program
 # linked here would never run (linking all of them had been most of CI's 47 s of baseline).
-all_progs=$(printf '%s\n' "${progs[@]}" | tr ' ' '\n' | sort -u | grep -v '^$' || true)
+all_progs=$(printf '%s\n' "${progs[@]}" | tr ' ' '\n' | sed 's/:.*//' | sort -u | grep -v '^$' || true)
 targets=(train)
 if [ "${MUTATION_BASELINE_PASSED:-}" != 1 ]; then
     for p in $all_progs; do targets+=("$build/tests/$p"); done
@@ -177,15 +180,19 @@ objects_of() {
     esac
 }
 
-# run_program P: runs test program P of this copy; returns 0 when it passes, non-zero when it
-# fails. It fails at its first failing test: tu_run (tests/testutil.c) writes Check's log, a line
-# per test as it ends, to SCALEDOT_TEST_LOG, and at the first failure (F) or error (E) there the
-# program is stopped with the tests it forked and what they started (all in a session of its
-# own). Its exit code would not have been 0: tu_run returns EXIT_FAILURE when any test failed.
+# run_program P [TEST]: runs test program P of this copy (TEST first, when given); returns 0 when
+# it passes, non-zero when it fails. It fails at its first failing test: tu_run (tests/testutil.c)
+# writes Check's log, a line per test as it ends, to SCALEDOT_TEST_LOG, and at the first failure
+# (F) or error (E) there the program is stopped with the tests it forked and what they started
+# (all in a session of its own); failed_test is that test's name. Its exit code would not have
+# been 0: tu_run returns EXIT_FAILURE when any test failed.
+# A failure (F) or error (E) line of Check's log: FILE:LINE:F:TCASE:TEST:ITERATION: message
+ck_failure='^[^:]*:[0-9]+:[EF]:[^:]*:([^:]*):'
 run_program() {
-    local p=$1 pid ck part line='' failed=''
+    local p=$1 pid ck part line='' failed='' rc=0
+    failed_test=''
     : > ck.log
-    SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 \
+    SCALEDOT_TEST_FIRST=${2:-} SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 \
         setsid timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1 &
     pid=$!
     # Watched without starting a process: ck.log read as it grows by the read builtin (a line
@@ -195,8 +202,8 @@ run_program() {
     while kill -0 "$pid" 2> /dev/null; do
         while IFS= read -r -u "$ck" part; do
             line+=$part
-            if [[ "$line" =~ ^[^:]*:[0-9]+:[EF]: ]]; then
-                failed=1
+            if [[ "$line" =~ $ck_failure ]]; then
+                failed=1 failed_test=${BASH_REMATCH[1]}
                 break
             fi
             line=''
@@ -219,8 +226,18 @@ run_program() {
         fi
         read -r -t 0.1 -u "$tick" _ || true
     done
+    wait "$pid" || rc=$?
+    # ended before its failure was read: the failing test's name from the lines left
+    while [ "$rc" -ne 0 ] && IFS= read -r -u "$ck" part; do
+        line+=$part
+        if [[ "$line" =~ $ck_failure ]]; then
+            failed_test=${BASH_REMATCH[1]}
+            break
+        fi
+        line=''
+    done
     exec {ck}<&-
-    wait "$pid"
+    return $rc
 }
 
 # try_mutant K: plants mutant K in the current copy, builds, runs its programs, puts the copy back.
@@ -264,9 +281,17 @@ try_mutant() {
     # Each program is built just before it runs (./train too, before the first program that runs
     # it): a mutant caught by its first program links no other (57 of the 60 mutants that name
     # two programs had linked the second for nothing).
-    local targets=() built=() ran=''
+    local targets=() built=() ran='' spec first
     rc=0
-    for p in ${progs[$k]}; do
+    for spec in ${progs[$k]}; do
+        p=${spec%%:*} first=''
+        [[ "$spec" != *:* ]] || first=${spec#*:}
+        # a mistyped TEST would only be slow, never wrong: refused all the same
+        if [ -n "$first" ] && ! grep -qF "START_TEST($first)" "tests/$p.c" 2> /dev/null; then
+            echo "ERROR    $id: no START_TEST($first) in tests/$p.c: update .ci/mutants.txt"
+            rc=2
+            break
+        fi
         targets=("$build/tests/$p")
         if [[ "$needs_train" == *" $p "* && " ${built[*]} " != *" train "* ]]; then
             targets=(train "${targets[@]}")
@@ -281,14 +306,15 @@ try_mutant() {
             break
         fi
         ran+=" $p"
-        if ! run_program "$p" 2> /dev/null; then # (not the shell's "Killed" line)
+        if ! run_program "$p" "$first" 2> /dev/null; then # (not the shell's "Killed" line)
             by=$p
             break
         fi
     done
     if [ "$rc" != 2 ]; then
         if [ -n "$by" ]; then
-            printf 'caught   %-34s by %-22s (%d s)\n' "$id" "$by" $((SECONDS - t0))
+            printf 'caught   %-34s by %-22s (%d s)%s\n' "$id" "$by" $((SECONDS - t0)) \
+                "${failed_test:+ $failed_test}"
             rc=0
         else
             printf 'SURVIVED %-34s ran:%s\n' "$id" "$ran"

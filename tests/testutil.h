@@ -67,7 +67,9 @@ int tu_run(Suite *s);
 /* Builds the suite `name` of one TCase `name` holding tests (up to a NULL; entries made by
  * tu_loop become loop tests), with a time limit of `seconds` when it is > 0 (else Check's
  * default) and the checked fixture setup/teardown when either is not NULL; returns tu_run's
- * exit code. */
+ * exit code. With SCALEDOT_TEST_FIRST=NAME in the environment (make mutation) the tests called
+ * NAME run first, the others after them in the order given (every test still runs); the variable
+ * is removed, so that a runner started inside a test does not see it. */
 int tu_main(const char *name, double seconds, void (*setup)(void), void (*teardown)(void),
             const TTest *const *tests);
 
