@@ -109,9 +109,10 @@ echo "mutation: ${#ids[@]} mutants from .ci/mutants.txt, $jobs at a time"
 # make below: its OpenMP probe compiles and links a program each time, pkg-config runs at each
 # test compile and link, git finds no checkout in a copy (the Makefile says so of each). About a
 # fifth of a second of CPU per make, once per mutant.
+# (the grep: a note the Makefile prints, e.g. that CC has no OpenMP, is not one of them)
 mapfile -t make_vars < <(make -s --no-print-directory CC="$cc" --eval '.mutation-vars: ;
 	@printf "%s\n" "OMP_OK=$(OMP_OK)" "CHECK_CFLAGS=$(CHECK_CFLAGS)" "CHECK_LIBS=$(CHECK_LIBS)" "GIT_DESC=$(GIT_DESC)"' \
-    .mutation-vars)
+    .mutation-vars | grep -E '^(OMP_OK|CHECK_CFLAGS|CHECK_LIBS|GIT_DESC)=')
 if [ ${#make_vars[@]} -ne 4 ]; then
     echo "mutation: could not ask make for its settings: ${make_vars[*]}"
     exit 1

@@ -40,6 +40,21 @@ int tu_run(Suite *s);
         if ((a) != (b)) ck_assert_int_eq(a, b);                                                   \
     } while (0)
 
+/* 1 in a build under AddressSanitizer (make test-sanitize: gcc defines __SANITIZE_ADDRESS__,
+ * clang's __has_feature says it), else 0. For a loop that repeats one check on the same code with
+ * other numbers only: the sanitizers look at memory and undefined behaviour, not at the values, so
+ * one repetition there sees what all of them would (make test and make test-clang run them all). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TU_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TU_SANITIZED 1
+#endif
+#endif
+#ifndef TU_SANITIZED
+#define TU_SANITIZED 0
+#endif
+
 /* ------------------------------------------------------------- a test program in one line */
 
 /* The main() of a test program of one TCase, after its START_TEST ... END_TEST cases:
