@@ -12,6 +12,8 @@
 #   .ci/mutation.sh ID_PREFIX    only the mutants whose id starts with ID_PREFIX
 #   MUTATION_JOBS=N              mutants tried at once (default: the number of cores)
 #   MUTATION_KEEP=1              keep the scratch folder (its path is printed)
+#   MUTATION_TMPDIR=DIR          the scratch folder's place (default /dev/shm when programs can
+#                                run from there, else /tmp)
 #   MUTATION_TIMEOUT=S           seconds one test program may take (default 300)
 #   MUTATION_BASELINE_PASSED=1   the caller has just built and run every test program on this
 #                                same tree and all passed (CI, after make test): the unmutated
@@ -44,7 +46,19 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 make_j=$(((cores + jobs - 1) / jobs))
 t_start=$SECONDS
 
-scratch=$(mktemp -d /tmp/scaledot_mutation.XXXXXX)
+# The scratch copies in memory (/dev/shm) when programs can run from there, else in /tmp
+# (MUTATION_TMPDIR=DIR: there). Each mutant writes and removes objects and programs in its copy;
+# on this machine's disk (ext4 mounted with discard) removing the copies after 30 mutants took
+# 13-16 s of wall time for 0.4 s of CPU.
+tmp_dir=${MUTATION_TMPDIR:-}
+if [ -z "$tmp_dir" ]; then
+    tmp_dir=/tmp
+    if probe=$(mktemp /dev/shm/scaledot_exec.XXXXXX 2> /dev/null); then
+        printf '#!/bin/sh\n' > "$probe" && chmod +x "$probe" && "$probe" 2> /dev/null && tmp_dir=/dev/shm
+        rm -f "$probe"
+    fi
+fi
+scratch=$(mktemp -d "$tmp_dir/scaledot_mutation.XXXXXX")
 pids=() # the workers, stopped if this script stops early
 cleanup() {
     [ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2> /dev/null || true
