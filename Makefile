@@ -58,9 +58,13 @@ Q   = @
 SAY = @printf '  %-6s %s\n'
 endif
 
-# OpenMP when the compiler has it (clang needs libomp-dev); build serially otherwise.
+# OpenMP when the compiler has it (clang needs libomp-dev); build serially otherwise. The probe
+# compiles and links a program at every make; a caller that runs make many times on one tree
+# (make mutation: once per mutant) passes its answer (OMP_OK=yes or OMP_OK=no) instead.
+ifeq ($(origin OMP_OK),undefined)
 OMP_OK := $(shell printf '\043include <omp.h>\nint main(void){return omp_get_max_threads()<1;}\n' | \
 	$(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo yes)
+endif
 ifeq ($(OMP_OK),yes)
 CFLAGS  += -fopenmp
 LDFLAGS += -fopenmp
@@ -109,9 +113,12 @@ $(CC_STAMP):
 # one object. Outside a git checkout the commit is left empty. One stamp per build folder: the
 # sanitizer and valgrind builds (other flags) leave the product's stamp alone, so building one
 # never recompiles another's provenance.o (CI builds them side by side).
+# (GIT_DESC given on the command line: git is not asked, as for OMP_OK above.)
 comma := ,
+ifeq ($(origin GIT_DESC),undefined)
 GIT_DESC := $(shell git -C $(CURDIR) rev-parse --short=12 HEAD 2>/dev/null)
 GIT_DESC := $(if $(GIT_DESC),$(GIT_DESC)$(if $(shell git -C $(CURDIR) status --porcelain --untracked-files=no 2>/dev/null),$(comma) modified))
+endif
 PROV_DEFS = -DSCALEDOT_GIT='"$(GIT_DESC)"' -DSCALEDOT_CFLAGS='"$(strip $(CFLAGS))"'
 PROV_STAMP := $(BUILD)/provenance.stamp
 $(shell mkdir -p $(BUILD); echo "$(GIT_DESC) $(CFLAGS)" | cmp -s - $(PROV_STAMP) || echo "$(GIT_DESC) $(CFLAGS)" > $(PROV_STAMP))

@@ -12,14 +12,20 @@
 #   .ci/mutation.sh ID_PREFIX    only the mutants whose id starts with ID_PREFIX
 #   MUTATION_JOBS=N              mutants tried at once (default: the number of cores)
 #   MUTATION_KEEP=1              keep the scratch folder (its path is printed)
+#   MUTATION_TMPDIR=DIR          the scratch folder's place (default /dev/shm when programs can
+#                                run from there, else /tmp)
 #   MUTATION_TIMEOUT=S           seconds one test program may take (default 300)
-#   MUTATION_BASELINE_PASSED=1   the caller has just run every test program on this same tree
-#                                and all passed (CI, after make test): the unmutated run is
-#                                skipped (it is built still)
+#   MUTATION_BASELINE_PASSED=1   the caller has just built and run every test program on this
+#                                same tree and all passed (CI, after make test): the unmutated
+#                                run is skipped, and of the unmutated build only ./train is made
+#                                (a test program is linked when a mutant first needs it)
 #
 # Line format of .ci/mutants.txt (one mutant per line; '#' lines and blank lines are ignored):
-#   ID @@ FILE @@ PROGRAM [PROGRAM ...] @@ OLD @@ NEW [@@ OLD2 @@ NEW2 ...]
-# OLD is literal text that must occur exactly once in FILE; it is replaced by NEW. Needs bash,
+#   ID @@ FILE @@ PROGRAM[:TEST] [PROGRAM[:TEST] ...] @@ OLD @@ NEW [@@ OLD2 @@ NEW2 ...]
+# OLD is literal text that must occur exactly once in FILE; it is replaced by NEW. PROGRAM:TEST
+# runs the test TEST of PROGRAM first, then its other tests (SCALEDOT_TEST_FIRST,
+# tests/testutil.h): for a mutant that one test catches late in a slow program. TEST must be a
+# START_TEST of tests/PROGRAM.c. A caught mutant's line names the test that failed. Needs bash,
 # make, the C compiler, tar, coreutils (timeout, nproc); nothing else.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +46,19 @@ export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 make_j=$(((cores + jobs - 1) / jobs))
 t_start=$SECONDS
 
-scratch=$(mktemp -d /tmp/scaledot_mutation.XXXXXX)
+# The scratch copies in memory (/dev/shm) when programs can run from there, else in /tmp
+# (MUTATION_TMPDIR=DIR: there). Each mutant writes and removes objects and programs in its copy;
+# on this machine's disk (ext4 mounted with discard) removing the copies after 30 mutants took
+# 13-16 s of wall time for 0.4 s of CPU.
+tmp_dir=${MUTATION_TMPDIR:-}
+if [ -z "$tmp_dir" ]; then
+    tmp_dir=/tmp
+    if probe=$(mktemp /dev/shm/scaledot_exec.XXXXXX 2> /dev/null); then
+        printf '#!/bin/sh\n' > "$probe" && chmod +x "$probe" && "$probe" 2> /dev/null && tmp_dir=/dev/shm
+        rm -f "$probe"
+    fi
+fi
+scratch=$(mktemp -d "$tmp_dir/scaledot_mutation.XXXXXX")
 pids=() # the workers, stopped if this script stops early
 cleanup() {
     [ ${#pids[@]} -eq 0 ] || kill "${pids[@]}" 2> /dev/null || true
@@ -101,12 +119,28 @@ if [ ${#ids[@]} -eq 0 ] && [ "$broken" -eq 0 ]; then
 fi
 echo "mutation: ${#ids[@]} mutants from .ci/mutants.txt, $jobs at a time"
 
+# What make works out at its start and that no mutant changes, asked once and passed to every
+# make below: its OpenMP probe compiles and links a program each time, pkg-config runs at each
+# test compile and link, git finds no checkout in a copy (the Makefile says so of each). About a
+# fifth of a second of CPU per make, once per mutant.
+# (the grep: a note the Makefile prints, e.g. that CC has no OpenMP, is not one of them)
+mapfile -t make_vars < <(make -s --no-print-directory CC="$cc" --eval '.mutation-vars: ;
+	@printf "%s\n" "OMP_OK=$(OMP_OK)" "CHECK_CFLAGS=$(CHECK_CFLAGS)" "CHECK_LIBS=$(CHECK_LIBS)" "GIT_DESC=$(GIT_DESC)"' \
+    .mutation-vars | grep -E '^(OMP_OK|CHECK_CFLAGS|CHECK_LIBS|GIT_DESC)=')
+if [ ${#make_vars[@]} -ne 4 ]; then
+    echo "mutation: could not ask make for its settings: ${make_vars[*]}"
+    exit 1
+fi
 # Every test program the list names, built once and run unmutated: a program that fails anyway
-# would "catch" every mutant.
-all_progs=$(printf '%s\n' "${progs[@]}" | tr ' ' '\n' | sort -u | grep -v '^$' || true)
+# would "catch" every mutant. When the caller has just done that (MUTATION_BASELINE_PASSED=1),
+# only ./train: a mutant relinks each program it runs anyway (its object is newer), so a program
+# linked here would never run (linking all of them had been most of CI's 47 s of baseline).
+all_progs=$(printf '%s\n' "${progs[@]}" | tr ' ' '\n' | sed 's/:.*//' | sort -u | grep -v '^$' || true)
 targets=(train)
-for p in $all_progs; do targets+=("$build/tests/$p"); done
-if ! make -s -j"$cores" CC="$cc" "${targets[@]}" > build.log 2>&1; then
+if [ "${MUTATION_BASELINE_PASSED:-}" != 1 ]; then
+    for p in $all_progs; do targets+=("$build/tests/$p"); done
+fi
+if ! make -s -j"$cores" "${make_vars[@]}" CC="$cc" "${targets[@]}" > build.log 2>&1; then
     cat build.log
     echo "mutation: the unmutated tree does not build"
     exit 1
@@ -135,15 +169,20 @@ fi
 # (tests/testutil.h). Only a mutant naming one of them relinks ./train (for a header, recompiles
 # every object of it); the others leave the unmutated ./train of the baseline (train.base) in
 # place, so a program that ran ./train another way would run it unmutated: the mutant could
-# survive, never be caught by it.
+# survive, never be caught by it. The object is this copy's, or the tree's when this copy's was
+# removed above (it held the tree's path) and not built again (MUTATION_BASELINE_PASSED=1).
 needs_train=" "
 for p in $all_progs; do
-    syms=$(nm -u "$build"/test-obj/*/"$p.o" 2>&1) || syms=tu_train_bin # unknown: it may
+    objs_p=$(compgen -G "$build/test-obj/*/$p.o" || compgen -G "$root/$build/test-obj/*/$p.o" || true)
+    syms=$(nm -u $objs_p 2>&1) || syms=tu_train_bin # unknown (no object): it may
     if grep -qwE 'tu_train_bin|tu_run_train' <<< "$syms"; then
         needs_train+="$p "
     fi
 done
 cp -p train train.base
+# The baseline's programs are never run again (a mutant links what it runs): removed, so that the
+# copies below and a header mutant's copy of the build folder (try_mutant) leave them out.
+rm -f "$build"/tests/*
 echo "mutation: baseline built and $passing ($((SECONDS - t_start)) s); $(($(wc -w <<< "$needs_train"))) of the programs run ./train"
 
 # The objects built from FILE, whether built yet or not: src/X.c gives X.o of the float and the
@@ -156,15 +195,19 @@ objects_of() {
     esac
 }
 
-# run_program P: runs test program P of this copy; returns 0 when it passes, non-zero when it
-# fails. It fails at its first failing test: tu_run (tests/testutil.c) writes Check's log, a line
-# per test as it ends, to SCALEDOT_TEST_LOG, and at the first failure (F) or error (E) there the
-# program is stopped with the tests it forked and what they started (all in a session of its
-# own). Its exit code would not have been 0: tu_run returns EXIT_FAILURE when any test failed.
+# run_program P [TEST]: runs test program P of this copy (TEST first, when given); returns 0 when
+# it passes, non-zero when it fails. It fails at its first failing test: tu_run (tests/testutil.c)
+# writes Check's log, a line per test as it ends, to SCALEDOT_TEST_LOG, and at the first failure
+# (F) or error (E) there the program is stopped with the tests it forked and what they started
+# (all in a session of its own); failed_test is that test's name. Its exit code would not have
+# been 0: tu_run returns EXIT_FAILURE when any test failed.
+# A failure (F) or error (E) line of Check's log: FILE:LINE:F:TCASE:TEST:ITERATION: message
+ck_failure='^[^:]*:[0-9]+:[EF]:[^:]*:([^:]*):'
 run_program() {
-    local p=$1 pid ck part line='' failed=''
+    local p=$1 pid ck part line='' failed='' rc=0
+    failed_test=''
     : > ck.log
-    SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 \
+    SCALEDOT_TEST_FIRST=${2:-} SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 \
         setsid timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1 &
     pid=$!
     # Watched without starting a process: ck.log read as it grows by the read builtin (a line
@@ -174,8 +217,8 @@ run_program() {
     while kill -0 "$pid" 2> /dev/null; do
         while IFS= read -r -u "$ck" part; do
             line+=$part
-            if [[ "$line" =~ ^[^:]*:[0-9]+:[EF]: ]]; then
-                failed=1
+            if [[ "$line" =~ $ck_failure ]]; then
+                failed=1 failed_test=${BASH_REMATCH[1]}
                 break
             fi
             line=''
@@ -198,8 +241,18 @@ run_program() {
         fi
         read -r -t 0.1 -u "$tick" _ || true
     done
+    wait "$pid" || rc=$?
+    # ended before its failure was read: the failing test's name from the lines left
+    while [ "$rc" -ne 0 ] && IFS= read -r -u "$ck" part; do
+        line+=$part
+        if [[ "$line" =~ $ck_failure ]]; then
+            failed_test=${BASH_REMATCH[1]}
+            break
+        fi
+        line=''
+    done
     exec {ck}<&-
-    wait "$pid"
+    return $rc
 }
 
 # try_mutant K: plants mutant K in the current copy, builds, runs its programs, puts the copy back.
@@ -210,10 +263,9 @@ try_mutant() {
         echo "ERROR    $id: no file $file"
         return 2
     fi
-    # whole content, trailing newlines included (the x keeps $(...) from eating them)
-    local orig text rest count old new i
-    orig=$(cat "$file"; printf x)
-    orig=${orig%x}
+    # whole content, trailing newlines included (read up to a NUL byte, which no source holds)
+    local orig='' text rest count old new i
+    IFS= read -r -d '' orig < "$file" || true
     text=$orig
     local pairs=()
     IFS=$'\x1f' read -r -d '' -a pairs < <(printf '%s' "${patches[$k]}") || true
@@ -241,31 +293,46 @@ try_mutant() {
     for o in $objs; do if [ -f "$o" ]; then cp -p "$o" "$o.orig"; fi; done
     case $file in *.h) cp -a "$build" mutation.build ;; esac
     printf '%s' "$text" > "$file"
-    local targets=()
-    for p in ${progs[$k]}; do targets+=("$build/tests/$p"); done
-    for p in ${progs[$k]}; do
-        if [[ "$needs_train" == *" $p "* ]]; then
+    # Each program is built just before it runs (./train too, before the first program that runs
+    # it): a mutant caught by its first program links no other (57 of the 60 mutants that name
+    # two programs had linked the second for nothing).
+    local targets=() built=() ran='' spec first
+    rc=0
+    for spec in ${progs[$k]}; do
+        p=${spec%%:*} first=''
+        [[ "$spec" != *:* ]] || first=${spec#*:}
+        # a mistyped TEST would only be slow, never wrong: refused all the same
+        if [ -n "$first" ] && ! grep -qF "START_TEST($first)" "tests/$p.c" 2> /dev/null; then
+            echo "ERROR    $id: no START_TEST($first) in tests/$p.c: update .ci/mutants.txt"
+            rc=2
+            break
+        fi
+        targets=("$build/tests/$p")
+        if [[ "$needs_train" == *" $p "* && " ${built[*]} " != *" train "* ]]; then
             targets=(train "${targets[@]}")
+        fi
+        built+=("${targets[@]}")
+        # WARN without -Werror: a mutant may leave a variable unused, which is not the point
+        if ! make -s -j"$make_j" "${make_vars[@]}" CC="$cc" WARN="-Wall -Wextra" "${targets[@]}" \
+            > build.log 2>&1; then
+            echo "ERROR    $id: the mutant does not compile:"
+            sed 's/^/         /' build.log | head -10
+            rc=2
+            break
+        fi
+        ran+=" $p"
+        if ! run_program "$p" "$first" 2> /dev/null; then # (not the shell's "Killed" line)
+            by=$p
             break
         fi
     done
-    # WARN without -Werror: a mutant may leave a variable unused, which is not the point
-    if ! make -s -j"$make_j" CC="$cc" WARN="-Wall -Wextra" "${targets[@]}" > build.log 2>&1; then
-        echo "ERROR    $id: the mutant does not compile:"
-        sed 's/^/         /' build.log | head -10
-        rc=2
-    else
-        for p in ${progs[$k]}; do
-            if ! run_program "$p" 2> /dev/null; then # (not the shell's "Killed" line)
-                by=$p
-                break
-            fi
-        done
+    if [ "$rc" != 2 ]; then
         if [ -n "$by" ]; then
-            printf 'caught   %-34s by %-22s (%d s)\n' "$id" "$by" $((SECONDS - t0))
+            printf 'caught   %-34s by %-22s (%d s)%s\n' "$id" "$by" $((SECONDS - t0)) \
+                "${failed_test:+ $failed_test}"
             rc=0
         else
-            printf 'SURVIVED %-34s ran: %s\n' "$id" "${progs[$k]}"
+            printf 'SURVIVED %-34s ran:%s\n' "$id" "$ran"
             rc=1
         fi
     fi
@@ -275,9 +342,9 @@ try_mutant() {
     # ./train and the programs just built hold the mutant and are newer than the restored
     # objects: the programs are removed and the baseline's ./train put back (older than them), so
     # a next mutant outside the objects (a script) cannot run the mutant.
-    for p in "${targets[@]}"; do [ "$p" = train ] || rm -f "$p"; done
+    for p in "${built[@]}"; do [ "$p" = train ] || rm -f "$p"; done
     # a copy renamed over it: a ./train still executing cannot be written in place
-    if ! { cp -p train.base train.new && mv -f train.new train; }; then
+    if [[ " ${built[*]} " == *" train "* ]] && ! { cp -p train.base train.new && mv -f train.new train; }; then
         echo "ERROR    $id: the baseline's ./train could not be put back"
         rc=2
     fi
@@ -305,9 +372,8 @@ cd "$scratch"
 if ((jobs > ${#ids[@]})); then jobs=${#ids[@]}; fi
 for ((w = 2; w <= jobs; w++)); do
     cp -a "$scratch/1" "$scratch/$w"
-    # the programs, and the test objects that hold copy 1's path (SCALEDOT_SOURCE_DIR): made
-    # again in this copy when a mutant first needs them; the other objects are the same here
-    rm -f "$scratch/$w/$build/tests/"*
+    # the test objects that hold copy 1's path (SCALEDOT_SOURCE_DIR): made again in this copy
+    # when a mutant first needs them; the other objects are the same here
     { grep -l -a -F "$scratch/1" "$scratch/$w/$build"/test-obj/*/*.o || [ $? = 1 ]; } |
         xargs -r rm -f
 done

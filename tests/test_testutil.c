@@ -28,8 +28,17 @@ START_TEST(inner_loop) {
 }
 END_TEST
 
-/* tu_main on tests with stdout captured: its exit code and Check's summary line. */
-static int run_inner(const TTest *const *tests, int with_fixture, char *summary, size_t n) {
+/* planted failures, to see the order the tests ran in (Check prints failures in that order) */
+START_TEST(inner_fail_a) { ck_abort_msg("planted a"); }
+END_TEST
+
+START_TEST(inner_fail_b) { ck_abort_msg("planted b"); }
+END_TEST
+
+/* tu_main on tests with stdout captured: its exit code and Check's summary line; *all (when
+ * all is not NULL) gets the whole output (the caller frees). */
+static int run_inner_all(const TTest *const *tests, int with_fixture, char *summary, size_t n,
+                         char **all) {
     TuCapture c;
     tu_capture_begin(&c, 1);
     int rc = tu_main("inner", 30, with_fixture ? setup : NULL, with_fixture ? teardown : NULL,
@@ -39,8 +48,15 @@ static int run_inner(const TTest *const *tests, int with_fixture, char *summary,
     ck_assert_msg(line != NULL, "no summary in:\n%s", out);
     while (line > out && line[-1] != '\n') line--;
     snprintf(summary, n, "%.*s", (int)strcspn(line, "\n"), line);
-    free(out);
+    if (all)
+        *all = out;
+    else
+        free(out);
     return rc;
+}
+
+static int run_inner(const TTest *const *tests, int with_fixture, char *summary, size_t n) {
+    return run_inner_all(tests, with_fixture, summary, n, NULL);
 }
 
 /* ------------------------------------------------------------- the cases */
@@ -99,5 +115,25 @@ START_TEST(test_in_order) {
 }
 END_TEST
 
+/* SCALEDOT_TEST_FIRST=NAME: the test NAME runs first and every test still runs; the variable is
+ * gone afterwards. Without it the same list runs in its order (the check means something). */
+START_TEST(test_first_test_runs_first) {
+    const TTest *tests[] = {inner_fail_a, inner_pass, inner_fail_b, NULL};
+    static const char *const BA[] = {":inner_fail_b:", ":inner_fail_a:"};
+    static const char *const AB[] = {":inner_fail_a:", ":inner_fail_b:"};
+    char summary[200], *out;
+    ck_assert_int_eq(setenv("SCALEDOT_TEST_FIRST", "inner_fail_b", 1), 0);
+    ck_assert_int_eq(run_inner_all(tests, 0, summary, sizeof summary, &out), EXIT_FAILURE);
+    ck_assert_str_eq(summary, "33%: Checks: 3, Failures: 2, Errors: 0");
+    ck_assert_msg(tu_in_order(out, BA, 2) == -1, "inner_fail_b did not run first:\n%s", out);
+    free(out);
+    ck_assert_ptr_null(getenv("SCALEDOT_TEST_FIRST"));
+    ck_assert_int_eq(run_inner_all(tests, 0, summary, sizeof summary, &out), EXIT_FAILURE);
+    ck_assert_msg(tu_in_order(out, AB, 2) == -1, "not in the order given:\n%s", out);
+    free(out);
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("testutil", 60, test_counts_tests_and_loop_values, test_failure_is_exit_failure,
-                test_fixture_runs_around_each_test, test_loop_entry_is_a_copy, test_in_order);
+                test_fixture_runs_around_each_test, test_loop_entry_is_a_copy, test_in_order,
+                test_first_test_runs_first);

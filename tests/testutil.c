@@ -48,21 +48,35 @@ const TTest *tu_loop(const TTest *test, int start, int end) {
     return &tu_loops[tu_n_loops++].test;
 }
 
+/* Adds t to tc: as the loop test tu_loop made of it, or as a plain test. */
+static void tu_add(TCase *tc, const TTest *t) {
+    for (int k = 0; k < tu_n_loops; k++)
+        if (t == &tu_loops[k].test) {
+            tcase_add_loop_test(tc, t, tu_loops[k].start, tu_loops[k].end);
+            return;
+        }
+    tcase_add_test(tc, t);
+}
+
 int tu_main(const char *name, double seconds, void (*setup)(void), void (*teardown)(void),
             const TTest *const *tests) {
     Suite *s = suite_create(name);
     TCase *tc = tcase_create(name);
     if (setup || teardown) tcase_add_checked_fixture(tc, setup, teardown);
     if (seconds > 0) tcase_set_timeout(tc, seconds);
-    for (const TTest *const *t = tests; *t; t++) {
-        int loop = -1;
-        for (int k = 0; k < tu_n_loops && loop < 0; k++)
-            if (*t == &tu_loops[k].test) loop = k;
-        if (loop < 0)
-            tcase_add_test(tc, *t);
-        else
-            tcase_add_loop_test(tc, *t, tu_loops[loop].start, tu_loops[loop].end);
+    /* SCALEDOT_TEST_FIRST=NAME (make mutation): the tests called NAME first, then the others in
+     * their order, so that a mutant whose test comes late in a slow program fails without the
+     * tests before it. Read and removed here, like SCALEDOT_TEST_LOG (tu_run). */
+    char first[256] = "";
+    const char *first_env = getenv("SCALEDOT_TEST_FIRST");
+    int has_first = first_env && *first_env && strlen(first_env) < sizeof first;
+    if (has_first) {
+        strcpy(first, first_env);
+        unsetenv("SCALEDOT_TEST_FIRST");
     }
+    for (int pass = has_first ? 0 : 1; pass < 2; pass++)
+        for (const TTest *const *t = tests; *t; t++)
+            if ((strcmp((*t)->name, first) == 0) == (pass == 0)) tu_add(tc, *t);
     suite_add_tcase(s, tc);
     return tu_run(s);
 }

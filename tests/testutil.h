@@ -40,6 +40,21 @@ int tu_run(Suite *s);
         if ((a) != (b)) ck_assert_int_eq(a, b);                                                   \
     } while (0)
 
+/* 1 in a build under AddressSanitizer (make test-sanitize: gcc defines __SANITIZE_ADDRESS__,
+ * clang's __has_feature says it), else 0. For a loop that repeats one check on the same code with
+ * other numbers only: the sanitizers look at memory and undefined behaviour, not at the values, so
+ * one repetition there sees what all of them would (make test and make test-clang run them all). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TU_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TU_SANITIZED 1
+#endif
+#endif
+#ifndef TU_SANITIZED
+#define TU_SANITIZED 0
+#endif
+
 /* ------------------------------------------------------------- a test program in one line */
 
 /* The main() of a test program of one TCase, after its START_TEST ... END_TEST cases:
@@ -67,7 +82,9 @@ int tu_run(Suite *s);
 /* Builds the suite `name` of one TCase `name` holding tests (up to a NULL; entries made by
  * tu_loop become loop tests), with a time limit of `seconds` when it is > 0 (else Check's
  * default) and the checked fixture setup/teardown when either is not NULL; returns tu_run's
- * exit code. */
+ * exit code. With SCALEDOT_TEST_FIRST=NAME in the environment (make mutation) the tests called
+ * NAME run first, the others after them in the order given (every test still runs); the variable
+ * is removed, so that a runner started inside a test does not see it. */
 int tu_main(const char *name, double seconds, void (*setup)(void), void (*teardown)(void),
             const TTest *const *tests);
 
