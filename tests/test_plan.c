@@ -565,6 +565,36 @@ START_TEST(test_jobs_txt_recognised) {
 }
 END_TEST
 
+/* A folder with this plan's plan.txt whose jobs.txt holds a line of the user's after the sweep's
+ * (their own command, appended for xargs) is refused on a re-plan: exit 2, the line named, the
+ * file kept; with the sweep's own jobs.txt the re-plan goes on. */
+START_TEST(test_user_jobs_line_kept_on_replan) {
+    char ini[128], out[128], path[200];
+    snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
+    tu_write_file(ini, TINY_INI);
+    snprintf(out, sizeof out, "%s/replan", g_tmp);
+    snprintf(path, sizeof path, "%s/jobs.txt", out);
+    TuResult r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3,2e-3", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "first plan: rc %d, stderr:\n%s", r.rc, r.err);
+    tu_result_free(&r);
+    size_t len;
+    char *ours = tu_read_file(path, &len), text[4096];
+    ck_assert(ours && len + 32 < sizeof text);
+    snprintf(text, sizeof text, "%smy own line\n", ours);
+    tu_write_file(path, text);
+    r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3,2e-3", "--out", out, NULL);
+    ck_assert_msg(r.rc == 2 && strstr(r.err, path) && strstr(r.err, "line 3: 'my own line'"),
+                  "re-plan over a user's line: rc %d, stderr:\n%s", r.rc, r.err);
+    ck_assert_msg(tu_file_contains(path, "my own line\n"), "the user's line was lost");
+    tu_result_free(&r);
+    tu_write_file(path, ours);
+    r = sweep(ini, "--plan", "--grid", "optim.lr=1e-3,2e-3", "--out", out, NULL);
+    ck_assert_msg(r.rc == 0, "re-plan over its own jobs.txt: rc %d, stderr:\n%s", r.rc, r.err);
+    tu_result_free(&r);
+    free(ours);
+}
+END_TEST
+
 /* A folder without plan.txt holding a report file the sweep writes after its runs (summary.txt,
  * index.html, a figure) that a sweep did not write (a link there neither) is refused before
  * anything is written: exit code 2, the file named and kept, no plan.txt left. One that reads
@@ -648,6 +678,7 @@ TU_MAIN_FIXTURE_TIMEOUT("plan", make_tmp, remove_tmp, 30, test_expand, test_run_
                         test_parse_and_compare, test_older_plan_without_new_keys, test_refused, test_out_bytes_refused,
                         test_parse_refused_edits, test_bad_config_file, test_collect_refused,
                         test_old_sweep_folder, test_user_files_not_overwritten, test_jobs_txt_recognised,
+                        test_user_jobs_line_kept_on_replan,
                         TU_LOOP(test_user_report_files_not_overwritten, 0,
                                 (int)(sizeof REPORT_FILES / sizeof REPORT_FILES[0])),
                         test_linked_sweep_folder_refused);

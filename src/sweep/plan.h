@@ -103,6 +103,12 @@ int plan_parse(Plan *p, const char *text, const char *path);
  * index.html. A jobs.txt's message names its first line that is not ours. */
 int plan_check_fresh(const Plan *p, const char *out_abs);
 
+/* For any folder a sweep plans into, plan.txt or not: 0 when out_abs/jobs.txt is absent or one a
+ * sweep into this folder wrote (each line exactly a --sweep-run command, as above), else -1 after
+ * naming the file and its first line that is not ours. A re-plan rewrites jobs.txt: a line a
+ * user added to it (their own command for xargs, say) would be lost. */
+int plan_check_jobs(const char *out_abs);
+
 /* The configuration run r of plan p trains, rebuilt from the plan's text alone (its base lines,
  * then r's cells of every axis; run.dir = runs_dir, run.name = its name, task.separator resolved
  * as a run stores it): the plan's side of the identity check of a collected run (results.h),

@@ -128,15 +128,22 @@ static int not_ours(const char *path, const char *foreign) {
     return -1;
 }
 
+int plan_check_jobs(const char *out_abs) {
+    char path[SWEEP_PATH + 64], foreign[256];
+    snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
+    if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, 1, foreign, sizeof foreign))
+        return not_ours(path, foreign);
+    return 0;
+}
+
 int plan_check_fresh(const Plan *p, const char *out_abs) {
     char path[SWEEP_PATH + 64];
     /* the report files (summary.txt, index.html, figures): the one check the report makes */
-    if (sweep_report_check_folder(out_abs) != 0) return -1;
-    for (int r = -1; r < p->n_runs; r++) {
-        if (r < 0) snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
-        else plan_config_path(path, sizeof path, out_abs, p->names[r]);
+    if (sweep_report_check_folder(out_abs) != 0 || plan_check_jobs(out_abs) != 0) return -1;
+    for (int r = 0; r < p->n_runs; r++) {
+        plan_config_path(path, sizeof path, out_abs, p->names[r]);
         char foreign[256];
-        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, r < 0, foreign,
+        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, 0, foreign,
                                                            sizeof foreign))
             return not_ours(path, foreign);
     }

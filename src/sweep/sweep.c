@@ -412,10 +412,12 @@ static int sweep_command(Sweep *sw) {
                         "version); use another --out, or move that folder away\n", sw->out);
         return RC_USAGE;
     }
-    /* a folder of this plan (plan.txt checked above) holds only what the sweep wrote; a folder
-     * with one holds no report file of the user's, which the report at the end would replace */
+    /* a folder without plan.txt holds no file of the user's under a name the sweep writes; one
+     * with this plan (checked above) no report file of the user's, which the report at the end
+     * would replace, and no jobs.txt the user added lines to, which the plan's would replace */
     if ((access(plan_path, F_OK) != 0 ? plan_check_fresh(&sw->plan, sw->out_abs)
-                                      : sweep_report_check_folder(sw->out_abs)) != 0 ||
+                                      : sweep_report_check_folder(sw->out_abs) != 0 ||
+                                            plan_check_jobs(sw->out_abs)) != 0 ||
         owned_dir_check(sw->out, &SWEEP_WRITER) != 0)
         return RC_USAGE;
     if (self_exe(exe, sizeof exe) != 0) return RC_IO;
