@@ -248,10 +248,10 @@ static void strip_k_range(const Gemm *g, int i0, int mr, int *lo, int *hi) {
 /* Whether an A strip read in place (MR rows of a row-major A, row stride rs reals) is copied
  * first into rows AR_LD apart: when rs is a multiple of 4 KB, all MR rows fall into one set of
  * the L1 cache (64 sets of 64-byte lines on the machines we measure), more lines than it has
- * ways once the B panel's lines pass through it. Measured (bench --kernels, Zen 5, one thread):
- * the fc layer's dinp (rs = 4·d_model) and fc2's forward (rs = 4·d_model) at d_model 512 ran at
- * 124–141 GFLOP/s against 160–186 for the other products, and at 154–177 with the copy; at
- * strides that are not multiples of 4 KB the copy was no faster. */
+ * ways once the B panel's lines pass through it. Measured (bench --kernels, Zen 5, one thread,
+ * old and new alternated over four rounds): in the two rounds where the fc layer's dinp and
+ * fc2's forward (rs = 4·d_model) ran at 122–137 GFLOP/s (the other products 150–190), the copy
+ * ran them at 155–191; in the other two rounds both ran at 174–198 (docs/performance.md). */
 static int copy_rows(long rs) { return (rs * (long)sizeof(real)) % 4096 == 0; }
 
 /* Multiplies the MR-row strip s by the packed B block (columns jc .. jc+nc-1, rows pc .. pc+kc-1)
