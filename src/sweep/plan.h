@@ -92,22 +92,17 @@ void plan_free(Plan *p);
  * message naming path and line. */
 int plan_parse(Plan *p, const char *text, const char *path);
 
-/* For a folder without plan.txt: 0 when none of the files the plan would write into out_abs
- * (its configs/<run>.ini and jobs.txt) is a user's: each is absent or one a sweep into this
- * folder wrote (a run config whose run.dir is out_abs/runs, a jobs.txt each of whose lines is
- * exactly a --sweep-run command of a config in out_abs/configs/ as this version or an earlier one
- * wrote it), and each report file the sweep writes after its runs (summary.txt,
- * index.html, any *.svg) is absent or one a sweep wrote (a regular file that reads like ours; a
- * link never does). Else -1 after naming the file: `--out .` from the project root must not
- * replace a configs/ file of the user's that is named like a run, nor the folder's own
- * index.html. A jobs.txt's message names its first line that is not ours. */
-int plan_check_fresh(const Plan *p, const char *out_abs);
-
-/* For any folder a sweep plans into, plan.txt or not: 0 when out_abs/jobs.txt is absent or one a
- * sweep into this folder wrote (each line exactly a --sweep-run command, as above), else -1 after
- * naming the file and its first line that is not ours. A re-plan rewrites jobs.txt: a line a
- * user added to it (their own command for xargs, say) would be lost. */
-int plan_check_jobs(const char *out_abs);
+/* 0 when none of the files the plan would write into out_abs is a user's: each is absent or one
+ * a sweep into this folder wrote. Checked in every folder: each report file the sweep writes
+ * after its runs (summary.txt, index.html, any *.svg; a regular file that reads like ours, a link
+ * never does) and jobs.txt (each of its lines exactly a --sweep-run command of a config in
+ * out_abs/configs/ as this version or an earlier one wrote it: a re-plan rewrites jobs.txt, and a
+ * line a user added to it, their own command for xargs say, would be lost). Only when the folder
+ * has no plan.txt (has_plan 0), its configs/<run>.ini too (a run config whose run.dir is
+ * out_abs/runs): `--out .` from the project root must not replace a configs/ file of the user's
+ * named like a run; a folder of this plan (plan_check_same) holds only configs a sweep wrote.
+ * Else -1 after naming the file (a jobs.txt's message: its first line that is not ours). */
+int plan_check_folder(const Plan *p, const char *out_abs, int has_plan);
 
 /* The configuration run r of plan p trains, rebuilt from the plan's text alone (its base lines,
  * then r's cells of every axis; run.dir = runs_dir, run.name = its name, task.separator resolved

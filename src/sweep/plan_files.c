@@ -118,7 +118,7 @@ static int written_by_a_sweep(const char *path, const char *out, int is_jobs, ch
     return ours;
 }
 
-/* The message of plan_check_fresh for path (foreign: its first line that is not ours, or "");
+/* The message of plan_check_folder for path (foreign: its first line that is not ours, or "");
  * returns -1. */
 static int not_ours(const char *path, const char *foreign) {
     fprintf(stderr, "error: '%s' is not a file a sweep into this folder wrote%s%s%s, and the "
@@ -128,22 +128,15 @@ static int not_ours(const char *path, const char *foreign) {
     return -1;
 }
 
-int plan_check_jobs(const char *out_abs) {
+int plan_check_folder(const Plan *p, const char *out_abs, int has_plan) {
     char path[SWEEP_PATH + 64], foreign[256];
-    snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
-    if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, 1, foreign, sizeof foreign))
-        return not_ours(path, foreign);
-    return 0;
-}
-
-int plan_check_fresh(const Plan *p, const char *out_abs) {
-    char path[SWEEP_PATH + 64];
     /* the report files (summary.txt, index.html, figures): the one check the report makes */
-    if (sweep_report_check_folder(out_abs) != 0 || plan_check_jobs(out_abs) != 0) return -1;
-    for (int r = 0; r < p->n_runs; r++) {
-        plan_config_path(path, sizeof path, out_abs, p->names[r]);
-        char foreign[256];
-        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, 0, foreign,
+    if (sweep_report_check_folder(out_abs) != 0) return -1;
+    /* r = -1: jobs.txt, in every folder; then the run configs, in a folder without a plan */
+    for (int r = -1; r < (has_plan ? 0 : p->n_runs); r++) {
+        if (r < 0) snprintf(path, sizeof path, "%s/jobs.txt", out_abs);
+        else plan_config_path(path, sizeof path, out_abs, p->names[r]);
+        if (access(path, F_OK) == 0 && !written_by_a_sweep(path, out_abs, r < 0, foreign,
                                                            sizeof foreign))
             return not_ours(path, foreign);
     }

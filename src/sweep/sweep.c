@@ -44,7 +44,7 @@ typedef struct {
 
 /* What a sweep writes into its folder (the report's files are sweep_report.c's writer). In a
  * folder of an earlier version (no manifest) they are adopted: the checks made before
- * (plan_check_same, plan_check_fresh, a sweep.csv without plan.txt refused) have refused what is
+ * (plan_check_same, plan_check_folder, a sweep.csv without plan.txt refused) have refused what is
  * not a sweep's. */
 static int adopt_sweep_file(const char *dir, const char *name) {
     (void)dir, (void)name;
@@ -412,12 +412,9 @@ static int sweep_command(Sweep *sw) {
                         "version); use another --out, or move that folder away\n", sw->out);
         return RC_USAGE;
     }
-    /* a folder without plan.txt holds no file of the user's under a name the sweep writes; one
-     * with this plan (checked above) no report file of the user's, which the report at the end
-     * would replace, and no jobs.txt the user added lines to, which the plan's would replace */
-    if ((access(plan_path, F_OK) != 0 ? plan_check_fresh(&sw->plan, sw->out_abs)
-                                      : sweep_report_check_folder(sw->out_abs) != 0 ||
-                                            plan_check_jobs(sw->out_abs)) != 0 ||
+    /* no file of the user's under a name the sweep writes (a folder of this plan, checked above,
+     * holds only run configs a sweep wrote) */
+    if (plan_check_folder(&sw->plan, sw->out_abs, access(plan_path, F_OK) == 0) != 0 ||
         owned_dir_check(sw->out, &SWEEP_WRITER) != 0)
         return RC_USAGE;
     if (self_exe(exe, sizeof exe) != 0) return RC_IO;

@@ -51,7 +51,7 @@ int sweep_report_check_name(const char *dir);
  * recognises). Else -1 after "error: 'DIR/NAME' is not a file a sweep into this folder wrote"
  * on stderr, naming the first such file in strcmp order: the user's, which the report would
  * replace. -1 too when dir is too long (sweep_report_check_name, checked first). sweep_report
- * makes this check itself; ./train --sweep-report and a new sweep (plan_check_fresh) make it
+ * makes this check itself; ./train --sweep-report and a new sweep (plan_check_folder) make it
  * first, to refuse with exit code 2 before any work. */
 int sweep_report_check_folder(const char *dir);
 
