@@ -91,15 +91,20 @@ static int alloc_bufs(Bufs *b, int M, int C) {
     return 0;
 }
 
+/* The 2thr cell: the 1-thread time over the 2-thread one, "-" when not timed (two = 0). */
+static void print_speedup(double one, double two) {
+    if (two > 0)
+        printf(" %5.2fx", one / two);
+    else
+        printf(" %6s", "-");
+}
+
 /* One product's cells on one path: best and median GFLOP/s at one thread, the best's share of
- * the probe, and (when timed) the 2-thread best's speed-up over the 1-thread best. */
+ * the probe, and the 2thr cell. */
 static void print_cells(double flops, double best1, double med1, double best2, double ceil) {
     printf("   %7.1f %7.1f %5.1f%%", flops / best1 / 1e9, flops / med1 / 1e9,
            ceil > 0 ? 100 * flops / best1 / 1e9 / ceil : 0);
-    if (best2 > 0)
-        printf(" %5.2fx", best1 / best2);
-    else
-        printf(" %6s", "-");
+    print_speedup(best1, best2);
 }
 
 /* One shape's twelve lines and its total per path. Each product is timed on one thread and then,
@@ -129,10 +134,7 @@ static void shape_lines(const Bufs *b, int M, int C, const Peak *peak, int reps,
     for (int path = 0; path < 2; path++) {
         double g = flops_all / best_all[path][0] / 1e9, ceil = peak_ceiling(peak, path, 0);
         printf("   %7.1f %7s %5.1f%%", g, "", ceil > 0 ? 100 * g / ceil : 0);
-        if (two)
-            printf(" %5.2fx", best_all[path][0] / best_all[path][1]);
-        else
-            printf(" %6s", "-");
+        print_speedup(best_all[path][0], best_all[path][1]);
     }
     printf("\n");
 }
