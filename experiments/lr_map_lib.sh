@@ -6,7 +6,7 @@
 # the cost printed, runs already published in results/$MAP/<part>/sweep.csv (ok or diverged)
 # skipped, seed by seed, then published. The sourcing script sets MAP (the results folder's name),
 # PARTS, SEEDS, LRS and defines plan PART LR (plans one sweep, prints its folder, returns 2 when
-# ./train refuses it), part_width PART and run_seconds WIDTH, and may define map_figure (called after
+# ./train refuses it), part_width PART and run_seconds PART (one run's seconds on one core), and may define map_figure (called after
 # publishing); then calls map_main. Publishing writes each part's plans as one plan.txt beside its
 # sweep.csv (make lr-map reads it).
 # COST_ONLY=1 prints the cost and stops; PUBLISH_ONLY=1 publishes what the local sweeps hold and
@@ -36,7 +36,19 @@ published_done() {
         $c["status"] == "ok" || $c["status"] == "diverged" { print $c["run"] }' "$f"
 }
 
-# jobs PART: the part's jobs.txt lines still to train, "SEED<TAB>LR-INDEX<TAB>LINE", unsorted
+# local_done OUT: the runs of the sweep folder OUT that ended (their marker's exit code 0, 3 or 4,
+# src/sweep/results.c results_final: ./train --sweep-run does not train them again)
+local_done() {
+    local f
+    for f in "$1"/runs/*/sweep_result.txt; do
+        [ -f "$f" ] && awk '$1 == "exit_code" && ($2 == 0 || $2 == 3 || $2 == 4) { ok = 1 } END { exit !ok }' "$f" &&
+            basename "$(dirname "$f")"
+    done
+    return 0
+}
+
+# jobs PART: the part's jobs.txt lines still to train (neither published nor finished in the local
+# sweep), "SEED<TAB>LR-INDEX<TAB>LINE", unsorted
 jobs() {
     local i=0 lr out done_list
     done_list=$(published_done "$1")
@@ -44,7 +56,7 @@ jobs() {
         i=$((i + 1))
         out=$(plan "$1" "$lr")
         sed -E 's/.*\/configs\/([^/]*)\.ini.*/\1\t&/' "$out/jobs.txt" |
-            DONE="$done_list" ONLY_RE="${ONLY:-.}" awk -F '\t' -v i="$i" '
+            DONE="$done_list"$'\n'"$(local_done "$out")" ONLY_RE="${ONLY:-.}" awk -F '\t' -v i="$i" '
                 BEGIN { n = split(ENVIRON["DONE"], d, "\n"); for (k = 1; k <= n; k++) skip[d[k]] = 1 }
                 !($1 in skip) && $1 ~ ENVIRON["ONLY_RE"] {
                     s = $1; sub(/.*_s/, "", s); print s "\t" i "\t" $2 }'
@@ -169,7 +181,7 @@ map_main() {
     total=0
     for p in $PARTS; do
         n=$(jobs "$p" | wc -l)
-        s=$((n * $(run_seconds "$(part_width "$p")")))
+        s=$((n * $(run_seconds "$p")))
         total=$((total + s))
         echo "${MAP}.sh: part $p: $n runs to train, about $(awk -v s="$s" 'BEGIN { printf "%.1f", s / 3600 }') core-hours"
     done

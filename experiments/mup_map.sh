@@ -10,6 +10,13 @@
 #   h2_d128, h2_d256, h2_d512       2 heads fixed: d_k = d_model / 2 = 64, 128, 256 -> results/mup_map/<part>/
 #   dk32_d128, dk32_d256, dk32_d512 the control: d_k 32 fixed, heads = d_model / 32 = 4, 8, 16,
 #                                   where 8/d_k = 0.25 is 1/sqrt(d_k) times sqrt(2) at every width
+#   f32_h2_d512, f32_dk32_d512      the float32 pair of a d_model 512 part (below)
+# The d_model 512 parts train with model.matmul = bf16 (bfloat16 inputs, float32 sums): 1.7-1.9x
+# faster a step than float32 on the AVX512_BF16 machine, and bitwise the same on an AVX2 machine
+# (docs/performance.md), so a part resumed on another machine continues the same runs. Whether
+# that changes a verdict is what the pair answers: f32_<part> is <part> in float32, to be trained
+# at a few cells, e.g. PARTS=f32_h2_d512 SEEDS=1 LRS="<each arm's best lr and its neighbours>";
+# experiments/mup_transfer.sh prints it as the series f32_h2 beside h2.
 # At d_k 64 (h2_d128) 8/d_k is 1/sqrt(d_k) (= 0.125): the same runs, which the sweep refuses to
 # plan twice, so h2_d128 plans scale sqrt_dk alone and stands for both scales there (its runs are
 # the 8/d_k arm's d_model 128 point too; the table reads them for both).
@@ -28,7 +35,9 @@
 # Cost: a run's seconds by width (run_seconds) are text_map.sh's quiet figures for the same block
 # and widths (45, 160 and 610 s per 1000-step run on one core of the 2-vCPU AMD EPYC Zen 5: d_model
 # 256 measured, the others scaled by FLOPs): a step's FLOPs do not depend on how d_model is split
-# into heads. One 100-step run per width of this script's own settings was also timed, but on a
+# into heads. bf16 at d_model 512: 350 s, from 40-step runs of a text_map.sh d_model 512 config on
+# that machine, quiet, alternated twice with float32 (0.30-0.35 s a step against 0.51-0.67 s;
+# 15.5-15.8 against 25.8-30.3 CPU s for the whole 40-step run). One 100-step run per width of this script's own settings was also timed, but on a
 # heavily loaded machine (load average about 14): 37.7, 300.3 and 650.9 s, 4 to 19 times the quiet
 # figures, so no timing. Measured by
 #   ./train configs/text_scaled.ini --set model.d_model=D --set model.n_heads=2 \
@@ -46,11 +55,14 @@ recipe=(--set init.scheme="$INIT" "${users_recipe[@]}" --set model.block=llama
 part_width() { case $1 in *_d128) echo 128 ;; *_d256) echo 256 ;; *_d512) echo 512 ;;
     *) echo "mup_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
 # the part's d_k: 2 heads (d_model / 2) or 32
-part_dk() { case $1 in h2_*) echo $(($(part_width "$1") / 2)) ;; dk32_*) echo 32 ;;
+part_dk() { case ${1#f32_} in h2_*) echo $(($(part_width "$1") / 2)) ;; dk32_*) echo 32 ;;
     *) echo "mup_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
+# the part's matmul: bf16 at d_model 512 but in a float32 pair (above)
+part_matmul() { case $1 in f32_*) echo float32 ;; *_d512) echo bf16 ;; *) echo float32 ;; esac; }
 # the part's scales: at d_k 64 8/d_k is sqrt_dk, planned once (above)
 part_scales() { if [ "$(part_dk "$1")" = 64 ]; then echo sqrt_dk; else echo sqrt_dk,8/d_k; fi; }
-run_seconds() { case $1 in 128) echo 45 ;; 256) echo 160 ;; 512) echo 610 ;; esac; }
+run_seconds() { case $(part_width "$1")/$(part_matmul "$1") in 128/*) echo 45 ;; 256/*) echo 160 ;;
+    512/bf16) echo 350 ;; 512/*) echo 610 ;; esac; }
 
 # plan PART LR: the (part, lr) sweep's plan (configs and jobs.txt); prints its folder
 plan() {
@@ -59,7 +71,7 @@ plan() {
     min_lr=$(awk -v l="$2" 'BEGIN { printf "%.6g", l / 10 }')
     ./train --sweep configs/text_scaled.ini --dk "$(part_dk "$1")" --d-model "$(part_width "$1")" \
         --scales "$(part_scales "$1")" --grid model.param=standard,mup --grid optim.lr="$2" \
-        --seeds "$SEEDS" --set optim.min_lr="$min_lr" "${recipe[@]}" \
+        --seeds "$SEEDS" --set optim.min_lr="$min_lr" "${recipe[@]}" --set model.matmul="$(part_matmul "$1")" \
         --out "$out" --plan >/dev/null || return 2 # (set -e does not act in a function under ||)
     echo "$out"
 }

@@ -45,7 +45,7 @@ recipe=(--set init.scheme=gpt2 "${users_recipe[@]}")
 part_width() { case $1 in d128) echo 128 ;; d256 | gpt2_d256) echo 256 ;; d512) echo 512 ;;
     d768) echo 768 ;; *) echo "text_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
 part_block() { case $1 in gpt2_*) echo gpt2 ;; *) echo llama ;; esac; }
-run_seconds() { case $1 in 128) echo 45 ;; 256) echo 160 ;; 512) echo 610 ;; 768) echo 1340 ;; esac; }
+run_seconds() { case $(part_width "$1") in 128) echo 45 ;; 256) echo 160 ;; 512) echo 610 ;; 768) echo 1340 ;; esac; }
 
 # plan PART LR: the (part, lr) sweep's plan (configs and jobs.txt); prints its folder
 plan() {
