@@ -12,8 +12,8 @@
 #                                   where 8/d_k = 0.25 is 1/sqrt(d_k) times sqrt(2) at every width
 #   f32_h2_d512, f32_dk32_d512      the float32 pair of a d_model 512 part (below)
 # The d_model 512 parts train with model.matmul = bf16 (bfloat16 inputs, float32 sums): 1.7-1.9x
-# faster a step than float32 on the AVX512_BF16 machine, and bitwise the same on an AVX2 machine
-# (docs/performance.md), so a part resumed on another machine continues the same runs. Whether
+# faster a step than float32 on the AVX512_BF16 machine, and by construction the same bits on an
+# AVX2 machine (docs/performance.md), so a part resumed there continues the same runs. Whether
 # that changes a verdict is what the pair answers: f32_<part> is <part> in float32, to be trained
 # at a few cells, e.g. PARTS=f32_h2_d512 SEEDS=1 LRS="<each arm's best lr and its neighbours>";
 # experiments/mup_transfer.sh prints it as the series f32_h2 beside h2.
