@@ -377,7 +377,7 @@ FUZZ_CFLAGS   = -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer \
 # The parsers the harnesses drive and what they call; no OpenMP (the pragmas are ignored).
 # fuzz_checkpoint builds models from the checkpoint's config, so it links the whole library.
 FUZZ_LIB_SRC  = $(wildcard src/config/*.c) $(wildcard src/tasks/*.c) src/util/rng.c \
-	src/util/file_check.c
+	src/util/file_check.c src/util/error_list.c
 FUZZ_LIB_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(FUZZ_LIB_SRC))
 FUZZ_ALL_OBJ  = $(patsubst src/%.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRC))
 FUZZ_BINS     = $(patsubst fuzz/%.c,$(FUZZ_DIR)/%,$(wildcard fuzz/fuzz_*.c))

@@ -82,10 +82,10 @@ static inline void cc_check_error(const CcErrorCase *e) {
     int rc;
     if (e->argn) {
         rc = cc_set(&c, e->text, e->argn, err, sizeof err);
-        snprintf(start, sizeof start, "--set (argument %d): ", e->argn);
+        snprintf(start, sizeof start, "error: --set (argument %d): ", e->argn);
     } else {
         rc = cc_load(&c, e->text, e->len, err, sizeof err);
-        snprintf(start, sizeof start, CC_NAME ":%d: ", e->line);
+        snprintf(start, sizeof start, "error: " CC_NAME ":%d: ", e->line);
     }
     ck_assert_msg(rc == -1, "%s: accepted (rc %d)", e->name, rc);
     ck_assert_msg(strncmp(err, start, strlen(start)) == 0, "%s: expected '%s' at the start of: %s",
@@ -96,6 +96,9 @@ static inline void cc_check_error(const CcErrorCase *e) {
         ck_assert_msg(strstr(err, e->piece2), "%s: expected '%s' in: %s", e->name, e->piece2, err);
     ck_assert_msg(err[strlen(err) - 1] == '\n', "%s: message should end in a newline: %s",
                   e->name, err);
+    for (const char *p = err; *p; p++) /* only the line ends: user text is quoted escaped */
+        ck_assert_msg((unsigned char)*p >= 0x20 || *p == '\n', "%s: a raw control byte 0x%02x in: %s",
+                      e->name, (unsigned char)*p, err);
     ck_assert_msg(memcmp(&before, &c, sizeof c) == 0, "%s: a refused input changed the config",
                   e->name);
 }

@@ -173,6 +173,12 @@ static const CcErrorCase SHAPE_ERRORS[] = {
      "unterminated double quote", 0},
     /* A NUL byte would end the line for the parser: "d_model = 1" then silently nothing. */
     {"NUL byte", NUL_TEXT, 0, 2, "a NUL byte", NULL, sizeof NUL_TEXT - 1},
+    /* a control byte of the quoted text is written escaped (a raw CR would send the cursor back
+     * and the quote would read '5', a raw ESC [2J clear the screen): cc_check_error also finds
+     * no raw control byte in the message */
+    {"CR inside a value", "[model]\nd_model = 32\r5\n", 0, 2, "got '32\\r5'", NULL, 0},
+    {"escape in --set", "model.d_model=3\x1b[2J\t4", 2, 0, "got '3\\x1b[2J\\t4'", NULL, 0},
+    {"tab inside a name", "[mo\tdel]\n", 0, 1, "unknown section [mo\\tdel]", NULL, 0},
 };
 
 START_TEST(test_shape_errors) { cc_check_error(&SHAPE_ERRORS[_i]); }
@@ -185,8 +191,8 @@ END_TEST
  * comment follow the last (it said "the rest of the file was not read" of them). */
 START_TEST(test_errors_capped) {
     static const struct { int keys, lines; const char *last; } CASES[] = {
-        {25, 21, CC_NAME ":21: 20 errors named; 5 more after this line, not named\n"},
-        {21, 21, CC_NAME ":21: 20 errors named; 1 more after this line, not named\n"},
+        {25, 21, "error: " CC_NAME ":21: 20 errors named; 5 more after this one, not named\n"},
+        {21, 21, "error: " CC_NAME ":21: 20 errors named; 1 more after this one, not named\n"},
         {20, 20, NULL},
     };
     for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {

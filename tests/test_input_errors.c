@@ -35,7 +35,7 @@ START_TEST(test_repeated_section) {
     char path[300], want[340], *err;
     ck_assert_int_eq(load_ini(&c, "[model]\nd_model = 32\n[optim]\nlr = 0.01\n\n[model]\nn_layers = 3\n",
                               path, sizeof path, &err), -1);
-    snprintf(want, sizeof want, "%s:6: ", path);
+    snprintf(want, sizeof want, "error: %s:6: ", path);
     ck_assert_msg(strstr(err, want) == err && strstr(err, "[model]") && strstr(err, "line 1"), "%s", err);
     free(err);
     /* each section once, in any order, is fine */
@@ -77,6 +77,55 @@ START_TEST(test_every_bad_set_named) {
     ck_assert(tu_train_output_contains(tmpdir, "--set (argument 6): unknown key 'model.d_modle'"));
     snprintf(runs, sizeof runs, "%s/runs", tmpdir);
     ck_assert_int_eq(access(runs, F_OK), -1);
+}
+END_TEST
+
+/* What ./train printed last (its out.txt), whole; the caller frees. */
+static char *train_output(void) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    char *out = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(out);
+    return out;
+}
+
+/* A config file's errors and the bad --set of one line are named in one run (the file's errors
+ * hid the --set ones): the file's first, as it is read first, though it stands after a --set on
+ * the line, then each --set at its argument, all in one form ("error: WHERE: ..."), each once;
+ * under one cap: 19 errors of a file (lines 2-20), then 3 bad --set, name the first --set as
+ * the 20th and count 2 more after it. Exit 2 before any work: no run folder. */
+START_TEST(test_file_and_sets_named_together) {
+    char path[300], runs[300];
+    snprintf(path, sizeof path, "%s/both.ini", tmpdir);
+    tu_write_file(path, "[run]\nname = both\n[model]\nd_modle = 32\n");
+    ck_assert_int_eq(tu_run_train(tmpdir, "--set optim.lr=abc both.ini --set model.n_layers=0"), 2);
+    char *out = train_output();
+    ck_assert_str_eq(out, "error: both.ini:4: unknown key 'model.d_modle'; did you mean "
+                          "'model.d_model'?\n"
+                          "error: --set (argument 2): 'optim.lr': expected a number, got 'abc'\n"
+                          "error: --set (argument 5): 'model.n_layers': 0 is out of range; "
+                          "allowed: integer in [1, 64]\n");
+    free(out);
+    snprintf(runs, sizeof runs, "%s/runs", tmpdir);
+    ck_assert_int_eq(access(runs, F_OK), -1);
+    char text[400] = "[model]\n";
+    for (int i = 0; i < 19; i++) strcat(text, "nokey = 1\n");
+    tu_write_file(path, text);
+    ck_assert_int_eq(tu_run_train(tmpdir, "both.ini --set optim.lr=a --set optim.lr2=b "
+                                          "--set train.steps=c"), 2);
+    out = train_output();
+    int lines = 0;
+    for (const char *p = out; *p; p++) lines += *p == '\n';
+    ck_assert_int_eq(lines, 21);
+    ck_assert_msg(strstr(out, "error: both.ini:20: unknown key 'model.nokey'") &&
+                      !strstr(out, "argument 5") && !strstr(out, "argument 7"),
+                  "%s", out);
+    const char *last = "error: --set (argument 3): 'optim.lr': expected a number, got 'a'\n"
+                       "error: --set (argument 3): 20 errors named; 2 more after this one, not "
+                       "named\n";
+    ck_assert_msg(strlen(out) > strlen(last) && !strcmp(out + strlen(out) - strlen(last), last),
+                  "%s", out);
+    free(out);
 }
 END_TEST
 
@@ -217,4 +266,4 @@ TU_MAIN_FIXTURE_TIMEOUT("input_errors", setup, teardown, 60, test_repeated_secti
                         test_task_conflicting_answers,
                         TU_LOOP(test_checkpoint_impossible_state, 0, 4),
                         test_checkpoint_beyond_steps, test_every_error_named,
-                        test_every_bad_set_named);
+                        test_every_bad_set_named, test_file_and_sets_named_together);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "configcheck.h"
 #include "testutil.h"
@@ -433,7 +435,7 @@ END_TEST
  * qk-RMSNorm, lr 2.4e-3, seed 3): (1.440915 - 1.395) / ln 2 = 0.066 bits per byte, within 0.1,
  * and (1.611983 - 1.395) / ln 2 = 0.313, not. Those bits were measured on KJV (data/kjv.txt, the
  * map's runs' task.file): on another corpus (data/prose.txt) the line says so instead of a
- * number; the KJV named by its absolute path gets the number. */
+ * number; the map's own path gets the number (the same file by other paths: test_corpus_rule). */
 START_TEST(test_text_regime) {
     const char *const t[] = {"task.name=text", "task.file=" SCALEDOT_SOURCE_DIR "/data/prose.txt",
                              "model.block=llama", USERS, "optim.warmup_steps=100",
@@ -452,7 +454,7 @@ START_TEST(test_text_regime) {
                         "its width, arm and lr ended near the best (d_model 128, lr 6e-4); regime "
                         "text_users\n");
     free(v);
-    ck_assert_int_eq(config_set(&c, "task.file=" SCALEDOT_SOURCE_DIR "/data/kjv.txt", 0), 0);
+    ck_assert_int_eq(config_set(&c, "task.file=data/kjv.txt", 0), 0);
     assert_verdict(&c, "verdict: near the best (0.066 bits per byte behind the best run at d_model "
                        "128): 2 of 2 runs at its width, arm and lr ended near the best (d_model "
                        "128, lr 6e-4); regime text_users\n");
@@ -797,12 +799,81 @@ START_TEST(test_init_check_line) {
 }
 END_TEST
 
+/* Whether a text config trains on the map's corpus (data/kjv.txt): both paths taken as the
+ * trainer opens them, from the current folder (here the test's own, with data/ and no kjv.txt
+ * yet, then with it). The same file: the same path, or another spelling of its place, absolute
+ * too, before the file is made (issue 45); a relative link resolved from its own folder; a hard
+ * link. Another: a data/kjv.txt below another folder (the rule "ends in /data/kjv.txt" said the
+ * same), another file in data/. Not to be told: a dangling link, a ".." past a missing folder;
+ * the verdict then says so and gives no number. The expected classes are by construction. */
+START_TEST(test_corpus_rule) {
+    char cwd[4096], abs_kjv[600], abs_other[600];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(tmp), 0);
+    ck_assert_int_eq(mkdir("data", 0755) | mkdir("sub", 0755) | mkdir("other", 0755), 0);
+    ck_assert_int_eq(mkdir("other/data", 0755), 0);
+    tu_write_file("data/prose.txt", "another text\n");
+    tu_write_file("other/data/kjv.txt", "In the beginning\n");
+    ck_assert_int_eq(symlink("../nowhere.txt", "sub/gone.txt"), 0);
+    snprintf(abs_kjv, sizeof abs_kjv, "task.file=%s/data/kjv.txt", tmp);
+    snprintf(abs_other, sizeof abs_other, "task.file=%s/other/data/kjv.txt", tmp);
+    static const char *const BASE[] = {"task.name=text", "task.file=data/kjv.txt",
+                                       "model.block=llama", USERS, "optim.warmup_steps=100",
+                                       "optim.schedule=cosine", "train.steps=1000",
+                                       "train.batch_size=32", "task.val_size=256",
+                                       "model.d_model=128", "model.n_heads=2",
+                                       "attention.scale=none", "optim.lr=6e-4", NULL};
+    const struct {
+        int made;        /* 1: data/kjv.txt, sub/k.txt and hard.txt exist */
+        const char *set; /* the task.file */
+        LrCorpus want;
+    } CASES[] = {
+        {0, "task.file=data/kjv.txt", LR_CORPUS_SAME},
+        {0, "task.file=./data//kjv.txt", LR_CORPUS_SAME},
+        {0, abs_kjv, LR_CORPUS_SAME},
+        {0, "task.file=data/prose.txt", LR_CORPUS_OTHER},
+        {0, "task.file=sub/gone.txt", LR_CORPUS_UNTOLD},
+        {0, "task.file=nodir/../data/kjv.txt", LR_CORPUS_UNTOLD},
+        {1, "task.file=sub/k.txt", LR_CORPUS_SAME},
+        {1, "task.file=hard.txt", LR_CORPUS_SAME},
+        {1, abs_kjv, LR_CORPUS_SAME},
+        {1, abs_other, LR_CORPUS_OTHER},
+        {1, "task.file=other/data/kjv.txt", LR_CORPUS_OTHER},
+    };
+    Config c;
+    config_of(&c, BASE);
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        if (CASES[k].made && access("data/kjv.txt", F_OK) != 0) {
+            tu_write_file("data/kjv.txt", "In the beginning\n");
+            ck_assert_int_eq(symlink("../data/kjv.txt", "sub/k.txt"), 0);
+            ck_assert_int_eq(link("data/kjv.txt", "hard.txt"), 0);
+        }
+        ck_assert_int_eq(config_set(&c, CASES[k].set, 0), 0);
+        LrPlacement p;
+        ck_assert_int_eq(lmc_place(&c, &p), 0);
+        ck_assert_msg(p.regime >= 0, "case %zu: %s", k, p.n_diffs ? p.diffs[0] : "");
+        int noted = p.corpus[0] != 0; /* the verdict then gives no number */
+        ck_assert_msg(p.corpus_match == CASES[k].want && noted == (CASES[k].want != LR_CORPUS_SAME),
+                      "case %zu (%s): %d, want %d", k, CASES[k].set, p.corpus_match, CASES[k].want);
+        if (strcmp(CASES[k].set, "task.file=sub/gone.txt") != 0) continue;
+        char *v = verdict_of(&p);
+        ck_assert_str_eq(v, "verdict: near the best (measured on the map's corpus data/kjv.txt; "
+                            "whether this config's sub/gone.txt is that file cannot be told from "
+                            "here): 2 of 2 runs at its width, arm and lr ended near the best "
+                            "(d_model 128, lr 6e-4); regime text_users\n");
+        free(v);
+    }
+    ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
                         TU_LOOP(test_estimate, 0, CC_COUNT(ESTIMATES)), test_behind_best,
                         TU_LOOP(test_cases, 0, CC_COUNT(CASES)),
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,
                         TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_no_runs, test_text_regime,
+                        test_corpus_rule,
                         test_text_users_config, test_where_sets,
                         test_no_lr_near_best, test_note_matters, test_where_cli,
                         TU_LOOP(test_where_bad_input, 0, CC_COUNT(BAD)), test_init_check_line);

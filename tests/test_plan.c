@@ -307,8 +307,8 @@ static const RefusedCase REFUSED[] = {
     {"does not divide", {"--dk", "3", "--d-model", "16"}},
     {"does not divide", {"--dk", "256"}}, /* larger than the default width 128 */
     {"does not divide", {"--dk", "8", "--d-model", "12"}},
-    {"value 'fast' of 'optim.lr'", {"--grid", "optim.lr=1e-3,fast"}},
-    {"value '0' of 'model.n_layers'", {"--grid", "model.n_layers=1,0"}},
+    {"'optim.lr': expected a number, got 'fast'", {"--grid", "optim.lr=1e-3,fast"}},
+    {"'model.n_layers': 0 is out of range", {"--grid", "model.n_layers=1,0"}},
     {"same name", {"--grid", "task.file=a/b,a-b", "--set", "task.name=file"}},
     {"min_lr", {"--set", "optim.schedule=cosine", "--set=optim.min_lr=0.5"}},
     {"task", {"--set", "task.symbols=2"}}, /* 2^3 inputs cannot hold 2 x 32 validation examples */
@@ -530,8 +530,8 @@ END_TEST
  * configs as this version writes it (a plain path bare) or as earlier ones did (every word
  * quoted): a folder without plan.txt holding either is planned again; one naming another folder's
  * configs, a line with text around the command (it was recognised by the text inside it), a
- * word quoted the other way, or a line of the user's after ours, is the user's: refused (exit 2),
- * the file and its first such line named, the file kept. */
+ * word quoted the other way, a line of the user's after ours, or a CRLF line, is the user's:
+ * refused (exit 2), the file and its first such line named (a CR as \r), the file kept. */
 START_TEST(test_jobs_txt_recognised) {
     static const struct {
         const char *line; /* %s: the sweep folder */
@@ -543,7 +543,10 @@ START_TEST(test_jobs_txt_recognised) {
                 {"cd /tmp; /x/train --sweep-run %s/configs/x.ini; rm -f mine\n", 2, "line 1: 'cd"},
                 {"/x/train --sweep-run %s/configs/x.ini && rm -f mine\n", 2, "&& rm -f mine'"},
                 {"'/x/train' --sweep-run %s/configs/x.ini\n", 2, "line 1: ''/x/train'"},
-                {"/x/train --sweep-run %s/configs/x.ini\nmy own line\n", 2, "line 2: 'my own line'"}};
+                {"/x/train --sweep-run %s/configs/x.ini\nmy own line\n", 2, "line 2: 'my own line'"},
+                /* a CRLF line: its CR quoted escaped (raw, the rest of the message overwrote
+                 * the line on a terminal) */
+                {"/x/train --sweep-run %s/configs/lr-1e-3.ini\r\n", 2, "lr-1e-3.ini\\r'"}};
     char ini[128], out[128], path[200], text[400];
     snprintf(ini, sizeof ini, "%s/tiny.ini", g_tmp);
     tu_write_file(ini, TINY_INI);
@@ -558,6 +561,7 @@ START_TEST(test_jobs_txt_recognised) {
         if (JOBS[k].named) {
             ck_assert_msg(strstr(r.err, path) && strstr(r.err, JOBS[k].named),
                           "case %zu: '%s' not named in:\n%s", k, JOBS[k].named, r.err);
+            ck_assert_msg(!strchr(r.err, '\r'), "case %zu: a raw CR in:\n%s", k, r.err);
             ck_assert_msg(tu_file_contains(path, text), "case %zu: jobs.txt overwritten", k);
         }
         tu_result_free(&r);

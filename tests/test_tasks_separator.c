@@ -221,7 +221,7 @@ START_TEST(test_key_values_in_file_and_set) {
         ck_assert_int_eq(c.task_separator, v->mode);
     } else {
         ck_assert_int_eq(rc, -1);
-        snprintf(want, sizeof want, "%s:3: 'task.separator': unknown value", path);
+        snprintf(want, sizeof want, "error: %s:3: 'task.separator': unknown value", path);
         ck_assert_msg(strstr(msg, want) == msg && strstr(msg, "auto, true, false"), "%s", msg);
         ck_assert_int_eq(c.task_separator, SEPARATOR_AUTO);
     }

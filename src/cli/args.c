@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error_list.h"
 #include "util/exit_codes.h"
 
 int cli_is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
@@ -57,9 +58,7 @@ int cli_parse_u64(const char *s, uint64_t *out) {
 int cli_fail(CliUsage *usage, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("error: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    error_vadd(NULL, 0, NULL, fmt, ap);
     va_end(ap);
     if (usage) usage(stderr);
     return EXIT_CONFIG;
@@ -77,14 +76,20 @@ int cli_set_key(const char *assignment, char *key, size_t n) {
     return 0;
 }
 
-int cli_once(CliOnce *o, const char *flag, int argn) {
+int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs) {
     for (int i = 0; i < o->n; i++)
-        if (strcmp(o->flag[i], flag) == 0)
-            return cli_fail(NULL, "%s given twice (arguments %d and %d); give it once", flag,
-                            o->argn[i], argn);
+        if (strcmp(o->flag[i], flag) == 0) {
+            error_add(errs, argn, NULL, "%s given twice (arguments %d and %d); give it once", flag,
+                      o->argn[i], argn);
+            return -1;
+        }
     if (o->n < CLI_ONCE_MAX) { /* every command has fewer; more would go unchecked, not wrong */
         o->flag[o->n] = flag;
         o->argn[o->n++] = argn;
     }
-    return -1;
+    return 0;
+}
+
+int cli_once(CliOnce *o, const char *flag, int argn) {
+    return cli_once_to(o, flag, argn, NULL) != 0 ? EXIT_CONFIG : -1;
 }

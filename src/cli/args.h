@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/error_list.h"
+
 /* Prints a usage text to f (a subcommand's own, or the program's). */
 typedef void CliUsage(FILE *f);
 
@@ -56,7 +58,11 @@ typedef struct {
  * EXIT_CONFIG (2): the last one used to win silently, and which was meant cannot be guessed. */
 int cli_once(CliOnce *o, const char *flag, int argn);
 
-/* Prints "error: <fmt ...>\n" to stderr, then usage(stderr) when usage is not NULL. Returns
+/* cli_once with the message added to errs at argn (NULL: printed now). Returns 0, or -1. */
+int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs);
+
+/* Prints "error: <fmt ...>\n" to stderr (its control bytes escaped, util/error_list.h), then
+ * usage(stderr) when usage is not NULL. Returns
  * EXIT_CONFIG (2), the exit code of a bad command line. */
 int cli_fail(CliUsage *usage, const char *fmt, ...)
 #if defined(__GNUC__)

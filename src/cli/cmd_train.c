@@ -152,8 +152,10 @@ static int set_given_before(int argc, char **argv, int at, const char *v) {
     return 0;
 }
 
-/* The --set at argv[*at] (either spelling; *at moves past its value): refused when it is not
- * section.key=value or sets a key an earlier --set set. Returns an exit code, or -1 to go on. */
+/* The --set at argv[*at] (either spelling; *at moves past its value): refused here only when
+ * the line cannot be read on (a spaced --set without '=', whose value would be read as a config
+ * file); a key set twice and a bad value are named later, with every other (apply_sets). Returns
+ * an exit code, or -1 to go on. */
 static int parse_set(int argc, char **argv, int *at, CliUsage *usage) {
     int eq_form = argv[*at][5] == '=';
     const char *v = eq_form ? argv[*at] + 6 : cli_next(argc, argv, at);
@@ -164,12 +166,6 @@ static int parse_set(int argc, char **argv, int *at, CliUsage *usage) {
         return cli_fail(NULL, "--set (argument %d): '%s' is not section.key=value; --set "
                               "needs one argument section.key=value, with '=' and no "
                               "spaces (e.g. --set optim.lr=1e-3)", *at, v);
-    /* one key set twice: the last one silently won */
-    int before = set_given_before(argc, argv, *at, v);
-    if (before)
-        return cli_fail(NULL, "--set (argument %d): '%.*s' is already set by --set "
-                              "(argument %d); give it once", *at, (int)strcspn(v, "="), v,
-                        before);
     return -1;
 }
 
@@ -248,27 +244,31 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
 }
 
 /* The --set overrides in command-line order, after the config file or checkpoint; on a run
- * folder only the resumable keys. Every bad one is named (as a config file's errors are, all in
- * one run). Returns 0, or -1 after the messages. */
-static int apply_sets(Config *c, int argc, char **argv, int in_run_dir) {
-    int bad = 0;
+ * folder only the resumable keys. Every bad one goes to errs at its argument: a key an earlier
+ * --set set (the last one silently won), a key a resumed run cannot change, a bad value (a
+ * repeated --set's value is checked too: it is a mistake of its own). */
+static void apply_sets(Config *c, int argc, char **argv, int in_run_dir, ErrorList *errs) {
     for (int i = 1; i < argc; i++) {
         const char *a = NULL;
         if (strcmp(argv[i], "--set") == 0) a = argv[++i];
         else if (strncmp(argv[i], "--set=", 6) == 0) a = argv[i] + 6;
-        if (a && in_run_dir && !cli_resumable_override(a)) {
-            fprintf(stderr,
-                    "error: --set (argument %d): '%.*s' cannot change when a run is resumed or "
-                    "evaluated: it continues with the configuration stored in its checkpoint. Only "
-                    "train.steps, run.threads and log.progress may be set; start a new run "
-                    "(another run.name) to change anything else\n",
-                    i, (int)strcspn(a, "="), a);
-            bad = 1;
-        } else if (a && config_set(c, a, i) != 0) {
-            bad = 1;
-        }
+        if (!a) continue;
+        char where[32];
+        snprintf(where, sizeof where, "--set (argument %d)", i);
+        int before = set_given_before(argc, argv, i, a), key_len = (int)strcspn(a, "=");
+        if (before)
+            error_add(errs, i, where, "'%.*s' is already set by --set (argument %d); give it once",
+                      key_len, a, before);
+        if (in_run_dir && !cli_resumable_override(a))
+            error_add(errs, i, where,
+                      "'%.*s' cannot change when a run is resumed or evaluated: it continues with "
+                      "the configuration stored in its checkpoint. Only train.steps, run.threads "
+                      "and log.progress may be set; start a new run (another run.name) to change "
+                      "anything else",
+                      key_len, a);
+        else
+            config_set_as(c, a, "--set", i, errs);
     }
-    return bad ? -1 : 0;
 }
 
 /* A run folder's checkpoint and its task file, for --resume and --eval: a relative task.file the
@@ -304,19 +304,19 @@ static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
  * missing data/kjv.txt in a checkout (where the script is; elsewhere the folder is what is wrong)
  * names the script that makes it. */
 static void say_unreadable(const Config *c, int err) {
-    fprintf(stderr, "error: task.file '%s' (%s) cannot be read: %s", c->task_file,
-            config_origin(c, "task.file"), strerror(err));
     struct stat st;
-    if (err == ENOENT && lstat(c->task_file, &st) == 0 && S_ISLNK(st.st_mode))
-        fprintf(stderr, " (a symbolic link to a file that is not there)");
-    char cwd[PATH_MAX];
+    char cwd[PATH_MAX], here[PATH_MAX + 64] = "";
+    int link = err == ENOENT && lstat(c->task_file, &st) == 0 && S_ISLNK(st.st_mode);
     if (err == ENOENT && c->task_file[0] != '/' && getcwd(cwd, sizeof cwd))
-        fprintf(stderr, " (a relative path: from the current folder, %s)", cwd);
-    if (err == ENOENT && strcmp(c->task_file, "data/kjv.txt") == 0 &&
-        access("experiments/text_corpus.sh", F_OK) == 0)
-        fprintf(stderr, "; the King James Bible corpus is made by experiments/text_corpus.sh "
-                        "(./train.sh text makes it first)");
-    fputc('\n', stderr);
+        snprintf(here, sizeof here, " (a relative path: from the current folder, %s)", cwd);
+    int corpus = err == ENOENT && strcmp(c->task_file, "data/kjv.txt") == 0 &&
+                 access("experiments/text_corpus.sh", F_OK) == 0;
+    error_add(NULL, 0, NULL, "task.file '%s' (%s) cannot be read: %s%s%s%s", c->task_file,
+              config_origin(c, "task.file"), strerror(err),
+              link ? " (a symbolic link to a file that is not there)" : "", here,
+              corpus ? "; the King James Bible corpus is made by experiments/text_corpus.sh "
+                       "(./train.sh text makes it first)"
+                     : "");
 }
 
 int cli_train(int argc, char **argv, CliUsage *usage) {
@@ -336,8 +336,13 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
          * run folder is resumed in place, never in its original. */
         if (cli_split_run_dir(run_dir, &c) != 0) return EXIT_CONFIG;
     }
-    if (a.config_path && config_load_file(&c, a.config_path) != 0) return EXIT_CONFIG;
-    if (apply_sets(&c, argc, argv, run_dir != NULL) != 0) return EXIT_CONFIG;
+    /* the file's errors and the --set errors named together, the file's first: a bad file
+     * leaves c as it was, on which each --set is still checked (a value's rules do not depend
+     * on the other keys) */
+    ErrorList errs = {0};
+    if (a.config_path) config_load_file_to(&c, a.config_path, &errs);
+    apply_sets(&c, argc, argv, run_dir != NULL, &errs);
+    if (error_flush(&errs) != 0) return EXIT_CONFIG;
     if (config_validate(&c) != 0) return EXIT_CONFIG;
     /* a sweep's run config trained by hand after its sweep folder moved: the run goes to the
      * runs/ beside it, as the sweep's own run command does, never into the old folder; a run.dir

@@ -1,7 +1,9 @@
 /* sweep_args.c: the command line of ./train --sweep read into axes (sweep/plan.h), with every
- * check that needs no config: list syntax, duplicates, a key set twice (by a shorthand and by
- * --grid, or by --set and by an axis), options that need another. Command layer: the engine
- * (src/sweep/) gets the SweepArgs this fills. */
+ * check of the arguments: list syntax, duplicates, a key set twice (by a shorthand and by
+ * --grid, or by --set and by an axis), options that need another, each value by the config's
+ * rules. Every mistake is named in one run, in argument order (util/error_list.h), after the
+ * config file's own errors when there are any. Command layer: the engine (src/sweep/) gets the
+ * SweepArgs this fills. */
 #include "cli/sweep_args.h"
 
 #include <ctype.h>
@@ -11,6 +13,7 @@
 
 #include "cli/args.h"
 #include "report/read/read.h"
+#include "util/error_list.h"
 
 /* argv starts after --sweep; config_set numbers arguments on the whole command line. */
 #define ARGN(i) ((i) + 2)
@@ -57,8 +60,9 @@ void sweep_usage(FILE *f) {
 }
 
 /* Splits a comma-separated list into ax->values: entries non-empty, without blanks, distinct
- * (a duplicate would reuse a run folder). Returns 0, or -1 after a message naming flag and argn. */
-static int split_values(Axis *ax, const char *list, const char *flag, int argn) {
+ * (a duplicate would reuse a run folder). Returns 0, or -1 with an error naming flag and argn
+ * added to errs. */
+static int split_values(Axis *ax, const char *list, const char *flag, int argn, ErrorList *errs) {
     for (int i = 0; i < ax->n; i++) free(ax->values[i]);
     free(ax->values);
     ax->values = NULL;
@@ -66,13 +70,13 @@ static int split_values(Axis *ax, const char *list, const char *flag, int argn) 
     size_t cap = 1;
     for (const char *p = list; *p; p++) cap += *p == ',';
     if (cap > SWEEP_MAX_VALUES) {
-        fprintf(stderr, "error: %s (argument %d): more than %d values\n", flag, argn,
-                SWEEP_MAX_VALUES);
+        error_add(errs, argn, NULL, "%s (argument %d): more than %d values", flag, argn,
+                  SWEEP_MAX_VALUES);
         return -1;
     }
     ax->values = calloc(cap, sizeof *ax->values);
     if (!ax->values) {
-        fprintf(stderr, "error: out of memory\n");
+        error_add(errs, argn, NULL, "out of memory");
         return -1;
     }
     for (const char *p = list;; p++) {
@@ -80,25 +84,25 @@ static int split_values(Axis *ax, const char *list, const char *flag, int argn) 
         int blank = 0;
         for (size_t k = 0; k < len; k++) blank |= isspace((unsigned char)p[k]) != 0;
         if (len >= PLAN_CELL) { /* the reason first: the value itself may fill the screen */
-            fprintf(stderr, "error: %s (argument %d): a value of '%s' is too long (%zu "
-                            "characters, at most %d): '%.*s'\n",
-                    flag, argn, ax->key, len, PLAN_CELL - 1, (int)len, p);
+            error_add(errs, argn, NULL, "%s (argument %d): a value of '%s' is too long (%zu "
+                                        "characters, at most %d): '%.*s'",
+                      flag, argn, ax->key, len, PLAN_CELL - 1, (int)len, p);
             return -1;
         }
         if (len == 0 || blank) {
-            fprintf(stderr, "error: %s (argument %d): bad entry '%.*s' in '%s' (entries are "
-                            "non-empty, without blanks, separated by single commas)\n",
-                    flag, argn, (int)len, p, list);
+            error_add(errs, argn, NULL, "%s (argument %d): bad entry '%.*s' in '%s' (entries are "
+                                        "non-empty, without blanks, separated by single commas)",
+                      flag, argn, (int)len, p, list);
             return -1;
         }
         for (int k = 0; k < ax->n; k++)
             if (strlen(ax->values[k]) == len && strncmp(ax->values[k], p, len) == 0) {
-                fprintf(stderr, "error: %s (argument %d): '%.*s' is listed twice in '%s'\n", flag,
-                        argn, (int)len, p, list);
+                error_add(errs, argn, NULL, "%s (argument %d): '%.*s' is listed twice in '%s'",
+                          flag, argn, (int)len, p, list);
                 return -1;
             }
         if (!(ax->values[ax->n] = strndup(p, len))) {
-            fprintf(stderr, "error: out of memory\n");
+            error_add(errs, argn, NULL, "out of memory");
             return -1;
         }
         ax->n++;
@@ -108,12 +112,12 @@ static int split_values(Axis *ax, const char *list, const char *flag, int argn) 
 }
 
 /* d_k values: positive integers, sorted ascending (the figures' x axis). */
-static int check_dk(Axis *ax, int argn) {
+static int check_dk(Axis *ax, int argn, ErrorList *errs) {
     for (int i = 0; i < ax->n; i++) {
         long v;
         if (cli_parse_count(ax->values[i], strlen(ax->values[i]), 1, 1000000, &v) != 0) {
-            fprintf(stderr, "error: --dk (argument %d): '%s' is not a positive integer (at most "
-                            "1000000)\n", argn, ax->values[i]);
+            error_add(errs, argn, NULL, "--dk (argument %d): '%s' is not a positive integer (at "
+                                        "most 1000000)", argn, ax->values[i]);
             return -1;
         }
     }
@@ -127,26 +131,26 @@ static int check_dk(Axis *ax, int argn) {
 }
 
 /* --seeds N (1..N) or a list of seeds. */
-static int set_seeds(Axis *ax, const char *v, int argn) {
+static int set_seeds(Axis *ax, const char *v, int argn, ErrorList *errs) {
     long n;
     if (!strchr(v, ',')) {
         if (cli_parse_count(v, strlen(v), 1, SWEEP_MAX_VALUES, &n) != 0) {
-            fprintf(stderr, "error: --seeds (argument %d): '%s' is not a count from 1 to %d (or "
-                            "a list of seeds: 3,7)\n", argn, v, SWEEP_MAX_VALUES);
+            error_add(errs, argn, NULL, "--seeds (argument %d): '%s' is not a count from 1 to %d "
+                                        "(or a list of seeds: 3,7)", argn, v, SWEEP_MAX_VALUES);
             return -1;
         }
         char *list = malloc((size_t)n * 8 + 1), *p = list;
         if (!list) return -1;
         for (long s = 1; s <= n; s++) p += sprintf(p, s > 1 ? ",%ld" : "%ld", s);
-        int rc = split_values(ax, list, "--seeds", argn);
+        int rc = split_values(ax, list, "--seeds", argn, errs);
         free(list);
         return rc;
     }
-    if (split_values(ax, v, "--seeds", argn) != 0) return -1;
+    if (split_values(ax, v, "--seeds", argn, errs) != 0) return -1;
     for (int i = 0; i < ax->n; i++)
         if (cli_parse_count(ax->values[i], strlen(ax->values[i]), 0, 1000000000000L, &n) != 0) {
-            fprintf(stderr, "error: --seeds (argument %d): '%s' is not a seed (0 or more)\n",
-                    argn, ax->values[i]);
+            error_add(errs, argn, NULL, "--seeds (argument %d): '%s' is not a seed (0 or more)",
+                      argn, ax->values[i]);
             return -1;
         }
     return 0;
@@ -161,25 +165,28 @@ static const char *const VALUED[] = {"--dk", "--scales", "--seeds", "--grid", "-
 typedef struct {
     Axis dk, scale, seed, grid[SWEEP_MAX_AXES];
     int n_grid, has_dk, has_scale, has_seed;
-    CliOnce once; /* where each once-only option was given */
+    int collect_argn; /* where --collect was given (0: not) */
+    CliOnce once;     /* where each once-only option was given */
+    ErrorList errs;   /* every mistake of the line, in argument order */
 } Parts;
 
-/* A once-only option given twice, or --set of one key twice: the last one silently won. Refused
- * naming both arguments. */
-static int check_repeat(const SweepArgs *a, Parts *p, size_t k, const char *v, int argn) {
+/* A once-only option given twice, or --set of one key twice: the last one silently won. Named
+ * with both arguments; the value is still read (its own mistakes are named too). */
+static void check_repeat(const SweepArgs *a, Parts *p, size_t k, const char *v, int argn) {
     if (strcmp(VALUED[k], "--set") == 0) {
         char key[128];
-        if (cli_set_key(v, key, sizeof key) != 0) return 0;
+        if (cli_set_key(v, key, sizeof key) != 0) return;
         for (int s = 0; s < a->n_sets; s++)
             if (config_assignment_sets(a->sets[s], key)) {
-                fprintf(stderr, "error: --set (argument %d): '%s' is already set by --set "
-                                "(argument %d); give it once\n", argn, key, a->set_argn[s]);
-                return -1;
+                error_add(&p->errs, argn, NULL, "--set (argument %d): '%s' is already set by "
+                                                "--set (argument %d); give it once",
+                          argn, key, a->set_argn[s]);
+                return;
             }
-        return 0;
+        return;
     }
-    if (strcmp(VALUED[k], "--grid") == 0) return 0; /* parse_grid refuses a key varied twice */
-    return cli_once(&p->once, VALUED[k], argn) >= 0 ? -1 : 0;
+    if (strcmp(VALUED[k], "--grid") == 0) return; /* parse_grid refuses a key varied twice */
+    cli_once_to(&p->once, VALUED[k], argn, &p->errs);
 }
 
 static void axis_init(Axis *ax, AxisKind kind, const char *key, const char *label,
@@ -192,51 +199,53 @@ static void axis_init(Axis *ax, AxisKind kind, const char *key, const char *labe
 }
 
 /* --grid section.key=v1,v2,... */
-static int parse_grid(Parts *p, const char *v, int argn) {
+static void parse_grid(Parts *p, const char *v, int argn) {
     size_t klen = strcspn(v, "=");
     char key[64];
+    ErrorList *errs = &p->errs;
     if (v[klen] && klen >= sizeof key) {
-        fprintf(stderr, "error: --grid (argument %d): the key '%.*s' is too long (%zu characters, "
-                        "at most %d; see ./train --reference-table)\n",
-                argn, (int)klen, v, klen, (int)sizeof key - 1);
-        return -1;
+        error_add(errs, argn, NULL, "--grid (argument %d): the key '%.*s' is too long (%zu "
+                                    "characters, at most %d; see ./train --reference-table)",
+                  argn, (int)klen, v, klen, (int)sizeof key - 1);
+        return;
     }
     if (!v[klen] || klen == 0) {
-        fprintf(stderr, "error: --grid (argument %d): '%s' is not section.key=v1,v2,...\n", argn, v);
-        return -1;
+        error_add(errs, argn, NULL, "--grid (argument %d): '%s' is not section.key=v1,v2,...",
+                  argn, v);
+        return;
     }
     memcpy(key, v, klen);
     key[klen] = '\0';
     if (config_key_index(key) < 0) {
-        fprintf(stderr, "error: --grid (argument %d): '%s' is not a config key (see ./train "
-                        "--reference-table)\n", argn, key);
-        return -1;
+        error_add(errs, argn, NULL, "--grid (argument %d): '%s' is not a config key (see ./train "
+                                    "--reference-table)", argn, key);
+        return;
     }
     if (strcmp(key, "run.name") == 0 || strcmp(key, "run.dir") == 0) {
-        fprintf(stderr, "error: --grid (argument %d): '%s' is set by the sweep (each run's folder "
-                        "is OUT/runs/<name>)\n", argn, key);
-        return -1;
+        error_add(errs, argn, NULL, "--grid (argument %d): '%s' is set by the sweep (each run's "
+                                    "folder is OUT/runs/<name>)", argn, key);
+        return;
     }
     for (int i = 0; i < p->n_grid; i++)
         if (strcmp(p->grid[i].key, key) == 0) {
-            fprintf(stderr, "error: --grid (argument %d): '%s' is already varied by --grid "
-                            "(argument %d); give all its values in one list\n",
-                    argn, key, p->grid[i].argn);
-            return -1;
+            error_add(errs, argn, NULL, "--grid (argument %d): '%s' is already varied by --grid "
+                                        "(argument %d); give all its values in one list",
+                      argn, key, p->grid[i].argn);
+            return;
         }
     if (p->n_grid == SWEEP_MAX_AXES - 3) {
-        fprintf(stderr, "error: --grid (argument %d): at most %d --grid options\n", argn,
-                SWEEP_MAX_AXES - 3);
-        return -1;
+        error_add(errs, argn, NULL, "--grid (argument %d): at most %d --grid options", argn,
+                  SWEEP_MAX_AXES - 3);
+        return;
     }
     Axis *ax = &p->grid[p->n_grid++];
     axis_init(ax, AXIS_KEY, key, "", "--grid", argn);
-    return split_values(ax, v + klen + 1, "--grid", argn);
+    split_values(ax, v + klen + 1, "--grid", argn, errs);
 }
 
-/* The options whose value is a count (--steps, --jobs, --d-model), argument argn: in range, or
- * -1 after a message. */
-static int parse_count(SweepArgs *a, const char *flag, const char *v, int argn) {
+/* The options whose value is a count (--steps, --jobs, --d-model), argument argn: in range, or an
+ * error. */
+static void parse_count(SweepArgs *a, Parts *p, const char *flag, const char *v, int argn) {
     long n;
     static const struct { const char *flag; long lo, hi; const char *what; } INTS[] = {
         {"--steps", 0, 100000000, "a number of steps (0 or more)"},
@@ -246,17 +255,18 @@ static int parse_count(SweepArgs *a, const char *flag, const char *v, int argn) 
     for (size_t k = 0; k < sizeof INTS / sizeof *INTS; k++) {
         if (strcmp(flag, INTS[k].flag) != 0) continue;
         if (cli_parse_count(v, strlen(v), INTS[k].lo, INTS[k].hi, &n) != 0) {
-            fprintf(stderr, "error: %s (argument %d): '%s' is not %s\n", flag, argn, v,
-                    INTS[k].what);
-            return -1;
+            error_add(&p->errs, argn, NULL, "%s (argument %d): '%s' is not %s", flag, argn, v,
+                      INTS[k].what);
+            return;
         }
         if (k == 0) a->steps = (int)n, a->steps_argn = argn;
         else if (k == 1) a->jobs = (int)n, a->jobs_argn = argn;
         else a->d_model = (int)n, a->d_model_argn = argn;
     }
-    return 0;
 }
 
+/* One option at argv[*i] (*i moves past its value). Its mistakes go to p->errs; returns -1 only
+ * when the line cannot be read on (an unknown option: whether it takes a value is unknown). */
 static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     const char *arg = argv[*i], *v;
     if (strcmp(arg, "--one-head") == 0) {
@@ -265,11 +275,10 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     }
     if (strcmp(arg, "--plan") == 0 || strcmp(arg, "--collect") == 0) {
         SweepMode m = arg[2] == 'p' ? MODE_PLAN : MODE_COLLECT;
-        if (a->mode != MODE_RUN && a->mode != m) {
-            fprintf(stderr, "error: --plan and --collect exclude each other\n");
-            return -1;
-        }
+        if (a->mode != MODE_RUN && a->mode != m)
+            error_add(&p->errs, ARGN(*i), NULL, "--plan and --collect exclude each other");
         a->mode = m;
+        if (m == MODE_COLLECT) p->collect_argn = ARGN(*i);
         return 0;
     }
     const char *flag = NULL;
@@ -277,71 +286,65 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     for (size_t k = 0; k < N_VALUED && !flag; k++)
         if (cli_is_flag(arg, VALUED[k])) flag = VALUED[k], fk = k;
     if (!flag) {
-        fprintf(stderr, "error: unknown option '%s' for --sweep (argument %d; see ./train --sweep "
-                        "--help)\n", arg, ARGN(*i));
+        error_add(&p->errs, ARGN(*i), NULL, "unknown option '%s' for --sweep (argument %d; see "
+                                            "./train --sweep --help)", arg, ARGN(*i));
         return -1;
     }
     if (!(v = cli_flag_value(argc, argv, i, flag))) {
-        fprintf(stderr, "error: %s (argument %d) needs a value\n", flag, ARGN(*i));
-        return -1;
+        error_add(&p->errs, ARGN(*i), NULL, "%s (argument %d) needs a value", flag, ARGN(*i));
+        return 0;
     }
     int argn = ARGN(*i);
-    if (check_repeat(a, p, fk, v, argn) != 0) return -1;
+    check_repeat(a, p, fk, v, argn);
     if (strcmp(flag, "--dk") == 0) {
         axis_init(&p->dk, AXIS_DK, "d_k", "dk", "--dk", argn);
         p->has_dk = 1;
-        return split_values(&p->dk, v, flag, argn) || check_dk(&p->dk, argn) ? -1 : 0;
-    }
-    if (strcmp(flag, "--scales") == 0) {
+        if (split_values(&p->dk, v, flag, argn, &p->errs) == 0) check_dk(&p->dk, argn, &p->errs);
+    } else if (strcmp(flag, "--scales") == 0) {
         axis_init(&p->scale, AXIS_KEY, "attention.scale", "", "--scales", argn);
         p->has_scale = 1;
-        return split_values(&p->scale, v, flag, argn);
-    }
-    if (strcmp(flag, "--seeds") == 0) {
+        split_values(&p->scale, v, flag, argn, &p->errs);
+    } else if (strcmp(flag, "--seeds") == 0) {
         axis_init(&p->seed, AXIS_KEY, "run.seed", "s", "--seeds", argn);
         p->has_seed = 1;
-        return set_seeds(&p->seed, v, argn);
-    }
-    if (strcmp(flag, "--grid") == 0) {
+        set_seeds(&p->seed, v, argn, &p->errs);
+    } else if (strcmp(flag, "--grid") == 0) {
         a->any_grid = 1;
-        return parse_grid(p, v, argn);
-    }
-    if (strcmp(flag, "--out") == 0) {
+        parse_grid(p, v, argn);
+    } else if (strcmp(flag, "--out") == 0) {
         a->out = v, a->out_argn = argn;
-        return 0;
-    }
-    if (strcmp(flag, "--set") == 0) {
+    } else if (strcmp(flag, "--set") == 0) {
         a->sets[a->n_sets] = v;
         a->set_argn[a->n_sets++] = argn;
-        return 0;
+    } else {
+        parse_count(a, p, flag, v, argn);
     }
-    return parse_count(a, flag, v, argn);
+    return 0;
 }
 
-/* The keys each shorthand owns; a --grid or --set of one of them is refused, naming both. */
-static int check_conflicts(const SweepArgs *a, const Parts *p) {
+/* The keys each shorthand owns; a --grid or --set of one of them is named, with both. */
+static void check_conflicts(const SweepArgs *a, Parts *p) {
     static const struct { const char *key, *flag; } OWNED[] = {
         {"model.d_model", "--dk"}, {"model.n_heads", "--dk"}, {"attention.scale", "--scales"},
         {"run.seed", "--seeds"}, {"train.steps", "--steps"}};
     int has[] = {p->has_dk, p->has_dk, p->has_scale, p->has_seed, a->steps >= 0};
+    ErrorList *errs = &p->errs;
     for (int g = 0; g < p->n_grid; g++)
         for (size_t k = 0; k < sizeof OWNED / sizeof *OWNED; k++)
-            if (has[k] && strcmp(p->grid[g].key, OWNED[k].key) == 0) {
-                fprintf(stderr, "error: --grid (argument %d): '%s' is also set by %s; give it "
-                                "once\n", p->grid[g].argn, OWNED[k].key, OWNED[k].flag);
-                return -1;
-            }
+            if (has[k] && strcmp(p->grid[g].key, OWNED[k].key) == 0)
+                error_add(errs, p->grid[g].argn, NULL, "--grid (argument %d): '%s' is also set by "
+                                                       "%s; give it once",
+                          p->grid[g].argn, OWNED[k].key, OWNED[k].flag);
     if ((a->d_model_argn || a->one_head) && !p->has_dk) {
-        fprintf(stderr, "error: --%s (argument %d) shapes the d_k axis, which is off with "
-                        "--grid unless --dk is given\n", a->one_head ? "one-head" : "d-model",
-                a->one_head ? a->one_head_argn : a->d_model_argn);
-        return -1;
+        int argn = a->one_head ? a->one_head_argn : a->d_model_argn;
+        error_add(errs, argn, NULL, "--%s (argument %d) shapes the d_k axis, which is off with "
+                                    "--grid unless --dk is given",
+                  a->one_head ? "one-head" : "d-model", argn);
     }
-    if (a->d_model_argn && a->one_head) {
-        fprintf(stderr, "error: --d-model and --one-head exclude each other (with --one-head, "
-                        "d_model = d_k)\n");
-        return -1;
-    }
+    if (a->d_model_argn && a->one_head)
+        error_add(errs, a->d_model_argn > a->one_head_argn ? a->d_model_argn : a->one_head_argn,
+                  NULL, "--d-model and --one-head exclude each other (with --one-head, d_model = "
+                        "d_k)");
     for (int s = 0; s < a->n_sets; s++) {
         const char *owner = NULL, *key = NULL;
         if (config_assignment_sets(a->sets[s], "run.name")) owner = "the sweep", key = "run.name";
@@ -352,37 +355,39 @@ static int check_conflicts(const SweepArgs *a, const Parts *p) {
         for (int g = 0; g < p->n_grid && !owner; g++)
             if (config_assignment_sets(a->sets[s], p->grid[g].key))
                 owner = "--grid", key = p->grid[g].key;
-        if (owner) {
-            fprintf(stderr, "error: --set (argument %d): '%s' is set by the sweep for every run; "
-                            "use %s (or drop the --set)\n", a->set_argn[s], key, owner);
-            return -1;
-        }
+        if (owner)
+            error_add(errs, a->set_argn[s], NULL, "--set (argument %d): '%s' is set by the sweep "
+                                                  "for every run; use %s (or drop the --set)",
+                      a->set_argn[s], key, owner);
+    }
+}
+
+/* Without --grid, the preset's axes the command line did not give (--dk 8,...,128, the fixed
+ * scales, --seeds 1). Returns 0, or -1 after a message (out of memory). */
+static int preset_axes(SweepArgs *a, Parts *p) {
+    if (a->any_grid) return 0;
+    if (!p->has_dk) {
+        axis_init(&p->dk, AXIS_DK, "d_k", "dk", "--dk", 0);
+        if (split_values(&p->dk, "8,16,32,64,128", "--dk", 0, NULL) != 0) return -1;
+        p->has_dk = 1;
+    }
+    if (!p->has_scale) {
+        axis_init(&p->scale, AXIS_KEY, "attention.scale", "", "--scales", 0);
+        char list[64];
+        config_fixed_scale_names(list, sizeof list, ",");
+        if (split_values(&p->scale, list, "--scales", 0, NULL) != 0) return -1;
+        p->has_scale = 1;
+    }
+    if (!p->has_seed) {
+        axis_init(&p->seed, AXIS_KEY, "run.seed", "s", "--seeds", 0);
+        if (split_values(&p->seed, "1", "--seeds", 0, NULL) != 0) return -1;
+        p->has_seed = 1;
     }
     return 0;
 }
 
-/* Orders the axes (d_k, scale, --grid in order, seed), filling in the preset's defaults. */
-static int assemble(SweepArgs *a, Parts *p) {
-    if (!a->any_grid) {
-        if (!p->has_dk) {
-            axis_init(&p->dk, AXIS_DK, "d_k", "dk", "--dk", 0);
-            if (split_values(&p->dk, "8,16,32,64,128", "--dk", 0) != 0) return -1;
-            p->has_dk = 1;
-        }
-        if (!p->has_scale) {
-            axis_init(&p->scale, AXIS_KEY, "attention.scale", "", "--scales", 0);
-            char list[64];
-            config_fixed_scale_names(list, sizeof list, ",");
-            if (split_values(&p->scale, list, "--scales", 0) != 0) return -1;
-            p->has_scale = 1;
-        }
-        if (!p->has_seed) {
-            axis_init(&p->seed, AXIS_KEY, "run.seed", "s", "--seeds", 0);
-            if (split_values(&p->seed, "1", "--seeds", 0) != 0) return -1;
-            p->has_seed = 1;
-        }
-    }
-    if (check_conflicts(a, p) != 0) return -1;
+/* Orders the checked axes: d_k, scale, --grid in order, seed. */
+static void assemble(SweepArgs *a, Parts *p) {
     if (p->has_dk) a->axes[a->n_axes++] = p->dk, p->dk.values = NULL;
     if (p->has_scale) a->axes[a->n_axes++] = p->scale, p->scale.values = NULL;
     for (int g = 0; g < p->n_grid; g++) {
@@ -401,7 +406,6 @@ static int assemble(SweepArgs *a, Parts *p) {
         snprintf(ax->label, sizeof ax->label, "%s-", shared ? ax->key : base);
     }
     if (p->has_seed) a->axes[a->n_axes++] = p->seed, p->seed.values = NULL;
-    return 0;
 }
 
 static void axis_free(Axis *ax) {
@@ -413,37 +417,39 @@ static void axis_free(Axis *ax) {
 
 /* Each --set, and each value of each --grid, tried on the defaults: a value's own rules do not
  * depend on the rest of the config (config/value.c), so one run names every bad argument, as a
- * config file's errors are all named at once. The config file and the checks across keys come
- * later (the sweep's base config, plan_build). Returns 0, or -1 after the messages. */
-static int check_values(const SweepArgs *a, const Parts *p) {
+ * config file's errors are all named at once. The checks across keys come later (the sweep's
+ * base config, plan_build). */
+static void check_values(const SweepArgs *a, Parts *p) {
     Config *c = malloc(sizeof *c);
     if (!c) {
-        fprintf(stderr, "error: out of memory\n");
-        return -1;
+        error_add(&p->errs, 0, NULL, "out of memory");
+        return;
     }
-    int bad = 0;
     for (int s = 0; s < a->n_sets; s++) {
         config_defaults(c);
-        bad |= config_set(c, a->sets[s], a->set_argn[s]) != 0;
+        config_set_as(c, a->sets[s], "--set", a->set_argn[s], &p->errs);
     }
     for (int g = 0; g < p->n_grid; g++)
         for (int v = 0; v < p->grid[g].n; v++) {
             config_defaults(c);
-            bad |= plan_axis_set(c, &p->grid[g], p->grid[g].key, p->grid[g].values[v]) != 0;
+            plan_axis_set(c, &p->grid[g], p->grid[g].key, p->grid[g].values[v], &p->errs);
         }
+    /* a line with mistakes names the config file's own too, first (it is read first): the
+     * sweep reads it only once the line is right (sweep.c) */
+    if (error_count(&p->errs) && a->config_path) {
+        config_defaults(c);
+        config_load_file_to(c, a->config_path, &p->errs);
+    }
     free(c);
-    return bad ? -1 : 0;
 }
 
 /* --collect reads the plan from OUT/plan.txt: anything that would make a plan is refused. */
-static int check_collect(const SweepArgs *a, const Parts *p) {
+static void check_collect(const SweepArgs *a, Parts *p) {
     if (a->config_path || p->has_dk || p->has_scale || p->has_seed || a->any_grid || a->n_sets ||
-        a->steps >= 0 || a->d_model_argn || a->one_head) {
-        fprintf(stderr, "error: --collect reads the plan stored in OUT/plan.txt; give only "
-                        "--out DIR (and no config, axes, --set or --steps)\n");
-        return -1;
-    }
-    return 0;
+        a->steps >= 0 || a->d_model_argn || a->one_head)
+        error_add(&p->errs, p->collect_argn, NULL, "--collect reads the plan stored in "
+                                                   "OUT/plan.txt; give only --out DIR (and no "
+                                                   "config, axes, --set or --steps)");
 }
 
 int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
@@ -454,36 +460,38 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
     a->sets = malloc(sizeof *a->sets * (size_t)(argc + 1));
     a->set_argn = malloc(sizeof *a->set_argn * (size_t)(argc + 1));
     Parts *p = calloc(1, sizeof *p);
-    int rc = a->sets && a->set_argn && p ? 0 : -1;
-    if (rc) fprintf(stderr, "error: out of memory\n");
-    int bad = 0; /* a bad --grid or --set: the others are read too, every bad one named */
-    for (int i = 0; i < argc && !rc; i++) {
+    if (!a->sets || !a->set_argn || !p) {
+        fprintf(stderr, "error: out of memory\n");
+        free(p);
+        return -1;
+    }
+    int rc = 0, stop = 0; /* stop: a word the line cannot be read past */
+    for (int i = 0; i < argc && !rc && !stop; i++) {
         if (cli_is_help(argv[i])) {
             sweep_usage(stdout);
             rc = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            int repeatable = cli_is_flag(argv[i], "--grid") || cli_is_flag(argv[i], "--set");
-            int r = parse_option(a, p, argc, argv, &i);
-            if (r != 0 && repeatable) bad = 1;
-            else rc = r;
+            stop = parse_option(a, p, argc, argv, &i) != 0;
         } else if (a->config_path) {
-            fprintf(stderr, "error: --sweep takes one config file ('%s' and '%s' given)\n",
-                    a->config_path, argv[i]);
-            rc = -1;
+            error_add(&p->errs, ARGN(i), NULL, "--sweep takes one config file ('%s' and '%s' "
+                                               "given)", a->config_path, argv[i]);
         } else {
             a->config_path = argv[i];
         }
     }
-    if (!rc && a->mode != MODE_COLLECT) bad |= check_values(a, p) != 0;
-    if (!rc && bad) rc = -1;
-    if (!rc && a->mode == MODE_COLLECT) rc = check_collect(a, p);
-    else if (!rc) rc = assemble(a, p);
-    if (p) {
-        axis_free(&p->dk);
-        axis_free(&p->scale);
-        axis_free(&p->seed);
-        for (int g = 0; g < p->n_grid; g++) axis_free(&p->grid[g]);
+    if (!rc && !stop && a->mode == MODE_COLLECT) check_collect(a, p);
+    else if (!rc && !stop) {
+        if (preset_axes(a, p) != 0) rc = -1;
+        check_conflicts(a, p);
+        check_values(a, p);
     }
+    if (rc == 1) error_drop(&p->errs); /* --help asked: the usage, not the mistakes */
+    else if (error_flush(&p->errs) != 0) rc = -1;
+    if (!rc) assemble(a, p);
+    axis_free(&p->dk);
+    axis_free(&p->scale);
+    axis_free(&p->seed);
+    for (int g = 0; g < p->n_grid; g++) axis_free(&p->grid[g]);
     free(p);
     return rc;
 }

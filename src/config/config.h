@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "util/error_list.h"
 #include "util/exit_codes.h"
 
 #define CONFIG_STR 256
@@ -107,8 +108,9 @@ typedef struct {
     char origin[CONFIG_MAX_KEYS][CONFIG_STR + 32];
 } Config;
 
-/* The errors config_load_file names of one file; any more are counted, not named. */
-#define CONFIG_MAX_ERRORS 20
+/* The errors config_load_file names of one file (and of the --set that follow it, when they go
+ * to the same list); any more are counted, not named (util/error_list.h). */
+#define CONFIG_MAX_ERRORS ERRORS_NAMED
 
 /* A configuration error reported by the functions below exits with EXIT_CONFIG (2,
  * util/exit_codes.h): the message has been printed, the run must not start, and 2 tells scripts
@@ -121,15 +123,22 @@ void config_defaults(Config *c);
 /* Reads an INI file into c, which should hold defaults (and may already hold an earlier file's
  * values). Reports every error of the file, not only the first, so that one run names every
  * typo (up to CONFIG_MAX_ERRORS; when the file has more, one line then says how many; the keys
- * under a bad section header are not read, their header's error stands for them): prints "FILE:LINE: 'section.key': message"
- * to stderr (or "FILE:LINE: message" when no valid key is involved, e.g. an unknown section or a
- * malformed line; "cannot open 'FILE': reason" when the file is missing or unreadable) and
- * returns -1, leaving c unchanged. The caller should then exit with EXIT_CONFIG. Rejects keys outside a
- * section, unknown sections and keys (suggesting the nearest valid one), a key given twice in the
- * file, a section header given twice (naming both lines), empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
+ * under a bad section header are not read, their header's error stands for them): prints
+ * "error: FILE:LINE: 'section.key': message" to stderr (or "error: FILE:LINE: message" when no
+ * valid key is involved, e.g. an unknown section or a malformed line; "error: cannot open 'FILE':
+ * reason" when the file is missing or unreadable; control bytes of the quoted text escaped,
+ * util/error_list.h) and returns -1, leaving c unchanged. The caller should then exit with
+ * EXIT_CONFIG. Rejects keys outside a section, unknown sections and keys (suggesting the nearest
+ * valid one), a key given twice in the file, a section header given twice (naming both lines),
+ * empty values, values of the wrong type, with trailing garbage, out of range, overflowing,
  * non-finite or longer than CONFIG_STR - 1, and text values holding a line break (CR or LF:
  * config_write could not write them back). Returns 0 on success. */
 int config_load_file(Config *c, const char *path);
+
+/* config_load_file with the errors added to errs (order 0: the file is read first) instead of
+ * printed: the caller adds the --set errors to the same list, so one run names both, the file's
+ * first, under one cap (error_flush prints them). */
+int config_load_file_to(Config *c, const char *path, ErrorList *errs);
 
 /* config_load_file on text already in memory: text[0..len) is the file's content (need not be
  * NUL-terminated; a NUL byte in it is an error naming its line) and name stands for the path in
@@ -140,14 +149,17 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len);
 /* Applies one "section.key=value" override (from --set, the argn-th command-line argument) with
  * the same value checks as the file; a later --set of the same key wins. The value is taken
  * literally (no comments), optionally in double quotes. On error prints
- * "--set (argument N): 'section.key': message" (or "--set (argument N): message" when the text is
- * not section.key=value or names no valid key) and returns -1 with c unchanged; 0 on success. */
+ * "error: --set (argument N): 'section.key': message" (or "error: --set (argument N): message"
+ * when the text is not section.key=value or names no valid key) and returns -1 with c unchanged;
+ * 0 on success. */
 int config_set(Config *c, const char *assignment, int argn);
 
 /* config_set for a value that came from another option (the sweep's --grid, --dk, ...): the
- * same checks, with the error naming that option ("--grid (argument N): ..."; with argn <= 0,
- * "--dk (default): ...") instead of --set. */
-int config_set_as(Config *c, const char *assignment, const char *option, int argn);
+ * same checks, with the error naming that option ("--grid (argument N): ..."; with argn 0,
+ * "--dk (default): ..."; with argn < 0, option is the whole place, a file and line such as
+ * "plan.txt:12", and the key's origin too), added to errs with order argn (NULL: printed now). */
+int config_set_as(Config *c, const char *assignment, const char *option, int argn,
+                  ErrorList *errs);
 
 /* True when assignment, read as config_set reads it ("section.key=value", spaces around the names
  * allowed), names key ("section.key"); false for any other key or text that is not an
@@ -161,7 +173,7 @@ extern const char *const config_resumable_keys[];
 
 /* Cross-key checks once everything is read: model.d_model divisible by model.n_heads, a non-empty
  * task.file when task.name = file or text (and none for the other tasks), optim.min_lr <= optim.lr under the cosine schedule. Each
- * message starts with where the offending key was set ("FILE:LINE: ...") and names where the
+ * message starts with where the offending key was set ("error: FILE:LINE: ...") and names where the
  * other key came from. Task-dependent checks (sequence length vs max_seq_len, file readable) are
  * done by the task module. Prints every violation; returns -1 if there was any, else 0. */
 int config_validate(const Config *c);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "config/config_internal.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 
 typedef struct {
@@ -18,19 +19,20 @@ typedef struct {
     /* line of a section's header, at its first key's index; 0 = none */
     long section_line[CONFIG_MAX_KEYS];
     int skip;        /* under a header that was refused: its keys are not read (nor reported) */
-    int quiet;       /* past CONFIG_MAX_ERRORS: errors counted, not named */
+    ErrorList *errs; /* where the file's errors go (order 0: a file is read before --set) */
 } Reader;
 
 static int line_error(const Reader *r, const char *msg) {
-    if (!r->quiet) fprintf(stderr, "%s:%ld: %s\n", r->path, r->line, msg);
+    char where[4200]; /* a path as long as PATH_MAX, and its line */
+    snprintf(where, sizeof where, "%s:%ld", r->path, r->line);
+    error_add(r->errs, 0, where, "%s", msg);
     return -1;
 }
 
 static int key_error(const Reader *r, int i, const char *msg) {
-    if (!r->quiet)
-        fprintf(stderr, "%s:%ld: '%s.%s': %s\n", r->path, r->line, cfg_keys[i].section,
-                cfg_keys[i].key, msg);
-    return -1;
+    char text[MSG + 160];
+    snprintf(text, sizeof text, "'%s.%s': %s", cfg_keys[i].section, cfg_keys[i].key, msg);
+    return line_error(r, text);
 }
 
 /* A ';' or '#' at the start or after whitespace, outside double quotes, starts a comment, so
@@ -124,17 +126,16 @@ static int read_line(Reader *r, Config *c, char *s) {
     return line_error(r, msg);
 }
 
-int config_load_text(Config *c, const char *name, const char *text, size_t len) {
-    Reader r = {.path = name};
+/* config_load_text with the errors added to errs. */
+static int load_text(Config *c, const char *name, const char *text, size_t len, ErrorList *errs) {
+    Reader r = {.path = name, .errs = errs};
     Config work = *c; /* so that a failed load leaves c as it was */
     char *line = NULL;
     size_t cap = 0;
-    int rc = 0, n_errors = 0;
-    long cap_line = 0; /* the line of the last error named */
+    int rc = 0;
     /* One line at a time into a NUL-terminated copy, since the line parser edits in place; on
-     * past an error, so that every error of the file is reported at once (work is then dropped);
-     * past CONFIG_MAX_ERRORS the rest is read quietly, to say how many more there are (none:
-     * no such line) */
+     * past an error, so that every error of the file is reported at once (work is then dropped;
+     * past ERRORS_NAMED the list counts them, to say how many more there are) */
     for (size_t pos = 0; pos < len;) {
         const char *nl = memchr(text + pos, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
@@ -142,7 +143,8 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len) 
             size_t want = n + 1 > 2 * cap ? n + 1 : 2 * cap;
             char *p = realloc(line, want);
             if (!p) {
-                fprintf(stderr, "%s:%ld: out of memory\n", name, r.line + 1);
+                r.line++;
+                line_error(&r, "out of memory");
                 rc = -1;
                 break;
             }
@@ -155,29 +157,38 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len) 
         r.line++;
         /* a NUL byte would silently end the line for the parser below */
         if ((memchr(line, '\0', n) ? line_error(&r, "a NUL byte in the line (not a text file?)")
-                                    : read_line(&r, &work, line)) == 0)
-            continue;
-        rc = -1;
-        if (++n_errors == CONFIG_MAX_ERRORS) r.quiet = 1, cap_line = r.line;
+                                    : read_line(&r, &work, line)) != 0)
+            rc = -1;
     }
-    if (n_errors > CONFIG_MAX_ERRORS)
-        fprintf(stderr, "%s:%ld: %d errors named; %d more after this line, not named\n", name,
-                cap_line, CONFIG_MAX_ERRORS, n_errors - CONFIG_MAX_ERRORS);
     free(line);
     if (rc == 0) *c = work;
     return rc;
 }
 
-int config_load_file(Config *c, const char *path) {
+int config_load_text(Config *c, const char *name, const char *text, size_t len) {
+    ErrorList errs = {0};
+    int rc = load_text(c, name, text, len, &errs);
+    error_flush(&errs);
+    return rc;
+}
+
+int config_load_file_to(Config *c, const char *path, ErrorList *errs) {
     /* a config of every key with long comments is a few kB; 1 MiB bounds a wrong path */
     char why[256];
     size_t len;
     char *buf = file_read_regular(path, (size_t)1 << 20, &len, why, sizeof why);
     if (!buf) {
-        fprintf(stderr, "cannot open '%s': %s\n", path, why);
+        error_add(errs, 0, NULL, "cannot open '%s': %s", path, why);
         return -1;
     }
-    int rc = config_load_text(c, path, buf, len);
+    int rc = load_text(c, path, buf, len, errs);
     free(buf);
+    return rc;
+}
+
+int config_load_file(Config *c, const char *path) {
+    ErrorList errs = {0};
+    int rc = config_load_file_to(c, path, &errs);
+    error_flush(&errs);
     return rc;
 }

@@ -38,52 +38,54 @@ int config_assignment_sets(const char *assignment, const char *key) {
     return sets;
 }
 
-/* config_set on buf, a writable copy of assignment. */
+/* config_set on buf, a writable copy of assignment; errors at where, origin recorded. */
 static int set_from(Config *c, char *buf, const char *assignment, const char *where,
-                    const char *option, int argn) {
+                    const char *origin, ErrorList *errs, int order) {
     char msg[MSG];
     char *section, *key, *value;
     const char *why;
     if (split_assignment(buf, &section, &key, &value, &why) != 0) {
-        fprintf(stderr, "%s: expected section.key=value, got '%.200s%s' (%s)\n", where, assignment,
-                strlen(assignment) > 200 ? "..." : "", why);
+        error_add(errs, order, where, "expected section.key=value, got '%.200s%s' (%s)",
+                  assignment, strlen(assignment) > 200 ? "..." : "", why);
         return -1;
     }
     if (!cfg_section_exists(section)) {
         cfg_unknown_section_msg(section, msg, sizeof msg);
-        fprintf(stderr, "%s: %s\n", where, msg);
+        error_add(errs, order, where, "%s", msg);
         return -1;
     }
     int i = cfg_find_key(section, key);
     if (i < 0) {
         cfg_unknown_key_msg(section, key, msg, sizeof msg);
-        fprintf(stderr, "%s: %s\n", where, msg);
+        error_add(errs, order, where, "%s", msg);
         return -1;
     }
-    char origin[64];
-    snprintf(origin, sizeof origin, "%s argument %d", option, argn);
     if (cfg_assign(c, i, value, origin, msg, sizeof msg)) {
-        fprintf(stderr, "%s: '%s.%s': %s\n", where, cfg_keys[i].section, cfg_keys[i].key, msg);
+        error_add(errs, order, where, "'%s.%s': %s", cfg_keys[i].section, cfg_keys[i].key, msg);
         return -1;
     }
     return 0;
 }
 
 int config_set(Config *c, const char *assignment, int argn) {
-    return config_set_as(c, assignment, "--set", argn);
+    return config_set_as(c, assignment, "--set", argn, NULL);
 }
 
-int config_set_as(Config *c, const char *assignment, const char *option, int argn) {
-    char where[96];
+int config_set_as(Config *c, const char *assignment, const char *option, int argn,
+                  ErrorList *errs) {
+    char where[sizeof c->origin[0]], origin[sizeof c->origin[0]];
     if (argn > 0) snprintf(where, sizeof where, "%s (argument %d)", option, argn);
-    else snprintf(where, sizeof where, "%s (default)", option);
+    else snprintf(where, sizeof where, argn < 0 ? "%s" : "%s (default)", option);
+    if (argn < 0) snprintf(origin, sizeof origin, "%s", option);
+    else snprintf(origin, sizeof origin, "%s argument %d", option, argn);
+    int order = argn > 0 ? argn : 0;
     /* any length: a value over the limit is refused by the key's own check, which names it */
     char *buf = strdup(assignment);
     if (!buf) {
-        fprintf(stderr, "%s: out of memory\n", where);
+        error_add(errs, order, where, "out of memory");
         return -1;
     }
-    int rc = set_from(c, buf, assignment, where, option, argn);
+    int rc = set_from(c, buf, assignment, where, origin, errs, order);
     free(buf);
     return rc;
 }

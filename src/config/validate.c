@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "config/config_internal.h"
+#include "util/error_list.h"
 
 /* The origin of key i, or "default"; used where a message names where a value came from. */
 const char *cfg_origin_of(const Config *c, int i) {
@@ -23,11 +24,13 @@ static int check_heads(const Config *c) {
     char at[sizeof c->origin[0] + 8];
     /* Lead with the key the user set, so the location points at something editable. */
     if (*c->origin[dm])
-        fprintf(stderr, "%s: 'model.d_model' = %d is not divisible by 'model.n_heads' = %d (%s)\n",
-                cfg_origin_of(c, dm), c->d_model, c->n_heads, set_at(c, nh, at, sizeof at));
+        error_add(NULL, 0, cfg_origin_of(c, dm),
+                  "'model.d_model' = %d is not divisible by 'model.n_heads' = %d (%s)", c->d_model,
+                  c->n_heads, set_at(c, nh, at, sizeof at));
     else
-        fprintf(stderr, "%s: 'model.n_heads' = %d does not divide 'model.d_model' = %d (%s)\n",
-                cfg_origin_of(c, nh), c->n_heads, c->d_model, set_at(c, dm, at, sizeof at));
+        error_add(NULL, 0, cfg_origin_of(c, nh),
+                  "'model.n_heads' = %d does not divide 'model.d_model' = %d (%s)", c->n_heads,
+                  c->d_model, set_at(c, dm, at, sizeof at));
     return -1;
 }
 
@@ -40,11 +43,12 @@ static int check_llama(const Config *c) {
         dm = cfg_find_key("model", "d_model");
     char at[sizeof c->origin[0] + 8], at_dm[sizeof c->origin[0] + 8];
     /* both settings named: either may be the one to change */
-    fprintf(stderr, "%s: 'model.block' = llama rotates each head's q and k by channel pairs "
-                    "(RoPE), so d_k = model.d_model / model.n_heads must be even; it is %d / %d "
-                    "= %d ('model.d_model' %s, 'model.n_heads' %s)\n",
-            cfg_origin_of(c, bl), c->d_model, c->n_heads, c->d_model / c->n_heads,
-            set_at(c, dm, at_dm, sizeof at_dm), set_at(c, nh, at, sizeof at));
+    error_add(NULL, 0, cfg_origin_of(c, bl),
+              "'model.block' = llama rotates each head's q and k by channel pairs "
+              "(RoPE), so d_k = model.d_model / model.n_heads must be even; it is %d / %d "
+              "= %d ('model.d_model' %s, 'model.n_heads' %s)",
+              c->d_model, c->n_heads, c->d_model / c->n_heads, set_at(c, dm, at_dm, sizeof at_dm),
+              set_at(c, nh, at, sizeof at));
     return -1;
 }
 
@@ -54,16 +58,17 @@ static int check_task_file(const Config *c) {
     int uses_file = c->task == TASK_FILE || c->task == TASK_TEXT;
     /* a task.file the generated task would silently ignore: the user meant task.name = file */
     if (!uses_file && c->task_file[0]) {
-        fprintf(stderr, "%s: 'task.file' = '%s' is set, but 'task.name' is neither file nor text "
-                        "(%s): set task.name = file (or text) to train on the file, or remove "
-                        "task.file\n",
-                cfg_origin_of(c, tf), c->task_file, set_at(c, tn, at, sizeof at));
+        error_add(NULL, 0, cfg_origin_of(c, tf),
+                  "'task.file' = '%s' is set, but 'task.name' is neither file nor text "
+                  "(%s): set task.name = file (or text) to train on the file, or remove "
+                  "task.file",
+                  c->task_file, set_at(c, tn, at, sizeof at));
         return -1;
     }
     if (!uses_file || c->task_file[0]) return 0;
-    fprintf(stderr, "%s: 'task.name' = %s needs a path in 'task.file', which is empty (%s)\n",
-            cfg_origin_of(c, tn), c->task == TASK_TEXT ? "text" : "file",
-            set_at(c, tf, at, sizeof at));
+    error_add(NULL, 0, cfg_origin_of(c, tn),
+              "'task.name' = %s needs a path in 'task.file', which is empty (%s)",
+              c->task == TASK_TEXT ? "text" : "file", set_at(c, tf, at, sizeof at));
     return -1;
 }
 
@@ -73,10 +78,11 @@ static int check_text_separator(const Config *c) {
     if (c->task != TASK_TEXT || c->task_separator != SEPARATOR_TRUE) return 0;
     int sp = cfg_find_key("task", "separator"), tn = cfg_find_key("task", "name");
     char at[sizeof c->origin[0] + 8];
-    fprintf(stderr, "%s: 'task.separator' = true, but 'task.name' = text (%s) has no prompt and "
-                    "answer to separate: every byte is predicted. Remove the key, or set it to "
-                    "auto or false\n",
-            cfg_origin_of(c, sp), set_at(c, tn, at, sizeof at));
+    error_add(NULL, 0, cfg_origin_of(c, sp),
+              "'task.separator' = true, but 'task.name' = text (%s) has no prompt and "
+              "answer to separate: every byte is predicted. Remove the key, or set it to "
+              "auto or false",
+              set_at(c, tn, at, sizeof at));
     return -1;
 }
 
@@ -84,9 +90,10 @@ static int check_min_lr(const Config *c) {
     if (c->schedule != SCHED_COSINE || c->min_lr <= c->lr) return 0;
     int ml = cfg_find_key("optim", "min_lr"), lr = cfg_find_key("optim", "lr");
     char at[sizeof c->origin[0] + 8];
-    fprintf(stderr, "%s: 'optim.min_lr' = %g is larger than 'optim.lr' = %g (%s); the cosine "
-                    "schedule decays from optim.lr down to optim.min_lr\n",
-            cfg_origin_of(c, ml), c->min_lr, c->lr, set_at(c, lr, at, sizeof at));
+    error_add(NULL, 0, cfg_origin_of(c, ml),
+              "'optim.min_lr' = %g is larger than 'optim.lr' = %g (%s); the cosine "
+              "schedule decays from optim.lr down to optim.min_lr",
+              c->min_lr, c->lr, set_at(c, lr, at, sizeof at));
     return -1;
 }
 
@@ -97,19 +104,21 @@ static int check_attention(const Config *c) {
     char at[sizeof c->origin[0] + 8];
     /* by value, not by origin: config.ini writes every key, its default 1 included */
     if (c->scale_init != 1.0 && c->scale_mode != SCALE_LEARNED) {
-        fprintf(stderr, "%s: 'attention.scale_init' = %g is set, but 'attention.scale' is not learned "
-                        "(%s): it is the learned factor's start; set attention.scale = learned, "
-                        "or remove attention.scale_init\n",
-                cfg_origin_of(c, si), c->scale_init, set_at(c, sc, at, sizeof at));
+        error_add(NULL, 0, cfg_origin_of(c, si),
+                  "'attention.scale_init' = %g is set, but 'attention.scale' is not learned "
+                  "(%s): it is the learned factor's start; set attention.scale = learned, "
+                  "or remove attention.scale_init",
+                  c->scale_init, set_at(c, sc, at, sizeof at));
         return -1;
     }
     if (c->qk_clip > 0 && c->qk_norm != QK_NORM_NONE) {
         /* the normalised q and k do not change when their weights shrink: the clip would run
          * every step and bound nothing */
-        fprintf(stderr, "%s: 'attention.qk_clip' = %g cannot bound the logits with "
-                        "'attention.qk_norm' on (%s): qk-norm undoes the shrinking of the q and k "
-                        "weights; use one of the two\n",
-                cfg_origin_of(c, qc), c->qk_clip, set_at(c, qn, at, sizeof at));
+        error_add(NULL, 0, cfg_origin_of(c, qc),
+                  "'attention.qk_clip' = %g cannot bound the logits with "
+                  "'attention.qk_norm' on (%s): qk-norm undoes the shrinking of the q and k "
+                  "weights; use one of the two",
+                  c->qk_clip, set_at(c, qn, at, sizeof at));
         return -1;
     }
     return 0;

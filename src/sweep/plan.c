@@ -18,17 +18,11 @@
 #include "train/task_source.h"
 #include "train/train.h"
 
-int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value) {
+int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value,
+                  ErrorList *errs) {
     char buf[2 * PLAN_CELL];
     snprintf(buf, sizeof buf, "%s=%s", key, value);
-    if (config_set_as(c, buf, ax->flag, ax->argn) == 0) return 0;
-    if (ax->argn > 0)
-        fprintf(stderr, "error: %s (argument %d): value '%s' of '%s' is refused (see above)\n",
-                ax->flag, ax->argn, value, key);
-    else
-        fprintf(stderr, "error: %s (default): value '%s' of '%s' is refused (see above)\n",
-                ax->flag, value, key);
-    return -1;
+    return config_set_as(c, buf, ax->flag, ax->argn, errs);
 }
 
 /* The d_k axis: fixed width (n_heads = d_model / d_k) or one head (d_model = d_k). */
@@ -43,9 +37,9 @@ static int set_dk(Config *c, const SweepArgs *a, const Axis *ax, const char *val
     }
     char v[32];
     snprintf(v, sizeof v, "%d", dm);
-    if (plan_axis_set(c, ax, "model.d_model", v) != 0) return -1;
+    if (plan_axis_set(c, ax, "model.d_model", v, NULL) != 0) return -1;
     snprintf(v, sizeof v, "%d", dm / dk);
-    return plan_axis_set(c, ax, "model.n_heads", v);
+    return plan_axis_set(c, ax, "model.n_heads", v, NULL);
 }
 
 /* A name part: only what run.name accepts, [A-Za-z0-9._-], survives; a '+' is dropped (1e+3
@@ -100,7 +94,7 @@ int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir
     for (int i = 0; i < a->n_axes; i++) {
         const Axis *ax = &a->axes[i];
         const char *v = ax->values[d[i]];
-        if (ax->kind == AXIS_DK ? set_dk(out, a, ax, v) : plan_axis_set(out, ax, ax->key, v))
+        if (ax->kind == AXIS_DK ? set_dk(out, a, ax, v) : plan_axis_set(out, ax, ax->key, v, NULL))
             return -1;
         name_part(name, sizeof name, ax->label, v);
     }

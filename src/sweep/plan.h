@@ -71,9 +71,10 @@ typedef struct {
  * does not fit task.file). */
 int plan_absolute_task_file(Config *c);
 
-/* config_set of "key=value" on c, a value of axis ax (its option and argument named in the
- * error, then a line saying the option's value is refused). Returns 0, or -1 after the messages. */
-int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value);
+/* config_set of "key=value" on c, a value of axis ax: its error (one line naming the option, its
+ * argument, the key and why) added to errs (NULL: printed now). Returns 0, or -1. */
+int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value,
+                  ErrorList *errs);
 
 /* Config of run `index` (0-based, plan order): base, then each axis' value, run.dir = runs_dir,
  * run.name = the run's name, run.threads = 1 unless base set it, task.file absolute. Returns 0, or -1 after a

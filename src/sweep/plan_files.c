@@ -13,6 +13,7 @@
 
 #include "report/page/page.h"
 #include "util/dirs.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/shell_word.h"
 #include "util/whole_write.h"
@@ -121,10 +122,11 @@ static int written_by_a_sweep(const char *path, const char *out, int is_jobs, ch
 /* The message of plan_check_folder for path (foreign: its first line that is not ours, or "");
  * returns -1. */
 static int not_ours(const char *path, const char *foreign) {
-    fprintf(stderr, "error: '%s' is not a file a sweep into this folder wrote%s%s%s, and the "
-                    "sweep would overwrite it. Use another --out, or move it away; nothing was "
-                    "run\n",
-            path, foreign[0] ? " (" : "", foreign, foreign[0] ? ")" : "");
+    /* the line is quoted escaped: a CRLF line's CR would hide the rest of the message */
+    error_add(NULL, 0, NULL, "'%s' is not a file a sweep into this folder wrote%s%s%s, and the "
+                             "sweep would overwrite it. Use another --out, or move it away; "
+                             "nothing was run",
+              path, foreign[0] ? " (" : "", foreign, foreign[0] ? ")" : "");
     return -1;
 }
 

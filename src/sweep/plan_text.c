@@ -266,16 +266,18 @@ int plan_check_task_file(const Config *c, const char *cfg_path) {
     return rc;
 }
 
-/* Sets key (as `option`) to value in c; on error names path and line as well. */
+/* Sets key to value in c; an error names path and line (one line: "PATH:LINE: 'key': why"). */
 static int set_from_plan(Config *c, const char *key, const char *value, const char *path, int line) {
     size_t n = strlen(key) + strlen(value) + 2;
-    char *buf = malloc(n);
-    if (!buf) return -1;
-    snprintf(buf, n, "%s=%s", key, value);
-    int rc = config_set_as(c, buf, path, 0);
+    char *buf = malloc(n), *where = malloc(strlen(path) + 24);
+    int rc = -1;
+    if (buf && where) {
+        snprintf(buf, n, "%s=%s", key, value);
+        sprintf(where, "%s:%d", path, line);
+        rc = config_set_as(c, buf, where, -1, NULL);
+    }
     free(buf);
-    if (rc != 0) fprintf(stderr, "error: %s:%d: the value '%s' of %s is refused (see above)\n",
-                         path, line, value, key);
+    free(where);
     return rc;
 }
 

@@ -149,6 +149,12 @@ typedef enum {
     LR_BASIS_NEAREST         /* beyond the measured widths without a fit: the nearest one's */
 } LrBasis;
 
+/* A text config's task.file against its regime's corpus, both as the trainer opens them (from
+ * the current folder): the same file, another, or not to be told (a dangling link, a ".." past
+ * a missing folder, a folder that cannot be searched). Only SAME lets the verdict give a number
+ * measured on the map's corpus. */
+typedef enum { LR_CORPUS_SAME, LR_CORPUS_OTHER, LR_CORPUS_UNTOLD } LrCorpus;
+
 /* One measured width's say at the config's lr (LR_BASIS_NEIGHBOURS, LR_BASIS_NEAREST). */
 typedef struct {
     int d_model;
@@ -181,8 +187,10 @@ typedef struct {
     double behind_bits;      /* a relative regime with LR_BASIS_RUNS: lr_map_behind_best of the
                               * runs it rests on; -1: none */
     char corpus[CONFIG_STR]; /* a text regime's corpus (its runs' task.file, "data/kjv.txt") when
-                              * the config trains on another (config_file below), else "" */
+                              * the config trains on another (config_file below) or on one that
+                              * cannot be told from it (corpus_match), else "" */
     char config_file[CONFIG_STR]; /* with corpus: the config's task.file */
+    LrCorpus corpus_match;   /* a text config in a text regime: its task.file against corpus */
 } LrPlacement;
 
 /* Places the validated config c in its regime (the first of lr_map_regimes whose settings it has)
@@ -196,7 +204,9 @@ int lr_map_place(const Config *c, int T, LrPlacement *p);
  * for init_check.txt): the verdict in a word (learns, fails, split, on the edge, not known, no
  * verdict; on text near the best, behind the best, with behind_bits when known: "near the best
  * (0.008 bits per byte behind the best run at d_model 256)"; on a corpus other than the map's, no
- * number but "(measured on the map's corpus data/kjv.txt; this config trains on FILE)"), what it
+ * number but "(measured on the map's corpus data/kjv.txt; this config trains on FILE)", or, when
+ * that cannot be told, "(measured on the map's corpus data/kjv.txt; whether this config's FILE is
+ * that file cannot be told from here)"), what it
  * rests on and the regime; with a predicted step-0 logit std >= LR_MAP_STEP0_FAIL_STD, that such
  * runs failed from the start. */
 void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix);

@@ -164,7 +164,10 @@ void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
                 lr_map_regimes[p->regime].id, p->arm);
     } else {
         fprintf(f, "%s", word(p->verdict, p->regime));
-        if (p->corpus[0]) /* a number from another text would read as this one's */
+        if (p->corpus[0] && p->corpus_match == LR_CORPUS_UNTOLD)
+            fprintf(f, " (measured on the map's corpus %s; whether this config's %s is that file "
+                       "cannot be told from here)", p->corpus, p->config_file);
+        else if (p->corpus[0]) /* a number from another text would read as this one's */
             fprintf(f, " (measured on the map's corpus %s; this config trains on %s)", p->corpus,
                     p->config_file);
         else if (p->behind_bits >= 0)

@@ -1,0 +1,54 @@
+/* error_list.h: the one way an error about bad input reaches the terminal, and the list that
+ * gathers every such error of one command line (its config file's, then its arguments') so that a
+ * single run names them all, in argument order, each once.
+ *
+ * Every line is "error: WHERE: TEXT" ("error: TEXT" without a place), the form most of the
+ * program's messages had. Control bytes of WHERE and TEXT (0x00-0x1f, 0x7f) are written escaped
+ * (\r, \n, \t, else \xNN): a line holds user text (a config line, a --set, a jobs.txt line), and a
+ * raw CR or escape sequence in it would make the quoted text look right on a terminal while the
+ * bytes are not. A backslash is written as itself (paths and regexes stay readable), so "\r" in
+ * a message is a CR only when the text had none. */
+#ifndef SCALEDOT_ERROR_LIST_H
+#define SCALEDOT_ERROR_LIST_H
+
+#include <stdarg.h>
+#include <stdio.h>
+
+/* The errors one list names; any more are counted, and one line says how many. */
+#define ERRORS_NAMED 20
+
+typedef struct {
+    struct {
+        int order;         /* where it sorts: 0 for the config file, else its argument's number */
+        char *where, *text; /* malloc'd; where may be NULL */
+    } e[ERRORS_NAMED];
+    int n;     /* named: e[0..n), sorted by order, equal orders as they came */
+    long more; /* counted, not named */
+} ErrorList;
+
+/* Adds one error (text from fmt) at place where (NULL: none) to l, which must be zeroed ({0})
+ * before its first error. Sorted by order, equal orders kept as they came; only the first
+ * ERRORS_NAMED of that order are kept, the rest counted (out of memory: counted too). With l
+ * NULL the line is written to stderr at once. */
+void error_add(ErrorList *l, int order, const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+void error_vadd(ErrorList *l, int order, const char *where, const char *fmt, va_list ap);
+
+/* The errors added to l so far (named and counted). */
+long error_count(const ErrorList *l);
+
+/* Writes l's named errors to stderr in their order, then, when more were counted, "error: WHERE:
+ * 20 errors named; N more after this one, not named" (WHERE: the last named one's place).
+ * Empties l (ready for reuse) and returns how many errors it held: 0 when none. */
+long error_flush(ErrorList *l);
+
+/* Empties l without writing anything (a --help seen after a mistake). */
+void error_drop(ErrorList *l);
+
+/* Writes s to f with its control bytes escaped as error lines write them. */
+void error_put_text(FILE *f, const char *s);
+
+#endif
