@@ -41,11 +41,14 @@ for task in $TASKS; do
         function cols(   i) { for (i = 1; i <= NF; i++) c[FILENAME, $i] = i }
         function v(k) { return $c[FILENAME, k] }
         FNR == 1 { cols(); next }
-        FILENAME == pub { for (j = 1; j <= nk; j++) old[v("run"), j] = v(key[j]); next }
+        # a run is matched by its scale, schedule and seed (the merged sort table holds rows of a
+        # second sweep whose run names differ: scale-none_schedule-constant_seed-4)
+        function id() { return v("scale") "|" v("optim.schedule") "|" v("seed") }
+        FILENAME == pub { for (j = 1; j <= nk; j++) old[id(), j] = v(key[j]); next }
         v("status") != "ok" && v("status") != "diverged" { next }
-        { r = v("run"); if (!((r, 1) in old)) { printf "%-32s not in %s\n", r, pub; next }
+        { r = v("run"); if (!((id(), 1) in old)) { printf "%-32s not in %s\n", r, pub; next }
           same = 1; line = sprintf("%-32s", r)
-          for (j = 1; j <= nk; j++) { a = old[r, j]; b = v(key[j]); if (a != b) same = 0
+          for (j = 1; j <= nk; j++) { a = old[id(), j]; b = v(key[j]); if (a != b) same = 0
                                       line = line sprintf("  %s %s -> %s", short[j], a == "" ? "never" : a, b == "" ? "never" : b) }
           print line "  " (same ? "same" : "differs"); n++; ns += same }
         END { printf "%d runs compared, %d the same to the digit\n", n, ns }
