@@ -292,8 +292,9 @@ try_mutant() {
     # back rebuilds nothing; an object not built before the mutant is removed after it. A header:
     # make recompiles from the mutated text the objects that include it, and would keep them (they
     # are newer than the header put back), the ones built before as well as the ones it builds for
-    # the first time (test objects); so after it, every object compiled while it was planted
-    # (newer than mutation.start) and not put back is removed.
+    # the first time (test objects); so after it, an object compiled while it was planted (newer
+    # than mutation.start) and not put back is removed when its .d file, written by the same
+    # compile, names the header, or when it has none.
     cp -p "$file" mutation.orig
     local objs o d p by="" rc
     objs=$(objects_of "$file")
@@ -353,7 +354,12 @@ try_mutant() {
         if [ -f "$o.orig" ]; then mv "$o.orig" "$o"; else rm -f "$o"; fi
         if [ -f "$d.orig" ]; then mv "$d.orig" "$d"; else rm -f "$d"; fi
     done
-    case $file in *.h) find "$build" -name '*.o' -newer mutation.start | remove_objects ;; esac
+    if [[ "$file" == *.h ]]; then
+        find "$build" -name '*.o' -newer mutation.start | while IFS= read -r o; do
+            d=${o%.o}.d
+            if [ ! -f "$d" ] || grep -qwF -- "$file" "$d"; then echo "$o"; fi
+        done | remove_objects
+    fi
     # ./train and the programs just built hold the mutant and are newer than the restored
     # objects: the programs are removed and the baseline's ./train put back (older than them), so
     # a next mutant outside the objects (a script) cannot run the mutant.
