@@ -65,11 +65,13 @@ static void set_time(const char *dir, const char *path, long seconds) {
 static void tree_with_object(char *dir, size_t n) {
     tu_make_tmp(dir, n, "/tmp/scaledot_test_makefile_XXXXXX");
     char cmd[PATH_MAX * 2 + 100];
-    snprintf(cmd, sizeof cmd, "cp %s/Makefile %s/ && mkdir -p %s/src/x", SCALEDOT_SOURCE_DIR, dir, dir);
+    snprintf(cmd, sizeof cmd, "cp %s/Makefile %s/ && mkdir -p %s/src/x", SCALEDOT_SOURCE_DIR, dir,
+             dir);
     ck_assert_int_eq(system(cmd), 0);
-    const char *files[][2] = {{"src/x/a.c", "#include \"x/a.h\"\nint a_value(void) { return A; }\n"},
-                              {"src/x/a.h", "#define A 1\n"},
-                              {"src/x/b.h", "#define B 2\n"}};
+    const char *files[][2] = {
+        {"src/x/a.c", "#include \"x/a.h\"\nint a_value(void) { return A; }\n"},
+        {"src/x/a.h", "#define A 1\n"},
+        {"src/x/b.h", "#define B 2\n"}};
     for (int i = 0; i < 3; i++) {
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
@@ -86,7 +88,8 @@ START_TEST(test_object_depends_on_its_headers) {
     tree_with_object(dir, sizeof dir);
     char dep[PATH_MAX];
     snprintf(dep, sizeof dep, "%s/build/gcc/float/x/a.d", dir);
-    ck_assert_msg(tu_file_contains(dep, "src/x/a.h"), "no .d file naming src/x/a.h beside the object");
+    ck_assert_msg(tu_file_contains(dep, "src/x/a.h"),
+                  "no .d file naming src/x/a.h beside the object");
     ck_assert_msg(!tu_file_contains(dep, "src/x/b.h"), "the .d file names a header not included");
     set_time(dir, "src/x/b.h", 1600000000);
     ck_assert_msg(make_in(dir, "-q " OBJ) == 0, "a header the source does not include rebuilds it");
@@ -103,7 +106,8 @@ START_TEST(test_object_without_deps_file_depends_on_all) {
     snprintf(dep, sizeof dep, "%s/build/gcc/float/x/a.d", dir);
     ck_assert_int_eq(remove(dep), 0);
     set_time(dir, "src/x/b.h", 1600000000);
-    ck_assert_msg(make_in(dir, "-q " OBJ) == 1, "an object without its .d file misses a changed header");
+    ck_assert_msg(make_in(dir, "-q " OBJ) == 1,
+                  "an object without its .d file misses a changed header");
     tu_remove_tree(dir);
 }
 END_TEST
