@@ -74,16 +74,19 @@ tar -C "$root" --exclude=./build --exclude=./.git --exclude=./runs --exclude=./r
 # The test objects too, but for those that hold the tree's path (SCALEDOT_SOURCE_DIR: where a
 # test finds the tree's files), compiled again with the copy's (33 of 136: the other 103 had been
 # compiled again for nothing, most of the baseline's 62 s in CI). Test programs are always
-# relinked here: they hold their copy's path.
+# relinked here: they hold their copy's path. Each object's .d file (the headers it includes: the
+# Makefile's DEPFLAGS; its paths relative to the tree) travels with it, and is removed with it.
 for kind in float double test-obj; do
     if [ -d "$root/$build/$kind" ]; then
         mkdir -p "$scratch/1/$build"
         cp -a "$root/$build/$kind" "$scratch/1/$build/"
     fi
 done
+# remove_objects: removes the objects named on stdin, a line each, and their .d files
+remove_objects() { sed 'p; s/\.o$/.d/' | xargs -r rm -f; }
 if [ -d "$scratch/1/$build/test-obj" ]; then
     # (grep exits 1 when no object holds the path: nothing to remove, not a failure)
-    { grep -l -a -F "$root" "$scratch/1/$build"/test-obj/*/*.o || [ $? = 1 ]; } | xargs -r rm -f
+    { grep -l -a -F "$root" "$scratch/1/$build"/test-obj/*/*.o || [ $? = 1 ]; } | remove_objects
 fi
 cd "$scratch/1"
 
@@ -167,7 +170,7 @@ if [ "${MUTATION_BASELINE_PASSED:-}" != 1 ]; then
 fi
 # The programs that run ./train: their object calls tu_train_bin or tu_run_train
 # (tests/testutil.h). Only a mutant naming one of them relinks ./train (for a header, recompiles
-# every object of it); the others leave the unmutated ./train of the baseline (train.base) in
+# every object that includes it); the others leave the unmutated ./train of the baseline (train.base) in
 # place, so a program that ran ./train another way would run it unmutated: the mutant could
 # survive, never be caught by it. The object is this copy's, or the tree's when this copy's was
 # removed above (it held the tree's path) and not built again (MUTATION_BASELINE_PASSED=1).
@@ -181,17 +184,19 @@ for p in $all_progs; do
 done
 cp -p train train.base
 # The baseline's programs are never run again (a mutant links what it runs): removed, so that the
-# copies below and a header mutant's copy of the build folder (try_mutant) leave them out.
+# copies below leave them out.
 rm -f "$build"/tests/*
 echo "mutation: baseline built and $passing ($((SECONDS - t_start)) s); $(($(wc -w <<< "$needs_train"))) of the programs run ./train"
 
-# The objects built from FILE, whether built yet or not: src/X.c gives X.o of the float and the
-# double build, tests/X.c its test objects (float and double); anything else none.
+# The objects built from FILE: src/X.c gives X.o of the float and the double build, tests/X.c its
+# test objects (float and double), whether built yet or not; a header the objects built so far
+# whose .d file names it (the Makefile's DEPFLAGS); anything else none.
 objects_of() {
     local f=$1
     case $f in
         src/*.c) f=${f#src/} && echo "$build/float/${f%.c}.o $build/double/${f%.c}.o" ;;
         tests/*.c) f=${f#tests/} && echo "$build/test-obj/float/${f%.c}.o $build/test-obj/double/${f%.c}.o" ;;
+        *.h) { grep -rlwF --include='*.d' -- "$f" "$build" || [ $? = 1 ]; } | sed 's/\.d$/.o/' ;;
     esac
 }
 
@@ -283,15 +288,22 @@ try_mutant() {
         echo "ERROR    $id: the mutant changes nothing"
         return 2
     fi
-    # Keep the original file and objects with their times, so putting them back rebuilds nothing;
-    # an object not built before the mutant is removed after it. A header is compiled into many
-    # objects, all of which make rebuilds from the mutated text and would keep (they are newer than
-    # the header put back): the whole build folder is kept and put back instead.
+    # Keep the original file and objects (and their .d files) with their times, so putting them
+    # back rebuilds nothing; an object not built before the mutant is removed after it. A header:
+    # make recompiles from the mutated text the objects that include it, and would keep them (they
+    # are newer than the header put back), the ones built before as well as the ones it builds for
+    # the first time (test objects); so after it, an object compiled while it was planted (newer
+    # than mutation.start) and not put back is removed when its .d file, written by the same
+    # compile, names the header, or when it has none.
     cp -p "$file" mutation.orig
-    local objs o p by="" rc
+    local objs o d p by="" rc
     objs=$(objects_of "$file")
-    for o in $objs; do if [ -f "$o" ]; then cp -p "$o" "$o.orig"; fi; done
-    case $file in *.h) cp -a "$build" mutation.build ;; esac
+    for o in $objs; do
+        d=${o%.o}.d
+        if [ -f "$o" ]; then cp -p "$o" "$o.orig"; fi
+        if [ -f "$d" ]; then cp -p "$d" "$d.orig"; fi
+    done
+    : > mutation.start
     printf '%s' "$text" > "$file"
     # Each program is built just before it runs (./train too, before the first program that runs
     # it): a mutant caught by its first program links no other (57 of the 60 mutants that name
@@ -337,8 +349,17 @@ try_mutant() {
         fi
     fi
     cp -p mutation.orig "$file"
-    for o in $objs; do if [ -f "$o.orig" ]; then mv "$o.orig" "$o"; else rm -f "$o"; fi; done
-    case $file in *.h) rm -rf "$build" && mv mutation.build "$build" ;; esac
+    for o in $objs; do
+        d=${o%.o}.d
+        if [ -f "$o.orig" ]; then mv "$o.orig" "$o"; else rm -f "$o"; fi
+        if [ -f "$d.orig" ]; then mv "$d.orig" "$d"; else rm -f "$d"; fi
+    done
+    if [[ "$file" == *.h ]]; then
+        find "$build" -name '*.o' -newer mutation.start | while IFS= read -r o; do
+            d=${o%.o}.d
+            if [ ! -f "$d" ] || grep -qwF -- "$file" "$d"; then echo "$o"; fi
+        done | remove_objects
+    fi
     # ./train and the programs just built hold the mutant and are newer than the restored
     # objects: the programs are removed and the baseline's ./train put back (older than them), so
     # a next mutant outside the objects (a script) cannot run the mutant.
@@ -375,7 +396,7 @@ for ((w = 2; w <= jobs; w++)); do
     # the test objects that hold copy 1's path (SCALEDOT_SOURCE_DIR): made again in this copy
     # when a mutant first needs them; the other objects are the same here
     { grep -l -a -F "$scratch/1" "$scratch/$w/$build"/test-obj/*/*.o || [ $? = 1 ]; } |
-        xargs -r rm -f
+        remove_objects
 done
 for ((w = 1; w <= jobs; w++)); do
     worker $w &
