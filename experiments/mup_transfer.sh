@@ -123,7 +123,8 @@ END {
         delete X; delete Y; delete XV; delete YV; nv = 0
     }
     printf "The premise: std(q.k) = logit std / scale at step 1000, per layer (mean over seeds), and alpha in\n"
-    printf "std(q.k) ~ d_k^alpha between consecutive d_k of a series (1/2 = independent entries, 1 = aligned)\n\n"
+    printf "std(q.k) ~ d_k^alpha between consecutive d_k of a series (1/2 = independent entries, 1 = aligned;\n"
+    printf "\"-\" where d_k does not change, as in the d_k 32 control)\n\n"
     printf "%-36s %9s %8s %5s %11s %11s %8s %8s\n", "arm", "lr", "d_model", "d_k", "std l0", "std l1", "alpha l0", "alpha l1"
     for (a = 1; a <= na; a++) {
         arm = arms[a]
@@ -149,7 +150,8 @@ function row(arm, label, w, lr, i,   k, j, s, al, out, pw, pk) {
     for (j = 1; j <= 2; j++) {
         s = nq[k, j] ? qk[k, j] / nq[k, j] : 0
         out = out (s > 0 ? sprintf(" %11.4g", s) : sprintf(" %11s", "-"))
-        if (i > 1 && prev_s[j] > 0 && s > 0) al = al sprintf(" %8.2f", log(s / prev_s[j]) / log(dkof[arm, w] / prev_dk))
+        # alpha needs two d_k: "-" in the d_k 32 control (its d_k is the same at every width)
+        if (i > 1 && prev_s[j] > 0 && s > 0 && dkof[arm, w] != prev_dk) al = al sprintf(" %8.2f", log(s / prev_s[j]) / log(dkof[arm, w] / prev_dk))
         else al = al sprintf(" %8s", "-")
         cur_s[j] = s
     }

@@ -31,10 +31,10 @@ static const double LOSS0_BITS = 3.9;
 
 /* g_tmp/h2_d<width>/sweep.csv and curves/: the logit stds at step 1000 are std(q.k) x 1/sqrt(d_k)
  * with std(q.k) = 16 (d_k 64) and 32 (d_k 128) in layer 0, 8 and 8 sqrt(2) in layer 1. */
-static void write_part(int wi) {
-    int width = wi ? 256 : 128, dk = width / 2;
+static void write_series(int wi, const char *series, int fixed_dk) {
+    int width = wi ? 256 : 128, dk = fixed_dk ? fixed_dk : width / 2;
     char dir[PATH_MAX], path[PATH_MAX + 128], row[512];
-    snprintf(dir, sizeof dir, "%s/h2_d%d/curves", g_tmp, width);
+    snprintf(dir, sizeof dir, "%s/%s_d%d/curves", g_tmp, series, width);
     char cmd[PATH_MAX + 16];
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
@@ -60,9 +60,10 @@ static void write_part(int wi) {
     /* a run that did not end (status error) at an lr of its own: it must not appear */
     n += snprintf(csv + n, sizeof csv - (size_t)n, "dk%d_sqrt_dk_lr-8e-3_s1,%d,%d,2,sqrt_dk,1,standard,"
                   "8e-3,error,,%.9g\n", dk, dk, width, LOSS0_BITS * log(2.0));
-    snprintf(path, sizeof path, "%s/h2_d%d/sweep.csv", g_tmp, width);
+    snprintf(path, sizeof path, "%s/%s_d%d/sweep.csv", g_tmp, series, width);
     tu_write_file(path, csv);
 }
+static void write_part(int wi) { write_series(wi, "h2", 0); }
 
 /* mup_transfer.sh's output on dir (the caller frees it); *rc its exit code */
 static char *run_script(const char *dir, int *rc) {
@@ -127,6 +128,25 @@ START_TEST(test_transfer_and_alpha) {
 }
 END_TEST
 
+/* The d_k 32 control: d_k is the same at both widths, so alpha (a ratio over log d_k) has no
+ * value: "-", not the inf or nan of a division by log 1 = 0. */
+START_TEST(test_alpha_needs_two_dk) {
+    write_series(0, "dk32", 32);
+    write_series(1, "dk32", 32);
+    int rc;
+    char *out = run_script(g_tmp, &rc);
+    ck_assert_msg(rc == 0, "exit code %d:\n%s", rc, out);
+    char line[1024];
+    find_line(out, (const char *const[]){"dk32 standard sqrt_dk", "  2e-3 ", " 256 ", NULL}, line,
+              sizeof line);
+    size_t n = strlen(line);
+    ck_assert_msg(n > 18 && strcmp(line + n - 18, "        -        -") == 0, "alpha not '-' in: %s",
+                  line);
+    ck_assert_msg(!strstr(out, "inf") && !strstr(out, "nan"), "inf or nan in:\n%s", out);
+    free(out);
+}
+END_TEST
+
 /* A sweep.csv without a column the readings need: exit 2 naming it, before any table. */
 START_TEST(test_missing_column) {
     write_part(0);
@@ -175,4 +195,5 @@ START_TEST(test_no_part) {
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("mup_transfer", make_tmp, remove_tmp, 60, test_transfer_and_alpha,
+                        test_alpha_needs_two_dk,
                         test_missing_column, test_missing_curve, test_no_part);
