@@ -6,7 +6,9 @@
 #     (0 = the optimum transfers; -1 = it halves when the width doubles), least squares over the
 #     widths present, from the grid's best lr and from the vertex of a parabola through the best
 #     lr and its two neighbours in (log2 lr, bits per byte) (the grid's factor 2 alone cannot
-#     resolve a slope under 1);
+#     resolve a slope under 1); a best lr at an end of the lrs a width ran is not bracketed, and
+#     the slope line names that width; a width whose lrs ran with different numbers of seeds (a
+#     part published while it trains) says so on its row ("seeds per lr 1-2");
 #  2. the loss lost by training at the d_model 128 optimum: l(lr*_128) - l* at each width, bits per byte;
 #  3. the premise: std(q.k) = (the logits' std) / (the scale), per layer, at the last logged step
 #     (step 1000) of each run (curves/<run>.csv, logit_std_l<layer>, over the visible entries of the
@@ -97,10 +99,12 @@ END {
             # lrs in increasing order, their mean losses
             for (p = 1; p <= m; p++) for (q = p + 1; q <= m; q++)
                 if (lrs[arm, w, q] + 0 < lrs[arm, w, p] + 0) { t = lrs[arm, w, p]; lrs[arm, w, p] = lrs[arm, w, q]; lrs[arm, w, q] = t }
-            bi = 0
+            bi = 0; smin = smax = 0
             for (p = 1; p <= m; p++) {
                 k = arm SUBSEP w SUBSEP lrs[arm, w, p]; L[p] = sum[k] / n[k]; runs += n[k]
                 if (bi == 0 || L[p] < L[bi]) bi = p
+                if (p == 1 || n[k] < smin) smin = n[k]
+                if (n[k] > smax) smax = n[k]
             }
             blr = lrs[arm, w, bi]; bestlr[arm, w] = blr
             # the parabola through (log2 lr, l) at the best lr and its neighbours (grid factor 2)
@@ -116,10 +120,17 @@ END {
                 k = arm SUBSEP w SUBSEP best128
                 if (k in n) { l128 = sprintf("%.4f", sum[k] / n[k]); lost = sprintf("%.4f", sum[k] / n[k] - L[bi]) }
             }
-            printf "%-36s %8d %5d %6d %9s %9s %9.4f %12s %6s\n", arm, w, dkof[arm, w], runs, blr, vtx, L[bi], l128, lost
+            # a width still being trained (a published part in progress): its lrs ran with
+            # different numbers of seeds, so its means are not over the same seeds
+            uneven = smin != smax ? sprintf("  seeds per lr %d-%d", smin, smax) : ""
+            printf "%-36s %8d %5d %6d %9s %9s %9.4f %12s %6s%s\n", arm, w, dkof[arm, w], runs, blr, vtx, L[bi], l128, lost, uneven
             np++; X[np] = lg2(w); Y[np] = lg2(blr); if (vtx != "edge") { nv++; XV[nv] = lg2(w); YV[nv] = lg2(vtx) }
+            else edges = edges (edges == "" ? "" : ", ") w
         }
-        printf "%-36s transfer slope d log2 lr* / d log2 d_model: %s (grid), %s (vertex)\n\n", "", slope(X, Y, np), (nv == np ? slope(XV, YV, nv) : "-")
+        # a best lr at an end of the lrs run is not bracketed: the optimum may lie beyond it
+        printf "%-36s transfer slope d log2 lr* / d log2 d_model: %s (grid), %s (vertex)%s\n\n", "", slope(X, Y, np), (nv == np ? slope(XV, YV, nv) : "-"),
+            (edges != "" ? "; not bracketed at d_model " edges " (best lr at an end of the lrs run)" : "")
+        edges = ""
         delete X; delete Y; delete XV; delete YV; nv = 0
     }
     printf "The premise: std(q.k) = logit std / scale at step 1000, per layer (mean over seeds), and alpha in\n"
