@@ -8,6 +8,11 @@
 # (unscaled + qk-RMSNorm is Gemma 4's choice). Parts (PARTS, default "d128 d256 d512 gpt2_d256"):
 #   d128, d256, d512   the LLaMA block at that width                -> results/text_map/d<W>/
 #   d768               the LLaMA block at GPT-2 small's width (LRS=... to choose the lrs)
+#   bf16_d768          d768 with model.matmul = bf16 (bfloat16 inputs, float32 sums: 1.7-1.9x
+#                      faster a step on an AVX512_BF16 machine, the same bits on an AVX2 one,
+#                      docs/performance.md); its float32 pair is d768 at a few of its cells. Its
+#                      folder is not d<W>, so ./train --where's text_users regime (whose runs are
+#                      float32, experiments/regimes.txt) does not read it: it is in the figure
 #   gpt2_d256          the GPT-2 block at d_model 256, the cross-check against the sort maps
 # SEEDS (default 1,2) and LRS (default "3e-4 6e-4 1.2e-3 2.4e-3 4.8e-3 9.6e-3 1.92e-2") choose
 # the grid; ONLY (an extended regular expression on run names) trains a subset. Another seed set,
@@ -43,9 +48,13 @@ experiments/text_corpus.sh kjv
 recipe=(--set init.scheme=gpt2 "${users_recipe[@]}")
 
 part_width() { case $1 in d128) echo 128 ;; d256 | gpt2_d256) echo 256 ;; d512) echo 512 ;;
-    d768) echo 768 ;; *) echo "text_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
+    d768 | bf16_d768) echo 768 ;; *) echo "text_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
 part_block() { case $1 in gpt2_*) echo gpt2 ;; *) echo llama ;; esac; }
-run_seconds() { case $(part_width "$1") in 128) echo 45 ;; 256) echo 160 ;; 512) echo 610 ;; 768) echo 1340 ;; esac; }
+part_matmul() { case $1 in bf16_*) echo bf16 ;; *) echo float32 ;; esac; }
+# bf16 at d_model 768: float32's 1340 s times the bf16 / float32 ratio measured at d_model 512
+# (350 / 610 s, experiments/mup_map.sh), until measured
+run_seconds() { case $(part_width "$1")/$(part_matmul "$1") in 128/*) echo 45 ;; 256/*) echo 160 ;;
+    512/*) echo 610 ;; 768/bf16) echo 770 ;; 768/*) echo 1340 ;; esac; }
 
 # plan PART LR: the (part, lr) sweep's plan (configs and jobs.txt); prints its folder
 plan() {
@@ -56,7 +65,7 @@ plan() {
     ./train --sweep configs/text_scaled.ini --dk 64 --d-model "$w" --scales sqrt_dk,none \
         --grid attention.qk_norm=none,rmsnorm --grid optim.lr="$2" --seeds "$SEEDS" \
         --set model.block="$(part_block "$1")" --set optim.min_lr="$min_lr" "${recipe[@]}" \
-        --out "$out" --plan >/dev/null || return 2 # (set -e does not act in a function under ||)
+        --set model.matmul="$(part_matmul "$1")" --out "$out" --plan >/dev/null || return 2 # (set -e does not act in a function under ||)
     echo "$out"
 }
 

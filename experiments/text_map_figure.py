@@ -2,8 +2,8 @@
 """experiments/text_map_figure.py [DIR]: the users'-regime text map in one figure and one table
 (issue 41; experiments/text_map.sh calls it after publishing).
 
-Reads DIR/<part>/sweep.csv (DIR: results/text_map; parts d128, d256, d512, d768, gpt2_d256 as
-present) and writes
+Reads DIR/<part>/sweep.csv (DIR: results/text_map; parts d128, d256, d512, d768, bf16_d768,
+gpt2_d256 as present) and writes
   DIR/text_map.svg   top row: final validation bits per byte (val_loss / ln 2) against lr, one
                      panel per part, one line per arm (scale x qk-norm), the median over the seeds
                      with a bar from their min to max (Wortsman et al. 2023, Figure 1); bottom
@@ -24,9 +24,10 @@ import sys
 from svg_panel import legend, lr_text, panel, write_svg
 
 D = sys.argv[1] if len(sys.argv) > 1 else "results/text_map"
-PARTS = ["d128", "d256", "d512", "d768", "gpt2_d256"]
+PARTS = ["d128", "d256", "d512", "d768", "bf16_d768", "gpt2_d256"]
 TITLE = {"d128": "d_model 128", "d256": "d_model 256", "d512": "d_model 512",
-         "d768": "d_model 768", "gpt2_d256": "d_model 256, GPT-2 block"}
+         "d768": "d_model 768", "bf16_d768": "d_model 768, bf16 matmul",
+         "gpt2_d256": "d_model 256, GPT-2 block"}
 ARMS = [("sqrt_dk", "none", "#1f77b4", "", "scale 1/√d_k"),
         ("none", "none", "#ff7f0e", "", "no scale"),
         ("sqrt_dk", "rmsnorm", "#1f77b4", "5 3", "1/√d_k + qk-RMSNorm"),
