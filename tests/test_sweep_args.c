@@ -137,9 +137,14 @@ START_TEST(test_preset_line) {
 END_TEST
 
 /* With --grid only the named axes vary: the grid key (its own column, named after the key
- * without its section), then --seeds N as 1..N; the config file and --out are kept. */
+ * without its section), then --seeds N as 1..N; the config file (read for its own checks) and
+ * --out are kept. */
 START_TEST(test_grid_line) {
-    char *argv[] = {"--seeds", "3", "c.ini", "--grid", "optim.lr=1e-3,3e-3", "--out", "o", "--plan"};
+    char dir[200], ini[260];
+    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_sweep_args_XXXXXX");
+    snprintf(ini, sizeof ini, "%s/c.ini", dir);
+    tu_write_file(ini, "[model]\nn_layers = 1\n");
+    char *argv[] = {"--seeds", "3", ini, "--grid", "optim.lr=1e-3,3e-3", "--out", "o", "--plan"};
     SweepArgs a;
     ck_assert_int_eq(sweep_args_parse(&a, 8, argv), 0);
     ck_assert_int_eq(a.n_axes, 2);
@@ -152,13 +157,14 @@ START_TEST(test_grid_line) {
     ck_assert_int_eq(a.axes[1].n, 3);
     ck_assert_str_eq(value(&a.axes[1], 0), "1");
     ck_assert_str_eq(value(&a.axes[1], 2), "3");
-    ck_assert_str_eq(a.config_path, "c.ini");
+    ck_assert_str_eq(a.config_path, ini);
     ck_assert_str_eq(a.out, "o");
     ck_assert_int_eq(a.out_argn, 8);
     ck_assert_int_eq(a.mode, MODE_PLAN);
     ck_assert_int_eq(a.steps, -1);
     ck_assert_int_eq(a.jobs, 1);
     sweep_args_free(&a);
+    tu_remove_tree(dir);
 }
 END_TEST
 
