@@ -116,7 +116,7 @@ static int read_assignment(Reader *r, Config *c, char *s, char *eq) {
     r->first_line[i] = r->line; /* a bad value too: set again below is still twice */
     char *value = eq + 1;
     if (strip_comment(value)) {
-        c->unsure[i] = 1;
+        c->unsure[i] = 1; /* a value was given, none stored */
         return key_error(r, i, "unterminated double quote");
     }
     char origin[sizeof c->origin[0]];
