@@ -65,8 +65,8 @@ START_TEST(test_validate_task_file) {
     /* a task.file that a generated task would silently ignore */
     ck_assert_int_eq(config_set(&c, "task.name=sort", 3), 0);
     ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
-    cc_assert_contains(err, "--set (argument 2): 'task.file' = 'data/x.txt' is set, but 'task.name' "
-                            "is neither file nor text (set at --set (argument 3))");
+    cc_assert_contains(err, "--set (argument 2): 'task.file' = 'data/x.txt' is set, but "
+                            "'task.name' is neither file nor text (set at --set (argument 3))");
     /* the text task reads task.file too: with it the config is whole, without it refused */
     ck_assert_int_eq(config_set(&c, "task.name=text", 4), 0);
     ck_assert_int_eq(config_validate(&c), 0);

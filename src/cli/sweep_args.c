@@ -1,9 +1,10 @@
 /* sweep_args.c: the command line of ./train --sweep read into axes (sweep/plan.h), with every
  * check of the arguments: list syntax, duplicates, a key set twice (by a shorthand and by
  * --grid, or by --set and by an axis), options that need another, each value by the config's
- * rules. Every mistake is named in one run, in argument order (util/error_list.h), after the
- * config file's own errors when there are any. Command layer: the engine (src/sweep/) gets the
- * SweepArgs this fills. */
+ * rules, the d_k values against the width, the checks between keys of the config every run
+ * starts from. Every mistake is named in one run, in argument order (util/error_list.h), after
+ * the config file's own errors when there are any. Command layer: the engine (src/sweep/) gets
+ * the SweepArgs this fills. */
 #include "cli/sweep_args.h"
 
 #include <ctype.h>
