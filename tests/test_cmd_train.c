@@ -125,6 +125,22 @@ START_TEST(test_bad_lines) {
 }
 END_TEST
 
+/* A line the whole command refuses once the config is read: exit code 2, the whole of stderr. */
+typedef struct {
+    const char *args[10]; /* argv, NULL-terminated */
+    const char *err;
+} RefusedLine;
+
+static void check_refused(const RefusedLine *cases, size_t n) {
+    for (size_t k = 0; k < n; k++) {
+        TuResult r = tu_call(train_cmd, cases[k].args);
+        ck_assert_msg(r.rc == 2, "case %zu: rc %d", k, r.rc);
+        ck_assert_msg(strcmp(r.err, cases[k].err) == 0, "case %zu: stderr\n%swant\n%s", k, r.err,
+                      cases[k].err);
+        tu_result_free(&r);
+    }
+}
+
 /* A good line: -1 (go on), nothing printed, each part where it belongs; --set values are left
  * for later (they are not config files). */
 /* issue 33: one key set twice, the last silently won; both spellings, blanks around the key. Named
@@ -132,10 +148,7 @@ END_TEST
  * hid them): the repeated --set's own bad value too, a mistake of its own. cli_train itself: the
  * --set are judged after the config file, not by cli_train_parse. */
 START_TEST(test_set_twice_named_with_the_rest) {
-    static const struct {
-        const char *args[10];
-        const char *err;
-    } CASES[] = {
+    static const RefusedLine CASES[] = {
         {{"./train", "--set", "train.steps=3", "--set", "optim.lr=abc", "--set", "train.steps=5",
           "--set=model.d_modle=3"},
          "error: --set (argument 4): 'optim.lr': expected a number, got 'abc'\n"
@@ -155,13 +168,40 @@ START_TEST(test_set_twice_named_with_the_rest) {
          "once\n"
          "error: --set (argument 8): 'train.steps': expected an integer, got 'x'\n"},
     };
-    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
-        TuResult r = tu_call(train_cmd, CASES[k].args);
-        ck_assert_msg(r.rc == 2, "case %zu: rc %d", k, r.rc);
-        ck_assert_msg(strcmp(r.err, CASES[k].err) == 0, "case %zu: stderr\n%swant\n%s", k, r.err,
-                      CASES[k].err);
-        tu_result_free(&r);
-    }
+    check_refused(CASES, sizeof CASES / sizeof *CASES);
+}
+END_TEST
+
+/* The checks between keys are named with the bad values of the line, each at the argument of the
+ * key it starts with (they came only once every value was good, one bad value hid them); a check
+ * that involves a key whose value was refused is left out (it would judge the default, a value
+ * the user did not give); both attention problems are named (the first hid the second). The
+ * whole of stderr; the defaults (d_model 64, lr 0.001, constant schedule) from
+ * docs/configuration.md. */
+START_TEST(test_checks_between_keys_named_with_the_rest) {
+    static const RefusedLine CASES[] = {
+        {{"./train", "--set", "train.steps=x", "--set", "model.n_heads=3", "--set", "optim.lr=abc"},
+         "error: --set (argument 2): 'train.steps': expected an integer, got 'x'\n"
+         "error: --set (argument 4): 'model.n_heads' = 3 does not divide 'model.d_model' = 64 "
+         "(default)\n"
+         "error: --set (argument 6): 'optim.lr': expected a number, got 'abc'\n"},
+        /* d_model refused: 64 is not the user's; no "does not divide" */
+        {{"./train", "--set", "model.d_model=abc", "--set", "model.n_heads=3"},
+         "error: --set (argument 2): 'model.d_model': expected an integer, got 'abc'\n"},
+        /* lr refused: min_lr = 1 is not judged against the default 0.001 */
+        {{"./train", "--set", "optim.schedule=cosine", "--set", "optim.min_lr=1", "--set",
+          "optim.lr=abc"},
+         "error: --set (argument 6): 'optim.lr': expected a number, got 'abc'\n"},
+        {{"./train", "--set", "attention.qk_norm=rmsnorm", "--set", "attention.scale_init=2",
+          "--set", "attention.qk_clip=5"},
+         "error: --set (argument 4): 'attention.scale_init' = 2 is set, but 'attention.scale' is "
+         "not learned (default): it is the learned factor's start; set attention.scale = "
+         "learned, or remove attention.scale_init\n"
+         "error: --set (argument 6): 'attention.qk_clip' = 5 cannot bound the logits with "
+         "'attention.qk_norm' on (set at --set (argument 2)): qk-norm undoes the shrinking of "
+         "the q and k weights; use one of the two\n"},
+    };
+    check_refused(CASES, sizeof CASES / sizeof *CASES);
 }
 END_TEST
 
@@ -351,5 +391,6 @@ START_TEST(test_resumable_override) {
 }
 END_TEST
 
-TU_MAIN("cli_train", test_bad_lines, test_set_twice_named_with_the_rest, test_good_lines,
+TU_MAIN("cli_train", test_bad_lines, test_set_twice_named_with_the_rest,
+        test_checks_between_keys_named_with_the_rest, test_good_lines,
         test_generate_lines, test_prompt_length, test_split_run_dir, test_resumable_override);

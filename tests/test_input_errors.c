@@ -129,6 +129,83 @@ START_TEST(test_file_and_sets_named_together) {
 }
 END_TEST
 
+/* The checks between keys are named with the file's and the --set errors of the line, in
+ * argument order (the file's first; they came only after every value was good, one bad value
+ * hid them), and left out where a key they involve holds another value than the one the user
+ * gave: a refused value (of the file or a --set), a key given twice in the file, a key under a
+ * section header given twice, a file that cannot be read (the defaults: d_model 64, n_heads 1).
+ * A value the file refused and a --set gave again is the user's: judged. The whole output;
+ * exit 2, no run folder. */
+START_TEST(test_checks_between_keys_named_with_the_rest) {
+    static const struct {
+        const char *ini; /* f.ini's text, NULL: no file written */
+        const char *args, *out;
+    } CASES[] = {
+        {"[model]\nd_model = 65\nn_heads = 2\n[optim]\nlr = fast\n",
+         "--set train.steps=x f.ini --set attention.qk_norm=layernorm --set attention.qk_clip=5",
+         "error: f.ini:5: 'optim.lr': expected a number, got 'fast'\n"
+         "error: f.ini:2: 'model.d_model' = 65 is not divisible by 'model.n_heads' = 2 (set at "
+         "f.ini:3)\n"
+         "error: --set (argument 2): 'train.steps': expected an integer, got 'x'\n"
+         "error: --set (argument 7): 'attention.qk_clip' = 5 cannot bound the logits with "
+         "'attention.qk_norm' on (set at --set (argument 5)): qk-norm undoes the shrinking of the "
+         "q and k weights; use one of the two\n"},
+        /* d_model = 96 under the second [model] is not read: 64 is not the user's */
+        {"[model]\nn_heads = 3\n[model]\nd_model = 96\n", "f.ini",
+         "error: f.ini:3: section [model] appears twice (first at line 1); put its keys under one "
+         "header\n"},
+        {"[model]\nn_heads = 3\nn_heads = 4\n", "f.ini",
+         "error: f.ini:3: 'model.n_heads': set twice in this file (first at line 2)\n"},
+        /* task.file is not empty for the user: no "needs a path in 'task.file'" */
+        {"[task]\nname = file\nfile = \"data.txt\n", "f.ini",
+         "error: f.ini:3: 'task.file': unterminated double quote\n"},
+        {"[model]\nd_model = abc\nn_heads = 2\n", "f.ini --set model.d_model=65",
+         "error: f.ini:2: 'model.d_model': expected an integer, got 'abc'\n"
+         "error: --set (argument 3): 'model.d_model' = 65 is not divisible by 'model.n_heads' = 2 "
+         "(set at f.ini:3)\n"},
+        {NULL, "missing.ini --set model.n_heads=3",
+         "error: cannot open 'missing.ini': No such file or directory\n"},
+    };
+    char path[300], runs[300];
+    snprintf(path, sizeof path, "%s/f.ini", tmpdir);
+    snprintf(runs, sizeof runs, "%s/runs", tmpdir);
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        if (CASES[k].ini) tu_write_file(path, CASES[k].ini);
+        ck_assert_int_eq(tu_run_train(tmpdir, CASES[k].args), 2);
+        char *out = train_output();
+        ck_assert_msg(strcmp(out, CASES[k].out) == 0, "case %zu: output\n%swant\n%s", k, out,
+                      CASES[k].out);
+        free(out);
+        ck_assert_int_eq(access(runs, F_OK), -1);
+    }
+}
+END_TEST
+
+/* The cap counts the checks between keys as the other errors: 19 errors of a file (lines 2-20),
+ * then a --set's n_heads that does not divide d_model (argument 3) is the 20th named, and the
+ * two bad --set after it are counted. */
+START_TEST(test_cap_counts_checks_between_keys) {
+    char path[300], text[400] = "[model]\n";
+    snprintf(path, sizeof path, "%s/cap.ini", tmpdir);
+    for (int i = 0; i < 19; i++) strcat(text, "nokey = 1\n");
+    tu_write_file(path, text);
+    ck_assert_int_eq(tu_run_train(tmpdir, "cap.ini --set model.n_heads=3 --set optim.lr=a --set "
+                                          "train.steps=c"), 2);
+    char *out = train_output();
+    int lines = 0;
+    for (const char *p = out; *p; p++) lines += *p == '\n';
+    ck_assert_int_eq(lines, 21);
+    const char *last = "error: --set (argument 3): 'model.n_heads' = 3 does not divide "
+                       "'model.d_model' = 64 (default)\n"
+                       "error: --set (argument 3): 20 errors named; 2 more after this one, not "
+                       "named\n";
+    ck_assert_msg(strncmp(out, "error: cap.ini:2: unknown key 'model.nokey'", 43) == 0 &&
+                      strlen(out) > strlen(last) && !strcmp(out + strlen(out) - strlen(last), last),
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 /* A --set far over the length limit names its key (it used to say only "argument too long"). */
 START_TEST(test_long_set_names_key) {
     static const char *const KEYS[] = {"run.name", "task.file", "optim.lr"};
@@ -150,7 +227,10 @@ START_TEST(test_long_set_names_key) {
     ck_assert_int_eq(rc, -1);
     ck_assert_msg(strstr(err, want) && strstr(err, "argument 4"), "%.300s", err);
     ck_assert_msg(strlen(err) < 1200, "message of %zu characters", strlen(err));
-    ck_assert(memcmp(&c, &before, sizeof c) == 0);
+    /* its settings as they were, the key marked unsure: the checks between keys leave it out */
+    ck_assert(memcmp(&c, &before, CONFIG_SETTINGS_SIZE) == 0);
+    int k = config_key_index(KEYS[_i]);
+    for (int i = 0; i < config_key_count(); i++) ck_assert_int_eq(c.unsure[i], i == k);
     free(err);
     free(arg);
 }
@@ -266,4 +346,6 @@ TU_MAIN_FIXTURE_TIMEOUT("input_errors", setup, teardown, 60, test_repeated_secti
                         test_task_conflicting_answers,
                         TU_LOOP(test_checkpoint_impossible_state, 0, 4),
                         test_checkpoint_beyond_steps, test_every_error_named,
-                        test_every_bad_set_named, test_file_and_sets_named_together);
+                        test_every_bad_set_named, test_file_and_sets_named_together,
+                        test_checks_between_keys_named_with_the_rest,
+                        test_cap_counts_checks_between_keys);

@@ -90,7 +90,7 @@ START_TEST(test_key_table) {
         snprintf(set, sizeof set, "%s=\"%s\"", name, info.default_text);
         ck_assert_msg(config_set(&c, set, 1) == 0, "default of %s does not parse", name);
         cc_assert_config_eq(&c, &d, name);
-        ck_assert_str_eq(config_origin(&c, name), "--set argument 1");
+        ck_assert_str_eq(config_origin(&c, name), "--set (argument 1)");
     }
     ck_assert_int_eq(config_key_index("model.nope"), -1);
     ck_assert_int_eq(config_key_index("model"), -1);

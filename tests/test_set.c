@@ -13,13 +13,13 @@ START_TEST(test_set_overrides_file) {
     cc_load_ok(&c, "[model]\nd_model = 32\nn_heads = 2\n");
     ck_assert_int_eq(config_set(&c, "model.d_model=128", 3), 0);
     ck_assert_int_eq(c.d_model, 128);
-    ck_assert_str_eq(config_origin(&c, "model.d_model"), "--set argument 3");
+    ck_assert_str_eq(config_origin(&c, "model.d_model"), "--set (argument 3)");
     ck_assert_int_eq(c.n_heads, 2); /* untouched */
     /* Repeated --set: the last one wins. */
     ck_assert_int_eq(config_set(&c, "model.d_model=256", 5), 0);
     ck_assert_int_eq(config_set(&c, " model . d_model = 512 ", 7), 0);
     ck_assert_int_eq(c.d_model, 512);
-    ck_assert_str_eq(config_origin(&c, "model.d_model"), "--set argument 7");
+    ck_assert_str_eq(config_origin(&c, "model.d_model"), "--set (argument 7)");
     ck_assert_int_eq(config_set(&c, "run.dir=\"with space\"", 8), 0);
     ck_assert_str_eq(c.run_dir, "with space");
     ck_assert_int_eq(config_set(&c, "run.dir=a ;b", 9), 0); /* no comments in --set */

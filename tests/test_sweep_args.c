@@ -137,9 +137,14 @@ START_TEST(test_preset_line) {
 END_TEST
 
 /* With --grid only the named axes vary: the grid key (its own column, named after the key
- * without its section), then --seeds N as 1..N; the config file and --out are kept. */
+ * without its section), then --seeds N as 1..N; the config file (read for its own checks) and
+ * --out are kept. */
 START_TEST(test_grid_line) {
-    char *argv[] = {"--seeds", "3", "c.ini", "--grid", "optim.lr=1e-3,3e-3", "--out", "o", "--plan"};
+    char dir[200], ini[260];
+    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_sweep_args_XXXXXX");
+    snprintf(ini, sizeof ini, "%s/c.ini", dir);
+    tu_write_file(ini, "[model]\nn_layers = 1\n");
+    char *argv[] = {"--seeds", "3", ini, "--grid", "optim.lr=1e-3,3e-3", "--out", "o", "--plan"};
     SweepArgs a;
     ck_assert_int_eq(sweep_args_parse(&a, 8, argv), 0);
     ck_assert_int_eq(a.n_axes, 2);
@@ -152,13 +157,14 @@ START_TEST(test_grid_line) {
     ck_assert_int_eq(a.axes[1].n, 3);
     ck_assert_str_eq(value(&a.axes[1], 0), "1");
     ck_assert_str_eq(value(&a.axes[1], 2), "3");
-    ck_assert_str_eq(a.config_path, "c.ini");
+    ck_assert_str_eq(a.config_path, ini);
     ck_assert_str_eq(a.out, "o");
     ck_assert_int_eq(a.out_argn, 8);
     ck_assert_int_eq(a.mode, MODE_PLAN);
     ck_assert_int_eq(a.steps, -1);
     ck_assert_int_eq(a.jobs, 1);
     sweep_args_free(&a);
+    tu_remove_tree(dir);
 }
 END_TEST
 
@@ -210,6 +216,64 @@ START_TEST(test_config_errors_first) {
              ini);
     ck_assert_int_eq(r.rc, -1);
     ck_assert_str_eq(r.err, want);
+    tu_result_free(&r);
+    tu_remove_tree(dir);
+}
+END_TEST
+
+/* What was found only when the plan was built, one at a time, each with a "run 1 of N cannot be
+ * built" line, is named with the other mistakes of the line, in argument order, each once: a bad
+ * --scales value (beside a bad --grid value); the d_k values that do not divide the width, in one
+ * line at their --dk (the preset's at --d-model; 8 does not divide 12, 16 to 128 are larger),
+ * none against the default width when --d-model's own value is refused; and the checks between
+ * keys of the config every run starts from (the file, each --set), but those an axis takes part
+ * in (--dk sets n_heads = 16 / 8 = 2 for every run: the file's 3 is no run's). The whole of
+ * stderr. */
+START_TEST(test_plan_errors_named_with_the_line) {
+    char dir[200], ini[260];
+    tu_make_tmp(dir, sizeof dir, "/tmp/scaledot_test_sweep_args_XXXXXX");
+    snprintf(ini, sizeof ini, "%s/c.ini", dir);
+    tu_write_file(ini, "[optim]\nschedule = cosine\nmin_lr = 1\n[model]\nn_heads = 3\n");
+    char min_lr[500];
+    snprintf(min_lr, sizeof min_lr,
+             "error: %s:3: 'optim.min_lr' = 1 is larger than 'optim.lr' = 0.001 (default); the "
+             "cosine schedule decays from optim.lr down to optim.min_lr\n", ini);
+    char with_seeds[800];
+    snprintf(with_seeds, sizeof with_seeds, "%s"
+             "error: --seeds (argument 8): '0' is not a count from 1 to 1000 (or a list of seeds: "
+             "3,7)\n", min_lr);
+    const struct {
+        const char *args[10];
+        const char *err;
+    } CASES[] = {
+        {{"--scales", "none,bogus", "--grid", "optim.lr=1,x"},
+         "error: --scales (argument 3): 'attention.scale': expected sqrt_dk, none, inv_dk, "
+         "learned, C/d_k with C in [1e-6, 1e6], or a number in [1e-6, 1e6], got 'bogus'\n"
+         "error: --grid (argument 5): 'optim.lr': expected a number, got 'x'\n"},
+        {{"--dk", "8,48,256", "--d-model", "64", "--seeds", "0"},
+         "error: --dk (argument 3): d_k = 48, 256 do not divide d_model = 64 (--d-model (argument "
+         "5)): n_heads = d_model / d_k must be a whole number\n"
+         "error: --seeds (argument 7): '0' is not a count from 1 to 1000 (or a list of seeds: "
+         "3,7)\n"},
+        {{"--d-model", "12"},
+         "error: --dk (default): d_k = 8, 16, 32, 64, 128 do not divide d_model = 12 (--d-model "
+         "(argument 3)): n_heads = d_model / d_k must be a whole number\n"},
+        {{"--dk", "8,5", "--d-model", "abc"},
+         "error: --d-model (argument 5): 'abc' is not a model width (a positive integer)\n"},
+        {{ini, "--dk", "8", "--d-model", "16", "--seeds", "0"}, with_seeds},
+        {{ini, "--dk", "8", "--d-model", "16"}, min_lr},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        TuResult r = tu_call(parse_cmd, CASES[k].args);
+        ck_assert_msg(r.rc == -1, "case %zu: rc %d", k, r.rc);
+        ck_assert_msg(strcmp(r.err, CASES[k].err) == 0, "case %zu: stderr\n%swant\n%s", k, r.err,
+                      CASES[k].err);
+        tu_result_free(&r);
+    }
+    /* the file's n_heads = 3 with --dk: every run's is the axis', the line is good */
+    const char *good[] = {ini, "--dk", "8", "--d-model", "16", "--set", "optim.lr=2", NULL};
+    TuResult r = tu_call(parse_cmd, good);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
     tu_result_free(&r);
     tu_remove_tree(dir);
 }
@@ -288,4 +352,5 @@ START_TEST(test_help) {
 END_TEST
 
 TU_MAIN("sweep_args", test_refused, test_every_bad_argument, test_config_errors_first,
+        test_plan_errors_named_with_the_line,
         test_too_long, test_preset_line, test_grid_line, test_help);

@@ -571,7 +571,7 @@ START_TEST(test_text_separator_true_refused) {
              "--set task.separator=true", TINY, text, tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
     ck_assert(tu_train_output_contains(tmpdir, "'task.separator' = true, but 'task.name' = text"));
-    ck_assert(tu_train_output_contains(tmpdir, "--set argument 28: 'task.separator' = true"));
+    ck_assert(tu_train_output_contains(tmpdir, "--set (argument 28): 'task.separator' = true"));
     snprintf(ini, sizeof ini, "%s/runs/s", tmpdir);
     ck_assert_msg(access(ini, F_OK) != 0, "a run folder was created");
     snprintf(ini, sizeof ini, "%s/sep.ini", tmpdir);

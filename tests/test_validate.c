@@ -21,7 +21,7 @@ START_TEST(test_validate_heads) {
     config_defaults(&c);
     ck_assert_int_eq(config_set(&c, "model.n_heads=3", 2), 0);
     ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
-    cc_assert_contains(err, "--set argument 2: 'model.n_heads' = 3");
+    cc_assert_contains(err, "--set (argument 2): 'model.n_heads' = 3");
     cc_assert_contains(err, "'model.d_model' = 64 (default)");
 
     ck_assert_int_eq(config_set(&c, "model.n_heads=4", 3), 0);
@@ -65,15 +65,15 @@ START_TEST(test_validate_task_file) {
     /* a task.file that a generated task would silently ignore */
     ck_assert_int_eq(config_set(&c, "task.name=sort", 3), 0);
     ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
-    cc_assert_contains(err, "--set argument 2: 'task.file' = 'data/x.txt' is set, but 'task.name' "
-                            "is neither file nor text (set at --set argument 3)");
+    cc_assert_contains(err, "--set (argument 2): 'task.file' = 'data/x.txt' is set, but "
+                            "'task.name' is neither file nor text (set at --set (argument 3))");
     /* the text task reads task.file too: with it the config is whole, without it refused */
     ck_assert_int_eq(config_set(&c, "task.name=text", 4), 0);
     ck_assert_int_eq(config_validate(&c), 0);
     ck_assert_int_eq(config_set(&c, "task.file=\"\"", 5), 0);
     ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
-    cc_assert_contains(err, "--set argument 4: 'task.name' = text needs a path in 'task.file', "
-                            "which is empty (set at --set argument 5)");
+    cc_assert_contains(err, "--set (argument 4): 'task.name' = text needs a path in 'task.file', "
+                            "which is empty (set at --set (argument 5))");
 }
 END_TEST
 
@@ -114,7 +114,7 @@ START_TEST(test_origin) {
     ck_assert_str_eq(config_origin(&c, "optim.nope"), "(unknown key)");
     ck_assert_str_eq(config_origin(&c, "nodot"), "(unknown key)");
     ck_assert_int_eq(config_set(&c, "optim.lr=0.5", 12), 0);
-    ck_assert_str_eq(config_origin(&c, "optim.lr"), "--set argument 12");
+    ck_assert_str_eq(config_origin(&c, "optim.lr"), "--set (argument 12)");
     ck_assert_str_eq(config_origin(&c, "optim.beta1"), "default");
 }
 END_TEST

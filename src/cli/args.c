@@ -3,7 +3,6 @@
  * exit. */
 #include "cli/args.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -62,26 +61,6 @@ int cli_fail(CliUsage *usage, const char *fmt, ...) {
     va_end(ap);
     if (usage) usage(stderr);
     return EXIT_CONFIG;
-}
-
-int cli_set_key(const char *assignment, char *key, size_t n) {
-    const char *eq = strchr(assignment, '=');
-    if (!eq) return -1;
-    const char *a = assignment, *b = eq;
-    while (a < b && isspace((unsigned char)*a)) a++;
-    while (b > a && isspace((unsigned char)b[-1])) b--;
-    /* blanks around the dot dropped too, as config_set reads the key ("optim .lr" is optim.lr):
-     * else a key set twice in that spelling would not be seen as one */
-    const char *dot = memchr(a, '.', (size_t)(b - a)), *l = dot ? dot : b, *r = dot ? dot + 1 : b;
-    while (dot && l > a && isspace((unsigned char)l[-1])) l--;
-    while (dot && r < b && isspace((unsigned char)*r)) r++;
-    size_t head = (size_t)(l - a), tail = (size_t)(b - r), len = head + (dot ? 1 : 0) + tail;
-    if (len >= n) return -1;
-    memcpy(key, a, head);
-    if (dot) key[head] = '.';
-    memcpy(key + len - tail, r, tail);
-    key[len] = '\0';
-    return 0;
 }
 
 int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs) {

@@ -37,11 +37,6 @@ int cli_parse_count(const char *s, size_t len, long lo, long hi, long *out);
  * *out set, or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* The key of a --set assignment "section.key=value" (blanks around it and around its dot dropped,
- * as config_set reads it: "optim .lr" is optim.lr) into key[0..n).
- * Returns 0, or -1 when there is no '=' or the key does not fit. */
-int cli_set_key(const char *assignment, char *key, size_t n);
-
 /* The options of one command line that take a value and may be given once (--out, --seed,
  * --steps, ...): where each was given. Zero-initialise it ({0}) before the first option. */
 #define CLI_ONCE_MAX 16

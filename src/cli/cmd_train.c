@@ -139,14 +139,12 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v) {
 
 /* The argument number of an earlier --set (before argument `at`) of the key v sets, or 0. */
 static int set_given_before(int argc, char **argv, int at, const char *v) {
-    char key[128];
-    if (cli_set_key(v, key, sizeof key) != 0) return 0;
     for (int i = 1; i < at && i < argc; i++) {
         const char *p = strcmp(argv[i], "--set") == 0 && i + 1 < argc ? argv[i + 1]
                         : strncmp(argv[i], "--set=", 6) == 0       ? argv[i] + 6
                                                                     : NULL;
         int spaced = p && argv[i][5] != '='; /* "--set" then its value */
-        if (p && p != v && config_assignment_sets(p, key)) return spaced ? i + 1 : i;
+        if (p && p != v && config_same_key(p, v)) return spaced ? i + 1 : i;
         if (spaced) i++; /* the value is not an option */
     }
     return 0;
@@ -162,10 +160,13 @@ static int parse_set(int argc, char **argv, int *at, CliUsage *usage) {
     if (!v) return cli_fail(usage, "--set needs section.key=value");
     /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file (the
      * --set= form is config_set's to judge) */
-    if (!strchr(v, '=') && !eq_form)
-        return cli_fail(NULL, "--set (argument %d): '%s' is not section.key=value; --set "
-                              "needs one argument section.key=value, with '=' and no "
-                              "spaces (e.g. --set optim.lr=1e-3)", *at, v);
+    if (!strchr(v, '=') && !eq_form) {
+        char where[32];
+        error_place(where, sizeof where, "--set", *at);
+        return cli_fail(NULL, "%s: '%s' is not section.key=value; --set needs one argument "
+                              "section.key=value, with '=' and no spaces (e.g. --set "
+                              "optim.lr=1e-3)", where, v);
+    }
     return -1;
 }
 
@@ -254,7 +255,7 @@ static void apply_sets(Config *c, int argc, char **argv, int in_run_dir, ErrorLi
         else if (strncmp(argv[i], "--set=", 6) == 0) a = argv[i] + 6;
         if (!a) continue;
         char where[32];
-        snprintf(where, sizeof where, "--set (argument %d)", i);
+        error_place(where, sizeof where, "--set", i);
         int before = set_given_before(argc, argv, i, a), key_len = (int)strcspn(a, "=");
         if (before)
             error_add(errs, i, where, "'%.*s' is already set by --set (argument %d); give it once",
@@ -336,14 +337,15 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
          * run folder is resumed in place, never in its original. */
         if (cli_split_run_dir(run_dir, &c) != 0) return EXIT_CONFIG;
     }
-    /* the file's errors and the --set errors named together, the file's first: a bad file
-     * leaves c as it was, on which each --set is still checked (a value's rules do not depend
-     * on the other keys) */
+    /* the file's errors, the --set errors and the checks between keys named together, in
+     * argument order, the file's first: a bad file leaves in c what it gave that was good, on
+     * which each --set is still checked (a value's rules do not depend on the other keys); a
+     * check that involves a key whose value was refused is left out (config_validate) */
     ErrorList errs = {0};
     if (a.config_path) config_load_file_to(&c, a.config_path, &errs);
     apply_sets(&c, argc, argv, run_dir != NULL, &errs);
+    config_validate_to(&c, &errs);
     if (error_flush(&errs) != 0) return EXIT_CONFIG;
-    if (config_validate(&c) != 0) return EXIT_CONFIG;
     /* a sweep's run config trained by hand after its sweep folder moved: the run goes to the
      * runs/ beside it, as the sweep's own run command does, never into the old folder; a run.dir
      * given by --set is the user's word */

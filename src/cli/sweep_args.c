@@ -1,12 +1,14 @@
 /* sweep_args.c: the command line of ./train --sweep read into axes (sweep/plan.h), with every
  * check of the arguments: list syntax, duplicates, a key set twice (by a shorthand and by
  * --grid, or by --set and by an axis), options that need another, each value by the config's
- * rules. Every mistake is named in one run, in argument order (util/error_list.h), after the
- * config file's own errors when there are any. Command layer: the engine (src/sweep/) gets the
- * SweepArgs this fills. */
+ * rules, the d_k values against the width, the checks between keys of the config every run
+ * starts from. Every mistake is named in one run, in argument order (util/error_list.h), after
+ * the config file's own errors when there are any. Command layer: the engine (src/sweep/) gets
+ * the SweepArgs this fills. */
 #include "cli/sweep_args.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,22 @@ void sweep_usage(FILE *f) {
         names, list);
 }
 
+/* Adds an error about the value of option flag, argument argn, at its place ("--grid (argument
+ * 5): ..."; error_place), sorted by argn. */
+static void arg_error(ErrorList *errs, const char *flag, int argn, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static void arg_error(ErrorList *errs, const char *flag, int argn, const char *fmt, ...) {
+    char where[64];
+    error_place(where, sizeof where, flag, argn);
+    va_list ap;
+    va_start(ap, fmt);
+    error_vadd(errs, argn, where, fmt, ap);
+    va_end(ap);
+}
+
 /* Splits a comma-separated list into ax->values: entries non-empty, without blanks, distinct
  * (a duplicate would reuse a run folder). Returns 0, or -1 with an error naming flag and argn
  * added to errs. */
@@ -70,8 +88,7 @@ static int split_values(Axis *ax, const char *list, const char *flag, int argn, 
     size_t cap = 1;
     for (const char *p = list; *p; p++) cap += *p == ',';
     if (cap > SWEEP_MAX_VALUES) {
-        error_add(errs, argn, NULL, "%s (argument %d): more than %d values", flag, argn,
-                  SWEEP_MAX_VALUES);
+        arg_error(errs, flag, argn, "more than %d values", SWEEP_MAX_VALUES);
         return -1;
     }
     ax->values = calloc(cap, sizeof *ax->values);
@@ -84,21 +101,20 @@ static int split_values(Axis *ax, const char *list, const char *flag, int argn, 
         int blank = 0;
         for (size_t k = 0; k < len; k++) blank |= isspace((unsigned char)p[k]) != 0;
         if (len >= PLAN_CELL) { /* the reason first: the value itself may fill the screen */
-            error_add(errs, argn, NULL, "%s (argument %d): a value of '%s' is too long (%zu "
-                                        "characters, at most %d): '%.*s'",
-                      flag, argn, ax->key, len, PLAN_CELL - 1, (int)len, p);
+            arg_error(errs, flag, argn, "a value of '%s' is too long (%zu characters, at most "
+                                        "%d): '%.*s'",
+                      ax->key, len, PLAN_CELL - 1, (int)len, p);
             return -1;
         }
         if (len == 0 || blank) {
-            error_add(errs, argn, NULL, "%s (argument %d): bad entry '%.*s' in '%s' (entries are "
-                                        "non-empty, without blanks, separated by single commas)",
-                      flag, argn, (int)len, p, list);
+            arg_error(errs, flag, argn, "bad entry '%.*s' in '%s' (entries are non-empty, "
+                                        "without blanks, separated by single commas)",
+                      (int)len, p, list);
             return -1;
         }
         for (int k = 0; k < ax->n; k++)
             if (strlen(ax->values[k]) == len && strncmp(ax->values[k], p, len) == 0) {
-                error_add(errs, argn, NULL, "%s (argument %d): '%.*s' is listed twice in '%s'",
-                          flag, argn, (int)len, p, list);
+                arg_error(errs, flag, argn, "'%.*s' is listed twice in '%s'", (int)len, p, list);
                 return -1;
             }
         if (!(ax->values[ax->n] = strndup(p, len))) {
@@ -116,8 +132,8 @@ static int check_dk(Axis *ax, int argn, ErrorList *errs) {
     for (int i = 0; i < ax->n; i++) {
         long v;
         if (cli_parse_count(ax->values[i], strlen(ax->values[i]), 1, 1000000, &v) != 0) {
-            error_add(errs, argn, NULL, "--dk (argument %d): '%s' is not a positive integer (at "
-                                        "most 1000000)", argn, ax->values[i]);
+            arg_error(errs, "--dk", argn, "'%s' is not a positive integer (at most 1000000)",
+                      ax->values[i]);
             return -1;
         }
     }
@@ -135,8 +151,8 @@ static int set_seeds(Axis *ax, const char *v, int argn, ErrorList *errs) {
     long n;
     if (!strchr(v, ',')) {
         if (cli_parse_count(v, strlen(v), 1, SWEEP_MAX_VALUES, &n) != 0) {
-            error_add(errs, argn, NULL, "--seeds (argument %d): '%s' is not a count from 1 to %d "
-                                        "(or a list of seeds: 3,7)", argn, v, SWEEP_MAX_VALUES);
+            arg_error(errs, "--seeds", argn, "'%s' is not a count from 1 to %d (or a list of "
+                                             "seeds: 3,7)", v, SWEEP_MAX_VALUES);
             return -1;
         }
         char *list = malloc((size_t)n * 8 + 1), *p = list;
@@ -149,8 +165,7 @@ static int set_seeds(Axis *ax, const char *v, int argn, ErrorList *errs) {
     if (split_values(ax, v, "--seeds", argn, errs) != 0) return -1;
     for (int i = 0; i < ax->n; i++)
         if (cli_parse_count(ax->values[i], strlen(ax->values[i]), 0, 1000000000000L, &n) != 0) {
-            error_add(errs, argn, NULL, "--seeds (argument %d): '%s' is not a seed (0 or more)",
-                      argn, ax->values[i]);
+            arg_error(errs, "--seeds", argn, "'%s' is not a seed (0 or more)", ax->values[i]);
             return -1;
         }
     return 0;
@@ -166,6 +181,7 @@ typedef struct {
     Axis dk, scale, seed, grid[SWEEP_MAX_AXES];
     int n_grid, has_dk, has_scale, has_seed;
     int collect_argn; /* where --collect was given (0: not) */
+    int width_refused; /* --d-model's value was refused: the d_k axis' width is not known */
     CliOnce once;     /* where each once-only option was given */
     ErrorList errs;   /* every mistake of the line, in argument order */
 } Parts;
@@ -175,12 +191,13 @@ typedef struct {
 static void check_repeat(const SweepArgs *a, Parts *p, size_t k, const char *v, int argn) {
     if (strcmp(VALUED[k], "--set") == 0) {
         char key[128];
-        if (cli_set_key(v, key, sizeof key) != 0) return;
         for (int s = 0; s < a->n_sets; s++)
-            if (config_assignment_sets(a->sets[s], key)) {
-                error_add(&p->errs, argn, NULL, "--set (argument %d): '%s' is already set by "
-                                                "--set (argument %d); give it once",
-                          argn, key, a->set_argn[s]);
+            if (config_same_key(a->sets[s], v)) {
+                if (config_assignment_key(v, key, sizeof key) != 0) /* too long: its start */
+                    snprintf(key, sizeof key, "%.*s", (int)strcspn(v, "="), v);
+                arg_error(&p->errs, "--set", argn, "'%s' is already set by --set (argument %d); "
+                                                   "give it once",
+                          key, a->set_argn[s]);
                 return;
             }
         return;
@@ -204,38 +221,36 @@ static void parse_grid(Parts *p, const char *v, int argn) {
     char key[64];
     ErrorList *errs = &p->errs;
     if (v[klen] && klen >= sizeof key) {
-        error_add(errs, argn, NULL, "--grid (argument %d): the key '%.*s' is too long (%zu "
-                                    "characters, at most %d; see ./train --reference-table)",
-                  argn, (int)klen, v, klen, (int)sizeof key - 1);
+        arg_error(errs, "--grid", argn, "the key '%.*s' is too long (%zu characters, at most %d; "
+                                        "see ./train --reference-table)",
+                  (int)klen, v, klen, (int)sizeof key - 1);
         return;
     }
     if (!v[klen] || klen == 0) {
-        error_add(errs, argn, NULL, "--grid (argument %d): '%s' is not section.key=v1,v2,...",
-                  argn, v);
+        arg_error(errs, "--grid", argn, "'%s' is not section.key=v1,v2,...", v);
         return;
     }
     memcpy(key, v, klen);
     key[klen] = '\0';
     if (config_key_index(key) < 0) {
-        error_add(errs, argn, NULL, "--grid (argument %d): '%s' is not a config key (see ./train "
-                                    "--reference-table)", argn, key);
+        arg_error(errs, "--grid", argn, "'%s' is not a config key (see ./train "
+                                        "--reference-table)", key);
         return;
     }
     if (strcmp(key, "run.name") == 0 || strcmp(key, "run.dir") == 0) {
-        error_add(errs, argn, NULL, "--grid (argument %d): '%s' is set by the sweep (each run's "
-                                    "folder is OUT/runs/<name>)", argn, key);
+        arg_error(errs, "--grid", argn, "'%s' is set by the sweep (each run's folder is "
+                                        "OUT/runs/<name>)", key);
         return;
     }
     for (int i = 0; i < p->n_grid; i++)
         if (strcmp(p->grid[i].key, key) == 0) {
-            error_add(errs, argn, NULL, "--grid (argument %d): '%s' is already varied by --grid "
-                                        "(argument %d); give all its values in one list",
-                      argn, key, p->grid[i].argn);
+            arg_error(errs, "--grid", argn, "'%s' is already varied by --grid (argument %d); "
+                                            "give all its values in one list",
+                      key, p->grid[i].argn);
             return;
         }
     if (p->n_grid == SWEEP_MAX_AXES - 3) {
-        error_add(errs, argn, NULL, "--grid (argument %d): at most %d --grid options", argn,
-                  SWEEP_MAX_AXES - 3);
+        arg_error(errs, "--grid", argn, "at most %d --grid options", SWEEP_MAX_AXES - 3);
         return;
     }
     Axis *ax = &p->grid[p->n_grid++];
@@ -255,8 +270,8 @@ static void parse_count(SweepArgs *a, Parts *p, const char *flag, const char *v,
     for (size_t k = 0; k < sizeof INTS / sizeof *INTS; k++) {
         if (strcmp(flag, INTS[k].flag) != 0) continue;
         if (cli_parse_count(v, strlen(v), INTS[k].lo, INTS[k].hi, &n) != 0) {
-            error_add(&p->errs, argn, NULL, "%s (argument %d): '%s' is not %s", flag, argn, v,
-                      INTS[k].what);
+            arg_error(&p->errs, flag, argn, "'%s' is not %s", v, INTS[k].what);
+            p->width_refused |= k == 2;
             return;
         }
         if (k == 0) a->steps = (int)n, a->steps_argn = argn;
@@ -332,9 +347,8 @@ static void check_conflicts(const SweepArgs *a, Parts *p) {
     for (int g = 0; g < p->n_grid; g++)
         for (size_t k = 0; k < sizeof OWNED / sizeof *OWNED; k++)
             if (has[k] && strcmp(p->grid[g].key, OWNED[k].key) == 0)
-                error_add(errs, p->grid[g].argn, NULL, "--grid (argument %d): '%s' is also set by "
-                                                       "%s; give it once",
-                          p->grid[g].argn, OWNED[k].key, OWNED[k].flag);
+                arg_error(errs, "--grid", p->grid[g].argn, "'%s' is also set by %s; give it once",
+                          OWNED[k].key, OWNED[k].flag);
     if ((a->d_model_argn || a->one_head) && !p->has_dk) {
         int argn = a->one_head ? a->one_head_argn : a->d_model_argn;
         error_add(errs, argn, NULL, "--%s (argument %d) shapes the d_k axis, which is off with "
@@ -356,10 +370,36 @@ static void check_conflicts(const SweepArgs *a, Parts *p) {
             if (config_assignment_sets(a->sets[s], p->grid[g].key))
                 owner = "--grid", key = p->grid[g].key;
         if (owner)
-            error_add(errs, a->set_argn[s], NULL, "--set (argument %d): '%s' is set by the sweep "
-                                                  "for every run; use %s (or drop the --set)",
-                      a->set_argn[s], key, owner);
+            arg_error(errs, "--set", a->set_argn[s], "'%s' is set by the sweep for every run; "
+                                                     "use %s (or drop the --set)",
+                      key, owner);
     }
+}
+
+/* Each d_k of the d_k axis divides the width it is taken from (plan_dk_width): those that do not
+ * are named in one line at their --dk (the preset's at --d-model), with the other mistakes of
+ * the line. */
+static void check_dk_width(const SweepArgs *a, Parts *p) {
+    if (!p->has_dk || p->width_refused) return;
+    char where[48], width[48], bad[256] = "";
+    int n_bad = 0;
+    size_t len = 0;
+    for (int i = 0; i < p->dk.n; i++) {
+        long dk;
+        const char *v = p->dk.values[i];
+        if (cli_parse_count(v, strlen(v), 1, 1000000, &dk) != 0) continue; /* named: check_dk */
+        if (plan_dk_width(a, (int)dk) >= 0) continue;
+        if (len < sizeof bad) /* cut past 255 characters: the first ones say it */
+            len += (size_t)snprintf(bad + len, sizeof bad - len, "%s%ld", n_bad ? ", " : "", dk);
+        n_bad++;
+    }
+    if (!n_bad) return;
+    error_place(where, sizeof where, "--dk", p->dk.argn);
+    if (a->d_model_argn) error_place(width, sizeof width, "--d-model", a->d_model_argn);
+    else snprintf(width, sizeof width, "the default of --d-model");
+    error_add(&p->errs, p->dk.argn ? p->dk.argn : a->d_model_argn, where,
+              "d_k = %s %s not divide d_model = %d (%s): n_heads = d_model / d_k must be a whole "
+              "number", bad, n_bad > 1 ? "do" : "does", a->d_model, width);
 }
 
 /* Without --grid, the preset's axes the command line did not give (--dk 8,...,128, the fixed
@@ -415,31 +455,37 @@ static void axis_free(Axis *ax) {
     ax->n = 0;
 }
 
-/* Each --set, and each value of each --grid, tried on the defaults: a value's own rules do not
- * depend on the rest of the config (config/value.c), so one run names every bad argument, as a
- * config file's errors are all named at once. The checks across keys come later (the sweep's
- * base config, plan_build). */
+/* Each --scales value and each value of each --grid, tried on the defaults: a value's own rules
+ * do not depend on the rest of the config (config/value.c), so one run names every bad
+ * argument, as a config file's errors are all named at once. Then the config every run starts
+ * from (plan_base_config: the file, each --set, --steps; their errors named here, the file's
+ * first), and its checks between keys but those an axis takes part in (its keys are marked
+ * unsure): they are the same for every run, so they are named with the rest of the line. The
+ * checks an axis takes part in come later, run by run (plan_build). */
 static void check_values(const SweepArgs *a, Parts *p) {
     Config *c = malloc(sizeof *c);
     if (!c) {
         error_add(&p->errs, 0, NULL, "out of memory");
         return;
     }
-    for (int s = 0; s < a->n_sets; s++) {
-        config_defaults(c);
-        config_set_as(c, a->sets[s], "--set", a->set_argn[s], &p->errs);
-    }
-    for (int g = 0; g < p->n_grid; g++)
-        for (int v = 0; v < p->grid[g].n; v++) {
+    const Axis *tried[SWEEP_MAX_AXES + 1];
+    int n_tried = 0;
+    if (p->has_scale) tried[n_tried++] = &p->scale;
+    for (int g = 0; g < p->n_grid; g++) tried[n_tried++] = &p->grid[g];
+    for (int k = 0; k < n_tried; k++)
+        for (int v = 0; v < tried[k]->n; v++) {
             config_defaults(c);
-            plan_axis_set(c, &p->grid[g], p->grid[g].key, p->grid[g].values[v], &p->errs);
+            plan_axis_set(c, tried[k], tried[k]->key, tried[k]->values[v], &p->errs);
         }
-    /* a line with mistakes names the config file's own too, first (it is read first): the
-     * sweep reads it only once the line is right (sweep.c) */
-    if (error_count(&p->errs) && a->config_path) {
-        config_defaults(c);
-        config_load_file_to(c, a->config_path, &p->errs);
+    plan_base_config(a, c, &p->errs);
+    if (p->has_dk) {
+        config_mark_unsure(c, "model.d_model");
+        config_mark_unsure(c, "model.n_heads");
     }
+    if (p->has_scale) config_mark_unsure(c, "attention.scale");
+    if (p->has_seed) config_mark_unsure(c, "run.seed");
+    for (int g = 0; g < p->n_grid; g++) config_mark_unsure(c, p->grid[g].key);
+    config_validate_to(c, &p->errs);
     free(c);
 }
 
@@ -482,6 +528,7 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
     if (!rc && !stop && a->mode == MODE_COLLECT) check_collect(a, p);
     else if (!rc && !stop) {
         if (preset_axes(a, p) != 0) rc = -1;
+        check_dk_width(a, p);
         check_conflicts(a, p);
         check_values(a, p);
     }

@@ -10,7 +10,8 @@
 /* Reads the arguments after --sweep (argv[0] is the first of them; argn of argv[i] is i + 2).
  * Returns 0, 1 when --help was asked for (usage printed to stdout), -1 after the messages: every
  * mistake of the line, each naming its argument, in argument order, after the config file's own
- * errors (read for them only then); an unknown option ends the reading. a must be freed with
+ * errors, with the checks between keys of the config every run starts from (but those an axis
+ * takes part in: plan_build's); an unknown option ends the reading. a must be freed with
  * sweep_args_free in every case. */
 int sweep_args_parse(SweepArgs *a, int argc, char **argv);
 void sweep_args_free(SweepArgs *a);

@@ -6,6 +6,7 @@
 #ifndef SCALEDOT_CONFIG_H
 #define SCALEDOT_CONFIG_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "util/error_list.h"
@@ -103,10 +104,23 @@ typedef struct {
     /* [guard]: forward-pass and gradient guards, 0 = off */
     double guard_logit_std_max, guard_max_weight_max, guard_grad_norm_min, guard_grad_norm_max;
     GuardAction guard_action;
-    /* Where each key got its value ("FILE:LINE", "--set argument N"); indexed by the key's
-     * position in the key table (config/keys.c); empty = default. */
+    /* Where each key got its value ("FILE:LINE", "--set (argument N)", util/error_list.h's
+     * error_place); indexed by the key's position in the key table (config/keys.c); empty =
+     * default. */
     char origin[CONFIG_MAX_KEYS][CONFIG_STR + 32];
+    /* Where an error about each key sorts in an ErrorList: the number of the argument that set
+     * it, 0 for a file or the default. */
+    int origin_order[CONFIG_MAX_KEYS];
+    /* 1: c does not hold the value key i will have: a value given for it was refused (the
+     * file's or a --set's; c keeps the one before), or a sweep's axis gives each run its own
+     * (config_mark_unsure). config_validate leaves out each check that involves such a key: it
+     * would judge a value the user did not give. The last member (CONFIG_SETTINGS_SIZE). */
+    unsigned char unsure[CONFIG_MAX_KEYS];
 } Config;
+
+/* The bytes of a Config before its unsure marks: its values and their origins, which a refused
+ * value leaves as they were. */
+#define CONFIG_SETTINGS_SIZE offsetof(Config, unsure)
 
 /* The errors config_load_file names of one file (and of the --set that follow it, when they go
  * to the same list); any more are counted, not named (util/error_list.h). */
@@ -136,8 +150,13 @@ void config_defaults(Config *c);
 int config_load_file(Config *c, const char *path);
 
 /* config_load_file with the errors added to errs (order 0: the file is read first) instead of
- * printed: the caller adds the --set errors to the same list, so one run names both, the file's
- * first, under one cap (error_flush prints them). */
+ * printed: the caller adds the --set errors and config_validate_to's to the same list, so one run
+ * names them all, the file's first, under one cap (error_flush prints them). Unlike
+ * config_load_file it keeps what the file gave when the file has errors, so that the checks
+ * between keys can judge the good values: c then holds each value of the file that was good,
+ * and each key the file gave a value that was not stored is marked unsure (a refused value, a
+ * key given twice, a key under a section header given twice; every key when the file cannot be
+ * read). Returns 0, or -1 when the file had an error. */
 int config_load_file_to(Config *c, const char *path, ErrorList *errs);
 
 /* config_load_file on text already in memory: text[0..len) is the file's content (need not be
@@ -150,14 +169,16 @@ int config_load_text(Config *c, const char *name, const char *text, size_t len);
  * the same value checks as the file; a later --set of the same key wins. The value is taken
  * literally (no comments), optionally in double quotes. On error prints
  * "error: --set (argument N): 'section.key': message" (or "error: --set (argument N): message"
- * when the text is not section.key=value or names no valid key) and returns -1 with c unchanged;
- * 0 on success. */
+ * when the text is not section.key=value or names no valid key) and returns -1 with c's settings
+ * unchanged (CONFIG_SETTINGS_SIZE; a key of the table whose value was refused is marked unsure);
+ * 0 on success (the key's unsure mark cleared: its value is the user's). */
 int config_set(Config *c, const char *assignment, int argn);
 
 /* config_set for a value that came from another option (the sweep's --grid, --dk, ...): the
- * same checks, with the error naming that option ("--grid (argument N): ..."; with argn 0,
- * "--dk (default): ..."; with argn < 0, option is the whole place, a file and line such as
- * "plan.txt:12", and the key's origin too), added to errs with order argn (NULL: printed now). */
+ * same checks, with the error naming that option at its place (error_place: "--grid (argument
+ * N): ..."; with argn 0, "--dk (default): ..."; with argn < 0, option is the whole place, a file
+ * and line such as "plan.txt:12"), which is the key's origin too, added to errs with order argn
+ * (0 when argn < 0; errs NULL: printed now). */
 int config_set_as(Config *c, const char *assignment, const char *option, int argn,
                   ErrorList *errs);
 
@@ -166,17 +187,39 @@ int config_set_as(Config *c, const char *assignment, const char *option, int arg
  * assignment. For callers that must refuse some keys before config_set applies them. */
 int config_assignment_sets(const char *assignment, const char *key);
 
+/* The key that assignment names as config_set reads it: "section.key", the blanks around the
+ * names and the dot dropped (" optim . lr = 1" names "optim.lr"), into key[0..n), whether or not
+ * the table has it. Returns 0, or -1 when the text is no assignment or the key does not fit. */
+int config_assignment_key(const char *assignment, char *key, size_t n);
+
+/* True when assignments a and b name the same key as config_set reads them
+ * (config_assignment_key's rule, keys of any length): a --set given twice. */
+int config_same_key(const char *a, const char *b);
+
 /* The keys a resume may change ("train.steps", "run.threads", "log.progress"; NULL after the
  * last): they cannot change the numbers already logged. --resume --set accepts only these, and a
  * run folder's config.ini may differ from its checkpoint only in these (and run.dir, run.name). */
 extern const char *const config_resumable_keys[];
 
-/* Cross-key checks once everything is read: model.d_model divisible by model.n_heads, a non-empty
- * task.file when task.name = file or text (and none for the other tasks), optim.min_lr <= optim.lr under the cosine schedule. Each
- * message starts with where the offending key was set ("error: FILE:LINE: ...") and names where the
- * other key came from. Task-dependent checks (sequence length vs max_seq_len, file readable) are
- * done by the task module. Prints every violation; returns -1 if there was any, else 0. */
+/* Cross-key checks once everything is read: model.d_model divisible by model.n_heads, an even d_k
+ * for model.block = llama, a non-empty task.file when task.name = file or text (and none for the
+ * other tasks), no task.separator = true for text, optim.min_lr <= optim.lr under the cosine
+ * schedule, attention.scale_init only with a learned scale, attention.qk_clip not with qk_norm.
+ * Each message starts with where the offending key was set ("error: FILE:LINE: ...") and names
+ * where the other key came from. A check that involves a key marked unsure is left out.
+ * Task-dependent checks (sequence length vs max_seq_len, file readable) are done by the task
+ * module. Prints every violation; returns -1 if there was any, else 0. */
 int config_validate(const Config *c);
+
+/* config_validate with each message added to errs instead of printed, sorted by the argument of
+ * the key it starts with (Config.origin_order: 0 for the file), so that it is named with the
+ * file's and the --set's errors of the same command line, in argument order. */
+int config_validate_to(const Config *c, ErrorList *errs);
+
+/* Marks key section_key ("model.d_model") unsure: config_validate leaves out the checks that
+ * involve it (a sweep's base config, whose axes give each run its own value). Returns 0, or -1
+ * for a name that is not in the key table. */
+int config_mark_unsure(Config *c, const char *section_key);
 
 /* Writes every section and key, defaults included, each key preceded by a "; help" line, as an
  * INI file that config_load_file reads back into an identical Config (doubles use %.17g, strings
@@ -187,7 +230,7 @@ void config_write(const Config *c, FILE *f);
 char *config_text(const Config *c);
 
 /* Where a key got its value, for error messages from later checks: "FILE:LINE",
- * "--set argument N" or "default". The string lives in c (or is a literal) and stays valid while
+ * "--set (argument N)" or "default". The string lives in c (or is a literal) and stays valid while
  * c is unchanged. Returns "(unknown key)" for a name that is not in the key table, so a typo in a
  * caller shows up in its message instead of crashing. */
 const char *config_origin(const Config *c, const char *section_key);

@@ -58,9 +58,11 @@ char *cfg_trim(char *s);
 void cfg_describe_allowed(const KeySpec *k, char *buf, size_t n);
 
 /* Parses text (edited in place: quotes are stripped) as the value of key number i and stores it
- * into c, recording origin as where it came from. On error writes why into msg (n bytes), leaves
- * c unchanged and returns -1; 0 on success. */
-int cfg_assign(Config *c, int i, char *text, const char *origin, char *msg, size_t n);
+ * into c, recording origin as where it came from and order as where its errors sort (an
+ * argument's number, 0 for a file), and clearing its unsure mark. On error writes why into msg
+ * (n bytes), leaves c's settings unchanged, marks key i unsure (c does not hold the value given)
+ * and returns -1; 0 on success. */
+int cfg_assign(Config *c, int i, char *text, const char *origin, int order, char *msg, size_t n);
 
 /* ---- suggest.c: messages for names that are not in the table */
 

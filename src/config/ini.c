@@ -19,6 +19,9 @@ typedef struct {
     /* line of a section's header, at its first key's index; 0 = none */
     long section_line[CONFIG_MAX_KEYS];
     int skip;        /* under a header that was refused: its keys are not read (nor reported) */
+    /* under a refused header of a known section (given twice): its keys' values are not read,
+     * so each key of it given below is marked unsure */
+    char skipped[CONFIG_STR];
     ErrorList *errs; /* where the file's errors go (order 0: a file is read before --set) */
 } Reader;
 
@@ -51,6 +54,7 @@ static int strip_comment(char *s) {
 
 static int read_header(Reader *r, char *s) {
     r->section[0] = '\0';
+    r->skipped[0] = '\0';
     r->skip = 1; /* until this header is known good */
     char *close = strchr(s, ']');
     if (!close) return line_error(r, "section header without closing ']'");
@@ -73,6 +77,7 @@ static int read_header(Reader *r, char *s) {
     int first_key = 0;
     while (strcmp(cfg_keys[first_key].section, name)) first_key++;
     if (r->section_line[first_key]) {
+        snprintf(r->skipped, sizeof r->skipped, "%s", name);
         char msg[MSG];
         snprintf(msg, sizeof msg, "section [%s] appears twice (first at line %ld); put its keys "
                  "under one header", name, r->section_line[first_key]);
@@ -86,9 +91,13 @@ static int read_header(Reader *r, char *s) {
 
 static int read_assignment(Reader *r, Config *c, char *s, char *eq) {
     char msg[MSG];
-    if (r->skip) return 0;
     *eq = '\0';
     char *key = cfg_trim(s);
+    if (r->skip) {
+        int i = *r->skipped ? cfg_find_key(r->skipped, key) : -1;
+        if (i >= 0) c->unsure[i] = 1; /* its value was not read */
+        return 0;
+    }
     if (!*key) return line_error(r, "missing key name before '='");
     if (!*r->section) {
         snprintf(msg, sizeof msg, "key '%s' appears before any [section] header", key);
@@ -100,15 +109,19 @@ static int read_assignment(Reader *r, Config *c, char *s, char *eq) {
         return line_error(r, msg);
     }
     if (r->first_line[i]) {
+        c->unsure[i] = 1; /* which of the two values is meant cannot be known */
         snprintf(msg, sizeof msg, "set twice in this file (first at line %ld)", r->first_line[i]);
         return key_error(r, i, msg);
     }
     r->first_line[i] = r->line; /* a bad value too: set again below is still twice */
     char *value = eq + 1;
-    if (strip_comment(value)) return key_error(r, i, "unterminated double quote");
+    if (strip_comment(value)) {
+        c->unsure[i] = 1; /* a value was given, none stored */
+        return key_error(r, i, "unterminated double quote");
+    }
     char origin[sizeof c->origin[0]];
     snprintf(origin, sizeof origin, "%s:%ld", r->path, r->line);
-    if (cfg_assign(c, i, cfg_trim(value), origin, msg, sizeof msg)) return key_error(r, i, msg);
+    if (cfg_assign(c, i, cfg_trim(value), origin, 0, msg, sizeof msg)) return key_error(r, i, msg);
     return 0;
 }
 
@@ -126,10 +139,12 @@ static int read_line(Reader *r, Config *c, char *s) {
     return line_error(r, msg);
 }
 
-/* config_load_text with the errors added to errs. */
-static int load_text(Config *c, const char *name, const char *text, size_t len, ErrorList *errs) {
+/* config_load_text with the errors added to errs; keep: c gets what was read even when the text
+ * has errors (config_load_file_to), else c is unchanged then. */
+static int load_text(Config *c, const char *name, const char *text, size_t len, ErrorList *errs,
+                     int keep) {
     Reader r = {.path = name, .errs = errs};
-    Config work = *c; /* so that a failed load leaves c as it was */
+    Config work = *c; /* so that a failed load can leave c as it was */
     char *line = NULL;
     size_t cap = 0;
     int rc = 0;
@@ -161,34 +176,41 @@ static int load_text(Config *c, const char *name, const char *text, size_t len, 
             rc = -1;
     }
     free(line);
-    if (rc == 0) *c = work;
+    if (rc == 0 || keep) *c = work;
     return rc;
 }
 
 int config_load_text(Config *c, const char *name, const char *text, size_t len) {
     ErrorList errs = {0};
-    int rc = load_text(c, name, text, len, &errs);
+    int rc = load_text(c, name, text, len, &errs, 0);
     error_flush(&errs);
     return rc;
 }
 
-int config_load_file_to(Config *c, const char *path, ErrorList *errs) {
+/* config_load_file (keep 0) and config_load_file_to (keep 1). */
+static int load_file(Config *c, const char *path, ErrorList *errs, int keep) {
     /* a config of every key with long comments is a few kB; 1 MiB bounds a wrong path */
     char why[256];
     size_t len;
     char *buf = file_read_regular(path, (size_t)1 << 20, &len, why, sizeof why);
     if (!buf) {
         error_add(errs, 0, NULL, "cannot open '%s': %s", path, why);
+        /* none of its values was read, and which keys it sets cannot be known */
+        if (keep) memset(c->unsure, 1, sizeof c->unsure);
         return -1;
     }
-    int rc = load_text(c, path, buf, len, errs);
+    int rc = load_text(c, path, buf, len, errs, keep);
     free(buf);
     return rc;
 }
 
+int config_load_file_to(Config *c, const char *path, ErrorList *errs) {
+    return load_file(c, path, errs, 1);
+}
+
 int config_load_file(Config *c, const char *path) {
     ErrorList errs = {0};
-    int rc = config_load_file_to(c, path, &errs);
+    int rc = load_file(c, path, &errs, 0);
     error_flush(&errs);
     return rc;
 }

@@ -287,11 +287,16 @@ static void store_value(Config *c, const KeySpec *k, const Value *v) {
 }
 
 /* Parses and stores text for key i, recording where it came from; on error msg says why. */
-int cfg_assign(Config *c, int i, char *text, const char *origin, char *msg, size_t n) {
+int cfg_assign(Config *c, int i, char *text, const char *origin, int order, char *msg, size_t n) {
     Value v = {0};
-    if (parse_value(&cfg_keys[i], text, &v, msg, n)) return -1;
+    if (parse_value(&cfg_keys[i], text, &v, msg, n)) {
+        c->unsure[i] = 1; /* the value given is not the one c holds */
+        return -1;
+    }
     store_value(c, &cfg_keys[i], &v);
     snprintf(c->origin[i], sizeof c->origin[i], "%s", origin);
+    c->origin_order[i] = order;
+    c->unsure[i] = 0;
     return 0;
 }
 
@@ -303,7 +308,7 @@ void config_defaults(Config *c) {
     for (int i = 0; i < config_key_count(); i++) {
         char text[CONFIG_STR + 2], msg[MSG];
         snprintf(text, sizeof text, "\"%s\"", cfg_keys[i].def); /* quoted so "" is accepted */
-        if (cfg_assign(c, i, text, "", msg, sizeof msg)) {
+        if (cfg_assign(c, i, text, "", 0, msg, sizeof msg)) {
             fprintf(stderr, "config/keys.c: bad default of %s.%s: %s\n", cfg_keys[i].section,
                     cfg_keys[i].key, msg);
             abort(); /* a broken table is a programming error, not user input */

@@ -17,6 +17,7 @@
 #include "train/resolved.h"
 #include "train/task_source.h"
 #include "train/train.h"
+#include "util/error_list.h"
 
 int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value,
                   ErrorList *errs) {
@@ -25,14 +26,29 @@ int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value,
     return config_set_as(c, buf, ax->flag, ax->argn, errs);
 }
 
+int plan_dk_width(const SweepArgs *a, int dk) {
+    int dm = a->one_head ? dk : a->d_model;
+    return dk >= 1 && dk <= dm && dm % dk == 0 ? dm : -1;
+}
+
+int plan_base_config(const SweepArgs *a, Config *c, ErrorList *errs) {
+    config_defaults(c);
+    int bad = a->config_path && config_load_file_to(c, a->config_path, errs) != 0;
+    for (int i = 0; i < a->n_sets; i++)
+        bad |= config_set_as(c, a->sets[i], "--set", a->set_argn[i], errs) != 0;
+    if (a->steps >= 0) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "train.steps=%d", a->steps);
+        bad |= config_set_as(c, buf, "--steps", a->steps_argn, errs) != 0;
+    }
+    return bad ? -1 : 0;
+}
+
 /* The d_k axis: fixed width (n_heads = d_model / d_k) or one head (d_model = d_k). */
 static int set_dk(Config *c, const SweepArgs *a, const Axis *ax, const char *value) {
-    int dk = atoi(value), dm = a->one_head ? dk : a->d_model;
-    if (dk > dm || dm % dk != 0) {
-        fprintf(stderr, "error: --dk%s: d_k = %d does not divide d_model = %d (%s): n_heads = "
-                        "d_model / d_k must be a whole number; nothing was run\n",
-                ax->argn ? "" : " (default)", dk, dm,
-                a->d_model_argn ? "--d-model" : "the default of --d-model");
+    int dk = atoi(value), dm = plan_dk_width(a, dk);
+    if (dm < 0) { /* refused with the arguments (sweep_args_parse); a guard for other callers */
+        fprintf(stderr, "error: --dk: d_k = %d does not divide d_model = %d\n", dk, a->d_model);
         return -1;
     }
     char v[32];
@@ -287,13 +303,15 @@ static int check_same_configs(const SweepArgs *a, const Config *base, const char
             digits(a, h[i].run, dy);
             while (k < a->n_axes - 1 && dx[k] == dy[k]) k++;
             const Axis *ax = &a->axes[k];
-            char where[48] = "", why[128];
-            if (ax->argn) snprintf(where, sizeof where, " (argument %d)", ax->argn);
+            char why[128];
             same_why(ax->key, c, seq_len[h[i].run], why, sizeof why);
-            fprintf(stderr, "error: %s%s: the values '%s' and '%s' of %s train the same "
-                            "configuration (runs '%s' and '%s'; %s); list each value once\n",
-                    ax->flag, where, ax->values[dx[k]], ax->values[dy[k]], ax->key,
-                    p->names[h[i - 1].run], p->names[h[i].run], why);
+            char where[48];
+            error_place(where, sizeof where, ax->flag, ax->argn);
+            error_add(NULL, 0, where, "the values '%s' and '%s' of %s train the same "
+                                      "configuration (runs '%s' and '%s'; %s); list each value "
+                                      "once",
+                      ax->values[dx[k]], ax->values[dy[k]], ax->key, p->names[h[i - 1].run],
+                      p->names[h[i].run], why);
             rc = -1;
         }
         free(x);

@@ -71,6 +71,18 @@ typedef struct {
  * does not fit task.file). */
 int plan_absolute_task_file(Config *c);
 
+/* The d_model of a run whose d_k (the d_k axis' value) is dk: --d-model (default 128), or dk
+ * itself with --one-head; -1 when dk does not divide it (n_heads = d_model / d_k must be a whole
+ * number). The one rule, checked with the arguments (cli/sweep_args.c) and applied here. */
+int plan_dk_width(const SweepArgs *a, int dk);
+
+/* The config every run of the sweep starts from, into c: the defaults, the config file, each
+ * --set in command-line order, then --steps; every error added to errs (NULL: printed now), the
+ * file's first. Returns 0, or -1 when a value was refused (c then holds what was good and marks
+ * the refused keys unsure, config_load_file_to). task.file is left as given
+ * (plan_absolute_task_file). */
+int plan_base_config(const SweepArgs *a, Config *c, ErrorList *errs);
+
 /* config_set of "key=value" on c, a value of axis ax: its error (one line naming the option, its
  * argument, the key and why) added to errs (NULL: printed now). Returns 0, or -1. */
 int plan_axis_set(Config *c, const Axis *ax, const char *key, const char *value,

@@ -114,20 +114,12 @@ static int out_dir(Sweep *sw) {
     return 0;
 }
 
-/* The config file, the --set overrides in order (every bad one named), then --steps. */
+/* The config file, the --set overrides in order, then --steps (plan_base_config; every bad one
+ * named, though the argument reader has named them before unless the file changed since). */
 static int base_config(Sweep *sw) {
-    const SweepArgs *a = &sw->a;
-    config_defaults(&sw->base);
-    if (a->config_path && config_load_file(&sw->base, a->config_path) != 0) return -1;
-    int bad = 0;
-    for (int i = 0; i < a->n_sets; i++)
-        bad |= config_set(&sw->base, a->sets[i], a->set_argn[i]) != 0;
-    if (bad) return -1;
-    if (a->steps >= 0) {
-        char buf[64];
-        snprintf(buf, sizeof buf, "train.steps=%d", a->steps);
-        if (config_set(&sw->base, buf, a->steps_argn) != 0) return -1;
-    }
+    ErrorList errs = {0};
+    int rc = plan_base_config(&sw->a, &sw->base, &errs);
+    if (error_flush(&errs) != 0 || rc != 0) return -1;
     /* plan.txt records the absolute path: the same command from another folder names another
      * file, and is refused as another plan */
     return plan_absolute_task_file(&sw->base);

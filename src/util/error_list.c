@@ -15,6 +15,11 @@ void error_put_text(FILE *f, const char *s) {
     }
 }
 
+void error_place(char *buf, size_t n, const char *option, int argn) {
+    if (argn > 0) snprintf(buf, n, "%s (argument %d)", option, argn);
+    else snprintf(buf, n, argn == 0 ? "%s (default)" : "%s", option);
+}
+
 static void put_line(const char *where, const char *text) {
     fputs("error: ", stderr);
     if (where) {

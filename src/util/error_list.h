@@ -12,6 +12,7 @@
 #define SCALEDOT_ERROR_LIST_H
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* The errors one list names; any more are counted, and one line says how many. */
@@ -47,6 +48,12 @@ long error_flush(ErrorList *l);
 
 /* Empties l without writing anything (a --help seen after a mistake). */
 void error_drop(ErrorList *l);
+
+/* The place of a command-line option's value, as every error line and every config key's origin
+ * writes it: "OPTION (argument N)" for argn > 0 (N counts the whole command line), "OPTION
+ * (default)" for argn 0 (the value the option takes when not given), OPTION itself for argn < 0
+ * (OPTION is then a whole place, a file and line such as "plan.txt:12"). Into buf (n bytes). */
+void error_place(char *buf, size_t n, const char *option, int argn);
 
 /* Writes s to f with its control bytes escaped as error lines write them. */
 void error_put_text(FILE *f, const char *s);
