@@ -13,6 +13,7 @@
 #include "report/read/read.h"
 #include "sweep/sweep.h"
 #include "util/dirs.h"
+#include "util/error_list.h"
 #include "util/exit_codes.h"
 
 int cli_sweep(int argc, char **argv) {
@@ -39,9 +40,9 @@ int cli_sweep_report(int argc, char **argv) {
     warnings_clear();
     if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_REPORT_USAGE, stdout), EXIT_OK;
     if (argc > 1) { /* e.g. two sweeps at once: say so, not only how the command reads */
-        fprintf(stderr, "error: --sweep-report takes one sweep folder, not %d ('%s', '%s'%s): "
-                        "report them one at a time\n", argc, argv[0], argv[1],
-                argc > 2 ? ", ..." : "");
+        error_add(NULL, 0, NULL, "--sweep-report takes one sweep folder, not %d ('%s', '%s'%s): "
+                                 "report them one at a time", argc, argv[0], argv[1],
+                  argc > 2 ? ", ..." : "");
         return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
     }
     if (argc == 1 && !*argv[0])
@@ -54,8 +55,9 @@ int cli_sweep_report(int argc, char **argv) {
     char csv[4096];
     int n = snprintf(csv, sizeof csv, "%s/sweep.csv", argv[0]);
     if (n < 0 || (size_t)n >= sizeof csv || access(csv, F_OK) != 0) {
-        fprintf(stderr, "error: '%s' holds no sweep.csv: give the folder a sweep wrote (its --out; "
-                        "./train --sweep --collect --out DIR rebuilds a lost sweep.csv)\n", argv[0]);
+        error_add(NULL, 0, NULL, "'%s' holds no sweep.csv: give the folder a sweep wrote (its "
+                                 "--out; ./train --sweep --collect --out DIR rebuilds a lost "
+                                 "sweep.csv)", argv[0]);
         return EXIT_CONFIG;
     }
     /* the user's summary.txt, index.html or figure there: a wrong folder (exit 2) */

@@ -21,6 +21,7 @@
 #include "train/lr_map.h"
 #include "train/task_source.h"
 #include "train/train.h"
+#include "util/error_list.h"
 
 /* On --resume the checkpoint's configuration is the run's: only keys that cannot change the
  * numbers already logged may be overridden. */
@@ -35,7 +36,7 @@ int cli_split_run_dir(const char *path, Config *c) {
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;
     if (n == 0 || n >= sizeof buf) {
-        fprintf(stderr, "error: run folder path '%s' is empty or too long\n", path);
+        error_add(NULL, 0, NULL, "run folder path '%s' is empty or too long", path);
         return -1;
     }
     memcpy(buf, path, n);
@@ -44,7 +45,7 @@ int cli_split_run_dir(const char *path, Config *c) {
     const char *name = slash ? slash + 1 : buf;
     const char *dir = slash ? (slash == buf ? "/" : (*slash = 0, buf)) : ".";
     if (strlen(name) >= CONFIG_STR || strlen(dir) >= CONFIG_STR || !*name) {
-        fprintf(stderr, "error: run folder path '%s' is too long\n", path);
+        error_add(NULL, 0, NULL, "run folder path '%s' is too long", path);
         return -1;
     }
     memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */

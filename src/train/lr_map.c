@@ -15,6 +15,7 @@
 
 #include "model/model.h"
 #include "train/resolved.h"
+#include "util/error_list.h"
 
 /* ---- thresholds, fit, estimate -------------------------------------------------------------- */
 
@@ -154,7 +155,7 @@ static int regime_config(const Config *c, const LrMapRegime *reg, const char *te
     if (regime_settings(reg, ref) != 0) return -1;
     AxisCopy a = {text, ref, NULL, 0};
     if (each_axis(reg->axes, copy_axis, &a) != 0) {
-        fprintf(stderr, "error: the regime %s's axes cannot be copied (lr_map_table.c)\n", reg->id);
+        error_add(NULL, 0, NULL, "the regime %s's axes cannot be copied (lr_map_table.c)", reg->id);
         return -1;
     }
     /* where the run is written, and what it logs or evaluates: not its numbers */
