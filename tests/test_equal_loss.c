@@ -1,7 +1,7 @@
 /* test_equal_loss.c: src/report/table/equal_loss.c, two runs' gradient readings at equal validation
  * loss. equal_loss_step on a table of series; then report_equal_loss on two synthetic run
  * folders whose every expected number is worked out by hand in the comments; a ratio 0 / 0 and
- * an overlap that holds none of A's levels. */
+ * an overlap that holds none of A's levels; run folders named escaped. */
 #include "report/table/table.h"
 
 #include <check.h>
@@ -176,6 +176,28 @@ START_TEST(test_two_runs_by_hand) {
 }
 END_TEST
 
+/* Run folders whose names hold an escape sequence, a CR, a C1 CSI and a lone 0x9b: the table's
+ * first line names them escaped (util/error_list.h), nothing raw in the output. */
+START_TEST(test_paths_escaped) {
+    char tmp[64], a[256], b[256], want[600];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
+    write_run(tmp, "A\x1b[2J\r\xc2\x9b\x9b", (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28,
+              0.05, 0.8);
+    write_run(tmp, "B\x1b", (const double[]){3.2, 1.0, 0.5}, 1.0, 1.0, 0.001, 0.2, 0.1, 0.0);
+    snprintf(a, sizeof a, "%s/A\x1b[2J\r\xc2\x9b\x9b", tmp);
+    snprintf(b, sizeof b, "%s/B\x1b", tmp);
+    int rc;
+    char *out = run_report(a, b, &rc);
+    ck_assert_msg(rc == 0, "rc %d\n%s", rc, out);
+    snprintf(want, sizeof want, "At equal validation loss: A = %s/A\\x1b[2J\\r\\xc2\\x9b\\x9b "
+             "(its evaluations are the levels), B = %s/B\\x1b.\n", tmp, tmp);
+    ck_assert_msg(strstr(out, want) == out, "'%s' does not start:\n%s", want, out);
+    tu_assert_no_raw_control(out, "the table");
+    free(out);
+    tu_remove_tree(tmp);
+}
+END_TEST
+
 /* A log without a column the table reads: exit 2, the file and the column named. */
 START_TEST(test_missing_column) {
     char tmp[64], a[256], dir[512];
@@ -234,5 +256,4 @@ START_TEST(test_no_validation_evaluation) {
 END_TEST
 
 TU_MAIN("equal_loss", test_equal_loss_step, TU_LOOP(test_two_runs_by_hand, 0, 2),
-        test_missing_column,
-        test_no_validation_evaluation);
+        test_paths_escaped, test_missing_column, test_no_validation_evaluation);

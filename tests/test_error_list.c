@@ -5,11 +5,13 @@
  * written in their order (the argument's number, 0 first) whatever order they came in, equal
  * orders as they came; the cap: the first ERRORS_NAMED in that order named, the rest counted on
  * one line, also when an error of a lower order comes after the list is full (a sweep's config
- * file is read after its 20 bad arguments). */
+ * file is read after its 20 bad arguments); errno kept across a line. */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "util/error_list.h"
@@ -138,5 +140,23 @@ START_TEST(test_cap_keeps_the_first_in_order) {
 }
 END_TEST
 
+/* A caller may read errno after the line (cmd_regime_map.c: ENOMEM or not): writing it keeps
+ * errno, also when the write itself fails (stderr closed: EBADF). */
+START_TEST(test_errno_kept) {
+    fflush(stderr);
+    int saved = dup(2);
+    ck_assert_int_ge(saved, 0);
+    close(2);
+    errno = ENOMEM;
+    error_add(NULL, 0, "w", "%s", "text");
+    int after = errno;
+    fflush(stderr);
+    clearerr(stderr);
+    ck_assert_int_eq(dup2(saved, 2), 2);
+    close(saved);
+    ck_assert_int_eq(after, ENOMEM);
+}
+END_TEST
+
 TU_MAIN("error_list", TU_LOOP(test_escapes, 0, (int)(sizeof ESCAPES / sizeof ESCAPES[0])),
-        test_shown_cut, test_order, test_cap_keeps_the_first_in_order);
+        test_shown_cut, test_errno_kept, test_order, test_cap_keeps_the_first_in_order);

@@ -30,24 +30,36 @@ static const char SWEEP_RUN_USAGE[] = "usage: ./train --sweep-run OUT/configs/RU
 static const char SWEEP_REPORT_USAGE[] = "usage: ./train --sweep-report SWEEP_DIR (the folder a "
                                         "sweep wrote, with its sweep.csv)\n";
 
+/* The one argument of --sweep-run or --sweep-report (command), a `one` (what it is) that is a
+ * `kind` ("file", "folder"): -1 when argv holds it, else the exit code after --help (usage on
+ * stdout), or after a line saying what is wrong (none given, an empty name, more than one: say
+ * so, not only how the command reads) and the usage. */
+static int one_argument(int argc, char **argv, const char *command, const char *one,
+                        const char *kind, const char *usage) {
+    if (argc == 1 && cli_is_help(argv[0])) return fputs(usage, stdout), EXIT_OK;
+    if (argc == 1 && *argv[0]) return -1;
+    if (argc == 0)
+        error_add(NULL, 0, NULL, "%s needs a %s", command, one);
+    else if (argc == 1)
+        error_add(NULL, 0, NULL, "%s: the %s name is empty", command, kind);
+    else
+        error_add(NULL, 0, NULL, "%s takes one %s, not %d ('%s', '%s'%s): give them one at a "
+                                 "time", command, one, argc, argv[0], argv[1],
+                  argc > 2 ? ", ..." : "");
+    return fputs(usage, stderr), EXIT_CONFIG;
+}
+
 int cli_sweep_run(int argc, char **argv) {
-    if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_RUN_USAGE, stdout), EXIT_OK;
-    if (argc != 1 || !*argv[0]) return fputs(SWEEP_RUN_USAGE, stderr), EXIT_CONFIG;
-    return sweep_run_one(argv[0]);
+    int rc = one_argument(argc, argv, "--sweep-run", "run config of a sweep (OUT/configs/RUN.ini)",
+                          "file", SWEEP_RUN_USAGE);
+    return rc >= 0 ? rc : sweep_run_one(argv[0]);
 }
 
 int cli_sweep_report(int argc, char **argv) {
     warnings_clear();
-    if (argc == 1 && cli_is_help(argv[0])) return fputs(SWEEP_REPORT_USAGE, stdout), EXIT_OK;
-    if (argc > 1) { /* e.g. two sweeps at once: say so, not only how the command reads */
-        error_add(NULL, 0, NULL, "--sweep-report takes one sweep folder, not %d ('%s', '%s'%s): "
-                                 "report them one at a time", argc, argv[0], argv[1],
-                  argc > 2 ? ", ..." : "");
-        return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
-    }
-    if (argc == 1 && !*argv[0])
-        fprintf(stderr, "error: --sweep-report: the folder name is empty\n");
-    if (argc != 1 || !*argv[0]) return fputs(SWEEP_REPORT_USAGE, stderr), EXIT_CONFIG;
+    int rc = one_argument(argc, argv, "--sweep-report", "sweep folder", "folder",
+                          SWEEP_REPORT_USAGE);
+    if (rc >= 0) return rc;
     /* its length first: a cut path must not reach the checks below */
     if (sweep_report_check_name(argv[0]) != 0) return EXIT_CONFIG;
     if (dirs_refuse_link(argv[0], "sweep folder") != 0) return EXIT_CONFIG;

@@ -206,12 +206,10 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
         } else if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
-        } else if (strcmp(argv[i], "--print-config") == 0) {
-            a->print_config = 1;
-        } else if (strcmp(argv[i], "--where") == 0) {
-            int rc = cli_once(&once, "--where", i);
+        } else if (strcmp(argv[i], "--print-config") == 0 || strcmp(argv[i], "--where") == 0) {
+            int rc = cli_once(&once, argv[i], i);
             if (rc >= 0) return rc;
-            a->where = 1;
+            *(argv[i][2] == 'p' ? &a->print_config : &a->where) = 1;
         } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
             const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
             if (!dir || !*dir) return cli_fail(NULL, "%s needs a run folder", flag);
@@ -373,7 +371,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         if (task_init_model_only(&t, &c) != 0) return EXIT_CONFIG;
         int T = t.seq_len;
         task_free(&t);
-        return lr_map_report(stdout, &c, T) == 0 ? EXIT_OK : EXIT_RUNTIME;
+        return lr_map_report(stdout, &c, T, NULL) == 0 ? EXIT_OK : EXIT_RUNTIME;
     }
     if (a.eval_dir && a.prompt && !a.generate && c.task == TASK_TEXT)
         return cli_fail(NULL, "--prompt on a text run goes with --generate N (the prompt is taken "

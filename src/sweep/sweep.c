@@ -22,6 +22,7 @@
 #include "util/file_check.h"
 #include "util/owned_dir.h"
 #include "util/run_lock.h"
+#include "util/self_exe.h"
 #include "util/shell_word.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
@@ -303,17 +304,6 @@ static int collect(Sweep *sw) {
     return mismatched ? RC_IO : rc;
 }
 
-/* The program's own path, for the children and jobs.txt. */
-static int self_exe(char *buf, size_t n) {
-    ssize_t k = readlink("/proc/self/exe", buf, n - 1);
-    if (k <= 0 || (size_t)k >= n - 1) {
-        fprintf(stderr, "error: cannot find the program's own path (/proc/self/exe)\n");
-        return -1;
-    }
-    buf[k] = '\0';
-    return 0;
-}
-
 /* The closing lines of a sweep: each run this start ran that did not finish, named with its
  * status (sweep.csv's) and where it says why. Returns 2 when one was refused (bad input: its
  * config, its folder), 1 when one did not finish otherwise, 0 when every one finished. */
@@ -420,7 +410,10 @@ static int sweep_command(Sweep *sw) {
     if (plan_check_folder(&sw->plan, sw->out_abs, access(plan_path, F_OK) == 0) != 0 ||
         owned_dir_check(sw->out, &SWEEP_WRITER) != 0)
         return RC_USAGE;
-    if (self_exe(exe, sizeof exe) != 0) return RC_IO;
+    if (self_exe_path(exe, sizeof exe) != 0) { /* for the children and jobs.txt */
+        fprintf(stderr, "error: cannot find the program's own path (/proc/self/exe)\n");
+        return RC_IO;
+    }
     if (make_dirs(sw->out) != 0) {
         error_add(NULL, 0, NULL, "cannot create sweep folder '%s': %s", sw->out, strerror(errno));
         return RC_IO;

@@ -292,9 +292,9 @@ static void print_sets(FILE *f, const LrPlacement *p) {
     if (n || unset) fputc('\n', f);
 }
 
-int lr_map_report(FILE *f, const Config *c, int T) {
+int lr_map_report(FILE *f, const Config *c, int T, const char *corpus_base) {
     LrPlacement p;
-    if (lr_map_place(c, T, &p) != 0) return -1;
+    if (lr_map_place(c, T, corpus_base, &p) != 0) return -1;
     lr_map_verdict(f, &p, "verdict: ");
     char b[32], scale[48];
     /* a scale no name stands for, as written: the number, or C/d_k */

@@ -79,7 +79,7 @@ static int init_check(TrainRun *r) {
      * at a learning rate that fails */
     LrPlacement where;
     int matters = 0;
-    if (lr_map_place(r->c, r->task.seq_len, &where) == 0) {
+    if (lr_map_place(r->c, r->task.seq_len, NULL, &where) == 0) {
         lr_map_verdict(f, &where, "lr map: ");
         matters = lr_map_note_matters(&where);
     }
