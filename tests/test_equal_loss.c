@@ -104,16 +104,26 @@ static char *run_report(const char *a, const char *b, int *rc) {
     return text;
 }
 
-START_TEST(test_two_runs_by_hand) {
-    char tmp[64], a[256], b[256];
-    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
-    write_run(tmp, "A", (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28, 0.05, _i ? 0 : 0.8);
-    write_run(tmp, "B", (const double[]){3.2, 1.0, 0.5}, 1.0, 1.0, 0.001, 0.2, 0.1, 0.0);
-    snprintf(a, sizeof a, "%s/A", tmp);
-    snprintf(b, sizeof b, "%s/B", tmp);
+/* The runs A and B of the comment above, in tmp/name_a and tmp/name_b (their paths into a and b,
+ * 256 bytes each), A's blocked_rows blocked_a; report_equal_loss's output (the caller frees),
+ * which must have succeeded. */
+static char *report_a_b(const char *tmp, const char *name_a, const char *name_b, double blocked_a,
+                        char *a, char *b) {
+    write_run(tmp, name_a, (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28, 0.05, blocked_a);
+    write_run(tmp, name_b, (const double[]){3.2, 1.0, 0.5}, 1.0, 1.0, 0.001, 0.2, 0.1, 0.0);
+    snprintf(a, 256, "%s/%s", tmp, name_a);
+    snprintf(b, 256, "%s/%s", tmp, name_b);
     int rc;
     char *out = run_report(a, b, &rc);
     ck_assert_msg(rc == 0, "rc %d\n%s", rc, out);
+    return out;
+}
+
+START_TEST(test_two_runs_by_hand) {
+    char tmp[64], a[256], b[256];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
+    char *out = report_a_b(tmp, "A", "B", _i ? 0 : 0.8, a, b);
+    int rc;
     ck_assert_msg(strstr(out, "overlap [1.5, 3]: 3 of A's 3 evaluations."), "%s", out);
     /* the level rows: level, A's step, B's interpolated step, then W_q grad of A and B */
     static const char *const ROWS[] = {
@@ -181,14 +191,7 @@ END_TEST
 START_TEST(test_paths_escaped) {
     char tmp[64], a[256], b[256], want[600];
     tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
-    write_run(tmp, "A\x1b[2J\r\xc2\x9b\x9b", (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28,
-              0.05, 0.8);
-    write_run(tmp, "B\x1b", (const double[]){3.2, 1.0, 0.5}, 1.0, 1.0, 0.001, 0.2, 0.1, 0.0);
-    snprintf(a, sizeof a, "%s/A\x1b[2J\r\xc2\x9b\x9b", tmp);
-    snprintf(b, sizeof b, "%s/B\x1b", tmp);
-    int rc;
-    char *out = run_report(a, b, &rc);
-    ck_assert_msg(rc == 0, "rc %d\n%s", rc, out);
+    char *out = report_a_b(tmp, "A\x1b[2J\r\xc2\x9b\x9b", "B\x1b", 0.8, a, b);
     snprintf(want, sizeof want, "At equal validation loss: A = %s/A\\x1b[2J\\r\\xc2\\x9b\\x9b "
              "(its evaluations are the levels), B = %s/B\\x1b.\n", tmp, tmp);
     ck_assert_msg(strstr(out, want) == out, "'%s' does not start:\n%s", want, out);

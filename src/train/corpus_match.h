@@ -5,9 +5,10 @@
  * the checkout the program is in (the folder of the executable, util/self_exe.h, or the nearest
  * one above it that holds CORPUS_CHECKOUT_MARK: build/clang/train and the test programs live
  * below it), whatever the current folder. The config's task.file is read as the trainer opens it:
- * from the current folder. So `cd configs && ../train --where text_users.ini --set task.file=../data/kjv.txt` is
- * the map's corpus, and a data/kjv.txt below configs/ is not. The corpus is not read: --where
- * places a config before its corpus exists (issue 45). */
+ * from the current folder. So from configs/, `../train --where text_users.ini --set
+ * task.file=../data/kjv.txt` is the map's corpus, and text_users.ini's own data/kjv.txt
+ * (configs/data/kjv.txt) is not. The corpus is not read: --where places a config before its
+ * corpus exists (issue 45). */
 #ifndef SCALEDOT_CORPUS_MATCH_H
 #define SCALEDOT_CORPUS_MATCH_H
 

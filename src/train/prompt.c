@@ -110,8 +110,9 @@ static int parse_symbols(const Task *t, char **words, int n_words, int *sym, int
         if (id < 0) {
             char alphabet[ALPHABET_TEXT];
             alphabet_text(t, alphabet);
-            error_add(NULL, 0, NULL, "--prompt: '%s' (symbol %d) is not in the task's alphabet (%s)",
-                      words[i], i + 1, alphabet);
+            error_add(NULL, 0, NULL,
+                      "--prompt: '%s' (symbol %d) is not in the task's alphabet (%s)", words[i],
+                      i + 1, alphabet);
             return 2;
         }
         if (*n >= T) {
