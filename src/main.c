@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_internal.h"
+#include "util/error_list.h"
 #include "util/exit_codes.h"
 #include "util/provenance.h"
 
@@ -100,8 +101,9 @@ static void prefer_passive_openmp(char **argv) {
 static int check_stdout(int rc) {
     int err = fflush(stdout) != 0 ? errno : 0;
     if (err || ferror(stdout)) {
-        fprintf(stderr, "error: cannot write to standard output: %s\n",
-                err ? strerror(err) : "a write failed (a full disk, or a pipe its reader closed)");
+        error_add(NULL, 0, NULL, "cannot write to standard output: %s",
+                  err ? strerror(err)
+                      : "a write failed (a full disk, or a pipe its reader closed)");
         if (rc == EXIT_OK) rc = EXIT_RUNTIME;
     }
     return rc;

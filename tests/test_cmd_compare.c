@@ -1,7 +1,8 @@
 /* test_cmd_compare.c: the command line of ./train --compare (src/cli/cmd_compare.c), table-driven:
  * each bad line is refused with exit code 2 and a message naming the mistake, --help prints the
  * usage on stdout, and both spellings of --out reach the report; --at-equal-loss wants two runs
- * with the gradient logs. The report itself is test_compare.c's, the equal-loss table
+ * with the gradient logs; every option given twice is refused; paths with control bytes are
+ * quoted escaped on stderr and stdout. The report itself is test_compare.c's, the equal-loss table
  * test_equal_loss.c's. */
 #include "cli/cli.h"
 
@@ -47,6 +48,17 @@ static const LineCase LINES[] = {
     {{FIX "/unscaled", FIX "/scaled", "--at-equal-loss"}, 2, 0,
      "unscaled/attention.csv' has no column 'dprob_norm'"},
     {{"--help"}, 0, 1, "--compare RUN_A RUN_B --at-equal-loss"},
+    /* a flag without a value given twice, as --out (issue 33's fix, now for every flag) */
+    {{FIX "/scaled", FIX "/unscaled", "--at-equal-loss", "--at-equal-loss"}, 2, 0,
+     "error: --at-equal-loss given twice (arguments 4 and 5); give it once\n"},
+    {{FIX "/scaled", "--log-scale", "--log-scale"}, 2, 0,
+     "error: --log-scale given twice (arguments 3 and 4); give it once\n"},
+    {{"--linear", FIX "/scaled", "--linear"}, 2, 0,
+     "error: --linear given twice (arguments 2 and 4); give it once\n"},
+    /* the user's path quoted escaped (util/error_list.h) */
+    {{FIX "/sc\x1b[2J\raled\xc2\x9b"}, 2, 0,
+     "error: run folder '" FIX "/sc\\x1b[2J\\raled\\xc2\\x9b': No such file or directory\n"},
+    {{"--bogus\x1b[2J\r"}, 2, 0, "error: unknown option '--bogus\\x1b[2J\\r' for --compare\n"},
 };
 
 START_TEST(test_lines) {
@@ -57,6 +69,7 @@ START_TEST(test_lines) {
         ck_assert_msg(r.rc == c->rc, "case %zu (%s): rc %d, want %d; stderr:\n%s", k,
                       c->args[0] ? c->args[0] : "", r.rc, c->rc, r.err);
         ck_assert_msg(strstr(text, c->needle), "case %zu: '%s' not in:\n%s", k, c->needle, text);
+        tu_assert_no_raw_control(r.err, "stderr");
         tu_result_free(&r);
     }
 }
@@ -81,4 +94,39 @@ START_TEST(test_out_spellings) {
 }
 END_TEST
 
-TU_MAIN_FIXTURE_TIMEOUT("cli_compare", make_tmp, remove_tmp, 30, test_lines, test_out_spellings);
+/* Run folders and a report folder whose names hold an escape sequence, a CR, a C1 CSI and a
+ * lone 0x9b: the report is made, and every line on the terminal quotes them escaped (the
+ * summary's run names, the verdict, "report: PATH"; --at-equal-loss's error naming a log; its
+ * table's "A = PATH" is test_equal_loss.c's). */
+START_TEST(test_paths_escaped) {
+    static const char BAD[] = "\x1b[2J\r\xc2\x9b\x9b", SHOWN[] = "\\x1b[2J\\r\\xc2\\x9b\\x9b";
+    char a[160], b[160], out[160], want[400];
+    snprintf(a, sizeof a, "%s/a%s", g_tmp, BAD);
+    snprintf(b, sizeof b, "%s/b%s", g_tmp, BAD);
+    snprintf(out, sizeof out, "%s/o%s", g_tmp, BAD);
+    ck_assert_int_eq(symlink(FIX "/scaled", a), 0);
+    ck_assert_int_eq(symlink(FIX "/unscaled", b), 0);
+    const char *const line[] = {a, b, "--out", out, NULL};
+    TuResult r = tu_call(cli_compare, line);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    snprintf(want, sizeof want, "\nreport: %s/o%s/index.html\n", g_tmp, SHOWN);
+    ck_assert_msg(strstr(r.out, want), "'%s' not in:\n%s", want, r.out);
+    snprintf(want, sizeof want, "\na%s: final answer accuracy", SHOWN); /* the verdict's line */
+    ck_assert_msg(strstr(r.out, want), "'%s' not in:\n%s", want, r.out);
+    tu_assert_no_raw_control(r.out, "stdout");
+    tu_assert_no_raw_control(r.err, "stderr");
+    tu_result_free(&r);
+    const char *const equal[] = {b, a, "--at-equal-loss", NULL};
+    r = tu_call(cli_compare, equal);
+    ck_assert_int_eq(r.rc, 2);
+    snprintf(want, sizeof want, "error: --compare --at-equal-loss: '%s/b%s/attention.csv' has no "
+             "column 'dprob_norm'\n", g_tmp, SHOWN);
+    ck_assert_str_eq(r.err, want);
+    tu_assert_no_raw_control(r.out, "stdout");
+    tu_assert_no_raw_control(r.err, "stderr");
+    tu_result_free(&r);
+}
+END_TEST
+
+TU_MAIN_FIXTURE_TIMEOUT("cli_compare", make_tmp, remove_tmp, 30, test_lines, test_out_spellings,
+                        test_paths_escaped);

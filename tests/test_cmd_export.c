@@ -5,7 +5,8 @@
  * model's own named views (m.p.block[l].qkv_w, ...), not its tensor table; the run's stored
  * configuration in __metadata__; --val's validation set equal to the task's, its logits the
  * model's, its loss and accuracies the run's last logged ones. Then, table-driven, every refused command
- * line: exit code 2, a message naming the mistake, nothing written or overwritten. */
+ * line: exit code 2, a message naming the mistake, nothing written or overwritten; paths with
+ * control bytes quoted escaped. */
 #include "cli/cli.h"
 
 #include <check.h>
@@ -323,6 +324,12 @@ static const LineCase LINES[] = {
     {{"@runs/run", "@link.safetensors"}, 2, "link.safetensors' exists already"},
     {{"@runs/run", "@nodir/a.safetensors"}, 2, "its folder"},
     {{"@runs/run", "@a.safetensors", "--val", "@exists.safetensors"}, 2, "--val '"},
+    /* the user's paths quoted escaped (util/error_list.h), on stderr and on stdout */
+    {{"@mis\x1b[2J\rsing", "@a.safetensors"}, 2, "mis\\x1b[2J\\rsing/checkpoint.bin'"},
+    {{"@runs/run", "@no\x1b[2J\rdir/a.safetensors"}, 2,
+     "no\\x1b[2J\\rdir/a.safetensors': its folder '"},
+    {{"@runs/run", "@e\x1b[2J\r\xc2\x9b\x9b.safetensors"}, 0,
+     "e\\x1b[2J\\r\\xc2\\x9b\\x9b.safetensors\n"},
     {{"--help"}, 0, "usage: ./train --export RUN_DIR FILE.safetensors"},
 };
 
@@ -355,6 +362,8 @@ START_TEST(test_refused_lines) {
         ck_assert_msg(r.rc == LINES[k].rc, "case %zu: rc %d, want %d: %s", k, r.rc, LINES[k].rc, r.err);
         ck_assert_msg(strstr(text, LINES[k].needle), "case %zu: '%s' not in:\n%s", k,
                       LINES[k].needle, text);
+        tu_assert_no_raw_control(r.err, "stderr");
+        tu_assert_no_raw_control(r.out, "stdout");
         tu_result_free(&r);
         snprintf(p, sizeof p, "%s/a.safetensors", g_tmp);
         ck_assert_msg(access(p, F_OK) != 0, "case %zu left a.safetensors", k);

@@ -1,7 +1,8 @@
 /* test_cmd_regime_map.c: ./train --regime-map's arguments (src/cli/cmd_regime_map.c): --help, the
  * mistakes that end with exit code 2 before any work (nothing written, no folder made), a
  * sweep.csv that cannot be parsed (exit 1, no folder made), one good line, and an --out that
- * is a link or holds the user's files of the map's names (exit 2, nothing written). */
+ * is a link or holds the user's files of the map's names (exit 2, nothing written); paths with
+ * control bytes quoted escaped on stderr and stdout. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,10 @@ START_TEST(test_mistakes_exit_2) {
         /* the arguments holding the two values (OUT is argument 3 after ./train --regime-map) */
         {{"--out", "OUT", "--out=OUT", "SW"}, "--out given twice (arguments 3 and 4); give it once"},
         {{"--out", "OUT", "SW", "SW2"}, "is given twice"},   /* the same folder spelled twice */
+        /* the user's path quoted escaped (util/error_list.h) */
+        {{"--out", "OUT", "sw\x1b[2J\r\xc2\x9b\x9b", NULL},
+         "error: 'sw\\x1b[2J\\r\\xc2\\x9b\\x9b' holds no readable sweep.csv"},
+        {{"--out", "OUT", "--bogus\x1b", NULL}, "error: unknown option '--bogus\\x1b'"},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
         const char *args[5] = {NULL};
@@ -57,6 +62,7 @@ START_TEST(test_mistakes_exit_2) {
         TuResult r = regime_map(args[0], args[1], args[2], args[3], NULL);
         ck_assert_msg(r.rc == 2 && strstr(r.err, CASES[i].err), "case %zu: rc %d, stderr: %s", i,
                       r.rc, r.err);
+        tu_assert_no_raw_control(r.err, "stderr");
         struct stat st;
         ck_assert_msg(stat(out, &st) != 0, "case %zu: the out folder was made", i);
         tu_result_free(&r);
@@ -92,6 +98,20 @@ START_TEST(test_help_and_good_line) {
     ck_assert_int_eq(tu_count_lines(path), 3);
     snprintf(path, sizeof path, "%s/regime_map_lr.csv", out);
     ck_assert_int_eq(tu_count_lines(path), 3);
+    tu_result_free(&r);
+    /* a folder whose path holds an escape sequence, a CR, a C1 CSI and a lone 0x9b: its files
+     * named escaped on stdout (util/error_list.h) */
+    snprintf(out, sizeof out, "%s/o\x1b[2J\r\xc2\x9b\x9b", g_tmp);
+    r = regime_map("--out", out, sw, NULL);
+    ck_assert_msg(r.rc == 0, "rc %d: %s", r.rc, r.err);
+    static const char *const FILES[] = {"regime_map.svg", "regime_map.csv", "regime_map_lr.svg",
+                                        "regime_map_lr.csv"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "wrote %s/o\\x1b[2J\\r\\xc2\\x9b\\x9b/%s\n", g_tmp,
+                 FILES[i]);
+        ck_assert_msg(strstr(r.out, path), "'%s' not in:\n%s", path, r.out);
+    }
+    tu_assert_no_raw_control(r.out, "stdout");
     tu_result_free(&r);
 }
 END_TEST

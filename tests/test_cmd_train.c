@@ -1,8 +1,8 @@
 /* test_cmd_train.c: the default command's command line (src/cli/cmd_train.c), table-driven: which
  * lines are refused before any file is read (exit code 2, the message, and whether the usage
  * follows), what a good line fills in, the run-folder split of --resume / --eval, the --set
- * keys a resumed run may change, and the length of an --eval --prompt against the run's task.
- * The command end to end is test_main.c's and test_input_errors.c's. */
+ * keys a resumed run may change, the length of an --eval --prompt against the run's task, and
+ * a run folder's path with control bytes quoted escaped. The command end to end is test_main.c's and test_input_errors.c's. */
 #include "cli/cli_internal.h"
 #include "cli/cli.h"
 
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -57,6 +58,15 @@ static const BadLine BAD[] = {
     {{"./train", "--eval", "r", "--prompt", "1", "--prompt", "2"}, 2,
      "error: --prompt given twice (arguments 4 and 6); give it once\n"},
     {{"./train", "--resume", ""}, 2, "error: --resume needs a run folder\n"},
+    /* a flag without a value given twice, as one with (--where was the only one refused) */
+    {{"./train", "--print-config", "a.ini", "--print-config"}, 2,
+     "error: --print-config given twice (arguments 1 and 3); give it once\n"},
+    {{"./train", "--where", "--where"}, 2,
+     "error: --where given twice (arguments 1 and 2); give it once\n"},
+    /* the user's text quoted escaped (util/error_list.h) */
+    {{"./train", "a\x1b[2J.ini", "b\r.ini"}, 2,
+     "error: more than one config file ('a\\x1b[2J.ini' and 'b\\r.ini')\n"},
+    {{"./train", "--bogus\xc2\x9b"}, 2, "error: unknown option '--bogus\\xc2\\x9b'\nusage: fake\n"},
     /* --generate and its sampling options: each value checked, each option once */
     {{"./train", "--generate", "0"}, 2,
      "error: --generate needs a number of tokens from 1 to 100000, got '0'\n"},
@@ -339,6 +349,48 @@ START_TEST(test_prompt_length) {
 }
 END_TEST
 
+/* A run folder whose path holds an escape sequence, a CR, a C1 CSI and a lone 0x9b: every
+ * message of --resume and --eval quotes it escaped (util/error_list.h), whether the folder is
+ * missing, holds no checkpoint, or is a file; nothing raw reaches the terminal. */
+#define BAD_PATH "r\x1b[2J\rx\xc2\x9b\x9b"
+#define BAD_SHOWN "r\\x1b[2J\\rx\\xc2\\x9b\\x9b"
+START_TEST(test_run_folder_path_escaped) {
+    char tmp[64], dir[128], file[128], line[600];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_cmd_train.XXXXXX");
+    snprintf(dir, sizeof dir, "%s/" BAD_PATH, tmp);
+    snprintf(file, sizeof file, "%s/f" BAD_PATH, tmp);
+    ck_assert_int_eq(mkdir(dir, 0755), 0);
+    tu_write_file(file, "not a folder\n");
+    static const char *const FLAGS[] = {"--resume", "--eval"};
+    for (int f = 0; f < 2; f++) {
+        const char *missing[] = {"./train", FLAGS[f], BAD_PATH, NULL};
+        TuResult r = tu_call(train_cmd, missing);
+        snprintf(line, sizeof line, "error: %s " BAD_SHOWN ": no such run folder\n", FLAGS[f]);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_str_eq(r.err, line);
+        tu_result_free(&r);
+        const char *empty[] = {"./train", FLAGS[f], dir, NULL};
+        r = tu_call(train_cmd, empty);
+        snprintf(line, sizeof line, "error: %s %s/" BAD_SHOWN ": the folder holds no checkpoint",
+                 FLAGS[f], tmp);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_msg(strstr(r.err, line) == r.err, "%s", r.err);
+        snprintf(line, sizeof line, "(its settings are in %s/" BAD_SHOWN "/config.ini)", tmp);
+        ck_assert_msg(strstr(r.err, line), "%s", r.err);
+        tu_result_free(&r);
+        const char *not_dir[] = {"./train", FLAGS[f], file, NULL};
+        r = tu_call(train_cmd, not_dir);
+        snprintf(line, sizeof line, "error: %s %s/f" BAD_SHOWN ": not a folder (a run folder holds "
+                 "checkpoint.bin)\n", FLAGS[f], tmp);
+        ck_assert_int_eq(r.rc, 2);
+        ck_assert_str_eq(r.err, line);
+        tu_assert_no_raw_control(r.err, FLAGS[f]);
+        tu_result_free(&r);
+    }
+    tu_remove_tree(tmp);
+}
+END_TEST
+
 START_TEST(test_split_run_dir) {
     static const struct { const char *path, *dir, *name; } CASES[] = {
         {"runs/scaled", "runs", "scaled"},  {"runs/scaled/", "runs", "scaled"},
@@ -393,4 +445,5 @@ END_TEST
 
 TU_MAIN("cli_train", test_bad_lines, test_set_twice_named_with_the_rest,
         test_checks_between_keys_named_with_the_rest, test_good_lines,
-        test_generate_lines, test_prompt_length, test_split_run_dir, test_resumable_override);
+        test_generate_lines, test_prompt_length, test_run_folder_path_escaped, test_split_run_dir,
+        test_resumable_override);

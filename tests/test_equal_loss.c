@@ -1,7 +1,7 @@
 /* test_equal_loss.c: src/report/table/equal_loss.c, two runs' gradient readings at equal validation
  * loss. equal_loss_step on a table of series; then report_equal_loss on two synthetic run
  * folders whose every expected number is worked out by hand in the comments; a ratio 0 / 0 and
- * an overlap that holds none of A's levels. */
+ * an overlap that holds none of A's levels; run folders named escaped. */
 #include "report/table/table.h"
 
 #include <check.h>
@@ -104,16 +104,26 @@ static char *run_report(const char *a, const char *b, int *rc) {
     return text;
 }
 
-START_TEST(test_two_runs_by_hand) {
-    char tmp[64], a[256], b[256];
-    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
-    write_run(tmp, "A", (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28, 0.05, _i ? 0 : 0.8);
-    write_run(tmp, "B", (const double[]){3.2, 1.0, 0.5}, 1.0, 1.0, 0.001, 0.2, 0.1, 0.0);
-    snprintf(a, sizeof a, "%s/A", tmp);
-    snprintf(b, sizeof b, "%s/B", tmp);
+/* The runs A and B of the comment above, in tmp/name_a and tmp/name_b (their paths into a and b,
+ * 256 bytes each), A's blocked_rows blocked_a; report_equal_loss's output (the caller frees),
+ * which must have succeeded. */
+static char *report_a_b(const char *tmp, const char *name_a, const char *name_b, double blocked_a,
+                        char *a, char *b) {
+    write_run(tmp, name_a, (const double[]){3.0, 2.0, 1.5}, 2.0, 2.0, 0.0, 0.28, 0.05, blocked_a);
+    write_run(tmp, name_b, (const double[]){3.2, 1.0, 0.5}, 1.0, 1.0, 0.001, 0.2, 0.1, 0.0);
+    snprintf(a, 256, "%s/%s", tmp, name_a);
+    snprintf(b, 256, "%s/%s", tmp, name_b);
     int rc;
     char *out = run_report(a, b, &rc);
     ck_assert_msg(rc == 0, "rc %d\n%s", rc, out);
+    return out;
+}
+
+START_TEST(test_two_runs_by_hand) {
+    char tmp[64], a[256], b[256];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
+    char *out = report_a_b(tmp, "A", "B", _i ? 0 : 0.8, a, b);
+    int rc;
     ck_assert_msg(strstr(out, "overlap [1.5, 3]: 3 of A's 3 evaluations."), "%s", out);
     /* the level rows: level, A's step, B's interpolated step, then W_q grad of A and B */
     static const char *const ROWS[] = {
@@ -171,6 +181,21 @@ START_TEST(test_two_runs_by_hand) {
                               "overlap: no reading is compared at equal loss"), "%s", out);
     ck_assert_msg(!strstr(out, "Median") && !strstr(out, "layer 0") && !strstr(out, "nan"), "%s",
                   out);
+    free(out);
+    tu_remove_tree(tmp);
+}
+END_TEST
+
+/* Run folders whose names hold an escape sequence, a CR, a C1 CSI and a lone 0x9b: the table's
+ * first line names them escaped (util/error_list.h), nothing raw in the output. */
+START_TEST(test_paths_escaped) {
+    char tmp[64], a[256], b[256], want[600];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_equal_loss.XXXXXX");
+    char *out = report_a_b(tmp, "A\x1b[2J\r\xc2\x9b\x9b", "B\x1b", 0.8, a, b);
+    snprintf(want, sizeof want, "At equal validation loss: A = %s/A\\x1b[2J\\r\\xc2\\x9b\\x9b "
+             "(its evaluations are the levels), B = %s/B\\x1b.\n", tmp, tmp);
+    ck_assert_msg(strstr(out, want) == out, "'%s' does not start:\n%s", want, out);
+    tu_assert_no_raw_control(out, "the table");
     free(out);
     tu_remove_tree(tmp);
 }
@@ -234,5 +259,4 @@ START_TEST(test_no_validation_evaluation) {
 END_TEST
 
 TU_MAIN("equal_loss", test_equal_loss_step, TU_LOOP(test_two_runs_by_hand, 0, 2),
-        test_missing_column,
-        test_no_validation_evaluation);
+        test_paths_escaped, test_missing_column, test_no_validation_evaluation);

@@ -1,13 +1,17 @@
 /* test_error_list.c: error lines and the list of a command line's errors (src/util/error_list.c):
- * each control byte of the text written escaped as the table below spells it by hand; errors
+ * each control byte of the text written escaped as the table below spells it by hand (C0, DEL, the
+ * C1 controls and every byte that is not valid UTF-8; valid UTF-8 kept), the same by error_shown,
+ * which cuts a long text after a whole piece; errors
  * written in their order (the argument's number, 0 first) whatever order they came in, equal
  * orders as they came; the cap: the first ERRORS_NAMED in that order named, the rest counted on
  * one line, also when an error of a lower order comes after the list is full (a sweep's config
- * file is read after its 20 bad arguments). */
+ * file is read after its 20 bad arguments); errno kept across a line. */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "util/error_list.h"
@@ -21,6 +25,23 @@ static const struct {
     {"\x1b[2J", "\\x1b[2J"},
     {"\x01\x1f\x7f", "\\x01\\x1f\\x7f"},
     {"caf\xc3\xa9", "caf\xc3\xa9"}, /* UTF-8 as it is */
+    {"donn\xc3\xa9""es/\xc4\x81.ini", "donn\xc3\xa9""es/\xc4\x81.ini"}, /* données/ā.ini */
+    {"\xe2\x82\xac \xf0\x9f\x98\x80", "\xe2\x82\xac \xf0\x9f\x98\x80"}, /* € 😀 */
+    /* the ends of the valid ranges: U+00A0, U+0800, U+FFFF, U+10FFFF */
+    {"\xc2\xa0\xe0\xa0\x80\xef\xbf\xbf\xf4\x8f\xbf\xbf",
+     "\xc2\xa0\xe0\xa0\x80\xef\xbf\xbf\xf4\x8f\xbf\xbf"},
+    /* C1 controls U+0080, U+009B (CSI), U+009F: their two bytes escaped */
+    {"a\xc2\x80" "b\xc2\x9b" "2J\xc2\x9f", "a\\xc2\\x80b\\xc2\\x9b" "2J\\xc2\\x9f"},
+    {"\x9b" "2J", "\\x9b" "2J"},                 /* a lone 0x9b: CSI to an 8-bit terminal */
+    {"\x80\xbf", "\\x80\\xbf"},                 /* continuation bytes without a lead */
+    {"caf\xc3", "caf\\xc3"},                     /* a sequence cut by the end */
+    {"\xe2\x82x", "\\xe2\\x82x"},                /* ... or by an ASCII byte */
+    {"\xc0\x80", "\\xc0\\x80"},                 /* overlong NUL */
+    {"\xc1\xbf\xe0\x80\x80\xf0\x8f\xbf\xbf", /* overlong 2-, 3- and 4-byte forms */
+     "\\xc1\\xbf\\xe0\\x80\\x80\\xf0\\x8f\\xbf\\xbf"},
+    {"\xed\xa0\x80", "\\xed\\xa0\\x80"},           /* a surrogate, U+D800 */
+    {"\xf4\x90\x80\x80\xf5\x80", "\\xf4\\x90\\x80\\x80\\xf5\\x80"}, /* above U+10FFFF */
+    {"\xff\xfe", "\\xff\\xfe"},
 };
 
 START_TEST(test_escapes) {
@@ -32,6 +53,32 @@ START_TEST(test_escapes) {
     snprintf(want, sizeof want, "error: w\\rhere: %s\n", ESCAPES[_i].shown);
     ck_assert_str_eq(err, want);
     free(err);
+    /* error_shown, the "%s" of every other line, by the same rule */
+    char buf[128];
+    ck_assert_str_eq(error_shown(buf, sizeof buf, ESCAPES[_i].text), ESCAPES[_i].shown);
+}
+END_TEST
+
+/* error_shown cuts a text that does not fit after a whole piece (an escape or a UTF-8
+ * character is never split), leaving room for "..."; one that fits exactly is whole. */
+START_TEST(test_shown_cut) {
+    static const struct {
+        size_t n;
+        const char *text, *shown;
+    } CUTS[] = {
+        {8, "abcdefg", "abcdefg"},          /* 7 bytes and the NUL: whole */
+        {8, "abcdefgh", "abcd..."},         /* "abcd" + "..." + NUL = 8 */
+        {8, "ab\x1b" "cdef", "ab..."},       /* "\x1b" (4) would leave no room for "..." */
+        {9, "a\x1b" "bcdef", "a\\x1b..."},    /* 1 + 4 + 3 + NUL = 9 */
+        {8, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", "\xc3\xa9\xc3\xa9..."}, /* éééé: "éé..." */
+        {4, "abcd", "..."},
+    };
+    for (size_t k = 0; k < sizeof CUTS / sizeof CUTS[0]; k++) {
+        char buf[16];
+        memset(buf, 'x', sizeof buf);
+        ck_assert_str_eq(error_shown(buf, CUTS[k].n, CUTS[k].text), CUTS[k].shown);
+        ck_assert_msg(buf[CUTS[k].n] == 'x', "case %zu: wrote past n", k); /* nothing beyond */
+    }
 }
 END_TEST
 
@@ -93,5 +140,23 @@ START_TEST(test_cap_keeps_the_first_in_order) {
 }
 END_TEST
 
+/* A caller may read errno after the line (cmd_regime_map.c: ENOMEM or not): writing it keeps
+ * errno, also when the write itself fails (stderr closed: EBADF). */
+START_TEST(test_errno_kept) {
+    fflush(stderr);
+    int saved = dup(2);
+    ck_assert_int_ge(saved, 0);
+    close(2);
+    errno = ENOMEM;
+    error_add(NULL, 0, "w", "%s", "text");
+    int after = errno;
+    fflush(stderr);
+    clearerr(stderr);
+    ck_assert_int_eq(dup2(saved, 2), 2);
+    close(saved);
+    ck_assert_int_eq(after, ENOMEM);
+}
+END_TEST
+
 TU_MAIN("error_list", TU_LOOP(test_escapes, 0, (int)(sizeof ESCAPES / sizeof ESCAPES[0])),
-        test_order, test_cap_keeps_the_first_in_order);
+        test_shown_cut, test_errno_kept, test_order, test_cap_keeps_the_first_in_order);

@@ -2,7 +2,8 @@
  * message naming where: a section repeated in an INI file (both lines), a --set value over the
  * length limit (its key), a task file's '#' comment after whitespace (a comment, as in the INI
  * files), the same prompt with two answers (both lines), and a checkpoint whose run state is
- * impossible (a negative step) or beyond the run's train.steps. */
+ * impossible (a negative step) or beyond the run's train.steps; a path with control bytes quoted
+ * escaped and a flag given twice refused, by the program itself. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +322,29 @@ START_TEST(test_checkpoint_impossible_state) {
 }
 END_TEST
 
+/* The program itself, end to end: a path holding an escape sequence, a CR, a C1 CSI and a lone
+ * 0x9b (made by the shell's printf) is quoted escaped, and a flag given twice is refused like
+ * an option with a value; each whole output spelt by hand (the unit tests: test_cmd_*.c). */
+START_TEST(test_paths_escaped_end_to_end) {
+    static const struct {
+        const char *args, *out;
+    } LINES[] = {
+        {"--resume \"$(printf 'r\\033[2J\\rx\\302\\233\\233')\"",
+         "error: --resume r\\x1b[2J\\rx\\xc2\\x9b\\x9b: no such run folder\n"},
+        {"--compare \"$(printf 'r\\033[2J\\rx')\"",
+         "error: run folder 'r\\x1b[2J\\rx': No such file or directory\n"},
+        {"--print-config --where --print-config",
+         "error: --print-config given twice (arguments 1 and 3); give it once\n"},
+    };
+    for (size_t i = 0; i < sizeof LINES / sizeof LINES[0]; i++) {
+        ck_assert_int_eq(tu_run_train(tmpdir, LINES[i].args), 2);
+        char *out = train_output();
+        ck_assert_str_eq(out, LINES[i].out);
+        free(out);
+    }
+}
+END_TEST
+
 /* --resume and --eval of a checkpoint beyond the run's train.steps: refused with exit code 2. */
 START_TEST(test_checkpoint_beyond_steps) {
     char args[600];
@@ -348,4 +372,5 @@ TU_MAIN_FIXTURE_TIMEOUT("input_errors", setup, teardown, 60, test_repeated_secti
                         test_checkpoint_beyond_steps, test_every_error_named,
                         test_every_bad_set_named, test_file_and_sets_named_together,
                         test_checks_between_keys_named_with_the_rest,
-                        test_cap_counts_checks_between_keys);
+                        test_cap_counts_checks_between_keys,
+                        test_paths_escaped_end_to_end);

@@ -2,7 +2,8 @@
  * the thresholds measured, interpolated, and extrapolated with one fitted exponent (hand
  * arithmetic in the comments); the regime chosen by its settings and the differences from the
  * nearest named; the verdicts the published runs give (the issue's cases); the verdict line;
- * ./train --where end to end (the verdict first, nothing written, the errors of training); when a
+ * ./train --where end to end (the verdict first, nothing written, the errors of training), also
+ * from configs/ (the map's corpus read from the program's checkout, train/corpus_match.c); when a
  * run prints its lr map line; and the line init_check.txt gets. */
 #include <check.h>
 #include <dirent.h>
@@ -449,10 +450,10 @@ START_TEST(test_text_regime) {
     ck_assert_msg(p.regime >= 0, "%s", p.n_diffs ? p.diffs[0] : "");
     ck_assert_str_eq(lr_map_regimes[p.regime].id, "text_users");
     char *v = verdict_of(&p);
-    ck_assert_str_eq(v, "verdict: near the best (measured on the map's corpus data/kjv.txt; this "
-                        "config trains on " SCALEDOT_SOURCE_DIR "/data/prose.txt): 2 of 2 runs at "
-                        "its width, arm and lr ended near the best (d_model 128, lr 6e-4); regime "
-                        "text_users\n");
+    ck_assert_str_eq(v, "verdict: near the best (measured on the map's corpus " SCALEDOT_SOURCE_DIR
+                        "/data/kjv.txt; this config trains on " SCALEDOT_SOURCE_DIR "/data/prose.txt): "
+                        "2 of 2 runs at its width, arm and lr ended near the best (d_model 128, lr "
+                        "6e-4); regime text_users\n");
     free(v);
     ck_assert_int_eq(config_set(&c, "task.file=data/kjv.txt", 0), 0);
     assert_verdict(&c, "verdict: near the best (0.066 bits per byte behind the best run at d_model "
@@ -521,7 +522,7 @@ static int report_has_line(const Config *c, const char *line) {
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(lr_map_report(f, c, t.seq_len), 0);
+    ck_assert_int_eq(lr_map_report(f, c, t.seq_len, NULL), 0);
     fclose(f);
     task_free(&t);
     char want[600];
@@ -799,15 +800,18 @@ START_TEST(test_init_check_line) {
 }
 END_TEST
 
-/* Whether a text config trains on the map's corpus (data/kjv.txt): both paths taken as the
- * trainer opens them, from the current folder (here the test's own, with data/ and no kjv.txt
- * yet, then with it). The same file: the same path, or another spelling of its place, absolute
- * too, before the file is made (issue 45); a relative link resolved from its own folder; a hard
- * link. Another: a data/kjv.txt below another folder (the rule "ends in /data/kjv.txt" said the
- * same), another file in data/. Not to be told: a dangling link, a ".." past a missing folder;
- * the verdict then says so and gives no number. The expected classes are by construction. */
+/* Whether a text config trains on the map's corpus (data/kjv.txt, read from the map's base: here
+ * the test's own folder, with data/ and no kjv.txt yet, then with it), its task.file read from the
+ * current folder (the base, or sub/ below it). The same file: the same path, or another spelling
+ * of its place, absolute too, before the file is made (issue 45); from sub/, ../data/kjv.txt; a
+ * relative link resolved from its own folder; a hard link. Another: a data/kjv.txt below another
+ * folder (the rule "ends in /data/kjv.txt" said the same), or data/kjv.txt from sub/ (the same
+ * text, another folder: it was taken as the map's); another file in data/. Not to be told: a
+ * dangling link, a ".." past a missing folder, a relative map path without its base; the verdict
+ * then says so and gives no number, naming both paths escaped. The expected classes are by
+ * construction. */
 START_TEST(test_corpus_rule) {
-    char cwd[4096], abs_kjv[600], abs_other[600];
+    char cwd[4096], abs_kjv[600], abs_other[600], want[1200];
     ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
     ck_assert_int_eq(chdir(tmp), 0);
     ck_assert_int_eq(mkdir("data", 0755) | mkdir("sub", 0755) | mkdir("other", 0755), 0);
@@ -825,20 +829,28 @@ START_TEST(test_corpus_rule) {
                                        "attention.scale=none", "optim.lr=6e-4", NULL};
     const struct {
         int made;        /* 1: data/kjv.txt, sub/k.txt and hard.txt exist */
+        const char *at;  /* the current folder, below tmp (the map's base) */
         const char *set; /* the task.file */
         LrCorpus want;
     } CASES[] = {
-        {0, "task.file=data/kjv.txt", LR_CORPUS_SAME},
-        {0, "task.file=./data//kjv.txt", LR_CORPUS_SAME},
-        {0, abs_kjv, LR_CORPUS_SAME},
-        {0, "task.file=data/prose.txt", LR_CORPUS_OTHER},
-        {0, "task.file=sub/gone.txt", LR_CORPUS_UNTOLD},
-        {0, "task.file=nodir/../data/kjv.txt", LR_CORPUS_UNTOLD},
-        {1, "task.file=sub/k.txt", LR_CORPUS_SAME},
-        {1, "task.file=hard.txt", LR_CORPUS_SAME},
-        {1, abs_kjv, LR_CORPUS_SAME},
-        {1, abs_other, LR_CORPUS_OTHER},
-        {1, "task.file=other/data/kjv.txt", LR_CORPUS_OTHER},
+        {0, ".", "task.file=data/kjv.txt", LR_CORPUS_SAME},
+        {0, ".", "task.file=./data//kjv.txt", LR_CORPUS_SAME},
+        {0, ".", abs_kjv, LR_CORPUS_SAME},
+        {0, "sub", "task.file=../data/kjv.txt", LR_CORPUS_SAME},
+        {0, "sub", abs_kjv, LR_CORPUS_SAME},
+        {0, "sub", "task.file=data/kjv.txt", LR_CORPUS_OTHER},
+        {0, ".", "task.file=data/prose.txt", LR_CORPUS_OTHER},
+        {0, ".", "task.file=sub/gone.txt", LR_CORPUS_UNTOLD},
+        {0, ".", "task.file=nodir/../data/kjv.txt", LR_CORPUS_UNTOLD},
+        {1, ".", "task.file=sub/k.txt", LR_CORPUS_SAME},
+        {1, ".", "task.file=hard.txt", LR_CORPUS_SAME},
+        {1, ".", abs_kjv, LR_CORPUS_SAME},
+        {1, "sub", "task.file=../data/kjv.txt", LR_CORPUS_SAME},
+        {1, "sub", "task.file=k.txt", LR_CORPUS_SAME},
+        {1, "sub", "task.file=data/kjv.txt", LR_CORPUS_OTHER},
+        {1, ".", abs_other, LR_CORPUS_OTHER},
+        {1, ".", "task.file=other/data/kjv.txt", LR_CORPUS_OTHER},
+        {1, ".", "task.file=data/k\x1b[2J\xc2\x9b.txt", LR_CORPUS_OTHER},
     };
     Config c;
     config_of(&c, BASE);
@@ -850,20 +862,65 @@ START_TEST(test_corpus_rule) {
         }
         ck_assert_int_eq(config_set(&c, CASES[k].set, 0), 0);
         LrPlacement p;
-        ck_assert_int_eq(lmc_place(&c, &p), 0);
+        ck_assert_int_eq(chdir(CASES[k].at), 0);
+        ck_assert_int_eq(lmc_place_from(&c, tmp, &p), 0);
+        ck_assert_int_eq(chdir(tmp), 0);
         ck_assert_msg(p.regime >= 0, "case %zu: %s", k, p.n_diffs ? p.diffs[0] : "");
         int noted = p.corpus[0] != 0; /* the verdict then gives no number */
         ck_assert_msg(p.corpus_match == CASES[k].want && noted == (CASES[k].want != LR_CORPUS_SAME),
-                      "case %zu (%s): %d, want %d", k, CASES[k].set, p.corpus_match, CASES[k].want);
-        if (strcmp(CASES[k].set, "task.file=sub/gone.txt") != 0) continue;
+                      "case %zu (%s from %s): %d, want %d", k, CASES[k].set, CASES[k].at,
+                      p.corpus_match, CASES[k].want);
+        const char *file = CASES[k].set + strlen("task.file="), *how = NULL;
+        if (strcmp(file, "sub/gone.txt") == 0)
+            how = "whether this config's sub/gone.txt is that file cannot be told from here";
+        else if (strncmp(file, "data/k\x1b", 7) == 0) /* the path escaped (util/error_list.h) */
+            how = "this config trains on data/k\\x1b[2J\\xc2\\x9b.txt";
+        if (!how) continue;
+        snprintf(want, sizeof want, "verdict: near the best (measured on the map's corpus "
+                 "%s/data/kjv.txt; %s): 2 of 2 runs at its width, arm and lr ended near the best "
+                 "(d_model 128, lr 6e-4); regime text_users\n", tmp, how);
         char *v = verdict_of(&p);
-        ck_assert_str_eq(v, "verdict: near the best (measured on the map's corpus data/kjv.txt; "
-                            "whether this config's sub/gone.txt is that file cannot be told from "
-                            "here): 2 of 2 runs at its width, arm and lr ended near the best "
-                            "(d_model 128, lr 6e-4); regime text_users\n");
+        ck_assert_str_eq(v, want);
         free(v);
     }
+    /* a relative map path without the folder it is read from: not to be told */
+    ck_assert_int_eq(corpus_match("data/kjv.txt", "data/kjv.txt", NULL), LR_CORPUS_UNTOLD);
+    ck_assert_int_eq(corpus_match(abs_kjv + 10, abs_kjv + 10, NULL), LR_CORPUS_SAME);
     ck_assert_int_eq(chdir(cwd), 0);
+}
+END_TEST
+
+/* ./train --where run from configs/ with relative paths: the map's corpus is data/kjv.txt of the
+ * checkout the program is in, the config's task.file is read from configs/ (as the trainer opens
+ * it). configs/text_users.ini (task.file = data/kjv.txt) names configs/data/kjv.txt, not the
+ * map's: no number, and the line names the map's corpus where it is; with ../data/kjv.txt, the
+ * map's own file: the number. Both verdict lines spelt by hand (test_text_users_config: 0.014). */
+START_TEST(test_where_from_subfolder) {
+    static const struct {
+        const char *set, *verdict;
+    } CASES[] = {
+        {"", "verdict: near the best (measured on the map's corpus " SCALEDOT_SOURCE_DIR
+             "/data/kjv.txt; this config trains on data/kjv.txt): 3 of 3 runs at its width, arm "
+             "and lr ended near the best (d_model 256, lr 6e-4); regime text_users\n"},
+        {"--set task.file=../data/kjv.txt",
+         "verdict: near the best (0.014 bits per byte behind the best run at d_model 256): 3 of 3 "
+         "runs at its width, arm and lr ended near the best (d_model 256, lr 6e-4); regime "
+         "text_users\n"},
+    };
+    for (int i = 0; i < CC_COUNT(CASES); i++) {
+        char cmd[1600], out[600];
+        snprintf(cmd, sizeof cmd, "cd %s/configs && %s --where text_users.ini %s", SCALEDOT_SOURCE_DIR,
+                 tu_train_bin(), CASES[i].set);
+        snprintf(out, sizeof out, "%s/where.txt", tmp);
+        int rc;
+        char *text = tu_shell_output(cmd, out, &rc);
+        ck_assert_msg(rc == 0, "%s: rc %d\n%s", cmd, rc, text);
+        char *nl = strchr(text, '\n');
+        ck_assert_ptr_nonnull(nl);
+        nl[1] = '\0'; /* the verdict line */
+        ck_assert_str_eq(text, CASES[i].verdict);
+        free(text);
+    }
 }
 END_TEST
 
@@ -873,7 +930,7 @@ TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,
                         TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_no_runs, test_text_regime,
-                        test_corpus_rule,
+                        test_corpus_rule, test_where_from_subfolder,
                         test_text_users_config, test_where_sets,
                         test_no_lr_near_best, test_note_matters, test_where_cli,
                         TU_LOOP(test_where_bad_input, 0, CC_COUNT(BAD)), test_init_check_line);

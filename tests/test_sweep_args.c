@@ -2,7 +2,7 @@
  * (src/cli/sweep_args.c): every mistake it refuses on its own, table-driven (return -1, a
  * message naming the argument), all of a line's named at once, its config file's first; what a well-formed line fills in,
  * with the argument numbers counted by hand on the whole command line (argv[i] after --sweep is
- * argument i + 2); and --help. Values only a config can judge are test_plan.c's. */
+ * argument i + 2); and --help. Flags given twice are refused; the user's text is quoted escaped. Values only a config can judge are test_plan.c's. */
 #include "cli/sweep_args.h"
 
 #include <check.h>
@@ -85,6 +85,16 @@ static const RefusedCase REFUSED[] = {
      {"--set", "optim.eps=1e-8", "--set", "optim.eps=1e-6"}},
     {"--set (argument 5): 'optim.eps' is already set by --set (argument 3)",
      {"--set", "optim.eps=1e-8", "--set", " optim.eps = 1e-6"}},
+    /* a flag without a value given twice, as one with (the second --plan was taken silently) */
+    {"error: --plan given twice (arguments 2 and 5); give it once\n",
+     {"--plan", "--out", "x", "--plan"}},
+    {"error: --collect given twice (arguments 4 and 5); give it once\n",
+     {"--out", "x", "--collect", "--collect"}},
+    {"error: --one-head given twice (arguments 4 and 5); give it once\n",
+     {"--dk", "8", "--one-head", "--one-head"}},
+    /* the user's text quoted escaped (util/error_list.h) */
+    {"unknown option '--bogus\\x1b[2J\\r\\xc2\\x9b' for --sweep", {"--bogus\x1b[2J\r\xc2\x9b"}},
+    {"--sweep takes one config file ('a\\x1b.ini' and 'b\\r.ini' given)", {"a\x1b.ini", "b\r.ini"}},
 };
 
 START_TEST(test_refused) {
@@ -95,6 +105,7 @@ START_TEST(test_refused) {
         ck_assert_msg(strstr(r.err, REFUSED[k].needle), "case %zu: '%s' not in:\n%s", k,
                       REFUSED[k].needle, r.err);
         ck_assert_msg(strncmp(r.err, "error: ", 7) == 0, "case %zu: '%s'", k, r.err);
+        tu_assert_no_raw_control(r.err, REFUSED[k].needle);
         tu_result_free(&r);
     }
 }

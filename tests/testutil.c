@@ -414,3 +414,20 @@ const char *tu_table_line(const char *out, const char *label, char *buf, size_t 
     snprintf(buf, n, "%.*s", (int)strcspn(p, "\n"), p);
     return buf;
 }
+
+void tu_assert_no_raw_control(const char *text, const char *what) {
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        /* a lead byte's continuation bytes: 110xxxxx one, 1110xxxx two, 11110xxx three */
+        int more = *p >= 0xc2 && *p <= 0xdf ? 1 : *p >= 0xe0 && *p <= 0xef ? 2
+                   : *p >= 0xf0 && *p <= 0xf4                             ? 3
+                                                                          : 0;
+        int ok = (*p >= 0x20 && *p < 0x7f) || *p == '\n';
+        if (more && !(p[0] == 0xc2 && p[1] <= 0x9f)) {
+            int k = 1;
+            while (k <= more && p[k] >= 0x80 && p[k] <= 0xbf) k++;
+            if (k > more) ok = 1, p += more;
+        }
+        ck_assert_msg(ok, "%s: a raw byte 0x%02x at offset %ld of:\n%.2000s", what, *p,
+                      (long)((const char *)p - text), text);
+    }
+}

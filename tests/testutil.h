@@ -194,6 +194,11 @@ char *tu_shell_output(const char *cmd, const char *out_path, int *rc);
  * copied into buf (n bytes) and returned; fails the test when there is none. */
 const char *tu_table_line(const char *out, const char *label, char *buf, size_t n);
 
+/* Fails the test (naming what) when text holds a byte a terminal may act on: a C0 control but
+ * '\n', DEL, a C1 control (C2 80 - C2 9F) or a byte 0x80-0xff outside a sequence of a lead
+ * byte and its continuation bytes (a lone 0x9b is a CSI to an 8-bit terminal). */
+void tu_assert_no_raw_control(const char *text, const char *what);
+
 /* ------------------------------------------------------------- captured output */
 
 /* Redirects file descriptor fd (1: stdout, 2: stderr) into a temporary file, at the level of

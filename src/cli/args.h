@@ -37,8 +37,10 @@ int cli_parse_count(const char *s, size_t len, long lo, long hi, long *out);
  * *out set, or -1. */
 int cli_parse_u64(const char *s, uint64_t *out);
 
-/* The options of one command line that take a value and may be given once (--out, --seed,
- * --steps, ...): where each was given. Zero-initialise it ({0}) before the first option. */
+/* The options of one command line that may be given once, with a value (--out, --seed, --steps,
+ * ...) or without (--where, --plan, --at-equal-loss, ...): every option of every command but
+ * those that repeat (--set, --grid) and --help. Where each was given. Zero-initialise it ({0})
+ * before the first option. */
 #define CLI_ONCE_MAX 16
 typedef struct {
     const char *flag[CLI_ONCE_MAX];
@@ -48,10 +50,11 @@ typedef struct {
 
 /* Records that the once-only option flag (its canonical spelling, "--out" also for "--out=x")
  * was given, argn the number of the argument holding its value (on the whole command line, as
- * every message numbers arguments: "--out=x" itself, or the word after "--out"). Returns -1 the
- * first time; the
- * second time prints "error: FLAG given twice (arguments A and B); give it once" and returns
- * EXIT_CONFIG (2): the last one used to win silently, and which was meant cannot be guessed. */
+ * every message numbers arguments: "--out=x" itself, or the word after "--out"; a flag without a
+ * value: the flag itself). Returns -1 the first time; the second time prints "error: FLAG given
+ * twice (arguments A and B); give it once" and returns EXIT_CONFIG (2): the last one used to win
+ * silently, and which was meant cannot be guessed (a flag without a value: a repeat is a slip
+ * that may hide another, "--plan --plan" for "--plan --collect"). */
 int cli_once(CliOnce *o, const char *flag, int argn);
 
 /* cli_once with the message added to errs at argn (NULL: printed now). Returns 0, or -1. */

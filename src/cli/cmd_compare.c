@@ -47,9 +47,13 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
             if (axis_argn && a->log_scale != log)
                 return cli_fail(NULL, "--log-scale and --linear exclude each other (arguments %d "
                                       "and %d); give one", axis_argn, i + 2);
+            int rc = cli_once(&once, argv[i], i + 2);
+            if (rc >= 0) return rc;
             axis_argn = i + 2;
             a->log_scale = log;
         } else if (strcmp(argv[i], "--at-equal-loss") == 0) {
+            int rc = cli_once(&once, "--at-equal-loss", i + 2);
+            if (rc >= 0) return rc;
             a->at_equal_loss = 1;
         } else if (cli_is_flag(argv[i], "--out")) {
             if (!(a->out = cli_flag_value(argc, argv, &i, "--out")))

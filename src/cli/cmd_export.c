@@ -26,6 +26,7 @@
 #include "train/task_source.h"
 #include "train/train.h"
 #include "util/dirs.h"
+#include "util/error_list.h"
 #include "util/provenance.h"
 #include "util/safetensors.h"
 #include "util/whole_write.h"
@@ -116,12 +117,12 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
 static int check_new_file(const char *path, const char *what) {
     struct stat st;
     if (lstat(path, &st) == 0) {
-        fprintf(stderr, "error: %s '%s' exists already; it is never overwritten: choose another "
-                        "name or remove it first\n", what, path);
+        error_add(NULL, 0, NULL, "%s '%s' exists already; it is never overwritten: choose another "
+                                 "name or remove it first", what, path);
         return -1;
     }
     if (errno != ENOENT) {
-        fprintf(stderr, "error: %s '%s': %s\n", what, path, strerror(errno));
+        error_add(NULL, 0, NULL, "%s '%s': %s", what, path, strerror(errno));
         return -1;
     }
     /* the owner rule's first part (util/owned_dir.h): nothing is written through a link, also
@@ -135,7 +136,7 @@ static int check_new_file(const char *path, const char *what) {
     dir[n] = 0;
     if (slash == path) strcpy(dir, "/");
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "error: %s '%s': its folder '%s' does not exist\n", what, path, dir);
+        error_add(NULL, 0, NULL, "%s '%s': its folder '%s' does not exist", what, path, dir);
         return -1;
     }
     return 0;
@@ -249,8 +250,9 @@ int cli_export(int argc, char **argv) {
         file_remove_made(a.out); /* made by this command a moment ago: no half export is left */
         goto done;
     }
-    printf("exported %s (step %ld, %d tensors, %zu parameters) to %s%s%s\n", checkpoint, st.step,
-           m.n_tensors, m.n_params, a.out, a.val ? "; validation set to " : "", a.val ? a.val : "");
+    printf("exported %s (step %ld, %d tensors, %zu parameters) to %s%s%s\n", SHOWN(checkpoint),
+           st.step, m.n_tensors, m.n_params, SHOWN(a.out), a.val ? "; validation set to " : "",
+           SHOWN(a.val ? a.val : ""));
     rc = EXIT_OK;
 done:
     free(prov);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "report/map/map.h"
+#include "util/error_list.h"
 #include "util/exit_codes.h"
 
 static void usage(FILE *f) {
@@ -42,15 +43,15 @@ static int check_sweep_dirs(char **dirs, char **real, int n) {
         char csv[4200];
         int len = snprintf(csv, sizeof csv, "%s/sweep.csv", dirs[i]);
         if (len < 0 || (size_t)len >= sizeof csv || access(csv, R_OK) != 0) {
-            fprintf(stderr, "error: '%s' holds no readable sweep.csv: give the folders sweeps "
-                            "wrote (their --out)\n", dirs[i]);
+            error_add(NULL, 0, NULL, "'%s' holds no readable sweep.csv: give the folders sweeps "
+                                     "wrote (their --out)", dirs[i]);
             return EXIT_CONFIG;
         }
     }
     /* the same folder twice (sw1, ./sw1, $PWD/sw1) would draw each of its runs twice */
     for (int i = 0; i < n; i++) {
         if (!(real[i] = realpath(dirs[i], NULL))) {
-            fprintf(stderr, "error: sweep folder '%s': %s\n", dirs[i], strerror(errno));
+            error_add(NULL, 0, NULL, "sweep folder '%s': %s", dirs[i], strerror(errno));
             return errno == ENOMEM ? EXIT_RUNTIME : EXIT_CONFIG;
         }
         for (int j = 0; j < i; j++)

@@ -21,6 +21,7 @@
 #include "train/lr_map.h"
 #include "train/task_source.h"
 #include "train/train.h"
+#include "util/error_list.h"
 
 /* On --resume the checkpoint's configuration is the run's: only keys that cannot change the
  * numbers already logged may be overridden. */
@@ -35,7 +36,7 @@ int cli_split_run_dir(const char *path, Config *c) {
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;
     if (n == 0 || n >= sizeof buf) {
-        fprintf(stderr, "error: run folder path '%s' is empty or too long\n", path);
+        error_add(NULL, 0, NULL, "run folder path '%s' is empty or too long", path);
         return -1;
     }
     memcpy(buf, path, n);
@@ -44,7 +45,7 @@ int cli_split_run_dir(const char *path, Config *c) {
     const char *name = slash ? slash + 1 : buf;
     const char *dir = slash ? (slash == buf ? "/" : (*slash = 0, buf)) : ".";
     if (strlen(name) >= CONFIG_STR || strlen(dir) >= CONFIG_STR || !*name) {
-        fprintf(stderr, "error: run folder path '%s' is too long\n", path);
+        error_add(NULL, 0, NULL, "run folder path '%s' is too long", path);
         return -1;
     }
     memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
@@ -206,12 +207,10 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
         } else if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
-        } else if (strcmp(argv[i], "--print-config") == 0) {
-            a->print_config = 1;
-        } else if (strcmp(argv[i], "--where") == 0) {
-            int rc = cli_once(&once, "--where", i);
+        } else if (strcmp(argv[i], "--print-config") == 0 || strcmp(argv[i], "--where") == 0) {
+            int rc = cli_once(&once, argv[i], i);
             if (rc >= 0) return rc;
-            a->where = 1;
+            *(argv[i][2] == 'p' ? &a->print_config : &a->where) = 1;
         } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
             const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
             if (!dir || !*dir) return cli_fail(NULL, "%s needs a run folder", flag);
@@ -374,7 +373,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         if (task_init_model_only(&t, &c) != 0) return EXIT_CONFIG;
         int T = t.seq_len;
         task_free(&t);
-        return lr_map_report(stdout, &c, T) == 0 ? EXIT_OK : EXIT_RUNTIME;
+        return lr_map_report(stdout, &c, T, NULL) == 0 ? EXIT_OK : EXIT_RUNTIME;
     }
     if (a.eval_dir && a.prompt && !a.generate && c.task == TASK_TEXT)
         return cli_fail(NULL, "--prompt on a text run goes with --generate N (the prompt is taken "

@@ -284,6 +284,9 @@ static void parse_count(SweepArgs *a, Parts *p, const char *flag, const char *v,
  * when the line cannot be read on (an unknown option: whether it takes a value is unknown). */
 static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     const char *arg = argv[*i], *v;
+    if (strcmp(arg, "--one-head") == 0 || strcmp(arg, "--plan") == 0 ||
+        strcmp(arg, "--collect") == 0)
+        cli_once_to(&p->once, arg, ARGN(*i), &p->errs); /* the flags alone, each once too */
     if (strcmp(arg, "--one-head") == 0) {
         a->one_head = 1, a->one_head_argn = ARGN(*i);
         return 0;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error_list.h"
 #include "util/file_check.h"
 
 /* Growable list of field pointers plus the number of fields on each line. */
@@ -208,7 +209,7 @@ int csv_load(Csv *t, const char *path) {
         /* a FIFO, a device, a folder or a file past the bound: refused before a byte is read */
         int err = errno;
         if (err == EINVAL || err == EFBIG) {
-            fprintf(stderr, "error: '%s': %s\n", path, why);
+            error_add(NULL, 0, NULL, "'%s': %s", path, why);
             err = ECANCELED;
         }
         errno = err;
@@ -218,7 +219,7 @@ int csv_load(Csv *t, const char *path) {
     int saved = errno;
     free(data);
     if (rc != 0 && (saved == EILSEQ || saved == ENOTUNIQ)) {
-        fprintf(stderr, "error: '%s': %s\n", path, t->problem);
+        error_add(NULL, 0, NULL, "'%s': %s", path, t->problem);
         saved = ECANCELED; /* refused, named */
     }
     errno = saved;

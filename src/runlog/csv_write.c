@@ -10,6 +10,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "util/error_list.h"
 #include "util/file_check.h"
 
 /* The log at path as a FILE for appending (util/whole_write.h's file_open_log: never through a
@@ -23,7 +24,7 @@ static FILE *open_log_file(const char *path, int fresh, const char *verb) {
         snprintf(why, sizeof why, "%s", strerror(errno));
         close(fd);
     }
-    if (!f) fprintf(stderr, "error: cannot %s '%s': %s\n", verb, path, why);
+    if (!f) error_add(NULL, 0, NULL, "cannot %s '%s': %s", verb, path, why);
     return f;
 }
 
@@ -34,7 +35,7 @@ FILE *csv_log_append(const char *path) { return open_log_file(path, 0, "append t
 int csv_log_row(FILE *f, const char *path, const char *line) {
     /* unbuffered: the FILE only holds the descriptor */
     if (whole_write(fileno(f), line, strlen(line)) != 0) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     return 0;
@@ -54,7 +55,7 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
     FILE *in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!in) {
         int refused = errno == EINVAL || errno == EFBIG; /* not a regular file, or too large */
-        fprintf(stderr, "error: cannot resume: '%s': %s\n", path, why);
+        error_add(NULL, 0, NULL, "cannot resume: '%s': %s", path, why);
         return refused ? -2 : -1;
     }
     char *line = NULL;
@@ -62,17 +63,18 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
     /* rows appended to a log without its whole header could never be read back by column */
     ssize_t n = getline(&line, &cap, in);
     if (n <= 0 || line[n - 1] != '\n' || strncmp(line, "step,", 5) != 0) {
-        fprintf(stderr, "error: cannot resume: '%s': its header line is %s (a log of this "
-                        "program starts with a whole 'step,...' line); nothing was changed\n",
-                path, n <= 0                ? "missing (the file is empty)"
-                      : line[n - 1] != '\n' ? "torn (cut before its end)"
-                                            : "not a header");
+        error_add(NULL, 0, NULL, "cannot resume: '%s': its header line is %s (a log of this "
+                                 "program starts with a whole 'step,...' line); nothing was "
+                                 "changed",
+                  path, n <= 0                ? "missing (the file is empty)"
+                        : line[n - 1] != '\n' ? "torn (cut before its end)"
+                                              : "not a header");
         free(line);
         fclose(in);
         return -2;
     }
     if (!atomic_open(out, path)) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", out->failed, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", out->failed, strerror(errno));
         free(line);
         fclose(in);
         return -1;
@@ -87,7 +89,7 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
     bad |= ferror(in) != 0;
     fclose(in);
     if (bad) {
-        fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot rewrite '%s': %s", path, strerror(errno));
         atomic_discard(out);
         return -1;
     }
@@ -96,7 +98,7 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
 
 FILE *csv_log_keep_commit(const char *path, AtomicFile *prepared) {
     if (atomic_commit(prepared, 0) != 0) {
-        fprintf(stderr, "error: cannot rewrite '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot rewrite '%s': %s", path, strerror(errno));
         return NULL;
     }
     return csv_log_append(path);

@@ -19,6 +19,7 @@
 #include "runlog/log_query.h"
 #include "sweep/results.h"
 #include "util/clock.h"
+#include "util/error_list.h"
 #include "util/stop_signal.h"
 
 double children_eta(double run_s, const double *age, int running, int queued, int jobs) {
@@ -74,7 +75,7 @@ static void heartbeat(const JobList *jl, const pid_t *pid, const int *which, con
         const char *path = jl->dir ? jl->dir[which[s]] : jl->cfg[which[s]];
         const char *base = strrchr(path, '/');
         int step = logged_step(jl->dir ? path : NULL);
-        fprintf(stderr, "%s %s (", first ? "" : ",", base ? base + 1 : path);
+        fprintf(stderr, "%s %s (", first ? "" : ",", SHOWN(base ? base + 1 : path));
         if (step >= 0) fprintf(stderr, "step %d, ", step);
         fprintf(stderr, "%.0f s)", now - began[s]);
         first = 0;
@@ -121,10 +122,10 @@ static pid_t start(const JobList *jl, int i) {
 #endif
         char *argv[] = {(char *)jl->exe, "--sweep-run", jl->cfg[i], NULL};
         execv(jl->exe, argv);
-        fprintf(stderr, "error: cannot run '%s': %s\n", jl->exe, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot run '%s': %s", jl->exe, strerror(errno));
         _exit(127);
     }
-    if (pid < 0) fprintf(stderr, "error: cannot start a run (fork): %s\n", strerror(errno));
+    if (pid < 0) error_add(NULL, 0, NULL, "cannot start a run (fork): %s", strerror(errno));
     return pid;
 }
 

@@ -48,7 +48,7 @@ int plan_base_config(const SweepArgs *a, Config *c, ErrorList *errs) {
 static int set_dk(Config *c, const SweepArgs *a, const Axis *ax, const char *value) {
     int dk = atoi(value), dm = plan_dk_width(a, dk);
     if (dm < 0) { /* refused with the arguments (sweep_args_parse); a guard for other callers */
-        fprintf(stderr, "error: --dk: d_k = %d does not divide d_model = %d\n", dk, a->d_model);
+        error_add(NULL, 0, NULL, "--dk: d_k = %d does not divide d_model = %d", dk, a->d_model);
         return -1;
     }
     char v[32];
@@ -87,14 +87,14 @@ int plan_absolute_task_file(Config *c) {
     if (!c->task_file[0] || c->task_file[0] == '/') return 0;
     char cwd[SWEEP_PATH], abs[2 * SWEEP_PATH];
     if (!getcwd(cwd, sizeof cwd)) {
-        fprintf(stderr, "error: cannot read the current folder: %s\n", strerror(errno));
+        error_add(NULL, 0, NULL, "cannot read the current folder: %s", strerror(errno));
         return -1;
     }
     int n = snprintf(abs, sizeof abs, "%s/%s", cwd, c->task_file);
     if (n < 0 || n >= CONFIG_STR) {
-        fprintf(stderr, "error: task.file '%s' (%s): its absolute path '%s' is too long (at most "
-                        "%d characters)\n", c->task_file, config_origin(c, "task.file"), abs,
-                CONFIG_STR - 1);
+        error_add(NULL, 0, NULL, "task.file '%s' (%s): its absolute path '%s' is too long (at most "
+                                 "%d characters)", c->task_file, config_origin(c, "task.file"), abs,
+                  CONFIG_STR - 1);
         return -1;
     }
     memcpy(c->task_file, abs, (size_t)n + 1);
@@ -117,8 +117,8 @@ int plan_run_config(const SweepArgs *a, const Config *base, const char *runs_dir
     if (!*name) snprintf(name, sizeof name, "run");
     if (plan_absolute_task_file(out) != 0) return -1; /* a --grid task.file value */
     if (strlen(name) >= CONFIG_STR || strlen(runs_dir) >= CONFIG_STR) {
-        fprintf(stderr, "error: run name '%s' or folder '%s' is too long (at most %d characters)\n",
-                name, runs_dir, CONFIG_STR - 1);
+        error_add(NULL, 0, NULL, "run name '%s' or folder '%s' is too long (at most %d characters)",
+                  name, runs_dir, CONFIG_STR - 1);
         return -1;
     }
     memcpy(out->run_name, name, strlen(name) + 1);
@@ -175,9 +175,9 @@ static int check_task(const Config *c, int *seq_len) {
         *seq_len = t.seq_len;
         ModelConfig mc = train_model_config(c, &t);
         if (mc.max_seq_len < t.seq_len) {
-            fprintf(stderr, "error: model.max_seq_len = %d (%s) is shorter than the task's "
-                            "sequences (T = %d)\n",
-                    mc.max_seq_len, config_origin(c, "model.max_seq_len"), t.seq_len);
+            error_add(NULL, 0, NULL, "model.max_seq_len = %d (%s) is shorter than the task's "
+                                     "sequences (T = %d)",
+                      mc.max_seq_len, config_origin(c, "model.max_seq_len"), t.seq_len);
             rc = -1;
         }
     }
@@ -198,9 +198,9 @@ static int check_unique(const Plan *p) {
     int rc = 0;
     for (int i = 1; i < p->n_runs && !rc; i++)
         if (strcmp(s[i - 1], s[i]) == 0) {
-            fprintf(stderr, "error: two runs of the plan get the same name '%s' (values that "
-                            "differ only in characters a folder name cannot hold, which become "
-                            "'-'); rename a value\n", s[i]);
+            error_add(NULL, 0, NULL, "two runs of the plan get the same name '%s' (values that "
+                                     "differ only in characters a folder name cannot hold, which "
+                                     "become '-'); rename a value", s[i]);
             rc = -1;
         }
     free(s);
@@ -355,11 +355,11 @@ int plan_build(const SweepArgs *a, const Config *base, const char *runs_dir, Pla
             break;
         }
         if ((int)strlen(c->run_name) > PLAN_NAME_MAX) {
-            fprintf(stderr, "error: run %ld of the plan is named '%s', %zu characters; at most "
-                            "%d, so that the files named after it (configs/<name>.ini and "
-                            "others) fit a file name of 255 characters. Use shorter values; "
-                            "nothing was run or written\n",
-                    r + 1, c->run_name, strlen(c->run_name), PLAN_NAME_MAX);
+            error_add(NULL, 0, NULL, "run %ld of the plan is named '%s', %zu characters; at most "
+                                     "%d, so that the files named after it (configs/<name>.ini and "
+                                     "others) fit a file name of 255 characters. Use shorter "
+                                     "values; nothing was run or written",
+                      r + 1, c->run_name, strlen(c->run_name), PLAN_NAME_MAX);
             rc = -1;
             break;
         }
@@ -447,7 +447,7 @@ int plan_add_task_file(char **lines, const Config *c) {
     }
     uint64_t h;
     if (task_source_hash(c->task_file, &h) != 0) {
-        fprintf(stderr, "error: task.file '%s': %s\n", c->task_file, strerror(errno));
+        error_add(NULL, 0, NULL, "task.file '%s': %s", c->task_file, strerror(errno));
         return -1;
     }
     size_t old = *lines ? strlen(*lines) : 0, add = strlen(PLAN_TASK_FILE) + 18 + strlen(c->task_file) + 2;

@@ -147,7 +147,7 @@ int plan_check_folder(const Plan *p, const char *out_abs, int has_plan) {
 
 int sweep_write_atomic(const char *path, const char *text, size_t len) {
     if (file_write_atomic(path, text, len) == 0) return 0;
-    fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
     return -1;
 }
 
@@ -161,7 +161,7 @@ int plan_write_files(const SweepArgs *a, const Config *base, const Plan *p, cons
     snprintf(path, sizeof path, "%s/configs", out_abs);
     snprintf(runs, sizeof runs, "%s/runs", out_abs);
     if (make_dirs(path) != 0) {
-        fprintf(stderr, "error: cannot create '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot create '%s': %s", path, strerror(errno));
         return -1;
     }
     snprintf(path, sizeof path, "%s/plan.txt", out_abs);

@@ -19,6 +19,7 @@
 #include "report/read/read.h"
 #include "tasks/tasks.h"
 #include "train/task_source.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 
 /* Splits line at spaces into up to max words (NUL-terminating them in place). */
@@ -125,7 +126,7 @@ int plan_parse(Plan *p, const char *text, const char *path) {
     free(copy);
     free(run_line);
     if (rc == 0 && p->n_runs > 0 && (p->text = strdup(text))) return 0;
-    fprintf(stderr, "error: %s:%d: %s\n", path, line_no, why);
+    error_add(NULL, 0, NULL, "%s:%d: %s", path, line_no, why);
     plan_free(p);
     return -1;
 }
@@ -180,10 +181,10 @@ int plan_check_same(const char *path, const char *text) {
     char why[128];
     size_t len = 0;
     char *old = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
-    if (!old) return errno == ENOENT ? 0 : (fprintf(stderr, "error: cannot read '%s': %s\n", path,
-                                                    why), -1);
+    if (!old) return errno == ENOENT ? 0 : (error_add(NULL, 0, NULL, "cannot read '%s': %s", path,
+                                                      why), -1);
     if (len == 0) {
-        fprintf(stderr, "error: cannot read '%s': empty\n", path);
+        error_add(NULL, 0, NULL, "cannot read '%s': empty", path);
         free(old);
         return -1;
     }
@@ -212,11 +213,11 @@ int plan_check_same(const char *path, const char *text) {
         }
         if (!*a || !*b || la != lb || strncmp(a, b, la) != 0) {
             static const char END_FILE[] = "(end of file)", END_PLAN[] = "(end of plan)";
-            fprintf(stderr, "error: %s holds a different sweep plan; line %d was '%.*s', this "
-                            "command's is '%.*s'. Use another --out, or remove that folder to "
-                            "start over\n",
-                    path, line, *a ? (int)la : (int)strlen(END_FILE), *a ? a : END_FILE,
-                    *b ? (int)lb : (int)strlen(END_PLAN), *b ? b : END_PLAN);
+            error_add(NULL, 0, NULL, "%s holds a different sweep plan; line %d was '%.*s', this "
+                                     "command's is '%.*s'. Use another --out, or remove that "
+                                     "folder to start over",
+                      path, line, *a ? (int)la : (int)strlen(END_FILE), *a ? a : END_FILE,
+                      *b ? (int)lb : (int)strlen(END_PLAN), *b ? b : END_PLAN);
             break;
         }
         a += la + (a[la] != '\0'), b += lb + (b[lb] != '\0'), line++;
@@ -250,15 +251,15 @@ int plan_check_task_file(const Config *c, const char *cfg_path) {
     if (hit) { /* plans from before the line have none: not checked */
         unsigned long long then = strtoull(hit, NULL, 16);
         if (task_source_hash(c->task_file, &now) != 0) {
-            fprintf(stderr, "error: %s: task.file '%s' cannot be read: %s; nothing was run\n",
-                    cfg_path, c->task_file, strerror(errno));
+            error_add(NULL, 0, NULL, "%s: task.file '%s' cannot be read: %s; nothing was run",
+                      cfg_path, c->task_file, strerror(errno));
             rc = -1;
         } else if (now != then) {
-            fprintf(stderr, "error: %s: task.file '%s' changed since the sweep was planned (hash "
-                            "%016llx in %s, %016llx now); this run would train on other data than "
-                            "the sweep's others. Restore the file, or plan a new sweep into "
-                            "another --out; nothing was run\n",
-                    cfg_path, c->task_file, then, path, (unsigned long long)now);
+            error_add(NULL, 0, NULL, "%s: task.file '%s' changed since the sweep was planned (hash "
+                                     "%016llx in %s, %016llx now); this run would train on other "
+                                     "data than the sweep's others. Restore the file, or plan a "
+                                     "new sweep into another --out; nothing was run",
+                      cfg_path, c->task_file, then, path, (unsigned long long)now);
             rc = -1;
         }
     }
@@ -303,7 +304,7 @@ static int apply_line(const Plan *p, int r, Config *c, char *line, const char *p
         if (strncmp(line, "base ", 5) != 0) return 0;
         char *eq = strstr(line + 5, " = ");
         if (!eq) {
-            fprintf(stderr, "error: %s:%d: not a 'base section.key = value' line\n", path, line_no);
+            error_add(NULL, 0, NULL, "%s:%d: not a 'base section.key = value' line", path, line_no);
             return -1;
         }
         *eq = '\0';
@@ -319,7 +320,8 @@ static int apply_line(const Plan *p, int r, Config *c, char *line, const char *p
     for (int k = 0; k < 2 && keys[k]; k++) {
         int col = axis_column(p, keys[k]);
         if (col < 0) {
-            fprintf(stderr, "error: %s:%d: axis %s has no column in the plan\n", path, line_no, key);
+            error_add(NULL, 0, NULL, "%s:%d: axis %s has no column in the plan",
+                      path, line_no, key);
             return -1;
         }
         if (set_from_plan(c, keys[k], p->cells[r * p->n_cols + col], path, line_no) != 0) return -1;
@@ -366,8 +368,8 @@ int plan_row_config(const Plan *p, int r, const char *runs_dir, const char *path
     snprintf(out->run_dir, sizeof out->run_dir, "%s", runs_dir);
     snprintf(out->run_name, sizeof out->run_name, "%s", p->names[r]);
     if (config_validate(out) != 0) {
-        fprintf(stderr, "error: %s: run %s of the plan is not a valid configuration (see above)\n",
-                path, p->names[r]);
+        error_add(NULL, 0, NULL, "%s: run %s of the plan is not a valid configuration (see above)",
+                  path, p->names[r]);
         return -1;
     }
     /* resolved as the run stores it (sweep_load_run_config) */

@@ -13,6 +13,7 @@
 #include "config/config.h"
 #include "runlog/csv_read.h"
 #include "runlog/log_query.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
 #include "report/read/read.h"
@@ -30,7 +31,7 @@ int results_marker_read(const char *run_dir, RunMarker *m) {
     FILE *f = file_fopen_regular(path, FILE_MAX_TEXT_BYTES, why, sizeof why);
     if (!f) {
         if (errno == ENOENT) return -1;
-        fprintf(stderr, "warning: '%s': %s; its status is unknown\n", path, why);
+        fprintf(stderr, "warning: '%s': %s; its status is unknown\n", SHOWN(path), why);
         return -2;
     }
     memset(m, 0, sizeof *m);
@@ -54,7 +55,7 @@ int results_marker_read(const char *run_dir, RunMarker *m) {
             snprintf(m->version, sizeof m->version, "%.63s", line + 8);
     }
     fclose(f);
-    if (bad) fprintf(stderr, "warning: '%s': %s; its status is unknown\n", path, bad);
+    if (bad) fprintf(stderr, "warning: '%s': %s; its status is unknown\n", SHOWN(path), bad);
     return got && !bad ? 0 : -2;
 }
 
@@ -366,7 +367,7 @@ int results_write_csv(const char *path, const Plan *p, char *const *rows) {
     FILE *f = head ? open_memstream(&buf, &len) : NULL;
     if (!f) {
         free(head);
-        fprintf(stderr, "error: out of memory writing '%s'\n", path);
+        error_add(NULL, 0, NULL, "out of memory writing '%s'", path);
         return -1;
     }
     fprintf(f, "%s\n", head);

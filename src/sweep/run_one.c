@@ -24,6 +24,7 @@
 #include "train/train.h"
 #include "util/clock.h"
 #include "util/dirs.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
 #include "util/whole_write.h"
@@ -61,7 +62,7 @@ static int plan_names_run(const char *plan_path, const char *name) {
     size_t len;
     char *text = file_read_regular(plan_path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
     if (!text) {
-        fprintf(stderr, "error: cannot read '%s': %s\n", plan_path, why);
+        error_add(NULL, 0, NULL, "cannot read '%s': %s", plan_path, why);
         return -1;
     }
     Plan p;
@@ -102,14 +103,14 @@ int sweep_follow_moved(Config *c, const char *cfg_path) {
     int named = plan_names_run(plan, c->run_name);
     if (named <= 0) return named;
     if (!realpath(out, abs) || strlen(abs) + 6 > sizeof c->run_dir) {
-        fprintf(stderr, "error: %s names run.dir '%s', not the runs/ of its own sweep folder "
-                        "'%s', which cannot be resolved: plan the sweep again with ./train --sweep "
-                        "... --out %s\n", cfg_path, c->run_dir, out, out);
+        error_add(NULL, 0, NULL, "%s names run.dir '%s', not the runs/ of its own sweep folder "
+                                 "'%s', which cannot be resolved: plan the sweep again with "
+                                 "./train --sweep ... --out %s", cfg_path, c->run_dir, out, out);
         return -1;
     }
-    fprintf(stderr, "note: %s was planned in '%.*s', not in its folder '%s' now (the sweep "
-                    "folder was moved or copied): its run goes into %s/runs\n",
-            cfg_path, (int)(m - 5), c->run_dir, abs, abs);
+    fprintf(stderr, "note: %s was planned in '%s', not in its folder '%s' now (the sweep folder "
+                    "was moved or copied): its run goes into %s/runs\n",
+            SHOWN(cfg_path), SHOWN(old), SHOWN(abs), SHOWN(abs));
     size_t l = strlen(abs); /* l + 6 <= sizeof c->run_dir, checked above */
     memcpy(c->run_dir, abs, l);
     memcpy(c->run_dir + l, "/runs", 6);
@@ -122,8 +123,8 @@ static int checkpoint_matches(const Config *c, const char *checkpoint, const cha
     if (checkpoint_read_config(checkpoint, &text) != 0) return -1;
     int same = results_same_config(c, checkpoint, text, NULL, 0) == 1;
     if (!same)
-        fprintf(stderr, "error: %s holds a run of another configuration than %s; remove "
-                        "the run folder to train it again\n", checkpoint, cfg_path);
+        error_add(NULL, 0, NULL, "%s holds a run of another configuration than %s; remove "
+                                 "the run folder to train it again", checkpoint, cfg_path);
     free(text);
     return same ? 0 : -1;
 }
@@ -148,7 +149,7 @@ static int redirect_output(const char *dir) {
     char why[128];
     int fd = file_open_log(path, 0, why, sizeof why); /* never through a link */
     if (fd < 0) {
-        fprintf(stderr, "error: cannot open '%s': %s\n", path, why);
+        error_add(NULL, 0, NULL, "cannot open '%s': %s", path, why);
         return -1;
     }
     fflush(stdout);
@@ -167,16 +168,17 @@ static int earlier_outcome(const Config *c, const char *dir, const char *cfg_pat
         int marker = results_marker_read(dir, &mk);
         if (marker == -2) {
             /* its outcome cannot be known: neither trained again nor recorded over */
-            fprintf(stderr, "error: %s/%s cannot be read (not a marker ./train wrote); the run's "
-                            "outcome is unknown. Remove that file to resume or train the run "
-                            "again\n", dir, SWEEP_MARKER);
+            error_add(NULL, 0, NULL, "%s/%s cannot be read (not a marker ./train wrote); the run's "
+                                     "outcome is unknown. Remove that file to resume or train the "
+                                     "run again", dir, SWEEP_MARKER);
             return EXIT_CONFIG;
         }
         if (marker == 0 && results_final(mk.exit_code)) {
             int same = sweep_finished_run_matches(c, dir);
             if (!same)
-                fprintf(stderr, "error: %s holds a finished run of another configuration than "
-                                "%s; remove the run folder to train it again\n", dir, cfg_path);
+                error_add(NULL, 0, NULL, "%s holds a finished run of another configuration than "
+                                         "%s; remove the run folder to train it again",
+                          dir, cfg_path);
             return same ? mk.exit_code : EXIT_CONFIG; /* finished before: nothing to do */
         }
         /* still trained by a live process (a child of a sweep killed a moment ago, which its
@@ -186,7 +188,7 @@ static int earlier_outcome(const Config *c, const char *dir, const char *cfg_pat
         if (holder == 0) break;
         if (!waited)
             fprintf(stderr, "sweep-run %s: %s is being trained by another process (pid %ld); "
-                            "waiting for it to end\n", cfg_path, dir, (long)holder);
+                            "waiting for it to end\n", SHOWN(cfg_path), SHOWN(dir), (long)holder);
         struct timespec nap = {0, 200000000};
         nanosleep(&nap, NULL);
     }
@@ -222,8 +224,8 @@ static int train_and_record(Config *c, const char *dir, const char *cfg_path) {
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     int resume = access(path, F_OK) == 0;
     double before = resume ? read_wall(dir) : 0, t0 = now_s();
-    fprintf(stderr, TRAIN_SWEEP_LOG_START "%s: %s (%s)\n", cfg_path, resume ? "resuming from checkpoint.bin"
-                                                                 : "training", SCALEDOT_VERSION);
+    fprintf(stderr, TRAIN_SWEEP_LOG_START "%s: %s (%s)\n", SHOWN(cfg_path),
+            resume ? "resuming from checkpoint.bin" : "training", SCALEDOT_VERSION);
     int rc;
     /* the same checks as ./train --resume (the task file unchanged, the folder's own run) */
     if (resume)
@@ -276,7 +278,7 @@ int sweep_run_one(const char *cfg_path) {
         return rc;
     }
     if (make_dirs(dir) != 0) {
-        fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot create run folder '%s': %s", dir, strerror(errno));
         free(c);
         return EXIT_RUNTIME;
     }

@@ -18,9 +18,11 @@
 #include "sweep/plan.h"
 #include "sweep/results.h"
 #include "train/runlog.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
 #include "util/run_lock.h"
+#include "util/self_exe.h"
 #include "util/shell_word.h"
 
 enum { RC_OK = 0, RC_IO = 1, RC_USAGE = 2 };
@@ -90,24 +92,24 @@ static int out_dir(Sweep *sw) {
     }
     char cwd[PATH_MAX];
     if (sw->out[0] != '/' && !getcwd(cwd, sizeof cwd)) {
-        fprintf(stderr, "error: cannot read the current folder: %s\n", strerror(errno));
+        error_add(NULL, 0, NULL, "cannot read the current folder: %s", strerror(errno));
         return -1;
     }
     int n = sw->out[0] == '/' ? snprintf(sw->out_abs, sizeof sw->out_abs, "%s", sw->out)
                               : snprintf(sw->out_abs, sizeof sw->out_abs, "%s/%s", cwd, sw->out);
     /* room for runs/<name> in run.dir (CONFIG_STR) and for the files below the folder */
     if (n < 0 || (size_t)n + 6 >= CONFIG_STR) {
-        fprintf(stderr, "error: --out: folder name '%s' is too long\n", sw->out_abs);
+        error_add(NULL, 0, NULL, "--out: folder name '%s' is too long", sw->out_abs);
         return -1;
     }
     /* the path goes into every run config (run.dir = "...") and jobs.txt line: a '"', a line
      * break or another control byte would break them, and every run would fail */
     for (const unsigned char *q = (const unsigned char *)sw->out_abs; *q; q++)
         if (*q == '"' || *q < 0x20 || *q == 0x7f) {
-            fprintf(stderr, "error: --out: the sweep folder's path '%s' holds %s (byte 0x%02x), "
-                            "which the run configs and jobs.txt cannot hold; choose another "
-                            "folder\n", sw->out_abs, *q == '"' ? "a '\"'" : "a control character",
-                    *q);
+            error_add(NULL, 0, NULL, "--out: the sweep folder's path '%s' holds %s (byte 0x%02x), "
+                                     "which the run configs and jobs.txt cannot hold; choose "
+                                     "another folder",
+                      sw->out_abs, *q == '"' ? "a '\"'" : "a control character", *q);
             return -1;
         }
     snprintf(sw->csv, sizeof sw->csv, "%s/sweep.csv", sw->out);
@@ -182,7 +184,7 @@ static int run_done(void *ctx, int i, int rc) {
     if (refresh_row(sw, r, &info) != 0) return -1;
     if (rc == 128 + 2 || rc == 128 + 15) {
         fprintf(stderr, "sweep: run %s stopped (exit code %d); started again, the sweep resumes "
-                        "it from its checkpoint\n", sw->plan.names[r], rc);
+                        "it from its checkpoint\n", SHOWN(sw->plan.names[r]), rc);
     } else {
         /* a text run has no answers: its val_answer_acc is the next-byte accuracy, and bits per
          * byte are the measure of text (evaluate.h) */
@@ -199,7 +201,7 @@ static int run_done(void *ctx, int i, int rc) {
         const char *see = results_final(rc) ? "" : where_to_look(sw, r);
         /* named, not numbered: the progress line after it (children.c) holds the one counter */
         fprintf(stderr, "sweep: run %s: %s (exit code %d), final val %s%s%s\n",
-                sw->plan.names[r], info.status, rc, acc, wall, see);
+                SHOWN(sw->plan.names[r]), info.status, rc, acc, wall, see);
     }
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
 }
@@ -221,13 +223,14 @@ static int list_unfinished(const Sweep *sw, int *n_edited) {
             n_mismatch++;
             fprintf(stderr, "warning: %s/runs/%s holds a run of another configuration than the "
                             "plan's row (%s): status mismatch, its numbers left out\n",
-                    sw->out, sw->plan.names[r], sw->mismatch[r] ? sw->mismatch[r] : "");
+                    SHOWN(sw->out), SHOWN(sw->plan.names[r]),
+                    SHOWN(sw->mismatch[r] ? sw->mismatch[r] : ""));
             if (results_config_edited(&sw->plan, r, sw->out, why, sizeof why) == 1) {
                 (*n_edited)++;
                 fprintf(stderr, "warning: %s/configs/%s.ini is not the plan's row either (%s): "
                                 "it was edited after the plan was made, and its jobs.txt line "
                                 "trains it as edited\n",
-                        sw->out, sw->plan.names[r], why);
+                        SHOWN(sw->out), SHOWN(sw->plan.names[r]), SHOWN(why));
             }
         }
         if (n++ >= 20) continue;
@@ -236,10 +239,10 @@ static int list_unfinished(const Sweep *sw, int *n_edited) {
          * trains it again */
         if (st->stuck)
             fprintf(stderr, "  not finished: %s (%s: its jobs.txt line does not train it; remove "
-                            "%s/runs/%s to train it again)\n", sw->plan.names[r], st->name, sw->out,
-                    sw->plan.names[r]);
+                            "%s/runs/%s to train it again)\n", SHOWN(sw->plan.names[r]), st->name,
+                    SHOWN(sw->out), SHOWN(sw->plan.names[r]));
         else
-            fprintf(stderr, "  not finished: %s (%s)\n", sw->plan.names[r], st->name);
+            fprintf(stderr, "  not finished: %s (%s)\n", SHOWN(sw->plan.names[r]), st->name);
     }
     if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
     fprintf(stderr, "sweep: %d of %d planned runs %s\n", n, sw->plan.n_runs,
@@ -266,8 +269,8 @@ static int collect(Sweep *sw) {
     size_t len = 0;
     char *text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
     if (!text) {
-        fprintf(stderr, "error: cannot read '%s': %s (--collect needs the folder of a sweep "
-                        "made with --plan or run before)\n", path, why);
+        error_add(NULL, 0, NULL, "cannot read '%s': %s (--collect needs the folder of a sweep "
+                                 "made with --plan or run before)", path, why);
         return errno == ENOMEM ? RC_IO : RC_USAGE;
     }
     int rc = plan_parse(&sw->plan, text, path);
@@ -279,7 +282,7 @@ static int collect(Sweep *sw) {
     if (rc) return rc;
     if (alloc_rows(sw) != 0 || refresh_all(sw) != 0) return RC_IO;
     int edited, mismatched = list_unfinished(sw, &edited);
-    fprintf(stderr, "sweep: wrote %s\n", sw->csv);
+    fprintf(stderr, "sweep: wrote %s\n", SHOWN(sw->csv));
     rc = sweep_report(sw->out, stdout) == 0 ? RC_OK : RC_IO;
     /* the jobs.txt line trains configs/RUN.ini: where that was edited, it must be the plan's
      * again first, or the run trained anew is again not the plan's */
@@ -293,17 +296,6 @@ static int collect(Sweep *sw) {
     return mismatched ? RC_IO : rc;
 }
 
-/* The program's own path, for the children and jobs.txt. */
-static int self_exe(char *buf, size_t n) {
-    ssize_t k = readlink("/proc/self/exe", buf, n - 1);
-    if (k <= 0 || (size_t)k >= n - 1) {
-        fprintf(stderr, "error: cannot find the program's own path (/proc/self/exe)\n");
-        return -1;
-    }
-    buf[k] = '\0';
-    return 0;
-}
-
 /* The closing lines of a sweep: each run this start ran that did not finish, named with its
  * status (sweep.csv's) and where it says why. Returns 2 when one was refused (bad input: its
  * config, its folder), 1 when one did not finish otherwise, 0 when every one finished. */
@@ -314,8 +306,9 @@ static int name_unfinished(const Sweep *sw) {
         if (SWEEP_STATUSES[sw->status[r]].in_stats) continue;
         refused += sw->status[r] == ST_REFUSED;
         if (n++ < 20)
-            fprintf(stderr, "  did not finish: %s (%s, exit code %d%s)\n", sw->plan.names[r],
-                    SWEEP_STATUSES[sw->status[r]].name, sw->run_rc[r], where_to_look(sw, r));
+            fprintf(stderr, "  did not finish: %s (%s, exit code %d%s)\n",
+                    SHOWN(sw->plan.names[r]), SWEEP_STATUSES[sw->status[r]].name, sw->run_rc[r],
+                    where_to_look(sw, r));
     }
     if (n > 20) fprintf(stderr, "  ... and %d more\n", n - 20);
     if (n)
@@ -346,9 +339,9 @@ static int run_sweep(Sweep *sw, const char *exe) {
                        sweep_finished_run_matches(c, dir);
             free(c);
             if (!same) {
-                fprintf(stderr, "error: %s holds a finished run of another configuration than "
-                                "this plan's (%s); use another --out, or remove that run folder "
-                                "to train it again\n", dir, path);
+                error_add(NULL, 0, NULL, "%s holds a finished run of another configuration than "
+                                         "this plan's (%s); use another --out, or remove that run "
+                                         "folder to train it again", dir, path);
                 rc = RC_USAGE;
                 break;
             }
@@ -364,7 +357,7 @@ static int run_sweep(Sweep *sw, const char *exe) {
     if (!rc) {
         fprintf(stderr, "sweep: %d runs into %s/ (%d finished before, skipped; %d to run, %d at "
                         "a time; each run's output in its train.log)\n",
-                p->n_runs, sw->out, before, sw->n_todo, sw->a.jobs);
+                p->n_runs, SHOWN(sw->out), before, sw->n_todo, sw->a.jobs);
         JobList jl = {exe, sw->a.jobs, sw->n_todo, cfg, p->n_runs, before, dirs, 0, run_done, sw};
         rc = children_run(&jl, NULL);
         if (refresh_all(sw) != 0 && rc == RC_OK) rc = RC_IO;
@@ -374,12 +367,12 @@ static int run_sweep(Sweep *sw, const char *exe) {
     free(dirs);
     if (rc > 128) {
         fprintf(stderr, "sweep: stopped by a signal; %s keeps every finished run; the same "
-                        "command resumes the sweep\n", sw->csv);
+                        "command resumes the sweep\n", SHOWN(sw->csv));
         return rc;
     }
     if (rc) return rc;
     if (sweep_report(sw->out, stdout) != 0) rc = RC_IO;
-    printf("\nwrote %s\n", sw->csv);
+    printf("\nwrote %s\n", SHOWN(sw->csv));
     int closing = name_unfinished(sw);
     return closing ? closing : rc;
 }
@@ -400,8 +393,8 @@ static int sweep_command(Sweep *sw) {
         return RC_USAGE;
     /* a sweep.csv without a plan is an older program's sweep: rebuilding it would lose rows */
     if (access(plan_path, F_OK) != 0 && access(sw->csv, F_OK) == 0) {
-        fprintf(stderr, "error: %s holds a sweep.csv but no plan.txt (a sweep of an older "
-                        "version); use another --out, or move that folder away\n", sw->out);
+        error_add(NULL, 0, NULL, "%s holds a sweep.csv but no plan.txt (a sweep of an older "
+                                 "version); use another --out, or move that folder away", sw->out);
         return RC_USAGE;
     }
     /* no file of the user's under a name the sweep writes (a folder of this plan, checked above,
@@ -409,20 +402,23 @@ static int sweep_command(Sweep *sw) {
     if (plan_check_folder(&sw->plan, sw->out_abs, access(plan_path, F_OK) == 0) != 0 ||
         owned_dir_check(sw->out, &SWEEP_WRITER) != 0)
         return RC_USAGE;
-    if (self_exe(exe, sizeof exe) != 0) return RC_IO;
+    if (self_exe_path(exe, sizeof exe) != 0) { /* for the children and jobs.txt */
+        fprintf(stderr, "error: cannot find the program's own path (/proc/self/exe)\n");
+        return RC_IO;
+    }
     if (make_dirs(sw->out) != 0) {
-        fprintf(stderr, "error: cannot create sweep folder '%s': %s\n", sw->out, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot create sweep folder '%s': %s", sw->out, strerror(errno));
         return RC_IO;
     }
     /* one sweep at a time in a folder: two would train the same runs side by side */
     pid_t holder = 0;
     if ((sw->lock_fd = run_lock_take(sw->out, &holder)) == -2) {
-        fprintf(stderr, "error: %s/ is in use by another sweep (pid %ld); wait for it to end, or "
-                        "use another --out; nothing was written\n", sw->out, (long)holder);
+        error_add(NULL, 0, NULL, "%s/ is in use by another sweep (pid %ld); wait for it to end, or "
+                                 "use another --out; nothing was written", sw->out, (long)holder);
         return RC_USAGE;
     }
     if (sw->lock_fd == -1) {
-        fprintf(stderr, "error: cannot lock the sweep folder '%s': %s\n", sw->out, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot lock the sweep folder '%s': %s", sw->out, strerror(errno));
         return RC_IO;
     }
     int rc = own_folder(sw);
@@ -441,8 +437,8 @@ static int sweep_command(Sweep *sw) {
                "or:              parallel -j %d < %s/jobs.txt   (GNU parallel: apt-get install "
                "parallel)\n"
                "then:            ./train --sweep --collect --out %s\n",
-               plan_path, sw->out, sw->plan.n_runs, sw->out, q,
-               p, p, q, q);
+               SHOWN(plan_path), SHOWN(sw->out), sw->plan.n_runs, SHOWN(sw->out), SHOWN(q), p, p,
+               SHOWN(q), SHOWN(q));
         free(q);
         return RC_OK;
     }

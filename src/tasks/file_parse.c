@@ -10,19 +10,18 @@
 
 #include "tasks/file_parse.h"
 #include "tasks/tasks_internal.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 
 int task_file_error(const TaskConfig *c, const char *path, int line, const char *fmt, ...) {
     Origin o = task_set_at(c, "task.file");
-    if (line > 0)
-        fprintf(stderr, "%s:%d: ", path, line);
-    else
-        fprintf(stderr, "%s: ", path);
+    char at[16] = "", text[4096]; /* the text quotes the file's own bytes: escaped (SHOWN) */
+    if (line > 0) snprintf(at, sizeof at, ":%d", line);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fprintf(stderr, " (task.file, %s)\n", o.s);
+    fprintf(stderr, "%s%s: %s (task.file, %s)\n", SHOWN(path), at, SHOWN(text), SHOWN(o.s));
     return -1;
 }
 

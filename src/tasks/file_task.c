@@ -11,6 +11,7 @@
 #include "tasks/file_parse.h"
 #include "tasks/tasks_internal.h"
 #include "tasks/valset.h"
+#include "util/error_list.h"
 #include "util/fnv1a.h"
 
 static int cmp_name(const void *a, const void *b) {
@@ -133,7 +134,7 @@ static int shape_fits(const Task *t, const TaskConfig *c, const char *path, int 
         fprintf(stderr,
                 "%s: 'model.max_seq_len' = %d is too short for task 'file' (sequences need T = %d "
                 "tokens); raise model.max_seq_len or shorten the longest lines of %s\n",
-                om.s, c->max_seq_len, T, path);
+                SHOWN(om.s), c->max_seq_len, T, SHOWN(path));
         return -1;
     }
     return 0;

@@ -8,6 +8,7 @@
 #include "tasks/generated.h"
 #include "tasks/tasks_internal.h"
 #include "tasks/valset.h"
+#include "util/error_list.h"
 
 static uint64_t mul_sat(uint64_t a, uint64_t b) {
     if (a != 0 && b > UINT64_MAX / a) return UINT64_MAX;
@@ -119,7 +120,7 @@ static int room_for(const Task *t, const TaskConfig *c, uint64_t space) {
         fprintf(stderr,
                 "%s: 'model.max_seq_len' = %d is too short for task '%s' (sequences need T = %d "
                 "tokens); raise model.max_seq_len or lower %s\n",
-                om.s, c->max_seq_len, name, t->seq_len, len_key);
+                SHOWN(om.s), c->max_seq_len, name, t->seq_len, len_key);
         return -1;
     }
     return 0;

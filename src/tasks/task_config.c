@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/error_list.h"
+
 /* The keys the messages name, in the order of TaskConfig.origin. */
 static const char *const KEYS[TASK_N_KEYS] = {
     "task.name",    "task.file",   "task.symbols",      "task.length",      "task.pairs",
@@ -69,11 +71,11 @@ Origin task_set_at(const TaskConfig *tc, const char *key) {
 
 int task_key_error(const TaskConfig *tc, const char *key, const char *fmt, ...) {
     Origin o = task_origin_of(tc, key);
-    fprintf(stderr, "%s: key '%s': ", o.s, key);
+    char text[4096]; /* it may quote a value: escaped (SHOWN) */
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "%s: key '%s': %s\n", SHOWN(o.s), key, SHOWN(text));
     return -1;
 }

@@ -11,6 +11,7 @@
 #include "tasks/file_parse.h"
 #include "tasks/tasks_internal.h"
 #include "tasks/valset.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/fnv1a.h"
 
@@ -51,7 +52,7 @@ int task_init_text_shape(Task *t, const TaskConfig *c) {
         Origin os = task_set_at(c, "task.seq_len");
         fprintf(stderr, "%s: 'model.max_seq_len' = %d is too short for task 'text' (windows of "
                         "task.seq_len = %d tokens, %s); raise model.max_seq_len or lower "
-                        "task.seq_len\n", om.s, c->max_seq_len, T, os.s);
+                        "task.seq_len\n", SHOWN(om.s), c->max_seq_len, T, SHOWN(os.s));
         return -1;
     }
     t->n_symbols = 256;

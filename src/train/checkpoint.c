@@ -4,6 +4,7 @@
 
 #include "tasks/tasks.h"
 #include "train/task_source.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
 
@@ -53,7 +54,7 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
     AtomicFile out; /* a temporary file, never through a link, renamed over path when whole */
     Writer w = {atomic_open(&out, path), 0xcbf29ce484222325ull, 0};
     if (!w.f) {
-        fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", out.failed, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write checkpoint '%s': %s", out.failed, strerror(errno));
         return -1;
     }
     put(&w, MAGIC, 8);
@@ -92,7 +93,7 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
         err = errno;
     }
     if (w.failed) {
-        fprintf(stderr, "error: cannot write checkpoint '%s': %s\n", path, strerror(err));
+        error_add(NULL, 0, NULL, "cannot write checkpoint '%s': %s", path, strerror(err));
         return -1;
     }
     return 0;
@@ -108,7 +109,7 @@ typedef struct {
 } Reader;
 
 static int bad(Reader *r, const char *what) {
-    if (!r->failed) fprintf(stderr, "error: checkpoint '%s': %s\n", r->path, what);
+    if (!r->failed) error_add(NULL, 0, NULL, "checkpoint '%s': %s", r->path, what);
     r->failed = 1;
     return -1;
 }
@@ -157,7 +158,7 @@ static int open_checked(Reader *r, const char *path) {
     char why[256];
     r->data = (unsigned char *)file_read_regular(path, SIZE_MAX / 2, &r->size, why, sizeof why);
     if (!r->data) {
-        fprintf(stderr, "error: cannot open checkpoint '%s': %s\n", path, why);
+        error_add(NULL, 0, NULL, "cannot open checkpoint '%s': %s", path, why);
         r->failed = 1;
         return -1;
     }
@@ -205,24 +206,25 @@ static char *get_config(Reader *r) {
 int checkpoint_check_present(const char *run_dir, const char *what) {
     struct stat st;
     if (stat(run_dir, &st) != 0) {
-        fprintf(stderr, "error: %s %s: %s\n", what, run_dir,
-                errno == ENOENT ? "no such run folder" : strerror(errno));
+        error_add(NULL, 0, NULL, "%s %s: %s", what, run_dir,
+                  errno == ENOENT ? "no such run folder" : strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "error: %s %s: not a folder (a run folder holds checkpoint.bin)\n", what,
-                run_dir);
+        error_add(NULL, 0, NULL, "%s %s: not a folder (a run folder holds checkpoint.bin)", what,
+                  run_dir);
         return -1;
     }
     char path[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", run_dir);
     if (lstat(path, &st) == 0 || errno != ENOENT) return 0;
-    fprintf(stderr, "error: %s %s: the folder holds no checkpoint (checkpoint.bin), so there is "
-                    "nothing to %s: its run stopped before writing one (a second Ctrl-C or "
-                    "SIGTERM stops at once, as does a kill or a crash) or never trained. Train it "
-                    "again from step 0 with the command that started it (its settings are in "
-                    "%s/config.ini), which replaces the folder's logs\n",
-            what, run_dir, strcmp(what, "--eval") == 0 ? "evaluate" : "resume", run_dir);
+    error_add(NULL, 0, NULL, "%s %s: the folder holds no checkpoint (checkpoint.bin), so there is "
+                             "nothing to %s: its run stopped before writing one (a second Ctrl-C "
+                             "or SIGTERM stops at once, as does a kill or a crash) or never "
+                             "trained. Train it again from step 0 with the command that started it "
+                             "(its settings are in %s/config.ini), which replaces the folder's "
+                             "logs",
+              what, run_dir, strcmp(what, "--eval") == 0 ? "evaluate" : "resume", run_dir);
     return -1;
 }
 
@@ -384,7 +386,7 @@ int checkpoint_check_folder(const char *path, const char *run_dir, const char *w
         snprintf(ini_path, sizeof ini_path, "%s/config.ini", run_dir);
         ini = file_read_regular(ini_path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
         if (!ini && errno != ENOENT) {
-            fprintf(stderr, "error: %s: cannot read '%s': %s\n", what, ini_path, why);
+            error_add(NULL, 0, NULL, "%s: cannot read '%s': %s", what, ini_path, why);
             rc = -1;
         }
     }
@@ -396,16 +398,16 @@ int checkpoint_check_folder(const char *path, const char *run_dir, const char *w
     if (k) {
         char *a = NULL, *b = NULL, keys[1024];
         if (parse_stored(&k[0], path, stored) != 0 || parse_stored(&k[1], ini_path, ini) != 0) {
-            fprintf(stderr, "error: %s: '%s' cannot be compared with %s\n", what, ini_path, path);
+            error_add(NULL, 0, NULL, "%s: '%s' cannot be compared with %s", what, ini_path, path);
             rc = -1;
         } else if (!(a = config_text(&k[0])) || !(b = config_text(&k[1]))) {
             fprintf(stderr, "error: out of memory\n");
             rc = -1;
         } else if (differing_keys(a, b, keys, sizeof keys) > 0) {
-            fprintf(stderr, "error: %s: %s holds a run of another configuration than its folder's "
-                            "%s (differing: %s); it would mix two runs in one folder. Put the "
-                            "folder's own checkpoint back, or train a new run\n",
-                    what, path, ini_path, keys);
+            error_add(NULL, 0, NULL, "%s: %s holds a run of another configuration than its "
+                                     "folder's %s (differing: %s); it would mix two runs in one "
+                                     "folder. Put the folder's own checkpoint back, or train a new "
+                                     "run", what, path, ini_path, keys);
             rc = -1;
         }
         free(a);

@@ -18,9 +18,11 @@
 #ifndef SCALEDOT_LR_MAP_H
 #define SCALEDOT_LR_MAP_H
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "config/config.h"
+#include "train/corpus_match.h"
 
 /* One regime of experiments/regimes.txt. */
 typedef struct {
@@ -149,11 +151,6 @@ typedef enum {
     LR_BASIS_NEAREST         /* beyond the measured widths without a fit: the nearest one's */
 } LrBasis;
 
-/* A text config's task.file against its regime's corpus, both as the trainer opens them (from
- * the current folder): the same file, another, or not to be told (a dangling link, a ".." past
- * a missing folder, a folder that cannot be searched). Only SAME lets the verdict give a number
- * measured on the map's corpus. */
-typedef enum { LR_CORPUS_SAME, LR_CORPUS_OTHER, LR_CORPUS_UNTOLD } LrCorpus;
 
 /* One measured width's say at the config's lr (LR_BASIS_NEIGHBOURS, LR_BASIS_NEAREST). */
 typedef struct {
@@ -186,9 +183,10 @@ typedef struct {
     LrMapSay lo, hi;         /* NEIGHBOURS: the widths below and above; NEAREST: lo alone */
     double behind_bits;      /* a relative regime with LR_BASIS_RUNS: lr_map_behind_best of the
                               * runs it rests on; -1: none */
-    char corpus[CONFIG_STR]; /* a text regime's corpus (its runs' task.file, "data/kjv.txt") when
-                              * the config trains on another (config_file below) or on one that
-                              * cannot be told from it (corpus_match), else "" */
+    char corpus[PATH_MAX + CONFIG_STR]; /* a text regime's corpus (its runs' task.file,
+                              * "data/kjv.txt", from the folder it is read from: "CHECKOUT/data/
+                              * kjv.txt") when the config trains on another (config_file below) or
+                              * on one that cannot be told from it (corpus_match), else "" */
     char config_file[CONFIG_STR]; /* with corpus: the config's task.file */
     LrCorpus corpus_match;   /* a text config in a text regime: its task.file against corpus */
 } LrPlacement;
@@ -196,17 +194,19 @@ typedef struct {
 /* Places the validated config c in its regime (the first of lr_map_regimes whose settings it has)
  * and gives the verdict; T is the sequence length of c's task (Task.seq_len), for the settings a
  * run resolves by it (train/resolved.h: model.max_seq_len 0 is T, a window of T keys or more is
- * none). Returns 0, or -1 after a message when a compiled regime cannot be read (a broken
- * generated table) or memory runs out. */
-int lr_map_place(const Config *c, int T, LrPlacement *p);
+ * none). corpus_base: the folder a text regime's relative corpus path is read from (NULL: the
+ * checkout the program is in, corpus_map_base; a test passes its own). Returns 0, or -1 after a
+ * message when a compiled regime cannot be read (a broken generated table) or memory runs out. */
+int lr_map_place(const Config *c, int T, const char *corpus_base, LrPlacement *p);
 
 /* Writes the one verdict line of a placement, prefix first ("verdict: " for --where, "lr map: "
  * for init_check.txt): the verdict in a word (learns, fails, split, on the edge, not known, no
  * verdict; on text near the best, behind the best, with behind_bits when known: "near the best
  * (0.008 bits per byte behind the best run at d_model 256)"; on a corpus other than the map's, no
- * number but "(measured on the map's corpus data/kjv.txt; this config trains on FILE)", or, when
- * that cannot be told, "(measured on the map's corpus data/kjv.txt; whether this config's FILE is
- * that file cannot be told from here)"), what it
+ * number but "(measured on the map's corpus CHECKOUT/data/kjv.txt; this config trains on FILE)",
+ * or, when that cannot be told, "(measured on the map's corpus CHECKOUT/data/kjv.txt; whether
+ * this config's FILE is that file cannot be told from here)"; the paths escaped as error lines
+ * write them, util/error_list.h), what it
  * rests on and the regime; with a predicted step-0 logit std >= LR_MAP_STEP0_FAIL_STD, that such
  * runs failed from the start. */
 void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix);
@@ -217,8 +217,8 @@ void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix);
 int lr_map_note_matters(const LrPlacement *p);
 
 /* ./train --where: the verdict line first, then the details (the regime, the config's numbers,
- * the thresholds and fit, the runs it rests on, the differences from the nearest regime). T as
- * for lr_map_place. Writes no file. Returns 0, or -1 as lr_map_place. */
-int lr_map_report(FILE *f, const Config *c, int T);
+ * the thresholds and fit, the runs it rests on, the differences from the nearest regime). T and
+ * corpus_base as for lr_map_place. Writes no file. Returns 0, or -1 as lr_map_place. */
+int lr_map_report(FILE *f, const Config *c, int T, const char *corpus_base);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "train/lr_map.h"
+#include "util/error_list.h"
 #include "util/shell_word.h"
 
 /* A learning rate as the sweeps write them: "5e-4", "2.8e-3". */
@@ -166,10 +167,10 @@ void lr_map_verdict(FILE *f, const LrPlacement *p, const char *prefix) {
         fprintf(f, "%s", word(p->verdict, p->regime));
         if (p->corpus[0] && p->corpus_match == LR_CORPUS_UNTOLD)
             fprintf(f, " (measured on the map's corpus %s; whether this config's %s is that file "
-                       "cannot be told from here)", p->corpus, p->config_file);
+                       "cannot be told from here)", SHOWN(p->corpus), SHOWN(p->config_file));
         else if (p->corpus[0]) /* a number from another text would read as this one's */
-            fprintf(f, " (measured on the map's corpus %s; this config trains on %s)", p->corpus,
-                    p->config_file);
+            fprintf(f, " (measured on the map's corpus %s; this config trains on %s)",
+                    SHOWN(p->corpus), SHOWN(p->config_file));
         else if (p->behind_bits >= 0)
             fprintf(f, " (%.3f bits per byte behind the best run at d_model %d)", p->behind_bits,
                     p->d_model);
@@ -291,9 +292,9 @@ static void print_sets(FILE *f, const LrPlacement *p) {
     if (n || unset) fputc('\n', f);
 }
 
-int lr_map_report(FILE *f, const Config *c, int T) {
+int lr_map_report(FILE *f, const Config *c, int T, const char *corpus_base) {
     LrPlacement p;
-    if (lr_map_place(c, T, &p) != 0) return -1;
+    if (lr_map_place(c, T, corpus_base, &p) != 0) return -1;
     lr_map_verdict(f, &p, "verdict: ");
     char b[32], scale[48];
     /* a scale no name stands for, as written: the number, or C/d_k */
@@ -314,7 +315,7 @@ int lr_map_report(FILE *f, const Config *c, int T) {
         fprintf(f, "regime: none of the %d measured regimes has its settings; the nearest, %s (%s), "
                    "differs in:\n", lr_map_n_regimes, lr_map_regimes[p.nearest].id,
                 lr_map_regimes[p.nearest].title);
-        for (int i = 0; i < p.n_diffs; i++) fprintf(f, "  %s\n", p.diffs[i]);
+        for (int i = 0; i < p.n_diffs; i++) fprintf(f, "  %s\n", SHOWN(p.diffs[i]));
         if (p.n_unlisted) fprintf(f, "  and %d more, not listed\n", p.n_unlisted);
         print_sets(f, &p);
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "train/evaluate.h"
+#include "util/error_list.h"
 
 /* The number of prompt symbols of the example whose mask row (T floats) is mask. */
 static int mask_prompt_length(const Task *t, const float *mask) {
@@ -63,17 +64,21 @@ static int symbol_id(const Task *t, const char *name) {
     return -1;
 }
 
-static void print_alphabet(const Task *t, FILE *f) {
+/* The alphabet as the message names it (its first 24 symbols), into out (ALPHABET_TEXT bytes). */
+#define ALPHABET_TEXT (24 * 128 + 32)
+static void alphabet_text(const Task *t, char *out) {
     char buf[128];
+    size_t len = 0;
     if (!t->symbol_names) {
-        fprintf(f, "0 .. %d", t->n_symbols - 1);
+        snprintf(out, ALPHABET_TEXT, "0 .. %d", t->n_symbols - 1);
         return;
     }
     for (int v = 0; v < t->n_symbols && v < 24; v++) {
         task_token_name(t, v, buf, sizeof buf);
-        fprintf(f, "%s%s", v ? " " : "", buf);
+        len += (size_t)snprintf(out + len, ALPHABET_TEXT - len, "%s%s", v ? " " : "", buf);
     }
-    if (t->n_symbols > 24) fprintf(f, " ... (%d symbols)", t->n_symbols);
+    if (t->n_symbols > 24)
+        snprintf(out + len, ALPHABET_TEXT - len, " ... (%d symbols)", t->n_symbols);
 }
 
 /* Splits copy (cut in place) into at most T + 2 words, then drops a trailing "|" or "<sep>" (the
@@ -103,10 +108,11 @@ static int parse_symbols(const Task *t, char **words, int n_words, int *sym, int
     for (int i = 0; i < n_words; i++) {
         int id = symbol_id(t, words[i]);
         if (id < 0) {
-            fprintf(stderr, "error: --prompt: '%s' (symbol %d) is not in the task's alphabet (",
-                    words[i], i + 1);
-            print_alphabet(t, stderr);
-            fprintf(stderr, ")\n");
+            char alphabet[ALPHABET_TEXT];
+            alphabet_text(t, alphabet);
+            error_add(NULL, 0, NULL,
+                      "--prompt: '%s' (symbol %d) is not in the task's alphabet (%s)", words[i],
+                      i + 1, alphabet);
             return 2;
         }
         if (*n >= T) {

@@ -15,6 +15,7 @@
 #include "train/sample.h"
 #include "train/task_source.h"
 #include "util/dirs.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
 #include "util/provenance.h"
@@ -223,9 +224,10 @@ int train_run_folder_check(const char *dir) {
     char path[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     if (access(path, F_OK) == 0 || config_ini_is_ours(dir)) return 0;
-    fprintf(stderr, "error: run folder '%s' holds files but no run of ./train (no config.ini it "
-                    "wrote, no checkpoint.bin); a new run would overwrite them. Set run.name to "
-                    "another name, or move the folder away; nothing was run\n", dir);
+    error_add(NULL, 0, NULL, "run folder '%s' holds files but no run of ./train (no config.ini it "
+                             "wrote, no checkpoint.bin); a new run would overwrite them. Set "
+                             "run.name to another name, or move the folder away; nothing was run",
+              dir);
     return EXIT_CONFIG;
 }
 
@@ -274,8 +276,8 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
     CheckpointState st;
     if (checkpoint_load(checkpoint, &r->m, &r->opt, &st) != 0) return EXIT_CONFIG;
     if (st.step > c->steps) {
-        fprintf(stderr, "error: checkpoint '%s' is at step %ld, beyond train.steps = %d\n",
-                checkpoint, st.step, c->steps);
+        error_add(NULL, 0, NULL, "checkpoint '%s' is at step %ld, beyond train.steps = %d",
+                  checkpoint, st.step, c->steps);
         return EXIT_CONFIG;
     }
     /* finished: the final checkpoint and attention map were written; nothing is touched */
@@ -284,7 +286,7 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
     if (st.step == c->steps && access(map, F_OK) == 0) {
         fprintf(stderr, "run '%s' has finished its %d steps: nothing to train, nothing "
                         "written (raise train.steps with --set to train on)\n",
-                c->run_name, c->steps);
+                SHOWN(c->run_name), c->steps);
         return RUN_FINISHED;
     }
     r->task.rng = st.data_rng;
@@ -301,12 +303,12 @@ static int take_folder(TrainRun *r) {
     snprintf(r->dir, sizeof r->dir, "%s/%s", r->c->run_dir, r->c->run_name);
     pid_t holder = 0;
     if (make_dirs(r->dir) != 0 || (r->lock_fd = run_lock_take(r->dir, &holder)) == -1) {
-        fprintf(stderr, "error: cannot create run folder '%s': %s\n", r->dir, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot create run folder '%s': %s", r->dir, strerror(errno));
         return EXIT_RUNTIME;
     }
     if (r->lock_fd == -2) {
-        fprintf(stderr, "error: %s/ is being trained by another process (pid %ld); wait for it, or "
-                        "set run.name for a run of its own\n", r->dir, (long)holder);
+        error_add(NULL, 0, NULL, "%s/ is being trained by another process (pid %ld); wait for it, "
+                                 "or set run.name for a run of its own", r->dir, (long)holder);
         return EXIT_CONFIG;
     }
     return 0;
@@ -323,7 +325,7 @@ static void clear_earlier_run(const char *dir, int owned) {
     snprintf(previous, sizeof previous, "%s/loss.csv", dir);
     if (access(previous, F_OK) == 0)
         fprintf(stderr, "note: %s/ holds an earlier run; its logs and checkpoint are replaced "
-                        "(set run.name to keep both)\n", dir);
+                        "(set run.name to keep both)\n", SHOWN(dir));
     owned_dir_remove_stale(owned, RUN_NAMES, RUN_WRITER.n_names);
 }
 

@@ -10,6 +10,7 @@
 
 #include "runlog/csv_write.h"
 #include "train/attn_steps.h"
+#include "util/error_list.h"
 #include "util/whole_write.h"
 
 /* dir/name of the run folder into path (1200 bytes: the folder is at most 1023). */
@@ -30,7 +31,7 @@ static int write_whole(const RunLog *r, const char *name, const char *text) {
     char path[1200];
     path_in(r, name, path);
     if (file_write_atomic(path, text, strlen(text)) == 0) return 0;
-    fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
     return -1;
 }
 
@@ -114,7 +115,7 @@ int runlog_open_with(RunLog *r, const char *dir, const Model *m, const char *con
     r->clip_col = m->cfg.qk_clip > 0;
     r->gain_col = m->cfg.qk_norm == MODEL_QK_NORM_RMSNORM;
     if (make_dirs(dir) != 0) {
-        fprintf(stderr, "error: cannot create run folder '%s': %s\n", dir, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot create run folder '%s': %s", dir, strerror(errno));
         return -1;
     }
     size_t cap = 64 + (size_t)(m->n_tensors + 3 * m->cfg.n_layers + 1) * (MODEL_NAME_LEN + 16);
@@ -217,8 +218,8 @@ int runlog_attn_steps_row(RunLog *r, int step, const Model *m, int layer, int he
                                                   hist, map, T, r->steps_side)
                                  : r->steps_cap;
     if (len >= r->steps_cap) { /* a forward of another length, or a row past its bound: a bug */
-        fprintf(stderr, "error: %s/%s: the row of step %d does not fit its bound\n", r->dir,
-                ATTN_STEPS_FILE, step);
+        error_add(NULL, 0, NULL, "%s/%s: the row of step %d does not fit its bound", r->dir,
+                  ATTN_STEPS_FILE, step);
         return -1;
     }
     return put_line(r, r->attn_steps, ATTN_STEPS_FILE, r->steps_line);
@@ -262,7 +263,8 @@ int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const ch
             }
     int bad = put_text(r, file, f, &text, &len);
     if (!tokens_file) {
-        if (bad) fprintf(stderr, "error: cannot write '%s/%s': %s\n", r->dir, file, strerror(errno));
+        if (bad) error_add(NULL, 0, NULL, "cannot write '%s/%s': %s",
+                           r->dir, file, strerror(errno));
         return bad ? -1 : 0;
     }
     FILE *g = open_memstream(&text, &len);
@@ -283,7 +285,8 @@ int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const ch
         fprintf(g, "\",%d\n", answer);
     }
     bad |= put_text(r, tokens_file, g, &text, &len);
-    if (bad) fprintf(stderr, "error: cannot write the attention map in '%s': %s\n", r->dir, strerror(errno));
+    if (bad) error_add(NULL, 0, NULL, "cannot write the attention map in '%s': %s",
+                       r->dir, strerror(errno));
     return bad ? -1 : 0;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/error_list.h"
 #include "util/whole_write.h"
 
 /* Index of the largest of n logits, the lowest id on ties. */
@@ -192,8 +193,8 @@ static int read_prompt(const Task *t, const char *prompt, int *ids) {
     for (char *w = strtok_r(copy, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
         int id = token_id(t, w);
         if (id < 0) {
-            fprintf(stderr, "error: --prompt: '%s' (token %d) is not in the task's vocabulary "
-                            "(its symbols, <sep> or |, <pad>)\n", w, n + 1);
+            error_add(NULL, 0, NULL, "--prompt: '%s' (token %d) is not in the task's vocabulary "
+                                     "(its symbols, <sep> or |, <pad>)", w, n + 1);
             free(copy);
             return -1;
         }
@@ -256,7 +257,7 @@ int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, in
     unsigned char *bytes = malloc(n_all + 1);
     char *text = malloc(4 * n_all + 512);
     int rc = gen && bytes && text ? 0 : -1;
-    if (rc != 0) fprintf(stderr, "error: cannot write '%s': out of memory\n", path);
+    if (rc != 0) error_add(NULL, 0, NULL, "cannot write '%s': out of memory", path);
     if (rc == 0 && sample_generate(m, ctx, prompt, n_prompt, o, gen) != 0) rc = -1;
     if (rc == 0) {
         for (int i = 0; i < n_prompt; i++) bytes[i] = (unsigned char)prompt[i];
@@ -278,7 +279,7 @@ int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, in
         body[n_body] = '\n';
         size_t total = (size_t)h + n_body + 1;
         if (file_write_atomic(path, start, total) != 0) {
-            fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+            error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
             rc = -1;
         }
     }
@@ -291,11 +292,11 @@ int sample_write_file(const char *path, Model *m, int ctx, const int *prompt, in
 int sample_write_run(const char *run_dir, Model *m, const Task *t) {
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/sample.txt", run_dir) >= sizeof path) {
-        fprintf(stderr, "error: cannot write '%s/sample.txt': path too long\n", run_dir);
+        error_add(NULL, 0, NULL, "cannot write '%s/sample.txt': path too long", run_dir);
         return -1;
     }
     if (t->n_val < 1 || t->seq_len < 1) {
-        fprintf(stderr, "error: cannot write '%s': no validation text to prompt with\n", path);
+        error_add(NULL, 0, NULL, "cannot write '%s': no validation text to prompt with", path);
         return -1;
     }
     int n = t->seq_len < SAMPLE_RUN_PROMPT ? t->seq_len : SAMPLE_RUN_PROMPT;

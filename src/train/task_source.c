@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/fnv1a.h"
 
@@ -71,23 +72,24 @@ int task_source_check(const char *stored, const Config *c, const char *what) {
     uint64_t now_hash;
     if (task_source_hash(c->task_file, &now_hash) != 0) {
         /* EINVAL, EFBIG: refused by util/file_check.h before a byte was read */
-        fprintf(stderr, "error: %s: the run was trained on task.file '%s' (%s), which cannot be "
-                        "read now: %s\n", what, c->task_file, then_path,
-                errno == EINVAL ? "not a regular file (a FIFO, a device or a folder)"
-                : errno == EFBIG ? "larger than 1 GiB" : strerror(errno));
+        error_add(NULL, 0, NULL, "%s: the run was trained on task.file '%s' (%s), which cannot be "
+                                 "read now: %s", what, c->task_file, then_path,
+                  errno == EINVAL ? "not a regular file (a FIFO, a device or a folder)"
+                  : errno == EFBIG ? "larger than 1 GiB" : strerror(errno));
         return -1;
     }
     absolute(c, now_path, sizeof now_path);
     if (now_hash != then_hash) {
-        fprintf(stderr, "error: %s: task.file '%s' changed since the run was trained on it (hash "
-                        "%016llx then, %016llx now; trained on %s); its numbers would belong to "
-                        "another task. Restore the file, or train a new run on it\n",
-                what, now_path, then_hash, (unsigned long long)now_hash, then_path);
+        error_add(NULL, 0, NULL, "%s: task.file '%s' changed since the run was trained on it (hash "
+                                 "%016llx then, %016llx now; trained on %s); its numbers would "
+                                 "belong to another task. Restore the file, or train a new run on "
+                                 "it",
+                  what, now_path, then_hash, (unsigned long long)now_hash, then_path);
         return -1;
     }
     if (strcmp(now_path, then_path) != 0)
         fprintf(stderr, "note: %s: task.file is now %s (trained on %s); same content\n", what,
-                now_path, then_path);
+                SHOWN(now_path), SHOWN(then_path));
     return 0;
 }
 

@@ -25,6 +25,7 @@
 #include "train/run_setup.h"
 #include "train/runlog.h"
 #include "util/clock.h"
+#include "util/error_list.h"
 #include "util/provenance.h"
 #include "util/stop_signal.h"
 
@@ -78,7 +79,7 @@ static int init_check(TrainRun *r) {
      * at a learning rate that fails */
     LrPlacement where;
     int matters = 0;
-    if (lr_map_place(r->c, r->task.seq_len, &where) == 0) {
+    if (lr_map_place(r->c, r->task.seq_len, NULL, &where) == 0) {
         lr_map_verdict(f, &where, "lr map: ");
         matters = lr_map_note_matters(&where);
     }
@@ -176,7 +177,7 @@ static void report_divergence(const TrainRun *r, int step, double loss, double n
     const char *param = first_nonfinite(m, m->params), *grad = first_nonfinite(m, m->grads);
     int skip = r->c->on_divergence == DIVERGENCE_SKIP;
     fprintf(stderr, "%s: run '%s' diverged at step %d: loss %g, gradient norm %g; %s %s. %s\n",
-            skip ? "warning" : "error", r->c->run_name, step, loss, norm,
+            skip ? "warning" : "error", SHOWN(r->c->run_name), step, loss, norm,
             param ? "first non-finite parameter:" : grad ? "first non-finite gradient:" : "",
             param ? param : grad ? grad : "the loss alone is non-finite",
             skip ? "Update skipped (train.on_divergence = skip)." : "Logs up to this step are kept.");
@@ -189,7 +190,8 @@ static int stop_run(TrainRun *r, long done, double elapsed_s) {
     if (save_checkpoint(r, done, elapsed_s) != 0) return EXIT_RUNTIME;
     fprintf(stderr, "\n%s after step %ld: checkpoint and logs written to %s/; continue with "
                     "./train --resume %s\n",
-            sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", done, r->dir, r->dir);
+            sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", done, SHOWN(r->dir),
+            SHOWN(r->dir));
     return 128 + sig;
 }
 
@@ -206,7 +208,8 @@ static void announce_run(const TrainRun *r, const char *checkpoint) {
     fprintf(stderr,
             "run '%s': task %s, T=%d tokens, vocab %d; d_model %d, n_heads %d (d_k %d), n_layers %d, "
             "d_ff %d%s; %zu parameters; attention scale %s%.6g%s%s; %d steps of batch %d%s\n",
-            c->run_name, task_kind_name(r->task.kind), r->task.seq_len, mc->vocab_size, mc->d_model,
+            SHOWN(c->run_name), task_kind_name(r->task.kind), r->task.seq_len, mc->vocab_size,
+            mc->d_model,
             mc->n_heads, mc->d_model / mc->n_heads, mc->n_layers, mc->d_ff,
             mc->block == MODEL_BLOCK_LLAMA ? " (llama block: RMSNorm, RoPE, SwiGLU)" : "",
             r->m.n_params, mc->learned_scale ? "learned from " : "", (double)mc->scale,
@@ -218,7 +221,8 @@ static void announce_run(const TrainRun *r, const char *checkpoint) {
         fprintf(stderr,
                 "linear layers in bf16: inputs rounded to bfloat16, float32 sums (%s kernel)\n",
                 matmul_bf16_kernel_name());
-    if (checkpoint) fprintf(stderr, "resuming from %s at step %ld\n", checkpoint, r->start_step);
+    if (checkpoint)
+        fprintf(stderr, "resuming from %s at step %ld\n", SHOWN(checkpoint), r->start_step);
 }
 
 /* The training step proper: a batch, forward, loss, backward, the learning rate and the global
@@ -337,8 +341,8 @@ static int finish_run(TrainRun *r, const Pace *p) {
     char here[64] = ""; /* a resumed run: t0 was moved back by the time before the resume */
     if (r->resumed_elapsed > 0)
         snprintf(here, sizeof here, " (%.1f s in this process)", total - r->resumed_elapsed);
-    fprintf(stderr, "run '%s' finished in %.1f s%s; logs in %s/\n", r->c->run_name, total, here,
-            r->dir);
+    fprintf(stderr, "run '%s' finished in %.1f s%s; logs in %s/\n", SHOWN(r->c->run_name), total,
+            here, SHOWN(r->dir));
     return 0;
 }
 
@@ -371,7 +375,7 @@ int train_run_from(const Config *c, const char *checkpoint) {
     if (rc == 0) rc = finish_run(&run, &pace);
     guards_summary(&run.guards, stderr); /* however the run ended */
     if (runlog_close(&run.log) != 0 && rc == 0) {
-        fprintf(stderr, "error: cannot finish writing the logs in %s\n", run.dir);
+        error_add(NULL, 0, NULL, "cannot finish writing the logs in %s", run.dir);
         rc = EXIT_RUNTIME;
     }
     stop_signals_restore(&saved);
@@ -392,8 +396,8 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     rc = EXIT_CONFIG;
     if (checkpoint_load(checkpoint, &run.m, &run.opt, &st) != 0) goto done;
     if (c->steps < st.step) {
-        fprintf(stderr, "error: checkpoint '%s' is at step %ld, beyond its train.steps = %d\n",
-                checkpoint, st.step, c->steps);
+        error_add(NULL, 0, NULL, "checkpoint '%s' is at step %ld, beyond its train.steps = %d",
+                  checkpoint, st.step, c->steps);
         goto done;
     }
     if (prompt) { /* the answer alone: one line a script can read */
@@ -402,7 +406,7 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
         goto done;
     }
     EvalResult ev = evaluate_validation(&run.m, &run.task);
-    printf("checkpoint %s: step %ld, task %s, %d validation examples\n", checkpoint, st.step,
+    printf("checkpoint %s: step %ld, task %s, %d validation examples\n", SHOWN(checkpoint), st.step,
            task_kind_name(run.task.kind), run.task.n_val);
     char *stored = NULL;
     if (checkpoint_read_config(checkpoint, &stored) == 0 &&

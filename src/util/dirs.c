@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/error_list.h"
+
 int make_dirs(const char *path) {
     char buf[1024];
     if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
@@ -60,8 +62,9 @@ int dirs_refuse_link(const char *path, const char *what) {
     buf[n] = 0;
     struct stat st;
     if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) {
-        fprintf(stderr, "error: %s '%s' is a symbolic link: nothing is written through a link. "
-                        "Give the folder itself, or another one; nothing was written\n", what, path);
+        error_add(NULL, 0, NULL, "%s '%s' is a symbolic link: nothing is written through a link. "
+                                 "Give the folder itself, or another one; nothing was written",
+                  what, path);
         return -1;
     }
     /* Its parents, as an absolute path reached from the current folder: a link among them is
@@ -82,10 +85,10 @@ int dirs_refuse_link(const char *path, const char *what) {
             char to[4096];
             ssize_t k = readlink(abs, to, sizeof to - 1);
             to[k > 0 ? k : 0] = 0;
-            fprintf(stderr, "error: %s '%s' lies under a symbolic link, '%s' (to '%s'): nothing is "
-                            "written through a link below the current folder or your home. Give "
-                            "the path without the link, or another one; nothing was written\n",
-                    what, path, abs, to);
+            error_add(NULL, 0, NULL, "%s '%s' lies under a symbolic link, '%s' (to '%s'): nothing "
+                                     "is written through a link below the current folder or your "
+                                     "home. Give the path without the link, or another one; "
+                                     "nothing was written", what, path, abs, to);
             return -1;
         }
         abs[i] = '/';

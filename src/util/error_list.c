@@ -2,17 +2,67 @@
  * argument (error_list.h). */
 #include "util/error_list.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-void error_put_text(FILE *f, const char *s) {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p >= 0x20 && *p != 0x7f) fputc(*p, f);
-        else if (*p == '\r') fputs("\\r", f);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p == '\t') fputs("\\t", f);
-        else fprintf(f, "\\x%02x", *p);
+/* The length of the valid UTF-8 sequence of 2 to 4 bytes at p, else 0: the shortest form only
+ * (C0, C1, E0 80-9F, F0 80-8F lead an overlong one), no surrogate (ED A0-BF), nothing above
+ * U+10FFFF (F4 90 on, F5 on). A NUL ends the string: it is never a continuation byte. */
+static int utf8_len(const unsigned char *p) {
+    int n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+            : p[0] >= 0xf0 && p[0] <= 0xf4                                 ? 4
+                                                                           : 0;
+    unsigned lo = p[0] == 0xe0 ? 0xa0 : p[0] == 0xf0 ? 0x90 : 0x80,
+             hi = p[0] == 0xed ? 0x9f : p[0] == 0xf4 ? 0x8f : 0xbf;
+    if (n == 0 || p[1] < lo || p[1] > hi) return 0;
+    for (int i = 2; i < n; i++)
+        if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+    return n;
+}
+
+/* The next character of p as error lines write it, into out (at most 8 bytes and a NUL);
+ * returns how many bytes of p it took. */
+static int escape_next(const unsigned char *p, char out[9]) {
+    int n = *p < 0x80 ? 1 : utf8_len(p);
+    if (*p == '\r' || *p == '\n' || *p == '\t') {
+        snprintf(out, 9, "\\%c", *p == '\r' ? 'r' : *p == '\n' ? 'n' : 't');
+    } else if (*p < 0x20 || *p == 0x7f || n == 0) {
+        snprintf(out, 9, "\\x%02x", *p);
+        n = 1;
+    } else if (n == 2 && p[0] == 0xc2 && p[1] <= 0x9f) { /* C1: U+0080-U+009F */
+        snprintf(out, 9, "\\x%02x\\x%02x", p[0], p[1]);
+    } else {
+        memcpy(out, p, (size_t)n);
+        out[n] = 0;
     }
+    return n;
+}
+
+void error_put_text(FILE *f, const char *s) {
+    char piece[9];
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        p += escape_next(p, piece);
+        fputs(piece, f);
+    }
+}
+
+const char *error_shown(char *buf, size_t n, const char *s) {
+    char piece[9];
+    size_t whole = 0, len = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; whole += strlen(piece))
+        p += escape_next(p, piece);
+    size_t room = whole < n ? whole : n - 4; /* all of it, or what leaves room for "..." */
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int took = escape_next(p, piece);
+        size_t k = strlen(piece);
+        if (len + k > room) break;
+        memcpy(buf + len, piece, k);
+        len += k;
+        p += took;
+    }
+    memcpy(buf + len, whole < n ? "" : "...", whole < n ? 1 : 4);
+    return buf;
 }
 
 void error_place(char *buf, size_t n, const char *option, int argn) {
@@ -41,7 +91,8 @@ static char *format(const char *fmt, va_list ap) {
     return s;
 }
 
-void error_vadd(ErrorList *l, int order, const char *where, const char *fmt, va_list ap) {
+/* Adds, or writes when l is NULL. */
+static void add(ErrorList *l, int order, const char *where, const char *fmt, va_list ap) {
     char *text = format(fmt, ap);
     if (!l) {
         put_line(where, text ? text : "(out of memory for the message)");
@@ -68,6 +119,12 @@ void error_vadd(ErrorList *l, int order, const char *where, const char *fmt, va_
     l->e[at].where = w;
     l->e[at].text = text;
     l->n++;
+}
+
+void error_vadd(ErrorList *l, int order, const char *where, const char *fmt, va_list ap) {
+    int saved = errno; /* the caller may go on to read it (ENOMEM or not) */
+    add(l, order, where, fmt, ap);
+    errno = saved;
 }
 
 void error_add(ErrorList *l, int order, const char *where, const char *fmt, ...) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/dirs.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
 #include "util/whole_write.h"
@@ -192,24 +193,24 @@ static int check_folder(const char *dir, const OwnedWriter *w, Check *c, Names *
     char why[128];
     int have = manifest_read(dir, &c->files, writers, why, sizeof why);
     if (have < 0) {
-        fprintf(stderr, "error: '%s/" OWNED_MANIFEST "' cannot be read (%s): the list of the "
-                        "files ./train wrote in this %s. Move it away, or use another folder; "
-                        "nothing was written\n", dir, why, w->what);
+        error_add(NULL, 0, NULL, "'%s/" OWNED_MANIFEST "' cannot be read (%s): the list of the "
+                                 "files ./train wrote in this %s. Move it away, or use another "
+                                 "folder; nothing was written", dir, why, w->what);
         names_free(&c->files);
         names_free(writers);
         return -1;
     }
     c->legacy = !names_has(writers, w->id);
     if (each_file_named(dir, w, check_one, c) != 0) {
-        fprintf(stderr, "error: out of memory checking '%s'\n", dir);
+        error_add(NULL, 0, NULL, "out of memory checking '%s'", dir);
         c->first[0] = 0;
         names_free(&c->files);
         names_free(writers);
         return -1;
     }
     if (!c->first[0]) return 0;
-    fprintf(stderr, "error: '%s/%s' is not a file %s wrote, and %s. %s; nothing was written\n",
-            dir, c->first, w->who, w->would, w->advice);
+    error_add(NULL, 0, NULL, "'%s/%s' is not a file %s wrote, and %s. %s; nothing was written",
+              dir, c->first, w->who, w->would, w->advice);
     names_free(&c->files);
     names_free(writers);
     return -1;
@@ -244,8 +245,8 @@ int owned_dir_open(const char *dir, const OwnedWriter *w, int lock) {
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/') n--;
     if (h == OWNED_MAX || n >= sizeof g_reg[h].dir) {
-        fprintf(stderr, "error: cannot open %s '%s': %s\n", w->what, dir,
-                h == OWNED_MAX ? "too many open" : strerror(ENAMETOOLONG));
+        error_add(NULL, 0, NULL, "cannot open %s '%s': %s", w->what, dir,
+                  h == OWNED_MAX ? "too many open" : strerror(ENAMETOOLONG));
         return -1;
     }
     Entry *e = &g_reg[h];
@@ -258,18 +259,18 @@ int owned_dir_open(const char *dir, const OwnedWriter *w, int lock) {
                            lock == OWNED_LOCK_WAIT; said = 1) {
             if (!said)
                 fprintf(stderr, "note: %s '%s' is being written by another process (pid %ld); "
-                                "waiting for it to end\n", w->what, dir, (long)holder);
+                                "waiting for it to end\n", w->what, SHOWN(dir), (long)holder);
             struct timespec nap = {0, 100000000};
             nanosleep(&nap, NULL);
         }
         if (e->lock_fd == -2) {
-            fprintf(stderr, "error: %s '%s' is being written by another process (pid %ld); wait "
-                            "for it to end, or use another folder; nothing was written\n",
-                    w->what, dir, (long)holder);
+            error_add(NULL, 0, NULL, "%s '%s' is being written by another process (pid %ld); wait "
+                                     "for it to end, or use another folder; nothing was written",
+                      w->what, dir, (long)holder);
             return -2;
         }
         if (e->lock_fd == -1) {
-            fprintf(stderr, "error: cannot lock %s '%s': %s\n", w->what, dir, strerror(errno));
+            error_add(NULL, 0, NULL, "cannot lock %s '%s': %s", w->what, dir, strerror(errno));
             return -1;
         }
     }
@@ -282,8 +283,8 @@ int owned_dir_open(const char *dir, const OwnedWriter *w, int lock) {
     int rc = 0;
     if (c.legacy) { /* taken by this writer from now on: its files are the manifest's */
         rc = names_add(&writers, w->id) != 0 ? -1 : manifest_write(e->dir, &c.files, &writers);
-        if (rc) fprintf(stderr, "error: cannot write '%s/" OWNED_MANIFEST "': %s\n", e->dir,
-                        strerror(errno));
+        if (rc) error_add(NULL, 0, NULL, "cannot write '%s/" OWNED_MANIFEST "': %s", e->dir,
+                          strerror(errno));
     }
     names_free(&c.files);
     names_free(&writers);

@@ -8,6 +8,7 @@
 #include <omp.h>
 #endif
 
+#include "util/error_list.h"
 #include "util/version.h"
 
 /* Set by the Makefile for this file alone (see its provenance rule); absent in other builds. */
@@ -107,7 +108,12 @@ int provenance_print_lines(const char *text, const char *indent, FILE *f) {
     for (const char *p = text; p && *p;) {
         size_t len = strcspn(p, "\n");
         if (len >= plen && strncmp(p, PROVENANCE_PREFIX, plen) == 0) {
-            fprintf(f, "%s%.*s\n", indent, (int)(len - plen), p + plen);
+            /* the command line holds the user's arguments: escaped as error lines write them */
+            char *line = strndup(p + plen, len - plen);
+            fputs(indent, f);
+            error_put_text(f, line ? line : "(out of memory)");
+            fputc('\n', f);
+            free(line);
             n++;
         }
         p += len;

@@ -33,7 +33,8 @@ void provenance_write(FILE *f, int threads);
 char *provenance_text(void);
 
 /* Prints each provenance line of text (a stored config.ini) to f without the prefix, indented
- * by indent; returns how many it printed. */
+ * by indent, escaped as error lines write text (util/error_list.h); returns how many it
+ * printed. */
 int provenance_print_lines(const char *text, const char *indent, FILE *f);
 
 #endif

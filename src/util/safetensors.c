@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/error_list.h"
 #include "util/whole_write.h"
 
 _Static_assert(sizeof(float) == 4, "F32 tensors are written from 4-byte floats");
@@ -72,8 +73,8 @@ static int check_tensors(const char *path, const SafetensorsTensor *t, int n) {
         for (int j = 0; j < i && !why; j++)
             if (strcmp(t[i].name, t[j].name) == 0) why = "is named twice";
         if (why) {
-            fprintf(stderr, "error: cannot write '%s': tensor %d ('%s') %s\n", path, i,
-                    t[i].name ? t[i].name : "", why);
+            error_add(NULL, 0, NULL, "cannot write '%s': tensor %d ('%s') %s", path, i,
+                      t[i].name ? t[i].name : "", why);
             return -1;
         }
     }
@@ -143,24 +144,24 @@ int safetensors_write(const char *path, const SafetensorsTensor *tensors, int n_
                       const SafetensorsMeta *meta, int n_meta) {
     struct stat st;
     if (lstat(path, &st) == 0) {
-        fprintf(stderr, "error: '%s' exists already; it is never overwritten: choose another "
-                        "name or remove it first\n", path);
+        error_add(NULL, 0, NULL, "'%s' exists already; it is never overwritten: choose another "
+                                 "name or remove it first", path);
         return -1;
     }
     if (errno != ENOENT) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     if (check_tensors(path, tensors, n_tensors) != 0) return -1;
     for (int i = 0; i < n_meta; i++)
         if (!meta[i].key || !meta[i].value) {
-            fprintf(stderr, "error: cannot write '%s': metadata entry %d is empty\n", path, i);
+            error_add(NULL, 0, NULL, "cannot write '%s': metadata entry %d is empty", path, i);
             return -1;
         }
     size_t header_len = 0;
     char *header = header_json(tensors, n_tensors, meta, n_meta, &header_len);
     if (!header) {
-        fprintf(stderr, "error: cannot write '%s': out of memory\n", path);
+        error_add(NULL, 0, NULL, "cannot write '%s': out of memory", path);
         return -1;
     }
     /* the temporary file beside path, named and created as every whole write's (whole_write.h),
@@ -168,15 +169,15 @@ int safetensors_write(const char *path, const SafetensorsTensor *tensors, int n_
     AtomicFile out;
     int rc = -1;
     if (!atomic_open(&out, path)) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", out.failed, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", out.failed, strerror(errno));
     } else if (write_body(out.f, header, header_len, tensors, n_tensors) != 0) {
         int err = errno ? errno : EIO;
         atomic_discard(&out);
-        fprintf(stderr, "error: cannot write '%s': %s\n", out.tmp, strerror(err));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", out.tmp, strerror(err));
     } else if (atomic_commit_new(&out, 1) != 0) {
         /* EEXIST: something appeared at path since the check above; it is left alone */
-        fprintf(stderr, "error: cannot write '%s': %s\n", out.failed,
-                errno == EEXIST ? "it appeared while writing; it is never overwritten"
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", out.failed,
+                  errno == EEXIST ? "it appeared while writing; it is never overwritten"
                                 : strerror(errno));
     } else {
         rc = 0;

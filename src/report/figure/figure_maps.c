@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/plot/plot.h"
+#include "util/error_list.h"
 
 /* One heatmap of the attention-map figure. */
 typedef struct {
@@ -146,7 +147,7 @@ static int draw_maps(const Run *runs, MapSlot *slots, int n_slots, const char *d
     const char **row_labels = malloc((size_t)max_rows * sizeof *row_labels);
     char(*num)[12] = malloc((size_t)T * sizeof *num);
     if (!v || !labels || !row_labels || !num) {
-        fprintf(stderr, "error: out of memory drawing %s\n", file);
+        error_add(NULL, 0, NULL, "out of memory drawing %s", file);
         goto done;
     }
     /* Cells big enough to read the tokens up to ~30 positions, never smaller than 6 px. */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "runlog/log_query.h"
+#include "util/error_list.h"
 
 Figure figure_init(const Run *runs, int n) {
     return (Figure){.n_runs = n, .x_max = max_last_step(runs, n, "step")};
@@ -121,7 +122,7 @@ int save_figure(Svg *s, const char *dir, const char *file) {
         err = errno;
         /* the file that failed: the figure's temporary file (say a folder of that name) is not
          * the figure, and the error must send the user to the one to look at */
-        fprintf(stderr, "error: cannot write '%s': %s\n", failed, strerror(err));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", failed, strerror(err));
         rc = -1;
     }
     svg_free(s);
@@ -187,6 +188,6 @@ int figure_write(const Figure *f, const Run *runs, const char *title, const char
 oom:
     free(items);
     free(series);
-    fprintf(stderr, "error: out of memory drawing %s\n", file);
+    error_add(NULL, 0, NULL, "out of memory drawing %s", file);
     return -1;
 }

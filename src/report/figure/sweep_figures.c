@@ -10,6 +10,7 @@
 
 #include "report/plot/plot.h"
 #include "report/read/read.h"
+#include "util/error_list.h"
 
 #define FIG_W 760.0
 #define CHART_H 440.0
@@ -41,7 +42,7 @@ static int save_chart(const char *dir, const char *file, const PlotAxes *ax,
     if (rc) {
         int err = errno;
         /* the file that failed: the figure, or its temporary file */
-        fprintf(stderr, "error: cannot write '%s': %s\n", failed, strerror(err));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", failed, strerror(err));
         fprintf(cap, "%s: " SWEEP_FIGURE_NOT_WRITTEN "%s)\n", file, strerror(err));
         /* an earlier report's copy of it must not stand in for this one: sweep_report removes
          * it with every figure of the manifest's this report did not write (owned_dir.h) */
@@ -363,7 +364,7 @@ static int key_figure(const SweepTable *t, int k, const char *dir, FILE *cap) {
     Points *pts = n_groups >= 0 ? calloc((size_t)n_groups + MAX_LINES, sizeof *pts) : NULL;
     int *rows = malloc(sizeof *rows * (size_t)(t->n_rows > 0 ? t->n_rows : 1));
     if (!pts || !rows) {
-        fprintf(stderr, "error: out of memory drawing the figure of %s\n", sweep_key_name(t, k));
+        error_add(NULL, 0, NULL, "out of memory drawing the figure of %s", sweep_key_name(t, k));
         if (n_groups >= 0) sweep_groups_free(g, n_groups);
         free(pts);
         free(rows);

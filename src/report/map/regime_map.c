@@ -14,6 +14,7 @@
 #include "runlog/csv_read.h"
 #include "runlog/csv_write.h"
 #include "util/dirs.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
 #include "util/whole_write.h"
@@ -202,7 +203,7 @@ static int draw(Svg *s, const RegimePoint *p, int n, int drawn[2]) {
  * there is replaced, never written through). Returns 0, or -1 after a message. */
 static int write_replace(const char *path, const char *text, size_t len) {
     if (file_write_atomic(path, text, len) == 0) return 0;
-    fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+    error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
     return -1;
 }
 
@@ -217,11 +218,11 @@ static void remove_earlier(const char *path, FILE *say, int failed) {
                                "must not stand side by side"
                              : "an earlier map's, and these sweeps draw no map over lr x width";
     if (!(st.st_mode & 0222))
-        fprintf(say, "kept %s although it is %s: it is read-only\n", path, why);
+        fprintf(say, "kept %s although it is %s: it is read-only\n", SHOWN(path), why);
     else if (owned_remove(path) != 0)
-        fprintf(say, "cannot remove %s (%s): %s\n", path, why, strerror(errno));
+        fprintf(say, "cannot remove %s (%s): %s\n", SHOWN(path), why, strerror(errno));
     else
-        fprintf(say, "removed %s: %s\n", path, why);
+        fprintf(say, "removed %s: %s\n", SHOWN(path), why);
 }
 
 /* The map's owner rule (util/owned_dir.h): in a folder of an earlier version (no manifest), a
@@ -286,7 +287,7 @@ static int read_sweeps(RegimeMapSet *m, char *const *dirs, int n_dirs) {
         char *path = m->paths[m->loaded];
         const char *dir = dirs[m->loaded];
         if (log_path(path, sizeof *m->paths, dir, "sweep.csv") != 0) {
-            fprintf(stderr, "error: path '%s' is too long\n", path);
+            error_add(NULL, 0, NULL, "path '%s' is too long", path);
             return 1;
         }
         if (sweep_table_load(&m->tables[m->loaded], path) != 0) return 1;
@@ -316,7 +317,7 @@ static int out_paths(RegimeMapSet *m, const char *out_dir) {
         log_path(m->csv_path, sizeof m->csv_path, out_dir, "regime_map.csv") != 0 ||
         log_path(m->lr_svg, sizeof m->lr_svg, out_dir, "regime_map_lr.svg") != 0 ||
         log_path(m->lr_csv, sizeof m->lr_csv, out_dir, "regime_map_lr.csv") != 0) {
-        fprintf(stderr, "error: folder name '%s' is too long\n", out_dir);
+        error_add(NULL, 0, NULL, "folder name '%s' is too long", out_dir);
         return 1;
     }
     return 0;
@@ -359,7 +360,7 @@ static void say_written(const RegimeMapSet *m, int n_dirs, FILE *out) {
             paired, shown);
     if (shown < paired) fprintf(out, " (the others: neither run got there, or not measured)");
     fputc('\n', out);
-    fprintf(out, "wrote %s\nwrote %s\n", m->svg_path, m->csv_path);
+    fprintf(out, "wrote %s\nwrote %s\n", SHOWN(m->svg_path), SHOWN(m->csv_path));
     const RegimeLr *lr = &m->lr;
     if (m->with_lr) {
         fprintf(out, "the sweeps vary optim.lr: map over lr x width of %d trained run%s, %d cell%s "
@@ -369,7 +370,7 @@ static void say_written(const RegimeMapSet *m, int n_dirs, FILE *out) {
         if (lr->n_left_out)
             fprintf(out, " (%d run%s left out: no optim.lr or d_model, or a scale other than "
                          "sqrt_dk and none)", lr->n_left_out, lr->n_left_out == 1 ? "" : "s");
-        fprintf(out, "\nwrote %s\nwrote %s\n", m->lr_svg, m->lr_csv);
+        fprintf(out, "\nwrote %s\nwrote %s\n", SHOWN(m->lr_svg), SHOWN(m->lr_csv));
     } else if (m->lr_varies) {
         fprintf(out, "the sweeps vary optim.lr, but none of their runs has a d_model and scale "
                      "sqrt_dk or none: no map over lr x width\n");
@@ -394,7 +395,7 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
     if (rc == 0) rc = out_paths(&m, out_dir);
     /* created only now, after every sweep.csv was read: a refused map leaves no folder */
     if (rc == 0 && make_dirs(out_dir) != 0) {
-        fprintf(stderr, "error: cannot create folder '%s': %s\n", out_dir, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot create folder '%s': %s", out_dir, strerror(errno));
         rc = 1;
     }
     /* locked while written, each file claimed in the folder's manifest (owned_dir.h) */

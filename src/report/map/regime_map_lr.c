@@ -10,6 +10,7 @@
 #include "report/map/map_internal.h"
 #include "runlog/csv_write.h"
 #include "runlog/log_query.h"
+#include "util/error_list.h"
 
 /* ------------------------------------------------------------------ the runs */
 
@@ -30,8 +31,8 @@ static int parse_number(const char *text, double *v) {
 
 static int bad_value(const SweepTable *t, const SweepRow *r, const char *col, const char *text,
                      const char *want) {
-    fprintf(stderr, "error: %s:%d: column %s: '%s' is not %s; nothing was written\n",
-            t->path, r->line, col, text, want);
+    error_add(NULL, 0, NULL, "%s:%d: column %s: '%s' is not %s; nothing was written",
+              t->path, r->line, col, text, want);
     return -1;
 }
 
@@ -68,7 +69,7 @@ static int read_run(const SweepTable *t, const SweepRow *r, LrRun *u) {
     else if (k != 0)
         fprintf(stderr, "warning: %s:%d: column logit_std_peak: '%s' is not a std >= 0 (finite, "
                         "or inf when it overflowed); that run's peak is left out of the lr map\n",
-                t->path, r->line, peak);
+                SHOWN(t->path), r->line, SHOWN(peak));
     u->acc = r->has[SW_VAL_ACC] ? r->v[SW_VAL_ACC] : NAN;
     u->std0 = r->has[SW_STD0] ? r->v[SW_STD0] : NAN;
     const char *seed = cell_text(t, r, "seed");

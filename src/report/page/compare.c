@@ -24,6 +24,7 @@
 #include "report/table/table.h"
 #include "report/plot/plot.h"
 #include "util/dirs.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
 
@@ -120,7 +121,7 @@ int report_compare(const CompareArgs *a) {
     }
     summary_print(&summary, runs, stdout);
     if (make_dirs(dir) != 0) {
-        fprintf(stderr, "error: cannot create report folder '%s': %s\n", dir, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot create report folder '%s': %s", dir, strerror(errno));
         rc = RC_IO;
         goto done;
     }
@@ -137,7 +138,7 @@ int report_compare(const CompareArgs *a) {
      * beside this page: the manifest says which are ours; a user's files are never touched */
     owned_dir_remove_stale(owned, g_report_names + 1, w.n_names - 1);
     if (log_path(index, sizeof index, dir, "index.html") != 0) {
-        fprintf(stderr, "error: report folder name '%s' is too long\n", dir);
+        error_add(NULL, 0, NULL, "report folder name '%s' is too long", dir);
         rc = RC_IO;
     } else if (html_write(index, runs, n_dirs, &summary, figs, n_figs) != 0) {
         rc = RC_IO;
@@ -147,7 +148,7 @@ int report_compare(const CompareArgs *a) {
      * where the page is. */
     printf("\nverdict:\n");
     verdict_compare(stdout, runs, n_dirs);
-    if (rc == RC_OK) printf("report: %s\n", index);
+    if (rc == RC_OK) printf("report: %s\n", SHOWN(index));
 done:
     fflush(stdout);
     summary_free(&summary);

@@ -10,6 +10,7 @@
 
 #include "report/plot/plot.h"
 #include "report/read/read.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/provenance.h"
 #include "util/whole_write.h"
@@ -296,7 +297,7 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
     AtomicFile out; /* whole or not at all (path.tmp renamed over path), never through a link */
     FILE *f = atomic_open(&out, path);
     if (!f) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     int n_keys = 0, n_diff = 0;
@@ -334,7 +335,7 @@ int html_write(const char *path, const Run *runs, int n, const Table *summary,
     fprintf(f, "</body>\n</html>\n");
     free(keys);
     if (atomic_commit(&out, 0) != 0) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/plot/plot.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 
 static const char CSS[] =
@@ -195,8 +196,8 @@ int html_figure(FILE *f, const char *dir, const char *file, const char *title,
     xml_escape_file(f, id); /* safe characters only; escaped all the same, as every attribute */
     fprintf(f, "\">\n");
     if (!p) {
-        fprintf(stderr, "warning: %s: cannot inline '%s' (%s); the page names it instead\n", dir,
-                file, svg ? "no <svg> element" : why);
+        fprintf(stderr, "warning: %s: cannot inline '%s' (%s); the page names it instead\n",
+                SHOWN(dir), SHOWN(file), svg ? "no <svg> element" : why);
         fprintf(f, "<p class=\"note\">Figure <code>");
         xml_escape_file(f, file);
         fprintf(f, "</code> could not be read.</p>\n");

@@ -12,6 +12,7 @@
 #include "report/read/read.h"
 #include "report/plot/plot.h"
 #include "runlog/log_query.h"
+#include "util/error_list.h"
 
 /* A JSON string: quotes, backslashes and control characters escaped, and '<', '>' and '&' as
  * \u escapes so that the page stays well-formed XML (and no "</script>" can end the block). */
@@ -456,7 +457,7 @@ int slider_section(FILE *f, const Run *runs, int n) {
         if (log_read(&logs[i], runs[i].path, SLIDER_FILE, p, sizeof p, 0) == 0) {
             has[i] = csv_col(&logs[i], "layer") >= 0 && csv_col(&logs[i], "head") >= 0;
         } else if (errno != ENOENT) {
-            fprintf(stderr, "note: %s: %s; left out of the report\n", p, strerror(errno));
+            fprintf(stderr, "note: %s: %s; left out of the report\n", SHOWN(p), strerror(errno));
         }
         any |= has[i];
     }

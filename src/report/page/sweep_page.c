@@ -10,6 +10,7 @@
 
 #include "report/plot/plot.h"
 #include "report/figure/figure.h"
+#include "util/error_list.h"
 #include "util/whole_write.h"
 
 /* One section of the report text: [start, end), its heading the first line up to ':' or " (". */
@@ -126,7 +127,7 @@ int sweep_page_write(const char *dir, const char *text) {
     AtomicFile out; /* whole or not at all (path.tmp renamed over path), never through a link */
     FILE *f = atomic_open(&out, path);
     if (!f) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -170,7 +171,7 @@ int sweep_page_write(const char *dir, const char *text) {
     }
     fprintf(f, "</body>\n</html>\n");
     if (atomic_commit(&out, 0) != 0) {
-        fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     return 0;

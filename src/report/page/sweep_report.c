@@ -17,6 +17,7 @@
 #include "report/figure/figure.h"
 #include "report/page/page_internal.h"
 #include "report/plot/plot.h"
+#include "util/error_list.h"
 #include "util/exit_codes.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
@@ -39,7 +40,7 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
         n_guard += strcmp(s, "guard") == 0;
         left += !t->rows[i].in_stats;
     }
-    fprintf(f, SWEEP_REPORT_MARK "%s: %d run%s", path, t->n_rows, t->n_rows == 1 ? "" : "s");
+    fprintf(f, SWEEP_REPORT_MARK "%s: %d run%s", SHOWN(path), t->n_rows, t->n_rows == 1 ? "" : "s");
     fprintf(f, "; varied: ");
     for (int k = 0; k < t->n_keys; k++) fprintf(f, "%s%s", k ? ", " : "", sweep_key_name(t, k));
     fprintf(f, "%s\n", t->n_keys ? "" : "nothing");
@@ -204,9 +205,9 @@ static int report_file_ours(const char *dir, const char *name) {
 int sweep_report_check_name(const char *dir) {
     size_t dir_len = strlen(dir);
     if (dir_len <= SWEEP_DIR_MAX) return 0;
-    fprintf(stderr, "error: the sweep folder's name is %zu bytes long, over the %d the report "
-                    "takes (its files' paths must fit): '%.60s...'; nothing was written\n",
-            dir_len, SWEEP_DIR_MAX, dir);
+    error_add(NULL, 0, NULL, "the sweep folder's name is %zu bytes long, over the %d the report "
+                             "takes (its files' paths must fit): '%.60s...'; nothing was written",
+              dir_len, SWEEP_DIR_MAX, dir);
     return -1;
 }
 
@@ -245,7 +246,7 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
     SweepGroup *g;
     int n = sweep_groups(t, seed >= 0 ? 1u << seed : 0u, &g);
     if (n < 0) {
-        fprintf(stderr, "error: out of memory grouping %s\n", csv_path);
+        error_add(NULL, 0, NULL, "out of memory grouping %s", csv_path);
         return -1;
     }
     *trained = n;
@@ -262,14 +263,14 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
             return -1;
         }
     } else {
-        fprintf(f, "\nno run in %s trained: nothing to summarise\n", csv_path);
+        fprintf(f, "\nno run in %s trained: nothing to summarise\n", SHOWN(csv_path));
     }
     sweep_groups_free(g, n);
     LrGroup *lr;
     int n_lr = lr_analyse(t, &lr);
     if (n_lr < 0) return -1;
     if (n_lr > 0) lr_print(f, lr, n_lr);
-    fprintf(f, "\nfigures in %s/:\n", dir);
+    fprintf(f, "\nfigures in %s/:\n", SHOWN(dir));
     int rc = sweep_figures_write(t, lr, n_lr, dir, f);
     if (rc == 0) fprintf(f, "(none: no column but the seed varied over two trained values)\n");
     free(lr);
@@ -311,18 +312,18 @@ int sweep_report(const char *out_dir, FILE *out) {
         rc = -1;
     } else {
         if (fwrite(text, 1, len, out) != len || fflush(out) != 0) {
-            fprintf(stderr, "error: cannot print the sweep report: %s\n", strerror(errno));
+            error_add(NULL, 0, NULL, "cannot print the sweep report: %s", strerror(errno));
             rc = -1;
         }
         int bad = file_write_atomic(txt_path, text, len) != 0;
-        if (bad) fprintf(stderr, "error: cannot write '%s': %s\n", txt_path, strerror(errno));
+        if (bad) error_add(NULL, 0, NULL, "cannot write '%s': %s", txt_path, strerror(errno));
         if (bad) {
             rc = -1;
         } else {
-            fprintf(out, "\nwrote %s\n", txt_path);
+            fprintf(out, "\nwrote %s\n", SHOWN(txt_path));
             /* the page says summary.txt beside it holds the same text */
             if (sweep_page_write(out_dir, text) != 0) rc = -1;
-            else fprintf(out, "wrote %s/index.html\n", out_dir);
+            else fprintf(out, "wrote %s/index.html\n", SHOWN(out_dir));
         }
     }
     owned_dir_close(owned);
@@ -331,8 +332,8 @@ int sweep_report(const char *out_dir, FILE *out) {
     /* the files are written all the same (they say which runs are missing), but a script's
      * `--collect && publish` must not go on with a report of nothing */
     if (!rc && !trained) {
-        fprintf(stderr, "error: no run in %s has trained (none ok, diverged or guard): the "
-                        "report summarises nothing; exit code 1\n", csv_path);
+        error_add(NULL, 0, NULL, "no run in %s has trained (none ok, diverged or guard): the "
+                                 "report summarises nothing; exit code 1", csv_path);
         rc = -1;
     }
     return rc ? 1 : 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "runlog/log_query.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 
 /* ------------------------------------------------------------------ the ranges */
@@ -305,6 +306,6 @@ char *log_sweep_text(const char *path, size_t *len) {
     char why[128];
     *len = 0;
     char *text = file_read_regular(path, FILE_MAX_LOG_BYTES, len, why, sizeof why);
-    if (!text) fprintf(stderr, "error: cannot read '%s': %s\n", path, why);
+    if (!text) error_add(NULL, 0, NULL, "cannot read '%s': %s", path, why);
     return text;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "runlog/log_query.h"
+#include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/run_lock.h"
 
@@ -82,7 +83,7 @@ static int ini_load(Ini *ini, const char *path) {
     if (!f) {
         int err = errno;
         if (err == EINVAL || err == EFBIG) {
-            fprintf(stderr, "error: '%s': %s\n", path, why);
+            error_add(NULL, 0, NULL, "'%s': %s", path, why);
             err = ECANCELED; /* reported: as csv_load */
         }
         errno = err;
@@ -131,7 +132,9 @@ static int ini_load(Ini *ini, const char *path) {
 
 /* ------------------------------------------------------------- run folders */
 
-/* The last component of path ("runs/scaled/" -> "scaled"), resolving "." and "..". */
+/* The last component of path ("runs/scaled/" -> "scaled"), resolving "." and "..", as the
+ * report shows it: escaped as error lines write it (util/error_list.h), since it reaches the
+ * terminal's tables and verdict lines; a long name is cut. */
 static void run_name(char *out, size_t n, const char *path) {
     char buf[PATH_MAX];
     snprintf(buf, sizeof buf, "%s", path);
@@ -143,11 +146,11 @@ static void run_name(char *out, size_t n, const char *path) {
         if (realpath(path, real)) {
             const char *b = strrchr(real, '/');
             b = b && b[1] ? b + 1 : real;
-            if (snprintf(out, n, "%s", b) >= (int)n) out[n - 1] = '\0';
+            error_shown(out, n, b);
             return;
         }
     }
-    if (snprintf(out, n, "%s", base) >= (int)n) out[n - 1] = '\0'; /* a long name is cut */
+    error_shown(out, n, base);
 }
 
 /* Loads an optional CSV; a missing file is silent, any other failure is reported. Returns 1
@@ -157,7 +160,7 @@ static int load_optional(Csv *t, const char *dir, const char *file, int note_mis
     if (log_read(t, dir, file, p, sizeof p, 0) == 0) return 1;
     if (errno == ECANCELED) return -1;
     if (errno != ENOENT || note_missing)
-        fprintf(stderr, "note: %s: %s; left out of the report\n", p, strerror(errno));
+        fprintf(stderr, "note: %s: %s; left out of the report\n", SHOWN(p), strerror(errno));
     return 0;
 }
 
@@ -166,27 +169,28 @@ int load_run(Run *r, const char *path) {
     run_name(r->name, sizeof r->name, path);
     struct stat st;
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "error: run folder '%s': %s\n", path, strerror(errno));
+        error_add(NULL, 0, NULL, "run folder '%s': %s", path, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "error: '%s' is not a folder; expected a run folder holding loss.csv\n",
-                path);
+        error_add(NULL, 0, NULL, "'%s' is not a folder; expected a run folder holding loss.csv",
+                  path);
         return -1;
     }
     char p[PATH_MAX];
     if (log_read(&r->loss, path, "loss.csv", p, sizeof p, 0) != 0) {
-        if (errno != ECANCELED) fprintf(stderr, "error: cannot read '%s': %s\n", p, strerror(errno));
+        if (errno != ECANCELED)
+            error_add(NULL, 0, NULL, "cannot read '%s': %s", p, strerror(errno));
         return -1;
     }
     if (csv_col(&r->loss, "step") < 0) {
-        fprintf(stderr, "error: '%s' has no 'step' column; is this a scaledot run folder?\n", p);
+        error_add(NULL, 0, NULL, "'%s' has no 'step' column; is this a scaledot run folder?", p);
         return -1;
     }
     r->has_config = log_path(p, sizeof p, path, "config.ini") == 0 && ini_load(&r->config, p) == 0;
     if (!r->has_config && errno == ECANCELED) return -1; /* not a regular file: refused */
     if (!r->has_config)
-        fprintf(stderr, "note: %s: %s; its settings show as '?'\n", p, strerror(errno));
+        fprintf(stderr, "note: %s: %s; its settings show as '?'\n", SHOWN(p), strerror(errno));
     r->has_grads = load_optional(&r->grads, path, "grad_norms.csv", 1);
     r->has_attn = load_optional(&r->attn, path, "attention.csv", 0);
     r->has_map = load_optional(&r->map, path, "attn_map.csv", 0);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error_list.h"
+
 static char *g_kept[WARNINGS_KEPT];
 static int g_n, g_dropped;
 
@@ -18,7 +20,7 @@ void warn_input(const char *fmt, ...) {
     va_end(ap);
     for (int i = 0; i < g_n; i++)
         if (strcmp(g_kept[i], text) == 0) return; /* said already */
-    fprintf(stderr, "warning: %s\n", text);
+    fprintf(stderr, "warning: %s\n", SHOWN(text)); /* the page escapes it its own way */
     if (g_n < WARNINGS_KEPT && (g_kept[g_n] = strdup(text)) != NULL)
         g_n++;
     else

@@ -10,6 +10,7 @@
 #include "runlog/log_query.h"
 #include "report/read/read.h"
 #include "runlog/csv_read.h"
+#include "util/error_list.h"
 
 double equal_loss_step(const double *steps, const double *losses, int n, double level) {
     int prev = -1; /* the last finite evaluation above the level */
@@ -50,7 +51,7 @@ static void logs_free(RunLogs *r) {
 
 static int need_col(const Csv *t, const char *path, const char *name) {
     if (csv_col(t, name) >= 0) return 0;
-    fprintf(stderr, "error: --compare --at-equal-loss: '%s' has no column '%s'\n", path, name);
+    error_add(NULL, 0, NULL, "--compare --at-equal-loss: '%s' has no column '%s'", path, name);
     return -1;
 }
 
@@ -62,8 +63,8 @@ static int logs_load(RunLogs *r, const char *dir) {
     r->dir = dir;
     for (int i = 0; i < 3; i++) {
         if (log_read(logs[i], dir, FILES[i], path, sizeof path, 0) != 0) {
-            fprintf(stderr, "error: --compare --at-equal-loss: cannot read '%s': %s\n", path,
-                    strerror(errno));
+            error_add(NULL, 0, NULL, "--compare --at-equal-loss: cannot read '%s': %s", path,
+                      strerror(errno));
             return errno == ENOMEM ? 1 : 2;
         }
         if (need_col(logs[i], path, "step") != 0) return 2;
@@ -104,8 +105,8 @@ static int logs_load(RunLogs *r, const char *dir) {
         }
     }
     if (!(r->lo <= r->hi)) { /* no finite val_loss: nothing to be compared at */
-        fprintf(stderr, "error: --compare --at-equal-loss: run '%s' has no validation evaluation "
-                        "(no finite val_loss in its loss.csv)\n", dir);
+        error_add(NULL, 0, NULL, "--compare --at-equal-loss: run '%s' has no validation evaluation "
+                                 "(no finite val_loss in its loss.csv)", dir);
         return 2;
     }
     return 0;
@@ -192,7 +193,7 @@ static int overlap_levels(FILE *out, const RunLogs *a, const RunLogs *b, Levels 
                  "linearly interpolated with the evaluation before it;\n"
                  "each reading is taken at the logged step nearest a run's step (grad_norms.csv; "
                  "attention.csv, mean over heads).\n",
-            a->dir, b->dir);
+            SHOWN(a->dir), SHOWN(b->dir));
     fprintf(out, "val_loss range: A [%.4g, %.4g], B [%.4g, %.4g]", a->lo, a->hi, b->lo, b->hi);
     if (!(lo <= hi)) {
         fprintf(out, ": they do not overlap (A %s B); no reading is compared at equal loss.\n",

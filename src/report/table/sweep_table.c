@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/read/read.h"
+#include "util/error_list.h"
 
 /* ------------------------------------------------------------------ the schema's columns */
 
@@ -106,9 +107,9 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
     int skipped = log_read_sweep(&t->csv, path, text, len); /* the checked reader */
     if (skipped < 0) {
         int oom = errno == ENOMEM;
-        fprintf(stderr, "error: %s: %s\n", path,
-                oom                 ? "out of memory"
-                : t->csv.problem[0] ? t->csv.problem
+        error_add(NULL, 0, NULL, "%s: %s", path,
+                  oom                 ? "out of memory"
+                  : t->csv.problem[0] ? t->csv.problem
                                     : "no header line (is it a sweep.csv?)");
         return oom ? -1 : -2;
     }
@@ -116,7 +117,7 @@ int sweep_table_parse(SweepTable *t, const char *path, const char *text, size_t 
     for (int m = 0; m < SW_N_METRIC; m++) t->col[m] = csv_col(&t->csv, sweep_metric_name(m));
     if (t->col[SW_STD0] < 0) t->col[SW_STD0] = csv_col(&t->csv, "logit_std_step0"); /* older */
     if (read_rows(t) != 0) {
-        fprintf(stderr, "error: %s: out of memory\n", path);
+        error_add(NULL, 0, NULL, "%s: out of memory", path);
         sweep_table_free(t);
         return -1;
     }
