@@ -294,34 +294,6 @@ START_TEST(test_old_recall_checkpoint_resumes_as_before) {
 }
 END_TEST
 
-/* Rewrites the configuration text in the checkpoint at path with its first `from` replaced by
- * `to` (the hash recomputed, as checkpoint.h specifies), as another program would have written it. */
-static void replace_in_config(const char *path, const char *from, const char *to) {
-    size_t len;
-    unsigned char *old = (unsigned char *)slurp(path, &len);
-    uint64_t clen;
-    memcpy(&clen, old + 16, 8);
-    char *text = calloc(clen + strlen(to) + 1, 1);
-    memcpy(text, old + 24, clen);
-    char *at = strstr(text, from);
-    ck_assert_msg(at != NULL, "no '%s' in the stored config", from);
-    memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
-    memcpy(at, to, strlen(to));
-    size_t nlen = strlen(text), rest = len - 24 - clen - 8, total = 24 + nlen + rest + 8;
-    unsigned char *out = malloc(total);
-    uint64_t n64 = nlen;
-    memcpy(out, old, 16);
-    memcpy(out + 16, &n64, 8);
-    memcpy(out + 24, text, nlen);
-    memcpy(out + 24 + nlen, old + 24 + clen, rest);
-    uint64_t h = fnv1a64(out, total - 8);
-    memcpy(out + total - 8, &h, 8);
-    spit(path, (const char *)out, total);
-    free(out);
-    free(text);
-    free(old);
-}
-
 /* issue 33: a text run of an older program, whose checkpoint says task.separator = true (as
  * every text run's did), killed before its first new checkpoint after a resume by this program
  * had rewritten config.ini (false): still evaluated, exported and resumed, not refused as

@@ -2,7 +2,9 @@
  * lines are refused before any file is read (exit code 2, the message, and whether the usage
  * follows), what a good line fills in, the run-folder split of --resume / --eval, the --set
  * keys a resumed run may change, the length of an --eval --prompt against the run's task, and
- * a run folder's path with control bytes quoted escaped. The command end to end is test_main.c's and test_input_errors.c's. */
+ * a run folder's path with control bytes quoted escaped ("." and ".." resolved to the folder's
+ * own name). The command end to end is test_main.c's and test_input_errors.c's. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/cli_internal.h"
 #include "cli/cli.h"
 
@@ -431,6 +433,33 @@ START_TEST(test_split_run_dir) {
 }
 END_TEST
 
+/* A path ending in "." or ".." names the folder it leads to: its run is that folder's own name,
+ * never '.' or '..' (which --resume would write as run.name). The folder's parent, made by hand:
+ * the temp folder's real path (mkdtemp under /tmp, which may itself be a link). */
+START_TEST(test_split_run_dir_dots) {
+    char tmp[256], sub[300], real[4096];
+    tu_make_tmp(tmp, sizeof tmp, "/tmp/test_cmd_train.XXXXXX");
+    snprintf(sub, sizeof sub, "%s/tiny", tmp);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    snprintf(sub, sizeof sub, "%s/tiny/deeper", tmp);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    ck_assert_ptr_nonnull(realpath(tmp, real));
+    static const char *const TAILS[] = {"/tiny/.", "/tiny/./", "/tiny/./.", "/tiny/deeper/..",
+                                        "/tiny/deeper/../"};
+    for (size_t k = 0; k < sizeof TAILS / sizeof *TAILS; k++) {
+        char path[400];
+        snprintf(path, sizeof path, "%s%s", tmp, TAILS[k]);
+        Config c;
+        config_defaults(&c);
+        ck_assert_msg(cli_split_run_dir(path, &c) == 0, "'%s' refused", path);
+        ck_assert_msg(strcmp(c.run_name, "tiny") == 0, "'%s': name '%s'", path, c.run_name);
+        ck_assert_msg(strcmp(c.run_dir, real) == 0, "'%s': dir '%s', want '%s'", path, c.run_dir,
+                      real);
+    }
+    tu_remove_tree(tmp);
+}
+END_TEST
+
 START_TEST(test_resumable_override) {
     static const struct { const char *assignment; int ok; } CASES[] = {
         {"train.steps=100", 1}, {"run.threads=1", 1}, {"log.progress=0", 1},
@@ -446,4 +475,5 @@ END_TEST
 TU_MAIN("cli_train", test_bad_lines, test_set_twice_named_with_the_rest,
         test_checks_between_keys_named_with_the_rest, test_good_lines,
         test_generate_lines, test_prompt_length, test_run_folder_path_escaped, test_split_run_dir,
+        test_split_run_dir_dots,
         test_resumable_override);

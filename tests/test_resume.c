@@ -3,6 +3,8 @@
  * these tests run the whole program, so no one src file is theirs. A run killed (kill -9) or
  * interrupted (SIGINT) and then resumed logs rows bitwise identical to the run never interrupted
  * (the timing columns aside), qk-norm, the LLaMA block and bf16 matmuls included; a copied run folder resumes in the copy;
+ * a folder whose name is no legal run.name is not resumed (--eval reads it), "--resume ." resumes
+ * the folder's own name, and a checkpoint holding a bad run.name stays readable;
  * train.on_divergence = skip counts the skipped steps; --eval prints accuracy and examples, for
  * recall without a separator too. The checkpoint file itself is test_checkpoint.c's job. A
  * finished run resumed is left byte for byte as it was; a checkpoint of another configuration
@@ -309,6 +311,88 @@ START_TEST(test_foreign_checkpoint_refused) {
 }
 END_TEST
 
+/* Folder names that are no legal run.name: a copy, UTF-8, ESC, a C1 control (U+009B, a CSI). */
+static const char *const BAD_FOLDER_NAMES[] = {"a copy", "donn\xc3\xa9" "es", "a\x1b[2J", "a\xc2\x9b"};
+
+/* A run folder whose name is no legal run.name is not resumed: the resume would write that name
+ * into checkpoint.bin and config.ini as run.name, and no later command could read the run.
+ * Refused (exit 2) before anything is written, naming the rule and what to do; --eval writes
+ * nothing and still reads the folder. */
+START_TEST(test_resume_refuses_a_folder_name_no_run_name) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    char x[600], bad[600], args[700];
+    snprintf(x, sizeof x, "%s/x", tmpdir);
+    for (size_t k = 0; k < sizeof BAD_FOLDER_NAMES / sizeof *BAD_FOLDER_NAMES; k++) {
+        ck_assert_int_eq(sh("rm -rf %s/x %s/x.orig", tmpdir, tmpdir), 0);
+        ck_assert_int_eq(sh("cp -a %s/a %s/x", tmpdir, tmpdir), 0);
+        ck_assert_int_eq(sh("cp -a %s/x %s/x.orig", tmpdir, tmpdir), 0);
+        snprintf(bad, sizeof bad, "%s/%s", tmpdir, BAD_FOLDER_NAMES[k]);
+        ck_assert_int_eq(rename(x, bad), 0);
+        snprintf(args, sizeof args, "--resume '%s' --set train.steps=30", BAD_FOLDER_NAMES[k]);
+        int rc = train_in_tmp(args);
+        ck_assert_msg(rc == 2, "case %zu: --resume exit %d, want 2", k, rc);
+        ck_assert_msg(tu_train_output_contains(tmpdir, "which is no legal run.name: it may only "
+                                                       "contain letters, digits") &&
+                          tu_train_output_contains(tmpdir, "Rename the folder"),
+                      "case %zu: the rule or what to do not said", k);
+        snprintf(args, sizeof args, "--eval '%s'", BAD_FOLDER_NAMES[k]);
+        ck_assert_msg(train_in_tmp(args) == 0, "case %zu: --eval refused", k);
+        ck_assert(tu_train_output_contains(tmpdir, "validation loss"));
+        ck_assert_int_eq(rename(bad, x), 0);
+        ck_assert_msg(sh("diff -r %s/x %s/x.orig > /dev/null", tmpdir, tmpdir) == 0,
+                      "case %zu: a refused resume changed the folder", k);
+    }
+}
+END_TEST
+
+/* "--resume ." (from inside the folder) and "--resume a/." resume run "a", the folder's own
+ * name: never a run named '.', which no later command could read. */
+START_TEST(test_resume_dot_is_the_folder) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    char inside[600], ini[600];
+    snprintf(inside, sizeof inside, "%s/a", tmpdir);
+    snprintf(ini, sizeof ini, "%s/a/config.ini", tmpdir);
+    ck_assert_int_eq(tu_run_train(inside, "--resume . --set train.steps=30"), 0);
+    ck_assert(tu_file_contains(ini, "\nname = \"a\"\n"));
+    ck_assert_int_eq(train_in_tmp("--eval a"), 0);
+    ck_assert_int_eq(train_in_tmp("--resume a/./ --set train.steps=40"), 0);
+    ck_assert(tu_file_contains(ini, "\nname = \"a\"\n"));
+    ck_assert_int_eq(train_in_tmp("--resume a --set train.steps=50"), 0);
+    ck_assert(tu_train_output_contains(tmpdir, "run 'a' finished"));
+}
+END_TEST
+
+/* A run an older program resumed in a folder "a copy" holds that name as run.name in its
+ * checkpoint and config.ini: in a folder of a legal name it is still evaluated, exported and
+ * resumed (where a run lives is its folder's), and the resume writes the folder's name. */
+START_TEST(test_checkpoint_with_bad_run_name_read) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("cp -a %s/a %s/y", tmpdir, tmpdir), 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/y/checkpoint.bin", tmpdir);
+    replace_in_config(path, "\nname = \"a\"\n", "\nname = \"a copy\"\n");
+    snprintf(path, sizeof path, "%s/y/config.ini", tmpdir);
+    char *ini = slurp(path, NULL), *at = strstr(ini, "\nname = \"a\"\n");
+    ck_assert_ptr_nonnull(at);
+    size_t len = strlen(ini);
+    char *out = malloc(len + 8);
+    snprintf(out, len + 8, "%.*s\nname = \"a copy\"\n%s", (int)(at - ini), ini,
+             at + strlen("\nname = \"a\"\n"));
+    spit(path, out, strlen(out));
+    free(out);
+    free(ini);
+    ck_assert_int_eq(train_in_tmp("--eval y"), 0);
+    ck_assert_int_eq(train_in_tmp("--export y y.safetensors"), 0);
+    ck_assert_int_eq(train_in_tmp("--resume y --set train.steps=30"), 0);
+    ck_assert(tu_file_contains(path, "\nname = \"y\"\n"));
+    ck_assert(!tu_file_contains(path, "a copy"));
+    ck_assert_int_eq(train_in_tmp("--eval y"), 0);
+}
+END_TEST
+
 /* A resume that fails at its last check (attention.csv is not a regular file) after the other
  * logs were read: config.ini (which would say train.steps = 30), the logs and the checkpoint are
  * as they were, and no temporary file is left. */
@@ -557,6 +641,8 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_eval_recall_without_separator, test_qk_norm_resume_is_bitwise_identical,
                 test_llama_resume_is_bitwise_identical, test_bf16_resume_is_bitwise_identical,
                 test_finished_run_resumed_unchanged, test_foreign_checkpoint_refused,
+                test_resume_refuses_a_folder_name_no_run_name, test_resume_dot_is_the_folder,
+                test_checkpoint_with_bad_run_name_read,
                 test_failed_resume_changes_nothing,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,
                         (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),

@@ -2,6 +2,7 @@
  * CONFIG.ini and the --set overrides, or a run folder's checkpoint for --resume / --eval, check
  * it all before any work starts, then --print-config, --where (train/lr_map.h), evaluate or train
  * (train/train.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -32,7 +33,7 @@ int cli_resumable_override(const char *assignment) {
 }
 
 int cli_split_run_dir(const char *path, Config *c) {
-    char buf[CONFIG_STR * 2];
+    char buf[PATH_MAX];
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--;
     if (n == 0 || n >= sizeof buf) {
@@ -42,15 +43,42 @@ int cli_split_run_dir(const char *path, Config *c) {
     memcpy(buf, path, n);
     buf[n] = 0;
     char *slash = strrchr(buf, '/');
+    const char *last = slash ? slash + 1 : buf;
+    /* "." and ".." (".", "runs/tiny/.", "runs/tiny/..") name the folder the path leads to, not a
+     * folder of that name: the run's name is that folder's own (its real path's last part) */
+    if (strcmp(last, ".") == 0 || strcmp(last, "..") == 0) {
+        char real[PATH_MAX];
+        if (!realpath(buf, real)) {
+            error_add(NULL, 0, NULL, "run folder '%s' cannot be resolved: %s", path,
+                      strerror(errno));
+            return -1;
+        }
+        memcpy(buf, real, strlen(real) + 1);
+        slash = strrchr(buf, '/');
+    }
     const char *name = slash ? slash + 1 : buf;
     const char *dir = slash ? (slash == buf ? "/" : (*slash = 0, buf)) : ".";
     if (strlen(name) >= CONFIG_STR || strlen(dir) >= CONFIG_STR || !*name) {
-        error_add(NULL, 0, NULL, "run folder path '%s' is too long", path);
+        error_add(NULL, 0, NULL, "run folder path '%s' is too long or names no folder", path);
         return -1;
     }
     memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
     memcpy(c->run_dir, dir, strlen(dir) + 1);
     return 0;
+}
+
+/* --resume writes the folder's name into the checkpoint and config.ini as run.name: a folder
+ * whose name is no legal run.name (a copy named "tiny copy") would leave a run no later command
+ * can read. Refused before anything is written; --eval writes nothing and may read it. */
+static int check_resume_name(const Config *c, const char *run_dir) {
+    const char *why = config_run_name_problem(c->run_name);
+    if (!why) return 0;
+    error_add(NULL, 0, NULL,
+              "--resume: the run folder '%s' is named '%s', which is no legal run.name: it %s; "
+              "a resume writes that name into the run's checkpoint and config.ini. Rename the "
+              "folder (letters, digits, '.', '_' and '-' only) and resume it there",
+              run_dir, c->run_name, why);
+    return -1;
 }
 
 int cli_check_prompt_length(const Config *c, const char *prompt) {
@@ -334,7 +362,9 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
             return EXIT_CONFIG;
         /* The run lives where the user points, not where it was first written: a copied or moved
          * run folder is resumed in place, never in its original. */
-        if (cli_split_run_dir(run_dir, &c) != 0) return EXIT_CONFIG;
+        if (cli_split_run_dir(run_dir, &c) != 0 ||
+            (a.resume_dir && check_resume_name(&c, run_dir) != 0))
+            return EXIT_CONFIG;
     }
     /* the file's errors, the --set errors and the checks between keys named together, in
      * argument order, the file's first: a bad file leaves in c what it gave that was good, on

@@ -201,6 +201,10 @@ int config_same_key(const char *a, const char *b);
  * run folder's config.ini may differ from its checkpoint only in these (and run.dir, run.name). */
 extern const char *const config_resumable_keys[];
 
+/* What is wrong with s as a run.name (it names a folder: letters, digits, '.', '_' and '-', not
+ * empty, not '.' or '..'), as the config's error says it; NULL when s is a legal run.name. */
+const char *config_run_name_problem(const char *s);
+
 /* Cross-key checks once everything is read: model.d_model divisible by model.n_heads, an even d_k
  * for model.block = llama, a non-empty task.file when task.name = file or text (and none for the
  * other tasks), no task.separator = true for text, optim.min_lr <= optim.lr under the cosine

@@ -62,11 +62,10 @@ static const char *const SCALE_NAMES[] = {"sqrt_dk", "none", "inv_dk", "learned"
 _Static_assert(sizeof SCALE_NAMES / sizeof *SCALE_NAMES == SCALE_VALUE + 1,
                "SCALE_NAMES: one name per named ScaleMode, then NULL");
 
-static const char *check_run_name(const char *s);
 static const char *check_nonempty(const char *s);
 
 const KeySpec cfg_keys[] = {
-    KEY_STR("run", "name", run_name, "run", check_run_name,
+    KEY_STR("run", "name", run_name, "run", config_run_name_problem,
             "Folder name of this run under run.dir; letters, digits, '.', '_' and '-' only"),
     KEY_STR("run", "dir", run_dir, "runs", check_nonempty, "Parent folder of the run folders"),
     KEY_LONG("run", "seed", seed, "1", 0, LONG_MAX,
@@ -221,7 +220,7 @@ _Static_assert(N_KEYS <= CONFIG_MAX_KEYS, "raise CONFIG_MAX_KEYS");
 
 static const char *check_nonempty(const char *s) { return *s ? NULL : "must not be empty"; }
 
-static const char *check_run_name(const char *s) {
+const char *config_run_name_problem(const char *s) {
     if (!*s) return "must not be empty";
     for (const char *p = s; *p; p++)
         if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')

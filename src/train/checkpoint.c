@@ -236,9 +236,31 @@ int checkpoint_read_config(const char *path, char **config_text) {
     return *config_text ? 0 : -1;
 }
 
+/* Turns the [run] section's name and dir lines of the config text into comments, in place: where
+ * a run lives is its folder's (the caller sets both from the folder's path), and a run.name an
+ * older version let through (a resumed copy "tiny copy") must not make the run unreadable. */
+static void drop_place(char *text) {
+    int in_run = 0;
+    for (char *line = text; *line;) {
+        size_t len = strcspn(line, "\n");
+        char *p = line + strspn(line, " \t");
+        if (*p == '[') {
+            p += 1 + strspn(p + 1, " \t");
+            in_run = strncmp(p, "run", 3) == 0 && p[3 + strspn(p + 3, " \t")] == ']';
+        } else if (in_run) {
+            size_t key = strcspn(p, " \t=\n");
+            if (((key == 4 && strncmp(p, "name", 4) == 0) || (key == 3 && strncmp(p, "dir", 3) == 0)) &&
+                p[key + strspn(p + key, " \t")] == '=')
+                *p = ';';
+        }
+        line += len + (line[len] == '\n');
+    }
+}
+
 int checkpoint_load_config(const char *path, Config *c) {
     char *text = NULL;
     if (checkpoint_read_config(path, &text) != 0) return -1;
+    drop_place(text);
     Config work = *c;
     int bad = config_load_text(&work, path, text, strlen(text)) != 0;
     free(text);
@@ -322,10 +344,12 @@ int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s
 
 /* ---- the checks before a resume --------------------------------------------------------- */
 
-/* text parsed into *c (defaults first), read as checkpoint_load_config reads a checkpoint's:
+/* text parsed into *c (defaults first), read as checkpoint_load_config reads a checkpoint's (its
+ * run.name and run.dir lines dropped: text is changed):
  * no task.separator means the old fixed format. Returns 0, or -1 after config_load_text's
  * message. */
-static int parse_stored(Config *c, const char *origin, const char *text) {
+static int parse_stored(Config *c, const char *origin, char *text) {
+    drop_place(text);
     config_defaults(c);
     if (config_load_text(c, origin, text, strlen(text)) != 0) return -1;
     if (strcmp(config_origin(c, "task.separator"), "default") == 0)

@@ -53,6 +53,8 @@ int checkpoint_check_present(const char *run_dir, const char *what);
  * checkpoint_read_config, then config_load_text with the checkpoint's path in messages, then what
  * an older checkpoint meant by a key it lacks: one without task.separator was written when every
  * task, recall included, put a separator before the answer, so it gets task.separator = true.
+ * The stored run.name and run.dir are not read (c keeps its own): where a run lives is its
+ * folder's, which the caller sets, and a bad name an older version wrote stays readable.
  * Returns 0, or -1 after printing what is wrong (c is then unchanged). */
 int checkpoint_load_config(const char *path, Config *c);
 
