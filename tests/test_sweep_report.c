@@ -259,6 +259,55 @@ START_TEST(test_malformed_row) {
 }
 END_TEST
 
+/* The report names text of sweep.csv (run names, column names, values, statuses, the cells of
+ * a skipped row) on the terminal and in summary.txt: each control byte there is escaped as error
+ * lines escape it (util/error_list.h: ESC as \x1b, BEL as \x07, the C1 CSI U+009B as \xc2\x9b),
+ * never written raw, and the group table stays aligned on the shown text. A bad status cell and
+ * a cell that is no number are named in "read with warnings" (the stdout copy escaped too). */
+START_TEST(test_control_bytes_escaped) {
+    static const char *const rows[] = {
+        "s\x1b[2J1,8,8,1,n\xc2\x9b,1,,ok,0.5,0.9,,2,1,0.1,",
+        "s2,8,8,1,n\xc2\x9b,2,,ok,0.7,0.8,,2,1,0.1,",
+        "s3,8,8,1,n\xc2\x9b,3,,ok,1.2\x1b]0;pwn\x07,0.8,,2,1,0.1,",
+        "f\x1b[2J4,8,8,1,none,4,,failed,,,,,,,",
+        "s5,8,8,1,none,5,,ok,0.5,0.9,,2,1,0.1,",
+        "s6,8,8,1,none,6,,o\x1bk,0.5,0.9,,2,1,0.1,",
+    };
+    char *csv = sc_csv(0, rows, N(rows)), *scale = strstr(csv, ",scale,");
+    ck_assert_ptr_nonnull(scale);
+    char *edited = malloc(strlen(csv) + 8);
+    snprintf(edited, strlen(csv) + 8, "%.*s,sc\x1b.ale,%s", (int)(scale - csv), csv,
+             scale + strlen(",scale,"));
+    char path[512];
+    snprintf(path, sizeof path, "%s/sweep.csv", g_tmp);
+    tu_write_file(path, edited);
+    free(edited);
+    free(csv);
+    Report r = report();
+    ck_assert_int_eq(r.rc, 0);
+    snprintf(path, sizeof path, "%s/summary.txt", g_tmp);
+    char *txt = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(txt);
+    const char *const shown[] = {r.out, txt};
+    for (int i = 0; i < 2; i++) {
+        for (const unsigned char *p = (const unsigned char *)shown[i]; *p; p++)
+            ck_assert_msg((*p >= 0x20 && *p != 0x7f && !(p[0] == 0xc2 && p[1] >= 0x80 &&
+                                                          p[1] <= 0x9f)) || *p == '\n',
+                          "%s: a raw control byte 0x%02x at offset %td:\n%s",
+                          i ? "summary.txt" : "stdout", *p, (const char *)p - shown[i], shown[i]);
+        assert_has(shown[i], "varied: sc\\x1b.ale, seed\n");
+        assert_has(shown[i], "line 5: f\\x1b[2J4: failed (exit code 1)\n");
+        assert_has(shown[i], "'1.2\\x1b]0;pwn\\x07' is not a number; row skipped\n");
+        /* aligned as shown: "group" padded to the widest label, 20 bytes shown */
+        assert_has(shown[i], "\n  group                    n  acc");
+        assert_has(shown[i], "\n  sc\\x1b.ale=n\\xc2\\x9b     2  85.0 [80.0-90.0]");
+        assert_has(shown[i], "\n  sc\\x1b.ale=none          1  90.0");
+    }
+    free(txt);
+    report_free(&r);
+}
+END_TEST
+
 /* A sweep not yet run: every row missing; the first 20 are named, the rest counted. The report
  * is written, but with no run trained the result is 1 (issue 33: `--collect && publish`). */
 START_TEST(test_many_missing_rows) {
@@ -500,7 +549,8 @@ START_TEST(test_long_folder_refused) {
 END_TEST
 
 TU_MAIN_FIXTURE("sweep_report", make_tmp, remove_tmp, test_summary_over_seeds, test_lr_and_dk_sweep,
-                test_old_style_file, test_malformed_row, test_many_missing_rows, test_no_sweep_csv,
+                test_old_style_file, test_malformed_row, test_control_bytes_escaped,
+                test_many_missing_rows, test_no_sweep_csv,
                 test_damaged_header_is_bad_input,
                 test_unwritable_outputs, test_figure_not_written_named,
                 TU_LOOP(test_user_files_kept, 0, 4), test_stale_figures_removed,

@@ -2,8 +2,9 @@
  * summary over seeds (after the verdict, verdict.c), the outlying seeds, sweep_report (LR
  * sensitivity and figures come from
  * lr_sensitivity.c and sweep_figures.c), and before it the check that the folder holds no file of
- * the user's that the report would replace. The text is built once in memory and then written both
- * to the terminal and to summary.txt, so the two never differ. */
+ * the user's that the report would replace. The text is built once in memory, its lines escaped
+ * (shown_lines), and then written both to the terminal and to summary.txt, so the two never
+ * differ. */
 
 #include <errno.h>
 #include <limits.h>
@@ -40,7 +41,7 @@ static void print_rows_used(FILE *f, const SweepTable *t, const char *path) {
         n_guard += strcmp(s, "guard") == 0;
         left += !t->rows[i].in_stats;
     }
-    fprintf(f, SWEEP_REPORT_MARK "%s: %d run%s", SHOWN(path), t->n_rows, t->n_rows == 1 ? "" : "s");
+    fprintf(f, SWEEP_REPORT_MARK "%s: %d run%s", path, t->n_rows, t->n_rows == 1 ? "" : "s");
     fprintf(f, "; varied: ");
     for (int k = 0; k < t->n_keys; k++) fprintf(f, "%s%s", k ? ", " : "", sweep_key_name(t, k));
     fprintf(f, "%s\n", t->n_keys ? "" : "nothing");
@@ -263,18 +264,44 @@ static int report_text(FILE *f, const SweepTable *t, const char *csv_path, const
             return -1;
         }
     } else {
-        fprintf(f, "\nno run in %s trained: nothing to summarise\n", SHOWN(csv_path));
+        fprintf(f, "\nno run in %s trained: nothing to summarise\n", csv_path);
     }
     sweep_groups_free(g, n);
     LrGroup *lr;
     int n_lr = lr_analyse(t, &lr);
     if (n_lr < 0) return -1;
     if (n_lr > 0) lr_print(f, lr, n_lr);
-    fprintf(f, "\nfigures in %s/:\n", SHOWN(dir));
+    fprintf(f, "\nfigures in %s/:\n", dir);
     int rc = sweep_figures_write(t, lr, n_lr, dir, f);
     if (rc == 0) fprintf(f, "(none: no column but the seed varied over two trained values)\n");
     free(lr);
     return rc < 0 ? -1 : 0;
+}
+
+/* text (NUL-terminated, as open_memstream leaves it) with every line escaped as error lines are
+ * (util/error_list.h): the report quotes sweep.csv's run names, column names, grid values and
+ * statuses and the run logs' warnings, any of which may hold a control byte; escaping the
+ * finished text line by line covers every line that names one, on the terminal, in summary.txt
+ * and on the page alike (text already escaped stays as it is). Returns a malloc'd text (its
+ * length in *len), or NULL when memory runs out. text is left as it was. */
+static char *shown_lines(char *text, size_t *len) {
+    char *shown = NULL;
+    FILE *m = open_memstream(&shown, len);
+    if (!m) return NULL;
+    for (char *line = text; *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        error_put_text(m, line);
+        if (!nl) break;
+        *nl = '\n';
+        fputc('\n', m);
+        line = nl + 1;
+    }
+    if (fclose(m) != 0) {
+        free(shown);
+        return NULL;
+    }
+    return shown;
 }
 
 int sweep_report(const char *out_dir, FILE *out) {
@@ -307,7 +334,11 @@ int sweep_report(const char *out_dir, FILE *out) {
     int rc = report_text(mem, &t, csv_path, out_dir, &trained);
     static const char *const figures[] = {SWEEP_FIGURE_NAMES};
     owned_dir_remove_stale(owned, figures, 1);
-    if (fclose(mem) != 0 || !text) {
+    int closed = fclose(mem) == 0;
+    char *raw = text; /* the report as written; what is shown is its lines escaped */
+    text = closed && raw ? shown_lines(raw, &len) : NULL;
+    free(raw);
+    if (!text) {
         fprintf(stderr, "error: out of memory writing the sweep report\n");
         rc = -1;
     } else {

@@ -162,14 +162,18 @@ static int same_group(const SweepTable *t, const SweepRow *a, const SweepRow *b,
     return 1;
 }
 
+/* "name=value ..." of r's columns not in ignore, each escaped as error lines are
+ * (util/error_list.h): the label is shown (the report, the figures' legends), and a name or value
+ * of sweep.csv or --grid may hold a control byte; escaped here, the tables' widths count it as
+ * shown. */
 static void group_label(const SweepTable *t, const SweepRow *r, unsigned ignore, char *out,
                         size_t n) {
     size_t len = 0;
     out[0] = '\0';
     for (int k = 0; k < t->n_keys && len < n; k++) {
         if (ignore >> k & 1u) continue;
-        int w = snprintf(out + len, n - len, "%s%s=%s", len ? " " : "", sweep_key_name(t, k),
-                         sweep_key_value(t, r, k));
+        int w = snprintf(out + len, n - len, "%s%s=%s", len ? " " : "",
+                         SHOWN(sweep_key_name(t, k)), SHOWN(sweep_key_value(t, r, k)));
         if (w > 0) len += (size_t)w;
     }
     if (!out[0]) snprintf(out, n, "all runs");

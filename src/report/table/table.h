@@ -146,7 +146,8 @@ const char *sweep_key_value(const SweepTable *t, const SweepRow *r, int k);
 /* Rows that trained (in_stats) and agree on every varied column whose bit is NOT set in
  * `ignore` (bit k: varied column k). */
 typedef struct {
-    char label[256];  /* "scale=none optim.lr=0.01" (the columns compared), "all runs" if none */
+    char label[256];  /* "scale=none optim.lr=0.01" (the columns compared), "all runs" if none;
+                       * names and values escaped as error lines are, util/error_list.h */
     int first;        /* a row of the group (index into rows), for key values */
     int *rows;        /* indices into t->rows, in file order */
     int n;
