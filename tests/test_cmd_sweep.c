@@ -54,7 +54,8 @@ static const LineCase LINES[] = {
     {2, {"--collect", "--out", "/nonexistent/s\xc2\x9b\x9b"}, 2, 0,
      "error: cannot read '/nonexistent/s\\xc2\\x9b\\x9b/plan.txt': No such file or directory"},
     {2, {"--collect", "--out", "/nonexistent/s\x1b[2J\r"}, 2, 0,
-     "error: --out: the sweep folder's path '/nonexistent/s\\x1b[2J\\r' holds a control character "
+     "error: --out (argument 4): the sweep folder's path '/nonexistent/s\\x1b[2J\\r' holds a "
+     "control character "
      "(byte 0x1b)"},
 };
 

@@ -183,14 +183,15 @@ END_TEST
  * --seeds 0 hid the --grid errors), in argument order, each once, as a config file's errors
  * are: an unknown --grid key, a --grid value its key refuses (one line: it was followed by
  * "value '2' of 'optim.beta2' is refused (see above)"), two bad --set (a value, a key), a bad
- * --seeds, and a --set of a key a --grid varies, named though that --grid's value is bad too
- * (it was hidden by it). Each names its argument (counted by hand: argv[i] is argument i + 2);
- * the whole of stderr is compared. */
+ * --seeds, a --set of a key a --grid varies, named though that --grid's value is bad too
+ * (it was hidden by it), and an --out holding a control byte (which no run config can hold).
+ * Each names its argument (counted by hand: argv[i] is argument i + 2); the whole of stderr is
+ * compared. */
 START_TEST(test_every_bad_argument) {
     const char *args[] = {"--set",  "optim.lr=abc",      "--grid", "optim.lrr=1",
                           "--set",  "model.d_modle=32",  "--grid", "optim.beta2=0.9,2",
                           "--seeds", "0",                "--grid", "attention.softcap=x",
-                          "--set",  "attention.softcap=5", NULL};
+                          "--set",  "attention.softcap=5", "--out", "o\x1b[2J\"", NULL};
     TuResult r = tu_call(parse_cmd, args);
     ck_assert_int_eq(r.rc, -1);
     ck_assert_str_eq(
@@ -204,7 +205,10 @@ START_TEST(test_every_bad_argument) {
         "3,7)\n"
         "error: --grid (argument 13): 'attention.softcap': expected a number, got 'x'\n"
         "error: --set (argument 15): 'attention.softcap' is set by the sweep for every run; use "
-        "--grid (or drop the --set)\n");
+        "--grid (or drop the --set)\n"
+        "error: --out (argument 17): the sweep folder's path 'o\\x1b[2J\"' holds a control "
+        "character (byte 0x1b), which the run configs and jobs.txt cannot hold; choose another "
+        "folder\n");
     tu_result_free(&r);
 }
 END_TEST

@@ -15,6 +15,7 @@
 
 #include "cli/args.h"
 #include "report/read/read.h"
+#include "sweep/sweep.h"
 #include "util/error_list.h"
 
 /* argv starts after --sweep; config_set numbers arguments on the whole command line. */
@@ -331,6 +332,9 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
         parse_grid(p, v, argn);
     } else if (strcmp(flag, "--out") == 0) {
         a->out = v, a->out_argn = argn;
+        char where[64];
+        error_place(where, sizeof where, "--out", argn);
+        sweep_out_check(v, where, argn, &p->errs);
     } else if (strcmp(flag, "--set") == 0) {
         a->sets[a->n_sets] = v;
         a->set_argn[a->n_sets++] = argn;

@@ -77,6 +77,18 @@ static int own_folder(Sweep *sw) {
     return bad >= 0 ? 0 : bad == -2 ? RC_USAGE : RC_IO;
 }
 
+int sweep_out_check(const char *path, const char *where, int order, ErrorList *errs) {
+    for (const unsigned char *q = (const unsigned char *)path; *q; q++)
+        if (*q == '"' || *q < 0x20 || *q == 0x7f) {
+            error_add(errs, order, where, "the sweep folder's path '%s' holds %s (byte 0x%02x), "
+                                          "which the run configs and jobs.txt cannot hold; "
+                                          "choose another folder",
+                      path, *q == '"' ? "a '\"'" : "a control character", *q);
+            return -1;
+        }
+    return 0;
+}
+
 /* The sweep folder: --out, else sweeps/<config file name without .ini>, else sweeps/default. */
 static int out_dir(Sweep *sw) {
     const SweepArgs *a = &sw->a;
@@ -102,16 +114,9 @@ static int out_dir(Sweep *sw) {
         error_add(NULL, 0, NULL, "--out: folder name '%s' is too long", sw->out_abs);
         return -1;
     }
-    /* the path goes into every run config (run.dir = "...") and jobs.txt line: a '"', a line
-     * break or another control byte would break them, and every run would fail */
-    for (const unsigned char *q = (const unsigned char *)sw->out_abs; *q; q++)
-        if (*q == '"' || *q < 0x20 || *q == 0x7f) {
-            error_add(NULL, 0, NULL, "--out: the sweep folder's path '%s' holds %s (byte 0x%02x), "
-                                     "which the run configs and jobs.txt cannot hold; choose "
-                                     "another folder",
-                      sw->out_abs, *q == '"' ? "a '\"'" : "a control character", *q);
-            return -1;
-        }
+    /* --out itself was checked with the line's other errors (cli/sweep_args.c); here the
+     * whole path, the current folder's part or the default's too */
+    if (sweep_out_check(sw->out_abs, "--out", 0, NULL) != 0) return -1;
     snprintf(sw->csv, sizeof sw->csv, "%s/sweep.csv", sw->out);
     return 0;
 }

@@ -34,4 +34,10 @@ int sweep_run_one(const char *cfg_path);
  * config is no such run config), or -1 after a message (plan.txt unreadable, OUT unresolvable). */
 int sweep_follow_moved(Config *c, const char *cfg_path);
 
+/* The sweep folder's path goes into every run config (run.dir = "...") and jobs.txt line: a '"',
+ * a line break or another control byte would break them. Returns 0 when path holds none, else
+ * -1 after adding the error naming path and the byte to errs (NULL: printed now) at place
+ * `where` (an error_place, e.g. "--out (argument 4)") with order `order`. */
+int sweep_out_check(const char *path, const char *where, int order, ErrorList *errs);
+
 #endif
