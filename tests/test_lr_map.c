@@ -924,13 +924,42 @@ START_TEST(test_where_from_subfolder) {
 }
 END_TEST
 
+/* A copy of ./train outside any checkout (TMP/x/bin/train): the map's corpus, data/kjv.txt of
+ * the program's checkout, is nowhere to be found, so whether the config's file is it cannot be
+ * told: no number, and no made-up path below the copy's folder (it said
+ * "TMP/x/bin/data/kjv.txt", a path holding nothing). The line spelt by hand. */
+START_TEST(test_where_outside_checkout) {
+    char cmd[2400], out[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/x/bin && cp %s %s/x/bin/train", tmp, tu_train_bin(),
+             tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(cmd, sizeof cmd,
+             "cd %s && %s/x/bin/train --where %s/configs/text_users.ini "
+             "--set task.file=%s/data/kjv.txt",
+             tmp, tmp, SCALEDOT_SOURCE_DIR, SCALEDOT_SOURCE_DIR);
+    snprintf(out, sizeof out, "%s/where.txt", tmp);
+    int rc;
+    char *text = tu_shell_output(cmd, out, &rc);
+    ck_assert_msg(rc == 0, "%s: rc %d\n%s", cmd, rc, text);
+    char *nl = strchr(text, '\n');
+    ck_assert_ptr_nonnull(nl);
+    nl[1] = '\0'; /* the verdict line */
+    ck_assert_str_eq(text, "verdict: near the best (measured on the map's corpus data/kjv.txt of "
+                           "the program's checkout, not found; whether this config's "
+                           SCALEDOT_SOURCE_DIR "/data/kjv.txt is that file cannot be told from "
+                           "here): 3 of 3 runs at its width, arm and lr ended near the best "
+                           "(d_model 256, lr 6e-4); regime text_users\n");
+    free(text);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
                         TU_LOOP(test_estimate, 0, CC_COUNT(ESTIMATES)), test_behind_best,
                         TU_LOOP(test_cases, 0, CC_COUNT(CASES)),
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,
                         TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_no_runs, test_text_regime,
-                        test_corpus_rule, test_where_from_subfolder,
+                        test_corpus_rule, test_where_from_subfolder, test_where_outside_checkout,
                         test_text_users_config, test_where_sets,
                         test_no_lr_near_best, test_note_matters, test_where_cli,
                         TU_LOOP(test_where_bad_input, 0, CC_COUNT(BAD)), test_init_check_line);

@@ -65,7 +65,8 @@ const char *corpus_map_base(char *out, size_t n) {
         snprintf(mark, sizeof mark, "%s/" CORPUS_CHECKOUT_MARK, strcmp(dir, "/") ? dir : "");
         if (access(mark, F_OK) == 0) return snprintf(out, n, "%s", dir) < (int)n ? out : NULL;
         char *slash = strrchr(dir, '/');
-        if (!slash || strcmp(dir, "/") == 0) return out; /* in no checkout: its own folder */
+        if (!slash || strcmp(dir, "/") == 0) return NULL; /* in no checkout: the map's corpus
+                                                             * is nowhere to be found */
         slash[slash == dir] = '\0';
     }
 }

@@ -32,8 +32,9 @@ LrCorpus corpus_match(const char *mine, const char *map, const char *map_base);
 
 /* The folder a relative corpus path of the map is read from when the caller gives none: the
  * checkout the program is in, the nearest folder at or above the executable's (self_exe_dir)
- * that holds CORPUS_CHECKOUT_MARK (none: the executable's own), into out (n bytes, at least
- * PATH_MAX). Returns out, or NULL when the program's path cannot be read. */
+ * that holds CORPUS_CHECKOUT_MARK, into out (n bytes, at least PATH_MAX). Returns out, or NULL
+ * when the program is in no checkout (a copy of it elsewhere: the corpus cannot be located) or
+ * its path cannot be read. */
 const char *corpus_map_base(char *out, size_t n);
 
 #endif

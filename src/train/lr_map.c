@@ -383,6 +383,9 @@ static int note_corpus(const Config *c, int r, const char *corpus_base, LrPlacem
     /* named where it is: the same relative path from the current folder may be another file */
     if (ref.task_file[0] != '/' && base)
         snprintf(p->corpus, sizeof p->corpus, "%s/%s", base, ref.task_file);
+    else if (ref.task_file[0] != '/') /* no checkout: no place to name (corpus_match: untold) */
+        snprintf(p->corpus, sizeof p->corpus, "%s of the program's checkout, not found",
+                 ref.task_file);
     else
         snprintf(p->corpus, sizeof p->corpus, "%s", ref.task_file);
     snprintf(p->config_file, sizeof p->config_file, "%s", c->task_file);

@@ -205,7 +205,9 @@ int lr_map_place(const Config *c, int T, const char *corpus_base, LrPlacement *p
  * (0.008 bits per byte behind the best run at d_model 256)"; on a corpus other than the map's, no
  * number but "(measured on the map's corpus CHECKOUT/data/kjv.txt; this config trains on FILE)",
  * or, when that cannot be told, "(measured on the map's corpus CHECKOUT/data/kjv.txt; whether
- * this config's FILE is that file cannot be told from here)"; the paths escaped as error lines
+ * this config's FILE is that file cannot be told from here)" (CHECKOUT/data/kjv.txt reads
+ * "data/kjv.txt of the program's checkout, not found" when the program is in none); the paths
+ * escaped as error lines
  * write them, util/error_list.h), what it
  * rests on and the regime; with a predicted step-0 logit std >= LR_MAP_STEP0_FAIL_STD, that such
  * runs failed from the start. */
