@@ -21,7 +21,7 @@
 
 typedef struct {
     int report;           /* 1: --sweep-report, 0: --sweep-run, 2: --sweep */
-    const char *args[4];  /* NULL-terminated */
+    const char *args[6];  /* NULL-terminated */
     int rc;
     int on_stdout;        /* the needle is looked for on stdout (else stderr) */
     const char *needle;
@@ -57,6 +57,11 @@ static const LineCase LINES[] = {
      "error: --out (argument 4): the sweep folder's path '/nonexistent/s\\x1b[2J\\r' holds a "
      "control character "
      "(byte 0x1b)"},
+    /* a task.file that cannot be read, in the train command's words (cli_sweep's argv[0] is
+     * --sweep: the --set of task.file is argument 4) */
+    {2, {"--set", "task.name=file", "--set", "task.file=/nonexistent/t.txt", "--plan"}, 2, 0,
+     "error: task.file '/nonexistent/t.txt' (--set (argument 5)) cannot be read: No such file or "
+     "directory\n"},
 };
 
 START_TEST(test_lines) {

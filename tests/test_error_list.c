@@ -1,9 +1,10 @@
 /* test_error_list.c: error lines and the list of a command line's errors (src/util/error_list.c):
  * each control byte of the text written escaped as the table below spells it by hand (C0, DEL, the
- * C1 controls and every byte that is not valid UTF-8; valid UTF-8 kept), the same by error_shown,
- * which cuts a long text after a whole piece; errors
- * written in their order (the argument's number, 0 first) whatever order they came in, equal
- * orders as they came; the cap: the first ERRORS_NAMED in that order named, the rest counted on
+ * C1 controls, the bidi controls and line separators, and every byte that is not valid UTF-8;
+ * valid UTF-8 kept), the same by error_shown, which cuts a long text after a whole piece; errors
+ * written in their order (the argument's number, 0 first; then the file's line) whatever order
+ * they came in, equal ones as they came; the cap: the first ERRORS_NAMED in that order named, the
+ * rest counted on
  * one line, also when an error of a lower order comes after the list is full (a sweep's config
  * file is read after its 20 bad arguments); errno kept across a line. */
 #include <check.h>
@@ -42,6 +43,15 @@ static const struct {
     {"\xed\xa0\x80", "\\xed\\xa0\\x80"},           /* a surrogate, U+D800 */
     {"\xf4\x90\x80\x80\xf5\x80", "\\xf4\\x90\\x80\\x80\\xf5\\x80"}, /* above U+10FFFF */
     {"\xff\xfe", "\\xff\\xfe"},
+    /* the invisible characters that reorder or break a line: U+200E, U+200F, U+202A, U+202E
+     * (the rest reversed), U+2066, U+2069, U+2028, U+2029; their neighbours U+200D, U+2030,
+     * U+2065, U+206A as they are */
+    {"evil\xe2\x80\xaeini.txt", "evil\\xe2\\x80\\xaeini.txt"},
+    {"\xe2\x80\x8e\xe2\x80\x8f\xe2\x80\xaa", "\\xe2\\x80\\x8e\\xe2\\x80\\x8f\\xe2\\x80\\xaa"},
+    {"\xe2\x81\xa6\xe2\x81\xa9", "\\xe2\\x81\\xa6\\xe2\\x81\\xa9"},
+    {"\xe2\x80\xa8\xe2\x80\xa9", "\\xe2\\x80\\xa8\\xe2\\x80\\xa9"},
+    {"\xe2\x80\x8d\xe2\x80\xb0\xe2\x81\xa5\xe2\x81\xaa",
+     "\xe2\x80\x8d\xe2\x80\xb0\xe2\x81\xa5\xe2\x81\xaa"},
 };
 
 START_TEST(test_escapes) {
@@ -95,11 +105,14 @@ START_TEST(test_order) {
     error_add(&l, 7, "--set (argument 7)", "b");
     error_add(&l, 3, NULL, "a");
     error_add(&l, 7, "--set (argument 7)", "c");
-    error_add(&l, 0, "f.ini:2", "first");
+    error_add_line(&l, 0, 5, "f.ini:5", "fifth");
+    error_add_line(&l, 0, 2, "f.ini:2", "first");
+    error_add_line(&l, 0, 5, "f.ini:5", "fifth again");
     long n;
     char *err = flushed(&l, &n);
-    ck_assert_int_eq(n, 4);
-    ck_assert_str_eq(err, "error: f.ini:2: first\nerror: a\nerror: --set (argument 7): b\n"
+    ck_assert_int_eq(n, 6);
+    ck_assert_str_eq(err, "error: f.ini:2: first\nerror: f.ini:5: fifth\n"
+                          "error: f.ini:5: fifth again\nerror: a\nerror: --set (argument 7): b\n"
                           "error: --set (argument 7): c\n");
     free(err);
     ck_assert_int_eq(error_count(&l), 0); /* emptied: a second flush writes nothing */

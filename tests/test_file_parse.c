@@ -79,9 +79,9 @@ START_TEST(test_file_errors) {
     Task t;
     ck_assert_int_eq(init_capture(&t, &c, msg, sizeof msg), -1);
     if (e->line)
-        snprintf(want, sizeof want, "%s:%d: ", path, e->line);
+        snprintf(want, sizeof want, "error: %s:%d: ", path, e->line);
     else
-        snprintf(want, sizeof want, "%s: ", path);
+        snprintf(want, sizeof want, "error: %s: ", path);
     ck_assert_msg(strstr(msg, want) == msg, "want prefix '%s', message: %s", want, msg);
     ck_assert_msg(strstr(msg, e->what), "want '%s', message: %s", e->what, msg);
     ck_assert_msg(strstr(msg, "task.file"), "message: %s", msg);
@@ -98,10 +98,10 @@ typedef struct {
 } UnreadableCase;
 
 static const UnreadableCase UNREADABLE[] = {
-    {"/nonexistent/scaledot/none.txt", "/nonexistent/scaledot/none.txt: ",
+    {"/nonexistent/scaledot/none.txt", "error: /nonexistent/scaledot/none.txt: ",
      "No such file or directory"},
-    {"/tmp", "/tmp: ", "task.file"},  /* a directory: opens, but cannot be read */
-    {"", "", "task.file"},            /* the key is empty */
+    {"/tmp", "error: /tmp: ", "task.file"},  /* a directory: opens, but cannot be read */
+    {"", "error: default: 'task.file': ", "task.file"},            /* the key is empty */
 };
 
 START_TEST(test_file_unreadable) {
@@ -126,7 +126,7 @@ START_TEST(test_file_too_many_symbols) {
     Config c = file_config(path);
     Task t;
     ck_assert_int_eq(init_capture(&t, &c, msg, sizeof msg), -1);
-    snprintf(want, sizeof want, "%s:4096: ", path);
+    snprintf(want, sizeof want, "error: %s:4096: ", path);
     ck_assert_msg(strstr(msg, want) == msg && strstr(msg, "too many distinct symbols") &&
                       strstr(msg, "4096"),
                   "message: %s", msg);

@@ -141,7 +141,7 @@ typedef struct {
     int ok;
     int seq_len;                  /* ok: expected T (0 = not checked) */
     const char *origin_key;       /* refused: the message starts with where this key was set */
-    int key_form;                 /* ... followed by "key 'KEY': " (else by "'KEY' = ") */
+    int key_form;                 /* ... followed by "'KEY': " (else by "'KEY' = ") */
     const char *needles[4];       /* refused: text the message holds */
 } ParamCase;
 
@@ -191,9 +191,9 @@ START_TEST(test_parameters) {
     ck_assert_msg(rc == -1, "%s: accepted", e->name);
     const char *o = config_origin(&c, e->origin_key);
     if (e->key_form)
-        snprintf(want, sizeof want, "%s: key '%s': ", o ? o : "default", e->origin_key);
+        snprintf(want, sizeof want, "error: %s: '%s': ", o ? o : "default", e->origin_key);
     else
-        snprintf(want, sizeof want, "%s: '%s' = ", o ? o : "default", e->origin_key);
+        snprintf(want, sizeof want, "error: %s: '%s' = ", o ? o : "default", e->origin_key);
     ck_assert_msg(strstr(msg, want) == msg, "%s: want the prefix '%s', message: %s", e->name,
                   want, msg);
     for (int k = 0; k < 4 && e->needles[k]; k++)

@@ -243,6 +243,44 @@ START_TEST(test_error_unreadable_file) {
 }
 END_TEST
 
+/* A place too long for Config.origin (288 bytes) keeps its end, the file and its line, after
+ * "...", cut after a whole character: of "/" + 200 "ā" (2 bytes each) + "/ff.ini:3", the 284
+ * bytes after "..." hold "/ff.ini:3" (9) and 137 "ā" (274; 138 would be 285); a check's message
+ * names that place. */
+START_TEST(test_long_origin_keeps_end) {
+    char name[600] = "/", want[400] = "...", text[] = "[model]\nn_heads = 5\nd_model = 48\n";
+    for (int i = 0; i < 200; i++) strcat(name, "\xc4\x81");
+    strcat(name, "/ff.ini");
+    for (int i = 0; i < 137; i++) strcat(want, "\xc4\x81");
+    strcat(want, "/ff.ini:3");
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_text(&c, name, text, strlen(text)), 0);
+    ck_assert_str_eq(config_origin(&c, "model.d_model"), want);
+    char err[2048], line[1024];
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    snprintf(line, sizeof line, "error: %s: 'model.d_model' = 48 is not divisible by "
+             "'model.n_heads' = 5 (set at %.*s2)\n", want, (int)strlen(want) - 1, want);
+    ck_assert_str_eq(err, line);
+}
+END_TEST
+
+/* A line that is no assignment is quoted to 200 bytes, cut after a whole character: "x" and 150
+ * "é" show "x" and 99 of them (199 bytes; one more would be 201), then "...". */
+START_TEST(test_long_line_cut_whole) {
+    char text[400] = "[model]\nx", want[400] =
+        "error: " CC_NAME ":2: expected '[section]', 'key = value' or a comment, got 'x";
+    for (int i = 0; i < 150; i++) strcat(text, "\xc3\xa9");
+    for (int i = 0; i < 99; i++) strcat(want, "\xc3\xa9");
+    strcat(want, "...'\n");
+    Config c;
+    config_defaults(&c);
+    char err[1024];
+    ck_assert_int_eq(cc_load(&c, text, 0, err, sizeof err), -1);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
 int main(void) {
     if (!mkdtemp(g_dir)) { /* before any test: no ck_assert outside one */
         perror("mkdtemp");
@@ -260,6 +298,8 @@ int main(void) {
     tcase_add_test(bad, test_errors_capped);
     tcase_add_test(bad, test_error_missing_file);
     tcase_add_test(bad, test_error_unreadable_file);
+    tcase_add_test(bad, test_long_origin_keeps_end);
+    tcase_add_test(bad, test_long_line_cut_whole);
     suite_add_tcase(s, bad);
     int rc = tu_run(s);
     tu_remove_tree(g_dir);

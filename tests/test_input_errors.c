@@ -134,7 +134,9 @@ END_TEST
  * argument order (the file's first; they came only after every value was good, one bad value
  * hid them), and left out where a key they involve holds another value than the one the user
  * gave: a refused value (of the file or a --set), a key given twice in the file, a key under a
- * section header given twice, a file that cannot be read (the defaults: d_model 64, n_heads 1).
+ * section header given twice, a file that cannot be read (the defaults: d_model 64, n_heads 1),
+ * a key under a refused header (every key of its name), before any header, or misspelled (the
+ * key suggested). The file's errors, checks included, in the order of its lines.
  * A value the file refused and a --set gave again is the user's: judged. The whole output;
  * exit 2, no run folder. */
 START_TEST(test_checks_between_keys_named_with_the_rest) {
@@ -144,9 +146,9 @@ START_TEST(test_checks_between_keys_named_with_the_rest) {
     } CASES[] = {
         {"[model]\nd_model = 65\nn_heads = 2\n[optim]\nlr = fast\n",
          "--set train.steps=x f.ini --set attention.qk_norm=layernorm --set attention.qk_clip=5",
-         "error: f.ini:5: 'optim.lr': expected a number, got 'fast'\n"
          "error: f.ini:2: 'model.d_model' = 65 is not divisible by 'model.n_heads' = 2 (set at "
          "f.ini:3)\n"
+         "error: f.ini:5: 'optim.lr': expected a number, got 'fast'\n"
          "error: --set (argument 2): 'train.steps': expected an integer, got 'x'\n"
          "error: --set (argument 7): 'attention.qk_clip' = 5 cannot bound the logits with "
          "'attention.qk_norm' on (set at --set (argument 5)): qk-norm undoes the shrinking of the "
@@ -166,6 +168,35 @@ START_TEST(test_checks_between_keys_named_with_the_rest) {
          "(set at f.ini:3)\n"},
         {NULL, "missing.ini --set model.n_heads=3",
          "error: cannot open 'missing.ini': No such file or directory\n"},
+        /* lr = 0.01 under a refused header is not read: 0.001 (default) is not the user's, for
+         * a header without ']', with text after it, or of an unknown section */
+        {"[optim\nlr = 0.01\n", "f.ini --set optim.schedule=cosine --set optim.min_lr=0.005",
+         "error: f.ini:1: section header without closing ']'\n"},
+        {"[optim]  extra words\nlr = 0.01\n",
+         "f.ini --set optim.schedule=cosine --set optim.min_lr=0.005",
+         "error: f.ini:1: unexpected text 'extra words' after the section header\n"},
+        {"[optm]\nlr = 0.01\n", "f.ini --set optim.schedule=cosine --set optim.min_lr=0.005",
+         "error: f.ini:1: unknown section [optm]; did you mean [optim]?\n"},
+        {"[task]]\nname = text\nfile = corpus.txt\n", "f.ini --set task.name=text",
+         "error: f.ini:1: unexpected text ']' after the section header\n"},
+        /* a key before any header, a misspelled one (its suggestion unsure), also by --set */
+        {"lr = 0.01\n[optim]\nschedule = cosine\nmin_lr = 0.005\n", "f.ini",
+         "error: f.ini:1: key 'lr' appears before any [section] header\n"},
+        {"[model]\nd_modle = 48\nn_heads = 3\n", "f.ini",
+         "error: f.ini:2: unknown key 'model.d_modle'; did you mean 'model.d_model'?\n"},
+        {NULL, "--set model.d_modle=48 --set model.n_heads=3",
+         "error: --set (argument 2): unknown key 'model.d_modle'; did you mean 'model.d_model'?\n"},
+        {NULL, "--set modle.d_model=48 --set model.n_heads=3",
+         "error: --set (argument 2): unknown section [modle]; did you mean [model]?\n"},
+        /* the file's errors in the order of its lines: a check between keys at its line */
+        {"[model]\nd_model = 48\nn_heads = 5\n[optim]\nlrr = 1\n", "f.ini",
+         "error: f.ini:2: 'model.d_model' = 48 is not divisible by 'model.n_heads' = 5 (set at "
+         "f.ini:3)\n"
+         "error: f.ini:5: unknown key 'optim.lrr'; did you mean 'optim.lr'?\n"},
+        {"[optim]\nlrr = 1\n[model]\nd_model = 48\nn_heads = 5\n", "f.ini",
+         "error: f.ini:2: unknown key 'optim.lrr'; did you mean 'optim.lr'?\n"
+         "error: f.ini:4: 'model.d_model' = 48 is not divisible by 'model.n_heads' = 5 (set at "
+         "f.ini:5)\n"},
     };
     char path[300], runs[300];
     snprintf(path, sizeof path, "%s/f.ini", tmpdir);
@@ -274,7 +305,7 @@ START_TEST(test_task_conflicting_answers) {
     char path[300], want[340], *err;
     ck_assert_int_eq(file_task(&t, "a b | c\nb | a\n\na b | c\nb a | c\na  b | d\n", path,
                                sizeof path, &err), -1);
-    snprintf(want, sizeof want, "%s:6: ", path);
+    snprintf(want, sizeof want, "error: %s:6: ", path);
     ck_assert_msg(strstr(err, want) == err && strstr(err, "line 1") && strstr(err, "task.file"),
                   "%s", err);
     free(err);

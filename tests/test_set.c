@@ -41,6 +41,22 @@ static const CcErrorCase SET_ERRORS[] = {
 START_TEST(test_set_errors) { cc_check_error(&SET_ERRORS[_i]); }
 END_TEST
 
+/* A long --set without '=' is quoted to 200 bytes, cut after a whole character: "x" and 150
+ * "é" (2 bytes each) show "x" and 99 of them (199 bytes; one more would be 201), then "...". */
+START_TEST(test_long_set_cut_whole) {
+    char arg[400] = "x";
+    char want[400] = "error: --set (argument 2): expected section.key=value, got 'x";
+    for (int i = 0; i < 150; i++) strcat(arg, "\xc3\xa9");
+    for (int i = 0; i < 99; i++) strcat(want, "\xc3\xa9");
+    strcat(want, "...' (missing '=')\n");
+    Config c;
+    config_defaults(&c);
+    char err[1024];
+    ck_assert_int_eq(cc_set(&c, arg, 2, err, sizeof err), -1);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
 /* config_assignment_sets reads the key as config_set does. */
 START_TEST(test_assignment_sets) {
     static const struct {
@@ -67,4 +83,4 @@ START_TEST(test_assignment_sets) {
 END_TEST
 
 TU_MAIN("set", test_set_overrides_file, TU_LOOP(test_set_errors, 0, CC_COUNT(SET_ERRORS)),
-        test_assignment_sets);
+        test_assignment_sets, test_long_set_cut_whole);

@@ -44,7 +44,7 @@ START_TEST(test_unknown_kind) {
     Task t;
     char msg[1024];
     ck_assert_int_eq(init_capture(&t, &c, msg, sizeof msg), -1);
-    ck_assert_msg(strstr(msg, "key 'task.name': unknown task kind 99"), "message: %s", msg);
+    ck_assert_msg(strstr(msg, "'task.name': unknown task kind 99"), "message: %s", msg);
     ck_assert_ptr_null(t.val_tokens);
 }
 END_TEST
@@ -79,7 +79,7 @@ START_TEST(test_init_text_same_as_file) {
     ck_assert_int_eq(rc, -1);
     snprintf(msg, sizeof msg, "%s", err);
     free(err);
-    ck_assert_msg(strstr(msg, "in memory:2: missing '|'") == msg, "message: %s", msg);
+    ck_assert_msg(strstr(msg, "error: in memory:2: missing '|'") == msg, "message: %s", msg);
     unlink(path);
 }
 END_TEST
@@ -109,7 +109,7 @@ START_TEST(test_error_names_ini_file_and_line) {
     Task t;
     char msg[1024], want[400];
     ck_assert_int_eq(init_capture(&t, &c, msg, sizeof msg), -1);
-    snprintf(want, sizeof want, "%s:6: key 'task.val_size'", path);
+    snprintf(want, sizeof want, "error: %s:6: 'task.val_size'", path);
     ck_assert_msg(strstr(msg, want) == msg, "message: %s", msg);
     snprintf(want, sizeof want, "%s:3", path);
     ck_assert_msg(strstr(msg, want) != NULL, "message: %s", msg);

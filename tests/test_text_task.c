@@ -323,7 +323,7 @@ START_TEST(test_text_bad_input) {
     snprintf(args, sizeof args, "%s --set task.file=%s --set run.dir=%s/runs --set run.name=f "
              "--set task.val_fraction=1e-9", TINY, shrt, tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
-    ck_assert_msg(tu_train_output_contains(tmpdir, "key 'task.val_fraction': 1e-09 holds out 0 "
+    ck_assert_msg(tu_train_output_contains(tmpdir, "'task.val_fraction': 1e-09 holds out 0 "
                                                    "bytes of the 170-byte text"), "key not named");
     ck_assert(tu_train_output_contains(tmpdir, "use task.val_fraction >= 0.1\n"));
     ck_assert(!tu_train_output_contains(tmpdir, "the file needs at least"));

@@ -116,6 +116,12 @@ static const CcErrorCase ERRORS[] = {
      "line break", 0},
     {"CR in a quoted --set text", "run.dir=\"runs\r\"", 3, 0, "'run.dir'", "line break", 0},
     {"CR in a file's text", "[task]\nfile = a\rb\n", 0, 2, "'task.file'", "line break", 0},
+    /* no control byte in any text: --print-config and config.ini would write it raw */
+    {"ESC in a --set text", "run.dir=x\x1by", 3, 0, "'run.dir'", "control byte 0x1b", 0},
+    {"DEL in a file's text", "[task]\nfile = a\x7f\n", 0, 2, "'task.file'", "control byte 0x7f",
+     0},
+    {"tab in a quoted file's text", "[run]\nname = \"a\tb\"\n", 0, 2, "'run.name'",
+     "control byte 0x09", 0},
 };
 
 START_TEST(test_value_errors) { cc_check_error(&ERRORS[_i]); }

@@ -57,7 +57,7 @@ int cli_parse_u64(const char *s, uint64_t *out) {
 int cli_fail(CliUsage *usage, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    error_vadd(NULL, 0, NULL, fmt, ap);
+    error_vadd(NULL, 0, 0, NULL, fmt, ap);
     va_end(ap);
     if (usage) usage(stderr);
     return EXIT_CONFIG;

@@ -327,26 +327,6 @@ static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
     return 0;
 }
 
-/* The error for a task.file that cannot be read (err: its errno), and what to do: a relative path
- * says the folder it was read from; the shipped text configs' corpus is made, not shipped, so a
- * missing data/kjv.txt in a checkout (where the script is; elsewhere the folder is what is wrong)
- * names the script that makes it. */
-static void say_unreadable(const Config *c, int err) {
-    struct stat st;
-    char cwd[PATH_MAX], here[PATH_MAX + 64] = "";
-    int link = err == ENOENT && lstat(c->task_file, &st) == 0 && S_ISLNK(st.st_mode);
-    if (err == ENOENT && c->task_file[0] != '/' && getcwd(cwd, sizeof cwd))
-        snprintf(here, sizeof here, " (a relative path: from the current folder, %s)", cwd);
-    int corpus = err == ENOENT && strcmp(c->task_file, "data/kjv.txt") == 0 &&
-                 access("experiments/text_corpus.sh", F_OK) == 0;
-    error_add(NULL, 0, NULL, "task.file '%s' (%s) cannot be read: %s%s%s%s", c->task_file,
-              config_origin(c, "task.file"), strerror(err),
-              link ? " (a symbolic link to a file that is not there)" : "", here,
-              corpus ? "; the King James Bible corpus is made by experiments/text_corpus.sh "
-                       "(./train.sh text makes it first)"
-                     : "");
-}
-
 int cli_train(int argc, char **argv, CliUsage *usage) {
     Config c;
     config_defaults(&c);
@@ -388,7 +368,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         /* --print-config too: a config that cannot run is not a config to print. --where reads
          * no text corpus (its T is task.seq_len), so a text config is placed before its corpus
          * is made (issue 45); a file task's T comes from its file */
-        say_unreadable(&c, errno);
+        task_say_unreadable(&c, errno);
         return EXIT_CONFIG;
     }
     if (a.print_config) {

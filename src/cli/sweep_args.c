@@ -74,7 +74,7 @@ static void arg_error(ErrorList *errs, const char *flag, int argn, const char *f
     error_place(where, sizeof where, flag, argn);
     va_list ap;
     va_start(ap, fmt);
-    error_vadd(errs, argn, where, fmt, ap);
+    error_vadd(errs, argn, 0, where, fmt, ap);
     va_end(ap);
 }
 

@@ -106,11 +106,14 @@ typedef struct {
     GuardAction guard_action;
     /* Where each key got its value ("FILE:LINE", "--set (argument N)", util/error_list.h's
      * error_place); indexed by the key's position in the key table (config/keys.c); empty =
-     * default. */
+     * default. A longer place keeps its end ("...ā/f.ini:12": the file and its line), cut after
+     * a whole UTF-8 character. */
     char origin[CONFIG_MAX_KEYS][CONFIG_STR + 32];
     /* Where an error about each key sorts in an ErrorList: the number of the argument that set
      * it, 0 for a file or the default. */
     int origin_order[CONFIG_MAX_KEYS];
+    /* and under it: the file's line that set it (0: not a file line) */
+    long origin_line[CONFIG_MAX_KEYS];
     /* 1: c does not hold the value key i will have: a value given for it was refused (the
      * file's or a --set's; c keeps the one before), or a sweep's axis gives each run its own
      * (config_mark_unsure). config_validate leaves out each check that involves such a key: it
@@ -216,8 +219,9 @@ const char *config_run_name_problem(const char *s);
 int config_validate(const Config *c);
 
 /* config_validate with each message added to errs instead of printed, sorted by the argument of
- * the key it starts with (Config.origin_order: 0 for the file), so that it is named with the
- * file's and the --set's errors of the same command line, in argument order. */
+ * the key it starts with (Config.origin_order: 0 for the file), a file's by its line
+ * (Config.origin_line), so that it is named with the file's and the --set's errors of the same
+ * command line, in argument order and line order. */
 int config_validate_to(const Config *c, ErrorList *errs);
 
 /* Marks key section_key ("model.d_model") unsure: config_validate leaves out the checks that

@@ -34,6 +34,10 @@ extern const int cfg_n_keys;
 
 #define MSG 512 /* room for one error message body */
 
+/* Room for a line or a --set that an error quotes (error_shown): 200 bytes whole, a longer one
+ * cut after a whole character with "..." */
+#define CFG_QUOTED 204
+
 /* The field of c that key k stores into. */
 static inline void *cfg_field(Config *c, const KeySpec *k) { return (char *)c + k->offset; }
 static inline const void *cfg_cfield(const Config *c, const KeySpec *k) {
@@ -58,19 +62,28 @@ char *cfg_trim(char *s);
 void cfg_describe_allowed(const KeySpec *k, char *buf, size_t n);
 
 /* Parses text (edited in place: quotes are stripped) as the value of key number i and stores it
- * into c, recording origin as where it came from and order as where its errors sort (an
- * argument's number, 0 for a file), and clearing its unsure mark. On error writes why into msg
+ * into c, recording origin as where it came from and order and line as where its errors sort
+ * (an argument's number, 0 for a file; the file's line, 0 for none), and clearing its unsure mark.
+ * On error writes why into msg
  * (n bytes), leaves c's settings unchanged, marks key i unsure (c does not hold the value given)
  * and returns -1; 0 on success. */
-int cfg_assign(Config *c, int i, char *text, const char *origin, int order, char *msg, size_t n);
+int cfg_assign(Config *c, int i, char *text, const char *origin, int order, long line, char *msg,
+               size_t n);
 
 /* ---- suggest.c: messages for names that are not in the table */
 
 /* "unknown section [x]; did you mean [y]?", or the list of sections when none is close. */
 void cfg_unknown_section_msg(const char *section, char *msg, size_t n);
 
-/* "unknown key 's.k'; did you mean ...?", or the keys of the section when none is close. */
-void cfg_unknown_key_msg(const char *section, const char *key, char *msg, size_t n);
+/* "unknown key 's.k'; did you mean ...?", or the keys of the section when none is close.
+ * Returns the index of the key suggested, or -1 when none is. */
+int cfg_unknown_key_msg(const char *section, const char *key, char *msg, size_t n);
+
+/* Marks unsure what a key given under a name not in the table may have meant (its value was not
+ * read, so a check between keys would judge a default): key suggested (an index, from
+ * cfg_unknown_key_msg), else every key named key in any section ("lr" under a refused header:
+ * optim.lr). */
+void cfg_mark_unread(Config *c, int suggested, const char *key);
 
 /* ---- validate.c */
 

@@ -11,6 +11,9 @@
 #include "util/error_list.h"
 #include "util/file_check.h"
 
+/* Room for a place: a path as long as PATH_MAX, and its line. */
+#define PLACE_MAX 4200
+
 typedef struct {
     const char *path;
     long line;
@@ -18,17 +21,19 @@ typedef struct {
     long first_line[CONFIG_MAX_KEYS]; /* 0 = not yet seen in this file */
     /* line of a section's header, at its first key's index; 0 = none */
     long section_line[CONFIG_MAX_KEYS];
-    int skip;        /* under a header that was refused: its keys are not read (nor reported) */
-    /* under a refused header of a known section (given twice): its keys' values are not read,
-     * so each key of it given below is marked unsure */
+    /* under a header that was refused: its keys are not read (nor reported), so each is marked
+     * unsure where it may belong: in section skipped when that is known (a section given
+     * twice), else in every section that has a key of its name */
+    int skip;
     char skipped[CONFIG_STR];
-    ErrorList *errs; /* where the file's errors go (order 0: a file is read before --set) */
+    ErrorList *errs; /* where the file's errors go (order 0: a file is read before --set; then
+                      * by line) */
 } Reader;
 
 static int line_error(const Reader *r, const char *msg) {
-    char where[4200]; /* a path as long as PATH_MAX, and its line */
+    char where[PLACE_MAX];
     snprintf(where, sizeof where, "%s:%ld", r->path, r->line);
-    error_add(r->errs, 0, where, "%s", msg);
+    error_add_line(r->errs, 0, r->line, where, "%s", msg);
     return -1;
 }
 
@@ -94,18 +99,23 @@ static int read_assignment(Reader *r, Config *c, char *s, char *eq) {
     *eq = '\0';
     char *key = cfg_trim(s);
     if (r->skip) {
-        int i = *r->skipped ? cfg_find_key(r->skipped, key) : -1;
-        if (i >= 0) c->unsure[i] = 1; /* its value was not read */
+        if (*r->skipped) {
+            int i = cfg_find_key(r->skipped, key);
+            if (i >= 0) c->unsure[i] = 1;
+        } else {
+            cfg_mark_unread(c, -1, key); /* of a section not known */
+        }
         return 0;
     }
     if (!*key) return line_error(r, "missing key name before '='");
     if (!*r->section) {
+        cfg_mark_unread(c, -1, key); /* of no section */
         snprintf(msg, sizeof msg, "key '%s' appears before any [section] header", key);
         return line_error(r, msg);
     }
     int i = cfg_find_key(r->section, key);
     if (i < 0) {
-        cfg_unknown_key_msg(r->section, key, msg, sizeof msg);
+        cfg_mark_unread(c, cfg_unknown_key_msg(r->section, key, msg, sizeof msg), key);
         return line_error(r, msg);
     }
     if (r->first_line[i]) {
@@ -119,9 +129,10 @@ static int read_assignment(Reader *r, Config *c, char *s, char *eq) {
         c->unsure[i] = 1; /* a value was given, none stored */
         return key_error(r, i, "unterminated double quote");
     }
-    char origin[sizeof c->origin[0]];
+    char origin[PLACE_MAX]; /* whole: cfg_assign keeps its end when it is too long for Config */
     snprintf(origin, sizeof origin, "%s:%ld", r->path, r->line);
-    if (cfg_assign(c, i, cfg_trim(value), origin, 0, msg, sizeof msg)) return key_error(r, i, msg);
+    if (cfg_assign(c, i, cfg_trim(value), origin, 0, r->line, msg, sizeof msg))
+        return key_error(r, i, msg);
     return 0;
 }
 
@@ -134,8 +145,9 @@ static int read_line(Reader *r, Config *c, char *s) {
     if (*s == '[') return read_header(r, s);
     char *eq = strchr(s, '=');
     if (eq) return read_assignment(r, c, s, eq);
-    char msg[MSG];
-    snprintf(msg, sizeof msg, "expected '[section]', 'key = value' or a comment, got '%.200s'", s);
+    char msg[MSG], quoted[CFG_QUOTED];
+    snprintf(msg, sizeof msg, "expected '[section]', 'key = value' or a comment, got '%s'",
+             error_shown(quoted, sizeof quoted, s));
     return line_error(r, msg);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "config/config_internal.h"
+#include "util/error_list.h"
 
 /* Splits "section . key = value" text (buf is edited) into its trimmed section and key; the
  * value is what follows the first '='. The one rule for the blanks of a --set: around the names
@@ -73,22 +74,24 @@ static int set_from(Config *c, char *buf, const char *assignment, const char *wh
     char *section, *key, *value;
     const char *why;
     if (split_assignment(buf, &section, &key, &value, &why) != 0) {
-        error_add(errs, order, where, "expected section.key=value, got '%.200s%s' (%s)",
-                  assignment, strlen(assignment) > 200 ? "..." : "", why);
+        char quoted[CFG_QUOTED];
+        error_add(errs, order, where, "expected section.key=value, got '%s' (%s)",
+                  error_shown(quoted, sizeof quoted, assignment), why);
         return -1;
     }
     if (!cfg_section_exists(section)) {
+        cfg_mark_unread(c, -1, key);
         cfg_unknown_section_msg(section, msg, sizeof msg);
         error_add(errs, order, where, "%s", msg);
         return -1;
     }
     int i = cfg_find_key(section, key);
     if (i < 0) {
-        cfg_unknown_key_msg(section, key, msg, sizeof msg);
+        cfg_mark_unread(c, cfg_unknown_key_msg(section, key, msg, sizeof msg), key);
         error_add(errs, order, where, "%s", msg);
         return -1;
     }
-    if (cfg_assign(c, i, value, where, order, msg, sizeof msg)) {
+    if (cfg_assign(c, i, value, where, order, 0, msg, sizeof msg)) {
         error_add(errs, order, where, "'%s.%s': %s", cfg_keys[i].section, cfg_keys[i].key, msg);
         return -1;
     }

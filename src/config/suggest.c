@@ -63,7 +63,7 @@ void cfg_unknown_section_msg(const char *section, char *msg, size_t n) {
 
 /* Prefers a close key of the same section; a key of another section only when it is strictly
  * closer (typically the right key put under the wrong header). */
-void cfg_unknown_key_msg(const char *section, const char *key, char *msg, size_t n) {
+int cfg_unknown_key_msg(const char *section, const char *key, char *msg, size_t n) {
     int in_best = -1, in_d = INT_MAX, out_best = -1, out_d = INT_MAX;
     for (int i = 0; i < cfg_n_keys; i++) {
         int d = name_distance(key, cfg_keys[i].key);
@@ -76,12 +76,12 @@ void cfg_unknown_key_msg(const char *section, const char *key, char *msg, size_t
     if (out_best >= 0 && out_d < in_d && close_enough(out_d, key, cfg_keys[out_best].key)) {
         snprintf(msg, n, "unknown key '%s.%s'; did you mean '%s.%s' (section [%s])?", section, key,
                  cfg_keys[out_best].section, cfg_keys[out_best].key, cfg_keys[out_best].section);
-        return;
+        return out_best;
     }
     if (in_best >= 0 && close_enough(in_d, key, cfg_keys[in_best].key)) {
         snprintf(msg, n, "unknown key '%s.%s'; did you mean '%s.%s'?", section, key, section,
                  cfg_keys[in_best].key);
-        return;
+        return in_best;
     }
     size_t len = (size_t)snprintf(msg, n, "unknown key '%s.%s'; the keys of [%s] are", section, key,
                                   section);
@@ -91,4 +91,14 @@ void cfg_unknown_key_msg(const char *section, const char *key, char *msg, size_t
             len += (size_t)snprintf(msg + len, n - len, "%s %s", first ? "" : ",", cfg_keys[i].key);
             first = false;
         }
+    return -1;
+}
+
+void cfg_mark_unread(Config *c, int suggested, const char *key) {
+    if (suggested >= 0) {
+        c->unsure[suggested] = 1;
+        return;
+    }
+    for (int i = 0; i < cfg_n_keys; i++)
+        if (!strcmp(cfg_keys[i].key, key)) c->unsure[i] = 1;
 }

@@ -35,7 +35,8 @@ static int fail_at(const Config *c, ErrorList *errs, int lead, const char *fmt, 
 static int fail_at(const Config *c, ErrorList *errs, int lead, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    error_vadd(errs, c->origin_order[lead], cfg_origin_of(c, lead), fmt, ap);
+    error_vadd(errs, c->origin_order[lead], c->origin_line[lead], cfg_origin_of(c, lead), fmt,
+               ap);
     va_end(ap);
     return -1;
 }

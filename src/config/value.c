@@ -216,6 +216,13 @@ static int parse_string(const KeySpec *k, const char *s, Value *v, char *msg, si
         snprintf(msg, n, "contains a line break; a text value must fit on one line");
         return -1;
     }
+    /* an ESC or another control byte would reach the printed config and config.ini raw (a
+     * terminal acts on it), and --sweep's --out refuses them for that reason: none in any text */
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) {
+            snprintf(msg, n, "contains the control byte 0x%02x; a text value may hold none", *p);
+            return -1;
+        }
     const char *why = k->check ? k->check(s) : NULL;
     if (why) {
         char buf[SHOWN_BUF];
@@ -286,16 +293,29 @@ static void store_value(Config *c, const KeySpec *k, const Value *v) {
     }
 }
 
+/* origin into dst (n bytes, n > 4) whole, or when too long its end (the file's tail and its
+ * ":LINE", which name the place) after "...", cut after a whole UTF-8 character. */
+static void keep_tail(char *dst, size_t n, const char *origin) {
+    size_t len = strlen(origin), from = 0;
+    if (len >= n) {
+        from = len - (n - 4);
+        while (from < len && ((unsigned char)origin[from] & 0xC0) == 0x80) from++;
+    }
+    snprintf(dst, n, "%s%s", from ? "..." : "", origin + from);
+}
+
 /* Parses and stores text for key i, recording where it came from; on error msg says why. */
-int cfg_assign(Config *c, int i, char *text, const char *origin, int order, char *msg, size_t n) {
+int cfg_assign(Config *c, int i, char *text, const char *origin, int order, long line, char *msg,
+               size_t n) {
     Value v = {0};
     if (parse_value(&cfg_keys[i], text, &v, msg, n)) {
         c->unsure[i] = 1; /* the value given is not the one c holds */
         return -1;
     }
     store_value(c, &cfg_keys[i], &v);
-    snprintf(c->origin[i], sizeof c->origin[i], "%s", origin);
+    keep_tail(c->origin[i], sizeof c->origin[i], origin);
     c->origin_order[i] = order;
+    c->origin_line[i] = line;
     c->unsure[i] = 0;
     return 0;
 }
@@ -308,7 +328,7 @@ void config_defaults(Config *c) {
     for (int i = 0; i < config_key_count(); i++) {
         char text[CONFIG_STR + 2], msg[MSG];
         snprintf(text, sizeof text, "\"%s\"", cfg_keys[i].def); /* quoted so "" is accepted */
-        if (cfg_assign(c, i, text, "", 0, msg, sizeof msg)) {
+        if (cfg_assign(c, i, text, "", 0, 0, msg, sizeof msg)) {
             fprintf(stderr, "config/keys.c: bad default of %s.%s: %s\n", cfg_keys[i].section,
                     cfg_keys[i].key, msg);
             abort(); /* a broken table is a programming error, not user input */

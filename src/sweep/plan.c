@@ -169,6 +169,10 @@ static void run_cells(const SweepArgs *a, const Config *c, long index, char (*ce
 /* The checks only a built task can do: the sequences must fit model.max_seq_len. *seq_len gets
  * the task's sequence length T. */
 static int check_task(const Config *c, int *seq_len) {
+    if ((c->task == TASK_FILE || c->task == TASK_TEXT) && access(c->task_file, R_OK) != 0) {
+        task_say_unreadable(c, errno); /* as the train command says it */
+        return -1;
+    }
     Task t;
     int rc = task_init(&t, c);
     if (rc == 0) {

@@ -15,14 +15,13 @@
 
 int task_file_error(const TaskConfig *c, const char *path, int line, const char *fmt, ...) {
     Origin o = task_set_at(c, "task.file");
-    char at[16] = "", text[4096]; /* the text quotes the file's own bytes: escaped (SHOWN) */
-    if (line > 0) snprintf(at, sizeof at, ":%d", line);
+    char where[4200], text[4096]; /* a path as long as PATH_MAX and its line; the message */
+    snprintf(where, sizeof where, line > 0 ? "%s:%d" : "%s", path, line);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s%s: %s (task.file, %s)\n", SHOWN(path), at, SHOWN(text), SHOWN(o.s));
-    return -1;
+    return task_error_at(where, "%s (task.file, %s)", text, o.s);
 }
 
 FileParse *task_parse_new(void) {
@@ -32,7 +31,7 @@ FileParse *task_parse_new(void) {
         fp->names = calloc(TASK_MAX_FILE_SYMBOLS, sizeof(char *));
     }
     if (!fp || !fp->names) {
-        fprintf(stderr, "task: out of memory\n");
+        error_add(NULL, 0, NULL, "task: out of memory");
         task_parse_free(fp);
         return NULL;
     }

@@ -24,8 +24,8 @@ typedef struct {
     int *ex_slots;   /* hash table of examples for deduplication */
 } FileParse;
 
-/* Prints "FILE:LINE: message (task.file, set at ORIGIN)" to stderr (line 0 = the file as a
- * whole) and returns -1. */
+/* Writes "error: FILE:LINE: message (task.file, set at ORIGIN)" (task_error_at; line 0 = the
+ * file as a whole: "error: FILE: ...") and returns -1. */
 PRINTF_LIKE(4, 5) int task_file_error(const TaskConfig *c, const char *path, int line,
                                       const char *fmt, ...);
 

@@ -49,7 +49,7 @@ static int one_answer_per_prompt(const FileParse *fp, const TaskConfig *c, const
                                       &second);
     if (conflict == 0) return 0;
     if (conflict < 0)
-        fprintf(stderr, "task: out of memory\n");
+        error_add(NULL, 0, NULL, "task: out of memory");
     else
         task_file_error(c, path, fp->line[second],
                         "the same prompt as line %d with a different answer (each prompt "
@@ -66,7 +66,7 @@ static int ids_in_name_order(Task *t, FileParse *fp) {
     if (!sorted || !remap) {
         free(sorted);
         free(remap);
-        fprintf(stderr, "task: out of memory\n");
+        error_add(NULL, 0, NULL, "task: out of memory");
         return -1;
     }
     memcpy(sorted, fp->names, (size_t)S * sizeof(char *));
@@ -97,7 +97,7 @@ static int distinct_examples(Task *t, FileParse *fp) {
     fp->ex_slots = malloc((size_t)cap * sizeof(int));
     fp->order = malloc((size_t)fp->n_ex * sizeof(int));
     if (!fp->ex_slots || !fp->order) {
-        fprintf(stderr, "task: out of memory\n");
+        error_add(NULL, 0, NULL, "task: out of memory");
         return -1;
     }
     for (int i = 0; i < cap; i++) fp->ex_slots[i] = -1;
@@ -131,11 +131,10 @@ static int shape_fits(const Task *t, const TaskConfig *c, const char *path, int 
                                            "set needs at least 2", n);
     if (c->max_seq_len != 0 && T > c->max_seq_len) {
         Origin om = task_origin_of(c, "model.max_seq_len");
-        fprintf(stderr,
-                "%s: 'model.max_seq_len' = %d is too short for task 'file' (sequences need T = %d "
-                "tokens); raise model.max_seq_len or shorten the longest lines of %s\n",
-                SHOWN(om.s), c->max_seq_len, T, SHOWN(path));
-        return -1;
+        return task_error_at(om.s, "'model.max_seq_len' = %d is too short for task 'file' "
+                                   "(sequences need T = %d tokens); raise model.max_seq_len or "
+                                   "shorten the longest lines of %s",
+                             c->max_seq_len, T, path);
     }
     return 0;
 }
@@ -168,7 +167,7 @@ static int lay_out_rows(Task *t, const FileParse *fp, int n, int n_val) {
     t->file_mask = xcalloc((size_t)t->n_train_file * Tz, sizeof(float));
     t->scratch = xcalloc(Tz + 1, sizeof(int));
     if (!t->file_tokens || !t->file_targets || !t->file_mask || !t->scratch) {
-        fprintf(stderr, "task: out of memory for %d examples of %d tokens\n", n, t->seq_len);
+        error_add(NULL, 0, NULL, "task: out of memory for %d examples of %d tokens", n, t->seq_len);
         return -1;
     }
     for (int k = 0; k < n_val; k++) {

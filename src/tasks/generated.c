@@ -117,11 +117,10 @@ static int room_for(const Task *t, const TaskConfig *c, uint64_t space) {
     }
     if (c->max_seq_len != 0 && t->seq_len > c->max_seq_len) {
         Origin om = task_origin_of(c, "model.max_seq_len");
-        fprintf(stderr,
-                "%s: 'model.max_seq_len' = %d is too short for task '%s' (sequences need T = %d "
-                "tokens); raise model.max_seq_len or lower %s\n",
-                SHOWN(om.s), c->max_seq_len, name, t->seq_len, len_key);
-        return -1;
+        return task_error_at(om.s, "'model.max_seq_len' = %d is too short for task '%s' "
+                                   "(sequences need T = %d tokens); raise model.max_seq_len or "
+                                   "lower %s",
+                             c->max_seq_len, name, t->seq_len, len_key);
     }
     return 0;
 }
@@ -167,7 +166,7 @@ int task_init_generated(Task *t, const TaskConfig *c) {
     t->vocab_size = S + 2;
     t->scratch = xcalloc((size_t)t->seq_len + 1 + (size_t)S, sizeof(int));
     if (!t->scratch) {
-        fprintf(stderr, "task: out of memory\n");
+        error_add(NULL, 0, NULL, "task: out of memory");
         return -1;
     }
     if (task_alloc_val(t, c->val_size) != 0) return -1;

@@ -4,9 +4,13 @@
  * -> model -> optimizer -> training loop -> logs -> report. */
 #include "tasks/task_config.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/error_list.h"
 
@@ -71,11 +75,39 @@ Origin task_set_at(const TaskConfig *tc, const char *key) {
 
 int task_key_error(const TaskConfig *tc, const char *key, const char *fmt, ...) {
     Origin o = task_origin_of(tc, key);
-    char text[4096]; /* it may quote a value: escaped (SHOWN) */
+    char text[4096];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s: key '%s': %s\n", SHOWN(o.s), key, SHOWN(text));
+    error_add(NULL, 0, o.s, "'%s': %s", key, text);
     return -1;
+}
+
+int task_error_at(const char *where, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    error_vadd(NULL, 0, 0, where, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* The error for a task.file that cannot be read (err: its errno), and what to do: a relative path
+ * says the folder it was read from; the shipped text configs' corpus is made, not shipped, so a
+ * missing data/kjv.txt in a checkout (where the script is; elsewhere the folder is what is wrong)
+ * names the script that makes it. */
+void task_say_unreadable(const Config *c, int err) {
+    struct stat st;
+    char cwd[PATH_MAX], here[PATH_MAX + 64] = "";
+    int link = err == ENOENT && lstat(c->task_file, &st) == 0 && S_ISLNK(st.st_mode);
+    if (err == ENOENT && c->task_file[0] != '/' && getcwd(cwd, sizeof cwd))
+        snprintf(here, sizeof here, " (a relative path: from the current folder, %s)", cwd);
+    int corpus = err == ENOENT && strcmp(c->task_file, "data/kjv.txt") == 0 &&
+                 access("experiments/text_corpus.sh", F_OK) == 0;
+    error_add(NULL, 0, NULL, "task.file '%s' (%s) cannot be read: %s%s%s%s", c->task_file,
+              config_origin(c, "task.file"), strerror(err),
+              link ? " (a symbolic link to a file that is not there)" : "", here,
+              corpus ? "; the King James Bible corpus is made by experiments/text_corpus.sh "
+                       "(./train.sh text makes it first)"
+                     : "");
 }

@@ -55,8 +55,17 @@ Origin task_origin_of(const TaskConfig *tc, const char *key);
 /* "set at FILE:LINE" or "default", for a second key named inside a message. */
 Origin task_set_at(const TaskConfig *tc, const char *key);
 
-/* Prints "ORIGIN: key 'KEY': message" to stderr -- the same shape as the config reader's errors
- * -- and returns -1. */
+/* Writes "error: ORIGIN: 'KEY': message" (error_add: escaped) -- the same shape as the config
+ * reader's errors, ORIGIN where key was set -- and returns -1. */
 PRINTF_LIKE(3, 4) int task_key_error(const TaskConfig *tc, const char *key, const char *fmt, ...);
+
+/* Writes the error for a task.file that cannot be read (err: its errno): the path, where it was
+ * set, why, and what to do (a relative path names the current folder; a missing data/kjv.txt in a
+ * checkout names the script that makes it). The train command and the sweep's plan say it alike. */
+void task_say_unreadable(const Config *c, int err);
+
+/* Writes "error: WHERE: message" (error_add: escaped; WHERE a place such as an origin of
+ * task_origin_of, or a file's "PATH:LINE") and returns -1. */
+PRINTF_LIKE(2, 3) int task_error_at(const char *where, const char *fmt, ...);
 
 #endif

@@ -50,10 +50,10 @@ int task_init_text_shape(Task *t, const TaskConfig *c) {
     if (c->max_seq_len != 0 && T > c->max_seq_len) {
         Origin om = task_origin_of(c, "model.max_seq_len");
         Origin os = task_set_at(c, "task.seq_len");
-        fprintf(stderr, "%s: 'model.max_seq_len' = %d is too short for task 'text' (windows of "
-                        "task.seq_len = %d tokens, %s); raise model.max_seq_len or lower "
-                        "task.seq_len\n", SHOWN(om.s), c->max_seq_len, T, SHOWN(os.s));
-        return -1;
+        return task_error_at(om.s, "'model.max_seq_len' = %d is too short for task 'text' "
+                                   "(windows of task.seq_len = %d tokens, %s); raise "
+                                   "model.max_seq_len or lower task.seq_len",
+                             c->max_seq_len, T, os.s);
     }
     t->n_symbols = 256;
     t->vocab_size = 256;

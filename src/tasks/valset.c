@@ -8,6 +8,7 @@
 
 #include "tasks/valset.h"
 #include "tasks/tasks_internal.h"
+#include "util/error_list.h"
 
 void task_put_row(const Task *t, const int *seq, int a, int L, int *tok, int *tgt, float *m) {
     int T = t->seq_len;
@@ -70,8 +71,8 @@ int task_alloc_val(Task *t, int n_val) {
     t->val_hashes = xcalloc((size_t)cap, sizeof(uint64_t));
     t->val_slots = malloc((size_t)cap * sizeof(int));
     if (!t->val_tokens || !t->val_targets || !t->val_mask || !t->val_hashes || !t->val_slots) {
-        fprintf(stderr, "task: out of memory for %d validation examples of %d tokens\n", n_val,
-                t->seq_len);
+        error_add(NULL, 0, NULL, "task: out of memory for %d validation examples of %d tokens",
+                  n_val, t->seq_len);
         return -1;
     }
     for (int i = 0; i < cap; i++) t->val_slots[i] = -1;

@@ -21,17 +21,34 @@ static int utf8_len(const unsigned char *p) {
     return n;
 }
 
-/* The next character of p as error lines write it, into out (at most 8 bytes and a NUL);
+/* True for the 3-byte character at p (valid UTF-8) that reorders or breaks the line on a terminal
+ * while invisible: the bidi marks, embeddings, overrides and isolates U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069 (U+202E shows the rest of the line reversed) and the line and
+ * paragraph separators U+2028, U+2029. */
+static int invisible_layout(const unsigned char *p) {
+    if (p[0] != 0xe2) return 0;
+    if (p[1] == 0x80)
+        return p[2] == 0x8e || p[2] == 0x8f || p[2] == 0xa8 || p[2] == 0xa9 ||
+               (p[2] >= 0xaa && p[2] <= 0xae);
+    return p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9;
+}
+
+/* Room for one character as error lines write it: 3 bytes as \xNN each, and a NUL. */
+#define PIECE 13
+
+/* The next character of p as error lines write it, into out (at most 12 bytes and a NUL);
  * returns how many bytes of p it took. */
-static int escape_next(const unsigned char *p, char out[9]) {
+static int escape_next(const unsigned char *p, char out[PIECE]) {
     int n = *p < 0x80 ? 1 : utf8_len(p);
     if (*p == '\r' || *p == '\n' || *p == '\t') {
-        snprintf(out, 9, "\\%c", *p == '\r' ? 'r' : *p == '\n' ? 'n' : 't');
+        snprintf(out, PIECE, "\\%c", *p == '\r' ? 'r' : *p == '\n' ? 'n' : 't');
     } else if (*p < 0x20 || *p == 0x7f || n == 0) {
-        snprintf(out, 9, "\\x%02x", *p);
+        snprintf(out, PIECE, "\\x%02x", *p);
         n = 1;
     } else if (n == 2 && p[0] == 0xc2 && p[1] <= 0x9f) { /* C1: U+0080-U+009F */
-        snprintf(out, 9, "\\x%02x\\x%02x", p[0], p[1]);
+        snprintf(out, PIECE, "\\x%02x\\x%02x", p[0], p[1]);
+    } else if (n == 3 && invisible_layout(p)) {
+        snprintf(out, PIECE, "\\x%02x\\x%02x\\x%02x", p[0], p[1], p[2]);
     } else {
         memcpy(out, p, (size_t)n);
         out[n] = 0;
@@ -40,7 +57,7 @@ static int escape_next(const unsigned char *p, char out[9]) {
 }
 
 void error_put_text(FILE *f, const char *s) {
-    char piece[9];
+    char piece[PIECE];
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         p += escape_next(p, piece);
         fputs(piece, f);
@@ -48,7 +65,7 @@ void error_put_text(FILE *f, const char *s) {
 }
 
 const char *error_shown(char *buf, size_t n, const char *s) {
-    char piece[9];
+    char piece[PIECE];
     size_t whole = 0, len = 0;
     for (const unsigned char *p = (const unsigned char *)s; *p; whole += strlen(piece))
         p += escape_next(p, piece);
@@ -92,7 +109,8 @@ static char *format(const char *fmt, va_list ap) {
 }
 
 /* Adds, or writes when l is NULL. */
-static void add(ErrorList *l, int order, const char *where, const char *fmt, va_list ap) {
+static void add(ErrorList *l, int order, long line, const char *where, const char *fmt,
+                va_list ap) {
     char *text = format(fmt, ap);
     if (!l) {
         put_line(where, text ? text : "(out of memory for the message)");
@@ -100,7 +118,9 @@ static void add(ErrorList *l, int order, const char *where, const char *fmt, va_
         return;
     }
     int at = l->n;
-    while (at > 0 && l->e[at - 1].order > order) at--;
+    while (at > 0 && (l->e[at - 1].order > order ||
+                      (l->e[at - 1].order == order && l->e[at - 1].line > line)))
+        at--;
     char *w = where ? strdup(where) : NULL;
     if (at == ERRORS_NAMED || !text || (where && !w)) {
         l->more++;
@@ -116,21 +136,30 @@ static void add(ErrorList *l, int order, const char *where, const char *fmt, va_
     }
     memmove(&l->e[at + 1], &l->e[at], (size_t)(l->n - at) * sizeof l->e[0]);
     l->e[at].order = order;
+    l->e[at].line = line;
     l->e[at].where = w;
     l->e[at].text = text;
     l->n++;
 }
 
-void error_vadd(ErrorList *l, int order, const char *where, const char *fmt, va_list ap) {
+void error_vadd(ErrorList *l, int order, long line, const char *where, const char *fmt,
+                va_list ap) {
     int saved = errno; /* the caller may go on to read it (ENOMEM or not) */
-    add(l, order, where, fmt, ap);
+    add(l, order, line, where, fmt, ap);
     errno = saved;
 }
 
 void error_add(ErrorList *l, int order, const char *where, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    error_vadd(l, order, where, fmt, ap);
+    error_vadd(l, order, 0, where, fmt, ap);
+    va_end(ap);
+}
+
+void error_add_line(ErrorList *l, int order, long line, const char *where, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    error_vadd(l, order, line, where, fmt, ap);
     va_end(ap);
 }
 

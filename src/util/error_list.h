@@ -9,6 +9,10 @@
  *   - the C0 controls 0x00-0x1f and DEL 0x7f as \r, \n, \t, else \xNN;
  *   - valid UTF-8 as it is ("données/ā.ini" stays readable), but the C1 controls U+0080-U+009F
  *     (C2 80 - C2 9F; U+009B is a CSI like ESC [) as their two bytes, "\xc2\x9b";
+ *   - and the invisible characters that reorder or break the line, the bidi marks, embeddings,
+ *     overrides and isolates U+200E, U+200F, U+202A-U+202E, U+2066-U+2069 (U+202E would show
+ *     the rest of the line reversed) and the separators U+2028, U+2029, as their three bytes,
+ *     "\xe2\x80\xae";
  *   - every byte that is not part of valid UTF-8 as \xNN: a lone 0x9b (8-bit terminals read it as
  *     CSI), a cut sequence (C3 at the end), an overlong form (C0 80 for NUL, E0 80 80), a
  *     surrogate (ED A0 80) or a code point above U+10FFFF.
@@ -28,22 +32,34 @@
 typedef struct {
     struct {
         int order;         /* where it sorts: 0 for the config file, else its argument's number */
+        long line;         /* then by this: the config file's line, 0 for none (first) */
         char *where, *text; /* malloc'd; where may be NULL */
     } e[ERRORS_NAMED];
-    int n;     /* named: e[0..n), sorted by order, equal orders as they came */
+    int n;     /* named: e[0..n), sorted by (order, line), equal ones as they came */
     long more; /* counted, not named */
 } ErrorList;
 
 /* Adds one error (text from fmt) at place where (NULL: none) to l, which must be zeroed ({0})
  * before its first error. Sorted by order, equal orders kept as they came; only the first
- * ERRORS_NAMED of that order are kept, the rest counted (out of memory: counted too). With l
+ * ERRORS_NAMED in that order are kept, the rest counted (out of memory: counted too). With l
  * NULL the line is written to stderr at once. errno is kept: a caller may read it after. */
 void error_add(ErrorList *l, int order, const char *where, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-void error_vadd(ErrorList *l, int order, const char *where, const char *fmt, va_list ap);
+
+/* error_add with a second sort key under order: line, the config file's line the error is about
+ * (order 0), so that a file's errors are named in the order of its lines whichever step of the
+ * reading found them (a bad value at its line, a check between keys after the whole file);
+ * error_add's errors have line 0, sorting before the lines of their order. */
+void error_add_line(ErrorList *l, int order, long line, const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void error_vadd(ErrorList *l, int order, long line, const char *where, const char *fmt,
+                va_list ap);
 
 /* The errors added to l so far (named and counted). */
 long error_count(const ErrorList *l);
