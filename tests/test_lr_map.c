@@ -1,10 +1,10 @@
 /* test_lr_map.c: a config placed in its measured regime (src/train/lr_map_regime.c, lr_map.c,
  * lr_map_report.c): the thresholds measured, interpolated, and extrapolated with one fitted
- * exponent (hand arithmetic in the comments); the regime chosen by its settings and the differences from the
- * nearest named; the verdicts the published runs give (the issue's cases); the verdict line;
- * ./train --where end to end (the verdict first, nothing written, the errors of training), also
- * from configs/ (the map's corpus read from the program's checkout, train/corpus_match.c); when a
- * run prints its lr map line; and the line init_check.txt gets. */
+ * exponent (hand arithmetic in the comments); the regime chosen by its settings and the
+ * differences from the nearest named; the verdicts the published runs give (the issue's cases);
+ * the verdict line; ./train --where end to end (the verdict first, nothing written, the errors of
+ * training), also from configs/ (the map's corpus read from the program's checkout,
+ * train/corpus_match.c); when a run prints its lr map line; and the line init_check.txt gets. */
 #include <check.h>
 #include <dirent.h>
 #include <math.h>
