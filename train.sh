@@ -150,6 +150,10 @@ else
     held=$(mktemp "${TMPDIR:-/tmp}/scaledot-unscaled.XXXXXX" 2>/dev/null ||
         mktemp /tmp/scaledot-unscaled.XXXXXX)
     trap 'rm -f "$held"' EXIT
+    # the unscaled run's lines, shown on stderr, where the scaled run wrote its own (./train
+    # writes a run's lines there): both runs on one stream, so that `./train.sh 2>log` keeps both
+    # and stdout the comparison
+    show_held() { echo >&2; cat "$held" >&2; }
     ./train "$unscaled_cfg" "$@" "${threads[@]}" >"$held" 2>&1 &
     unscaled=$!
     ./train "$scaled_cfg" "$@" "${threads[@]}" &
@@ -162,8 +166,7 @@ else
         kill -"$1" "$scaled" "$unscaled" 2>/dev/null || true
         wait "$scaled" 2>/dev/null || true
         wait "$unscaled" 2>/dev/null || true
-        echo
-        cat "$held"
+        show_held
         exit "$2"
     }
     trap 'stop INT 130' INT
@@ -172,8 +175,7 @@ else
     wait "$scaled" || rc_scaled=$?
     wait "$unscaled" || rc_unscaled=$?
     trap - INT TERM
-    echo
-    cat "$held"
+    show_held
     if [ "$rc_scaled" != 0 ] || [ "$rc_unscaled" != 0 ]; then
         echo "train.sh: scaled run exited with $rc_scaled, unscaled run with $rc_unscaled" >&2
         exit $((rc_scaled != 0 ? rc_scaled : rc_unscaled))

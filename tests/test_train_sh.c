@@ -33,16 +33,18 @@ static void make_repo(void) {
     tu_write_file(path, "train:\n\t@:\n");
 }
 
-/* Runs train.sh from another folder (/), short runs; returns the exit code. */
-static int train_sh(const char *args) {
-    char cmd[PATH_MAX * 2];
+/* Runs train.sh from another folder (/), short runs, stdout and stderr into out.txt, or stderr
+ * into err.txt when apart; returns the exit code. */
+static int train_sh_to(const char *args, int apart) {
+    char cmd[PATH_MAX * 3];
     snprintf(cmd, sizeof cmd, "cd / && %s/train.sh %s --set train.steps=4 --set train.eval_every=2 "
                               "--set log.every=2 --set task.val_size=32 --set log.progress=0 "
-                              ">%s/out.txt 2>&1",
-             tmpdir, args, tmpdir);
+                              ">%s/out.txt 2>%s%s",
+             tmpdir, args, tmpdir, apart ? tmpdir : "&1", apart ? "/err.txt" : "");
     int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+static int train_sh(const char *args) { return train_sh_to(args, 0); }
 
 /* How many entries of folder sub of the scratch repository start with prefix. */
 static int count_entries(const char *sub, const char *prefix) {
@@ -103,6 +105,25 @@ START_TEST(test_second_run_keeps_the_first) {
 }
 END_TEST
 
+/* Both runs' lines on one stream, stderr, where ./train writes them (the unscaled run's are held
+ * and shown after the scaled run's): `./train.sh 2>log` keeps both runs, stdout the comparison. */
+START_TEST(test_runs_on_one_stream) {
+    make_repo();
+    ck_assert_int_eq(train_sh_to("", 1), 0);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    char *out = tu_read_file(path, NULL);
+    snprintf(path, sizeof path, "%s/err.txt", tmpdir);
+    char *err = tu_read_file(path, NULL);
+    ck_assert(out && err);
+    ck_assert_msg(strstr(err, "run 'scaled'") && strstr(err, "run 'unscaled'"), "stderr:\n%s", err);
+    ck_assert_msg(!strstr(out, "run 'scaled'") && !strstr(out, "run 'unscaled'"), "stdout:\n%s", out);
+    free(out);
+    free(err);
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
 /* After one pair exists: each bad argument list exits 2, says why, and leaves runs/ as it was
  * (one scaled folder, nothing moved aside, no run folder x). */
 START_TEST(test_bad_arguments_refused_before_anything) {
@@ -153,5 +174,5 @@ START_TEST(test_bad_arguments_refused_before_anything) {
 }
 END_TEST
 
-TU_MAIN_TIMEOUT("train_sh", 600, test_second_run_keeps_the_first,
+TU_MAIN_TIMEOUT("train_sh", 600, test_second_run_keeps_the_first, test_runs_on_one_stream,
                 test_bad_arguments_refused_before_anything);

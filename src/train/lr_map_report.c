@@ -227,7 +227,7 @@ static void nearest_runs(FILE *f, const LrPlacement *p, int w) {
                     r->sweep, r->d_model, lr_str(r->lr, b, sizeof b), r->seed, g->criterion,
                     r->metric);
             if (r->peak >= 0) fprintf(f, "%.3g", r->peak);
-            else fprintf(f, "-");
+            else fprintf(f, "not logged"); /* an older sweep.csv has no logit_std_peak */
             fprintf(f, "%s\n", g->relative ? (r->learnt ? ": near the best" : ": behind the best")
                                        : (r->learnt ? ": learnt" : ": did not learn"));
         }
