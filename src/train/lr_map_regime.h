@@ -4,7 +4,7 @@
 #define SCALEDOT_LR_MAP_REGIME_H
 
 #include "config/config.h"
-#include "train/lr_map.h"
+#include "train/lr_map_types.h"
 
 /* x as the run resolves it for task sequence length T (train_resolve_config), and a numeric
  * attention.scale equal (in double, exactly) to 1/sqrt(d_k) or 1 written as sqrt_dk or none. */
