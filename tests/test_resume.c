@@ -312,7 +312,7 @@ START_TEST(test_foreign_checkpoint_refused) {
 END_TEST
 
 /* Folder names that are no legal run.name: a copy, UTF-8, ESC, a C1 control (U+009B, a CSI). */
-static const char *const BAD_FOLDER_NAMES[] = {"a copy", "donn\xc3\xa9" "es", "a\x1b[2J", "a\xc2\x9b"};
+static const char *const BAD_FOLDER_NAMES[] = {"a copy", "donn\303\251es", "a\x1b[2J", "a\xc2\x9b"};
 
 /* A run folder whose name is no legal run.name is not resumed: the resume would write that name
  * into checkpoint.bin and config.ini as run.name, and no later command could read the run.
