@@ -51,6 +51,26 @@ static inline uint64_t fnv1a64(const unsigned char *p, size_t n) {
     return h;
 }
 
+/* Writes to path the checkpoint old (len bytes, as read from a file) with its configuration text
+ * replaced by text and the hash recomputed (the layout checkpoint.h specifies: 16 bytes of
+ * header, the text's length, the text, the tensors, the FNV-1a hash of all before it). */
+static inline void write_with_config(const char *path, const unsigned char *old, size_t len,
+                                     const char *text) {
+    uint64_t clen;
+    memcpy(&clen, old + 16, 8);
+    size_t nlen = strlen(text), rest = len - 24 - clen - 8, total = 24 + nlen + rest + 8;
+    unsigned char *out = malloc(total);
+    uint64_t n64 = nlen;
+    memcpy(out, old, 16);
+    memcpy(out + 16, &n64, 8);
+    memcpy(out + 24, text, nlen);
+    memcpy(out + 24 + nlen, old + 24 + clen, rest);
+    uint64_t h = fnv1a64(out, total - 8);
+    memcpy(out + total - 8, &h, 8);
+    spit(path, (const char *)out, total);
+    free(out);
+}
+
 /* Rewrites the configuration text in the checkpoint at path with its first `from` replaced by
  * `to` (the hash recomputed, as checkpoint.h specifies), as another program would have written it. */
 static inline void replace_in_config(const char *path, const char *from, const char *to) {
@@ -64,17 +84,7 @@ static inline void replace_in_config(const char *path, const char *from, const c
     ck_assert_msg(at != NULL, "no '%s' in the stored config", from);
     memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
     memcpy(at, to, strlen(to));
-    size_t nlen = strlen(text), rest = len - 24 - clen - 8, total = 24 + nlen + rest + 8;
-    unsigned char *out = malloc(total);
-    uint64_t n64 = nlen;
-    memcpy(out, old, 16);
-    memcpy(out + 16, &n64, 8);
-    memcpy(out + 24, text, nlen);
-    memcpy(out + 24 + nlen, old + 24 + clen, rest);
-    uint64_t h = fnv1a64(out, total - 8);
-    memcpy(out + total - 8, &h, 8);
-    spit(path, (const char *)out, total);
-    free(out);
+    write_with_config(path, old, len, text);
     free(text);
     free(old);
 }

@@ -256,18 +256,7 @@ static void drop_separator_key(const char *path) {
         memmove(pv, end ? end + 1 : pv + strlen(pv), strlen(end ? end + 1 : pv + strlen(pv)) + 1);
     }
     ck_assert_ptr_null(strstr(text, "separator"));
-    size_t nlen = strlen(text), rest = len - 24 - clen - 8;
-    size_t total = 24 + nlen + rest + 8;
-    unsigned char *out = malloc(total);
-    uint64_t n64 = nlen;
-    memcpy(out, old, 16);
-    memcpy(out + 16, &n64, 8);
-    memcpy(out + 24, text, nlen);
-    memcpy(out + 24 + nlen, old + 24 + clen, rest);
-    uint64_t h = fnv1a64(out, total - 8);
-    memcpy(out + total - 8, &h, 8);
-    spit(path, (const char *)out, total);
-    free(out);
+    write_with_config(path, old, len, text);
     free(text);
     free(old);
 }
