@@ -890,6 +890,21 @@ START_TEST(test_corpus_rule) {
 }
 END_TEST
 
+/* Runs cmd (a ./train --where line), which must exit 0, and checks its first line, the verdict,
+ * against want (with its newline). */
+static void expect_verdict_line(const char *cmd, const char *want) {
+    char out[600];
+    snprintf(out, sizeof out, "%s/where.txt", tmp);
+    int rc;
+    char *text = tu_shell_output(cmd, out, &rc);
+    ck_assert_msg(rc == 0, "%s: rc %d\n%s", cmd, rc, text);
+    char *nl = strchr(text, '\n');
+    ck_assert_ptr_nonnull(nl);
+    nl[1] = '\0';
+    ck_assert_str_eq(text, want);
+    free(text);
+}
+
 /* ./train --where run from configs/ with relative paths: the map's corpus is data/kjv.txt of the
  * checkout the program is in, the config's task.file is read from configs/ (as the trainer opens
  * it). configs/text_users.ini (task.file = data/kjv.txt) names configs/data/kjv.txt, not the
@@ -908,18 +923,10 @@ START_TEST(test_where_from_subfolder) {
          "text_users\n"},
     };
     for (int i = 0; i < CC_COUNT(CASES); i++) {
-        char cmd[1600], out[600];
+        char cmd[1600];
         snprintf(cmd, sizeof cmd, "cd %s/configs && %s --where text_users.ini %s", SCALEDOT_SOURCE_DIR,
                  tu_train_bin(), CASES[i].set);
-        snprintf(out, sizeof out, "%s/where.txt", tmp);
-        int rc;
-        char *text = tu_shell_output(cmd, out, &rc);
-        ck_assert_msg(rc == 0, "%s: rc %d\n%s", cmd, rc, text);
-        char *nl = strchr(text, '\n');
-        ck_assert_ptr_nonnull(nl);
-        nl[1] = '\0'; /* the verdict line */
-        ck_assert_str_eq(text, CASES[i].verdict);
-        free(text);
+        expect_verdict_line(cmd, CASES[i].verdict);
     }
 }
 END_TEST
@@ -929,7 +936,7 @@ END_TEST
  * told: no number, and no made-up path below the copy's folder (it said
  * "TMP/x/bin/data/kjv.txt", a path holding nothing). The line spelt by hand. */
 START_TEST(test_where_outside_checkout) {
-    char cmd[2400], out[600];
+    char cmd[2400];
     snprintf(cmd, sizeof cmd, "mkdir -p %s/x/bin && cp %s %s/x/bin/train", tmp, tu_train_bin(),
              tmp);
     ck_assert_int_eq(system(cmd), 0);
@@ -937,19 +944,11 @@ START_TEST(test_where_outside_checkout) {
              "cd %s && %s/x/bin/train --where %s/configs/text_users.ini "
              "--set task.file=%s/data/kjv.txt",
              tmp, tmp, SCALEDOT_SOURCE_DIR, SCALEDOT_SOURCE_DIR);
-    snprintf(out, sizeof out, "%s/where.txt", tmp);
-    int rc;
-    char *text = tu_shell_output(cmd, out, &rc);
-    ck_assert_msg(rc == 0, "%s: rc %d\n%s", cmd, rc, text);
-    char *nl = strchr(text, '\n');
-    ck_assert_ptr_nonnull(nl);
-    nl[1] = '\0'; /* the verdict line */
-    ck_assert_str_eq(text, "verdict: near the best (measured on the map's corpus data/kjv.txt of "
-                           "the program's checkout, not found; whether this config's "
-                           SCALEDOT_SOURCE_DIR "/data/kjv.txt is that file cannot be told from "
-                           "here): 3 of 3 runs at its width, arm and lr ended near the best "
-                           "(d_model 256, lr 6e-4); regime text_users\n");
-    free(text);
+    expect_verdict_line(cmd, "verdict: near the best (measured on the map's corpus data/kjv.txt of "
+                             "the program's checkout, not found; whether this config's "
+                             SCALEDOT_SOURCE_DIR "/data/kjv.txt is that file cannot be told from "
+                             "here): 3 of 3 runs at its width, arm and lr ended near the best "
+                             "(d_model 256, lr 6e-4); regime text_users\n");
 }
 END_TEST
 
