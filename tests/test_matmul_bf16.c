@@ -1,4 +1,4 @@
-/* test_matmul_bf16.c: model.matmul = bf16's kernels (src/model/matmul_bf16.c).
+/* test_matmul_bf16.c: model.matmul = bf16's kernels (src/model/matmul_bf16*.c).
  *
  * - bf16_from_float against a table of bit patterns worked out by hand (ties to even, carries,
  *   inf, NaN, subnormals), and this file's own rounding (rne_bf16, in double) against the table.

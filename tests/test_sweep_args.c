@@ -1,8 +1,10 @@
 /* test_sweep_args.c: the command line of ./train --sweep read into SweepArgs
- * (src/cli/sweep_args.c): every mistake it refuses on its own, table-driven (return -1, a
- * message naming the argument), all of a line's named at once, its config file's first; what a well-formed line fills in,
- * with the argument numbers counted by hand on the whole command line (argv[i] after --sweep is
- * argument i + 2); and --help. Flags given twice are refused; the user's text is quoted escaped. Values only a config can judge are test_plan.c's. */
+ * (src/cli/sweep_args.c, its checks of the whole line in src/cli/sweep_args_check.c): every
+ * mistake it refuses on its own, table-driven (return -1, a message naming the argument), all of
+ * a line's named at once, its config file's first; what a well-formed line fills in, with the
+ * argument numbers counted by hand on the whole command line (argv[i] after --sweep is argument
+ * i + 2); and --help. Flags given twice are refused; the user's text is quoted escaped. Values
+ * only a config can judge are test_plan.c's. */
 #include "cli/sweep_args.h"
 
 #include <check.h>

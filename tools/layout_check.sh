@@ -23,6 +23,9 @@ ALLOW='
 src/model/attention.c
 src/model/matmul.c
 src/model/matmul_bf16.c
+src/model/matmul_bf16_avx2.c
+src/model/matmul_bf16_avx512.c
+src/model/matmul_bf16_portable.c
 '
 
 # Pending: findings that are printed but do not fail, for work landing in steps (keys: "long

@@ -1,19 +1,20 @@
-/* sweep_args.c: the command line of ./train --sweep read into axes (sweep/plan.h), with every
- * check of the arguments: list syntax, duplicates, a key set twice (by a shorthand and by
- * --grid, or by --set and by an axis), options that need another, each value by the config's
- * rules, the d_k values against the width, the checks between keys of the config every run
- * starts from. Every mistake is named in one run, in argument order (util/error_list.h), after
- * the config file's own errors when there are any. Command layer: the engine (src/sweep/) gets
- * the SweepArgs this fills. */
+/* sweep_args.c: the command line of ./train --sweep read into axes (sweep/plan.h), each argument
+ * checked as it is read (list syntax, duplicates, counts, an option given twice, --grid's key,
+ * --out); then, without --grid, the preset's axes, the checks that need the whole line
+ * (sweep_args_check.c: the d_k values against the width, a key set twice by a shorthand and by
+ * --grid or --set, each value by the config's rules, the checks between keys of the config every
+ * run starts from) and the axes in plan order. Every mistake is named in one run, in argument
+ * order (util/error_list.h), after the config file's own errors when there are any. Command
+ * layer: the engine (src/sweep/) gets the SweepArgs this fills. */
 #include "cli/sweep_args.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/sweep_args_check.h"
 #include "report/read/read.h"
 #include "sweep/sweep.h"
 #include "util/error_list.h"
@@ -60,22 +61,6 @@ void sweep_usage(FILE *f) {
         "arguments or config (nothing was run), 130 / 143 stopped by SIGINT / SIGTERM\n"
         "(every running run saved its checkpoint; start the same command again to go on).\n",
         names, list);
-}
-
-/* Adds an error about the value of option flag, argument argn, at its place ("--grid (argument
- * 5): ..."; error_place), sorted by argn. */
-static void arg_error(ErrorList *errs, const char *flag, int argn, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static void arg_error(ErrorList *errs, const char *flag, int argn, const char *fmt, ...) {
-    char where[64];
-    error_place(where, sizeof where, flag, argn);
-    va_list ap;
-    va_start(ap, fmt);
-    error_vadd(errs, argn, 0, where, fmt, ap);
-    va_end(ap);
 }
 
 /* Splits a comma-separated list into ax->values: entries non-empty, without blanks, distinct
@@ -177,19 +162,9 @@ static const char *const VALUED[] = {"--dk", "--scales", "--seeds", "--grid", "-
                                      "--out", "--set", "--jobs", "--d-model"};
 #define N_VALUED (sizeof VALUED / sizeof *VALUED)
 
-/* The parts of the command line collected before the axes are put in plan order. */
-typedef struct {
-    Axis dk, scale, seed, grid[SWEEP_MAX_AXES];
-    int n_grid, has_dk, has_scale, has_seed;
-    int collect_argn; /* where --collect was given (0: not) */
-    int width_refused; /* --d-model's value was refused: the d_k axis' width is not known */
-    CliOnce once;     /* where each once-only option was given */
-    ErrorList errs;   /* every mistake of the line, in argument order */
-} Parts;
-
 /* A once-only option given twice, or --set of one key twice: the last one silently won. Named
  * with both arguments; the value is still read (its own mistakes are named too). */
-static void check_repeat(const SweepArgs *a, Parts *p, size_t k, const char *v, int argn) {
+static void check_repeat(const SweepArgs *a, SweepParts *p, size_t k, const char *v, int argn) {
     if (strcmp(VALUED[k], "--set") == 0) {
         char key[128];
         for (int s = 0; s < a->n_sets; s++)
@@ -217,7 +192,7 @@ static void axis_init(Axis *ax, AxisKind kind, const char *key, const char *labe
 }
 
 /* --grid section.key=v1,v2,... */
-static void parse_grid(Parts *p, const char *v, int argn) {
+static void parse_grid(SweepParts *p, const char *v, int argn) {
     size_t klen = strcspn(v, "=");
     char key[64];
     ErrorList *errs = &p->errs;
@@ -261,7 +236,7 @@ static void parse_grid(Parts *p, const char *v, int argn) {
 
 /* The options whose value is a count (--steps, --jobs, --d-model), argument argn: in range, or an
  * error. */
-static void parse_count(SweepArgs *a, Parts *p, const char *flag, const char *v, int argn) {
+static void parse_count(SweepArgs *a, SweepParts *p, const char *flag, const char *v, int argn) {
     long n;
     static const struct { const char *flag; long lo, hi; const char *what; } INTS[] = {
         {"--steps", 0, 100000000, "a number of steps (0 or more)"},
@@ -283,7 +258,7 @@ static void parse_count(SweepArgs *a, Parts *p, const char *flag, const char *v,
 
 /* One option at argv[*i] (*i moves past its value). Its mistakes go to p->errs; returns -1 only
  * when the line cannot be read on (an unknown option: whether it takes a value is unknown). */
-static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
+static int parse_option(SweepArgs *a, SweepParts *p, int argc, char **argv, int *i) {
     const char *arg = argv[*i], *v;
     if (strcmp(arg, "--one-head") == 0 || strcmp(arg, "--plan") == 0 ||
         strcmp(arg, "--collect") == 0)
@@ -344,74 +319,9 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     return 0;
 }
 
-/* The keys each shorthand owns; a --grid or --set of one of them is named, with both. */
-static void check_conflicts(const SweepArgs *a, Parts *p) {
-    static const struct { const char *key, *flag; } OWNED[] = {
-        {"model.d_model", "--dk"}, {"model.n_heads", "--dk"}, {"attention.scale", "--scales"},
-        {"run.seed", "--seeds"}, {"train.steps", "--steps"}};
-    int has[] = {p->has_dk, p->has_dk, p->has_scale, p->has_seed, a->steps >= 0};
-    ErrorList *errs = &p->errs;
-    for (int g = 0; g < p->n_grid; g++)
-        for (size_t k = 0; k < sizeof OWNED / sizeof *OWNED; k++)
-            if (has[k] && strcmp(p->grid[g].key, OWNED[k].key) == 0)
-                arg_error(errs, "--grid", p->grid[g].argn, "'%s' is also set by %s; give it once",
-                          OWNED[k].key, OWNED[k].flag);
-    if ((a->d_model_argn || a->one_head) && !p->has_dk) {
-        int argn = a->one_head ? a->one_head_argn : a->d_model_argn;
-        error_add(errs, argn, NULL, "--%s (argument %d) shapes the d_k axis, which is off with "
-                                    "--grid unless --dk is given",
-                  a->one_head ? "one-head" : "d-model", argn);
-    }
-    if (a->d_model_argn && a->one_head)
-        error_add(errs, a->d_model_argn > a->one_head_argn ? a->d_model_argn : a->one_head_argn,
-                  NULL, "--d-model and --one-head exclude each other (with --one-head, d_model = "
-                        "d_k)");
-    for (int s = 0; s < a->n_sets; s++) {
-        const char *owner = NULL, *key = NULL;
-        if (config_assignment_sets(a->sets[s], "run.name")) owner = "the sweep", key = "run.name";
-        if (config_assignment_sets(a->sets[s], "run.dir")) owner = "the sweep (--out)", key = "run.dir";
-        for (size_t k = 0; k < sizeof OWNED / sizeof *OWNED && !owner; k++)
-            if (has[k] && config_assignment_sets(a->sets[s], OWNED[k].key))
-                owner = OWNED[k].flag, key = OWNED[k].key;
-        for (int g = 0; g < p->n_grid && !owner; g++)
-            if (config_assignment_sets(a->sets[s], p->grid[g].key))
-                owner = "--grid", key = p->grid[g].key;
-        if (owner)
-            arg_error(errs, "--set", a->set_argn[s], "'%s' is set by the sweep for every run; "
-                                                     "use %s (or drop the --set)",
-                      key, owner);
-    }
-}
-
-/* Each d_k of the d_k axis divides the width it is taken from (plan_dk_width): those that do not
- * are named in one line at their --dk (the preset's at --d-model), with the other mistakes of
- * the line. */
-static void check_dk_width(const SweepArgs *a, Parts *p) {
-    if (!p->has_dk || p->width_refused) return;
-    char where[48], width[48], bad[256] = "";
-    int n_bad = 0;
-    size_t len = 0;
-    for (int i = 0; i < p->dk.n; i++) {
-        long dk;
-        const char *v = p->dk.values[i];
-        if (cli_parse_count(v, strlen(v), 1, 1000000, &dk) != 0) continue; /* named: check_dk */
-        if (plan_dk_width(a, (int)dk) >= 0) continue;
-        if (len < sizeof bad) /* cut past 255 characters: the first ones say it */
-            len += (size_t)snprintf(bad + len, sizeof bad - len, "%s%ld", n_bad ? ", " : "", dk);
-        n_bad++;
-    }
-    if (!n_bad) return;
-    error_place(where, sizeof where, "--dk", p->dk.argn);
-    if (a->d_model_argn) error_place(width, sizeof width, "--d-model", a->d_model_argn);
-    else snprintf(width, sizeof width, "the default of --d-model");
-    error_add(&p->errs, p->dk.argn ? p->dk.argn : a->d_model_argn, where,
-              "d_k = %s %s not divide d_model = %d (%s): n_heads = d_model / d_k must be a whole "
-              "number", bad, n_bad > 1 ? "do" : "does", a->d_model, width);
-}
-
 /* Without --grid, the preset's axes the command line did not give (--dk 8,...,128, the fixed
  * scales, --seeds 1). Returns 0, or -1 after a message (out of memory). */
-static int preset_axes(SweepArgs *a, Parts *p) {
+static int preset_axes(SweepArgs *a, SweepParts *p) {
     if (a->any_grid) return 0;
     if (!p->has_dk) {
         axis_init(&p->dk, AXIS_DK, "d_k", "dk", "--dk", 0);
@@ -434,7 +344,7 @@ static int preset_axes(SweepArgs *a, Parts *p) {
 }
 
 /* Orders the checked axes: d_k, scale, --grid in order, seed. */
-static void assemble(SweepArgs *a, Parts *p) {
+static void assemble(SweepArgs *a, SweepParts *p) {
     if (p->has_dk) a->axes[a->n_axes++] = p->dk, p->dk.values = NULL;
     if (p->has_scale) a->axes[a->n_axes++] = p->scale, p->scale.values = NULL;
     for (int g = 0; g < p->n_grid; g++) {
@@ -462,49 +372,6 @@ static void axis_free(Axis *ax) {
     ax->n = 0;
 }
 
-/* Each --scales value and each value of each --grid, tried on the defaults: a value's own rules
- * do not depend on the rest of the config (config/value.c), so one run names every bad
- * argument, as a config file's errors are all named at once. Then the config every run starts
- * from (plan_base_config: the file, each --set, --steps; their errors named here, the file's
- * first), and its checks between keys but those an axis takes part in (its keys are marked
- * unsure): they are the same for every run, so they are named with the rest of the line. The
- * checks an axis takes part in come later, run by run (plan_build). */
-static void check_values(const SweepArgs *a, Parts *p) {
-    Config *c = malloc(sizeof *c);
-    if (!c) {
-        error_add(&p->errs, 0, NULL, "out of memory");
-        return;
-    }
-    const Axis *tried[SWEEP_MAX_AXES + 1];
-    int n_tried = 0;
-    if (p->has_scale) tried[n_tried++] = &p->scale;
-    for (int g = 0; g < p->n_grid; g++) tried[n_tried++] = &p->grid[g];
-    for (int k = 0; k < n_tried; k++)
-        for (int v = 0; v < tried[k]->n; v++) {
-            config_defaults(c);
-            plan_axis_set(c, tried[k], tried[k]->key, tried[k]->values[v], &p->errs);
-        }
-    plan_base_config(a, c, &p->errs);
-    if (p->has_dk) {
-        config_mark_unsure(c, "model.d_model");
-        config_mark_unsure(c, "model.n_heads");
-    }
-    if (p->has_scale) config_mark_unsure(c, "attention.scale");
-    if (p->has_seed) config_mark_unsure(c, "run.seed");
-    for (int g = 0; g < p->n_grid; g++) config_mark_unsure(c, p->grid[g].key);
-    config_validate_to(c, &p->errs);
-    free(c);
-}
-
-/* --collect reads the plan from OUT/plan.txt: anything that would make a plan is refused. */
-static void check_collect(const SweepArgs *a, Parts *p) {
-    if (a->config_path || p->has_dk || p->has_scale || p->has_seed || a->any_grid || a->n_sets ||
-        a->steps >= 0 || a->d_model_argn || a->one_head)
-        error_add(&p->errs, p->collect_argn, NULL, "--collect reads the plan stored in "
-                                                   "OUT/plan.txt; give only --out DIR (and no "
-                                                   "config, axes, --set or --steps)");
-}
-
 int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
     memset(a, 0, sizeof *a);
     a->steps = -1;
@@ -512,7 +379,7 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
     a->jobs = 1;
     a->sets = malloc(sizeof *a->sets * (size_t)(argc + 1));
     a->set_argn = malloc(sizeof *a->set_argn * (size_t)(argc + 1));
-    Parts *p = calloc(1, sizeof *p);
+    SweepParts *p = calloc(1, sizeof *p);
     if (!a->sets || !a->set_argn || !p) {
         fprintf(stderr, "error: out of memory\n");
         free(p);
@@ -532,12 +399,12 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
             a->config_path = argv[i];
         }
     }
-    if (!rc && !stop && a->mode == MODE_COLLECT) check_collect(a, p);
+    if (!rc && !stop && a->mode == MODE_COLLECT) sweep_check_collect(a, p);
     else if (!rc && !stop) {
         if (preset_axes(a, p) != 0) rc = -1;
-        check_dk_width(a, p);
-        check_conflicts(a, p);
-        check_values(a, p);
+        sweep_check_dk_width(a, p);
+        sweep_check_conflicts(a, p);
+        sweep_check_values(a, p);
     }
     if (rc == 1) error_drop(&p->errs); /* --help asked: the usage, not the mistakes */
     else if (error_flush(&p->errs) != 0) rc = -1;

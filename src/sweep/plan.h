@@ -73,7 +73,7 @@ int plan_absolute_task_file(Config *c);
 
 /* The d_model of a run whose d_k (the d_k axis' value) is dk: --d-model (default 128), or dk
  * itself with --one-head; -1 when dk does not divide it (n_heads = d_model / d_k must be a whole
- * number). The one rule, checked with the arguments (cli/sweep_args.c) and applied here. */
+ * number). The one rule, checked with the arguments (cli/sweep_args_check.c) and applied here. */
 int plan_dk_width(const SweepArgs *a, int dk);
 
 /* The config every run of the sweep starts from, into c: the defaults, the config file, each
