@@ -70,7 +70,7 @@ static void arg_error(ErrorList *errs, const char *flag, int argn, const char *f
 #endif
     ;
 static void arg_error(ErrorList *errs, const char *flag, int argn, const char *fmt, ...) {
-    char where[64];
+    char where[512]; /* an unknown option is its own place: room for a long one */
     error_place(where, sizeof where, flag, argn);
     va_list ap;
     va_start(ap, fmt);
@@ -305,12 +305,12 @@ static int parse_option(SweepArgs *a, Parts *p, int argc, char **argv, int *i) {
     for (size_t k = 0; k < N_VALUED && !flag; k++)
         if (cli_is_flag(arg, VALUED[k])) flag = VALUED[k], fk = k;
     if (!flag) {
-        error_add(&p->errs, ARGN(*i), NULL, "unknown option '%s' for --sweep (argument %d; see "
-                                            "./train --sweep --help)", arg, ARGN(*i));
+        arg_error(&p->errs, arg, ARGN(*i), "unknown option for --sweep (see ./train --sweep "
+                                           "--help)");
         return -1;
     }
     if (!(v = cli_flag_value(argc, argv, i, flag))) {
-        error_add(&p->errs, ARGN(*i), NULL, "%s (argument %d) needs a value", flag, ARGN(*i));
+        arg_error(&p->errs, flag, ARGN(*i), "needs a value");
         return 0;
     }
     int argn = ARGN(*i);
@@ -358,9 +358,8 @@ static void check_conflicts(const SweepArgs *a, Parts *p) {
                           OWNED[k].key, OWNED[k].flag);
     if ((a->d_model_argn || a->one_head) && !p->has_dk) {
         int argn = a->one_head ? a->one_head_argn : a->d_model_argn;
-        error_add(errs, argn, NULL, "--%s (argument %d) shapes the d_k axis, which is off with "
-                                    "--grid unless --dk is given",
-                  a->one_head ? "one-head" : "d-model", argn);
+        arg_error(errs, a->one_head ? "--one-head" : "--d-model", argn, "shapes the d_k axis, "
+                  "which is off with --grid unless --dk is given");
     }
     if (a->d_model_argn && a->one_head)
         error_add(errs, a->d_model_argn > a->one_head_argn ? a->d_model_argn : a->one_head_argn,
