@@ -154,8 +154,10 @@ export build tmo
 passing="passing (in the caller's run, not run again)"
 if [ "${MUTATION_BASELINE_PASSED:-}" != 1 ]; then
     passing=passing
+    mkdir -p "$build/scratch" # TMPDIR as each mutant's run has it (run_program)
     printf '%s\n' $all_progs | xargs -r -P "$jobs" -I{} bash -c \
-        'CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" "./$build/tests/$1" > "baseline-$1.log" 2>&1 ||
+        'TMPDIR=$PWD/$build/scratch CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" \
+         "./$build/tests/$1" > "baseline-$1.log" 2>&1 ||
          touch "baseline-$1.failed"' _ {} || true
     bad=0
     for p in $all_progs; do
@@ -212,8 +214,11 @@ run_program() {
     local p=$1 pid ck part line='' failed='' rc=0
     failed_test=''
     : > ck.log
-    SCALEDOT_TEST_FIRST=${2:-} SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 \
-        setsid timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1 &
+    # TMPDIR: the program's scratch folder (tu_scratch) in this copy, removed with it: a program
+    # stopped at its first failure cannot remove its own
+    mkdir -p "$build/scratch"
+    TMPDIR=$PWD/$build/scratch SCALEDOT_TEST_FIRST=${2:-} SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes \
+        CK_TIMEOUT_MULTIPLIER=5 setsid timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1 &
     pid=$!
     # Watched without starting a process: ck.log read as it grows by the read builtin (a line
     # not yet finished is kept until its end comes), the 0.1 s pause a read -t on a FIFO nobody

@@ -1,7 +1,8 @@
 /* tasktest.h: helpers shared by the tests of src/tasks/ (test_tasks, test_generated, test_valset,
  * test_stream, test_file_parse, test_file_task, test_format): a small config per task kind, task
- * files in /tmp, stderr captured, one row decoded and checked against the layout of tasks.h, and
- * the validation set searched by brute force (never through the hash set under test).
+ * files in the program's scratch folder (tu_scratch), stderr captured, one row decoded and checked
+ * against the layout of tasks.h, and the validation set searched by brute force (never through
+ * the hash set under test).
  *
  * Static inline, so a test program that uses a few of them compiles without unused-function
  * warnings; a header rather than a .c file of tests/ because those are linked into every test
@@ -62,9 +63,10 @@ static inline int init_capture(Task *t, const Config *c, char *msg, size_t n) {
     return rc;
 }
 
-/* Writes len bytes to a fresh temporary file; its path goes to path. */
+/* Writes len bytes to a fresh temporary file in the program's scratch folder (tu_scratch: gone
+ * after the last test, also when this one fails); its path goes to path. */
 static inline void write_temp(char *path, size_t n, const char *content, size_t len) {
-    snprintf(path, n, "/tmp/scaledot_task_XXXXXX");
+    snprintf(path, n, "%s/task_XXXXXX", tu_scratch());
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     ck_assert_int_eq((long)write(fd, content, len), (long)len);

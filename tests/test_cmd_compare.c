@@ -35,7 +35,7 @@ static const LineCase LINES[] = {
     {{FIX "/scaled", "--out", ""}, 2, 0, "error: --out needs a folder\n"},
     /* issue 33: the last --out silently won */
     {{FIX "/scaled", "--out", "a", "--out=b"}, 2, 0,
-     "error: --out given twice (arguments 4 and 5); give it once\n"},
+     "error: --out (argument 5): given twice (first at argument 4); give it once\n"},
     {{"--help"}, 0, 1, "[--log-scale | --linear]"},
     {{FIX "/scaled", "-h"}, 0, 1, "usage: ./train --compare"},
     {{FIX "/nonexistent"}, 2, 0, "nonexistent"}, /* a bad folder is the report's to name */
@@ -50,11 +50,11 @@ static const LineCase LINES[] = {
     {{"--help"}, 0, 1, "--compare RUN_A RUN_B --at-equal-loss"},
     /* a flag without a value given twice, as --out (issue 33's fix, now for every flag) */
     {{FIX "/scaled", FIX "/unscaled", "--at-equal-loss", "--at-equal-loss"}, 2, 0,
-     "error: --at-equal-loss given twice (arguments 4 and 5); give it once\n"},
+     "error: --at-equal-loss (argument 5): given twice (first at argument 4); give it once\n"},
     {{FIX "/scaled", "--log-scale", "--log-scale"}, 2, 0,
-     "error: --log-scale given twice (arguments 3 and 4); give it once\n"},
+     "error: --log-scale (argument 4): given twice (first at argument 3); give it once\n"},
     {{"--linear", FIX "/scaled", "--linear"}, 2, 0,
-     "error: --linear given twice (arguments 2 and 4); give it once\n"},
+     "error: --linear (argument 4): given twice (first at argument 2); give it once\n"},
     /* the user's path quoted escaped (util/error_list.h) */
     {{FIX "/sc\x1b[2J\raled\xc2\x9b"}, 2, 0,
      "error: run folder '" FIX "/sc\\x1b[2J\\raled\\xc2\\x9b': No such file or directory\n"},

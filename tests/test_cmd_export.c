@@ -310,7 +310,8 @@ static const LineCase LINES[] = {
     {{"@runs/run", "@a.safetensors", "@b.safetensors"}, 2, "'"},
     {{"@runs/run", "@a.safetensors", "--bogus"}, 2, "unknown option '--bogus' for --export"},
     {{"@runs/run", "@a.safetensors", "--val"}, 2, "--val needs a file name"},
-    {{"@runs/run", "@a.safetensors", "--val", "@v.safetensors", "--val=@w.safetensors"}, 2, "--val given twice"},
+    {{"@runs/run", "@a.safetensors", "--val", "@v.safetensors", "--val=@w.safetensors"}, 2,
+     "--val (argument 6): given twice (first at argument 5)"},
     {{"@runs/run", "@a.safetensors", "--val=@a.safetensors"}, 2, "is the export file itself"},
     /* the same file spelled otherwise (its folder's realpath), or an existing one (its inode);
      * refused before the run folder is read */

@@ -44,7 +44,8 @@ START_TEST(test_mistakes_exit_2) {
         {{"--out", "OUT", "SW", "--bogus"}, "unknown option '--bogus'"},
         {{"SW", NULL}, "needs --out DIR"},
         /* the arguments holding the two values (OUT is argument 3 after ./train --regime-map) */
-        {{"--out", "OUT", "--out=OUT", "SW"}, "--out given twice (arguments 3 and 4); give it once"},
+        {{"--out", "OUT", "--out=OUT", "SW"},
+         "--out (argument 4): given twice (first at argument 3); give it once"},
         {{"--out", "OUT", "SW", "SW2"}, "is given twice"},   /* the same folder spelled twice */
         /* the user's path quoted escaped (util/error_list.h) */
         {{"--out", "OUT", "sw\x1b[2J\r\xc2\x9b\x9b", NULL},

@@ -54,17 +54,17 @@ static const BadLine BAD[] = {
     {{"./train", "--resume", "r", "--eval", "s"}, 2,
      "error: --resume and --eval take a run folder only (no config file)\n"},
     {{"./train", "--resume", "a", "--resume", "b"}, 2,
-     "error: --resume given twice (arguments 2 and 4); give it once\n"},
+     "error: --resume (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--eval", "a", "--eval", "a"}, 2,
-     "error: --eval given twice (arguments 2 and 4); give it once\n"},
+     "error: --eval (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--eval", "r", "--prompt", "1", "--prompt", "2"}, 2,
-     "error: --prompt given twice (arguments 4 and 6); give it once\n"},
+     "error: --prompt (argument 6): given twice (first at argument 4); give it once\n"},
     {{"./train", "--resume", ""}, 2, "error: --resume needs a run folder\n"},
     /* a flag without a value given twice, as one with (--where was the only one refused) */
     {{"./train", "--print-config", "a.ini", "--print-config"}, 2,
-     "error: --print-config given twice (arguments 1 and 3); give it once\n"},
+     "error: --print-config (argument 3): given twice (first at argument 1); give it once\n"},
     {{"./train", "--where", "--where"}, 2,
-     "error: --where given twice (arguments 1 and 2); give it once\n"},
+     "error: --where (argument 2): given twice (first at argument 1); give it once\n"},
     /* the user's text quoted escaped (util/error_list.h) */
     {{"./train", "a\x1b[2J.ini", "b\r.ini"}, 2,
      "error: more than one config file ('a\\x1b[2J.ini' and 'b\\r.ini')\n"},
@@ -101,13 +101,13 @@ static const BadLine BAD[] = {
     {{"./train", "--seed", "18446744073709551616"}, 2,
      "error: --seed needs an integer in [0, 2^64-1], got '18446744073709551616'\n"},
     {{"./train", "--seed", "1", "--seed", "1"}, 2,
-     "error: --seed given twice (arguments 2 and 4); give it once\n"},
+     "error: --seed (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--generate", "3", "--generate", "4"}, 2,
-     "error: --generate given twice (arguments 2 and 4); give it once\n"},
+     "error: --generate (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--temperature", "1", "--temperature", "0"}, 2,
-     "error: --temperature given twice (arguments 2 and 4); give it once\n"},
+     "error: --temperature (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--top-k", "1", "--top-k", "2"}, 2,
-     "error: --top-k given twice (arguments 2 and 4); give it once\n"},
+     "error: --top-k (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--eval", "r", "--prompt", "a", "--seed", "3"}, 2,
      "error: --temperature, --top-k and --seed go with --generate N\n"},
     {{"./train", "--eval", "r", "--generate", "3"}, 2,
@@ -168,15 +168,16 @@ START_TEST(test_set_twice_named_with_the_rest) {
          "once\n"
          "error: --set (argument 7): unknown key 'model.d_modle'; did you mean 'model.d_model'?\n"},
         {{"./train", "--set=optim.lr=1e-3", "--set", " optim.lr =x"},
-         "error: --set (argument 3): ' optim.lr ' is already set by --set (argument 1); give it "
+         "error: --set (argument 3): 'optim.lr' is already set by --set (argument 1); give it "
          "once\n"
          "error: --set (argument 3): 'optim.lr': expected a number, got 'x'\n"},
-        /* blanks around the dot: the same key (config_set reads it so); it had gone unseen */
+        /* blanks around the dot: the same key (config_set reads it so); it had gone unseen. The
+         * key named as config_set reads it, as --sweep names it (it was quoted as written) */
         {{"./train", "--set", "optim.lr=1", "--set", "optim .lr=2", "--set", "optim. lr=3", "--set",
           "train.steps=x"},
-         "error: --set (argument 4): 'optim .lr' is already set by --set (argument 2); give it "
+         "error: --set (argument 4): 'optim.lr' is already set by --set (argument 2); give it "
          "once\n"
-         "error: --set (argument 6): 'optim. lr' is already set by --set (argument 2); give it "
+         "error: --set (argument 6): 'optim.lr' is already set by --set (argument 2); give it "
          "once\n"
          "error: --set (argument 8): 'train.steps': expected an integer, got 'x'\n"},
     };
@@ -353,7 +354,8 @@ END_TEST
 
 /* A run folder whose path holds an escape sequence, a CR, a C1 CSI and a lone 0x9b: every
  * message of --resume and --eval quotes it escaped (util/error_list.h), whether the folder is
- * missing, holds no checkpoint, or is a file; nothing raw reaches the terminal. */
+ * missing, holds no checkpoint, or is a file; nothing raw reaches the terminal. Each line starts
+ * with the folder's place, "--resume (argument 2): ", as every error line does. */
 #define BAD_PATH "r\x1b[2J\rx\xc2\x9b\x9b"
 #define BAD_SHOWN "r\\x1b[2J\\rx\\xc2\\x9b\\x9b"
 START_TEST(test_run_folder_path_escaped) {
@@ -367,14 +369,15 @@ START_TEST(test_run_folder_path_escaped) {
     for (int f = 0; f < 2; f++) {
         const char *missing[] = {"./train", FLAGS[f], BAD_PATH, NULL};
         TuResult r = tu_call(train_cmd, missing);
-        snprintf(line, sizeof line, "error: %s " BAD_SHOWN ": no such run folder\n", FLAGS[f]);
+        snprintf(line, sizeof line, "error: %s (argument 2): no such run folder '" BAD_SHOWN "'\n",
+                 FLAGS[f]);
         ck_assert_int_eq(r.rc, 2);
         ck_assert_str_eq(r.err, line);
         tu_result_free(&r);
         const char *empty[] = {"./train", FLAGS[f], dir, NULL};
         r = tu_call(train_cmd, empty);
-        snprintf(line, sizeof line, "error: %s %s/" BAD_SHOWN ": the folder holds no checkpoint",
-                 FLAGS[f], tmp);
+        snprintf(line, sizeof line, "error: %s (argument 2): the folder '%s/" BAD_SHOWN "' holds "
+                 "no checkpoint", FLAGS[f], tmp);
         ck_assert_int_eq(r.rc, 2);
         ck_assert_msg(strstr(r.err, line) == r.err, "%s", r.err);
         snprintf(line, sizeof line, "(its settings are in %s/" BAD_SHOWN "/config.ini)", tmp);
@@ -382,8 +385,8 @@ START_TEST(test_run_folder_path_escaped) {
         tu_result_free(&r);
         const char *not_dir[] = {"./train", FLAGS[f], file, NULL};
         r = tu_call(train_cmd, not_dir);
-        snprintf(line, sizeof line, "error: %s %s/f" BAD_SHOWN ": not a folder (a run folder holds "
-                 "checkpoint.bin)\n", FLAGS[f], tmp);
+        snprintf(line, sizeof line, "error: %s (argument 2): '%s/f" BAD_SHOWN "' is not a folder (a "
+                 "run folder holds checkpoint.bin)\n", FLAGS[f], tmp);
         ck_assert_int_eq(r.rc, 2);
         ck_assert_str_eq(r.err, line);
         tu_assert_no_raw_control(r.err, FLAGS[f]);

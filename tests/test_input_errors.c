@@ -361,11 +361,11 @@ START_TEST(test_paths_escaped_end_to_end) {
         const char *args, *out;
     } LINES[] = {
         {"--resume \"$(printf 'r\\033[2J\\rx\\302\\233\\233')\"",
-         "error: --resume r\\x1b[2J\\rx\\xc2\\x9b\\x9b: no such run folder\n"},
+         "error: --resume (argument 2): no such run folder 'r\\x1b[2J\\rx\\xc2\\x9b\\x9b'\n"},
         {"--compare \"$(printf 'r\\033[2J\\rx')\"",
          "error: run folder 'r\\x1b[2J\\rx': No such file or directory\n"},
         {"--print-config --where --print-config",
-         "error: --print-config given twice (arguments 1 and 3); give it once\n"},
+         "error: --print-config (argument 3): given twice (first at argument 1); give it once\n"},
     };
     for (size_t i = 0; i < sizeof LINES / sizeof LINES[0]; i++) {
         ck_assert_int_eq(tu_run_train(tmpdir, LINES[i].args), 2);

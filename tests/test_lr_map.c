@@ -753,7 +753,7 @@ static const struct {
     {"[model]\nd_model = 64\n", "--set model.n_heads=3", "n_heads"},
     {"[model]\nd_model = 64\n", "--set optim.lr", "--set (argument 4)"},
     {"[model]\nd_model = 64\n", "--set optim.beta2=2", "--set (argument 4): 'optim.beta2'"},
-    {"[model]\nd_model = 64\n", "--where", "--where given twice"},
+    {"[model]\nd_model = 64\n", "--where", "--where (argument 3): given twice"},
     {"[model]\nd_model = 64\n", "--print-config", "--where places a config file"},
     {"[task]\nname = file\nfile = missing.txt\n", "", "task.file 'missing.txt'"},
 };

@@ -25,6 +25,7 @@
 #include "temp_names.h"
 #include "testutil.h"
 #include "util/stop_signal.h"
+#include "train/checkpoint.h"
 #include "train/train.h"
 
 START_TEST(test_resume_after_kill_is_bitwise_identical) {
@@ -332,7 +333,9 @@ START_TEST(test_resume_refuses_a_folder_name_no_run_name) {
         snprintf(args, sizeof args, "--resume '%s' --set train.steps=30", BAD_FOLDER_NAMES[k]);
         int rc = train_in_tmp(args);
         ck_assert_msg(rc == 2, "case %zu: --resume exit %d, want 2", k, rc);
-        ck_assert_msg(tu_train_output_contains(tmpdir, "which is no legal run.name: it may only "
+        ck_assert_msg(tu_train_output_contains(tmpdir, "error: --resume (argument 2): the run "
+                                                       "folder '") &&
+                          tu_train_output_contains(tmpdir, "which is no legal run.name: it may only "
                                                        "contain letters, digits") &&
                           tu_train_output_contains(tmpdir, "Rename the folder"),
                       "case %zu: the rule or what to do not said", k);
@@ -364,6 +367,79 @@ START_TEST(test_resume_dot_is_the_folder) {
 }
 END_TEST
 
+/* The run.dir a resume records (config.ini and the checkpoint): the one the run was started with
+ * when the folder is named from inside ("--resume ." in it, "--resume ../a" from beside it: that
+ * parent names no folder from where the run was started), the parent given otherwise; the run is
+ * trained in the folder named either way (its logs go on, nothing is made under it). */
+START_TEST(test_resume_dot_keeps_run_dir) {
+    make_tmpdir();
+    ck_assert_int_eq(train_in_tmp("--set task.name=copy --set task.length=3 --set task.symbols=6 "
+                                  "--set task.val_size=16 --set model.d_model=16 --set "
+                                  "model.n_layers=1 --set train.batch_size=8 --set train.steps=20 "
+                                  "--set log.progress=0 --set run.threads=1 --set run.dir=runs "
+                                  "--set run.name=a"),
+                     0);
+    char a[600], b[600], ini[700], ckpt[700];
+    snprintf(a, sizeof a, "%s/runs/a", tmpdir);
+    snprintf(b, sizeof b, "%s/runs/b", tmpdir);
+    snprintf(ini, sizeof ini, "%s/config.ini", a);
+    snprintf(ckpt, sizeof ckpt, "%s/checkpoint.bin", a);
+    ck_assert_int_eq(mkdir(b, 0755), 0);
+    static const struct {
+        int in_b; /* run from runs/b, else from runs/a */
+        const char *args, *last_step;
+    } STEPS[] = {{0, "--resume . --set train.steps=30", "\n30,"},
+                 {1, "--resume ../a --set train.steps=40", "\n40,"},
+                 {0, "--resume ./ --set train.steps=50", "\n50,"}};
+    for (size_t k = 0; k < sizeof STEPS / sizeof *STEPS; k++) {
+        ck_assert_msg(tu_run_train(STEPS[k].in_b ? b : a, STEPS[k].args) == 0, "%s failed",
+                      STEPS[k].args);
+        char *stored = NULL, loss[700];
+        ck_assert_int_eq(checkpoint_read_config(ckpt, &stored), 0);
+        ck_assert_msg(tu_file_contains(ini, "\ndir = \"runs\"\n") &&
+                          strstr(stored, "\ndir = \"runs\"\n"),
+                      "%s: run.dir not kept", STEPS[k].args);
+        free(stored);
+        snprintf(loss, sizeof loss, "%s/loss.csv", a);
+        ck_assert_msg(tu_file_contains(loss, STEPS[k].last_step), "%s: not trained in runs/a",
+                      STEPS[k].args);
+    }
+    ck_assert_int_eq(sh("test ! -e %s/runs && test ! -e %s/../runs", a, b), 0);
+    /* a parent given as a path is the one recorded (a copied folder resumes in the copy) */
+    ck_assert_int_eq(sh("cp -r %s %s/copy", a, tmpdir), 0);
+    ck_assert_int_eq(train_in_tmp("--resume copy --set train.steps=60"), 0);
+    snprintf(ini, sizeof ini, "%s/copy/config.ini", tmpdir);
+    ck_assert(tu_file_contains(ini, "\ndir = \".\"\n"));
+    ck_assert(tu_file_contains(ini, "\nname = \"copy\"\n"));
+}
+END_TEST
+
+/* --resume --set of a key no config has is named as an unknown key, with the suggestion the
+ * config gives anywhere else, not as a key a resume cannot change; a known key that may not change
+ * is still refused so. Nothing is trained. */
+START_TEST(test_resume_set_unknown_key_named_so) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(train_in_tmp("--resume a --set optim.lrr=1 --set bogus.x=1 --set optim.lr=1 "
+                                  "--set train.steps=30"),
+                     2);
+    char path[700];
+    snprintf(path, sizeof path, "%s/out.txt", tmpdir);
+    char *out = tu_read_file(path, NULL);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_str_eq(out,
+                     "error: --set (argument 4): unknown key 'optim.lrr'; did you mean "
+                     "'optim.lr'?\n"
+                     "error: --set (argument 6): unknown section [bogus]; the sections are [run], "
+                     "[task], [model], [attention], [init], [optim], [train], [log], [guard]\n"
+                     "error: --set (argument 8): 'optim.lr' cannot change when a run is resumed "
+                     "or evaluated: it continues with the configuration stored in its checkpoint. "
+                     "Only train.steps, run.threads and log.progress may be set; start a new run "
+                     "(another run.name) to change anything else\n");
+    free(out);
+}
+END_TEST
+
 /* A run an older program resumed in a folder "a copy" holds that name as run.name in its
  * checkpoint and config.ini: in a folder of a legal name it is still evaluated, exported and
  * resumed (where a run lives is its folder's), and the resume writes the folder's name. */
@@ -386,6 +462,16 @@ START_TEST(test_checkpoint_with_bad_run_name_read) {
     free(ini);
     ck_assert_int_eq(train_in_tmp("--eval y"), 0);
     ck_assert_int_eq(train_in_tmp("--export y y.safetensors"), 0);
+    /* the export's metadata names the run as its folder: the JSON header after the 8 bytes of
+     * its length (quotes and line ends escaped in it) */
+    char st[600];
+    size_t st_len;
+    snprintf(st, sizeof st, "%s/y.safetensors", tmpdir);
+    char *header = tu_read_file(st, &st_len);
+    ck_assert(header && st_len > 8);
+    ck_assert(strstr(header + 8, "\\nname = \\\"y\\\"\\n"));
+    ck_assert(!strstr(header + 8, "a copy"));
+    free(header);
     ck_assert_int_eq(train_in_tmp("--resume y --set train.steps=30"), 0);
     ck_assert(tu_file_contains(path, "\nname = \"y\"\n"));
     ck_assert(!tu_file_contains(path, "a copy"));
@@ -603,15 +689,17 @@ START_TEST(test_second_signal_before_any_checkpoint) {
     for (int i = 0; i < 2; i++) {
         snprintf(cmd, sizeof cmd, "%s none", cmds[i]);
         ck_assert_int_eq(train_in_tmp(cmd), 2);
-        snprintf(want, sizeof want, "error: %s none: the folder holds no checkpoint "
-                 "(checkpoint.bin), so there is nothing to %s", cmds[i], i ? "evaluate" : "resume");
+        snprintf(want, sizeof want, "error: %s (argument 2): the folder 'none' holds no "
+                 "checkpoint (checkpoint.bin), so there is nothing to %s", cmds[i],
+                 i ? "evaluate" : "resume");
         ck_assert_msg(tu_train_output_contains(tmpdir, want), "%s: not said plainly", cmds[i]);
         ck_assert(tu_train_output_contains(tmpdir, "Train it again from step 0 with the command "
                                                    "that started it (its settings are in "
                                                    "none/config.ini)"));
     }
     ck_assert_int_eq(train_in_tmp("--resume nowhere"), 2);
-    ck_assert(tu_train_output_contains(tmpdir, "error: --resume nowhere: no such run folder"));
+    ck_assert(tu_train_output_contains(tmpdir, "error: --resume (argument 2): no such run folder "
+                                               "'nowhere'\n"));
 }
 END_TEST
 
@@ -642,6 +730,7 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_llama_resume_is_bitwise_identical, test_bf16_resume_is_bitwise_identical,
                 test_finished_run_resumed_unchanged, test_foreign_checkpoint_refused,
                 test_resume_refuses_a_folder_name_no_run_name, test_resume_dot_is_the_folder,
+                test_resume_dot_keeps_run_dir, test_resume_set_unknown_key_named_so,
                 test_checkpoint_with_bad_run_name_read,
                 test_failed_resume_changes_nothing,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,

@@ -3,8 +3,11 @@
  * range (Check's "Checks: N" counts one result per loop value), run the checked fixture around
  * every test, and return EXIT_FAILURE exactly when an inner test fails. */
 #include <check.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "testutil.h"
 
@@ -33,6 +36,19 @@ START_TEST(inner_fail_a) { ck_abort_msg("planted a"); }
 END_TEST
 
 START_TEST(inner_fail_b) { ck_abort_msg("planted b"); }
+END_TEST
+
+/* where inner_fails_with_a_file notes the file it made (a test's process ends with it) */
+static char scratch_note[300];
+
+/* makes a file in the scratch folder, notes its path and fails before it could remove it */
+START_TEST(inner_fails_with_a_file) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/left", tu_scratch());
+    tu_write_file(path, "a temporary file\n");
+    tu_write_file(scratch_note, path);
+    ck_abort_msg("planted: the file is left");
+}
 END_TEST
 
 /* tu_main on tests with stdout captured: its exit code and Check's summary line; *all (when
@@ -134,6 +150,33 @@ START_TEST(test_first_test_runs_first) {
 }
 END_TEST
 
+/* A test that fails after making a temporary file in tu_scratch leaves nothing: the runner's
+ * folder is gone with the file once it ends, and the outer runner's folder is still there. */
+START_TEST(test_scratch_removed_after_a_failure) {
+    char dir[64];
+    tu_make_tmp(dir, sizeof dir, "/tmp/test_testutil.XXXXXX");
+    snprintf(scratch_note, sizeof scratch_note, "%s/note", dir);
+    const TTest *tests[] = {inner_fails_with_a_file, NULL};
+    char summary[200];
+    ck_assert_int_eq(run_inner(tests, 0, summary, sizeof summary), EXIT_FAILURE);
+    ck_assert_str_eq(summary, "0%: Checks: 1, Failures: 1, Errors: 0");
+    char *left = tu_read_file(scratch_note, NULL);
+    tu_remove_tree(dir);
+    /* beside the outer runner's folder: the same TMPDIR */
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, "%.*s/scaledot_test.",
+             (int)(strrchr(tu_scratch(), '/') - tu_scratch()), tu_scratch());
+    ck_assert_msg(left && strncmp(left, prefix, strlen(prefix)) == 0, "noted '%s'", left);
+    struct stat st;
+    ck_assert_msg(lstat(left, &st) != 0 && errno == ENOENT, "%s was left", left);
+    *strrchr(left, '/') = 0;
+    ck_assert_msg(lstat(left, &st) != 0 && errno == ENOENT, "folder %s was left", left);
+    ck_assert_msg(strcmp(left, tu_scratch()) != 0, "the inner runner used the outer's folder");
+    ck_assert_int_eq(stat(tu_scratch(), &st), 0);
+    free(left);
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("testutil", 60, test_counts_tests_and_loop_values, test_failure_is_exit_failure,
                 test_fixture_runs_around_each_test, test_loop_entry_is_a_copy, test_in_order,
-                test_first_test_runs_first);
+                test_first_test_runs_first, test_scratch_removed_after_a_failure);

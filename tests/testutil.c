@@ -11,7 +11,25 @@
 
 #include "xmlcheck.h"
 
+static char *tu_scratch_dir; /* tu_run's, inherited by each test's process */
+
+const char *tu_scratch(void) {
+    ck_assert_msg(tu_scratch_dir != NULL, "tu_scratch outside tu_run");
+    return tu_scratch_dir;
+}
+
 int tu_run(Suite *s) {
+    /* a runner started inside a test (test_testutil's) has a folder of its own, removed when it
+     * ends; the outer one's is back after */
+    char dir[PATH_MAX], *outer = tu_scratch_dir;
+    const char *tmp = getenv("TMPDIR"); /* .ci/mutation.sh: in its copy, which it removes */
+    if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 32) tmp = "/tmp";
+    snprintf(dir, sizeof dir, "%s/scaledot_test.XXXXXX", tmp);
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "testutil: cannot make %s: %s\n", dir, strerror(errno));
+        return EXIT_FAILURE;
+    }
+    tu_scratch_dir = dir;
     SRunner *sr = srunner_create(s);
     /* SCALEDOT_TEST_LOG=FILE (make mutation): Check's log, a line per test as it ends, so that a
      * failure is seen before the program ends. Read and removed here, so that a runner started
@@ -26,6 +44,8 @@ int tu_run(Suite *s) {
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    tu_remove_tree(dir);
+    tu_scratch_dir = outer;
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
@@ -84,7 +104,13 @@ int tu_main(const char *name, double seconds, void (*setup)(void), void (*teardo
 /* ------------------------------------------------------------- files and folders */
 
 char *tu_make_tmp(char *dir, size_t n, const char *template_path) {
-    snprintf(dir, n, "%s", template_path);
+    /* in the program's scratch folder (tu_scratch), gone after its last test whatever the
+     * outcome; where it does not fit dir (a long TMPDIR), as the template says */
+    const char *base = strrchr(template_path, '/');
+    if (!tu_scratch_dir || !base || strlen(tu_scratch_dir) + strlen(base) >= n)
+        base = NULL;
+    if (base) snprintf(dir, n, "%s%s", tu_scratch_dir, base);
+    else snprintf(dir, n, "%s", template_path);
     ck_assert_ptr_nonnull(mkdtemp(dir));
     return dir;
 }

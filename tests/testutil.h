@@ -19,6 +19,15 @@
  * failing test. */
 int tu_run(Suite *s);
 
+/* The scratch folder of the test program: made by tu_run before the first test
+ * ($TMPDIR/scaledot_test.XXXXXX, /tmp without TMPDIR) and removed with everything in it after
+ * the last, whatever each test's outcome. A failed ck_assert ends the test's process at once
+ * (Check forks one per test), so a test's own unlink after it never runs: a temporary file made
+ * here outlives the program only when the program itself is killed (.ci/mutation.sh kills one at
+ * its first failure, and points TMPDIR into its scratch copy). Fails the test when called outside
+ * tu_run (no folder). */
+const char *tu_scratch(void);
+
 /* ------------------------------------------------------------- assertions in long loops */
 
 /* ck_assert, ck_assert_msg and ck_assert_int_eq for loops over many elements. Check records every
@@ -95,8 +104,10 @@ const TTest *tu_loop(const TTest *test, int start, int end);
 /* ------------------------------------------------------------- files and folders */
 
 /* Creates a fresh folder from template (mkdtemp: it must end in XXXXXX, e.g.
- * "/tmp/test_compare.XXXXXX"), copied into dir (n bytes). Fails the test when it cannot.
- * Returns dir. */
+ * "/tmp/test_compare.XXXXXX"), copied into dir (n bytes): its last part in the program's scratch
+ * folder (tu_scratch: removed after the last test, so a test that fails leaves nothing either),
+ * or the template as given outside tu_run or when that path does not fit in n. Fails the test
+ * when it cannot. Returns dir. */
 char *tu_make_tmp(char *dir, size_t n, const char *template_path);
 
 /* Removes path and, for a folder, everything below it (symbolic links are removed, never

@@ -66,8 +66,10 @@ int cli_fail(CliUsage *usage, const char *fmt, ...) {
 int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs) {
     for (int i = 0; i < o->n; i++)
         if (strcmp(o->flag[i], flag) == 0) {
-            error_add(errs, argn, NULL, "%s given twice (arguments %d and %d); give it once", flag,
-                      o->argn[i], argn);
+            char where[64]; /* the second one's place; the first is named in the text */
+            error_place(where, sizeof where, flag, argn);
+            error_add(errs, argn, where, "given twice (first at argument %d); give it once",
+                      o->argn[i]);
             return -1;
         }
     if (o->n < CLI_ONCE_MAX) { /* every command has fewer; more would go unchecked, not wrong */

@@ -51,10 +51,10 @@ typedef struct {
 /* Records that the once-only option flag (its canonical spelling, "--out" also for "--out=x")
  * was given, argn the number of the argument holding its value (on the whole command line, as
  * every message numbers arguments: "--out=x" itself, or the word after "--out"; a flag without a
- * value: the flag itself). Returns -1 the first time; the second time prints "error: FLAG given
- * twice (arguments A and B); give it once" and returns EXIT_CONFIG (2): the last one used to win
- * silently, and which was meant cannot be guessed (a flag without a value: a repeat is a slip
- * that may hide another, "--plan --plan" for "--plan --collect"). */
+ * value: the flag itself). Returns -1 the first time; the second time prints "error: FLAG
+ * (argument B): given twice (first at argument A); give it once" and returns EXIT_CONFIG (2):
+ * the last one used to win silently, and which was meant cannot be guessed (a flag without a
+ * value: a repeat is a slip that may hide another, "--plan --plan" for "--plan --collect"). */
 int cli_once(CliOnce *o, const char *flag, int argn);
 
 /* cli_once with the message added to errs at argn (NULL: printed now). Returns 0, or -1. */

@@ -14,6 +14,7 @@
  * without touching a file. */
 typedef struct {
     const char *config_path, *resume_dir, *eval_dir, *prompt;
+    int dir_argn;      /* the argument number of resume_dir or eval_dir */
     int print_config;
     int where;         /* --where: place the config on the lr map (train/lr_map.h) */
     int generate;      /* 1: --generate given; then gen holds it and the sampling options */

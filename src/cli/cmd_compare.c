@@ -45,8 +45,8 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
             /* the two choose one axis: together, the last one used to win */
             int log = argv[i][2] == 'l' && argv[i][3] == 'o';
             if (axis_argn && a->log_scale != log)
-                return cli_fail(NULL, "--log-scale and --linear exclude each other (arguments %d "
-                                      "and %d); give one", axis_argn, i + 2);
+                return cli_fail(NULL, "%s (argument %d): excludes %s (argument %d); give one",
+                                argv[i], i + 2, log ? "--linear" : "--log-scale", axis_argn);
             int rc = cli_once(&once, argv[i], i + 2);
             if (rc >= 0) return rc;
             axis_argn = i + 2;

@@ -19,6 +19,7 @@
 #include <omp.h>
 #endif
 
+#include "cli/cli_internal.h"
 #include "config/config.h"
 #include "optim/optim.h"
 #include "train/checkpoint.h"
@@ -49,6 +50,7 @@ static void usage(FILE *f) {
 
 typedef struct {
     const char *run_dir, *out, *val;
+    int run_dir_argn; /* run_dir's argument number on the whole command line */
 } ExportArgs;
 
 /* The realpath of path's folder (".", when it names none) into dir, and where its last part
@@ -98,6 +100,7 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
             return cli_fail(usage, "unknown option '%s' for --export", argv[i]);
         } else if (!a->run_dir) {
             a->run_dir = argv[i];
+            a->run_dir_argn = i + 2;
         } else if (!a->out) {
             a->out = argv[i];
         } else {
@@ -199,6 +202,29 @@ static int write_val(const char *path, Model *m, const Task *task, long step) {
     return safetensors_write(path, t, 4, meta, 4);
 }
 
+/* The configuration text the export stores, into *text (malloc'd): the checkpoint's, the run
+ * named after its folder as --resume names it: a bad name an older version stored (a resumed
+ * copy "tiny copy") is not passed on; a folder of no legal name keeps the stored one. Returns -1,
+ * or an exit code after a message (*text then NULL). */
+static int exported_config(const char *checkpoint, const char *run_dir, const Config *c,
+                           char **text) {
+    if (checkpoint_read_config(checkpoint, text) != 0) return EXIT_CONFIG;
+    Config named = *c;
+    if (cli_split_run_dir(run_dir, &named) != 0) { /* as --eval: named */
+        free(*text);
+        *text = NULL;
+        return EXIT_CONFIG;
+    }
+    if (config_run_name_problem(named.run_name)) return -1;
+    char *renamed = checkpoint_config_named(*text, named.run_name);
+    free(*text);
+    if (!(*text = renamed)) {
+        fprintf(stderr, "error: out of memory\n");
+        return EXIT_RUNTIME;
+    }
+    return -1;
+}
+
 int cli_export(int argc, char **argv) {
     ExportArgs a;
     int rc = parse_args(&a, argc, argv);
@@ -211,14 +237,15 @@ int cli_export(int argc, char **argv) {
     Config c;
     config_defaults(&c);
     if (checkpoint_load_config(checkpoint, &c) != 0 || config_validate(&c) != 0) return EXIT_CONFIG;
-    char *stored = NULL;
-    if (checkpoint_read_config(checkpoint, &stored) != 0) return EXIT_CONFIG;
+    char *stored = NULL, place[48];
+    if ((rc = exported_config(checkpoint, a.run_dir, &c, &stored)) >= 0) return rc;
     /* as --eval and --resume check it: its task file unchanged, its folder's own run. The
      * parameters of a text run need no data (its vocabulary is the 256 bytes): its file may have
      * moved away; --val writes the validation set, which is read from it */
     int no_data = c.task == TASK_TEXT && !a.val;
-    if ((no_data ? checkpoint_check_folder(checkpoint, a.run_dir, "--export")
-                 : checkpoint_check_resume(checkpoint, a.run_dir, &c, "--export")) != 0 ||
+    error_place(place, sizeof place, "--export", a.run_dir_argn);
+    if ((no_data ? checkpoint_check_folder(checkpoint, a.run_dir, place)
+                 : checkpoint_check_resume(checkpoint, a.run_dir, &c, place)) != 0 ||
         check_new_file(a.out, "export file") != 0 || (a.val && check_new_file(a.val, "--val") != 0)) {
         free(stored);
         return EXIT_CONFIG;

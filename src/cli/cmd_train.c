@@ -70,15 +70,26 @@ int cli_split_run_dir(const char *path, Config *c) {
 /* --resume writes the folder's name into the checkpoint and config.ini as run.name: a folder
  * whose name is no legal run.name (a copy named "tiny copy") would leave a run no later command
  * can read. Refused before anything is written; --eval writes nothing and may read it. */
-static int check_resume_name(const Config *c, const char *run_dir) {
+static int check_resume_name(const Config *c, const char *run_dir, const char *place) {
     const char *why = config_run_name_problem(c->run_name);
     if (!why) return 0;
-    error_add(NULL, 0, NULL,
-              "--resume: the run folder '%s' is named '%s', which is no legal run.name: it %s; "
-              "a resume writes that name into the run's checkpoint and config.ini. Rename the "
-              "folder (letters, digits, '.', '_' and '-' only) and resume it there",
+    error_add(NULL, 0, place,
+              "the run folder '%s' is named '%s', which is no legal run.name: it %s; a resume "
+              "writes that name into the run's checkpoint and config.ini. Rename the folder "
+              "(letters, digits, '.', '_' and '-' only) and resume it there",
               run_dir, c->run_name, why);
     return -1;
+}
+
+/* 1 when path has a part "." or ".." (".", "../tiny", "runs/./tiny"): spelled from where the
+ * user stands, so the parent it names is no run.dir of the run's; 0 otherwise. */
+static int has_dot_part(const char *path) {
+    for (const char *p = path; *p; p += strspn(p, "/")) {
+        size_t len = strcspn(p, "/");
+        if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.')) return 1;
+        p += len;
+    }
+    return 0;
 }
 
 int cli_check_prompt_length(const Config *c, const char *prompt) {
@@ -250,6 +261,7 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             int rc = cli_once(&once, flag, i);
             if (rc >= 0) return rc;
             *(flag[2] == 'r' ? &a->resume_dir : &a->eval_dir) = dir;
+            a->dir_argn = i;
         } else if (strcmp(argv[i], "--prompt") == 0) {
             if (!(a->prompt = cli_next(argc, argv, &i)))
                 return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"%s\"",
@@ -281,19 +293,23 @@ static void apply_sets(Config *c, int argc, char **argv, int in_run_dir, ErrorLi
         if (strcmp(argv[i], "--set") == 0) a = argv[++i];
         else if (strncmp(argv[i], "--set=", 6) == 0) a = argv[i] + 6;
         if (!a) continue;
-        char where[32];
+        char where[32], key[128];
         error_place(where, sizeof where, "--set", i);
-        int before = set_given_before(argc, argv, i, a), key_len = (int)strcspn(a, "=");
+        /* the key as config_set reads it ("optim .lr" is optim.lr), as the sweep names it */
+        int known = config_assignment_key(a, key, sizeof key) == 0 && config_key_index(key) >= 0;
+        if (!known) snprintf(key, sizeof key, "%.*s", (int)strcspn(a, "="), a);
+        int before = set_given_before(argc, argv, i, a);
         if (before)
-            error_add(errs, i, where, "'%.*s' is already set by --set (argument %d); give it once",
-                      key_len, a, before);
-        if (in_run_dir && !cli_resumable_override(a))
+            error_add(errs, i, where, "'%s' is already set by --set (argument %d); give it once",
+                      key, before);
+        /* an unknown key or a malformed --set is named so by config_set, as anywhere else */
+        if (in_run_dir && known && !cli_resumable_override(a))
             error_add(errs, i, where,
-                      "'%.*s' cannot change when a run is resumed or evaluated: it continues with "
+                      "'%s' cannot change when a run is resumed or evaluated: it continues with "
                       "the configuration stored in its checkpoint. Only train.steps, run.threads "
                       "and log.progress may be set; start a new run (another run.name) to change "
                       "anything else",
-                      key_len, a);
+                      key);
         else
             config_set_as(c, a, "--set", i, errs);
     }
@@ -303,7 +319,7 @@ static void apply_sets(Config *c, int argc, char **argv, int in_run_dir, ErrorLi
  * stored absolute path names when it names nothing here, the file unchanged, the checkpoint the
  * folder's own. Returns 0, or EXIT_CONFIG after a message. */
 static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
-                            const char *checkpoint) {
+                            const char *checkpoint, const char *place) {
     /* a relative task.file was relative to the folder the run was started from: where it
      * names nothing (another folder), the stored absolute path names the file (its hash is
      * checked next). A run folder moved together with its file still reads the copy */
@@ -320,10 +336,33 @@ static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
      * would report another run's numbers under this folder's name. A text run's generation
      * reads no data (its vocabulary is the 256 bytes): its file may have moved away */
     int no_data = a->generate && c->task == TASK_TEXT;
-    if (no_data ? checkpoint_check_folder(checkpoint, run_dir, "--eval") != 0
-                : checkpoint_check_resume(checkpoint, run_dir, c,
-                                          a->resume_dir ? "--resume" : "--eval") != 0)
+    if (no_data ? checkpoint_check_folder(checkpoint, run_dir, place) != 0
+                : checkpoint_check_resume(checkpoint, run_dir, c, place) != 0)
         return EXIT_CONFIG;
+    return 0;
+}
+
+enum { CHECKPOINT_PATH = 1100, PLACE = 48 }; /* load_run_folder's buffers */
+
+/* The configuration of the run folder run_dir of --resume or --eval into c: its checkpoint's
+ * (checkpoint gets the checkpoint's path, place the folder's place in messages). Returns 0, or
+ * -1 after a message. */
+static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
+                           char checkpoint[CHECKPOINT_PATH], char place[PLACE]) {
+    error_place(place, PLACE, a->resume_dir ? "--resume" : "--eval", a->dir_argn);
+    snprintf(checkpoint, CHECKPOINT_PATH, "%s/checkpoint.bin", run_dir);
+    if (checkpoint_check_present(run_dir, place) != 0 ||
+        checkpoint_load_config(checkpoint, c) != 0)
+        return -1;
+    /* The run lives where the user points, not where it was first written: a copied or moved
+     * run folder is resumed in place, never in its original (train/run_setup.c: the
+     * checkpoint's folder). A path spelled from inside ("." or "../tiny") names no parent of
+     * the run's: run.dir stays as the checkpoint stores it. */
+    if (cli_split_run_dir(run_dir, c) != 0 ||
+        (a->resume_dir && check_resume_name(c, run_dir, place) != 0))
+        return -1;
+    if (a->resume_dir && has_dot_part(run_dir)) /* none stored: the parent, as for any path */
+        checkpoint_stored_run_dir(checkpoint, c->run_dir, sizeof c->run_dir);
     return 0;
 }
 
@@ -334,18 +373,8 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     int rc = cli_train_parse(&a, argc, argv, usage);
     if (rc >= 0) return rc;
     const char *run_dir = a.resume_dir ? a.resume_dir : a.eval_dir;
-    char checkpoint[1100];
-    if (run_dir) {
-        snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.bin", run_dir);
-        if (checkpoint_check_present(run_dir, a.resume_dir ? "--resume" : "--eval") != 0 ||
-            checkpoint_load_config(checkpoint, &c) != 0)
-            return EXIT_CONFIG;
-        /* The run lives where the user points, not where it was first written: a copied or moved
-         * run folder is resumed in place, never in its original. */
-        if (cli_split_run_dir(run_dir, &c) != 0 ||
-            (a.resume_dir && check_resume_name(&c, run_dir) != 0))
-            return EXIT_CONFIG;
-    }
+    char checkpoint[CHECKPOINT_PATH], place[PLACE]; /* place: the folder's, in messages */
+    if (run_dir && load_run_folder(&c, &a, run_dir, checkpoint, place) != 0) return EXIT_CONFIG;
     /* the file's errors, the --set errors and the checks between keys named together, in
      * argument order, the file's first: a bad file leaves in c what it gave that was good, on
      * which each --set is still checked (a value's rules do not depend on the other keys); a
@@ -362,7 +391,7 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         sweep_follow_moved(&c, a.config_path) != 0)
         return EXIT_CONFIG;
     if (run_dir) {
-        if (check_run_folder(&c, &a, run_dir, checkpoint) != 0) return EXIT_CONFIG;
+        if (check_run_folder(&c, &a, run_dir, checkpoint, place) != 0) return EXIT_CONFIG;
     } else if ((c.task == TASK_FILE || (c.task == TASK_TEXT && !a.where)) &&
                access(c.task_file, R_OK) != 0) {
         /* --print-config too: a config that cannot run is not a config to print. --where reads

@@ -280,12 +280,12 @@ static int parse_option(SweepArgs *a, SweepParts *p, int argc, char **argv, int 
     for (size_t k = 0; k < N_VALUED && !flag; k++)
         if (cli_is_flag(arg, VALUED[k])) flag = VALUED[k], fk = k;
     if (!flag) {
-        error_add(&p->errs, ARGN(*i), NULL, "unknown option '%s' for --sweep (argument %d; see "
-                                            "./train --sweep --help)", arg, ARGN(*i));
+        arg_error(&p->errs, arg, ARGN(*i), "unknown option for --sweep (see ./train --sweep "
+                                           "--help)");
         return -1;
     }
     if (!(v = cli_flag_value(argc, argv, i, flag))) {
-        error_add(&p->errs, ARGN(*i), NULL, "%s (argument %d) needs a value", flag, ARGN(*i));
+        arg_error(&p->errs, flag, ARGN(*i), "needs a value");
         return 0;
     }
     int argn = ARGN(*i);

@@ -23,9 +23,8 @@ void sweep_check_conflicts(const SweepArgs *a, SweepParts *p) {
                           OWNED[k].key, OWNED[k].flag);
     if ((a->d_model_argn || a->one_head) && !p->has_dk) {
         int argn = a->one_head ? a->one_head_argn : a->d_model_argn;
-        error_add(errs, argn, NULL, "--%s (argument %d) shapes the d_k axis, which is off with "
-                                    "--grid unless --dk is given",
-                  a->one_head ? "one-head" : "d-model", argn);
+        arg_error(errs, a->one_head ? "--one-head" : "--d-model", argn, "shapes the d_k axis, "
+                  "which is off with --grid unless --dk is given");
     }
     if (a->d_model_argn && a->one_head)
         error_add(errs, a->d_model_argn > a->one_head_argn ? a->d_model_argn : a->one_head_argn,

@@ -30,7 +30,7 @@ static inline void arg_error(ErrorList *errs, const char *flag, int argn, const 
 #endif
     ;
 static inline void arg_error(ErrorList *errs, const char *flag, int argn, const char *fmt, ...) {
-    char where[64];
+    char where[512]; /* an unknown option is its own place: room for a long one */
     error_place(where, sizeof where, flag, argn);
     va_list ap;
     va_start(ap, fmt);

@@ -206,25 +206,25 @@ static char *get_config(Reader *r) {
 int checkpoint_check_present(const char *run_dir, const char *what) {
     struct stat st;
     if (stat(run_dir, &st) != 0) {
-        error_add(NULL, 0, NULL, "%s %s: %s", what, run_dir,
-                  errno == ENOENT ? "no such run folder" : strerror(errno));
+        if (errno == ENOENT) error_add(NULL, 0, what, "no such run folder '%s'", run_dir);
+        else error_add(NULL, 0, what, "run folder '%s': %s", run_dir, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        error_add(NULL, 0, NULL, "%s %s: not a folder (a run folder holds checkpoint.bin)", what,
+        error_add(NULL, 0, what, "'%s' is not a folder (a run folder holds checkpoint.bin)",
                   run_dir);
         return -1;
     }
     char path[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", run_dir);
     if (lstat(path, &st) == 0 || errno != ENOENT) return 0;
-    error_add(NULL, 0, NULL, "%s %s: the folder holds no checkpoint (checkpoint.bin), so there is "
+    error_add(NULL, 0, what, "the folder '%s' holds no checkpoint (checkpoint.bin), so there is "
                              "nothing to %s: its run stopped before writing one (a second Ctrl-C "
                              "or SIGTERM stops at once, as does a kill or a crash) or never "
                              "trained. Train it again from step 0 with the command that started it "
                              "(its settings are in %s/config.ini), which replaces the folder's "
                              "logs",
-              what, run_dir, strcmp(what, "--eval") == 0 ? "evaluate" : "resume", run_dir);
+              run_dir, strncmp(what, "--eval", 6) == 0 ? "evaluate" : "resume", run_dir);
     return -1;
 }
 
@@ -236,25 +236,63 @@ int checkpoint_read_config(const char *path, char **config_text) {
     return *config_text ? 0 : -1;
 }
 
-/* Turns the [run] section's name and dir lines of the config text into comments, in place: where
- * a run lives is its folder's (the caller sets both from the folder's path), and a run.name an
- * older version let through (a resumed copy "tiny copy") must not make the run unreadable. */
-static void drop_place(char *text) {
+/* The start of the key's line ("name" or "dir", after its blanks) in the [run] section of the
+ * config text, or NULL when the text has none. */
+static char *run_line(char *text, const char *key) {
     int in_run = 0;
+    size_t klen = strlen(key);
     for (char *line = text; *line;) {
         size_t len = strcspn(line, "\n");
         char *p = line + strspn(line, " \t");
         if (*p == '[') {
             p += 1 + strspn(p + 1, " \t");
             in_run = strncmp(p, "run", 3) == 0 && p[3 + strspn(p + 3, " \t")] == ']';
-        } else if (in_run) {
-            size_t key = strcspn(p, " \t=\n");
-            if (((key == 4 && strncmp(p, "name", 4) == 0) || (key == 3 && strncmp(p, "dir", 3) == 0)) &&
-                p[key + strspn(p + key, " \t")] == '=')
-                *p = ';';
+        } else if (in_run && strcspn(p, " \t=\n") == klen && strncmp(p, key, klen) == 0 &&
+                   p[klen + strspn(p + klen, " \t")] == '=') {
+            return p;
         }
         line += len + (line[len] == '\n');
     }
+    return NULL;
+}
+
+/* Turns the [run] section's name and dir lines of the config text into comments, in place: where
+ * a run lives is its folder's (the caller sets both from the folder's path), and a run.name an
+ * older version let through (a resumed copy "tiny copy") must not make the run unreadable. */
+static void drop_place(char *text) {
+    static const char *const KEYS[] = {"name", "dir"};
+    for (int k = 0; k < 2; k++) {
+        char *p = run_line(text, KEYS[k]);
+        if (p) *p = ';';
+    }
+}
+
+int checkpoint_stored_run_dir(const char *path, char *dir, size_t n) {
+    char *text = NULL;
+    if (checkpoint_read_config(path, &text) != 0) return -1;
+    /* config_write's line: dir = "VALUE", the value as it is between the quotes */
+    char *p = run_line(text, "dir"), *open = p ? strchr(p, '"') : NULL, *close = NULL;
+    if (open) {
+        size_t len = strcspn(open, "\n");
+        close = len > 1 && open[len - 1] == '"' ? open + len - 1 : NULL;
+    }
+    int rc = close && close > open + 1 && (size_t)(close - open - 1) < n ? 0 : -1;
+    if (rc == 0) {
+        memcpy(dir, open + 1, (size_t)(close - open - 1));
+        dir[close - open - 1] = 0;
+    }
+    free(text);
+    return rc;
+}
+
+char *checkpoint_config_named(const char *text, const char *name) {
+    char *copy = strdup(text), *p = copy ? run_line(copy, "name") : NULL;
+    if (!p) return copy; /* no name line: nothing to replace */
+    size_t head = (size_t)(p - copy), rest = strcspn(p, "\n"), n = strlen(copy) + strlen(name) + 16;
+    char *out = malloc(n);
+    if (out) snprintf(out, n, "%.*sname = \"%s\"%s", (int)head, copy, name, p + rest);
+    free(copy);
+    return out;
 }
 
 int checkpoint_load_config(const char *path, Config *c) {

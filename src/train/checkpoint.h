@@ -42,8 +42,9 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
  * hash. Returns 0, or -1 with a message naming the file and what is wrong. */
 int checkpoint_read_config(const char *path, char **config_text);
 
-/* For `what` (--resume or --eval) of run folder run_dir: 0 when run_dir is a folder holding a
- * checkpoint.bin (of any kind: the loader checks it); else -1 after a message that says so
+/* For `what` (the place of the folder's argument, "--resume (argument 2)" or "--eval (argument
+ * 2)": error_place) of run folder run_dir: 0 when run_dir is a folder holding a checkpoint.bin
+ * (of any kind: the loader checks it); else -1 after a message at that place that says so
  * plainly: no such folder, or no checkpoint in it, so nothing to resume or evaluate (a run
  * stopped before its first checkpoint: a second Ctrl-C, a kill), and what to do (train it again
  * from step 0). */
@@ -58,14 +59,24 @@ int checkpoint_check_present(const char *run_dir, const char *what);
  * Returns 0, or -1 after printing what is wrong (c is then unchanged). */
 int checkpoint_load_config(const char *path, Config *c);
 
+/* The run.dir stored in the checkpoint at path (the one the run was started with, or last
+ * resumed under), into dir (n bytes). Returns 0, or -1 when the checkpoint cannot be read
+ * (after a message), stores none or it does not fit. */
+int checkpoint_stored_run_dir(const char *path, char *dir, size_t n);
+
+/* A copy of the configuration text of a checkpoint (checkpoint_read_config) whose [run] name line
+ * says name (written as config_write writes it: name = "NAME"); text unchanged when it has no
+ * such line. Malloc'd (the caller frees); NULL when memory runs out. */
+char *checkpoint_config_named(const char *text, const char *name);
+
 /* The checks before a run folder's checkpoint is resumed, shared by ./train --resume (and
  * --eval) and --sweep-run (a sweep restart): the task file the checkpoint was trained on is
  * unchanged (task_source_check against c's task.file), and, when run_dir is not NULL, the
  * checkpoint's configuration is the one in run_dir/config.ini but for the keys a resume may
  * change (config_resumable_keys) and run.dir / run.name (a folder may move). A missing
  * config.ini is not compared; one that is not a regular file, too large or unreadable is refused.
- * what names the command in messages. Returns 0, or -1 after an error naming the files and every
- * key that differs. checkpoint_check_folder is the second check alone, for what reads no task
+ * what is the place the messages start with ("--resume (argument 2)", "--sweep-run"). Returns 0,
+ * or -1 after an error naming the files and every key that differs. checkpoint_check_folder is the second check alone, for what reads no task
  * data (--export and --eval --generate of a text run: its file may have moved away). */
 int checkpoint_check_folder(const char *path, const char *run_dir, const char *what);
 int checkpoint_check_resume(const char *path, const char *run_dir, const Config *c,

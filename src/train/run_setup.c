@@ -281,8 +281,8 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
         return EXIT_CONFIG;
     }
     /* finished: the final checkpoint and attention map were written; nothing is touched */
-    char map[1100];
-    snprintf(map, sizeof map, "%s/%s/attn_map.csv", c->run_dir, c->run_name);
+    char map[sizeof r->dir + 16];
+    snprintf(map, sizeof map, "%s/attn_map.csv", r->dir);
     if (st.step == c->steps && access(map, F_OK) == 0) {
         fprintf(stderr, "run '%s' has finished its %d steps: nothing to train, nothing "
                         "written (raise train.steps with --set to train on)\n",
@@ -300,7 +300,6 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
  * ./train there would mix two runs. Returns 0, EXIT_CONFIG (another process holds the lock) or
  * EXIT_RUNTIME. */
 static int take_folder(TrainRun *r) {
-    snprintf(r->dir, sizeof r->dir, "%s/%s", r->c->run_dir, r->c->run_name);
     pid_t holder = 0;
     if (make_dirs(r->dir) != 0 || (r->lock_fd = run_lock_take(r->dir, &holder)) == -1) {
         error_add(NULL, 0, NULL, "cannot create run folder '%s': %s", r->dir, strerror(errno));
@@ -329,16 +328,32 @@ static void clear_earlier_run(const char *dir, int owned) {
     owned_dir_remove_stale(owned, RUN_NAMES, RUN_WRITER.n_names);
 }
 
+/* The run's folder into buf (n bytes): a resumed run's is its checkpoint's, whatever its
+ * run.dir says (that is what the run records: `--resume .` keeps the run.dir the run was started
+ * with, cmd_train.c); a new run's is run.dir/run.name. */
+static void run_folder(const Config *c, const char *checkpoint, char *buf, size_t n) {
+    if (!checkpoint) {
+        snprintf(buf, n, "%s/%s", c->run_dir, c->run_name);
+        return;
+    }
+    const char *slash = strrchr(checkpoint, '/');
+    size_t len = slash ? (size_t)(slash - checkpoint) : 0;
+    while (len > 1 && checkpoint[len - 1] == '/') len--; /* "runs/a/" + "/checkpoint.bin" */
+    if (!slash) snprintf(buf, n, ".");
+    else snprintf(buf, n, "%.*s", (int)(len ? len : 1), checkpoint); /* "/checkpoint.bin": "/" */
+}
+
 int run_build(TrainRun *r, const Config *c, const char *checkpoint) {
     memset(r, 0, sizeof *r); /* run_free of a run refused here frees nothing */
     r->lock_fd = -1;
     r->owned = -1;
     char dir[sizeof r->dir];
-    snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
+    run_folder(c, checkpoint, dir, sizeof dir);
     /* a resumed run's folder too: a file of the user's under a name the run writes */
     int rc = checkpoint ? owned_dir_check(dir, &RUN_WRITER) != 0 ? EXIT_CONFIG : 0
                         : train_run_folder_check(dir);
     if (rc == 0) rc = run_build_task_model_optimizer(r, c, c->batch_size, 0);
+    memcpy(r->dir, dir, sizeof r->dir); /* after run_build_task_model_optimizer: it zeroes r */
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
     if (rc == 0) rc = take_folder(r);

@@ -69,7 +69,8 @@ typedef struct {
 #define RUN_FINISHED (-1) /* run_build: the checkpoint is of the finished run; nothing to do */
 
 /* Builds everything the run needs; returns 0 or an exit code. With a checkpoint path, the
- * parameters, optimizer state, data generator and step come from it, and the logs are kept; a
+ * parameters, optimizer state, data generator and step come from it, and the logs are kept in
+ * the checkpoint's folder (c's run.dir and run.name are then what the run records); a
  * checkpoint of the finished run (at train.steps, its attention map written) returns
  * RUN_FINISHED before anything in the folder is touched. A new run (no checkpoint) refuses a
  * folder that is a symbolic link or holds files but no run of ./train (EXIT_CONFIG), and removes

@@ -18,8 +18,9 @@
  * number after SIGINT or SIGTERM (a checkpoint is written first: 130, 143). */
 int train_run(const Config *c);
 
-/* Same, continuing from the checkpoint file at path (NULL: a fresh run). c must be the
- * checkpoint's own configuration (checkpoint_read_config), possibly with a larger train.steps.
+/* Same, continuing from the checkpoint file at path (NULL: a fresh run), in the checkpoint's
+ * folder. c must be the checkpoint's own configuration (checkpoint_read_config), possibly with a
+ * larger train.steps; its run.dir and run.name are what the run records.
  * The rows logged after resuming are bitwise identical to those of the uninterrupted run, but
  * for the timing columns. A checkpoint of the finished run (at train.steps, attn_map.csv
  * written) is a note and exit code 0, every file of the folder left byte for byte as it was. */
