@@ -29,7 +29,8 @@ typedef struct {
 
 static const LineCase LINES[] = {
     {{NULL}, 2, 0, "error: --compare needs at least one run folder\nusage: ./train --compare"},
-    {{FIX "/scaled", "--bogus"}, 2, 0, "error: unknown option '--bogus' for --compare\nusage:"},
+    {{FIX "/scaled", "--bogus"}, 2, 0,
+     "error: --bogus (argument 3): unknown option for --compare\nusage:"},
     {{FIX "/scaled", "--out"}, 2, 0, "error: --out needs a folder\n"},
     {{FIX "/scaled", "--out="}, 2, 0, "error: --out needs a folder\n"},
     {{FIX "/scaled", "--out", ""}, 2, 0, "error: --out needs a folder\n"},
@@ -58,7 +59,8 @@ static const LineCase LINES[] = {
     /* the user's path quoted escaped (util/error_list.h) */
     {{FIX "/sc\x1b[2J\raled\xc2\x9b"}, 2, 0,
      "error: run folder '" FIX "/sc\\x1b[2J\\raled\\xc2\\x9b': No such file or directory\n"},
-    {{"--bogus\x1b[2J\r"}, 2, 0, "error: unknown option '--bogus\\x1b[2J\\r' for --compare\n"},
+    {{"--bogus\x1b[2J\r"}, 2, 0,
+     "error: --bogus\\x1b[2J\\r (argument 2): unknown option for --compare\n"},
 };
 
 START_TEST(test_lines) {

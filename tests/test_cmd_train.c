@@ -42,9 +42,17 @@ static const BadLine BAD[] = {
     {{"./train", "a.ini", "--set", "optim.lr", "1e-3"}, 2,
      "error: --set (argument 3): 'optim.lr' is not section.key=value; --set needs one argument "
      "section.key=value, with '=' and no spaces (e.g. --set optim.lr=1e-3)\n"},
-    {{"./train", "--bogus"}, 2, "error: unknown option '--bogus'\nusage: fake\n"},
-    {{"./train", "-"}, 2, "error: unknown option '-'\nusage: fake\n"},
-    {{"./train", "a.ini", "b.ini"}, 2, "error: more than one config file ('a.ini' and 'b.ini')\n"},
+    /* the place in front: the argument at fault (util/error_list.h) */
+    {{"./train", "--bogus"}, 2, "error: --bogus (argument 1): unknown option\nusage: fake\n"},
+    {{"./train", "-"}, 2, "error: - (argument 1): unknown option\nusage: fake\n"},
+    {{"./train", "--set", "a.b=1", "--bogus"}, 2,
+     "error: --bogus (argument 3): unknown option\nusage: fake\n"},
+    {{"./train", "a.ini", "b.ini"}, 2,
+     "error: b.ini (argument 2): more than one config file (the first: 'a.ini', argument 1); "
+     "give one\n"},
+    {{"./train", "a.ini", "--where", "b.ini"}, 2,
+     "error: b.ini (argument 3): more than one config file (the first: 'a.ini', argument 1); "
+     "give one\n"},
     {{"./train", "--prompt", "1 2"}, 2,
      "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
     {{"./train", "--resume", "r", "--prompt", "1 2"}, 2,
@@ -67,8 +75,10 @@ static const BadLine BAD[] = {
      "error: --where (argument 2): given twice (first at argument 1); give it once\n"},
     /* the user's text quoted escaped (util/error_list.h) */
     {{"./train", "a\x1b[2J.ini", "b\r.ini"}, 2,
-     "error: more than one config file ('a\\x1b[2J.ini' and 'b\\r.ini')\n"},
-    {{"./train", "--bogus\xc2\x9b"}, 2, "error: unknown option '--bogus\\xc2\\x9b'\nusage: fake\n"},
+     "error: b\\r.ini (argument 2): more than one config file (the first: 'a\\x1b[2J.ini', "
+     "argument 1); give one\n"},
+    {{"./train", "--bogus\xc2\x9b"}, 2,
+     "error: --bogus\\xc2\\x9b (argument 1): unknown option\nusage: fake\n"},
     /* --generate and its sampling options: each value checked, each option once */
     {{"./train", "--generate", "0"}, 2,
      "error: --generate needs a number of tokens from 1 to 100000, got '0'\n"},
@@ -114,7 +124,8 @@ static const BadLine BAD[] = {
      "error: --generate goes with --eval RUN_DIR --prompt \"TEXT\" (the start it continues)\n"},
     {{"./train", "--prompt", "a", "--generate", "3"}, 2,
      "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
-    {{"./train", "--bogus", "--help"}, 2, "error: unknown option '--bogus'\nusage: fake\n"}, /* in order */
+    {{"./train", "--bogus", "--help"}, 2,
+     "error: --bogus (argument 1): unknown option\nusage: fake\n"}, /* in order */
     {{"./train", "a.ini", "--help", "--bogus"}, 0, ""}, /* --help first: usage on stdout */
     {{"./train", "-h"}, 0, ""},
     /* help in place of the run folder: the usage, not "cannot open '--help/checkpoint.bin'" */

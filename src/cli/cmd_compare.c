@@ -61,7 +61,7 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
             int rc = cli_once(&once, "--out", i + 2);
             if (rc >= 0) return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_fail(usage, "unknown option '%s' for --compare", argv[i]);
+            return cli_fail_at(usage, argv[i], i + 2, "unknown option for --compare");
         } else {
             a->dirs[a->n_dirs++] = argv[i];
         }

@@ -87,6 +87,7 @@ static int same_file(const char *a, const char *b) {
 static int parse_args(ExportArgs *a, int argc, char **argv) {
     *a = (ExportArgs){0};
     CliOnce once = {0}; /* argv starts after --export: argument i + 2 of the command line */
+    int out_argn = 0;   /* where a->out was given */
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
@@ -97,15 +98,17 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
             int rc = cli_once(&once, "--val", i + 2);
             if (rc >= 0) return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_fail(usage, "unknown option '%s' for --export", argv[i]);
+            return cli_fail_at(usage, argv[i], i + 2, "unknown option for --export");
         } else if (!a->run_dir) {
             a->run_dir = argv[i];
             a->run_dir_argn = i + 2;
         } else if (!a->out) {
             a->out = argv[i];
+            out_argn = i + 2;
         } else {
-            return cli_fail(usage, "--export takes one run folder and one file ('%s' is a third "
-                                   "argument)", argv[i]);
+            return cli_fail_at(usage, argv[i], i + 2, "a third argument: --export takes one run "
+                                                      "folder and one file (arguments %d and %d)",
+                               a->run_dir_argn, out_argn);
         }
     }
     if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");

@@ -86,7 +86,7 @@ int cli_regime_map(int argc, char **argv) {
             if ((rc = cli_once(&once, "--out", i + 2)) >= 0) goto done;
             rc = EXIT_CONFIG;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            rc = cli_fail(usage, "unknown option '%s' for --regime-map", argv[i]);
+            rc = cli_fail_at(usage, argv[i], i + 2, "unknown option for --regime-map");
             goto done;
         } else if (!argv[i][0]) {
             rc = cli_fail(usage, "an empty sweep folder name");

@@ -233,6 +233,7 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
     *a = (TrainArgs){.gen = {.temperature = 1, .top_k = 0, .seed = 1}};
     unsigned seen = 0; /* bit k: SAMPLE_FLAGS[k] given */
     CliOnce once = {0};
+    int config_argn = 0; /* where config_path was given */
     for (int i = 1; i < argc; i++) {
         int k = 0;
         while (k < N_SAMPLE_FLAGS && strcmp(argv[i], SAMPLE_FLAGS[k]) != 0) k++;
@@ -272,12 +273,14 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             int rc = parse_set(argc, argv, &i, usage);
             if (rc >= 0) return rc;
         } else if (argv[i][0] == '-') {
-            return cli_fail(usage, "unknown option '%s'", argv[i]);
+            return cli_fail_at(usage, argv[i], i, "unknown option");
         } else if (a->config_path) {
-            return cli_fail(NULL, "more than one config file ('%s' and '%s')", a->config_path,
-                            argv[i]);
+            return cli_fail_at(NULL, argv[i], i, "more than one config file (the first: '%s', "
+                                                 "argument %d); give one",
+                               a->config_path, config_argn);
         } else {
             a->config_path = argv[i];
+            config_argn = i;
         }
     }
     return check_combinations(a, seen);
@@ -299,9 +302,7 @@ static void apply_sets(Config *c, int argc, char **argv, int in_run_dir, ErrorLi
         int known = config_assignment_key(a, key, sizeof key) == 0 && config_key_index(key) >= 0;
         if (!known) snprintf(key, sizeof key, "%.*s", (int)strcspn(a, "="), a);
         int before = set_given_before(argc, argv, i, a);
-        if (before)
-            error_add(errs, i, where, "'%s' is already set by --set (argument %d); give it once",
-                      key, before);
+        if (before) cli_set_twice(errs, i, key, before);
         /* an unknown key or a malformed --set is named so by config_set, as anywhere else */
         if (in_run_dir && known && !cli_resumable_override(a))
             error_add(errs, i, where,
