@@ -38,7 +38,7 @@ START_TEST(test_mistakes_exit_2) {
         const char *err;
     } CASES[] = {
         {{NULL}, "needs --out DIR"},
-        {{"--out", NULL}, "--out needs a folder"},
+        {{"--out", NULL}, "error: --out (argument 2): needs a folder\n"},
         {{"--out", "OUT", NULL}, "needs at least one sweep folder"},
         {{"--out", "OUT", "EMPTY", NULL}, "holds no readable sweep.csv"},
         {{"--out", "OUT", "SW", "--bogus"}, "error: --bogus (argument 5): unknown option for "

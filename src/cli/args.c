@@ -101,6 +101,12 @@ int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs) {
     return 0;
 }
 
+int cli_once_argn(const CliOnce *o, const char *flag) {
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(flag, o->flag[i]) == 0) return o->argn[i];
+    return 0;
+}
+
 int cli_once(CliOnce *o, const char *flag, int argn) {
     return cli_once_to(o, flag, argn, NULL) != 0 ? EXIT_CONFIG : -1;
 }

@@ -58,12 +58,16 @@ typedef struct {
  * value: a repeat is a slip that may hide another, "--plan --plan" for "--plan --collect"). */
 int cli_once(CliOnce *o, const char *flag, int argn);
 
+/* The argument number cli_once recorded for flag, or 0 when it was not given. */
+int cli_once_argn(const CliOnce *o, const char *flag);
+
 /* cli_once with the message added to errs at argn (NULL: printed now). Returns 0, or -1. */
 int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs);
 
 /* Prints "error: <fmt ...>\n" to stderr (its control bytes escaped, util/error_list.h), then
- * usage(stderr) when usage is not NULL. Returns
- * EXIT_CONFIG (2), the exit code of a bad command line. */
+ * usage(stderr) when usage is not NULL. Returns EXIT_CONFIG (2), the exit code of a bad command
+ * line. For a mistake no argument holds (a missing run folder); one an argument holds is named
+ * at it (cli_fail_at). */
 int cli_fail(CliUsage *usage, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -94,7 +94,7 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
             return EXIT_OK;
         } else if (cli_is_flag(argv[i], "--val")) {
             if (!(a->val = cli_flag_value(argc, argv, &i, "--val")))
-                return cli_fail(NULL, "--val needs a file name (VAL.safetensors)");
+                return cli_fail_at(NULL, "--val", i + 2, "needs a file name (VAL.safetensors)");
             int rc = cli_once(&once, "--val", i + 2);
             if (rc >= 0) return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
@@ -114,7 +114,8 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
     if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");
     if (!a->out || !*a->out) return cli_fail(usage, "--export needs the file to write");
     if (a->val && same_file(a->val, a->out))
-        return cli_fail(NULL, "--val '%s' is the export file itself", a->val);
+        return cli_fail_at(NULL, "--val", cli_once_argn(&once, "--val"),
+                           "'%s' is the export file itself", a->val);
     return -1;
 }
 

@@ -80,7 +80,7 @@ int cli_regime_map(int argc, char **argv) {
             goto done;
         } else if (cli_is_flag(argv[i], "--out")) {
             if (!(out = cli_flag_value(argc, argv, &i, "--out"))) {
-                rc = cli_fail(NULL, "--out needs a folder");
+                rc = cli_fail_at(NULL, "--out", i + 2, "needs a folder");
                 goto done;
             }
             if ((rc = cli_once(&once, "--out", i + 2)) >= 0) goto done;
