@@ -1,7 +1,8 @@
 /* test_args.c: the argument helpers every subcommand shares (src/cli/args.c), table-driven:
  * --help, an option and its '=' spelling, an option's value in both spellings (and where the
  * index moves), the next argument, decimal counts against hand-made limits, the error line
- * with its exit code 2, and the once-only options of every command (cli_once): each refused when
+ * with its exit code 2 (with its place: cli_fail_at), a key set twice by --set (cli_set_twice),
+ * and the once-only options of every command (cli_once): each refused when
  * given twice, with one message naming both arguments. */
 #include "cli/args.h"
 
@@ -107,6 +108,50 @@ START_TEST(test_fail) {
 }
 END_TEST
 
+/* cli_fail_at: the argument at fault in front, as error_place writes it (escaped), then the
+ * usage. */
+START_TEST(test_fail_at) {
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = cli_fail_at(fake_usage, "--bogus", 3, "unknown option for --%s", "x");
+    char *err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 2);
+    ck_assert_str_eq(err, "error: --bogus (argument 3): unknown option for --x\nusage: fake\n");
+    free(err);
+    tu_capture_begin(&c, 2);
+    rc = cli_fail_at(NULL, "b\r.ini", 12, "plain");
+    err = tu_capture_end(&c);
+    ck_assert_int_eq(rc, 2);
+    ck_assert_str_eq(err, "error: b\\r.ini (argument 12): plain\n");
+    free(err);
+}
+END_TEST
+
+/* cli_set_twice: the one message of a key set twice by --set, at the later --set; added to a
+ * list (sorted by argument with the others) or printed at once. */
+START_TEST(test_set_twice) {
+    ErrorList l = {0};
+    cli_set_twice(&l, 9, "optim.lr", 4);
+    cli_set_twice(&l, 5, "run.seed", 2);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    ck_assert_int_eq(error_flush(&l), 2);
+    char *err = tu_capture_end(&c);
+    ck_assert_str_eq(err,
+                     "error: --set (argument 5): 'run.seed' is already set by --set (argument 2); "
+                     "give it once\n"
+                     "error: --set (argument 9): 'optim.lr' is already set by --set (argument 4); "
+                     "give it once\n");
+    free(err);
+    tu_capture_begin(&c, 2);
+    cli_set_twice(NULL, 3, "a.b", 1);
+    err = tu_capture_end(&c);
+    ck_assert_str_eq(err, "error: --set (argument 3): 'a.b' is already set by --set (argument 1); "
+                          "give it once\n");
+    free(err);
+}
+END_TEST
+
 /* cli_once alone: the first of each flag passes, a second of the same one names both places. */
 START_TEST(test_once) {
     CliOnce o = {0};
@@ -186,4 +231,4 @@ START_TEST(test_every_command_refuses_an_option_twice) {
 END_TEST
 
 TU_MAIN("args", test_is_help_and_is_flag, test_flag_value, test_next, test_parse_count, test_fail,
-        test_once, test_every_command_refuses_an_option_twice);
+        test_fail_at, test_set_twice, test_once, test_every_command_refuses_an_option_twice);

@@ -29,10 +29,11 @@ typedef struct {
 
 static const LineCase LINES[] = {
     {{NULL}, 2, 0, "error: --compare needs at least one run folder\nusage: ./train --compare"},
-    {{FIX "/scaled", "--bogus"}, 2, 0, "error: unknown option '--bogus' for --compare\nusage:"},
-    {{FIX "/scaled", "--out"}, 2, 0, "error: --out needs a folder\n"},
-    {{FIX "/scaled", "--out="}, 2, 0, "error: --out needs a folder\n"},
-    {{FIX "/scaled", "--out", ""}, 2, 0, "error: --out needs a folder\n"},
+    {{FIX "/scaled", "--bogus"}, 2, 0,
+     "error: --bogus (argument 3): unknown option for --compare\nusage:"},
+    {{FIX "/scaled", "--out"}, 2, 0, "error: --out (argument 3): needs a folder\n"},
+    {{FIX "/scaled", "--out="}, 2, 0, "error: --out (argument 3): needs a folder\n"},
+    {{FIX "/scaled", "--out", ""}, 2, 0, "error: --out (argument 4): needs a folder\n"},
     /* issue 33: the last --out silently won */
     {{FIX "/scaled", "--out", "a", "--out=b"}, 2, 0,
      "error: --out (argument 5): given twice (first at argument 4); give it once\n"},
@@ -40,9 +41,9 @@ static const LineCase LINES[] = {
     {{FIX "/scaled", "-h"}, 0, 1, "usage: ./train --compare"},
     {{FIX "/nonexistent"}, 2, 0, "nonexistent"}, /* a bad folder is the report's to name */
     {{FIX "/scaled", "--at-equal-loss"}, 2, 0,
-     "error: --at-equal-loss needs exactly two run folders, got 1\nusage:"},
+     "error: --at-equal-loss (argument 3): needs exactly two run folders, got 1\nusage:"},
     {{FIX "/scaled", FIX "/unscaled", FIX "/scaled", "--at-equal-loss"}, 2, 0,
-     "needs exactly two run folders, got 3"},
+     "error: --at-equal-loss (argument 5): needs exactly two run folders, got 3\nusage:"},
     {{"--at-equal-loss", FIX "/no_attention", FIX "/scaled"}, 2, 0,
      "no_attention/attention.csv': No such file"},
     {{FIX "/unscaled", FIX "/scaled", "--at-equal-loss"}, 2, 0,
@@ -58,7 +59,8 @@ static const LineCase LINES[] = {
     /* the user's path quoted escaped (util/error_list.h) */
     {{FIX "/sc\x1b[2J\raled\xc2\x9b"}, 2, 0,
      "error: run folder '" FIX "/sc\\x1b[2J\\raled\\xc2\\x9b': No such file or directory\n"},
-    {{"--bogus\x1b[2J\r"}, 2, 0, "error: unknown option '--bogus\\x1b[2J\\r' for --compare\n"},
+    {{"--bogus\x1b[2J\r"}, 2, 0,
+     "error: --bogus\\x1b[2J\\r (argument 2): unknown option for --compare\n"},
 };
 
 START_TEST(test_lines) {

@@ -307,12 +307,24 @@ typedef struct {
 static const LineCase LINES[] = {
     {{NULL}, 2, "error: --export needs a run folder\nusage: ./train --export"},
     {{"@runs/run"}, 2, "error: --export needs the file to write"},
-    {{"@runs/run", "@a.safetensors", "@b.safetensors"}, 2, "'"},
-    {{"@runs/run", "@a.safetensors", "--bogus"}, 2, "unknown option '--bogus' for --export"},
-    {{"@runs/run", "@a.safetensors", "--val"}, 2, "--val needs a file name"},
+    /* the place in front: the argument at fault (a "@" path is g_tmp's: the line from there) */
+    {{"@runs/run", "@a.safetensors", "@b.safetensors"}, 2,
+     "/b.safetensors (argument 4): a third argument: --export takes one run folder and one file "
+     "(arguments 2 and 3)\nusage: ./train --export"},
+    {{"@runs/run", "--val=@v.safetensors", "@a.safetensors", "@b.safetensors"}, 2,
+     "/b.safetensors (argument 5): a third argument: --export takes one run folder and one file "
+     "(arguments 2 and 4)\nusage: ./train --export"},
+    {{"@runs/run", "@a.safetensors", "--bogus"}, 2,
+     "error: --bogus (argument 4): unknown option for --export\nusage: ./train --export"},
+    {{"@runs/run", "@a.safetensors", "--val"}, 2,
+     "error: --val (argument 4): needs a file name (VAL.safetensors)\n"},
     {{"@runs/run", "@a.safetensors", "--val", "@v.safetensors", "--val=@w.safetensors"}, 2,
      "--val (argument 6): given twice (first at argument 5)"},
-    {{"@runs/run", "@a.safetensors", "--val=@a.safetensors"}, 2, "is the export file itself"},
+    /* at --val's value (the path below g_tmp: the line's start and end checked apart) */
+    {{"@runs/run", "@a.safetensors", "--val=@a.safetensors"}, 2, "error: --val (argument 4): '/"},
+    {{"@runs/run", "@a.safetensors", "--val=@a.safetensors"}, 2,
+     "/a.safetensors' is the export file itself\n"},
+    {{"@runs/run", "--val", "@a.safetensors", "@a.safetensors"}, 2, "error: --val (argument 4): '/"},
     /* the same file spelled otherwise (its folder's realpath), or an existing one (its inode);
      * refused before the run folder is read */
     {{"@runs/run", "@a.safetensors", "--val=@runs/../a.safetensors"}, 2, "is the export file itself"},

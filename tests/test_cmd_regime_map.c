@@ -38,10 +38,11 @@ START_TEST(test_mistakes_exit_2) {
         const char *err;
     } CASES[] = {
         {{NULL}, "needs --out DIR"},
-        {{"--out", NULL}, "--out needs a folder"},
+        {{"--out", NULL}, "error: --out (argument 2): needs a folder\n"},
         {{"--out", "OUT", NULL}, "needs at least one sweep folder"},
         {{"--out", "OUT", "EMPTY", NULL}, "holds no readable sweep.csv"},
-        {{"--out", "OUT", "SW", "--bogus"}, "unknown option '--bogus'"},
+        {{"--out", "OUT", "SW", "--bogus"}, "error: --bogus (argument 5): unknown option for "
+                                             "--regime-map\nusage:"},
         {{"SW", NULL}, "needs --out DIR"},
         /* the arguments holding the two values (OUT is argument 3 after ./train --regime-map) */
         {{"--out", "OUT", "--out=OUT", "SW"},
@@ -50,7 +51,8 @@ START_TEST(test_mistakes_exit_2) {
         /* the user's path quoted escaped (util/error_list.h) */
         {{"--out", "OUT", "sw\x1b[2J\r\xc2\x9b\x9b", NULL},
          "error: 'sw\\x1b[2J\\r\\xc2\\x9b\\x9b' holds no readable sweep.csv"},
-        {{"--out", "OUT", "--bogus\x1b", NULL}, "error: unknown option '--bogus\\x1b'"},
+        {{"--out", "OUT", "--bogus\x1b", NULL},
+         "error: --bogus\\x1b (argument 4): unknown option for --regime-map\n"},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
         const char *args[5] = {NULL};

@@ -34,32 +34,42 @@ typedef struct {
 } BadLine;
 
 static const BadLine BAD[] = {
-    {{"./train", "--resume"}, 2, "error: --resume needs a run folder\n"},
-    {{"./train", "a.ini", "--eval"}, 2, "error: --eval needs a run folder\n"},
+    {{"./train", "--resume"}, 2, "error: --resume (argument 1): needs a run folder\n"},
+    {{"./train", "a.ini", "--eval"}, 2, "error: --eval (argument 2): needs a run folder\n"},
     {{"./train", "--eval", "r", "--prompt"}, 2,
-     "error: --prompt needs the prompt's symbols, e.g. --prompt \"3 1 2 9 8 7 15 0\"\n"},
-    {{"./train", "--set"}, 2, "error: --set needs section.key=value\nusage: fake\n"},
+     "error: --prompt (argument 3): needs the prompt's symbols, e.g. --prompt \"3 1 2 9 8 7 15 0\"\n"},
+    {{"./train", "--set"}, 2, "error: --set (argument 1): needs section.key=value\nusage: fake\n"},
     {{"./train", "a.ini", "--set", "optim.lr", "1e-3"}, 2,
      "error: --set (argument 3): 'optim.lr' is not section.key=value; --set needs one argument "
      "section.key=value, with '=' and no spaces (e.g. --set optim.lr=1e-3)\n"},
-    {{"./train", "--bogus"}, 2, "error: unknown option '--bogus'\nusage: fake\n"},
-    {{"./train", "-"}, 2, "error: unknown option '-'\nusage: fake\n"},
-    {{"./train", "a.ini", "b.ini"}, 2, "error: more than one config file ('a.ini' and 'b.ini')\n"},
+    /* the place in front: the argument at fault (util/error_list.h) */
+    {{"./train", "--bogus"}, 2, "error: --bogus (argument 1): unknown option\nusage: fake\n"},
+    {{"./train", "-"}, 2, "error: - (argument 1): unknown option\nusage: fake\n"},
+    {{"./train", "--set", "a.b=1", "--bogus"}, 2,
+     "error: --bogus (argument 3): unknown option\nusage: fake\n"},
+    {{"./train", "a.ini", "b.ini"}, 2,
+     "error: b.ini (argument 2): more than one config file (the first: 'a.ini', argument 1); "
+     "give one\n"},
+    {{"./train", "a.ini", "--where", "b.ini"}, 2,
+     "error: b.ini (argument 3): more than one config file (the first: 'a.ini', argument 1); "
+     "give one\n"},
     {{"./train", "--prompt", "1 2"}, 2,
-     "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
+     "error: --prompt (argument 2): goes with --eval RUN_DIR (the model that answers it)\n"},
     {{"./train", "--resume", "r", "--prompt", "1 2"}, 2,
-     "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
+     "error: --prompt (argument 4): goes with --eval RUN_DIR (the model that answers it)\n"},
     {{"./train", "--resume", "r", "a.ini"}, 2,
-     "error: --resume and --eval take a run folder only (no config file)\n"},
+     "error: a.ini (argument 3): excludes --resume (argument 2); --resume and --eval take a run "
+     "folder only (no config file)\n"},
     {{"./train", "--resume", "r", "--eval", "s"}, 2,
-     "error: --resume and --eval take a run folder only (no config file)\n"},
+     "error: --eval (argument 4): excludes --resume (argument 2); --resume and --eval take a run "
+     "folder only (no config file)\n"},
     {{"./train", "--resume", "a", "--resume", "b"}, 2,
      "error: --resume (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--eval", "a", "--eval", "a"}, 2,
      "error: --eval (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--eval", "r", "--prompt", "1", "--prompt", "2"}, 2,
      "error: --prompt (argument 6): given twice (first at argument 4); give it once\n"},
-    {{"./train", "--resume", ""}, 2, "error: --resume needs a run folder\n"},
+    {{"./train", "--resume", ""}, 2, "error: --resume (argument 2): needs a run folder\n"},
     /* a flag without a value given twice, as one with (--where was the only one refused) */
     {{"./train", "--print-config", "a.ini", "--print-config"}, 2,
      "error: --print-config (argument 3): given twice (first at argument 1); give it once\n"},
@@ -67,39 +77,42 @@ static const BadLine BAD[] = {
      "error: --where (argument 2): given twice (first at argument 1); give it once\n"},
     /* the user's text quoted escaped (util/error_list.h) */
     {{"./train", "a\x1b[2J.ini", "b\r.ini"}, 2,
-     "error: more than one config file ('a\\x1b[2J.ini' and 'b\\r.ini')\n"},
-    {{"./train", "--bogus\xc2\x9b"}, 2, "error: unknown option '--bogus\\xc2\\x9b'\nusage: fake\n"},
+     "error: b\\r.ini (argument 2): more than one config file (the first: 'a\\x1b[2J.ini', "
+     "argument 1); give one\n"},
+    {{"./train", "--bogus\xc2\x9b"}, 2,
+     "error: --bogus\\xc2\\x9b (argument 1): unknown option\nusage: fake\n"},
     /* --generate and its sampling options: each value checked, each option once */
     {{"./train", "--generate", "0"}, 2,
-     "error: --generate needs a number of tokens from 1 to 100000, got '0'\n"},
+     "error: --generate (argument 2): needs a number of tokens from 1 to 100000, got '0'\n"},
     {{"./train", "--generate", "100001"}, 2,
-     "error: --generate needs a number of tokens from 1 to 100000, got '100001'\n"},
+     "error: --generate (argument 2): needs a number of tokens from 1 to 100000, got '100001'\n"},
     {{"./train", "--generate", "-5"}, 2,
-     "error: --generate needs a number of tokens from 1 to 100000, got '-5'\n"},
+     "error: --generate (argument 2): needs a number of tokens from 1 to 100000, got '-5'\n"},
     {{"./train", "--generate"}, 2,
-     "error: --generate needs a number of tokens from 1 to 100000, got ''\n"},
+     "error: --generate (argument 1): needs a number of tokens from 1 to 100000, got ''\n"},
     {{"./train", "--temperature", "-1"}, 2,
-     "error: --temperature needs a finite decimal number >= 0 (0 = greedy), got '-1'\n"},
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got '-1'\n"},
     {{"./train", "--temperature", "nan"}, 2,
-     "error: --temperature needs a finite decimal number >= 0 (0 = greedy), got 'nan'\n"},
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got 'nan'\n"},
     {{"./train", "--temperature", "1e999"}, 2,
-     "error: --temperature needs a finite decimal number >= 0 (0 = greedy), got '1e999'\n"},
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got '1e999'\n"},
     {{"./train", "--temperature", "0.8x"}, 2,
-     "error: --temperature needs a finite decimal number >= 0 (0 = greedy), got '0.8x'\n"},
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got '0.8x'\n"},
     {{"./train", "--temperature", " 1"}, 2,
-     "error: --temperature needs a finite decimal number >= 0 (0 = greedy), got ' 1'\n"},
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got ' 1'\n"},
     /* strtod reads hexadecimal: 0x10 was taken as 16 (issue 33) */
     {{"./train", "--temperature", "0x10"}, 2,
-     "error: --temperature needs a finite decimal number >= 0 (0 = greedy), got '0x10'\n"},
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got '0x10'\n"},
     {{"./train", "--temperature", "0X1p-1"}, 2,
-     "error: --temperature needs a finite decimal number >= 0 (0 = greedy), got '0X1p-1'\n"},
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got '0X1p-1'\n"},
     {{"./train", "--top-k", "-1"}, 2,
-     "error: --top-k needs a whole number >= 0 (0 = every token), got '-1'\n"},
+     "error: --top-k (argument 2): needs a whole number >= 0 (0 = every token), got '-1'\n"},
     {{"./train", "--top-k", "2.5"}, 2,
-     "error: --top-k needs a whole number >= 0 (0 = every token), got '2.5'\n"},
-    {{"./train", "--seed", "-1"}, 2, "error: --seed needs an integer in [0, 2^64-1], got '-1'\n"},
+     "error: --top-k (argument 2): needs a whole number >= 0 (0 = every token), got '2.5'\n"},
+    {{"./train", "--seed", "-1"}, 2,
+     "error: --seed (argument 2): needs an integer in [0, 2^64-1], got '-1'\n"},
     {{"./train", "--seed", "18446744073709551616"}, 2,
-     "error: --seed needs an integer in [0, 2^64-1], got '18446744073709551616'\n"},
+     "error: --seed (argument 2): needs an integer in [0, 2^64-1], got '18446744073709551616'\n"},
     {{"./train", "--seed", "1", "--seed", "1"}, 2,
      "error: --seed (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--generate", "3", "--generate", "4"}, 2,
@@ -109,12 +122,32 @@ static const BadLine BAD[] = {
     {{"./train", "--top-k", "1", "--top-k", "2"}, 2,
      "error: --top-k (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--eval", "r", "--prompt", "a", "--seed", "3"}, 2,
-     "error: --temperature, --top-k and --seed go with --generate N\n"},
+     "error: --seed (argument 6): goes with --generate N (it sets how the generated tokens are "
+     "sampled)\n"},
     {{"./train", "--eval", "r", "--generate", "3"}, 2,
-     "error: --generate goes with --eval RUN_DIR --prompt \"TEXT\" (the start it continues)\n"},
+     "error: --generate (argument 4): goes with --eval RUN_DIR --prompt \"TEXT\" (the start it "
+     "continues)\n"},
     {{"./train", "--prompt", "a", "--generate", "3"}, 2,
-     "error: --prompt goes with --eval RUN_DIR (the model that answers it)\n"},
-    {{"./train", "--bogus", "--help"}, 2, "error: unknown option '--bogus'\nusage: fake\n"}, /* in order */
+     "error: --prompt (argument 2): goes with --eval RUN_DIR (the model that answers it)\n"},
+    /* options that do not go together: at the option at fault, or the later of two that exclude
+     * each other (the earlier named); the first sampling option given */
+    {{"./train", "--eval", "r", "--top-k", "2", "--seed", "3"}, 2,
+     "error: --top-k (argument 4): goes with --generate N (it sets how the generated tokens are "
+     "sampled)\n"},
+    {{"./train", "a.ini", "--eval", "r"}, 2,
+     "error: --eval (argument 3): excludes a.ini (argument 1); --resume and --eval take a run "
+     "folder only (no config file)\n"},
+    {{"./train", "--eval", "s", "--resume", "r"}, 2,
+     "error: --resume (argument 4): excludes --eval (argument 2); --resume and --eval take a run "
+     "folder only (no config file)\n"},
+    {{"./train", "--print-config", "--where"}, 2,
+     "error: --where (argument 2): excludes --print-config (argument 1); --where places a config "
+     "file on the lr map and goes with neither --print-config, --resume nor --eval\n"},
+    {{"./train", "--where", "--resume", "r"}, 2,
+     "error: --resume (argument 3): excludes --where (argument 1); --where places a config file "
+     "on the lr map and goes with neither --print-config, --resume nor --eval\n"},
+    {{"./train", "--bogus", "--help"}, 2,
+     "error: --bogus (argument 1): unknown option\nusage: fake\n"}, /* in order */
     {{"./train", "a.ini", "--help", "--bogus"}, 0, ""}, /* --help first: usage on stdout */
     {{"./train", "-h"}, 0, ""},
     /* help in place of the run folder: the usage, not "cannot open '--help/checkpoint.bin'" */

@@ -66,8 +66,8 @@ START_TEST(test_prompt_answer_and_errors) {
         {"--eval runs/t --prompt \"5 0\"",
          "2 symbols given, but a copy prompt of this run has 3 (task.length = 3)"},
         {"--eval runs/t --prompt \"\"", "no symbols"},
-        {"--eval runs/t --prompt", "--prompt needs"},
-        {"--prompt \"1 2 3\"", "--prompt goes with --eval"},
+        {"--eval runs/t --prompt", "error: --prompt (argument 3): needs"},
+        {"--prompt \"1 2 3\"", "error: --prompt (argument 2): goes with --eval"},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         ck_assert_msg(tu_run_train(tmpdir, bad[k].args) == 2, "case %zu: exit code", k);

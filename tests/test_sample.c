@@ -387,8 +387,10 @@ START_TEST(test_generate_command) {
          "--top-k 9 is larger than the vocabulary (8 tokens)"},
         {"--eval runs/t --prompt \"1 x\" --generate 3", "'x' (token 2) is not in the task's vocabulary"},
         {"--eval runs/t --prompt \" \" --generate 3", "no symbols given"},
-        {"--eval runs/t --prompt \"1\" --generate 0", "--generate needs a number of tokens from 1"},
-        {"--eval runs/t --prompt \"1\" --generate 3 --temperature -1", "--temperature needs a finite"},
+        {"--eval runs/t --prompt \"1\" --generate 0",
+         "error: --generate (argument 6): needs a number of tokens from 1"},
+        {"--eval runs/t --prompt \"1\" --generate 3 --temperature -1",
+         "error: --temperature (argument 8): needs a finite"},
     };
     for (size_t k = 0; k < sizeof BAD / sizeof *BAD; k++) {
         ck_assert_msg(tu_run_train(tmpdir, BAD[k].args) == 2, "case %zu: exit code", k);

@@ -55,10 +55,21 @@ static const RefusedCase REFUSED[] = {
     {"use the sweep (--out)", {"--set", "run.dir=x"}},
     {"error: --d-model (argument 3): shapes the d_k axis", {"--d-model", "64", "--grid", "optim.lr=1e-3"}},
     {"error: --one-head (argument 4): shapes the d_k axis", {"--grid", "optim.lr=1e-3", "--one-head"}},
-    {"--d-model and --one-head exclude each other", {"--dk", "8", "--d-model", "8", "--one-head"}},
-    {"--plan and --collect exclude each other", {"--plan", "--collect"}},
-    {"--collect reads the plan stored in OUT/plan.txt", {"--collect", "--dk", "8", "--out", "x"}},
-    {"--collect reads", {"cfg.ini", "--collect"}},
+    /* two that exclude each other: at the later one, naming the earlier */
+    {"error: --one-head (argument 6): excludes --d-model (argument 5); give one (with "
+     "--one-head, d_model = d_k)\n",
+     {"--dk", "8", "--d-model", "8", "--one-head"}},
+    {"error: --d-model (argument 6): excludes --one-head (argument 4); give one (with "
+     "--one-head, d_model = d_k)\n",
+     {"--dk", "8", "--one-head", "--d-model", "8"}},
+    {"error: --collect (argument 3): excludes --plan (argument 2); give one\n",
+     {"--plan", "--collect"}},
+    {"error: --plan (argument 5): excludes --collect (argument 2); give one\n",
+     {"--collect", "--out", "x", "--plan"}},
+    {"error: --collect (argument 2): reads the plan stored in OUT/plan.txt; give only --out "
+     "DIR (and no config, axes, --set or --steps)\n",
+     {"--collect", "--dk", "8", "--out", "x"}},
+    {"error: --collect (argument 3): reads the plan", {"cfg.ini", "--collect"}},
     {"--jobs (argument 3): '0' is not a number of parallel runs from 1 to 256", {"--jobs", "0"}},
     {"--jobs (argument 2): '257'", {"--jobs=257"}},
     {"--seeds (argument 3): 'two' is not a count from 1 to 1000", {"--seeds", "two"}},
@@ -76,7 +87,9 @@ static const RefusedCase REFUSED[] = {
     {"error: --bogus (argument 2): unknown option for --sweep (see ./train --sweep --help)\n",
      {"--bogus"}},
     {"error: --dkk (argument 2): unknown option for --sweep", {"--dkk", "8"}},
-    {"--sweep takes one config file ('a.ini' and 'other.ini' given)", {"a.ini", "other.ini"}},
+    {"error: other.ini (argument 3): --sweep takes one config file (the first: 'a.ini', "
+     "argument 2); give one\n",
+     {"a.ini", "other.ini"}},
     /* issue 21 item 10: an option given twice (the last one silently won), both named */
     {"--steps (argument 5): given twice (first at argument 3)", {"--steps", "3", "--steps", "4"}},
     {"--out (argument 5): given twice (first at argument 3)", {"--out", "a", "--out", "b"}},
@@ -87,7 +100,8 @@ static const RefusedCase REFUSED[] = {
      {"--scales", "none", "--scales", "sqrt_dk"}},
     {"--d-model (argument 7): given twice (first at argument 5)",
      {"--dk", "8", "--d-model", "8", "--d-model", "16"}},
-    {"--set (argument 5): 'optim.eps' is already set by --set (argument 3)",
+    {"error: --set (argument 5): 'optim.eps' is already set by --set (argument 3); give it "
+     "once\n",
      {"--set", "optim.eps=1e-8", "--set", "optim.eps=1e-6"}},
     {"--set (argument 5): 'optim.eps' is already set by --set (argument 3)",
      {"--set", "optim.eps=1e-8", "--set", " optim.eps = 1e-6"}},
@@ -101,7 +115,9 @@ static const RefusedCase REFUSED[] = {
     /* the user's text quoted escaped (util/error_list.h) */
     {"error: --bogus\\x1b[2J\\r\\xc2\\x9b (argument 2): unknown option for --sweep",
      {"--bogus\x1b[2J\r\xc2\x9b"}},
-    {"--sweep takes one config file ('a\\x1b.ini' and 'b\\r.ini' given)", {"a\x1b.ini", "b\r.ini"}},
+    {"error: b\\r.ini (argument 3): --sweep takes one config file (the first: 'a\\x1b.ini', "
+     "argument 2); give one\n",
+     {"a\x1b.ini", "b\r.ini"}},
 };
 
 START_TEST(test_refused) {

@@ -63,6 +63,28 @@ int cli_fail(CliUsage *usage, const char *fmt, ...) {
     return EXIT_CONFIG;
 }
 
+void cli_verror_at(ErrorList *errs, const char *option, int argn, const char *fmt, va_list ap) {
+    char where[512]; /* an unknown option is its own place: room for a long one */
+    error_place(where, sizeof where, option, argn);
+    error_vadd(errs, argn, 0, where, fmt, ap);
+}
+
+int cli_fail_at(CliUsage *usage, const char *option, int argn, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    cli_verror_at(NULL, option, argn, fmt, ap);
+    va_end(ap);
+    if (usage) usage(stderr);
+    return EXIT_CONFIG;
+}
+
+void cli_set_twice(ErrorList *errs, int argn, const char *key, int before) {
+    char where[32];
+    error_place(where, sizeof where, "--set", argn);
+    error_add(errs, argn, where, "'%s' is already set by --set (argument %d); give it once", key,
+              before);
+}
+
 int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs) {
     for (int i = 0; i < o->n; i++)
         if (strcmp(o->flag[i], flag) == 0) {
@@ -76,6 +98,12 @@ int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs) {
         o->flag[o->n] = flag;
         o->argn[o->n++] = argn;
     }
+    return 0;
+}
+
+int cli_once_argn(const CliOnce *o, const char *flag) {
+    for (int i = 0; i < o->n; i++)
+        if (strcmp(flag, o->flag[i]) == 0) return o->argn[i];
     return 0;
 }
 

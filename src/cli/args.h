@@ -6,6 +6,7 @@
 #ifndef SCALEDOT_CLI_ARGS_H
 #define SCALEDOT_CLI_ARGS_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -57,16 +58,40 @@ typedef struct {
  * value: a repeat is a slip that may hide another, "--plan --plan" for "--plan --collect"). */
 int cli_once(CliOnce *o, const char *flag, int argn);
 
+/* The argument number cli_once recorded for flag, or 0 when it was not given. */
+int cli_once_argn(const CliOnce *o, const char *flag);
+
 /* cli_once with the message added to errs at argn (NULL: printed now). Returns 0, or -1. */
 int cli_once_to(CliOnce *o, const char *flag, int argn, ErrorList *errs);
 
 /* Prints "error: <fmt ...>\n" to stderr (its control bytes escaped, util/error_list.h), then
- * usage(stderr) when usage is not NULL. Returns
- * EXIT_CONFIG (2), the exit code of a bad command line. */
+ * usage(stderr) when usage is not NULL. Returns EXIT_CONFIG (2), the exit code of a bad command
+ * line. For a mistake no argument holds (a missing run folder); one an argument holds is named
+ * at it (cli_fail_at). */
 int cli_fail(CliUsage *usage, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Adds to errs (NULL: prints now) the error fmt/ap at the place of argument argn, option
+ * ("OPTION (argument N): ...", error_place; room for a long unknown option), sorted by argn: the
+ * one way an argument's error gets its place (cli_fail_at, sweep_args_check.h's arg_error). */
+void cli_verror_at(ErrorList *errs, const char *option, int argn, const char *fmt, va_list ap);
+
+/* cli_fail with the place in front, as every error line about an argument: "error: OPTION
+ * (argument N): <fmt ...>" (error_place; OPTION the argument at fault: the flag, an unknown option
+ * itself, a second config file), then usage(stderr) when usage is not NULL. Returns EXIT_CONFIG
+ * (2). */
+int cli_fail_at(CliUsage *usage, const char *option, int argn, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Adds to errs (NULL: prints now) "--set (argument ARGN): 'KEY' is already set by --set
+ * (argument BEFORE); give it once", the one message of a key set twice by --set (the train
+ * command's and the sweep's). */
+void cli_set_twice(ErrorList *errs, int argn, const char *key, int before);
 
 #endif

@@ -57,18 +57,19 @@ static int parse_args(CompareArgs *a, int argc, char **argv) {
             a->at_equal_loss = 1;
         } else if (cli_is_flag(argv[i], "--out")) {
             if (!(a->out = cli_flag_value(argc, argv, &i, "--out")))
-                return cli_fail(NULL, "--out needs a folder");
+                return cli_fail_at(NULL, "--out", i + 2, "needs a folder");
             int rc = cli_once(&once, "--out", i + 2);
             if (rc >= 0) return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_fail(usage, "unknown option '%s' for --compare", argv[i]);
+            return cli_fail_at(usage, argv[i], i + 2, "unknown option for --compare");
         } else {
             a->dirs[a->n_dirs++] = argv[i];
         }
     }
     if (a->n_dirs == 0) return cli_fail(usage, "--compare needs at least one run folder");
     if (a->at_equal_loss && a->n_dirs != 2)
-        return cli_fail(usage, "--at-equal-loss needs exactly two run folders, got %d", a->n_dirs);
+        return cli_fail_at(usage, "--at-equal-loss", cli_once_argn(&once, "--at-equal-loss"),
+                           "needs exactly two run folders, got %d", a->n_dirs);
     return -1;
 }
 

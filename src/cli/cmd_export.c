@@ -87,31 +87,35 @@ static int same_file(const char *a, const char *b) {
 static int parse_args(ExportArgs *a, int argc, char **argv) {
     *a = (ExportArgs){0};
     CliOnce once = {0}; /* argv starts after --export: argument i + 2 of the command line */
+    int out_argn = 0;   /* where a->out was given */
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
             return EXIT_OK;
         } else if (cli_is_flag(argv[i], "--val")) {
             if (!(a->val = cli_flag_value(argc, argv, &i, "--val")))
-                return cli_fail(NULL, "--val needs a file name (VAL.safetensors)");
+                return cli_fail_at(NULL, "--val", i + 2, "needs a file name (VAL.safetensors)");
             int rc = cli_once(&once, "--val", i + 2);
             if (rc >= 0) return rc;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_fail(usage, "unknown option '%s' for --export", argv[i]);
+            return cli_fail_at(usage, argv[i], i + 2, "unknown option for --export");
         } else if (!a->run_dir) {
             a->run_dir = argv[i];
             a->run_dir_argn = i + 2;
         } else if (!a->out) {
             a->out = argv[i];
+            out_argn = i + 2;
         } else {
-            return cli_fail(usage, "--export takes one run folder and one file ('%s' is a third "
-                                   "argument)", argv[i]);
+            return cli_fail_at(usage, argv[i], i + 2, "a third argument: --export takes one run "
+                                                      "folder and one file (arguments %d and %d)",
+                               a->run_dir_argn, out_argn);
         }
     }
     if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");
     if (!a->out || !*a->out) return cli_fail(usage, "--export needs the file to write");
     if (a->val && same_file(a->val, a->out))
-        return cli_fail(NULL, "--val '%s' is the export file itself", a->val);
+        return cli_fail_at(NULL, "--val", cli_once_argn(&once, "--val"),
+                           "'%s' is the export file itself", a->val);
     return -1;
 }
 

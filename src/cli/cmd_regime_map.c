@@ -80,13 +80,13 @@ int cli_regime_map(int argc, char **argv) {
             goto done;
         } else if (cli_is_flag(argv[i], "--out")) {
             if (!(out = cli_flag_value(argc, argv, &i, "--out"))) {
-                rc = cli_fail(NULL, "--out needs a folder");
+                rc = cli_fail_at(NULL, "--out", i + 2, "needs a folder");
                 goto done;
             }
             if ((rc = cli_once(&once, "--out", i + 2)) >= 0) goto done;
             rc = EXIT_CONFIG;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            rc = cli_fail(usage, "unknown option '%s' for --regime-map", argv[i]);
+            rc = cli_fail_at(usage, argv[i], i + 2, "unknown option for --regime-map");
             goto done;
         } else if (!argv[i][0]) {
             rc = cli_fail(usage, "an empty sweep folder name");

@@ -56,19 +56,20 @@ static int parse_args(int argc, char **argv, SoftmaxTableArgs *a) {
         int is_seed = strcmp(flag, "--seed") == 0, k = -1;
         for (int j = 0; j < 2; j++)
             if (strcmp(flag, INTS[j].flag) == 0) k = j;
-        if (!is_seed && k < 0) return cli_fail(usage, "--softmax-table: unknown option '%s'", flag);
+        if (!is_seed && k < 0)
+            return cli_fail_at(usage, flag, i + 2, "unknown option for --softmax-table");
         const char *val = cli_next(argc, argv, &i);
-        if (!val) return cli_fail(usage, "--softmax-table: %s needs a value", flag);
+        if (!val) return cli_fail_at(usage, flag, i + 2, "needs a value");
         int rc = cli_once(&once, is_seed ? "--seed" : INTS[k].flag, i + 2);
         if (rc >= 0) return rc;
         long v = 0;
         if (is_seed && cli_parse_u64(val, &a->seed) != 0)
-            return cli_fail(NULL, "--softmax-table: --seed needs an integer in [0, 2^64-1], got "
-                                  "'%s'", val);
+            return cli_fail_at(NULL, "--seed", i + 2, "needs an integer in [0, 2^64-1], got '%s'",
+                               val);
         if (k >= 0) {
             if (parse_int(val, INTS[k].lo, INTS[k].hi, &v) != 0)
-                return cli_fail(NULL, "--softmax-table: %s needs an integer in [%ld, %ld], got "
-                                      "'%s'", flag, INTS[k].lo, INTS[k].hi, val);
+                return cli_fail_at(NULL, flag, i + 2, "needs an integer in [%ld, %ld], got '%s'",
+                                   INTS[k].lo, INTS[k].hi, val);
             *INTS[k].dst = (int)v;
         }
     }

@@ -143,15 +143,16 @@ int cli_check_prompt_length(const Config *c, const char *prompt) {
 static const char *const SAMPLE_FLAGS[] = {"--generate", "--temperature", "--top-k", "--seed"};
 #define N_SAMPLE_FLAGS (int)(sizeof SAMPLE_FLAGS / sizeof SAMPLE_FLAGS[0])
 
-/* Reads the value v of SAMPLE_FLAGS[k] into a. Returns -1, or 2 after a message. */
-static int parse_sample_option(TrainArgs *a, int k, const char *v) {
+/* Reads the value v of SAMPLE_FLAGS[k], argument argn (the flag's own when v is NULL), into a.
+ * Returns -1, or 2 after a message. */
+static int parse_sample_option(TrainArgs *a, int k, const char *v, int argn) {
     const char *flag = SAMPLE_FLAGS[k];
     long n = 0;
     switch (k) {
     case 0:
         if (!v || cli_parse_count(v, strlen(v), 1, SAMPLE_MAX_NEW, &n) != 0)
-            return cli_fail(NULL, "%s needs a number of tokens from 1 to %d, got '%s'", flag,
-                            SAMPLE_MAX_NEW, v ? v : "");
+            return cli_fail_at(NULL, flag, argn, "needs a number of tokens from 1 to %d, got '%s'",
+                               SAMPLE_MAX_NEW, v ? v : "");
         a->generate = 1;
         a->gen.n_new = (int)n;
         return -1;
@@ -160,19 +161,22 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v) {
         char why[160];
         if (!v || !((*v >= '0' && *v <= '9') || *v == '.') ||
             config_parse_number(v, &a->gen.temperature, why, sizeof why) != 0)
-            return cli_fail(NULL, "%s needs a finite decimal number >= 0 (0 = greedy), got '%s'",
-                            flag, v ? v : "");
+            return cli_fail_at(NULL, flag, argn, "needs a finite decimal number >= 0 (0 = greedy), "
+                                                 "got '%s'",
+                               v ? v : "");
         return -1;
     }
     case 2:
         if (!v || cli_parse_count(v, strlen(v), 0, INT_MAX, &n) != 0)
-            return cli_fail(NULL, "%s needs a whole number >= 0 (0 = every token), got '%s'",
-                            flag, v ? v : "");
+            return cli_fail_at(NULL, flag, argn, "needs a whole number >= 0 (0 = every token), got "
+                                                 "'%s'",
+                               v ? v : "");
         a->gen.top_k = (int)n;
         return -1;
     default:
         if (!v || cli_parse_u64(v, &a->gen.seed) != 0)
-            return cli_fail(NULL, "%s needs an integer in [0, 2^64-1], got '%s'", flag, v ? v : "");
+            return cli_fail_at(NULL, flag, argn, "needs an integer in [0, 2^64-1], got '%s'",
+                               v ? v : "");
         return -1;
     }
 }
@@ -197,7 +201,7 @@ static int set_given_before(int argc, char **argv, int at, const char *v) {
 static int parse_set(int argc, char **argv, int *at, CliUsage *usage) {
     int eq_form = argv[*at][5] == '=';
     const char *v = eq_form ? argv[*at] + 6 : cli_next(argc, argv, at);
-    if (!v) return cli_fail(usage, "--set needs section.key=value");
+    if (!v) return cli_fail_at(usage, "--set", *at, "needs section.key=value");
     /* `--set optim.lr 1e-3` would otherwise read 1e-3 as a second config file (the
      * --set= form is config_set's to judge) */
     if (!strchr(v, '=') && !eq_form) {
@@ -210,29 +214,61 @@ static int parse_set(int argc, char **argv, int *at, CliUsage *usage) {
     return -1;
 }
 
-/* The options that go together, once all are read (seen: a sampling option was given). Returns an
- * exit code, or -1 when they fit. */
-static int check_combinations(const TrainArgs *a, unsigned seen) {
+/* Two arguments that exclude each other, x at argument xn and y at yn (both given), named at
+ * the later one, the earlier in the text, why after. Returns EXIT_CONFIG. */
+static int fail_excludes(const char *x, int xn, const char *y, int yn, const char *why) {
+    int x_later = xn > yn;
+    return cli_fail_at(NULL, x_later ? x : y, x_later ? xn : yn, "excludes %s (argument %d); %s",
+                       x_later ? y : x, x_later ? yn : xn, why);
+}
+
+/* The first of flags[0..n) given (the lowest argument number in once), or NULL. */
+static const char *first_given(const CliOnce *once, const char *const *flags, int n) {
+    const char *first = NULL;
+    for (int k = 0; k < n; k++) {
+        int at = cli_once_argn(once, flags[k]);
+        if (at && (!first || at < cli_once_argn(once, first))) first = flags[k];
+    }
+    return first;
+}
+
+/* The options that go together, once all are read (once: where each option was given;
+ * config_argn: the config file's argument, 0 for none), each mistake at the option at fault.
+ * Returns an exit code, or -1 when they fit. */
+static int check_combinations(const TrainArgs *a, const CliOnce *once, int config_argn) {
+    static const char *const SAMPLING[] = {"--temperature", "--top-k", "--seed"};
+    static const char *const WHERE_NOT[] = {"--print-config", "--resume", "--eval"};
+    const char *f;
     if (a->prompt && !a->eval_dir)
-        return cli_fail(NULL, "--prompt goes with --eval RUN_DIR (the model that answers it)");
-    if (seen && !a->generate)
-        return cli_fail(NULL, "--temperature, --top-k and --seed go with --generate N");
+        return cli_fail_at(NULL, "--prompt", cli_once_argn(once, "--prompt"),
+                           "goes with --eval RUN_DIR (the model that answers it)");
+    if (!a->generate && (f = first_given(once, SAMPLING, 3)))
+        return cli_fail_at(NULL, f, cli_once_argn(once, f),
+                           "goes with --generate N (it sets how the generated tokens are "
+                           "sampled)");
     if (a->generate && !a->prompt)
-        return cli_fail(NULL, "--generate goes with --eval RUN_DIR --prompt \"TEXT\" (the start "
-                              "it continues)");
-    if (a->where && (a->print_config || a->resume_dir || a->eval_dir))
-        return cli_fail(NULL, "--where places a config file on the lr map; it goes with neither "
-                              "--print-config, --resume nor --eval");
+        return cli_fail_at(NULL, "--generate", cli_once_argn(once, "--generate"),
+                           "goes with --eval RUN_DIR --prompt \"TEXT\" (the start it continues)");
+    if (a->where && (f = first_given(once, WHERE_NOT, 3)))
+        return fail_excludes("--where", cli_once_argn(once, "--where"), f,
+                             cli_once_argn(once, f),
+                             "--where places a config file on the lr map and goes with neither "
+                             "--print-config, --resume nor --eval");
     /* the checkpoint carries its own configuration; a config file would contradict it */
-    if ((a->resume_dir || a->eval_dir) && (a->config_path || (a->resume_dir && a->eval_dir)))
-        return cli_fail(NULL, "--resume and --eval take a run folder only (no config file)");
+    const char *dir = a->resume_dir ? "--resume" : "--eval";
+    const char *why = "--resume and --eval take a run folder only (no config file)";
+    if (a->resume_dir && a->eval_dir)
+        return fail_excludes("--resume", cli_once_argn(once, "--resume"), "--eval",
+                             cli_once_argn(once, "--eval"), why);
+    if ((a->resume_dir || a->eval_dir) && a->config_path)
+        return fail_excludes(dir, cli_once_argn(once, dir), a->config_path, config_argn, why);
     return -1;
 }
 
 int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
     *a = (TrainArgs){.gen = {.temperature = 1, .top_k = 0, .seed = 1}};
-    unsigned seen = 0; /* bit k: SAMPLE_FLAGS[k] given */
     CliOnce once = {0};
+    int config_argn = 0; /* where config_path was given */
     for (int i = 1; i < argc; i++) {
         int k = 0;
         while (k < N_SAMPLE_FLAGS && strcmp(argv[i], SAMPLE_FLAGS[k]) != 0) k++;
@@ -240,8 +276,7 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             const char *v = cli_next(argc, argv, &i);
             int rc = cli_once(&once, SAMPLE_FLAGS[k], i);
             if (rc >= 0) return rc;
-            seen |= 1u << k;
-            rc = parse_sample_option(a, k, v);
+            rc = parse_sample_option(a, k, v, i);
             if (rc >= 0) return rc;
         } else if (cli_is_help(argv[i])) {
             usage(stdout);
@@ -252,7 +287,7 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             *(argv[i][2] == 'p' ? &a->print_config : &a->where) = 1;
         } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
             const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
-            if (!dir || !*dir) return cli_fail(NULL, "%s needs a run folder", flag);
+            if (!dir || !*dir) return cli_fail_at(NULL, flag, i, "needs a run folder");
             /* `--eval --help` asks for help (a folder named so: ./--help) */
             if (cli_is_help(dir)) {
                 usage(stdout);
@@ -264,23 +299,26 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             a->dir_argn = i;
         } else if (strcmp(argv[i], "--prompt") == 0) {
             if (!(a->prompt = cli_next(argc, argv, &i)))
-                return cli_fail(NULL, "--prompt needs the prompt's symbols, e.g. --prompt \"%s\"",
-                                CLI_PROMPT_EXAMPLE);
+                return cli_fail_at(NULL, "--prompt", i, "needs the prompt's symbols, e.g. --prompt "
+                                                        "\"%s\"",
+                                   CLI_PROMPT_EXAMPLE);
             int rc = cli_once(&once, "--prompt", i);
             if (rc >= 0) return rc;
         } else if (strcmp(argv[i], "--set") == 0 || strncmp(argv[i], "--set=", 6) == 0) {
             int rc = parse_set(argc, argv, &i, usage);
             if (rc >= 0) return rc;
         } else if (argv[i][0] == '-') {
-            return cli_fail(usage, "unknown option '%s'", argv[i]);
+            return cli_fail_at(usage, argv[i], i, "unknown option");
         } else if (a->config_path) {
-            return cli_fail(NULL, "more than one config file ('%s' and '%s')", a->config_path,
-                            argv[i]);
+            return cli_fail_at(NULL, argv[i], i, "more than one config file (the first: '%s', "
+                                                 "argument %d); give one",
+                               a->config_path, config_argn);
         } else {
             a->config_path = argv[i];
+            config_argn = i;
         }
     }
-    return check_combinations(a, seen);
+    return check_combinations(a, &once, config_argn);
 }
 
 /* The --set overrides in command-line order, after the config file or checkpoint; on a run
@@ -299,9 +337,7 @@ static void apply_sets(Config *c, int argc, char **argv, int in_run_dir, ErrorLi
         int known = config_assignment_key(a, key, sizeof key) == 0 && config_key_index(key) >= 0;
         if (!known) snprintf(key, sizeof key, "%.*s", (int)strcspn(a, "="), a);
         int before = set_given_before(argc, argv, i, a);
-        if (before)
-            error_add(errs, i, where, "'%s' is already set by --set (argument %d); give it once",
-                      key, before);
+        if (before) cli_set_twice(errs, i, key, before);
         /* an unknown key or a malformed --set is named so by config_set, as anywhere else */
         if (in_run_dir && known && !cli_resumable_override(a))
             error_add(errs, i, where,

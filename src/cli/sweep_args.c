@@ -171,9 +171,7 @@ static void check_repeat(const SweepArgs *a, SweepParts *p, size_t k, const char
             if (config_same_key(a->sets[s], v)) {
                 if (config_assignment_key(v, key, sizeof key) != 0) /* too long: its start */
                     snprintf(key, sizeof key, "%.*s", (int)strcspn(v, "="), v);
-                arg_error(&p->errs, "--set", argn, "'%s' is already set by --set (argument %d); "
-                                                   "give it once",
-                          key, a->set_argn[s]);
+                cli_set_twice(&p->errs, argn, key, a->set_argn[s]);
                 return;
             }
         return;
@@ -269,10 +267,12 @@ static int parse_option(SweepArgs *a, SweepParts *p, int argc, char **argv, int 
     }
     if (strcmp(arg, "--plan") == 0 || strcmp(arg, "--collect") == 0) {
         SweepMode m = arg[2] == 'p' ? MODE_PLAN : MODE_COLLECT;
-        if (a->mode != MODE_RUN && a->mode != m)
-            error_add(&p->errs, ARGN(*i), NULL, "--plan and --collect exclude each other");
+        if (a->mode != MODE_RUN && a->mode != m) /* at the later one, naming the earlier */
+            arg_error(&p->errs, arg, ARGN(*i), "excludes %s (argument %d); give one",
+                      m == MODE_PLAN ? "--collect" : "--plan",
+                      m == MODE_PLAN ? p->collect_argn : p->plan_argn);
         a->mode = m;
-        if (m == MODE_COLLECT) p->collect_argn = ARGN(*i);
+        *(m == MODE_COLLECT ? &p->collect_argn : &p->plan_argn) = ARGN(*i);
         return 0;
     }
     const char *flag = NULL;
@@ -386,6 +386,7 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
         return -1;
     }
     int rc = 0, stop = 0; /* stop: a word the line cannot be read past */
+    int config_argn = 0;  /* where config_path was given */
     for (int i = 0; i < argc && !rc && !stop; i++) {
         if (cli_is_help(argv[i])) {
             sweep_usage(stdout);
@@ -393,10 +394,12 @@ int sweep_args_parse(SweepArgs *a, int argc, char **argv) {
         } else if (argv[i][0] == '-' && argv[i][1]) {
             stop = parse_option(a, p, argc, argv, &i) != 0;
         } else if (a->config_path) {
-            error_add(&p->errs, ARGN(i), NULL, "--sweep takes one config file ('%s' and '%s' "
-                                               "given)", a->config_path, argv[i]);
+            arg_error(&p->errs, argv[i], ARGN(i), "--sweep takes one config file (the first: "
+                                                  "'%s', argument %d); give one",
+                      a->config_path, config_argn);
         } else {
             a->config_path = argv[i];
+            config_argn = ARGN(i);
         }
     }
     if (!rc && !stop && a->mode == MODE_COLLECT) sweep_check_collect(a, p);

@@ -26,10 +26,14 @@ void sweep_check_conflicts(const SweepArgs *a, SweepParts *p) {
         arg_error(errs, a->one_head ? "--one-head" : "--d-model", argn, "shapes the d_k axis, "
                   "which is off with --grid unless --dk is given");
     }
-    if (a->d_model_argn && a->one_head)
-        error_add(errs, a->d_model_argn > a->one_head_argn ? a->d_model_argn : a->one_head_argn,
-                  NULL, "--d-model and --one-head exclude each other (with --one-head, d_model = "
-                        "d_k)");
+    if (a->d_model_argn && a->one_head) { /* at the later one, naming the earlier */
+        int model_later = a->d_model_argn > a->one_head_argn;
+        arg_error(errs, model_later ? "--d-model" : "--one-head",
+                  model_later ? a->d_model_argn : a->one_head_argn,
+                  "excludes %s (argument %d); give one (with --one-head, d_model = d_k)",
+                  model_later ? "--one-head" : "--d-model",
+                  model_later ? a->one_head_argn : a->d_model_argn);
+    }
     for (int s = 0; s < a->n_sets; s++) {
         const char *owner = NULL, *key = NULL;
         if (config_assignment_sets(a->sets[s], "run.name")) owner = "the sweep", key = "run.name";
@@ -111,7 +115,8 @@ void sweep_check_values(const SweepArgs *a, SweepParts *p) {
 void sweep_check_collect(const SweepArgs *a, SweepParts *p) {
     if (a->config_path || p->has_dk || p->has_scale || p->has_seed || a->any_grid || a->n_sets ||
         a->steps >= 0 || a->d_model_argn || a->one_head)
-        error_add(&p->errs, p->collect_argn, NULL, "--collect reads the plan stored in "
-                                                   "OUT/plan.txt; give only --out DIR (and no "
-                                                   "config, axes, --set or --steps)");
+        arg_error(&p->errs, "--collect", p->collect_argn, "reads the plan stored in "
+                                                           "OUT/plan.txt; give only --out DIR "
+                                                           "(and no config, axes, --set or "
+                                                           "--steps)");
 }

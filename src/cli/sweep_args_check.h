@@ -17,6 +17,7 @@ typedef struct {
     Axis dk, scale, seed, grid[SWEEP_MAX_AXES];
     int n_grid, has_dk, has_scale, has_seed;
     int collect_argn; /* where --collect was given (0: not) */
+    int plan_argn;    /* where --plan was given (0: not) */
     int width_refused; /* --d-model's value was refused: the d_k axis' width is not known */
     CliOnce once;     /* where each once-only option was given */
     ErrorList errs;   /* every mistake of the line, in argument order */
@@ -30,11 +31,9 @@ static inline void arg_error(ErrorList *errs, const char *flag, int argn, const 
 #endif
     ;
 static inline void arg_error(ErrorList *errs, const char *flag, int argn, const char *fmt, ...) {
-    char where[512]; /* an unknown option is its own place: room for a long one */
-    error_place(where, sizeof where, flag, argn);
     va_list ap;
     va_start(ap, fmt);
-    error_vadd(errs, argn, 0, where, fmt, ap);
+    cli_verror_at(errs, flag, argn, fmt, ap);
     va_end(ap);
 }
 
