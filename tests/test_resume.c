@@ -10,7 +10,8 @@
  * finished run resumed is left byte for byte as it was; a checkpoint of another configuration
  * than the folder's config.ini is refused naming the keys (train.steps may differ; a checkpoint of
  * the other model.block included), and a resume
- * that fails leaves config.ini, the logs and the checkpoint as they were, no temporary file. */
+ * that fails leaves config.ini, the logs and the checkpoint as they were, no temporary file; a
+ * folder replaced by a new run between the resume's checks and its lock is not continued. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -501,6 +502,36 @@ START_TEST(test_failed_resume_changes_nothing) {
 }
 END_TEST
 
+/* The race of a resume with a new run of the same name (run_print.h): the resume checks the
+ * folder (here: its print taken, as cmd_train.c does before its checks), then a new run of
+ * another optim.lr replaces the folder and finishes, then the resume takes the lock. Driven
+ * through the library, so the interleaving is the same every time: the resume is refused
+ * (exit code 2) and the new run's folder is left byte for byte as it was; it used to continue
+ * the new run's checkpoint with its own configuration, two runs in one loss.csv. */
+START_TEST(test_resume_refuses_a_folder_replaced_after_its_checks) {
+    make_tmpdir();
+    short_run("race", "--set model.d_model=16");
+    char ck[600];
+    snprintf(ck, sizeof ck, "%s/race/checkpoint.bin", tmpdir);
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(checkpoint_load_config(ck, &c), 0);
+    snprintf(c.run_dir, sizeof c.run_dir, "%s", tmpdir);
+    snprintf(c.run_name, sizeof c.run_name, "race");
+    c.steps = 30;
+    c.progress = 0;
+    RunPrint checked;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/race", tmpdir);
+    run_print_take(dir, "--resume (argument 2)", &checked);
+    short_run("race", "--set model.d_model=16 --set optim.lr=0.002"); /* the new run */
+    ck_assert_int_eq(sh("cp -a %s/race %s/race.orig", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(train_run_from(&c, ck, &checked), EXIT_CONFIG);
+    ck_assert_msg(sh("diff -r %s/race %s/race.orig > /dev/null", tmpdir, tmpdir) == 0,
+                  "the resume changed the new run's folder");
+}
+END_TEST
+
 /* A resume of a run whose log lost its header (empty, or cut inside the header line) is refused
  * with exit code 2, naming the log and its header, before anything changes: appending rows to
  * it would make a log --compare cannot read ("no 'step' column"). (log, its new bytes) */
@@ -733,6 +764,7 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_resume_dot_keeps_run_dir, test_resume_set_unknown_key_named_so,
                 test_checkpoint_with_bad_run_name_read,
                 test_failed_resume_changes_nothing,
+                test_resume_refuses_a_folder_replaced_after_its_checks,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,
                         (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),
                 test_sigint_inside_evaluation_stops_within_seconds,

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "train/checkpoint.h"
+#include "train/run_print.h"
 #include "train/sample.h"
 #include "train/task_source.h"
 #include "util/dirs.h"
@@ -343,7 +344,7 @@ static void run_folder(const Config *c, const char *checkpoint, char *buf, size_
     else snprintf(buf, n, "%.*s", (int)(len ? len : 1), checkpoint); /* "/checkpoint.bin": "/" */
 }
 
-int run_build(TrainRun *r, const Config *c, const char *checkpoint) {
+int run_build(TrainRun *r, const Config *c, const char *checkpoint, const RunPrint *checked) {
     memset(r, 0, sizeof *r); /* run_free of a run refused here frees nothing */
     r->lock_fd = -1;
     r->owned = -1;
@@ -357,6 +358,9 @@ int run_build(TrainRun *r, const Config *c, const char *checkpoint) {
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
     if (rc == 0) rc = take_folder(r);
+    /* the checks (cmd_train.c) and resume_from read the folder before its lock was taken: what
+     * the resume continues must be what they read (run_print.h) */
+    if (rc == 0 && checked && run_print_verify(r->dir, checked) != 0) rc = EXIT_CONFIG;
     if (rc != 0) return rc;
     /* the folder is locked (take_folder): checked again and registered, so that every file
      * the run writes is claimed in its manifest (util/owned_dir.h) */
