@@ -532,6 +532,31 @@ START_TEST(test_resume_refuses_a_folder_replaced_after_its_checks) {
 }
 END_TEST
 
+/* A run folder whose config.ini is gone holds another run's checkpoint (same shapes, another
+ * run.seed and optim.lr): --resume, --eval and --export refuse it (exit 2, config.ini named as
+ * missing), the folder byte for byte as it was; the resume used to continue the logs of run a
+ * with run b's weights and rate. A checkpoint alone (no log, no config.ini) is still read. */
+START_TEST(test_missing_config_ini_beside_logs_refused) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    short_run("b", "--set model.d_model=16 --set run.seed=2 --set optim.lr=0.005");
+    ck_assert_int_eq(sh("cp -a %s/a %s/x", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(sh("rm %s/x/config.ini && cd %s && cp b/checkpoint.bin x/ && cp -a x x.orig",
+                        tmpdir, tmpdir), 0);
+    static const char *const CMDS[] = {"--resume x --set train.steps=30", "--eval x",
+                                       "--export x x.safetensors"};
+    for (int k = 0; k < 3; k++) {
+        ck_assert_msg(train_in_tmp(CMDS[k]) == 2, "%s: not refused", CMDS[k]);
+        ck_assert_msg(tu_train_output_contains(tmpdir, "x/config.ini' is missing"),
+                      "%s: config.ini not named", CMDS[k]);
+        ck_assert_msg(sh("diff -r %s/x %s/x.orig > /dev/null", tmpdir, tmpdir) == 0,
+                      "%s: the folder changed", CMDS[k]);
+    }
+    ck_assert_int_eq(sh("cd %s && mkdir alone && cp b/checkpoint.bin alone/%s", tmpdir, ""), 0);
+    ck_assert_int_eq(train_in_tmp("--eval alone"), 0);
+}
+END_TEST
+
 /* A resume of a run whose log lost its header (empty, or cut inside the header line) is refused
  * with exit code 2, naming the log and its header, before anything changes: appending rows to
  * it would make a log --compare cannot read ("no 'step' column"). (log, its new bytes) */
@@ -765,6 +790,7 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_checkpoint_with_bad_run_name_read,
                 test_failed_resume_changes_nothing,
                 test_resume_refuses_a_folder_replaced_after_its_checks,
+                test_missing_config_ini_beside_logs_refused,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,
                         (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),
                 test_sigint_inside_evaluation_stops_within_seconds,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "runlog/csv_write.h"
 #include "train/attn_steps.h"
@@ -51,6 +52,26 @@ static int open_attn_steps(RunLog *r) {
 
 /* The logs a run keeps, in RunLog order; attn_steps.csv only with a seq_len (runlog_open_with). */
 static const char *const LOGS[4] = {"loss.csv", "grad_norms.csv", "attention.csv", ATTN_STEPS_FILE};
+
+/* 1 when there is nothing at dir/name (lstat: a dangling link is something), else 0. */
+static int absent(const char *dir, const char *name) {
+    char path[1200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return lstat(path, &st) != 0 && errno == ENOENT;
+}
+
+const char *runlog_first_present(const char *dir) {
+    for (int i = 0; i < 4; i++)
+        if (!absent(dir, LOGS[i])) return LOGS[i];
+    return NULL;
+}
+
+const char *runlog_first_missing(const char *dir) {
+    for (int i = 0; i < 3; i++) /* LOGS[3], attn_steps.csv: resume_logs begins it */
+        if (absent(dir, LOGS[i])) return LOGS[i];
+    return NULL;
+}
 
 /* The resumed logs: every log is read and its rows before resume_step written aside before any
  * of them, or config.ini, is replaced, so a resume that fails here changes nothing

@@ -33,6 +33,15 @@ typedef struct {
     int steps_T, steps_side; /* the sequence length of its maps, and their side */
 } RunLog;
 
+/* The name of the first of a run's logs (loss.csv, grad_norms.csv, attention.csv,
+ * attn_steps.csv) there is something at in the folder dir, NULL when there is none. */
+const char *runlog_first_present(const char *dir);
+
+/* The name of the first log a resume in dir continues that is absent there (loss.csv,
+ * grad_norms.csv, attention.csv; attn_steps.csv is begun anew when absent), NULL when none is:
+ * checked before anything in the folder changes. */
+const char *runlog_first_missing(const char *dir);
+
 /* Creates the run folder (and its parents), writes config.ini from the text given, and opens
  * loss.csv, grad_norms.csv and attention.csv with their header rows. With resume_step >= 0 the
  * logs are kept instead: rows of steps >= resume_step (written after the checkpoint, before the
