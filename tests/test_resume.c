@@ -557,6 +557,27 @@ START_TEST(test_missing_config_ini_beside_logs_refused) {
 }
 END_TEST
 
+/* A resume into a folder that lacks a log it continues (the run's files copied without
+ * grad_norms.csv, and without the .lock and manifest a run leaves): refused with exit code 2,
+ * the missing log named, before anything is made there; it used to make .lock and the
+ * manifest, adopt the files and then fail with exit code 1. (the log left out) */
+static const char *const LEFT_OUT[] = {"loss.csv", "grad_norms.csv", "attention.csv"};
+
+START_TEST(test_resume_missing_log_refused_before_any_change) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("cd %s && mkdir e && cp a/*.csv a/*.ini a/*.txt a/*.bin e/ && rm e/%s",
+                        tmpdir, LEFT_OUT[_i]), 0);
+    ck_assert_int_eq(sh("cp -a %s/e %s/e.orig", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(train_in_tmp("--resume e --set train.steps=30"), 2);
+    char want[300];
+    snprintf(want, sizeof want, "e/%s' is missing", LEFT_OUT[_i]);
+    ck_assert_msg(tu_train_output_contains(tmpdir, want), "%s not named", LEFT_OUT[_i]);
+    ck_assert_msg(sh("diff -r %s/e %s/e.orig > /dev/null", tmpdir, tmpdir) == 0,
+                  "the folder changed (.lock or the manifest made?)");
+}
+END_TEST
+
 /* A resume of a run whose log lost its header (empty, or cut inside the header line) is refused
  * with exit code 2, naming the log and its header, before anything changes: appending rows to
  * it would make a log --compare cannot read ("no 'step' column"). (log, its new bytes) */
@@ -791,6 +812,8 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_failed_resume_changes_nothing,
                 test_resume_refuses_a_folder_replaced_after_its_checks,
                 test_missing_config_ini_beside_logs_refused,
+                TU_LOOP(test_resume_missing_log_refused_before_any_change, 0,
+                        (int)(sizeof LEFT_OUT / sizeof LEFT_OUT[0])),
                 TU_LOOP(test_resume_refuses_headerless_log, 0,
                         (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),
                 test_sigint_inside_evaluation_stops_within_seconds,

@@ -297,6 +297,19 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
     return 0;
 }
 
+/* A resume continues the folder's logs: one that is absent is bad input, said before the lock
+ * and the manifest are made (runlog_open_with would find it missing after). Returns 0 or
+ * EXIT_CONFIG. */
+static int logs_to_resume(const char *dir, const RunPrint *checked) {
+    const char *missing = runlog_first_missing(dir);
+    if (!missing) return 0;
+    error_add(NULL, 0, checked ? checked->what : NULL,
+              "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
+              "copy of the folder keeps it), or train a new run; nothing was changed",
+              dir, missing);
+    return EXIT_CONFIG;
+}
+
 /* Creates the run folder and takes its lock, before anything in it is touched: a second
  * ./train there would mix two runs. Returns 0, EXIT_CONFIG (another process holds the lock) or
  * EXIT_RUNTIME. */
@@ -357,6 +370,7 @@ int run_build(TrainRun *r, const Config *c, const char *checkpoint, const RunPri
     memcpy(r->dir, dir, sizeof r->dir); /* after run_build_task_model_optimizer: it zeroes r */
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
+    if (rc == 0 && checkpoint) rc = logs_to_resume(r->dir, checked);
     if (rc == 0) rc = take_folder(r);
     /* the checks (cmd_train.c) and resume_from read the folder before its lock was taken: what
      * the resume continues must be what they read (run_print.h) */
