@@ -578,6 +578,54 @@ START_TEST(test_resume_missing_log_refused_before_any_change) {
 }
 END_TEST
 
+/* An extension of a finished run (20 steps, --set train.steps=30) whose config.ini cannot be
+ * replaced (made read-only): it fails (exit code 1) with every file as it was, the logs' final
+ * rows (step 20) kept, no temporary file; they used to be dropped before config.ini was found
+ * unwritable, and lost for good (the run then read as finished). */
+START_TEST(test_extension_with_read_only_config_ini_changes_nothing) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("chmod a-w %s/a/config.ini%s", tmpdir, ""), 0);
+    ck_assert_int_eq(sh("cd %s && cp -a a a.orig%s", tmpdir, ""), 0);
+    ck_assert_int_eq(train_in_tmp("--resume a --set train.steps=30"), 1);
+    ck_assert(tu_train_output_contains(tmpdir, "a/config.ini"));
+    ck_assert_msg(sh("diff -r %s/a %s/a.orig > /dev/null", tmpdir, tmpdir) == 0,
+                  "a file changed (the logs' final rows dropped?)");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/a", tmpdir);
+    temp_names_assert_none(dir);
+}
+END_TEST
+
+/* The folder an extension of a finished run (20 steps) leaves when it is killed before its
+ * first checkpoint: config.ini says train.steps = 30, the checkpoint the finished run's, and
+ * the logs' rows of step 20 dropped (made here by hand, so the moment of the kill does not
+ * matter). --resume does the final evaluation again: the logs are the finished run's again,
+ * timing columns aside, byte for byte, attn_steps.csv too, and config.ini says 20; it used to
+ * say the run had finished, the rows lost for good. */
+START_TEST(test_extension_killed_before_its_checkpoint_restored) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("cd %s && cp -a a a.orig && cd a && for f in loss.csv attention.csv "
+                        "attn_steps.csv; do awk -F, 'NR == 1 || $1 + 0 < 20' $f > t && mv t $f; "
+                        "done && sed -i 's/^steps = 20$/steps = 30/' config.ini%s", tmpdir, ""), 0);
+    char path[600], want[600], got[600];
+    snprintf(path, sizeof path, "%s/a/config.ini", tmpdir);
+    ck_assert(tu_file_contains(path, "\nsteps = 30\n"));
+    ck_assert_int_eq(train_in_tmp("--resume a"), 0);
+    ck_assert(tu_file_contains(path, "\nsteps = 20\n"));
+    snprintf(path, sizeof path, "%s/a", tmpdir);
+    snprintf(want, sizeof want, "%s/want.txt", tmpdir);
+    snprintf(got, sizeof got, "%s/got.txt", tmpdir);
+    strip_timing(path, got);
+    snprintf(path, sizeof path, "%s/a.orig", tmpdir);
+    strip_timing(path, want);
+    ck_assert_int_eq(sh("cmp -s %s/want.txt %s/got.txt", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(sh("cmp -s %s/a/attn_steps.csv %s/a.orig/attn_steps.csv", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(sh("cd %s && tail -1 a/loss.csv | grep -q '^20,'%s", tmpdir, ""), 0);
+}
+END_TEST
+
 /* A resume of a run whose log lost its header (empty, or cut inside the header line) is refused
  * with exit code 2, naming the log and its header, before anything changes: appending rows to
  * it would make a log --compare cannot read ("no 'step' column"). (log, its new bytes) */
@@ -814,6 +862,8 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_missing_config_ini_beside_logs_refused,
                 TU_LOOP(test_resume_missing_log_refused_before_any_change, 0,
                         (int)(sizeof LEFT_OUT / sizeof LEFT_OUT[0])),
+                test_extension_with_read_only_config_ini_changes_nothing,
+                test_extension_killed_before_its_checkpoint_restored,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,
                         (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),
                 test_sigint_inside_evaluation_stops_within_seconds,

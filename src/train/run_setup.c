@@ -281,14 +281,22 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
                   checkpoint, st.step, c->steps);
         return EXIT_CONFIG;
     }
-    /* finished: the final checkpoint and attention map were written; nothing is touched */
+    /* finished: the final checkpoint and attention map were written; nothing is touched. But
+     * an extension of it killed before its first checkpoint dropped the final rows from the
+     * logs (its step trains on): without loss.csv's final row, the final step is done again */
     char map[sizeof r->dir + 16];
     snprintf(map, sizeof map, "%s/attn_map.csv", r->dir);
     if (st.step == c->steps && access(map, F_OK) == 0) {
-        fprintf(stderr, "run '%s' has finished its %d steps: nothing to train, nothing "
-                        "written (raise train.steps with --set to train on)\n",
+        if (runlog_last_step(r->dir) == c->steps) {
+            fprintf(stderr, "run '%s' has finished its %d steps: nothing to train, nothing "
+                            "written (raise train.steps with --set to train on)\n",
+                    SHOWN(c->run_name), c->steps);
+            return RUN_FINISHED;
+        }
+        fprintf(stderr, "note: run '%s' has finished its %d steps, but loss.csv lacks its final "
+                        "row (an extension stopped before its first checkpoint): the final "
+                        "evaluation is done again\n",
                 SHOWN(c->run_name), c->steps);
-        return RUN_FINISHED;
     }
     r->task.rng = st.data_rng;
     r->skipped = st.skipped;

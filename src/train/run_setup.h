@@ -74,10 +74,11 @@ typedef struct {
  * the checkpoint's folder (c's run.dir and run.name are then what the run records); checked,
  * when not NULL, is the folder's print taken before the caller's checks read it, and the resume
  * is refused (EXIT_CONFIG) when the folder, once locked, is no longer that (run_print.h); a
- * checkpoint of the finished run (at train.steps, its attention map written) returns
- * RUN_FINISHED before anything in the folder is touched. A new run (no checkpoint) refuses a
- * folder that is a symbolic link or holds files but no run of ./train (EXIT_CONFIG), and removes
- * what an earlier run there left. run_free releases r after any return. */
+ * checkpoint of the finished run (at train.steps, its attention map written, loss.csv's final
+ * row there) returns RUN_FINISHED before anything in the folder is touched, and a log the resume
+ * continues that is absent is refused (EXIT_CONFIG) as early. A new run (no checkpoint) refuses
+ * a folder that is a symbolic link or holds files but no run of ./train (EXIT_CONFIG), and
+ * removes what an earlier run there left. run_free releases r after any return. */
 int run_build(TrainRun *r, const Config *c, const char *checkpoint, const RunPrint *checked);
 
 /* The part of a run that training and --eval share: the task (validation set included; with

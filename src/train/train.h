@@ -25,7 +25,9 @@ int train_run(const Config *c);
  * (exit code 2 when it changed); NULL when the caller checked nothing (a test's own folder).
  * The rows logged after resuming are bitwise identical to those of the uninterrupted run, but
  * for the timing columns. A checkpoint of the finished run (at train.steps, attn_map.csv
- * written) is a note and exit code 0, every file of the folder left byte for byte as it was. */
+ * written, loss.csv's last row of that step) is a note and exit code 0, every file of the folder
+ * left byte for byte as it was; without that row (an extension killed before its first
+ * checkpoint dropped it) the final evaluation is done again. */
 int train_run_from(const Config *c, const char *checkpoint, const RunPrint *checked);
 
 /* ./train --eval: loads the checkpoint (built from its own configuration c), prints the
