@@ -46,10 +46,10 @@ int run_print_verify(const char *dir, const RunPrint *checked) {
                               ? "config.ini"
                               : NULL;
     if (!changed) return 0;
-    error_add(NULL, 0, checked->what, "'%s/%s' changed while this resume checked it (another ./train "
-                             "started a run in the folder, or a file was copied in): it would "
-                             "continue a run it did not check. Nothing was trained; look at the "
-                             "folder, then resume again",
+    error_add(NULL, 0, checked->what,
+              "'%s/%s' changed while this resume checked it (another ./train started a run in "
+              "the folder, or a file was copied in): it would continue a run it did not check. "
+              "Nothing was trained; look at the folder, then resume again",
               dir, changed);
     return -1;
 }
