@@ -118,7 +118,7 @@ START_TEST(test_mup_at_width_1_is_standard_with_zero_wq) {
     optim_free(&o);
     model_free(&m);
     make_config(&cs, "std", STEPS, std_sets);
-    ck_assert_int_eq(train_run_from(&cs, ck), EXIT_OK);
+    ck_assert_int_eq(train_run_from(&cs, ck, NULL), EXIT_OK);
     make_config(&cm, "mup", STEPS, mup_sets);
     ck_assert_int_eq(train_run(&cm), EXIT_OK);
 

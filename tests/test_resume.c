@@ -10,7 +10,8 @@
  * finished run resumed is left byte for byte as it was; a checkpoint of another configuration
  * than the folder's config.ini is refused naming the keys (train.steps may differ; a checkpoint of
  * the other model.block included), and a resume
- * that fails leaves config.ini, the logs and the checkpoint as they were, no temporary file. */
+ * that fails leaves config.ini, the logs and the checkpoint as they were, no temporary file; a
+ * folder replaced by a new run between the resume's checks and its lock is not continued. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -501,6 +502,130 @@ START_TEST(test_failed_resume_changes_nothing) {
 }
 END_TEST
 
+/* The race of a resume with a new run of the same name (run_print.h): the resume checks the
+ * folder (here: its print taken, as cmd_train.c does before its checks), then a new run of
+ * another optim.lr replaces the folder and finishes, then the resume takes the lock. Driven
+ * through the library, so the interleaving is the same every time: the resume is refused
+ * (exit code 2) and the new run's folder is left byte for byte as it was; it used to continue
+ * the new run's checkpoint with its own configuration, two runs in one loss.csv. */
+START_TEST(test_resume_refuses_a_folder_replaced_after_its_checks) {
+    make_tmpdir();
+    short_run("race", "--set model.d_model=16");
+    char ck[600];
+    snprintf(ck, sizeof ck, "%s/race/checkpoint.bin", tmpdir);
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(checkpoint_load_config(ck, &c), 0);
+    snprintf(c.run_dir, sizeof c.run_dir, "%s", tmpdir);
+    snprintf(c.run_name, sizeof c.run_name, "race");
+    c.steps = 30;
+    c.progress = 0;
+    RunPrint checked;
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/race", tmpdir);
+    run_print_take(dir, "--resume (argument 2)", &checked);
+    short_run("race", "--set model.d_model=16 --set optim.lr=0.002"); /* the new run */
+    ck_assert_int_eq(sh("cp -a %s/race %s/race.orig", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(train_run_from(&c, ck, &checked), EXIT_CONFIG);
+    ck_assert_msg(sh("diff -r %s/race %s/race.orig > /dev/null", tmpdir, tmpdir) == 0,
+                  "the resume changed the new run's folder");
+}
+END_TEST
+
+/* A run folder whose config.ini is gone holds another run's checkpoint (same shapes, another
+ * run.seed and optim.lr): --resume, --eval and --export refuse it (exit 2, config.ini named as
+ * missing), the folder byte for byte as it was; the resume used to continue the logs of run a
+ * with run b's weights and rate. A checkpoint alone (no log, no config.ini) is still read. */
+START_TEST(test_missing_config_ini_beside_logs_refused) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    short_run("b", "--set model.d_model=16 --set run.seed=2 --set optim.lr=0.005");
+    ck_assert_int_eq(sh("cp -a %s/a %s/x", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(sh("rm %s/x/config.ini && cd %s && cp b/checkpoint.bin x/ && cp -a x x.orig",
+                        tmpdir, tmpdir), 0);
+    static const char *const CMDS[] = {"--resume x --set train.steps=30", "--eval x",
+                                       "--export x x.safetensors"};
+    for (int k = 0; k < 3; k++) {
+        ck_assert_msg(train_in_tmp(CMDS[k]) == 2, "%s: not refused", CMDS[k]);
+        ck_assert_msg(tu_train_output_contains(tmpdir, "x/config.ini' is missing"),
+                      "%s: config.ini not named", CMDS[k]);
+        ck_assert_msg(sh("diff -r %s/x %s/x.orig > /dev/null", tmpdir, tmpdir) == 0,
+                      "%s: the folder changed", CMDS[k]);
+    }
+    ck_assert_int_eq(sh("cd %s && mkdir alone && cp b/checkpoint.bin alone/%s", tmpdir, ""), 0);
+    ck_assert_int_eq(train_in_tmp("--eval alone"), 0);
+}
+END_TEST
+
+/* A resume into a folder that lacks a log it continues (the run's files copied without
+ * grad_norms.csv, and without the .lock and manifest a run leaves): refused with exit code 2,
+ * the missing log named, before anything is made there; it used to make .lock and the
+ * manifest, adopt the files and then fail with exit code 1. (the log left out) */
+static const char *const LEFT_OUT[] = {"loss.csv", "grad_norms.csv", "attention.csv"};
+
+START_TEST(test_resume_missing_log_refused_before_any_change) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("cd %s && mkdir e && cp a/*.csv a/*.ini a/*.txt a/*.bin e/ && rm e/%s",
+                        tmpdir, LEFT_OUT[_i]), 0);
+    ck_assert_int_eq(sh("cp -a %s/e %s/e.orig", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(train_in_tmp("--resume e --set train.steps=30"), 2);
+    char want[300];
+    snprintf(want, sizeof want, "e/%s' is missing", LEFT_OUT[_i]);
+    ck_assert_msg(tu_train_output_contains(tmpdir, want), "%s not named", LEFT_OUT[_i]);
+    ck_assert_msg(sh("diff -r %s/e %s/e.orig > /dev/null", tmpdir, tmpdir) == 0,
+                  "the folder changed (.lock or the manifest made?)");
+}
+END_TEST
+
+/* An extension of a finished run (20 steps, --set train.steps=30) whose config.ini cannot be
+ * replaced (made read-only): it fails (exit code 1) with every file as it was, the logs' final
+ * rows (step 20) kept, no temporary file; they used to be dropped before config.ini was found
+ * unwritable, and lost for good (the run then read as finished). */
+START_TEST(test_extension_with_read_only_config_ini_changes_nothing) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("chmod a-w %s/a/config.ini%s", tmpdir, ""), 0);
+    ck_assert_int_eq(sh("cd %s && cp -a a a.orig%s", tmpdir, ""), 0);
+    ck_assert_int_eq(train_in_tmp("--resume a --set train.steps=30"), 1);
+    ck_assert(tu_train_output_contains(tmpdir, "a/config.ini"));
+    ck_assert_msg(sh("diff -r %s/a %s/a.orig > /dev/null", tmpdir, tmpdir) == 0,
+                  "a file changed (the logs' final rows dropped?)");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/a", tmpdir);
+    temp_names_assert_none(dir);
+}
+END_TEST
+
+/* The folder an extension of a finished run (20 steps) leaves when it is killed before its
+ * first checkpoint: config.ini says train.steps = 30, the checkpoint the finished run's, and
+ * the logs' rows of step 20 dropped (made here by hand, so the moment of the kill does not
+ * matter). --resume does the final evaluation again: the logs are the finished run's again,
+ * timing columns aside, byte for byte, attn_steps.csv too, and config.ini says 20; it used to
+ * say the run had finished, the rows lost for good. */
+START_TEST(test_extension_killed_before_its_checkpoint_restored) {
+    make_tmpdir();
+    short_run("a", "--set model.d_model=16");
+    ck_assert_int_eq(sh("cd %s && cp -a a a.orig && cd a && for f in loss.csv attention.csv "
+                        "attn_steps.csv; do awk -F, 'NR == 1 || $1 + 0 < 20' $f > t && mv t $f; "
+                        "done && sed -i 's/^steps = 20$/steps = 30/' config.ini%s", tmpdir, ""), 0);
+    char path[600], want[600], got[600];
+    snprintf(path, sizeof path, "%s/a/config.ini", tmpdir);
+    ck_assert(tu_file_contains(path, "\nsteps = 30\n"));
+    ck_assert_int_eq(train_in_tmp("--resume a"), 0);
+    ck_assert(tu_file_contains(path, "\nsteps = 20\n"));
+    snprintf(path, sizeof path, "%s/a", tmpdir);
+    snprintf(want, sizeof want, "%s/want.txt", tmpdir);
+    snprintf(got, sizeof got, "%s/got.txt", tmpdir);
+    strip_timing(path, got);
+    snprintf(path, sizeof path, "%s/a.orig", tmpdir);
+    strip_timing(path, want);
+    ck_assert_int_eq(sh("cmp -s %s/want.txt %s/got.txt", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(sh("cmp -s %s/a/attn_steps.csv %s/a.orig/attn_steps.csv", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(sh("cd %s && tail -1 a/loss.csv | grep -q '^20,'%s", tmpdir, ""), 0);
+}
+END_TEST
+
 /* A resume of a run whose log lost its header (empty, or cut inside the header line) is refused
  * with exit code 2, naming the log and its header, before anything changes: appending rows to
  * it would make a log --compare cannot read ("no 'step' column"). (log, its new bytes) */
@@ -733,6 +858,12 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_resume_dot_keeps_run_dir, test_resume_set_unknown_key_named_so,
                 test_checkpoint_with_bad_run_name_read,
                 test_failed_resume_changes_nothing,
+                test_resume_refuses_a_folder_replaced_after_its_checks,
+                test_missing_config_ini_beside_logs_refused,
+                TU_LOOP(test_resume_missing_log_refused_before_any_change, 0,
+                        (int)(sizeof LEFT_OUT / sizeof LEFT_OUT[0])),
+                test_extension_with_read_only_config_ini_changes_nothing,
+                test_extension_killed_before_its_checkpoint_restored,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,
                         (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),
                 test_sigint_inside_evaluation_stops_within_seconds,

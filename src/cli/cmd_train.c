@@ -381,15 +381,16 @@ static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
 enum { CHECKPOINT_PATH = 1100, PLACE = 48 }; /* load_run_folder's buffers */
 
 /* The configuration of the run folder run_dir of --resume or --eval into c: its checkpoint's
- * (checkpoint gets the checkpoint's path, place the folder's place in messages). Returns 0, or
- * -1 after a message. */
+ * (checkpoint gets the checkpoint's path, place the folder's place in messages, print the
+ * folder's print before anything in it is read, run_print.h). Returns 0, or -1 after a
+ * message. */
 static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
-                           char checkpoint[CHECKPOINT_PATH], char place[PLACE]) {
+                           char checkpoint[CHECKPOINT_PATH], char place[PLACE], RunPrint *print) {
     error_place(place, PLACE, a->resume_dir ? "--resume" : "--eval", a->dir_argn);
     snprintf(checkpoint, CHECKPOINT_PATH, "%s/checkpoint.bin", run_dir);
-    if (checkpoint_check_present(run_dir, place) != 0 ||
-        checkpoint_load_config(checkpoint, c) != 0)
-        return -1;
+    if (checkpoint_check_present(run_dir, place) != 0) return -1;
+    run_print_take(run_dir, place, print);
+    if (checkpoint_load_config(checkpoint, c) != 0) return -1;
     /* The run lives where the user points, not where it was first written: a copied or moved
      * run folder is resumed in place, never in its original (train/run_setup.c: the
      * checkpoint's folder). A path spelled from inside ("." or "../tiny") names no parent of
@@ -410,7 +411,9 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     if (rc >= 0) return rc;
     const char *run_dir = a.resume_dir ? a.resume_dir : a.eval_dir;
     char checkpoint[CHECKPOINT_PATH], place[PLACE]; /* place: the folder's, in messages */
-    if (run_dir && load_run_folder(&c, &a, run_dir, checkpoint, place) != 0) return EXIT_CONFIG;
+    RunPrint print; /* what the checks below read, verified once the resume holds the lock */
+    if (run_dir && load_run_folder(&c, &a, run_dir, checkpoint, place, &print) != 0)
+        return EXIT_CONFIG;
     /* the file's errors, the --set errors and the checks between keys named together, in
      * argument order, the file's first: a bad file leaves in c what it gave that was good, on
      * which each --set is still checked (a value's rules do not depend on the other keys); a
@@ -458,5 +461,5 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         return EXIT_CONFIG;
     if (a.eval_dir)
         return train_eval_checkpoint(&c, checkpoint, 8, a.prompt, a.generate ? &a.gen : NULL);
-    return train_run_from(&c, a.resume_dir ? checkpoint : NULL);
+    return a.resume_dir ? train_run_from(&c, checkpoint, &print) : train_run(&c);
 }

@@ -227,11 +227,14 @@ static int train_and_record(Config *c, const char *dir, const char *cfg_path) {
     fprintf(stderr, TRAIN_SWEEP_LOG_START "%s: %s (%s)\n", SHOWN(cfg_path),
             resume ? "resuming from checkpoint.bin" : "training", SCALEDOT_VERSION);
     int rc;
-    /* the same checks as ./train --resume (the task file unchanged, the folder's own run) */
+    /* the same checks as ./train --resume (the task file unchanged, the folder's own run), and
+     * what they read is what the run continues (run_print.h) */
+    RunPrint print;
+    if (resume) run_print_take(dir, "--sweep-run", &print);
     if (resume)
         rc = checkpoint_matches(c, path, cfg_path) == 0 &&
                      checkpoint_check_resume(path, dir, c, "--sweep-run") == 0
-                 ? train_run_from(c, path)
+                 ? train_run_from(c, path, &print)
                  : EXIT_CONFIG;
     else rc = train_run(c);
     double wall = before + now_s() - t0;

@@ -3,6 +3,7 @@
 #include "train/checkpoint.h"
 
 #include "tasks/tasks.h"
+#include "train/runlog.h"
 #include "train/task_source.h"
 #include "util/error_list.h"
 #include "util/file_check.h"
@@ -447,8 +448,18 @@ int checkpoint_check_folder(const char *path, const char *run_dir, const char *w
     if (rc == 0 && run_dir) {
         snprintf(ini_path, sizeof ini_path, "%s/config.ini", run_dir);
         ini = file_read_regular(ini_path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
+        const char *log = NULL;
         if (!ini && errno != ENOENT) {
             error_add(NULL, 0, NULL, "%s: cannot read '%s': %s", what, ini_path, why);
+            rc = -1;
+        } else if (!ini && (log = runlog_first_present(run_dir))) {
+            /* nothing to compare the checkpoint with, but logs it would continue or be
+             * reported under: another run's checkpoint copied in would mix two runs */
+            error_add(NULL, 0, what, "'%s' is missing, so '%s' cannot be checked to be the run of "
+                                     "the folder's logs (%s/%s); another run's checkpoint would "
+                                     "mix two runs. Put the run's config.ini back (a copy of the "
+                                     "folder keeps one), or train a new run; nothing was changed",
+                      ini_path, path, run_dir, log);
             rc = -1;
         }
     }

@@ -74,7 +74,9 @@ char *checkpoint_config_named(const char *text, const char *name);
  * unchanged (task_source_check against c's task.file), and, when run_dir is not NULL, the
  * checkpoint's configuration is the one in run_dir/config.ini but for the keys a resume may
  * change (config_resumable_keys) and run.dir / run.name (a folder may move). A missing
- * config.ini is not compared; one that is not a regular file, too large or unreadable is refused.
+ * config.ini is not compared when the folder holds no log either (a checkpoint alone); beside a
+ * log (runlog_first_present) it is refused, as is one that is not a regular file, too large or
+ * unreadable.
  * what is the place the messages start with ("--resume (argument 2)", "--sweep-run"). Returns 0,
  * or -1 after an error naming the files and every key that differs. checkpoint_check_folder is the second check alone, for what reads no task
  * data (--export and --eval --generate of a text run: its file may have moved away). */

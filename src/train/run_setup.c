@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "train/checkpoint.h"
+#include "train/run_print.h"
 #include "train/sample.h"
 #include "train/task_source.h"
 #include "util/dirs.h"
@@ -280,20 +281,41 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
                   checkpoint, st.step, c->steps);
         return EXIT_CONFIG;
     }
-    /* finished: the final checkpoint and attention map were written; nothing is touched */
+    /* finished: the final checkpoint and attention map were written; nothing is touched. But
+     * an extension of it killed before its first checkpoint dropped the final rows from the
+     * logs (its step trains on): without loss.csv's final row, the final step is done again */
     char map[sizeof r->dir + 16];
     snprintf(map, sizeof map, "%s/attn_map.csv", r->dir);
     if (st.step == c->steps && access(map, F_OK) == 0) {
-        fprintf(stderr, "run '%s' has finished its %d steps: nothing to train, nothing "
-                        "written (raise train.steps with --set to train on)\n",
+        if (runlog_last_step(r->dir) == c->steps) {
+            fprintf(stderr, "run '%s' has finished its %d steps: nothing to train, nothing "
+                            "written (raise train.steps with --set to train on)\n",
+                    SHOWN(c->run_name), c->steps);
+            return RUN_FINISHED;
+        }
+        fprintf(stderr, "note: run '%s' has finished its %d steps, but loss.csv lacks its final "
+                        "row (an extension stopped before its first checkpoint): the final "
+                        "evaluation is done again\n",
                 SHOWN(c->run_name), c->steps);
-        return RUN_FINISHED;
     }
     r->task.rng = st.data_rng;
     r->skipped = st.skipped;
     r->start_step = st.step;
     r->resumed_elapsed = st.elapsed_s;
     return 0;
+}
+
+/* A resume continues the folder's logs: one that is absent is bad input, said before the lock
+ * and the manifest are made (runlog_open_with would find it missing after). Returns 0 or
+ * EXIT_CONFIG. */
+static int logs_to_resume(const char *dir, const RunPrint *checked) {
+    const char *missing = runlog_first_missing(dir);
+    if (!missing) return 0;
+    error_add(NULL, 0, checked ? checked->what : NULL,
+              "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
+              "copy of the folder keeps it), or train a new run; nothing was changed",
+              dir, missing);
+    return EXIT_CONFIG;
 }
 
 /* Creates the run folder and takes its lock, before anything in it is touched: a second
@@ -343,7 +365,7 @@ static void run_folder(const Config *c, const char *checkpoint, char *buf, size_
     else snprintf(buf, n, "%.*s", (int)(len ? len : 1), checkpoint); /* "/checkpoint.bin": "/" */
 }
 
-int run_build(TrainRun *r, const Config *c, const char *checkpoint) {
+int run_build(TrainRun *r, const Config *c, const char *checkpoint, const RunPrint *checked) {
     memset(r, 0, sizeof *r); /* run_free of a run refused here frees nothing */
     r->lock_fd = -1;
     r->owned = -1;
@@ -356,7 +378,11 @@ int run_build(TrainRun *r, const Config *c, const char *checkpoint) {
     memcpy(r->dir, dir, sizeof r->dir); /* after run_build_task_model_optimizer: it zeroes r */
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
+    if (rc == 0 && checkpoint) rc = logs_to_resume(r->dir, checked);
     if (rc == 0) rc = take_folder(r);
+    /* the checks (cmd_train.c) and resume_from read the folder before its lock was taken: what
+     * the resume continues must be what they read (run_print.h) */
+    if (rc == 0 && checked && run_print_verify(r->dir, checked) != 0) rc = EXIT_CONFIG;
     if (rc != 0) return rc;
     /* the folder is locked (take_folder): checked again and registered, so that every file
      * the run writes is claimed in its manifest (util/owned_dir.h) */

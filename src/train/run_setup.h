@@ -9,6 +9,7 @@
 #include "optim/optim.h"
 #include "tasks/tasks.h"
 #include "train/guards.h"
+#include "train/run_print.h"
 #include "train/runlog.h"
 
 /* μP's width multiplier m = model.d_model / model.base_width with model.param = mup (the
@@ -70,12 +71,15 @@ typedef struct {
 
 /* Builds everything the run needs; returns 0 or an exit code. With a checkpoint path, the
  * parameters, optimizer state, data generator and step come from it, and the logs are kept in
- * the checkpoint's folder (c's run.dir and run.name are then what the run records); a
- * checkpoint of the finished run (at train.steps, its attention map written) returns
- * RUN_FINISHED before anything in the folder is touched. A new run (no checkpoint) refuses a
- * folder that is a symbolic link or holds files but no run of ./train (EXIT_CONFIG), and removes
- * what an earlier run there left. run_free releases r after any return. */
-int run_build(TrainRun *r, const Config *c, const char *checkpoint);
+ * the checkpoint's folder (c's run.dir and run.name are then what the run records); checked,
+ * when not NULL, is the folder's print taken before the caller's checks read it, and the resume
+ * is refused (EXIT_CONFIG) when the folder, once locked, is no longer that (run_print.h); a
+ * checkpoint of the finished run (at train.steps, its attention map written, loss.csv's final
+ * row there) returns RUN_FINISHED before anything in the folder is touched, and a log the resume
+ * continues that is absent is refused (EXIT_CONFIG) as early. A new run (no checkpoint) refuses
+ * a folder that is a symbolic link or holds files but no run of ./train (EXIT_CONFIG), and
+ * removes what an earlier run there left. run_free releases r after any return. */
+int run_build(TrainRun *r, const Config *c, const char *checkpoint, const RunPrint *checked);
 
 /* The part of a run that training and --eval share: the task (validation set included; with
  * model_only, as far as the model needs it: task_init_model_only, so a text run's file is not

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "runlog/csv_write.h"
 #include "train/attn_steps.h"
 #include "util/error_list.h"
+#include "util/file_check.h"
 #include "util/whole_write.h"
 
 /* dir/name of the run folder into path (1200 bytes: the folder is at most 1023). */
@@ -52,10 +54,71 @@ static int open_attn_steps(RunLog *r) {
 /* The logs a run keeps, in RunLog order; attn_steps.csv only with a seq_len (runlog_open_with). */
 static const char *const LOGS[4] = {"loss.csv", "grad_norms.csv", "attention.csv", ATTN_STEPS_FILE};
 
-/* The resumed logs: every log is read and its rows before resume_step written aside before any
- * of them, or config.ini, is replaced, so a resume that fails here changes nothing
- * (runlog_open). A run of a version before attn_steps.csv has none: it starts anew, header and
- * rows from the resume step on. */
+/* 1 when there is nothing at dir/name (lstat: a dangling link is something), else 0. */
+static int absent(const char *dir, const char *name) {
+    char path[1200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return lstat(path, &st) != 0 && errno == ENOENT;
+}
+
+const char *runlog_first_present(const char *dir) {
+    for (int i = 0; i < 4; i++)
+        if (!absent(dir, LOGS[i])) return LOGS[i];
+    return NULL;
+}
+
+const char *runlog_first_missing(const char *dir) {
+    for (int i = 0; i < 3; i++) /* LOGS[3], attn_steps.csv: resume_logs begins it */
+        if (absent(dir, LOGS[i])) return LOGS[i];
+    return NULL;
+}
+
+long runlog_last_step(const char *dir) {
+    char path[1200], why[128], tail[4096];
+    snprintf(path, sizeof path, "%s/loss.csv", dir);
+    int fd = file_open_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
+    if (fd < 0) return -1;
+    struct stat st;
+    ssize_t n = -1;
+    if (fstat(fd, &st) == 0) { /* a row is far shorter than the tail read */
+        off_t from = st.st_size > (off_t)sizeof tail ? st.st_size - (off_t)sizeof tail : 0;
+        n = pread(fd, tail, sizeof tail - 1, from);
+    }
+    close(fd);
+    if (n <= 0 || tail[n - 1] != '\n') return -1; /* empty, or its last row cut short */
+    tail[n - 1] = '\0';
+    const char *row = strrchr(tail, '\n');
+    row = row ? row + 1 : tail;
+    char *end;
+    long step = strtol(row, &end, 10);
+    return end > row && *end == ',' ? step : -1; /* the header: no step */
+}
+
+/* config.ini's new text written aside (its temporary file, flushed) into *ini: the first
+ * step of a resume, so that a config.ini that cannot be replaced (made read-only, a full disk)
+ * stops it before a log loses a row. Returns 0 (commit or discard *ini), or -1 after a message. */
+static int config_aside(const RunLog *r, const char *config_text, AtomicFile *ini) {
+    char path[1200];
+    path_in(r, "config.ini", path);
+    size_t len = strlen(config_text);
+    if (!atomic_open(ini, path)) {
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (fwrite(config_text, 1, len, ini->f) != len || fflush(ini->f) != 0) {
+        int err = errno ? errno : EIO;
+        atomic_discard(ini);
+        error_add(NULL, 0, NULL, "cannot write '%s': %s", ini->tmp, strerror(err));
+        return -1;
+    }
+    return 0;
+}
+
+/* The resumed logs: config.ini's new text and every log's rows before resume_step are written
+ * aside before any of them is replaced, so a resume that fails here changes nothing
+ * (runlog_open); config.ini is replaced last. A run of a version before attn_steps.csv has
+ * none: it starts anew, header and rows from the resume step on. */
 static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
     char path[4][1200];
     int n = 3, steps_new = 0;
@@ -64,12 +127,14 @@ static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
         steps_new = access(path[3], F_OK) != 0 && errno == ENOENT;
         n = steps_new ? 3 : 4;
     }
-    AtomicFile tmp[4];
+    AtomicFile tmp[4], ini;
+    if (config_aside(r, config_text, &ini) != 0) return -1;
     int rc = 0, done = 0;
     for (; done < n && rc == 0; done++)
         rc = csv_log_keep_before(path_in(r, LOGS[done], path[done]), resume_step, &tmp[done]);
     if (rc != 0) {
         for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
+        atomic_discard(&ini);
         return rc;
     }
     FILE **logs[4] = {&r->loss, &r->grad_norms, &r->attention, &r->attn_steps};
@@ -79,9 +144,17 @@ static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
     r->attention_old = r->attention && !csv_log_has_column(path[2], "dprob_norm");
     if (r->attention && !csv_log_has_column(path[2], "qk_gain_rms")) r->gain_col = 0;
     for (int i = 0; i < n; i++)
-        if (!*logs[i]) return -1;
-    if (steps_new && open_attn_steps(r) != 0) return -1;
-    return write_whole(r, "config.ini", config_text);
+        if (!*logs[i]) {
+            atomic_discard(&ini);
+            return -1;
+        }
+    if (steps_new && open_attn_steps(r) != 0) {
+        atomic_discard(&ini);
+        return -1;
+    }
+    if (atomic_commit(&ini, 0) == 0) return 0;
+    error_add(NULL, 0, NULL, "cannot write '%s': %s", ini.path, strerror(errno));
+    return -1;
 }
 
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,

@@ -33,12 +33,26 @@ typedef struct {
     int steps_T, steps_side; /* the sequence length of its maps, and their side */
 } RunLog;
 
+/* The name of the first of a run's logs (loss.csv, grad_norms.csv, attention.csv,
+ * attn_steps.csv) there is something at in the folder dir, NULL when there is none. */
+const char *runlog_first_present(const char *dir);
+
+/* The name of the first log a resume in dir continues that is absent there (loss.csv,
+ * grad_norms.csv, attention.csv; attn_steps.csv is begun anew when absent), NULL when none is:
+ * checked before anything in the folder changes. */
+const char *runlog_first_missing(const char *dir);
+
+/* The step of the last row of dir/loss.csv (its first field), or -1 when it has none (only its
+ * header, a last row cut short, no file or not a regular one). */
+long runlog_last_step(const char *dir);
+
 /* Creates the run folder (and its parents), writes config.ini from the text given, and opens
  * loss.csv, grad_norms.csv and attention.csv with their header rows. With resume_step >= 0 the
  * logs are kept instead: rows of steps >= resume_step (written after the checkpoint, before the
- * run stopped) are dropped and new rows are appended: all of them are read and written aside
- * first, and only then replaced (temporary file + rename) and config.ini written, so a resume
- * that fails here changes nothing and leaves no temporary file. Nothing is written through a link
+ * run stopped) are dropped and new rows are appended: config.ini's new text and all of them are
+ * written aside first, and only then the logs replaced (temporary file + rename) and config.ini
+ * last, so a resume that fails here (config.ini made read-only included) changes nothing and
+ * leaves no temporary file. Nothing is written through a link
  * (util/whole_write.h). Returns 0, or -1 after printing which path could not be created or
  * written and why (strerror), or -2 when a log to resume is not a regular file or too large. */
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,

@@ -354,12 +354,12 @@ static void set_threads(const Config *c) {
 #endif
 }
 
-int train_run(const Config *c) { return train_run_from(c, NULL); }
+int train_run(const Config *c) { return train_run_from(c, NULL, NULL); }
 
-int train_run_from(const Config *c, const char *checkpoint) {
+int train_run_from(const Config *c, const char *checkpoint, const RunPrint *checked) {
     set_threads(c);
     TrainRun run;
-    int rc = run_build(&run, c, checkpoint);
+    int rc = run_build(&run, c, checkpoint, checked);
     if (rc != 0) {
         run_free(&run);
         return rc == RUN_FINISHED ? EXIT_OK : rc;

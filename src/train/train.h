@@ -20,11 +20,15 @@ int train_run(const Config *c);
 
 /* Same, continuing from the checkpoint file at path (NULL: a fresh run), in the checkpoint's
  * folder. c must be the checkpoint's own configuration (checkpoint_read_config), possibly with a
- * larger train.steps; its run.dir and run.name are what the run records.
+ * larger train.steps; its run.dir and run.name are what the run records. checked: the folder's
+ * print (run_print.h) taken before the caller's checks of it, verified once the folder is locked
+ * (exit code 2 when it changed); NULL when the caller checked nothing (a test's own folder).
  * The rows logged after resuming are bitwise identical to those of the uninterrupted run, but
  * for the timing columns. A checkpoint of the finished run (at train.steps, attn_map.csv
- * written) is a note and exit code 0, every file of the folder left byte for byte as it was. */
-int train_run_from(const Config *c, const char *checkpoint);
+ * written, loss.csv's last row of that step) is a note and exit code 0, every file of the folder
+ * left byte for byte as it was; without that row (an extension killed before its first
+ * checkpoint dropped it) the final evaluation is done again. */
+int train_run_from(const Config *c, const char *checkpoint, const RunPrint *checked);
 
 /* ./train --eval: loads the checkpoint (built from its own configuration c), prints the
  * validation loss and accuracies, the run's provenance and n_examples validation examples with
