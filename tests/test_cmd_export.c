@@ -6,7 +6,7 @@
  * configuration in __metadata__; --val's validation set equal to the task's, its logits the
  * model's, its loss and accuracies the run's last logged ones. Then, table-driven, every refused command
  * line: exit code 2, a message naming the mistake, nothing written or overwritten; paths with
- * control bytes quoted escaped. */
+ * control bytes quoted escaped; an export into a folder ./train writes refused at its place. */
 #include "cli/cli.h"
 
 #include <check.h>
@@ -391,5 +391,69 @@ START_TEST(test_refused_lines) {
 }
 END_TEST
 
+/* The export file or --val into a folder ./train writes, or under a name a run writes: refused
+ * at that argument's place, naming what marks the folder, before anything is written (a run
+ * training there, its manifest and lock only so far, would fail at its last step on a file it
+ * did not write). A run of a version before manifests is known by its checkpoint.bin or the
+ * config.ini ./train wrote; a config.ini of the user's marks nothing. Paths below g_tmp. */
+static const struct {
+    const char *out, *val, *start, *needle;
+} INTO_RUNS[] = {
+    {"live/attn_map.csv", NULL, "error: --export (argument 3): '",
+     "/live', a folder ./train writes (it holds .scaledot-manifest): a run there fails"},
+    {"live/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds .scaledot-manifest)"},
+    {"runs/run/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/runs/run', a folder ./train writes (it holds .scaledot-manifest)"},
+    {"runs/run/sub/../e.safetensors", NULL, "error: --export (argument 3): '",
+     "(it holds .scaledot-manifest)"},
+    {"old/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds checkpoint.bin)"},
+    {"oldini/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds config.ini)"},
+    {"e.safetensors", "runs/run/v.safetensors", "error: --val (argument 5): '",
+     "/runs/run', a folder ./train writes"},
+    {"loss.csv", NULL, "error: --export (argument 3): '",
+     "/loss.csv' has a name a run writes in its folder (loss.csv)"},
+    {"e.safetensors", "attn_map.csv", "error: --val (argument 5): '",
+     "has a name a run writes in its folder (attn_map.csv)"},
+    {"mine/e.safetensors", NULL, "exported ", "mine/e.safetensors\n"},
+};
+
+START_TEST(test_export_refuses_run_folders) {
+    train_tiny("run", "");
+    char p[300];
+    snprintf(p, sizeof p, "%s/runs/run/sub", g_tmp);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    /* a run that has just started: its manifest (as owned_dir_open writes it) and lock */
+    tu_put_file(NULL, 0, g_tmp, "live", ".scaledot-manifest",
+                "# files ./train wrote in this folder; it replaces or removes only these\n@run\n");
+    tu_put_file(NULL, 0, g_tmp, "live", ".lock", "");
+    tu_put_file(NULL, 0, g_tmp, "old", "checkpoint.bin", "SCALEDOT but not really");
+    snprintf(p, sizeof p, "%s/runs/run/config.ini", g_tmp);
+    char *ini = tu_read_file(p, NULL);
+    ck_assert_ptr_nonnull(ini);
+    tu_put_file(NULL, 0, g_tmp, "oldini", "config.ini", ini);
+    free(ini);
+    tu_put_file(NULL, 0, g_tmp, "mine", "config.ini", "[run]\nname = mine\n");
+    for (size_t k = 0; k < sizeof INTO_RUNS / sizeof *INTO_RUNS; k++) {
+        char run[200], out[300], val[300];
+        snprintf(run, sizeof run, "%s/runs/run", g_tmp);
+        snprintf(out, sizeof out, "%s/%s", g_tmp, INTO_RUNS[k].out);
+        snprintf(val, sizeof val, "%s/%s", g_tmp, INTO_RUNS[k].val ? INTO_RUNS[k].val : "");
+        const char *argv[] = {run, out, INTO_RUNS[k].val ? "--val" : NULL, val, NULL};
+        TuResult r = tu_call(cli_export, argv);
+        int ok = strncmp(INTO_RUNS[k].start, "error: ", 7) != 0;
+        const char *text = ok ? r.out : r.err;
+        ck_assert_msg(r.rc == (ok ? 0 : 2), "case %zu: rc %d: %s", k, r.rc, r.err);
+        ck_assert_msg(strstr(text, INTO_RUNS[k].start) == text, "case %zu: not first:\n%s", k,
+                      text);
+        ck_assert_msg(strstr(text, INTO_RUNS[k].needle), "case %zu: '%s' not in:\n%s", k,
+                      INTO_RUNS[k].needle, text);
+        tu_result_free(&r);
+        ck_assert_msg(ok == (access(out, F_OK) == 0), "case %zu: export file %s", k,
+                      ok ? "not written" : "written");
+        if (INTO_RUNS[k].val) ck_assert_msg(access(val, F_OK) != 0, "case %zu: --val written", k);
+    }
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("cli_export", make_tmp, remove_tmp, 120, test_export_matches_model,
-                        test_val_file, test_refused_lines);
+                        test_val_file, test_refused_lines, test_export_refuses_run_folders);

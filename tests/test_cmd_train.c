@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -388,7 +389,8 @@ END_TEST
 /* A run folder whose path holds an escape sequence, a CR, a C1 CSI and a lone 0x9b: every
  * message of --resume and --eval quotes it escaped (util/error_list.h), whether the folder is
  * missing, holds no checkpoint, or is a file; nothing raw reaches the terminal. Each line starts
- * with the folder's place, "--resume (argument 2): ", as every error line does. */
+ * with the folder's place, "--resume (argument 2): ", as every error line does. The folder's
+ * config.ini is named with one slash after "/" or "dir/". */
 #define BAD_PATH "r\x1b[2J\rx\xc2\x9b\x9b"
 #define BAD_SHOWN "r\\x1b[2J\\rx\\xc2\\x9b\\x9b"
 START_TEST(test_run_folder_path_escaped) {
@@ -416,6 +418,17 @@ START_TEST(test_run_folder_path_escaped) {
         snprintf(line, sizeof line, "(its settings are in %s/" BAD_SHOWN "/config.ini)", tmp);
         ck_assert_msg(strstr(r.err, line), "%s", r.err);
         tu_result_free(&r);
+        /* the settings' path joined with one slash: "/" and "dir/" give no "//config.ini" */
+        char slashed[160];
+        snprintf(slashed, sizeof slashed, "%s/", dir);
+        const char *root[] = {"./train", FLAGS[f], "/", NULL}, *trail[] = {"./train", FLAGS[f],
+                                                                           slashed, NULL};
+        r = tu_call(train_cmd, root);
+        ck_assert_msg(r.rc == 2 && strstr(r.err, "(its settings are in /config.ini)"), "%s", r.err);
+        tu_result_free(&r);
+        r = tu_call(train_cmd, trail);
+        ck_assert_msg(r.rc == 2 && strstr(r.err, line), "%s", r.err);
+        tu_result_free(&r);
         const char *not_dir[] = {"./train", FLAGS[f], file, NULL};
         r = tu_call(train_cmd, not_dir);
         snprintf(line, sizeof line, "error: %s (argument 2): '%s/f" BAD_SHOWN "' is not a folder (a "
@@ -429,14 +442,22 @@ START_TEST(test_run_folder_path_escaped) {
 }
 END_TEST
 
+/* Each spelling of a run folder and the run.dir and run.name it gives, written out by hand; inside
+ * 1 for a path spelled from inside the tree (a ".." part), whose parent --resume does not record.
+ * A leading "./" (tab completion's) or a doubled slash is the plain path's folder. */
 START_TEST(test_split_run_dir) {
-    static const struct { const char *path, *dir, *name; } CASES[] = {
-        {"runs/scaled", "runs", "scaled"},  {"runs/scaled/", "runs", "scaled"},
-        {"runs/scaled///", "runs", "scaled"}, {"scaled", ".", "scaled"},
-        {"scaled/", ".", "scaled"},         {"/scaled", "/", "scaled"},
-        {"/a/b/c", "/a/b", "c"},            {"./x", ".", "x"},
-        {"", NULL, NULL},                   {"/", NULL, NULL}, /* no name */
-        {"//", NULL, NULL},
+    static const struct { const char *path, *dir, *name; int inside; } CASES[] = {
+        {"runs/scaled", "runs", "scaled", 0},    {"runs/scaled/", "runs", "scaled", 0},
+        {"runs/scaled///", "runs", "scaled", 0}, {"scaled", ".", "scaled", 0},
+        {"scaled/", ".", "scaled", 0},           {"/scaled", "/", "scaled", 0},
+        {"/a/b/c", "/a/b", "c", 0},              {"./x", ".", "x", 0},
+        {"./copies/orig", "copies", "orig", 0},  {"copies//orig/", "copies", "orig", 0},
+        {"copies/./orig/.", "copies", "orig", 0}, {"runs//s1", "runs", "s1", 0},
+        {".//runs//s1//", "runs", "s1", 0},      {"//a//b", "/a", "b", 0},
+        {"../tiny", "..", "tiny", 1},            {"./../tiny/", "..", "tiny", 1},
+        {"a/../b", "a/..", "b", 1},
+        {"", NULL, NULL, 0},                     {"/", NULL, NULL, 0}, /* no name */
+        {"//", NULL, NULL, 0},                   {"/.", NULL, NULL, 0},
     };
     for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
         Config c;
@@ -446,7 +467,8 @@ START_TEST(test_split_run_dir) {
         int rc = cli_split_run_dir(CASES[k].path, &c);
         char *err = tu_capture_end(&ce);
         if (CASES[k].dir) {
-            ck_assert_msg(rc == 0, "case %zu ('%s'): refused: %s", k, CASES[k].path, err);
+            ck_assert_msg(rc == CASES[k].inside, "case %zu ('%s'): %d: %s", k, CASES[k].path, rc,
+                          err);
             ck_assert_msg(strcmp(c.run_dir, CASES[k].dir) == 0, "case %zu: dir '%s'", k, c.run_dir);
             ck_assert_msg(strcmp(c.run_name, CASES[k].name) == 0, "case %zu: name '%s'", k,
                           c.run_name);
@@ -469,9 +491,11 @@ START_TEST(test_split_run_dir) {
 }
 END_TEST
 
-/* A path ending in "." or ".." names the folder it leads to: its run is that folder's own name,
- * never '.' or '..' (which --resume would write as run.name). The folder's parent, made by hand:
- * the temp folder's real path (mkdtemp under /tmp, which may itself be a link). */
+/* "." and a path ending in ".." name the folder they lead to: its run is that folder's own name,
+ * never '.' or '..' (which --resume would write as run.name), its run.dir the real path's parent,
+ * made by hand: the temp folder's real path (mkdtemp under /tmp, which may itself be a link). A
+ * path's "." parts are dropped by its text alone: tmp/tiny/. is run tiny of run.dir tmp as
+ * spelled. */
 START_TEST(test_split_run_dir_dots) {
     char tmp[256], sub[300], real[4096];
     tu_make_tmp(tmp, sizeof tmp, "/tmp/test_cmd_train.XXXXXX");
@@ -480,18 +504,33 @@ START_TEST(test_split_run_dir_dots) {
     snprintf(sub, sizeof sub, "%s/tiny/deeper", tmp);
     ck_assert_int_eq(mkdir(sub, 0700), 0);
     ck_assert_ptr_nonnull(realpath(tmp, real));
-    static const char *const TAILS[] = {"/tiny/.", "/tiny/./", "/tiny/./.", "/tiny/deeper/..",
-                                        "/tiny/deeper/../"};
+    static const struct { const char *tail; int real; } TAILS[] = {
+        {"/tiny/.", 0}, {"/tiny/./", 0}, {"/tiny/./.", 0}, {"/tiny/deeper/..", 1},
+        {"/tiny/deeper/../", 1}};
     for (size_t k = 0; k < sizeof TAILS / sizeof *TAILS; k++) {
         char path[400];
-        snprintf(path, sizeof path, "%s%s", tmp, TAILS[k]);
+        snprintf(path, sizeof path, "%s%s", tmp, TAILS[k].tail);
         Config c;
         config_defaults(&c);
-        ck_assert_msg(cli_split_run_dir(path, &c) == 0, "'%s' refused", path);
+        ck_assert_msg(cli_split_run_dir(path, &c) == TAILS[k].real, "'%s': not %d", path,
+                      TAILS[k].real);
         ck_assert_msg(strcmp(c.run_name, "tiny") == 0, "'%s': name '%s'", path, c.run_name);
-        ck_assert_msg(strcmp(c.run_dir, real) == 0, "'%s': dir '%s', want '%s'", path, c.run_dir,
-                      real);
+        const char *want = TAILS[k].real ? real : tmp;
+        ck_assert_msg(strcmp(c.run_dir, want) == 0, "'%s': dir '%s', want '%s'", path, c.run_dir,
+                      want);
     }
+    /* "." from inside the run folder: the folder's own name, its real parent */
+    char cwd[4096];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(sub, sizeof sub, "%s/tiny", tmp);
+    ck_assert_int_eq(chdir(sub), 0);
+    Config c;
+    config_defaults(&c);
+    int rc = cli_split_run_dir("./", &c);
+    ck_assert_int_eq(chdir(cwd), 0);
+    ck_assert_int_eq(rc, 1);
+    ck_assert_str_eq(c.run_name, "tiny");
+    ck_assert_str_eq(c.run_dir, real);
     tu_remove_tree(tmp);
 }
 END_TEST

@@ -2,7 +2,8 @@
  * fine, and a path through or onto a file, or one too long for its buffer, fails with the errno
  * its header promises (moved here from test_runlog.c, which tests the logs); a folder given as,
  * or under, a symbolic link is refused, but for links the user already stands in ($HOME, the
- * current folder). */
+ * current folder). A path's plain spelling and a name joined to a folder, against tables written
+ * out by hand. */
 #include "util/dirs.h"
 
 #include <check.h>
@@ -169,5 +170,55 @@ START_TEST(test_links_above_the_user_followed) {
 }
 END_TEST
 
-TU_MAIN("dirs", test_make_dirs, TU_LOOP(test_refuse_link, 0, (int)(sizeof LINKS / sizeof LINKS[0])),
+/* Each spelling and the plain one, written out by hand: "." parts, repeated and trailing slashes
+ * go, ".." parts stay. */
+START_TEST(test_normalise) {
+    static const struct { const char *path, *plain; } CASES[] = {
+        {"./copies/orig", "copies/orig"}, {"copies//orig/", "copies/orig"},
+        {"copies/orig", "copies/orig"},   {"runs//s1", "runs/s1"},
+        {"runs/./s1/.", "runs/s1"},       {"././x//", "x"},
+        {".", "."},                       {"./", "."},
+        {".//./", "."},                   {"/", "/"},
+        {"//", "/"},                      {"/./a//b/", "/a/b"},
+        {"/.", "/"},                      {"..", ".."},
+        {"./../a/", "../a"},              {"a/../b", "a/../b"},
+        {"a/..", "a/.."},                 {".a/b.", ".a/b."},
+        {"", ""},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        char out[64];
+        memset(out, 'z', sizeof out);
+        ck_assert_msg(dirs_normalise(CASES[k].path, out, sizeof out) == 0, "'%s' refused",
+                      CASES[k].path);
+        ck_assert_msg(strcmp(out, CASES[k].plain) == 0, "'%s': '%s', want '%s'", CASES[k].path,
+                      out, CASES[k].plain);
+    }
+    char small[6]; /* "abc/de" needs 7 bytes; "abc/d" fits in 6 */
+    ck_assert_int_eq(dirs_normalise("./abc//d/", small, sizeof small), 0);
+    ck_assert_str_eq(small, "abc/d");
+    errno = 0;
+    ck_assert_int_eq(dirs_normalise("abc/de", small, sizeof small), -1);
+    ck_assert_int_eq(errno, ENAMETOOLONG);
+}
+END_TEST
+
+START_TEST(test_join) {
+    static const struct { const char *dir, *joined; } CASES[] = {
+        {"/", "/config.ini"},          {"//", "/config.ini"},
+        {"runs/a", "runs/a/config.ini"}, {"runs/a/", "runs/a/config.ini"},
+        {"runs/a//", "runs/a/config.ini"}, {".", "./config.ini"},
+        {"", "config.ini"},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        char out[64];
+        ck_assert_int_eq(dirs_join(out, sizeof out, CASES[k].dir, "config.ini"), 0);
+        ck_assert_msg(strcmp(out, CASES[k].joined) == 0, "'%s': '%s', want '%s'", CASES[k].dir,
+                      out, CASES[k].joined);
+    }
+    char small[10];
+    ck_assert_int_eq(dirs_join(small, sizeof small, "ab", "config.ini"), -1);
+}
+END_TEST
+
+TU_MAIN("dirs", test_make_dirs, test_normalise, test_join, TU_LOOP(test_refuse_link, 0, (int)(sizeof LINKS / sizeof LINKS[0])),
         test_links_above_the_user_followed);

@@ -412,6 +412,21 @@ START_TEST(test_resume_dot_keeps_run_dir) {
     snprintf(ini, sizeof ini, "%s/copy/config.ini", tmpdir);
     ck_assert(tu_file_contains(ini, "\ndir = \".\"\n"));
     ck_assert(tu_file_contains(ini, "\nname = \"copy\"\n"));
+    /* tab completion's "./", doubled and trailing slashes spell that same path: the copy's parent
+     * is recorded, so that ./train copies/orig/config.ini trains the copy, never runs/a */
+    char orig[700];
+    snprintf(orig, sizeof orig, "%s/copies", tmpdir);
+    ck_assert_int_eq(mkdir(orig, 0755), 0);
+    ck_assert_int_eq(sh("cp -r %s %s/orig", a, orig), 0);
+    snprintf(ini, sizeof ini, "%s/copies/orig/config.ini", tmpdir);
+    static const char *const SPELLED[] = {"--resume ./copies/orig --set train.steps=70",
+                                          "--resume copies//orig/ --set train.steps=80"};
+    for (size_t k = 0; k < sizeof SPELLED / sizeof *SPELLED; k++) {
+        ck_assert_msg(train_in_tmp(SPELLED[k]) == 0, "%s failed", SPELLED[k]);
+        ck_assert_msg(tu_file_contains(ini, "\ndir = \"copies\"\n") &&
+                          tu_file_contains(ini, "\nname = \"orig\"\n"),
+                      "%s: not recorded as copies/orig", SPELLED[k]);
+    }
 }
 END_TEST
 

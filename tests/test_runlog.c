@@ -1,6 +1,7 @@
 /* test_runlog.c: the logs survive what a user's disk does to them: a run folder that cannot be
  * created or a full disk gives one clear error and exit code 1, never a crash or a silent
- * partial file; rows are whole lines; a resumed log drops the rows after the checkpoint. */
+ * partial file; rows are whole lines; a resumed log drops the rows after the checkpoint; a failed
+ * attention map is named with its own reason. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,26 @@ START_TEST(test_resume_keeps_old_attention_columns) {
 }
 END_TEST
 
+/* The attention map's write fails (its earlier file made read-only, which a whole-file write
+ * keeps: EACCES) while its tokens file is written: both messages give that failure's reason, not
+ * what errno holds after the later write (ENOENT, left by the tokens file's claim). Root too: a
+ * whole-file write refuses a read-only file for everyone. */
+START_TEST(test_attn_map_failure_named_with_its_errno) {
+    make_tmpdir();
+    ck_assert_int_eq(run_train("--set run.threads=1"), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/runs/run/attn_map.csv", tmpdir);
+    ck_assert_int_eq(chmod(path, 0444), 0);
+    /* the tokens file made anew, as at a run's first map: its claim finds no file (ENOENT) */
+    snprintf(path, sizeof path, "%s/runs/run/attn_map_tokens.csv", tmpdir);
+    ck_assert_int_eq(remove(path), 0);
+    ck_assert_int_eq(tu_run_train(tmpdir, "--resume runs/run --set train.steps=30"), EXIT_RUNTIME);
+    ck_assert(output_contains("error: cannot write 'runs/run/attn_map.csv': Permission denied\n"));
+    ck_assert(output_contains("error: cannot write the attention map in 'runs/run': Permission "
+                              "denied\n"));
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("runlog", 120, test_run_folder_under_a_file, test_link_to_dev_full_replaced,
                 test_resume_truncates_later_rows, test_resume_keeps_old_attention_columns,
-                test_val_bpb_column);
+                test_val_bpb_column, test_attn_map_failure_named_with_its_errno);

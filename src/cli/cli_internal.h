@@ -28,11 +28,14 @@ typedef struct {
  * stderr where the mistake is the command's shape). */
 int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage);
 
-/* Sets c->run_dir and c->run_name from a run folder path ("runs/scaled/" -> "runs", "scaled";
- * "scaled" -> ".", "scaled"; "/scaled" -> "/", "scaled"); a path ending in "." or ".." is the
- * folder it leads to, split from its real path ("runs/tiny/." -> "/abs/runs", "tiny"). The name is
- * not checked as a run.name (--eval reads any folder). Returns 0, or -1 after a message when the
- * path is empty, cannot be resolved or a part does not fit CONFIG_STR. */
+/* Sets c->run_dir and c->run_name from a run folder path, split as its plain spelling
+ * (dirs_normalise: "./runs//scaled/" -> "runs", "scaled"; "scaled" -> ".", "scaled"; "/scaled"
+ * -> "/", "scaled"); a path that is "." or ends in ".." is the folder it leads to, split from
+ * its real path ("runs/tiny/deeper/.." -> "/abs/runs", "tiny"). The name is not checked as a
+ * run.name (--eval reads any folder). Returns 0; 1 when the path is spelled from inside the
+ * tree ("." or a ".." part: "..", "../tiny"), so the parent it names is no run.dir of the run's;
+ * -1 after a message when the path is empty, cannot be resolved or a part does not fit
+ * CONFIG_STR. */
 int cli_split_run_dir(const char *path, Config *c);
 
 /* 1 when the --set assignment sets a key a resumed or evaluated run may change (train.steps,

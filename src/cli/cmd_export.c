@@ -44,13 +44,14 @@ static void usage(FILE *f) {
             "header's __metadata__. --val VAL also writes the validation set (tokens, targets,\n"
             "mask [N, T]), the model's logits on its first batch and its validation loss and\n"
             "accuracies (what twin/load.py checks the PyTorch twin against).\n"
-            "An existing FILE or VAL is never overwritten.\n"
+            "An existing FILE or VAL is never overwritten, nor written into a folder ./train\n"
+            "writes (a run's, training or not) or under a name a run writes.\n"
             "Exit codes: 0 done, 1 cannot write, 2 bad arguments or run folder.\n");
 }
 
 typedef struct {
     const char *run_dir, *out, *val;
-    int run_dir_argn; /* run_dir's argument number on the whole command line */
+    int run_dir_argn, out_argn, val_argn; /* their argument numbers on the whole command line */
 } ExportArgs;
 
 /* The realpath of path's folder (".", when it names none) into dir, and where its last part
@@ -87,7 +88,6 @@ static int same_file(const char *a, const char *b) {
 static int parse_args(ExportArgs *a, int argc, char **argv) {
     *a = (ExportArgs){0};
     CliOnce once = {0}; /* argv starts after --export: argument i + 2 of the command line */
-    int out_argn = 0;   /* where a->out was given */
     for (int i = 0; i < argc; i++) {
         if (cli_is_help(argv[i])) {
             usage(stdout);
@@ -97,6 +97,7 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
                 return cli_fail_at(NULL, "--val", i + 2, "needs a file name (VAL.safetensors)");
             int rc = cli_once(&once, "--val", i + 2);
             if (rc >= 0) return rc;
+            a->val_argn = i + 2;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_fail_at(usage, argv[i], i + 2, "unknown option for --export");
         } else if (!a->run_dir) {
@@ -104,11 +105,11 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
             a->run_dir_argn = i + 2;
         } else if (!a->out) {
             a->out = argv[i];
-            out_argn = i + 2;
+            a->out_argn = i + 2;
         } else {
             return cli_fail_at(usage, argv[i], i + 2, "a third argument: --export takes one run "
                                                       "folder and one file (arguments %d and %d)",
-                               a->run_dir_argn, out_argn);
+                               a->run_dir_argn, a->out_argn);
         }
     }
     if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");
@@ -119,17 +120,37 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
     return -1;
 }
 
-/* 0 when nothing is at path and its folder exists, else -1 after a message: checked before any
- * work (the writer checks again, just before it links the finished file). */
-static int check_new_file(const char *path, const char *what) {
+/* 0 when path's folder is no folder ./train writes and its name none a run writes, else -1 after
+ * a message at place: the export would leave a file of its own there, which the run (training
+ * now, or resumed later) is right to refuse as not its own, failing at its last step. */
+static int check_outside_runs(const char *path, const char *dir, const char *place) {
+    const char *mark = train_run_folder_mark(dir), *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    int named = !mark && train_run_writes_name(name);
+    if (mark)
+        error_add(NULL, 0, place, "'%s' would be written into '%s', a folder ./train writes (it "
+                                  "holds %s): a run there fails on a file it did not write. Write "
+                                  "the export outside the run's folder",
+                  path, dir, mark);
+    else if (named)
+        error_add(NULL, 0, place, "'%s' has a name a run writes in its folder (%s): a run there "
+                                  "would fail on it. Choose another name (FILE.safetensors)",
+                  path, name);
+    return mark || named ? -1 : 0;
+}
+
+/* 0 when nothing is at path, its folder exists and is no run's (check_outside_runs), else -1
+ * after a message at place (path's argument's; dirs_refuse_link names the link its own way):
+ * checked before any work (the writer checks again, just before it links the finished file). */
+static int check_new_file(const char *path, const char *what, const char *place) {
     struct stat st;
     if (lstat(path, &st) == 0) {
-        error_add(NULL, 0, NULL, "%s '%s' exists already; it is never overwritten: choose another "
-                                 "name or remove it first", what, path);
+        error_add(NULL, 0, place, "%s '%s' exists already; it is never overwritten: choose another "
+                                  "name or remove it first", what, path);
         return -1;
     }
     if (errno != ENOENT) {
-        error_add(NULL, 0, NULL, "%s '%s': %s", what, path, strerror(errno));
+        error_add(NULL, 0, place, "%s '%s': %s", what, path, strerror(errno));
         return -1;
     }
     /* the owner rule's first part (util/owned_dir.h): nothing is written through a link, also
@@ -143,10 +164,10 @@ static int check_new_file(const char *path, const char *what) {
     dir[n] = 0;
     if (slash == path) strcpy(dir, "/");
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        error_add(NULL, 0, NULL, "%s '%s': its folder '%s' does not exist", what, path, dir);
+        error_add(NULL, 0, place, "%s '%s': its folder '%s' does not exist", what, path, dir);
         return -1;
     }
-    return 0;
+    return check_outside_runs(path, dir, place);
 }
 
 /* The model's parameters, one tensor per entry of its tensor table (names, shapes, order). */
@@ -214,7 +235,7 @@ static int exported_config(const char *checkpoint, const char *run_dir, const Co
                            char **text) {
     if (checkpoint_read_config(checkpoint, text) != 0) return EXIT_CONFIG;
     Config named = *c;
-    if (cli_split_run_dir(run_dir, &named) != 0) { /* as --eval: named */
+    if (cli_split_run_dir(run_dir, &named) < 0) { /* as --eval: named */
         free(*text);
         *text = NULL;
         return EXIT_CONFIG;
@@ -234,23 +255,25 @@ int cli_export(int argc, char **argv) {
     int rc = parse_args(&a, argc, argv);
     if (rc >= 0) return rc;
     char checkpoint[4200];
-    if ((size_t)snprintf(checkpoint, sizeof checkpoint, "%s/checkpoint.bin", a.run_dir) >=
-        sizeof checkpoint)
+    if (dirs_join(checkpoint, sizeof checkpoint, a.run_dir, "checkpoint.bin") != 0)
         return cli_fail(NULL, "run folder path '%s' is too long", a.run_dir);
     /* the run as --eval reads it: its own configuration, its task file unchanged */
     Config c;
     config_defaults(&c);
     if (checkpoint_load_config(checkpoint, &c) != 0 || config_validate(&c) != 0) return EXIT_CONFIG;
-    char *stored = NULL, place[48];
+    char *stored = NULL, place[48], out_place[48], val_place[48];
     if ((rc = exported_config(checkpoint, a.run_dir, &c, &stored)) >= 0) return rc;
     /* as --eval and --resume check it: its task file unchanged, its folder's own run. The
      * parameters of a text run need no data (its vocabulary is the 256 bytes): its file may have
      * moved away; --val writes the validation set, which is read from it */
     int no_data = c.task == TASK_TEXT && !a.val;
     error_place(place, sizeof place, "--export", a.run_dir_argn);
+    error_place(out_place, sizeof out_place, "--export", a.out_argn);
+    error_place(val_place, sizeof val_place, "--val", a.val_argn);
     if ((no_data ? checkpoint_check_folder(checkpoint, a.run_dir, place)
                  : checkpoint_check_resume(checkpoint, a.run_dir, &c, place)) != 0 ||
-        check_new_file(a.out, "export file") != 0 || (a.val && check_new_file(a.val, "--val") != 0)) {
+        check_new_file(a.out, "export file", out_place) != 0 ||
+        (a.val && check_new_file(a.val, "--val", val_place) != 0)) {
         free(stored);
         return EXIT_CONFIG;
     }

@@ -22,6 +22,7 @@
 #include "train/lr_map.h"
 #include "train/task_source.h"
 #include "train/train.h"
+#include "util/dirs.h"
 #include "util/error_list.h"
 
 /* On --resume the checkpoint's configuration is the run's: only keys that cannot change the
@@ -32,20 +33,29 @@ int cli_resumable_override(const char *assignment) {
     return 0;
 }
 
+/* 1 when the plain path (dirs_normalise) has a part ".." ("../tiny", "runs/.."), else 0. */
+static int has_dotdot_part(const char *plain) {
+    for (const char *p = plain; *p; p += strspn(p, "/")) {
+        size_t len = strcspn(p, "/");
+        if (len == 2 && p[0] == '.' && p[1] == '.') return 1;
+        p += len;
+    }
+    return 0;
+}
+
 int cli_split_run_dir(const char *path, Config *c) {
     char buf[PATH_MAX];
-    size_t n = strlen(path);
-    while (n > 1 && path[n - 1] == '/') n--;
-    if (n == 0 || n >= sizeof buf) {
+    /* by its plain spelling: "./copies/orig" (what tab completion gives), "copies//orig/" and
+     * copies/orig are one folder, run copies/orig of run.dir "copies" */
+    if (!*path || dirs_normalise(path, buf, sizeof buf) != 0) {
         error_add(NULL, 0, NULL, "run folder path '%s' is empty or too long", path);
         return -1;
     }
-    memcpy(buf, path, n);
-    buf[n] = 0;
+    int inside = strcmp(buf, ".") == 0 || has_dotdot_part(buf);
     char *slash = strrchr(buf, '/');
     const char *last = slash ? slash + 1 : buf;
-    /* "." and ".." (".", "runs/tiny/.", "runs/tiny/..") name the folder the path leads to, not a
-     * folder of that name: the run's name is that folder's own (its real path's last part) */
+    /* "." and ".." (".", "runs/tiny/..") name the folder the path leads to, not a folder of that
+     * name: the run's name is that folder's own (its real path's last part) */
     if (strcmp(last, ".") == 0 || strcmp(last, "..") == 0) {
         char real[PATH_MAX];
         if (!realpath(buf, real)) {
@@ -64,7 +74,7 @@ int cli_split_run_dir(const char *path, Config *c) {
     }
     memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
     memcpy(c->run_dir, dir, strlen(dir) + 1);
-    return 0;
+    return inside;
 }
 
 /* --resume writes the folder's name into the checkpoint and config.ini as run.name: a folder
@@ -79,17 +89,6 @@ static int check_resume_name(const Config *c, const char *run_dir, const char *p
               "(letters, digits, '.', '_' and '-' only) and resume it there",
               run_dir, c->run_name, why);
     return -1;
-}
-
-/* 1 when path has a part "." or ".." (".", "../tiny", "runs/./tiny"): spelled from where the
- * user stands, so the parent it names is no run.dir of the run's; 0 otherwise. */
-static int has_dot_part(const char *path) {
-    for (const char *p = path; *p; p += strspn(p, "/")) {
-        size_t len = strcspn(p, "/");
-        if ((len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.')) return 1;
-        p += len;
-    }
-    return 0;
 }
 
 int cli_check_prompt_length(const Config *c, const char *prompt) {
@@ -387,18 +386,18 @@ enum { CHECKPOINT_PATH = 1100, PLACE = 48 }; /* load_run_folder's buffers */
 static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
                            char checkpoint[CHECKPOINT_PATH], char place[PLACE], RunPrint *print) {
     error_place(place, PLACE, a->resume_dir ? "--resume" : "--eval", a->dir_argn);
-    snprintf(checkpoint, CHECKPOINT_PATH, "%s/checkpoint.bin", run_dir);
+    dirs_join(checkpoint, CHECKPOINT_PATH, run_dir, "checkpoint.bin"); /* "/", "runs/a/": no "//" */
     if (checkpoint_check_present(run_dir, place) != 0) return -1;
     run_print_take(run_dir, place, print);
     if (checkpoint_load_config(checkpoint, c) != 0) return -1;
     /* The run lives where the user points, not where it was first written: a copied or moved
      * run folder is resumed in place, never in its original (train/run_setup.c: the
-     * checkpoint's folder). A path spelled from inside ("." or "../tiny") names no parent of
-     * the run's: run.dir stays as the checkpoint stores it. */
-    if (cli_split_run_dir(run_dir, c) != 0 ||
-        (a->resume_dir && check_resume_name(c, run_dir, place) != 0))
+     * checkpoint's folder). A path spelled from inside ("." or "../tiny", cli_split_run_dir's
+     * 1) names no parent of the run's: run.dir stays as the checkpoint stores it. */
+    int inside = cli_split_run_dir(run_dir, c);
+    if (inside < 0 || (a->resume_dir && check_resume_name(c, run_dir, place) != 0))
         return -1;
-    if (a->resume_dir && has_dot_part(run_dir)) /* none stored: the parent, as for any path */
+    if (a->resume_dir && inside) /* none stored: the parent, as for any path */
         checkpoint_stored_run_dir(checkpoint, c->run_dir, sizeof c->run_dir);
     return 0;
 }

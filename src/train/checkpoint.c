@@ -5,6 +5,7 @@
 #include "tasks/tasks.h"
 #include "train/runlog.h"
 #include "train/task_source.h"
+#include "util/dirs.h"
 #include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
@@ -216,16 +217,16 @@ int checkpoint_check_present(const char *run_dir, const char *what) {
                   run_dir);
         return -1;
     }
-    char path[1100];
+    char path[1100], ini[1100];
     snprintf(path, sizeof path, "%s/checkpoint.bin", run_dir);
     if (lstat(path, &st) == 0 || errno != ENOENT) return 0;
+    dirs_join(ini, sizeof ini, run_dir, "config.ini"); /* "/": "/config.ini", not "//config.ini" */
     error_add(NULL, 0, what, "the folder '%s' holds no checkpoint (checkpoint.bin), so there is "
                              "nothing to %s: its run stopped before writing one (a second Ctrl-C "
                              "or SIGTERM stops at once, as does a kill or a crash) or never "
                              "trained. Train it again from step 0 with the command that started it "
-                             "(its settings are in %s/config.ini), which replaces the folder's "
-                             "logs",
-              run_dir, strncmp(what, "--eval", 6) == 0 ? "evaluate" : "resume", run_dir);
+                             "(its settings are in %s), which replaces the folder's logs",
+              run_dir, strncmp(what, "--eval", 6) == 0 ? "evaluate" : "resume", ini);
     return -1;
 }
 

@@ -407,3 +407,20 @@ void run_free(TrainRun *r) {
     model_free(&r->m);
     task_free(&r->task);
 }
+
+const char *train_run_folder_mark(const char *dir) {
+    static const char *const MARKS[] = {OWNED_MANIFEST, "checkpoint.bin"};
+    char path[1200];
+    struct stat st;
+    for (size_t i = 0; i < sizeof MARKS / sizeof *MARKS; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, MARKS[i]);
+        if (lstat(path, &st) == 0) return MARKS[i];
+    }
+    return config_ini_is_ours(dir) ? "config.ini" : NULL;
+}
+
+int train_run_writes_name(const char *name) {
+    for (size_t i = 0; i < sizeof RUN_NAMES / sizeof *RUN_NAMES; i++)
+        if (strcmp(name, RUN_NAMES[i]) == 0) return 1;
+    return 0;
+}

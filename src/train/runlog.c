@@ -33,7 +33,9 @@ static int write_whole(const RunLog *r, const char *name, const char *text) {
     char path[1200];
     path_in(r, name, path);
     if (file_write_atomic(path, text, strlen(text)) == 0) return 0;
-    error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(errno));
+    int err = errno; /* kept for the caller: the message's output may set errno */
+    error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(err));
+    errno = err;
     return -1;
 }
 
@@ -302,14 +304,17 @@ int runlog_write_file(RunLog *r, const char *name, const char *text) {
     return write_whole(r, name, text);
 }
 
-/* Writes the text of f (an open_memstream) to the file name of the run folder, whole. */
+/* Writes the text of f (an open_memstream) to the file name of the run folder, whole. Returns 0,
+ * or the errno of the failure (never 0), which a later write's cannot overwrite. */
 static int put_text(const RunLog *r, const char *name, FILE *f, char **text, size_t *len) {
-    int bad = fclose(f) != 0 || !*text;
-    if (!bad) bad = write_whole(r, name, *text) != 0;
+    int err = 0;
+    if (fclose(f) != 0) err = errno ? errno : EIO;
+    else if (!*text) err = ENOMEM; /* the stream's memory */
+    else if (write_whole(r, name, *text) != 0) err = errno ? errno : EIO;
     free(*text);
     *text = NULL;
     *len = 0;
-    return bad;
+    return err;
 }
 
 int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
@@ -334,11 +339,10 @@ int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const ch
                 for (int j = 0; j < T; j++) fprintf(f, ",%.5g", (double)p[j]);
                 fputc('\n', f);
             }
-    int bad = put_text(r, file, f, &text, &len);
+    int err = put_text(r, file, f, &text, &len); /* the first failure's errno, for the message */
     if (!tokens_file) {
-        if (bad) error_add(NULL, 0, NULL, "cannot write '%s/%s': %s",
-                           r->dir, file, strerror(errno));
-        return bad ? -1 : 0;
+        if (err) error_add(NULL, 0, NULL, "cannot write '%s/%s': %s", r->dir, file, strerror(err));
+        return err ? -1 : 0;
     }
     FILE *g = open_memstream(&text, &len);
     if (!g) return -1;
@@ -357,10 +361,11 @@ int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const ch
         int answer = i > 0 && t->val_mask && t->val_mask[(size_t)b * T + i - 1] > 0;
         fprintf(g, "\",%d\n", answer);
     }
-    bad |= put_text(r, tokens_file, g, &text, &len);
-    if (bad) error_add(NULL, 0, NULL, "cannot write the attention map in '%s': %s",
-                       r->dir, strerror(errno));
-    return bad ? -1 : 0;
+    int tokens_err = put_text(r, tokens_file, g, &text, &len);
+    if (!err) err = tokens_err;
+    if (err) error_add(NULL, 0, NULL, "cannot write the attention map in '%s': %s", r->dir,
+                       strerror(err));
+    return err ? -1 : 0;
 }
 
 int runlog_close(RunLog *r) {

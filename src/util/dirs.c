@@ -95,3 +95,43 @@ int dirs_refuse_link(const char *path, const char *what) {
     }
     return 0;
 }
+
+int dirs_normalise(const char *path, char *out, size_t n) {
+    size_t len = 0;
+    int absolute = path[0] == '/';
+    if (n == 0) goto too_long;
+    if (absolute) out[len++] = '/';
+    for (const char *p = path; *p;) {
+        p += strspn(p, "/");
+        size_t part = strcspn(p, "/");
+        if (part == 0 || (part == 1 && p[0] == '.')) { /* "" (the end) or "." */
+            p += part;
+            continue;
+        }
+        size_t sep = len > (size_t)absolute; /* a '/' before every part but the first */
+        if (len + sep + part >= n) goto too_long;
+        if (sep) out[len++] = '/';
+        memcpy(out + len, p, part);
+        len += part;
+        p += part;
+    }
+    if (len == 0 && path[0]) { /* only "." parts: the current folder */
+        if (n < 2) goto too_long;
+        out[len++] = '.';
+    }
+    out[len] = 0;
+    return 0;
+too_long:
+    if (n) out[0] = 0;
+    errno = ENAMETOOLONG;
+    return -1;
+}
+
+int dirs_join(char *out, size_t n, const char *dir, const char *name) {
+    size_t len = strlen(dir);
+    while (len > 0 && dir[len - 1] == '/') len--;
+    int root = len == 0 && dir[0] == '/';
+    int w = !dir[0] ? snprintf(out, n, "%s", name)
+                    : snprintf(out, n, "%.*s/%s", (int)len, root ? "" : dir, name);
+    return w >= 0 && (size_t)w < n ? 0 : -1;
+}
