@@ -225,6 +225,34 @@ START_TEST(test_run_refuses_users_sample) {
 }
 END_TEST
 
+/* A run folder without a manifest (an earlier version's, or a copy by `cp runs/x/FILES dst`, which skips the
+ * dot file) beside a checkpoint.bin: a file a new run would replace is adopted only when it
+ * reads as one ./train wrote. The user's init_check.txt or attn_map.csv is refused (exit 2, its
+ * path first, kept; it was adopted unread and replaced), while every file of a real run still
+ * reads as ours: with it gone the run goes on. */
+static const char *const USERS_RUN_FILES[] = {"init_check.txt", "attn_map.csv"};
+
+START_TEST(test_run_without_manifest_reads_each_file) {
+    const char *name = USERS_RUN_FILES[_i];
+    char args[1024], path[PATH_MAX], said[PATH_MAX + 64];
+    snprintf(args, sizeof args, TINY " --set train.steps=10 --set run.dir=%s --set run.name=r",
+             g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(path, sizeof path, "%s/r/" OWNED_MANIFEST, g_tmp);
+    ck_assert_int_eq(remove(path), 0);
+    snprintf(path, sizeof path, "%s/r/%s", g_tmp, name);
+    tu_write_file(path, "my notes\n");
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    snprintf(said, sizeof said, "error: '%s' is not a file ./train wrote", path);
+    ck_assert_msg(tu_train_output_contains(g_tmp, said), "'%s' not said", said);
+    ck_assert(tu_file_holds(path, "my notes\n"));
+    ck_assert_int_eq(remove(path), 0);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(path, sizeof path, "%s/r/" OWNED_MANIFEST, g_tmp);
+    ck_assert(tu_file_contains(path, "\ncheckpoint.bin\n"));
+}
+END_TEST
+
 /* Two --compare into one folder at once: the second waits for the first's lock (said), then
  * writes a page of its own runs (a process holding the lock stands in for the first). */
 START_TEST(test_compare_waits_for_the_folder) {
@@ -345,6 +373,8 @@ END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("owned_dir", setup, teardown, 120, test_no_writer_bypasses_the_rule,
                         test_manifest_rule, test_folder_without_manifest,
-                        test_run_refuses_users_sample, test_compare_waits_for_the_folder,
+                        test_run_refuses_users_sample,
+                        TU_LOOP(test_run_without_manifest_reads_each_file, 0, 2),
+                        test_compare_waits_for_the_folder,
                         test_export_under_a_link_refused,
                         TU_LOOP(test_moved_sweep_trains_in_place, 0, 2));
