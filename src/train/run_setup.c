@@ -285,6 +285,8 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
                 SHOWN(c->run_name), c->steps);
         return RUN_FINISHED;
     }
+    if (runlog_check_not_behind(r->dir, st.step, c->log_every, c->eval_every) != 0)
+        return EXIT_CONFIG; /* logs a copy kept from before the checkpoint: rows would be missing */
     r->task.rng = st.data_rng;
     r->skipped = st.skipped;
     r->start_step = st.step;
