@@ -225,11 +225,11 @@ START_TEST(test_run_refuses_users_sample) {
 }
 END_TEST
 
-/* A run folder without a manifest (an earlier version's, or a copy by `cp runs/x/FILES dst`, which skips the
- * dot file) beside a checkpoint.bin: a file a new run would replace is adopted only when it
- * reads as one ./train wrote. The user's init_check.txt or attn_map.csv is refused (exit 2, its
- * path first, kept; it was adopted unread and replaced), while every file of a real run still
- * reads as ours: with it gone the run goes on. */
+/* A run folder without a manifest (an earlier version's, or a copy by `cp runs/x/FILES dst`,
+ * which skips the dot file) beside a checkpoint.bin: a file a new run would replace is adopted
+ * only when it reads as one ./train wrote. The user's init_check.txt or attn_map.csv is refused
+ * (exit 2, its path first, kept; it was adopted unread and replaced), while every file of a real
+ * run still reads as ours: with it gone the run goes on. */
 static const char *const USERS_RUN_FILES[] = {"init_check.txt", "attn_map.csv"};
 
 START_TEST(test_run_without_manifest_reads_each_file) {
