@@ -225,6 +225,61 @@ START_TEST(test_run_refuses_users_sample) {
 }
 END_TEST
 
+/* A run folder without a manifest (an earlier version's, or a copy by `cp runs/x/FILES dst`,
+ * which skips the dot file) beside a checkpoint.bin: a file a new run would replace is adopted
+ * only when it reads as one ./train wrote. The user's init_check.txt or attn_map.csv is refused
+ * (exit 2, its path first, kept; it was adopted unread and replaced), while every file of a real
+ * run still reads as ours: with it gone the run goes on. */
+static const char *const USERS_RUN_FILES[] = {"init_check.txt", "attn_map.csv"};
+
+START_TEST(test_run_without_manifest_reads_each_file) {
+    const char *name = USERS_RUN_FILES[_i];
+    char args[1024], path[PATH_MAX], said[PATH_MAX + 64];
+    snprintf(args, sizeof args, TINY " --set train.steps=10 --set run.dir=%s --set run.name=r",
+             g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(path, sizeof path, "%s/r/" OWNED_MANIFEST, g_tmp);
+    ck_assert_int_eq(remove(path), 0);
+    snprintf(path, sizeof path, "%s/r/%s", g_tmp, name);
+    tu_write_file(path, "my notes\n");
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    snprintf(said, sizeof said, "error: '%s' is not a file ./train wrote", path);
+    ck_assert_msg(tu_train_output_contains(g_tmp, said), "'%s' not said", said);
+    ck_assert(tu_file_holds(path, "my notes\n"));
+    ck_assert_int_eq(remove(path), 0);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(path, sizeof path, "%s/r/" OWNED_MANIFEST, g_tmp);
+    ck_assert(tu_file_contains(path, "\ncheckpoint.bin\n"));
+}
+END_TEST
+
+/* A run folder's .lock that is a symbolic link (to a file of the user's): --resume and a new run
+ * refuse it, exit 2, naming the link (it said "cannot create run folder: Too many levels of
+ * symbolic links", exit 1); nothing is written through it, the link stays. */
+START_TEST(test_lock_link_refused) {
+    char args[1024], path[PATH_MAX], target[PATH_MAX], said[PATH_MAX + 64];
+    snprintf(args, sizeof args, TINY " --set train.steps=10 --set run.dir=%s --set run.name=r",
+             g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(path, sizeof path, "%s/r/.lock", g_tmp);
+    snprintf(target, sizeof target, "%s/lockfile", g_tmp);
+    tu_write_file(target, "precious\n");
+    ck_assert_int_eq(remove(path), 0);
+    ck_assert_int_eq(symlink(target, path), 0);
+    snprintf(said, sizeof said, "error: '%s' is a symbolic link", path);
+    char resume[512];
+    snprintf(resume, sizeof resume, "--resume %s/r --set train.steps=20", g_tmp);
+    const char *const runs[] = {resume, args};
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(tu_run_train(g_tmp, runs[k]), 2);
+        ck_assert_msg(tu_train_output_contains(g_tmp, said), "'%s' not said", said);
+        ck_assert(tu_file_holds(target, "precious\n"));
+        struct stat st;
+        ck_assert(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    }
+}
+END_TEST
+
 /* Two --compare into one folder at once: the second waits for the first's lock (said), then
  * writes a page of its own runs (a process holding the lock stands in for the first). */
 START_TEST(test_compare_waits_for_the_folder) {
@@ -345,6 +400,8 @@ END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("owned_dir", setup, teardown, 120, test_no_writer_bypasses_the_rule,
                         test_manifest_rule, test_folder_without_manifest,
-                        test_run_refuses_users_sample, test_compare_waits_for_the_folder,
+                        test_run_refuses_users_sample,
+                        TU_LOOP(test_run_without_manifest_reads_each_file, 0, 2),
+                        test_lock_link_refused, test_compare_waits_for_the_folder,
                         test_export_under_a_link_refused,
                         TU_LOOP(test_moved_sweep_trains_in_place, 0, 2));

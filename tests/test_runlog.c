@@ -212,6 +212,96 @@ START_TEST(test_attn_map_failure_named_with_its_errno) {
 }
 END_TEST
 
+/* Logs behind the checkpoint (runlog_check_not_behind): each of loss.csv, grad_norms.csv and
+ * attention.csv must hold the row of the last step before the checkpoint's that the run logged.
+ * Rows are written here by hand, and `due` (that step) and the verdict worked out by hand from
+ * log.every and eval_every. */
+static const struct {
+    int loss_to, grad_to;  /* the logs' rows: steps 0, log_every, ... up to here (-1: none) */
+    int log_every, eval_every;
+    long step;             /* the checkpoint's */
+    const char *said;      /* NULL: resumable; else what the refusal says */
+} BEHIND[] = {
+    {25, 25, 5, 10, 30, NULL},                 /* due 25: every row there */
+    {40, 40, 5, 10, 30, NULL},                 /* rows past the checkpoint (dropped on resume) */
+    {-1, -1, 5, 10, 0, NULL},                  /* a checkpoint of step 0: no row due */
+    {10, 25, 5, 10, 30, "loss.csv' ends at step 10, but the checkpoint is at step 30: its rows "
+                        "after step 10 up to step 25 are missing"},
+    {-1, -1, 5, 10, 10, "loss.csv' has no row, but the checkpoint is at step 10: its rows up to "
+                        "step 5 are missing"},
+    {25, 20, 5, 10, 30, "grad_norms.csv' ends at step 20, but the checkpoint is at step 30"},
+    {14, 14, 7, 10, 21, "loss.csv' ends at step 14, but the checkpoint is at step 21: its rows "
+                        "after step 14 up to step 20 are missing"}, /* 20: eval_every's step */
+    {20, 20, 7, 10, 21, NULL},
+};
+
+/* A log of rows 0, every, 2 every, ... up to `to` (and eval_every's steps between). */
+static void write_log(const char *dir, const char *name, int to, int every, int eval_every) {
+    char path[600], text[4096] = "step,x\n";
+    size_t len = strlen(text);
+    for (int s = 0; s <= to; s++)
+        if (s % every == 0 || s % eval_every == 0)
+            len += (size_t)snprintf(text + len, sizeof text - len, "%d,1\n", s);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    tu_write_file(path, text);
+}
+
+START_TEST(test_logs_behind_the_checkpoint) {
+    make_tmpdir();
+    const int every = BEHIND[_i].log_every, eval = BEHIND[_i].eval_every;
+    write_log(tmpdir, "loss.csv", BEHIND[_i].loss_to, every, eval);
+    write_log(tmpdir, "grad_norms.csv", BEHIND[_i].grad_to, every, eval);
+    write_log(tmpdir, "attention.csv", BEHIND[_i].loss_to, every, eval);
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = runlog_check_not_behind(tmpdir, BEHIND[_i].step, every, eval);
+    char *err = tu_capture_end(&c);
+    if (!BEHIND[_i].said) {
+        ck_assert_msg(rc == 0, "refused: %s", err);
+    } else {
+        char said[1024];
+        snprintf(said, sizeof said, "error: '%s/%s", tmpdir, BEHIND[_i].said);
+        ck_assert_int_eq(rc, -1);
+        ck_assert_msg(strstr(err, said), "'%s' not in: %s", said, err);
+    }
+    free(err);
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
+/* End to end: a run's loss.csv put back from a copy taken at step 10, beside its checkpoint of
+ * step 20: --resume refuses (exit 2, the log named first) and changes nothing. */
+START_TEST(test_resume_refuses_logs_behind) {
+    make_tmpdir();
+    char args[512], path[600], copy[600];
+    snprintf(args, sizeof args, "--set task.name=copy --set task.length=3 --set task.symbols=6 "
+             "--set task.val_size=32 --set model.d_model=16 --set log.progress=0 "
+             "--set run.dir=%s --set run.name=r --set train.steps=10 --set log.every=5 "
+             "--set train.eval_every=5", tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    snprintf(path, sizeof path, "%s/r/loss.csv", tmpdir);
+    char *at10 = tu_read_file(path, NULL);
+    snprintf(args, sizeof args, "--resume %s/r --set train.steps=20", tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 0);
+    tu_write_file(path, at10);
+    snprintf(copy, sizeof copy, "%s/r/attention.csv", tmpdir);
+    char *attention = tu_read_file(copy, NULL);
+    snprintf(args, sizeof args, "--resume %s/r --set train.steps=30", tmpdir);
+    ck_assert_int_eq(tu_run_train(tmpdir, args), 2);
+    char said[700];
+    snprintf(said, sizeof said, "error: '%s' ends at step 10, but the checkpoint is at step 20",
+             path);
+    ck_assert_msg(output_contains(said), "'%s' not said", said);
+    ck_assert(tu_file_holds(path, at10));
+    ck_assert(tu_file_holds(copy, attention));
+    free(at10);
+    free(attention);
+    tu_remove_tree(tmpdir);
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("runlog", 120, test_run_folder_under_a_file, test_link_to_dev_full_replaced,
                 test_resume_truncates_later_rows, test_resume_keeps_old_attention_columns,
-                test_val_bpb_column, test_attn_map_failure_named_with_its_errno);
+                test_val_bpb_column, test_attn_map_failure_named_with_its_errno,
+                TU_LOOP(test_logs_behind_the_checkpoint, 0, (int)(sizeof BEHIND / sizeof *BEHIND)),
+                test_resume_refuses_logs_behind);

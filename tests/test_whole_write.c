@@ -29,6 +29,7 @@
 #include "report/plot/plot.h"
 #include "testutil.h"
 #include "util/dirs.h"
+#include "util/owned_dir.h"
 #include "util/whole_write.h"
 
 static char tmp[200];
@@ -460,6 +461,15 @@ START_TEST(test_run_resume_compare_sweep_write_no_link) {
     ck_assert_int_eq(mkdir(dir, 0755), 0);
     for (size_t i = 0; i < N_OF(RUN_FILES); i++) plant_link(dir, RUN_FILES[i]);
     snprintf(args, sizeof args, TINY_RUN " --set train.steps=20 --set run.dir=%s --set run.name=r", tmp);
+    /* without a manifest a link reads as no file ./train wrote: refused (util/owned_dir.h) */
+    ck_assert_int_eq(tu_run_train(tmp, args), 2);
+    assert_victim_unchanged("a refused run");
+    /* the manifest of an earlier run names them: links at names of ours, replaced */
+    char manifest[600], text[1024] = OWNED_MANIFEST_HEAD "\n@run\n";
+    for (size_t i = 0; i < N_OF(RUN_FILES); i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s\n", RUN_FILES[i]);
+    snprintf(manifest, sizeof manifest, "%s/" OWNED_MANIFEST, dir);
+    tu_write_file(manifest, text);
     ck_assert_int_eq(tu_run_train(tmp, args), 0);
     assert_victim_unchanged("a run");
     for (size_t i = 0; i < N_OF(RESUME_FILES); i++) {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "train/checkpoint.h"
+#include "train/run_files.h"
 #include "train/run_print.h"
 #include "train/sample.h"
 #include "train/task_source.h"
@@ -181,20 +182,15 @@ static int folder_holds_files(const char *dir) {
 }
 
 /* A run folder's files of an earlier version (no manifest) are adopted when the folder holds a
- * run of ours (its config.ini ./train wrote, or a checkpoint.bin), and a sample.txt only when it
- * starts as sample.c writes it: one of the user's under a name a run uses is refused, never
- * replaced or removed. */
+ * run of ours (its config.ini ./train wrote, or a checkpoint.bin) and each reads as one ./train
+ * wrote (run_files.h): one of the user's under a name a run uses is refused, never replaced or
+ * removed. */
 static int adopt_run_file(const char *dir, const char *name) {
-    char path[1200], why[128];
+    char path[1200];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     if (access(path, F_OK) != 0 && !config_ini_is_ours(dir)) return 0;
-    if (strcmp(name, "sample.txt") != 0) return 1;
-    snprintf(path, sizeof path, "%s/sample.txt", dir);
-    size_t len;
-    char *text = file_read_regular(path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
-    int ours = text && strncmp(text, SAMPLE_FILE_START, strlen(SAMPLE_FILE_START)) == 0;
-    free(text);
-    return ours;
+    return strcmp(name, "config.ini") == 0 ? config_ini_is_ours(dir)
+                                           : run_file_reads_as_ours(dir, name);
 }
 
 static const OwnedWriter RUN_WRITER = {
@@ -298,6 +294,8 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
                         "evaluation is done again\n",
                 SHOWN(c->run_name), c->steps);
     }
+    if (runlog_check_not_behind(r->dir, st.step, c->log_every, c->eval_every) != 0)
+        return EXIT_CONFIG; /* logs a copy kept from before the checkpoint: rows would be missing */
     r->task.rng = st.data_rng;
     r->skipped = st.skipped;
     r->start_step = st.step;

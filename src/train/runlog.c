@@ -159,6 +159,53 @@ static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
     return -1;
 }
 
+/* The largest step of a whole row of path before `before`, -1 when it has none; -2 when path
+ * cannot be read or its header line is not whole (runlog_open says why). */
+static long last_step_before(const char *path, long before) {
+    char why[128];
+    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
+    if (!f) return -2;
+    char *line = NULL;
+    size_t cap = 0;
+    long last = -1;
+    ssize_t n = getline(&line, &cap, f);
+    if (n <= 0 || line[n - 1] != '\n' || strncmp(line, "step,", 5) != 0) last = -2; /* no header */
+    while (last > -2 && (n = getline(&line, &cap, f)) > 0) {
+        char *end;
+        long step = strtol(line, &end, 10);
+        /* a row: its step, then a comma, the line whole (a torn last line is dropped on resume) */
+        if (end != line && *end == ',' && line[n - 1] == '\n' && step < before && step > last)
+            last = step;
+    }
+    free(line);
+    fclose(f);
+    return last;
+}
+
+int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_every) {
+    long due = step - 1; /* the last step before `step` that logged a row */
+    while (due > 0 && due % log_every != 0 && due % eval_every != 0) due--;
+    if (due < 0) return 0;
+    for (int i = 0; i < 3; i++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/%s", dir, LOGS[i]);
+        long last = last_step_before(path, step);
+        if (last == -2 || last >= due) continue;
+        char ends[64] = "has no row", since[64] = "";
+        if (last >= 0) snprintf(ends, sizeof ends, "ends at step %ld", last);
+        if (last >= 0) snprintf(since, sizeof since, " after step %ld", last);
+        error_add(NULL, 0, NULL, "'%s' %s, but the checkpoint is at step %ld: its rows%s up to "
+                                 "step %ld are missing (a copy of the folder taken while it "
+                                 "trained?), "
+                                 "and a resume would never write them. Put back the logs that go "
+                                 "with this checkpoint, or train the run again from step 0 with "
+                                 "its config.ini; nothing was changed",
+                  path, ends, step, since, due);
+        return -1;
+    }
+    return 0;
+}
+
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
                 long resume_step) {
     return runlog_open_with(r, dir, m, config_text, resume_step, 0, 0);

@@ -72,6 +72,15 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
 int runlog_open_with(RunLog *r, const char *dir, const Model *m, const char *config_text,
                      long resume_step, int val_bpb, int seq_len);
 
+/* Before a resume from a checkpoint at step `step` (updates done), writing nothing: each of the
+ * logs in dir that every logged step writes (loss.csv, grad_norms.csv, attention.csv) must hold
+ * the row of the last step before `step` that the run logged (a multiple of log_every or
+ * eval_every). A log that ends earlier (a backup or copy of the folder taken while the run
+ * trained, beside a later checkpoint) would miss rows the resume never writes again. A log that
+ * is not there is left to runlog_open's message. Returns 0, or -1 after an error naming the log,
+ * the step it ends at, the checkpoint's step and what to do. */
+int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_every);
+
 /* One row of loss.csv. has_train / has_val say which groups were measured at this step; the
  * others are left empty. A measured NaN or Inf is written as nan / inf, never hidden. Units:
  * losses in nats per answer token; val_token_acc and val_answer_acc are fractions in [0, 1]

@@ -182,6 +182,19 @@ static int check_one(void *ctx, const char *name) {
     return 0;
 }
 
+/* -1 after an error when dir's lock file (util/run_lock.h) is a symbolic link: the lock of a
+ * run, sweep or report folder is taken in it, never through a link; else 0. */
+static int lock_is_link(const char *dir, const OwnedWriter *w) {
+    char lock[4200];
+    struct stat st;
+    snprintf(lock, sizeof lock, "%s/" RUN_LOCK_FILE, dir);
+    if (lstat(lock, &st) != 0 || !S_ISLNK(st.st_mode)) return 0;
+    error_add(NULL, 0, NULL, "'%s' is a symbolic link, and the %s's lock is never taken through "
+                             "one. Remove the link (the lock file is made anew); nothing was "
+                             "written", lock, w->what);
+    return -1;
+}
+
 /* The check of owned_dir_check; on success (0) c->files and writers hold the manifest as it
  * is to be, the caller frees them. */
 static int check_folder(const char *dir, const OwnedWriter *w, Check *c, Names *writers) {
@@ -190,6 +203,7 @@ static int check_folder(const char *dir, const OwnedWriter *w, Check *c, Names *
     if (dirs_refuse_link(dir, w->what) != 0) return -1;
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0; /* made later, or make_dirs says */
+    if (lock_is_link(dir, w) != 0) return -1;
     char why[128];
     int have = manifest_read(dir, &c->files, writers, why, sizeof why);
     if (have < 0) {

@@ -49,9 +49,10 @@ typedef struct {
 int owned_name_matches(const char *pattern, const char *name);
 
 /* Checks, writing nothing, that w may write into dir: dir is no symbolic link nor under one
- * (util/dirs.h), and every file in it under a name of w's is listed in its manifest, or (no
- * manifest) adopted. Returns 0 (also for a folder that does not exist yet), or -1 after an error
- * on stderr naming the folder, the first such file (strcmp order) and w->advice. */
+ * (util/dirs.h), its lock file (util/run_lock.h) no symbolic link, and every file in it under a
+ * name of w's is listed in its manifest, or (no manifest) adopted. Returns 0 (also for a folder
+ * that does not exist yet), or -1 after an error on stderr naming the folder, the first such
+ * file (strcmp order) and w->advice, or the linked lock file. */
 int owned_dir_check(const char *dir, const OwnedWriter *w);
 
 /* lock of owned_dir_open: none (the caller holds the folder's lock: a run folder), the lock or a

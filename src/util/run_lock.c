@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 static int lock_path(char *buf, size_t n, const char *dir) {
-    int k = snprintf(buf, n, "%s/.lock", dir);
+    int k = snprintf(buf, n, "%s/" RUN_LOCK_FILE, dir);
     if (k < 0 || (size_t)k >= n) {
         errno = ENAMETOOLONG;
         return -1;
@@ -38,7 +38,8 @@ int run_lock_take(const char *dir, pid_t *holder) {
 pid_t run_lock_holder(const char *dir) {
     char path[4096];
     if (lock_path(path, sizeof path, dir) != 0) return 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* a link is not followed (to a FIFO, open would wait for a writer): no lock of a run */
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return 0;
     /* F_GETLK with a read lock: only a writer (a training ./train) conflicts */
     struct flock q = {.l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};

@@ -8,9 +8,13 @@
 
 #include <sys/types.h>
 
-/* Opens (creating) DIR/.lock and takes the lock. Returns the descriptor to keep open (closing it
- * releases the lock), -2 when another process holds it (*holder gets its pid), or -1 on an I/O
- * error (errno set). DIR must exist. */
+/* The lock's file inside the folder. */
+#define RUN_LOCK_FILE ".lock"
+
+/* Opens (creating) DIR/.lock and takes the lock; a .lock that is a symbolic link is never
+ * followed (-1, errno ELOOP: owned_dir_check refuses it before, naming it). Returns the
+ * descriptor to keep open (closing it releases the lock), -2 when another process holds it
+ * (*holder gets its pid), or -1 on an I/O error (errno set). DIR must exist. */
 int run_lock_take(const char *dir, pid_t *holder);
 
 /* The pid of another process holding DIR's lock, or 0 when none does (or no .lock exists). */
