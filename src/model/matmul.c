@@ -37,6 +37,8 @@
 #include <omp.h>
 #endif
 
+#include "model/kernel_attrs.h"
+
 #if !defined(SCALEDOT_DOUBLE) && (defined(__AVX512F__) || (defined(__AVX2__) && defined(__FMA__)))
 #include <immintrin.h>
 #endif
@@ -106,14 +108,6 @@ enum {
     AR_LD = KC + 16, /* row stride of a copied A strip: rows 17 cache lines apart, see gemm_strip */
     NC_MAX = 1024, /* N block cap: packed B (KC × NC_MAX reals, 1 MB in float) stays in L2 */
 };
-
-#if defined(__GNUC__)
-#define UNROLL _Pragma("GCC unroll 16")
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define UNROLL
-#define ALWAYS_INLINE inline
-#endif
 
 /* ---- micro-kernel ------------------------------------------------------------------------ */
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "model/kernel_attrs.h"
 #include "model/matmul.h"
 #include "model/real.h"
 
@@ -27,14 +28,6 @@ enum {
     KP = KC / 2,      /* k pairs per K block */
     NC_MAX = 1024,    /* N block cap: packed B, KC × NC_MAX bf16 = 512 KB, stays in L2 */
 };
-
-#if defined(__GNUC__)
-#define UNROLL _Pragma("GCC unroll 16")
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define UNROLL
-#define ALWAYS_INLINE inline
-#endif
 
 /* ---- rounding ----------------------------------------------------------------------------- */
 
