@@ -415,6 +415,13 @@ static const struct {
     {"e.safetensors", "attn_map.csv", "error: --val (argument 5): '",
      "has a name a run writes in its folder (attn_map.csv)"},
     {"mine/e.safetensors", NULL, "exported ", "mine/e.safetensors\n"},
+    /* the folder's own names: a new run there read the export as its manifest and rewrote it */
+    {"mine/.scaledot-manifest", NULL, "error: --export (argument 3): '",
+     "has a name a run writes in its folder (.scaledot-manifest)"},
+    {"mine/.lock", NULL, "error: --export (argument 3): '",
+     "has a name a run writes in its folder (.lock)"},
+    /* a checkpoint.bin without our magic (a PyTorch project's) marks no run folder */
+    {"torch/e.safetensors", NULL, "exported ", "torch/e.safetensors\n"},
 };
 
 START_TEST(test_export_refuses_run_folders) {
@@ -433,6 +440,7 @@ START_TEST(test_export_refuses_run_folders) {
     tu_put_file(NULL, 0, g_tmp, "oldini", "config.ini", ini);
     free(ini);
     tu_put_file(NULL, 0, g_tmp, "mine", "config.ini", "[run]\nname = mine\n");
+    tu_put_file(NULL, 0, g_tmp, "torch", "checkpoint.bin", "PK\x03\x04 a PyTorch archive");
     for (size_t k = 0; k < sizeof INTO_RUNS / sizeof *INTO_RUNS; k++) {
         char run[200], out[300], val[300];
         snprintf(run, sizeof run, "%s/runs/run", g_tmp);

@@ -407,17 +407,21 @@ void run_free(TrainRun *r) {
 }
 
 const char *train_run_folder_mark(const char *dir) {
-    static const char *const MARKS[] = {OWNED_MANIFEST, "checkpoint.bin"};
     char path[1200];
     struct stat st;
-    for (size_t i = 0; i < sizeof MARKS / sizeof *MARKS; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, MARKS[i]);
-        if (lstat(path, &st) == 0) return MARKS[i];
-    }
+    snprintf(path, sizeof path, "%s/%s", dir, OWNED_MANIFEST);
+    if (lstat(path, &st) == 0) return OWNED_MANIFEST;
+    /* by its magic: a PyTorch project's checkpoint.bin is no run of ours */
+    if (run_file_reads_as_ours(dir, "checkpoint.bin")) return "checkpoint.bin";
     return config_ini_is_ours(dir) ? "config.ini" : NULL;
 }
 
 int train_run_writes_name(const char *name) {
+    /* the folder's own files too: a new run reads a manifest as its list of files (and rewrites
+     * it), takes its lock on .lock; a sweep's run appends to train.log */
+    static const char *const FOLDER_NAMES[] = {OWNED_MANIFEST, RUN_LOCK_FILE, "train.log"};
+    for (size_t i = 0; i < sizeof FOLDER_NAMES / sizeof *FOLDER_NAMES; i++)
+        if (strcmp(name, FOLDER_NAMES[i]) == 0) return 1;
     for (size_t i = 0; i < sizeof RUN_NAMES / sizeof *RUN_NAMES; i++)
         if (strcmp(name, RUN_NAMES[i]) == 0) return 1;
     return 0;

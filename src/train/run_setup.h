@@ -49,11 +49,13 @@ int train_log_is_sweeps(const char *dir);
 /* For a writer that must stay out of every folder ./train writes (--export): the name of the
  * file in dir that makes it one, whether its run trains now or has finished: the manifest
  * (OWNED_MANIFEST, util/owned_dir.h: a run, sweep or report folder), or, from a version before
- * manifests, checkpoint.bin or a config.ini ./train wrote; NULL when dir holds none. */
+ * manifests, a checkpoint.bin with our magic or a config.ini ./train wrote; NULL when dir holds
+ * none. */
 const char *train_run_folder_mark(const char *dir);
 
 /* 1 when name (no folder) is a file name a run writes in its folder (config.ini, loss.csv,
- * attn_map.csv, ...), else 0: a file of another's under it would fail the run. */
+ * attn_map.csv, ..., the folder's manifest and .lock, a sweep run's train.log), else 0: a file of
+ * another's under it would fail the run, or be read and rewritten as the run's own. */
 int train_run_writes_name(const char *name);
 
 /* Everything one run owns; built once, so the step itself allocates nothing. */
