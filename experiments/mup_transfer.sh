@@ -8,7 +8,9 @@
 #     lr and its two neighbours in (log2 lr, bits per byte) (the grid's factor 2 alone cannot
 #     resolve a slope under 1); a best lr at an end of the lrs a width ran is not bracketed, and
 #     the slope line names that width; a width whose lrs ran with different numbers of seeds (a
-#     part published while it trains) says so on its row ("seeds per lr 1-2");
+#     part published while it trains) says so on its row ("seeds per lr 1-2"), and one that ran
+#     under three lrs is left out of the slope, named on its line ("left out: d_model 512 (1 lr
+#     run)");
 #  2. the loss lost by training at the d_model 128 optimum: l(lr*_128) - l* at each width, bits per byte;
 #  3. the premise: std(q.k) = (the logits' std) / (the scale), per layer, at the last logged step
 #     (step 1000) of each run (curves/<run>.csv, logit_std_l<layer>, over the visible entries of the
@@ -124,13 +126,19 @@ END {
             # different numbers of seeds, so its means are not over the same seeds
             uneven = smin != smax ? sprintf("  seeds per lr %d-%d", smin, smax) : ""
             printf "%-36s %8d %5d %6d %9s %9s %9.4f %12s %6s%s\n", arm, w, dkof[arm, w], runs, blr, vtx, L[bi], l128, lost, uneven
-            np++; X[np] = lg2(w); Y[np] = lg2(blr); if (vtx != "edge") { nv++; XV[nv] = lg2(w); YV[nv] = lg2(vtx) }
-            else edges = edges (edges == "" ? "" : ", ") w
+            # a width that ran under three lrs (a part begun) has no optimum to speak of: its
+            # one or two lrs would pull the slope wherever they were run, so it is left out
+            if (m < 3) few = few (few == "" ? "" : ", ") "d_model " w " (" m " lr" (m == 1 ? "" : "s") " run)"
+            else {
+                np++; X[np] = lg2(w); Y[np] = lg2(blr); if (vtx != "edge") { nv++; XV[nv] = lg2(w); YV[nv] = lg2(vtx) }
+                else edges = edges (edges == "" ? "" : ", ") w
+            }
         }
         # a best lr at an end of the lrs run is not bracketed: the optimum may lie beyond it
-        printf "%-36s transfer slope d log2 lr* / d log2 d_model: %s (grid), %s (vertex)%s\n\n", "", slope(X, Y, np), (nv == np ? slope(XV, YV, nv) : "-"),
-            (edges != "" ? "; not bracketed at d_model " edges " (best lr at an end of the lrs run)" : "")
-        edges = ""
+        printf "%-36s transfer slope d log2 lr* / d log2 d_model: %s (grid), %s (vertex)%s%s\n\n", "", slope(X, Y, np), (nv == np ? slope(XV, YV, nv) : "-"),
+            (edges != "" ? "; not bracketed at d_model " edges " (best lr at an end of the lrs run)" : ""),
+            (few != "" ? "; left out: " few : "")
+        edges = few = ""
         delete X; delete Y; delete XV; delete YV; nv = 0
     }
     printf "The premise: std(q.k) = logit std / scale at step 1000, per layer (mean over seeds), and alpha in\n"

@@ -175,6 +175,29 @@ START_TEST(test_partial_width) {
 }
 END_TEST
 
+/* A width begun with one lr (a part published after its first runs): its row is printed, but it
+ * is left out of the slope and named so, never called "not bracketed" or given a grid slope (with
+ * it, 1e-3 at 256 against 2e-3 at 128 made -1.00). */
+START_TEST(test_one_lr_width) {
+    write_part(0);
+    write_part(1);
+    char cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "sed -i '/_lr-[248]e-3_s/d' '%s'/h2_d256/sweep.csv", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    int rc;
+    char *out = run_script(g_tmp, &rc);
+    ck_assert_msg(rc == 0, "exit code %d:\n%s", rc, out);
+    char line[1024];
+    find_line(out, (const char *const[]){"h2 standard sqrt_dk", " 256 ", " 1e-3 ", " edge ", NULL},
+              line, sizeof line);
+    find_line(out, (const char *const[]){"transfer slope d log2", NULL}, line, sizeof line);
+    ck_assert_msg(strstr(line, ": - (grid), - (vertex); left out: d_model 256 (1 lr run)") &&
+                      !strstr(line, "not bracketed"),
+                  "%s", line);
+    free(out);
+}
+END_TEST
+
 /* A sweep.csv without a column the readings need: exit 2 naming it, before any table. */
 START_TEST(test_missing_column) {
     write_part(0);
@@ -223,5 +246,5 @@ START_TEST(test_no_part) {
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("mup_transfer", make_tmp, remove_tmp, 60, test_transfer_and_alpha,
-                        test_alpha_needs_two_dk, test_partial_width,
+                        test_alpha_needs_two_dk, test_partial_width, test_one_lr_width,
                         test_missing_column, test_missing_curve, test_no_part);
