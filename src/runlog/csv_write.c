@@ -50,6 +50,16 @@ size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, c
     return len + (size_t)n + (size_t)snprintf(buf + len + n, cap - len - (size_t)n, fmt, v);
 }
 
+/* What is wrong with a log's first line (n bytes read by getline, n <= 0 for none): NULL when
+ * it is a whole header, "step,..." and its '\n'. Rows appended to a log without its whole header
+ * could never be read back by column. */
+static const char *header_problem(const char *line, ssize_t n) {
+    return n <= 0                ? "missing (the file is empty)"
+           : line[n - 1] != '\n' ? "torn (cut before its end)"
+           : strncmp(line, "step,", 5) != 0 ? "not a header"
+                                           : NULL;
+}
+
 int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
     char why[128];
     FILE *in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
@@ -60,15 +70,13 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
     }
     char *line = NULL;
     size_t cap = 0;
-    /* rows appended to a log without its whole header could never be read back by column */
     ssize_t n = getline(&line, &cap, in);
-    if (n <= 0 || line[n - 1] != '\n' || strncmp(line, "step,", 5) != 0) {
+    const char *problem = header_problem(line, n);
+    if (problem) {
         error_add(NULL, 0, NULL, "cannot resume: '%s': its header line is %s (a log of this "
                                  "program starts with a whole 'step,...' line); nothing was "
                                  "changed",
-                  path, n <= 0                ? "missing (the file is empty)"
-                        : line[n - 1] != '\n' ? "torn (cut before its end)"
-                                              : "not a header");
+                  path, problem);
         free(line);
         fclose(in);
         return -2;
@@ -94,6 +102,26 @@ int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
         return -1;
     }
     return 0;
+}
+
+long csv_log_last_step_before(const char *path, long before) {
+    char why[128];
+    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
+    if (!f) return -2;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, f);
+    long last = header_problem(line, n) ? -2 : -1;
+    while (last > -2 && (n = getline(&line, &cap, f)) > 0) {
+        char *end;
+        long step = strtol(line, &end, 10);
+        /* a row: its step, then a comma, the line whole (a torn last line is dropped on resume) */
+        if (end != line && *end == ',' && line[n - 1] == '\n' && step < before && step > last)
+            last = step;
+    }
+    free(line);
+    fclose(f);
+    return last;
 }
 
 FILE *csv_log_keep_commit(const char *path, AtomicFile *prepared) {

@@ -47,6 +47,12 @@ size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, c
  * left. */
 int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out);
 
+/* The largest step of a row of the log at path below `before`, counting the rows
+ * csv_log_keep_before keeps (a whole line: the step, a comma, ...; a torn last line is not one);
+ * -1 when it has none; -2, printing nothing, when path cannot be read (not there, not a regular
+ * file, too large) or its first line is not a whole header (csv_log_keep_before says why). */
+long csv_log_last_step_before(const char *path, long before);
+
 /* The second half: renames the prepared temporary file over path and opens it with csv_log_append.
  * Returns NULL after printing "error: cannot rewrite 'path': strerror" (path unchanged) or
  * csv_log_append's message. */

@@ -3,6 +3,7 @@
 #include "train/runlog.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,6 @@
 #include "runlog/csv_write.h"
 #include "train/attn_steps.h"
 #include "util/error_list.h"
-#include "util/file_check.h"
 #include "util/whole_write.h"
 
 /* dir/name of the run folder into path (1200 bytes: the folder is at most 1023). */
@@ -77,24 +77,10 @@ const char *runlog_first_missing(const char *dir) {
 }
 
 long runlog_last_step(const char *dir) {
-    char path[1200], why[128], tail[4096];
+    char path[1200];
     snprintf(path, sizeof path, "%s/loss.csv", dir);
-    int fd = file_open_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
-    if (fd < 0) return -1;
-    struct stat st;
-    ssize_t n = -1;
-    if (fstat(fd, &st) == 0) { /* a row is far shorter than the tail read */
-        off_t from = st.st_size > (off_t)sizeof tail ? st.st_size - (off_t)sizeof tail : 0;
-        n = pread(fd, tail, sizeof tail - 1, from);
-    }
-    close(fd);
-    if (n <= 0 || tail[n - 1] != '\n') return -1; /* empty, or its last row cut short */
-    tail[n - 1] = '\0';
-    const char *row = strrchr(tail, '\n');
-    row = row ? row + 1 : tail;
-    char *end;
-    long step = strtol(row, &end, 10);
-    return end > row && *end == ',' ? step : -1; /* the header: no step */
+    long last = csv_log_last_step_before(path, LONG_MAX);
+    return last < 0 ? -1 : last;
 }
 
 /* config.ini's new text written aside (its temporary file, flushed) into *ini: the first
@@ -159,29 +145,6 @@ static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
     return -1;
 }
 
-/* The largest step of a whole row of path before `before`, -1 when it has none; -2 when path
- * cannot be read or its header line is not whole (runlog_open says why). */
-static long last_step_before(const char *path, long before) {
-    char why[128];
-    FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
-    if (!f) return -2;
-    char *line = NULL;
-    size_t cap = 0;
-    long last = -1;
-    ssize_t n = getline(&line, &cap, f);
-    if (n <= 0 || line[n - 1] != '\n' || strncmp(line, "step,", 5) != 0) last = -2; /* no header */
-    while (last > -2 && (n = getline(&line, &cap, f)) > 0) {
-        char *end;
-        long step = strtol(line, &end, 10);
-        /* a row: its step, then a comma, the line whole (a torn last line is dropped on resume) */
-        if (end != line && *end == ',' && line[n - 1] == '\n' && step < before && step > last)
-            last = step;
-    }
-    free(line);
-    fclose(f);
-    return last;
-}
-
 int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_every) {
     long due = step - 1; /* the last step before `step` that logged a row */
     while (due > 0 && due % log_every != 0 && due % eval_every != 0) due--;
@@ -189,7 +152,7 @@ int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_
     for (int i = 0; i < 3; i++) {
         char path[1200];
         snprintf(path, sizeof path, "%s/%s", dir, LOGS[i]);
-        long last = last_step_before(path, step);
+        long last = csv_log_last_step_before(path, step);
         if (last == -2 || last >= due) continue;
         char ends[64] = "has no row", since[64] = "";
         if (last >= 0) snprintf(ends, sizeof ends, "ends at step %ld", last);

@@ -42,8 +42,9 @@ const char *runlog_first_present(const char *dir);
  * checked before anything in the folder changes. */
 const char *runlog_first_missing(const char *dir);
 
-/* The step of the last row of dir/loss.csv (its first field), or -1 when it has none (only its
- * header, a last row cut short, no file or not a regular one). */
+/* The largest step of a whole row of dir/loss.csv (csv_log_last_step_before: the rows a resume
+ * keeps; in a log of ours its last row's), or -1 when it has none (only its header, no whole
+ * header, no file or not a regular one). */
 long runlog_last_step(const char *dir);
 
 /* Creates the run folder (and its parents), writes config.ini from the text given, and opens
