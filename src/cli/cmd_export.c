@@ -115,7 +115,7 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
     if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");
     if (!a->out || !*a->out) return cli_fail(usage, "--export needs the file to write");
     if (a->val && same_file(a->val, a->out))
-        return cli_fail_at(NULL, "--val", cli_once_argn(&once, "--val"),
+        return cli_fail_at(NULL, "--val", a->val_argn,
                            "'%s' is the export file itself", a->val);
     return -1;
 }
