@@ -120,7 +120,8 @@ END {
             lost = "-"; l128 = "-"
             if (best128 != "") {
                 k = arm SUBSEP w SUBSEP best128
-                if (k in n) { l128 = sprintf("%.4f", sum[k] / n[k]); lost = sprintf("%.4f", sum[k] / n[k] - L[bi]) }
+                # under three lrs the best is only the best of what ran: no optimum, nothing lost
+                if (k in n) { l128 = sprintf("%.4f", sum[k] / n[k]); if (m >= 3) lost = sprintf("%.4f", sum[k] / n[k] - L[bi]) }
             }
             # a width still being trained (a published part in progress): its lrs ran with
             # different numbers of seeds, so its means are not over the same seeds

@@ -177,19 +177,23 @@ END_TEST
 
 /* A width begun with one lr (a part published after its first runs): its row is printed, but it
  * is left out of the slope and named so, never called "not bracketed" or given a grid slope (with
- * it, 1e-3 at 256 against 2e-3 at 128 made -1.00). */
+ * it, its one lr would make the slope whatever lr was run first), nor a loss "lost". */
 START_TEST(test_one_lr_width) {
     write_part(0);
     write_part(1);
     char cmd[PATH_MAX + 64];
-    snprintf(cmd, sizeof cmd, "sed -i '/_lr-[248]e-3_s/d' '%s'/h2_d256/sweep.csv", g_tmp);
+    snprintf(cmd, sizeof cmd, "sed -i '/_lr-[148]e-3_s/d' '%s'/h2_d256/sweep.csv", g_tmp);
     ck_assert_int_eq(system(cmd), 0);
     int rc;
     char *out = run_script(g_tmp, &rc);
     ck_assert_msg(rc == 0, "exit code %d:\n%s", rc, out);
     char line[1024];
-    find_line(out, (const char *const[]){"h2 standard sqrt_dk", " 256 ", " 1e-3 ", " edge ", NULL},
+    /* 256 kept only 2e-3, d_model 128's optimum (mean 2.895 with its diverged seed): it is shown
+     * at lr*_128, but the best of one lr is no optimum, so nothing is "lost" (not 0.0000) */
+    find_line(out, (const char *const[]){"h2 standard sqrt_dk", " 256 ", " 2e-3 ", " edge ", " 2.8950 ", NULL},
               line, sizeof line);
+    size_t len = strlen(line);
+    ck_assert_msg(len >= 2 && strcmp(line + len - 2, " -") == 0, "a loss lost at a one-lr width: %s", line);
     find_line(out, (const char *const[]){"transfer slope d log2", NULL}, line, sizeof line);
     ck_assert_msg(strstr(line, ": - (grid), - (vertex); left out: d_model 256 (1 lr run)") &&
                       !strstr(line, "not bracketed"),
