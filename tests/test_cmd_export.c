@@ -6,10 +6,13 @@
  * configuration in __metadata__; --val's validation set equal to the task's, its logits the
  * model's, its loss and accuracies the run's last logged ones. Then, table-driven, every refused command
  * line: exit code 2, a message naming the mistake, nothing written or overwritten; paths with
- * control bytes quoted escaped; an export into a folder ./train writes refused at its place. */
+ * control bytes quoted escaped; an export into a folder ./train writes (of this version or an
+ * earlier one, a sweep's configs/ and runs/ too) refused at its place; a run folder spelled in
+ * about 2000 bytes read, one past PATH_MAX refused as too long. */
 #include "cli/cli.h"
 
 #include <check.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,6 +339,12 @@ static const LineCase LINES[] = {
     {{"@runs/run", "@exists.safetensors"}, 2, "exists.safetensors' exists already; it is never overwritten"},
     {{"@runs/run", "@link.safetensors"}, 2, "link.safetensors' exists already"},
     {{"@runs/run", "@nodir/a.safetensors"}, 2, "its folder"},
+    /* a trailing '/': a folder's name, missing (not "its folder does not exist") or not */
+    {{"@runs/run", "@plain/x.st/"}, 2,
+     "/plain/x.st/' names a folder (it ends with '/'): it needs a file name (FILE.safetensors)\n"},
+    {{"@runs/run", "@empty/"}, 2, "/empty/' names a folder (it ends with '/')"},
+    {{"@runs/run", "@a.safetensors", "--val", "@plain/v.st/"}, 2,
+     "error: --val (argument 5): --val '"},
     {{"@runs/run", "@a.safetensors", "--val", "@exists.safetensors"}, 2, "--val '"},
     /* the user's paths quoted escaped (util/error_list.h), on stderr and on stdout */
     {{"@mis\x1b[2J\rsing", "@a.safetensors"}, 2, "mis\\x1b[2J\\rsing/checkpoint.bin'"},
@@ -422,7 +431,71 @@ static const struct {
      "has a name a run writes in its folder (.lock)"},
     /* a checkpoint.bin without our magic (a PyTorch project's) marks no run folder */
     {"torch/e.safetensors", NULL, "exported ", "torch/e.safetensors\n"},
+    /* a sweep or report folder of a version before manifests, known by what it holds, read as
+     * its writer wrote it (OLD_FOLDERS) */
+    {"oldplan/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/oldplan', a sweep or report folder an earlier ./train wrote (it holds plan.txt): the "
+     "export would lie among its files"},
+    {"oldcsv/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds sweep.csv)"},
+    {"oldjobs/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds jobs.txt)"},
+    {"oldsummary/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds summary.txt)"},
+    {"oldpage/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds index.html)"},
+    {"oldcompare/e.safetensors", NULL, "error: --export (argument 3): '",
+     "(it holds index.html)"},
+    {"oldmap/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds regime_map.csv)"},
+    {"e.safetensors", "oldlrmap/v.safetensors", "error: --val (argument 5): '",
+     "(it holds regime_map_lr.csv)"},
+    /* a sweep's configs/ and runs/ (a sweep of now: its manifest is the folder's, not theirs) */
+    {"sw/configs/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/sw/configs', the configs/ of the sweep folder '"},
+    {"sw/runs/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/sw' (it holds plan.txt), where the sweep writes: the export would lie among its files"},
+    {"sw/runs/../configs/./e.safetensors", NULL, "error: --export (argument 3): '",
+     "the configs/ of the sweep folder '"},
+    {"oldcsv/runs/e.safetensors", NULL, "error: --export (argument 3): '",
+     "the runs/ of the sweep folder '"},
+    /* the user's files under those names, or a folder of theirs named runs/: no mark */
+    {"mine/runs/e.safetensors", NULL, "exported ", "mine/runs/e.safetensors\n"},
+    {"users/e.safetensors", NULL, "exported ", "users/e.safetensors\n"},
+    {"users/runs/e.safetensors", NULL, "exported ", "users/runs/e.safetensors\n"},
 };
+
+/* Folders below g_tmp and a file in each, as the writer of a version before manifests wrote it
+ * (the first lines spelled here, not taken from the program's constants), and a folder of the
+ * user's holding files under the same names that read as theirs. */
+static const struct {
+    const char *dir, *name, *text;
+} OLD_FOLDERS[] = {
+    {"oldplan", "plan.txt", "# sweep plan (./train --sweep); a sweep into this folder must have "
+                            "this plan\naxis d_k 8,16\n"},
+    {"oldcsv", "sweep.csv", "run,d_k,d_model,n_heads,scale,seed,steps,status,exit_code,"
+                            "steps_done\ndk8,8,16,2,sqrt_dk,1,5,ok,0,5\n"},
+    {"oldjobs", "jobs.txt", "/opt/scaledot/train --sweep-run /data/oldjobs/configs/dk8.ini\n"},
+    {"oldsummary", "summary.txt", "sweep report of sweeps/a/sweep.csv: 4 runs; varied: d_k\n"},
+    {"oldpage", "index.html", "<!DOCTYPE html>\n<html><head><title>scaledot sweep: a</title>"},
+    {"oldcompare", "index.html", "<!DOCTYPE html>\n<p class=\"note\">Report of <code>./train "
+                                 "--compare</code> ...</p>"},
+    {"oldmap", "regime_map.csv", "sweep,run,scale,init_scheme,predicted_logit_std,"
+                                 "val_answer_acc,slowdown_90,slowdown_90_bound\n"},
+    {"oldlrmap", "regime_map_lr.csv", "d_model,scale,optim.lr,n_seeds,val_answer_acc_median,"
+                                      "val_answer_acc_min,val_answer_acc_max,"
+                                      "logit_std_peak_median,logit_std0_median,ran_away,"
+                                      "largest_learnt\n"},
+    {"sw", ".scaledot-manifest", "# files ./train wrote in this folder; it replaces or removes "
+                                 "only these\n@sweep\nplan.txt\n"},
+    {"sw", "plan.txt", "# sweep plan (./train --sweep); a sweep into this folder must have "
+                       "this plan\n"},
+    {"users", "plan.txt", "# my plan\n"},
+    {"users", "sweep.csv", "run,seconds\n1,20\n"},
+    {"users", "jobs.txt", "make all\n"},
+    {"users", "summary.txt", "what I found\n"},
+    {"users", "index.html", "<title>my page</title>\n"},
+    {"users", "regime_map.csv", "sweep,run\n"},
+};
+
+/* Folders made empty below g_tmp for INTO_RUNS. */
+static const char *const SUBFOLDERS[] = {"sw/configs", "sw/runs", "oldcsv/runs", "mine/runs",
+                                         "users/runs"};
 
 START_TEST(test_export_refuses_run_folders) {
     train_tiny("run", "");
@@ -441,6 +514,12 @@ START_TEST(test_export_refuses_run_folders) {
     free(ini);
     tu_put_file(NULL, 0, g_tmp, "mine", "config.ini", "[run]\nname = mine\n");
     tu_put_file(NULL, 0, g_tmp, "torch", "checkpoint.bin", "PK\x03\x04 a PyTorch archive");
+    for (size_t k = 0; k < sizeof OLD_FOLDERS / sizeof *OLD_FOLDERS; k++)
+        tu_put_file(NULL, 0, g_tmp, OLD_FOLDERS[k].dir, OLD_FOLDERS[k].name, OLD_FOLDERS[k].text);
+    for (size_t k = 0; k < sizeof SUBFOLDERS / sizeof *SUBFOLDERS; k++) {
+        snprintf(p, sizeof p, "%s/%s", g_tmp, SUBFOLDERS[k]);
+        ck_assert_int_eq(mkdir(p, 0700), 0);
+    }
     for (size_t k = 0; k < sizeof INTO_RUNS / sizeof *INTO_RUNS; k++) {
         char run[200], out[300], val[300];
         snprintf(run, sizeof run, "%s/runs/run", g_tmp);
@@ -463,5 +542,63 @@ START_TEST(test_export_refuses_run_folders) {
 }
 END_TEST
 
+/* "./" n times, then tail, after prefix (with its '/'; "" for none), into a malloc'd string. */
+static char *spelled(const char *prefix, int n, const char *tail) {
+    size_t len = strlen(prefix) + 2 * (size_t)n + strlen(tail);
+    char *s = malloc(len + 1);
+    ck_assert_ptr_nonnull(s);
+    size_t at = (size_t)sprintf(s, "%s", prefix);
+    for (int i = 0; i < n; i++) at += (size_t)sprintf(s + at, "./");
+    sprintf(s + at, "%s", tail);
+    return s;
+}
+
+/* A run folder spelled in about 2000 bytes that is short once plain (././.../runs/run): --export,
+ * --eval and --resume read the run (their path buffers held 1100 or 1200 bytes, and a spelling
+ * cut there, "./././.", was "not a regular file (a folder)"). One whose checkpoint's path would
+ * pass PATH_MAX is refused before any work, at its place, as too long, naming its length. */
+START_TEST(test_long_spellings) {
+    train_tiny("run", "");
+    char pre[100], out[200];
+    snprintf(pre, sizeof pre, "%s/", g_tmp);
+    snprintf(out, sizeof out, "%s/e.safetensors", g_tmp);
+    char *run = spelled(pre, 990, "runs/run"), *rel = spelled("", 996, "runs/run");
+    ck_assert_uint_gt(strlen(run), 1990);
+    ck_assert_uint_lt(strlen(run), 2100);
+    const char *argv[] = {run, out, NULL};
+    TuResult r = tu_call(cli_export, argv);
+    ck_assert_msg(r.rc == 0, "rc %d: %.300s", r.rc, r.err);
+    tu_result_free(&r);
+    ck_assert_int_eq(access(out, F_OK), 0);
+    char *args = malloc(strlen(rel) + 64);
+    sprintf(args, "--eval %s", rel);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    sprintf(args, "--resume %s --set train.steps=40", rel);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    char path[300];
+    snprintf(path, sizeof path, "%s/runs/run/loss.csv", g_tmp);
+    ck_assert(tu_file_contains(path, "\n40,"));
+    free(args);
+    free(rel);
+    free(run);
+    /* PATH_MAX bytes in all: "/checkpoint.bin" does not fit after it */
+    run = spelled(pre, (int)(PATH_MAX - strlen(pre) - strlen("runs/run")) / 2, "runs/run");
+    ck_assert_uint_ge(strlen(run) + strlen("/checkpoint.bin"), PATH_MAX);
+    snprintf(out, sizeof out, "%s/f.safetensors", g_tmp);
+    argv[0] = run, argv[1] = out;
+    r = tu_call(cli_export, argv);
+    char want[160];
+    snprintf(want, sizeof want, "' is too long (%zu bytes): its files' paths would pass the %d "
+                                "bytes the system opens\n", strlen(run), PATH_MAX - 1);
+    ck_assert_int_eq(r.rc, 2);
+    ck_assert_msg(strncmp(r.err, "error: --export (argument 2): run folder path '", 47) == 0 &&
+                      strstr(r.err, want), "%.200s ... %s", r.err, want);
+    tu_result_free(&r);
+    ck_assert_int_ne(access(out, F_OK), 0);
+    free(run);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("cli_export", make_tmp, remove_tmp, 120, test_export_matches_model,
-                        test_val_file, test_refused_lines, test_export_refuses_run_folders);
+                        test_val_file, test_refused_lines, test_export_refuses_run_folders,
+                        test_long_spellings);

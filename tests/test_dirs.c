@@ -7,6 +7,7 @@
 #include "util/dirs.h"
 
 #include <check.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,13 +65,14 @@ START_TEST(test_make_dirs) {
                           cases[i].rel, rc, strerror(errno));
         }
     }
-    /* 1024 bytes do not fit the 1023 the buffer holds, and nothing is created; 1023 fit */
+    /* PATH_MAX bytes do not fit the PATH_MAX - 1 the system opens (a run folder's spelled path
+     * may be that long), and nothing is created; PATH_MAX - 1 fit */
     static const struct {
         size_t len;
         int err;
-    } lens[] = {{1024, ENAMETOOLONG}, {1023, 0}};
+    } lens[] = {{PATH_MAX, ENAMETOOLONG}, {PATH_MAX - 1, 0}};
     for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-        char longp[1100];
+        char longp[PATH_MAX + 8];
         long_path(longp, tmpdir, lens[i].len);
         ck_assert_uint_eq(strlen(longp), lens[i].len);
         errno = 0;

@@ -643,13 +643,19 @@ END_TEST
 
 /* A resume of a run whose log lost its header (empty, or cut inside the header line) is refused
  * with exit code 2, naming the log and its header, before anything changes: appending rows to
- * it would make a log --compare cannot read ("no 'step' column"). (log, its new bytes) */
+ * it would make a log --compare cannot read ("no 'step' column"). A folder of a version before
+ * manifests (no manifest, no lock file) too: its cut loss.csv still starts as ours, so the folder
+ * is adopted, but the refusal comes before its lock file and manifest are made (the listing
+ * compared). (log, its new bytes, the folder an earlier version's) */
 static const struct {
     const char *log, *text;
+    int earlier;
 } HEADERLESS[] = {
-    {"loss.csv", ""},
-    {"grad_norms.csv", "step,tok_emb"},
-    {"attention.csv", ""},
+    {"loss.csv", "", 0},
+    {"grad_norms.csv", "step,tok_emb", 0},
+    {"attention.csv", "", 0},
+    {"loss.csv", "step,train_loss,val_loss,val_ac", 1},
+    {"attn_steps.csv", "step,layer,head,n_", 1},
 };
 
 START_TEST(test_resume_refuses_headerless_log) {
@@ -658,6 +664,8 @@ START_TEST(test_resume_refuses_headerless_log) {
     char path[700];
     snprintf(path, sizeof path, "%s/a/%s", tmpdir, HEADERLESS[_i].log);
     tu_write_file(path, HEADERLESS[_i].text);
+    if (HEADERLESS[_i].earlier)
+        ck_assert_int_eq(sh("rm %s/a/.scaledot-manifest %s/a/.lock", tmpdir, tmpdir), 0);
     ck_assert_int_eq(sh("cp -a %s/a %s/a.orig", tmpdir, tmpdir), 0);
     ck_assert_int_eq(train_in_tmp("--resume a --set train.steps=30"), 2);
     char want[800];

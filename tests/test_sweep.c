@@ -335,6 +335,30 @@ START_TEST(test_user_run_folder_refused) {
 }
 END_TEST
 
+/* A run of ./train in a sweep's run folder that no run command has taken yet (its manifest
+ * names the run's writer only, as a version before the run command's did), with a
+ * sweep_wall.txt of the user's: refused, naming the file, and kept as it was, never added to as
+ * the run's wall time. Both writers of the folder read it before they adopt it (a number of
+ * seconds is theirs); ./train's rule, checked first, names it. */
+START_TEST(test_user_sweep_wall_refused) {
+    write_ini();
+    ck_assert_int_eq(sweep_cmd("tiny.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "w"), 0);
+    char path[256], args[512];
+    snprintf(args, sizeof args, "%s/w/configs/lr-1e-3.ini", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(path, sizeof path, "%s/w/runs", g_tmp);
+    tu_put_file(NULL, 0, path, "lr-1e-3", "sweep_wall.txt", "my timing notes\n");
+    snprintf(path, sizeof path, "%s/w/runs/lr-1e-3/sweep_wall.txt", g_tmp);
+    snprintf(args, sizeof args, "--sweep-run %s/w/configs/lr-1e-3.ini", g_tmp);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    ck_assert(tu_train_output_contains(g_tmp, "/w/runs/lr-1e-3/sweep_wall.txt' is not a file "
+                                              "./train"));
+    char *text = tu_read_file(path, NULL);
+    ck_assert_str_eq(text, "my timing notes\n");
+    free(text);
+}
+END_TEST
+
 /* The same folder of the user's in a sweep run in one process: the run is refused before it
  * opens a train.log, so the sweep's line for it says its error is above, not "see its
  * train.log" (there is none). */
@@ -605,6 +629,7 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep", make_tmp, remove_tmp, 120, test_jobs_1_and_2_ag
                         test_symlinked_run_folder_refused,
                         TU_LOOP(test_user_run_folder_refused, 0,
                                 (int)(sizeof USER_RUN_FILES / sizeof *USER_RUN_FILES)),
+                        test_user_sweep_wall_refused,
                         test_refused_run_named_without_train_log, test_collect_keeps_user_summary,
                         test_run_replaced_by_hand_not_collected_as_planned,
                         TU_LOOP(test_run_not_the_plans_marked, 0,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/dirs.h"
 #include "util/error_list.h"
 #include "util/exit_codes.h"
 
@@ -109,4 +110,12 @@ int cli_once_argn(const CliOnce *o, const char *flag) {
 
 int cli_once(CliOnce *o, const char *flag, int argn) {
     return cli_once_to(o, flag, argn, NULL) != 0 ? EXIT_CONFIG : -1;
+}
+
+int cli_run_checkpoint(char out[PATH_MAX], const char *run_dir, const char *place) {
+    if (dirs_join(out, PATH_MAX, run_dir, "checkpoint.bin") == 0) return 0; /* "/": no "//" */
+    error_add(NULL, 0, place, "run folder path '%s' is too long (%zu bytes): its files' paths "
+                              "would pass the %d bytes the system opens",
+              run_dir, strlen(run_dir), PATH_MAX - 1);
+    return -1;
 }

@@ -6,6 +6,7 @@
 #ifndef SCALEDOT_CLI_ARGS_H
 #define SCALEDOT_CLI_ARGS_H
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,6 +89,12 @@ int cli_fail_at(CliUsage *usage, const char *option, int argn, const char *fmt, 
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* RUN_DIR/checkpoint.bin into out (PATH_MAX bytes: a path the system opens) for a command that
+ * reads a run folder (--resume, --eval, --export). Returns 0, or -1 after "error: PLACE: run
+ * folder path 'RUN_DIR' is too long (N bytes) ..." (place: the folder argument's, error_place):
+ * a longer spelling cut to fit would name another file. */
+int cli_run_checkpoint(char out[PATH_MAX], const char *run_dir, const char *place);
 
 /* Adds to errs (NULL: prints now) "--set (argument ARGN): 'KEY' is already set by --set
  * (argument BEFORE); give it once", the one message of a key set twice by --set (the train

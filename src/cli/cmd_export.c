@@ -22,6 +22,9 @@
 #include "cli/cli_internal.h"
 #include "config/config.h"
 #include "optim/optim.h"
+#include "report/map/map.h"
+#include "report/page/page.h"
+#include "sweep/sweep.h"
 #include "train/checkpoint.h"
 #include "train/evaluate.h"
 #include "train/task_source.h"
@@ -45,7 +48,8 @@ static void usage(FILE *f) {
             "mask [N, T]), the model's logits on its first batch and its validation loss and\n"
             "accuracies (what twin/load.py checks the PyTorch twin against).\n"
             "An existing FILE or VAL is never overwritten, nor written into a folder ./train\n"
-            "writes (a run's, training or not) or under a name a run writes.\n"
+            "writes (a run's, training or not; a sweep's, its configs/ and runs/, a report's;\n"
+            "also one an earlier version wrote) or under a name a run writes.\n"
             "Exit codes: 0 done, 1 cannot write, 2 bad arguments or run folder.\n");
 }
 
@@ -120,23 +124,63 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
     return -1;
 }
 
-/* 0 when path's folder is no folder ./train writes and its name none a run writes, else -1 after
- * a message at place: the export would leave a file of its own there, which the run (training
- * now, or resumed later) is right to refuse as not its own, failing at its last step. */
+/* The file in dir that makes it a sweep or report folder of a version before manifests
+ * (util/owned_dir.h; a current one holds a manifest, train_run_folder_mark's): what a sweep, a
+ * sweep report, --compare or --regime-map wrote there, read as each writer's owner rule would
+ * adopt it; NULL when dir holds none. */
+static const char *old_folder_mark(const char *dir) {
+    const char *mark = sweep_folder_mark(dir);
+    if (!mark) mark = sweep_report_folder_mark(dir);
+    if (!mark) mark = compare_folder_mark(dir);
+    if (!mark) mark = regime_map_folder_mark(dir);
+    return mark;
+}
+
+/* "configs" or "runs" when dir is that subfolder of a sweep folder (its parent holds what
+ * sweep_folder_mark names: plan.txt, which a sweep writes first), its parent's real path into
+ * sweep and the file that marks it into *mark; else NULL. */
+static const char *sweep_part(const char *dir, char sweep[PATH_MAX], const char **mark) {
+    char *slash;
+    if (!realpath(dir, sweep) || !(slash = strrchr(sweep, '/'))) return NULL;
+    const char *part = strcmp(slash + 1, "configs") == 0 ? "configs"
+                       : strcmp(slash + 1, "runs") == 0  ? "runs"
+                                                         : NULL;
+    if (slash == sweep) slash++; /* "/runs": the root's */
+    *slash = '\0';
+    return part && (*mark = sweep_folder_mark(sweep)) ? part : NULL;
+}
+
+/* 0 when path's folder is no folder ./train writes (a run's, a sweep's or its configs/ or
+ * runs/, a report's; of this version or an earlier one) and its name none a run writes, else
+ * -1 after a message at place: in a run's folder, the export would be a file the run (training
+ * now, or resumed later) is right to refuse as not its own, failing at its last step; in the
+ * others, the user's file would lie among ours, and go with them when the folder is removed. */
 static int check_outside_runs(const char *path, const char *dir, const char *place) {
+    char sweep[PATH_MAX];
     const char *mark = train_run_folder_mark(dir), *slash = strrchr(path, '/');
-    const char *name = slash ? slash + 1 : path;
-    int named = !mark && train_run_writes_name(name);
+    const char *name = slash ? slash + 1 : path, *old = mark ? NULL : old_folder_mark(dir);
+    const char *part = mark || old ? NULL : sweep_part(dir, sweep, &old);
+    int named = !mark && !old && train_run_writes_name(name);
     if (mark)
         error_add(NULL, 0, place, "'%s' would be written into '%s', a folder ./train writes (it "
                                   "holds %s): a run there fails on a file it did not write. Write "
                                   "the export outside the run's folder",
                   path, dir, mark);
+    else if (part)
+        error_add(NULL, 0, place, "'%s' would be written into '%s', the %s/ of the sweep folder "
+                                  "'%s' (it holds %s), where the sweep writes: the export would "
+                                  "lie among its files. Write the export outside the sweep folder",
+                  path, dir, part, sweep, old);
+    else if (old)
+        error_add(NULL, 0, place, "'%s' would be written into '%s', a sweep or report folder an "
+                                  "earlier ./train wrote (it holds %s): the export would lie "
+                                  "among its files. Write the export outside that folder",
+                  path, dir, old);
     else if (named)
         error_add(NULL, 0, place, "'%s' has a name a run writes in its folder (%s): a run there "
                                   "would fail on it. Choose another name (FILE.safetensors)",
                   path, name);
-    return mark || named ? -1 : 0;
+    return mark || old || named ? -1 : 0;
 }
 
 /* 0 when nothing is at path, its folder exists and is no run's (check_outside_runs), else -1
@@ -144,6 +188,12 @@ static int check_outside_runs(const char *path, const char *dir, const char *pla
  * checked before any work (the writer checks again, just before it links the finished file). */
 static int check_new_file(const char *path, const char *what, const char *place) {
     struct stat st;
+    size_t len = strlen(path);
+    if (len > 0 && path[len - 1] == '/') { /* not "its folder 'x.st' does not exist" */
+        error_add(NULL, 0, place, "%s '%s' names a folder (it ends with '/'): it needs a file "
+                                  "name (FILE.safetensors)", what, path);
+        return -1;
+    }
     if (lstat(path, &st) == 0) {
         error_add(NULL, 0, place, "%s '%s' exists already; it is never overwritten: choose another "
                                   "name or remove it first", what, path);
@@ -254,20 +304,19 @@ int cli_export(int argc, char **argv) {
     ExportArgs a;
     int rc = parse_args(&a, argc, argv);
     if (rc >= 0) return rc;
-    char checkpoint[4200];
-    if (dirs_join(checkpoint, sizeof checkpoint, a.run_dir, "checkpoint.bin") != 0)
-        return cli_fail(NULL, "run folder path '%s' is too long", a.run_dir);
+    char checkpoint[PATH_MAX], place[48], out_place[48], val_place[48];
+    error_place(place, sizeof place, "--export", a.run_dir_argn);
+    if (cli_run_checkpoint(checkpoint, a.run_dir, place) != 0) return EXIT_CONFIG;
     /* the run as --eval reads it: its own configuration, its task file unchanged */
     Config c;
     config_defaults(&c);
     if (checkpoint_load_config(checkpoint, &c) != 0 || config_validate(&c) != 0) return EXIT_CONFIG;
-    char *stored = NULL, place[48], out_place[48], val_place[48];
+    char *stored = NULL;
     if ((rc = exported_config(checkpoint, a.run_dir, &c, &stored)) >= 0) return rc;
     /* as --eval and --resume check it: its task file unchanged, its folder's own run. The
      * parameters of a text run need no data (its vocabulary is the 256 bytes): its file may have
      * moved away; --val writes the validation set, which is read from it */
     int no_data = c.task == TASK_TEXT && !a.val;
-    error_place(place, sizeof place, "--export", a.run_dir_argn);
     error_place(out_place, sizeof out_place, "--export", a.out_argn);
     error_place(val_place, sizeof val_place, "--val", a.val_argn);
     if ((no_data ? checkpoint_check_folder(checkpoint, a.run_dir, place)

@@ -377,7 +377,8 @@ static int check_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
     return 0;
 }
 
-enum { CHECKPOINT_PATH = 1100, PLACE = 48 }; /* load_run_folder's buffers */
+enum { CHECKPOINT_PATH = PATH_MAX, PLACE = 48 }; /* load_run_folder's buffers: a checkpoint's
+                                                    path is one the system opens */
 
 /* The configuration of the run folder run_dir of --resume or --eval into c: its checkpoint's
  * (checkpoint gets the checkpoint's path, place the folder's place in messages, print the
@@ -386,7 +387,7 @@ enum { CHECKPOINT_PATH = 1100, PLACE = 48 }; /* load_run_folder's buffers */
 static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
                            char checkpoint[CHECKPOINT_PATH], char place[PLACE], RunPrint *print) {
     error_place(place, PLACE, a->resume_dir ? "--resume" : "--eval", a->dir_argn);
-    dirs_join(checkpoint, CHECKPOINT_PATH, run_dir, "checkpoint.bin"); /* "/", "runs/a/": no "//" */
+    if (cli_run_checkpoint(checkpoint, run_dir, place) != 0) return -1;
     if (checkpoint_check_present(run_dir, place) != 0) return -1;
     run_print_take(run_dir, place, print);
     if (checkpoint_load_config(checkpoint, c) != 0) return -1;

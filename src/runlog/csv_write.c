@@ -60,27 +60,56 @@ static const char *header_problem(const char *line, ssize_t n) {
                                            : NULL;
 }
 
-int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
+/* A log opened for a resume, its first line read. */
+typedef struct {
+    FILE *in;
+    char *line; /* getline's buffer (cap bytes), its n bytes read */
+    size_t cap;
+    ssize_t n;
+} LogHead;
+
+/* Opens the log at path into h and reads its first line. Returns 0 (close h->in, free h->line),
+ * or after the message of a log no resume can continue ("cannot resume: 'path': ...", h then
+ * holds nothing) -2 when the log is refused (not a regular file, larger than
+ * FILE_MAX_LOG_BYTES, no whole header) or -1 for another failure to read it. */
+static int open_log_header(const char *path, LogHead *h) {
     char why[128];
-    FILE *in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
-    if (!in) {
+    *h = (LogHead){0};
+    if (!(h->in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why))) {
         int refused = errno == EINVAL || errno == EFBIG; /* not a regular file, or too large */
         error_add(NULL, 0, NULL, "cannot resume: '%s': %s", path, why);
         return refused ? -2 : -1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n = getline(&line, &cap, in);
-    const char *problem = header_problem(line, n);
-    if (problem) {
-        error_add(NULL, 0, NULL, "cannot resume: '%s': its header line is %s (a log of this "
-                                 "program starts with a whole 'step,...' line); nothing was "
-                                 "changed",
-                  path, problem);
-        free(line);
-        fclose(in);
-        return -2;
+    h->n = getline(&h->line, &h->cap, h->in);
+    const char *problem = header_problem(h->line, h->n);
+    if (!problem) return 0;
+    error_add(NULL, 0, NULL, "cannot resume: '%s': its header line is %s (a log of this program "
+                             "starts with a whole 'step,...' line); nothing was changed",
+              path, problem);
+    free(h->line);
+    fclose(h->in);
+    *h = (LogHead){0};
+    return -2;
+}
+
+int csv_log_check_header(const char *path) {
+    LogHead h;
+    int rc = open_log_header(path, &h);
+    if (rc == 0) {
+        free(h.line);
+        fclose(h.in);
     }
+    return rc;
+}
+
+int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
+    LogHead h;
+    int rc = open_log_header(path, &h);
+    if (rc != 0) return rc;
+    FILE *in = h.in;
+    char *line = h.line;
+    size_t cap = h.cap;
+    ssize_t n = h.n;
     if (!atomic_open(out, path)) {
         error_add(NULL, 0, NULL, "cannot write '%s': %s", out->failed, strerror(errno));
         free(line);

@@ -408,7 +408,7 @@ char *plan_text(const SweepArgs *a, const Config *base, const Plan *p, const cha
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    fprintf(f, "# sweep plan (./train --sweep); a sweep into this folder must have this plan\n");
+    fprintf(f, PLAN_FIRST_LINE "\n");
     for (int i = 0; i < a->n_axes; i++) {
         const Axis *ax = &a->axes[i];
         fprintf(f, "axis %s ", ax->key);

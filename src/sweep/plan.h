@@ -134,6 +134,9 @@ int plan_check_same(const char *path, const char *text);
  * its FNV-1a hash (task_source_hash), a space, its absolute path. */
 #define PLAN_TASK_FILE "task-file fnv1a64 "
 
+/* plan.txt's first line (plan_text), without its '\n': what marks a sweep folder (sweep.h). */
+#define PLAN_FIRST_LINE "# sweep plan (./train --sweep); a sweep into this folder must have this plan"
+
 /* For --sweep-run of a run not yet started (no checkpoint): when c's task reads task.file and
  * the plan.txt of its sweep (the folder above run.dir = OUT/runs) records that file's hash, the
  * file must still have it. Returns 0 (same, or nothing to compare: no plan, a plan from before

@@ -20,6 +20,7 @@
 #include "sweep/results.h"
 #include "tasks/tasks.h"
 #include "train/checkpoint.h"
+#include "train/run_files.h"
 #include "train/runlog.h"
 #include "train/train.h"
 #include "util/clock.h"
@@ -35,9 +36,12 @@
 
 /* What the run command writes into a run folder before and after ./train's own files (its
  * owner rule, util/owned_dir.h; train/run_setup.c has ./train's): in a folder of an earlier
- * version, a train.log is adopted when a run command began it, a marker when it reads as one. */
+ * version, a train.log is adopted when a run command began it, a marker when it reads as one,
+ * sweep_wall.txt when it holds a number of seconds (run_files.h), as every file adopted is read
+ * first. */
 static int adopt_sweep_file(const char *dir, const char *name) {
     if (strcmp(name, "train.log") == 0) return train_log_is_sweeps(dir);
+    if (strcmp(name, WALL_FILE) == 0) return run_file_reads_as_ours(dir, WALL_FILE);
     RunMarker mk;
     return strcmp(name, SWEEP_MARKER) != 0 || results_marker_read(dir, &mk) == 0;
 }

@@ -34,6 +34,14 @@ int sweep_run_one(const char *cfg_path);
  * config is no such run config), or -1 after a message (plan.txt unreadable, OUT unresolvable). */
 int sweep_follow_moved(Config *c, const char *cfg_path);
 
+/* For a writer that must stay out of every folder ./train writes (--export), also one a version
+ * before manifests (util/owned_dir.h) wrote: the name of the file in dir that makes it a sweep
+ * folder, read as the sweep writes it (folder_mark.c): plan.txt starting with PLAN_FIRST_LINE,
+ * sweep.csv whose header starts with the run column and holds the status and exit_code columns
+ * side by side, jobs.txt whose first line is a --sweep-run command of a configs/ file; NULL when
+ * dir holds none. */
+const char *sweep_folder_mark(const char *dir);
+
 /* The sweep folder's path goes into every run config (run.dir = "...") and jobs.txt line: a '"',
  * a line break or another control byte would break them. Returns 0 when path holds none, else
  * -1 after adding the error naming path and the byte to errs (NULL: printed now) at place

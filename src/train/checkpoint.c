@@ -11,6 +11,7 @@
 #include "util/whole_write.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,7 +218,7 @@ int checkpoint_check_present(const char *run_dir, const char *what) {
                   run_dir);
         return -1;
     }
-    char path[1100], ini[1100];
+    char path[PATH_MAX + 32], ini[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/checkpoint.bin", run_dir);
     if (lstat(path, &st) == 0 || errno != ENOENT) return 0;
     dirs_join(ini, sizeof ini, run_dir, "config.ini"); /* "/": "/config.ini", not "//config.ini" */
@@ -443,7 +444,7 @@ int checkpoint_check_folder(const char *path, const char *run_dir, const char *w
     char *stored = NULL;
     if (checkpoint_read_config(path, &stored) != 0) return -1;
     int rc = 0;
-    char ini_path[1100], why[128];
+    char ini_path[PATH_MAX + 32], why[128];
     size_t len = 0;
     char *ini = NULL;
     if (rc == 0 && run_dir) {

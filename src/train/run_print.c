@@ -3,6 +3,7 @@
 #include "train/run_print.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 
 /* The hash of the file dir/name into *hash; returns 0 or the errno that kept it from being read. */
 static int hash_file(const char *dir, const char *name, uint64_t *hash) {
-    char path[1200], why[128];
+    char path[PATH_MAX + 32], why[128]; /* the folder (under PATH_MAX) and a name */
     snprintf(path, sizeof path, "%s/%s", dir, name);
     *hash = 0;
     int fd = file_open_regular(path, SIZE_MAX / 2, why, sizeof why); /* as checkpoint_load */

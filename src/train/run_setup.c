@@ -3,6 +3,7 @@
 #include "train/run_setup.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,7 +116,7 @@ int run_build_task_model_optimizer(TrainRun *r, const Config *c, int max_batch, 
 /* 1 when dir/config.ini is one ./train wrote: its provenance and task-file comment lines, then
  * config_write's first line (a run from before the provenance lines starts with that line). */
 static int config_ini_is_ours(const char *dir) {
-    char path[1100], why[128];
+    char path[PATH_MAX + 32], why[128];
     snprintf(path, sizeof path, "%s/config.ini", dir);
     size_t len;
     char *text = file_read_regular(path, 1 << 20, &len, why, sizeof why);
@@ -133,7 +134,7 @@ static int config_ini_is_ours(const char *dir) {
 }
 
 int train_log_is_sweeps(const char *dir) {
-    char path[1100], why[128], head[sizeof TRAIN_SWEEP_LOG_START] = "";
+    char path[PATH_MAX + 32], why[128], head[sizeof TRAIN_SWEEP_LOG_START] = "";
     snprintf(path, sizeof path, "%s/train.log", dir);
     FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!f) return 0;
@@ -186,7 +187,7 @@ static int folder_holds_files(const char *dir) {
  * wrote (run_files.h): one of the user's under a name a run uses is refused, never replaced or
  * removed. */
 static int adopt_run_file(const char *dir, const char *name) {
-    char path[1200];
+    char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     if (access(path, F_OK) != 0 && !config_ini_is_ours(dir)) return 0;
     return strcmp(name, "config.ini") == 0 ? config_ini_is_ours(dir)
@@ -218,7 +219,7 @@ int train_run_folder_check(const char *dir) {
     if (run_lock_holder(dir) != 0) return 0; /* the lock's refusal says it */
     if (owned_dir_check(dir, &RUN_WRITER) != 0) return EXIT_CONFIG;
     if (!folder_holds_files(dir)) return 0;
-    char path[1100];
+    char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     if (access(path, F_OK) == 0 || config_ini_is_ours(dir)) return 0;
     error_add(NULL, 0, NULL, "run folder '%s' holds files but no run of ./train (no config.ini it "
@@ -303,12 +304,12 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
     return 0;
 }
 
-/* A resume continues the folder's logs: one that is absent is bad input, said before the lock
- * and the manifest are made (runlog_open_with would find it missing after). Returns 0 or
- * EXIT_CONFIG. */
+/* A resume continues the folder's logs: one that is absent, or whose header is torn or missing,
+ * is bad input, said before the lock and the manifest are made (runlog_open_with would find it
+ * after, with the manifest made). Returns 0 or EXIT_CONFIG. */
 static int logs_to_resume(const char *dir, const RunPrint *checked) {
     const char *missing = runlog_first_missing(dir);
-    if (!missing) return 0;
+    if (!missing) return runlog_check_headers(dir) != 0 ? EXIT_CONFIG : 0;
     error_add(NULL, 0, checked ? checked->what : NULL,
               "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
               "copy of the folder keeps it), or train a new run; nothing was changed",
@@ -340,7 +341,7 @@ static int take_folder(TrainRun *r) {
  * Every file the manifest names goes but the sweep's train.log (RUN_NAMES: not ./train's), which
  * the run command began for this run; the logs and config.ini are written anew. */
 static void clear_earlier_run(const char *dir, int owned) {
-    char previous[1100];
+    char previous[PATH_MAX + 32];
     snprintf(previous, sizeof previous, "%s/loss.csv", dir);
     if (access(previous, F_OK) == 0)
         fprintf(stderr, "note: %s/ holds an earlier run; its logs and checkpoint are replaced "
@@ -407,7 +408,7 @@ void run_free(TrainRun *r) {
 }
 
 const char *train_run_folder_mark(const char *dir) {
-    char path[1200];
+    char path[PATH_MAX + 32];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, OWNED_MANIFEST);
     if (lstat(path, &st) == 0) return OWNED_MANIFEST;

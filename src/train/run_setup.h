@@ -69,7 +69,7 @@ typedef struct {
     int *tokens, *targets;
     float *mask;
     int diag_B;  /* the fixed validation batch of the diagnostics: its first diag_B examples */
-    char dir[1024];
+    char dir[PATH_MAX];
     char *cfg_text;         /* the resolved configuration, as written to config.ini */
     long start_step;        /* updates done before this process (resume) */
     double resumed_elapsed; /* seconds spent before this process (resume) */

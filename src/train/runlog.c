@@ -15,33 +15,42 @@
 #include "util/error_list.h"
 #include "util/whole_write.h"
 
-/* dir/name of the run folder into path (1200 bytes: the folder is at most 1023). */
-static const char *path_in(const RunLog *r, const char *name, char path[1200]) {
-    snprintf(path, 1200, "%s/%s", r->dir, name);
+enum { RUNLOG_PATH = PATH_MAX + 32 }; /* a file of the run folder: the folder, '/', its name */
+
+/* dir/name of the run folder into path (RUNLOG_PATH bytes: the folder is under PATH_MAX, a
+ * name is short). */
+static const char *path_in(const RunLog *r, const char *name, char path[RUNLOG_PATH]) {
+    snprintf(path, RUNLOG_PATH, "%s/%s", r->dir, name);
     return path;
 }
 
 /* Opens name in the run folder as a new, empty log (a file or link there is replaced, never
  * written through). */
 static FILE *open_in(const RunLog *r, const char *name) {
-    char path[1200];
+    char path[RUNLOG_PATH];
     return csv_log_create(path_in(r, name, path));
+}
+
+/* The one message of a file of the run folder not written (err: its errno); returns -1. */
+static int cannot_write(const RunLog *r, const char *name, int err) {
+    error_add(NULL, 0, NULL, "cannot write '%s/%s': %s", r->dir, name, strerror(err));
+    return -1;
 }
 
 /* Writes the file name of the run folder whole (temporary file + rename). */
 static int write_whole(const RunLog *r, const char *name, const char *text) {
-    char path[1200];
+    char path[RUNLOG_PATH];
     path_in(r, name, path);
     if (file_write_atomic(path, text, strlen(text)) == 0) return 0;
     int err = errno; /* kept for the caller: the message's output may set errno */
-    error_add(NULL, 0, NULL, "cannot write '%s': %s", path, strerror(err));
+    cannot_write(r, name, err);
     errno = err;
     return -1;
 }
 
 /* Writes a whole row to the log name of the run folder (runlog/csv_write.h). */
 static int put_line(const RunLog *r, FILE *f, const char *name, const char *line) {
-    char path[1200];
+    char path[RUNLOG_PATH];
     return csv_log_row(f, path_in(r, name, path), line);
 }
 
@@ -58,7 +67,7 @@ static const char *const LOGS[4] = {"loss.csv", "grad_norms.csv", "attention.csv
 
 /* 1 when there is nothing at dir/name (lstat: a dangling link is something), else 0. */
 static int absent(const char *dir, const char *name) {
-    char path[1200];
+    char path[RUNLOG_PATH];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     return lstat(path, &st) != 0 && errno == ENOENT;
@@ -76,8 +85,17 @@ const char *runlog_first_missing(const char *dir) {
     return NULL;
 }
 
+int runlog_check_headers(const char *dir) {
+    for (int i = 0; i < 4; i++) {
+        char path[RUNLOG_PATH];
+        snprintf(path, sizeof path, "%s/%s", dir, LOGS[i]);
+        if (!absent(dir, LOGS[i]) && csv_log_check_header(path) != 0) return -1;
+    }
+    return 0;
+}
+
 long runlog_last_step(const char *dir) {
-    char path[1200];
+    char path[RUNLOG_PATH];
     snprintf(path, sizeof path, "%s/loss.csv", dir);
     long last = csv_log_last_step_before(path, LONG_MAX);
     return last < 0 ? -1 : last;
@@ -87,7 +105,7 @@ long runlog_last_step(const char *dir) {
  * step of a resume, so that a config.ini that cannot be replaced (made read-only, a full disk)
  * stops it before a log loses a row. Returns 0 (commit or discard *ini), or -1 after a message. */
 static int config_aside(const RunLog *r, const char *config_text, AtomicFile *ini) {
-    char path[1200];
+    char path[RUNLOG_PATH];
     path_in(r, "config.ini", path);
     size_t len = strlen(config_text);
     if (!atomic_open(ini, path)) {
@@ -108,7 +126,7 @@ static int config_aside(const RunLog *r, const char *config_text, AtomicFile *in
  * (runlog_open); config.ini is replaced last. A run of a version before attn_steps.csv has
  * none: it starts anew, header and rows from the resume step on. */
 static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
-    char path[4][1200];
+    char path[4][RUNLOG_PATH];
     int n = 3, steps_new = 0;
     if (r->steps_line) {
         path_in(r, LOGS[3], path[3]);
@@ -150,7 +168,7 @@ int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_
     while (due > 0 && due % log_every != 0 && due % eval_every != 0) due--;
     if (due < 0) return 0;
     for (int i = 0; i < 3; i++) {
-        char path[1200];
+        char path[RUNLOG_PATH];
         snprintf(path, sizeof path, "%s/%s", dir, LOGS[i]);
         long last = csv_log_last_step_before(path, step);
         if (last == -2 || last >= due) continue;
@@ -315,16 +333,17 @@ int runlog_write_file(RunLog *r, const char *name, const char *text) {
 }
 
 /* Writes the text of f (an open_memstream) to the file name of the run folder, whole. Returns 0,
- * or the errno of the failure (never 0), which a later write's cannot overwrite. */
+ * or -1 after one message naming the file and its failure's errno (write_whole's own, or the
+ * stream's here): the caller adds none. */
 static int put_text(const RunLog *r, const char *name, FILE *f, char **text, size_t *len) {
     int err = 0;
     if (fclose(f) != 0) err = errno ? errno : EIO;
     else if (!*text) err = ENOMEM; /* the stream's memory */
-    else if (write_whole(r, name, *text) != 0) err = errno ? errno : EIO;
+    int rc = err ? cannot_write(r, name, err) : write_whole(r, name, *text);
     free(*text);
     *text = NULL;
     *len = 0;
-    return err;
+    return rc;
 }
 
 int runlog_attn_map(RunLog *r, const Model *m, const Task *t, int b) {
@@ -337,7 +356,7 @@ int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const ch
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    if (!f) return -1;
+    if (!f) return cannot_write(r, file, errno);
     fprintf(f, "layer,head,query");
     for (int j = 0; j < T; j++) fprintf(f, ",k%d", j);
     fputc('\n', f);
@@ -349,13 +368,10 @@ int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const ch
                 for (int j = 0; j < T; j++) fprintf(f, ",%.5g", (double)p[j]);
                 fputc('\n', f);
             }
-    int err = put_text(r, file, f, &text, &len); /* the first failure's errno, for the message */
-    if (!tokens_file) {
-        if (err) error_add(NULL, 0, NULL, "cannot write '%s/%s': %s", r->dir, file, strerror(err));
-        return err ? -1 : 0;
-    }
+    int rc = put_text(r, file, f, &text, &len); /* each file's failure said once, there */
+    if (!tokens_file) return rc;
     FILE *g = open_memstream(&text, &len);
-    if (!g) return -1;
+    if (!g) return cannot_write(r, tokens_file, errno);
     fprintf(g, "position,token,answer\n");
     char name[128];
     for (int i = 0; i < T; i++) {
@@ -371,11 +387,8 @@ int runlog_attn_map_as(RunLog *r, const Model *m, const Task *t, int b, const ch
         int answer = i > 0 && t->val_mask && t->val_mask[(size_t)b * T + i - 1] > 0;
         fprintf(g, "\",%d\n", answer);
     }
-    int tokens_err = put_text(r, tokens_file, g, &text, &len);
-    if (!err) err = tokens_err;
-    if (err) error_add(NULL, 0, NULL, "cannot write the attention map in '%s': %s", r->dir,
-                       strerror(err));
-    return err ? -1 : 0;
+    if (put_text(r, tokens_file, g, &text, &len) != 0) rc = -1;
+    return rc;
 }
 
 int runlog_close(RunLog *r) {

@@ -5,6 +5,7 @@
 #ifndef SCALEDOT_RUNLOG_H
 #define SCALEDOT_RUNLOG_H
 
+#include <limits.h>
 #include <stdio.h>
 
 #include "model/model.h"
@@ -13,7 +14,7 @@
 #include "util/dirs.h"
 
 typedef struct {
-    char dir[1024];
+    char dir[PATH_MAX];
     FILE *loss;        /* loss.csv */
     FILE *grad_norms;  /* grad_norms.csv */
     FILE *attention;   /* attention.csv */
@@ -41,6 +42,12 @@ const char *runlog_first_present(const char *dir);
  * grad_norms.csv, attention.csv; attn_steps.csv is begun anew when absent), NULL when none is:
  * checked before anything in the folder changes. */
 const char *runlog_first_missing(const char *dir);
+
+/* 0 when each log of the folder dir that a resume continues and that is there (runlog_first_missing
+ * names the absent) begins with a whole header and can be read, else -1 after the message the
+ * resume's rewrite would give (runlog/csv_write.h, csv_log_check_header): checked before the
+ * resume takes the folder's lock and manifest, so that its refusal changes nothing. */
+int runlog_check_headers(const char *dir);
 
 /* The largest step of a whole row of dir/loss.csv (csv_log_last_step_before: the rows a resume
  * keeps; in a log of ours its last row's), or -1 when it has none (only its header, no whole

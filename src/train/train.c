@@ -3,6 +3,7 @@
  * --eval; the command layer (src/cli/cmd_train.c) calls it. */
 #include "train/train.h"
 
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -158,7 +159,7 @@ static void note_stop_state(const TrainRun *r, long checkpoint_step) {
 }
 
 static int save_checkpoint(TrainRun *r, long updates_done, double elapsed_s) {
-    char path[1100];
+    char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/checkpoint.bin", r->dir);
     CheckpointState st = {updates_done, elapsed_s, r->skipped, r->task.rng};
     /* held: a second signal between the rename and the new note would name the checkpoint

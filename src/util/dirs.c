@@ -3,6 +3,7 @@
 #include "util/dirs.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "util/error_list.h"
 
 int make_dirs(const char *path) {
-    char buf[1024];
+    char buf[PATH_MAX];
     if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
         errno = ENAMETOOLONG;
         return -1;

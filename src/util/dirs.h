@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* Creates path and every missing parent (mkdir -p), mode 0777 less the umask. Returns 0, or -1
- * with errno set (ENOTDIR: path exists and is not a folder; ENAMETOOLONG: over 1023 bytes). */
+ * with errno set (ENOTDIR: path exists and is not a folder; ENAMETOOLONG: PATH_MAX bytes or over, more than the system opens). */
 int make_dirs(const char *path);
 
 /* 0 when nothing written into the folder path would go through a symbolic link; else -1 after

@@ -12,6 +12,7 @@
 #ifndef SCALEDOT_STOP_SIGNAL_H
 #define SCALEDOT_STOP_SIGNAL_H
 
+#include <limits.h>
 #include <signal.h>
 #include <sys/types.h>
 
@@ -27,8 +28,9 @@ void stop_signals_catch(StopSignals *saved);
 /* Puts back the handlers stop_signals_catch saved. */
 void stop_signals_restore(const StopSignals *saved);
 
-/* The longest note kept (bytes; a longer one is cut). */
-#define STOP_NOTE_MAX 4096
+/* The longest note kept (bytes; a longer one is cut): room for a run folder's path (under
+ * PATH_MAX) named twice. */
+#define STOP_NOTE_MAX (3 * PATH_MAX)
 
 /* What the process writes to stderr when a second signal ends it, after "second SIGINT: stopped
  * at once; " (or SIGTERM): the state it leaves, ending in a newline (e.g. "no checkpoint of this

@@ -30,6 +30,11 @@
  * written then. Other files in out_dir are left alone and do not matter. */
 int regime_map_check_out(const char *out_dir);
 
+/* For a writer that must stay out of every folder ./train writes (--export), also one a version
+ * before manifests wrote: "regime_map.csv" or "regime_map_lr.csv" when dir holds that CSV as
+ * regime_map_check_out adopts it (its header), else NULL (a figure alone marks nothing). */
+const char *regime_map_folder_mark(const char *dir);
+
 /* Reads DIR/sweep.csv of each of dirs[0..n_dirs) (the caller has checked that each exists) and
  * writes out_dir/regime_map.svg and out_dir/regime_map.csv (one row per trained run: sweep, run,
  * scale, init_scheme, predicted_logit_std, val_answer_acc, slowdown_90, slowdown_90_bound =

@@ -261,6 +261,13 @@ static const OwnedWriter MAP_WRITER = {
 
 int regime_map_check_out(const char *out_dir) { return owned_dir_check(out_dir, &MAP_WRITER); }
 
+const char *regime_map_folder_mark(const char *dir) {
+    static const char *const CSVS[] = {"regime_map.csv", "regime_map_lr.csv"};
+    for (size_t i = 0; i < sizeof CSVS / sizeof *CSVS; i++)
+        if (adopt_map_file(dir, CSVS[i])) return CSVS[i];
+    return NULL;
+}
+
 /* One --regime-map: the sweeps read, the maps built in memory, the paths they go to. */
 typedef struct {
     SweepTable *tables;      /* one per sweep, the first `loaded` of them read */

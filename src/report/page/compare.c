@@ -60,6 +60,10 @@ static int adopt_report_file(const char *dir, const char *name) {
     return ours;
 }
 
+const char *compare_folder_mark(const char *dir) {
+    return adopt_report_file(dir, "index.html") ? "index.html" : NULL;
+}
+
 /* index.html, then every figure's name (figures_file_names) */
 static const char *g_report_names[FIGURES_MAX + 1] = {"index.html"};
 

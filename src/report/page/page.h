@@ -55,6 +55,16 @@ int sweep_report_check_name(const char *dir);
  * first, to refuse with exit code 2 before any work. */
 int sweep_report_check_folder(const char *dir);
 
+/* For a writer that must stay out of every folder ./train writes (--export), also one a version
+ * before manifests (util/owned_dir.h) wrote: the name of the file in dir that makes it a sweep
+ * report's folder (a summary.txt or index.html sweep_report_check_folder would adopt as the
+ * report's own), else NULL. A figure alone marks nothing: a user copies one anywhere. */
+const char *sweep_report_folder_mark(const char *dir);
+
+/* The same for a --compare report folder: "index.html" when dir holds the page --compare wrote
+ * (HTML_COMPARE_MARK, what its owner rule adopts), else NULL. */
+const char *compare_folder_mark(const char *dir);
+
 /* The names of the report's figures (sweep_figures.c), as a pattern of util/owned_dir.h. */
 #define SWEEP_FIGURE_NAMES "sweep_*.svg"
 

@@ -231,6 +231,13 @@ static const OwnedWriter REPORT_WRITER = {
     .advice = "Use another --out, or move it away",
 };
 
+const char *sweep_report_folder_mark(const char *dir) {
+    static const char *const PAGES[] = {"summary.txt", "index.html"};
+    for (size_t i = 0; i < sizeof PAGES / sizeof *PAGES; i++)
+        if (report_file_ours(dir, PAGES[i]) == 1) return PAGES[i];
+    return NULL;
+}
+
 int sweep_report_check_folder(const char *dir) {
     if (sweep_report_check_name(dir) != 0) return -1;
     return owned_dir_check(dir, &REPORT_WRITER);
