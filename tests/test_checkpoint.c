@@ -172,7 +172,7 @@ START_TEST(test_old_checkpoint_config_keeps_its_separator) {
     ck_assert_int_eq(checkpoint_save(path, sc->text, &a, &oa, &st), 0);
     Config c;
     config_defaults(&c);
-    ck_assert_int_eq(checkpoint_load_config(path, &c), 0);
+    ck_assert_int_eq(checkpoint_load_config(path, &c, NULL), 0);
     ck_assert_int_eq(c.task_separator, sc->mode);
     if (c.task == TASK_RECALL && sc->mode == SEPARATOR_TRUE) {
         Task t;

@@ -60,7 +60,7 @@ static void load_run(Loaded *l, const char *run_dir) {
     char ckpt[256];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoint.bin", run_dir);
     config_defaults(&l->c);
-    ck_assert_int_eq(checkpoint_load_config(ckpt, &l->c), 0);
+    ck_assert_int_eq(checkpoint_load_config(ckpt, &l->c, NULL), 0);
     ck_assert_int_eq(task_init(&l->task, &l->c), 0);
     ModelConfig mc = train_model_config(&l->c, &l->task);
     ck_assert_int_eq(model_build(&l->m, &mc, 1), 0);
@@ -333,9 +333,14 @@ static const LineCase LINES[] = {
     {{"@runs/run", "@a.safetensors", "--val=@runs/../a.safetensors"}, 2, "is the export file itself"},
     {{"@missing", "@./a.safetensors", "--val", "@a.safetensors"}, 2, "is the export file itself"},
     {{"@runs/run", "@exists.safetensors", "--val=@hard.safetensors"}, 2, "is the export file itself"},
-    {{"@missing", "@a.safetensors"}, 2, "missing/checkpoint.bin"},
-    {{"@empty", "@a.safetensors"}, 2, "empty/checkpoint.bin"},
-    {{"@broken", "@a.safetensors"}, 2, "broken/checkpoint.bin"},
+    /* the run folder as --eval and --resume name it, at its argument */
+    {{"@missing", "@a.safetensors"}, 2, "error: --export (argument 2): no such run folder '/"},
+    {{"@missing", "@a.safetensors"}, 2, "/missing'\n"},
+    {{"@empty", "@a.safetensors"}, 2, "error: --export (argument 2): the folder '/"},
+    {{"@empty", "@a.safetensors"}, 2, "/empty' holds no checkpoint (checkpoint.bin), so there is "
+                                      "nothing to export"},
+    {{"@broken", "@a.safetensors"}, 2, "error: --export (argument 2): checkpoint '/"},
+    {{"@broken", "@a.safetensors"}, 2, "broken/checkpoint.bin': file is too short"},
     {{"@runs/run", "@exists.safetensors"}, 2, "exists.safetensors' exists already; it is never overwritten"},
     {{"@runs/run", "@link.safetensors"}, 2, "link.safetensors' exists already"},
     {{"@runs/run", "@nodir/a.safetensors"}, 2, "its folder"},
@@ -347,7 +352,7 @@ static const LineCase LINES[] = {
      "error: --val (argument 5): --val '"},
     {{"@runs/run", "@a.safetensors", "--val", "@exists.safetensors"}, 2, "--val '"},
     /* the user's paths quoted escaped (util/error_list.h), on stderr and on stdout */
-    {{"@mis\x1b[2J\rsing", "@a.safetensors"}, 2, "mis\\x1b[2J\\rsing/checkpoint.bin'"},
+    {{"@mis\x1b[2J\rsing", "@a.safetensors"}, 2, "mis\\x1b[2J\\rsing'\n"},
     {{"@runs/run", "@no\x1b[2J\rdir/a.safetensors"}, 2,
      "no\\x1b[2J\\rdir/a.safetensors': its folder '"},
     {{"@runs/run", "@e\x1b[2J\r\xc2\x9b\x9b.safetensors"}, 0,

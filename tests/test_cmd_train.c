@@ -333,39 +333,40 @@ START_TEST(test_prompt_length) {
         {TASK_SORT, 8, 0, 16, " 3 1 2 9\t8 7 15 0 | ", NULL},
         {TASK_SORT, 8, 0, 16, "3 1 2 9 8 7 15 0 <sep>", NULL},
         {TASK_SORT, 8, 0, 16, "3 1 2 9",
-         "error: --prompt: 4 symbols given, but a sort prompt of this run has 8 (task.length = 8), "
-         "each one of 0 .. 15 (task.symbols = 16)\n"},
+         "error: --prompt (argument 4): 4 symbols given, but a sort prompt of this run has 8 "
+         "(task.length = 8), each one of 0 .. 15 (task.symbols = 16)\n"},
         {TASK_REVERSE, 3, 0, 6, "1",
-         "error: --prompt: 1 symbol given, but a reverse prompt of this run has 3 (task.length = "
-         "3), each one of 0 .. 5 (task.symbols = 6)\n"},
+         "error: --prompt (argument 4): 1 symbol given, but a reverse prompt of this run has 3 "
+         "(task.length = 3), each one of 0 .. 5 (task.symbols = 6)\n"},
         {TASK_COPY, 3, 0, 6, "1 2 3 4 |",
-         "error: --prompt: 4 symbols given, but a copy prompt of this run has 3 (task.length = 3), "
-         "each one of 0 .. 5 (task.symbols = 6)\n"},
+         "error: --prompt (argument 4): 4 symbols given, but a copy prompt of this run has 3 "
+         "(task.length = 3), each one of 0 .. 5 (task.symbols = 6)\n"},
         {TASK_RECALL, 0, 8, 16, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0 3", NULL},
         {TASK_RECALL, 0, 8, 16, "1 2 |",
-         "error: --prompt: 2 symbols given, but a recall prompt of this run has 17: 8 key-value "
-         "pairs (task.pairs = 8), then the key to look up; each one of 0 .. 15 (task.symbols = "
-         "16)\n"},
+         "error: --prompt (argument 4): 2 symbols given, but a recall prompt of this run has 17: "
+         "8 key-value pairs (task.pairs = 8), then the key to look up; each one of 0 .. 15 "
+         "(task.symbols = 16)\n"},
         {TASK_SORT, 8, 0, 16, " | ",
-         "error: --prompt: no symbols given, but a sort prompt of this run has 8 (task.length = "
-         "8), each one of 0 .. 15 (task.symbols = 16)\n"},
+         "error: --prompt (argument 4): no symbols given, but a sort prompt of this run has 8 "
+         "(task.length = 8), each one of 0 .. 15 (task.symbols = 16)\n"},
         {TASK_FILE, 0, 0, 0, "a b", NULL}, /* lengths vary: left to the evaluation */
         /* a word that is not a symbol is named, not counted */
         {TASK_SORT, 8, 0, 16, "3,1,2,9,8,7,15,0",
-         "error: --prompt: '3,1,2,9,8,7,15,0' (symbol 1) is not in the task's alphabet (0 .. 15) "
-         "of this run (task.symbols = 16); separate the symbols with spaces, not commas\n"},
+         "error: --prompt (argument 4): '3,1,2,9,8,7,15,0' (symbol 1) is not in the task's "
+         "alphabet (0 .. 15) of this run (task.symbols = 16); separate the symbols with spaces, "
+         "not commas\n"},
         {TASK_SORT, 8, 0, 16, "3 1 2 9 8 7 16 0",
-         "error: --prompt: '16' (symbol 7) is not in the task's alphabet (0 .. 15) of this run "
-         "(task.symbols = 16)\n"},
+         "error: --prompt (argument 4): '16' (symbol 7) is not in the task's alphabet (0 .. 15) "
+         "of this run (task.symbols = 16)\n"},
         {TASK_COPY, 3, 0, 6, "1 01 2",
-         "error: --prompt: '01' (symbol 2) is not in the task's alphabet (0 .. 5) of this run "
-         "(task.symbols = 6)\n"},
+         "error: --prompt (argument 4): '01' (symbol 2) is not in the task's alphabet (0 .. 5) "
+         "of this run (task.symbols = 6)\n"},
         {TASK_COPY, 3, 0, 6, "1 | 2",
-         "error: --prompt: '|' (symbol 2) is not in the task's alphabet (0 .. 5) of this run "
-         "(task.symbols = 6)\n"},
+         "error: --prompt (argument 4): '|' (symbol 2) is not in the task's alphabet (0 .. 5) of "
+         "this run (task.symbols = 6)\n"},
         {TASK_RECALL, 0, 1, 6, "1 x 3 <sep>",
-         "error: --prompt: 'x' (symbol 2) is not in the task's alphabet (0 .. 5) of this run "
-         "(task.symbols = 6)\n"},
+         "error: --prompt (argument 4): 'x' (symbol 2) is not in the task's alphabet (0 .. 5) of "
+         "this run (task.symbols = 6)\n"},
         {TASK_COPY, 3, 0, 6, "0 5 3 <sep>", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -377,7 +378,7 @@ START_TEST(test_prompt_length) {
         c.task_symbols = cases[i].symbols;
         TuCapture cap;
         tu_capture_begin(&cap, 2);
-        int rc = cli_check_prompt_length(&c, cases[i].prompt);
+        int rc = cli_check_prompt_length(&c, cases[i].prompt, 4); /* ./train --eval r --prompt P */
         char *err = tu_capture_end(&cap);
         ck_assert_msg(rc == (cases[i].err ? 2 : -1), "case %zu: rc %d", i, rc);
         ck_assert_msg(strcmp(err, cases[i].err ? cases[i].err : "") == 0, "case %zu: %s", i, err);
@@ -464,7 +465,7 @@ START_TEST(test_split_run_dir) {
         config_defaults(&c);
         TuCapture ce;
         tu_capture_begin(&ce, 2);
-        int rc = cli_split_run_dir(CASES[k].path, &c);
+        int rc = cli_split_run_dir(CASES[k].path, &c, "--resume (argument 2)");
         char *err = tu_capture_end(&ce);
         if (CASES[k].dir) {
             ck_assert_msg(rc == CASES[k].inside, "case %zu ('%s'): %d: %s", k, CASES[k].path, rc,
@@ -474,7 +475,9 @@ START_TEST(test_split_run_dir) {
                           c.run_name);
         } else {
             ck_assert_msg(rc == -1, "case %zu ('%s'): accepted", k, CASES[k].path);
-            ck_assert_msg(strstr(err, "error: run folder path"), "case %zu: '%s'", k, err);
+            /* at the place given: the argument that named the folder */
+            ck_assert_msg(strncmp(err, "error: --resume (argument 2): run folder path ", 46) == 0,
+                          "case %zu: '%s'", k, err);
         }
         free(err);
     }
@@ -486,7 +489,7 @@ START_TEST(test_split_run_dir) {
     config_defaults(&c);
     TuCapture ce;
     tu_capture_begin(&ce, 2);
-    ck_assert_int_eq(cli_split_run_dir(long_path, &c), -1);
+    ck_assert_int_eq(cli_split_run_dir(long_path, &c, NULL), -1);
     free(tu_capture_end(&ce));
 }
 END_TEST
@@ -512,7 +515,7 @@ START_TEST(test_split_run_dir_dots) {
         snprintf(path, sizeof path, "%s%s", tmp, TAILS[k].tail);
         Config c;
         config_defaults(&c);
-        ck_assert_msg(cli_split_run_dir(path, &c) == TAILS[k].real, "'%s': not %d", path,
+        ck_assert_msg(cli_split_run_dir(path, &c, NULL) == TAILS[k].real, "'%s': not %d", path,
                       TAILS[k].real);
         ck_assert_msg(strcmp(c.run_name, "tiny") == 0, "'%s': name '%s'", path, c.run_name);
         const char *want = TAILS[k].real ? real : tmp;
@@ -526,7 +529,7 @@ START_TEST(test_split_run_dir_dots) {
     ck_assert_int_eq(chdir(sub), 0);
     Config c;
     config_defaults(&c);
-    int rc = cli_split_run_dir("./", &c);
+    int rc = cli_split_run_dir("./", &c, NULL);
     ck_assert_int_eq(chdir(cwd), 0);
     ck_assert_int_eq(rc, 1);
     ck_assert_str_eq(c.run_name, "tiny");

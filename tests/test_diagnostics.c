@@ -585,7 +585,7 @@ START_TEST(test_qk_gain_rms_logged) {
         Optimizer o;
         CheckpointState st;
         config_defaults(&cc);
-        ck_assert_int_eq(checkpoint_load_config(path, &cc), 0);
+        ck_assert_int_eq(checkpoint_load_config(path, &cc, NULL), 0);
         ck_assert_int_eq(task_init(&t, &cc), 0);
         ModelConfig mc = train_model_config(&cc, &t);
         ck_assert_int_eq(model_build(&m, &mc, 8), 0);

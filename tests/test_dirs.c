@@ -114,7 +114,7 @@ START_TEST(test_refuse_link) {
     snprintf(path, sizeof path, "%s/%s", tmpdir, LINKS[_i].rel);
     TuCapture c;
     tu_capture_begin(&c, 2);
-    int rc = dirs_refuse_link(path, "--out");
+    int rc = dirs_refuse_link(path, "--out", NULL);
     char *err = tu_capture_end(&c);
     ck_assert_int_eq(rc, LINKS[_i].refused ? -1 : 0);
     char want[1400];
@@ -147,20 +147,20 @@ START_TEST(test_links_above_the_user_followed) {
     /* $HOME is the link: paths under it pass; $HOME elsewhere: refused */
     setenv("HOME", home, 1);
     snprintf(path, sizeof path, "%s/link/proj/out", tmpdir);
-    int home_ok = dirs_refuse_link(path, "--out");
+    int home_ok = dirs_refuse_link(path, "--out", NULL);
     setenv("HOME", "/nonexistent-home", 1);
-    int home_gone = dirs_refuse_link(path, "--out");
+    int home_gone = dirs_refuse_link(path, "--out", NULL);
     /* the current folder reached through the link ($PWD keeps it): relative and absolute */
     snprintf(path, sizeof path, "%s/link/proj", tmpdir);
     ck_assert_int_eq(chdir(path), 0);
     setenv("PWD", path, 1);
-    int rel_ok = dirs_refuse_link("sub/out", "--out");
+    int rel_ok = dirs_refuse_link("sub/out", "--out", NULL);
     snprintf(path, sizeof path, "%s/link/proj/sub/out", tmpdir);
-    int abs_ok = dirs_refuse_link(path, "--out");
+    int abs_ok = dirs_refuse_link(path, "--out", NULL);
     /* a $PWD that is not the current folder (here: its parent, through the link) is not
      * believed */
     setenv("PWD", home, 1);
-    int pwd_wrong = dirs_refuse_link(path, "--out");
+    int pwd_wrong = dirs_refuse_link(path, "--out", NULL);
     char *err = tu_capture_end(&c);
     ck_assert_int_eq(chdir("/"), 0);
     tu_remove_tree(tmpdir);

@@ -376,7 +376,8 @@ START_TEST(test_paths_escaped_end_to_end) {
 }
 END_TEST
 
-/* --resume and --eval of a checkpoint beyond the run's train.steps: refused with exit code 2. */
+/* --resume and --eval of a checkpoint beyond the run's train.steps: refused with exit code 2, at
+ * the run folder's argument, naming the --set that gave train.steps. */
 START_TEST(test_checkpoint_beyond_steps) {
     char args[600];
     snprintf(args, sizeof args,
@@ -390,9 +391,23 @@ START_TEST(test_checkpoint_beyond_steps) {
     char ini[300];
     snprintf(ini, sizeof ini, "%s/r/config.ini", tmpdir);
     ck_assert(tu_file_contains(ini, "steps = 6"));
-    snprintf(args, sizeof args, "--resume %s/r --set train.steps=4", tmpdir);
-    ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
-    ck_assert(tu_train_output_contains(tmpdir, "beyond train.steps"));
+    static const struct {
+        const char *cmd, *sets; /* the command's folder option, the --set after the folder */
+        int set_argn;
+    } CASES[] = {{"--resume", "--set train.steps=4", 4},
+                 {"--eval", "--set run.threads=1 --set train.steps=4", 6}};
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        snprintf(args, sizeof args, "%s %s/r %s", CASES[k].cmd, tmpdir, CASES[k].sets);
+        ck_assert_int_eq(tu_run_train(tmpdir, args), EXIT_CONFIG);
+        char want[800];
+        snprintf(want, sizeof want,
+                 "error: %s (argument 2): checkpoint '%s/r/checkpoint.bin' is at step 6, beyond "
+                 "train.steps = 4 (set at --set (argument %d)); set it to 6 or more\n",
+                 CASES[k].cmd, tmpdir, CASES[k].set_argn);
+        char *out = train_output();
+        ck_assert_str_eq(out, want);
+        free(out);
+    }
 }
 END_TEST
 

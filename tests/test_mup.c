@@ -64,7 +64,7 @@ static void load_ckpt(const char *name, Config *c, Model *m, Optimizer *o, Check
     char ck[400];
     ckpt_path(ck, sizeof ck, name);
     config_defaults(c);
-    ck_assert_int_eq(checkpoint_load_config(ck, c), 0);
+    ck_assert_int_eq(checkpoint_load_config(ck, c, NULL), 0);
     Task t;
     ck_assert_int_eq(task_init(&t, c), 0);
     ModelConfig mc = train_model_config(c, &t);

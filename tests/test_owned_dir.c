@@ -11,6 +11,7 @@
 #include <check.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,7 @@ static int has(const char *dir, const char *name) {
 static int check_said(const char *dir, char **err) {
     TuCapture c;
     tu_capture_begin(&c, 2);
-    int rc = owned_dir_check(dir, &W);
+    int rc = owned_dir_check(dir, &W, NULL);
     *err = tu_capture_end(&c);
     return rc;
 }
@@ -111,8 +112,8 @@ START_TEST(test_manifest_rule) {
     snprintf(dir, sizeof dir, "%s/d", g_tmp);
     ck_assert_int_eq(mkdir(dir, 0755), 0);
     put(dir, "notes.svg", "mine\n"); /* not a name of W's: never touched */
-    ck_assert_int_eq(owned_dir_check(dir, &W), 0);
-    int h = owned_dir_open(dir, &W, OWNED_LOCK);
+    ck_assert_int_eq(owned_dir_check(dir, &W, NULL), 0);
+    int h = owned_dir_open(dir, &W, OWNED_LOCK, NULL);
     ck_assert_int_ge(h, 0);
     snprintf(path, sizeof path, "%s/a.txt", dir);
     ck_assert_int_eq(file_write_atomic(path, "ours 1\n", 7), 0);
@@ -133,12 +134,12 @@ START_TEST(test_manifest_rule) {
     snprintf(path, sizeof path, "error: '%s/fig_late.svg' is not a file the test wrote", dir);
     ck_assert_msg(strstr(err, path), "stderr: %s", err);
     free(err);
-    ck_assert_int_lt(owned_dir_open(dir, &W, OWNED_LOCK), 0);
+    ck_assert_int_lt(owned_dir_open(dir, &W, OWNED_LOCK, NULL), 0);
     snprintf(path, sizeof path, "%s/fig_late.svg", dir);
     ck_assert_int_eq(remove(path), 0);
 
     /* written again without fig_1.svg: it goes; the user's notes.svg stays */
-    h = owned_dir_open(dir, &W, OWNED_LOCK);
+    h = owned_dir_open(dir, &W, OWNED_LOCK, NULL);
     ck_assert_int_ge(h, 0);
     snprintf(path, sizeof path, "%s/a.txt", dir);
     ck_assert_int_eq(file_write_atomic(path, "ours 4\n", 7), 0);
@@ -150,7 +151,7 @@ START_TEST(test_manifest_rule) {
     ck_assert(tu_file_holds(path, OWNED_MANIFEST_HEAD "\n@test\na.txt\n"));
     /* owned_remove: only what the manifest names (a file of W's names that appeared after the
      * check is not ours; a name not of W's is not its to remove) */
-    h = owned_dir_open(dir, &W, OWNED_LOCK);
+    h = owned_dir_open(dir, &W, OWNED_LOCK, NULL);
     ck_assert_int_ge(h, 0);
     put(dir, "fig_late.svg", "mine\n");
     snprintf(path, sizeof path, "%s/fig_late.svg", dir);
@@ -177,7 +178,7 @@ START_TEST(test_folder_without_manifest) {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/fig_user.svg", dir);
     ck_assert_int_eq(remove(path), 0);
-    int h = owned_dir_open(dir, &W, OWNED_LOCK);
+    int h = owned_dir_open(dir, &W, OWNED_LOCK, NULL);
     ck_assert_int_ge(h, 0);
     static const char *const figs[] = {"fig_*.svg"};
     ck_assert_int_eq(owned_dir_remove_stale(h, figs, 1), 1);
@@ -243,7 +244,9 @@ START_TEST(test_run_without_manifest_reads_each_file) {
     snprintf(path, sizeof path, "%s/r/%s", g_tmp, name);
     tu_write_file(path, "my notes\n");
     ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
-    snprintf(said, sizeof said, "error: '%s' is not a file ./train wrote", path);
+    /* at the --set of run.name (TINY's 24 arguments, then train.steps, run.dir, run.name) */
+    snprintf(said, sizeof said, "error: --set (argument 30): '%s' is not a file ./train wrote",
+             path);
     ck_assert_msg(tu_train_output_contains(g_tmp, said), "'%s' not said", said);
     ck_assert(tu_file_holds(path, "my notes\n"));
     ck_assert_int_eq(remove(path), 0);
@@ -266,17 +269,112 @@ START_TEST(test_lock_link_refused) {
     tu_write_file(target, "precious\n");
     ck_assert_int_eq(remove(path), 0);
     ck_assert_int_eq(symlink(target, path), 0);
-    snprintf(said, sizeof said, "error: '%s' is a symbolic link", path);
     char resume[512];
     snprintf(resume, sizeof resume, "--resume %s/r --set train.steps=20", g_tmp);
     const char *const runs[] = {resume, args};
+    /* at the argument that named the folder: --resume's, the new run's --set of run.name */
+    const char *const places[] = {"--resume (argument 2)", "--set (argument 30)"};
     for (int k = 0; k < 2; k++) {
+        snprintf(said, sizeof said, "error: %s: '%s' is a symbolic link", places[k], path);
         ck_assert_int_eq(tu_run_train(g_tmp, runs[k]), 2);
         ck_assert_msg(tu_train_output_contains(g_tmp, said), "'%s' not said", said);
         ck_assert(tu_file_holds(target, "precious\n"));
         struct stat st;
         ck_assert(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
     }
+}
+END_TEST
+
+/* Every refusal of a run folder starts with its place, as every error line does: the argument
+ * that named the folder (--resume's, --eval's, --export's; for a new run, where its run.name
+ * was set, or its run.dir when that came later on the line), then the folder or file named (the
+ * attack on run folders found these placed inside the text or not at all): a linked folder, an
+ * unreadable manifest, a file of the user's, a folder another process trains in, a damaged
+ * checkpoint, a path too long for run.dir, a folder --export cannot find. Each case damages a
+ * fresh copy c of one run r (%s: a folder path too long for run.dir, made on the way). */
+#define LONG_DIR                                                                                  \
+    "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd" \
+    "dddddddddddddddddddddddddddddddddddddddd/eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" \
+    "eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+static const struct {
+    const char *damage; /* shell, in the test's folder, making c (or not) */
+    int hold;           /* 1: another process holds c's lock meanwhile */
+    const char *args, *says;
+} PLACED[] = {
+    {"ln -s r c", 0, "--resume c --set train.steps=20",
+     "error: --resume (argument 2): run folder 'c' is a symbolic link: "},
+    {"cp -r r c && rm c/.scaledot-manifest && mkdir c/.scaledot-manifest", 0,
+     "--resume c --set train.steps=20",
+     "error: --resume (argument 2): 'c/.scaledot-manifest' cannot be read (not a regular file): "},
+    {"cp -r r c && rm c/.scaledot-manifest && mkdir c/.scaledot-manifest", 0,
+     "--set run.dir=. --set run.name=c --set train.steps=5",
+     "error: --set (argument 4): './c/.scaledot-manifest' cannot be read (not a regular file): "},
+    {"cp -r r c && echo mine > c/sample.txt", 0, "--resume c --set train.steps=20",
+     "error: --resume (argument 2): 'c/sample.txt' is not a file ./train wrote, "},
+    {"cp -r r c && echo mine > c/sample.txt", 0,
+     "--set run.name=c --set train.steps=5 --set run.dir=.",
+     "error: --set (argument 6): './c/sample.txt' is not a file ./train wrote, "},
+    {"cp -r r c && echo mine > c/sample.txt && printf '[run]\\nname = c\\ndir = .\\n' > c.ini", 0,
+     "c.ini --set train.steps=5", "error: c.ini:2: './c/sample.txt' is not a file ./train wrote, "},
+    {"cp -r r c", 1, "--resume c --set train.steps=20",
+     "error: --resume (argument 2): run folder 'c' is being trained by another process (pid "},
+    {"cp -r r c && printf X | dd of=c/checkpoint.bin bs=1 seek=200 conv=notrunc 2>/dev/null", 0,
+     "--resume c --set train.steps=20",
+     "error: --resume (argument 2): checkpoint 'c/checkpoint.bin': hash mismatch: "},
+    {"cp -r r c && printf X | dd of=c/checkpoint.bin bs=1 seek=200 conv=notrunc 2>/dev/null", 0,
+     "--eval c", "error: --eval (argument 2): checkpoint 'c/checkpoint.bin': hash mismatch: "},
+    {"cp -r r c && printf X | dd of=c/checkpoint.bin bs=1 seek=200 conv=notrunc 2>/dev/null", 0,
+     "--export c c.safetensors",
+     "error: --export (argument 2): checkpoint 'c/checkpoint.bin': hash mismatch: "},
+    {"mkdir -p %s && cp -r r %s/c", 0, "--eval %s/c",
+     "error: --eval (argument 2): run folder path '%s/c' is too long or names no folder\n"},
+    {"mkdir -p %s && cp -r r %s/c", 0, "--export %s/c c.safetensors",
+     "error: --export (argument 2): run folder path '%s/c' is too long or names no folder\n"},
+    {"true", 0, "--export c c.safetensors", "error: --export (argument 2): no such run folder 'c'\n"},
+    {"mkdir c", 0, "--export c c.safetensors",
+     "error: --export (argument 2): the folder 'c' holds no checkpoint (checkpoint.bin), so there "
+     "is nothing to export: "},
+};
+
+START_TEST(test_run_folder_errors_placed) {
+    char args[1024], damage[1024], says[1024], cmd[PATH_MAX + 1200];
+    snprintf(args, sizeof args, TINY " --set train.steps=10 --set run.dir=. --set run.name=r");
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(damage, sizeof damage, PLACED[_i].damage, LONG_DIR, LONG_DIR);
+    snprintf(args, sizeof args, PLACED[_i].args, LONG_DIR);
+    snprintf(says, sizeof says, PLACED[_i].says, LONG_DIR);
+    snprintf(cmd, sizeof cmd, "cd %s && %s", g_tmp, damage);
+    ck_assert_int_eq(system(cmd), 0);
+    int pipefd[2];
+    pid_t pid = -1;
+    if (PLACED[_i].hold) { /* a run training in c: its lock held until the pipe closes */
+        ck_assert_int_eq(pipe(pipefd), 0);
+        ck_assert_int_ge(pid = fork(), 0);
+        if (pid == 0) {
+            char c[PATH_MAX];
+            snprintf(c, sizeof c, "%s/c", g_tmp);
+            char took = run_lock_take(c, NULL) >= 0 ? 'y' : 'n';
+            close(pipefd[0]);
+            if (write(pipefd[1], &took, 1) != 1) _exit(1);
+            sleep(30); /* killed when the test has seen the refusal */
+            _exit(0);
+        }
+        char took = 0;
+        ck_assert_int_eq(read(pipefd[0], &took, 1), 1);
+        ck_assert_int_eq(took, 'y');
+    }
+    int rc = tu_run_train(g_tmp, args);
+    if (pid > 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        close(pipefd[0]);
+        close(pipefd[1]);
+    }
+    snprintf(cmd, sizeof cmd, "%s/out.txt", g_tmp);
+    char *out = tu_read_file(cmd, NULL);
+    ck_assert_msg(rc == 2, "case %d: exit %d: %s", _i, rc, out);
+    ck_assert_msg(strncmp(out, says, strlen(says)) == 0, "case %d: said\n%s\nnot\n%s", _i, out, says);
+    free(out);
 }
 END_TEST
 
@@ -402,6 +500,8 @@ TU_MAIN_FIXTURE_TIMEOUT("owned_dir", setup, teardown, 120, test_no_writer_bypass
                         test_manifest_rule, test_folder_without_manifest,
                         test_run_refuses_users_sample,
                         TU_LOOP(test_run_without_manifest_reads_each_file, 0, 2),
+                        TU_LOOP(test_run_folder_errors_placed, 0,
+                                (int)(sizeof PLACED / sizeof *PLACED)),
                         test_lock_link_refused, test_compare_waits_for_the_folder,
                         test_export_under_a_link_refused,
                         TU_LOOP(test_moved_sweep_trains_in_place, 0, 2));

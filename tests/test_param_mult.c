@@ -96,7 +96,7 @@ static void load_run(const char *name, Config *c, Model *m, Task *t) {
     char ck[400];
     snprintf(ck, sizeof ck, "%s/%s/checkpoint.bin", tmp, name);
     config_defaults(c);
-    ck_assert_int_eq(checkpoint_load_config(ck, c), 0);
+    ck_assert_int_eq(checkpoint_load_config(ck, c, NULL), 0);
     ck_assert_int_eq(task_init(t, c), 0);
     ModelConfig mc = train_model_config(c, t);
     ck_assert_int_eq(model_build(m, &mc, c->batch_size), 0);

@@ -58,14 +58,23 @@ START_TEST(test_prompt_answer_and_errors) {
     /* a trailing separator is the user's way of saying "answer now" */
     ck_assert_int_eq(tu_run_train(tmpdir, "--eval runs/t --prompt \"5 0 3 |\""), 0);
     ck_assert(tu_train_output_contains(tmpdir, "prompt: 5 0 3   model:"));
+    /* each at the argument at fault, --prompt's value (argument 4) or --top-k's, whichever
+     * check finds it: the command's (the length), the evaluation's or the generation's */
     static const struct {
         const char *args, *says;
     } bad[] = {
-        {"--eval runs/t --prompt \"5 0 6\"", "'6' (symbol 3) is not in the task's alphabet (0 .. 5)"},
-        {"--eval runs/t --prompt \"5 x 1\"", "'x' (symbol 2)"},
+        {"--eval runs/t --prompt \"5 0 6\"",
+         "error: --prompt (argument 4): '6' (symbol 3) is not in the task's alphabet (0 .. 5)"},
+        {"--eval runs/t --prompt \"5 x 1\"", "error: --prompt (argument 4): 'x' (symbol 2)"},
         {"--eval runs/t --prompt \"5 0\"",
-         "2 symbols given, but a copy prompt of this run has 3 (task.length = 3)"},
-        {"--eval runs/t --prompt \"\"", "no symbols"},
+         "error: --prompt (argument 4): 2 symbols given, but a copy prompt of this run has 3 "
+         "(task.length = 3)"},
+        {"--eval runs/t --prompt \"\"", "error: --prompt (argument 4): no symbols"},
+        {"--eval runs/t --prompt \"5 x\" --generate 2",
+         "error: --prompt (argument 4): 'x' (token 2) is not in the task's vocabulary"},
+        {"--eval runs/t --prompt \"\" --generate 2", "error: --prompt (argument 4): no symbols given\n"},
+        {"--eval runs/t --generate 2 --prompt \"5 0\" --top-k 99",
+         "error: --top-k (argument 8): 99 is larger than the vocabulary ("},
         {"--eval runs/t --prompt", "error: --prompt (argument 3): needs"},
         {"--prompt \"1 2 3\"", "error: --prompt (argument 2): goes with --eval"},
     };
@@ -113,8 +122,11 @@ START_TEST(test_prompt_file_task_lengths) {
     static const struct {
         const char *prompt, *says;
     } bad[] = {
-        {"a", "error: --prompt: 1 symbol, but the prompts of this task have 2 or 3\n"},
-        {"a b c d |", "error: --prompt: 4 symbols, but the prompts of this task have 2 or 3\n"},
+        {"a", "error: --prompt (argument 4): 1 symbol, but the prompts of this task have 2 or 3\n"},
+        {"a b c d |",
+         "error: --prompt (argument 4): 4 symbols, but the prompts of this task have 2 or 3\n"},
+        {"a z", "error: --prompt (argument 4): 'z' (symbol 2) is not in the task's alphabet (a b "},
+        {"a b c d e f g h i j k l", "error: --prompt (argument 4): more than "},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char args[128];

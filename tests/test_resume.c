@@ -530,7 +530,7 @@ START_TEST(test_resume_refuses_a_folder_replaced_after_its_checks) {
     snprintf(ck, sizeof ck, "%s/race/checkpoint.bin", tmpdir);
     Config c;
     config_defaults(&c);
-    ck_assert_int_eq(checkpoint_load_config(ck, &c), 0);
+    ck_assert_int_eq(checkpoint_load_config(ck, &c, NULL), 0);
     snprintf(c.run_dir, sizeof c.run_dir, "%s", tmpdir);
     snprintf(c.run_name, sizeof c.run_name, "race");
     c.steps = 30;

@@ -81,7 +81,10 @@ START_TEST(test_second_train_refused_and_report_says_running) {
     run_status(&r, status, sizeof status);
     ck_assert_msg(strncmp(status, "running @", 9) == 0, "status '%s' while it trains", status);
     ck_assert_int_eq(tu_run_train(tmpdir, "--set run.name=no_attention --set train.steps=5"), 2);
-    ck_assert(tu_train_output_contains(tmpdir, "another process"));
+    /* at the argument that named the folder: the --set of run.name */
+    ck_assert(tu_train_output_contains(tmpdir, "error: --set (argument 2): run folder "
+                                               "'runs/no_attention' is being trained by another "
+                                               "process (pid "));
     snprintf(cmd, sizeof cmd, "%s/loss.csv", run);
     ck_assert_int_eq(tu_count_lines(cmd), 8); /* its logs untouched: the fixture's 8 lines */
     end_child(child);

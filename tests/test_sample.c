@@ -384,9 +384,10 @@ START_TEST(test_generate_command) {
     free(b);
     static const struct { const char *args, *says; } BAD[] = {
         {"--eval runs/t --prompt \"1 2\" --generate 3 --top-k 9",
-         "--top-k 9 is larger than the vocabulary (8 tokens)"},
-        {"--eval runs/t --prompt \"1 x\" --generate 3", "'x' (token 2) is not in the task's vocabulary"},
-        {"--eval runs/t --prompt \" \" --generate 3", "no symbols given"},
+         "error: --top-k (argument 8): 9 is larger than the vocabulary (8 tokens)\n"},
+        {"--eval runs/t --prompt \"1 x\" --generate 3",
+         "error: --prompt (argument 4): 'x' (token 2) is not in the task's vocabulary"},
+        {"--eval runs/t --prompt \" \" --generate 3", "error: --prompt (argument 4): no symbols given"},
         {"--eval runs/t --prompt \"1\" --generate 0",
          "error: --generate (argument 6): needs a number of tokens from 1"},
         {"--eval runs/t --prompt \"1\" --generate 3 --temperature -1",

@@ -405,7 +405,8 @@ START_TEST(test_text_resume_refuses_changed_file) {
     ck_assert(!tu_train_output_contains(tmpdir, "WRONG"));
     snprintf(args, sizeof args, "--eval %s/runs/t --prompt \"In the\"", tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), 2);
-    ck_assert(tu_train_output_contains(tmpdir, "goes with --generate N"));
+    ck_assert(tu_train_output_contains(tmpdir, "error: --prompt (argument 4): on a text run goes "
+                                               "with --generate N"));
     snprintf(args, sizeof args, "--eval %s/runs/t --prompt \"In the\" --generate 5 --temperature 0",
              tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), 0);

@@ -43,7 +43,7 @@ static inline void tiny_load(const char *dir, Model *m, Task *t) {
     snprintf(ck, sizeof ck, "%s/runs/t/checkpoint.bin", dir);
     Config c;
     config_defaults(&c);
-    ck_assert_int_eq(checkpoint_load_config(ck, &c), 0);
+    ck_assert_int_eq(checkpoint_load_config(ck, &c, NULL), 0);
     ck_assert_int_eq(task_init(t, &c), 0);
     ck_assert_int_eq(t->seq_len, 6);
     ModelConfig mc = train_model_config(&c, t);

@@ -15,6 +15,8 @@
 typedef struct {
     const char *config_path, *resume_dir, *eval_dir, *prompt;
     int dir_argn;      /* the argument number of resume_dir or eval_dir */
+    int prompt_argn;   /* of prompt's value, and of --top-k's (0: not given), for their errors */
+    int top_k_argn;
     int print_config;
     int where;         /* --where: place the config on the lr map (train/lr_map.h) */
     int generate;      /* 1: --generate given; then gen holds it and the sampling options */
@@ -28,15 +30,16 @@ typedef struct {
  * stderr where the mistake is the command's shape). */
 int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage);
 
-/* Sets c->run_dir and c->run_name from a run folder path, split as its plain spelling
+/* Sets c->run_dir and c->run_name from a run folder path (given at where: error_add's place),
+ * split as its plain spelling
  * (dirs_normalise: "./runs//scaled/" -> "runs", "scaled"; "scaled" -> ".", "scaled"; "/scaled"
  * -> "/", "scaled"); a path that is "." or ends in ".." is the folder it leads to, split from
  * its real path ("runs/tiny/deeper/.." -> "/abs/runs", "tiny"). The name is not checked as a
  * run.name (--eval reads any folder). Returns 0; 1 when the path is spelled from inside the
  * tree ("." or a ".." part: "..", "../tiny"), so the parent it names is no run.dir of the run's;
- * -1 after a message when the path is empty, cannot be resolved or a part does not fit
- * CONFIG_STR. */
-int cli_split_run_dir(const char *path, Config *c);
+ * -1 after a message at where when the path is empty, cannot be resolved or a part does not
+ * fit CONFIG_STR. */
+int cli_split_run_dir(const char *path, Config *c, const char *where);
 
 /* 1 when the --set assignment sets a key a resumed or evaluated run may change (train.steps,
  * run.threads, log.progress: none changes the numbers already logged), else 0. */
@@ -51,8 +54,9 @@ int cli_resumable_override(const char *assignment);
  * prompts have task.length symbols, recall prompts 2 * task.pairs + 1 (the pairs, then the key to
  * look up); a trailing "|" or "<sep>" is not counted; a word that is not a symbol (0 ..
  * task.symbols - 1 in decimal, as the evaluation prints them: "3,1,2" or "01") is named first.
- * Other tasks (file, text) are left to the evaluation. Returns -1 when fine, else 2 after a message naming the expected count and the key
- * it comes from. */
-int cli_check_prompt_length(const Config *c, const char *prompt);
+ * Other tasks (file, text) are left to the evaluation. Returns -1 when fine, else 2 after a
+ * message at --prompt's place (argn, the argument holding the prompt) naming the expected count
+ * and the key it comes from. */
+int cli_check_prompt_length(const Config *c, const char *prompt, int argn);
 
 #endif

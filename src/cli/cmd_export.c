@@ -184,8 +184,8 @@ static int check_outside_runs(const char *path, const char *dir, const char *pla
 }
 
 /* 0 when nothing is at path, its folder exists and is no run's (check_outside_runs), else -1
- * after a message at place (path's argument's; dirs_refuse_link names the link its own way):
- * checked before any work (the writer checks again, just before it links the finished file). */
+ * after a message at place (path's argument's): checked before any work (the writer checks
+ * again, just before it links the finished file). */
 static int check_new_file(const char *path, const char *what, const char *place) {
     struct stat st;
     size_t len = strlen(path);
@@ -205,7 +205,7 @@ static int check_new_file(const char *path, const char *what, const char *place)
     }
     /* the owner rule's first part (util/owned_dir.h): nothing is written through a link, also
      * one among the file's parents */
-    if (dirs_refuse_link(path, what) != 0) return -1;
+    if (dirs_refuse_link(path, what, place) != 0) return -1;
     char dir[4096];
     const char *slash = strrchr(path, '/');
     size_t n = slash ? (size_t)(slash - path) : 1;
@@ -280,12 +280,12 @@ static int write_val(const char *path, Model *m, const Task *task, long step) {
 /* The configuration text the export stores, into *text (malloc'd): the checkpoint's, the run
  * named after its folder as --resume names it: a bad name an older version stored (a resumed
  * copy "tiny copy") is not passed on; a folder of no legal name keeps the stored one. Returns -1,
- * or an exit code after a message (*text then NULL). */
+ * or an exit code after a message at place, the folder's (*text then NULL). */
 static int exported_config(const char *checkpoint, const char *run_dir, const Config *c,
-                           char **text) {
+                           const char *place, char **text) {
     if (checkpoint_read_config(checkpoint, text) != 0) return EXIT_CONFIG;
     Config named = *c;
-    if (cli_split_run_dir(run_dir, &named) < 0) { /* as --eval: named */
+    if (cli_split_run_dir(run_dir, &named, place) < 0) { /* as --eval: named */
         free(*text);
         *text = NULL;
         return EXIT_CONFIG;
@@ -300,25 +300,36 @@ static int exported_config(const char *checkpoint, const char *run_dir, const Co
     return -1;
 }
 
+
+/* The run folder run_dir as --eval reads it, every error at place (its argument's): the folder
+ * there with a checkpoint (said as --eval and --resume say it: no such folder, no checkpoint in
+ * it), the checkpoint's path, its own configuration into c and the text the export stores into
+ * *stored (exported_config). Returns -1, or an exit code after a message. */
+static int read_run(const char *run_dir, const char *place, char checkpoint[PATH_MAX],
+                    Config *c, char **stored) {
+    if (cli_run_checkpoint(checkpoint, run_dir, place) != 0) return EXIT_CONFIG;
+    if (checkpoint_check_present(run_dir, place) != 0) return EXIT_CONFIG;
+    config_defaults(c);
+    if (checkpoint_load_config(checkpoint, c, place) != 0 || config_validate(c) != 0)
+        return EXIT_CONFIG;
+    return exported_config(checkpoint, run_dir, c, place, stored);
+}
+
 int cli_export(int argc, char **argv) {
     ExportArgs a;
     int rc = parse_args(&a, argc, argv);
     if (rc >= 0) return rc;
     char checkpoint[PATH_MAX], place[48], out_place[48], val_place[48];
     error_place(place, sizeof place, "--export", a.run_dir_argn);
-    if (cli_run_checkpoint(checkpoint, a.run_dir, place) != 0) return EXIT_CONFIG;
-    /* the run as --eval reads it: its own configuration, its task file unchanged */
+    error_place(out_place, sizeof out_place, "--export", a.out_argn);
+    error_place(val_place, sizeof val_place, "--val", a.val_argn);
     Config c;
-    config_defaults(&c);
-    if (checkpoint_load_config(checkpoint, &c) != 0 || config_validate(&c) != 0) return EXIT_CONFIG;
     char *stored = NULL;
-    if ((rc = exported_config(checkpoint, a.run_dir, &c, &stored)) >= 0) return rc;
+    if ((rc = read_run(a.run_dir, place, checkpoint, &c, &stored)) >= 0) return rc;
     /* as --eval and --resume check it: its task file unchanged, its folder's own run. The
      * parameters of a text run need no data (its vocabulary is the 256 bytes): its file may have
      * moved away; --val writes the validation set, which is read from it */
     int no_data = c.task == TASK_TEXT && !a.val;
-    error_place(out_place, sizeof out_place, "--export", a.out_argn);
-    error_place(val_place, sizeof val_place, "--val", a.val_argn);
     if ((no_data ? checkpoint_check_folder(checkpoint, a.run_dir, place)
                  : checkpoint_check_resume(checkpoint, a.run_dir, &c, place)) != 0 ||
         check_new_file(a.out, "export file", out_place) != 0 ||

@@ -62,7 +62,7 @@ int cli_sweep_report(int argc, char **argv) {
     if (rc >= 0) return rc;
     /* its length first: a cut path must not reach the checks below */
     if (sweep_report_check_name(argv[0]) != 0) return EXIT_CONFIG;
-    if (dirs_refuse_link(argv[0], "sweep folder") != 0) return EXIT_CONFIG;
+    if (dirs_refuse_link(argv[0], "sweep folder", NULL) != 0) return EXIT_CONFIG;
     /* a folder without sweep.csv is a wrong argument (exit 2), not a failed read (exit 1) */
     char csv[4096];
     int n = snprintf(csv, sizeof csv, "%s/sweep.csv", argv[0]);

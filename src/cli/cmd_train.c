@@ -43,12 +43,12 @@ static int has_dotdot_part(const char *plain) {
     return 0;
 }
 
-int cli_split_run_dir(const char *path, Config *c) {
+int cli_split_run_dir(const char *path, Config *c, const char *where) {
     char buf[PATH_MAX];
     /* by its plain spelling: "./copies/orig" (what tab completion gives), "copies//orig/" and
      * copies/orig are one folder, run copies/orig of run.dir "copies" */
     if (!*path || dirs_normalise(path, buf, sizeof buf) != 0) {
-        error_add(NULL, 0, NULL, "run folder path '%s' is empty or too long", path);
+        error_add(NULL, 0, where, "run folder path '%s' is empty or too long", path);
         return -1;
     }
     int inside = strcmp(buf, ".") == 0 || has_dotdot_part(buf);
@@ -59,7 +59,7 @@ int cli_split_run_dir(const char *path, Config *c) {
     if (strcmp(last, ".") == 0 || strcmp(last, "..") == 0) {
         char real[PATH_MAX];
         if (!realpath(buf, real)) {
-            error_add(NULL, 0, NULL, "run folder '%s' cannot be resolved: %s", path,
+            error_add(NULL, 0, where, "run folder '%s' cannot be resolved: %s", path,
                       strerror(errno));
             return -1;
         }
@@ -69,7 +69,7 @@ int cli_split_run_dir(const char *path, Config *c) {
     const char *name = slash ? slash + 1 : buf;
     const char *dir = slash ? (slash == buf ? "/" : (*slash = 0, buf)) : ".";
     if (strlen(name) >= CONFIG_STR || strlen(dir) >= CONFIG_STR || !*name) {
-        error_add(NULL, 0, NULL, "run folder path '%s' is too long or names no folder", path);
+        error_add(NULL, 0, where, "run folder path '%s' is too long or names no folder", path);
         return -1;
     }
     memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
@@ -91,7 +91,7 @@ static int check_resume_name(const Config *c, const char *run_dir, const char *p
     return -1;
 }
 
-int cli_check_prompt_length(const Config *c, const char *prompt) {
+int cli_check_prompt_length(const Config *c, const char *prompt, int argn) {
     int want = c->task == TASK_RECALL ? 2 * c->task_pairs + 1
                : c->task == TASK_SORT || c->task == TASK_REVERSE || c->task == TASK_COPY
                    ? c->task_length
@@ -118,24 +118,27 @@ int cli_check_prompt_length(const Config *c, const char *prompt) {
     n -= last_sep;
     if (bad && bad_at <= n) {
         int comma = memchr(bad, ',', bad_len) != NULL;
-        return cli_fail(NULL, "--prompt: '%.*s' (symbol %d) is not in the task's alphabet (0 .. "
-                              "%d) of this run (task.symbols = %d)%s",
-                        (int)bad_len, bad, bad_at, c->task_symbols - 1, c->task_symbols,
-                        comma ? "; separate the symbols with spaces, not commas" : "");
+        return cli_fail_at(NULL, "--prompt", argn, "'%.*s' (symbol %d) is not in the task's "
+                                                   "alphabet (0 .. %d) of this run (task.symbols "
+                                                   "= %d)%s",
+                           (int)bad_len, bad, bad_at, c->task_symbols - 1, c->task_symbols,
+                           comma ? "; separate the symbols with spaces, not commas" : "");
     }
     if (n == want) return -1;
     char given[32];
     snprintf(given, sizeof given, n ? "%d symbol%s" : "no symbols", n, n == 1 ? "" : "s");
     if (c->task == TASK_RECALL)
-        return cli_fail(NULL, "--prompt: %s given, but a recall prompt of this run has %d: %d "
-                              "key-value pairs (task.pairs = %d), then the key to look up; each "
-                              "one of 0 .. %d (task.symbols = %d)",
-                        given, want, c->task_pairs, c->task_pairs, c->task_symbols - 1,
-                        c->task_symbols);
-    return cli_fail(NULL, "--prompt: %s given, but a %s prompt of this run has %d (task.length = "
-                          "%d), each one of 0 .. %d (task.symbols = %d)",
-                    given, task_kind_name(c->task), want, want, c->task_symbols - 1,
-                    c->task_symbols);
+        return cli_fail_at(NULL, "--prompt", argn, "%s given, but a recall prompt of this run has "
+                                                   "%d: %d key-value pairs (task.pairs = %d), then "
+                                                   "the key to look up; each one of 0 .. %d "
+                                                   "(task.symbols = %d)",
+                           given, want, c->task_pairs, c->task_pairs, c->task_symbols - 1,
+                           c->task_symbols);
+    return cli_fail_at(NULL, "--prompt", argn, "%s given, but a %s prompt of this run has %d "
+                                               "(task.length = %d), each one of 0 .. %d "
+                                               "(task.symbols = %d)",
+                       given, task_kind_name(c->task), want, want, c->task_symbols - 1,
+                       c->task_symbols);
 }
 
 /* The sampling options of --generate, each given at most once. */
@@ -171,6 +174,7 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v, int argn) {
                                                  "'%s'",
                                v ? v : "");
         a->gen.top_k = (int)n;
+        a->top_k_argn = argn;
         return -1;
     default:
         if (!v || cli_parse_u64(v, &a->gen.seed) != 0)
@@ -303,6 +307,7 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
                                    CLI_PROMPT_EXAMPLE);
             int rc = cli_once(&once, "--prompt", i);
             if (rc >= 0) return rc;
+            a->prompt_argn = i;
         } else if (strcmp(argv[i], "--set") == 0 || strncmp(argv[i], "--set=", 6) == 0) {
             int rc = parse_set(argc, argv, &i, usage);
             if (rc >= 0) return rc;
@@ -390,12 +395,12 @@ static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
     if (cli_run_checkpoint(checkpoint, run_dir, place) != 0) return -1;
     if (checkpoint_check_present(run_dir, place) != 0) return -1;
     run_print_take(run_dir, place, print);
-    if (checkpoint_load_config(checkpoint, c) != 0) return -1;
+    if (checkpoint_load_config(checkpoint, c, place) != 0) return -1;
     /* The run lives where the user points, not where it was first written: a copied or moved
      * run folder is resumed in place, never in its original (train/run_setup.c: the
      * checkpoint's folder). A path spelled from inside ("." or "../tiny", cli_split_run_dir's
      * 1) names no parent of the run's: run.dir stays as the checkpoint stores it. */
-    int inside = cli_split_run_dir(run_dir, c);
+    int inside = cli_split_run_dir(run_dir, c, place);
     if (inside < 0 || (a->resume_dir && check_resume_name(c, run_dir, place) != 0))
         return -1;
     if (a->resume_dir && inside) /* none stored: the parent, as for any path */
@@ -454,12 +459,19 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
         return lr_map_report(stdout, &c, T, NULL) == 0 ? EXIT_OK : EXIT_RUNTIME;
     }
     if (a.eval_dir && a.prompt && !a.generate && c.task == TASK_TEXT)
-        return cli_fail(NULL, "--prompt on a text run goes with --generate N (the prompt is taken "
-                              "byte for byte and continued; e.g. --prompt \"In the\" --generate 100)");
+        return cli_fail_at(NULL, "--prompt", a.prompt_argn,
+                           "on a text run goes with --generate N (the prompt is taken byte for "
+                           "byte and continued; e.g. --prompt \"In the\" --generate 100)");
     /* a prompt to answer has the task's length (one to continue, --generate, any) */
-    if (a.eval_dir && a.prompt && !a.generate && cli_check_prompt_length(&c, a.prompt) >= 0)
+    if (a.eval_dir && a.prompt && !a.generate && cli_check_prompt_length(&c, a.prompt,
+                                                                          a.prompt_argn) >= 0)
         return EXIT_CONFIG;
-    if (a.eval_dir)
-        return train_eval_checkpoint(&c, checkpoint, 8, a.prompt, a.generate ? &a.gen : NULL);
+    if (a.eval_dir) {
+        char prompt_place[PLACE], top_k_place[PLACE];
+        error_place(prompt_place, PLACE, "--prompt", a.prompt_argn);
+        error_place(top_k_place, PLACE, "--top-k", a.top_k_argn);
+        EvalPlaces at = {place, prompt_place, top_k_place};
+        return train_eval_checkpoint(&c, checkpoint, 8, a.prompt, a.generate ? &a.gen : NULL, &at);
+    }
     return a.resume_dir ? train_run_from(&c, checkpoint, &print) : train_run(&c);
 }

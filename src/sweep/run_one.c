@@ -200,9 +200,10 @@ static int earlier_outcome(const Config *c, const char *dir, const char *cfg_pat
 }
 
 /* The checks before anything is written into dir: a run not yet started trains on the task
- * file the sweep was planned with; the folder is absent or a run of ours. Returns 0 or
- * EXIT_CONFIG. */
-static int may_train_in(const Config *c, const char *dir, const char *cfg_path) {
+ * file the sweep was planned with; the folder is absent or a run of ours (its errors at where).
+ * Returns 0 or EXIT_CONFIG. */
+static int may_train_in(const Config *c, const char *dir, const char *cfg_path,
+                        const char *where) {
     char path[SWEEP_PATH + 32];
     /* a run not yet started trains on the task file the sweep was planned with, or not at all:
      * its numbers would be pooled with those of the runs that did (sweep/plan.h) */
@@ -211,7 +212,8 @@ static int may_train_in(const Config *c, const char *dir, const char *cfg_path) 
     /* train.log and the markers go into the run folder before ./train's own check (train.c):
      * the check is made here first, so that a link or a folder of the user's (their own
      * train.log included) gets nothing written into it */
-    if (train_run_folder_check(dir) != 0 || owned_dir_check(dir, &SWEEP_RUN_WRITER) != 0) {
+    if (train_run_folder_check(dir, where) != 0 ||
+        owned_dir_check(dir, &SWEEP_RUN_WRITER, where) != 0) {
         return EXIT_CONFIG; /* a run of ours, resumed, passes */
     }
     return 0;
@@ -279,19 +281,21 @@ int sweep_run_one(const char *cfg_path) {
     }
     char dir[SWEEP_PATH];
     snprintf(dir, sizeof dir, "%s/%s", c->run_dir, c->run_name);
+    char where[CONFIG_STR + 64]; /* the folder's place: the config line that named the run */
+    train_run_folder_place(c, dir, where, sizeof where);
     int rc = earlier_outcome(c, dir, cfg_path);
-    if (rc >= 0 || (rc = may_train_in(c, dir, cfg_path)) != 0) {
+    if (rc >= 0 || (rc = may_train_in(c, dir, cfg_path, where)) != 0) {
         free(c); /* finished before, or not to be trained here */
         return rc;
     }
     if (make_dirs(dir) != 0) {
-        error_add(NULL, 0, NULL, "cannot create run folder '%s': %s", dir, strerror(errno));
+        error_add(NULL, 0, where, "cannot create run folder '%s': %s", dir, strerror(errno));
         free(c);
         return EXIT_RUNTIME;
     }
     /* ./train locks the folder itself while it trains; the run command's files are claimed in
      * the folder's manifest */
-    int owned = owned_dir_open(dir, &SWEEP_RUN_WRITER, OWNED_NO_LOCK);
+    int owned = owned_dir_open(dir, &SWEEP_RUN_WRITER, OWNED_NO_LOCK, where);
     if (owned < 0) {
         free(c);
         return owned == -2 ? EXIT_CONFIG : EXIT_RUNTIME;

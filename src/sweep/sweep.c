@@ -69,9 +69,9 @@ static const OwnedWriter SWEEP_WRITER = {
 /* Registers the sweep folder (made, and locked by the caller when it runs), under both of the
  * names its paths are built from. Returns 0, or RC_USAGE / RC_IO after a message. */
 static int own_folder(Sweep *sw) {
-    int bad = sw->owned[0] = owned_dir_open(sw->out, &SWEEP_WRITER, OWNED_NO_LOCK);
+    int bad = sw->owned[0] = owned_dir_open(sw->out, &SWEEP_WRITER, OWNED_NO_LOCK, NULL);
     if (bad >= 0 && strcmp(sw->out, sw->out_abs) != 0) {
-        bad = owned_dir_open(sw->out_abs, &SWEEP_WRITER, OWNED_NO_LOCK);
+        bad = owned_dir_open(sw->out_abs, &SWEEP_WRITER, OWNED_NO_LOCK, NULL);
         sw->owned[1] = bad >= 0 ? bad : -1;
     }
     return bad >= 0 ? 0 : bad == -2 ? RC_USAGE : RC_IO;
@@ -281,7 +281,7 @@ static int collect(Sweep *sw) {
     int rc = plan_parse(&sw->plan, text, path);
     free(text);
     if (rc != 0 || check_plan_configs(sw, path) != 0) return RC_USAGE;
-    if (sweep_report_check_folder(sw->out) != 0 || owned_dir_check(sw->out, &SWEEP_WRITER) != 0)
+    if (sweep_report_check_folder(sw->out) != 0 || owned_dir_check(sw->out, &SWEEP_WRITER, NULL) != 0)
         return RC_USAGE; /* before sweep.csv is */
     rc = own_folder(sw);
     if (rc) return rc;
@@ -383,15 +383,15 @@ static int run_sweep(Sweep *sw, const char *exe) {
 }
 
 static int sweep_command(Sweep *sw) {
-    if (out_dir(sw) != 0 || dirs_refuse_link(sw->out, "sweep folder") != 0) return RC_USAGE;
+    if (out_dir(sw) != 0 || dirs_refuse_link(sw->out, "sweep folder", NULL) != 0) return RC_USAGE;
     if (sw->a.mode == MODE_COLLECT) return collect(sw);
     char runs[SWEEP_PATH + 8], plan_path[SWEEP_PATH + 16], exe[PATH_MAX], configs[SWEEP_PATH + 16];
     snprintf(runs, sizeof runs, "%s/runs", sw->out_abs);
     snprintf(configs, sizeof configs, "%s/configs", sw->out_abs);
     snprintf(plan_path, sizeof plan_path, "%s/plan.txt", sw->out);
     /* its runs/ and configs/ are written into as the folder itself is: never through a link */
-    if (dirs_refuse_link(runs, "sweep's runs folder") != 0 ||
-        dirs_refuse_link(configs, "sweep's configs folder") != 0)
+    if (dirs_refuse_link(runs, "sweep's runs folder", NULL) != 0 ||
+        dirs_refuse_link(configs, "sweep's configs folder", NULL) != 0)
         return RC_USAGE;
     if (base_config(sw) != 0 || plan_build(&sw->a, &sw->base, runs, &sw->plan) != 0 ||
         plan_check_same(plan_path, sw->plan.text) != 0)
@@ -405,7 +405,7 @@ static int sweep_command(Sweep *sw) {
     /* no file of the user's under a name the sweep writes (a folder of this plan, checked above,
      * holds only run configs a sweep wrote) */
     if (plan_check_folder(&sw->plan, sw->out_abs, access(plan_path, F_OK) == 0) != 0 ||
-        owned_dir_check(sw->out, &SWEEP_WRITER) != 0)
+        owned_dir_check(sw->out, &SWEEP_WRITER, NULL) != 0)
         return RC_USAGE;
     if (self_exe_path(exe, sizeof exe) != 0) { /* for the children and jobs.txt */
         fprintf(stderr, "error: cannot find the program's own path (/proc/self/exe)\n");

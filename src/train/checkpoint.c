@@ -105,14 +105,14 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
 /* ---- reading: the whole file is checked before anything is used ----------------------- */
 
 typedef struct {
-    const char *path;
+    const char *path, *what; /* what: the place of its errors (error_add's), or NULL */
     unsigned char *data;
     size_t size, pos;
     int failed;
 } Reader;
 
 static int bad(Reader *r, const char *what) {
-    if (!r->failed) error_add(NULL, 0, NULL, "checkpoint '%s': %s", r->path, what);
+    if (!r->failed) error_add(NULL, 0, r->what, "checkpoint '%s': %s", r->path, what);
     r->failed = 1;
     return -1;
 }
@@ -152,16 +152,17 @@ static double get_f64(Reader *r) {
     return v;
 }
 
-/* Reads the file and checks magic, version, byte order and the hash. */
-static int open_checked(Reader *r, const char *path) {
+/* Reads the file and checks magic, version, byte order and the hash; errors at place what. */
+static int open_checked(Reader *r, const char *path, const char *what) {
     memset(r, 0, sizeof *r);
     r->path = path;
+    r->what = what;
     /* a device or a pipe (/dev/zero, a FIFO) is refused before a byte is read: it would be read
      * until memory runs out, or block */
     char why[256];
     r->data = (unsigned char *)file_read_regular(path, SIZE_MAX / 2, &r->size, why, sizeof why);
     if (!r->data) {
-        error_add(NULL, 0, NULL, "cannot open checkpoint '%s': %s", path, why);
+        error_add(NULL, 0, what, "cannot open checkpoint '%s': %s", path, why);
         r->failed = 1;
         return -1;
     }
@@ -227,16 +228,25 @@ int checkpoint_check_present(const char *run_dir, const char *what) {
                              "or SIGTERM stops at once, as does a kill or a crash) or never "
                              "trained. Train it again from step 0 with the command that started it "
                              "(its settings are in %s), which replaces the folder's logs",
-              run_dir, strncmp(what, "--eval", 6) == 0 ? "evaluate" : "resume", ini);
+              run_dir,
+              strncmp(what, "--eval", 6) == 0     ? "evaluate"
+              : strncmp(what, "--export", 8) == 0 ? "export"
+                                                  : "resume",
+              ini);
     return -1;
 }
 
-int checkpoint_read_config(const char *path, char **config_text) {
+/* checkpoint_read_config with its errors at place what. */
+static int read_config_at(const char *path, const char *what, char **config_text) {
     Reader r;
     *config_text = NULL;
-    if (open_checked(&r, path) == 0) *config_text = get_config(&r);
+    if (open_checked(&r, path, what) == 0) *config_text = get_config(&r);
     free(r.data);
     return *config_text ? 0 : -1;
+}
+
+int checkpoint_read_config(const char *path, char **config_text) {
+    return read_config_at(path, NULL, config_text);
 }
 
 /* The start of the key's line ("name" or "dir", after its blanks) in the [run] section of the
@@ -298,9 +308,9 @@ char *checkpoint_config_named(const char *text, const char *name) {
     return out;
 }
 
-int checkpoint_load_config(const char *path, Config *c) {
+int checkpoint_load_config(const char *path, Config *c, const char *what) {
     char *text = NULL;
-    if (checkpoint_read_config(path, &text) != 0) return -1;
+    if (read_config_at(path, what, &text) != 0) return -1;
     drop_place(text);
     Config work = *c;
     int bad = config_load_text(&work, path, text, strlen(text)) != 0;
@@ -341,7 +351,7 @@ static void check_tensor_headers(Reader *r, const Model *m) {
 
 int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s) {
     Reader r;
-    if (open_checked(&r, path) != 0) {
+    if (open_checked(&r, path, NULL) != 0) {
         free(r.data);
         return -1;
     }

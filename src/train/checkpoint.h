@@ -42,22 +42,24 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
  * hash. Returns 0, or -1 with a message naming the file and what is wrong. */
 int checkpoint_read_config(const char *path, char **config_text);
 
-/* For `what` (the place of the folder's argument, "--resume (argument 2)" or "--eval (argument
- * 2)": error_place) of run folder run_dir: 0 when run_dir is a folder holding a checkpoint.bin
- * (of any kind: the loader checks it); else -1 after a message at that place that says so
- * plainly: no such folder, or no checkpoint in it, so nothing to resume or evaluate (a run
- * stopped before its first checkpoint: a second Ctrl-C, a kill), and what to do (train it again
- * from step 0). */
+/* For `what` (the place of the folder's argument, "--resume (argument 2)", "--eval (argument
+ * 2)" or "--export (argument 2)": error_place) of run folder run_dir: 0 when run_dir is a folder
+ * holding a checkpoint.bin (of any kind: the loader checks it); else -1 after a message at that
+ * place that says so plainly: no such folder, or no checkpoint in it, so nothing to resume,
+ * evaluate or export (a run stopped before its first checkpoint: a second Ctrl-C, a kill), and
+ * what to do (train it again from step 0). */
 int checkpoint_check_present(const char *run_dir, const char *what);
 
-/* Reads the configuration stored in the checkpoint at path into c (which should hold defaults):
+/* Reads the configuration stored in the checkpoint at path into c (which should hold defaults),
+ * its errors at place what (error_add's: the argument that named the run folder, "--resume
+ * (argument 2)"; NULL: none; the file is named in each):
  * checkpoint_read_config, then config_load_text with the checkpoint's path in messages, then what
  * an older checkpoint meant by a key it lacks: one without task.separator was written when every
  * task, recall included, put a separator before the answer, so it gets task.separator = true.
  * The stored run.name and run.dir are not read (c keeps its own): where a run lives is its
  * folder's, which the caller sets, and a bad name an older version wrote stays readable.
  * Returns 0, or -1 after printing what is wrong (c is then unchanged). */
-int checkpoint_load_config(const char *path, Config *c);
+int checkpoint_load_config(const char *path, Config *c, const char *what);
 
 /* The run.dir stored in the checkpoint at path (the one the run was started with, or last
  * resumed under), into dir (n bytes). Returns 0, or -1 when the checkpoint cannot be read

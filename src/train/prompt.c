@@ -32,8 +32,8 @@ static size_t layout(const Task *t, int r, const int **tokens, const int **targe
     return off;
 }
 
-/* "N symbols, but the task's prompts have A, B or C" to stderr: every length among the layouts. */
-static void wrong_length(const Task *t, int n) {
+/* "N symbols, but the task's prompts have A, B or C" at where: every length among the layouts. */
+static void wrong_length(const Task *t, int n, const char *where) {
     int T = t->seq_len, n_layouts = t->n_val + t->n_train_file, k = 0, count = 0;
     char *seen = calloc((size_t)T + 1, 1);
     const int *tok, *tgt;
@@ -43,14 +43,16 @@ static void wrong_length(const Task *t, int n) {
         int len = mask_prompt_length(t, mask);
         if (len >= 0 && len <= T && !seen[len]) seen[len] = 1, count++;
     }
-    fprintf(stderr, "error: --prompt: %d symbol%s, but the prompts of this task have ", n,
-            n == 1 ? "" : "s");
-    for (int len = 0; seen && len <= T; len++)
+    char lens[1024] = ""; /* the lengths; a long list is cut, not overrun */
+    size_t at = 0;
+    for (int len = 0; seen && len <= T && at < sizeof lens; len++)
         if (seen[len]) {
             k++;
-            fprintf(stderr, "%s%d", k == 1 ? "" : k == count ? " or " : ", ", len);
+            at += (size_t)snprintf(lens + at, sizeof lens - at, "%s%d",
+                                   k == 1 ? "" : k == count ? " or " : ", ", len);
         }
-    fprintf(stderr, "%s\n", count == 0 ? "none (no example)" : "");
+    error_add(NULL, 0, where, "%d symbol%s, but the prompts of this task have %s", n,
+              n == 1 ? "" : "s", count == 0 ? "none (no example)" : lens);
     free(seen);
 }
 
@@ -84,12 +86,12 @@ static void alphabet_text(const Task *t, char *out) {
 /* Splits copy (cut in place) into at most T + 2 words, then drops a trailing "|" or "<sep>" (the
  * words first, so one at the end can be told from one inside). Returns 0, or 2 after the message
  * when there are more words. */
-static int split_words(char *copy, int T, char **words, int *n_words) {
+static int split_words(char *copy, int T, char **words, int *n_words, const char *where) {
     *n_words = 0;
     for (char *save = NULL, *w = strtok_r(copy, " \t\r\n", &save); w;
          w = strtok_r(NULL, " \t\r\n", &save)) {
         if (*n_words == T + 2) {
-            fprintf(stderr, "error: --prompt: more than %d symbols; this model reads %d tokens\n", T, T);
+            error_add(NULL, 0, where, "more than %d symbols; this model reads %d tokens", T, T);
             return 2;
         }
         words[(*n_words)++] = w;
@@ -102,7 +104,8 @@ static int split_words(char *copy, int T, char **words, int *n_words) {
 
 /* The ids of the n_words words into sym (*n of them, at most seq_len). Returns 0, or 2 after the
  * message naming the first word outside the alphabet, or when there are more than seq_len. */
-static int parse_symbols(const Task *t, char **words, int n_words, int *sym, int *n) {
+static int parse_symbols(const Task *t, char **words, int n_words, int *sym, int *n,
+                         const char *where) {
     int T = t->seq_len;
     *n = 0;
     for (int i = 0; i < n_words; i++) {
@@ -110,13 +113,12 @@ static int parse_symbols(const Task *t, char **words, int n_words, int *sym, int
         if (id < 0) {
             char alphabet[ALPHABET_TEXT];
             alphabet_text(t, alphabet);
-            error_add(NULL, 0, NULL,
-                      "--prompt: '%s' (symbol %d) is not in the task's alphabet (%s)", words[i],
-                      i + 1, alphabet);
+            error_add(NULL, 0, where, "'%s' (symbol %d) is not in the task's alphabet (%s)",
+                      words[i], i + 1, alphabet);
             return 2;
         }
         if (*n >= T) {
-            fprintf(stderr, "error: --prompt: more than %d symbols; this model reads %d tokens\n", T, T);
+            error_add(NULL, 0, where, "more than %d symbols; this model reads %d tokens", T, T);
             return 2;
         }
         sym[(*n)++] = id;
@@ -126,9 +128,9 @@ static int parse_symbols(const Task *t, char **words, int n_words, int *sym, int
 
 /* The first layout (validation examples, then a file task's training examples) whose prompt has
  * n symbols, or -1 after the message (n is 0, or no example has that many). */
-static int example_for(const Task *t, int n) {
+static int example_for(const Task *t, int n, const char *where) {
     if (n == 0) {
-        fprintf(stderr, "error: --prompt: no symbols given\n");
+        error_add(NULL, 0, where, "no symbols given");
         return -1;
     }
     const int *tok, *tgt;
@@ -137,7 +139,7 @@ static int example_for(const Task *t, int n) {
         layout(t, r, &tok, &tgt, &mask);
         if (mask_prompt_length(t, mask) == n) return r;
     }
-    wrong_length(t, n);
+    wrong_length(t, n, where);
     return -1;
 }
 
@@ -167,7 +169,7 @@ static void print_answer(Model *m, const Task *t, int r, const int *sym, int n, 
     fprintf(out, "\n");
 }
 
-int prompt_answer(Model *m, const Task *t, const char *prompt, FILE *out) {
+int prompt_answer(Model *m, const Task *t, const char *prompt, const char *where, FILE *out) {
     int T = t->seq_len;
     int *sym = malloc(sizeof(int) * (size_t)(T + 1)), *tokens = malloc(sizeof(int) * (size_t)T);
     int *answer = malloc(sizeof(int) * (size_t)T);
@@ -176,9 +178,9 @@ int prompt_answer(Model *m, const Task *t, const char *prompt, FILE *out) {
     int rc = 1, n_words = 0, n = 0;
     if (!sym || !tokens || !answer || !copy || !words) {
         fprintf(stderr, "error: out of memory\n");
-    } else if ((rc = split_words(copy, T, words, &n_words)) == 0 &&
-               (rc = parse_symbols(t, words, n_words, sym, &n)) == 0) {
-        int b = example_for(t, n);
+    } else if ((rc = split_words(copy, T, words, &n_words, where)) == 0 &&
+               (rc = parse_symbols(t, words, n_words, sym, &n, where)) == 0) {
+        int b = example_for(t, n, where);
         if (b < 0)
             rc = 2;
         else

@@ -205,26 +205,36 @@ static const OwnedWriter RUN_WRITER = {
     .advice = "Move it away, or set run.name for a run of its own",
 };
 
+void train_run_folder_place(const Config *c, const char *dir, char *buf, size_t n) {
+    /* where run.name was set, unless run.dir was set later on the line (a --set after the file);
+     * neither set: the folder itself */
+    const char *name = config_origin(c, "run.name"), *parent = config_origin(c, "run.dir");
+    int later = c->origin_order[config_key_index("run.dir")] >
+                c->origin_order[config_key_index("run.name")];
+    const char *o = later || strcmp(name, "default") == 0 ? parent : name;
+    error_place(buf, n, strcmp(o, "default") != 0 ? o : dir, -1); /* a whole place, as it is */
+}
+
 /* Before a new run (no checkpoint) touches its folder: a symbolic link is refused (the logs
  * would be written wherever it points), and so is a folder that holds files but no run of ours
  * (no config.ini ./train wrote, no checkpoint.bin): its files would be overwritten. An earlier
  * run is replaced, as before; a folder another process trains in is left to the lock's refusal.
  * Returns 0 or EXIT_CONFIG. */
-int train_run_folder_check(const char *dir) {
+int train_run_folder_check(const char *dir, const char *where) {
     struct stat st;
     /* the folder or a parent of it a link (run.dir = d/link): the logs would go where it points */
-    if (dirs_refuse_link(dir, "run folder") != 0) return EXIT_CONFIG;
+    if (dirs_refuse_link(dir, "run folder", where) != 0) return EXIT_CONFIG;
     if (lstat(dir, &st) != 0) return 0; /* absent: created below (or the error said there) */
     if (!S_ISDIR(st.st_mode)) return 0; /* make_dirs reports it (ENOTDIR) */
     if (run_lock_holder(dir) != 0) return 0; /* the lock's refusal says it */
-    if (owned_dir_check(dir, &RUN_WRITER) != 0) return EXIT_CONFIG;
+    if (owned_dir_check(dir, &RUN_WRITER, where) != 0) return EXIT_CONFIG;
     if (!folder_holds_files(dir)) return 0;
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/checkpoint.bin", dir);
     if (access(path, F_OK) == 0 || config_ini_is_ours(dir)) return 0;
-    error_add(NULL, 0, NULL, "run folder '%s' holds files but no run of ./train (no config.ini it "
-                             "wrote, no checkpoint.bin); a new run would overwrite them. Set "
-                             "run.name to another name, or move the folder away; nothing was run",
+    error_add(NULL, 0, where, "run folder '%s' holds files but no run of ./train (no config.ini it "
+                              "wrote, no checkpoint.bin); a new run would overwrite them. Set "
+                              "run.name to another name, or move the folder away; nothing was run",
               dir);
     return EXIT_CONFIG;
 }
@@ -266,18 +276,27 @@ static int init_and_allocate(TrainRun *r) {
     return 0;
 }
 
+int train_check_steps(const Config *c, const char *checkpoint, long step, const char *where) {
+    if (step <= c->steps) return 0;
+    /* a --set on the line is what to change; a stored train.steps below the checkpoint's step
+     * is a damaged checkpoint, named enough by its path */
+    const char *origin = config_origin(c, "train.steps");
+    char by[CONFIG_STR + 96] = "";
+    if (strncmp(origin, "--set", 5) == 0)
+        snprintf(by, sizeof by, " (set at %s); set it to %ld or more", origin, step);
+    error_add(NULL, 0, where, "checkpoint '%s' is at step %ld, beyond train.steps = %d%s",
+              checkpoint, step, c->steps, by);
+    return -1;
+}
+
 /* The parameters, optimizer state, data generator, step and counters of the checkpoint file;
- * RUN_FINISHED (a note printed, nothing touched) when it is of the finished run. Returns 0,
- * RUN_FINISHED or EXIT_CONFIG. */
-static int resume_from(TrainRun *r, const char *checkpoint) {
+ * RUN_FINISHED (a note printed, nothing touched) when it is of the finished run; errors at where.
+ * Returns 0, RUN_FINISHED or EXIT_CONFIG. */
+static int resume_from(TrainRun *r, const char *checkpoint, const char *where) {
     const Config *c = r->c;
     CheckpointState st;
     if (checkpoint_load(checkpoint, &r->m, &r->opt, &st) != 0) return EXIT_CONFIG;
-    if (st.step > c->steps) {
-        error_add(NULL, 0, NULL, "checkpoint '%s' is at step %ld, beyond train.steps = %d",
-                  checkpoint, st.step, c->steps);
-        return EXIT_CONFIG;
-    }
+    if (train_check_steps(c, checkpoint, st.step, where) != 0) return EXIT_CONFIG;
     /* finished: the final checkpoint and attention map were written; nothing is touched. But
      * an extension of it killed before its first checkpoint dropped the final rows from the
      * logs (its step trains on): without loss.csv's final row, the final step is done again */
@@ -305,12 +324,12 @@ static int resume_from(TrainRun *r, const char *checkpoint) {
 }
 
 /* A resume continues the folder's logs: one that is absent, or whose header is torn or missing,
- * is bad input, said before the lock and the manifest are made (runlog_open_with would find it
- * after, with the manifest made). Returns 0 or EXIT_CONFIG. */
-static int logs_to_resume(const char *dir, const RunPrint *checked) {
+ * is bad input, said at where before the lock and the manifest are made (runlog_open_with would
+ * find it after, with the manifest made). Returns 0 or EXIT_CONFIG. */
+static int logs_to_resume(const char *dir, const char *where) {
     const char *missing = runlog_first_missing(dir);
     if (!missing) return runlog_check_headers(dir) != 0 ? EXIT_CONFIG : 0;
-    error_add(NULL, 0, checked ? checked->what : NULL,
+    error_add(NULL, 0, where,
               "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
               "copy of the folder keeps it), or train a new run; nothing was changed",
               dir, missing);
@@ -319,16 +338,17 @@ static int logs_to_resume(const char *dir, const RunPrint *checked) {
 
 /* Creates the run folder and takes its lock, before anything in it is touched: a second
  * ./train there would mix two runs. Returns 0, EXIT_CONFIG (another process holds the lock) or
- * EXIT_RUNTIME. */
-static int take_folder(TrainRun *r) {
+ * EXIT_RUNTIME, after an error at where. */
+static int take_folder(TrainRun *r, const char *where) {
     pid_t holder = 0;
     if (make_dirs(r->dir) != 0 || (r->lock_fd = run_lock_take(r->dir, &holder)) == -1) {
-        error_add(NULL, 0, NULL, "cannot create run folder '%s': %s", r->dir, strerror(errno));
+        error_add(NULL, 0, where, "cannot create run folder '%s': %s", r->dir, strerror(errno));
         return EXIT_RUNTIME;
     }
     if (r->lock_fd == -2) {
-        error_add(NULL, 0, NULL, "%s/ is being trained by another process (pid %ld); wait for it, "
-                                 "or set run.name for a run of its own", r->dir, (long)holder);
+        error_add(NULL, 0, where, "run folder '%s' is being trained by another process (pid %ld); "
+                                  "wait for it, or set run.name for a run of its own",
+                  r->dir, (long)holder);
         return EXIT_CONFIG;
     }
     return 0;
@@ -368,24 +388,28 @@ int run_build(TrainRun *r, const Config *c, const char *checkpoint, const RunPri
     memset(r, 0, sizeof *r); /* run_free of a run refused here frees nothing */
     r->lock_fd = -1;
     r->owned = -1;
-    char dir[sizeof r->dir];
+    char dir[sizeof r->dir], where[CONFIG_STR + 64];
     run_folder(c, checkpoint, dir, sizeof dir);
+    /* every error about the folder at the argument that named it (--resume's), else at the
+     * key that did (a new run's run.name) */
+    if (checked) snprintf(where, sizeof where, "%s", checked->what);
+    else train_run_folder_place(c, dir, where, sizeof where);
     /* a resumed run's folder too: a file of the user's under a name the run writes */
-    int rc = checkpoint ? owned_dir_check(dir, &RUN_WRITER) != 0 ? EXIT_CONFIG : 0
-                        : train_run_folder_check(dir);
+    int rc = checkpoint ? owned_dir_check(dir, &RUN_WRITER, where) != 0 ? EXIT_CONFIG : 0
+                        : train_run_folder_check(dir, where);
     if (rc == 0) rc = run_build_task_model_optimizer(r, c, c->batch_size, 0);
     memcpy(r->dir, dir, sizeof r->dir); /* after run_build_task_model_optimizer: it zeroes r */
     if (rc == 0) rc = init_and_allocate(r);
-    if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint);
-    if (rc == 0 && checkpoint) rc = logs_to_resume(r->dir, checked);
-    if (rc == 0) rc = take_folder(r);
+    if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint, where);
+    if (rc == 0 && checkpoint) rc = logs_to_resume(r->dir, where);
+    if (rc == 0) rc = take_folder(r, where);
     /* the checks (cmd_train.c) and resume_from read the folder before its lock was taken: what
      * the resume continues must be what they read (run_print.h) */
     if (rc == 0 && checked && run_print_verify(r->dir, checked) != 0) rc = EXIT_CONFIG;
     if (rc != 0) return rc;
     /* the folder is locked (take_folder): checked again and registered, so that every file
      * the run writes is claimed in its manifest (util/owned_dir.h) */
-    r->owned = owned_dir_open(r->dir, &RUN_WRITER, OWNED_NO_LOCK);
+    r->owned = owned_dir_open(r->dir, &RUN_WRITER, OWNED_NO_LOCK, where);
     if (r->owned < 0) return r->owned == -2 ? EXIT_CONFIG : EXIT_RUNTIME;
     if (!checkpoint) clear_earlier_run(r->dir, r->owned);
     rc = runlog_open_with(&r->log, r->dir, &r->m, r->cfg_text, checkpoint ? r->start_step : -1,

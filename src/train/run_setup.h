@@ -30,13 +30,25 @@ LrSchedule train_lr_schedule(const Config *c);
  * n_params parameters. Returns 0, or -1 on out-of-memory. */
 int train_optim_init(Optimizer *o, const Config *c, size_t n_params);
 
+/* The place of the errors about a new run's folder dir (no argument names it), into buf (n
+ * bytes): where its run.name was set ("configs/scaled.ini:8", "--set (argument 4)"), or its
+ * run.dir when that was set later on the line or run.name is the default; both defaults: the
+ * folder itself. */
+void train_run_folder_place(const Config *c, const char *dir, char *buf, size_t n);
+
 /* The check a new run (no checkpoint) makes of its folder dir before anything is written there:
  * 0 when it is absent, empty but for what a sweep's run command wrote (.lock, its markers, a
  * train.log starting with TRAIN_SWEEP_LOG_START), or a run of ./train (a config.ini it wrote, a
  * checkpoint.bin), or another process trains there (the lock refuses it later); else
- * EXIT_CONFIG after naming it: a symbolic link, or a folder holding files of the user's. The
- * sweep's run command (sweep/run_one.c) makes it before its train.log and markers go there. */
-int train_run_folder_check(const char *dir);
+ * EXIT_CONFIG after naming it at where (train_run_folder_place): a symbolic link, or a folder
+ * holding files of the user's. The sweep's run command (sweep/run_one.c) makes it before its
+ * train.log and markers go there. */
+int train_run_folder_check(const char *dir, const char *where);
+
+/* 0 when the checkpoint's step is within c's train.steps (a resume or --eval of it); else -1
+ * after an error at where (the run folder's place) naming the checkpoint, and the --set that
+ * gave train.steps when one did. */
+int train_check_steps(const Config *c, const char *checkpoint, long step, const char *where);
 
 /* The first bytes of every train.log a sweep's run command writes (its first line, sweep-run
  * CONFIG: training ...): a train.log that does not start so is the user's. */

@@ -179,12 +179,12 @@ static int print_tokens(const Task *t, const int *tokens, int n, FILE *out) {
 }
 
 /* The prompt's token ids into ids (room for strlen(prompt) + 1); returns how many, or -1 after
- * a message. */
-static int read_prompt(const Task *t, const char *prompt, int *ids) {
+ * a message at where. */
+static int read_prompt(const Task *t, const char *prompt, int *ids, const char *where) {
     int n = 0;
     if (sample_is_byte_task(t)) {
         for (const char *c = prompt; *c; c++) ids[n++] = (unsigned char)*c;
-        if (n == 0) fprintf(stderr, "error: --prompt: no bytes given\n");
+        if (n == 0) error_add(NULL, 0, where, "no bytes given");
         return n > 0 ? n : -1;
     }
     char *copy = strdup(prompt);
@@ -193,15 +193,15 @@ static int read_prompt(const Task *t, const char *prompt, int *ids) {
     for (char *w = strtok_r(copy, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
         int id = token_id(t, w);
         if (id < 0) {
-            error_add(NULL, 0, NULL, "--prompt: '%s' (token %d) is not in the task's vocabulary "
-                                     "(its symbols, <sep> or |, <pad>)", w, n + 1);
+            error_add(NULL, 0, where, "'%s' (token %d) is not in the task's vocabulary (its "
+                                      "symbols, <sep> or |, <pad>)", w, n + 1);
             free(copy);
             return -1;
         }
         ids[n++] = id;
     }
     free(copy);
-    if (n == 0) fprintf(stderr, "error: --prompt: no symbols given\n");
+    if (n == 0) error_add(NULL, 0, where, "no symbols given");
     return n > 0 ? n : -1;
 }
 
@@ -220,15 +220,16 @@ static int print_one(void *ctx, int token) {
     return print_tokens(s->t, &token, 1, s->out) != 0 || fflush(s->out) != 0 || ferror(s->out);
 }
 
-int sample_prompt(Model *m, const Task *t, const char *prompt, const SampleOptions *o, FILE *out) {
+int sample_prompt(Model *m, const Task *t, const char *prompt, const SampleOptions *o,
+                  const char *prompt_where, const char *top_k_where, FILE *out) {
     if (o->top_k > m->cfg.vocab_size) {
-        fprintf(stderr, "error: --top-k %d is larger than the vocabulary (%d tokens)\n", o->top_k,
-                m->cfg.vocab_size);
+        error_add(NULL, 0, top_k_where, "%d is larger than the vocabulary (%d tokens)", o->top_k,
+                  m->cfg.vocab_size);
         return 2;
     }
     int *ids = malloc(sizeof(int) * (strlen(prompt) + 1));
     int rc = ids ? 0 : 1, n = 0;
-    if (rc == 0 && (n = read_prompt(t, prompt, ids)) < 0) rc = 2;
+    if (rc == 0 && (n = read_prompt(t, prompt, ids, prompt_where)) < 0) rc = 2;
     if (rc == 0) {
         int bytes = sample_is_byte_task(t);
         if (!bytes) fputs("prompt:", out);

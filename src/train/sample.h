@@ -72,9 +72,11 @@ int sample_is_byte_task(const Task *t);
  * "prompt: NAMES   generated: NAMES". Each generated token is printed and flushed as it is
  * drawn; once out cannot be written (a pipe closed early) generation stops there, and 0 is
  * returned with out's error indicator set, for the caller to report once (main.c: exit code 1).
- * Returns 0; 2 after a message on stderr (an empty prompt, a name outside the vocabulary, top_k
- * above the vocabulary size); 1 when memory runs out. */
-int sample_prompt(Model *m, const Task *t, const char *prompt, const SampleOptions *o, FILE *out);
+ * Returns 0; 2 after a message on stderr at its option's place (error_add's: "--prompt (argument
+ * 4)") (an empty prompt, a name outside the vocabulary: at prompt_where; top_k above the
+ * vocabulary size: at top_k_where); 1 when memory runs out. */
+int sample_prompt(Model *m, const Task *t, const char *prompt, const SampleOptions *o,
+                  const char *prompt_where, const char *top_k_where, FILE *out);
 
 /* A text run's sample: generates o->n_new bytes after prompt[0..n_prompt) (byte ids, e.g. the
  * first 32 tokens of the validation part) with sample_generate, and writes path with two comment

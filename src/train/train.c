@@ -385,7 +385,7 @@ int train_run_from(const Config *c, const char *checkpoint, const RunPrint *chec
 }
 
 int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
-                          const char *prompt, const SampleOptions *gen) {
+                          const char *prompt, const SampleOptions *gen, const EvalPlaces *at) {
     set_threads(c);
     TrainRun run;
     CheckpointState st;
@@ -396,14 +396,10 @@ int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_example
     if (rc != 0) goto done;
     rc = EXIT_CONFIG;
     if (checkpoint_load(checkpoint, &run.m, &run.opt, &st) != 0) goto done;
-    if (c->steps < st.step) {
-        error_add(NULL, 0, NULL, "checkpoint '%s' is at step %ld, beyond its train.steps = %d",
-                  checkpoint, st.step, c->steps);
-        goto done;
-    }
+    if (train_check_steps(c, checkpoint, st.step, at->run) != 0) goto done;
     if (prompt) { /* the answer alone: one line a script can read */
-        rc = gen ? sample_prompt(&run.m, &run.task, prompt, gen, stdout)
-                 : prompt_answer(&run.m, &run.task, prompt, stdout);
+        rc = gen ? sample_prompt(&run.m, &run.task, prompt, gen, at->prompt, at->top_k, stdout)
+                 : prompt_answer(&run.m, &run.task, prompt, at->prompt, stdout);
         goto done;
     }
     EvalResult ev = evaluate_validation(&run.m, &run.task);

@@ -30,13 +30,20 @@ int train_run(const Config *c);
  * checkpoint dropped it) the final evaluation is done again. */
 int train_run_from(const Config *c, const char *checkpoint, const RunPrint *checked);
 
+/* Where --eval's inputs were given, for the errors about each (error_place's "OPTION (argument
+ * N)"; NULL: no place): the run folder ("--eval (argument 2)"), --prompt and --top-k. */
+typedef struct {
+    const char *run, *prompt, *top_k;
+} EvalPlaces;
+
 /* ./train --eval: loads the checkpoint (built from its own configuration c), prints the
  * validation loss and accuracies, the run's provenance and n_examples validation examples with
  * the model's greedy answer, wrong ones first (evaluate_print_examples); with prompt (not NULL)
  * the answer to that prompt instead of the examples (prompt.h), or with gen (not NULL) too,
- * gen->n_new tokens generated after it (--generate: sample.h). Returns an exit code. */
+ * gen->n_new tokens generated after it (--generate: sample.h). Each error is at its input's place
+ * in at. Returns an exit code. */
 int train_eval_checkpoint(const Config *c, const char *checkpoint, int n_examples,
-                          const char *prompt, const SampleOptions *gen);
+                          const char *prompt, const SampleOptions *gen, const EvalPlaces *at);
 
 
 /* True when x is NaN or ±Inf, by its bit pattern, so no compiler flag can remove the test. */

@@ -54,7 +54,7 @@ static int ancestor_of(const char *a, const char *p) {
     return n > 0 && p && strncmp(a, p, n) == 0 && (p[n] == '/' || p[n] == 0);
 }
 
-int dirs_refuse_link(const char *path, const char *what) {
+int dirs_refuse_link(const char *path, const char *what, const char *where) {
     char buf[4096], cwd[4096];
     size_t n = strlen(path);
     while (n > 1 && path[n - 1] == '/') n--; /* lstat("link/") would follow the link */
@@ -63,8 +63,8 @@ int dirs_refuse_link(const char *path, const char *what) {
     buf[n] = 0;
     struct stat st;
     if (lstat(buf, &st) == 0 && S_ISLNK(st.st_mode)) {
-        error_add(NULL, 0, NULL, "%s '%s' is a symbolic link: nothing is written through a link. "
-                                 "Give the folder itself, or another one; nothing was written",
+        error_add(NULL, 0, where, "%s '%s' is a symbolic link: nothing is written through a link. "
+                                  "Give the folder itself, or another one; nothing was written",
                   what, path);
         return -1;
     }
@@ -86,10 +86,10 @@ int dirs_refuse_link(const char *path, const char *what) {
             char to[4096];
             ssize_t k = readlink(abs, to, sizeof to - 1);
             to[k > 0 ? k : 0] = 0;
-            error_add(NULL, 0, NULL, "%s '%s' lies under a symbolic link, '%s' (to '%s'): nothing "
-                                     "is written through a link below the current folder or your "
-                                     "home. Give the path without the link, or another one; "
-                                     "nothing was written", what, path, abs, to);
+            error_add(NULL, 0, where, "%s '%s' lies under a symbolic link, '%s' (to '%s'): nothing "
+                                      "is written through a link below the current folder or your "
+                                      "home. Give the path without the link, or another one; "
+                                      "nothing was written", what, path, abs, to);
             return -1;
         }
         abs[i] = '/';

@@ -11,14 +11,15 @@
 int make_dirs(const char *path);
 
 /* 0 when nothing written into the folder path would go through a symbolic link; else -1 after
- * an error naming path and the link on stderr. Refused: path itself a link (trailing '/'
+ * an error at where (error_add's place: the argument that named path, or NULL) naming path and
+ * the link on stderr. Refused: path itself a link (trailing '/'
  * ignored: "link/" names the link itself; "error: <what> 'path' is a symbolic link ..."), or a
  * link among its parents ("error: <what> 'path' lies under a symbolic link, 'LINK' ..."),
  * unless that link is the current folder or $HOME or one of their ancestors, by name (the
  * current folder as $PWD names it when that is the same folder: a symlinked home, or a project
  * reached through a link, is where the user already is). A relative path's parents below the
  * current folder, an absolute path's parents all, are checked; missing ones are not links. */
-int dirs_refuse_link(const char *path, const char *what);
+int dirs_refuse_link(const char *path, const char *what, const char *where);
 
 /* path spelled plainly, by its text alone (nothing is resolved): its "." parts, repeated slashes
  * and trailing slashes dropped, ".." parts kept (with a link in the way "a/../b" is not "b"):

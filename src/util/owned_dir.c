@@ -184,56 +184,57 @@ static int check_one(void *ctx, const char *name) {
 
 /* -1 after an error when dir's lock file (util/run_lock.h) is a symbolic link: the lock of a
  * run, sweep or report folder is taken in it, never through a link; else 0. */
-static int lock_is_link(const char *dir, const OwnedWriter *w) {
+static int lock_is_link(const char *dir, const OwnedWriter *w, const char *where) {
     char lock[4200];
     struct stat st;
     snprintf(lock, sizeof lock, "%s/" RUN_LOCK_FILE, dir);
     if (lstat(lock, &st) != 0 || !S_ISLNK(st.st_mode)) return 0;
-    error_add(NULL, 0, NULL, "'%s' is a symbolic link, and the %s's lock is never taken through "
-                             "one. Remove the link (the lock file is made anew); nothing was "
-                             "written", lock, w->what);
+    error_add(NULL, 0, where, "'%s' is a symbolic link, and the %s's lock is never taken through "
+                              "one. Remove the link (the lock file is made anew); nothing was "
+                              "written", lock, w->what);
     return -1;
 }
 
-/* The check of owned_dir_check; on success (0) c->files and writers hold the manifest as it
- * is to be, the caller frees them. */
-static int check_folder(const char *dir, const OwnedWriter *w, Check *c, Names *writers) {
+/* The check of owned_dir_check, its errors at where; on success (0) c->files and writers hold
+ * the manifest as it is to be, the caller frees them. */
+static int check_folder(const char *dir, const OwnedWriter *w, const char *where, Check *c,
+                        Names *writers) {
     *c = (Check){.dir = dir, .w = w};
     *writers = (Names){0};
-    if (dirs_refuse_link(dir, w->what) != 0) return -1;
+    if (dirs_refuse_link(dir, w->what, where) != 0) return -1;
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0; /* made later, or make_dirs says */
-    if (lock_is_link(dir, w) != 0) return -1;
+    if (lock_is_link(dir, w, where) != 0) return -1;
     char why[128];
     int have = manifest_read(dir, &c->files, writers, why, sizeof why);
     if (have < 0) {
-        error_add(NULL, 0, NULL, "'%s/" OWNED_MANIFEST "' cannot be read (%s): the list of the "
-                                 "files ./train wrote in this %s. Move it away, or use another "
-                                 "folder; nothing was written", dir, why, w->what);
+        error_add(NULL, 0, where, "'%s/" OWNED_MANIFEST "' cannot be read (%s): the list of the "
+                                  "files ./train wrote in this %s. Move it away, or use another "
+                                  "folder; nothing was written", dir, why, w->what);
         names_free(&c->files);
         names_free(writers);
         return -1;
     }
     c->legacy = !names_has(writers, w->id);
     if (each_file_named(dir, w, check_one, c) != 0) {
-        error_add(NULL, 0, NULL, "out of memory checking '%s'", dir);
+        error_add(NULL, 0, where, "out of memory checking '%s'", dir);
         c->first[0] = 0;
         names_free(&c->files);
         names_free(writers);
         return -1;
     }
     if (!c->first[0]) return 0;
-    error_add(NULL, 0, NULL, "'%s/%s' is not a file %s wrote, and %s. %s; nothing was written",
+    error_add(NULL, 0, where, "'%s/%s' is not a file %s wrote, and %s. %s; nothing was written",
               dir, c->first, w->who, w->would, w->advice);
     names_free(&c->files);
     names_free(writers);
     return -1;
 }
 
-int owned_dir_check(const char *dir, const OwnedWriter *w) {
+int owned_dir_check(const char *dir, const OwnedWriter *w, const char *where) {
     Check c;
     Names writers;
-    if (check_folder(dir, w, &c, &writers) != 0) return -1;
+    if (check_folder(dir, w, where, &c, &writers) != 0) return -1;
     names_free(&c.files);
     names_free(&writers);
     return 0;
@@ -253,13 +254,13 @@ typedef struct {
 
 static Entry g_reg[OWNED_MAX];
 
-int owned_dir_open(const char *dir, const OwnedWriter *w, int lock) {
+int owned_dir_open(const char *dir, const OwnedWriter *w, int lock, const char *where) {
     int h = 0;
     while (h < OWNED_MAX && g_reg[h].used) h++;
     size_t n = strlen(dir);
     while (n > 1 && dir[n - 1] == '/') n--;
     if (h == OWNED_MAX || n >= sizeof g_reg[h].dir) {
-        error_add(NULL, 0, NULL, "cannot open %s '%s': %s", w->what, dir,
+        error_add(NULL, 0, where, "cannot open %s '%s': %s", w->what, dir,
                   h == OWNED_MAX ? "too many open" : strerror(ENAMETOOLONG));
         return -1;
     }
@@ -278,26 +279,26 @@ int owned_dir_open(const char *dir, const OwnedWriter *w, int lock) {
             nanosleep(&nap, NULL);
         }
         if (e->lock_fd == -2) {
-            error_add(NULL, 0, NULL, "%s '%s' is being written by another process (pid %ld); wait "
-                                     "for it to end, or use another folder; nothing was written",
+            error_add(NULL, 0, where, "%s '%s' is being written by another process (pid %ld); wait "
+                                      "for it to end, or use another folder; nothing was written",
                       w->what, dir, (long)holder);
             return -2;
         }
         if (e->lock_fd == -1) {
-            error_add(NULL, 0, NULL, "cannot lock %s '%s': %s", w->what, dir, strerror(errno));
+            error_add(NULL, 0, where, "cannot lock %s '%s': %s", w->what, dir, strerror(errno));
             return -1;
         }
     }
     Check c;
     Names writers;
-    if (check_folder(e->dir, w, &c, &writers) != 0) {
+    if (check_folder(e->dir, w, where, &c, &writers) != 0) {
         if (e->lock_fd >= 0) close(e->lock_fd);
         return -2;
     }
     int rc = 0;
     if (c.legacy) { /* taken by this writer from now on: its files are the manifest's */
         rc = names_add(&writers, w->id) != 0 ? -1 : manifest_write(e->dir, &c.files, &writers);
-        if (rc) error_add(NULL, 0, NULL, "cannot write '%s/" OWNED_MANIFEST "': %s", e->dir,
+        if (rc) error_add(NULL, 0, where, "cannot write '%s/" OWNED_MANIFEST "': %s", e->dir,
                           strerror(errno));
     }
     names_free(&c.files);

@@ -51,9 +51,10 @@ int owned_name_matches(const char *pattern, const char *name);
 /* Checks, writing nothing, that w may write into dir: dir is no symbolic link nor under one
  * (util/dirs.h), its lock file (util/run_lock.h) no symbolic link, and every file in it under a
  * name of w's is listed in its manifest, or (no manifest) adopted. Returns 0 (also for a folder
- * that does not exist yet), or -1 after an error on stderr naming the folder, the first such
- * file (strcmp order) and w->advice, or the linked lock file. */
-int owned_dir_check(const char *dir, const OwnedWriter *w);
+ * that does not exist yet), or -1 after an error on stderr at where (error_add's place: the
+ * argument that named dir, "--resume (argument 2)"; NULL: none) naming the folder, the first
+ * such file (strcmp order) and w->advice, or the linked lock file. */
+int owned_dir_check(const char *dir, const OwnedWriter *w, const char *where);
 
 /* lock of owned_dir_open: none (the caller holds the folder's lock: a run folder), the lock or a
  * refusal when another process holds it, the lock once the other process lets it go (a report
@@ -65,8 +66,8 @@ enum { OWNED_NO_LOCK = 0, OWNED_LOCK = 1, OWNED_LOCK_WAIT = 2 };
  * writes the manifest of a folder whose files were adopted, and registers it, so that
  * whole_write.c's writes into it are claimed. Returns a handle >= 0, -2 when refused (another
  * process holds the lock: said, with its pid; or the check failed) or -1 on an I/O error
- * (said). */
-int owned_dir_open(const char *dir, const OwnedWriter *w, int lock);
+ * (said; each at where, as owned_dir_check). */
+int owned_dir_open(const char *dir, const OwnedWriter *w, int lock, const char *where);
 
 /* Removes every file the manifest names that matches one of names[0..n) (patterns as in
  * OwnedWriter) and that this process has not written since owned_dir_open: an earlier report's

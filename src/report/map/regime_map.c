@@ -259,7 +259,9 @@ static const OwnedWriter MAP_WRITER = {
     .advice = "Use another --out, or move it away",
 };
 
-int regime_map_check_out(const char *out_dir) { return owned_dir_check(out_dir, &MAP_WRITER); }
+int regime_map_check_out(const char *out_dir) {
+    return owned_dir_check(out_dir, &MAP_WRITER, NULL);
+}
 
 const char *regime_map_folder_mark(const char *dir) {
     static const char *const CSVS[] = {"regime_map.csv", "regime_map_lr.csv"};
@@ -406,7 +408,7 @@ int regime_map_write(const char *out_dir, char *const *dirs, int n_dirs, FILE *o
         rc = 1;
     }
     /* locked while written, each file claimed in the folder's manifest (owned_dir.h) */
-    if (rc == 0 && (owned = owned_dir_open(out_dir, &MAP_WRITER, OWNED_LOCK_WAIT)) < 0)
+    if (rc == 0 && (owned = owned_dir_open(out_dir, &MAP_WRITER, OWNED_LOCK_WAIT, NULL)) < 0)
         rc = owned == -2 ? 2 : 1;
     if (rc == 0) rc = write_set(&m, out);
     if (rc == 0) say_written(&m, n_dirs, out);

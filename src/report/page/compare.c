@@ -114,7 +114,7 @@ int report_compare(const CompareArgs *a) {
         default_out(dir, sizeof dir, runs, n_dirs);
     OwnedWriter w = COMPARE_WRITER;
     w.n_names = 1 + figures_file_names(g_report_names + 1);
-    if (owned_dir_check(dir, &w) != 0) {
+    if (owned_dir_check(dir, &w, NULL) != 0) {
         rc = RC_USAGE;
         goto done;
     }
@@ -130,7 +130,7 @@ int report_compare(const CompareArgs *a) {
         goto done;
     }
     /* locked while it is written: a second --compare into it waits (owned_dir.h) */
-    int owned = owned_dir_open(dir, &w, OWNED_LOCK_WAIT);
+    int owned = owned_dir_open(dir, &w, OWNED_LOCK_WAIT, NULL);
     if (owned < 0) {
         rc = owned == -2 ? RC_USAGE : RC_IO;
         goto done;

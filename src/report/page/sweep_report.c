@@ -240,7 +240,7 @@ const char *sweep_report_folder_mark(const char *dir) {
 
 int sweep_report_check_folder(const char *dir) {
     if (sweep_report_check_name(dir) != 0) return -1;
-    return owned_dir_check(dir, &REPORT_WRITER);
+    return owned_dir_check(dir, &REPORT_WRITER, NULL);
 }
 
 /* ------------------------------------------------------------------ the report */
@@ -329,7 +329,7 @@ int sweep_report(const char *out_dir, FILE *out) {
     }
     /* locked while it is written (a second report into the folder waits), and the figures of
      * an earlier report that this one does not draw go (owned_dir.h) */
-    int owned = owned_dir_open(out_dir, &REPORT_WRITER, OWNED_LOCK_WAIT);
+    int owned = owned_dir_open(out_dir, &REPORT_WRITER, OWNED_LOCK_WAIT, NULL);
     if (owned < 0) {
         fclose(mem);
         free(text);
