@@ -593,8 +593,9 @@ START_TEST(test_long_spellings) {
     argv[0] = run, argv[1] = out;
     r = tu_call(cli_export, argv);
     char want[160];
-    snprintf(want, sizeof want, "' is too long (%zu bytes): its files' paths would pass the %d "
-                                "bytes the system opens\n", strlen(run), PATH_MAX - 1);
+    snprintf(want, sizeof want, "' is too long (%zu bytes): its files' paths (up to %zu bytes "
+                                "more) would pass the %d bytes the system opens\n",
+             strlen(run), strlen("/attn_map_tokens.csv"), PATH_MAX - 1);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_msg(strncmp(r.err, "error: --export (argument 2): run folder path '", 47) == 0 &&
                       strstr(r.err, want), "%.200s ... %s", r.err, want);
@@ -604,6 +605,68 @@ START_TEST(test_long_spellings) {
 }
 END_TEST
 
+/* The room a resume needs after its folder's path: "/", the longest name a run writes and the
+ * temporary suffix of a whole-file write, ".tmp.PID.K" with PID and K of up to 10 digits each. */
+#define RESUME_RESERVE (strlen("/attn_map_tokens.csv") + strlen(".tmp.") + 10 + 1 + 10)
+
+/* A resume whose folder's spelling leaves no room for the files it writes (attn_map_tokens.csv,
+ * grad_norms.csv.tmp.PID.K) is refused before any work, naming its length, and changes nothing;
+ * a byte shorter it trains on. An export file whose temporary name would not fit likewise (it
+ * failed after loading the model, at FILE.tmp.PID.0); a shorter one is written. */
+START_TEST(test_long_spellings_written) {
+    train_tiny("run", "");
+    size_t fit = PATH_MAX - 1 - RESUME_RESERVE; /* the longest spelling a resume takes */
+    char *args = malloc(PATH_MAX + 64), path[300];
+    /* ".//" then "./" n times then runs/run: 3 + 2n + 8 bytes, odd; "" + 2n + 8: even */
+    char *odd = spelled(".//", (int)(fit - 11) / 2, "runs/run"),
+         *even = spelled("", (int)(fit - 8) / 2 + 1, "runs/run");
+    char *fits = fit % 2 ? odd : even, *over = fit % 2 ? even : odd;
+    ck_assert_uint_eq(strlen(fits), fit);
+    ck_assert_uint_eq(strlen(over), fit + 1);
+    snprintf(path, sizeof path, "%s/runs/run/loss.csv", g_tmp);
+    char *before = tu_read_file(path, NULL);
+    sprintf(args, "--resume %s --set train.steps=40", over);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    char want[120];
+    snprintf(want, sizeof want, "' is too long (%zu bytes): its files' paths (up to %zu bytes "
+                                "more, with a write's temporary name)", fit + 1, RESUME_RESERVE);
+    ck_assert(tu_train_output_contains(g_tmp, "error: --resume (argument 2): run folder path '"));
+    ck_assert(tu_train_output_contains(g_tmp, want));
+    char *after = tu_read_file(path, NULL);
+    ck_assert_str_eq(after, before);
+    free(after);
+    sprintf(args, "--resume %s --set train.steps=40", fits);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    ck_assert(tu_file_contains(path, "\n40,"));
+    free(before);
+    free(odd);
+    free(even);
+    /* the export file: its temporary name adds up to ".tmp." and 10 + 1 + 10 digits */
+    char pre[100], run[200];
+    snprintf(pre, sizeof pre, "%s/", g_tmp);
+    snprintf(run, sizeof run, "%s/runs/run", g_tmp);
+    size_t room = PATH_MAX - 1 - (strlen(".tmp.") + 10 + 1 + 10);
+    for (int k = 0; k < 2; k++) { /* the longest that fits (even or odd), then one byte more */
+        size_t len = room + (size_t)k, rest = len - strlen(pre);
+        const char *tail = rest % 2 ? "e.sft" : "e.st";
+        char *out = spelled(pre, (int)(rest - strlen(tail)) / 2, tail);
+        ck_assert_uint_eq(strlen(out), len);
+        const char *argv[] = {run, out, NULL};
+        TuResult r = tu_call(cli_export, argv);
+        snprintf(want, sizeof want, "error: --export (argument 3): '%.10s", out);
+        ck_assert_msg(r.rc == 2 * k && (!k || strstr(r.err, want) == r.err),
+                      "len %zu: rc %d: %.200s", len, r.rc, r.err);
+        snprintf(want, sizeof want, "' is too long (%zu bytes): written through a temporary name",
+                 len);
+        ck_assert_msg(!k || strstr(r.err, want), "%.100s ... not in %s", want, r.err);
+        ck_assert_int_eq(access(out, F_OK), k ? -1 : 0);
+        tu_result_free(&r);
+        free(out);
+    }
+    free(args);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("cli_export", make_tmp, remove_tmp, 120, test_export_matches_model,
                         test_val_file, test_refused_lines, test_export_refuses_run_folders,
-                        test_long_spellings);
+                        test_long_spellings, test_long_spellings_written);

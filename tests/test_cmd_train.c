@@ -465,7 +465,7 @@ START_TEST(test_split_run_dir) {
         config_defaults(&c);
         TuCapture ce;
         tu_capture_begin(&ce, 2);
-        int rc = cli_split_run_dir(CASES[k].path, &c, "--resume (argument 2)");
+        int rc = cli_split_run_dir(CASES[k].path, &c, "--resume (argument 2)", 1);
         char *err = tu_capture_end(&ce);
         if (CASES[k].dir) {
             ck_assert_msg(rc == CASES[k].inside, "case %zu ('%s'): %d: %s", k, CASES[k].path, rc,
@@ -489,8 +489,32 @@ START_TEST(test_split_run_dir) {
     config_defaults(&c);
     TuCapture ce;
     tu_capture_begin(&ce, 2);
-    ck_assert_int_eq(cli_split_run_dir(long_path, &c, NULL), -1);
+    ck_assert_int_eq(cli_split_run_dir(long_path, &c, NULL, 0), -1);
     free(tu_capture_end(&ce));
+    /* a folder part of 256 bytes: refused only where run.dir is written (need_dir, not spelled
+     * from inside), saying run.dir's limit; else the name is taken, run.dir left as it was */
+    char long_dir[CONFIG_STR + 16];
+    memset(long_dir, 'd', CONFIG_STR);
+    snprintf(long_dir + CONFIG_STR, sizeof long_dir - CONFIG_STR, "/tiny");
+    char up[sizeof long_dir + 8];
+    snprintf(up, sizeof up, "%s/../x", long_dir);
+    static const struct { int need, up, rc; } DIRS[] = {{1, 0, -1}, {0, 0, 0}, {1, 1, 1}, {0, 1, 1}};
+    for (size_t k = 0; k < sizeof DIRS / sizeof *DIRS; k++) {
+        config_defaults(&c);
+        snprintf(c.run_dir, sizeof c.run_dir, "stored");
+        tu_capture_begin(&ce, 2);
+        int rc = cli_split_run_dir(DIRS[k].up ? up : long_dir, &c, "--resume (argument 2)",
+                                   DIRS[k].need);
+        char *err = tu_capture_end(&ce);
+        ck_assert_msg(rc == DIRS[k].rc, "case %zu: %d: %s", k, rc, err);
+        ck_assert_str_eq(c.run_dir, "stored");
+        if (rc < 0)
+            ck_assert_msg(strstr(err, "' (256 bytes) is too long for run.dir (at most 255 bytes)"),
+                          "%s", err);
+        else
+            ck_assert_str_eq(c.run_name, DIRS[k].up ? "x" : "tiny");
+        free(err);
+    }
 }
 END_TEST
 
@@ -515,7 +539,7 @@ START_TEST(test_split_run_dir_dots) {
         snprintf(path, sizeof path, "%s%s", tmp, TAILS[k].tail);
         Config c;
         config_defaults(&c);
-        ck_assert_msg(cli_split_run_dir(path, &c, NULL) == TAILS[k].real, "'%s': not %d", path,
+        ck_assert_msg(cli_split_run_dir(path, &c, NULL, 1) == TAILS[k].real, "'%s': not %d", path,
                       TAILS[k].real);
         ck_assert_msg(strcmp(c.run_name, "tiny") == 0, "'%s': name '%s'", path, c.run_name);
         const char *want = TAILS[k].real ? real : tmp;
@@ -529,7 +553,7 @@ START_TEST(test_split_run_dir_dots) {
     ck_assert_int_eq(chdir(sub), 0);
     Config c;
     config_defaults(&c);
-    int rc = cli_split_run_dir("./", &c, NULL);
+    int rc = cli_split_run_dir("./", &c, NULL, 1);
     ck_assert_int_eq(chdir(cwd), 0);
     ck_assert_int_eq(rc, 1);
     ck_assert_str_eq(c.run_name, "tiny");

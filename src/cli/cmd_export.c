@@ -189,6 +189,7 @@ static int check_outside_runs(const char *path, const char *dir, const char *pla
 static int check_new_file(const char *path, const char *what, const char *place) {
     struct stat st;
     size_t len = strlen(path);
+    if (cli_check_written_path(path, place) != 0) return -1;
     if (len > 0 && path[len - 1] == '/') { /* not "its folder 'x.st' does not exist" */
         error_add(NULL, 0, place, "%s '%s' names a folder (it ends with '/'): it needs a file "
                                   "name (FILE.safetensors)", what, path);
@@ -285,7 +286,7 @@ static int exported_config(const char *checkpoint, const char *run_dir, const Co
                            const char *place, char **text) {
     if (checkpoint_read_config(checkpoint, text) != 0) return EXIT_CONFIG;
     Config named = *c;
-    if (cli_split_run_dir(run_dir, &named, place) < 0) { /* as --eval: named */
+    if (cli_split_run_dir(run_dir, &named, place, 0) < 0) { /* as --eval: named */
         free(*text);
         *text = NULL;
         return EXIT_CONFIG;
@@ -307,7 +308,7 @@ static int exported_config(const char *checkpoint, const char *run_dir, const Co
  * *stored (exported_config). Returns -1, or an exit code after a message. */
 static int read_run(const char *run_dir, const char *place, char checkpoint[PATH_MAX],
                     Config *c, char **stored) {
-    if (cli_run_checkpoint(checkpoint, run_dir, place) != 0) return EXIT_CONFIG;
+    if (cli_run_checkpoint(checkpoint, run_dir, place, 0) != 0) return EXIT_CONFIG;
     if (checkpoint_check_present(run_dir, place) != 0) return EXIT_CONFIG;
     config_defaults(c);
     if (checkpoint_load_config(checkpoint, c, place) != 0 || config_validate(c) != 0)

@@ -43,7 +43,7 @@ static int has_dotdot_part(const char *plain) {
     return 0;
 }
 
-int cli_split_run_dir(const char *path, Config *c, const char *where) {
+int cli_split_run_dir(const char *path, Config *c, const char *where, int need_dir) {
     char buf[PATH_MAX];
     /* by its plain spelling: "./copies/orig" (what tab completion gives), "copies//orig/" and
      * copies/orig are one folder, run copies/orig of run.dir "copies" */
@@ -68,12 +68,23 @@ int cli_split_run_dir(const char *path, Config *c, const char *where) {
     }
     const char *name = slash ? slash + 1 : buf;
     const char *dir = slash ? (slash == buf ? "/" : (*slash = 0, buf)) : ".";
-    if (strlen(name) >= CONFIG_STR || strlen(dir) >= CONFIG_STR || !*name) {
+    if (strlen(name) >= CONFIG_STR || !*name) {
         error_add(NULL, 0, where, "run folder path '%s' is too long or names no folder", path);
         return -1;
     }
+    /* only a run.dir that is written needs to fit one: --resume's from a path not spelled
+     * from inside (which keeps the stored one) */
+    if (strlen(dir) >= CONFIG_STR && need_dir && !inside) {
+        error_add(NULL, 0, where, "run folder path '%s': its folder part '%s' (%zu bytes) is too "
+                                  "long for run.dir (at most %d bytes), which a resume takes from "
+                                  "the path and writes into the run's config.ini. Spell the folder "
+                                  "shorter (a relative path), or resume it from inside (cd there, "
+                                  "--resume .), which keeps the run.dir it has",
+                  path, dir, strlen(dir), CONFIG_STR - 1);
+        return -1;
+    }
     memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
-    memcpy(c->run_dir, dir, strlen(dir) + 1);
+    if (strlen(dir) < CONFIG_STR) memcpy(c->run_dir, dir, strlen(dir) + 1);
     return inside;
 }
 
@@ -392,7 +403,7 @@ enum { CHECKPOINT_PATH = PATH_MAX, PLACE = 48 }; /* load_run_folder's buffers: a
 static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
                            char checkpoint[CHECKPOINT_PATH], char place[PLACE], RunPrint *print) {
     error_place(place, PLACE, a->resume_dir ? "--resume" : "--eval", a->dir_argn);
-    if (cli_run_checkpoint(checkpoint, run_dir, place) != 0) return -1;
+    if (cli_run_checkpoint(checkpoint, run_dir, place, a->resume_dir != NULL) != 0) return -1;
     if (checkpoint_check_present(run_dir, place) != 0) return -1;
     run_print_take(run_dir, place, print);
     if (checkpoint_load_config(checkpoint, c, place) != 0) return -1;
@@ -400,7 +411,7 @@ static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
      * run folder is resumed in place, never in its original (train/run_setup.c: the
      * checkpoint's folder). A path spelled from inside ("." or "../tiny", cli_split_run_dir's
      * 1) names no parent of the run's: run.dir stays as the checkpoint stores it. */
-    int inside = cli_split_run_dir(run_dir, c, place);
+    int inside = cli_split_run_dir(run_dir, c, place, a->resume_dir != NULL);
     if (inside < 0 || (a->resume_dir && check_resume_name(c, run_dir, place) != 0))
         return -1;
     if (a->resume_dir && inside) /* none stored: the parent, as for any path */

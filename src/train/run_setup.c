@@ -441,13 +441,23 @@ const char *train_run_folder_mark(const char *dir) {
     return config_ini_is_ours(dir) ? "config.ini" : NULL;
 }
 
+/* The folder's own files too: a new run reads a manifest as its list of files (and rewrites
+ * it), takes its lock on .lock; a sweep's run appends to train.log. */
+static const char *const FOLDER_NAMES[] = {OWNED_MANIFEST, RUN_LOCK_FILE, "train.log"};
+
 int train_run_writes_name(const char *name) {
-    /* the folder's own files too: a new run reads a manifest as its list of files (and rewrites
-     * it), takes its lock on .lock; a sweep's run appends to train.log */
-    static const char *const FOLDER_NAMES[] = {OWNED_MANIFEST, RUN_LOCK_FILE, "train.log"};
     for (size_t i = 0; i < sizeof FOLDER_NAMES / sizeof *FOLDER_NAMES; i++)
         if (strcmp(name, FOLDER_NAMES[i]) == 0) return 1;
     for (size_t i = 0; i < sizeof RUN_NAMES / sizeof *RUN_NAMES; i++)
         if (strcmp(name, RUN_NAMES[i]) == 0) return 1;
     return 0;
+}
+
+size_t train_run_name_max(void) {
+    size_t longest = 0;
+    for (size_t i = 0; i < sizeof FOLDER_NAMES / sizeof *FOLDER_NAMES; i++)
+        if (strlen(FOLDER_NAMES[i]) > longest) longest = strlen(FOLDER_NAMES[i]);
+    for (size_t i = 0; i < sizeof RUN_NAMES / sizeof *RUN_NAMES; i++)
+        if (strlen(RUN_NAMES[i]) > longest) longest = strlen(RUN_NAMES[i]);
+    return longest;
 }
