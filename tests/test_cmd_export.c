@@ -310,6 +310,10 @@ typedef struct {
 static const LineCase LINES[] = {
     {{NULL}, 2, "error: --export needs a run folder\nusage: ./train --export"},
     {{"@runs/run"}, 2, "error: --export needs the file to write"},
+    {{"", "@a.safetensors"}, 2,
+     "error: --export (argument 2): needs a run folder, got an empty argument\n"},
+    {{"@runs/run", ""}, 2,
+     "error: --export (argument 3): needs the file to write, got an empty argument\n"},
     /* the place in front: the argument at fault (a "@" path is g_tmp's: the line from there) */
     {{"@runs/run", "@a.safetensors", "@b.safetensors"}, 2,
      "/b.safetensors (argument 4): a third argument: --export takes one run folder and one file "
@@ -349,8 +353,13 @@ static const LineCase LINES[] = {
      "/plain/x.st/' names a folder (it ends with '/'): it needs a file name (FILE.safetensors)\n"},
     {{"@runs/run", "@empty/"}, 2, "/empty/' names a folder (it ends with '/')"},
     {{"@runs/run", "@a.safetensors", "--val", "@plain/v.st/"}, 2,
-     "error: --val (argument 5): --val '"},
-    {{"@runs/run", "@a.safetensors", "--val", "@exists.safetensors"}, 2, "--val '"},
+     "error: --val (argument 5): validation file '"},
+    {{"@runs/run", "@a.safetensors", "--val", "@exists.safetensors"}, 2, "): validation file '"},
+    /* an existing folder, however spelled: named as one, not as a file to remove */
+    {{"@runs/run", "@empty/."}, 2, "/empty/.' names a folder: it needs a file name"},
+    {{"@runs/run", "@empty"}, 2, "/empty' names a folder: it needs a file name"},
+    {{"@runs/run", "@a.safetensors", "--val", "@empty/.."}, 2,
+     "error: --val (argument 5): validation file '"},
     /* the user's paths quoted escaped (util/error_list.h), on stderr and on stdout */
     {{"@mis\x1b[2J\rsing", "@a.safetensors"}, 2, "mis\\x1b[2J\\rsing'\n"},
     {{"@runs/run", "@no\x1b[2J\rdir/a.safetensors"}, 2,

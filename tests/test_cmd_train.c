@@ -70,7 +70,18 @@ static const BadLine BAD[] = {
      "error: --eval (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--eval", "r", "--prompt", "1", "--prompt", "2"}, 2,
      "error: --prompt (argument 6): given twice (first at argument 4); give it once\n"},
-    {{"./train", "--resume", ""}, 2, "error: --resume (argument 2): needs a run folder\n"},
+    {{"./train", "--resume", ""}, 2,
+     "error: --resume (argument 2): needs a run folder, got an empty argument\n"},
+    /* an option where the folder belongs: the folder forgotten, not a folder named so */
+    {{"./train", "--resume", "--set", "run.threads=1", "runs/tiny"}, 2,
+     "error: --resume (argument 1): needs a run folder, got the option '--set' (a folder whose "
+     "name starts with '--' is spelled './--set')\n"},
+    {{"./train", "--eval", "--prompt", "1 2 3 4", "runs/tiny"}, 2,
+     "error: --eval (argument 1): needs a run folder, got the option '--prompt' (a folder whose "
+     "name starts with '--' is spelled './--prompt')\n"},
+    {{"./train", "a.ini", "--resume", "--bogus"}, 2,
+     "error: --resume (argument 2): needs a run folder, got the option '--bogus' (a folder whose "
+     "name starts with '--' is spelled './--bogus')\n"},
     /* a flag without a value given twice, as one with (--where was the only one refused) */
     {{"./train", "--print-config", "a.ini", "--print-config"}, 2,
      "error: --print-config (argument 3): given twice (first at argument 1); give it once\n"},
@@ -90,7 +101,20 @@ static const BadLine BAD[] = {
     {{"./train", "--generate", "-5"}, 2,
      "error: --generate (argument 2): needs a number of tokens from 1 to 100000, got '-5'\n"},
     {{"./train", "--generate"}, 2,
-     "error: --generate (argument 1): needs a number of tokens from 1 to 100000, got ''\n"},
+     "error: --generate (argument 1): needs a number of tokens from 1 to 100000, got nothing (the "
+     "line ends there)\n"},
+    {{"./train", "--generate", ""}, 2,
+     "error: --generate (argument 2): needs a number of tokens from 1 to 100000, got an empty "
+     "argument\n"},
+    {{"./train", "--top-k", ""}, 2,
+     "error: --top-k (argument 2): needs a whole number >= 0 (0 = every token), got an empty "
+     "argument\n"},
+    {{"./train", "--temperature", ""}, 2,
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got an "
+     "empty argument\n"},
+    {{"./train", "--seed"}, 2,
+     "error: --seed (argument 1): needs an integer in [0, 2^64-1], got nothing (the line ends "
+     "there)\n"},
     {{"./train", "--temperature", "-1"}, 2,
      "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got '-1'\n"},
     {{"./train", "--temperature", "nan"}, 2,
@@ -498,7 +522,8 @@ START_TEST(test_split_run_dir) {
     snprintf(long_dir + CONFIG_STR, sizeof long_dir - CONFIG_STR, "/tiny");
     char up[sizeof long_dir + 8];
     snprintf(up, sizeof up, "%s/../x", long_dir);
-    static const struct { int need, up, rc; } DIRS[] = {{1, 0, -1}, {0, 0, 0}, {1, 1, 1}, {0, 1, 1}};
+    static const struct { int need, up, rc; } DIRS[] = {
+        {1, 0, -1}, {0, 0, 0}, {1, 1, 1}, {0, 1, 1}};
     for (size_t k = 0; k < sizeof DIRS / sizeof *DIRS; k++) {
         config_defaults(&c);
         snprintf(c.run_dir, sizeof c.run_dir, "stored");

@@ -290,8 +290,8 @@ END_TEST
  * was set, or its run.dir when that came later on the line), then the folder or file named (the
  * attack on run folders found these placed inside the text or not at all): a linked folder, an
  * unreadable manifest, a file of the user's, a folder another process trains in, a damaged
- * checkpoint, a path too long for the run.dir a resume writes, a folder --export cannot find. Each case damages a
- * fresh copy c of one run r (%s: a folder path too long for run.dir, made on the way). */
+ * checkpoint, a path too long for the run.dir a resume writes, a folder --export cannot find.
+ * Each case damages a fresh copy c of one run r (%s: a folder path too long for run.dir, made on the way). */
 #define LONG_DIR                                                                                  \
     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd" \
     "dddddddddddddddddddddddddddddddddddddddd/eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" \

@@ -116,8 +116,12 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
                                a->run_dir_argn, a->out_argn);
         }
     }
-    if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");
-    if (!a->out || !*a->out) return cli_fail(usage, "--export needs the file to write");
+    if (!a->run_dir) return cli_fail(usage, "--export needs a run folder");
+    if (!*a->run_dir) return cli_fail_at(NULL, "--export", a->run_dir_argn, "needs a run folder, "
+                                                                          "got an empty argument");
+    if (!a->out) return cli_fail(usage, "--export needs the file to write");
+    if (!*a->out) return cli_fail_at(NULL, "--export", a->out_argn, "needs the file to write, got "
+                                                                   "an empty argument");
     if (a->val && same_file(a->val, a->out))
         return cli_fail_at(NULL, "--val", a->val_argn,
                            "'%s' is the export file itself", a->val);
@@ -193,6 +197,11 @@ static int check_new_file(const char *path, const char *what, const char *place)
     if (len > 0 && path[len - 1] == '/') { /* not "its folder 'x.st' does not exist" */
         error_add(NULL, 0, place, "%s '%s' names a folder (it ends with '/'): it needs a file "
                                   "name (FILE.safetensors)", what, path);
+        return -1;
+    }
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* "x/.", "x/..", a folder's name */
+        error_add(NULL, 0, place, "%s '%s' names a folder: it needs a file name (FILE.safetensors)",
+                  what, path);
         return -1;
     }
     if (lstat(path, &st) == 0) {
@@ -334,7 +343,7 @@ int cli_export(int argc, char **argv) {
     if ((no_data ? checkpoint_check_folder(checkpoint, a.run_dir, place)
                  : checkpoint_check_resume(checkpoint, a.run_dir, &c, place)) != 0 ||
         check_new_file(a.out, "export file", out_place) != 0 ||
-        (a.val && check_new_file(a.val, "--val", val_place) != 0)) {
+        (a.val && check_new_file(a.val, "validation file", val_place) != 0)) {
         free(stored);
         return EXIT_CONFIG;
     }

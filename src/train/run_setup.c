@@ -289,6 +289,19 @@ int train_check_steps(const Config *c, const char *checkpoint, long step, const 
     return -1;
 }
 
+/* A resume continues the folder's logs: one that is absent, or whose header is torn or missing,
+ * is bad input, said at where before the lock and the manifest are made (runlog_open_with would
+ * find it after, with the manifest made). Returns 0 or EXIT_CONFIG. */
+static int logs_to_resume(const char *dir, const char *where) {
+    const char *missing = runlog_first_missing(dir);
+    if (!missing) return runlog_check_headers(dir, where) != 0 ? EXIT_CONFIG : 0;
+    error_add(NULL, 0, where,
+              "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
+              "copy of the folder keeps it), or train a new run; nothing was changed",
+              dir, missing);
+    return EXIT_CONFIG;
+}
+
 /* The parameters, optimizer state, data generator, step and counters of the checkpoint file;
  * RUN_FINISHED (a note printed, nothing touched) when it is of the finished run; errors at where.
  * Returns 0, RUN_FINISHED or EXIT_CONFIG. */
@@ -309,31 +322,20 @@ static int resume_from(TrainRun *r, const char *checkpoint, const char *where) {
                     SHOWN(c->run_name), c->steps);
             return RUN_FINISHED;
         }
+        /* a log the resume cannot continue is refused before the note says it goes on */
+        if (logs_to_resume(r->dir, where) != 0) return EXIT_CONFIG;
         fprintf(stderr, "note: run '%s' has finished its %d steps, but loss.csv lacks its final "
                         "row (an extension stopped before its first checkpoint): the final "
                         "evaluation is done again\n",
                 SHOWN(c->run_name), c->steps);
     }
-    if (runlog_check_not_behind(r->dir, st.step, c->log_every, c->eval_every) != 0)
+    if (runlog_check_not_behind(r->dir, st.step, c->log_every, c->eval_every, where) != 0)
         return EXIT_CONFIG; /* logs a copy kept from before the checkpoint: rows would be missing */
     r->task.rng = st.data_rng;
     r->skipped = st.skipped;
     r->start_step = st.step;
     r->resumed_elapsed = st.elapsed_s;
     return 0;
-}
-
-/* A resume continues the folder's logs: one that is absent, or whose header is torn or missing,
- * is bad input, said at where before the lock and the manifest are made (runlog_open_with would
- * find it after, with the manifest made). Returns 0 or EXIT_CONFIG. */
-static int logs_to_resume(const char *dir, const char *where) {
-    const char *missing = runlog_first_missing(dir);
-    if (!missing) return runlog_check_headers(dir) != 0 ? EXIT_CONFIG : 0;
-    error_add(NULL, 0, where,
-              "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
-              "copy of the folder keeps it), or train a new run; nothing was changed",
-              dir, missing);
-    return EXIT_CONFIG;
 }
 
 /* Creates the run folder and takes its lock, before anything in it is touched: a second
