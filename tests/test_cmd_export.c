@@ -423,16 +423,17 @@ static const struct {
     const char *out, *val, *start, *needle;
 } INTO_RUNS[] = {
     {"live/attn_map.csv", NULL, "error: --export (argument 3): '",
-     "/live', a folder ./train writes (it holds .scaledot-manifest): a run there fails"},
+     "/live', a run folder ./train writes (it holds .scaledot-manifest): a run there fails on a "
+     "file it did not write. Write the export outside the run's folder"},
     {"live/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds .scaledot-manifest)"},
     {"runs/run/e.safetensors", NULL, "error: --export (argument 3): '",
-     "/runs/run', a folder ./train writes (it holds .scaledot-manifest)"},
+     "/runs/run', a run folder ./train writes (it holds .scaledot-manifest)"},
     {"runs/run/sub/../e.safetensors", NULL, "error: --export (argument 3): '",
      "(it holds .scaledot-manifest)"},
     {"old/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds checkpoint.bin)"},
     {"oldini/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds config.ini)"},
     {"e.safetensors", "runs/run/v.safetensors", "error: --val (argument 5): '",
-     "/runs/run', a folder ./train writes"},
+     "/runs/run', a run folder ./train writes"},
     {"loss.csv", NULL, "error: --export (argument 3): '",
      "/loss.csv' has a name a run writes in its folder (loss.csv)"},
     {"e.safetensors", "attn_map.csv", "error: --val (argument 5): '",
@@ -468,6 +469,26 @@ static const struct {
      "the configs/ of the sweep folder '"},
     {"oldcsv/runs/e.safetensors", NULL, "error: --export (argument 3): '",
      "the runs/ of the sweep folder '"},
+    /* a folder below a sweep's runs/ (a planned run's, made by hand before the sweep ran it) */
+    {"sw/runs/dk8_none_s1/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/sw/runs/dk8_none_s1', a folder in the runs/ of the sweep folder '"},
+    {"sw/runs/dk8_none_s1/sub/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/sw/runs/dk8_none_s1/sub', a folder in the runs/ of the sweep folder '"},
+    /* a folder holding only a run's .lock (empty): a run begun there, or one to come */
+    {"lk/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/lk', a run folder ./train writes (it holds only the .lock of a run begun there): a run "
+     "there fails on a file it did not write"},
+    {"lkmine/e.safetensors", NULL, "exported ", "lkmine/e.safetensors\n"},
+    {"lkmore/e.safetensors", NULL, "exported ", "lkmore/e.safetensors\n"},
+    /* named by the writer its manifest names first */
+    {"sw/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/sw', a sweep folder ./train writes (it holds .scaledot-manifest): the export would lie "
+     "among its files. Write the export outside the sweep folder"},
+    {"rep/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/rep', a --compare report folder ./train writes (it holds .scaledot-manifest): the export "
+     "would lie among its files. Write the export outside that folder"},
+    {"rmap/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/rmap', a --regime-map folder ./train writes (it holds .scaledot-manifest): the export"},
     /* the user's files under those names, or a folder of theirs named runs/: no mark */
     {"mine/runs/e.safetensors", NULL, "exported ", "mine/runs/e.safetensors\n"},
     {"users/e.safetensors", NULL, "exported ", "users/e.safetensors\n"},
@@ -499,6 +520,14 @@ static const struct {
                                  "only these\n@sweep\nplan.txt\n"},
     {"sw", "plan.txt", "# sweep plan (./train --sweep); a sweep into this folder must have "
                        "this plan\n"},
+    {"rep", ".scaledot-manifest", "# files ./train wrote in this folder; it replaces or removes "
+                                  "only these\n@compare\nindex.html\n"},
+    {"rmap", ".scaledot-manifest", "# files ./train wrote in this folder; it replaces or removes "
+                                   "only these\n@regime-map\nregime_map.csv\n"},
+    {"lk", ".lock", ""},
+    {"lkmine", ".lock", "the user's lock\n"},
+    {"lkmore", ".lock", ""},
+    {"lkmore", "notes.txt", "the user's notes\n"},
     {"users", "plan.txt", "# my plan\n"},
     {"users", "sweep.csv", "run,seconds\n1,20\n"},
     {"users", "jobs.txt", "make all\n"},
@@ -508,7 +537,8 @@ static const struct {
 };
 
 /* Folders made empty below g_tmp for INTO_RUNS. */
-static const char *const SUBFOLDERS[] = {"sw/configs", "sw/runs", "oldcsv/runs", "mine/runs",
+static const char *const SUBFOLDERS[] = {"sw/configs", "sw/runs", "sw/runs/dk8_none_s1",
+                                         "sw/runs/dk8_none_s1/sub", "oldcsv/runs", "mine/runs",
                                          "users/runs"};
 
 START_TEST(test_export_refuses_run_folders) {

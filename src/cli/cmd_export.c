@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef _OPENMP
@@ -31,7 +32,9 @@
 #include "train/train.h"
 #include "util/dirs.h"
 #include "util/error_list.h"
+#include "util/owned_dir.h"
 #include "util/provenance.h"
+#include "util/run_lock.h"
 #include "util/safetensors.h"
 #include "util/whole_write.h"
 
@@ -140,18 +143,80 @@ static const char *old_folder_mark(const char *dir) {
     return mark;
 }
 
-/* "configs" or "runs" when dir is that subfolder of a sweep folder (its parent holds what
- * sweep_folder_mark names: plan.txt, which a sweep writes first), its parent's real path into
- * sweep and the file that marks it into *mark; else NULL. */
-static const char *sweep_part(const char *dir, char sweep[PATH_MAX], const char **mark) {
-    char *slash;
-    if (!realpath(dir, sweep) || !(slash = strrchr(sweep, '/'))) return NULL;
-    const char *part = strcmp(slash + 1, "configs") == 0 ? "configs"
-                       : strcmp(slash + 1, "runs") == 0  ? "runs"
-                                                         : NULL;
-    if (slash == sweep) slash++; /* "/runs": the root's */
-    *slash = '\0';
-    return part && (*mark = sweep_folder_mark(sweep)) ? part : NULL;
+/* "configs" or "runs" when dir is, or lies below, that subfolder of a sweep folder (its parent
+ * holds what sweep_folder_mark names: plan.txt, which a sweep writes first), the sweep folder's
+ * real path into sweep, the file that marks it into *mark and into *below 1 when dir lies below
+ * the subfolder (a planned run's folder made before the sweep runs it: the sweep's run then
+ * refuses it as holding a file it did not write); else NULL. Each folder of dir's real path is
+ * tried, nearest first. */
+static const char *sweep_part(const char *dir, char sweep[PATH_MAX], const char **mark,
+                              int *below) {
+    char real[PATH_MAX];
+    if (!realpath(dir, real)) return NULL;
+    *below = 0;
+    /* real[0..end) is dir or a folder above it, real[start..end) its last part */
+    for (size_t end = strlen(real), start; end > 0; end = start - 1, *below = 1) {
+        for (start = end; real[start - 1] != '/';) start--; /* a real path starts with '/' */
+        size_t n = end - start;
+        const char *part = n == 7 && strncmp(real + start, "configs", 7) == 0 ? "configs"
+                           : n == 4 && strncmp(real + start, "runs", 4) == 0  ? "runs"
+                                                                               : NULL;
+        if (!part) continue;
+        size_t parent = start > 1 ? start - 1 : 1; /* "/runs": the root's */
+        memcpy(sweep, real, parent);
+        sweep[parent] = '\0';
+        if ((*mark = sweep_folder_mark(sweep))) return part;
+    }
+    return NULL;
+}
+
+/* 1 when dir holds nothing but a .lock as a run's lock leaves it (run_lock.h: an empty regular
+ * file), the folder of a run that has begun or was stopped before it wrote anything: a new run
+ * there takes it as its own, and would fail on a file put beside it; else 0. */
+static int lock_only(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int lock = 0, other = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (strcmp(e->d_name, RUN_LOCK_FILE) == 0) lock = 1;
+        else other = 1;
+    }
+    closedir(d);
+    char path[PATH_MAX + 8];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/" RUN_LOCK_FILE, dir);
+    return lock && !other && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
+/* What a folder ./train writes is, by the writer its manifest names first (util/owned_dir.h;
+ * the ids of the OwnedWriters of run_setup.c, sweep/, report/), and why an export must stay
+ * out of it; the first also for a folder without a manifest a run marks (checkpoint.bin,
+ * config.ini, its .lock only). */
+static const struct {
+    const char *id, *what, *why;
+} KINDS[] = {
+    {"run", "a run folder", "a run there fails on a file it did not write. Write the export "
+                            "outside the run's folder"},
+    {"sweep-run", "a sweep's run folder", "a run there fails on a file it did not write. Write the "
+                                          "export outside the run's folder"},
+    {"sweep", "a sweep folder", "the export would lie among its files. Write the export outside "
+                                "the sweep folder"},
+    {"sweep-report", "a sweep folder", "the export would lie among its files. Write the export "
+                                       "outside the sweep folder"},
+    {"compare", "a --compare report folder", "the export would lie among its files. Write the "
+                                             "export outside that folder"},
+    {"regime-map", "a --regime-map folder", "the export would lie among its files. Write the "
+                                            "export outside that folder"},
+};
+
+/* KINDS' row of dir, marked by mark (train_run_folder_mark's, or lock_only's). */
+static int folder_kind(const char *dir, const char *mark) {
+    char id[64];
+    if (strcmp(mark, OWNED_MANIFEST) != 0 || !owned_dir_writer(dir, id, sizeof id)) return 0;
+    for (int k = 0; k < (int)(sizeof KINDS / sizeof *KINDS); k++)
+        if (strcmp(KINDS[k].id, id) == 0) return k;
+    return 0; /* a writer of a later version: "a run folder" is the strictest reading */
 }
 
 /* 0 when path's folder is no folder ./train writes (a run's, a sweep's or its configs/ or
@@ -161,20 +226,22 @@ static const char *sweep_part(const char *dir, char sweep[PATH_MAX], const char 
  * others, the user's file would lie among ours, and go with them when the folder is removed. */
 static int check_outside_runs(const char *path, const char *dir, const char *place) {
     char sweep[PATH_MAX];
+    int below = 0;
     const char *mark = train_run_folder_mark(dir), *slash = strrchr(path, '/');
+    if (!mark && lock_only(dir)) mark = "only the " RUN_LOCK_FILE " of a run begun there";
     const char *name = slash ? slash + 1 : path, *old = mark ? NULL : old_folder_mark(dir);
-    const char *part = mark || old ? NULL : sweep_part(dir, sweep, &old);
+    const char *part = mark || old ? NULL : sweep_part(dir, sweep, &old, &below);
     int named = !mark && !old && train_run_writes_name(name);
     if (mark)
-        error_add(NULL, 0, place, "'%s' would be written into '%s', a folder ./train writes (it "
-                                  "holds %s): a run there fails on a file it did not write. Write "
-                                  "the export outside the run's folder",
-                  path, dir, mark);
-    else if (part)
-        error_add(NULL, 0, place, "'%s' would be written into '%s', the %s/ of the sweep folder "
+        error_add(NULL, 0, place, "'%s' would be written into '%s', %s ./train writes (it holds "
+                                  "%s): %s",
+                  path, dir, KINDS[folder_kind(dir, mark)].what, mark,
+                  KINDS[folder_kind(dir, mark)].why);
+    else if (part && old) /* sweep_part sets old with part */
+        error_add(NULL, 0, place, "'%s' would be written into '%s', %sthe %s/ of the sweep folder "
                                   "'%s' (it holds %s), where the sweep writes: the export would "
                                   "lie among its files. Write the export outside the sweep folder",
-                  path, dir, part, sweep, old);
+                  path, dir, below ? "a folder in " : "", part, sweep, old);
     else if (old)
         error_add(NULL, 0, place, "'%s' would be written into '%s', a sweep or report folder an "
                                   "earlier ./train wrote (it holds %s): the export would lie "
