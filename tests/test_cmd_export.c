@@ -453,6 +453,10 @@ static const struct {
      "export would lie among its files"},
     {"oldcsv/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds sweep.csv)"},
     {"oldjobs/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds jobs.txt)"},
+    /* the very first sweep's sweep.csv (no run, no exit_code column), and its runs/ */
+    {"oldest/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds sweep.csv)"},
+    {"oldest/runs/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/oldest/runs', the runs/ of the sweep folder '"},
     {"oldsummary/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds summary.txt)"},
     {"oldpage/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds index.html)"},
     {"oldcompare/e.safetensors", NULL, "error: --export (argument 3): '",
@@ -506,6 +510,9 @@ static const struct {
     {"oldcsv", "sweep.csv", "run,d_k,d_model,n_heads,scale,seed,steps,status,exit_code,"
                             "steps_done\ndk8,8,16,2,sqrt_dk,1,5,ok,0,5\n"},
     {"oldjobs", "jobs.txt", "/opt/scaledot/train --sweep-run /data/oldjobs/configs/dk8.ini\n"},
+    {"oldest", "sweep.csv", "d_k,scale,seed,steps,status,val_loss,val_answer_acc,val_token_acc,"
+                            "logit_std_step0,grad_q_final,grad_k_final\n8,sqrt_dk,1,5,ok,1,0,0,"
+                            "1,0,0\n"},
     {"oldsummary", "summary.txt", "sweep report of sweeps/a/sweep.csv: 4 runs; varied: d_k\n"},
     {"oldpage", "index.html", "<!DOCTYPE html>\n<html><head><title>scaledot sweep: a</title>"},
     {"oldcompare", "index.html", "<!DOCTYPE html>\n<p class=\"note\">Report of <code>./train "
@@ -538,7 +545,8 @@ static const struct {
 
 /* Folders made empty below g_tmp for INTO_RUNS. */
 static const char *const SUBFOLDERS[] = {"sw/configs", "sw/runs", "sw/runs/dk8_none_s1",
-                                         "sw/runs/dk8_none_s1/sub", "oldcsv/runs", "mine/runs",
+                                         "sw/runs/dk8_none_s1/sub", "oldcsv/runs", "oldest/runs",
+                                         "mine/runs",
                                          "users/runs"};
 
 START_TEST(test_export_refuses_run_folders) {
