@@ -193,21 +193,19 @@ static int lock_only(const char *dir) {
  * the ids of the OwnedWriters of run_setup.c, sweep/, report/), and why an export must stay
  * out of it; the first also for a folder without a manifest a run marks (checkpoint.bin,
  * config.ini, its .lock only). */
+#define FAILS_A_RUN                                                                              \
+    "a run there fails on a file it did not write. Write the export outside the run's folder"
+#define AMONG_ITS_FILES(folder)                                                                  \
+    "the export would lie among its files. Write the export outside " folder
 static const struct {
     const char *id, *what, *why;
 } KINDS[] = {
-    {"run", "a run folder", "a run there fails on a file it did not write. Write the export "
-                            "outside the run's folder"},
-    {"sweep-run", "a sweep's run folder", "a run there fails on a file it did not write. Write the "
-                                          "export outside the run's folder"},
-    {"sweep", "a sweep folder", "the export would lie among its files. Write the export outside "
-                                "the sweep folder"},
-    {"sweep-report", "a sweep folder", "the export would lie among its files. Write the export "
-                                       "outside the sweep folder"},
-    {"compare", "a --compare report folder", "the export would lie among its files. Write the "
-                                             "export outside that folder"},
-    {"regime-map", "a --regime-map folder", "the export would lie among its files. Write the "
-                                            "export outside that folder"},
+    {"run", "a run folder", FAILS_A_RUN},
+    {"sweep-run", "a sweep's run folder", FAILS_A_RUN},
+    {"sweep", "a sweep folder", AMONG_ITS_FILES("the sweep folder")},
+    {"sweep-report", "a sweep folder", AMONG_ITS_FILES("the sweep folder")},
+    {"compare", "a --compare report folder", AMONG_ITS_FILES("that folder")},
+    {"regime-map", "a --regime-map folder", AMONG_ITS_FILES("that folder")},
 };
 
 /* KINDS' row of dir, marked by mark (train_run_folder_mark's, or lock_only's). */
