@@ -8,12 +8,12 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef _OPENMP
