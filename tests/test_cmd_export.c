@@ -310,6 +310,10 @@ typedef struct {
 static const LineCase LINES[] = {
     {{NULL}, 2, "error: --export needs a run folder\nusage: ./train --export"},
     {{"@runs/run"}, 2, "error: --export needs the file to write"},
+    {{"", "@a.safetensors"}, 2,
+     "error: --export (argument 2): needs a run folder, got an empty argument\n"},
+    {{"@runs/run", ""}, 2,
+     "error: --export (argument 3): needs the file to write, got an empty argument\n"},
     /* the place in front: the argument at fault (a "@" path is g_tmp's: the line from there) */
     {{"@runs/run", "@a.safetensors", "@b.safetensors"}, 2,
      "/b.safetensors (argument 4): a third argument: --export takes one run folder and one file "
@@ -349,8 +353,13 @@ static const LineCase LINES[] = {
      "/plain/x.st/' names a folder (it ends with '/'): it needs a file name (FILE.safetensors)\n"},
     {{"@runs/run", "@empty/"}, 2, "/empty/' names a folder (it ends with '/')"},
     {{"@runs/run", "@a.safetensors", "--val", "@plain/v.st/"}, 2,
-     "error: --val (argument 5): --val '"},
-    {{"@runs/run", "@a.safetensors", "--val", "@exists.safetensors"}, 2, "--val '"},
+     "error: --val (argument 5): validation file '"},
+    {{"@runs/run", "@a.safetensors", "--val", "@exists.safetensors"}, 2, "): validation file '"},
+    /* an existing folder, however spelled: named as one, not as a file to remove */
+    {{"@runs/run", "@empty/."}, 2, "/empty/.' names a folder: it needs a file name"},
+    {{"@runs/run", "@empty"}, 2, "/empty' names a folder: it needs a file name"},
+    {{"@runs/run", "@a.safetensors", "--val", "@empty/.."}, 2,
+     "error: --val (argument 5): validation file '"},
     /* the user's paths quoted escaped (util/error_list.h), on stderr and on stdout */
     {{"@mis\x1b[2J\rsing", "@a.safetensors"}, 2, "mis\\x1b[2J\\rsing'\n"},
     {{"@runs/run", "@no\x1b[2J\rdir/a.safetensors"}, 2,
@@ -414,16 +423,17 @@ static const struct {
     const char *out, *val, *start, *needle;
 } INTO_RUNS[] = {
     {"live/attn_map.csv", NULL, "error: --export (argument 3): '",
-     "/live', a folder ./train writes (it holds .scaledot-manifest): a run there fails"},
+     "/live', a run folder ./train writes (it holds .scaledot-manifest): a run there fails on a "
+     "file it did not write. Write the export outside the run's folder"},
     {"live/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds .scaledot-manifest)"},
     {"runs/run/e.safetensors", NULL, "error: --export (argument 3): '",
-     "/runs/run', a folder ./train writes (it holds .scaledot-manifest)"},
+     "/runs/run', a run folder ./train writes (it holds .scaledot-manifest)"},
     {"runs/run/sub/../e.safetensors", NULL, "error: --export (argument 3): '",
      "(it holds .scaledot-manifest)"},
     {"old/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds checkpoint.bin)"},
     {"oldini/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds config.ini)"},
     {"e.safetensors", "runs/run/v.safetensors", "error: --val (argument 5): '",
-     "/runs/run', a folder ./train writes"},
+     "/runs/run', a run folder ./train writes"},
     {"loss.csv", NULL, "error: --export (argument 3): '",
      "/loss.csv' has a name a run writes in its folder (loss.csv)"},
     {"e.safetensors", "attn_map.csv", "error: --val (argument 5): '",
@@ -443,6 +453,10 @@ static const struct {
      "export would lie among its files"},
     {"oldcsv/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds sweep.csv)"},
     {"oldjobs/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds jobs.txt)"},
+    /* the very first sweep's sweep.csv (no run, no exit_code column), and its runs/ */
+    {"oldest/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds sweep.csv)"},
+    {"oldest/runs/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/oldest/runs', the runs/ of the sweep folder '"},
     {"oldsummary/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds summary.txt)"},
     {"oldpage/e.safetensors", NULL, "error: --export (argument 3): '", "(it holds index.html)"},
     {"oldcompare/e.safetensors", NULL, "error: --export (argument 3): '",
@@ -459,6 +473,26 @@ static const struct {
      "the configs/ of the sweep folder '"},
     {"oldcsv/runs/e.safetensors", NULL, "error: --export (argument 3): '",
      "the runs/ of the sweep folder '"},
+    /* a folder below a sweep's runs/ (a planned run's, made by hand before the sweep ran it) */
+    {"sw/runs/dk8_none_s1/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/sw/runs/dk8_none_s1', a folder in the runs/ of the sweep folder '"},
+    {"sw/runs/dk8_none_s1/sub/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/sw/runs/dk8_none_s1/sub', a folder in the runs/ of the sweep folder '"},
+    /* a folder holding only a run's .lock (empty): a run begun there, or one to come */
+    {"lk/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/lk', a run folder ./train writes (it holds only the .lock of a run begun there): a run "
+     "there fails on a file it did not write"},
+    {"lkmine/e.safetensors", NULL, "exported ", "lkmine/e.safetensors\n"},
+    {"lkmore/e.safetensors", NULL, "exported ", "lkmore/e.safetensors\n"},
+    /* named by the writer its manifest names first */
+    {"sw/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/sw', a sweep folder ./train writes (it holds .scaledot-manifest): the export would lie "
+     "among its files. Write the export outside the sweep folder"},
+    {"rep/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/rep', a --compare report folder ./train writes (it holds .scaledot-manifest): the export "
+     "would lie among its files. Write the export outside that folder"},
+    {"rmap/e.safetensors", NULL, "error: --export (argument 3): '",
+     "/rmap', a --regime-map folder ./train writes (it holds .scaledot-manifest): the export"},
     /* the user's files under those names, or a folder of theirs named runs/: no mark */
     {"mine/runs/e.safetensors", NULL, "exported ", "mine/runs/e.safetensors\n"},
     {"users/e.safetensors", NULL, "exported ", "users/e.safetensors\n"},
@@ -476,6 +510,9 @@ static const struct {
     {"oldcsv", "sweep.csv", "run,d_k,d_model,n_heads,scale,seed,steps,status,exit_code,"
                             "steps_done\ndk8,8,16,2,sqrt_dk,1,5,ok,0,5\n"},
     {"oldjobs", "jobs.txt", "/opt/scaledot/train --sweep-run /data/oldjobs/configs/dk8.ini\n"},
+    {"oldest", "sweep.csv", "d_k,scale,seed,steps,status,val_loss,val_answer_acc,val_token_acc,"
+                            "logit_std_step0,grad_q_final,grad_k_final\n8,sqrt_dk,1,5,ok,1,0,0,"
+                            "1,0,0\n"},
     {"oldsummary", "summary.txt", "sweep report of sweeps/a/sweep.csv: 4 runs; varied: d_k\n"},
     {"oldpage", "index.html", "<!DOCTYPE html>\n<html><head><title>scaledot sweep: a</title>"},
     {"oldcompare", "index.html", "<!DOCTYPE html>\n<p class=\"note\">Report of <code>./train "
@@ -490,6 +527,14 @@ static const struct {
                                  "only these\n@sweep\nplan.txt\n"},
     {"sw", "plan.txt", "# sweep plan (./train --sweep); a sweep into this folder must have "
                        "this plan\n"},
+    {"rep", ".scaledot-manifest", "# files ./train wrote in this folder; it replaces or removes "
+                                  "only these\n@compare\nindex.html\n"},
+    {"rmap", ".scaledot-manifest", "# files ./train wrote in this folder; it replaces or removes "
+                                   "only these\n@regime-map\nregime_map.csv\n"},
+    {"lk", ".lock", ""},
+    {"lkmine", ".lock", "the user's lock\n"},
+    {"lkmore", ".lock", ""},
+    {"lkmore", "notes.txt", "the user's notes\n"},
     {"users", "plan.txt", "# my plan\n"},
     {"users", "sweep.csv", "run,seconds\n1,20\n"},
     {"users", "jobs.txt", "make all\n"},
@@ -499,7 +544,9 @@ static const struct {
 };
 
 /* Folders made empty below g_tmp for INTO_RUNS. */
-static const char *const SUBFOLDERS[] = {"sw/configs", "sw/runs", "oldcsv/runs", "mine/runs",
+static const char *const SUBFOLDERS[] = {"sw/configs", "sw/runs", "sw/runs/dk8_none_s1",
+                                         "sw/runs/dk8_none_s1/sub", "oldcsv/runs", "oldest/runs",
+                                         "mine/runs",
                                          "users/runs"};
 
 START_TEST(test_export_refuses_run_folders) {
@@ -593,8 +640,9 @@ START_TEST(test_long_spellings) {
     argv[0] = run, argv[1] = out;
     r = tu_call(cli_export, argv);
     char want[160];
-    snprintf(want, sizeof want, "' is too long (%zu bytes): its files' paths would pass the %d "
-                                "bytes the system opens\n", strlen(run), PATH_MAX - 1);
+    snprintf(want, sizeof want, "' is too long (%zu bytes): its files' paths (up to %zu bytes "
+                                "more) would pass the %d bytes the system opens\n",
+             strlen(run), strlen("/attn_map_tokens.csv"), PATH_MAX - 1);
     ck_assert_int_eq(r.rc, 2);
     ck_assert_msg(strncmp(r.err, "error: --export (argument 2): run folder path '", 47) == 0 &&
                       strstr(r.err, want), "%.200s ... %s", r.err, want);
@@ -604,6 +652,68 @@ START_TEST(test_long_spellings) {
 }
 END_TEST
 
+/* The room a resume needs after its folder's path: "/", the longest name a run writes and the
+ * temporary suffix of a whole-file write, ".tmp.PID.K" with PID and K of up to 10 digits each. */
+#define RESUME_RESERVE (strlen("/attn_map_tokens.csv") + strlen(".tmp.") + 10 + 1 + 10)
+
+/* A resume whose folder's spelling leaves no room for the files it writes (attn_map_tokens.csv,
+ * grad_norms.csv.tmp.PID.K) is refused before any work, naming its length, and changes nothing;
+ * a byte shorter it trains on. An export file whose temporary name would not fit likewise (it
+ * failed after loading the model, at FILE.tmp.PID.0); a shorter one is written. */
+START_TEST(test_long_spellings_written) {
+    train_tiny("run", "");
+    size_t fit = PATH_MAX - 1 - RESUME_RESERVE; /* the longest spelling a resume takes */
+    char *args = malloc(PATH_MAX + 64), path[300];
+    /* ".//" then "./" n times then runs/run: 3 + 2n + 8 bytes, odd; "" + 2n + 8: even */
+    char *odd = spelled(".//", (int)(fit - 11) / 2, "runs/run"),
+         *even = spelled("", (int)(fit - 8) / 2 + 1, "runs/run");
+    char *fits = fit % 2 ? odd : even, *over = fit % 2 ? even : odd;
+    ck_assert_uint_eq(strlen(fits), fit);
+    ck_assert_uint_eq(strlen(over), fit + 1);
+    snprintf(path, sizeof path, "%s/runs/run/loss.csv", g_tmp);
+    char *before = tu_read_file(path, NULL);
+    sprintf(args, "--resume %s --set train.steps=40", over);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
+    char want[120];
+    snprintf(want, sizeof want, "' is too long (%zu bytes): its files' paths (up to %zu bytes "
+                                "more, with a write's temporary name)", fit + 1, RESUME_RESERVE);
+    ck_assert(tu_train_output_contains(g_tmp, "error: --resume (argument 2): run folder path '"));
+    ck_assert(tu_train_output_contains(g_tmp, want));
+    char *after = tu_read_file(path, NULL);
+    ck_assert_str_eq(after, before);
+    free(after);
+    sprintf(args, "--resume %s --set train.steps=40", fits);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    ck_assert(tu_file_contains(path, "\n40,"));
+    free(before);
+    free(odd);
+    free(even);
+    /* the export file: its temporary name adds up to ".tmp." and 10 + 1 + 10 digits */
+    char pre[100], run[200];
+    snprintf(pre, sizeof pre, "%s/", g_tmp);
+    snprintf(run, sizeof run, "%s/runs/run", g_tmp);
+    size_t room = PATH_MAX - 1 - (strlen(".tmp.") + 10 + 1 + 10);
+    for (int k = 0; k < 2; k++) { /* the longest that fits (even or odd), then one byte more */
+        size_t len = room + (size_t)k, rest = len - strlen(pre);
+        const char *tail = rest % 2 ? "e.sft" : "e.st";
+        char *out = spelled(pre, (int)(rest - strlen(tail)) / 2, tail);
+        ck_assert_uint_eq(strlen(out), len);
+        const char *argv[] = {run, out, NULL};
+        TuResult r = tu_call(cli_export, argv);
+        snprintf(want, sizeof want, "error: --export (argument 3): '%.10s", out);
+        ck_assert_msg(r.rc == 2 * k && (!k || strstr(r.err, want) == r.err),
+                      "len %zu: rc %d: %.200s", len, r.rc, r.err);
+        snprintf(want, sizeof want, "' is too long (%zu bytes): written through a temporary name",
+                 len);
+        ck_assert_msg(!k || strstr(r.err, want), "%.100s ... not in %s", want, r.err);
+        ck_assert_int_eq(access(out, F_OK), k ? -1 : 0);
+        tu_result_free(&r);
+        free(out);
+    }
+    free(args);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("cli_export", make_tmp, remove_tmp, 120, test_export_matches_model,
                         test_val_file, test_refused_lines, test_export_refuses_run_folders,
-                        test_long_spellings);
+                        test_long_spellings, test_long_spellings_written);

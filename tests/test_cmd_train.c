@@ -70,7 +70,18 @@ static const BadLine BAD[] = {
      "error: --eval (argument 4): given twice (first at argument 2); give it once\n"},
     {{"./train", "--eval", "r", "--prompt", "1", "--prompt", "2"}, 2,
      "error: --prompt (argument 6): given twice (first at argument 4); give it once\n"},
-    {{"./train", "--resume", ""}, 2, "error: --resume (argument 2): needs a run folder\n"},
+    {{"./train", "--resume", ""}, 2,
+     "error: --resume (argument 2): needs a run folder, got an empty argument\n"},
+    /* an option where the folder belongs: the folder forgotten, not a folder named so */
+    {{"./train", "--resume", "--set", "run.threads=1", "runs/tiny"}, 2,
+     "error: --resume (argument 1): needs a run folder, got the option '--set' (a folder whose "
+     "name starts with '--' is spelled './--set')\n"},
+    {{"./train", "--eval", "--prompt", "1 2 3 4", "runs/tiny"}, 2,
+     "error: --eval (argument 1): needs a run folder, got the option '--prompt' (a folder whose "
+     "name starts with '--' is spelled './--prompt')\n"},
+    {{"./train", "a.ini", "--resume", "--bogus"}, 2,
+     "error: --resume (argument 2): needs a run folder, got the option '--bogus' (a folder whose "
+     "name starts with '--' is spelled './--bogus')\n"},
     /* a flag without a value given twice, as one with (--where was the only one refused) */
     {{"./train", "--print-config", "a.ini", "--print-config"}, 2,
      "error: --print-config (argument 3): given twice (first at argument 1); give it once\n"},
@@ -90,7 +101,20 @@ static const BadLine BAD[] = {
     {{"./train", "--generate", "-5"}, 2,
      "error: --generate (argument 2): needs a number of tokens from 1 to 100000, got '-5'\n"},
     {{"./train", "--generate"}, 2,
-     "error: --generate (argument 1): needs a number of tokens from 1 to 100000, got ''\n"},
+     "error: --generate (argument 1): needs a number of tokens from 1 to 100000, got nothing (the "
+     "line ends there)\n"},
+    {{"./train", "--generate", ""}, 2,
+     "error: --generate (argument 2): needs a number of tokens from 1 to 100000, got an empty "
+     "argument\n"},
+    {{"./train", "--top-k", ""}, 2,
+     "error: --top-k (argument 2): needs a whole number >= 0 (0 = every token), got an empty "
+     "argument\n"},
+    {{"./train", "--temperature", ""}, 2,
+     "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got an "
+     "empty argument\n"},
+    {{"./train", "--seed"}, 2,
+     "error: --seed (argument 1): needs an integer in [0, 2^64-1], got nothing (the line ends "
+     "there)\n"},
     {{"./train", "--temperature", "-1"}, 2,
      "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got '-1'\n"},
     {{"./train", "--temperature", "nan"}, 2,
@@ -465,7 +489,7 @@ START_TEST(test_split_run_dir) {
         config_defaults(&c);
         TuCapture ce;
         tu_capture_begin(&ce, 2);
-        int rc = cli_split_run_dir(CASES[k].path, &c, "--resume (argument 2)");
+        int rc = cli_split_run_dir(CASES[k].path, &c, "--resume (argument 2)", 1);
         char *err = tu_capture_end(&ce);
         if (CASES[k].dir) {
             ck_assert_msg(rc == CASES[k].inside, "case %zu ('%s'): %d: %s", k, CASES[k].path, rc,
@@ -489,8 +513,33 @@ START_TEST(test_split_run_dir) {
     config_defaults(&c);
     TuCapture ce;
     tu_capture_begin(&ce, 2);
-    ck_assert_int_eq(cli_split_run_dir(long_path, &c, NULL), -1);
+    ck_assert_int_eq(cli_split_run_dir(long_path, &c, NULL, 0), -1);
     free(tu_capture_end(&ce));
+    /* a folder part of 256 bytes: refused only where run.dir is written (need_dir, not spelled
+     * from inside), saying run.dir's limit; else the name is taken, run.dir left as it was */
+    char long_dir[CONFIG_STR + 16];
+    memset(long_dir, 'd', CONFIG_STR);
+    snprintf(long_dir + CONFIG_STR, sizeof long_dir - CONFIG_STR, "/tiny");
+    char up[sizeof long_dir + 8];
+    snprintf(up, sizeof up, "%s/../x", long_dir);
+    static const struct { int need, up, rc; } DIRS[] = {
+        {1, 0, -1}, {0, 0, 0}, {1, 1, 1}, {0, 1, 1}};
+    for (size_t k = 0; k < sizeof DIRS / sizeof *DIRS; k++) {
+        config_defaults(&c);
+        snprintf(c.run_dir, sizeof c.run_dir, "stored");
+        tu_capture_begin(&ce, 2);
+        int rc = cli_split_run_dir(DIRS[k].up ? up : long_dir, &c, "--resume (argument 2)",
+                                   DIRS[k].need);
+        char *err = tu_capture_end(&ce);
+        ck_assert_msg(rc == DIRS[k].rc, "case %zu: %d: %s", k, rc, err);
+        ck_assert_str_eq(c.run_dir, "stored");
+        if (rc < 0)
+            ck_assert_msg(strstr(err, "' (256 bytes) is too long for run.dir (at most 255 bytes)"),
+                          "%s", err);
+        else
+            ck_assert_str_eq(c.run_name, DIRS[k].up ? "x" : "tiny");
+        free(err);
+    }
 }
 END_TEST
 
@@ -515,7 +564,7 @@ START_TEST(test_split_run_dir_dots) {
         snprintf(path, sizeof path, "%s%s", tmp, TAILS[k].tail);
         Config c;
         config_defaults(&c);
-        ck_assert_msg(cli_split_run_dir(path, &c, NULL) == TAILS[k].real, "'%s': not %d", path,
+        ck_assert_msg(cli_split_run_dir(path, &c, NULL, 1) == TAILS[k].real, "'%s': not %d", path,
                       TAILS[k].real);
         ck_assert_msg(strcmp(c.run_name, "tiny") == 0, "'%s': name '%s'", path, c.run_name);
         const char *want = TAILS[k].real ? real : tmp;
@@ -529,7 +578,7 @@ START_TEST(test_split_run_dir_dots) {
     ck_assert_int_eq(chdir(sub), 0);
     Config c;
     config_defaults(&c);
-    int rc = cli_split_run_dir("./", &c, NULL);
+    int rc = cli_split_run_dir("./", &c, NULL, 1);
     ck_assert_int_eq(chdir(cwd), 0);
     ck_assert_int_eq(rc, 1);
     ck_assert_str_eq(c.run_name, "tiny");

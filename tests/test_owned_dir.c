@@ -290,8 +290,8 @@ END_TEST
  * was set, or its run.dir when that came later on the line), then the folder or file named (the
  * attack on run folders found these placed inside the text or not at all): a linked folder, an
  * unreadable manifest, a file of the user's, a folder another process trains in, a damaged
- * checkpoint, a path too long for run.dir, a folder --export cannot find. Each case damages a
- * fresh copy c of one run r (%s: a folder path too long for run.dir, made on the way). */
+ * checkpoint, a path too long for the run.dir a resume writes, a folder --export cannot find.
+ * Each case damages a fresh copy c of one run r (%s: a folder path too long for run.dir, made on the way). */
 #define LONG_DIR                                                                                  \
     "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd" \
     "dddddddddddddddddddddddddddddddddddddddd/eeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee" \
@@ -326,10 +326,8 @@ static const struct {
     {"cp -r r c && printf X | dd of=c/checkpoint.bin bs=1 seek=200 conv=notrunc 2>/dev/null", 0,
      "--export c c.safetensors",
      "error: --export (argument 2): checkpoint 'c/checkpoint.bin': hash mismatch: "},
-    {"mkdir -p %s && cp -r r %s/c", 0, "--eval %s/c",
-     "error: --eval (argument 2): run folder path '%s/c' is too long or names no folder\n"},
-    {"mkdir -p %s && cp -r r %s/c", 0, "--export %s/c c.safetensors",
-     "error: --export (argument 2): run folder path '%s/c' is too long or names no folder\n"},
+    {"mkdir -p %s && cp -r r %s/c", 0, "--resume %s/c --set train.steps=20",
+     "error: --resume (argument 2): run folder path '%s/c': its folder part '"},
     {"true", 0, "--export c c.safetensors", "error: --export (argument 2): no such run folder 'c'\n"},
     {"mkdir c", 0, "--export c c.safetensors",
      "error: --export (argument 2): the folder 'c' holds no checkpoint (checkpoint.bin), so there "
@@ -380,6 +378,31 @@ END_TEST
 
 /* Two --compare into one folder at once: the second waits for the first's lock (said), then
  * writes a page of its own runs (a process holding the lock stands in for the first). */
+/* A run folder whose folder part does not fit run.dir (LONG_DIR, 262 bytes): --eval and --export
+ * read it (they write no run.dir; they refused it), and so does a --resume spelled with a ".."
+ * part, which keeps the run.dir the run has (".", still in its config.ini); a --resume that takes
+ * run.dir from the path is refused (PLACED). */
+START_TEST(test_long_run_dir_read) {
+    char args[1024], cmd[2048];
+    snprintf(args, sizeof args, TINY " --set train.steps=10 --set run.dir=. --set run.name=r");
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s && cp -r r %s/c", g_tmp, LONG_DIR, LONG_DIR);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(args, sizeof args, "--eval %s/c", LONG_DIR);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(args, sizeof args, "--export %s/c c.safetensors", LONG_DIR);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(cmd, sizeof cmd, "%s/c.safetensors", g_tmp);
+    ck_assert_int_eq(access(cmd, F_OK), 0);
+    snprintf(args, sizeof args, "--resume %s/c/../c --set train.steps=20", LONG_DIR);
+    ck_assert_int_eq(tu_run_train(g_tmp, args), 0);
+    snprintf(cmd, sizeof cmd, "%s/%s/c/loss.csv", g_tmp, LONG_DIR);
+    ck_assert(tu_file_contains(cmd, "\n20,"));
+    snprintf(cmd, sizeof cmd, "%s/%s/c/config.ini", g_tmp, LONG_DIR);
+    ck_assert(tu_file_contains(cmd, "\ndir = \".\"\n"));
+}
+END_TEST
+
 START_TEST(test_compare_waits_for_the_folder) {
     char out[128];
     snprintf(out, sizeof out, "%s/figs", g_tmp);
@@ -502,6 +525,7 @@ TU_MAIN_FIXTURE_TIMEOUT("owned_dir", setup, teardown, 120, test_no_writer_bypass
                         TU_LOOP(test_run_without_manifest_reads_each_file, 0, 2),
                         TU_LOOP(test_run_folder_errors_placed, 0,
                                 (int)(sizeof PLACED / sizeof *PLACED)),
-                        test_lock_link_refused, test_compare_waits_for_the_folder,
+                        test_lock_link_refused, test_long_run_dir_read,
+                        test_compare_waits_for_the_folder,
                         test_export_under_a_link_refused,
                         TU_LOOP(test_moved_sweep_trains_in_place, 0, 2));

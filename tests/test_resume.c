@@ -646,16 +646,22 @@ END_TEST
  * it would make a log --compare cannot read ("no 'step' column"). A folder of a version before
  * manifests (no manifest, no lock file) too: its cut loss.csv still starts as ours, so the folder
  * is adopted, but the refusal comes before its lock file and manifest are made (the listing
- * compared). (log, its new bytes, the folder an earlier version's) */
+ * compared). A log that is a folder or a FIFO likewise. The refusal starts with its place, the
+ * run folder's argument; on a finished run resumed as it is (no train.steps raised), before the
+ * note that its final evaluation is done again. (log, its new bytes (NULL: a folder, "|": a
+ * FIFO), the folder an earlier version's, the run resumed as it is) */
 static const struct {
     const char *log, *text;
-    int earlier;
+    int earlier, as_is;
 } HEADERLESS[] = {
-    {"loss.csv", "", 0},
-    {"grad_norms.csv", "step,tok_emb", 0},
-    {"attention.csv", "", 0},
-    {"loss.csv", "step,train_loss,val_loss,val_ac", 1},
-    {"attn_steps.csv", "step,layer,head,n_", 1},
+    {"loss.csv", "", 0, 0},
+    {"grad_norms.csv", "step,tok_emb", 0, 0},
+    {"attention.csv", "", 0, 0},
+    {"loss.csv", "step,train_loss,val_loss,val_ac", 1, 0},
+    {"attn_steps.csv", "step,layer,head,n_", 1, 0},
+    {"loss.csv", "step,tra", 0, 1},
+    {"grad_norms.csv", NULL, 0, 0},
+    {"attention.csv", "|", 0, 0},
 };
 
 START_TEST(test_resume_refuses_headerless_log) {
@@ -663,16 +669,33 @@ START_TEST(test_resume_refuses_headerless_log) {
     short_run("a", "--set model.d_model=16");
     char path[700];
     snprintf(path, sizeof path, "%s/a/%s", tmpdir, HEADERLESS[_i].log);
-    tu_write_file(path, HEADERLESS[_i].text);
+    const char *text = HEADERLESS[_i].text;
+    if (text && strcmp(text, "|") != 0) {
+        tu_write_file(path, text);
+    } else {
+        ck_assert_int_eq(unlink(path), 0);
+        ck_assert_int_eq(text ? mkfifo(path, 0600) : mkdir(path, 0700), 0);
+    }
     if (HEADERLESS[_i].earlier)
         ck_assert_int_eq(sh("rm %s/a/.scaledot-manifest %s/a/.lock", tmpdir, tmpdir), 0);
     ck_assert_int_eq(sh("cp -a %s/a %s/a.orig", tmpdir, tmpdir), 0);
-    ck_assert_int_eq(train_in_tmp("--resume a --set train.steps=30"), 2);
+    ck_assert_int_eq(train_in_tmp(HEADERLESS[_i].as_is ? "--resume a"
+                                                       : "--resume a --set train.steps=30"), 2);
     char want[800];
-    snprintf(want, sizeof want, "%s': its header line is", HEADERLESS[_i].log);
+    snprintf(want, sizeof want, "%s': %s", HEADERLESS[_i].log,
+             text && *text != '|' ? "its header line is" : "not a regular file");
     ck_assert(tu_train_output_contains(tmpdir, want));
-    ck_assert_msg(sh("diff -r %s/a %s/a.orig > /dev/null", tmpdir, tmpdir) == 0,
-                  "the run folder changed on a refused resume");
+    snprintf(want, sizeof want, "%s/out.txt", tmpdir);
+    char *out = tu_read_file(want, NULL);
+    snprintf(want, sizeof want, "error: --resume (argument 2): cannot resume: 'a/%s': ",
+             HEADERLESS[_i].log);
+    ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "not first '%s' in:\n%s", want, out);
+    free(out);
+    /* diff reads no FIFO: a FIFO's folder by its listing (a manifest or lock made would show) */
+    const char *same = text && *text == '|'
+                           ? "cd %s && ls -A a > l1 && ls -A a.orig | diff l1 - > /dev/null"
+                           : "diff -r %s/a %s/a.orig > /dev/null";
+    ck_assert_msg(sh(same, tmpdir, tmpdir) == 0, "the run folder changed on a refused resume");
 }
 END_TEST
 

@@ -261,13 +261,14 @@ START_TEST(test_logs_behind_the_checkpoint) {
     write_log(tmpdir, "attention.csv", BEHIND[_i].loss_to, every, eval);
     TuCapture c;
     tu_capture_begin(&c, 2);
-    int rc = runlog_check_not_behind(tmpdir, BEHIND[_i].step, every, eval);
+    int rc = runlog_check_not_behind(tmpdir, BEHIND[_i].step, every, eval, "--resume (argument 2)");
     char *err = tu_capture_end(&c);
     if (!BEHIND[_i].said) {
         ck_assert_msg(rc == 0, "refused: %s", err);
     } else {
         char said[1024];
-        snprintf(said, sizeof said, "error: '%s/%s", tmpdir, BEHIND[_i].said);
+        snprintf(said, sizeof said, "error: --resume (argument 2): '%s/%s", tmpdir,
+                 BEHIND[_i].said);
         ck_assert_int_eq(rc, -1);
         ck_assert_msg(strstr(err, said), "'%s' not in: %s", said, err);
     }
@@ -296,8 +297,8 @@ START_TEST(test_resume_refuses_logs_behind) {
     snprintf(args, sizeof args, "--resume %s/r --set train.steps=30", tmpdir);
     ck_assert_int_eq(tu_run_train(tmpdir, args), 2);
     char said[700];
-    snprintf(said, sizeof said, "error: '%s' ends at step 10, but the checkpoint is at step 20",
-             path);
+    snprintf(said, sizeof said, "error: --resume (argument 2): '%s' ends at step 10, but the "
+                                "checkpoint is at step 20", path);
     ck_assert_msg(output_contains(said), "'%s' not said", said);
     ck_assert(tu_file_holds(path, at10));
     ck_assert(tu_file_holds(copy, attention));

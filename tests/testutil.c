@@ -275,7 +275,7 @@ const char *tu_train_bin(void) {
 int tu_run_train(const char *dir, const char *args) { return tu_run_train_within(dir, 0, args); }
 
 int tu_run_train_within(const char *dir, int seconds, const char *args) {
-    char cmd[4096], limit[48] = "";
+    char cmd[2 * 4096], limit[48] = ""; /* room for a path of PATH_MAX bytes in args */
     if (seconds > 0) snprintf(limit, sizeof limit, "timeout -k 5 %d ", seconds);
     int n = snprintf(cmd, sizeof cmd, "cd %s && %s%s %s >%s/out.txt 2>&1", dir, limit,
                      tu_train_bin(), args, dir);

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "train/run_setup.h"
 #include "util/dirs.h"
 #include "util/error_list.h"
 #include "util/exit_codes.h"
+#include "util/whole_write.h"
 
 int cli_is_help(const char *a) { return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0; }
 
@@ -112,10 +114,31 @@ int cli_once(CliOnce *o, const char *flag, int argn) {
     return cli_once_to(o, flag, argn, NULL) != 0 ? EXIT_CONFIG : -1;
 }
 
-int cli_run_checkpoint(char out[PATH_MAX], const char *run_dir, const char *place) {
-    if (dirs_join(out, PATH_MAX, run_dir, "checkpoint.bin") == 0) return 0; /* "/": no "//" */
+/* The bytes more than its own a path of a command's has to fit in PATH_MAX (the most the system
+ * opens, its NUL included): the one home of that reserve. A folder a run writes: '/', its longest
+ * file name and, when written, the whole-file writer's temporary suffix (whole_write.h); a file
+ * written: the suffix. */
+static size_t path_reserve(int folder, int writes) {
+    return (folder ? 1 + train_run_name_max() : 0) + (writes ? ATOMIC_TEMP_SUFFIX_MAX : 0);
+}
+
+int cli_run_checkpoint(char out[PATH_MAX], const char *run_dir, const char *place, int writes) {
+    size_t more = path_reserve(1, writes);
+    if (strlen(run_dir) + more < PATH_MAX &&
+        dirs_join(out, PATH_MAX, run_dir, "checkpoint.bin") == 0) /* "/": no "//" */
+        return 0;
     error_add(NULL, 0, place, "run folder path '%s' is too long (%zu bytes): its files' paths "
-                              "would pass the %d bytes the system opens",
-              run_dir, strlen(run_dir), PATH_MAX - 1);
+                              "(up to %zu bytes more%s) would pass the %d bytes the system opens",
+              run_dir, strlen(run_dir), more, writes ? ", with a write's temporary name" : "",
+              PATH_MAX - 1);
+    return -1;
+}
+
+int cli_check_written_path(const char *path, const char *place) {
+    size_t more = path_reserve(0, 1);
+    if (strlen(path) + more < PATH_MAX) return 0;
+    error_add(NULL, 0, place, "'%s' is too long (%zu bytes): written through a temporary name "
+                              "(up to %zu bytes more) it would pass the %d bytes the system opens",
+              path, strlen(path), more, PATH_MAX - 1);
     return -1;
 }

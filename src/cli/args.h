@@ -91,10 +91,18 @@ int cli_fail_at(CliUsage *usage, const char *option, int argn, const char *fmt, 
     ;
 
 /* RUN_DIR/checkpoint.bin into out (PATH_MAX bytes: a path the system opens) for a command that
- * reads a run folder (--resume, --eval, --export). Returns 0, or -1 after "error: PLACE: run
- * folder path 'RUN_DIR' is too long (N bytes) ..." (place: the folder argument's, error_place):
- * a longer spelling cut to fit would name another file. */
-int cli_run_checkpoint(char out[PATH_MAX], const char *run_dir, const char *place);
+ * reads a run folder (--resume, --eval, --export), writes 1 when it also writes there (--resume).
+ * Returns 0, or -1 after "error: PLACE: run folder path 'RUN_DIR' is too long (N bytes) ..."
+ * (place: the folder argument's, error_place) when a file the command opens there would not fit
+ * (the longest name a run writes, train_run_name_max, and when it writes, the temporary name of
+ * a whole-file write): a longer spelling cut to fit would name another file, and a resume would
+ * fail after training at the first file that does not fit. */
+int cli_run_checkpoint(char out[PATH_MAX], const char *run_dir, const char *place, int writes);
+
+/* 0 when a file path a command is to write (--export's FILE, --val's) fits PATH_MAX with the
+ * temporary name it is written through (whole_write.h), else -1 after "error: PLACE: 'PATH' is
+ * too long (N bytes) ...": refused before the work, not at its end. */
+int cli_check_written_path(const char *path, const char *place);
 
 /* Adds to errs (NULL: prints now) "--set (argument ARGN): 'KEY' is already set by --set
  * (argument BEFORE); give it once", the one message of a key set twice by --set (the train

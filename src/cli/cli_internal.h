@@ -37,9 +37,11 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage);
  * its real path ("runs/tiny/deeper/.." -> "/abs/runs", "tiny"). The name is not checked as a
  * run.name (--eval reads any folder). Returns 0; 1 when the path is spelled from inside the
  * tree ("." or a ".." part: "..", "../tiny"), so the parent it names is no run.dir of the run's;
- * -1 after a message at where when the path is empty, cannot be resolved or a part does not
- * fit CONFIG_STR. */
-int cli_split_run_dir(const char *path, Config *c, const char *where);
+ * -1 after a message at where when the path is empty, cannot be resolved or its name does not
+ * fit CONFIG_STR. A folder part that does not fit CONFIG_STR leaves c->run_dir as it was; it is
+ * refused (-1, saying run.dir's limit) only when need_dir is set and the path is not spelled from
+ * inside: --resume, which writes that run.dir (--eval and --export write none). */
+int cli_split_run_dir(const char *path, Config *c, const char *where, int need_dir);
 
 /* 1 when the --set assignment sets a key a resumed or evaluated run may change (train.steps,
  * run.threads, log.progress: none changes the numbers already logged), else 0. */

@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "cli/cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -31,7 +32,9 @@
 #include "train/train.h"
 #include "util/dirs.h"
 #include "util/error_list.h"
+#include "util/owned_dir.h"
 #include "util/provenance.h"
+#include "util/run_lock.h"
 #include "util/safetensors.h"
 #include "util/whole_write.h"
 
@@ -116,8 +119,12 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
                                a->run_dir_argn, a->out_argn);
         }
     }
-    if (!a->run_dir || !*a->run_dir) return cli_fail(usage, "--export needs a run folder");
-    if (!a->out || !*a->out) return cli_fail(usage, "--export needs the file to write");
+    if (!a->run_dir) return cli_fail(usage, "--export needs a run folder");
+    if (!*a->run_dir) return cli_fail_at(NULL, "--export", a->run_dir_argn, "needs a run folder, "
+                                                                          "got an empty argument");
+    if (!a->out) return cli_fail(usage, "--export needs the file to write");
+    if (!*a->out) return cli_fail_at(NULL, "--export", a->out_argn, "needs the file to write, got "
+                                                                   "an empty argument");
     if (a->val && same_file(a->val, a->out))
         return cli_fail_at(NULL, "--val", a->val_argn,
                            "'%s' is the export file itself", a->val);
@@ -136,18 +143,78 @@ static const char *old_folder_mark(const char *dir) {
     return mark;
 }
 
-/* "configs" or "runs" when dir is that subfolder of a sweep folder (its parent holds what
- * sweep_folder_mark names: plan.txt, which a sweep writes first), its parent's real path into
- * sweep and the file that marks it into *mark; else NULL. */
-static const char *sweep_part(const char *dir, char sweep[PATH_MAX], const char **mark) {
-    char *slash;
-    if (!realpath(dir, sweep) || !(slash = strrchr(sweep, '/'))) return NULL;
-    const char *part = strcmp(slash + 1, "configs") == 0 ? "configs"
-                       : strcmp(slash + 1, "runs") == 0  ? "runs"
-                                                         : NULL;
-    if (slash == sweep) slash++; /* "/runs": the root's */
-    *slash = '\0';
-    return part && (*mark = sweep_folder_mark(sweep)) ? part : NULL;
+/* "configs" or "runs" when dir is, or lies below, that subfolder of a sweep folder (its parent
+ * holds what sweep_folder_mark names: plan.txt, which a sweep writes first), the sweep folder's
+ * real path into sweep, the file that marks it into *mark and into *below 1 when dir lies below
+ * the subfolder (a planned run's folder made before the sweep runs it: the sweep's run then
+ * refuses it as holding a file it did not write); else NULL. Each folder of dir's real path is
+ * tried, nearest first. */
+static const char *sweep_part(const char *dir, char sweep[PATH_MAX], const char **mark,
+                              int *below) {
+    char real[PATH_MAX];
+    if (!realpath(dir, real)) return NULL;
+    *below = 0;
+    /* real[0..end) is dir or a folder above it, real[start..end) its last part */
+    for (size_t end = strlen(real), start; end > 0; end = start - 1, *below = 1) {
+        for (start = end; real[start - 1] != '/';) start--; /* a real path starts with '/' */
+        size_t n = end - start;
+        const char *part = n == 7 && strncmp(real + start, "configs", 7) == 0 ? "configs"
+                           : n == 4 && strncmp(real + start, "runs", 4) == 0  ? "runs"
+                                                                               : NULL;
+        if (!part) continue;
+        size_t parent = start > 1 ? start - 1 : 1; /* "/runs": the root's */
+        memcpy(sweep, real, parent);
+        sweep[parent] = '\0';
+        if ((*mark = sweep_folder_mark(sweep))) return part;
+    }
+    return NULL;
+}
+
+/* 1 when dir holds nothing but a .lock as a run's lock leaves it (run_lock.h: an empty regular
+ * file), the folder of a run that has begun or was stopped before it wrote anything: a new run
+ * there takes it as its own, and would fail on a file put beside it; else 0. */
+static int lock_only(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int lock = 0, other = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (strcmp(e->d_name, RUN_LOCK_FILE) == 0) lock = 1;
+        else other = 1;
+    }
+    closedir(d);
+    char path[PATH_MAX + 8];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/" RUN_LOCK_FILE, dir);
+    return lock && !other && lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+}
+
+/* What a folder ./train writes is, by the writer its manifest names first (util/owned_dir.h;
+ * the ids of the OwnedWriters of run_setup.c, sweep/, report/), and why an export must stay
+ * out of it; the first also for a folder without a manifest a run marks (checkpoint.bin,
+ * config.ini, its .lock only). */
+#define FAILS_A_RUN                                                                              \
+    "a run there fails on a file it did not write. Write the export outside the run's folder"
+#define AMONG_ITS_FILES(folder)                                                                  \
+    "the export would lie among its files. Write the export outside " folder
+static const struct {
+    const char *id, *what, *why;
+} KINDS[] = {
+    {"run", "a run folder", FAILS_A_RUN},
+    {"sweep-run", "a sweep's run folder", FAILS_A_RUN},
+    {"sweep", "a sweep folder", AMONG_ITS_FILES("the sweep folder")},
+    {"sweep-report", "a sweep folder", AMONG_ITS_FILES("the sweep folder")},
+    {"compare", "a --compare report folder", AMONG_ITS_FILES("that folder")},
+    {"regime-map", "a --regime-map folder", AMONG_ITS_FILES("that folder")},
+};
+
+/* KINDS' row of dir, marked by mark (train_run_folder_mark's, or lock_only's). */
+static int folder_kind(const char *dir, const char *mark) {
+    char id[64];
+    if (strcmp(mark, OWNED_MANIFEST) != 0 || !owned_dir_writer(dir, id, sizeof id)) return 0;
+    for (int k = 0; k < (int)(sizeof KINDS / sizeof *KINDS); k++)
+        if (strcmp(KINDS[k].id, id) == 0) return k;
+    return 0; /* a writer of a later version: "a run folder" is the strictest reading */
 }
 
 /* 0 when path's folder is no folder ./train writes (a run's, a sweep's or its configs/ or
@@ -157,20 +224,22 @@ static const char *sweep_part(const char *dir, char sweep[PATH_MAX], const char 
  * others, the user's file would lie among ours, and go with them when the folder is removed. */
 static int check_outside_runs(const char *path, const char *dir, const char *place) {
     char sweep[PATH_MAX];
+    int below = 0;
     const char *mark = train_run_folder_mark(dir), *slash = strrchr(path, '/');
+    if (!mark && lock_only(dir)) mark = "only the " RUN_LOCK_FILE " of a run begun there";
     const char *name = slash ? slash + 1 : path, *old = mark ? NULL : old_folder_mark(dir);
-    const char *part = mark || old ? NULL : sweep_part(dir, sweep, &old);
+    const char *part = mark || old ? NULL : sweep_part(dir, sweep, &old, &below);
     int named = !mark && !old && train_run_writes_name(name);
     if (mark)
-        error_add(NULL, 0, place, "'%s' would be written into '%s', a folder ./train writes (it "
-                                  "holds %s): a run there fails on a file it did not write. Write "
-                                  "the export outside the run's folder",
-                  path, dir, mark);
-    else if (part)
-        error_add(NULL, 0, place, "'%s' would be written into '%s', the %s/ of the sweep folder "
+        error_add(NULL, 0, place, "'%s' would be written into '%s', %s ./train writes (it holds "
+                                  "%s): %s",
+                  path, dir, KINDS[folder_kind(dir, mark)].what, mark,
+                  KINDS[folder_kind(dir, mark)].why);
+    else if (part && old) /* sweep_part sets old with part */
+        error_add(NULL, 0, place, "'%s' would be written into '%s', %sthe %s/ of the sweep folder "
                                   "'%s' (it holds %s), where the sweep writes: the export would "
                                   "lie among its files. Write the export outside the sweep folder",
-                  path, dir, part, sweep, old);
+                  path, dir, below ? "a folder in " : "", part, sweep, old);
     else if (old)
         error_add(NULL, 0, place, "'%s' would be written into '%s', a sweep or report folder an "
                                   "earlier ./train wrote (it holds %s): the export would lie "
@@ -189,9 +258,15 @@ static int check_outside_runs(const char *path, const char *dir, const char *pla
 static int check_new_file(const char *path, const char *what, const char *place) {
     struct stat st;
     size_t len = strlen(path);
+    if (cli_check_written_path(path, place) != 0) return -1;
     if (len > 0 && path[len - 1] == '/') { /* not "its folder 'x.st' does not exist" */
         error_add(NULL, 0, place, "%s '%s' names a folder (it ends with '/'): it needs a file "
                                   "name (FILE.safetensors)", what, path);
+        return -1;
+    }
+    if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) { /* "x/.", "x/..", a folder's name */
+        error_add(NULL, 0, place, "%s '%s' names a folder: it needs a file name (FILE.safetensors)",
+                  what, path);
         return -1;
     }
     if (lstat(path, &st) == 0) {
@@ -285,7 +360,7 @@ static int exported_config(const char *checkpoint, const char *run_dir, const Co
                            const char *place, char **text) {
     if (checkpoint_read_config(checkpoint, text) != 0) return EXIT_CONFIG;
     Config named = *c;
-    if (cli_split_run_dir(run_dir, &named, place) < 0) { /* as --eval: named */
+    if (cli_split_run_dir(run_dir, &named, place, 0) < 0) { /* as --eval: named */
         free(*text);
         *text = NULL;
         return EXIT_CONFIG;
@@ -307,7 +382,7 @@ static int exported_config(const char *checkpoint, const char *run_dir, const Co
  * *stored (exported_config). Returns -1, or an exit code after a message. */
 static int read_run(const char *run_dir, const char *place, char checkpoint[PATH_MAX],
                     Config *c, char **stored) {
-    if (cli_run_checkpoint(checkpoint, run_dir, place) != 0) return EXIT_CONFIG;
+    if (cli_run_checkpoint(checkpoint, run_dir, place, 0) != 0) return EXIT_CONFIG;
     if (checkpoint_check_present(run_dir, place) != 0) return EXIT_CONFIG;
     config_defaults(c);
     if (checkpoint_load_config(checkpoint, c, place) != 0 || config_validate(c) != 0)
@@ -333,7 +408,7 @@ int cli_export(int argc, char **argv) {
     if ((no_data ? checkpoint_check_folder(checkpoint, a.run_dir, place)
                  : checkpoint_check_resume(checkpoint, a.run_dir, &c, place)) != 0 ||
         check_new_file(a.out, "export file", out_place) != 0 ||
-        (a.val && check_new_file(a.val, "--val", val_place) != 0)) {
+        (a.val && check_new_file(a.val, "validation file", val_place) != 0)) {
         free(stored);
         return EXIT_CONFIG;
     }

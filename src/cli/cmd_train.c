@@ -43,7 +43,7 @@ static int has_dotdot_part(const char *plain) {
     return 0;
 }
 
-int cli_split_run_dir(const char *path, Config *c, const char *where) {
+int cli_split_run_dir(const char *path, Config *c, const char *where, int need_dir) {
     char buf[PATH_MAX];
     /* by its plain spelling: "./copies/orig" (what tab completion gives), "copies//orig/" and
      * copies/orig are one folder, run copies/orig of run.dir "copies" */
@@ -68,12 +68,23 @@ int cli_split_run_dir(const char *path, Config *c, const char *where) {
     }
     const char *name = slash ? slash + 1 : buf;
     const char *dir = slash ? (slash == buf ? "/" : (*slash = 0, buf)) : ".";
-    if (strlen(name) >= CONFIG_STR || strlen(dir) >= CONFIG_STR || !*name) {
+    if (strlen(name) >= CONFIG_STR || !*name) {
         error_add(NULL, 0, where, "run folder path '%s' is too long or names no folder", path);
         return -1;
     }
+    /* only a run.dir that is written needs to fit one: --resume's from a path not spelled
+     * from inside (which keeps the stored one) */
+    if (strlen(dir) >= CONFIG_STR && need_dir && !inside) {
+        error_add(NULL, 0, where, "run folder path '%s': its folder part '%s' (%zu bytes) is too "
+                                  "long for run.dir (at most %d bytes), which a resume takes from "
+                                  "the path and writes into the run's config.ini. Spell the folder "
+                                  "shorter (a relative path), or resume it from inside (cd there, "
+                                  "--resume .), which keeps the run.dir it has",
+                  path, dir, strlen(dir), CONFIG_STR - 1);
+        return -1;
+    }
     memcpy(c->run_name, name, strlen(name) + 1); /* lengths checked above */
-    memcpy(c->run_dir, dir, strlen(dir) + 1);
+    if (strlen(dir) < CONFIG_STR) memcpy(c->run_dir, dir, strlen(dir) + 1);
     return inside;
 }
 
@@ -145,6 +156,13 @@ int cli_check_prompt_length(const Config *c, const char *prompt, int argn) {
 static const char *const SAMPLE_FLAGS[] = {"--generate", "--temperature", "--top-k", "--seed"};
 #define N_SAMPLE_FLAGS (int)(sizeof SAMPLE_FLAGS / sizeof SAMPLE_FLAGS[0])
 
+/* How a refused value v is named after "got": quoted, or said to be empty or missing (NULL: the
+ * line ended), which "got ''" left to be guessed. GOT_ARGS(v) fills "got %s%s%s". */
+static const char *got_text(const char *v) {
+    return !v ? "nothing (the line ends there)" : !*v ? "an empty argument" : v;
+}
+#define GOT_ARGS(v) (v) && *(v) ? "'" : "", got_text(v), (v) && *(v) ? "'" : ""
+
 /* Reads the value v of SAMPLE_FLAGS[k], argument argn (the flag's own when v is NULL), into a.
  * Returns -1, or 2 after a message. */
 static int parse_sample_option(TrainArgs *a, int k, const char *v, int argn) {
@@ -153,8 +171,8 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v, int argn) {
     switch (k) {
     case 0:
         if (!v || cli_parse_count(v, strlen(v), 1, SAMPLE_MAX_NEW, &n) != 0)
-            return cli_fail_at(NULL, flag, argn, "needs a number of tokens from 1 to %d, got '%s'",
-                               SAMPLE_MAX_NEW, v ? v : "");
+            return cli_fail_at(NULL, flag, argn, "needs a number of tokens from 1 to %d, got %s%s%s",
+                               SAMPLE_MAX_NEW, GOT_ARGS(v));
         a->generate = 1;
         a->gen.n_new = (int)n;
         return -1;
@@ -164,22 +182,22 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v, int argn) {
         if (!v || !((*v >= '0' && *v <= '9') || *v == '.') ||
             config_parse_number(v, &a->gen.temperature, why, sizeof why) != 0)
             return cli_fail_at(NULL, flag, argn, "needs a finite decimal number >= 0 (0 = greedy), "
-                                                 "got '%s'",
-                               v ? v : "");
+                                                 "got %s%s%s",
+                               GOT_ARGS(v));
         return -1;
     }
     case 2:
         if (!v || cli_parse_count(v, strlen(v), 0, INT_MAX, &n) != 0)
             return cli_fail_at(NULL, flag, argn, "needs a whole number >= 0 (0 = every token), got "
-                                                 "'%s'",
-                               v ? v : "");
+                                                 "%s%s%s",
+                               GOT_ARGS(v));
         a->gen.top_k = (int)n;
         a->top_k_argn = argn;
         return -1;
     default:
         if (!v || cli_parse_u64(v, &a->gen.seed) != 0)
-            return cli_fail_at(NULL, flag, argn, "needs an integer in [0, 2^64-1], got '%s'",
-                               v ? v : "");
+            return cli_fail_at(NULL, flag, argn, "needs an integer in [0, 2^64-1], got %s%s%s",
+                               GOT_ARGS(v));
         return -1;
     }
 }
@@ -290,12 +308,20 @@ int cli_train_parse(TrainArgs *a, int argc, char **argv, CliUsage *usage) {
             *(argv[i][2] == 'p' ? &a->print_config : &a->where) = 1;
         } else if (strcmp(argv[i], "--resume") == 0 || strcmp(argv[i], "--eval") == 0) {
             const char *flag = argv[i], *dir = cli_next(argc, argv, &i);
-            if (!dir || !*dir) return cli_fail_at(NULL, flag, i, "needs a run folder");
+            if (!dir || !*dir)
+                return cli_fail_at(NULL, flag, i, "needs a run folder%s", dir ? ", got an empty "
+                                                                               "argument" : "");
             /* `--eval --help` asks for help (a folder named so: ./--help) */
             if (cli_is_help(dir)) {
                 usage(stdout);
                 return EXIT_OK;
             }
+            /* "--resume --set x=1 r" forgot the folder: the option is not one (cli_flag_value) */
+            if (strncmp(dir, "--", 2) == 0)
+                return cli_fail_at(NULL, flag, i - 1, "needs a run folder, got the option '%s' (a "
+                                                      "folder whose name starts with '--' is "
+                                                      "spelled './%s')",
+                                   dir, dir);
             int rc = cli_once(&once, flag, i);
             if (rc >= 0) return rc;
             *(flag[2] == 'r' ? &a->resume_dir : &a->eval_dir) = dir;
@@ -392,7 +418,7 @@ enum { CHECKPOINT_PATH = PATH_MAX, PLACE = 48 }; /* load_run_folder's buffers: a
 static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
                            char checkpoint[CHECKPOINT_PATH], char place[PLACE], RunPrint *print) {
     error_place(place, PLACE, a->resume_dir ? "--resume" : "--eval", a->dir_argn);
-    if (cli_run_checkpoint(checkpoint, run_dir, place) != 0) return -1;
+    if (cli_run_checkpoint(checkpoint, run_dir, place, a->resume_dir != NULL) != 0) return -1;
     if (checkpoint_check_present(run_dir, place) != 0) return -1;
     run_print_take(run_dir, place, print);
     if (checkpoint_load_config(checkpoint, c, place) != 0) return -1;
@@ -400,7 +426,7 @@ static int load_run_folder(Config *c, const TrainArgs *a, const char *run_dir,
      * run folder is resumed in place, never in its original (train/run_setup.c: the
      * checkpoint's folder). A path spelled from inside ("." or "../tiny", cli_split_run_dir's
      * 1) names no parent of the run's: run.dir stays as the checkpoint stores it. */
-    int inside = cli_split_run_dir(run_dir, c, place);
+    int inside = cli_split_run_dir(run_dir, c, place, a->resume_dir != NULL);
     if (inside < 0 || (a->resume_dir && check_resume_name(c, run_dir, place) != 0))
         return -1;
     if (a->resume_dir && inside) /* none stored: the parent, as for any path */

@@ -68,22 +68,22 @@ typedef struct {
     ssize_t n;
 } LogHead;
 
-/* Opens the log at path into h and reads its first line. Returns 0 (close h->in, free h->line),
+/* Opens the log at path into h and reads its first line (messages at where, error_add's). Returns 0 (close h->in, free h->line),
  * or after the message of a log no resume can continue ("cannot resume: 'path': ...", h then
  * holds nothing) -2 when the log is refused (not a regular file, larger than
  * FILE_MAX_LOG_BYTES, no whole header) or -1 for another failure to read it. */
-static int open_log_header(const char *path, LogHead *h) {
+static int open_log_header(const char *path, LogHead *h, const char *where) {
     char why[128];
     *h = (LogHead){0};
     if (!(h->in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why))) {
         int refused = errno == EINVAL || errno == EFBIG; /* not a regular file, or too large */
-        error_add(NULL, 0, NULL, "cannot resume: '%s': %s", path, why);
+        error_add(NULL, 0, where, "cannot resume: '%s': %s", path, why);
         return refused ? -2 : -1;
     }
     h->n = getline(&h->line, &h->cap, h->in);
     const char *problem = header_problem(h->line, h->n);
     if (!problem) return 0;
-    error_add(NULL, 0, NULL, "cannot resume: '%s': its header line is %s (a log of this program "
+    error_add(NULL, 0, where, "cannot resume: '%s': its header line is %s (a log of this program "
                              "starts with a whole 'step,...' line); nothing was changed",
               path, problem);
     free(h->line);
@@ -92,9 +92,9 @@ static int open_log_header(const char *path, LogHead *h) {
     return -2;
 }
 
-int csv_log_check_header(const char *path) {
+int csv_log_check_header(const char *path, const char *where) {
     LogHead h;
-    int rc = open_log_header(path, &h);
+    int rc = open_log_header(path, &h, where);
     if (rc == 0) {
         free(h.line);
         fclose(h.in);
@@ -104,7 +104,7 @@ int csv_log_check_header(const char *path) {
 
 int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
     LogHead h;
-    int rc = open_log_header(path, &h);
+    int rc = open_log_header(path, &h, NULL);
     if (rc != 0) return rc;
     FILE *in = h.in;
     char *line = h.line;

@@ -48,9 +48,10 @@ size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, c
 int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out);
 
 /* csv_log_keep_before's checks of the log at path alone, writing nothing: 0 when a resume can
- * continue it, else its message and return (-2 refused, -1 unreadable). A resume makes them
- * before it takes its folder's lock and manifest, so that its refusal changes nothing there. */
-int csv_log_check_header(const char *path);
+ * continue it, else its message at where (error_add's place: the run folder's argument) and
+ * return (-2 refused, -1 unreadable). A resume makes them before it takes its folder's lock and
+ * manifest, so that its refusal changes nothing there. */
+int csv_log_check_header(const char *path, const char *where);
 
 /* The largest step of a row of the log at path below `before`, counting the rows
  * csv_log_keep_before keeps (a whole line: the step, a comma, ...; a torn last line is not one);

@@ -41,6 +41,10 @@ const char *sweep_folder_mark(const char *dir) {
     const char *const STATUS[] = {status, NULL};
     if (first_line_is(dir, "plan.txt", plan, NOTHING)) return "plan.txt";
     if (first_line_is(dir, "sweep.csv", SWEEP_RUN_COLUMN ",", STATUS)) return "sweep.csv";
+    /* the very first sweep's (src/report/sweep.c, before src/sweep/): no run or exit_code
+     * column; a header the program no longer writes, so spelled here */
+    if (first_line_is(dir, "sweep.csv", "d_k,scale,seed,steps,status,", NOTHING))
+        return "sweep.csv";
     /* jobs.txt: "EXE --sweep-run OUT/configs/RUN.ini", its words maybe quoted (shell_word.h) */
     if (first_line_is(dir, "jobs.txt", "", RUN_LINE)) return "jobs.txt";
     return NULL;

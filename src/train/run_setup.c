@@ -289,6 +289,19 @@ int train_check_steps(const Config *c, const char *checkpoint, long step, const 
     return -1;
 }
 
+/* A resume continues the folder's logs: one that is absent, or whose header is torn or missing,
+ * is bad input, said at where before the lock and the manifest are made (runlog_open_with would
+ * find it after, with the manifest made). Returns 0 or EXIT_CONFIG. */
+static int logs_to_resume(const char *dir, const char *where) {
+    const char *missing = runlog_first_missing(dir);
+    if (!missing) return runlog_check_headers(dir, where) != 0 ? EXIT_CONFIG : 0;
+    error_add(NULL, 0, where,
+              "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
+              "copy of the folder keeps it), or train a new run; nothing was changed",
+              dir, missing);
+    return EXIT_CONFIG;
+}
+
 /* The parameters, optimizer state, data generator, step and counters of the checkpoint file;
  * RUN_FINISHED (a note printed, nothing touched) when it is of the finished run; errors at where.
  * Returns 0, RUN_FINISHED or EXIT_CONFIG. */
@@ -309,31 +322,20 @@ static int resume_from(TrainRun *r, const char *checkpoint, const char *where) {
                     SHOWN(c->run_name), c->steps);
             return RUN_FINISHED;
         }
+        /* a log the resume cannot continue is refused before the note says it goes on */
+        if (logs_to_resume(r->dir, where) != 0) return EXIT_CONFIG;
         fprintf(stderr, "note: run '%s' has finished its %d steps, but loss.csv lacks its final "
                         "row (an extension stopped before its first checkpoint): the final "
                         "evaluation is done again\n",
                 SHOWN(c->run_name), c->steps);
     }
-    if (runlog_check_not_behind(r->dir, st.step, c->log_every, c->eval_every) != 0)
+    if (runlog_check_not_behind(r->dir, st.step, c->log_every, c->eval_every, where) != 0)
         return EXIT_CONFIG; /* logs a copy kept from before the checkpoint: rows would be missing */
     r->task.rng = st.data_rng;
     r->skipped = st.skipped;
     r->start_step = st.step;
     r->resumed_elapsed = st.elapsed_s;
     return 0;
-}
-
-/* A resume continues the folder's logs: one that is absent, or whose header is torn or missing,
- * is bad input, said at where before the lock and the manifest are made (runlog_open_with would
- * find it after, with the manifest made). Returns 0 or EXIT_CONFIG. */
-static int logs_to_resume(const char *dir, const char *where) {
-    const char *missing = runlog_first_missing(dir);
-    if (!missing) return runlog_check_headers(dir) != 0 ? EXIT_CONFIG : 0;
-    error_add(NULL, 0, where,
-              "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
-              "copy of the folder keeps it), or train a new run; nothing was changed",
-              dir, missing);
-    return EXIT_CONFIG;
 }
 
 /* Creates the run folder and takes its lock, before anything in it is touched: a second
@@ -441,13 +443,23 @@ const char *train_run_folder_mark(const char *dir) {
     return config_ini_is_ours(dir) ? "config.ini" : NULL;
 }
 
+/* The folder's own files too: a new run reads a manifest as its list of files (and rewrites
+ * it), takes its lock on .lock; a sweep's run appends to train.log. */
+static const char *const FOLDER_NAMES[] = {OWNED_MANIFEST, RUN_LOCK_FILE, "train.log"};
+
 int train_run_writes_name(const char *name) {
-    /* the folder's own files too: a new run reads a manifest as its list of files (and rewrites
-     * it), takes its lock on .lock; a sweep's run appends to train.log */
-    static const char *const FOLDER_NAMES[] = {OWNED_MANIFEST, RUN_LOCK_FILE, "train.log"};
     for (size_t i = 0; i < sizeof FOLDER_NAMES / sizeof *FOLDER_NAMES; i++)
         if (strcmp(name, FOLDER_NAMES[i]) == 0) return 1;
     for (size_t i = 0; i < sizeof RUN_NAMES / sizeof *RUN_NAMES; i++)
         if (strcmp(name, RUN_NAMES[i]) == 0) return 1;
     return 0;
+}
+
+size_t train_run_name_max(void) {
+    size_t longest = 0;
+    for (size_t i = 0; i < sizeof FOLDER_NAMES / sizeof *FOLDER_NAMES; i++)
+        if (strlen(FOLDER_NAMES[i]) > longest) longest = strlen(FOLDER_NAMES[i]);
+    for (size_t i = 0; i < sizeof RUN_NAMES / sizeof *RUN_NAMES; i++)
+        if (strlen(RUN_NAMES[i]) > longest) longest = strlen(RUN_NAMES[i]);
+    return longest;
 }

@@ -70,6 +70,10 @@ const char *train_run_folder_mark(const char *dir);
  * another's under it would fail the run, or be read and rewritten as the run's own. */
 int train_run_writes_name(const char *name);
 
+/* The length of the longest name train_run_writes_name knows (attn_map_tokens.csv): what a run
+ * folder's path needs room for after its '/'. */
+size_t train_run_name_max(void);
+
 /* Everything one run owns; built once, so the step itself allocates nothing. */
 typedef struct {
     const Config *c;

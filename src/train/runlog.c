@@ -85,11 +85,11 @@ const char *runlog_first_missing(const char *dir) {
     return NULL;
 }
 
-int runlog_check_headers(const char *dir) {
+int runlog_check_headers(const char *dir, const char *where) {
     for (int i = 0; i < 4; i++) {
         char path[RUNLOG_PATH];
         snprintf(path, sizeof path, "%s/%s", dir, LOGS[i]);
-        if (!absent(dir, LOGS[i]) && csv_log_check_header(path) != 0) return -1;
+        if (!absent(dir, LOGS[i]) && csv_log_check_header(path, where) != 0) return -1;
     }
     return 0;
 }
@@ -163,7 +163,8 @@ static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
     return -1;
 }
 
-int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_every) {
+int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_every,
+                            const char *where) {
     long due = step - 1; /* the last step before `step` that logged a row */
     while (due > 0 && due % log_every != 0 && due % eval_every != 0) due--;
     if (due < 0) return 0;
@@ -175,7 +176,7 @@ int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_
         char ends[64] = "has no row", since[64] = "";
         if (last >= 0) snprintf(ends, sizeof ends, "ends at step %ld", last);
         if (last >= 0) snprintf(since, sizeof since, " after step %ld", last);
-        error_add(NULL, 0, NULL, "'%s' %s, but the checkpoint is at step %ld: its rows%s up to "
+        error_add(NULL, 0, where, "'%s' %s, but the checkpoint is at step %ld: its rows%s up to "
                                  "step %ld are missing (a copy of the folder taken while it "
                                  "trained?), "
                                  "and a resume would never write them. Put back the logs that go "

@@ -46,8 +46,9 @@ const char *runlog_first_missing(const char *dir);
 /* 0 when each log of the folder dir that a resume continues and that is there (runlog_first_missing
  * names the absent) begins with a whole header and can be read, else -1 after the message the
  * resume's rewrite would give (runlog/csv_write.h, csv_log_check_header): checked before the
- * resume takes the folder's lock and manifest, so that its refusal changes nothing. */
-int runlog_check_headers(const char *dir);
+ * resume takes the folder's lock and manifest, so that its refusal changes nothing; at where
+ * (error_add's place: the run folder's argument). */
+int runlog_check_headers(const char *dir, const char *where);
 
 /* The largest step of a whole row of dir/loss.csv (csv_log_last_step_before: the rows a resume
  * keeps; in a log of ours its last row's), or -1 when it has none (only its header, no whole
@@ -85,9 +86,10 @@ int runlog_open_with(RunLog *r, const char *dir, const Model *m, const char *con
  * the row of the last step before `step` that the run logged (a multiple of log_every or
  * eval_every). A log that ends earlier (a backup or copy of the folder taken while the run
  * trained, beside a later checkpoint) would miss rows the resume never writes again. A log that
- * is not there is left to runlog_open's message. Returns 0, or -1 after an error naming the log,
- * the step it ends at, the checkpoint's step and what to do. */
-int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_every);
+ * is not there is left to runlog_open's message. Returns 0, or -1 after an error at where
+ * (error_add's place) naming the log, the step it ends at, the checkpoint's step and what to do. */
+int runlog_check_not_behind(const char *dir, long step, int log_every, int eval_every,
+                            const char *where);
 
 /* One row of loss.csv. has_train / has_val say which groups were measured at this step; the
  * others are left empty. A measured NaN or Inf is written as nan / inf, never hidden. Units:

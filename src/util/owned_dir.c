@@ -112,6 +112,16 @@ static int manifest_read(const char *dir, Names *files, Names *writers, char *wh
     return rc;
 }
 
+int owned_dir_writer(const char *dir, char *id, size_t n) {
+    Names files = {0}, writers = {0};
+    char why[128];
+    int found = manifest_read(dir, &files, &writers, why, sizeof why) == 1 && writers.n > 0 &&
+                (size_t)snprintf(id, n, "%s", writers.v[0]) < n;
+    names_free(&files);
+    names_free(&writers);
+    return found;
+}
+
 static int manifest_write(const char *dir, const Names *files, const Names *writers) {
     char path[4200], *text = NULL;
     size_t len = 0;

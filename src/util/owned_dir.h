@@ -75,6 +75,11 @@ int owned_dir_open(const char *dir, const OwnedWriter *w, int lock, const char *
  * whole-file write keeps it. Returns the number removed. */
 int owned_dir_remove_stale(int h, const char *const *names, int n);
 
+/* The id of the first writer dir's manifest lists (its first "@ID" line: the writer that made
+ * the folder, "run", "sweep", "compare", ...) into id (n bytes). Returns 1, or 0 when dir has no
+ * readable manifest or it lists no writer (id then unset). */
+int owned_dir_writer(const char *dir, char *id, size_t n);
+
 /* Unregisters the folder and releases its lock. Harmless on -1 and -2. */
 void owned_dir_close(int h);
 

@@ -30,6 +30,12 @@ int whole_write(int fd, const char *text, size_t len);
  * it. NAME is cut, in the temporary name only, so that it fits one file name (NAME_MAX). */
 #define ATOMIC_TEMP_MARK ".tmp."
 
+/* The most bytes the temporary name adds to NAME's path: ATOMIC_TEMP_MARK, then PID and K in at
+ * most 10 digits each (a pid_t and an int), and the '.' between them. A command that will write
+ * a path checks that it fits with these before any work starts (a path that fits PATH_MAX alone
+ * would fail at its temporary name, after the work). */
+#define ATOMIC_TEMP_SUFFIX_MAX (sizeof ATOMIC_TEMP_MARK - 1 + 10 + 1 + 10)
+
 /* Temporary names (K = 0 .. ATOMIC_TEMP_TRIES - 1) tried before atomic_open gives up with
  * EEXIST: only leftovers of earlier processes that had this pid, or planted names, take them. */
 #define ATOMIC_TEMP_TRIES 100
