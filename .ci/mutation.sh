@@ -154,9 +154,9 @@ export build tmo
 passing="passing (in the caller's run, not run again)"
 if [ "${MUTATION_BASELINE_PASSED:-}" != 1 ]; then
     passing=passing
-    mkdir -p "$build/scratch" # TMPDIR as each mutant's run has it (run_program)
+    mkdir -p "$PWD.tmp" # TMPDIR as each mutant's run has it (run_program)
     printf '%s\n' $all_progs | xargs -r -P "$jobs" -I{} bash -c \
-        'TMPDIR=$PWD/$build/scratch CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" \
+        'TMPDIR=$PWD.tmp CK_FORK=yes CK_TIMEOUT_MULTIPLIER=5 timeout -k 5 "$tmo" \
          "./$build/tests/$1" > "baseline-$1.log" 2>&1 ||
          touch "baseline-$1.failed"' _ {} || true
     bad=0
@@ -214,10 +214,12 @@ run_program() {
     local p=$1 pid ck part line='' failed='' rc=0
     failed_test=''
     : > ck.log
-    # TMPDIR: the program's scratch folder (tu_scratch) in this copy, removed with it: a program
-    # stopped at its first failure cannot remove its own
-    mkdir -p "$build/scratch"
-    TMPDIR=$PWD/$build/scratch SCALEDOT_TEST_FIRST=${2:-} SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes \
+    # TMPDIR: the program's scratch folder (tu_scratch) beside this copy, removed with the
+    # scratch folder: a program stopped at its first failure cannot remove its own. Beside, not
+    # inside: a test copies ./train into it to run one outside any checkout (test_lr_map's
+    # test_where_outside_checkout), and inside the copy it would find the copy's.
+    mkdir -p "$PWD.tmp"
+    TMPDIR=$PWD.tmp SCALEDOT_TEST_FIRST=${2:-} SCALEDOT_TEST_LOG=$PWD/ck.log CK_FORK=yes \
         CK_TIMEOUT_MULTIPLIER=5 setsid timeout -k 5 "$tmo" "./$build/tests/$p" > run.log 2>&1 &
     pid=$!
     # Watched without starting a process: ck.log read as it grows by the read builtin (a line
