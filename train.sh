@@ -81,7 +81,7 @@ outputs=("runs/${pair}scaled" "runs/${pair}unscaled" "reports/${pair}scaled_vs_$
 # A fresh Debian machine may lack the compiler: install it when we may, else say what to run.
 if ! command -v make >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
     if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-        echo "train.sh: installing gcc and make (apt-get install build-essential)"
+        echo "train.sh: installing gcc and make (apt-get install build-essential)" >&2
         tools/apt_install.sh build-essential >/dev/null || exit 1
     else
         echo "train.sh needs gcc and make. Install them with:  sudo apt-get install build-essential" >&2
@@ -90,11 +90,13 @@ if ! command -v make >/dev/null 2>&1 || ! command -v gcc >/dev/null 2>&1; then
 fi
 
 # What this will do, before the build (about a minute from a fresh clone) keeps the terminal quiet.
-[ -x train ] || echo "train.sh: building ./train first, then training ${outputs[*]} in $PWD"
-make -s train
+# Every line of its own, the build's and the corpus's goes to stderr with the runs' lines: stdout
+# is the comparison alone (`./train.sh > comparison.txt`).
+[ -x train ] || echo "train.sh: building ./train first, then training ${outputs[*]} in $PWD" >&2
+make -s train >&2
 # The text pair's corpus, made (and checked) before anything is trained.
 if [ "$pair" = text_ ]; then
-    experiments/text_corpus.sh
+    experiments/text_corpus.sh >&2
 fi
 # OpenMP threads that spin while they wait make a busy machine (another job, a second run) up to
 # ten times slower; sleeping costs little here. An explicit setting is kept.
@@ -112,11 +114,11 @@ if ! flock -n 9; then
 fi
 
 # Where this writes, before anything is written; an earlier pair is moved aside, not lost.
-echo "train.sh: writing ${outputs[*]} in $PWD"
+echo "train.sh: writing ${outputs[*]} in $PWD" >&2
 for out in "${outputs[@]}"; do
     [ -e "$out" ] || continue
     if [ "$replace" = 1 ]; then
-        echo "train.sh: replacing the earlier $out (--replace)"
+        echo "train.sh: replacing the earlier $out (--replace)" >&2
         continue
     fi
     stamp_of=$out/loss.csv
@@ -128,7 +130,7 @@ for out in "${outputs[@]}"; do
         k=$((k + 1))
     done
     mv -- "$out" "$aside"
-    echo "train.sh: kept the earlier $out as $aside"
+    echo "train.sh: kept the earlier $out as $aside" >&2
 done
 
 # The two runs are independent, and at the shipped size one thread per run is faster than two

@@ -106,7 +106,8 @@ START_TEST(test_second_run_keeps_the_first) {
 END_TEST
 
 /* Both runs' lines on one stream, stderr, where ./train writes them (the unscaled run's are held
- * and shown after the scaled run's): `./train.sh 2>log` keeps both runs, stdout the comparison. */
+ * and shown after the scaled run's): `./train.sh 2>log` keeps both runs, stdout the comparison
+ * alone — train.sh's own notes (where it writes, what it kept aside) go to stderr too. */
 START_TEST(test_runs_on_one_stream) {
     make_repo();
     ck_assert_int_eq(train_sh_to("", 1), 0);
@@ -118,6 +119,8 @@ START_TEST(test_runs_on_one_stream) {
     ck_assert(out && err);
     ck_assert_msg(strstr(err, "run 'scaled'") && strstr(err, "run 'unscaled'"), "stderr:\n%s", err);
     ck_assert_msg(!strstr(out, "run 'scaled'") && !strstr(out, "run 'unscaled'"), "stdout:\n%s", out);
+    ck_assert_msg(strstr(err, "train.sh: writing runs/scaled") && !strstr(out, "train.sh: "),
+                  "train.sh's notes not on stderr alone; stdout:\n%.2000s", out);
     free(out);
     free(err);
     tu_remove_tree(tmpdir);
