@@ -2,8 +2,9 @@
  * reader (csv_read.c) reads it back (empty, nan, inf, -inf, a number in the row's format), a row
  * never overrunning its buffer, a resumed log cut back to the rows before the checkpoint (a torn
  * last line dropped, no temporary file left), a log that is not a regular file refused with the path in the
- * message, a header's column found, a new log never written through a link. Expected texts are
- * written out by hand. */
+ * message, a log whose header is not the one of the rows the caller appends refused naming the
+ * first column that differs, a header compared whole, a new log never written through a link.
+ * Expected texts are written out by hand. */
 #include "runlog/csv_write.h"
 
 #include <check.h>
@@ -107,7 +108,7 @@ START_TEST(test_keep_before) {
     snprintf(path, sizeof path, "%s/loss.csv", tmp);
     tu_write_file(path, "step,x\n0,a\n5,b\n10,c\n15,d\n20,e"); /* killed mid-row */
     AtomicFile out;
-    ck_assert_int_eq(csv_log_keep_before(path, KEEP[_i].step, &out), 0);
+    ck_assert_int_eq(csv_log_keep_before(path, KEEP[_i].step, "step,x\n", &out), 0);
     char *before = tu_read_file(path, NULL); /* not touched until the commit */
     ck_assert_str_eq(before, "step,x\n0,a\n5,b\n10,c\n15,d\n20,e");
     free(before);
@@ -136,7 +137,7 @@ START_TEST(test_keep_before_refuses) {
         AtomicFile out;
         TuCapture c;
         tu_capture_begin(&c, 2);
-        int rc = csv_log_keep_before(paths[i], 0, &out);
+        int rc = csv_log_keep_before(paths[i], 0, NULL, &out);
         char *err = tu_capture_end(&c);
         ck_assert_int_eq(rc, want[i]);
         snprintf(msg, sizeof msg, "error: cannot resume: '%s': ", paths[i]);
@@ -165,7 +166,7 @@ START_TEST(test_keep_before_refuses_headerless) {
     AtomicFile out;
     TuCapture c;
     tu_capture_begin(&c, 2);
-    int rc = csv_log_keep_before(path, 100, &out);
+    int rc = csv_log_keep_before(path, 100, NULL, &out);
     char *err = tu_capture_end(&c);
     ck_assert_int_eq(rc, -2);
     snprintf(want, sizeof want, "error: cannot resume: '%s': its header line is %s", path,
@@ -179,26 +180,73 @@ START_TEST(test_keep_before_refuses_headerless) {
 }
 END_TEST
 
-/* (header, column) -> found */
+/* A whole header, but not the one of the rows the caller appends (want): refused (-2) by the
+ * check and by the resume's rewrite alike, naming the log and the first column that differs (a
+ * '\r' shown escaped), the log unchanged and no temporary file made. (log's text, want) -> the
+ * message's reason. */
 static const struct {
-    const char *text, *col;
-    int found;
-} COLUMNS[] = {
-    {"step,a,dprob_norm\n1,2,3\n", "dprob_norm", 1},
-    {"step,a,dprob_norm\r\n", "dprob_norm", 1},
-    {"step,a,dprob_norm\n", "dprob", 0},
-    {"step,a\n1,dprob_norm\n", "dprob_norm", 0}, /* only the header counts */
-    {"step", "step", 1},
-    {"", "step", 0},
+    const char *text, *want, *says;
+} OTHER_HEADER[] = {
+    {"step,foo\n0,1\n", "step,train_loss,val_loss\n",
+     "column 2 is 'foo' where this run writes 'train_loss'; 2 columns, this run writes 3"},
+    {"step,a\n0,1\n", "step,a,b\n", "it ends after 2 columns, before this run's 'b'"},
+    {"step,a,b,c\n", "step,a,b\n", "column 4 is 'c', past this run's last of 3"},
+    {"step,a,b\r\n", "step,a,b\n",
+     "column 3 is 'b\\r' where this run writes 'b'; 3 columns, this run writes 3"},
+    {"step,,b\n", "step,,c\n",
+     "column 3 is 'b' where this run writes 'c'; 3 columns, this run writes 3"},
 };
 
-START_TEST(test_has_column) {
+START_TEST(test_other_header_refused) {
+    char path[300], want[700];
+    snprintf(path, sizeof path, "%s/loss.csv", tmp);
+    tu_write_file(path, OTHER_HEADER[_i].text);
+    for (int rewrite = 0; rewrite < 2; rewrite++) {
+        /* the rewrite's message has no place: the check's, at its place, comes first in a resume */
+        snprintf(want, sizeof want, "error: %scannot resume: '%s': its header is not the one this "
+                 "run writes (%s): ", rewrite ? "" : "--resume (argument 2): ", path,
+                 OTHER_HEADER[_i].says);
+        AtomicFile out;
+        TuCapture c;
+        tu_capture_begin(&c, 2);
+        int rc = rewrite ? csv_log_keep_before(path, 100, OTHER_HEADER[_i].want, &out)
+                         : csv_log_check_header(path, OTHER_HEADER[_i].want,
+                                                "--resume (argument 2)");
+        char *err = tu_capture_end(&c);
+        ck_assert_int_eq(rc, -2);
+        ck_assert_msg(strncmp(err, want, strlen(want)) == 0, "'%s' not said: %s", want, err);
+        free(err);
+        temp_names_assert_none(tmp);
+        ck_assert(tu_file_holds(path, OTHER_HEADER[_i].text));
+    }
+    /* the log's own header passes both */
+    char *own = strndup(OTHER_HEADER[_i].text, strcspn(OTHER_HEADER[_i].text, "\n") + 1);
+    ck_assert_int_eq(csv_log_check_header(path, own, "--resume (argument 2)"), 0);
+    free(own);
+}
+END_TEST
+
+/* (log's text, want) -> its first line, '\n' included, is want; a log that is not there is none */
+static const struct {
+    const char *text, *want;
+    int same;
+} HEADER_IS[] = {
+    {"step,a,b\n1,2,3\n", "step,a,b\n", 1},
+    {"step,a,b\r\n", "step,a,b\n", 0},
+    {"step,a\n", "step,a,b\n", 0},
+    {"step,a,b,c\n", "step,a,b\n", 0},
+    {"step,a,b", "step,a,b\n", 0}, /* torn */
+    {"", "step\n", 0},
+    {"1,a,b\nstep,a,b\n", "step,a,b\n", 0}, /* only the first line counts */
+};
+
+START_TEST(test_header_is) {
     char path[300];
     snprintf(path, sizeof path, "%s/attention.csv", tmp);
-    tu_write_file(path, COLUMNS[_i].text);
-    ck_assert_int_eq(csv_log_has_column(path, COLUMNS[_i].col), COLUMNS[_i].found);
+    tu_write_file(path, HEADER_IS[_i].text);
+    ck_assert_int_eq(csv_log_header_is(path, HEADER_IS[_i].want), HEADER_IS[_i].same);
     snprintf(path, sizeof path, "%s/none.csv", tmp);
-    ck_assert_int_eq(csv_log_has_column(path, COLUMNS[_i].col), 0);
+    ck_assert_int_eq(csv_log_header_is(path, HEADER_IS[_i].want), 0);
 }
 END_TEST
 
@@ -239,5 +287,7 @@ TU_MAIN_FIXTURE("csv_write", setup, teardown,
                 test_keep_before_refuses,
                 TU_LOOP(test_keep_before_refuses_headerless, 0,
                         (int)(sizeof NO_HEADER / sizeof NO_HEADER[0])),
-                TU_LOOP(test_has_column, 0, (int)(sizeof COLUMNS / sizeof COLUMNS[0])),
+                TU_LOOP(test_other_header_refused, 0,
+                        (int)(sizeof OTHER_HEADER / sizeof OTHER_HEADER[0])),
+                TU_LOOP(test_header_is, 0, (int)(sizeof HEADER_IS / sizeof HEADER_IS[0])),
                 test_never_through_a_link);

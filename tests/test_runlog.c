@@ -1,6 +1,7 @@
 /* test_runlog.c: the logs survive what a user's disk does to them: a run folder that cannot be
  * created or a full disk gives one clear error and exit code 1, never a crash or a silent
- * partial file; rows are whole lines; a resumed log drops the rows after the checkpoint; a failed
+ * partial file; rows are whole lines; a resumed log drops the rows after the checkpoint and is
+ * appended to only under the header of its rows; a failed
  * attention map is named with its own reason. */
 #include <check.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "train/runlog.h"
 #include "train/train.h"
+#include "temp_names.h"
 #include "testutil.h"
 
 static char tmpdir[256];
@@ -192,6 +194,37 @@ START_TEST(test_resume_keeps_old_attention_columns) {
 }
 END_TEST
 
+/* The resume's rewrite itself appends only under the header of its rows (whatever was checked
+ * before the lock: a log swapped in since): a loss.csv of another header is refused (-2, the log
+ * and its first differing column named) and nothing changes, config.ini included. */
+START_TEST(test_resume_refuses_other_header) {
+    Model m;
+    char dir[512], path[600], ini[600];
+    tiny_run(&m, dir, sizeof dir);
+    RunLog r;
+    ck_assert_int_eq(runlog_open(&r, dir, &m, "[run]\n", -1), 0);
+    ck_assert_int_eq(runlog_close(&r), 0);
+    snprintf(path, sizeof path, "%s/loss.csv", dir);
+    tu_write_file(path, "step,foo\n0,1\n");
+    TuCapture c;
+    tu_capture_begin(&c, 2);
+    int rc = runlog_open(&r, dir, &m, "[run]\nsteps = 30\n", 10);
+    char *err = tu_capture_end(&c);
+    runlog_close(&r);
+    char want[800];
+    snprintf(want, sizeof want, "error: cannot resume: '%s': its header is not the one this run "
+             "writes (column 2 is 'foo' where this run writes 'train_loss'", path);
+    ck_assert_int_eq(rc, -2);
+    ck_assert_msg(strstr(err, want), "'%s' not in: %s", want, err);
+    free(err);
+    ck_assert(tu_file_holds(path, "step,foo\n0,1\n"));
+    snprintf(ini, sizeof ini, "%s/config.ini", dir);
+    ck_assert(tu_file_holds(ini, "[run]\n"));
+    temp_names_assert_none(dir);
+    model_free(&m);
+}
+END_TEST
+
 /* The attention map's write fails (its earlier file made read-only, which a whole-file write
  * keeps: EACCES) while its tokens file is written: the failure is said once, naming the file and
  * its own reason, not what errno holds after the later write (ENOENT, left by the tokens file's
@@ -310,6 +343,7 @@ END_TEST
 
 TU_MAIN_TIMEOUT("runlog", 120, test_run_folder_under_a_file, test_link_to_dev_full_replaced,
                 test_resume_truncates_later_rows, test_resume_keeps_old_attention_columns,
-                test_val_bpb_column, test_attn_map_failure_named_with_its_errno,
+                test_val_bpb_column, test_resume_refuses_other_header,
+                test_attn_map_failure_named_with_its_errno,
                 TU_LOOP(test_logs_behind_the_checkpoint, 0, (int)(sizeof BEHIND / sizeof *BEHIND)),
                 test_resume_refuses_logs_behind);

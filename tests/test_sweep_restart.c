@@ -3,7 +3,8 @@
  * folder (as test_sweep.c): SIGINT stops a sweep with 130 and the same command started again
  * skips the finished run and resumes the interrupted one; a run folder whose checkpoint is of
  * another configuration is not resumed; an interrupted run whose task file was edited is refused
- * by its jobs.txt line and by the sweep started again, as ./train --resume refuses it; a task file
+ * by its jobs.txt line and by the sweep started again, as ./train --resume refuses it, and so is
+ * one whose loss.csv has another header; a task file
  * changed before a run started makes the restarted sweep another plan, refused; finished runs of
  * another plan are refused; a run still locked by a live process is waited for; kill -9 of the
  * sweep ends its children, and the sweep started again finishes. */
@@ -221,6 +222,39 @@ START_TEST(test_edited_task_file_refused) {
 }
 END_TEST
 
+/* An interrupted run whose loss.csv has another header (a made-up one here): its jobs.txt line
+ * (--sweep-run) refuses to resume it with exit code 2 and ./train --resume's reason in its
+ * train.log, placed at --sweep-run; the log keeps its bytes (test_resume_headers: the other
+ * headers refused). */
+START_TEST(test_other_log_header_refused) {
+    write_ini();
+    char tiny[128], run[160], loss[200], log[200];
+    snprintf(tiny, sizeof tiny, "%s/tiny.ini", g_tmp);
+    char *args[] = {"train", "--sweep", tiny, "--grid", "train.steps=2000", "--out", "h", NULL};
+    snprintf(run, sizeof run, "%s/h/runs/steps-2000", g_tmp);
+    snprintf(loss, sizeof loss, "%s/loss.csv", run);
+    snprintf(log, sizeof log, "%s/train.log", run);
+    pid_t pid = start_sweep(args);
+    wait_for(loss, "\n10,");
+    ck_assert_int_eq(stop_with(pid, SIGINT), 130);
+    char *text = tu_read_file(loss, NULL);
+    ck_assert_ptr_nonnull(text);
+    char *rows = strchr(text, '\n');
+    ck_assert_ptr_nonnull(rows);
+    char *other = malloc(strlen(rows) + 16);
+    snprintf(other, strlen(rows) + 16, "step,foo%s", rows);
+    tu_write_file(loss, other);
+    ck_assert_int_eq(tu_run_train(g_tmp, "--sweep-run h/configs/steps-2000.ini"), 2);
+    char said[512];
+    snprintf(said, sizeof said, "\nerror: --sweep-run: cannot resume: '%s': its header is not "
+             "the one this run writes (column 2 is 'foo' where this run writes 'train_loss'", loss);
+    ck_assert_msg(tu_file_contains(log, said), "'%s' not in %s", said, log);
+    ck_assert(tu_file_holds(loss, other));
+    free(other);
+    free(text);
+}
+END_TEST
+
 /* A sweep on a task file, one run done, then the file edited: plan.txt records the file's hash,
  * so the same sweep command started again is another plan, refused naming the task-file line,
  * and the jobs.txt line of the run not yet started refuses the file; neither creates its run
@@ -372,6 +406,7 @@ END_TEST
 TU_MAIN_FIXTURE_TIMEOUT("sweep_restart", make_tmp, remove_tmp, 120, test_resume_after_sigint,
                         test_ctrl_c_to_the_group_stops_runs_cleanly,
                         test_foreign_checkpoint, test_edited_task_file_refused,
+                        test_other_log_header_refused,
                         test_changed_task_file_new_plan,
                         test_finished_runs_of_another_plan_refused, test_locked_run_waited_for,
                         test_children_die_with_the_sweep);

@@ -60,6 +60,49 @@ static const char *header_problem(const char *line, ssize_t n) {
                                            : NULL;
 }
 
+/* Column k (0 first, below header_columns(h)) of the header line h ('\n' ended): *at, and its
+ * length returned. */
+static int header_column(const char *h, int k, const char **at) {
+    for (; k > 0; h++)
+        if (*h == ',') k--;
+    *at = h;
+    return (int)strcspn(h, ",\n");
+}
+
+/* Columns of the header line h ('\n' ended). */
+static int header_columns(const char *h) {
+    int n = 1;
+    for (; *h != '\n'; h++) n += *h == ',';
+    return n;
+}
+
+/* Where the header line have ('\n' ended) first differs from want (the header this run writes,
+ * '\n' ended), into why (n bytes): the first column that differs (shown to 64 bytes), and the
+ * counts. */
+static void header_difference(const char *have, const char *want, char *why, size_t n) {
+    int ca = header_columns(have), cb = header_columns(want), k = 0, la = 0, lb = 0;
+    const char *a = NULL, *b = NULL;
+    for (; k < ca && k < cb; k++) {
+        la = header_column(have, k, &a);
+        lb = header_column(want, k, &b);
+        if (la != lb || memcmp(a, b, (size_t)la) != 0) break;
+    }
+    if (k < ca && k < cb)
+        snprintf(why, n, "column %d is '%.*s' where this run writes '%.*s'; %d columns, this run "
+                 "writes %d", k + 1, la < 64 ? la : 64, a, lb < 64 ? lb : 64, b, ca, cb);
+    else if (k < cb) {
+        lb = header_column(want, k, &b);
+        snprintf(why, n, "it ends after %d columns, before this run's '%.*s'", ca,
+                 lb < 64 ? lb : 64, b);
+    } else if (k < ca) {
+        la = header_column(have, k, &a);
+        snprintf(why, n, "column %d is '%.*s', past this run's last of %d", k + 1,
+                 la < 64 ? la : 64, a, cb);
+    } else { /* the same columns as text: a NUL byte inside one */
+        snprintf(why, n, "a NUL byte in it");
+    }
+}
+
 /* A log opened for a resume, its first line read. */
 typedef struct {
     FILE *in;
@@ -71,8 +114,9 @@ typedef struct {
 /* Opens the log at path into h and reads its first line (messages at where, error_add's). Returns 0 (close h->in, free h->line),
  * or after the message of a log no resume can continue ("cannot resume: 'path': ...", h then
  * holds nothing) -2 when the log is refused (not a regular file, larger than
- * FILE_MAX_LOG_BYTES, no whole header) or -1 for another failure to read it. */
-static int open_log_header(const char *path, LogHead *h, const char *where) {
+ * FILE_MAX_LOG_BYTES, no whole header, a header other than want when want is not NULL) or -1
+ * for another failure to read it. */
+static int open_log_header(const char *path, LogHead *h, const char *want, const char *where) {
     char why[128];
     *h = (LogHead){0};
     if (!(h->in = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why))) {
@@ -82,19 +126,28 @@ static int open_log_header(const char *path, LogHead *h, const char *where) {
     }
     h->n = getline(&h->line, &h->cap, h->in);
     const char *problem = header_problem(h->line, h->n);
-    if (!problem) return 0;
-    error_add(NULL, 0, where, "cannot resume: '%s': its header line is %s (a log of this program "
-                             "starts with a whole 'step,...' line); nothing was changed",
-              path, problem);
+    if (!problem && (!want || strcmp(h->line, want) == 0)) return 0;
+    if (problem) {
+        error_add(NULL, 0, where, "cannot resume: '%s': its header line is %s (a log of this "
+                                 "program starts with a whole 'step,...' line); nothing was changed",
+                  path, problem);
+    } else { /* rows appended under another header would not be of its columns */
+        char why[320];
+        header_difference(h->line, want, why, sizeof why);
+        error_add(NULL, 0, where, "cannot resume: '%s': its header is not the one this run writes "
+                                 "(%s): a log of another run or configuration? Put back this "
+                                 "run's own log; nothing was changed",
+                  path, why);
+    }
     free(h->line);
     fclose(h->in);
     *h = (LogHead){0};
     return -2;
 }
 
-int csv_log_check_header(const char *path, const char *where) {
+int csv_log_check_header(const char *path, const char *want, const char *where) {
     LogHead h;
-    int rc = open_log_header(path, &h, where);
+    int rc = open_log_header(path, &h, want, where);
     if (rc == 0) {
         free(h.line);
         fclose(h.in);
@@ -102,9 +155,9 @@ int csv_log_check_header(const char *path, const char *where) {
     return rc;
 }
 
-int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out) {
+int csv_log_keep_before(const char *path, long resume_step, const char *want, AtomicFile *out) {
     LogHead h;
-    int rc = open_log_header(path, &h, NULL);
+    int rc = open_log_header(path, &h, want, NULL);
     if (rc != 0) return rc;
     FILE *in = h.in;
     char *line = h.line;
@@ -161,22 +214,16 @@ FILE *csv_log_keep_commit(const char *path, AtomicFile *prepared) {
     return csv_log_append(path);
 }
 
-int csv_log_has_column(const char *path, const char *col) {
+int csv_log_header_is(const char *path, const char *want) {
     char why[128];
     FILE *f = file_fopen_regular(path, FILE_MAX_LOG_BYTES, why, sizeof why);
     if (!f) return 0;
     char *line = NULL;
     size_t cap = 0;
-    int found = 0;
-    if (getline(&line, &cap, f) > 0) {
-        line[strcspn(line, "\r\n")] = 0;
-        char *save = NULL;
-        for (char *t = strtok_r(line, ",", &save); t && !found; t = strtok_r(NULL, ",", &save))
-            found = strcmp(t, col) == 0;
-    }
+    int same = getline(&line, &cap, f) > 0 && strcmp(line, want) == 0;
     free(line);
     fclose(f);
-    return found;
+    return same;
 }
 
 void csv_write_text(FILE *f, const char *text, int first) {

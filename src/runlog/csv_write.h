@@ -43,15 +43,17 @@ size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, c
  * resume: 'path': reason", "cannot write 'TEMPORARY'", "cannot rewrite 'path'"), or -2 when the
  * log is not a regular file or larger than FILE_MAX_LOG_BYTES (util/file_check.h), or its first
  * line is not a whole header (empty file, no '\n', not starting "step,": rows appended to it
- * could not be read back); out is then not open (nothing to discard) and no temporary file is
- * left. */
-int csv_log_keep_before(const char *path, long resume_step, AtomicFile *out);
+ * could not be read back) or, with want not NULL, not want (the header, '\n' ended, of the rows
+ * the caller appends: rows under another header would not be of its columns; the message names
+ * the first column that differs); out is then not open (nothing to discard) and no temporary
+ * file is left. */
+int csv_log_keep_before(const char *path, long resume_step, const char *want, AtomicFile *out);
 
-/* csv_log_keep_before's checks of the log at path alone, writing nothing: 0 when a resume can
- * continue it, else its message at where (error_add's place: the run folder's argument) and
- * return (-2 refused, -1 unreadable). A resume makes them before it takes its folder's lock and
- * manifest, so that its refusal changes nothing there. */
-int csv_log_check_header(const char *path, const char *where);
+/* csv_log_keep_before's checks of the log at path alone (want as there), writing nothing: 0 when
+ * a resume can continue it, else its message at where (error_add's place: the run folder's
+ * argument) and return (-2 refused, -1 unreadable). A resume makes them before it takes its
+ * folder's lock and manifest, so that its refusal changes nothing there. */
+int csv_log_check_header(const char *path, const char *want, const char *where);
 
 /* The largest step of a row of the log at path below `before`, counting the rows
  * csv_log_keep_before keeps (a whole line: the step, a comma, ...; a torn last line is not one);
@@ -70,8 +72,8 @@ FILE *csv_log_keep_commit(const char *path, AtomicFile *prepared);
  * else as it is. */
 void csv_write_text(FILE *f, const char *text, int first);
 
-/* True when the header (first line) of the log at path has a field equal to col; false when it
- * has none or the log cannot be read (a regular file of at most FILE_MAX_LOG_BYTES). */
-int csv_log_has_column(const char *path, const char *col);
+/* True when the first line of the log at path, its '\n' included, is want; false when it is
+ * another or the log cannot be read (a regular file of at most FILE_MAX_LOG_BYTES). */
+int csv_log_header_is(const char *path, const char *want);
 
 #endif

@@ -289,12 +289,15 @@ int train_check_steps(const Config *c, const char *checkpoint, long step, const 
     return -1;
 }
 
-/* A resume continues the folder's logs: one that is absent, or whose header is torn or missing,
- * is bad input, said at where before the lock and the manifest are made (runlog_open_with would
- * find it after, with the manifest made). Returns 0 or EXIT_CONFIG. */
-static int logs_to_resume(const char *dir, const char *where) {
-    const char *missing = runlog_first_missing(dir);
-    if (!missing) return runlog_check_headers(dir, where) != 0 ? EXIT_CONFIG : 0;
+/* A resume continues the folder's logs: one that is absent, or whose header is torn, missing or
+ * not that of the rows r appends, is bad input, said at where before the lock and the manifest
+ * are made (runlog_open_with would find it after, with the manifest made). Returns 0 or
+ * EXIT_CONFIG. */
+static int logs_to_resume(const TrainRun *r, const char *where) {
+    const char *dir = r->dir, *missing = runlog_first_missing(dir);
+    if (!missing)
+        return runlog_check_headers(dir, &r->m, r->task.kind == TASK_TEXT, r->task.seq_len,
+                                    where) != 0 ? EXIT_CONFIG : 0;
     error_add(NULL, 0, where,
               "'%s/%s' is missing: a resume continues each of the run's logs. Put it back (a "
               "copy of the folder keeps it), or train a new run; nothing was changed",
@@ -323,7 +326,7 @@ static int resume_from(TrainRun *r, const char *checkpoint, const char *where) {
             return RUN_FINISHED;
         }
         /* a log the resume cannot continue is refused before the note says it goes on */
-        if (logs_to_resume(r->dir, where) != 0) return EXIT_CONFIG;
+        if (logs_to_resume(r, where) != 0) return EXIT_CONFIG;
         fprintf(stderr, "note: run '%s' has finished its %d steps, but loss.csv lacks its final "
                         "row (an extension stopped before its first checkpoint): the final "
                         "evaluation is done again\n",
@@ -403,7 +406,7 @@ int run_build(TrainRun *r, const Config *c, const char *checkpoint, const RunPri
     memcpy(r->dir, dir, sizeof r->dir); /* after run_build_task_model_optimizer: it zeroes r */
     if (rc == 0) rc = init_and_allocate(r);
     if (rc == 0 && checkpoint) rc = resume_from(r, checkpoint, where);
-    if (rc == 0 && checkpoint) rc = logs_to_resume(r->dir, where);
+    if (rc == 0 && checkpoint) rc = logs_to_resume(r, where);
     if (rc == 0) rc = take_folder(r, where);
     /* the checks (cmd_train.c) and resume_from read the folder before its lock was taken: what
      * the resume continues must be what they read (run_print.h) */

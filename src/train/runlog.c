@@ -54,16 +54,111 @@ static int put_line(const RunLog *r, FILE *f, const char *name, const char *line
     return csv_log_row(f, path_in(r, name, path), line);
 }
 
-/* attn_steps.csv, new, with its header (runlog_open_with with a seq_len). */
-static int open_attn_steps(RunLog *r) {
-    r->attn_steps = open_in(r, ATTN_STEPS_FILE);
-    if (!r->attn_steps) return -1;
-    if (attn_steps_header(r->steps_line, r->steps_cap, r->steps_side) == 0) return -1;
-    return put_line(r, r->attn_steps, ATTN_STEPS_FILE, r->steps_line);
-}
-
 /* The logs a run keeps, in RunLog order; attn_steps.csv only with a seq_len (runlog_open_with). */
 static const char *const LOGS[4] = {"loss.csv", "grad_norms.csv", "attention.csv", ATTN_STEPS_FILE};
+
+/* The layout of the rows a run of m writes (runlog_open_with's val_bpb and seq_len) into r, with
+ * its row buffers, each allocated once: nothing is opened. Returns 0, or -1 when out of memory
+ * (runlog_close frees what was allocated). */
+static int runlog_layout(RunLog *r, const char *dir, const Model *m, int val_bpb, int seq_len) {
+    memset(r, 0, sizeof *r);
+    r->val_bpb = val_bpb;
+    snprintf(r->dir, sizeof r->dir, "%s", dir);
+    r->n_layers = m->cfg.n_layers;
+    r->d_model = m->cfg.d_model;
+    r->scale_col = m->cfg.learned_scale;
+    r->clip_col = m->cfg.qk_clip > 0;
+    r->gain_col = m->cfg.qk_norm == MODEL_QK_NORM_RMSNORM;
+    size_t cap = 64 + (size_t)(m->n_tensors + 3 * m->cfg.n_layers + 1) * (MODEL_NAME_LEN + 16);
+    r->line = malloc(cap);
+    r->line_cap = cap;
+    if (!r->line) return -1;
+    if (seq_len > 0) { /* attn_steps.csv's row buffer, sized once for its longest row */
+        r->steps_T = seq_len;
+        r->steps_side = attn_steps_map_side(seq_len);
+        size_t row = attn_steps_row_max(r->steps_side, m->max_batch, seq_len);
+        size_t head = attn_steps_header_max(r->steps_side);
+        r->steps_cap = (row > head ? row : head) + 1;
+        r->steps_line = malloc(r->steps_cap);
+        if (!r->steps_line) return -1;
+    }
+    return 0;
+}
+
+/* attention.csv's header: the columns every run has (but the pass-through ones in a log that
+ * predates them: attention_old), then those of the fixes it uses; runlog_attention_row's. */
+static const char *attention_header(const RunLog *r, char *buf, size_t n) {
+    snprintf(buf, n, "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,"
+                     "max_weight,saturated_frac,dlogit_norm%s%s%s%s\n",
+             r->attention_old ? "" : ",dprob_norm,softmax_pass,blocked_rows",
+             r->scale_col ? ",attn_scale" : "", r->clip_col ? ",clipped_steps" : "",
+             r->gain_col ? ",qk_gain_rms" : "");
+    return buf;
+}
+
+/* The earlier layouts of attention.csv a resume goes on in, its rows written in the log's own
+ * columns (older runs resume): a run's from before qk_gain_rms, and one from before dprob_norm,
+ * softmax_pass and blocked_rows (11 columns, which predate qk_gain_rms too). */
+static const struct {
+    int old, no_gain; /* attention_old; gain_col off */
+} EARLIER_ATTENTION[] = {{0, 1}, {1, 1}};
+
+/* Sets r's attention.csv layout to that of the header of the log at path: this run's, or the
+ * earlier one it is (EARLIER_ATTENTION); r keeps this run's when it is none of them. */
+static void continue_attention(RunLog *r, const char *path) {
+    char head[256];
+    int gain = r->gain_col;
+    if (csv_log_header_is(path, attention_header(r, head, sizeof head))) return;
+    for (size_t k = 0; k < sizeof EARLIER_ATTENTION / sizeof *EARLIER_ATTENTION; k++) {
+        r->attention_old = EARLIER_ATTENTION[k].old;
+        r->gain_col = gain && !EARLIER_ATTENTION[k].no_gain;
+        if (csv_log_header_is(path, attention_header(r, head, sizeof head))) return;
+    }
+    r->attention_old = 0; /* none of them: this run's, which the header check refuses, naming it */
+    r->gain_col = gain;
+}
+
+/* grad_norms.csv's header into r->line: step, the tensor names, the q/k/v thirds, global. */
+static const char *grad_header(RunLog *r, const Model *m) {
+    char *line = r->line;
+    size_t cap = r->line_cap, len = (size_t)snprintf(line, cap, "step");
+    for (int i = 0; i < m->n_tensors; i++)
+        len += (size_t)snprintf(line + len, cap - len, ",%s", m->tensors[i].name);
+    for (int l = 0; l < m->cfg.n_layers; l++)
+        len += (size_t)snprintf(line + len, cap - len,
+                                ",blocks.%d.attn.qkv.weight.q,blocks.%d.attn.qkv.weight.k,"
+                                "blocks.%d.attn.qkv.weight.v", l, l, l);
+    snprintf(line + len, cap - len, ",global\n");
+    return line;
+}
+
+/* The header row ('\n' ended) of LOGS[i] as r writes its rows: the one home of each log's
+ * columns, for a new log and for what a resumed one must begin with. loss.csv's is a constant,
+ * grad_norms.csv's is built in r->line, attn_steps.csv's in r->steps_line, attention.csv's in
+ * buf (n bytes). NULL for attn_steps.csv when r keeps none. */
+static const char *log_header(RunLog *r, const Model *m, int i, char *buf, size_t n) {
+    switch (i) {
+    case 0:
+        return r->val_bpb ? "step,train_loss,val_loss,val_bpb,val_token_acc,val_answer_acc,lr,"
+                            "grad_norm,elapsed_s,tokens_per_s,skipped_steps\n"
+                          : "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,"
+                            "elapsed_s,tokens_per_s,skipped_steps\n";
+    case 1: return grad_header(r, m);
+    case 2: return attention_header(r, buf, n);
+    default:
+        return r->steps_line &&
+                       attn_steps_header(r->steps_line, r->steps_cap, r->steps_side) != 0
+                   ? r->steps_line
+                   : NULL;
+    }
+}
+
+/* attn_steps.csv, new, with its header (runlog_open_with with a seq_len). */
+static int open_attn_steps(RunLog *r, const Model *m) {
+    r->attn_steps = open_in(r, ATTN_STEPS_FILE);
+    const char *head = r->attn_steps ? log_header(r, m, 3, NULL, 0) : NULL;
+    return head ? put_line(r, r->attn_steps, ATTN_STEPS_FILE, head) : -1;
+}
 
 /* 1 when there is nothing at dir/name (lstat: a dangling link is something), else 0. */
 static int absent(const char *dir, const char *name) {
@@ -85,13 +180,22 @@ const char *runlog_first_missing(const char *dir) {
     return NULL;
 }
 
-int runlog_check_headers(const char *dir, const char *where) {
-    for (int i = 0; i < 4; i++) {
-        char path[RUNLOG_PATH];
-        snprintf(path, sizeof path, "%s/%s", dir, LOGS[i]);
-        if (!absent(dir, LOGS[i]) && csv_log_check_header(path, where) != 0) return -1;
+int runlog_check_headers(const char *dir, const Model *m, int val_bpb, int seq_len,
+                         const char *where) {
+    RunLog r;
+    int rc = runlog_layout(&r, dir, m, val_bpb, seq_len);
+    if (rc != 0) error_add(NULL, 0, where, "out of memory reading the logs of '%s'", dir);
+    for (int i = 0; i < 4 && rc == 0; i++) {
+        char path[RUNLOG_PATH], head[256];
+        path_in(&r, LOGS[i], path);
+        if (absent(dir, LOGS[i])) continue;
+        if (i == 2) continue_attention(&r, path);
+        /* attn_steps.csv of a run that keeps none (want NULL): only its header whole */
+        const char *want = log_header(&r, m, i, head, sizeof head);
+        if (csv_log_check_header(path, want, where) != 0) rc = -1;
     }
-    return 0;
+    runlog_close(&r);
+    return rc;
 }
 
 long runlog_last_step(const char *dir) {
@@ -125,19 +229,23 @@ static int config_aside(const RunLog *r, const char *config_text, AtomicFile *in
  * aside before any of them is replaced, so a resume that fails here changes nothing
  * (runlog_open); config.ini is replaced last. A run of a version before attn_steps.csv has
  * none: it starts anew, header and rows from the resume step on. */
-static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
-    char path[4][RUNLOG_PATH];
+static int resume_logs(RunLog *r, const Model *m, const char *config_text, long resume_step) {
+    char path[4][RUNLOG_PATH], head[256];
     int n = 3, steps_new = 0;
     if (r->steps_line) {
         path_in(r, LOGS[3], path[3]);
         steps_new = access(path[3], F_OK) != 0 && errno == ENOENT;
         n = steps_new ? 3 : 4;
     }
+    continue_attention(r, path_in(r, LOGS[2], path[2]));
     AtomicFile tmp[4], ini;
     if (config_aside(r, config_text, &ini) != 0) return -1;
     int rc = 0, done = 0;
+    /* each log's header is the one its rows are written in (runlog_check_headers checked it
+     * before the lock; a log swapped since is refused here all the same) */
     for (; done < n && rc == 0; done++)
-        rc = csv_log_keep_before(path_in(r, LOGS[done], path[done]), resume_step, &tmp[done]);
+        rc = csv_log_keep_before(path_in(r, LOGS[done], path[done]), resume_step,
+                                 log_header(r, m, done, head, sizeof head), &tmp[done]);
     if (rc != 0) {
         for (int i = 0; i < done - 1; i++) atomic_discard(&tmp[i]);
         atomic_discard(&ini);
@@ -147,14 +255,12 @@ static int resume_logs(RunLog *r, const char *config_text, long resume_step) {
     for (int i = 0, ok = 1; i < n; i++) /* committed in order while each succeeds */
         if (ok && !(*logs[i] = csv_log_keep_commit(path[i], &tmp[i]))) ok = 0;
     for (int i = 0; i < n; i++) atomic_discard(&tmp[i]); /* those not committed */
-    r->attention_old = r->attention && !csv_log_has_column(path[2], "dprob_norm");
-    if (r->attention && !csv_log_has_column(path[2], "qk_gain_rms")) r->gain_col = 0;
     for (int i = 0; i < n; i++)
         if (!*logs[i]) {
             atomic_discard(&ini);
             return -1;
         }
-    if (steps_new && open_attn_steps(r) != 0) {
+    if (steps_new && open_attn_steps(r, m) != 0) {
         atomic_discard(&ini);
         return -1;
     }
@@ -198,69 +304,23 @@ int runlog_open_bpb(RunLog *r, const char *dir, const Model *m, const char *conf
     return runlog_open_with(r, dir, m, config_text, resume_step, val_bpb, 0);
 }
 
-/* attention.csv's header: the columns every run has, then those of the fixes it uses. */
-static const char *attention_header(const RunLog *r, char *buf, size_t n) {
-    snprintf(buf, n, "step,layer,head,logit_mean,logit_std,logit_absmax,entropy,entropy_norm,"
-                     "max_weight,saturated_frac,dlogit_norm,dprob_norm,softmax_pass,blocked_rows"
-                     "%s%s%s\n",
-             r->scale_col ? ",attn_scale" : "", r->clip_col ? ",clipped_steps" : "",
-             r->gain_col ? ",qk_gain_rms" : "");
-    return buf;
-}
-
 int runlog_open_with(RunLog *r, const char *dir, const Model *m, const char *config_text,
                      long resume_step, int val_bpb, int seq_len) {
-    memset(r, 0, sizeof *r);
-    r->val_bpb = val_bpb;
-    snprintf(r->dir, sizeof r->dir, "%s", dir);
-    r->n_layers = m->cfg.n_layers;
-    r->d_model = m->cfg.d_model;
-    r->scale_col = m->cfg.learned_scale;
-    r->clip_col = m->cfg.qk_clip > 0;
-    r->gain_col = m->cfg.qk_norm == MODEL_QK_NORM_RMSNORM;
+    int rc = runlog_layout(r, dir, m, val_bpb, seq_len);
     if (make_dirs(dir) != 0) {
         error_add(NULL, 0, NULL, "cannot create run folder '%s': %s", dir, strerror(errno));
         return -1;
     }
-    size_t cap = 64 + (size_t)(m->n_tensors + 3 * m->cfg.n_layers + 1) * (MODEL_NAME_LEN + 16);
-    r->line = malloc(cap);
-    r->line_cap = cap;
-    if (!r->line) return -1;
-    if (seq_len > 0) { /* attn_steps.csv's row buffer, sized once for its longest row */
-        r->steps_T = seq_len;
-        r->steps_side = attn_steps_map_side(seq_len);
-        size_t row = attn_steps_row_max(r->steps_side, m->max_batch, seq_len);
-        size_t head = attn_steps_header_max(r->steps_side);
-        r->steps_cap = (row > head ? row : head) + 1;
-        r->steps_line = malloc(r->steps_cap);
-        if (!r->steps_line) return -1;
-    }
-    if (resume_step >= 0) return resume_logs(r, config_text, resume_step);
+    if (rc != 0) return -1;
+    if (resume_step >= 0) return resume_logs(r, m, config_text, resume_step);
     if (write_whole(r, "config.ini", config_text) != 0) return -1;
+    FILE **logs[3] = {&r->loss, &r->grad_norms, &r->attention};
     char head[256];
-    r->loss = open_in(r, "loss.csv");
-    r->grad_norms = open_in(r, "grad_norms.csv");
-    r->attention = open_in(r, "attention.csv");
-    if (!r->loss || !r->grad_norms || !r->attention) return -1;
-    if (put_line(r, r->loss, "loss.csv",
-                 val_bpb ? "step,train_loss,val_loss,val_bpb,val_token_acc,val_answer_acc,lr,"
-                           "grad_norm,elapsed_s,tokens_per_s,skipped_steps\n"
-                         : "step,train_loss,val_loss,val_token_acc,val_answer_acc,lr,grad_norm,"
-                           "elapsed_s,tokens_per_s,skipped_steps\n") != 0 ||
-        put_line(r, r->attention, "attention.csv", attention_header(r, head, sizeof head)) != 0)
-        return -1;
-    /* header: step, tensor names, q/k/v thirds, global */
-    char *line = r->line;
-    size_t len = (size_t)snprintf(line, cap, "step");
-    for (int i = 0; i < m->n_tensors; i++)
-        len += (size_t)snprintf(line + len, cap - len, ",%s", m->tensors[i].name);
-    for (int l = 0; l < m->cfg.n_layers; l++)
-        len += (size_t)snprintf(line + len, cap - len,
-                                ",blocks.%d.attn.qkv.weight.q,blocks.%d.attn.qkv.weight.k,"
-                                "blocks.%d.attn.qkv.weight.v", l, l, l);
-    snprintf(line + len, cap - len, ",global\n");
-    if (put_line(r, r->grad_norms, "grad_norms.csv", line) != 0) return -1;
-    return r->steps_line ? open_attn_steps(r) : 0;
+    for (int i = 0; i < 3; i++) /* attn_steps.csv below, only with a seq_len */
+        if (!(*logs[i] = open_in(r, LOGS[i])) ||
+            put_line(r, *logs[i], LOGS[i], log_header(r, m, i, head, sizeof head)) != 0)
+            return -1;
+    return r->steps_line ? open_attn_steps(r, m) : 0;
 }
 
 int runlog_loss_row(RunLog *r, const LossRow *w) {

@@ -44,11 +44,16 @@ const char *runlog_first_present(const char *dir);
 const char *runlog_first_missing(const char *dir);
 
 /* 0 when each log of the folder dir that a resume continues and that is there (runlog_first_missing
- * names the absent) begins with a whole header and can be read, else -1 after the message the
- * resume's rewrite would give (runlog/csv_write.h, csv_log_check_header): checked before the
- * resume takes the folder's lock and manifest, so that its refusal changes nothing; at where
- * (error_add's place: the run folder's argument). */
-int runlog_check_headers(const char *dir, const char *where);
+ * names the absent) can be read and begins with the header of the rows the resume appends to it:
+ * the one runlog_open_with writes for a run of m (val_bpb and seq_len as there), or an earlier
+ * layout it goes on in (attention.csv from before dprob_norm, softmax_pass and blocked_rows, or
+ * before qk_gain_rms); else -1 after the message the resume's rewrite would give
+ * (runlog/csv_write.h, csv_log_check_header: a log of another run, configuration or name, as a
+ * swapped loss.csv and grad_norms.csv, is refused, naming its first column that differs). Checked
+ * before the resume takes the folder's lock and manifest, so that its refusal changes nothing; at
+ * where (error_add's place: the run folder's argument). */
+int runlog_check_headers(const char *dir, const Model *m, int val_bpb, int seq_len,
+                         const char *where);
 
 /* The largest step of a whole row of dir/loss.csv (csv_log_last_step_before: the rows a resume
  * keeps; in a log of ours its last row's), or -1 when it has none (only its header, no whole
@@ -63,7 +68,8 @@ long runlog_last_step(const char *dir);
  * last, so a resume that fails here (config.ini made read-only included) changes nothing and
  * leaves no temporary file. Nothing is written through a link
  * (util/whole_write.h). Returns 0, or -1 after printing which path could not be created or
- * written and why (strerror), or -2 when a log to resume is not a regular file or too large. */
+ * written and why (strerror), or -2 when a log to resume is not a regular file, too large, or
+ * its header is not that of the rows appended to it (runlog_check_headers). */
 int runlog_open(RunLog *r, const char *dir, const Model *m, const char *config_text,
                 long resume_step);
 
