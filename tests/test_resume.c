@@ -882,7 +882,8 @@ END_TEST
 
 /* Issue 45: a second stop signal before the run's first checkpoint says that none was written,
  * that the folder holds nothing to resume and what to do; --resume (and --eval) of that folder
- * then say plainly that it holds no checkpoint, exit code 2, not only "No such file". The long
+ * then say plainly that it holds no checkpoint, exit code 2, not only "No such file", naming its
+ * config.ini (where the run's settings are), but not in a folder without one. The long
  * validation pass of test_sigint_inside_evaluation_stops_within_seconds holds the run at step 0,
  * before any checkpoint (train.checkpoint_every 500 > 10 steps). */
 START_TEST(test_second_signal_before_any_checkpoint) {
@@ -921,6 +922,13 @@ START_TEST(test_second_signal_before_any_checkpoint) {
     ck_assert_int_eq(train_in_tmp("--resume nowhere"), 2);
     ck_assert(tu_train_output_contains(tmpdir, "error: --resume (argument 2): no such run folder "
                                                "'nowhere'\n"));
+    /* a folder with no config.ini (only a lock): no settings' file named that is not there */
+    ck_assert_int_eq(sh("mkdir -p %s/lk/b && touch %s/lk/b/.lock", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(train_in_tmp("--resume lk/b"), 2);
+    ck_assert(tu_train_output_contains(tmpdir, "the folder 'lk/b' holds no checkpoint"));
+    ck_assert(tu_train_output_contains(tmpdir, "with the command that started it, which replaces "
+                                               "the folder's logs"));
+    ck_assert(!tu_train_output_contains(tmpdir, "config.ini"));
 }
 END_TEST
 

@@ -230,20 +230,23 @@ int checkpoint_check_present(const char *run_dir, const char *what) {
                   run_dir);
         return -1;
     }
-    char path[PATH_MAX + 32], ini[PATH_MAX + 32];
+    char path[PATH_MAX + 32], ini[PATH_MAX + 32], settings[PATH_MAX + 64] = "";
     snprintf(path, sizeof path, "%s/checkpoint.bin", run_dir);
     if (lstat(path, &st) == 0 || errno != ENOENT) return 0;
     dirs_join(ini, sizeof ini, run_dir, "config.ini"); /* "/": "/config.ini", not "//config.ini" */
+    /* named only when it is there (a folder made by hand, or one only locked, has none) */
+    if (lstat(ini, &st) == 0 && S_ISREG(st.st_mode))
+        snprintf(settings, sizeof settings, " (its settings are in %s)", ini);
     error_add(NULL, 0, what, "the folder '%s' holds no checkpoint (checkpoint.bin), so there is "
                              "nothing to %s: its run stopped before writing one (a second Ctrl-C "
                              "or SIGTERM stops at once, as does a kill or a crash) or never "
-                             "trained. Train it again from step 0 with the command that started it "
-                             "(its settings are in %s), which replaces the folder's logs",
+                             "trained. Train it again from step 0 with the command that started "
+                             "it%s, which replaces the folder's logs",
               run_dir,
               strncmp(what, "--eval", 6) == 0     ? "evaluate"
               : strncmp(what, "--export", 8) == 0 ? "export"
                                                   : "resume",
-              ini);
+              settings);
     return -1;
 }
 

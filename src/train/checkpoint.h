@@ -52,7 +52,7 @@ int checkpoint_read_config(const char *path, char **config_text);
  * holding a checkpoint.bin (of any kind: the loader checks it); else -1 after a message at that
  * place that says so plainly: no such folder, or no checkpoint in it, so nothing to resume,
  * evaluate or export (a run stopped before its first checkpoint: a second Ctrl-C, a kill), and
- * what to do (train it again from step 0). */
+ * what to do (train it again from step 0; its config.ini named when the folder holds one). */
 int checkpoint_check_present(const char *run_dir, const char *what);
 
 /* Reads the configuration stored in the checkpoint at path into c (which should hold defaults),
