@@ -53,7 +53,7 @@ START_TEST(test_round_trip_is_exact) {
     memset(ob.m, 0, b.n_params * sizeof(real));
     memset(ob.v, 0, b.n_params * sizeof(real));
     ob.t = 0;
-    CheckpointState st = {123, 4.5, 2, {{1, 2, 3, 4}}}, back;
+    CheckpointState st = {123, 4.5, 2, {{1, 2, 3, 4}}, 1}, back;
     char path[300];
     snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
     ck_assert_int_eq(checkpoint_save(path, "[run]\nname = x\n", &a, &oa, &st), 0);
@@ -83,7 +83,7 @@ START_TEST(test_bad_files_are_rejected) {
     Model a, other;
     Optimizer oa, oo;
     build_small(&a, &oa, 8);
-    CheckpointState st = {1, 0, 0, {{0}}};
+    CheckpointState st = {1, 0, 0, {{0}}, 1};
     char path[300], badpath[300], msg[1024];
     snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
     snprintf(badpath, sizeof badpath, "%s/bad.bin", tmpdir);
@@ -166,7 +166,7 @@ START_TEST(test_old_checkpoint_config_keeps_its_separator) {
     Model a;
     Optimizer oa;
     build_small(&a, &oa, 8);
-    CheckpointState st = {1, 0, 0, {{0}}};
+    CheckpointState st = {1, 0, 0, {{0}}, 1};
     char path[300];
     snprintf(path, sizeof path, "%s/ck.bin", tmpdir);
     ck_assert_int_eq(checkpoint_save(path, sc->text, &a, &oa, &st), 0);

@@ -92,7 +92,8 @@ START_TEST(test_round_trip) {
 }
 END_TEST
 
-/* Resuming at a step: (resume_step) -> the rows kept; the torn last line is always dropped. */
+/* Resuming at a step: (resume_step) -> the rows kept; the torn last line and the blank lines
+ * (one at the end, as `printf '\n' >> loss.csv` leaves it) are always dropped. */
 static const struct {
     long step;
     const char *want;
@@ -106,11 +107,13 @@ static const struct {
 START_TEST(test_keep_before) {
     char path[300];
     snprintf(path, sizeof path, "%s/loss.csv", tmp);
-    tu_write_file(path, "step,x\n0,a\n5,b\n10,c\n15,d\n20,e"); /* killed mid-row */
+    /* blank lines among the rows; the last row killed mid-write */
+    static const char LOG[] = "step,x\n0,a\n\n5,b\n10,c\n \r\n15,d\n\n20,e";
+    tu_write_file(path, LOG);
     AtomicFile out;
     ck_assert_int_eq(csv_log_keep_before(path, KEEP[_i].step, "step,x\n", &out), 0);
     char *before = tu_read_file(path, NULL); /* not touched until the commit */
-    ck_assert_str_eq(before, "step,x\n0,a\n5,b\n10,c\n15,d\n20,e");
+    ck_assert_str_eq(before, LOG);
     free(before);
     FILE *f = csv_log_keep_commit(path, &out);
     ck_assert_ptr_nonnull(f);

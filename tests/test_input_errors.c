@@ -321,10 +321,10 @@ END_TEST
 /* A checkpoint written with an impossible state (the hash is valid: the bytes are as written). */
 START_TEST(test_checkpoint_impossible_state) {
     static const CheckpointState BAD[] = {
-        {-1, 0, 0, {{1, 2, 3, 4}}},
-        {-1000000, 0, 0, {{1, 2, 3, 4}}},
-        {5, 0, -1, {{1, 2, 3, 4}}},
-        {5, 0, 6, {{1, 2, 3, 4}}},
+        {-1, 0, 0, {{1, 2, 3, 4}}, 1},
+        {-1000000, 0, 0, {{1, 2, 3, 4}}, 1},
+        {5, 0, -1, {{1, 2, 3, 4}}, 1},
+        {5, 0, 6, {{1, 2, 3, 4}}, 1},
     };
     ModelConfig mc = {.vocab_size = 5, .d_model = 4, .n_heads = 1, .n_layers = 1, .d_ff = 8,
                       .max_seq_len = 3, .ln_eps = 1e-5f, .scale = 0.5f};
@@ -344,7 +344,7 @@ START_TEST(test_checkpoint_impossible_state) {
     ck_assert_msg(strstr(err, path) && strstr(err, "impossible run state"), "%s", err);
     free(err);
     /* the same checkpoint at a possible state loads */
-    CheckpointState good = {5, 0, 1, {{1, 2, 3, 4}}};
+    CheckpointState good = {5, 0, 1, {{1, 2, 3, 4}}, 1};
     ck_assert_int_eq(checkpoint_save(path, "[run]\n", &m, &o, &good), 0);
     ck_assert_int_eq(checkpoint_load(path, &m, &o, &st), 0);
     ck_assert_int_eq(st.step, 5);

@@ -238,6 +238,56 @@ static void short_run(const char *name, const char *more) {
 /* Runs `./train args` in tmpdir; returns the exit code, its output in tmpdir/out.txt. */
 static int train_in_tmp(const char *args) { return tu_run_train(tmpdir, args); }
 
+/* QK-clip's per-head counts since attention.csv's last row are in the checkpoint: a run
+ * (attention.qk_clip = 0.5) killed after its checkpoint of step 25 (the clips of steps 20 to 24
+ * counted, not yet logged), and one finished at step 20 (its row of step 20 logged again by the
+ * extension) then extended, log attention.csv byte for byte as the run never interrupted does.
+ * A version-1 checkpoint (before the counts were kept, rewritten here by hand without them)
+ * still resumes, with a note that the counts start at the resume step. */
+START_TEST(test_qk_clip_resume_is_bitwise_identical) {
+    make_tmpdir();
+    extra_args = "--set attention.qk_clip=0.5";
+    run_full();
+    /* the interruptions below fall where a count is not zero (column 15: clipped_steps) */
+    ck_assert_int_eq(sh("awk -F, '$1 == 20 || $1 == 25 { n[$1] += $15 } END { exit !(n[20] > 0 && "
+                        "n[25] > 0) }' %s/full/attention.csv%s", tmpdir, ""), 0);
+    int st = run_and_signal("killed", SIGKILL);
+    ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "the run was killed");
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/killed", tmpdir);
+    ck_assert_int_eq(sh("%s --resume %s 2>/dev/null", tu_train_bin(), dir), 0);
+    assert_logs_match_full("killed");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s %s %s --set train.steps=20 --set run.dir=%s --set run.name=ext "
+             "2>/dev/null && %s --resume %s/ext --set train.steps=400 2>/dev/null",
+             tu_train_bin(), RUN_ARGS_BASE, extra_args, tmpdir, tu_train_bin(), tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    assert_logs_match_full("ext");
+
+    /* version 1: the same file without the counters (a u32 count 2, then i64 each) */
+    short_run("old", extra_args);
+    extra_args = "";
+    char path[700];
+    snprintf(path, sizeof path, "%s/old/checkpoint.bin", tmpdir);
+    size_t len, cut = 4 + 2 * 8;
+    unsigned char *ck = (unsigned char *)slurp(path, &len);
+    uint64_t clen;
+    memcpy(&clen, ck + 16, 8);
+    size_t at = 24 + clen + 8 + 8 + 8 + 32 + 8 + 4 + 4;
+    uint32_t version = 1, count;
+    memcpy(&count, ck + at, 4);
+    ck_assert_uint_eq(count, 2);
+    memcpy(ck + 8, &version, 4);
+    memmove(ck + at, ck + at + cut, len - at - cut);
+    uint64_t h = fnv1a64(ck, len - cut - 8);
+    memcpy(ck + len - cut - 8, &h, 8);
+    spit(path, (const char *)ck, len - cut);
+    free(ck);
+    ck_assert_int_eq(train_in_tmp("--resume old --set train.steps=30"), 0);
+    ck_assert(tu_train_output_contains(tmpdir, "before checkpoints kept QK-clip's counts"));
+}
+END_TEST
+
 START_TEST(test_finished_run_resumed_unchanged) {
     make_tmpdir();
     short_run("a", "--set model.d_model=16");
@@ -832,7 +882,8 @@ END_TEST
 
 /* Issue 45: a second stop signal before the run's first checkpoint says that none was written,
  * that the folder holds nothing to resume and what to do; --resume (and --eval) of that folder
- * then say plainly that it holds no checkpoint, exit code 2, not only "No such file". The long
+ * then say plainly that it holds no checkpoint, exit code 2, not only "No such file", naming its
+ * config.ini (where the run's settings are), but not in a folder without one. The long
  * validation pass of test_sigint_inside_evaluation_stops_within_seconds holds the run at step 0,
  * before any checkpoint (train.checkpoint_every 500 > 10 steps). */
 START_TEST(test_second_signal_before_any_checkpoint) {
@@ -871,6 +922,13 @@ START_TEST(test_second_signal_before_any_checkpoint) {
     ck_assert_int_eq(train_in_tmp("--resume nowhere"), 2);
     ck_assert(tu_train_output_contains(tmpdir, "error: --resume (argument 2): no such run folder "
                                                "'nowhere'\n"));
+    /* a folder with no config.ini (only a lock): no settings' file named that is not there */
+    ck_assert_int_eq(sh("mkdir -p %s/lk/b && touch %s/lk/b/.lock", tmpdir, tmpdir), 0);
+    ck_assert_int_eq(train_in_tmp("--resume lk/b"), 2);
+    ck_assert(tu_train_output_contains(tmpdir, "the folder 'lk/b' holds no checkpoint"));
+    ck_assert(tu_train_output_contains(tmpdir, "with the command that started it, which replaces "
+                                               "the folder's logs"));
+    ck_assert(!tu_train_output_contains(tmpdir, "config.ini"));
 }
 END_TEST
 
@@ -899,7 +957,7 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_divergence_skip_counts_steps, test_resume_writes_into_the_given_folder,
                 test_eval_recall_without_separator, test_qk_norm_resume_is_bitwise_identical,
                 test_llama_resume_is_bitwise_identical, test_bf16_resume_is_bitwise_identical,
-                test_finished_run_resumed_unchanged, test_foreign_checkpoint_refused,
+                test_qk_clip_resume_is_bitwise_identical, test_finished_run_resumed_unchanged, test_foreign_checkpoint_refused,
                 test_resume_refuses_a_folder_name_no_run_name, test_resume_dot_is_the_folder,
                 test_resume_dot_keeps_run_dir, test_resume_set_unknown_key_named_so,
                 test_checkpoint_with_bad_run_name_read,

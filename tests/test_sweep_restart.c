@@ -22,6 +22,7 @@
 
 #include "sweeptest.h"
 #include "testutil.h"
+#include "runlog/csv_read.h"
 #include "util/run_lock.h"
 
 /* Starts `./train --sweep ARGS...` in g_tmp in a child, output in g_tmp/bg.txt. */
@@ -255,6 +256,46 @@ START_TEST(test_other_log_header_refused) {
 }
 END_TEST
 
+/* A run refused when the sweep is started again (its unfinished loss.csv's
+ * header damaged: train_loss misspelt), after it logged validation passes: the sweep exits 2, and
+ * its line gives the accuracy as the last logged one at its step, not as "final". */
+START_TEST(test_refused_run_says_last_logged_val) {
+    char ini[256], run[160], loss[200];
+    snprintf(ini, sizeof ini, "%s/eval5.ini", g_tmp);
+    tu_write_file(ini, "[task]\nname = copy\nlength = 3\nsymbols = 6\nval_size = 32\n"
+                       "[model]\nn_layers = 1\n[train]\nbatch_size = 8\neval_every = 5\n");
+    char *args[] = {"train", "--sweep", ini, "--grid", "train.steps=2000", "--out", "e", NULL};
+    snprintf(run, sizeof run, "%s/e/runs/steps-2000", g_tmp);
+    snprintf(loss, sizeof loss, "%s/loss.csv", run);
+    pid_t pid = start_sweep(args);
+    wait_for(loss, "\n20,");
+    ck_assert_int_eq(stop_with(pid, SIGINT), 130);
+    /* the last row with a validation accuracy, read here from the log itself */
+    Csv t = {0};
+    ck_assert_int_eq(csv_load(&t, loss), 0);
+    int acc = csv_col(&t, "val_answer_acc"), last = -1;
+    ck_assert_int_ge(acc, 0);
+    for (int i = 0; i < t.n_rows; i++)
+        if (!csv_empty(&t, i, acc)) last = i;
+    ck_assert_int_ge(last, 0);
+    char want[256];
+    snprintf(want, sizeof want, "sweep: run steps-2000: refused (exit code 2), last logged val "
+             "answer acc %.1f%% at step %s", 100 * csv_num(&t, last, acc), csv_str(&t, last, 0));
+    ck_assert_msg(strcmp(csv_str(&t, last, 0), "0") != 0, "a validation pass after step 0");
+    csv_free(&t);
+    char *text = tu_read_file(loss, NULL), *col = text ? strstr(text, ",train_loss,") : NULL;
+    ck_assert_ptr_nonnull(col);
+    ck_assert(col < strchr(text, '\n')); /* in the header */
+    memcpy(col + 1, "trainXloss", 10);
+    tu_write_file(loss, text);
+    free(text);
+    ck_assert_int_eq(sweep_cmd("eval5.ini --grid train.steps=2000 --out %s", "e"), 2);
+    char *msg = out_text();
+    ck_assert_msg(strstr(msg, want) && !strstr(msg, "final val"), "no '%s' in:\n%s", want, msg);
+    free(msg);
+}
+END_TEST
+
 /* A sweep on a task file, one run done, then the file edited: plan.txt records the file's hash,
  * so the same sweep command started again is another plan, refused naming the task-file line,
  * and the jobs.txt line of the run not yet started refuses the file; neither creates its run
@@ -407,6 +448,7 @@ TU_MAIN_FIXTURE_TIMEOUT("sweep_restart", make_tmp, remove_tmp, 120, test_resume_
                         test_ctrl_c_to_the_group_stops_runs_cleanly,
                         test_foreign_checkpoint, test_edited_task_file_refused,
                         test_other_log_header_refused,
+                        test_refused_run_says_last_logged_val,
                         test_changed_task_file_new_plan,
                         test_finished_runs_of_another_plan_refused, test_locked_run_waited_for,
                         test_children_die_with_the_sweep);

@@ -58,8 +58,9 @@ void sweep_usage(FILE *f) {
         "A run that diverges (3), trips a guard (4) or fails is recorded and the others go on.\n"
         "Exit codes: 0 every run ended (ok, diverged or guard), 1 I/O error, a run failed, or\n"
         "no run has trained yet (--collect: the report is written all the same), 2 bad\n"
-        "arguments or config (nothing was run), 130 / 143 stopped by SIGINT / SIGTERM\n"
-        "(every running run saved its checkpoint; start the same command again to go on).\n",
+        "arguments or config (nothing was run), or a run refused before it trained (status\n"
+        "refused: its config or folder; the other runs trained), 130 / 143 stopped by SIGINT /\n"
+        "SIGTERM (every running run saved its checkpoint; start the same command again to go on).\n",
         names, list);
 }
 

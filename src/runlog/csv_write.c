@@ -172,7 +172,11 @@ int csv_log_keep_before(const char *path, long resume_step, const char *want, At
     int first = 1, bad = 0;
     do {
         if (line[n - 1] != '\n') break;
-        if (first || strtol(line, NULL, 10) < resume_step) bad |= fputs(line, out->f) == EOF;
+        /* a blank line (one added by hand) holds no row; kept, strtol's 0 would put it before
+         * the rows the resume appends, in the middle of the log */
+        int blank = line[strspn(line, " \t\r\n")] == '\0';
+        if (first || (!blank && strtol(line, NULL, 10) < resume_step))
+            bad |= fputs(line, out->f) == EOF;
         first = 0;
     } while ((n = getline(&line, &cap, in)) > 0);
     free(line);

@@ -37,8 +37,9 @@ size_t csv_log_field(char *buf, size_t cap, size_t len, int present, double v, c
 
 /* The first half of resuming a log: writes a temporary file (atomic_open: never through a link)
  * with the header and the rows of the log at path whose step (first field, as strtol reads it)
- * is below resume_step, dropping later rows (written after the checkpoint) and a last line
- * without its '\n' (a killed write); path itself is not touched. Returns 0 (out is then open:
+ * is below resume_step, dropping later rows (written after the checkpoint), blank lines (they
+ * hold no row, and kept would land among the appended rows) and a last line without its '\n'
+ * (a killed write); path itself is not touched. Returns 0 (out is then open:
  * commit it with csv_log_keep_commit or atomic_discard it), -1 after printing why ("error: cannot
  * resume: 'path': reason", "cannot write 'TEMPORARY'", "cannot rewrite 'path'"), or -2 when the
  * log is not a regular file or larger than FILE_MAX_LOG_BYTES (util/file_check.h), or its first

@@ -161,7 +161,7 @@ typedef struct {
     int has_peak, peak_layer;
     double peak, peak_step, first_10x;
     double steps_done, val_loss, val_acc, val_tok, best_loss, best_acc, loss0, std0, sat, pass,
-        gq, gk, pred;
+        gq, gk, pred, val_step;
     const char *init; /* init.scheme from config.ini; "" when not read */
     const char *task; /* task.name from config.ini; NULL when not read */
     TimeToLearn ttl;
@@ -184,6 +184,7 @@ static void read_loss(const char *dir, Measured *m) {
             m->val_loss = csv_num(&t, last, loss);
             m->val_acc = csv_num(&t, last, acc);
             m->val_tok = csv_num(&t, last, tok);
+            m->val_step = log_step(&t, last);
         }
         for (int i = 0; i < t.n_rows; i++) {
             if (csv_empty(&t, i, acc)) continue;
@@ -321,7 +322,7 @@ char *results_row_as(const Plan *p, int r, const char *run_dir, int refused, Row
     int text = m.task && strcmp(m.task, config_task_name(TASK_TEXT)) == 0;
     if (info)
         *info = (RowInfo){status, m.has_val, m.val_acc, text, evaluate_bits_per_byte(m.val_loss),
-                          has_marker ? mk.wall_s : NAN, code, ""};
+                          (long)m.val_step, has_marker ? mk.wall_s : NAN, code, ""};
     if (info && st == ST_MISMATCH) snprintf(info->mismatch, sizeof info->mismatch, "%s", why);
     char cell[SC_N][72];
     snprintf(cell[SC_STATUS], sizeof cell[0], "%s", status);

@@ -73,6 +73,7 @@ typedef struct {
     double answer_acc;  /* last validation pass, fraction; on a text run the next-byte accuracy */
     int text;           /* a run of the text task (task.name = text in its config.ini) */
     double val_bpb;     /* last validation pass, bits per byte (val_loss / ln 2), when has_acc */
+    long val_step;      /* the step of the last validation pass, when has_acc */
     double wall_s;      /* NaN when not recorded */
     int exit_code;      /* -1 when none recorded */
     char mismatch[256]; /* status mismatch: the first setting that differs from the plan's */

@@ -203,10 +203,15 @@ static int run_done(void *ctx, int i, int rc) {
         else
             snprintf(acc, sizeof acc, "answer acc %.1f%%", 100 * info.answer_acc);
         if (!isnan(info.wall_s)) snprintf(wall, sizeof wall, ", %.1f s", info.wall_s);
-        const char *see = results_final(rc) ? "" : where_to_look(sw, r);
+        /* a run that did not end has no final value: its last logged one, at its step */
+        int final = results_final(rc);
+        char at[48] = "";
+        if (!final && info.has_acc) snprintf(at, sizeof at, " at step %ld", info.val_step);
+        const char *see = final ? "" : where_to_look(sw, r);
         /* named, not numbered: the progress line after it (children.c) holds the one counter */
-        fprintf(stderr, "sweep: run %s: %s (exit code %d), final val %s%s%s\n",
-                SHOWN(sw->plan.names[r]), info.status, rc, acc, wall, see);
+        fprintf(stderr, "sweep: run %s: %s (exit code %d), %s val %s%s%s%s\n",
+                SHOWN(sw->plan.names[r]), info.status, rc, final ? "final" : "last logged", acc,
+                at, wall, see);
     }
     return results_write_csv(sw->csv, &sw->plan, sw->rows);
 }

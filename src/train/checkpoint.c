@@ -20,7 +20,8 @@
 #include <unistd.h>
 
 #define MAGIC "SCALEDOT"
-#define VERSION 1u
+#define VERSION 2u
+#define VERSION_NO_CLIP_COUNTS 1u /* written before the QK-clip counters were kept */
 #define BYTE_ORDER_MARK 0x01020304u
 
 /* ---- writing: every byte goes through the hash --------------------------------------- */
@@ -52,6 +53,11 @@ static void put_f64(Writer *w, double v) { put(w, &v, sizeof v); }
 
 static uint32_t n_state_buffers(const Optimizer *o) { return o->kind == OPTIMIZER_ADAMW ? 2u : 1u; }
 
+/* How many QK-clip counters the model keeps (one per layer and head, none without QK-clip). */
+static uint32_t clip_counts(const Model *m) {
+    return m->clip_count ? (uint32_t)(m->cfg.n_layers * m->cfg.n_heads) : 0u;
+}
+
 int checkpoint_save(const char *path, const char *config_text, const Model *m,
                     const Optimizer *o, const CheckpointState *s) {
     AtomicFile out; /* a temporary file, never through a link, renamed over path when whole */
@@ -73,6 +79,9 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
     put_i64(&w, o->t);
     put_u32(&w, (uint32_t)o->kind);
     put_u32(&w, n_state_buffers(o));
+    uint32_t n_counts = clip_counts(m);
+    put_u32(&w, n_counts);
+    for (uint32_t i = 0; i < n_counts; i++) put_i64(&w, m->clip_count[i]);
     put_u32(&w, (uint32_t)m->n_tensors);
     for (int i = 0; i < m->n_tensors; i++) {
         const TensorInfo *t = &m->tensors[i];
@@ -108,6 +117,7 @@ typedef struct {
     const char *path, *what; /* what: the place of its errors (error_add's), or NULL */
     unsigned char *data;
     size_t size, pos;
+    uint32_t version;
     int failed;
 } Reader;
 
@@ -170,10 +180,11 @@ static int open_checked(Reader *r, const char *path, const char *what) {
     if (r->size < 8 + 4 + 4 + 8) return bad(r, "file is too short to be a checkpoint");
     get(r, magic, 8);
     if (memcmp(magic, MAGIC, 8) != 0) return bad(r, "not a scaledot checkpoint (wrong magic)");
-    uint32_t version = get_u32(r);
-    if (version != VERSION) {
+    uint32_t version = r->version = get_u32(r);
+    if (version != VERSION && version != VERSION_NO_CLIP_COUNTS) {
         char msg[96];
-        snprintf(msg, sizeof msg, "version %u, this program reads version %u", version, VERSION);
+        snprintf(msg, sizeof msg, "version %u, this program reads versions %u and %u", version,
+                 VERSION_NO_CLIP_COUNTS, VERSION);
         return bad(r, msg);
     }
     if (get_u32(r) != BYTE_ORDER_MARK) return bad(r, "written on a machine of another byte order");
@@ -219,20 +230,23 @@ int checkpoint_check_present(const char *run_dir, const char *what) {
                   run_dir);
         return -1;
     }
-    char path[PATH_MAX + 32], ini[PATH_MAX + 32];
+    char path[PATH_MAX + 32], ini[PATH_MAX + 32], settings[PATH_MAX + 64] = "";
     snprintf(path, sizeof path, "%s/checkpoint.bin", run_dir);
     if (lstat(path, &st) == 0 || errno != ENOENT) return 0;
     dirs_join(ini, sizeof ini, run_dir, "config.ini"); /* "/": "/config.ini", not "//config.ini" */
+    /* named only when it is there (a folder made by hand, or one only locked, has none) */
+    if (lstat(ini, &st) == 0 && S_ISREG(st.st_mode))
+        snprintf(settings, sizeof settings, " (its settings are in %s)", ini);
     error_add(NULL, 0, what, "the folder '%s' holds no checkpoint (checkpoint.bin), so there is "
                              "nothing to %s: its run stopped before writing one (a second Ctrl-C "
                              "or SIGTERM stops at once, as does a kill or a crash) or never "
-                             "trained. Train it again from step 0 with the command that started it "
-                             "(its settings are in %s), which replaces the folder's logs",
+                             "trained. Train it again from step 0 with the command that started "
+                             "it%s, which replaces the folder's logs",
               run_dir,
               strncmp(what, "--eval", 6) == 0     ? "evaluate"
               : strncmp(what, "--export", 8) == 0 ? "export"
                                                   : "resume",
-              ini);
+              settings);
     return -1;
 }
 
@@ -361,8 +375,21 @@ int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s
     s->skipped = (long)get_i64(&r);
     for (int i = 0; i < 4; i++) s->data_rng.s[i] = get_u64(&r);
     int64_t t = get_i64(&r);
-    uint32_t kind = get_u32(&r), buffers = get_u32(&r), n_tensors = get_u32(&r);
+    uint32_t kind = get_u32(&r), buffers = get_u32(&r);
     char msg[256];
+    /* an older checkpoint has no counters: they stay as built (zero), counted from the resume */
+    s->clip_counts_kept = r.version != VERSION_NO_CLIP_COUNTS;
+    uint32_t n_counts = s->clip_counts_kept ? get_u32(&r) : clip_counts(m);
+    if (!r.failed && n_counts != clip_counts(m)) {
+        snprintf(msg, sizeof msg, "%u QK-clip counters, the model has %u", n_counts, clip_counts(m));
+        bad(&r, msg);
+    }
+    for (uint32_t i = 0; s->clip_counts_kept && i < n_counts && !r.failed; i++) {
+        int64_t count = get_i64(&r);
+        if (!r.failed && (count < 0 || count > s->step)) bad(&r, "impossible QK-clip counter");
+        else if (!r.failed) m->clip_count[i] = (int)count;
+    }
+    uint32_t n_tensors = get_u32(&r);
     /* the hash only says the bytes are as written: a negative step (from a file built by hand,
      * or a bug) would make the training loop start before step 0 */
     if (!r.failed && (s->step < 0 || s->skipped < 0 || s->skipped > s->step || t < 0)) {

@@ -1,7 +1,7 @@
 /* checkpoint.h: save and restore the whole state of a run, so that a resumed run continues
  * bitwise identically to one never interrupted.
  *
- * Format (version 1), native little-endian, every integer fixed-width:
+ * Format (version 2), native little-endian, every integer fixed-width:
  *   char[8]  magic "SCALEDOT"
  *   u32      version (1)
  *   u32      0x01020304 (byte-order check)
@@ -9,11 +9,14 @@
  *   i64      step: updates done;  f64 elapsed seconds;  i64 skipped (non-finite) steps
  *   u64[4]   state of the training-data generator (xoshiro256**)
  *   i64      optimizer steps taken;  u32 optimizer kind (0 AdamW, 1 SGD);  u32 state buffers (2, 1)
+ *   u32      number of QK-clip counters (n_layers * n_heads with attention.qk_clip, else 0), then
+ *            i64 each: updates that clipped the head since attention.csv's last row (version 2)
  *   u32      number of tensors, then for each: u32 name length, name, u32 ndim, u32 shape[2],
  *            u64 element count
  *   f32[n]   every parameter, in tensor-table order; then each optimizer state buffer (AdamW m
  *            and v, SGD momentum), same order
  *   u64      FNV-1a 64-bit hash of every byte before it
+ * Version 1 (no counters) still loads: its run's counters start at zero on resume.
  * A file whose size, magic, version, byte order, shapes or hash do not match is rejected. It is
  * written to a temporary file, flushed to disk (fsync) and renamed over the old one, so a crash
  * leaves either the old or the new checkpoint, never a torn one. */
@@ -30,6 +33,8 @@ typedef struct {
     double elapsed_s;
     long skipped;       /* steps whose update was skipped (train.on_divergence = skip) */
     Rng data_rng;       /* the training stream's generator */
+    int clip_counts_kept; /* set by checkpoint_load: 0 for a version-1 file, whose QK-clip counters
+                           * were not stored (the model's stay zero) */
 } CheckpointState;
 
 /* Writes the checkpoint to path (via a temporary file, util/whole_write.h). Returns 0, or -1
@@ -47,7 +52,7 @@ int checkpoint_read_config(const char *path, char **config_text);
  * holding a checkpoint.bin (of any kind: the loader checks it); else -1 after a message at that
  * place that says so plainly: no such folder, or no checkpoint in it, so nothing to resume,
  * evaluate or export (a run stopped before its first checkpoint: a second Ctrl-C, a kill), and
- * what to do (train it again from step 0). */
+ * what to do (train it again from step 0; its config.ini named when the folder holds one). */
 int checkpoint_check_present(const char *run_dir, const char *what);
 
 /* Reads the configuration stored in the checkpoint at path into c (which should hold defaults),
@@ -86,8 +91,8 @@ int checkpoint_check_folder(const char *path, const char *run_dir, const char *w
 int checkpoint_check_resume(const char *path, const char *run_dir, const Config *c,
                             const char *what);
 
-/* Restores parameters, optimizer state and run state into a model and optimizer built from the
- * checkpoint's own configuration. Returns 0, or -1 with a message naming the file and the first
+/* Restores parameters, optimizer state, QK-clip counters and run state into a model and
+ * optimizer built from the checkpoint's own configuration. Returns 0, or -1 with a message naming the file and the first
  * mismatch (tensor name or shape, optimizer kind, size). */
 int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s);
 

@@ -338,6 +338,10 @@ static int resume_from(TrainRun *r, const char *checkpoint, const char *where) {
     r->skipped = st.skipped;
     r->start_step = st.step;
     r->resumed_elapsed = st.elapsed_s;
+    if (c->qk_clip > 0 && !st.clip_counts_kept)
+        fprintf(stderr, "note: %s was written before checkpoints kept QK-clip's counts: "
+                        "attention.csv's clipped_steps counts from step %ld, the resume step\n",
+                SHOWN(checkpoint), st.step);
     return 0;
 }
 

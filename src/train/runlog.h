@@ -123,7 +123,8 @@ int runlog_grad_row(RunLog *r, int step, const Model *m, double global_norm);
  * of HeadStats, in its order, dprob_norm, softmax_pass and blocked_rows last), then only in the
  * runs of the fixes that have them: attn_scale (a learned scale: the head's factor on q·k at
  * this step) and clipped_steps (QK-clip: how many updates since the previous row clipped the
- * head; a resumed run counts from its resume step) and qk_gain_rms (qk-RMSNorm: the layer's
+ * head; the checkpoint keeps the count, so a resumed run logs what an uninterrupted one does,
+ * but from a version-1 checkpoint, which lacks it, counts from its resume step) and qk_gain_rms (qk-RMSNorm: the layer's
  * rms(g_q ⊙ g_k), diag_qk_gain_rms, the same in each head's row). */
 int runlog_attention_row(RunLog *r, int step, int layer, int head, const HeadStats *s);
 

@@ -123,7 +123,6 @@ static int diagnostics(TrainRun *r, int step, int do_eval) {
             s.attn_scale = attn_factor(model_attn_scores(m, l), h);
             s.clipped_steps = m->clip_count ? m->clip_count[l * NH + h] : 0;
             s.qk_gain_rms = diag_qk_gain_rms(m, l);
-            if (m->clip_count) m->clip_count[l * NH + h] = 0; /* counted anew until the next row */
             if (runlog_attention_row(&r->log, step, l, h, &s) != 0) return EXIT_RUNTIME;
             tripped |= guards_check(&r->guards, GUARD_LOGIT_STD, s.logit_std, l, h, step, stderr);
             tripped |= guards_check(&r->guards, GUARD_MAX_WEIGHT, s.max_weight, l, h, step, stderr);
@@ -161,7 +160,7 @@ static void note_stop_state(const TrainRun *r, long checkpoint_step) {
 static int save_checkpoint(TrainRun *r, long updates_done, double elapsed_s) {
     char path[PATH_MAX + 32];
     snprintf(path, sizeof path, "%s/checkpoint.bin", r->dir);
-    CheckpointState st = {updates_done, elapsed_s, r->skipped, r->task.rng};
+    CheckpointState st = {updates_done, elapsed_s, r->skipped, r->task.rng, 1};
     /* held: a second signal between the rename and the new note would name the checkpoint
      * before it (or none) */
     stop_signals_hold();
@@ -323,6 +322,11 @@ static int run_step(TrainRun *r, Pace *p, int step) {
          * never logged); the checkpoint holds the `step` updates done, so a resume starts with
          * this step's diagnostics and evaluation again (runlog drops this step's attention rows) */
         return stop_run(r, step, now_s() - p->t0);
+    /* QK-clip's counts start anew only now that this step's rows stand: a stop inside the
+     * evaluation, and the final checkpoint (an extension logs the last step again), keep the
+     * counts the resume logs at this step */
+    if (s.do_log && !s.last && r->m.clip_count)
+        memset(r->m.clip_count, 0, sizeof(int) * (size_t)(r->m.cfg.n_layers * r->m.cfg.n_heads));
     if (!s.last && (rc = forward_backward(r, p, &s)) != 0) return rc;
     if ((rc = log_step(r, p, &s)) != 0 || s.last) return rc;
     if ((rc = update(r, &s)) != 0) return rc;

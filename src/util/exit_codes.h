@@ -10,7 +10,8 @@ enum {
                         * output cannot be written), out of memory, tensors too large to allocate */
     EXIT_CONFIG = 2,   /* bad command line, config, task file or checkpoint, a run folder that is
                         * not ours or is being trained in: the message names the file, line and key
-                        * (or path); reported before any work, nothing was run */
+                        * (or path); reported before any work, nothing was run (but a sweep also
+                        * exits so when a run of it was refused, after its other runs trained) */
     EXIT_DIVERGED = 3, /* the run diverged: non-finite loss or gradient (train.on_divergence =
                         * stop); logs kept up to that step */
     EXIT_GUARD = 4,    /* a [guard] tripped with guard.action = stop; logs kept */
