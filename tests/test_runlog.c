@@ -195,8 +195,13 @@ START_TEST(test_resume_keeps_old_attention_columns) {
 END_TEST
 
 /* The resume's rewrite itself appends only under the header of its rows (whatever was checked
- * before the lock: a log swapped in since): a loss.csv of another header is refused (-2, the log
- * and its first differing column named) and nothing changes, config.ini included. */
+ * before the lock: a log swapped in since): a log of another header is refused (-2, the log and
+ * its first differing column named) and nothing changes, config.ini included — also when it is
+ * the third log, after the first two were already written aside (their temporaries removed). */
+static const struct {
+    const char *log, *col2; /* the log given another header; the column 2 this run writes there */
+} OTHER_HEADER[] = {{"loss.csv", "train_loss"}, {"attention.csv", NULL}};
+
 START_TEST(test_resume_refuses_other_header) {
     Model m;
     char dir[512], path[600], ini[600];
@@ -204,7 +209,7 @@ START_TEST(test_resume_refuses_other_header) {
     RunLog r;
     ck_assert_int_eq(runlog_open(&r, dir, &m, "[run]\n", -1), 0);
     ck_assert_int_eq(runlog_close(&r), 0);
-    snprintf(path, sizeof path, "%s/loss.csv", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, OTHER_HEADER[_i].log);
     tu_write_file(path, "step,foo\n0,1\n");
     TuCapture c;
     tu_capture_begin(&c, 2);
@@ -213,7 +218,8 @@ START_TEST(test_resume_refuses_other_header) {
     runlog_close(&r);
     char want[800];
     snprintf(want, sizeof want, "error: cannot resume: '%s': its header is not the one this run "
-             "writes (column 2 is 'foo' where this run writes 'train_loss'", path);
+             "writes (column 2 is 'foo' where this run writes '%s", path,
+             OTHER_HEADER[_i].col2 ? OTHER_HEADER[_i].col2 : "");
     ck_assert_int_eq(rc, -2);
     ck_assert_msg(strstr(err, want), "'%s' not in: %s", want, err);
     free(err);
@@ -343,7 +349,9 @@ END_TEST
 
 TU_MAIN_TIMEOUT("runlog", 120, test_run_folder_under_a_file, test_link_to_dev_full_replaced,
                 test_resume_truncates_later_rows, test_resume_keeps_old_attention_columns,
-                test_val_bpb_column, test_resume_refuses_other_header,
+                test_val_bpb_column,
+                TU_LOOP(test_resume_refuses_other_header, 0,
+                        (int)(sizeof OTHER_HEADER / sizeof *OTHER_HEADER)),
                 test_attn_map_failure_named_with_its_errno,
                 TU_LOOP(test_logs_behind_the_checkpoint, 0, (int)(sizeof BEHIND / sizeof *BEHIND)),
                 test_resume_refuses_logs_behind);
