@@ -322,7 +322,15 @@ static const LineCase LINES[] = {
      "/b.safetensors (argument 5): a third argument: --export takes one run folder and one file "
      "(arguments 2 and 4)\nusage: ./train --export"},
     {{"@runs/run", "@a.safetensors", "--bogus"}, 2,
-     "error: --bogus (argument 4): unknown option for --export\nusage: ./train --export"},
+     "error: --bogus (argument 4): unknown option for --export (a folder or file whose name "
+     "starts with '-' is spelled './--bogus')\nusage: ./train --export"},
+    /* a folder named -x: taken as an option, and the message says how to name it */
+    {{"-x", "@a.safetensors"}, 2,
+     "error: -x (argument 2): unknown option for --export (a folder or file whose name starts "
+     "with '-' is spelled './-x')\n"},
+    /* the run folder forgotten after --val: the one name left is said to be the run folder */
+    {{"--val", "@v.safetensors", "out.safetensors"}, 2,
+     "error: --export needs the file to write: 'out.safetensors' (argument 4) is the run folder\n"},
     {{"@runs/run", "@a.safetensors", "--val"}, 2,
      "error: --val (argument 4): needs a file name (VAL.safetensors)\n"},
     {{"@runs/run", "@a.safetensors", "--val", "@v.safetensors", "--val=@w.safetensors"}, 2,

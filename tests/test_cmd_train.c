@@ -107,7 +107,7 @@ static const BadLine BAD[] = {
      "error: --generate (argument 2): needs a number of tokens from 1 to 100000, got an empty "
      "argument\n"},
     {{"./train", "--top-k", ""}, 2,
-     "error: --top-k (argument 2): needs a whole number >= 0 (0 = every token), got an empty "
+     "error: --top-k (argument 2): needs a whole number from 0 (every token) to the vocabulary's size, got an empty "
      "argument\n"},
     {{"./train", "--temperature", ""}, 2,
      "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got an "
@@ -131,9 +131,13 @@ static const BadLine BAD[] = {
     {{"./train", "--temperature", "0X1p-1"}, 2,
      "error: --temperature (argument 2): needs a finite decimal number >= 0 (0 = greedy), got '0X1p-1'\n"},
     {{"./train", "--top-k", "-1"}, 2,
-     "error: --top-k (argument 2): needs a whole number >= 0 (0 = every token), got '-1'\n"},
+     "error: --top-k (argument 2): needs a whole number from 0 (every token) to the vocabulary's size, got '-1'\n"},
+    /* past INT_MAX: the message names the bound the model checks later (issue 41's break10) */
+    {{"./train", "--top-k", "99999999999"}, 2,
+     "error: --top-k (argument 2): needs a whole number from 0 (every token) to the vocabulary's size, "
+     "got '99999999999'\n"},
     {{"./train", "--top-k", "2.5"}, 2,
-     "error: --top-k (argument 2): needs a whole number >= 0 (0 = every token), got '2.5'\n"},
+     "error: --top-k (argument 2): needs a whole number from 0 (every token) to the vocabulary's size, got '2.5'\n"},
     {{"./train", "--seed", "-1"}, 2,
      "error: --seed (argument 2): needs an integer in [0, 2^64-1], got '-1'\n"},
     {{"./train", "--seed", "18446744073709551616"}, 2,

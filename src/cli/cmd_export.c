@@ -106,7 +106,10 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
             if (rc >= 0) return rc;
             a->val_argn = i + 2;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_fail_at(usage, argv[i], i + 2, "unknown option for --export");
+            return cli_fail_at(usage, argv[i], i + 2, "unknown option for --export (a folder or "
+                                                      "file whose name starts with '-' is spelled "
+                                                      "'./%s')",
+                               argv[i]);
         } else if (!a->run_dir) {
             a->run_dir = argv[i];
             a->run_dir_argn = i + 2;
@@ -122,7 +125,11 @@ static int parse_args(ExportArgs *a, int argc, char **argv) {
     if (!a->run_dir) return cli_fail(usage, "--export needs a run folder");
     if (!*a->run_dir) return cli_fail_at(NULL, "--export", a->run_dir_argn, "needs a run folder, "
                                                                           "got an empty argument");
-    if (!a->out) return cli_fail(usage, "--export needs the file to write");
+    /* one name given: say which it was taken for (after --val FILE, it is the run folder) */
+    if (!a->out)
+        return cli_fail(usage, "--export needs the file to write: '%s' (argument %d) is the run "
+                               "folder",
+                        a->run_dir, a->run_dir_argn);
     if (!*a->out) return cli_fail_at(NULL, "--export", a->out_argn, "needs the file to write, got "
                                                                    "an empty argument");
     if (a->val && same_file(a->val, a->out))

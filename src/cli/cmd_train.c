@@ -188,8 +188,8 @@ static int parse_sample_option(TrainArgs *a, int k, const char *v, int argn) {
     }
     case 2:
         if (!v || cli_parse_count(v, strlen(v), 0, INT_MAX, &n) != 0)
-            return cli_fail_at(NULL, flag, argn, "needs a whole number >= 0 (0 = every token), got "
-                                                 "%s%s%s",
+            return cli_fail_at(NULL, flag, argn, "needs a whole number from 0 (every token) to the "
+                                                 "vocabulary's size, got %s%s%s",
                                GOT_ARGS(v));
         a->gen.top_k = (int)n;
         a->top_k_argn = argn;
