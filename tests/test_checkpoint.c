@@ -14,6 +14,7 @@
 #include "temp_names.h"
 #include "testutil.h"
 #include "train/checkpoint.h"
+#include "train/checkpoint_config.h"
 #include "train/train.h"
 
 static void build_small(Model *m, Optimizer *o, int d_model) {

@@ -22,10 +22,11 @@
 
 #include "config/config.h"
 #include "optim/optim.h"
-#include "train/checkpoint.h"
-#include "train/train.h"
 #include "streader.h"
 #include "testutil.h"
+#include "train/checkpoint.h"
+#include "train/checkpoint_config.h"
+#include "train/train.h"
 
 static char g_tmp[64];
 static void make_tmp(void) { tu_make_tmp(g_tmp, sizeof g_tmp, "/tmp/test_cmd_export.XXXXXX"); }

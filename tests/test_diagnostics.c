@@ -13,6 +13,7 @@
 #include "model/attention.h"
 #include "testutil.h"
 #include "train/checkpoint.h"
+#include "train/checkpoint_config.h"
 #include "train/diagnostics.h"
 #include "train/train.h"
 

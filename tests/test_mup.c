@@ -24,9 +24,10 @@
 #include "model/model.h"
 #include "optim/optim.h"
 #include "tasks/tasks.h"
-#include "train/checkpoint.h"
-#include "train/train.h"
 #include "testutil.h"
+#include "train/checkpoint.h"
+#include "train/checkpoint_config.h"
+#include "train/train.h"
 
 static char tmp[256];
 

@@ -25,9 +25,10 @@
 #include "ckpttest.h"
 #include "temp_names.h"
 #include "testutil.h"
-#include "util/stop_signal.h"
 #include "train/checkpoint.h"
+#include "train/checkpoint_config.h"
 #include "train/train.h"
+#include "util/stop_signal.h"
 
 START_TEST(test_resume_after_kill_is_bitwise_identical) {
     make_tmpdir();

@@ -17,6 +17,7 @@
 #include "optim/optim.h"
 #include "tasks/tasks.h"
 #include "train/checkpoint.h"
+#include "train/checkpoint_config.h"
 #include "train/train.h"
 #include "testutil.h"
 

@@ -20,6 +20,7 @@
 #include "sweep/results.h"
 #include "tasks/tasks.h"
 #include "train/checkpoint.h"
+#include "train/resume_checks.h"
 #include "train/run_files.h"
 #include "train/runlog.h"
 #include "train/train.h"
@@ -28,9 +29,9 @@
 #include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/owned_dir.h"
-#include "util/whole_write.h"
 #include "util/run_lock.h"
 #include "util/version.h"
+#include "util/whole_write.h"
 
 #define WALL_FILE "sweep_wall.txt" /* seconds of earlier, interrupted attempts */
 

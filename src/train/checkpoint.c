@@ -1,23 +1,18 @@
 /* checkpoint.c: save and restore a run's whole state (checkpoint.h), so that --resume
- * continues bitwise as if never interrupted. */
+ * continues bitwise as if never interrupted: the file format, written and read. What the stored
+ * configuration means is checkpoint_config.c's; the checks on a folder before a resume are
+ * resume_checks.c's. */
 #include "train/checkpoint.h"
 
-#include "tasks/tasks.h"
-#include "train/runlog.h"
-#include "train/task_source.h"
-#include "util/dirs.h"
 #include "util/error_list.h"
 #include "util/file_check.h"
 #include "util/whole_write.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define MAGIC "SCALEDOT"
 #define VERSION 2u
@@ -218,40 +213,7 @@ static char *get_config(Reader *r) {
     return text;
 }
 
-int checkpoint_check_present(const char *run_dir, const char *what) {
-    struct stat st;
-    if (stat(run_dir, &st) != 0) {
-        if (errno == ENOENT) error_add(NULL, 0, what, "no such run folder '%s'", run_dir);
-        else error_add(NULL, 0, what, "run folder '%s': %s", run_dir, strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        error_add(NULL, 0, what, "'%s' is not a folder (a run folder holds checkpoint.bin)",
-                  run_dir);
-        return -1;
-    }
-    char path[PATH_MAX + 32], ini[PATH_MAX + 32], settings[PATH_MAX + 64] = "";
-    snprintf(path, sizeof path, "%s/checkpoint.bin", run_dir);
-    if (lstat(path, &st) == 0 || errno != ENOENT) return 0;
-    dirs_join(ini, sizeof ini, run_dir, "config.ini"); /* "/": "/config.ini", not "//config.ini" */
-    /* named only when it is there (a folder made by hand, or one only locked, has none) */
-    if (lstat(ini, &st) == 0 && S_ISREG(st.st_mode))
-        snprintf(settings, sizeof settings, " (its settings are in %s)", ini);
-    error_add(NULL, 0, what, "the folder '%s' holds no checkpoint (checkpoint.bin), so there is "
-                             "nothing to %s: its run stopped before writing one (a second Ctrl-C "
-                             "or SIGTERM stops at once, as does a kill or a crash) or never "
-                             "trained. Train it again from step 0 with the command that started "
-                             "it%s, which replaces the folder's logs",
-              run_dir,
-              strncmp(what, "--eval", 6) == 0     ? "evaluate"
-              : strncmp(what, "--export", 8) == 0 ? "export"
-                                                  : "resume",
-              settings);
-    return -1;
-}
-
-/* checkpoint_read_config with its errors at place what. */
-static int read_config_at(const char *path, const char *what, char **config_text) {
+int checkpoint_read_config_at(const char *path, const char *what, char **config_text) {
     Reader r;
     *config_text = NULL;
     if (open_checked(&r, path, what) == 0) *config_text = get_config(&r);
@@ -260,82 +222,7 @@ static int read_config_at(const char *path, const char *what, char **config_text
 }
 
 int checkpoint_read_config(const char *path, char **config_text) {
-    return read_config_at(path, NULL, config_text);
-}
-
-/* The start of the key's line ("name" or "dir", after its blanks) in the [run] section of the
- * config text, or NULL when the text has none. */
-static char *run_line(char *text, const char *key) {
-    int in_run = 0;
-    size_t klen = strlen(key);
-    for (char *line = text; *line;) {
-        size_t len = strcspn(line, "\n");
-        char *p = line + strspn(line, " \t");
-        if (*p == '[') {
-            p += 1 + strspn(p + 1, " \t");
-            in_run = strncmp(p, "run", 3) == 0 && p[3 + strspn(p + 3, " \t")] == ']';
-        } else if (in_run && strcspn(p, " \t=\n") == klen && strncmp(p, key, klen) == 0 &&
-                   p[klen + strspn(p + klen, " \t")] == '=') {
-            return p;
-        }
-        line += len + (line[len] == '\n');
-    }
-    return NULL;
-}
-
-/* Turns the [run] section's name and dir lines of the config text into comments, in place: where
- * a run lives is its folder's (the caller sets both from the folder's path), and a run.name an
- * older version let through (a resumed copy "tiny copy") must not make the run unreadable. */
-static void drop_place(char *text) {
-    static const char *const KEYS[] = {"name", "dir"};
-    for (int k = 0; k < 2; k++) {
-        char *p = run_line(text, KEYS[k]);
-        if (p) *p = ';';
-    }
-}
-
-int checkpoint_stored_run_dir(const char *path, char *dir, size_t n) {
-    char *text = NULL;
-    if (checkpoint_read_config(path, &text) != 0) return -1;
-    /* config_write's line: dir = "VALUE", the value as it is between the quotes */
-    char *p = run_line(text, "dir"), *open = p ? strchr(p, '"') : NULL, *close = NULL;
-    if (open) {
-        size_t len = strcspn(open, "\n");
-        close = len > 1 && open[len - 1] == '"' ? open + len - 1 : NULL;
-    }
-    int rc = close && close > open + 1 && (size_t)(close - open - 1) < n ? 0 : -1;
-    if (rc == 0) {
-        memcpy(dir, open + 1, (size_t)(close - open - 1));
-        dir[close - open - 1] = 0;
-    }
-    free(text);
-    return rc;
-}
-
-char *checkpoint_config_named(const char *text, const char *name) {
-    char *copy = strdup(text), *p = copy ? run_line(copy, "name") : NULL;
-    if (!p) return copy; /* no name line: nothing to replace */
-    size_t head = (size_t)(p - copy), rest = strcspn(p, "\n"), n = strlen(copy) + strlen(name) + 16;
-    char *out = malloc(n);
-    if (out) snprintf(out, n, "%.*sname = \"%s\"%s", (int)head, copy, name, p + rest);
-    free(copy);
-    return out;
-}
-
-int checkpoint_load_config(const char *path, Config *c, const char *what) {
-    char *text = NULL;
-    if (read_config_at(path, what, &text) != 0) return -1;
-    drop_place(text);
-    Config work = *c;
-    int bad = config_load_text(&work, path, text, strlen(text)) != 0;
-    free(text);
-    if (bad) return -1;
-    /* config_load_text leaves the origin of a key the text does not set empty ("default") */
-    if (strcmp(config_origin(&work, "task.separator"), "default") == 0)
-        work.task_separator = SEPARATOR_TRUE;
-    task_read_stored_separator(&work);
-    *c = work;
-    return 0;
+    return checkpoint_read_config_at(path, NULL, config_text);
 }
 
 /* Reads the tensor headers (name, ndim, shape, numel) and checks each against the model's tensor
@@ -418,115 +305,4 @@ int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s
     }
     free(r.data);
     return r.failed ? -1 : 0;
-}
-
-/* ---- the checks before a resume --------------------------------------------------------- */
-
-/* text parsed into *c (defaults first), read as checkpoint_load_config reads a checkpoint's (its
- * run.name and run.dir lines dropped: text is changed):
- * no task.separator means the old fixed format. Returns 0, or -1 after config_load_text's
- * message. */
-static int parse_stored(Config *c, const char *origin, char *text) {
-    drop_place(text);
-    config_defaults(c);
-    if (config_load_text(c, origin, text, strlen(text)) != 0) return -1;
-    if (strcmp(config_origin(c, "task.separator"), "default") == 0)
-        c->task_separator = SEPARATOR_TRUE;
-    task_read_stored_separator(c);
-    return 0;
-}
-
-/* 1 when "section.key" is one a resume may change, or where the run lives. */
-static int may_differ(const char *key) {
-    if (strcmp(key, "run.dir") == 0 || strcmp(key, "run.name") == 0) return 1;
-    for (const char *const *k = config_resumable_keys; *k; k++)
-        if (strcmp(key, *k) == 0) return 1;
-    return 0;
-}
-
-/* Appends to list (", "-separated) every key whose line differs between the config_write texts
- * a and b (one key table, so their lines pair up) and may not differ. Returns how many. */
-static int differing_keys(const char *a, const char *b, char *list, size_t n) {
-    char section[64] = "";
-    int count = 0;
-    list[0] = '\0';
-    while (*a && *b) {
-        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
-        if (*a == '[') snprintf(section, sizeof section, "%.*s", (int)(strcspn(a + 1, "]")), a + 1);
-        else if (*a != ';' && la > 0 && (la != lb || memcmp(a, b, la) != 0)) {
-            char key[160];
-            snprintf(key, sizeof key, "%s.%.*s", section, (int)strcspn(a, " ="), a);
-            if (!may_differ(key)) {
-                size_t used = strlen(list);
-                snprintf(list + used, n - used, "%s%s", count ? ", " : "", key);
-                count++;
-            }
-        }
-        a += la + (a[la] == '\n');
-        b += lb + (b[lb] == '\n');
-    }
-    return count;
-}
-
-int checkpoint_check_resume(const char *path, const char *run_dir, const Config *c,
-                            const char *what) {
-    char *stored = NULL;
-    if (checkpoint_read_config(path, &stored) != 0) return -1;
-    int rc = task_source_check(stored, c, what);
-    free(stored);
-    return rc == 0 ? checkpoint_check_folder(path, run_dir, what) : rc;
-}
-
-int checkpoint_check_folder(const char *path, const char *run_dir, const char *what) {
-    char *stored = NULL;
-    if (checkpoint_read_config(path, &stored) != 0) return -1;
-    int rc = 0;
-    char ini_path[PATH_MAX + 32], why[128];
-    size_t len = 0;
-    char *ini = NULL;
-    if (rc == 0 && run_dir) {
-        snprintf(ini_path, sizeof ini_path, "%s/config.ini", run_dir);
-        ini = file_read_regular(ini_path, FILE_MAX_TEXT_BYTES, &len, why, sizeof why);
-        const char *log = NULL;
-        if (!ini && errno != ENOENT) {
-            error_add(NULL, 0, NULL, "%s: cannot read '%s': %s", what, ini_path, why);
-            rc = -1;
-        } else if (!ini && (log = runlog_first_present(run_dir))) {
-            /* nothing to compare the checkpoint with, but logs it would continue or be
-             * reported under: another run's checkpoint copied in would mix two runs */
-            error_add(NULL, 0, what, "'%s' is missing, so '%s' cannot be checked to be the run of "
-                                     "the folder's logs (%s/%s); another run's checkpoint would "
-                                     "mix two runs. Put the run's config.ini back (a copy of the "
-                                     "folder keeps one), or train a new run; nothing was changed",
-                      ini_path, path, run_dir, log);
-            rc = -1;
-        }
-    }
-    Config *k = ini ? malloc(2 * sizeof *k) : NULL;
-    if (ini && !k) {
-        fprintf(stderr, "error: out of memory\n");
-        rc = -1;
-    }
-    if (k) {
-        char *a = NULL, *b = NULL, keys[1024];
-        if (parse_stored(&k[0], path, stored) != 0 || parse_stored(&k[1], ini_path, ini) != 0) {
-            error_add(NULL, 0, NULL, "%s: '%s' cannot be compared with %s", what, ini_path, path);
-            rc = -1;
-        } else if (!(a = config_text(&k[0])) || !(b = config_text(&k[1]))) {
-            fprintf(stderr, "error: out of memory\n");
-            rc = -1;
-        } else if (differing_keys(a, b, keys, sizeof keys) > 0) {
-            error_add(NULL, 0, NULL, "%s: %s holds a run of another configuration than its "
-                                     "folder's %s (differing: %s); it would mix two runs in one "
-                                     "folder. Put the folder's own checkpoint back, or train a new "
-                                     "run", what, path, ini_path, keys);
-            rc = -1;
-        }
-        free(a);
-        free(b);
-        free(k);
-    }
-    free(ini);
-    free(stored);
-    return rc;
 }

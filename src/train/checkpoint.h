@@ -23,7 +23,6 @@
 #ifndef SCALEDOT_CHECKPOINT_H
 #define SCALEDOT_CHECKPOINT_H
 
-#include "config/config.h"
 #include "model/model.h"
 #include "optim/optim.h"
 #include "util/rng.h"
@@ -46,54 +45,13 @@ int checkpoint_save(const char *path, const char *config_text, const Model *m,
  * caller frees it). Checks that it is a regular file, then magic, version, byte order, length and
  * hash. Returns 0, or -1 with a message naming the file and what is wrong. */
 int checkpoint_read_config(const char *path, char **config_text);
-
-/* For `what` (the place of the folder's argument, "--resume (argument 2)", "--eval (argument
- * 2)" or "--export (argument 2)": error_place) of run folder run_dir: 0 when run_dir is a folder
- * holding a checkpoint.bin (of any kind: the loader checks it); else -1 after a message at that
- * place that says so plainly: no such folder, or no checkpoint in it, so nothing to resume,
- * evaluate or export (a run stopped before its first checkpoint: a second Ctrl-C, a kill), and
- * what to do (train it again from step 0; its config.ini named when the folder holds one). */
-int checkpoint_check_present(const char *run_dir, const char *what);
-
-/* Reads the configuration stored in the checkpoint at path into c (which should hold defaults),
- * its errors at place what (error_add's: the argument that named the run folder, "--resume
- * (argument 2)"; NULL: none; the file is named in each):
- * checkpoint_read_config, then config_load_text with the checkpoint's path in messages, then what
- * an older checkpoint meant by a key it lacks: one without task.separator was written when every
- * task, recall included, put a separator before the answer, so it gets task.separator = true.
- * The stored run.name and run.dir are not read (c keeps its own): where a run lives is its
- * folder's, which the caller sets, and a bad name an older version wrote stays readable.
- * Returns 0, or -1 after printing what is wrong (c is then unchanged). */
-int checkpoint_load_config(const char *path, Config *c, const char *what);
-
-/* The run.dir stored in the checkpoint at path (the one the run was started with, or last
- * resumed under), into dir (n bytes). Returns 0, or -1 when the checkpoint cannot be read
- * (after a message), stores none or it does not fit. */
-int checkpoint_stored_run_dir(const char *path, char *dir, size_t n);
-
-/* A copy of the configuration text of a checkpoint (checkpoint_read_config) whose [run] name line
- * says name (written as config_write writes it: name = "NAME"); text unchanged when it has no
- * such line. Malloc'd (the caller frees); NULL when memory runs out. */
-char *checkpoint_config_named(const char *text, const char *name);
-
-/* The checks before a run folder's checkpoint is resumed, shared by ./train --resume (and
- * --eval) and --sweep-run (a sweep restart): the task file the checkpoint was trained on is
- * unchanged (task_source_check against c's task.file), and, when run_dir is not NULL, the
- * checkpoint's configuration is the one in run_dir/config.ini but for the keys a resume may
- * change (config_resumable_keys) and run.dir / run.name (a folder may move). A missing
- * config.ini is not compared when the folder holds no log either (a checkpoint alone); beside a
- * log (runlog_first_present) it is refused, as is one that is not a regular file, too large or
- * unreadable.
- * what is the place the messages start with ("--resume (argument 2)", "--sweep-run"). Returns 0,
- * or -1 after an error naming the files and every key that differs. checkpoint_check_folder is the second check alone, for what reads no task
- * data (--export and --eval --generate of a text run: its file may have moved away). */
-int checkpoint_check_folder(const char *path, const char *run_dir, const char *what);
-int checkpoint_check_resume(const char *path, const char *run_dir, const Config *c,
-                            const char *what);
+/* checkpoint_read_config with its errors at place what (error_add's: "--resume (argument 2)";
+ * NULL: none). */
+int checkpoint_read_config_at(const char *path, const char *what, char **config_text);
 
 /* Restores parameters, optimizer state, QK-clip counters and run state into a model and
- * optimizer built from the checkpoint's own configuration. Returns 0, or -1 with a message naming the file and the first
- * mismatch (tensor name or shape, optimizer kind, size). */
+ * optimizer built from the checkpoint's own configuration. Returns 0, or -1 with a message naming
+ * the file and the first mismatch (tensor name or shape, optimizer kind, size). */
 int checkpoint_load(const char *path, Model *m, Optimizer *o, CheckpointState *s);
 
 #endif
