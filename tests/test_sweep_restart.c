@@ -83,6 +83,42 @@ static int stop_with(pid_t pid, int sig) {
     return WEXITSTATUS(st);
 }
 
+/* A sweep `./train --sweep INI --grid train.steps=2000 --out OUT` (INI in g_tmp) stopped by SIGINT
+ * (exit 130) once its run's loss.csv holds row; that loss.csv's path into loss (n bytes). */
+static void interrupt_run(const char *ini, const char *out, const char *row, char *loss, size_t n) {
+    char path[160], o[64];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, ini);
+    snprintf(o, sizeof o, "%s", out);
+    char *args[] = {"train", "--sweep", path, "--grid", "train.steps=2000", "--out", o, NULL};
+    snprintf(loss, n, "%s/%s/runs/steps-2000/loss.csv", g_tmp, out);
+    pid_t pid = start_sweep(args);
+    wait_for(loss, row);
+    ck_assert_int_eq(stop_with(pid, SIGINT), 130);
+}
+
+/* g_tmp/words.txt (8 lines of a file task) and g_tmp/file.ini training on it by its absolute
+ * path: the jobs.txt lines run from this test's folder. */
+static void write_file_task(void) {
+    char path[256], ini[512];
+    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
+    tu_write_file(path, "a b | b a\nb c | c b\nc a | a c\na a | a a\nb b | b b\nc c | c c\n"
+                        "a c | c a\nb a | a b\n");
+    snprintf(ini, sizeof ini, "[task]\nname = file\nfile = %s/words.txt\nval_size = 4\n[model]\n"
+             "n_layers = 1\nd_model = 16\nn_heads = 2\n[train]\nbatch_size = 4\n", g_tmp);
+    snprintf(path, sizeof path, "%s/file.ini", g_tmp);
+    tu_write_file(path, ini);
+}
+
+/* write_file_task's words.txt edited: a line appended. */
+static void edit_file_task(void) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("c b | b c\n", f);
+    fclose(f);
+}
+
 /* Run 1 (20 steps) finishes, run 2 (a million steps) is stopped by SIGINT to the sweep alone
  * (not its process group: the sweep must pass it on): exit 130, sweep.csv keeps run 1's row.
  * Started again: run 1 is not trained again (its train.log has one start and its loss.csv the
@@ -184,14 +220,7 @@ END_TEST
  * reason in its train.log), as ./train --resume does; the checkpoint keeps its bytes. */
 START_TEST(test_edited_task_file_refused) {
     char path[256], copy[256], cmd[1024];
-    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
-    tu_write_file(path, "a b | b a\nb c | c b\nc a | a c\na a | a a\nb b | b b\nc c | c c\n"
-                        "a c | c a\nb a | a b\n");
-    char ini[512]; /* an absolute task.file: the jobs.txt lines run from this test's folder */
-    snprintf(ini, sizeof ini, "[task]\nname = file\nfile = %s/words.txt\nval_size = 4\n[model]\n"
-             "n_layers = 1\nd_model = 16\nn_heads = 2\n[train]\nbatch_size = 4\n", g_tmp);
-    snprintf(path, sizeof path, "%s/file.ini", g_tmp);
-    tu_write_file(path, ini);
+    write_file_task();
     ck_assert_int_eq(sweep_cmd("file.ini --grid optim.lr=1e-3 --steps 5 --plan --out %s", "t"), 0);
     snprintf(cmd, sizeof cmd, "sh %s/t/jobs.txt", g_tmp);
     ck_assert_int_eq(system(cmd), 0);
@@ -201,11 +230,7 @@ START_TEST(test_edited_task_file_refused) {
     snprintf(copy, sizeof copy, "%s/checkpoint.copy", g_tmp);
     snprintf(cmd, sizeof cmd, "cp %s %s", path, copy);
     ck_assert_int_eq(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
-    FILE *f = fopen(path, "a");
-    ck_assert_ptr_nonnull(f);
-    fputs("c b | b c\n", f);
-    fclose(f);
+    edit_file_task();
     snprintf(cmd, sizeof cmd, "sh %s/t/jobs.txt 2>/dev/null", g_tmp);
     int st = system(cmd);
     ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
@@ -229,15 +254,9 @@ END_TEST
  * headers refused). */
 START_TEST(test_other_log_header_refused) {
     write_ini();
-    char tiny[128], run[160], loss[200], log[200];
-    snprintf(tiny, sizeof tiny, "%s/tiny.ini", g_tmp);
-    char *args[] = {"train", "--sweep", tiny, "--grid", "train.steps=2000", "--out", "h", NULL};
-    snprintf(run, sizeof run, "%s/h/runs/steps-2000", g_tmp);
-    snprintf(loss, sizeof loss, "%s/loss.csv", run);
-    snprintf(log, sizeof log, "%s/train.log", run);
-    pid_t pid = start_sweep(args);
-    wait_for(loss, "\n10,");
-    ck_assert_int_eq(stop_with(pid, SIGINT), 130);
+    char loss[200], log[200];
+    interrupt_run("tiny.ini", "h", "\n10,", loss, sizeof loss);
+    snprintf(log, sizeof log, "%.*s/train.log", (int)(strlen(loss) - strlen("/loss.csv")), loss);
     char *text = tu_read_file(loss, NULL);
     ck_assert_ptr_nonnull(text);
     char *rows = strchr(text, '\n');
@@ -260,16 +279,11 @@ END_TEST
  * header damaged: train_loss misspelt), after it logged validation passes: the sweep exits 2, and
  * its line gives the accuracy as the last logged one at its step, not as "final". */
 START_TEST(test_refused_run_says_last_logged_val) {
-    char ini[256], run[160], loss[200];
+    char ini[256], loss[200];
     snprintf(ini, sizeof ini, "%s/eval5.ini", g_tmp);
     tu_write_file(ini, "[task]\nname = copy\nlength = 3\nsymbols = 6\nval_size = 32\n"
                        "[model]\nn_layers = 1\n[train]\nbatch_size = 8\neval_every = 5\n");
-    char *args[] = {"train", "--sweep", ini, "--grid", "train.steps=2000", "--out", "e", NULL};
-    snprintf(run, sizeof run, "%s/e/runs/steps-2000", g_tmp);
-    snprintf(loss, sizeof loss, "%s/loss.csv", run);
-    pid_t pid = start_sweep(args);
-    wait_for(loss, "\n20,");
-    ck_assert_int_eq(stop_with(pid, SIGINT), 130);
+    interrupt_run("eval5.ini", "e", "\n20,", loss, sizeof loss);
     /* the last row with a validation accuracy, read here from the log itself */
     Csv t = {0};
     ck_assert_int_eq(csv_load(&t, loss), 0);
@@ -303,24 +317,13 @@ END_TEST
  * before the task-file lines (the line removed) too. */
 START_TEST(test_changed_task_file_new_plan) {
     char path[256], cmd[1024];
-    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
-    tu_write_file(path, "a b | b a\nb c | c b\nc a | a c\na a | a a\nb b | b b\nc c | c c\n"
-                        "a c | c a\nb a | a b\n");
-    char ini[512];
-    snprintf(ini, sizeof ini, "[task]\nname = file\nfile = %s/words.txt\nval_size = 4\n[model]\n"
-             "n_layers = 1\nd_model = 16\nn_heads = 2\n[train]\nbatch_size = 4\n", g_tmp);
-    snprintf(path, sizeof path, "%s/file.ini", g_tmp);
-    tu_write_file(path, ini);
+    write_file_task();
     ck_assert_int_eq(sweep_cmd("file.ini --grid optim.lr=1e-3,2e-3 --steps 5 --plan --out %s", "h"), 0);
     snprintf(path, sizeof path, "%s/h/plan.txt", g_tmp);
     ck_assert(tu_file_contains(path, "\ntask-file fnv1a64 "));
     snprintf(cmd, sizeof cmd, "head -n 1 %s/h/jobs.txt | sh", g_tmp);
     ck_assert_int_eq(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/words.txt", g_tmp);
-    FILE *f = fopen(path, "a");
-    ck_assert_ptr_nonnull(f);
-    fputs("c b | b c\n", f);
-    fclose(f);
+    edit_file_task();
     char args[512];
     snprintf(args, sizeof args, "--sweep-run %s/h/configs/lr-2e-3.ini", g_tmp);
     ck_assert_int_eq(tu_run_train(g_tmp, args), 2);
