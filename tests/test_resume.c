@@ -807,6 +807,39 @@ START_TEST(test_sigint_inside_evaluation_stops_within_seconds) {
 }
 END_TEST
 
+/* A QK-clip run stopped by SIGINT inside the validation pass of a step whose count is not zero
+ * (step 10: its attention.csv row, written before the pass, counts the updates of steps 1..10
+ * that clipped) resumes to the logs of the run never stopped: the stop cuts the pass (no loss.csv
+ * row at 10), the resume writes step 10's rows again, and the count the checkpoint keeps must be
+ * the one that row was written with, not the count after it. */
+START_TEST(test_qk_clip_stop_inside_validation_resumes_identically) {
+    make_tmpdir();
+    const char *args = "--set task.name=sort --set task.length=32 --set task.val_size=20000 "
+                       "--set model.d_model=16 --set model.n_layers=1 --set train.steps=20 "
+                       "--set train.eval_every=10 --set log.every=10 --set log.progress=0 "
+                       "--set run.threads=1 --set attention.qk_clip=0.5";
+    char cmd[4096], path[700], loss[700];
+    snprintf(cmd, sizeof cmd, "%s %s --set run.dir=%s --set run.name=full 2>/dev/null",
+             tu_train_bin(), args, tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    /* the count at step 10 is not zero (column 15: clipped_steps) */
+    ck_assert_int_eq(sh("awk -F, '$1 == 10 { n += $15 } END { exit !(n > 0) }' %s/full/attention.csv%s",
+                        tmpdir, ""), 0);
+    pid_t pid = start_train_until("cut", args, "attention.csv");
+    snprintf(path, sizeof path, "%s/cut/attention.csv", tmpdir);
+    struct timespec nap = {0, 2000000};
+    for (int i = 0; i < 30000 && !tu_file_contains(path, "\n10,0,0,"); i++) nanosleep(&nap, NULL);
+    ck_assert_msg(tu_file_contains(path, "\n10,0,0,"), "no step-10 row in %s", path);
+    kill(pid, SIGINT);
+    int st = wait_within(pid, 5, "SIGINT during step 10's validation pass");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit status %d", st);
+    snprintf(loss, sizeof loss, "%s/cut/loss.csv", tmpdir);
+    ck_assert_msg(!tu_file_contains(loss, "\n10,"), "the stop came after step 10's pass");
+    ck_assert_int_eq(sh("%s --resume %s/cut 2>/dev/null", tu_train_bin(), tmpdir), 0);
+    assert_logs_match_full("cut");
+}
+END_TEST
+
 /* Issue 21 item 7: a second stop signal ends the run at once (no checkpoint written for the
  * first, no "continue with" message), exit code 128 + the second signal, and what was written
  * is whole: every log ends with a full line, and the checkpoint there (the last periodic one)
@@ -972,5 +1005,6 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 TU_LOOP(test_resume_refuses_headerless_log, 0,
                         (int)(sizeof HEADERLESS / sizeof HEADERLESS[0])),
                 test_sigint_inside_evaluation_stops_within_seconds,
+                test_qk_clip_stop_inside_validation_resumes_identically,
                 test_second_signal_stops_at_once, test_second_signal_before_any_checkpoint,
                 test_relative_task_file_from_another_folder);
