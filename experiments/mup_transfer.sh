@@ -12,6 +12,9 @@
 #     under three lrs is left out of the slope, named on its line ("left out: d_model 512 (1 lr
 #     run)");
 #  2. the loss lost by training at the d_model 128 optimum: l(lr*_128) - l* at each width, bits per byte;
+#     and whether each best lr beats the runner-up (the lr of the next lowest mean) in every seed:
+#     the differences seed by seed (one seed's runs of two lrs share its data order and init), so a
+#     best lr chosen by one seed's luck shows as "no";
 #  3. the premise: std(q.k) = (the logits' std) / (the scale), per layer, at the last logged step
 #     (step 1000) of each run (curves/<run>.csv, logit_std_l<layer>, over the visible entries of the
 #     batch's heads), mean over seeds, and its exponent alpha in std(q.k) ~ d_k^alpha between the
@@ -83,6 +86,7 @@ function slope(x, y, n,   i, mx, my, sxx, sxy) {
     if (!((arm, $2) in seen_w)) { seen_w[arm, $2] = 1; nw[arm]++; widths[arm, nw[arm]] = $2; dkof[arm, $2] = $3 }
     if (!((arm, $2, $6) in seen_lr)) { seen_lr[arm, $2, $6] = 1; nl[arm, $2]++; lrs[arm, $2, nl[arm, $2]] = $6 }
     n[key]++; sum[key] += $8
+    per_seed[key, $7] = $8; seeds[key] = seeds[key] " " $7
     miss = 0
     for (i = 9; i <= NF; i++) if ($i != "nan") { qk[key, i - 8] += $i; nq[key, i - 8]++ } else miss = 1
     nostd += miss && !($3 == 64 && $5 == "8/d_k")  # d_k 64: the sqrt_dk row is the same run
@@ -109,6 +113,10 @@ END {
                 if (n[k] > smax) smax = n[k]
             }
             blr = lrs[arm, w, bi]; bestlr[arm, w] = blr
+            # the runner-up: the lr of the second lowest mean, for the seed-by-seed reading
+            ri = 0
+            for (p = 1; p <= m; p++) if (p != bi && (ri == 0 || L[p] < L[ri])) ri = p
+            runner[arm, w] = ri ? lrs[arm, w, ri] : ""
             # the parabola through (log2 lr, l) at the best lr and its neighbours (grid factor 2)
             vtx = "edge"
             if (bi > 1 && bi < m) {
@@ -142,6 +150,27 @@ END {
         edges = few = ""
         delete X; delete Y; delete XV; delete YV; nv = 0
     }
+    printf "Is each best lr ahead of the runner-up (the lr of the next lowest mean) in every seed? Bits per byte\n"
+    printf "of the runner-up minus the best lr, seed by seed over the seeds both ran (the two runs of a seed\n"
+    printf "share its data order and init, so an offset common to the seed cancels); the mean gap is their mean\n\n"
+    printf "%-36s %8s %9s %10s %9s  %-24s %s\n", "arm (series, model.param, scale)", "d_model", "best lr", "runner-up", "mean gap", "by seed (seed:gap)", "every seed"
+    for (a = 1; a <= na; a++) {
+        arm = arms[a]
+        for (i = 1; i <= nw[arm]; i++) {
+            w = widths[arm, i]; r = runner[arm, w]
+            if (r == "") continue
+            kb = arm SUBSEP w SUBSEP bestlr[arm, w]; kr = arm SUBSEP w SUBSEP r
+            ns = split(seeds[kb], sd, " "); out = ""; tot = 0; cnt = 0; ahead = 0
+            for (j = 1; j <= ns; j++) if ((kr, sd[j]) in per_seed) {
+                g = per_seed[kr, sd[j]] - per_seed[kb, sd[j]]
+                out = out sprintf("%s%s:%+.4f", (cnt ? " " : ""), sd[j], g); tot += g; cnt++; ahead += g > 0
+            }
+            if (cnt == 0) continue
+            every = cnt == 1 ? "one seed" : ahead == cnt ? "yes" : "no (" ahead " of " cnt ")"
+            printf "%-36s %8d %9s %10s %+9.4f  %-24s %s\n", arm, w, bestlr[arm, w], r, tot / cnt, out, every
+        }
+    }
+    printf "\n"
     printf "The premise: std(q.k) = logit std / scale at step 1000, per layer (mean over seeds), and alpha in\n"
     printf "std(q.k) ~ d_k^alpha between consecutive d_k of a series (1/2 = independent entries, 1 = aligned;\n"
     printf "\"-\" where d_k does not change, as in the d_k 32 control)\n\n"
