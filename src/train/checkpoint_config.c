@@ -5,6 +5,7 @@
 #include "tasks/tasks.h"
 #include "train/checkpoint.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
