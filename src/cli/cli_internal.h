@@ -1,7 +1,7 @@
-/* cli_internal.h: the parts of the train command (cli/cmd_train.c) that its test checks on their
- * own: the command line read into TrainArgs, the run-folder split, the --set keys a resumed run
- * may change and the length of an --eval --prompt. Not for use outside src/cli/ (main.c's usage
- * shows CLI_PROMPT_EXAMPLE) and its tests. */
+/* cli_internal.h: the parts of the train command (cli/cmd_train.c, cli/train_args.c) that its
+ * test checks on their own: the command line read into TrainArgs, the run-folder split, the --set
+ * keys a resumed run may change and the length of an --eval --prompt. Not for use outside
+ * src/cli/ (main.c's usage shows CLI_PROMPT_EXAMPLE) and its tests. */
 #ifndef SCALEDOT_CLI_INTERNAL_H
 #define SCALEDOT_CLI_INTERNAL_H
 
