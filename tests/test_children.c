@@ -63,12 +63,6 @@ static int done_note(void *ctx, int i, int rc) {
     return 0;
 }
 
-/* Waits until path contains needle (up to 20 s). */
-static void wait_for(const char *path, const char *needle) {
-    for (int i = 0; i < 2000 && !tu_file_contains(path, needle); i++) nap_ms(10);
-    ck_assert_msg(tu_file_contains(path, needle), "'%s' never appeared in %s", needle, path);
-}
-
 /* A sweep of one run (children_run in a child of this test) whose run is this program's
  * fake_run, reporting to dir/status.txt (dir made here, 64 bytes); returns once the run is
  * ready, with the sweep's and the run's process ids. */
@@ -87,7 +81,7 @@ static void start_sweep(char *dir, char *status, size_t n_status, pid_t *sweep, 
                      .done = done_note, .ctx = status};
         _exit(children_run(&jl, NULL));
     }
-    wait_for(status, "ready ");
+    tu_wait_for_file(status, "ready ", *sweep, 20);
     char *text = tu_read_file(status, NULL);
     ck_assert_ptr_nonnull(text);
     *run = (pid_t)strtol(strstr(text, "ready ") + 6, NULL, 10);
@@ -100,7 +94,7 @@ START_TEST(test_relay_after_the_terminal_signal_is_not_a_second) {
     pid_t sweep, run;
     start_sweep(dir, status, sizeof status, &sweep, &run);
     ck_assert_int_eq(kill(run, SIGINT), 0); /* the terminal's signal, to the run first */
-    wait_for(status, "first\n");
+    tu_wait_for_file(status, "first\n", sweep, 20);
     ck_assert_int_eq(kill(sweep, SIGINT), 0); /* then to the sweep, which relays it */
     int st;
     ck_assert_int_eq(waitpid(sweep, &st, 0), sweep);
@@ -120,7 +114,7 @@ START_TEST(test_second_signal_from_elsewhere_stops_at_once) {
     pid_t sweep, run;
     start_sweep(dir, status, sizeof status, &sweep, &run);
     ck_assert_int_eq(kill(run, SIGINT), 0);
-    wait_for(status, "first\n");
+    tu_wait_for_file(status, "first\n", sweep, 20);
     ck_assert_int_eq(kill(run, SIGINT), 0);
     int st;
     ck_assert_int_eq(waitpid(sweep, &st, 0), sweep);
@@ -159,10 +153,10 @@ START_TEST(test_sweeps_second_signal_says_what_it_did) {
                      .beat_s = 1000, .done = done_note, .ctx = status};
         _exit(children_run(&jl, NULL));
     }
-    wait_for(status, "ready ");
+    tu_wait_for_file(status, "ready ", sweep, 20);
     nap_ms(200); /* the sweep's loop has seen the run start (its note names it) */
     ck_assert_int_eq(kill(sweep, SIGINT), 0);
-    wait_for(status, "first\n"); /* the relay reached the run */
+    tu_wait_for_file(status, "first\n", sweep, 20); /* the relay reached the run */
     ck_assert_int_eq(kill(sweep, SIGINT), 0);
     int st;
     ck_assert_int_eq(waitpid(sweep, &st, 0), sweep);

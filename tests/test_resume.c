@@ -827,9 +827,7 @@ START_TEST(test_qk_clip_stop_inside_validation_resumes_identically) {
                         tmpdir, ""), 0);
     pid_t pid = start_train_until("cut", args, "attention.csv");
     snprintf(path, sizeof path, "%s/cut/attention.csv", tmpdir);
-    struct timespec nap = {0, 2000000};
-    for (int i = 0; i < 30000 && !tu_file_contains(path, "\n10,0,0,"); i++) nanosleep(&nap, NULL);
-    ck_assert_msg(tu_file_contains(path, "\n10,0,0,"), "no step-10 row in %s", path);
+    tu_wait_for_file(path, "\n10,0,0,", pid, 60);
     kill(pid, SIGINT);
     int st = wait_within(pid, 5, "SIGINT during step 10's validation pass");
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 130, "exit status %d", st);

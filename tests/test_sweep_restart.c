@@ -56,24 +56,6 @@ static pid_t start_sweep_group(char *const *args) {
     return pid;
 }
 
-/* Waits until path contains needle (up to a minute), or, when pid > 0, until process pid has
- * ended without writing it (left unreaped for the caller's waitpid): a process that will never
- * write the needle fails the test at once, not after a minute (the mutation check runs this with
- * such processes). */
-static void wait_for_pid(const char *path, const char *needle, pid_t pid) {
-    struct timespec nap = {0, 20000000};
-    for (int i = 0; i < 3000 && !tu_file_contains(path, needle); i++) {
-        siginfo_t info;
-        memset(&info, 0, sizeof info);
-        if (pid > 0 && waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-            info.si_pid == pid)
-            break;
-        nanosleep(&nap, NULL);
-    }
-    ck_assert_msg(tu_file_contains(path, needle), "'%s' never appeared in %s", needle, path);
-}
-
-static void wait_for(const char *path, const char *needle) { wait_for_pid(path, needle, 0); }
 
 static int stop_with(pid_t pid, int sig) {
     kill(pid, sig);
@@ -92,7 +74,7 @@ static void interrupt_run(const char *ini, const char *out, const char *row, cha
     char *args[] = {"train", "--sweep", path, "--grid", "train.steps=2000", "--out", o, NULL};
     snprintf(loss, n, "%s/%s/runs/steps-2000/loss.csv", g_tmp, out);
     pid_t pid = start_sweep(args);
-    wait_for(loss, row);
+    tu_wait_for_file(loss, row, pid, 60);
     ck_assert_int_eq(stop_with(pid, SIGINT), 130);
 }
 
@@ -134,7 +116,8 @@ START_TEST(test_resume_after_sigint) {
     snprintf(log2, sizeof log2, "%s/r/runs/steps-1000000/loss.csv", g_tmp);
     snprintf(csv, sizeof csv, "%s/r/sweep.csv", g_tmp);
     pid_t pid = start_sweep(args);
-    wait_for(log2, "\n10,"); /* run 2 has logged a row: its signal handler is in place */
+    /* run 2 has logged a row: its signal handler is in place */
+    tu_wait_for_file(log2, "\n10,", pid, 60);
     ck_assert_int_eq(stop_with(pid, SIGINT), 130);
     ck_assert(tu_file_contains(csv, "\nsteps-20,64,64,1,sqrt_dk,1,20,ok,0,20,"));
     /* stopped by the signal, nobody trains it: "stopped" (was "running") */
@@ -144,8 +127,8 @@ START_TEST(test_resume_after_sigint) {
     struct stat before;
     ck_assert_int_eq(stat(loss1, &before), 0);
     pid = start_sweep(args);
-    wait_for(log2, "resuming from checkpoint.bin");
-    wait_for(log2, "resumed");
+    tu_wait_for_file(log2, "resuming from checkpoint.bin", pid, 60);
+    tu_wait_for_file(log2, "resumed", pid, 60);
     ck_assert_int_eq(stop_with(pid, SIGTERM), 143); /* passed on to the run, which saves */
     ck_assert(tu_file_contains(log2, "terminated (SIGTERM)"));
     struct stat after;
@@ -181,7 +164,7 @@ START_TEST(test_ctrl_c_to_the_group_stops_runs_cleanly) {
     snprintf(loss2, sizeof loss2, "%s/g/runs/steps-1000000/loss.csv", g_tmp);
     snprintf(log2, sizeof log2, "%s/g/runs/steps-1000000/train.log", g_tmp);
     pid_t pid = start_sweep_group(args);
-    wait_for(loss2, "\n10,"); /* the run's signal handler is in place */
+    tu_wait_for_file(loss2, "\n10,", pid, 60); /* the run's signal handler is in place */
     kill(-pid, SIGINT);
     int st;
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
@@ -407,7 +390,7 @@ START_TEST(test_locked_run_waited_for) {
     pid_t pid = start_sweep(args);
     char bg[128];
     snprintf(bg, sizeof bg, "%s/bg.txt", g_tmp);
-    wait_for_pid(bg, "waiting for it to end", pid);
+    tu_wait_for_file(bg, "waiting for it to end", pid, 60);
     struct timespec nap = {0, 300000000};
     nanosleep(&nap, NULL);
     ck_assert(!exists(marker)); /* nothing recorded while it waits */
@@ -432,7 +415,7 @@ START_TEST(test_children_die_with_the_sweep) {
     snprintf(log, sizeof log, "%s/train.log", run);
     snprintf(csv, sizeof csv, "%s/k/sweep.csv", g_tmp);
     pid_t pid = start_sweep(args);
-    wait_for(loss, "\n10,");
+    tu_wait_for_file(loss, "\n10,", pid, 60);
     pid_t child = run_lock_holder(run);
     ck_assert_int_gt(child, 0);
     kill(pid, SIGKILL);

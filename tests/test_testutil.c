@@ -1,13 +1,18 @@
-/* test_testutil.c: the one-line test programs of tests/testutil.h. tu_main, run inside a test on a
- * list of inner tests, must register each test once in the order given, each TU_LOOP over its
- * range (Check's "Checks: N" counts one result per loop value), run the checked fixture around
- * every test, and return EXIT_FAILURE exactly when an inner test fails. */
+/* test_testutil.c: the one-line test programs of tests/testutil.h and its wait for a line.
+ * tu_main, run inside a test on a list of inner tests, must register each test once in the order
+ * given, each TU_LOOP over its range (Check's "Checks: N" counts one result per loop value), run
+ * the checked fixture around every test, and return EXIT_FAILURE exactly when an inner test
+ * fails; tu_wait_for_file must see a line another process writes, and give up when the process
+ * it watches has ended without writing it. */
 #include <check.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -48,6 +53,18 @@ START_TEST(inner_fails_with_a_file) {
     tu_write_file(path, "a temporary file\n");
     tu_write_file(scratch_note, path);
     ck_abort_msg("planted: the file is left");
+}
+END_TEST
+
+/* a child that exits at once without writing: tu_wait_for_file given its pid must give up at once
+ * (the wait is 20 s) and fail the test */
+START_TEST(inner_wait_for_a_dead_child) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/never.txt", tu_scratch());
+    pid_t child = fork();
+    ck_assert_int_ge(child, 0);
+    if (child == 0) _exit(0);
+    tu_wait_for_file(path, "never", child, 20);
 }
 END_TEST
 
@@ -177,6 +194,48 @@ START_TEST(test_scratch_removed_after_a_failure) {
 }
 END_TEST
 
+static double seconds_now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* tu_wait_for_file returns once another process has written the needle, and fails the test,
+ * without waiting out its time, when the process it watches has ended without writing it (the
+ * inner test above: a 20-second wait, over well before, "Failures: 1" rather than Check's
+ * timeout error). */
+START_TEST(test_wait_for_file) {
+    char path[300];
+    snprintf(path, sizeof path, "%s/late.txt", tu_scratch());
+    pid_t writer = fork();
+    ck_assert_int_ge(writer, 0);
+    if (writer == 0) {
+        struct timespec nap = {0, 100000000};
+        nanosleep(&nap, NULL);
+        FILE *f = fopen(path, "w");
+        if (!f) _exit(1);
+        fputs("a line\nready\n", f);
+        _exit(fclose(f) == 0 ? 0 : 1);
+    }
+    ck_assert(!tu_file_contains(path, "ready")); /* written 100 ms after the fork */
+    tu_wait_for_file(path, "ready", writer, 30);
+    int st;
+    ck_assert_int_eq(waitpid(writer, &st, 0), writer);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+    const TTest *tests[] = {inner_wait_for_a_dead_child, NULL};
+    char summary[200], *out;
+    double t0 = seconds_now();
+    ck_assert_int_eq(run_inner_all(tests, 0, summary, sizeof summary, &out), EXIT_FAILURE);
+    double took = seconds_now() - t0;
+    ck_assert_str_eq(summary, "0%: Checks: 1, Failures: 1, Errors: 0");
+    ck_assert_msg(strstr(out, "'never' never appeared in ") != NULL, "output:\n%s", out);
+    ck_assert_msg(took < 10, "the wait took %.1f s: the ended child was not noticed", took);
+    free(out);
+}
+END_TEST
+
 TU_MAIN_TIMEOUT("testutil", 60, test_counts_tests_and_loop_values, test_failure_is_exit_failure,
                 test_fixture_runs_around_each_test, test_loop_entry_is_a_copy, test_in_order,
-                test_first_test_runs_first, test_scratch_removed_after_a_failure);
+                test_first_test_runs_first, test_scratch_removed_after_a_failure,
+                test_wait_for_file);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xmlcheck.h"
@@ -199,6 +200,24 @@ int tu_file_contains(const char *path, const char *needle) {
     int found = text && strstr(text, needle) != NULL;
     free(text);
     return found;
+}
+
+void tu_wait_for_file(const char *path, const char *needle, pid_t pid, int seconds) {
+    struct timespec nap = {0, 2000000}, now, end;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    end.tv_sec += seconds;
+    while (!tu_file_contains(path, needle)) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec > end.tv_sec || (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec))
+            break;
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (pid > 0 && waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == pid)
+            break;
+        nanosleep(&nap, NULL);
+    }
+    ck_assert_msg(tu_file_contains(path, needle), "'%s' never appeared in %s", needle, path);
 }
 
 int tu_file_holds(const char *path, const char *text) {

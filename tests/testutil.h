@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Runs every test of s (srunner_run_all, CK_NORMAL output) and returns EXIT_SUCCESS, or
  * EXIT_FAILURE when any test failed: the main() of a program with several TCases ends with
@@ -126,6 +127,13 @@ char *tu_csv_columns(const char *text, int n_cols, int from_line, const char *sk
 
 /* True when the file at path contains needle; false when it does not or cannot be read. */
 int tu_file_contains(const char *path, const char *needle);
+
+/* Waits until the file at path contains needle, polling every 2 ms for up to seconds; fails the
+ * test when it never does. When pid > 0 the wait also ends once that child has exited (it is left
+ * unreaped for the caller's waitpid), so a process that will never write the needle fails the test
+ * at once rather than after the whole wait (the mutation check runs such processes). 2 ms because
+ * some callers must catch a line inside a window of a few milliseconds (a validation pass). */
+void tu_wait_for_file(const char *path, const char *needle, pid_t pid, int seconds);
 
 /* True when the file at path holds exactly text, byte for byte; false when it does not or cannot
  * be read. */
