@@ -206,6 +206,42 @@ START_TEST(test_float32_edges_accepted) {
 }
 END_TEST
 
+/* A value that is 0 or subnormal in float32: the advice offers 0 only where the key's range
+ * holds it (docs/configuration.md's ranges: weight_decay [0, 10], grad_clip >= 0 do; the
+ * multipliers (0, 1e6], lr (0, 10], eps > 0, ln_eps (0, 1), init.std (0, 10] do not). The whole
+ * message; FLT_MIN = 2^-126 printed by %g is 1.17549e-38. */
+static const struct {
+    const char *set, *message;
+} FLOAT32_ADVICE[] = {
+    {"init.q_mult=1e-39", "'init.q_mult': 1e-39"},
+    {"init.k_mult=1e-39", "'init.k_mult': 1e-39"},
+    {"optim.lr_q_mult=1e-39", "'optim.lr_q_mult': 1e-39"},
+    {"optim.lr=1e-39", "'optim.lr': 1e-39"},
+    {"optim.eps=1e-40", "'optim.eps': 1e-40"},
+    {"model.ln_eps=1e-45", "'model.ln_eps': 1e-45"},
+    {"init.std=1e-39", "'init.std': 1e-39"},
+    {"optim.weight_decay=1e-39", "'optim.weight_decay': 1e-39"},
+    {"optim.grad_clip=1e-39", "'optim.grad_clip': 1e-39"},
+};
+
+START_TEST(test_float32_advice) {
+    int i = _i;
+    /* the last two keys allow 0 */
+    const char *advice = i >= CC_COUNT(FLOAT32_ADVICE) - 2 ? "use 0 or a larger magnitude"
+                                                           : "use a larger magnitude";
+    char want[512], err[4096];
+    snprintf(want, sizeof want, "error: --set (argument 3): %s is 0 or subnormal in float32, in "
+                                "which training computes (the smallest normal float32 is "
+                                "1.17549e-38); %s\n",
+             FLOAT32_ADVICE[i].message, advice);
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(cc_set(&c, FLOAT32_ADVICE[i].set, 3, err, sizeof err), -1);
+    ck_assert_str_eq(err, want);
+}
+END_TEST
+
 TU_MAIN("value", TU_LOOP(test_value_errors, 0, CC_COUNT(ERRORS)), test_string_length_limit,
         TU_LOOP(test_long_value_keeps_reason, 0, CC_COUNT(LONG_VALUES)),
-        test_scale_bounds, test_float32_edges_accepted);
+        test_scale_bounds, test_float32_edges_accepted,
+        TU_LOOP(test_float32_advice, 0, CC_COUNT(FLOAT32_ADVICE)));

@@ -150,9 +150,12 @@ static int parse_double(const KeySpec *k, const char *s, Value *v, char *msg, si
      * (ln_eps = 1e-300: NaN at step 0; init.std = 1e-300: all-zero weights) passes the double
      * range above but is not the value the user asked for */
     if (x != 0 && fabs(x) < FLT_MIN) {
+        /* 0 is offered only where the key's range holds it (weight_decay, not a multiplier) */
+        bool zero_ok = (k->dmin_open ? 0.0 > k->dmin : 0.0 >= k->dmin) &&
+                       (k->dmax_open ? 0.0 < k->dmax : 0.0 <= k->dmax);
         snprintf(msg, n, "%s is 0 or subnormal in float32, in which training computes (the "
-                         "smallest normal float32 is %g); use 0 or a larger magnitude",
-                 shown(s, buf), (double)FLT_MIN);
+                         "smallest normal float32 is %g); use %sa larger magnitude",
+                 shown(s, buf), (double)FLT_MIN, zero_ok ? "0 or " : "");
         return -1;
     }
     v->d = x;
