@@ -197,6 +197,19 @@ START_TEST(test_checks_between_keys_named_with_the_rest) {
          "error: f.ini:2: unknown key 'optim.lrr'; did you mean 'optim.lr'?\n"
          "error: f.ini:4: 'model.d_model' = 48 is not divisible by 'model.n_heads' = 5 (set at "
          "f.ini:5)\n"},
+        /* keys model.param makes the run not read (base_width under standard, q_mult under
+         * mup; q_mult under standard is read), and both left out when model.param is refused */
+        {"[model]\nbase_width = 64\n", "f.ini --set init.q_mult=2",
+         "error: f.ini:2: 'model.base_width' = 64 is set, but 'model.param' is not mup "
+         "(default): it is muP's base width, which the standard parametrisation does not read; "
+         "set model.param = mup, or remove model.base_width\n"},
+        {NULL, "--set model.param=mup --set init.q_mult=2",
+         "error: --set (argument 4): 'init.q_mult' = 2 has nothing to multiply with "
+         "'model.param' = mup (set at --set (argument 2)): muP starts W_q at 0, whatever its "
+         "init factor; its learning-rate factor optim.lr_q_mult still acts. Remove init.q_mult, "
+         "or set model.param = standard\n"},
+        {"[model]\nparam = mpu\nbase_width = 64\n[init]\nq_mult = 2\n", "f.ini",
+         "error: f.ini:2: 'model.param': unknown value 'mpu'; expected one of standard, mup\n"},
     };
     char path[300], runs[300];
     snprintf(path, sizeof path, "%s/f.ini", tmpdir);

@@ -414,6 +414,30 @@ START_TEST(test_resolved_same) {
 }
 END_TEST
 
+/* model.base_width is read only under model.param = mup: a standard config's is no difference
+ * (config_validate refuses it off its default first, as attention.scale_init without learned,
+ * whose value the map does not count either; set here past the check), a mup config's is. */
+START_TEST(test_unread_base_width) {
+    const char *const sets[] = {SORT, "init.scheme=gpt2", "model.d_model=256", "model.n_heads=4",
+                                NULL};
+    Config c;
+    config_of(&c, sets);
+    ck_assert_int_eq(config_set(&c, "model.base_width=64", 1), 0);
+    LrPlacement p;
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
+    ck_assert_msg(p.regime >= 0, "%d differences, the first '%s'", p.n_diffs,
+                  p.n_diffs ? p.diffs[0] : "");
+    ck_assert_str_eq(lr_map_regimes[p.regime].id, "sort_lr_map");
+    ck_assert_int_eq(config_set(&c, "model.param=mup", 2), 0);
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
+    ck_assert_int_eq(p.regime, -1);
+    ck_assert_str_eq(lr_map_regimes[p.nearest].id, "sort_lr_map");
+    ck_assert_int_eq(p.n_diffs, 2);
+    ck_assert_str_eq(p.diffs[0], "model.param = mup (the regime: standard)");
+    ck_assert_str_eq(p.diffs[1], "model.base_width = 64 (the regime: 128)");
+}
+END_TEST
+
 /* An arm no run has (a learned scale): no verdict, said. */
 START_TEST(test_no_runs) {
     const char *const a[] = {SORT, "init.scheme=gpt2", "attention.scale=learned", NULL};
@@ -753,6 +777,11 @@ static const struct {
     {"[model]\nd_model = 64\n", "--set model.n_heads=3", "n_heads"},
     {"[model]\nd_model = 64\n", "--set optim.lr", "--set (argument 4)"},
     {"[model]\nd_model = 64\n", "--set optim.beta2=2", "--set (argument 4): 'optim.beta2'"},
+    /* break12: a base width the standard run does not read was listed as the one difference */
+    {"[model]\nd_model = 64\n", "--set model.base_width=64",
+     "error: --set (argument 4): 'model.base_width' = 64 is set, but 'model.param' is not mup "
+     "(default): it is muP's base width, which the standard parametrisation does not read; set "
+     "model.param = mup, or remove model.base_width\n"},
     {"[model]\nd_model = 64\n", "--where", "--where (argument 3): given twice"},
     {"[model]\nd_model = 64\n", "--print-config", "--where places a config file"},
     {"[task]\nname = file\nfile = missing.txt\n", "", "task.file 'missing.txt'"},
@@ -957,7 +986,7 @@ TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
                         TU_LOOP(test_cases, 0, CC_COUNT(CASES)),
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,
-                        TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_no_runs, test_text_regime,
+                        TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_unread_base_width, test_no_runs, test_text_regime,
                         test_corpus_rule, test_where_from_subfolder, test_where_outside_checkout,
                         test_text_users_config, test_where_sets,
                         test_no_lr_near_best, test_note_matters, test_where_cli,

@@ -13,7 +13,9 @@
  *     (TensorInfo.hidden) are exactly the blocks' weight matrices, listed here by hand for both
  *     blocks (not the embeddings, not head.weight, no 1-D tensor); the step-0 logit std predicted
  *     from the config is 0. The rate itself is
- *     tests/test_optim.c's, the readout's gradient tests/test_model.c's. */
+ *     tests/test_optim.c's, the readout's gradient tests/test_model.c's;
+ *   - init.k_mult still scales W_k under mup (init.q_mult, whose W_q mup zeroes, is refused:
+ *     tests/test_validate.c). */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -86,6 +88,21 @@ static char *rows_after_step0(const char *name) {
     ck_assert_ptr_nonnull(out);
     free(text);
     return out;
+}
+
+/* Runs a and b (their extra --set lines sa, sb) trained to step 0, each loaded back: its config,
+ * model and optimizer (caller frees the last two). */
+static void step0_pair(const char *a, const char *const *sa, Config *ca, Model *ma, Optimizer *oa,
+                       const char *b, const char *const *sb, Config *cb, Model *mb,
+                       Optimizer *ob) {
+    Config c;
+    CheckpointState st;
+    make_config(&c, a, 0, sa);
+    ck_assert_int_eq(train_run(&c), EXIT_OK);
+    make_config(&c, b, 0, sb);
+    ck_assert_int_eq(train_run(&c), EXIT_OK);
+    load_ckpt(a, ca, ma, oa, &st);
+    load_ckpt(b, cb, mb, ob, &st);
 }
 
 static int is_query_entry(const TensorInfo *t, size_t k) {
@@ -168,19 +185,13 @@ static int is_hidden_by_hand(const char *name) {
 /* _i = 0 gpt2, 1 llama */
 START_TEST(test_mup_at_width_2) {
     const char *block = _i ? "model.block=llama" : "model.block=gpt2";
-    Config cs, cm;
-    make_config(&cs, "std2", 0, (const char *const[]){"model.d_model=64", block, NULL});
-    make_config(&cm, "mup2", 0,
-                (const char *const[]){"model.d_model=64", block, "model.param=mup",
-                                      "model.base_width=32", NULL});
-    ck_assert_int_eq(train_run(&cs), EXIT_OK);
-    ck_assert_int_eq(train_run(&cm), EXIT_OK);
     Config ls, lm;
     Model ms, mm;
     Optimizer os, om;
-    CheckpointState ss, sm;
-    load_ckpt("std2", &ls, &ms, &os, &ss);
-    load_ckpt("mup2", &lm, &mm, &om, &sm);
+    step0_pair("std2", (const char *const[]){"model.d_model=64", block, NULL}, &ls, &ms, &os,
+               "mup2", (const char *const[]){"model.d_model=64", block, "model.param=mup",
+                                             "model.base_width=32", NULL},
+               &lm, &mm, &om);
     ck_assert_int_eq(ms.n_params, mm.n_params);
     int n_hidden = 0;
     for (int i = 0; i < ms.n_tensors; i++) {
@@ -223,5 +234,44 @@ START_TEST(test_mup_at_width_2) {
 }
 END_TEST
 
+/* init.k_mult is read under mup (config_validate refuses only init.q_mult there): from the same
+ * seed, k_mult = 2 makes every W_k entry (key third of attn.qkv.weight and .bias) exactly twice
+ * the run's without it (a power of two: exact in float), W_q is 0 in both, every other parameter
+ * is the same, bit for bit. Step 0 checkpoints. */
+START_TEST(test_mup_reads_k_mult) {
+    const char *const plain[] = {"model.d_model=64", "model.param=mup", "model.base_width=32",
+                                 NULL};
+    const char *const with_k[] = {"model.d_model=64", "model.param=mup", "model.base_width=32",
+                                  "init.k_mult=2", NULL};
+    Config c1, c2;
+    Model m1, m2;
+    Optimizer o1, o2;
+    step0_pair("plain", plain, &c1, &m1, &o1, "k2", with_k, &c2, &m2, &o2);
+    size_t n_key = 0, n_query = 0;
+    for (int i = 0; i < m1.n_tensors; i++) {
+        const TensorInfo *t = &m1.tensors[i];
+        for (size_t k = 0; k < t->numel; k++) {
+            double a = m1.params[t->offset + k], b = m2.params[t->offset + k];
+            int key = t->qkv_thirds && k >= t->numel / 3 && k < 2 * (t->numel / 3);
+            if (is_query_entry(t, k)) {
+                ck_assert_msg(a == 0 && b == 0, "%s[%zu]: W_q %g, %g", t->name, k, a, b);
+                n_query++;
+            } else if (key) {
+                ck_assert_msg(b == 2 * a, "%s[%zu]: %g is not 2 x %g", t->name, k, b, a);
+                n_key += a != 0;
+            } else {
+                ck_assert_msg(a == b, "%s[%zu]: %g != %g", t->name, k, a, b);
+            }
+        }
+    }
+    ck_assert_msg(n_key > 0 && n_query > 0, "%zu nonzero key entries, %zu query entries", n_key,
+                  n_query);
+    optim_free(&o1);
+    optim_free(&o2);
+    model_free(&m1);
+    model_free(&m2);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("mup", setup, teardown, 60, test_mup_at_width_1_is_standard_with_zero_wq,
-                        TU_LOOP(test_mup_at_width_2, 0, 2));
+                        TU_LOOP(test_mup_at_width_2, 0, 2), test_mup_reads_k_mult);

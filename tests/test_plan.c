@@ -125,6 +125,9 @@ static const ExpandCase EXPAND[] = {
       "d_ff-128_max_seq_len-7"}, {64, 64, 64, 64}, {1, 1, 1, 1}, "model.d_ff,model.max_seq_len"},
     {{"--grid", "task.separator=auto,false"}, 2, {"separator-auto", "separator-false"}, {64, 64},
      {1, 1}, "task.separator"},
+    /* under mup the base width is read: two runs (standard refuses them: test_refused) */
+    {{"--grid", "model.base_width=8,16", "--set", "model.param=mup"}, 2,
+     {"base_width-8", "base_width-16"}, {64, 64}, {1, 1}, "model.base_width"},
     /* no options at all: the d_k preset at width 128, three scales, seed 1 */
     {{NULL}, 15, {"dk8_sqrt_dk_s1", "dk8_none_s1", "dk8_inv_dk_s1", "dk16_sqrt_dk_s1"},
      {128, 128, 128, 128}, {16, 16, 16, 8}, ""},
@@ -332,6 +335,13 @@ static const RefusedCase REFUSED[] = {
      {"--grid", "model.max_seq_len=0,6"}},
     {"the values 'auto' and 'true' of task.separator train the same configuration",
      {"--grid", "task.separator=auto,true"}},
+    /* a base width the standard runs do not read: two runs that would train the same numbers
+     * (break12), refused by the rule of a single run (config_validate), with where it came from */
+    {"error: --grid (argument 7): 'model.base_width' = 8 is set, but 'model.param' is not mup "
+     "(default): it is muP's base width, which the standard parametrisation does not read; set "
+     "model.param = mup, or remove model.base_width\n"
+     "error: run 1 of 2 of the plan cannot be built; nothing was run\n",
+     {"--grid", "model.base_width=8,16"}},
 
     /* a run name of 3 + 5 + 242 = 250 characters (248-255 passed before, then failed after
      * plan.txt was written); the message names the file it is for, not an old temporary name */

@@ -107,6 +107,41 @@ START_TEST(test_validate_reports_all_and_allows_long_warmup) {
 }
 END_TEST
 
+/* Keys model.param makes the run not read, off their default, are refused as scale_init without
+ * learned is (the logs are the same with them and without: model.base_width is read only by
+ * mup's width multiplier, and mup zeroes W_q after init.q_mult has scaled it); at their default
+ * (config.ini writes every key), or where the run reads them, they pass, and init.k_mult under
+ * mup is read (W_k is drawn as under standard). The whole message. */
+START_TEST(test_validate_param_keys) {
+    Config c;
+    config_defaults(&c);
+    char err[4096];
+    cc_load_ok(&c, "[model]\nparam = standard\nbase_width = 128\n[init]\nq_mult = 3\n");
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0);
+    ck_assert_int_eq(config_set(&c, "model.base_width=64", 2), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    ck_assert_str_eq(err, "error: --set (argument 2): 'model.base_width' = 64 is set, but "
+                          "'model.param' is not mup (set at " CC_NAME ":2): it is muP's base "
+                          "width, which the standard parametrisation does not read; set "
+                          "model.param = mup, or remove model.base_width\n");
+    ck_assert_int_eq(config_set(&c, "init.q_mult=1", 3), 0);
+    ck_assert_int_eq(config_set(&c, "model.param=mup", 4), 0); /* reads base_width */
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+
+    config_defaults(&c);
+    cc_load_ok(&c, "[model]\nparam = mup\n[init]\nq_mult = 0.5\nk_mult = 2\n");
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    ck_assert_str_eq(err, "error: " CC_NAME ":4: 'init.q_mult' = 0.5 has nothing to multiply "
+                          "with 'model.param' = mup (set at " CC_NAME ":2): muP starts W_q at 0, "
+                          "whatever its init factor; its learning-rate factor optim.lr_q_mult "
+                          "still acts. Remove init.q_mult, or set model.param = standard\n");
+    ck_assert_int_eq(config_set(&c, "init.q_mult=1", 2), 0); /* k_mult 2 stays: mup reads it */
+    ck_assert_int_eq(config_set(&c, "optim.lr_q_mult=0.5", 3), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0);
+}
+END_TEST
+
 START_TEST(test_origin) {
     Config c;
     config_defaults(&c);
@@ -120,4 +155,4 @@ START_TEST(test_origin) {
 END_TEST
 
 TU_MAIN("validate", test_validate_heads, test_validate_llama_even_dk, test_validate_task_file, test_validate_min_lr,
-        test_validate_reports_all_and_allows_long_warmup, test_origin);
+        test_validate_reports_all_and_allows_long_warmup, test_validate_param_keys, test_origin);

@@ -120,8 +120,9 @@ const KeySpec cfg_keys[] = {
              "init by sqrt(m), W_q (and its bias) starts at 0; embeddings, norms and biases keep "
              "optim.lr, attention.scale is not changed (docs/configuration.md)"),
     KEY_INT("model", "base_width", base_width, "128", 1, 8192,
-            "model.param = mup only: the d_model at which mup equals standard but for W_q's zero "
-            "init (width multiplier 1)"),
+            "model.param = mup only (standard does not read it: refused there unless at its "
+            "default): the d_model at which mup equals standard but for W_q's zero init (width "
+            "multiplier 1)"),
 
     {.section = "attention", .key = "scale", .type = T_SCALE,
      .offset = FIELD(scale_mode, sizeof(int)), .def = "sqrt_dk", .names = SCALE_NAMES,
@@ -161,10 +162,11 @@ const KeySpec cfg_keys[] = {
              "Factor on the initial W_q, the query rows of attn.qkv.weight (and bias), after "
              "either scheme has drawn them; c here and in optim.lr_q_mult trains as "
              "attention.scale times c under AdamW with eps -> 0 and no clipping "
-             "(docs/findings.md)"),
+             "(docs/findings.md); model.param = mup starts W_q at 0, so there it is refused "
+             "unless 1"),
     KEY_MULT("init", "k_mult", init_k_mult,
              "Factor on the initial W_k, the key rows of attn.qkv.weight (and bias), as "
-             "init.q_mult"),
+             "init.q_mult; model.param = mup draws W_k as standard does, so it acts there too"),
 
     KEY_ENUM("optim", "name", optim, "adamw", OPTIM_NAMES, "Optimiser"),
     KEY_DBL("optim", "lr", lr, "1e-3", 0.0, true, 10.0, false, "Peak learning rate"),

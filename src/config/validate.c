@@ -5,6 +5,7 @@
  * value the user did not give. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "config/config_internal.h"
 #include "util/error_list.h"
@@ -138,6 +139,32 @@ static int check_attention(const Config *c, ErrorList *errs) {
     return bad;
 }
 
+/* Keys model.param makes the run not read, given off their default: they would train the same
+ * numbers as without them, yet a config, --where or a sweep's ranking would take them for a
+ * difference. Judged by value, as attention.scale_init: config.ini writes every key, defaults
+ * included. init.k_mult is not one: mup draws W_k as standard does. */
+static int check_param(const Config *c, ErrorList *errs) {
+    int pa = cfg_find_key("model", "param"), bw = cfg_find_key("model", "base_width"),
+        qm = cfg_find_key("init", "q_mult");
+    char at[sizeof c->origin[0] + 8];
+    int bad = 0;
+    if (c->param != PARAM_MUP && c->base_width != atoi(cfg_keys[bw].def) &&
+        !left_out(c, bw, pa, -1))
+        bad = fail_at(c, errs, bw,
+                      "'model.base_width' = %d is set, but 'model.param' is not mup (%s): it is "
+                      "muP's base width, which the standard parametrisation does not read; set "
+                      "model.param = mup, or remove model.base_width",
+                      c->base_width, set_at(c, pa, at, sizeof at));
+    if (c->param == PARAM_MUP && c->init_q_mult != 1.0 && !left_out(c, qm, pa, -1))
+        bad = fail_at(c, errs, qm,
+                      "'init.q_mult' = %g has nothing to multiply with 'model.param' = mup (%s): "
+                      "muP starts W_q at 0, whatever its init factor; its learning-rate factor "
+                      "optim.lr_q_mult still acts. Remove init.q_mult, or set model.param = "
+                      "standard",
+                      c->init_q_mult, set_at(c, pa, at, sizeof at));
+    return bad;
+}
+
 int config_validate_to(const Config *c, ErrorList *errs) {
     int bad = 0;
     bad |= check_heads(c, errs);
@@ -146,6 +173,7 @@ int config_validate_to(const Config *c, ErrorList *errs) {
     bad |= check_text_separator(c, errs);
     bad |= check_min_lr(c, errs);
     bad |= check_attention(c, errs);
+    bad |= check_param(c, errs);
     return bad ? -1 : 0;
 }
 

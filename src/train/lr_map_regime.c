@@ -122,6 +122,10 @@ static int regime_config(const Config *c, const LrMapRegime *reg, const char *te
     if (c->optim == OPT_ADAMW) ref->momentum = c->momentum;
     if (c->init != INIT_GPT2) ref->init_std = c->init_std;
     if (c->scale_mode != SCALE_LEARNED) ref->scale_init = c->scale_init;
+    /* model.param's: only where neither run reads them, so that the --set of a model.param
+     * difference does not leave the regime's own base width or W_q factor unmatched */
+    if (c->param != PARAM_MUP && ref->param != PARAM_MUP) ref->base_width = c->base_width;
+    if (c->param == PARAM_MUP && ref->param == PARAM_MUP) ref->init_q_mult = c->init_q_mult;
     return 0;
 }
 
