@@ -272,6 +272,52 @@ START_TEST(test_missing_curve) {
 }
 END_TEST
 
+/* A part whose sweep.csv has only its header (published before any run ended) says "no runs" and
+ * is left out; with no run in any part, exit 2 rather than a table row of zeros. */
+START_TEST(test_part_without_runs) {
+    write_part(0);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/h2_d256", g_tmp);
+    ck_assert_int_eq(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/h2_d256/sweep.csv", g_tmp);
+    tu_write_file(path, "run,d_k,d_model,n_heads,scale,seed,model.param,optim.lr,status,val_loss,loss0\n");
+    int rc;
+    char *out = run_script(g_tmp, &rc);
+    ck_assert_msg(rc == 0, "exit code %d:\n%s", rc, out);
+    ck_assert_msg(strstr(out, "h2_d256/sweep.csv: no runs") && !strstr(out, "h2_d128/sweep.csv: no runs"),
+                  "%s", out);
+    ck_assert_msg(!strstr(out, " 256 "), "the empty part has a row:\n%s", out);
+    free(out);
+    /* only the empty part */
+    char cmd[PATH_MAX + 32];
+    snprintf(cmd, sizeof cmd, "rm -r '%s'/h2_d128", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    out = run_script(g_tmp, &rc);
+    ck_assert_msg(rc == 2 && strstr(out, "no runs in any part") && !strstr(out, "transfer slope"),
+                  "exit code %d:\n%s", rc, out);
+    free(out);
+}
+END_TEST
+
+/* An ok run whose val_loss is nan: refused naming the run, before any table (its arm's means
+ * would all be nan). */
+START_TEST(test_nan_loss_refused) {
+    write_part(0);
+    write_part(1);
+    char cmd[PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd, "sed -i 's/^\\(dk64_sqrt_dk_lr-1e-3_s2,\\([^,]*,\\)\\{8\\}\\)[^,]*/\\1nan/' "
+             "'%s'/h2_d128/sweep.csv", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    int rc;
+    char *out = run_script(g_tmp, &rc);
+    ck_assert_msg(rc == 2, "exit code %d:\n%s", rc, out);
+    ck_assert_msg(strstr(out, "h2_d128/sweep.csv: run dk64_sqrt_dk_lr-1e-3_s2 (ok) has val_loss nan, not a finite number"),
+                  "%s", out);
+    ck_assert_msg(!strstr(out, "transfer slope"), "a table printed:\n%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_no_part) {
     int rc;
     char *out = run_script(g_tmp, &rc);
@@ -284,4 +330,5 @@ END_TEST
 TU_MAIN_FIXTURE_TIMEOUT("mup_transfer", make_tmp, remove_tmp, 60, test_transfer_and_alpha,
                         test_alpha_needs_two_dk, test_partial_width, test_one_lr_width,
                         test_best_lr_by_seed,
-                        test_missing_column, test_missing_curve, test_no_part);
+                        test_missing_column, test_missing_curve, test_part_without_runs,
+                        test_nan_loss_refused, test_no_part);
