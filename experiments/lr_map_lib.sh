@@ -6,27 +6,28 @@
 # the cost printed, runs already published in results/$MAP/<part>/sweep.csv (ok or diverged)
 # skipped, seed by seed, then published. The sourcing script sets MAP (the results folder's name),
 # PARTS, SEEDS, LRS and defines plan PART LR (plans one sweep, prints its folder, returns 2 when
-# ./train refuses it), part_width PART and run_seconds PART (one run's seconds on one core), and may define map_figure (called after
-# publishing); then calls map_main. Publishing writes each part's plans as one plan.txt beside its
-# sweep.csv (make lr-map reads it).
+# ./train refuses it), part_width PART and run_seconds PART (one run's seconds on one core), and
+# may define part_check PART (exits 2 with one line unless PART is a part; default part_width) and
+# map_figure (called after publishing); then calls map_main. Publishing writes each part's plans as
+# one plan.txt beside its sweep.csv (make lr-map reads it), and writes the same bytes for the same
+# runs whatever LRS: plan.txt's runs and sweep.csv's rows by lr (numerically), then as planned.
 # COST_ONLY=1 prints the cost and stops (a folder not planned yet is planned in a temporary place,
 # so that nothing is left in sweeps/ for a later publish to take as the map's); PUBLISH_ONLY=1
 # publishes what the local sweeps hold and trains nothing; ONLY (an extended regular expression on
-# run names) trains a subset. Refused before any work, in one line naming it (map_check, exit 2):
-# an unknown part, an ONLY that is no regular expression, an LRS value that is no positive number,
-# repeats another's number (6e-4 0.0006) or spells an lr otherwise than the part's published plan
-# or local sweep folders do, and a plan whose base lines give a key another value than the part's
-# published plan.txt (e.g. INIT=fan_in on a part published with gpt2: its runs would be merged
-# with the published ones under their names). SEEDS=2 (seeds 1..2) is the default set, 1,2.
-# Publishing writes the same bytes for the same runs, whatever LRS: sweep.csv's rows and plan.txt's
-# runs by lr (numerically), then as planned.
+# run names) trains a subset. Refused before any work, in one line naming it (exit 2): JOBS not
+# from 1 to 256 (common.sh), an unknown part, an ONLY that is no regular expression, an LRS value
+# that is no positive number, repeats another's number (6e-4 0.0006), or spells an lr otherwise
+# than the part's published plan or local sweep folders do (or is an lr they spell two ways), and
+# a plan whose base lines give a key another value than the part's published plan.txt (e.g.
+# INIT=fan_in on a part published with gpt2: its runs would be merged with the published ones
+# under their names). SEEDS=2 (seeds 1..2) is the default set, 1,2.
 
 # sweep_dir PART LR: the folder of the (part, lr) sweep with this SEEDS (plan uses it). While
 # PLAN_ROOT is set (map_main's checks and the cost), a folder not planned yet is planned under
 # PLAN_ROOT, a temporary folder removed after: a refused or cost-only start leaves no plan in
 # sweeps/ that a later publish would take as the map's.
 sweep_dir() {
-    local suffix= d
+    local suffix='' d
     [ "$SEEDS" = "1,2" ] || suffix=_seeds-${SEEDS//,/-}
     d=sweeps/${MAP}_$1/lr-$2$suffix
     [ -n "${PLAN_ROOT:-}" ] && [ ! -f "$d/plan.txt" ] && d=$PLAN_ROOT/$d
@@ -82,8 +83,9 @@ jobs() {
 # seeds one axis (their union), the base lines all plans share (optim.lr and optim.min_lr, lr / 10,
 # are the run's), the corpus by its path in the checkout, every plan's runs. The part's published
 # plan.txt, when there is one, adds its lrs, seeds and runs (an lr or seed set trained from another
-# checkout, whose sweep folders are not here, stays in the plan; its base lines are not compared:
-# an older ./train wrote fewer keys, at their defaults). Exit 1 when two local plans differ elsewhere.
+# checkout, whose sweep folders are not here, stays in the plan; its base lines are not merged:
+# an older ./train wrote fewer keys, at their defaults, and a key both give with different values
+# was refused before any work, base_check). Exit 1 when two local plans differ elsewhere.
 combined_plan() {
     local plans=() lrs=() lr f
     for lr in $LRS; do
@@ -136,7 +138,7 @@ combined_plan() {
             # lr in increasing numeric order, each lr'"'"'s in the order they were planned: the
             # published plan does not depend on LRS or on which lrs were trained this time
             if (cols == "") cols = pubcols
-            print cols
+            if (cols != "") print cols
             nc = split(cols, cw, " "); li = 0
             for (j = 2; j <= nc; j++) if (cw[j] == "optim.lr") li = j + 1
             for (i = 1; i <= nr; i++) { split(runs[i], rw, " "); rlr[i] = li ? rw[li] + 0 : 0 }
@@ -244,10 +246,15 @@ lrs_check() {
                 for (j = 1; j < i; j++) if (v[j] + 0 == v[i] + 0) die(v[j] " and " v[i] " are the same lr: give it once")
             }
             m = split(ENVIRON["KNOWN"], k, "\n")
-            for (q = 1; q <= m; q++) {
-                if (split(k[q], kv, "\t") < 2) continue
-                for (i = 1; i <= n; i++) if (kv[1] + 0 == v[i] + 0 && kv[1] "" != v[i] "")  # as text: both look numeric
-                    die(v[i] " is the lr " kv[1] " of " kv[2] ": write it " kv[1] " (the run names spell it so)")
+            for (i = 1; i <= n; i++) {
+                s0 = ""
+                for (q = 1; q <= m; q++) {
+                    if (split(k[q], kv, "\t") < 2 || kv[1] + 0 != v[i] + 0) continue
+                    # compared as text ("" appended): as numbers 6e-4 and 0.0006 are equal
+                    if (s0 == "") { s0 = kv[1]; f0 = kv[2] }
+                    else if (kv[1] "" != s0 "") die("the lr " v[i] " is spelled " s0 " in " f0 " but " kv[1] " in " kv[2] ": two names for the same runs; remove the folder that is not published, or rename it")
+                }
+                if (s0 != "" && s0 "" != v[i] "") die(v[i] " is the lr " s0 " of " f0 ": write it " s0 " (the run names spell it so)")
             }
         }' || exit 2
 }

@@ -61,11 +61,13 @@ static void make_tree(void) {
 static void remove_tree(void) { tu_remove_tree(g_tmp); }
 
 /* what `env ENV bash experiments/tiny_map.sh` printed in the tree (the caller frees); *rc its
- * exit code */
+ * exit code. Without make's variables: under make test, common.sh's `make -s train` would warn
+ * that the jobserver is unavailable. */
 static char *run_map(const char *env, int *rc) {
     char cmd[PATH_MAX + 512], out[PATH_MAX];
     snprintf(out, sizeof out, "%s.out", g_tmp);
-    snprintf(cmd, sizeof cmd, "cd '%s' && env JOBS=2 %s bash experiments/tiny_map.sh", g_tmp, env);
+    snprintf(cmd, sizeof cmd, "cd '%s' && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL JOBS=2 %s "
+             "bash experiments/tiny_map.sh", g_tmp, env);
     return tu_shell_output(cmd, out, rc);
 }
 
@@ -132,35 +134,42 @@ START_TEST(test_republish_same_bytes) {
 END_TEST
 
 /* Each refused setting: exit 2 before any work, one line naming it, nothing under results/ or
- * sweeps/ changed. hide: the local sweeps moved away first (another machine: only the published
- * plan knows the part). */
+ * sweeps/ changed. setup (undone by undo after) changes the tree first: HIDE moves the local
+ * sweeps away (another machine: only the published plan knows the part), STRAY adds a local
+ * folder that spells 1e-3 otherwise. */
+#define HIDE "mv sweeps sweeps.aside", "mv sweeps.aside sweeps"
+#define STRAY "mkdir sweeps/tiny_p16/lr-0.001 && touch sweeps/tiny_p16/lr-0.001/plan.txt", \
+              "rm -r sweeps/tiny_p16/lr-0.001"
 static const struct {
-    const char *env;
-    int hide;
-    const char *needle[3];
+    const char *env, *setup, *undo, *needle[3];
 } REFUSED[] = {
-    {"JOBS=0", 0, {"JOBS must be", "not '0'"}},
-    {"JOBS=-1", 0, {"JOBS must be", "not '-1'"}},
-    {"JOBS=x", 0, {"JOBS must be", "not 'x'"}},
-    {"LRS='2e-3 0.002'", 0, {"LRS: 2e-3 and 0.002 are the same lr"}},
-    {"LRS='1e-3 1e-3'", 0, {"LRS: 1e-3 and 1e-3 are the same lr"}},
-    {"LRS='1e-3 fast'", 0, {"LRS: \"fast\" is not a positive number"}},
-    {"LRS=0.002", 0, {"LRS: 0.002 is the lr 2e-3 of ", "write it 2e-3"}},
-    {"LRS=0.002", 1, {"LRS: 0.002 is the lr 2e-3 of results/tiny/p16/plan.txt: write it 2e-3"}},
-    {"ONLY='('", 0, {"ONLY: '(' is not an extended regular expression"}},
-    {"PARTS=bogus", 0, {"unknown part bogus"}},
-    {"INIT=gpt2", 1, {"part p16: the new plan has init.scheme = gpt2", "results/tiny/p16/plan.txt has init.scheme = fan_in"}},
-    {"INIT=gpt2 COST_ONLY=1", 1, {"the new plan has init.scheme = gpt2", "init.scheme = fan_in"}},
+    {"JOBS=0", NULL, NULL, {"JOBS must be", "not '0'"}},
+    {"JOBS=-1", NULL, NULL, {"JOBS must be", "not '-1'"}},
+    {"JOBS=x", NULL, NULL, {"JOBS must be", "not 'x'"}},
+    {"LRS='2e-3 0.002'", NULL, NULL, {"LRS: 2e-3 and 0.002 are the same lr"}},
+    {"LRS='1e-3 1e-3'", NULL, NULL, {"LRS: 1e-3 and 1e-3 are the same lr"}},
+    {"LRS='1e-3 fast'", NULL, NULL, {"LRS: \"fast\" is not a positive number"}},
+    {"LRS=0.002", NULL, NULL, {"LRS: 0.002 is the lr 2e-3 of ", "write it 2e-3"}},
+    {"LRS=0.002", HIDE, {"LRS: 0.002 is the lr 2e-3 of results/tiny/p16/plan.txt: write it 2e-3"}},
+    {"LRS=1e-3", STRAY, {"LRS: the lr 1e-3 is spelled 1e-3 in results/tiny/p16/plan.txt but 0.001 in "
+                         "sweeps/tiny_p16/lr-0.001"}},
+    {"ONLY='('", NULL, NULL, {"ONLY: '(' is not an extended regular expression"}},
+    {"PARTS=bogus", NULL, NULL, {"unknown part bogus"}},
+    {"INIT=gpt2", HIDE, {"part p16: the new plan has init.scheme = gpt2", "results/tiny/p16/plan.txt has init.scheme = fan_in"}},
+    {"INIT=gpt2 COST_ONLY=1", HIDE, {"the new plan has init.scheme = gpt2", "init.scheme = fan_in"}},
 };
+
+/* runs the shell command cmd in the tree; it must succeed */
+static void in_tree(const char *cmd) {
+    char full[PATH_MAX + 256];
+    snprintf(full, sizeof full, "cd '%s' && %s", g_tmp, cmd);
+    ck_assert_msg(system(full) == 0, "%s failed", cmd);
+}
 
 START_TEST(test_refused) {
     run_ok("");
-    char cmd[PATH_MAX + 64];
     for (size_t i = 0; i < sizeof REFUSED / sizeof *REFUSED; i++) {
-        if (REFUSED[i].hide) {
-            snprintf(cmd, sizeof cmd, "cd '%s' && mv sweeps sweeps.aside", g_tmp);
-            ck_assert_int_eq(system(cmd), 0);
-        }
+        if (REFUSED[i].setup) in_tree(REFUSED[i].setup);
         char *before = snapshot("results sweeps");
         int rc;
         char *out = run_map(REFUSED[i].env, &rc);
@@ -175,10 +184,7 @@ START_TEST(test_refused) {
         free(before);
         free(after);
         free(out);
-        if (REFUSED[i].hide) {
-            snprintf(cmd, sizeof cmd, "cd '%s' && mv sweeps.aside sweeps", g_tmp);
-            ck_assert_int_eq(system(cmd), 0);
-        }
+        if (REFUSED[i].undo) in_tree(REFUSED[i].undo);
     }
 }
 END_TEST
@@ -205,9 +211,7 @@ START_TEST(test_cost_only_changes_nothing) {
     ck_assert_msg(strcmp(before, after) == 0, "the publish after COST_ONLY changed results/");
     free(after);
     free(before);
-    char cmd[PATH_MAX + 64];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'/results", g_tmp);
-    ck_assert_int_eq(system(cmd), 0);
+    in_tree("rm -r results");
     before = snapshot("sweeps");
     out = run_map("COST_ONLY=1 SEEDS=2", &rc);
     ck_assert_msg(rc == 0 && strstr(out, "part p16: 0 runs to train"), "exit code %d:\n%s", rc, out);
