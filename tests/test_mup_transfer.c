@@ -241,15 +241,20 @@ START_TEST(test_best_lr_by_seed) {
 }
 END_TEST
 
-/* A sweep.csv without a column the readings need: exit 2 naming it, before any table. */
-START_TEST(test_missing_column) {
-    write_part(0);
+/* g_tmp/h2_d256/sweep.csv (its folder made) holding text: a part written by hand */
+static void write_d256_csv(const char *text) {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/h2_d256", g_tmp);
     ck_assert_int_eq(mkdir(path, 0755), 0);
     snprintf(path, sizeof path, "%s/h2_d256/sweep.csv", g_tmp);
-    tu_write_file(path, "run,d_k,d_model,scale,seed,model.param,optim.lr,status,loss0\n"
-                        "r1,128,256,sqrt_dk,1,standard,1e-3,ok,3.9\n");
+    tu_write_file(path, text);
+}
+
+/* A sweep.csv without a column the readings need: exit 2 naming it, before any table. */
+START_TEST(test_missing_column) {
+    write_part(0);
+    write_d256_csv("run,d_k,d_model,scale,seed,model.param,optim.lr,status,loss0\n"
+                   "r1,128,256,sqrt_dk,1,standard,1e-3,ok,3.9\n");
     int rc;
     char *out = run_script(g_tmp, &rc);
     ck_assert_int_eq(rc, 2);
@@ -283,11 +288,7 @@ END_TEST
  * is left out; with no run in any part, exit 2 rather than a table row of zeros. */
 START_TEST(test_part_without_runs) {
     write_part(0);
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/h2_d256", g_tmp);
-    ck_assert_int_eq(mkdir(path, 0755), 0);
-    snprintf(path, sizeof path, "%s/h2_d256/sweep.csv", g_tmp);
-    tu_write_file(path, "run,d_k,d_model,n_heads,scale,seed,model.param,optim.lr,status,val_loss,loss0\n");
+    write_d256_csv("run,d_k,d_model,n_heads,scale,seed,model.param,optim.lr,status,val_loss,loss0\n");
     int rc;
     char *out = run_script(g_tmp, &rc);
     ck_assert_msg(rc == 0, "exit code %d:\n%s", rc, out);
