@@ -2,9 +2,12 @@
 # number of runs side by side, and copying a finished sweep's tables and figures into results/.
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
-make -s train
-# One thread per run, as many runs at once as there are cores (JOBS=N to choose).
+# One thread per run, as many runs at once as there are cores (JOBS=N to choose). Anything but a
+# number from 1 to 256 is refused before any work: xargs -P 0 would start every run at once, and
+# JOBS=x would fail every run.
 JOBS=${JOBS:-$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc 2>/dev/null || echo 1)}
+[[ "$JOBS" =~ ^[1-9][0-9]{0,2}$ && "$JOBS" -le 256 ]] || { echo "$(basename "$0"): JOBS must be a number of runs at once from 1 to 256 (as ./train --sweep --jobs), not '$JOBS'" >&2; exit 2; }
+make -s train
 
 # The recipe GPT-2-style users train with (issue 41): AdamW beta2 0.95, weight decay 0.1, gradient
 # clipping at 1, 100 warm-up steps, cosine decay, 1000 steps. The scripts of the users' regime

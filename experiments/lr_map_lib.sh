@@ -6,17 +6,32 @@
 # the cost printed, runs already published in results/$MAP/<part>/sweep.csv (ok or diverged)
 # skipped, seed by seed, then published. The sourcing script sets MAP (the results folder's name),
 # PARTS, SEEDS, LRS and defines plan PART LR (plans one sweep, prints its folder, returns 2 when
-# ./train refuses it), part_width PART and run_seconds PART (one run's seconds on one core), and may define map_figure (called after
-# publishing); then calls map_main. Publishing writes each part's plans as one plan.txt beside its
-# sweep.csv (make lr-map reads it).
-# COST_ONLY=1 prints the cost and stops; PUBLISH_ONLY=1 publishes what the local sweeps hold and
-# trains nothing; ONLY (an extended regular expression on run names) trains a subset.
+# ./train refuses it), part_width PART and run_seconds PART (one run's seconds on one core), and
+# may define part_check PART (exits 2 with one line unless PART is a part; default part_width) and
+# map_figure (called after publishing); then calls map_main. Publishing writes each part's plans as
+# one plan.txt beside its sweep.csv (make lr-map reads it), and writes the same bytes for the same
+# runs whatever LRS: plan.txt's runs and sweep.csv's rows by lr (numerically), then as planned.
+# COST_ONLY=1 prints the cost and stops (a folder not planned yet is planned in a temporary place,
+# so that nothing is left in sweeps/ for a later publish to take as the map's); PUBLISH_ONLY=1
+# publishes what the local sweeps hold and trains nothing; ONLY (an extended regular expression on
+# run names) trains a subset. Refused before any work, in one line naming it (exit 2): JOBS not
+# from 1 to 256 (common.sh), an unknown part, an ONLY that is no regular expression, an LRS value
+# that is no positive number, repeats another's number (6e-4 0.0006), or spells an lr otherwise
+# than the part's published plan or local sweep folders do (or is an lr they spell two ways), and
+# a plan whose base lines give a key another value than the part's published plan.txt (e.g.
+# INIT=fan_in on a part published with gpt2: its runs would be merged with the published ones
+# under their names). SEEDS=2 (seeds 1..2) is the default set, 1,2.
 
-# sweep_dir PART LR: the folder of the (part, lr) sweep with this SEEDS (plan uses it)
+# sweep_dir PART LR: the folder of the (part, lr) sweep with this SEEDS (plan uses it). While
+# PLAN_ROOT is set (map_main's checks and the cost), a folder not planned yet is planned under
+# PLAN_ROOT, a temporary folder removed after: a refused or cost-only start leaves no plan in
+# sweeps/ that a later publish would take as the map's.
 sweep_dir() {
-    local suffix=
+    local suffix='' d
     [ "$SEEDS" = "1,2" ] || suffix=_seeds-${SEEDS//,/-}
-    echo "sweeps/${MAP}_$1/lr-$2$suffix"
+    d=sweeps/${MAP}_$1/lr-$2$suffix
+    [ -n "${PLAN_ROOT:-}" ] && [ ! -f "$d/plan.txt" ] && d=$PLAN_ROOT/$d
+    echo "$d"
 }
 
 # sweep_dirs PART LR: every planned (part, lr) sweep folder, whatever its seeds
@@ -68,8 +83,9 @@ jobs() {
 # seeds one axis (their union), the base lines all plans share (optim.lr and optim.min_lr, lr / 10,
 # are the run's), the corpus by its path in the checkout, every plan's runs. The part's published
 # plan.txt, when there is one, adds its lrs, seeds and runs (an lr or seed set trained from another
-# checkout, whose sweep folders are not here, stays in the plan; its base lines are not compared:
-# an older ./train wrote fewer keys, at their defaults). Exit 1 when two local plans differ elsewhere.
+# checkout, whose sweep folders are not here, stays in the plan; its base lines are not merged:
+# an older ./train wrote fewer keys, at their defaults, and a key both give with different values
+# was refused before any work, base_check). Exit 1 when two local plans differ elsewhere.
 combined_plan() {
     local plans=() lrs=() lr f
     for lr in $LRS; do
@@ -81,7 +97,7 @@ combined_plan() {
     [ ${#plans[@]} -gt 0 ] || return 0
     local pub=results/$MAP/$1/plan.txt
     [ -f "$pub" ] || pub=/dev/null
-    LRLIST=$(IFS=,; echo "${lrs[*]}") awk -v part="$1" -v map="$MAP" -v pub="$pub" '
+    PREFIX="$PWD/" LRLIST=$(IFS=,; echo "${lrs[*]}") awk -v part="$1" -v map="$MAP" -v pub="$pub" '
         function fail(m) { print map ".sh: " m > "/dev/stderr"; bad = 1; exit 1 }
         # the lrs as written, each once (sorted at the end)
         function add_lrs(list,   n, v, i) { n = split(list, v, ","); for (i = 1; i <= n; i++) if (!(v[i] in haslr)) { haslr[v[i]] = 1; lr[++nlr] = v[i] } }
@@ -97,15 +113,16 @@ combined_plan() {
         FILENAME == pub { if (/^axis optim\.lr /) add_lrs($3)
                           else if (/^axis run\.seed /) { n = split($3, sd, ","); for (i = 1; i <= n; i++) seed[sd[i]] = 1 }
                           else if (/^run / && !($0 in had)) { had[$0] = 1; runs[++nr] = $0 }
+                          else if (/^columns /) pubcols = $0
                           next }
         /^base optim\.(lr|min_lr) = / || /^#/ { next }
-        /^base task\.file = / { $0 = "base task.file = \"data/kjv.txt\"" }
-        /^task-file / { $0 = $1 " " $2 " " $3 " data/kjv.txt" }
+        # the corpus by its path in the checkout: ./train writes this checkout'"'"'s absolute path
+        /^base task\.file = / || /^task-file / { i = index($0, ENVIRON["PREFIX"]); if (i) $0 = substr($0, 1, i - 1) substr($0, i + length(ENVIRON["PREFIX"])) }
         /^axis optim\.lr / { $0 = "axis optim.lr" }
         /^axis run\.seed / { n = split($3, sd, ","); for (i = 1; i <= n; i++) seed[sd[i]] = 1
                              $0 = "axis run.seed" }
-        /^(run|columns) / { if ((/^run / && !($0 in had)) || (/^columns / && FILENAME == first_file)) { had[$0] = 1; runs[++nr] = $0 }
-                           next }
+        /^columns / { if (cols == "") cols = $0; next }
+        /^run / { if (!($0 in had)) { had[$0] = 1; runs[++nr] = $0 }; next }
         FILENAME == first_file { first[++nf] = $0; next }
         { if (++k > nf || first[k] != $0) fail(FILENAME ": \"" $0 "\" is not in the first lr'"'"'s plan") }
         END {
@@ -117,14 +134,33 @@ combined_plan() {
             print "# their plan as one: the lrs one axis, the seeds one axis, optim.min_lr = optim.lr / 10"
             print "# in every run"
             for (i = 1; i <= nf; i++) print (first[i] == "axis run.seed" ? first[i] " " seeds : first[i] == "axis optim.lr" ? first[i] " " lrs : first[i])
+            # the columns before the runs (./train --sweep --collect reads a plan so), the runs by
+            # lr in increasing numeric order, each lr'"'"'s in the order they were planned: the
+            # published plan does not depend on LRS or on which lrs were trained this time
+            if (cols == "") cols = pubcols
+            if (cols != "") print cols
+            nc = split(cols, cw, " "); li = 0
+            for (j = 2; j <= nc; j++) if (cw[j] == "optim.lr") li = j + 1
+            for (i = 1; i <= nr; i++) { split(runs[i], rw, " "); rlr[i] = li ? rw[li] + 0 : 0 }
+            for (i = 2; i <= nr; i++) for (j = i; j > 1 && rlr[j - 1] > rlr[j]; j--) {
+                t = runs[j]; runs[j] = runs[j - 1]; runs[j - 1] = t; t = rlr[j]; rlr[j] = rlr[j - 1]; rlr[j - 1] = t }
             for (i = 1; i <= nr; i++) print runs[i]
         }' "$pub" "${plans[@]}"
 }
 
-# publish_part PART: collect every lr's sweep, merge with the published rows, report, curves
+# publish_part PART: collect every lr's sweep, merge with the published rows, report, curves. The
+# published files do not depend on LRS or on what was trained this time: sweep.csv's rows follow
+# the combined plan's runs (by lr, then as planned), so that publishing again, with any LRS,
+# writes the same bytes when no run changed. Nothing is written when the local plans disagree.
 publish_part() {
     local dest=results/$MAP/$1 tmp lr out
     tmp=$(mktemp -d "/tmp/$MAP.XXXXXX")
+    combined_plan "$1" >"$tmp/plan.txt" || { rm -rf "$tmp"; echo "${MAP}.sh: part $1: not published" >&2; return 2; }
+    if [ ! -s "$tmp/plan.txt" ]; then
+        rm -rf "$tmp"
+        echo "== $dest: no local sweep of these lrs: nothing published"
+        return 0
+    fi
     for lr in $LRS; do
         for out in $(sweep_dirs "$1" "$lr"); do
             ./train --sweep --collect --out "$out" >/dev/null || true
@@ -137,31 +173,134 @@ publish_part() {
     local rep=$tmp/$dest
     mkdir -p "$dest" "$rep"
     [ -f "$dest/sweep.csv" ] && cp "$dest/sweep.csv" "$tmp/old.csv" || : >"$tmp/old.csv"
-    # one header; per run the fresh row if it ended, else the published one, else the fresh one
-    awk -F, 'FNR == 1 { if (!hdr) { hdr = $0; print } for (i = 1; i <= NF; i++) c[$i] = i; next }
+    : >>"$tmp/fresh.csv"
+    # one header; per run the fresh row if it ended, else the published one, else the fresh one;
+    # the rows in the plan's run order (runs the plan does not hold after them, by name)
+    awk -F, 'FILENAME ~ /plan.txt$/ { if (/^run /) { split($0, w, " "); rank[w[2]] = ++nrank } next }
+        FNR == 1 { if (!hdr) { hdr = $0; print } for (i = 1; i <= NF; i++) c[$i] = i; next }
         $0 == hdr { next }
         FILENAME ~ /old.csv$/ { old[$c["run"]] = $0; next }
         { r = $c["run"]; if (!(r in seen)) order[++n] = r; seen[r] = 1
           st = $c["status"]
           # a run in two folders (seeds 1,2 and a seed set around them): its ended row wins
           if (!(r in fresh) || !ended[r]) { fresh[r] = $0; ended[r] = (st == "ok" || st == "diverged" || st == "guard") } }
+        function before(a, b,   ra, rb) { ra = a in rank ? rank[a] : nrank + 1; rb = b in rank ? rank[b] : nrank + 1
+                                          return ra < rb || (ra == rb && a < b) }
         END { for (r in old) if (!(r in seen)) { order[++n] = r; seen[r] = 1 }
+              for (i = 2; i <= n; i++) for (j = i; j > 1 && before(order[j], order[j - 1]); j--) { t = order[j]; order[j] = order[j - 1]; order[j - 1] = t }
               for (k = 1; k <= n; k++) { r = order[k]
                   if (r in fresh && ended[r]) print fresh[r]
                   else if (r in old) print old[r]
-                  else print fresh[r] } }' "$tmp/old.csv" "$tmp/fresh.csv" >"$rep/sweep.csv"
+                  else print fresh[r] } }' "$tmp/plan.txt" "$tmp/old.csv" "$tmp/fresh.csv" >"$rep/sweep.csv"
     local train=$PWD/train
     (cd "$tmp" && "$train" --sweep-report "$dest" >/dev/null)
     cp "$rep/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
     cp "$rep/summary.txt" "$dest/summary.txt"
-    combined_plan "$1" >"$dest/plan.txt.tmp" && mv "$dest/plan.txt.tmp" "$dest/plan.txt"
+    cp "$tmp/plan.txt" "$dest/plan.txt.tmp" && mv "$dest/plan.txt.tmp" "$dest/plan.txt"
     for f in "$rep"/*.svg; do [ -e "$f" ] && cp "$f" "$dest/"; done
     rm -rf "$tmp"
     echo "== $dest: $(awk -F, 'NR > 1 && /,(ok|diverged),/' "$dest/sweep.csv" | wc -l) of" \
         "$(($(wc -l <"$dest/sweep.csv") - 1)) runs ended"
 }
 
+# refuse MESSAGE: MESSAGE on stderr after the script's name, exit 2
+refuse() {
+    echo "${MAP}.sh: $*" >&2
+    exit 2
+}
+
+# seeds_default: a SEEDS that names the default set (2: seeds 1..2 as ./train --seeds reads a
+# count; 2,1) is the default 1,2, whose folders are lr-<L>/ (else it plans lr-<L>_seeds-2/ and
+# trains the runs lr-<L>/ holds again)
+seeds_default() {
+    case $SEEDS in
+    2) SEEDS=1,2 ;;
+    *,*) [ "$(tr ',' '\n' <<<"$SEEDS" | sort -n -u | paste -sd, -)" != 1,2 ] || SEEDS=1,2 ;;
+    esac
+    return 0
+}
+
+# lrs_check: exit 2 unless every lr of LRS is a positive number given once (6e-4 and 0.0006 are
+# one lr: given twice, its runs are trained and counted twice) and spelled as each part's
+# published plan and local sweep folders spell it (the spelling is in the run names: another one
+# would train the part's published runs again and publish them as a second lr)
+lrs_check() {
+    local p d l known=
+    for p in $PARTS; do
+        d=results/$MAP/$p/plan.txt
+        [ ! -f "$d" ] || known+=$(awk -v f="$d" '$1 == "axis" && $2 == "optim.lr" {
+            n = split($3, v, ","); for (i = 1; i <= n; i++) printf "%s\t%s\n", v[i], f }' "$d")$'\n'
+        for d in "sweeps/${MAP}_$p"/lr-*; do
+            [ -f "$d/plan.txt" ] || continue
+            l=${d##*/lr-}
+            known+="${l%%_seeds-*}"$'\t'"$d"$'\n'
+        done
+    done
+    LRS_LIST=$LRS KNOWN=$known awk -v map="$MAP" '
+        function die(m) { print map ".sh: LRS: " m > "/dev/stderr"; exit 2 }
+        BEGIN {
+            n = split(ENVIRON["LRS_LIST"], v, " ")
+            if (n == 0) die("no lr given")
+            for (i = 1; i <= n; i++) {
+                if (v[i] !~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ || !(v[i] + 0 > 0)) die("\"" v[i] "\" is not a positive number")
+                for (j = 1; j < i; j++) if (v[j] + 0 == v[i] + 0) die(v[j] " and " v[i] " are the same lr: give it once")
+            }
+            m = split(ENVIRON["KNOWN"], k, "\n")
+            for (i = 1; i <= n; i++) {
+                s0 = ""
+                for (q = 1; q <= m; q++) {
+                    if (split(k[q], kv, "\t") < 2 || kv[1] + 0 != v[i] + 0) continue
+                    # compared as text ("" appended): as numbers 6e-4 and 0.0006 are equal
+                    if (s0 == "") { s0 = kv[1]; f0 = kv[2] }
+                    else if (kv[1] "" != s0 "") die("the lr " v[i] " is spelled " s0 " in " f0 " but " kv[1] " in " kv[2] ": two names for the same runs; remove the folder that is not published, or rename it")
+                }
+                if (s0 != "" && s0 "" != v[i] "") die(v[i] " is the lr " s0 " of " f0 ": write it " s0 " (the run names spell it so)")
+            }
+        }' || exit 2
+}
+
+# base_check PART PLAN: exit 2 when the base lines of the plan PLAN (or its corpus, task-file's
+# hash) give a key another value than results/$MAP/PART/plan.txt does: its runs would train with
+# other settings under the published runs' names and be merged into their sweep.csv. A key only
+# one side has is allowed (an older ./train wrote fewer keys, at their defaults); optim.lr and
+# optim.min_lr are each run's, task.file a path that differs between checkouts.
+base_check() {
+    local pub=results/$MAP/$1/plan.txt
+    [ -f "$pub" ] || return 0
+    awk -v map="$MAP" -v part="$1" -v pub="$pub" '
+        /^base / { k = $2; if (k == "optim.lr" || k == "optim.min_lr" || k == "task.file") next
+                   v = $0; sub(/^base [^ ]+ = /, "", v) }
+        /^task-file / { k = "the corpus hash (task-file)"; v = $3 }
+        !/^(base|task-file) / { next }
+        FILENAME == pub { had[k] = v; next }
+        (k in had) && had[k] != v {
+            printf "%s.sh: part %s: the new plan has %s = %s, but %s has %s = %s (its runs trained so): plan with the published settings, or under another part name or results folder\n",
+                map, part, k, v, pub, k, had[k] > "/dev/stderr"
+            exit 2 }' "$pub" "$2" || exit 2
+}
+
+# map_check: the settings refused before any work, each in one line naming it: PARTS (the
+# sourcing script's part_check, else part_width, exits 2 on an unknown part), ONLY, LRS, SEEDS,
+# and a local sweep whose base differs from the part's published plan
+map_check() {
+    local p lr d
+    [ -n "${PARTS// /}" ] || refuse "PARTS: no part given"
+    for p in $PARTS; do
+        if declare -F part_check >/dev/null; then part_check "$p"; else part_width "$p" >/dev/null; fi
+    done
+    ONLY_RE=${ONLY:-} awk 'BEGIN { if ("" ~ ENVIRON["ONLY_RE"]) x = 1 }' 2>/dev/null ||
+        refuse "ONLY: '$ONLY' is not an extended regular expression"
+    seeds_default
+    lrs_check
+    for p in $PARTS; do
+        for lr in $LRS; do
+            for d in $(sweep_dirs "$p" "$lr"); do base_check "$p" "$d/plan.txt"; done
+        done
+    done
+}
+
 map_main() {
+    map_check
     if [ -n "${PUBLISH_ONLY:-}" ]; then
         for p in $PARTS; do [ -d "sweeps/${MAP}_$p" ] && publish_part "$p"; done
         map_figure
@@ -169,11 +308,16 @@ map_main() {
     fi
 
     # Every (part, lr) planned first, outside any pipeline: a plan ./train refuses (e.g. a sweep folder
-    # planned by an older ./train, whose plan.txt lacks keys added since) stops the script here, before
-    # any run trains from that folder's old configs.
+    # planned by an older ./train, whose plan.txt lacks keys added since) or one whose base differs
+    # from the part's published plan stops the script here, before any run trains. A folder not
+    # planned yet is planned in a temporary place (sweep_dir) until the cost is printed.
+    PLAN_ROOT=$(mktemp -d "/tmp/${MAP}_plans.XXXXXX")
+    trap 'rm -rf "$PLAN_ROOT"' EXIT
+    local out
     for p in $PARTS; do
         for lr in $LRS; do
-            plan "$p" "$lr" >/dev/null || { echo "${MAP}.sh: part $p, lr $lr: the plan was refused (above)" >&2; return 2; }
+            out=$(plan "$p" "$lr") || refuse "part $p, lr $lr: the plan was refused (above)"
+            base_check "$p" "$out/plan.txt"
         done
     done
 
@@ -187,6 +331,9 @@ map_main() {
     done
     echo "${MAP}.sh: in all about $(awk -v s="$total" 'BEGIN { printf "%.1f", s / 3600 }') core-hours," \
         "$(awk -v s="$total" -v j="$JOBS" 'BEGIN { printf "%.1f", s / 3600 / j }') h with $JOBS runs at once"
+    rm -rf "$PLAN_ROOT"
+    PLAN_ROOT=
+    trap - EXIT
     [ -n "${COST_ONLY:-}" ] && return 0
 
     for p in $PARTS; do

@@ -30,7 +30,10 @@
 # Resumable and publishable as text_map.sh (experiments/lr_map_lib.sh): each (part, lr) a sweep
 # in sweeps/mup_map_<part>/lr-<L>/, a run published in results/mup_map/<part>/sweep.csv with
 # status ok or diverged not trained again, COST_ONLY=1 prints the runs left and the core-hours and
-# stops, PUBLISH_ONLY=1 publishes what the local sweeps hold and trains nothing.
+# stops (leaving no plan behind), PUBLISH_ONLY=1 publishes what the local sweeps hold and trains
+# nothing, and the settings that would mix or lose published data are refused before any work
+# (lr_map_lib.sh's header): e.g. INIT=fan_in on a part published with gpt2 (init.scheme is in its
+# plan.txt's base lines) is refused, naming both values: give such a run another part name.
 #
 # Cost: a run's seconds by width (run_seconds) are text_map.sh's quiet figures for the same block
 # and widths (45, 160 and 610 s per 1000-step run on one core of the 2-vCPU AMD EPYC Zen 5: d_model
@@ -57,6 +60,8 @@ part_width() { case $1 in *_d128) echo 128 ;; *_d256) echo 256 ;; *_d512) echo 5
 # the part's d_k: 2 heads (d_model / 2) or 32
 part_dk() { case ${1#f32_} in h2_*) echo $(($(part_width "$1") / 2)) ;; dk32_*) echo 32 ;;
     *) echo "mup_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
+# part_check PART: exit 2 with one line unless PART is a part (lr_map_lib.sh's map_check)
+part_check() { part_width "$1" >/dev/null; part_dk "$1" >/dev/null; }
 # the part's matmul: bf16 at d_model 512 but in a float32 pair (above)
 part_matmul() { case $1 in f32_*) echo float32 ;; *_d512) echo bf16 ;; *) echo float32 ;; esac; }
 # the part's scales: at d_k 64 8/d_k is sqrt_dk, planned once (above)

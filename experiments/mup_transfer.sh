@@ -23,7 +23,9 @@
 # l(lr) is the final val_loss / ln 2 (bits per byte), the mean over the seeds; a diverged run counts
 # as its loss at initialisation (loss0), as in the LR sensitivity of the sweep report. The d_k 64
 # runs (h2_d128) were planned once with scale sqrt_dk: 8/d_k is the same number there, so they stand
-# for both scales' arms. Exit 2 when MAP_DIR holds no part.
+# for both scales' arms. A part with no ended run says "no runs" and is left out; an ended run
+# whose loss is nan or inf (val_loss when ok, loss0 when diverged) is refused, naming it. Exit 2
+# when MAP_DIR holds no part, or no ended run.
 set -euo pipefail
 dir=${1:-results/mup_map}
 parts=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name '*_d*' -exec basename {} \; 2>/dev/null | LC_ALL=C sort) || true
@@ -31,7 +33,7 @@ parts=$(find "$dir" -mindepth 1 -maxdepth 1 -type d -name '*_d*' -exec basename 
 
 # one line per run, tab-separated: series width d_k param scale lr seed bits_per_byte, then
 # std(q.k) per layer ("nan": the run's curve has no step-1000 value). A sweep.csv without a column
-# the readings need, a scale it cannot read, or an ended run without its loss: exit 2, naming it.
+# the readings need, a scale it cannot read, or an ended run without its loss (or with nan or inf): exit 2, naming it.
 rows() {
     local p f
     while IFS= read -r p; do
@@ -51,6 +53,11 @@ rows() {
                 if (!(cval > 0) || dk + 0 <= 0) die("run " $c["run"] ": scale " sc " with d_k " dk " is not a positive factor")
                 loss = $c["status"] == "ok" ? $c["val_loss"] : $c["loss0"]
                 if (loss == "") die("run " $c["run"] " (" $c["status"] ") has no " ($c["status"] == "ok" ? "val_loss" : "loss0"))
+                # nan or inf where the status promises a number (diverged: loss0) is a damaged row:
+                # refused, as it would turn its arm'"'"'s means into nan
+                if (loss !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/)
+                    die("run " $c["run"] " (" $c["status"] ") has " ($c["status"] == "ok" ? "val_loss" : "loss0") " " loss ", not a finite number")
+                ended++
                 l = loss / log(2)
                 # the last row of the curve with logit stds: std(q.k) = logit std / scale
                 file = curves "/" $c["run"] ".csv"; last = ""; hdr = ""
@@ -64,12 +71,14 @@ rows() {
                 ns = split(scales, s, " ")
                 for (k = 1; k <= ns; k++)
                     print series, $c["d_model"], dk, $c["model.param"], s[k], $c["optim.lr"], $c["seed"], l stds
-            }' "$f" || exit 2
+            }
+            END { if (!bad && !ended) print "mup_transfer.sh: " FILENAME ": no runs (none ended ok or diverged): left out" > "/dev/stderr" }' "$f" || exit 2
     done <<<"$parts"
 }
 
 # every row read first: a bad sweep.csv stops the script before any table is printed
 all=$(rows)
+[ -n "$all" ] || { echo "mup_transfer.sh: $dir: no runs in any part (none ended ok or diverged)" >&2; exit 2; }
 printf '%s\n' "$all" | awk -F'\t' '
 function lg2(x) { return log(x) / log(2) }
 # the least-squares slope of y on x over n points (x[1..n], y[1..n]); "-" when under 2 widths

@@ -33,7 +33,11 @@
 # experiments/text_map_figure.py draws results/text_map/text_map.svg (bits per byte against lr, a
 # panel per part, peak logit std below) and lr_sensitivity.txt over every published part.
 # PUBLISH_ONLY=1 publishes what
-# the local sweeps hold (e.g. after stopping the script) and trains nothing.
+# the local sweeps hold (e.g. after stopping the script) and trains nothing; publishing again, with
+# any LRS, writes the same bytes when no run changed. Refused before any work (exit 2, one line):
+# JOBS not from 1 to 256, an unknown part, an ONLY that is no regular expression, an lr given
+# twice or spelled otherwise than the part's published plan spells it (0.0006 for 6e-4), a base
+# other than the published part's. SEEDS=2 is the default set (seeds 1,2).
 #
 # Cost: the script prints the runs left and the core-hours before it trains (a run's seconds on
 # one core by width, measured below; COST_ONLY=1 prints the cost and stops). Measured on one core

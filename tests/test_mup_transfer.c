@@ -207,18 +207,25 @@ START_TEST(test_one_lr_width) {
 }
 END_TEST
 
+/* Both widths' parts, with the val_loss of d_model 128's run at 1e-3, seed 2, set to loss (text). */
+static void write_parts_with_loss(const char *loss) {
+    write_part(0);
+    write_part(1);
+    char cmd[PATH_MAX + 256];
+    snprintf(cmd, sizeof cmd, "sed -i 's/^\\(dk64_sqrt_dk_lr-1e-3_s2,\\([^,]*,\\)\\{8\\}\\)[^,]*/\\1%s/' "
+             "'%s'/h2_d128/sweep.csv", loss, g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
 /* Whether each best lr beats the runner-up in every seed, seed by seed: at d_model 256 the best
  * (1e-3) is ahead of the runner-up (4e-3; 2e-3's mean holds a diverged seed) by 0.5 bits in both
  * seeds; at d_model 128, seed 2's run at 1e-3 made 1.95 bits, so 2e-3 (mean 2.0) is best by the
  * mean over 1e-3 (2.07) but behind it in seed 2: 2.19 - 1.99 = +0.2 in seed 1, 1.95 - 2.01 = -0.06
  * in seed 2, mean +0.07. */
 START_TEST(test_best_lr_by_seed) {
-    write_part(0);
-    write_part(1);
-    char cmd[PATH_MAX + 256];
-    snprintf(cmd, sizeof cmd, "sed -i 's/^\\(dk64_sqrt_dk_lr-1e-3_s2,\\([^,]*,\\)\\{8\\}\\)[^,]*/\\1%.9g/' "
-             "'%s'/h2_d128/sweep.csv", 1.95 * log(2.0), g_tmp);
-    ck_assert_int_eq(system(cmd), 0);
+    char loss[32];
+    snprintf(loss, sizeof loss, "%.9g", 1.95 * log(2.0));
+    write_parts_with_loss(loss);
     int rc;
     char *out = run_script(g_tmp, &rc), line[1024];
     ck_assert_msg(rc == 0, "exit code %d:\n%s", rc, out);
@@ -234,15 +241,20 @@ START_TEST(test_best_lr_by_seed) {
 }
 END_TEST
 
-/* A sweep.csv without a column the readings need: exit 2 naming it, before any table. */
-START_TEST(test_missing_column) {
-    write_part(0);
+/* g_tmp/h2_d256/sweep.csv (its folder made) holding text: a part written by hand */
+static void write_d256_csv(const char *text) {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/h2_d256", g_tmp);
     ck_assert_int_eq(mkdir(path, 0755), 0);
     snprintf(path, sizeof path, "%s/h2_d256/sweep.csv", g_tmp);
-    tu_write_file(path, "run,d_k,d_model,scale,seed,model.param,optim.lr,status,loss0\n"
-                        "r1,128,256,sqrt_dk,1,standard,1e-3,ok,3.9\n");
+    tu_write_file(path, text);
+}
+
+/* A sweep.csv without a column the readings need: exit 2 naming it, before any table. */
+START_TEST(test_missing_column) {
+    write_part(0);
+    write_d256_csv("run,d_k,d_model,scale,seed,model.param,optim.lr,status,loss0\n"
+                   "r1,128,256,sqrt_dk,1,standard,1e-3,ok,3.9\n");
     int rc;
     char *out = run_script(g_tmp, &rc);
     ck_assert_int_eq(rc, 2);
@@ -272,6 +284,43 @@ START_TEST(test_missing_curve) {
 }
 END_TEST
 
+/* A part whose sweep.csv has only its header (published before any run ended) says "no runs" and
+ * is left out; with no run in any part, exit 2 rather than a table row of zeros. */
+START_TEST(test_part_without_runs) {
+    write_part(0);
+    write_d256_csv("run,d_k,d_model,n_heads,scale,seed,model.param,optim.lr,status,val_loss,loss0\n");
+    int rc;
+    char *out = run_script(g_tmp, &rc);
+    ck_assert_msg(rc == 0, "exit code %d:\n%s", rc, out);
+    ck_assert_msg(strstr(out, "h2_d256/sweep.csv: no runs") && !strstr(out, "h2_d128/sweep.csv: no runs"),
+                  "%s", out);
+    ck_assert_msg(!strstr(out, " 256 "), "the empty part has a row:\n%s", out);
+    free(out);
+    /* only the empty part */
+    char cmd[PATH_MAX + 32];
+    snprintf(cmd, sizeof cmd, "rm -r '%s'/h2_d128", g_tmp);
+    ck_assert_int_eq(system(cmd), 0);
+    out = run_script(g_tmp, &rc);
+    ck_assert_msg(rc == 2 && strstr(out, "no runs in any part") && !strstr(out, "transfer slope"),
+                  "exit code %d:\n%s", rc, out);
+    free(out);
+}
+END_TEST
+
+/* An ok run whose val_loss is nan: refused naming the run, before any table (its arm's means
+ * would all be nan). */
+START_TEST(test_nan_loss_refused) {
+    write_parts_with_loss("nan");
+    int rc;
+    char *out = run_script(g_tmp, &rc);
+    ck_assert_msg(rc == 2, "exit code %d:\n%s", rc, out);
+    ck_assert_msg(strstr(out, "h2_d128/sweep.csv: run dk64_sqrt_dk_lr-1e-3_s2 (ok) has val_loss nan, not a finite number"),
+                  "%s", out);
+    ck_assert_msg(!strstr(out, "transfer slope"), "a table printed:\n%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_no_part) {
     int rc;
     char *out = run_script(g_tmp, &rc);
@@ -284,4 +333,5 @@ END_TEST
 TU_MAIN_FIXTURE_TIMEOUT("mup_transfer", make_tmp, remove_tmp, 60, test_transfer_and_alpha,
                         test_alpha_needs_two_dk, test_partial_width, test_one_lr_width,
                         test_best_lr_by_seed,
-                        test_missing_column, test_missing_curve, test_no_part);
+                        test_missing_column, test_missing_curve, test_part_without_runs,
+                        test_nan_loss_refused, test_no_part);
