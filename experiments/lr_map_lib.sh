@@ -112,7 +112,7 @@ combined_plan() {
         # the published plan: its lrs, seeds and runs only
         FILENAME == pub { if (/^axis optim\.lr /) add_lrs($3)
                           else if (/^axis run\.seed /) { n = split($3, sd, ","); for (i = 1; i <= n; i++) seed[sd[i]] = 1 }
-                          else if (/^run / && !($0 in had)) { had[$0] = 1; runs[++nr] = $0 }
+                          else if (/^run /) pubruns[++npub] = $0
                           else if (/^columns /) pubcols = $0
                           next }
         /^base optim\.(lr|min_lr) = / || /^#/ { next }
@@ -134,16 +134,24 @@ combined_plan() {
             print "# their plan as one: the lrs one axis, the seeds one axis, optim.min_lr = optim.lr / 10"
             print "# in every run"
             for (i = 1; i <= nf; i++) print (first[i] == "axis run.seed" ? first[i] " " seeds : first[i] == "axis optim.lr" ? first[i] " " lrs : first[i])
-            # the columns before the runs (./train --sweep --collect reads a plan so), the runs by
-            # lr in increasing numeric order, each lr'"'"'s in the order they were planned: the
-            # published plan does not depend on LRS or on which lrs were trained this time
+            # the columns before the runs (./train --sweep --collect reads a plan so), then the
+            # runs by lr (numerically), arm (in the order ./train plans the arms: the local plans
+            # first, then the published one) and seed (numerically): the published plan depends
+            # neither on LRS, nor on which lrs were trained this time, nor on the order earlier
+            # publications listed the runs in
+            for (i = 1; i <= npub; i++) if (!(pubruns[i] in had)) { had[pubruns[i]] = 1; runs[++nr] = pubruns[i] }
             if (cols == "") cols = pubcols
             if (cols != "") print cols
-            nc = split(cols, cw, " "); li = 0
-            for (j = 2; j <= nc; j++) if (cw[j] == "optim.lr") li = j + 1
-            for (i = 1; i <= nr; i++) { split(runs[i], rw, " "); rlr[i] = li ? rw[li] + 0 : 0 }
-            for (i = 2; i <= nr; i++) for (j = i; j > 1 && rlr[j - 1] > rlr[j]; j--) {
-                t = runs[j]; runs[j] = runs[j - 1]; runs[j - 1] = t; t = rlr[j]; rlr[j] = rlr[j - 1]; rlr[j - 1] = t }
+            nc = split(cols, cw, " "); li = 0; si = 0
+            for (j = 2; j <= nc; j++) { if (cw[j] == "optim.lr") li = j + 1; if (cw[j] == "seed") si = j + 1 }
+            for (i = 1; i <= nr; i++) {
+                split(runs[i], rw, " "); rlr[i] = li ? rw[li] + 0 : 0; rsd[i] = si ? rw[si] + 0 : 0
+                arm = rw[2]; sub(/_lr-[^_]*_s[0-9]+$/, "", arm)
+                if (!(arm in armrank)) armrank[arm] = ++narm
+                rarm[i] = armrank[arm] }
+            for (i = 2; i <= nr; i++) for (j = i; j > 1 && (rlr[j - 1] > rlr[j] || (rlr[j - 1] == rlr[j] && (rarm[j - 1] > rarm[j] || (rarm[j - 1] == rarm[j] && rsd[j - 1] > rsd[j])))); j--) {
+                t = runs[j]; runs[j] = runs[j - 1]; runs[j - 1] = t; t = rlr[j]; rlr[j] = rlr[j - 1]; rlr[j - 1] = t
+                t = rarm[j]; rarm[j] = rarm[j - 1]; rarm[j - 1] = t; t = rsd[j]; rsd[j] = rsd[j - 1]; rsd[j - 1] = t }
             for (i = 1; i <= nr; i++) print runs[i]
         }' "$pub" "${plans[@]}"
 }

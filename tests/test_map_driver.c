@@ -92,6 +92,13 @@ static char *snapshot(const char *dirs) {
     return s;
 }
 
+/* runs the shell command cmd in the tree; it must succeed */
+static void in_tree(const char *cmd) {
+    char full[PATH_MAX + 256];
+    snprintf(full, sizeof full, "cd '%s' && %s", g_tmp, cmd);
+    ck_assert_msg(system(full) == 0, "%s failed", cmd);
+}
+
 /* the file of the tree at rel (the caller frees) */
 static char *tree_file(const char *rel) {
     char path[PATH_MAX];
@@ -101,9 +108,10 @@ static char *tree_file(const char *rel) {
     return s;
 }
 
-/* Publishing again, with any subset of the lrs or in any order, writes the same bytes when no run
- * changed: trained in the order 2e-3 1e-3, the published rows and plan runs are still by lr
- * (1e-3 first), the columns line before the runs. */
+/* Publishing again, with any subset of the lrs or in any order, or over a publication that listed
+ * the runs in another order, writes the same bytes when no run changed: trained in the order 2e-3
+ * 1e-3, the published rows and plan runs are still by lr (1e-3 first), the columns line before
+ * the runs. */
 START_TEST(test_republish_same_bytes) {
     run_ok("LRS='2e-3 1e-3'");
     char *plan = tree_file("results/tiny/p16/plan.txt"), *csv = tree_file("results/tiny/p16/sweep.csv");
@@ -129,6 +137,18 @@ START_TEST(test_republish_same_bytes) {
                       before, after);
         free(after);
     }
+    /* a plan and rows an earlier publication listed in another order (the run lines and the rows
+     * reversed): publishing again orders them as above, also the lr no local sweep holds here */
+    in_tree("f=results/tiny/p16/plan.txt && awk '/^run / { r[++n] = $0; next } { print } "
+            "END { for (i = n; i > 0; i--) print r[i] }' $f > x && mv x $f");
+    in_tree("f=results/tiny/p16/sweep.csv && (head -n 1 $f && tail -n +2 $f | tac) > x && mv x $f");
+    in_tree("mv sweeps/tiny_p16/lr-1e-3 lr-1e-3.aside");
+    run_ok("PUBLISH_ONLY=1 LRS=2e-3");
+    in_tree("mv lr-1e-3.aside sweeps/tiny_p16/lr-1e-3");
+    char *after = snapshot("results");
+    ck_assert_msg(strcmp(before, after) == 0, "a reversed publication stayed so:\n%s\nnow:\n%s",
+                  before, after);
+    free(after);
     free(before);
 }
 END_TEST
@@ -158,13 +178,6 @@ static const struct {
     {"INIT=gpt2", HIDE, {"part p16: the new plan has init.scheme = gpt2", "results/tiny/p16/plan.txt has init.scheme = fan_in"}},
     {"INIT=gpt2 COST_ONLY=1", HIDE, {"the new plan has init.scheme = gpt2", "init.scheme = fan_in"}},
 };
-
-/* runs the shell command cmd in the tree; it must succeed */
-static void in_tree(const char *cmd) {
-    char full[PATH_MAX + 256];
-    snprintf(full, sizeof full, "cd '%s' && %s", g_tmp, cmd);
-    ck_assert_msg(system(full) == 0, "%s failed", cmd);
-}
 
 START_TEST(test_refused) {
     run_ok("");
