@@ -507,6 +507,18 @@ START_TEST(test_resume_set_unknown_key_named_so) {
 }
 END_TEST
 
+/* The text file at path with its first `from` replaced by `to` (as a user's editor would). */
+static void replace_in_file(const char *path, const char *from, const char *to) {
+    char *text = slurp(path, NULL), *at = strstr(text, from);
+    ck_assert_msg(at != NULL, "no '%s' in %s", from, path);
+    size_t len = strlen(text) + strlen(to) + 1;
+    char *out = malloc(len);
+    snprintf(out, len, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    spit(path, out, strlen(out));
+    free(out);
+    free(text);
+}
+
 /* A run an older program resumed in a folder "a copy" holds that name as run.name in its
  * checkpoint and config.ini: in a folder of a legal name it is still evaluated, exported and
  * resumed (where a run lives is its folder's), and the resume writes the folder's name. */
@@ -518,15 +530,7 @@ START_TEST(test_checkpoint_with_bad_run_name_read) {
     snprintf(path, sizeof path, "%s/y/checkpoint.bin", tmpdir);
     replace_in_config(path, "\nname = \"a\"\n", "\nname = \"a copy\"\n");
     snprintf(path, sizeof path, "%s/y/config.ini", tmpdir);
-    char *ini = slurp(path, NULL), *at = strstr(ini, "\nname = \"a\"\n");
-    ck_assert_ptr_nonnull(at);
-    size_t len = strlen(ini);
-    char *out = malloc(len + 8);
-    snprintf(out, len + 8, "%.*s\nname = \"a copy\"\n%s", (int)(at - ini), ini,
-             at + strlen("\nname = \"a\"\n"));
-    spit(path, out, strlen(out));
-    free(out);
-    free(ini);
+    replace_in_file(path, "\nname = \"a\"\n", "\nname = \"a copy\"\n");
     ck_assert_int_eq(train_in_tmp("--eval y"), 0);
     ck_assert_int_eq(train_in_tmp("--export y y.safetensors"), 0);
     /* the export's metadata names the run as its folder: the JSON header after the 8 bytes of
@@ -543,6 +547,60 @@ START_TEST(test_checkpoint_with_bad_run_name_read) {
     ck_assert(tu_file_contains(path, "\nname = \"y\"\n"));
     ck_assert(!tu_file_contains(path, "a copy"));
     ck_assert_int_eq(train_in_tmp("--eval y"), 0);
+}
+END_TEST
+
+/* Keys a run does not read, which this version refuses in new input (config/validate.c
+ * check_param) but an earlier one stored: model.base_width 64 under model.param = standard, and
+ * init.q_mult 3 under mup (written into the checkpoint and config.ini by hand, as that version
+ * wrote them). The run is still evaluated, exported and resumed, and a sweep holding it is still
+ * collected; the same config given as a new config file is refused. */
+static const struct {
+    const char *more, *from, *to, *plan_to; /* plan_to: the plan's base line, as edited */
+} STORED_UNREAD[] = {
+    {"--set model.d_model=16", "\nbase_width = 128\n", "\nbase_width = 64\n",
+     "\nbase model.base_width = 64\n"},
+    {"--set model.d_model=16 --set model.param=mup --set model.base_width=8", "\nq_mult = 1\n",
+     "\nq_mult = 3\n", "\nbase init.q_mult = 3\n"},
+};
+
+START_TEST(test_stored_unread_keys_still_read) {
+    make_tmpdir();
+    short_run("old", STORED_UNREAD[_i].more);
+    char path[600], cmd[2048];
+    /* a sweep of one run of the same config, planned before the edit (its base is new input) */
+    snprintf(cmd, sizeof cmd, "cd %s && %s --sweep old/config.ini --seeds 1 --grid train.steps=10 "
+             "--out sw >/dev/null 2>&1", tmpdir, tu_train_bin());
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/old/checkpoint.bin", tmpdir);
+    replace_in_config(path, STORED_UNREAD[_i].from, STORED_UNREAD[_i].to);
+    snprintf(path, sizeof path, "%s/old/config.ini", tmpdir);
+    replace_in_file(path, STORED_UNREAD[_i].from, STORED_UNREAD[_i].to);
+    ck_assert_int_eq(train_in_tmp("--eval old"), 0);
+    ck_assert_int_eq(train_in_tmp("--export old old.safetensors"), 0);
+    ck_assert_int_eq(train_in_tmp("--resume old --set train.steps=30"), 0);
+    ck_assert(tu_file_contains(path, STORED_UNREAD[_i].to)); /* stored as it was */
+    ck_assert_int_eq(train_in_tmp("--print-config old/config.ini"), 2); /* new input */
+    ck_assert(tu_train_output_contains(tmpdir, _i ? "nothing to multiply" : "is not mup"));
+    /* the sweep's plan, configs and run edited alike: still collected */
+    ck_assert_int_eq(sh("cd %s/sw && sed -i -e 's/^base model.base_width = 128$/base "
+                        "model.base_width = 64/' -e 's/^base init.q_mult = 1$/base init.q_mult = 3/' "
+                        "plan.txt && for f in configs/*.ini runs/*/config.ini; do sed -i -e "
+                        "'s/^base_width = 128$/base_width = 64/' -e 's/^q_mult = 1$/q_mult = 3/' $f; "
+                        "done && ls runs/*/checkpoint.bin > ck.txt%s", tmpdir, ""), 0);
+    snprintf(path, sizeof path, "%s/sw/plan.txt", tmpdir);
+    ck_assert(tu_file_contains(path, STORED_UNREAD[_i].plan_to));
+    snprintf(path, sizeof path, "%s/sw/ck.txt", tmpdir);
+    char *ck = slurp(path, NULL);
+    ck[strcspn(ck, "\n")] = 0;
+    snprintf(path, sizeof path, "%s/sw/%s", tmpdir, ck);
+    free(ck);
+    replace_in_config(path, STORED_UNREAD[_i].from, STORED_UNREAD[_i].to);
+    ck_assert_int_eq(train_in_tmp("--sweep --collect --out sw"), 0);
+    snprintf(path, sizeof path, "%s/sw/sweep.csv", tmpdir);
+    ck_assert_msg(tu_file_contains(path, ",ok,0,10,"), "the run is not collected as ok");
+    /* and its job line run again: the finished run is read, not refused (exit 0, nothing to do) */
+    ck_assert_int_eq(train_in_tmp("--sweep-run sw/configs/steps-10_s1.ini"), 0);
 }
 END_TEST
 
@@ -993,6 +1051,8 @@ TU_MAIN_TIMEOUT("resume", 300, test_resume_after_kill_is_bitwise_identical,
                 test_resume_refuses_a_folder_name_no_run_name, test_resume_dot_is_the_folder,
                 test_resume_dot_keeps_run_dir, test_resume_set_unknown_key_named_so,
                 test_checkpoint_with_bad_run_name_read,
+                TU_LOOP(test_stored_unread_keys_still_read, 0,
+                        (int)(sizeof STORED_UNREAD / sizeof STORED_UNREAD[0])),
                 test_failed_resume_changes_nothing,
                 test_resume_refuses_a_folder_replaced_after_its_checks,
                 test_missing_config_ini_beside_logs_refused,

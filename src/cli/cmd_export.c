@@ -394,7 +394,7 @@ static int read_run(const char *run_dir, const char *place, char checkpoint[PATH
     if (cli_run_checkpoint(checkpoint, run_dir, place, 0) != 0) return EXIT_CONFIG;
     if (checkpoint_check_present(run_dir, place) != 0) return EXIT_CONFIG;
     config_defaults(c);
-    if (checkpoint_load_config(checkpoint, c, place) != 0 || config_validate(c) != 0)
+    if (checkpoint_load_config(checkpoint, c, place) != 0 || config_validate_stored(c) != 0)
         return EXIT_CONFIG;
     return exported_config(checkpoint, run_dir, c, place, stored);
 }

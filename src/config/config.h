@@ -224,6 +224,15 @@ int config_validate(const Config *c);
  * command line, in argument order and line order. */
 int config_validate_to(const Config *c, ErrorList *errs);
 
+/* config_validate (config_validate_to) for a configuration this program stored earlier: a
+ * checkpoint's, a sweep's plan.txt, a run's config.ini read back to resume, evaluate, export,
+ * collect or run a planned job. It leaves out the checks of keys the run does not read
+ * (model.base_width under model.param = standard, init.q_mult under mup), which came after those
+ * keys: a run stored with them trained as if they were at their defaults, and refusing it now
+ * would leave a finished run that cannot be read, resumed or exported. */
+int config_validate_stored(const Config *c);
+int config_validate_stored_to(const Config *c, ErrorList *errs);
+
 /* Marks key section_key ("model.d_model") unsure: config_validate leaves out the checks that
  * involve it (a sweep's base config, whose axes give each run its own value). Returns 0, or -1
  * for a name that is not in the key table. */

@@ -165,7 +165,8 @@ static int check_param(const Config *c, ErrorList *errs) {
     return bad;
 }
 
-int config_validate_to(const Config *c, ErrorList *errs) {
+/* The checks; stored: a configuration this program wrote earlier (config_validate_stored). */
+static int validate(const Config *c, ErrorList *errs, int stored) {
     int bad = 0;
     bad |= check_heads(c, errs);
     bad |= check_llama(c, errs);
@@ -173,13 +174,24 @@ int config_validate_to(const Config *c, ErrorList *errs) {
     bad |= check_text_separator(c, errs);
     bad |= check_min_lr(c, errs);
     bad |= check_attention(c, errs);
-    bad |= check_param(c, errs);
+    if (!stored) bad |= check_param(c, errs);
     return bad ? -1 : 0;
 }
 
+int config_validate_to(const Config *c, ErrorList *errs) { return validate(c, errs, 0); }
+
+int config_validate_stored_to(const Config *c, ErrorList *errs) { return validate(c, errs, 1); }
+
 int config_validate(const Config *c) {
     ErrorList errs = {0};
-    int rc = config_validate_to(c, &errs);
+    int rc = validate(c, &errs, 0);
+    error_flush(&errs);
+    return rc;
+}
+
+int config_validate_stored(const Config *c) {
+    ErrorList errs = {0};
+    int rc = validate(c, &errs, 1);
     error_flush(&errs);
     return rc;
 }

@@ -367,7 +367,7 @@ int plan_row_config(const Plan *p, int r, const char *runs_dir, const char *path
     if (strlen(runs_dir) >= sizeof out->run_dir) return -1;
     snprintf(out->run_dir, sizeof out->run_dir, "%s", runs_dir);
     snprintf(out->run_name, sizeof out->run_name, "%s", p->names[r]);
-    if (config_validate(out) != 0) {
+    if (config_validate_stored(out) != 0) {
         error_add(NULL, 0, NULL, "%s: run %s of the plan is not a valid configuration (see above)",
                   path, p->names[r]);
         return -1;

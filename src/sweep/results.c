@@ -385,7 +385,7 @@ int results_write_csv(const char *path, const Plan *p, char *const *rows) {
 
 int sweep_load_run_config(const char *cfg_path, Config *c) {
     config_defaults(c);
-    if (config_load_file(c, cfg_path) != 0 || config_validate(c) != 0) return -1;
+    if (config_load_file(c, cfg_path) != 0 || config_validate_stored(c) != 0) return -1;
     /* resolved as the run stores it (train.c), so that its stored copies compare equal */
     c->task_separator = task_has_separator(c) ? SEPARATOR_TRUE : SEPARATOR_FALSE;
     return 0;
