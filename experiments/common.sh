@@ -5,7 +5,8 @@ cd "$(dirname "$(readlink -f "$0")")/.."
 # One thread per run, as many runs at once as there are cores (JOBS=N to choose). Anything but a
 # number from 1 to 256 is refused before any work: xargs -P 0 would start every run at once, and
 # JOBS=x would fail every run.
-JOBS=${JOBS:-$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc 2>/dev/null || echo 1)}
+# The default is the cores, at most 256 (a larger machine runs 256 at once unless told).
+JOBS=${JOBS:-$(n=$(OMP_NUM_THREADS='' OMP_THREAD_LIMIT='' nproc 2>/dev/null || echo 1); echo $((n > 256 ? 256 : n)))}
 [[ "$JOBS" =~ ^[1-9][0-9]{0,2}$ && "$JOBS" -le 256 ]] || { echo "$(basename "$0"): JOBS must be a number of runs at once from 1 to 256 (as ./train --sweep --jobs), not '$JOBS'" >&2; exit 2; }
 make -s train
 

@@ -10,12 +10,15 @@
 # may define part_check PART (exits 2 with one line unless PART is a part; default part_width) and
 # map_figure (called after publishing); then calls map_main. Publishing writes each part's plans as
 # one plan.txt beside its sweep.csv (make lr-map reads it), and writes the same bytes for the same
-# runs whatever LRS: plan.txt's runs and sweep.csv's rows by lr (numerically), then as planned.
+# runs whatever LRS: plan.txt's runs and sweep.csv's rows by lr (numerically), arm and seed; a part
+# none of whose runs has ended is not published (said).
 # COST_ONLY=1 prints the cost and stops (a folder not planned yet is planned in a temporary place,
 # so that nothing is left in sweeps/ for a later publish to take as the map's); PUBLISH_ONLY=1
-# publishes what the local sweeps hold and trains nothing; ONLY (an extended regular expression on
-# run names) trains a subset. Refused before any work, in one line naming it (exit 2): JOBS not
-# from 1 to 256 (common.sh), an unknown part, an ONLY that is no regular expression, an LRS value
+# publishes what the local sweeps hold and trains nothing; ONLY (a POSIX extended regular
+# expression on run names, matched by bash's =~) trains a subset. Refused before any work, in one
+# line naming it (exit 2): JOBS not from 1 to 256 (common.sh), an unknown part or one given twice,
+# a seed with a leading zero (01: seed 1 under another name), an ONLY that is no regular
+# expression, an LRS value
 # that is no positive number, repeats another's number (6e-4 0.0006), or spells an lr otherwise
 # than the part's published plan or local sweep folders do (or is an lr they spell two ways), and
 # a plan whose base lines give a key another value than the part's published plan.txt (e.g.
@@ -71,11 +74,22 @@ jobs() {
         i=$((i + 1))
         out=$(plan "$1" "$lr")
         sed -E 's/.*\/configs\/([^/]*)\.ini.*/\1\t&/' "$out/jobs.txt" |
-            DONE="$done_list"$'\n'"$(local_done "$out")" ONLY_RE="${ONLY:-.}" awk -F '\t' -v i="$i" '
+            DONE="$done_list"$'\n'"$(local_done "$out")" awk -F '\t' -v i="$i" '
                 BEGIN { n = split(ENVIRON["DONE"], d, "\n"); for (k = 1; k <= n; k++) skip[d[k]] = 1 }
-                !($1 in skip) && $1 ~ ENVIRON["ONLY_RE"] {
-                    s = $1; sub(/.*_s/, "", s); print s "\t" i "\t" $2 }'
+                !($1 in skip) { s = $1; sub(/.*_s/, "", s); print $1 "\t" s "\t" i "\t" $2 }' |
+            only_runs
     done
+}
+
+# only_runs: the lines "NAME<TAB>REST" of stdin whose run NAME matches ONLY (bash's =~, the
+# system's POSIX extended regular expressions, intervals such as {2} included, which mawk's ~
+# reads as text), printed as REST
+only_runs() {
+    local name rest re=${ONLY:-.}
+    while IFS=$'\t' read -r name rest; do
+        if [[ $name =~ $re ]]; then printf '%s\n' "$rest"; fi
+    done
+    return 0
 }
 
 # combined_plan PART: on stdout, the part's plans (one sweep per lr and seed set) as one plan.txt
@@ -173,8 +187,22 @@ publish_part() {
         for out in $(sweep_dirs "$1" "$lr"); do
             ./train --sweep --collect --out "$out" >/dev/null || true
             [ -f "$out/sweep.csv" ] && cat "$out/sweep.csv" >>"$tmp/fresh.csv"
-            experiments/curves.sh "$out" "$dest/curves" >/dev/null
         done
+    done
+    # a part none of whose runs has ended, here or published (a new part stopped before its first
+    # run ended), has nothing to report: said, and the next part published
+    : >>"$tmp/fresh.csv"
+    local rows=("$tmp/fresh.csv")
+    [ ! -f "$dest/sweep.csv" ] || rows+=("$dest/sweep.csv")
+    if ! awk -F, '$1 == "run" { for (i = 1; i <= NF; i++) c[$i] = i; next }
+            ("status" in c) && ($c["status"] == "ok" || $c["status"] == "diverged" || $c["status"] == "guard") { found = 1 }
+            END { exit !found }' "${rows[@]}"; then
+        rm -rf "$tmp"
+        echo "== $dest: no run has ended yet: nothing published"
+        return 0
+    fi
+    for lr in $LRS; do
+        for out in $(sweep_dirs "$1" "$lr"); do experiments/curves.sh "$out" "$dest/curves" >/dev/null; done
     done
     # the report is drawn in a folder of the published path's name, so that its summary names the
     # sweep by that path, not by the temporary folder
@@ -221,6 +249,9 @@ refuse() {
 # count; 2,1) is the default 1,2, whose folders are lr-<L>/ (else it plans lr-<L>_seeds-2/ and
 # trains the runs lr-<L>/ holds again)
 seeds_default() {
+    # a seed spelled with a leading zero is another run name for the same seed (01 is seed 1:
+    # its runs would train again and be published beside _s1)
+    [[ ! ",$SEEDS," =~ ,0[0-9] ]] || refuse "SEEDS: '$SEEDS' spells a seed with a leading zero; write it without (01 is seed 1)"
     case $SEEDS in
     2) SEEDS=1,2 ;;
     *,*) [ "$(tr ',' '\n' <<<"$SEEDS" | sort -n -u | paste -sd, -)" != 1,2 ] || SEEDS=1,2 ;;
@@ -293,11 +324,14 @@ base_check() {
 map_check() {
     local p lr d
     [ -n "${PARTS// /}" ] || refuse "PARTS: no part given"
+    p=$(tr -s ' ' '\n' <<<"$PARTS" | sed '/^$/d' | sort | uniq -d | head -n 1)
+    [ -z "$p" ] || refuse "PARTS: $p is given twice (its runs would be counted and trained twice)"
     for p in $PARTS; do
         if declare -F part_check >/dev/null; then part_check "$p"; else part_width "$p" >/dev/null; fi
     done
-    ONLY_RE=${ONLY:-} awk 'BEGIN { if ("" ~ ENVIRON["ONLY_RE"]) x = 1 }' 2>/dev/null ||
-        refuse "ONLY: '$ONLY' is not an extended regular expression"
+    local re=${ONLY:-.} rc=0
+    [[ x =~ $re ]] || rc=$?
+    [ "$rc" -ne 2 ] || refuse "ONLY: '$ONLY' is not an extended regular expression"
     seeds_default
     lrs_check
     for p in $PARTS; do

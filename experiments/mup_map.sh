@@ -60,8 +60,15 @@ part_width() { case $1 in *_d128) echo 128 ;; *_d256) echo 256 ;; *_d512) echo 5
 # the part's d_k: 2 heads (d_model / 2) or 32
 part_dk() { case ${1#f32_} in h2_*) echo $(($(part_width "$1") / 2)) ;; dk32_*) echo 32 ;;
     *) echo "mup_map.sh: unknown part $1" >&2; exit 2 ;; esac; }
-# part_check PART: exit 2 with one line unless PART is a part (lr_map_lib.sh's map_check)
-part_check() { part_width "$1" >/dev/null; part_dk "$1" >/dev/null; }
+# part_check PART: exit 2 with one line unless PART is a part (lr_map_lib.sh's map_check):
+# h2_ or dk32_ then d128, d256 or d512, and f32_ only before a d512 part (the bf16 ones; the
+# narrower parts are float32 already: an f32_ copy would train their published runs again)
+part_check() {
+    case $1 in h2_d128 | h2_d256 | h2_d512 | dk32_d128 | dk32_d256 | dk32_d512 | f32_h2_d512 | f32_dk32_d512) ;;
+    *) echo "mup_map.sh: unknown part $1 (the parts: h2_d128 h2_d256 h2_d512 dk32_d128 dk32_d256 dk32_d512, and the float32 pairs f32_h2_d512 f32_dk32_d512)" >&2
+       exit 2 ;;
+    esac
+}
 # the part's matmul: bf16 at d_model 512 but in a float32 pair (above)
 part_matmul() { case $1 in f32_*) echo float32 ;; *_d512) echo bf16 ;; *) echo float32 ;; esac; }
 # the part's scales: at d_k 64 8/d_k is sqrt_dk, planned once (above)

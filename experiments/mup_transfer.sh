@@ -55,7 +55,8 @@ rows() {
                 if (loss == "") die("run " $c["run"] " (" $c["status"] ") has no " ($c["status"] == "ok" ? "val_loss" : "loss0"))
                 # nan or inf where the status promises a number (diverged: loss0) is a damaged row:
                 # refused, as it would turn its arm'"'"'s means into nan
-                if (loss !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/)
+                # (1e999 is spelled as a number but is no finite double: the value is checked too)
+                if (loss !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ || !(loss + 0 < 1e308 && loss + 0 > -1e308))
                     die("run " $c["run"] " (" $c["status"] ") has " ($c["status"] == "ok" ? "val_loss" : "loss0") " " loss ", not a finite number")
                 ended++
                 l = loss / log(2)

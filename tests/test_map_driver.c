@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -29,7 +30,7 @@ static const char TINY_MAP[] =
     "SEEDS=${SEEDS:-1,2}\n"
     "LRS=${LRS:-1e-3 2e-3}\n"
     "INIT=${INIT:-fan_in}\n"
-    "part_width() { case $1 in p16) echo 16 ;; *) echo \"tiny.sh: unknown part $1\" >&2; exit 2 ;; esac; }\n"
+    "part_width() { case $1 in p16 | q16) echo 16 ;; *) echo \"tiny.sh: unknown part $1\" >&2; exit 2 ;; esac; }\n"
     "run_seconds() { echo 1; }\n"
     "plan() {\n"
     "    local out\n"
@@ -175,6 +176,8 @@ static const struct {
                          "sweeps/tiny_p16/lr-0.001"}},
     {"ONLY='('", NULL, NULL, {"ONLY: '(' is not an extended regular expression"}},
     {"PARTS=bogus", NULL, NULL, {"unknown part bogus"}},
+    {"PARTS='p16 q16 p16'", NULL, NULL, {"PARTS: p16 is given twice"}},
+    {"SEEDS=01,2", NULL, NULL, {"SEEDS: '01,2' spells a seed with a leading zero"}},
     {"INIT=gpt2", HIDE, {"part p16: the new plan has init.scheme = gpt2", "results/tiny/p16/plan.txt has init.scheme = fan_in"}},
     {"INIT=gpt2 COST_ONLY=1", HIDE, {"the new plan has init.scheme = gpt2", "init.scheme = fan_in"}},
 };
@@ -213,6 +216,10 @@ START_TEST(test_cost_only_changes_nothing) {
     char *out = run_map("COST_ONLY=1 SEEDS=3 LRS=1e-3", &rc);
     ck_assert_msg(rc == 0 && strstr(out, "part p16: 2 runs to train"), "exit code %d:\n%s", rc, out);
     free(out);
+    /* ONLY is an extended regular expression with intervals (mawk's ~ reads {1} as text) */
+    out = run_map("COST_ONLY=1 SEEDS=3 LRS=1e-3 ONLY='none_lr-1e-3_s[3]{1}$'", &rc);
+    ck_assert_msg(rc == 0 && strstr(out, "part p16: 1 runs to train"), "exit code %d:\n%s", rc, out);
+    free(out);
     char *after = snapshot("results sweeps");
     ck_assert_msg(strcmp(before, after) == 0, "COST_ONLY changed results/ or sweeps/:\n%s\nnow:\n%s",
                   before, after);
@@ -236,5 +243,29 @@ START_TEST(test_cost_only_changes_nothing) {
 }
 END_TEST
 
+/* A part none of whose runs has ended (q16, planned, nothing trained: ONLY='^$') is not published,
+ * said so, and the part after it is (before: --sweep-report's "no run ... has trained" ended the
+ * script with exit 1 and a temporary folder left). */
+START_TEST(test_part_without_ended_runs_skipped) {
+    run_ok("");
+    char *before = snapshot("results");
+    in_tree("rm -r results/tiny/p16/summary.txt");
+    int rc;
+    char *out = run_map("ONLY='^$' PARTS='q16 p16'", &rc);
+    ck_assert_msg(rc == 0 && strstr(out, "== results/tiny/q16: no run has ended yet: nothing published"),
+                  "exit code %d:\n%s", rc, out);
+    free(out);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/results/tiny/q16", g_tmp);
+    ck_assert_msg(access(path, F_OK) != 0, "%s was made", path);
+    char *after = snapshot("results"); /* p16 published again: its summary back, the same bytes */
+    ck_assert_msg(strcmp(before, after) == 0, "p16 not published as before:\n%s\nnow:\n%s", before,
+                  after);
+    free(after);
+    free(before);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("map_driver", make_tree, remove_tree, 120, test_republish_same_bytes,
-                        test_refused, test_cost_only_changes_nothing);
+                        test_refused, test_cost_only_changes_nothing,
+                        test_part_without_ended_runs_skipped);

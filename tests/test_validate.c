@@ -136,6 +136,11 @@ START_TEST(test_validate_param_keys) {
                           "with 'model.param' = mup (set at " CC_NAME ":2): muP starts W_q at 0, "
                           "whatever its init factor; its learning-rate factor optim.lr_q_mult "
                           "still acts. Remove init.q_mult, or set model.param = standard\n");
+    /* a value %g would print as 1 is quoted as given (break13: "= 1 has nothing to multiply") */
+    ck_assert_int_eq(config_set(&c, "init.q_mult=1.0000000001", 2), 0);
+    ck_assert_int_eq(cc_validate(&c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "'init.q_mult' = 1.0000000001 has nothing to multiply") != NULL, "%s",
+                  err);
     ck_assert_int_eq(config_set(&c, "init.q_mult=1", 2), 0); /* k_mult 2 stays: mup reads it */
     ck_assert_int_eq(config_set(&c, "optim.lr_q_mult=0.5", 3), 0);
     ck_assert_int_eq(cc_validate(&c, err, sizeof err), 0);

@@ -85,6 +85,13 @@ int cfg_unknown_key_msg(const char *section, const char *key, char *msg, size_t 
  * optim.lr). */
 void cfg_mark_unread(Config *c, int suggested, const char *key);
 
+/* ---- write.c */
+
+/* v in the shortest %g form that reads back to the same double (1e-05, not
+ * 1.0000000000000001e-05; 1.0000000001, not %g's 1), into buf (32 bytes are enough): as
+ * config_write writes it, and as a message quotes a value it refuses. */
+void cfg_format_double(char *buf, size_t n, double v);
+
 /* ---- validate.c */
 
 /* Where key i got its value (Config.origin[i]), or "default". */

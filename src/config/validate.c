@@ -122,12 +122,14 @@ static int check_attention(const Config *c, ErrorList *errs) {
     char at[sizeof c->origin[0] + 8];
     int bad = 0;
     /* by value, not by origin: config.ini writes every key, its default 1 included */
+    char v[40]; /* the value as written back (%g would print 1.0000001 as 1) */
+    cfg_format_double(v, sizeof v, c->scale_init);
     if (c->scale_init != 1.0 && c->scale_mode != SCALE_LEARNED && !left_out(c, si, sc, -1))
         bad = fail_at(c, errs, si,
-                      "'attention.scale_init' = %g is set, but 'attention.scale' is not learned "
+                      "'attention.scale_init' = %s is set, but 'attention.scale' is not learned "
                       "(%s): it is the learned factor's start; set attention.scale = learned, "
                       "or remove attention.scale_init",
-                      c->scale_init, set_at(c, sc, at, sizeof at));
+                      v, set_at(c, sc, at, sizeof at));
     /* the normalised q and k do not change when their weights shrink: the clip would run every
      * step and bound nothing */
     if (c->qk_clip > 0 && c->qk_norm != QK_NORM_NONE && !left_out(c, qc, qn, -1))
@@ -155,13 +157,15 @@ static int check_param(const Config *c, ErrorList *errs) {
                       "muP's base width, which the standard parametrisation does not read; set "
                       "model.param = mup, or remove model.base_width",
                       c->base_width, set_at(c, pa, at, sizeof at));
+    char v[40]; /* the value as written back (%g would print 1.0000000001 as 1) */
+    cfg_format_double(v, sizeof v, c->init_q_mult);
     if (c->param == PARAM_MUP && c->init_q_mult != 1.0 && !left_out(c, qm, pa, -1))
         bad = fail_at(c, errs, qm,
-                      "'init.q_mult' = %g has nothing to multiply with 'model.param' = mup (%s): "
+                      "'init.q_mult' = %s has nothing to multiply with 'model.param' = mup (%s): "
                       "muP starts W_q at 0, whatever its init factor; its learning-rate factor "
                       "optim.lr_q_mult still acts. Remove init.q_mult, or set model.param = "
                       "standard",
-                      c->init_q_mult, set_at(c, pa, at, sizeof at));
+                      v, set_at(c, pa, at, sizeof at));
     return bad;
 }
 

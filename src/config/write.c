@@ -6,14 +6,17 @@
 
 #include "config/config_internal.h"
 
-/* The shortest %g form that reads back to the same double (1e-05, not
- * 1.0000000000000001e-05), so the written file round-trips exactly and stays readable. */
-static void write_double(FILE *f, double v) {
-    char buf[40];
+void cfg_format_double(char *buf, size_t n, double v) {
     for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        snprintf(buf, n, "%.*g", digits, v);
         if (strtod(buf, NULL) == v) break;
     }
+}
+
+/* The shortest form, so the written file round-trips exactly and stays readable. */
+static void write_double(FILE *f, double v) {
+    char buf[40];
+    cfg_format_double(buf, sizeof buf, v);
     fputs(buf, f);
 }
 
