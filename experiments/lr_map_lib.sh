@@ -300,13 +300,24 @@ lrs_check() {
 
 # base_check PART PLAN: exit 2 when the base lines of the plan PLAN (or its corpus, task-file's
 # hash) give a key another value than results/$MAP/PART/plan.txt does: its runs would train with
-# other settings under the published runs' names and be merged into their sweep.csv. A key only
-# one side has is allowed (an older ./train wrote fewer keys, at their defaults); optim.lr and
-# optim.min_lr are each run's, task.file a path that differs between checkouts.
+# other settings under the published runs' names and be merged into their sweep.csv. A key
+# the published plan does not list is allowed at its default only (an older ./train wrote fewer
+# keys, and trained them at their defaults); optim.lr and optim.min_lr are each run's, task.file a
+# path that differs between checkouts.
 base_check() {
     local pub=results/$MAP/$1/plan.txt
     [ -f "$pub" ] || return 0
-    awk -v map="$MAP" -v part="$1" -v pub="$pub" '
+    if [ -z "${CONFIG_DEFAULTS:-}" ]; then
+        # every key at its default, "base section.key = value" as a plan writes it
+        local empty
+        empty=$(mktemp "/tmp/${MAP}_empty.XXXXXX.ini")
+        CONFIG_DEFAULTS=$(./train --print-config "$empty" | awk '/^\[/ { sec = substr($0, 2, length($0) - 2); next }
+            /^;/ || !/=/ { next } { v = $0; sub(/^[^=]*= /, "", v); print "base " sec "." $1 " = " v }')
+        rm -f "$empty"
+    fi
+    DEFAULTS=$CONFIG_DEFAULTS awk -v map="$MAP" -v part="$1" -v pub="$pub" '
+        BEGIN { n = split(ENVIRON["DEFAULTS"], d, "\n")
+                for (i = 1; i <= n; i++) { k = d[i]; sub(/^base /, "", k); sub(/ = .*/, "", k); v = d[i]; sub(/^base [^ ]+ = /, "", v); def[k] = v } }
         /^base / { k = $2; if (k == "optim.lr" || k == "optim.min_lr" || k == "task.file") next
                    v = $0; sub(/^base [^ ]+ = /, "", v) }
         /^task-file / { k = "the corpus hash (task-file)"; v = $3 }
@@ -315,6 +326,12 @@ base_check() {
         (k in had) && had[k] != v {
             printf "%s.sh: part %s: the new plan has %s = %s, but %s has %s = %s (its runs trained so): plan with the published settings, or under another part name or results folder\n",
                 map, part, k, v, pub, k, had[k] > "/dev/stderr"
+            exit 2 }
+        # a key the published plan does not list was written by an older ./train, which trained it
+        # at its default: a new plan may only keep it there
+        !(k in had) && (k in def) && def[k] != v {
+            printf "%s.sh: part %s: the new plan has %s = %s, which %s does not list (its runs trained at the default %s): plan with the published settings, or under another part name or results folder\n",
+                map, part, k, v, pub, def[k] > "/dev/stderr"
             exit 2 }' "$pub" "$2" || exit 2
 }
 
