@@ -216,12 +216,8 @@ int cli_train(int argc, char **argv, CliUsage *usage) {
     ErrorList errs = {0};
     if (a.config_path) config_load_file_to(&c, a.config_path, &errs);
     apply_sets(&c, argc, argv, run_dir != NULL, &errs);
-    /* a run folder's configuration is as an earlier version stored it (the --set it may take
-     * change no key a stored-only check reads) */
-    if (run_dir)
-        config_validate_stored_to(&c, &errs);
-    else
-        config_validate_to(&c, &errs);
+    /* a run folder's configuration is as an earlier version stored it (config_validate_stored) */
+    (run_dir ? config_validate_stored_to : config_validate_to)(&c, &errs);
     if (error_flush(&errs) != 0) return EXIT_CONFIG;
     /* a sweep's run config trained by hand after its sweep folder moved: the run goes to the
      * runs/ beside it, as the sweep's own run command does, never into the old folder; a run.dir
