@@ -183,7 +183,7 @@ const LrMapRegime lr_map_regimes[] = {
         "grad_norm_min = 0\n"
         "grad_norm_max = 0\n"
         "action = warn\n",
-     "results/text_map/d128/sweep.csv results/text_map/d256/sweep.csv"},
+     "results/text_map/d128/sweep.csv results/text_map/d256/sweep.csv results/text_map/d512/sweep.csv"},
     {"text_users_gpt2",
      "text (KJV bytes), GPT-2 block, GPT-2 init, the users' recipe (beta2 0.95, weight decay 0.1, clip 1, min lr = lr / 10), lr grid",
      "run.seed model.d_model model.n_heads optim.lr optim.min_lr attention.scale attention.qk_norm", 64, "val_loss", "<=", 0.0693, 1, 0.1,
@@ -557,6 +557,29 @@ const LrMapRun lr_map_runs[] = {
     {2, "results/text_map/d256", "dk64_none_qk_norm-none_lr-1.92e-2_s2", 256, 64, "attention.scale=none attention.qk_norm=none", 1.92e-2, "1.92e-2", 2, 0, 2.4212, 29268.3},
     {2, "results/text_map/d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 1, 0, 1.47528, 19.836},
     {2, "results/text_map/d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 2, 0, 1.49223, 19.8974},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-none_lr-1.5e-4_s1", 512, 64, "attention.scale=none attention.qk_norm=none", 1.5e-4, "1.5e-4", 1, 0, 1.34933, 5.18927},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 1, 1, 1.27993, 2.8428},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-3e-4_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 1, 1.28076, 1.9558},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-none_lr-3e-4_s1", 512, 64, "attention.scale=none attention.qk_norm=none", 3e-4, "3e-4", 1, 1, 1.32748, 8.58812},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-rmsnorm_lr-3e-4_s1", 512, 64, "attention.scale=none attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 0, 1.40503, 14.1871},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-none_lr-6e-4_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 6e-4, "6e-4", 1, 1, 1.26876, 3.82958},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-none_lr-6e-4_s2", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 6e-4, "6e-4", 2, 1, 1.28736, 3.89076},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-6e-4_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 6e-4, "6e-4", 1, 1, 1.27322, 2.22564},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-none_lr-6e-4_s1", 512, 64, "attention.scale=none attention.qk_norm=none", 6e-4, "6e-4", 1, 0, 1.37503, 28.9427},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-rmsnorm_lr-6e-4_s1", 512, 64, "attention.scale=none attention.qk_norm=rmsnorm", 6e-4, "6e-4", 1, 0, 1.40982, 15.2464},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-none_lr-1.2e-3_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 1.2e-3, "1.2e-3", 1, 1, 1.30303, 7.8638},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-1.2e-3_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 1, 1, 1.27877, 2.61674},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-none_lr-1.2e-3_s1", 512, 64, "attention.scale=none attention.qk_norm=none", 1.2e-3, "1.2e-3", 1, 0, 1.46653, 208.997},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-rmsnorm_lr-1.2e-3_s1", 512, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.2e-3, "1.2e-3", 1, 0, 1.40418, 16.4362},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-none_lr-2.4e-3_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 2.4e-3, "2.4e-3", 1, 0, 1.38518, 63.8238},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-2.4e-3_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 1, 1, 1.296, 2.95969},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-none_lr-2.4e-3_s1", 512, 64, "attention.scale=none attention.qk_norm=none", 2.4e-3, "2.4e-3", 1, 0, 1.53537, 1143.61},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-rmsnorm_lr-2.4e-3_s1", 512, 64, "attention.scale=none attention.qk_norm=rmsnorm", 2.4e-3, "2.4e-3", 1, 0, 1.39077, 17.3063},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-none_lr-4.8e-3_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 4.8e-3, "4.8e-3", 1, 0, 1.5022, 446.157},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-4.8e-3_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 1, 1, 1.32126, 3.39627},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-none_lr-4.8e-3_s1", 512, 64, "attention.scale=none attention.qk_norm=none", 4.8e-3, "4.8e-3", 1, 0, 1.88429, 5686.35},
+    {2, "results/text_map/d512", "dk64_none_qk_norm-rmsnorm_lr-4.8e-3_s1", 512, 64, "attention.scale=none attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 1, 0, 1.41273, 16.8835},
+    {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-9.6e-3_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 1, 0, 1.35942, 3.82222},
     {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 1, 0, 1.57637, 3.44263},
     {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 2, 0, 1.58363, 3.15184},
     {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-3e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 0, 1.49891, 2.30445},
@@ -614,7 +637,7 @@ const LrMapRun lr_map_runs[] = {
     {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 1, 0, 1.76628, 29.3318},
     {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 2, 0, 1.66464, 30.176},
 };
-const int lr_map_n_runs = 360;
+const int lr_map_n_runs = 383;
 
 /* {regime, arm, d_model, largest lr at which every run learnt, smallest at which one did
  * not (0: none), the same as written, the smallest and largest lr, lrs, seeds} */
@@ -653,9 +676,13 @@ const LrMapCell lr_map_cells[] = {
     {2, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 256, 9.6e-3, 1.92e-2, "9.6e-3", "1.92e-2", 3e-4, 1.92e-2, 7, 3},
     {2, "attention.scale=none attention.qk_norm=none", 256, 6e-4, 1.2e-3, "6e-4", "1.2e-3", 3e-4, 1.92e-2, 7, 3},
     {2, "attention.scale=none attention.qk_norm=rmsnorm", 256, 0, 3e-4, "", "3e-4", 3e-4, 1.92e-2, 7, 3},
+    {2, "attention.scale=none attention.qk_norm=none", 512, 3e-4, 6e-4, "3e-4", "6e-4", 3e-4, 4.8e-3, 6, 1},
+    {2, "attention.scale=sqrt_dk attention.qk_norm=none", 512, 1.2e-3, 2.4e-3, "1.2e-3", "2.4e-3", 3e-4, 4.8e-3, 5, 2},
+    {2, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 512, 4.8e-3, 9.6e-3, "4.8e-3", "9.6e-3", 3e-4, 9.6e-3, 6, 1},
+    {2, "attention.scale=none attention.qk_norm=rmsnorm", 512, 0, 3e-4, "", "3e-4", 3e-4, 4.8e-3, 5, 1},
     {3, "attention.scale=sqrt_dk attention.qk_norm=none", 256, 4.8e-3, 9.6e-3, "4.8e-3", "9.6e-3", 6e-4, 1.92e-2, 7, 2},
     {3, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 256, 9.6e-3, 1.92e-2, "9.6e-3", "1.92e-2", 6e-4, 1.92e-2, 7, 2},
     {3, "attention.scale=none attention.qk_norm=none", 256, 1.2e-3, 2.4e-3, "1.2e-3", "2.4e-3", 6e-4, 1.92e-2, 7, 2},
     {3, "attention.scale=none attention.qk_norm=rmsnorm", 256, 0, 3e-4, "", "3e-4", 3e-4, 1.92e-2, 7, 2},
 };
-const int lr_map_n_cells = 38;
+const int lr_map_n_cells = 42;
