@@ -172,7 +172,7 @@ combined_plan() {
 
 # publish_part PART: collect every lr's sweep, merge with the published rows, report, curves. The
 # published files do not depend on LRS or on what was trained this time: sweep.csv's rows follow
-# the combined plan's runs (by lr, then as planned), so that publishing again, with any LRS,
+# the combined plan's runs (by lr, arm and seed), so that publishing again, with any LRS,
 # writes the same bytes when no run changed. Nothing is written when the local plans disagree.
 publish_part() {
     local dest=results/$MAP/$1 tmp lr out
