@@ -186,19 +186,17 @@ int config_validate_to(const Config *c, ErrorList *errs) { return validate(c, er
 
 int config_validate_stored_to(const Config *c, ErrorList *errs) { return validate(c, errs, 1); }
 
-int config_validate(const Config *c) {
+/* validate with its messages printed */
+static int validate_printed(const Config *c, int stored) {
     ErrorList errs = {0};
-    int rc = validate(c, &errs, 0);
+    int rc = validate(c, &errs, stored);
     error_flush(&errs);
     return rc;
 }
 
-int config_validate_stored(const Config *c) {
-    ErrorList errs = {0};
-    int rc = validate(c, &errs, 1);
-    error_flush(&errs);
-    return rc;
-}
+int config_validate(const Config *c) { return validate_printed(c, 0); }
+
+int config_validate_stored(const Config *c) { return validate_printed(c, 1); }
 
 int config_mark_unsure(Config *c, const char *section_key) {
     int i = config_key_index(section_key);
