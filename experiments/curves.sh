@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# experiments/curves.sh SWEEP_DIR OUT_DIR: the curves behind a sweep's headline words, one small
-# CSV per run into OUT_DIR/<run>.csv: step, train_loss, val_loss, val_answer_acc (loss.csv, at
+# experiments/curves.sh SWEEP_DIR OUT_DIR [RUN...]: the curves behind a sweep's headline words,
+# one small CSV per run (every run of the sweep, or only the RUNs named) into OUT_DIR/<run>.csv: step, train_loss, val_loss, val_answer_acc (loss.csv, at
 # the logged steps), then logit_std_l<L> for each layer (attention.csv's logit_std, mean over
 # heads, at the same step; empty where not logged). Enough to tell a stall from a creep and a
 # runaway from a plateau without the run folders (which hold checkpoints and stay out of git).
 set -euo pipefail
-[ $# -eq 2 ] || { echo "usage: experiments/curves.sh SWEEP_DIR OUT_DIR" >&2; exit 2; }
-mkdir -p "$2"
-for run in "$1"/runs/*/; do
+[ $# -ge 2 ] || { echo "usage: experiments/curves.sh SWEEP_DIR OUT_DIR [RUN...]" >&2; exit 2; }
+sweep=$1 out=$2
+shift 2
+mkdir -p "$out"
+for run in "$sweep"/runs/*/; do
     name=$(basename "$run")
+    if [ $# -gt 0 ]; then
+        named=
+        for r in "$@"; do [ "$r" = "$name" ] && named=1; done
+        [ -n "$named" ] || continue
+    fi
     [ -f "$run/loss.csv" ] && [ -f "$run/attention.csv" ] || continue
     awk -F, '
         FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
@@ -31,6 +38,6 @@ for run in "$1"/runs/*/; do
                     if (n[s, l]) printf ",%.6g", sum[s, l] / n[s, l]; else printf ","
                 printf "\n"
             }
-        }' "$run/attention.csv" "$run/loss.csv" > "$2/$name.csv"
+        }' "$run/attention.csv" "$run/loss.csv" > "$out/$name.csv"
 done
-echo "== $2: $(ls "$2" | wc -l) curves"
+echo "== $out: $(ls "$out" | wc -l) curves"

@@ -54,6 +54,14 @@ published_done() {
         $c["status"] == "ok" || $c["status"] == "diverged" { print $c["run"] }' "$f"
 }
 
+# ended_in CSV: the runs a sweep.csv holds as ended (ok, diverged, guard), one name a line;
+# nothing when CSV is absent
+ended_in() {
+    [ -f "$1" ] || return 0
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["status"] == "ok" || $c["status"] == "diverged" || $c["status"] == "guard" { print $c["run"] }' "$1"
+}
+
 # local_done OUT: the runs of the sweep folder OUT that ended (their marker's exit code 0, 3 or 4,
 # src/sweep/results.c results_final: ./train --sweep-run does not train them again)
 local_done() {
@@ -201,8 +209,15 @@ publish_part() {
         echo "== $dest: no run has ended yet: nothing published"
         return 0
     fi
+    # curves only of the runs that ended in the local folder: an interrupted run's partial curve
+    # would stand beside a row that says missing, or replace a whole curve published from
+    # another machine
+    local ended
     for lr in $LRS; do
-        for out in $(sweep_dirs "$1" "$lr"); do experiments/curves.sh "$out" "$dest/curves" >/dev/null; done
+        for out in $(sweep_dirs "$1" "$lr"); do
+            mapfile -t ended < <(ended_in "$out/sweep.csv")
+            [ "${#ended[@]}" -eq 0 ] || experiments/curves.sh "$out" "$dest/curves" "${ended[@]}" >/dev/null
+        done
     done
     # the report is drawn in a folder of the published path's name, so that its summary names the
     # sweep by that path, not by the temporary folder
@@ -231,6 +246,12 @@ publish_part() {
     local train=$PWD/train
     (cd "$tmp" && "$train" --sweep-report "$dest" >/dev/null)
     cp "$rep/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
+    # and no curve of a run whose published row has not ended (left by an earlier publication)
+    local c
+    for c in "$dest"/curves/*.csv; do
+        [ -e "$c" ] || continue
+        ended_in "$dest/sweep.csv" | grep -qxF "$(basename "$c" .csv)" || rm -f "$c"
+    done
     cp "$rep/summary.txt" "$dest/summary.txt"
     cp "$tmp/plan.txt" "$dest/plan.txt.tmp" && mv "$dest/plan.txt.tmp" "$dest/plan.txt"
     for f in "$rep"/*.svg; do [ -e "$f" ] && cp "$f" "$dest/"; done

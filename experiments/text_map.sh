@@ -28,7 +28,8 @@
 # with status ok or diverged is not trained again (the checkout is all another machine needs).
 # Publishing merges: a run's freshly collected row when it ended (ok, diverged, guard), else the
 # row already published, else the fresh row (missing); then ./train --sweep-report redraws the
-# summary, experiments/curves.sh adds each local run's curve, the part's plans are written as one
+# summary, experiments/curves.sh adds the curve of each local run that ended (a run without an
+# ended row has no published curve), the part's plans are written as one
 # plan.txt (make lr-map reads it: the text_users regime of ./train --where), and
 # experiments/text_map_figure.py draws results/text_map/text_map.svg (bits per byte against lr, a
 # panel per part, peak logit std below) and lr_sensitivity.txt over every published part.

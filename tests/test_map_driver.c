@@ -6,7 +6,8 @@
  * before its runs), that settings which would mix or lose published data are refused before any
  * work in one line naming the variable, with nothing under results/ or sweeps/ changed (JOBS,
  * LRS in two spellings, ONLY, PARTS, a base other than the published plan's), and that
- * COST_ONLY prints the cost and leaves nothing a later publish takes as the map's. */
+ * COST_ONLY prints the cost and leaves nothing a later publish takes as the map's, and that only
+ * runs which ended get a published curve. */
 #include <check.h>
 #include <limits.h>
 #include <stdio.h>
@@ -274,6 +275,44 @@ START_TEST(test_part_without_ended_runs_skipped) {
 }
 END_TEST
 
+/* Curves only of runs that ended: X (published whole) interrupted in the local folder (its marker
+ * gone, loss.csv cut to its first step) keeps its published row and whole curve; Y, unpublished and
+ * interrupted, gets its row (stopped) and no curve, and the partial curve an earlier publication
+ * left for it is removed. */
+START_TEST(test_curves_only_for_ended_runs) {
+    run_ok("");
+    static const char X[] = "dk16_sqrt_dk_lr-1e-3_s1", Y[] = "dk16_none_lr-2e-3_s2";
+    char *whole = tree_file("results/tiny/p16/curves/dk16_sqrt_dk_lr-1e-3_s1.csv");
+    char cmd[512];
+    static const char *const STOPPED[] = {X, Y};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "d=sweeps/tiny_p16/lr-%s/runs/%s && rm $d/sweep_result.txt && "
+                 "head -n 2 $d/loss.csv > x && mv x $d/loss.csv", i ? "2e-3" : "1e-3", STOPPED[i]);
+        in_tree(cmd);
+    }
+    snprintf(cmd, sizeof cmd, "sed -i '/^%s,/d' results/tiny/p16/sweep.csv && "
+             "head -n 2 results/tiny/p16/curves/%s.csv > x && mv x results/tiny/p16/curves/%s.csv", Y, Y, Y);
+    in_tree(cmd);
+    run_ok("PUBLISH_ONLY=1");
+    char *now = tree_file("results/tiny/p16/curves/dk16_sqrt_dk_lr-1e-3_s1.csv");
+    ck_assert_msg(strcmp(whole, now) == 0, "the published whole curve of %s was replaced:\n%s", X, now);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/results/tiny/p16/curves/%s.csv", g_tmp, Y);
+    ck_assert_msg(access(path, F_OK) != 0, "%s has a curve but did not end", Y);
+    char *csv = tree_file("results/tiny/p16/sweep.csv");
+    char row[64];
+    snprintf(row, sizeof row, "\n%s,", X);
+    const char *r = strstr(csv, row);
+    ck_assert_msg(r && strstr(r, ",ok,") && strstr(r, ",ok,") < strchr(r + 1, '\n'), "%s's row:\n%s", X, csv);
+    snprintf(row, sizeof row, "\n%s,", Y);
+    r = strstr(csv, row);
+    ck_assert_msg(r && strstr(r, ",stopped,") && strstr(r, ",stopped,") < strchr(r + 1, '\n'), "%s's row:\n%s", Y, csv);
+    free(csv);
+    free(now);
+    free(whole);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("map_driver", make_tree, remove_tree, 120, test_republish_same_bytes,
                         test_refused, test_cost_only_changes_nothing,
-                        test_part_without_ended_runs_skipped);
+                        test_part_without_ended_runs_skipped, test_curves_only_for_ended_runs);
