@@ -226,23 +226,39 @@ publish_part() {
     [ -f "$dest/sweep.csv" ] && cp "$dest/sweep.csv" "$tmp/old.csv" || : >"$tmp/old.csv"
     : >>"$tmp/fresh.csv"
     # one header; per run the fresh row if it ended, else the published one, else the fresh one;
-    # the rows in the plan's run order (runs the plan does not hold after them, by name)
+    # the rows in the plan's run order (runs the plan does not hold after them, by name). Columns
+    # by name: this ./train's (the fresh rows'), then any only the published rows have, so that
+    # rows an older ./train wrote with other columns are not read under the wrong names
     awk -F, 'FILENAME ~ /plan.txt$/ { if (/^run /) { split($0, w, " "); rank[w[2]] = ++nrank } next }
-        FNR == 1 { if (!hdr) { hdr = $0; print } for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $0 == hdr { next }
-        FILENAME ~ /old.csv$/ { old[$c["run"]] = $0; next }
+        # a header (fresh.csv is several sweep.csv files one after another): its columns by name
+        $1 == "run" { cols[++nh] = $0; delete c
+                      for (i = 1; i <= NF; i++) { c[$i] = i
+                          if (FILENAME ~ /old.csv$/) { if (!($i in inold)) { inold[$i] = 1; oldcol[++nold] = $i } }
+                          else if (!($i in infresh)) { infresh[$i] = 1; freshcol[++nfresh] = $i } }
+                      next }
+        FILENAME ~ /old.csv$/ { old[$c["run"]] = $0; oldh[$c["run"]] = nh; next }
         { r = $c["run"]; if (!(r in seen)) order[++n] = r; seen[r] = 1
           st = $c["status"]
           # a run in two folders (seeds 1,2 and a seed set around them): its ended row wins
-          if (!(r in fresh) || !ended[r]) { fresh[r] = $0; ended[r] = (st == "ok" || st == "diverged" || st == "guard") } }
+          if (!(r in fresh) || !ended[r]) { fresh[r] = $0; freshh[r] = nh; ended[r] = (st == "ok" || st == "diverged" || st == "guard") } }
         function before(a, b,   ra, rb) { ra = a in rank ? rank[a] : nrank + 1; rb = b in rank ? rank[b] : nrank + 1
                                           return ra < rb || (ra == rb && a < b) }
-        END { for (r in old) if (!(r in seen)) { order[++n] = r; seen[r] = 1 }
+        # emit ROW read under header H: its values under the output columns, empty where it has none
+        function emit(row, h,   i, v, names, m) {
+            split(row, v, ","); split(cols[h], names, ",")
+            for (i in names) m[names[i]] = v[i]
+            for (i = 1; i <= nout; i++) printf "%s%s", (i > 1 ? "," : ""), (out[i] in m ? m[out[i]] : "")
+            printf "\n" }
+        END { for (i = 1; i <= nfresh; i++) out[++nout] = freshcol[i]
+              for (i = 1; i <= nold; i++) if (!(oldcol[i] in infresh)) out[++nout] = oldcol[i]
+              for (i = 1; i <= nout; i++) printf "%s%s", (i > 1 ? "," : ""), out[i]
+              printf "\n"
+              for (r in old) if (!(r in seen)) { order[++n] = r; seen[r] = 1 }
               for (i = 2; i <= n; i++) for (j = i; j > 1 && before(order[j], order[j - 1]); j--) { t = order[j]; order[j] = order[j - 1]; order[j - 1] = t }
               for (k = 1; k <= n; k++) { r = order[k]
-                  if (r in fresh && ended[r]) print fresh[r]
-                  else if (r in old) print old[r]
-                  else print fresh[r] } }' "$tmp/plan.txt" "$tmp/old.csv" "$tmp/fresh.csv" >"$rep/sweep.csv"
+                  if (r in fresh && ended[r]) emit(fresh[r], freshh[r])
+                  else if (r in old) emit(old[r], oldh[r])
+                  else emit(fresh[r], freshh[r]) } }' "$tmp/plan.txt" "$tmp/old.csv" "$tmp/fresh.csv" >"$rep/sweep.csv"
     local train=$PWD/train
     (cd "$tmp" && "$train" --sweep-report "$dest" >/dev/null)
     cp "$rep/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"

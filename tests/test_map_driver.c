@@ -6,8 +6,9 @@
  * before its runs), that settings which would mix or lose published data are refused before any
  * work in one line naming the variable, with nothing under results/ or sweeps/ changed (JOBS,
  * LRS in two spellings, ONLY, PARTS, a base other than the published plan's), and that
- * COST_ONLY prints the cost and leaves nothing a later publish takes as the map's, and that only
- * runs which ended get a published curve. */
+ * COST_ONLY prints the cost and leaves nothing a later publish takes as the map's, that only
+ * runs which ended get a published curve, and that rows written with other columns are merged
+ * by column name. */
 #include <check.h>
 #include <limits.h>
 #include <stdio.h>
@@ -313,6 +314,47 @@ START_TEST(test_curves_only_for_ended_runs) {
 }
 END_TEST
 
+/* Rows an older ./train wrote with other columns are merged by column name: the published rows
+ * of lr 2e-3 (no local sweep now) in a layout without gq_norm and with a column this ./train does
+ * not write (old_col, after status), republished beside lr 1e-3's fresh rows: the header is this
+ * ./train's columns then old_col; every row has the header's field count; an old row keeps its
+ * status and wall_s under their names, gq_norm empty, old_col 7; a fresh row has old_col empty.
+ * (Before, the old rows were printed verbatim under the first header read.) */
+START_TEST(test_publish_merges_columns_by_name) {
+    run_ok("");
+    char *fresh = tree_file("results/tiny/p16/sweep.csv");
+    char hdr[2048];
+    snprintf(hdr, sizeof hdr, "%.*s,old_col\n", (int)strcspn(fresh, "\n"), fresh);
+    /* the old layout: gq_norm dropped, old_col inserted after status (value 7 in every row) */
+    in_tree("f=results/tiny/p16/sweep.csv && awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i } "
+            "{ s = \"\"; for (i = 1; i <= NF; i++) { if (i == c[\"gq_norm\"]) continue; "
+            "s = s (s == \"\" ? \"\" : \",\") $i; if (i == c[\"status\"]) s = s \",\" (NR == 1 ? \"old_col\" : 7) } "
+            "print s }' $f > x && mv x $f && mv sweeps/tiny_p16/lr-2e-3 lr-2e-3.aside");
+    run_ok("PUBLISH_ONLY=1 LRS=1e-3");
+    in_tree("mv lr-2e-3.aside sweeps/tiny_p16/lr-2e-3");
+    char *csv = tree_file("results/tiny/p16/sweep.csv");
+    ck_assert_msg(strncmp(csv, hdr, strlen(hdr)) == 0, "header:\n%s\nwanted:\n%s", csv, hdr);
+    /* each row against the fresh publication's row of its run, by column name */
+    char check[4096];
+    snprintf(check, sizeof check,
+             "awk -F, 'FNR == 1 { n = NF; for (i = 1; i <= NF; i++) c[FILENAME, $i] = i; f[++k] = FILENAME; next } "
+             "FILENAME == f[1] { for (i = 1; i <= NF; i++) want[$1, i] = $i; next } "
+             "NF != n { print \"fields\", $1; bad = 1 } "
+             "{ o = $c[FILENAME, \"old_col\"]; g = $c[FILENAME, \"gq_norm\"]; two = $1 ~ /lr-2e-3/; "
+             "  if ($c[FILENAME, \"status\"] != want[$1, c[f[1], \"status\"]] || "
+             "      $c[FILENAME, \"wall_s\"] != want[$1, c[f[1], \"wall_s\"]]) { print \"values\", $1; bad = 1 } "
+             "  if (two ? (o != 7 || g != \"\") : (o != \"\" || g != want[$1, c[f[1], \"gq_norm\"]])) { print \"cols\", $1; bad = 1 } } "
+             "END { exit bad }' fresh.csv results/tiny/p16/sweep.csv");
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/fresh.csv", g_tmp);
+    tu_write_file(path, fresh);
+    in_tree(check);
+    free(csv);
+    free(fresh);
+}
+END_TEST
+
 TU_MAIN_FIXTURE_TIMEOUT("map_driver", make_tree, remove_tree, 120, test_republish_same_bytes,
                         test_refused, test_cost_only_changes_nothing,
-                        test_part_without_ended_runs_skipped, test_curves_only_for_ended_runs);
+                        test_part_without_ended_runs_skipped, test_curves_only_for_ended_runs,
+                        test_publish_merges_columns_by_name);
