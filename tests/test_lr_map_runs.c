@@ -8,8 +8,8 @@
  * the criterion of both sort regimes, experiments/regimes.txt), "fails" when it did not. The only
  * other verdicts allowed are "split" (its own cell's seeds disagree: near the threshold) and "on
  * the edge" (at a width placed by extrapolation, between the two estimated thresholds), each
- * counted apart and expected in WANT. The counts per regime are docs/attention_fixes.md's ("--where against the published
- * runs"); this program prints them. */
+ * counted apart and expected in WANT. The counts per regime are docs/attention_fixes.md's
+ * ("--where against the published runs"); this program prints them. */
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>

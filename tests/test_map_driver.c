@@ -296,7 +296,8 @@ START_TEST(test_curves_only_for_ended_runs) {
     in_tree(cmd);
     run_ok("PUBLISH_ONLY=1");
     char *now = tree_file("results/tiny/p16/curves/dk16_sqrt_dk_lr-1e-3_s1.csv");
-    ck_assert_msg(strcmp(whole, now) == 0, "the published whole curve of %s was replaced:\n%s", X, now);
+    ck_assert_msg(strcmp(whole, now) == 0, "the published whole curve of %s was replaced:\n%s", X,
+                  now);
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/results/tiny/p16/curves/%s.csv", g_tmp, Y);
     ck_assert_msg(access(path, F_OK) != 0, "%s has a curve but did not end", Y);
@@ -304,10 +305,12 @@ START_TEST(test_curves_only_for_ended_runs) {
     char row[64];
     snprintf(row, sizeof row, "\n%s,", X);
     const char *r = strstr(csv, row);
-    ck_assert_msg(r && strstr(r, ",ok,") && strstr(r, ",ok,") < strchr(r + 1, '\n'), "%s's row:\n%s", X, csv);
+    ck_assert_msg(r && strstr(r, ",ok,") && strstr(r, ",ok,") < strchr(r + 1, '\n'),
+                  "%s's row:\n%s", X, csv);
     snprintf(row, sizeof row, "\n%s,", Y);
     r = strstr(csv, row);
-    ck_assert_msg(r && strstr(r, ",stopped,") && strstr(r, ",stopped,") < strchr(r + 1, '\n'), "%s's row:\n%s", Y, csv);
+    ck_assert_msg(r && strstr(r, ",stopped,") && strstr(r, ",stopped,") < strchr(r + 1, '\n'),
+                  "%s's row:\n%s", Y, csv);
     free(csv);
     free(now);
     free(whole);
