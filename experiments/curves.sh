@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # experiments/curves.sh SWEEP_DIR OUT_DIR [RUN...]: the curves behind a sweep's headline words,
-# one small CSV per run (every run of the sweep, or only the RUNs named) into OUT_DIR/<run>.csv: step, train_loss, val_loss, val_answer_acc (loss.csv, at
-# the logged steps), then logit_std_l<L> for each layer (attention.csv's logit_std, mean over
-# heads, at the same step; empty where not logged). Enough to tell a stall from a creep and a
+# one small CSV per run (every run of the sweep, or only the RUNs named) into OUT_DIR/<run>.csv:
+# step, train_loss, val_loss, val_answer_acc (loss.csv, at the logged steps), then
+# logit_std_l<L> for each layer (attention.csv's logit_std, mean over heads, at the same step;
+# empty where not logged). Enough to tell a stall from a creep and a
 # runaway from a plateau without the run folders (which hold checkpoints and stay out of git).
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: experiments/curves.sh SWEEP_DIR OUT_DIR [RUN...]" >&2; exit 2; }

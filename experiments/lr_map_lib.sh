@@ -263,10 +263,11 @@ publish_part() {
     (cd "$tmp" && "$train" --sweep-report "$dest" >/dev/null)
     cp "$rep/sweep.csv" "$dest/sweep.csv.tmp" && mv "$dest/sweep.csv.tmp" "$dest/sweep.csv"
     # and no curve of a run whose published row has not ended (left by an earlier publication)
-    local c
+    local c done_rows
+    done_rows=$(ended_in "$dest/sweep.csv")
     for c in "$dest"/curves/*.csv; do
         [ -e "$c" ] || continue
-        ended_in "$dest/sweep.csv" | grep -qxF "$(basename "$c" .csv)" || rm -f "$c"
+        grep -qxF "$(basename "$c" .csv)" <<<"$done_rows" || rm -f "$c"
     done
     cp "$rep/summary.txt" "$dest/summary.txt"
     cp "$tmp/plan.txt" "$dest/plan.txt.tmp" && mv "$dest/plan.txt.tmp" "$dest/plan.txt"
