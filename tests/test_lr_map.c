@@ -33,6 +33,14 @@ static const LrMapCell MAP[] = {
     {0, "wide", 128, 2e-3, 4e-3, "2e-3", "4e-3", 1e-3, 3.2e-2, 6, 3},
     {0, "wide", 256, 1e-3, 2e-3, "1e-3", "2e-3", 2.5e-4, 2e-3, 4, 3},
     {1, NONE, 64, 1e-9, 2e-9, "1e-9", "2e-9", 1e-9, 2e-9, 2, 2}, /* another regime */
+    /* a width inside whose runs stop at 1e-3, none failed (lr_map_above) */
+    {0, "mid", 64, 8e-3, 1.6e-2, "8e-3", "1.6e-2", 2e-3, 6.4e-2, 6, 3},
+    {0, "mid", 128, 1e-3, 0, "1e-3", "", 2.5e-4, 1e-3, 3, 2},
+    {0, "mid", 256, 1e-3, 2e-3, "1e-3", "2e-3", 2.5e-4, 2e-3, 4, 3},
+    /* a widest width whose runs learnt above everything the others carry to it */
+    {0, "ahead", 64, 8e-3, 1.6e-2, "8e-3", "1.6e-2", 2e-3, 6.4e-2, 6, 3},
+    {0, "ahead", 128, 2e-3, 4e-3, "2e-3", "4e-3", 1e-3, 3.2e-2, 6, 3},
+    {0, "ahead", 256, 4e-3, 0, "4e-3", "", 1e-3, 4e-3, 3, 2},
 };
 #define N_MAP CC_COUNT(MAP)
 
@@ -94,6 +102,60 @@ START_TEST(test_estimate) {
 }
 END_TEST
 
+/* lr_map_above: an lr above every lr of a measured width, none of which failed.
+ * NONE at 512 (learnt 5e-4): carried from 256 with the fitted -1.5 (512 brackets nothing, so it
+ * is left out of the fit either way), learnt 1e-3 / 2^1.5 = 3.5355e-4, below 512's own 5e-4: its
+ * own wins (MEASURED); failed 2e-3 / 2^1.5 = 7.0711e-4, above 5e-4: kept. So 6e-4 is on the edge,
+ * 7.0711e-4 and 1e-3 fail.
+ * "mid" at 128 (learnt 1e-3): between 64 and 256, halfway in log2 d_model: learnt
+ * sqrt(8e-3 * 1e-3) = 2.8284e-3, failed sqrt(1.6e-2 * 2e-3) = 5.6569e-3 (128's own cell left out:
+ * with it, its own 1e-3 and "none failed"). 2e-3 learns, 4e-3 is on the edge, 8e-3 fails.
+ * "ahead" at 256 (learnt 4e-3): its fit over 64 and 128 is log2(2e-3 / 8e-3) = -2, so from 128
+ * learnt 2e-3 / 4 = 5e-4 and failed 4e-3 / 4 = 1e-3, both below 4e-3, which its own runs learnt
+ * at: the failed threshold is not used, and 8e-3 stays not known. */
+static const struct {
+    const char *arm;
+    int d_model;
+    double lr;
+    LrVerdict verdict;
+    LrMapKind learnt_kind;
+    double learnt;
+    LrMapKind failed_kind;
+    double failed;
+} ABOVE[] = {
+    {NONE, 512, 6e-4, LR_VERDICT_EDGE, LR_MAP_MEASURED, 5e-4, LR_MAP_EXTRAPOLATED, 2e-3 / 2.8284271247461903},
+    {NONE, 512, 2e-3 / 2.8284271247461903, LR_VERDICT_FAILS, LR_MAP_MEASURED, 5e-4, LR_MAP_EXTRAPOLATED,
+     2e-3 / 2.8284271247461903},
+    {NONE, 512, 1e-3, LR_VERDICT_FAILS, LR_MAP_MEASURED, 5e-4, LR_MAP_EXTRAPOLATED, 2e-3 / 2.8284271247461903},
+    {"mid", 128, 2e-3, LR_VERDICT_LEARNS, LR_MAP_INTERPOLATED, 2.8284271247461903e-3, LR_MAP_INTERPOLATED,
+     5.6568542494923802e-3},
+    {"mid", 128, 4e-3, LR_VERDICT_EDGE, LR_MAP_INTERPOLATED, 2.8284271247461903e-3, LR_MAP_INTERPOLATED,
+     5.6568542494923802e-3},
+    {"mid", 128, 8e-3, LR_VERDICT_FAILS, LR_MAP_INTERPOLATED, 2.8284271247461903e-3, LR_MAP_INTERPOLATED,
+     5.6568542494923802e-3},
+    {"ahead", 256, 8e-3, LR_VERDICT_UNKNOWN, LR_MAP_MEASURED, 4e-3, LR_MAP_UNKNOWN, 0},
+};
+
+START_TEST(test_above) {
+    int i = _i;
+    const LrMapCell *t = NULL;
+    for (int k = 0; k < N_MAP; k++)
+        if (MAP[k].regime == 0 && strcmp(MAP[k].arm, ABOVE[i].arm) == 0 &&
+            MAP[k].d_model == ABOVE[i].d_model)
+            t = &MAP[k];
+    ck_assert_ptr_nonnull(t);
+    LrMapValue L, F;
+    LrVerdict v = lr_map_above(MAP, N_MAP, t, ABOVE[i].lr, &L, &F);
+    ck_assert_msg(v == ABOVE[i].verdict, "row %d: verdict %d, want %d", i, v, ABOVE[i].verdict);
+    ck_assert_msg(L.kind == ABOVE[i].learnt_kind, "row %d: learnt kind %d", i, L.kind);
+    ck_assert_msg(fabs(L.lr - ABOVE[i].learnt) <= 1e-7 * ABOVE[i].learnt, "row %d: learnt %.8g", i,
+                  L.lr);
+    ck_assert_msg(F.kind == ABOVE[i].failed_kind, "row %d: failed kind %d", i, F.kind);
+    ck_assert_msg(fabs(F.lr - ABOVE[i].failed) <= 1e-7 * ABOVE[i].failed, "row %d: failed %.8g", i,
+                  F.lr);
+}
+END_TEST
+
 /* lr_map_behind_best over made-up runs of regime 0 at d_model 64, val_loss in nats per byte: arm
  * "a" at lr 1e-3 ended at 1.0 and 1.2 (mean 1.1; a third without the column is left out), arm
  * "b" at 2e-3 at 0.9, the best run that learnt; a run that did not learn at 0.5 (diverged: no
@@ -136,6 +198,16 @@ static void config_of(Config *c, const char *const *sets) {
 }
 
 static char *verdict_of(const LrPlacement *p);
+static int report_has_line(const Config *c, const char *line);
+
+/* optim.lr = lr and optim.min_lr = lr / 10, as the text map's runs decayed (text_map.sh) */
+static void set_text_lr(Config *c, double lr) {
+    char set[64];
+    snprintf(set, sizeof set, "optim.lr=%.6g", lr);
+    ck_assert_int_eq(config_set(c, set, 0), 0);
+    snprintf(set, sizeof set, "optim.min_lr=%.6g", lr / 10);
+    ck_assert_int_eq(config_set(c, set, 0), 0);
+}
 
 /* Places c and fails the test unless its verdict line is want. */
 static void assert_verdict(const Config *c, const char *want) {
@@ -483,8 +555,7 @@ START_TEST(test_text_regime) {
     assert_verdict(&c, "verdict: near the best (0.066 bits per byte behind the best run at d_model "
                        "128): 2 of 2 runs at its width, arm and lr ended near the best (d_model "
                        "128, lr 6e-4); regime text_users\n");
-    ck_assert_int_eq(config_set(&c, "optim.lr=4.8e-3", 0), 0);
-    ck_assert_int_eq(config_set(&c, "optim.min_lr=4.8e-4", 0), 0);
+    set_text_lr(&c, 4.8e-3);
     assert_verdict(&c, "verdict: behind the best (0.313 bits per byte behind the best run at "
                        "d_model 128): 0 of 3 runs at its width, arm and lr ended near the best "
                        "(d_model 128, lr 4.8e-3); regime text_users\n");
@@ -535,6 +606,49 @@ START_TEST(test_text_users_config) {
     assert_verdict(&c, "verdict: near the best (0.005 bits per byte behind the best run at d_model "
                        "256): 2 of 2 runs at its width, arm and lr ended near the best (d_model "
                        "256, lr 2.4e-3); regime text_users_gpt2\n");
+}
+END_TEST
+
+/* results/text_map/d768 holds two runs, at lr 3e-4 (scaled near the best, unscaled behind):
+ * above 3e-4 the scaled arm is judged by the other widths' thresholds carried to 768 (from 512,
+ * the widest below it; lr_map_above, whose arithmetic test_above checks), in its report too; below
+ * 3e-4 it is not known, as at any measured width (a carried threshold says nothing of too low an
+ * lr); at 3e-4 itself, its runs. */
+START_TEST(test_above_where) {
+    Config c;
+    config_defaults(&c);
+    ck_assert_int_eq(config_load_file(&c, SCALEDOT_SOURCE_DIR "/configs/text_users.ini"), 0);
+    const char *const sets[] = {"model.d_model=768", "model.n_heads=12", "optim.lr=6e-4",
+                                "optim.min_lr=6e-5"};
+    for (int i = 0; i < CC_COUNT(sets); i++) ck_assert_int_eq(config_set(&c, sets[i], 0), 0);
+    LrPlacement p;
+    ck_assert_int_eq(lmc_place(&c, &p), 0);
+    ck_assert_int_eq(p.basis, LR_BASIS_ABOVE);
+    ck_assert_int_eq(p.verdict, LR_VERDICT_LEARNS);
+    ck_assert_int_eq(p.above_learnt.kind, LR_MAP_EXTRAPOLATED);
+    ck_assert_int_eq(p.above_learnt.w_lo, 512);
+    ck_assert_double_gt(p.above_learnt.lr, 6e-4);
+    char *v = verdict_of(&p);
+    const char *want = "verdict: near the best: lr 6e-4 is above the lrs measured at this width (up "
+                       "to 3e-4), none of which fell behind; the other widths' thresholds carried "
+                       "to it: the largest lr that ended near the best ";
+    ck_assert_msg(strncmp(v, want, strlen(want)) == 0, "%s", v);
+    ck_assert_msg(strstr(v, " (extrapolated from ") && strstr(v, " at d_model 512), the smallest "
+                                                              "at which a run fell behind "),
+                  "%s", v);
+    free(v);
+    ck_assert(report_has_line(&c, "above the lrs measured at this width, carried from the other "
+                                  "widths (its own runs win: a carried threshold at or below what "
+                                  "they show is not used):"));
+    /* its own runs at 3e-4 (1.26725 nats per byte, the width's best: 0 behind) */
+    set_text_lr(&c, 3e-4);
+    assert_verdict(&c, "verdict: near the best (0.000 bits per byte behind the best run at d_model "
+                       "768): 1 of 1 runs at its width, arm and lr ended near the best (d_model "
+                       "768, lr 3e-4); regime text_users\n");
+    set_text_lr(&c, 1.5e-4);
+    assert_verdict(&c, "verdict: not known: lr 1.5e-4 is 1.0 factor of 2 below the smallest lr "
+                       "measured at this width (3e-4): too low an lr can fail to learn in 1000 "
+                       "steps, measured at this width; regime text_users\n");
 }
 END_TEST
 
@@ -982,13 +1096,14 @@ START_TEST(test_where_outside_checkout) {
 END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("lr_map", setup, teardown, 60, test_fit,
-                        TU_LOOP(test_estimate, 0, CC_COUNT(ESTIMATES)), test_behind_best,
+                        TU_LOOP(test_estimate, 0, CC_COUNT(ESTIMATES)),
+                        TU_LOOP(test_above, 0, CC_COUNT(ABOVE)), test_behind_best,
                         TU_LOOP(test_cases, 0, CC_COUNT(CASES)),
                         TU_LOOP(test_users_cases, 0, CC_COUNT(USERS_CASES)),
                         TU_LOOP(test_outside, 0, CC_COUNT(OUTSIDE)), test_users_min_lr,
                         TU_LOOP(test_resolved_same, 0, CC_COUNT(SAME)), test_unread_base_width,
                         test_no_runs, test_text_regime,
                         test_corpus_rule, test_where_from_subfolder, test_where_outside_checkout,
-                        test_text_users_config, test_where_sets,
+                        test_text_users_config, test_above_where, test_where_sets,
                         test_no_lr_near_best, test_note_matters, test_where_cli,
                         TU_LOOP(test_where_bad_input, 0, CC_COUNT(BAD)), test_init_check_line);

@@ -42,9 +42,9 @@ static const struct {
     {"init_width", "d", "sort_lr_map"},
     {"init_width", "std_", ""}, /* init.std 0.035-0.14: no regime measured it */
     {"user_recipe", "", "sort_users"},
-    {"text_map", "d", "text_users"}, /* the LLaMA block's parts: d128, d256, d512 (with the
-                                         * runs it has while its grid fills: regimes.txt), and
-                                         * d768, placed by extrapolation from 512 */
+    {"text_map", "d", "text_users"}, /* the LLaMA block's parts: d128, d256, d512 and d768
+                                         * (with the runs they have while their grids fill:
+                                         * regimes.txt) */
     {"text_map", "gpt2_", "text_users_gpt2"}, /* the GPT-2 block's: gpt2_d256 */
 };
 
@@ -54,7 +54,7 @@ static const struct {
 } WANT[] = {
     {"sort_lr_map", 130, 127, 3, 0},
     {"sort_users", 30, 24, 6, 0},
-    {"text_users", 177, 167, 9, 1}, /* the edge: d_model 768, unscaled, lr 3e-4 */
+    {"text_users", 177, 168, 9, 0},
     {"text_users_gpt2", 56, 56, 0, 0},
 };
 

@@ -40,13 +40,15 @@ LrMapFit lr_map_fit(const LrMapCell *cells, int n, int regime, const char *arm) 
     return fit;
 }
 
-LrMapValue lr_map_estimate(const LrMapCell *cells, int n, int regime, const char *arm,
-                           int d_model, int failed) {
+/* lr_map_estimate; own 0: d_model's own cell is left out (the other widths' value carried to it). */
+static LrMapValue estimate(const LrMapCell *cells, int n, int regime, const char *arm, int d_model,
+                           int failed, int own) {
     const LrMapCell *lo = NULL, *hi = NULL; /* the nearest widths around it with a value */
     for (int i = 0; i < n; i++) {
         const LrMapCell *t = &cells[i];
         if (!of_arm(t, regime, arm)) continue;
         double v = cell_value(t, failed);
+        if (t->d_model == d_model && !own) continue;
         if (t->d_model == d_model)
             return (LrMapValue){LR_MAP_MEASURED, v, d_model, d_model, v, v};
         if (v <= 0) continue;
@@ -68,6 +70,11 @@ LrMapValue lr_map_estimate(const LrMapCell *cells, int n, int regime, const char
     return (LrMapValue){LR_MAP_EXTRAPOLATED,
                         v * pow((double)d_model / anchor->d_model, fit.slope), anchor->d_model,
                         anchor->d_model, v, v};
+}
+
+LrMapValue lr_map_estimate(const LrMapCell *cells, int n, int regime, const char *arm,
+                           int d_model, int failed) {
+    return estimate(cells, n, regime, arm, d_model, failed, 1);
 }
 
 /* ---- the verdict ----------------------------------------------------------------------------- */
@@ -121,6 +128,18 @@ static LrVerdict by_thresholds(double lr, double learnt, double failed, double l
     if (failed > 0 && lr >= failed * (1 - 1e-9)) return LR_VERDICT_FAILS;
     if (learnt > 0 && failed > 0) return LR_VERDICT_EDGE;
     return LR_VERDICT_UNKNOWN;
+}
+
+LrVerdict lr_map_above(const LrMapCell *cells, int n, const LrMapCell *t, double lr,
+                       LrMapValue *learnt, LrMapValue *failed) {
+    *learnt = estimate(cells, n, t->regime, t->arm, t->d_model, 0, 0);
+    *failed = estimate(cells, n, t->regime, t->arm, t->d_model, 1, 0);
+    /* the width's own runs win: a carried threshold below what they show says nothing here */
+    if (learnt->kind == LR_MAP_UNKNOWN || learnt->lr <= t->learnt_lr)
+        *learnt = (LrMapValue){LR_MAP_MEASURED, t->learnt_lr, t->d_model, t->d_model,
+                               t->learnt_lr, t->learnt_lr};
+    if (failed->kind != LR_MAP_UNKNOWN && failed->lr <= learnt->lr) *failed = (LrMapValue){0};
+    return by_thresholds(lr, learnt->lr, failed->lr, 0);
 }
 
 static LrVerdict by_runs(int n, int learnt) {
@@ -183,6 +202,13 @@ static void judge(LrPlacement *p) {
         p->n_runs = runs_at(g, p->arm, p->d_model, p->lr, &p->n_learnt);
         p->basis = p->n_runs ? LR_BASIS_RUNS : LR_BASIS_WIDTH;
         p->verdict = width_say(g, p->arm, t, p->lr).verdict;
+        /* above every lr of its width, none of which failed: the other widths say more */
+        if (!p->n_runs && t->failed_lr <= 0 && p->lr > t->lr_max * (1 + 1e-9)) {
+            LrVerdict v = lr_map_above(lr_map_cells, lr_map_n_cells, t, p->lr, &p->above_learnt,
+                                       &p->above_failed);
+            if (p->above_learnt.kind != LR_MAP_MEASURED || p->above_failed.kind != LR_MAP_UNKNOWN)
+                p->basis = LR_BASIS_ABOVE, p->verdict = v;
+        }
         if (p->n_runs && lr_map_regimes[g].relative)
             p->behind_bits = lr_map_behind_best(lr_map_runs, lr_map_n_runs, g, p->arm, p->d_model,
                                                 p->lr);

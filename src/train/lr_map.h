@@ -14,7 +14,8 @@
  * did not), measured, interpolated between two measured widths (linear in log2 d_model against
  * log2 lr) or, beyond them, extrapolated with one exponent fitted by least squares over the widths
  * whose thresholds the grid brackets; where a regime has no such bracket (one lr), the verdict of
- * the nearest measured width, saying so. */
+ * the nearest measured width, saying so. At a measured width whose runs stop below the config's lr
+ * with none failed, the other widths' thresholds carried to it (lr_map_above). */
 #ifndef SCALEDOT_LR_MAP_H
 #define SCALEDOT_LR_MAP_H
 
@@ -32,6 +33,18 @@ LrMapFit lr_map_fit(const LrMapCell *cells, int n, int regime, const char *arm);
  * without a fit. */
 LrMapValue lr_map_estimate(const LrMapCell *cells, int n, int regime, const char *arm,
                            int d_model, int failed);
+
+/* The verdict of lr at the measured width of cell t (one of `cells`) when lr is above every lr
+ * measured there and none of them failed, where t's own thresholds say nothing (a width whose grid
+ * is still filling): the thresholds of t's arm at the other widths carried to t's d_model as
+ * lr_map_estimate carries them (interpolated between the widths around it, else extrapolated with
+ * the fitted exponent), t's own cell left out. The width's own runs win: *learnt is the carried
+ * largest learnt lr when above t->learnt_lr, else t->learnt_lr (kind MEASURED); *failed is the
+ * carried smallest failing lr when above *learnt, else kind UNKNOWN (runs here learnt at or above
+ * it). The verdict: learns at or below *learnt, fails at or above *failed, on the edge between,
+ * not known above *learnt without *failed. */
+LrVerdict lr_map_above(const LrMapCell *cells, int n, const LrMapCell *t, double lr,
+                       LrMapValue *learnt, LrMapValue *failed);
 
 /* How far the runs of (regime, arm) at d_model and lr ended behind the best run at d_model, in
  * bits per byte (a relative regime is byte-level text, its criterion val_loss in nats per byte):

@@ -99,6 +99,39 @@ static void against_thresholds(FILE *f, const LrPlacement *p) {
     source(f, p);
 }
 
+/* A threshold carried to the config's width and where from: "8e-4 (extrapolated from 1.2e-3 at
+ * d_model 512)"; "not known". */
+static void carried(FILE *f, const LrMapValue *v) {
+    char b[32], b0[32], b1[32];
+    if (v->kind == LR_MAP_UNKNOWN) {
+        fprintf(f, "not known");
+        return;
+    }
+    fprintf(f, "%s (", lr_str(v->lr, b, sizeof b));
+    if (v->kind == LR_MAP_MEASURED) fprintf(f, "measured at this width");
+    else if (v->kind == LR_MAP_INTERPOLATED)
+        fprintf(f, "interpolated between %s at d_model %d and %s at %d",
+                lr_str(v->lr_lo, b0, sizeof b0), v->w_lo, lr_str(v->lr_hi, b1, sizeof b1), v->w_hi);
+    else
+        fprintf(f, "extrapolated from %s at d_model %d", lr_str(v->lr_lo, b0, sizeof b0), v->w_lo);
+    fputc(')', f);
+}
+
+/* LR_BASIS_ABOVE: the lr above its width's runs, and the thresholds carried to it. */
+static void above(FILE *f, const LrPlacement *p) {
+    char b1[32], b2[32];
+    fprintf(f, "lr %s is above the lrs measured at this width (up to %s), none of which %s; the "
+               "other widths' thresholds carried to it: the largest lr that %s ",
+            lr_str(p->lr, b1, 32), lr_str(p->lr_max, b2, 32),
+            relative(p->regime) ? "fell behind" : "failed", learnt(p));
+    carried(f, &p->above_learnt);
+    fprintf(f, ", the smallest at which %s ", failed(p));
+    carried(f, &p->above_failed);
+    if (p->above_learnt.kind == LR_MAP_EXTRAPOLATED || p->above_failed.kind == LR_MAP_EXTRAPOLATED)
+        fprintf(f, ", with the exponent %.2f fitted over d_model %d-%d", p->fit.slope,
+                p->fit.w_min, p->fit.w_max);
+}
+
 /* One width's say: "d_model 256: split (2 of 3 runs learnt)". */
 static void say(FILE *f, const LrPlacement *p, const LrMapSay *s) {
     fprintf(f, "d_model %d: %s", s->d_model, word(s->verdict, p->regime));
@@ -117,6 +150,7 @@ static void basis(FILE *f, const LrPlacement *p) {
     case LR_BASIS_WIDTH:
     case LR_BASIS_INTERPOLATED:
     case LR_BASIS_EXTRAPOLATED: against_thresholds(f, p); break;
+    case LR_BASIS_ABOVE: above(f, p); break;
     case LR_BASIS_NEIGHBOURS:
         fprintf(f, "not measured at d_model %d; at lr %s, ", p->d_model, lr_str(p->lr, b, sizeof b));
         say(f, p, &p->lo);
@@ -255,6 +289,14 @@ static void regime_details(FILE *f, const LrPlacement *p) {
     threshold_line(f, what, &p->learnt);
     snprintf(what, sizeof what, "smallest lr at which %s", failed(p));
     threshold_line(f, what, &p->failed);
+    if (p->basis == LR_BASIS_ABOVE) {
+        fprintf(f, "above the lrs measured at this width, carried from the other widths (its own "
+                   "runs win: a carried threshold at or below what they show is not used):\n");
+        snprintf(what, sizeof what, "largest lr that %s", learnt(p));
+        threshold_line(f, what, &p->above_learnt);
+        snprintf(what, sizeof what, "smallest lr at which %s", failed(p));
+        threshold_line(f, what, &p->above_failed);
+    }
     if (p->fit.n_widths >= 2)
         fprintf(f, "fitted exponent: lr ~ d_model^%.2f over d_model %d-%d (%d widths; least squares "
                    "on log2 of each width's middle, sqrt(largest learnt x smallest failed))\n",
@@ -266,6 +308,11 @@ static void regime_details(FILE *f, const LrPlacement *p) {
     else if (p->basis == LR_BASIS_NEAREST) w[0] = p->lo.d_model;
     else if (p->basis == LR_BASIS_INTERPOLATED || p->basis == LR_BASIS_EXTRAPOLATED)
         w[0] = p->learnt.w_lo, w[1] = p->learnt.w_hi != p->learnt.w_lo ? p->learnt.w_hi : 0;
+    else if (p->basis == LR_BASIS_ABOVE) { /* its own width and the nearest it was carried from */
+        const LrMapValue *v = p->above_failed.kind != LR_MAP_UNKNOWN ? &p->above_failed
+                                                                     : &p->above_learnt;
+        w[1] = v->kind == LR_MAP_MEASURED ? 0 : v->w_lo;
+    }
     char b[32];
     fprintf(f, "nearest measured runs (its arm, the lr nearest %s):\n", lr_str(p->lr, b, sizeof b));
     for (int i = 0; i < 2; i++)

@@ -183,7 +183,7 @@ const LrMapRegime lr_map_regimes[] = {
         "grad_norm_min = 0\n"
         "grad_norm_max = 0\n"
         "action = warn\n",
-     "results/text_map/d128/sweep.csv results/text_map/d256/sweep.csv results/text_map/d512/sweep.csv"},
+     "results/text_map/d128/sweep.csv results/text_map/d256/sweep.csv results/text_map/d512/sweep.csv results/text_map/d768/sweep.csv"},
     {"text_users_gpt2",
      "text (KJV bytes), GPT-2 block, GPT-2 init, the users' recipe (beta2 0.95, weight decay 0.1, clip 1, min lr = lr / 10), lr grid",
      "run.seed model.d_model model.n_heads optim.lr optim.min_lr attention.scale attention.qk_norm", 64, "val_loss", "<=", 0.0693, 1, 0.1,
@@ -588,6 +588,8 @@ const LrMapRun lr_map_runs[] = {
     {2, "results/text_map/d512", "dk64_none_qk_norm-rmsnorm_lr-4.8e-3_s1", 512, 64, "attention.scale=none attention.qk_norm=rmsnorm", 4.8e-3, "4.8e-3", 1, 0, 1.41273, 16.8835},
     {2, "results/text_map/d512", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-9.6e-3_s1", 512, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 1, 0, 1.35942, 3.82222},
     {2, "results/text_map/d512", "dk64_none_qk_norm-rmsnorm_lr-9.6e-3_s1", 512, 64, "attention.scale=none attention.qk_norm=rmsnorm", 9.6e-3, "9.6e-3", 1, 0, 1.40262, 17.9346},
+    {2, "results/text_map/d768", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s1", 768, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 1, 1, 1.26725, 3.47611},
+    {2, "results/text_map/d768", "dk64_none_qk_norm-none_lr-3e-4_s1", 768, 64, "attention.scale=none attention.qk_norm=none", 3e-4, "3e-4", 1, 0, 1.35485, 22.9442},
     {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 1, 0, 1.57637, 3.44263},
     {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-none_lr-3e-4_s2", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=none", 3e-4, "3e-4", 2, 0, 1.58363, 3.15184},
     {3, "results/text_map/gpt2_d256", "dk64_sqrt_dk_qk_norm-rmsnorm_lr-3e-4_s1", 256, 64, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 3e-4, "3e-4", 1, 0, 1.49891, 2.30445},
@@ -645,7 +647,7 @@ const LrMapRun lr_map_runs[] = {
     {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s1", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 1, 0, 1.76628, 29.3318},
     {3, "results/text_map/gpt2_d256", "dk64_none_qk_norm-rmsnorm_lr-1.92e-2_s2", 256, 64, "attention.scale=none attention.qk_norm=rmsnorm", 1.92e-2, "1.92e-2", 2, 0, 1.66464, 30.176},
 };
-const int lr_map_n_runs = 391;
+const int lr_map_n_runs = 393;
 
 /* {regime, arm, d_model, largest lr at which every run learnt, smallest at which one did
  * not (0: none), the same as written, the smallest and largest lr, lrs, seeds} */
@@ -688,9 +690,11 @@ const LrMapCell lr_map_cells[] = {
     {2, "attention.scale=sqrt_dk attention.qk_norm=none", 512, 1.2e-3, 2.4e-3, "1.2e-3", "2.4e-3", 3e-4, 4.8e-3, 5, 2},
     {2, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 512, 4.8e-3, 9.6e-3, "4.8e-3", "9.6e-3", 3e-4, 9.6e-3, 6, 2},
     {2, "attention.scale=none attention.qk_norm=rmsnorm", 512, 0, 3e-4, "", "3e-4", 3e-4, 9.6e-3, 6, 2},
+    {2, "attention.scale=sqrt_dk attention.qk_norm=none", 768, 3e-4, 0, "3e-4", "", 3e-4, 3e-4, 1, 1},
+    {2, "attention.scale=none attention.qk_norm=none", 768, 0, 3e-4, "", "3e-4", 3e-4, 3e-4, 1, 1},
     {3, "attention.scale=sqrt_dk attention.qk_norm=none", 256, 4.8e-3, 9.6e-3, "4.8e-3", "9.6e-3", 6e-4, 1.92e-2, 7, 2},
     {3, "attention.scale=sqrt_dk attention.qk_norm=rmsnorm", 256, 9.6e-3, 1.92e-2, "9.6e-3", "1.92e-2", 6e-4, 1.92e-2, 7, 2},
     {3, "attention.scale=none attention.qk_norm=none", 256, 1.2e-3, 2.4e-3, "1.2e-3", "2.4e-3", 6e-4, 1.92e-2, 7, 2},
     {3, "attention.scale=none attention.qk_norm=rmsnorm", 256, 0, 3e-4, "", "3e-4", 3e-4, 1.92e-2, 7, 2},
 };
-const int lr_map_n_cells = 42;
+const int lr_map_n_cells = 44;

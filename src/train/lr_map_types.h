@@ -105,6 +105,8 @@ typedef enum {
     LR_BASIS_NONE,
     LR_BASIS_RUNS,           /* the runs at its width, arm and lr */
     LR_BASIS_WIDTH,          /* the thresholds measured at its width */
+    LR_BASIS_ABOVE,          /* above the lrs measured at its width, none of which failed: the
+                              * other widths' thresholds carried to it (lr_map_above) */
     LR_BASIS_INTERPOLATED,   /* the thresholds interpolated between two widths */
     LR_BASIS_NEIGHBOURS,     /* the runs at its lr at the measured widths around it */
     LR_BASIS_EXTRAPOLATED,   /* the thresholds extrapolated with the fitted exponent */
@@ -140,6 +142,7 @@ typedef struct {
     double lr_min, lr_max;   /* the lrs measured at its width (0: not measured) */
     LrMapFit fit;
     LrMapSay lo, hi;         /* NEIGHBOURS: the widths below and above; NEAREST: lo alone */
+    LrMapValue above_learnt, above_failed; /* LR_BASIS_ABOVE: lr_map_above's thresholds */
     double behind_bits;      /* a relative regime with LR_BASIS_RUNS: lr_map_behind_best of the
                               * runs it rests on; -1: none */
     char corpus[PATH_MAX + CONFIG_STR]; /* a text regime's corpus (its runs' task.file,
