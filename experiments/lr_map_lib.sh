@@ -54,12 +54,15 @@ published_done() {
         $c["status"] == "ok" || $c["status"] == "diverged" { print $c["run"] }' "$f"
 }
 
-# ended_in CSV: the runs a sweep.csv holds as ended (ok, diverged, guard), one name a line;
-# nothing when CSV is absent
+# ended_in CSV...: the runs the sweep.csv files hold as ended (ok, diverged, guard), one name a
+# line; a file may hold several sweep.csv one after another (each header read by its names); an
+# absent file holds none
 ended_in() {
-    [ -f "$1" ] || return 0
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $c["status"] == "ok" || $c["status"] == "diverged" || $c["status"] == "guard" { print $c["run"] }' "$1"
+    local f have=()
+    for f; do [ -f "$f" ] && have+=("$f"); done
+    [ ${#have[@]} -gt 0 ] || return 0
+    awk -F, '$1 == "run" { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        ("status" in c) && ($c["status"] == "ok" || $c["status"] == "diverged" || $c["status"] == "guard") { print $c["run"] }' "${have[@]}"
 }
 
 # local_done OUT: the runs of the sweep folder OUT that ended (their marker's exit code 0, 3 or 4,
@@ -199,12 +202,7 @@ publish_part() {
     done
     # a part none of whose runs has ended, here or published (a new part stopped before its first
     # run ended), has nothing to report: said, and the next part published
-    : >>"$tmp/fresh.csv"
-    local rows=("$tmp/fresh.csv")
-    [ ! -f "$dest/sweep.csv" ] || rows+=("$dest/sweep.csv")
-    if ! awk -F, '$1 == "run" { for (i = 1; i <= NF; i++) c[$i] = i; next }
-            ("status" in c) && ($c["status"] == "ok" || $c["status"] == "diverged" || $c["status"] == "guard") { found = 1 }
-            END { exit !found }' "${rows[@]}"; then
+    if [ -z "$(ended_in "$tmp/fresh.csv" "$dest/sweep.csv")" ]; then
         rm -rf "$tmp"
         echo "== $dest: no run has ended yet: nothing published"
         return 0

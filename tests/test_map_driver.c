@@ -276,6 +276,25 @@ START_TEST(test_part_without_ended_runs_skipped) {
 }
 END_TEST
 
+/* A part whose local sweeps hold no ended run (planned again on a clean machine) but whose
+ * published rows do, written by an older ./train with the status column last: published again
+ * (its summary drawn), not skipped as a part with nothing ended. */
+START_TEST(test_published_ended_runs_kept) {
+    run_ok("");
+    in_tree("rm -r sweeps/tiny_p16 results/tiny/p16/summary.txt && "
+            "awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"status\") k = i } "
+            "{ s = $k; for (i = k; i < NF; i++) $i = $(i + 1); $NF = s; print }' "
+            "results/tiny/p16/sweep.csv > x && mv x results/tiny/p16/sweep.csv");
+    int rc;
+    char *out = run_map("ONLY='^$' PARTS=p16", &rc);
+    ck_assert_msg(rc == 0 && !strstr(out, "nothing published"), "exit code %d:\n%s", rc, out);
+    free(out);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/results/tiny/p16/summary.txt", g_tmp);
+    ck_assert_msg(access(path, F_OK) == 0, "p16 not published: no %s", path);
+}
+END_TEST
+
 /* Curves only of runs that ended: X (published whole) interrupted in the local folder (its marker
  * gone, loss.csv cut to its first step) keeps its published row and whole curve; Y, unpublished and
  * interrupted, gets its row (stopped) and no curve, and the partial curve an earlier publication
@@ -359,5 +378,5 @@ END_TEST
 
 TU_MAIN_FIXTURE_TIMEOUT("map_driver", make_tree, remove_tree, 120, test_republish_same_bytes,
                         test_refused, test_cost_only_changes_nothing,
-                        test_part_without_ended_runs_skipped, test_curves_only_for_ended_runs,
-                        test_publish_merges_columns_by_name);
+                        test_part_without_ended_runs_skipped, test_published_ended_runs_kept,
+                        test_curves_only_for_ended_runs, test_publish_merges_columns_by_name);
