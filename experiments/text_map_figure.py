@@ -8,7 +8,7 @@ gpt2_d256 as present) and writes
                      panel per part, one line per arm (scale x qk-norm), the median over the seeds
                      with a bar from their min to max (Wortsman et al. 2023, Figure 1); bottom
                      row: every run's peak head-mean logit std (log axis), same colours.
-  DIR/lr_sensitivity.txt  per part and arm: the best lr, its bits per byte (median), the stable
+  DIR/lr_sensitivity.txt  per part and arm: the best lr, its bits per byte (median) and runs, the stable
                      range (lrs at which every seed ended within 0.1 bits per byte of the part's
                      best run, the text_users regime's criterion, experiments/regimes.txt), the
                      LR sensitivity in bits per byte and the largest peak logit std.
@@ -145,10 +145,11 @@ def main():
     write_svg(path, o)
 
     t = ["# experiments/text_map_figure.py: per part and arm, from results/text_map/<part>/sweep.csv",
-         "# best lr: smallest mean final val_loss over the seeds; bpb: its median (bits per byte);",
+         "# best lr: smallest mean final val_loss over the seeds; bpb: its median (bits per byte), n:",
+         "# its runs with status ok (a grid still filling compares lrs with different seed counts);",
          "# stable lrs: every seed within 0.1 bits per byte of the part's best run; LR sens.: Wortsman",
          "# et al. 2023 sec. 2.2 in bits per byte; peak: the largest peak logit std of any run", ""]
-    t.append(f"{'part':<10} {'arm':<32} {'seeds':<6} {'best lr':<8} {'bpb':<7} {'stable lrs':<26} {'LR sens.':<9} peak")
+    t.append(f"{'part':<10} {'arm':<32} {'seeds':<6} {'best lr':<8} {'bpb':<7} {'n':<2} {'stable lrs':<26} {'LR sens.':<9} peak")
     for p in parts:
         arms, best_run = data[p]
         t.append(f"{p:<10} {'(best run: ' + format(best_run, '.4f') + ' bits per byte)':<32}")
@@ -160,7 +161,7 @@ def main():
             rng = "none" if not st else lr_text(st[0]) if len(st) == 1 else f"{lr_text(st[0])}-{lr_text(st[-1])} ({len(st)})"
             pk = max((v for vs in a["peak"].values() for v in vs), default=float("nan"))
             t.append(f"{'':<10} {label:<32} {','.join(a['seeds']):<6} {lr_text(a['best_lr']):<8} "
-                     f"{a['best']:<7.4f} {rng:<26} {a['sens']:<9.4f} {pk:.3g}")
+                     f"{a['best']:<7.4f} {len(a['bpb'][a['best_lr']]):<2} {rng:<26} {a['sens']:<9.4f} {pk:.3g}")
     with open(os.path.join(D, "lr_sensitivity.txt.tmp"), "w") as f:
         f.write("\n".join(t) + "\n")
     os.replace(os.path.join(D, "lr_sensitivity.txt.tmp"), os.path.join(D, "lr_sensitivity.txt"))
