@@ -8,10 +8,11 @@ gpt2_d256 as present) and writes
                      panel per part, one line per arm (scale x qk-norm), the median over the seeds
                      with a bar from their min to max (Wortsman et al. 2023, Figure 1); bottom
                      row: every run's peak head-mean logit std (log axis), same colours.
-  DIR/lr_sensitivity.txt  per part and arm: the best lr, its bits per byte (median) and runs, the stable
-                     range (lrs at which every seed ended within 0.1 bits per byte of the part's
-                     best run, the text_users regime's criterion, experiments/regimes.txt), the
-                     LR sensitivity in bits per byte and the largest peak logit std.
+  DIR/lr_sensitivity.txt  per part and arm: the best lr, its bits per byte (median) and runs, the
+                     stable range (lrs at which every seed ended within 0.1 bits per byte of the
+                     part's best run, the text_users regime's criterion, experiments/
+                     regimes.txt), the LR sensitivity in bits per byte and the largest peak
+                     logit std.
 LR sensitivity (Wortsman et al. 2023, arXiv 2309.14322, sec. 2.2): the mean over the lr grid of
 min(l(lr), l0) - l*, l(lr) the mean final val_loss over the seeds (a diverged run counts as l0),
 l0 the mean loss at initialisation (loss0), l* the arm's best l(lr); here in bits (/ ln 2).
