@@ -640,6 +640,13 @@ START_TEST(test_above_where) {
     ck_assert(report_has_line(&c, "above the lrs measured at this width, carried from the other "
                                   "widths (its own runs win: a carried threshold at or below what "
                                   "they show is not used):"));
+    /* the runs nearest its lr at its own width and at the width the thresholds came from */
+    ck_assert(report_has_line(&c, "  dk64_sqrt_dk_qk_norm-none_lr-3e-4_s1 (results/text_map/d768): "
+                                  "d_model 768, lr 3e-4, seed 1, final val_loss 1.267, peak logit "
+                                  "std 3.48: near the best"));
+    ck_assert(report_has_line(&c, "  dk64_sqrt_dk_qk_norm-none_lr-6e-4_s1 (results/text_map/d512): "
+                                  "d_model 512, lr 6e-4, seed 1, final val_loss 1.269, peak logit "
+                                  "std 3.83: near the best"));
     /* its own runs at 3e-4 (1.26725 nats per byte, the width's best: 0 behind) */
     set_text_lr(&c, 3e-4);
     assert_verdict(&c, "verdict: near the best (0.000 bits per byte behind the best run at d_model "
