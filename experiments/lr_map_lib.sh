@@ -197,9 +197,9 @@ publish_part() {
     for lr in $LRS; do
         for out in $(sweep_dirs "$1" "$lr"); do
             # a sweep planned and nothing trained yet (a new lr, ONLY choosing other runs) is a
-            # normal state here, not the error --collect calls it; any other message is shown
-            ./train --sweep --collect --out "$out" >/dev/null 2>"$tmp/collect.err" ||
-                grep -vF "has trained (none ok, diverged or guard)" "$tmp/collect.err" >&2 || true
+            # normal state here, not the error --collect calls it; its other messages are shown
+            ./train --sweep --collect --out "$out" >/dev/null 2>"$tmp/collect.err" || true
+            grep -vF "has trained (none ok, diverged or guard)" "$tmp/collect.err" >&2 || true
             [ -f "$out/sweep.csv" ] && cat "$out/sweep.csv" >>"$tmp/fresh.csv"
         done
     done
