@@ -46,24 +46,24 @@ sweep_dirs() {
     return 0
 }
 
-# published_done PART: the names of the runs results/$MAP/PART/sweep.csv holds as ended
-published_done() {
-    local f=results/$MAP/$1/sweep.csv
-    [ -f "$f" ] || return 0
-    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        $c["status"] == "ok" || $c["status"] == "diverged" { print $c["run"] }' "$f"
-}
-
-# ended_in CSV...: the runs the sweep.csv files hold as ended (ok, diverged, guard), one name a
-# line; a file may hold several sweep.csv one after another (each header read by its names); an
-# absent file holds none
-ended_in() {
-    local f have=()
+# runs_with_status "STATUS..." CSV...: the runs the sweep.csv files hold with one of the
+# space-separated STATUSes, one name a line; a file may hold several sweep.csv one after another
+# (each header read by its names); an absent file holds none
+runs_with_status() {
+    local want=$1 f have=()
+    shift
     for f; do [ -f "$f" ] && have+=("$f"); done
     [ ${#have[@]} -gt 0 ] || return 0
-    awk -F, '$1 == "run" { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
-        ("status" in c) && ($c["status"] == "ok" || $c["status"] == "diverged" || $c["status"] == "guard") { print $c["run"] }' "${have[@]}"
+    awk -F, -v want=" $want " '$1 == "run" { delete c; for (i = 1; i <= NF; i++) c[$i] = i; next }
+        ("status" in c) && index(want, " " $c["status"] " ") { print $c["run"] }' "${have[@]}"
 }
+
+# published_done PART: the runs results/$MAP/PART/sweep.csv holds as ok or diverged (a guard run
+# is trained again)
+published_done() { runs_with_status "ok diverged" "results/$MAP/$1/sweep.csv"; }
+
+# ended_in CSV...: the runs that ended (ok, diverged, guard), as runs_with_status reads them
+ended_in() { runs_with_status "ok diverged guard" "$@"; }
 
 # local_done OUT: the runs of the sweep folder OUT that ended (their marker's exit code 0, 3 or 4,
 # src/sweep/results.c results_final: ./train --sweep-run does not train them again)

@@ -297,6 +297,24 @@ START_TEST(test_published_ended_runs_kept) {
 }
 END_TEST
 
+/* On a clean machine (no local sweeps) a run published as ended is not trained again, except one
+ * a guard stopped (status guard): COST_ONLY counts 1 run to train, 0 with the row back at ok. */
+START_TEST(test_published_guard_retrained) {
+    run_ok("");
+    in_tree("rm -r sweeps && sed -i '/^dk16_sqrt_dk_lr-1e-3_s1,/s/,ok,/,guard,/' "
+            "results/tiny/p16/sweep.csv && grep -q '^dk16_sqrt_dk_lr-1e-3_s1,.*,guard,' "
+            "results/tiny/p16/sweep.csv");
+    int rc;
+    char *out = run_map("COST_ONLY=1", &rc);
+    ck_assert_msg(rc == 0 && strstr(out, "part p16: 1 runs to train"), "exit code %d:\n%s", rc, out);
+    free(out);
+    in_tree("sed -i '/^dk16_sqrt_dk_lr-1e-3_s1,/s/,guard,/,ok,/' results/tiny/p16/sweep.csv");
+    out = run_map("COST_ONLY=1", &rc);
+    ck_assert_msg(rc == 0 && strstr(out, "part p16: 0 runs to train"), "exit code %d:\n%s", rc, out);
+    free(out);
+}
+END_TEST
+
 /* Curves only of runs that ended: X (published whole) interrupted in the local folder (its marker
  * gone, loss.csv cut to its first step) keeps its published row and whole curve; Y, unpublished and
  * interrupted, gets its row (stopped) and no curve, and the partial curve an earlier publication
@@ -381,4 +399,5 @@ END_TEST
 TU_MAIN_FIXTURE_TIMEOUT("map_driver", make_tree, remove_tree, 120, test_republish_same_bytes,
                         test_refused, test_cost_only_changes_nothing,
                         test_part_without_ended_runs_skipped, test_published_ended_runs_kept,
-                        test_curves_only_for_ended_runs, test_publish_merges_columns_by_name);
+                        test_published_guard_retrained, test_curves_only_for_ended_runs,
+                        test_publish_merges_columns_by_name);
